@@ -1,0 +1,1 @@
+"""adjudicator: owns each game's authoritative state and applies the rules."""

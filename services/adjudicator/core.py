@@ -1,0 +1,330 @@
+"""The adjudicator's functional core: one input + the game document -> effects.
+
+Pure: no I/O, no clock (``now_ms`` is an argument). The shell loads the document, calls
+``handle``, persists the effects atomically (one Lua step, compare-and-set on ``seq``) and then
+publishes the outbound messages. Every outbound message is derived from the persisted state,
+so a redelivered input after a crash re-sends them (``redrive``) and the receivers are
+idempotent (by round id and draw label).
+
+Game life: seeding (dealer commits its seed) -> entropy (optional sealed round of client seeds)
+-> playing (engine nodes: turns, sealed rounds via the escrow, draws via the dealer) -> ended.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, JsonValue
+
+from shared.protocol import internal as im
+from shared.protocol import streams
+from shared.rules import registry
+from shared.rules.api import (
+    Act,
+    Chance,
+    ChanceOutcome,
+    Event,
+    Game,
+    JointAction,
+    Move,
+    Node,
+    Rejection,
+    Simultaneous,
+    Terminal,
+    Turn,
+)
+
+ENTROPY_ROUND = "entropy"
+Stage = Literal["seeding", "entropy", "playing", "ended"]
+
+
+class GameDoc(BaseModel):
+    """Everything the adjudicator stores for one game (``g:{id}:state``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game_id: str
+    game: str
+    options: dict[str, JsonValue]
+    players: list[im.PlayerRef]
+    seq: int = 0
+    stage: Stage = "seeding"
+    engine: dict[str, JsonValue]
+    client_entropy: bool = True
+    client_seeds: list[str] = []
+    seed_commitment: str | None = None
+    turn_timeout_ms: int
+    round_timeout_ms: int
+    deadline_ms: int | None = None
+
+
+@dataclass
+class Effects:
+    """What handling one input produced. ``doc`` None means nothing changed."""
+
+    doc: GameDoc | None = None
+    events: list[Event] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)  # private log entries
+    records: list[dict[str, Any]] = field(default_factory=list)  # public record entries
+    outbound: list[tuple[str, im.Wire]] = field(default_factory=list)  # (stream base, msg)
+    reply: im.Reply | None = None
+    timer_ms: int | None = None  # arm the turn timer for doc.seq at this time
+
+    @property
+    def changed(self) -> bool:
+        return self.doc is not None
+
+
+def _game(doc: GameDoc) -> Game:
+    return registry.get(doc.game)
+
+
+def create(msg: im.CreateGame) -> Effects:
+    """A new game document; the first step asks the dealer to commit to its seed."""
+    game = registry.get(msg.game)
+    state = game.setup(msg.options, len(msg.players))
+    doc = GameDoc(game_id=msg.game_id, game=msg.game, options=msg.options, players=msg.players,
+                  engine=game.encode(state), client_entropy=msg.client_entropy,
+                  turn_timeout_ms=msg.turn_timeout_ms, round_timeout_ms=msg.round_timeout_ms)
+    eff = Effects(doc=doc)
+    eff.records.append({"type": "game_created", "game": msg.game, "options": msg.options,
+                        "rules_version": game.rules_version,
+                        "players": [p.model_dump() for p in msg.players],
+                        "client_entropy": msg.client_entropy})
+    eff.outbound.append((streams.DEALER_IN, im.CommitSeed(game_id=msg.game_id,
+                                                          rules_version=game.rules_version)))
+    return eff
+
+
+def redrive(doc: GameDoc, now_ms: int) -> Effects:
+    """The outbound requests implied by the current document (sent again after a crash)."""
+    eff = Effects()
+    if doc.stage == "seeding":
+        game = _game(doc)
+        eff.outbound.append((streams.DEALER_IN, im.CommitSeed(
+            game_id=doc.game_id, rules_version=game.rules_version)))
+    elif doc.stage == "entropy":
+        eff.outbound.append((streams.ESC_OPEN, _entropy_round(doc, now_ms)))
+    else:  # playing or ended: the engine's node says what is pending (or the end messages)
+        game = _game(doc)
+        _request(doc, game, game.next(game.decode(doc.engine)), eff, now_ms, arm=False)
+    return eff
+
+
+def _entropy_round(doc: GameDoc, now_ms: int) -> im.OpenRound:
+    # FAIRNESS.md §Dealer 2: each seat may add a 32-byte client seed ("" = none).
+    slots = [im.SlotSpec(seat=i, key=f"s{i}", allowed=None, default="")
+             for i in range(len(doc.players))]
+    return im.OpenRound(game_id=doc.game_id, game="", round_id=ENTROPY_ROUND, slots=slots,
+                        deadline_ms=now_ms + doc.round_timeout_ms)
+
+
+def on_seed_committed(doc: GameDoc, msg: im.SeedCommitted, now_ms: int) -> Effects:
+    if doc.stage != "seeding":
+        return Effects()  # duplicate
+    doc = doc.model_copy(update={"seed_commitment": msg.commitment, "seq": doc.seq + 1})
+    if doc.client_entropy:
+        doc = doc.model_copy(update={"stage": "entropy"})
+        eff = Effects(doc=doc)
+        eff.outbound.append((streams.ESC_OPEN, _entropy_round(doc, now_ms)))
+        return eff
+    return _start(doc.model_copy(update={"stage": "playing"}), now_ms)
+
+
+def _start(doc: GameDoc, now_ms: int) -> Effects:
+    eff = Effects(doc=doc)
+    game = _game(doc)
+    _request(doc, game, game.next(game.decode(doc.engine)), eff, now_ms, arm=True)
+    return eff
+
+
+def on_revealed(doc: GameDoc, msg: im.RoundRevealed, now_ms: int) -> Effects:
+    if msg.round_id == ENTROPY_ROUND:
+        if doc.stage != "entropy":
+            return Effects()
+        seeds = [str(msg.choices.get(f"s{i}", "")) for i in range(len(doc.players))]
+        doc = doc.model_copy(update={"client_seeds": seeds, "stage": "playing",
+                                     "seq": doc.seq + 1})
+        return _start(doc, now_ms)
+    if doc.stage != "playing":
+        return Effects()
+    move = JointAction(round_id=msg.round_id, choices=msg.choices,
+                       defaulted=tuple(msg.defaulted))
+    return _apply(doc, move, now_ms, origin={"by": "escrow", "round_id": msg.round_id})
+
+
+def on_draw(doc: GameDoc, msg: im.DrawMade, now_ms: int) -> Effects:
+    if doc.stage != "playing":
+        return Effects()
+    game = _game(doc)
+    node = game.next(game.decode(doc.engine))
+    if not isinstance(node, Chance) or node.label != msg.label:
+        return Effects()  # duplicate or stale answer
+    eff = _apply(doc, ChanceOutcome(label=msg.label, values=tuple(msg.values)), now_ms,
+                 origin={"by": "dealer", "label": msg.label})
+    if eff.changed:
+        entry: dict[str, Any] = {"type": "draw", "label": node.label, "draw": node.draw,
+                                 "n": node.n, "count": node.count, "secret": node.secret}
+        if not node.secret:
+            entry["values"] = list(msg.values)
+        eff.records.insert(0, entry)
+    return eff
+
+
+def on_action(doc: GameDoc, msg: im.SubmitAction, now_ms: int) -> Effects:
+    def refuse(code: str, message: str) -> Effects:
+        return Effects(reply=im.Reply(game_id=doc.game_id, player_id=msg.player_id,
+                                      cmd_id=msg.cmd_id, ok=False, code=code, message=message))
+
+    if doc.stage == "ended":
+        return refuse("game/over", "the game is over")
+    if doc.stage != "playing":
+        return refuse("action/wrong_phase", f"the game is not in play yet ({doc.stage})")
+    if msg.expected_seq is not None and msg.expected_seq != doc.seq:
+        return refuse("action/stale_seq", f"expected seq {msg.expected_seq}, game is at {doc.seq}")
+    game = _game(doc)
+    node = game.next(game.decode(doc.engine))
+    if not isinstance(node, Turn):
+        return refuse("action/wrong_phase", f"no turn is open (waiting for {node.kind})")
+    if msg.seat not in node.seats and msg.seat not in node.open_to:
+        return refuse("action/not_your_turn", f"seat {msg.seat} may not act now")
+    eff = _apply(doc, Act(seat=msg.seat, action=msg.action), now_ms,
+                 origin={"by": "seat", "seat": msg.seat, "cmd_id": msg.cmd_id})
+    if eff.reply is not None:
+        eff.reply = eff.reply.model_copy(update={"player_id": msg.player_id,
+                                                 "cmd_id": msg.cmd_id})
+    return eff
+
+
+def on_timeout(doc: GameDoc, msg: im.TurnTimeout, now_ms: int) -> Effects:
+    """Apply the rules' default action for every awaited seat, if the turn is still open."""
+    if doc.stage != "playing" or msg.seq != doc.seq:
+        return Effects()
+    game = _game(doc)
+    node = game.next(game.decode(doc.engine))
+    if not isinstance(node, Turn):
+        return Effects()
+    total = Effects()
+    for seat in node.seats:
+        cur = total.doc or doc
+        state = game.decode(cur.engine)
+        n = game.next(state)
+        if not isinstance(n, Turn) or seat not in n.seats:
+            continue
+        eff = _apply(cur, Act(seat=seat, action=game.default_action(state, seat)), now_ms,
+                     origin={"by": "timeout", "seat": seat})
+        if not eff.changed:
+            break
+        _merge(total, eff)
+    return total
+
+
+def _merge(total: Effects, eff: Effects) -> None:
+    total.doc = eff.doc
+    total.events += eff.events
+    total.log += eff.log
+    total.records += eff.records
+    total.outbound = eff.outbound  # only the latest node's requests matter
+    total.timer_ms = eff.timer_ms
+
+
+def _apply(doc: GameDoc, move: Move, now_ms: int, origin: dict[str, Any]) -> Effects:
+    game = _game(doc)
+    result = game.apply(game.decode(doc.engine), move)
+    if isinstance(result, Rejection):
+        return Effects(reply=im.Reply(game_id=doc.game_id, player_id="", cmd_id="",
+                                      ok=False, code=result.code, message=result.message))
+    state = result.state
+    new = doc.model_copy(update={"engine": game.encode(state), "seq": doc.seq + 1,
+                                 "deadline_ms": None})
+    eff = Effects(doc=new, events=list(result.events))
+    eff.log.append({"seq": new.seq, "move": move.model_dump(mode="json"), **origin})
+    for ev in result.events:
+        if ev.visible_to is None:
+            eff.records.append({"type": "event", "seq": new.seq, "event": ev.type,
+                                "data": ev.data})
+    _request(new, game, game.next(state), eff, now_ms, arm=True)
+    if eff.doc is not None and eff.doc.stage == "ended":
+        eff.records.append({"type": "game_ended", "outcome": game.score(state).model_dump()})
+    return eff
+
+
+def _request(doc: GameDoc, game: Game, node: Node, eff: Effects, now_ms: int,
+             arm: bool) -> None:
+    """Outbound requests for the node the game is now at (mutates ``eff``)."""
+    if isinstance(node, Chance):
+        eff.outbound.append((streams.DEALER_IN, im.DrawRequest(
+            game_id=doc.game_id, label=node.label, draw=node.draw, n=node.n, count=node.count,
+            client_seeds=doc.client_seeds)))
+    elif isinstance(node, Simultaneous):
+        slots = [im.SlotSpec(seat=s.seat, key=s.key,
+                             allowed=list(s.allowed) if s.allowed is not None else None,
+                             default=s.default, public_keys=list(s.public_keys),
+                             context=s.context) for s in node.slots]
+        eff.outbound.append((streams.ESC_OPEN, im.OpenRound(
+            game_id=doc.game_id, game=doc.game, round_id=node.round_id, slots=slots,
+            ordered=node.ordered, deadline_ms=now_ms + doc.round_timeout_ms)))
+    elif isinstance(node, Turn):
+        if arm and eff.doc is not None:
+            deadline = now_ms + doc.turn_timeout_ms
+            eff.doc = eff.doc.model_copy(update={"deadline_ms": deadline})
+            eff.timer_ms = deadline
+    elif isinstance(node, Terminal):
+        if eff.doc is not None:
+            eff.doc = eff.doc.model_copy(update={"stage": "ended", "deadline_ms": None})
+        outcome = game.score(game.decode(doc.engine))
+        eff.outbound.append((streams.GAME_ENDED, im.GameEnded(
+            game_id=doc.game_id, game=doc.game, players=doc.players,
+            outcome=outcome.model_dump(mode="json"))))
+        eff.outbound.append((streams.DEALER_IN, im.RevealSeed(game_id=doc.game_id)))
+
+
+def node_info(doc: GameDoc, game: Game, node: Node, seat: int | None) -> dict[str, Any]:
+    """The public description of the node, with the seat's own sealed slots only."""
+    if isinstance(node, Turn):
+        return {"kind": "turn", "seats": list(node.seats), "open_to": list(node.open_to),
+                "deadline_ms": doc.deadline_ms}
+    if isinstance(node, Simultaneous):
+        mine = [s.model_dump(mode="json") for s in node.slots if s.seat == seat]
+        return {"kind": "simultaneous", "round_id": node.round_id, "ordered": node.ordered,
+                "order": [{"seat": s.seat, "key": s.key} for s in node.slots],
+                "my_slots": mine}
+    if isinstance(node, Chance):
+        return {"kind": "chance", "label": node.label}
+    return {"kind": "terminal"}
+
+
+def pre_game_node(doc: GameDoc, seat: int | None) -> dict[str, Any]:
+    if doc.stage == "entropy":
+        mine = ([{"seat": seat, "key": f"s{seat}", "allowed": None, "default": ""}]
+                if seat is not None else [])
+        return {"kind": "simultaneous", "round_id": ENTROPY_ROUND, "ordered": False,
+                "order": [{"seat": i, "key": f"s{i}"} for i in range(len(doc.players))],
+                "my_slots": mine, "platform": True}
+    return {"kind": "setup", "stage": doc.stage}
+
+
+def render_views(doc: GameDoc, events: list[Event]) -> dict[int | None, dict[str, Any]]:
+    """Per-seat (and spectator = None) snapshot payloads for this seq."""
+    game = _game(doc)
+    state = game.decode(doc.engine)
+    playing = doc.stage in ("playing", "ended")
+    node = game.next(state) if playing else None
+    out: dict[int | None, dict[str, Any]] = {}
+    seats: list[int | None] = [*range(len(doc.players)), None]
+    for seat in seats:
+        if node is not None:
+            info = node_info(doc, game, node, seat)
+            legal = (list(game.legal_actions(state, seat))
+                     if seat is not None and isinstance(node, Turn)
+                     and (seat in node.seats or seat in node.open_to) else [])
+        else:
+            info = pre_game_node(doc, seat)
+            legal = []
+        out[seat] = {
+            "seq": doc.seq, "seat": seat, "stage": doc.stage,
+            "view": game.view(state, seat), "legal": legal, "node": info,
+            "events": [{"type": e.type, "data": e.data} for e in events if e.visible(seat)],
+        }
+    return out

@@ -1,0 +1,201 @@
+"""The adjudicator's shell: decode -> load -> core -> persist atomically -> publish."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any
+
+import structlog
+from pydantic import ValidationError
+
+from services.adjudicator import core
+from services.adjudicator.core import Effects, GameDoc
+from services.adjudicator.store import Store
+from shared.protocol import internal as im
+from shared.protocol import streams
+from shared.rules.registry import UnknownGame
+from shared.runtime.settings import Settings
+
+log = structlog.get_logger("adjudicator")
+MAX_CAS_RETRIES = 50
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class Adjudicator:
+    def __init__(self, settings: Settings, store: Store, broker: Any) -> None:
+        self.settings = settings
+        self.store = store
+        self.broker = broker
+
+    # -- publishing ---------------------------------------------------------------------
+
+    async def publish(self, base: str, msg: im.Wire, game_id: str) -> None:
+        stream = (streams.sharded(base, game_id, self.settings.partitions)
+                  if base in streams.SHARDED else base)
+        await self.broker.publish(msg.model_dump(mode="json"), stream=stream,
+                                  maxlen=streams.MAXLEN_INTERNAL)
+
+    async def notify(self, game_id: str) -> None:
+        await self.broker.publish(im.Notify(game_id=game_id).model_dump(mode="json"),
+                                  stream=streams.GW_UPDATES, maxlen=streams.MAXLEN_UPDATES)
+
+    async def reply(self, r: im.Reply) -> None:
+        await self.broker.publish(r.model_dump(mode="json"), stream=streams.GW_UPDATES,
+                                  maxlen=streams.MAXLEN_UPDATES)
+
+    async def _after_commit(self, doc: GameDoc, eff: Effects) -> None:
+        for base, msg in eff.outbound:
+            await self.publish(base, msg, doc.game_id)
+        if eff.timer_ms is not None:
+            await self.store.arm_timer(doc.game_id, doc.seq, eff.timer_ms)
+        await self.notify(doc.game_id)
+
+    async def _redrive(self, doc: GameDoc) -> None:
+        for base, msg in core.redrive(doc, now_ms()).outbound:
+            await self.publish(base, msg, doc.game_id)
+
+    # -- the CAS loop -------------------------------------------------------------------
+
+    async def _process(self, game_id: str, decide: Callable[[GameDoc], Effects],
+                       cmd_id: str = "") -> Effects | None:
+        """Load, decide, commit with compare-and-set; retry on a concurrent change."""
+        for _ in range(MAX_CAS_RETRIES):
+            doc = await self.store.load(game_id)
+            if doc is None:
+                return None
+            eff = decide(doc)
+            if not eff.changed:
+                return eff
+            assert eff.doc is not None
+            views = core.render_views(eff.doc, eff.events)
+            if cmd_id:
+                for seat, payload in views.items():
+                    if seat is not None and eff.log and eff.log[-1].get("cmd_id") == cmd_id \
+                            and eff.log[-1].get("seat") == seat:
+                        payload["cmd_ids"] = [cmd_id]
+            res = await self.store.commit(doc.seq, eff.doc, eff.log, eff.records, views,
+                                          cmd_id=cmd_id)
+            if res.ok:
+                await self._after_commit(eff.doc, eff)
+                return eff
+            if res.duplicate:
+                return Effects(reply=im.Reply(game_id=game_id, player_id="", cmd_id=cmd_id,
+                                              ok=False, code="command/duplicate",
+                                              message="this command id was already applied"))
+            await asyncio.sleep(0)
+        raise RuntimeError(f"game {game_id}: too many concurrent updates")
+
+    # -- handlers -----------------------------------------------------------------------
+
+    async def on_create(self, msg: im.CreateGame) -> None:
+        existing = await self.store.load(msg.game_id)
+        if existing is not None:
+            await self._redrive(existing)  # a redelivered create: resend what is pending
+            return
+        try:
+            eff = core.create(msg)
+        except (UnknownGame, ValueError) as exc:
+            log.error("create_failed", game_id=msg.game_id, error=str(exc))
+            return
+        assert eff.doc is not None
+        views = core.render_views(eff.doc, [])
+        res = await self.store.commit(-1, eff.doc, eff.log, eff.records, views)
+        if res.ok:
+            await self._after_commit(eff.doc, eff)
+        else:
+            doc = await self.store.load(msg.game_id)
+            if doc is not None:
+                await self._redrive(doc)
+        log.info("game_created", game_id=msg.game_id, game=msg.game, seats=len(msg.players))
+
+    async def on_action(self, msg: im.SubmitAction) -> None:
+        with structlog.contextvars.bound_contextvars(game_id=msg.game_id, seat=msg.seat,
+                                                     cmd_id=msg.cmd_id):
+            prior = await self.store.command_result(msg.game_id, msg.cmd_id)
+            if prior is not None:
+                doc = await self.store.load(msg.game_id)
+                if doc is not None:
+                    await self._redrive(doc)
+                await self.reply(im.Reply(game_id=msg.game_id, player_id=msg.player_id,
+                                          cmd_id=msg.cmd_id, ok=False,
+                                          code="command/duplicate",
+                                          message="this command id was already processed"))
+                return
+            t = now_ms()
+            eff = await self._process(msg.game_id, lambda d: core.on_action(d, msg, t),
+                                      cmd_id=msg.cmd_id)
+            if eff is None:
+                await self.reply(im.Reply(game_id=msg.game_id, player_id=msg.player_id,
+                                          cmd_id=msg.cmd_id, ok=False, code="game/not_found",
+                                          message="no such game"))
+                return
+            if eff.reply is not None and not eff.reply.ok:
+                r = eff.reply.model_copy(update={"player_id": msg.player_id,
+                                                 "cmd_id": msg.cmd_id})
+                if r.code != "command/duplicate" and not await self.store.remember_rejection(
+                        msg.game_id, msg.cmd_id, r.code or ""):
+                    r = r.model_copy(update={"code": "command/duplicate",
+                                             "message": "this command id was already processed"})
+                log.info("rejected", code=r.code)
+                await self.reply(r)
+
+    async def on_revealed(self, msg: im.RoundRevealed) -> None:
+        with structlog.contextvars.bound_contextvars(game_id=msg.game_id, round_id=msg.round_id):
+            t = now_ms()
+            await self._process(msg.game_id, lambda d: core.on_revealed(d, msg, t))
+
+    async def on_seed(self, msg: im.SeedCommitted) -> None:
+        t = now_ms()
+        await self._process(msg.game_id, lambda d: core.on_seed_committed(d, msg, t))
+
+    async def on_draw(self, msg: im.DrawMade) -> None:
+        with structlog.contextvars.bound_contextvars(game_id=msg.game_id, label=msg.label):
+            t = now_ms()
+            await self._process(msg.game_id, lambda d: core.on_draw(d, msg, t))
+
+    async def on_timeout(self, msg: im.TurnTimeout) -> None:
+        with structlog.contextvars.bound_contextvars(game_id=msg.game_id):
+            t = now_ms()
+            eff = await self._process(msg.game_id, lambda d: core.on_timeout(d, msg, t))
+            if eff is not None and eff.changed:
+                log.info("turn_timeout_applied", seq=msg.seq)
+
+    async def dispatch(self, body: dict[str, Any]) -> None:
+        try:
+            msg = im.ADJUDICATOR_INPUT.validate_python(body)
+        except ValidationError as exc:
+            log.error("malformed_internal_message", error=str(exc)[:300])
+            return
+        if isinstance(msg, im.CreateGame):
+            await self.on_create(msg)
+        elif isinstance(msg, im.SubmitAction):
+            await self.on_action(msg)
+        elif isinstance(msg, im.RoundRevealed):
+            await self.on_revealed(msg)
+        elif isinstance(msg, im.SeedCommitted):
+            await self.on_seed(msg)
+        elif isinstance(msg, im.DrawMade):
+            await self.on_draw(msg)
+        elif isinstance(msg, im.TurnTimeout):
+            await self.on_timeout(msg)
+
+    # -- timers -------------------------------------------------------------------------
+
+    async def timer_loop(self) -> None:
+        """Durable turn deadlines: a sorted set polled by every replica, leased per entry."""
+        while True:
+            try:
+                for member in await self.store.due_timers(now_ms()):
+                    if not await self.store.lease(f"adj-timer:{member}", 10_000):
+                        continue
+                    game_id, seq = member.rsplit("|", 1)
+                    await self.on_timeout(im.TurnTimeout(game_id=game_id, seq=int(seq)))
+                    await self.store.drop_timer(member)
+            except Exception as exc:  # keep the loop alive; the entry stays due
+                log.error("timer_loop_error", error=repr(exc))
+            await asyncio.sleep(self.settings.timer_poll_ms / 1000)

@@ -1,0 +1,1 @@
+"""bots: seats played by bots, each an ordinary client of the gateway."""

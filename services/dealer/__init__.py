@@ -1,0 +1,1 @@
+"""dealer: all randomness, committed before play and verifiable after."""

@@ -1,0 +1,1 @@
+"""escrow: simultaneous secret choices, hidden from everyone until every seat committed."""

@@ -1,0 +1,4 @@
+from services.escrow.app import app
+from shared.runtime.service import run
+
+run(app)

@@ -1,0 +1,16 @@
+"""escrow composition root."""
+
+from services.escrow.service import Escrow
+from shared.protocol import streams
+from shared.runtime.service import build, make_app
+
+kit = build("escrow")
+escrow = Escrow(kit.settings, kit.redis, kit.broker)
+for stream in streams.all_shards(streams.ESC_OPEN, kit.settings.partitions):
+    kit.consume(stream, streams.GROUP_ESCROW, escrow.dispatch_open,
+                description="adjudicator -> escrow: open a sealed round")
+for stream in streams.all_shards(streams.ESC_COMMITS, kit.settings.partitions):
+    kit.consume(stream, streams.GROUP_ESCROW, escrow.dispatch_commit,
+                description="gateway -> escrow: a seat's commitment with its opening")
+kit.loops.append(escrow.timer_loop)
+app = make_app(kit)

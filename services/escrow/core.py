@@ -1,0 +1,110 @@
+"""The escrow's functional core: validate a commitment, build the close and reveal records.
+
+FAIRNESS.md §Escrow: the commitment is recomputed from the opening with the seat and game
+stamped by the gateway (never values from the payload); the choice must be allowed for the
+slot; in an ordered round the slot must be the next one and the declared public part must
+equal the opening's. Nothing here sees another seat's opening before the round closes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+from shared.fairness.commitments import commitment, commitments_root
+from shared.fairness.lp import canonical_json
+from shared.protocol import internal as im
+from shared.rules import registry
+from shared.rules.api import SealedSlot
+
+_HEX32 = re.compile(r"^[0-9a-f]{64}$")
+
+
+def spec_hash(slot: im.SlotSpec) -> str:
+    """Binds a slot's allowed choices and default (fixed at open) for later verification."""
+    return hashlib.sha256(canonical_json(slot.model_dump(mode="json")).encode()).hexdigest()
+
+
+def slot_of(spec: im.OpenRound, key: str) -> im.SlotSpec | None:
+    return next((s for s in spec.slots if s.key == key), None)
+
+
+def previous_slot(spec: im.OpenRound, key: str) -> str:
+    """In an ordered round, the slot that must be committed before ``key`` ("" if none)."""
+    if not spec.ordered:
+        return ""
+    keys = [s.key for s in spec.slots]
+    i = keys.index(key)
+    return keys[i - 1] if i > 0 else ""
+
+
+def choice_allowed(spec: im.OpenRound, slot: im.SlotSpec, choice: Any) -> bool:
+    if spec.game == "":  # platform round: the dealer's client-seed contribution
+        return choice == "" or (isinstance(choice, str) and bool(_HEX32.match(choice)))
+    game = registry.get(spec.game)
+    return game.check_choice(SealedSlot.model_validate(slot.model_dump()), choice)
+
+
+def public_part(slot: im.SlotSpec, choice: Any) -> dict[str, Any] | None:
+    if not slot.public_keys:
+        return None
+    if not isinstance(choice, dict):
+        return {}
+    return {k: choice.get(k) for k in slot.public_keys}
+
+
+def validate(spec: im.OpenRound, msg: im.CommitChoice) -> str | None:
+    """An error code, or None when the commit is acceptable (order/duplicates are checked
+    atomically by the store)."""
+    slot = slot_of(spec, msg.slot)
+    if slot is None or slot.seat != msg.seat:
+        return "escrow/not_your_slot"
+    try:
+        expected = commitment(msg.game_id, msg.round_id, msg.slot, msg.seat, msg.choice,
+                              msg.nonce)
+    except ValueError:
+        return "escrow/bad_commitment"
+    if expected != msg.commitment:
+        return "escrow/bad_commitment"
+    if not choice_allowed(spec, slot, msg.choice):
+        return "escrow/choice_not_allowed"
+    if (msg.public or None) != public_part(slot, msg.choice):
+        return "escrow/public_mismatch"
+    return None
+
+
+def opened_entry(spec: im.OpenRound) -> dict[str, Any]:
+    return {"type": "round_opened", "round_id": spec.round_id, "ordered": spec.ordered,
+            "deadline_ms": spec.deadline_ms,
+            "slots": [{"seat": s.seat, "key": s.key, "spec_hash": spec_hash(s)}
+                      for s in spec.slots]}
+
+
+def committed_entry(msg: im.CommitChoice, slot: im.SlotSpec) -> dict[str, Any]:
+    return {"type": "committed", "round_id": msg.round_id, "slot": msg.slot, "seat": msg.seat,
+            "commitment": msg.commitment, "public": public_part(slot, msg.choice)}
+
+
+def reveal(spec: im.OpenRound, openings: dict[str, dict[str, Any]],
+           commitments: dict[str, str]) -> tuple[dict[str, Any], dict[str, Any],
+                                                 im.RoundRevealed]:
+    """(closed entry, revealed entry, message to the adjudicator). Missing slots default."""
+    defaulted = [s.key for s in spec.slots if s.key not in openings]
+    root = commitments_root(sorted(commitments.items()))
+    closed = {"type": "round_closed", "round_id": spec.round_id, "root": root,
+              "defaulted": defaulted}
+    rows = []
+    choices: dict[str, Any] = {}
+    for s in spec.slots:
+        o = openings.get(s.key)
+        choice = o["choice"] if o is not None else s.default
+        choices[s.key] = choice
+        rows.append({"slot": s.key, "seat": s.seat, "choice": choice,
+                     "nonce": o["nonce"] if o is not None else None,
+                     "commitment": commitments.get(s.key), "defaulted": o is None,
+                     "spec": s.model_dump(mode="json")})
+    revealed = {"type": "round_revealed", "round_id": spec.round_id, "openings": rows}
+    msg = im.RoundRevealed(game_id=spec.game_id, round_id=spec.round_id, choices=choices,
+                           defaulted=defaulted)
+    return closed, revealed, msg

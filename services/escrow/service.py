@@ -1,0 +1,227 @@
+"""The escrow's shell. Openings live only under ``esc:{game}:*`` keys, which only the escrow's
+Redis user may read (deploy/valkey/users.acl). Logs carry commitments, never openings."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import structlog
+from pydantic import ValidationError
+
+from services.escrow import core
+from shared.protocol import internal as im
+from shared.protocol import streams
+from shared.protocol.streams import Keys
+from shared.runtime.jsonutil import dumps, loads
+from shared.runtime.settings import Settings
+
+log = structlog.get_logger("escrow")
+
+OPEN_LUA = """
+if redis.call('HSETNX', KEYS[1], ARGV[1], 'open') == 0 then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('XADD', KEYS[3], '*', 'd', ARGV[3])
+return 1
+"""
+
+COMMIT_LUA = """
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= 'open' then return {'closed', 0} end
+if ARGV[5] ~= '' and redis.call('HEXISTS', KEYS[2], ARGV[5]) == 0 then return {'order', 0} end
+if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[3]) == 0 then return {'dup', 0} end
+redis.call('HSET', KEYS[3], ARGV[1] .. '/' .. ARGV[2], ARGV[4])
+redis.call('XADD', KEYS[4], '*', 'd', ARGV[6])
+return {'ok', redis.call('HLEN', KEYS[2])}
+"""
+
+# two-phase close: 'open' -> 'closing' stops commits; the reveal is built from the now-stable
+# openings; 'closing' -> 'closed' writes both records atomically. A crash in between resumes.
+CLOSING_LUA = """
+local st = redis.call('HGET', KEYS[1], ARGV[1])
+if st == 'open' then redis.call('HSET', KEYS[1], ARGV[1], 'closing'); return 'closing' end
+return st or ''
+"""
+
+CLOSE_LUA = """
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= 'closing' then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], 'closed')
+redis.call('HSET', KEYS[2], ARGV[1] .. '#reveal', ARGV[4])
+redis.call('XADD', KEYS[3], '*', 'd', ARGV[2])
+redis.call('XADD', KEYS[3], '*', 'd', ARGV[3])
+return 1
+"""
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class Escrow:
+    def __init__(self, settings: Settings, redis: Any, broker: Any) -> None:
+        self.settings = settings
+        self.redis = redis
+        self.broker = broker
+        self._open = redis.register_script(OPEN_LUA)
+        self._commit = redis.register_script(COMMIT_LUA)
+        self._closing = redis.register_script(CLOSING_LUA)
+        self._close = redis.register_script(CLOSE_LUA)
+
+    async def _notify(self, game_id: str) -> None:
+        await self.broker.publish(im.Notify(game_id=game_id).model_dump(mode="json"),
+                                  stream=streams.GW_UPDATES, maxlen=streams.MAXLEN_UPDATES)
+
+    async def _reply(self, r: im.Reply) -> None:
+        await self.broker.publish(r.model_dump(mode="json"), stream=streams.GW_UPDATES,
+                                  maxlen=streams.MAXLEN_UPDATES)
+
+    async def _spec(self, game_id: str, round_id: str) -> im.OpenRound | None:
+        raw = await self.redis.hget(Keys(game_id).esc_round, round_id)
+        return None if raw is None else im.OpenRound.model_validate(loads(raw))
+
+    async def on_open(self, spec: im.OpenRound) -> None:
+        k = Keys(spec.game_id)
+        with structlog.contextvars.bound_contextvars(game_id=spec.game_id,
+                                                     round_id=spec.round_id):
+            created = await self._open(
+                keys=[k.esc_status, k.esc_round, k.record],
+                args=[spec.round_id, spec.model_dump_json(), dumps(core.opened_entry(spec))])
+            await self.redis.zadd(streams.TIMERS_ESC,
+                                  {f"{spec.game_id}|{spec.round_id}": spec.deadline_ms})
+            if created:
+                log.info("round_opened", slots=len(spec.slots), ordered=spec.ordered)
+                await self._notify(spec.game_id)
+            else:  # a duplicate open: if it already closed, resend the reveal
+                await self.resend_reveal(spec.game_id, spec.round_id)
+
+    async def on_commit(self, msg: im.CommitChoice) -> None:
+        with structlog.contextvars.bound_contextvars(game_id=msg.game_id, seat=msg.seat,
+                                                     round_id=msg.round_id, slot=msg.slot):
+            spec = await self._spec(msg.game_id, msg.round_id)
+            for _ in range(100):  # the open may be a few ms behind the client's view
+                if spec is not None:
+                    break
+                await asyncio.sleep(0.02)
+                spec = await self._spec(msg.game_id, msg.round_id)
+            error = "escrow/no_round" if spec is None else core.validate(spec, msg)
+            if error is None and spec is not None:
+                error = await self._store_commit(spec, msg)
+            if error is not None:
+                log.info("commit_refused", code=error)
+                await self._reply(im.Reply(game_id=msg.game_id, player_id=msg.player_id,
+                                           cmd_id=msg.cmd_id, ok=False, code=error,
+                                           message=_MESSAGES.get(error, error),
+                                           round_id=msg.round_id, slot=msg.slot))
+                return
+            log.info("committed", commitment=msg.commitment)
+            await self._reply(im.Reply(game_id=msg.game_id, player_id=msg.player_id,
+                                       cmd_id=msg.cmd_id, ok=True, commitment=msg.commitment,
+                                       round_id=msg.round_id, slot=msg.slot))
+
+    async def _store_commit(self, spec: im.OpenRound, msg: im.CommitChoice) -> str | None:
+        k = Keys(msg.game_id)
+        slot = core.slot_of(spec, msg.slot)
+        assert slot is not None
+        opening = dumps({"choice": msg.choice, "nonce": msg.nonce})
+        status, count = await self._commit(
+            keys=[k.esc_status, k.esc_commits(msg.round_id), k.esc_open, k.record],
+            args=[msg.round_id, msg.slot, msg.commitment, opening,
+                  core.previous_slot(spec, msg.slot), dumps(core.committed_entry(msg, slot))])
+        status = status.decode() if isinstance(status, bytes) else status
+        if status == "closed":
+            await self.resend_reveal(msg.game_id, msg.round_id)
+            return "escrow/closed"
+        if status == "order":
+            return "escrow/out_of_order"
+        if status == "dup":
+            return "escrow/already_committed"
+        await self._notify(msg.game_id)
+        if int(count) >= len(spec.slots):
+            await self.close(spec)
+        return None
+
+    async def close(self, spec: im.OpenRound) -> None:
+        """Close (idempotent, resumable): defaults for missing slots, then one reveal."""
+        k = Keys(spec.game_id)
+        st = await self._closing(keys=[k.esc_status], args=[spec.round_id])
+        st = st.decode() if isinstance(st, bytes) else st
+        if st == "closed":
+            await self.resend_reveal(spec.game_id, spec.round_id)
+            return
+        if st != "closing":
+            return
+        prefix = spec.round_id + "/"
+        openings: dict[str, dict[str, Any]] = {}
+        for s in spec.slots:
+            raw = await self.redis.hget(k.esc_open, prefix + s.key)
+            if raw is not None:
+                openings[s.key] = loads(raw)
+        raw_c = await self.redis.hgetall(k.esc_commits(spec.round_id))
+        commits = {(a.decode() if isinstance(a, bytes) else a):
+                   (b.decode() if isinstance(b, bytes) else b) for a, b in raw_c.items()}
+        closed, revealed, msg = core.reveal(spec, openings, commits)
+        done = await self._close(keys=[k.esc_status, k.esc_round, k.record],
+                                 args=[spec.round_id, dumps(closed), dumps(revealed),
+                                       msg.model_dump_json()])
+        await self.redis.zrem(streams.TIMERS_ESC, f"{spec.game_id}|{spec.round_id}")
+        if done:
+            log.info("round_closed", game_id=spec.game_id, round_id=spec.round_id,
+                     defaulted=len(msg.defaulted))
+        await self._send_reveal(msg)
+        await self._notify(spec.game_id)
+
+    async def _send_reveal(self, msg: im.RoundRevealed) -> None:
+        stream = streams.sharded(streams.ADJ_REVEALS, msg.game_id, self.settings.partitions)
+        await self.broker.publish(msg.model_dump(mode="json"), stream=stream,
+                                  maxlen=streams.MAXLEN_INTERNAL)
+
+    async def resend_reveal(self, game_id: str, round_id: str) -> None:
+        raw = await self.redis.hget(Keys(game_id).esc_round, round_id + "#reveal")
+        if raw is not None:
+            await self._send_reveal(im.RoundRevealed.model_validate(loads(raw)))
+
+    async def dispatch_open(self, body: dict[str, Any]) -> None:
+        try:
+            await self.on_open(im.OpenRound.model_validate(body))
+        except ValidationError as exc:
+            log.error("malformed_internal_message", error=str(exc)[:300])
+
+    async def dispatch_commit(self, body: dict[str, Any]) -> None:
+        try:
+            msg = im.CommitChoice.model_validate(body)
+        except ValidationError as exc:
+            log.error("malformed_internal_message", error=str(exc)[:300])
+            return
+        await self.on_commit(msg)
+
+    async def timer_loop(self) -> None:
+        """Round deadlines: close with the defaults fixed at open."""
+        while True:
+            try:
+                due = await self.redis.zrangebyscore(streams.TIMERS_ESC, "-inf", now_ms(),
+                                                     start=0, num=100)
+                for raw in due:
+                    member = raw.decode() if isinstance(raw, bytes) else raw
+                    if not await self.redis.set(f"lease:esc-timer:{member}", "1", nx=True,
+                                                px=10_000):
+                        continue
+                    game_id, round_id = member.split("|", 1)
+                    spec = await self._spec(game_id, round_id)
+                    if spec is not None:
+                        await self.close(spec)
+                    await self.redis.zrem(streams.TIMERS_ESC, member)
+            except Exception as exc:
+                log.error("timer_loop_error", error=repr(exc))
+            await asyncio.sleep(self.settings.timer_poll_ms / 1000)
+
+
+_MESSAGES = {
+    "escrow/no_round": "no such sealed round is open",
+    "escrow/closed": "the round has closed; nothing is accepted after close",
+    "escrow/not_your_slot": "this slot does not belong to your seat",
+    "escrow/out_of_order": "an earlier slot of this ordered round has not committed yet",
+    "escrow/already_committed": "this slot is already committed",
+    "escrow/bad_commitment": "the opening does not hash to the commitment",
+    "escrow/choice_not_allowed": "this choice is not allowed for the slot",
+    "escrow/public_mismatch": "the declared public part differs from the choice",
+}

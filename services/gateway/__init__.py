@@ -1,0 +1,1 @@
+"""gateway: the one door for clients (HTTP + WebSocket)."""

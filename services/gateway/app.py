@@ -1,0 +1,239 @@
+"""gateway composition root: HTTP (lobby, matches, results, replays, leaderboards) + one
+WebSocket per player. It holds no game state: it relays the watcher's own streams."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from faststream.redis import StreamSub
+
+from services.gateway.hub import Hub
+from services.gateway.ws import Edge
+from services.scoring.service import history_key, leaderboard_key, ratings_key
+from shared.protocol import streams
+from shared.protocol.streams import Keys
+from shared.rules import registry
+from shared.runtime import bus, tokens
+from shared.runtime.jsonutil import loads
+from shared.runtime.logging import configure_logging
+from shared.runtime.redis import client
+from shared.runtime.settings import get_settings
+
+settings = get_settings()
+logger = configure_logging("gateway", settings.log_level, settings.log_json)
+broker = bus.make_broker(settings, logger=logger)
+redis = client(settings)
+hub = Hub(redis)
+edge = Edge(settings, hub, broker)
+STATIC = Path(__file__).parent / "static"
+
+
+@broker.subscriber(stream=StreamSub(streams.GW_UPDATES, last_id="$",
+                                    max_records=settings.max_records),
+                   title="gw:updates", description="fan-out to every gateway replica")
+async def on_update(body: dict[str, Any]) -> None:
+    await hub.deliver(body)
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    await broker.start()
+    sweep = asyncio.create_task(hub.sweep_loop())
+    logger.info("service_started", instance=settings.instance, port=settings.port)
+    yield
+    sweep.cancel()
+    await broker.stop()
+    await redis.aclose()
+
+
+app = FastAPI(title="Empire Hall", version="1", lifespan=lifespan,
+              description="HTTP API of the Empire Hall gateway. Play happens on /ws.")
+app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+
+class HttpError(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        self.status, self.code, self.message = status, code, message
+
+
+@app.exception_handler(HttpError)
+async def _http_error(request: Request, exc: HttpError) -> JSONResponse:
+    return JSONResponse({"ok": False, "code": exc.code, "message": exc.message},
+                        status_code=exc.status)
+
+
+def identity(authorization: str | None) -> tokens.Identity:
+    token = (authorization or "").removeprefix("Bearer ").strip()
+    try:
+        return tokens.verify(settings.secret, token, int(time.time() * 1000))
+    except tokens.TokenError as exc:
+        raise HttpError(401, exc.code, str(exc)) from exc
+
+
+async def lobby(op: str, body: dict[str, Any], who: tokens.Identity | None) -> dict[str, Any]:
+    req = {**body, "op": op}
+    if who is not None:
+        req.update(player_id=who.player_id, name=who.name)
+    try:
+        reply = await broker.request(req, stream=streams.LOBBY_RPC, timeout=10.0)
+    except TimeoutError as exc:
+        raise HttpError(503, "lobby/bad_request", "the lobby did not answer") from exc
+    data: dict[str, Any] = loads(reply.body)
+    if not data.get("ok"):
+        status = 404 if data.get("code") == "lobby/not_found" else 400
+        raise HttpError(status, data.get("code", "lobby/bad_request"), data.get("message", ""))
+    return data
+
+
+Auth = Annotated[str | None, Header()]
+
+
+@app.get("/", include_in_schema=False)
+async def index() -> FileResponse:
+    return FileResponse(STATIC / "index.html")
+
+
+@app.get("/healthz")
+async def healthz() -> dict[str, Any]:
+    await redis.ping()
+    return {"ok": True, "instance": settings.instance}
+
+
+@app.get("/api/games")
+async def games() -> dict[str, Any]:
+    out = []
+    for name in registry.names():
+        g = registry.get(name)
+        out.append({"name": name, "title": g.title, "min_seats": g.min_seats,
+                    "max_seats": g.max_seats, "rules_version": g.rules_version,
+                    "options": g.options_schema()})
+    return {"games": out}
+
+
+@app.post("/api/players")
+async def create_player(body: dict[str, Any]) -> dict[str, Any]:
+    return await lobby("create_player", {"name": body.get("name", "")}, None)
+
+
+@app.get("/api/tables")
+async def list_tables(authorization: Auth = None) -> dict[str, Any]:
+    return await lobby("list_tables", {}, identity(authorization))
+
+
+@app.post("/api/tables")
+async def create_table(body: dict[str, Any], authorization: Auth = None) -> dict[str, Any]:
+    return await lobby("create_table", body, identity(authorization))
+
+
+@app.get("/api/tables/{table_id}")
+async def get_table(table_id: str, authorization: Auth = None) -> dict[str, Any]:
+    return await lobby("get_table", {"table_id": table_id}, identity(authorization))
+
+
+@app.post("/api/tables/{table_id}/join")
+async def join_table(table_id: str, authorization: Auth = None) -> dict[str, Any]:
+    return await lobby("join_table", {"table_id": table_id}, identity(authorization))
+
+
+@app.post("/api/invites/{code}/join")
+async def join_invite(code: str, authorization: Auth = None) -> dict[str, Any]:
+    return await lobby("join_table", {"invite": code}, identity(authorization))
+
+
+@app.post("/api/tables/{table_id}/leave")
+async def leave_table(table_id: str, authorization: Auth = None) -> dict[str, Any]:
+    return await lobby("leave_table", {"table_id": table_id}, identity(authorization))
+
+
+@app.post("/api/tables/{table_id}/bots")
+async def add_bot(table_id: str, body: dict[str, Any] | None = None,
+                  authorization: Auth = None) -> dict[str, Any]:
+    return await lobby("add_bot", {"table_id": table_id, **(body or {})},
+                       identity(authorization))
+
+
+@app.post("/api/tables/{table_id}/start")
+async def start_table(table_id: str, authorization: Auth = None) -> dict[str, Any]:
+    return await lobby("start_table", {"table_id": table_id}, identity(authorization))
+
+
+async def _entries(key: str) -> list[dict[str, Any]]:
+    out = []
+    last = "-"
+    while True:
+        batch = await redis.xrange(key, min=last, count=1000)
+        for i, f in batch:
+            sid = i.decode() if isinstance(i, bytes) else i
+            out.append({"id": sid, **loads(f[b"d"])})
+        if len(batch) < 1000:
+            return out
+        last = "(" + (batch[-1][0].decode() if isinstance(batch[-1][0], bytes)
+                      else batch[-1][0])
+
+
+async def _stage(game_id: str) -> str | None:
+    last = await redis.xrevrange(Keys(game_id).spectator, count=1)
+    return loads(last[0][1][b"d"]).get("stage") if last else None
+
+
+@app.get("/api/matches/{game_id}")
+async def match(game_id: str) -> dict[str, Any]:
+    meta = await hub.meta(game_id)
+    if meta is None:
+        raise HttpError(404, "game/not_found", "no such game")
+    return {**meta, "stage": await _stage(game_id)}
+
+
+@app.get("/api/matches/{game_id}/record")
+async def record(game_id: str) -> dict[str, Any]:
+    """The public record; once the game has ended also the full move log (the replay)."""
+    meta = await hub.meta(game_id)
+    if meta is None:
+        raise HttpError(404, "game/not_found", "no such game")
+    k = Keys(game_id)
+    ended = await _stage(game_id) == "ended"
+    return {"game_id": game_id, "game": meta["game"], "players": meta["players"],
+            "ended": ended, "record": await _entries(k.record),
+            "log": await _entries(k.log) if ended else None}
+
+
+@app.get("/api/matches/{game_id}/result")
+async def result(game_id: str) -> dict[str, Any]:
+    raw = await redis.get(Keys(game_id).result)
+    if raw is None:
+        raise HttpError(404, "game/not_found", "no result (yet) for this game")
+    return dict(loads(raw))
+
+
+@app.get("/api/leaderboard/{game}")
+async def leaderboard(game: str, limit: int = 50) -> dict[str, Any]:
+    ranked = await redis.zrevrange(leaderboard_key(game), 0, max(0, min(limit, 500) - 1),
+                                   withscores=True)
+    ids = [pid for pid, _ in ranked]
+    rows = await redis.hmget(ratings_key(game), ids) if ids else []
+    entries = []
+    for (pid, score), raw in zip(ranked, rows, strict=True):
+        info = loads(raw) if raw else {}
+        entries.append({"player_id": pid.decode(), "rating": round(score, 3),
+                        "name": info.get("name"), "games": info.get("games"),
+                        "wins": info.get("wins"), "bot": info.get("bot")})
+    return {"game": game, "entries": entries}
+
+
+@app.get("/api/players/{player_id}/history")
+async def history(player_id: str) -> dict[str, Any]:
+    ids = [x.decode() for x in await redis.lrange(history_key(player_id), 0, 99)]
+    return {"player_id": player_id, "games": ids}
+
+
+@app.websocket("/ws")
+async def websocket(ws: WebSocket) -> None:
+    await edge.serve(ws)

@@ -1,0 +1,1 @@
+"""lobby: players, tables, seats, bots, invites, starting games."""

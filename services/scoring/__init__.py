@@ -1,0 +1,1 @@
+"""scoring: results with tie-breaks, ratings, leaderboards, history."""

@@ -1,0 +1,180 @@
+"""Start the whole system on one machine: a private Valkey (unless REDIS_URL is set), every
+service as its own process (N replicas each), restarted if it dies; stop it all on Ctrl-C.
+
+    python -m services.supervisor [--port 8000] [--replicas adjudicator=2,escrow=2] [--aof]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from shared.runtime.valkey import EmbeddedValkey, free_port
+
+SERVICES = ("adjudicator", "escrow", "dealer", "scoring", "lobby", "bots", "gateway")
+
+
+@dataclass
+class Proc:
+    service: str
+    index: int
+    popen: subprocess.Popen[bytes] | None = None
+    restarts: int = 0
+    started: float = 0.0
+
+
+@dataclass
+class Supervisor:
+    redis_url: str | None = None
+    port: int = 8000
+    host: str = "127.0.0.1"
+    replicas: dict[str, int] = field(default_factory=dict)
+    aof: bool = False
+    partitions: int = 1
+    secret: str | None = None
+    log_dir: Path | None = None
+    env_extra: dict[str, str] = field(default_factory=dict)
+    valkey: EmbeddedValkey | None = None
+    procs: list[Proc] = field(default_factory=list)
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _watch: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def env(self, proc: Proc) -> dict[str, str]:
+        assert self.redis_url is not None
+        env = {**os.environ, **self.env_extra,
+               "EMPIRE_REDIS_URL": self.redis_url, "EMPIRE_PORT": str(self.port),
+               "EMPIRE_HOST": self.host, "EMPIRE_PARTITIONS": str(self.partitions),
+               "EMPIRE_SECRET": self.secret or "",
+               "EMPIRE_INSTANCE": f"{proc.service}-{proc.index}-{secrets.token_hex(3)}",
+               "EMPIRE_PUBLIC_URL": self.url, "PYTHONUNBUFFERED": "1"}
+        env.pop("REDIS_URL", None)
+        return env
+
+    def _spawn(self, proc: Proc) -> None:
+        out = subprocess.DEVNULL
+        if self.log_dir is not None:
+            self.log_dir.mkdir(parents=True, exist_ok=True)
+            out = open(self.log_dir / f"{proc.service}-{proc.index}.log", "ab")  # noqa: SIM115
+        proc.popen = subprocess.Popen([sys.executable, "-m", f"services.{proc.service}"],
+                                      env=self.env(proc), stdout=out, stderr=out)
+        proc.started = time.monotonic()
+
+    def start(self, wait: float = 60.0) -> str:
+        if self.redis_url is None:
+            self.valkey = EmbeddedValkey(aof=self.aof)
+            self.redis_url = self.valkey.start()
+        self.secret = self.secret or secrets.token_hex(32)
+        for svc in SERVICES:
+            for i in range(self.replicas.get(svc, 1)):
+                p = Proc(svc, i)
+                self._spawn(p)
+                self.procs.append(p)
+        self._watch = threading.Thread(target=self._watchdog, daemon=True)
+        self._watch.start()
+        self._wait_healthy(wait)
+        return self.url
+
+    def _wait_healthy(self, wait: float) -> None:
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        time.sleep(0.5)  # let the stream consumers join their groups
+                        return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError("the gateway did not become healthy")
+
+    def _watchdog(self) -> None:
+        while not self._stop.is_set():
+            for p in self.procs:
+                if p.popen is not None and p.popen.poll() is not None and not self._stop.is_set():
+                    p.restarts += 1
+                    self._spawn(p)
+            self._stop.wait(0.2)
+
+    def kill(self, service: str, index: int = 0) -> None:
+        """SIGKILL one replica (the watchdog restarts it)."""
+        for p in self.procs:
+            if p.service == service and p.index == index and p.popen is not None:
+                p.popen.kill()
+
+    def stop(self) -> None:
+        self._stop.set()
+        for p in self.procs:
+            if p.popen is not None and p.popen.poll() is None:
+                p.popen.terminate()
+        for p in self.procs:
+            if p.popen is not None:
+                try:
+                    p.popen.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    p.popen.kill()
+                    p.popen.wait()
+        if self.valkey is not None:
+            self.valkey.stop()
+
+
+def parse_replicas(text: str) -> dict[str, int]:
+    out = {}
+    for part in filter(None, text.split(",")):
+        name, _, n = part.partition("=")
+        if name not in SERVICES:
+            raise SystemExit(f"unknown service {name!r}; one of {', '.join(SERVICES)}")
+        out[name] = int(n or 1)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--port", type=int, default=int(os.environ.get("EMPIRE_PORT", 8000)))
+    ap.add_argument("--host", default=os.environ.get("EMPIRE_HOST", "127.0.0.1"))
+    ap.add_argument("--replicas", default=os.environ.get("EMPIRE_REPLICAS", ""))
+    ap.add_argument("--aof", action="store_true", help="embedded Valkey with appendfsync always")
+    ap.add_argument("--partitions", type=int, default=1)
+    args = ap.parse_args()
+    port = args.port
+    try:
+        import socket
+
+        with socket.create_connection((args.host, port), timeout=0.2):
+            port = free_port()  # the default port is taken: use a free one
+    except OSError:
+        pass
+    sup = Supervisor(redis_url=os.environ.get("REDIS_URL") or None, port=port, host=args.host,
+                     replicas=parse_replicas(args.replicas), aof=args.aof,
+                     partitions=args.partitions, secret=os.environ.get("EMPIRE_SECRET"),
+                     log_dir=Path(".run/logs"))
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    try:
+        url = sup.start()
+        where = "embedded Valkey " + sup.redis_url if sup.valkey else "REDIS_URL " + str(
+            sup.redis_url)
+        print(f"\nEmpire Hall is running: open {url}\n  storage: {where}\n"
+              f"  services: {', '.join(f'{p.service}#{p.index}' for p in sup.procs)}\n"
+              f"  logs: .run/logs/   (Ctrl-C stops everything)\n", flush=True)
+        while True:
+            time.sleep(1)
+    except KeyboardInterrupt:
+        print("\nstopping…", flush=True)
+    finally:
+        sup.stop()
+        print("stopped.", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""The wire contract: pydantic models and constants only (no I/O)."""

@@ -1,0 +1,205 @@
+"""Messages between services on Redis Streams (never reachable by clients).
+
+Each stream carries one union; which stream a message arrives on is part of its trust: only
+the escrow writes ``adj:reveals``, only the dealer ``adj:draws`` (enforced with Redis ACL users
+in deploy/valkey/users.acl).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, TypeAlias
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
+
+from shared.protocol.base import Wire
+
+
+class Part(BaseModel):
+    """A nested part of a message (no version of its own)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class PlayerRef(Part):
+    player_id: str
+    name: str
+    bot: str | None = None  # bot kind when the seat is played by a bot
+
+
+class SlotSpec(Part):
+    seat: int
+    key: str
+    allowed: list[JsonValue] | None = None
+    default: JsonValue
+    public_keys: list[str] = []
+    context: JsonValue = None
+
+
+# --- to the adjudicator -----------------------------------------------------------------
+
+
+class CreateGame(Wire):
+    type: Literal["create_game"] = "create_game"
+    game_id: str
+    game: str
+    options: dict[str, JsonValue] = {}
+    players: list[PlayerRef]
+    client_entropy: bool = True
+    turn_timeout_ms: int = 120_000
+    round_timeout_ms: int = 120_000
+
+
+class SubmitAction(Wire):
+    """A seat's action; ``seat`` and ``player_id`` are stamped by the gateway."""
+
+    type: Literal["submit_action"] = "submit_action"
+    cmd_id: str
+    game_id: str
+    seat: int
+    player_id: str
+    expected_seq: int | None = None
+    action: JsonValue
+
+
+class TurnTimeout(Wire):
+    type: Literal["turn_timeout"] = "turn_timeout"
+    game_id: str
+    seq: int
+
+
+class RoundRevealed(Wire):
+    """From the escrow: every choice of a closed round (openings are in the public record)."""
+
+    type: Literal["round_revealed"] = "round_revealed"
+    game_id: str
+    round_id: str
+    choices: dict[str, JsonValue]
+    defaulted: list[str] = []
+
+
+class SeedCommitted(Wire):
+    type: Literal["seed_committed"] = "seed_committed"
+    game_id: str
+    commitment: str
+
+
+class DrawMade(Wire):
+    type: Literal["draw_made"] = "draw_made"
+    game_id: str
+    label: str
+    values: list[int]
+
+
+AdjudicatorInput: TypeAlias = Annotated[
+    CreateGame | SubmitAction | TurnTimeout | RoundRevealed | SeedCommitted | DrawMade,
+    Field(discriminator="type"),
+]
+ADJUDICATOR_INPUT: TypeAdapter[AdjudicatorInput] = TypeAdapter(AdjudicatorInput)
+
+
+# --- to the escrow ----------------------------------------------------------------------
+
+
+class OpenRound(Wire):
+    type: Literal["open_round"] = "open_round"
+    game_id: str
+    game: str  # which game's check_choice validates the slots ("" = platform round)
+    round_id: str
+    slots: list[SlotSpec]
+    ordered: bool = False
+    deadline_ms: int
+
+
+class CommitChoice(Wire):
+    """A seat's commitment with its opening; ``seat``/``player_id`` stamped by the gateway."""
+
+    type: Literal["commit_choice"] = "commit_choice"
+    cmd_id: str
+    game_id: str
+    seat: int
+    player_id: str
+    round_id: str
+    slot: str
+    commitment: str
+    choice: JsonValue
+    nonce: str
+    public: dict[str, JsonValue] | None = None
+
+
+EscrowInput: TypeAlias = Annotated[OpenRound | CommitChoice, Field(discriminator="type")]
+ESCROW_INPUT: TypeAdapter[EscrowInput] = TypeAdapter(EscrowInput)
+
+
+# --- to the dealer ----------------------------------------------------------------------
+
+
+class CommitSeed(Wire):
+    type: Literal["commit_seed"] = "commit_seed"
+    game_id: str
+    rules_version: str
+
+
+class DrawRequest(Wire):
+    type: Literal["draw_request"] = "draw_request"
+    game_id: str
+    label: str
+    draw: Literal["shuffle", "below", "dice"]
+    n: int
+    count: int = 1
+    client_seeds: list[str] = []  # hex, in seat order (from the entropy round's reveal)
+
+
+class RevealSeed(Wire):
+    type: Literal["reveal_seed"] = "reveal_seed"
+    game_id: str
+
+
+DealerInput: TypeAlias = Annotated[CommitSeed | DrawRequest | RevealSeed,
+                                   Field(discriminator="type")]
+DEALER_INPUT: TypeAdapter[DealerInput] = TypeAdapter(DealerInput)
+
+
+# --- game over, bots, gateway fan-out ---------------------------------------------------
+
+
+class GameEnded(Wire):
+    type: Literal["game_ended"] = "game_ended"
+    game_id: str
+    game: str
+    players: list[PlayerRef]
+    outcome: dict[str, JsonValue]
+
+
+class SeatBot(Wire):
+    type: Literal["seat_bot"] = "seat_bot"
+    game_id: str
+    seat: int
+    player_id: str
+    token: str
+    kind: str = "heuristic"
+
+
+class Notify(Wire):
+    """To every gateway replica: a game's streams have new entries."""
+
+    type: Literal["notify"] = "notify"
+    game_id: str
+
+
+class Reply(Wire):
+    """To every gateway replica: the answer to one player's command (sender only)."""
+
+    type: Literal["reply"] = "reply"
+    game_id: str
+    player_id: str
+    cmd_id: str
+    ok: bool
+    code: str | None = None
+    message: str = ""
+    commitment: str | None = None
+    round_id: str | None = None
+    slot: str | None = None
+
+
+GatewayInput: TypeAlias = Annotated[Notify | Reply, Field(discriminator="type")]
+GATEWAY_INPUT: TypeAdapter[GatewayInput] = TypeAdapter(GatewayInput)

@@ -1,0 +1,1 @@
+"""The functional core: five deterministic game engines behind one contract (``api.Game``)."""

@@ -1,0 +1,302 @@
+"""The game contract: one small surface that every game implements.
+
+A game is a pure, deterministic value transformer (no I/O, no clock, no global random):
+
+    state = game.setup(options, n_seats)
+    while not isinstance(node := game.next(state), Terminal):
+        match node:
+            Turn          -> a seat in node.seats (or node.open_to) submits Act(seat, action)
+            Simultaneous  -> the escrow collects one sealed choice per slot, then JointAction
+            Chance        -> the dealer answers with ChanceOutcome(label, values)
+        result = game.apply(state, move)        # Transition(state, events) | Rejection
+    outcome = game.score(state)
+
+Randomness enters only as a ``ChanceOutcome`` for a ``Chance`` request with a semantic label;
+simultaneous secret choices enter only as one ``JointAction`` after every slot is revealed
+(OpenSpiel's chance and simultaneous nodes, Pgx's randomness-as-input). States are frozen
+pydantic models; ``encode``/``decode`` round-trip them through JSON losslessly.
+
+Actions and choices cross the boundary as JSON values (dicts with a ``"type"`` tag for
+actions); each game validates them with its own Literal-tagged pydantic union.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+Json: TypeAlias = JsonValue
+Seat: TypeAlias = int
+
+
+class Frozen(BaseModel):
+    """Base for immutable contract values."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# ----------------------------------------------------------------------------------------
+# What happens next: exactly one of these nodes.
+# ----------------------------------------------------------------------------------------
+
+
+class Turn(Frozen):
+    """The game waits for the seats in ``seats``; each has at least one legal action.
+
+    ``seats`` are awaited: their deadline timer applies the game's ``default_action`` on
+    expiry. ``open_to`` are seats that *may* act now but are not waited for (e.g. trade
+    offers from anyone while one seat is bidding). ``legal_actions`` is authoritative for
+    who may do what.
+    """
+
+    kind: Literal["turn"] = "turn"
+    seats: tuple[Seat, ...]
+    open_to: tuple[Seat, ...] = ()
+
+
+class SealedSlot(Frozen):
+    """One sealed choice to be made by ``seat`` in a simultaneous round.
+
+    ``key`` is unique within the round (e.g. ``"s2"`` or ``"s2:engine:1"``).
+    ``allowed`` enumerates the legal choices when practical; when ``None`` the game's
+    ``check_choice`` decides (the escrow calls it with this slot). ``default`` is fixed at
+    open, before any commit, and is used when the seat times out.
+    ``public_keys``: for dict-valued choices in an ordered round, the keys whose values are
+    shown publicly as the seat commits (The Empire Engine: which engine, not the gear value).
+    """
+
+    seat: Seat
+    key: str
+    allowed: tuple[Json, ...] | None = None
+    default: Json
+    public_keys: tuple[str, ...] = ()
+    context: Json = None
+
+
+class Simultaneous(Frozen):
+    """Seats choose in secret at the same time (or in a fixed order with public parts).
+
+    ``round_id`` is a semantic, game-unique label (``"claim:1"``, ``"commerce:3"``).
+    ``ordered``: slots must be committed in tuple order; each slot's public part is published
+    as it is committed, and every choice stays hidden until all slots are committed.
+    """
+
+    kind: Literal["simultaneous"] = "simultaneous"
+    round_id: str
+    slots: tuple[SealedSlot, ...]
+    ordered: bool = False
+
+
+class Chance(Frozen):
+    """A request for randomness, answered by the dealer with a ``ChanceOutcome``.
+
+    draw = "shuffle": a permutation of range(n) (Fisher–Yates), values = that permutation.
+    draw = "below":   ``count`` integers uniform in [0, n), values = those integers.
+    draw = "dice":    ``count`` dice with ``n`` sides, values in 1..n.
+    ``label`` is semantic and unique within the game (``"deck:auction:shuffle:0"``,
+    ``"dice:turn:12:attack:3"``): the same label always yields the same outcome.
+    ``secret``: the outcome must not be published before the rules reveal it (deals).
+    """
+
+    kind: Literal["chance"] = "chance"
+    label: str
+    draw: Literal["shuffle", "below", "dice"]
+    n: int = Field(ge=1)
+    count: int = Field(default=1, ge=1)
+    secret: bool = False
+
+
+class Terminal(Frozen):
+    kind: Literal["terminal"] = "terminal"
+
+
+Node: TypeAlias = Turn | Simultaneous | Chance | Terminal
+
+
+# ----------------------------------------------------------------------------------------
+# Moves: the three things that can be applied to a state.
+# ----------------------------------------------------------------------------------------
+
+
+class Act(Frozen):
+    """One seat's action during a ``Turn``."""
+
+    kind: Literal["act"] = "act"
+    seat: Seat
+    action: Json
+
+
+class JointAction(Frozen):
+    """All revealed choices of one simultaneous round, keyed by slot key."""
+
+    kind: Literal["joint"] = "joint"
+    round_id: str
+    choices: dict[str, Json]
+    defaulted: tuple[str, ...] = ()
+
+
+class ChanceOutcome(Frozen):
+    kind: Literal["chance_outcome"] = "chance_outcome"
+    label: str
+    values: tuple[int, ...]
+
+
+Move: TypeAlias = Act | JointAction | ChanceOutcome
+
+
+# ----------------------------------------------------------------------------------------
+# Results of applying a move.
+# ----------------------------------------------------------------------------------------
+
+
+class Event(Frozen):
+    """A fact for the action log. ``visible_to`` None = public; else only those seats.
+
+    Spectators see only public events. Event data must never carry information hidden from
+    a seat that can see the event.
+    """
+
+    type: str
+    data: dict[str, Json] = Field(default_factory=dict)
+    visible_to: tuple[Seat, ...] | None = None
+
+    def visible(self, seat: Seat | None) -> bool:
+        return self.visible_to is None or (seat is not None and seat in self.visible_to)
+
+
+RejectionCode = Literal[
+    "action/malformed",  # not a valid action of this game at all
+    "action/not_your_turn",  # the seat may not act now
+    "action/illegal",  # well-formed, the seat may act, but the rules forbid this action
+    "action/wrong_phase",  # move kind does not match the node (e.g. chance while a turn)
+    "action/unknown_round",  # joint action / chance outcome for a round or label not pending
+]
+
+
+class Rejection(Frozen):
+    code: RejectionCode
+    message: str
+
+
+class Transition(BaseModel):
+    """A legal move's result: the new state and the events it produced."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    state: Any
+    events: tuple[Event, ...] = ()
+
+
+class SeatResult(Frozen):
+    seat: Seat
+    place: int  # 1 = first; tied seats share a place
+    figures: dict[str, Json]  # e.g. {"support": 4, "gold": 31}
+
+
+class Outcome(Frozen):
+    """Final ranking with the game's tie-breaks applied."""
+
+    results: tuple[SeatResult, ...]  # one per seat, in seat order
+    tiebreak: str  # human-readable description of the tie-break chain used
+
+    @property
+    def winners(self) -> tuple[Seat, ...]:
+        return tuple(r.seat for r in self.results if r.place == 1)
+
+
+class RuleError(ValueError):
+    """Raised by ``setup`` for invalid options or seat counts (never by ``apply``)."""
+
+
+# ----------------------------------------------------------------------------------------
+# The contract.
+# ----------------------------------------------------------------------------------------
+
+
+@runtime_checkable
+class Game(Protocol):
+    """What every game module exports as ``GAME``."""
+
+    name: str  # registry key, e.g. "empire"
+    title: str  # display name
+    rules_version: str  # bumps when rules or data change; bound into the dealer's game key
+    min_seats: int
+    max_seats: int
+
+    def options_schema(self) -> dict[str, Json]:
+        """JSON Schema of the variant options (with defaults)."""
+        ...
+
+    def setup(self, options: dict[str, Json], n_seats: int) -> Any:
+        """Initial state. Raises RuleError for bad options or seat count."""
+        ...
+
+    def next(self, state: Any) -> Node:
+        """What happens next."""
+        ...
+
+    def legal_actions(self, state: Any, seat: Seat) -> Sequence[Json]:
+        """Legal actions for ``seat`` at a Turn (empty when it may not act).
+
+        Open-ended negotiation actions (e.g. trade offers with arbitrary bundles) may be
+        described by the game's view instead of enumerated; they are still validated by
+        ``apply``.
+        """
+        ...
+
+    def apply(self, state: Any, move: Move) -> Transition | Rejection:
+        """Apply one move. Never raises for bad input: returns a Rejection."""
+        ...
+
+    def check_choice(self, slot: SealedSlot, choice: Json) -> bool:
+        """Whether ``choice`` is legal for ``slot`` (default: membership in slot.allowed)."""
+        ...
+
+    def default_action(self, state: Any, seat: Seat) -> Json:
+        """The action applied for an awaited seat whose turn deadline expired."""
+        ...
+
+    def view(self, state: Any, seat: Seat | None) -> dict[str, Json]:
+        """What ``seat`` may see (None = spectator). Never contains others' secrets."""
+        ...
+
+    def score(self, state: Any) -> Outcome:
+        """Final ranking (only meaningful at Terminal)."""
+        ...
+
+    def encode(self, state: Any) -> dict[str, Json]:
+        """State -> JSON (lossless)."""
+        ...
+
+    def decode(self, data: dict[str, Json]) -> Any:
+        """JSON -> State."""
+        ...
+
+
+def default_check_choice(slot: SealedSlot, choice: Json) -> bool:
+    """The standard ``check_choice``: the choice is one of the enumerated allowed values."""
+    return slot.allowed is not None and choice in slot.allowed
+
+
+def reject(code: RejectionCode, message: str) -> Rejection:
+    return Rejection(code=code, message=message)
+
+
+class Bot(Protocol):
+    """A player that sees only what a client sees: its own view and its legal options."""
+
+    def act(self, view: dict[str, Json], legal: Sequence[Json], seat: Seat) -> Json:
+        """Pick one of ``legal`` (or an open-ended action the view allows)."""
+        ...
+
+    def choose(
+        self, view: dict[str, Json], slot: SealedSlot, seat: Seat, public_parts: dict[str, Json]
+    ) -> Json:
+        """Pick a sealed choice for ``slot`` (must satisfy the game's check_choice).
+
+        ``public_parts``: slot key -> public part of the choices already committed in this
+        round (ordered rounds only; empty otherwise).
+        """
+        ...

@@ -1,0 +1,189 @@
+"""Duel: the reference game of the contract (and the benchmark workload).
+
+Two to four seats, ``rounds`` rounds. A round: the caller (seats in turn) calls a stake 1-3
+(a Turn); every seat picks a number 0-9 in secret (a Simultaneous round through the escrow);
+a die is rolled (a Chance node from the dealer): the highest unique pick scores the stake,
+doubled on a 4+. With ``with_turns`` and ``with_dice`` off it is the peer benchmark's
+commit-reveal game. Small on purpose: it shows every node kind in ~150 lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from shared.rules._kit.base import GameBase
+from shared.rules.api import (
+    Act,
+    Chance,
+    ChanceOutcome,
+    Event,
+    Json,
+    JointAction,
+    Move,
+    Node,
+    Outcome,
+    Rejection,
+    RuleError,
+    SealedSlot,
+    SeatResult,
+    Simultaneous,
+    Terminal,
+    Transition,
+    Turn,
+    reject,
+)
+
+
+class DuelOptions(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    rounds: int = Field(3, ge=1, le=100)
+    with_turns: bool = True
+    with_dice: bool = True
+
+
+class DuelState(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    options: DuelOptions
+    n: int
+    first: int | None = None
+    round: int = 1
+    phase: Literal["setup", "call", "pick", "dice", "over"] = "setup"
+    stake: int = 1
+    picks: tuple[int, ...] = ()
+    points: tuple[int, ...]
+
+
+class Call(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    type: Literal["call"] = "call"
+    stake: int
+
+
+DuelAction = Annotated[Call, Field(discriminator="type")]
+ACTION: TypeAdapter[DuelAction] = TypeAdapter(DuelAction)
+PICKS = tuple(range(10))
+
+
+class Duel(GameBase[DuelState, DuelOptions]):
+    name = "duel"
+    title = "Duel (reference game)"
+    rules_version = "1"
+    min_seats = 2
+    max_seats = 4
+    State = DuelState
+    Options = DuelOptions
+
+    def setup(self, options: dict[str, Json], n_seats: int) -> DuelState:
+        if not self.min_seats <= n_seats <= self.max_seats:
+            raise RuleError("duel takes 2-4 seats")
+        return DuelState(options=self.parse_options(options), n=n_seats, points=(0,) * n_seats)
+
+    def caller(self, s: DuelState) -> int:
+        return ((s.first or 0) + s.round - 1) % s.n
+
+    def next(self, s: DuelState) -> Node:
+        if s.phase == "setup":
+            return Chance(label="setup:first", draw="below", n=s.n)
+        if s.phase == "call":
+            return Turn(seats=(self.caller(s),))
+        if s.phase == "pick":
+            return Simultaneous(round_id=f"pick:{s.round}", slots=tuple(
+                SealedSlot(seat=i, key=f"s{i}", allowed=PICKS, default=0) for i in range(s.n)))
+        if s.phase == "dice":
+            return Chance(label=f"dice:round:{s.round}", draw="dice", n=6)
+        return Terminal()
+
+    def legal_actions(self, s: DuelState, seat: int) -> Sequence[Json]:
+        if s.phase != "call" or seat != self.caller(s):
+            return []
+        return [{"type": "call", "stake": k} for k in (1, 2, 3)]
+
+    def default_action(self, s: DuelState, seat: int) -> Json:
+        return {"type": "call", "stake": 1}
+
+    def _after_pick(self, s: DuelState) -> DuelState:
+        return s.model_copy(update={"phase": "dice"}) if s.options.with_dice else self._score(s, 0)
+
+    def _score(self, s: DuelState, die: int) -> DuelState:
+        counts = {p: s.picks.count(p) for p in s.picks}
+        unique = [p for p, c in counts.items() if c == 1]
+        points = list(s.points)
+        if unique:
+            winner = s.picks.index(max(unique))
+            points[winner] += s.stake * (2 if die >= 4 else 1)
+        last = s.round >= s.options.rounds
+        return s.model_copy(update={
+            "points": tuple(points), "picks": (), "stake": 1, "round": s.round + (0 if last else 1),
+            "phase": "over" if last else ("call" if s.options.with_turns else "pick")})
+
+    def apply(self, s: DuelState, move: Move) -> Transition | Rejection:
+        node = self.next(s)
+        if isinstance(move, ChanceOutcome):
+            if not isinstance(node, Chance):
+                return reject("action/wrong_phase", "no draw is pending")
+            if move.label != node.label or len(move.values) != node.count:
+                return reject("action/unknown_round", f"expected draw {node.label}")
+            v = move.values[0]
+            if s.phase == "setup":
+                if not 0 <= v < s.n:
+                    return reject("action/malformed", "first seat out of range")
+                nxt = s.model_copy(update={"first": v, "phase": "call" if s.options.with_turns
+                                           else "pick"})
+                return Transition(state=nxt, events=(Event(type="first_seat",
+                                                           data={"seat": v}),))
+            if not 1 <= v <= 6:
+                return reject("action/malformed", "a die shows 1-6")
+            nxt = self._score(s, v)
+            return Transition(state=nxt, events=(Event(type="round_scored", data={
+                "round": s.round, "die": v, "points": list(nxt.points)}),))
+        if isinstance(move, JointAction):
+            if not isinstance(node, Simultaneous) or move.round_id != node.round_id:
+                return reject("action/unknown_round", "no such sealed round is pending")
+            picks = []
+            for slot in node.slots:
+                c = move.choices.get(slot.key)
+                if c not in PICKS or isinstance(c, bool):
+                    return reject("action/illegal", f"bad pick for {slot.key}")
+                picks.append(int(c))  # type: ignore[arg-type]
+            nxt = s.model_copy(update={"picks": tuple(picks)})
+            ev = Event(type="picks_revealed", data={"round": s.round, "picks": picks})
+            after = self._after_pick(nxt)
+            evs = [ev] if s.options.with_dice else [ev, Event(type="round_scored", data={
+                "round": s.round, "points": list(after.points)})]
+            return Transition(state=after, events=tuple(evs))
+        assert isinstance(move, Act)
+        if not isinstance(node, Turn):
+            return reject("action/wrong_phase", "no turn is open")
+        if move.seat not in node.seats:
+            return reject("action/not_your_turn", f"it is seat {node.seats[0]}'s call")
+        try:
+            action = ACTION.validate_python(move.action)
+        except ValidationError:
+            return reject("action/malformed", "expected {type: call, stake: 1-3}")
+        if action.stake not in (1, 2, 3):
+            return reject("action/illegal", "the stake is 1, 2 or 3")
+        nxt = s.model_copy(update={"stake": action.stake, "phase": "pick"})
+        return Transition(state=nxt, events=(Event(type="called", data={
+            "seat": move.seat, "stake": action.stake, "round": s.round}),))
+
+    def view(self, s: DuelState, seat: int | None) -> dict[str, Json]:
+        return {"game": self.name, "phase": s.phase, "seat": seat, "round": s.round,
+                "rounds": s.options.rounds, "stake": s.stake, "points": list(s.points),
+                "first": s.first}
+
+    def score(self, s: DuelState) -> Outcome:
+        order = sorted(set(s.points), reverse=True)
+        places = [1 + sum(1 for p in s.points if p > mine) for mine in s.points]
+        del order
+        return Outcome(results=tuple(SeatResult(seat=i, place=places[i],
+                                                figures={"points": s.points[i]})
+                                     for i in range(s.n)),
+                       tiebreak="most points; ties share the place")
+
+
+GAME = Duel()

@@ -1,0 +1,208 @@
+"""HeuristicBot: plays Empire from its view and legal actions only, like any client.
+
+It values a position by simulating its own empire through the remaining developments
+(greedy, as the rules do, with a crude sale of surplus goods in between) and scoring
+``support + w(round) * gold``: gold matters for buying later, less as the game ends.
+
+* Claiming: the nation (with the support stacked below it) whose simulation scores best;
+  after a collision it keeps a unique pick, and a contested pick with probability 1/2,
+  otherwise it moves to the best nation nobody else took uniquely.
+* Commerce: the sale that maximises the value given the price curve and an estimate of
+  what the others sell (half their goods, at most 7).
+* Exploration: raises to the cheapest bid that would make it the winner (E-2: the highest
+  untied bid), only if the card (with a bond's 10 gold, E-17) is worth that much gold to
+  it; passes otherwise (a tie it cannot afford to break still denies the others).
+* Trades: accepts only offers that raise its value; declines the rest.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from shared.rules.api import Json, SealedSlot
+from shared.rules.empire.data import BASE_PRICE, BOND_GOLD, KINDS, MAX_SALE, NATIONS, Nation
+
+Counts = dict[str, int]
+GOODS_RECIPES = {"goods"}  # nations whose institution uses goods keep them
+
+
+def gold_weight(round_: int) -> float:
+    """Support per gold piece: gold buys cards while auctions remain (E-16)."""
+    return {0: 0.1, 1: 0.1, 2: 0.1, 3: 0.09, 4: 0.07, 5: 0.05}.get(round_, 0.01)
+
+
+def develop(h: Counts, nation: Nation | None) -> None:
+    """The rules' greedy development (E-9 ... E-12) on a plain dict, unlimited bank."""
+    goods, pops, cols, bonds = h["goods"], h["populations"], h["colonies"], h["bonds"]
+    lux = min(goods, pops)
+    goods, pops = goods - lux, pops - lux
+    h["goods"] -= lux
+    h["supporters"] += lux
+    ind = min(pops, cols)
+    pops, cols = pops - ind, cols - ind
+    gained_goods = ind
+    if nation is not None:
+        avail = {"goods": goods, "populations": pops, "colonies": cols}
+        first, second = nation.recipe
+        k = avail[first] // 2 if first == second else min(avail[first], avail[second])
+        avail[first] -= k
+        avail[second] -= k
+        pops = avail["populations"]
+        for kind, per in nation.pays.items():
+            h[kind] -= per * k
+        for kind, per in nation.gains.items():
+            h[kind] += per * k
+    h["goods"] += gained_goods
+    h["revolts"] += pops
+    paid = min(bonds, h["gold"])
+    h["gold"] -= paid
+    h["revolts"] += bonds - paid
+
+
+def value(h0: Mapping[str, int], nation: Nation | None, devs: int, w: float) -> float:
+    h: Counts = {k: int(h0.get(k, 0)) for k in KINDS}
+    keep_all = nation is not None and bool(set(nation.recipe) & GOODS_RECIPES)
+    for i in range(devs):
+        develop(h, nation)
+        if i < devs - 1 and not keep_all:
+            sell = min(MAX_SALE, max(0, h["goods"] - h["populations"]))
+            h["goods"] -= sell
+            h["gold"] += 4 * sell
+    return h["supporters"] - h["revolts"] + w * h["gold"]
+
+
+def _plus(h: Mapping[str, int], **delta: int) -> Counts:
+    out: Counts = {k: int(h.get(k, 0)) for k in KINDS}
+    for k, v in delta.items():
+        out[k] += v
+    return out
+
+
+class HeuristicBot:
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    # -- helpers over the view ------------------------------------------------------------
+
+    @staticmethod
+    def _me(view: Mapping[str, Any]) -> tuple[Counts, Nation | None]:
+        you = view["you"]
+        number = you.get("nation")
+        return dict(you["holdings"]), NATIONS[number] if number is not None else None
+
+    @staticmethod
+    def _w(view: Mapping[str, Any]) -> float:
+        return gold_weight(int(view.get("round") or 0))
+
+    def _gain(
+        self, view: Mapping[str, Any], get: Mapping[str, int], give: Mapping[str, int]
+    ) -> float:
+        h, nation = self._me(view)
+        devs, w = int(view["developments_left"]), self._w(view)
+        after: Counts = {k: h[k] + int(get.get(k, 0)) - int(give.get(k, 0)) for k in KINDS}
+        return value(after, nation, devs, w) - value(h, nation, devs, w)
+
+    # -- turns ----------------------------------------------------------------------------
+
+    def act(self, view: dict[str, Json], legal: Sequence[Json], seat: int) -> Json:
+        v: dict[str, Any] = view
+        offers = {o["offer"]: o for o in v.get("offers", [])}
+        for a in legal:
+            if isinstance(a, dict) and a.get("type") == "accept":
+                o = offers[a["offer"]]
+                if self._gain(v, o["give"], o["get"]) > 0.05:  # receive give, hand over get
+                    return a
+        for a in legal:
+            if isinstance(a, dict) and a.get("type") in ("decline", "cancel"):
+                return a
+        if v.get("auction") and v["auction"]["to_act"] == seat:
+            return self._bid(v, legal, seat)
+        if {"type": "done"} in legal:
+            return {"type": "done"}
+        return legal[0]
+
+    def _bid(self, v: Mapping[str, Any], legal: Sequence[Json], seat: int) -> Json:
+        a = v["auction"]
+        bids, withdrawn = a["bids"], a["withdrawn"]
+        min_one = bool(v["options"].get("min_winning_bid_one"))
+        others = [b for s, b in enumerate(bids) if s != seat and not withdrawn[s]]
+        counts = Counter(others)
+        untied = [b for b in others if counts[b] == 1]
+        mine = bids[seat]
+        leading = mine not in counts and mine > max(untied, default=-1)
+        if leading and not (min_one and mine == 0):
+            return {"type": "pass"}
+        # The cheapest total that would make this seat the highest untied bid (E-2).
+        target = max(mine + 1, max(untied, default=-1) + 1, 1)
+        while target in counts:
+            target += 1
+        if {"type": "raise", "bid": target} not in legal:
+            return {"type": "pass"}
+        h, nation = self._me(v)
+        devs, w = int(v["developments_left"]), self._w(v)
+        card = {a["resource"]: 1}
+        if a["resource"] == "bonds":
+            card["gold"] = BOND_GOLD
+        base = value(h, nation, devs, w)
+        after = _plus(h, **card)
+        after["gold"] -= target
+        if value(after, nation, devs, w) > base + 0.05:
+            return {"type": "raise", "bid": target}
+        return {"type": "pass"}
+
+    # -- sealed choices -------------------------------------------------------------------
+
+    def choose(
+        self, view: dict[str, Json], slot: SealedSlot, seat: int, public_parts: dict[str, Json]
+    ) -> Json:
+        v: dict[str, Any] = view
+        allowed = [int(x) for x in (slot.allowed or ()) if isinstance(x, int)]
+        if not allowed:
+            return slot.default
+        if v.get("phase") == "claim":
+            return self._claim(v, allowed, seat)
+        return self._sell(v, allowed, seat)
+
+    def _claim(self, v: Mapping[str, Any], allowed: list[int], seat: int) -> int:
+        market = {m["number"]: m for m in v["claim"]["market"]}
+
+        def worth(number: int) -> float:
+            nation = NATIONS[number]
+            stack = market[number]
+            h = _plus({}, **dict(nation.start))
+            h["supporters"] += int(stack.get("supporters", 0))
+            h["revolts"] += int(stack.get("revolts", 0))
+            return value(h, nation, 6, gold_weight(1))
+
+        ranked = sorted(allowed, key=lambda m: (-worth(m), m))
+        last = v["claim"]["last_selections"]
+        if not last:
+            return ranked[0]
+        picks = Counter(last)
+        mine = last[seat]
+        if mine in allowed and (picks[mine] == 1 or self.rng.random() < 0.5):
+            return int(mine)
+        taken = {p for s, p in enumerate(last) if s != seat and picks[p] == 1}
+        free = [m for m in ranked if m not in taken]
+        return free[0] if free else ranked[0]
+
+    def _sell(self, v: Mapping[str, Any], allowed: list[int], seat: int) -> int:
+        h, nation = self._me(v)
+        devs, w = int(v["developments_left"]), self._w(v)
+        others = 0.0
+        for p in v["players"]:
+            if p["seat"] == seat:
+                continue
+            held = p.get("holdings")
+            others += min(int(held["goods"]), MAX_SALE) / 2 if held else 2
+        est = round(others)
+        best, best_val = 0, float("-inf")
+        for k in allowed:
+            price = max(0, BASE_PRICE - est - k)
+            val = value(_plus(h, goods=-k, gold=price * k), nation, devs, w)
+            if val > best_val + 1e-9:
+                best, best_val = k, val
+        return best

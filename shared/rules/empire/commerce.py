@@ -1,0 +1,51 @@
+"""Commerce (RULEBOOK §10.2): sealed sales, one price for everyone (E-13, E-21)."""
+
+from __future__ import annotations
+
+from shared.rules.api import Event, Json, SealedSlot, Simultaneous
+from shared.rules.empire.data import BASE_PRICE, MAX_SALE
+from shared.rules.empire.ledger import Ledger
+from shared.rules.empire.state import EmpireState
+
+
+def price(total_sold: int) -> int:
+    """E-13: 10 minus the total sold, never below 0."""
+    return max(0, BASE_PRICE - total_sold)
+
+
+def commerce_node(state: EmpireState) -> Simultaneous:
+    """E-13/E-21: each seat picks 0..min(goods, 7), validated against the goods it holds
+    when the round opens (nothing can change them before the reveal); default 0."""
+    slots = []
+    for seat, h in enumerate(state.holdings):
+        allowed = tuple(range(min(h.goods, MAX_SALE) + 1))
+        context: Json = {"round": state.round, "goods": h.goods}
+        slots.append(
+            SealedSlot(seat=seat, key=f"s{seat}", allowed=allowed, default=0, context=context)
+        )
+    return Simultaneous(round_id=f"commerce:{state.round}", slots=tuple(slots))
+
+
+def resolve_commerce(
+    state: EmpireState, sold: tuple[int, ...], defaulted: tuple[str, ...]
+) -> tuple[EmpireState, list[Event]]:
+    """Everyone pays the goods, then takes ``price`` gold per good sold. With strict supply
+    (E-5) a short bank pays seats in order from the start player until it is empty."""
+    p = price(sum(sold))
+    ledger = Ledger(state)
+    received = [0] * state.n
+    start = state.start_player or 0
+    for i in range(state.n):
+        seat = (start + i) % state.n
+        ledger.pay(seat, "goods", sold[seat])
+        received[seat] = ledger.take(seat, "gold", p * sold[seat])
+    data: dict[str, Json] = {
+        "round": state.round,
+        "sold": list(sold),
+        "total": sum(sold),
+        "price": p,
+        "gold": list(received),
+        "defaulted": list(defaulted),
+    }
+    update = {**ledger.freeze(), "last_commerce": sold, "last_price": p}
+    return state.model_copy(update=update), [Event(type="commerce", data=data)]

@@ -1,0 +1,274 @@
+"""Exploration (RULEBOOK §10.3): the auctions with the E-1 polling protocol, and trades.
+
+Auctions run left to right over the five uncovered row cards (E-17). In each, seats are
+polled in seat order from the seat left of the previous auction's winner (the first auction
+of the game: left of the start player, E-20; after an auction nobody won, left of that
+auction's first polled seat, so the lead still rotates). The polled seat may raise (a new
+total above its bid, at most its gold, E-3/E-4), withdraw (only while tied with another
+non-withdrawn seat) or pass. The auction closes when every non-withdrawn seat has passed
+in a row since the last raise or withdraw (E-1).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from shared.rules.api import Event, Json, Rejection, reject
+from shared.rules.empire.actions import (
+    Accept,
+    Cancel,
+    Decline,
+    OfferTrade,
+    Raise,
+    bundle_json,
+)
+from shared.rules.empire.data import BOND_GOLD
+from shared.rules.empire.ledger import Ledger
+from shared.rules.empire.state import Auction, EmpireState, Holdings, Offer
+
+MAX_OPEN_OFFERS = 10  # per offering seat; a platform limit against offer spam, not a rule
+
+
+# -- auctions -----------------------------------------------------------------------------
+
+
+def locked_gold(state: EmpireState, seat: int) -> int:
+    """E-3: gold in the open auction's bid is locked until the auction closes."""
+    a = state.auction
+    if a is None or a.withdrawn[seat]:
+        return 0
+    return a.bids[seat]
+
+
+def tradeable(state: EmpireState, seat: int) -> Holdings:
+    h = state.holdings[seat]
+    return h.model_copy(update={"gold": h.gold - locked_gold(state, seat)})
+
+
+def is_tied(a: Auction, seat: int) -> bool:
+    """Tied: another non-withdrawn seat has the same bid (a bid of 0 counts, E-2)."""
+    return any(
+        s != seat and not a.withdrawn[s] and a.bids[s] == a.bids[seat] for s in range(len(a.bids))
+    )
+
+
+def next_active(a: Auction, seat: int) -> int:
+    n = len(a.bids)
+    for step in range(1, n + 1):
+        s = (seat + step) % n
+        if not a.withdrawn[s]:
+            return s
+    return seat
+
+
+def winner(a: Auction, min_one: bool) -> int | None:
+    """E-2: the highest untied bid among non-withdrawn seats wins, even a 0; all tied =
+    nobody. With the ``min_winning_bid_one`` house rule a 0 never wins."""
+    bids = {s: b for s, b in enumerate(a.bids) if not a.withdrawn[s]}
+    counts = Counter(bids.values())
+    untied = [(b, s) for s, b in bids.items() if counts[b] == 1]
+    if not untied:
+        return None
+    bid, seat = max(untied)
+    if min_one and bid < 1:
+        return None
+    return seat
+
+
+def bid_actions(state: EmpireState, seat: int) -> list[Json]:
+    a = state.auction
+    if a is None or a.to_act != seat:
+        return []
+    out: list[Json] = [{"type": "pass"}]
+    if is_tied(a, seat):
+        out.append({"type": "withdraw"})
+    gold = state.holdings[seat].gold
+    out.extend({"type": "raise", "bid": b} for b in range(a.bids[seat] + 1, gold + 1))
+    return out
+
+
+def open_next_auction(state: EmpireState) -> tuple[EmpireState, list[Event]]:
+    """Open the next uncovered card's auction, or the trade window after the last (E-6)."""
+    events: list[Event] = []
+    done = list(state.auctions_done)
+    for card, resource in enumerate(state.row):
+        if card == state.shortage or card in done:
+            continue
+        bank = Ledger(state).bank(resource)
+        if bank is not None and bank < 1:
+            # E-5 strict supply: nothing of this kind left to win; the card is skipped.
+            done.append(card)
+            events.append(Event(type="auction_skipped", data={"card": card, "resource": resource}))
+            continue
+        opener = (state.auction_lead + 1) % state.n
+        auction = Auction(
+            card=card,
+            resource=resource,
+            bids=(0,) * state.n,
+            withdrawn=(False,) * state.n,
+            to_act=opener,
+            opener=opener,
+        )
+        update = {
+            "auction": auction,
+            "auctions_done": tuple(done),
+            "auction_count": state.auction_count + 1,
+        }
+        data: dict[str, Json] = {
+            "round": state.round,
+            "card": card,
+            "resource": resource,
+            "first": opener,
+        }
+        events.append(Event(type="auction_opened", data=data))
+        return state.model_copy(update=update), events
+    update2: dict[str, object] = {
+        "auction": None,
+        "auctions_done": tuple(done),
+        "phase": "trade_window",
+        "done": (False,) * state.n,
+    }
+    events.append(Event(type="trade_window_opened", data={"round": state.round}))
+    return state.model_copy(update=update2), events
+
+
+def apply_bid(
+    state: EmpireState, seat: int, kind: str, action: Raise | None
+) -> tuple[EmpireState, list[Event]] | Rejection:
+    a = state.auction
+    assert a is not None
+    if a.to_act != seat:
+        return reject("action/not_your_turn", f"seat {a.to_act} is to act in this auction")
+    if kind == "pass":
+        passes = a.passes + 1
+        event = Event(type="bid_passed", data={"seat": seat, "bid": a.bids[seat]})
+        if passes >= sum(not w for w in a.withdrawn):
+            return close_auction(state, [event])
+        new_a = a.model_copy(update={"passes": passes, "to_act": next_active(a, seat)})
+        return state.model_copy(update={"auction": new_a}), [event]
+    if kind == "withdraw":
+        if not is_tied(a, seat):
+            return reject("action/illegal", "you may withdraw only while your bid is tied")
+        withdrawn = tuple(w or s == seat for s, w in enumerate(a.withdrawn))
+        new_a = a.model_copy(update={"withdrawn": withdrawn, "passes": 0})
+        new_a = new_a.model_copy(update={"to_act": next_active(new_a, seat)})
+        event = Event(type="bid_withdrawn", data={"seat": seat, "bid": a.bids[seat]})
+        return state.model_copy(update={"auction": new_a}), [event]
+    assert action is not None
+    gold = state.holdings[seat].gold
+    if action.bid <= a.bids[seat]:
+        return reject("action/illegal", "a raise must be above your current bid")
+    if action.bid > gold:
+        return reject("action/illegal", f"you have only {gold} gold")
+    bids = tuple(action.bid if s == seat else b for s, b in enumerate(a.bids))
+    new_a = a.model_copy(update={"bids": bids, "passes": 0, "to_act": next_active(a, seat)})
+    event = Event(type="bid_raised", data={"seat": seat, "bid": action.bid})
+    return state.model_copy(update={"auction": new_a}), [event]
+
+
+def close_auction(state: EmpireState, events: list[Event]) -> tuple[EmpireState, list[Event]]:
+    """Only the winner pays, to the bank (E-3); bond winners take 10 gold at once (E-17)."""
+    a = state.auction
+    assert a is not None
+    win = winner(a, state.options.min_winning_bid_one)
+    ledger = Ledger(state)
+    bond_gold = 0
+    got = 0
+    price = 0
+    if win is not None:
+        price = a.bids[win]
+        ledger.pay(win, "gold", price)
+        got = ledger.take(win, a.resource, 1)
+        if a.resource == "bonds":
+            bond_gold = ledger.take(win, "gold", BOND_GOLD)
+    data: dict[str, Json] = {
+        "card": a.card,
+        "resource": a.resource,
+        "winner": win,
+        "price": price,
+        "received": got,
+        "bond_gold": bond_gold,
+        "bids": list(a.bids),
+        "withdrawn": [s for s, w in enumerate(a.withdrawn) if w],
+    }
+    update = {
+        **ledger.freeze(),
+        "auction": None,
+        "auctions_done": (*state.auctions_done, a.card),
+        "auction_lead": win if win is not None else a.opener,
+    }
+    new = state.model_copy(update=update)
+    nxt, more = open_next_auction(new)
+    return nxt, [*events, Event(type="auction_closed", data=data), *more]
+
+
+# -- trades (E-6, E-7) --------------------------------------------------------------------
+
+
+def trade_responses(state: EmpireState, seat: int) -> list[Json]:
+    """accept (only when both sides hold the cards now) / decline / cancel."""
+    out: list[Json] = []
+    for o in state.offers:
+        if o.to == seat:
+            if _feasible(state, o):
+                out.append({"type": "accept", "offer": o.id})
+            out.append({"type": "decline", "offer": o.id})
+        elif o.seat == seat:
+            out.append({"type": "cancel", "offer": o.id})
+    return out
+
+
+def _feasible(state: EmpireState, o: Offer) -> bool:
+    return tradeable(state, o.seat).covers(o.give) and tradeable(state, o.to).covers(o.get)
+
+
+def _offer_data(o: Offer) -> dict[str, Json]:
+    return {
+        "offer": o.id,
+        "from": o.seat,
+        "to": o.to,
+        "give": bundle_json(o.give),
+        "get": bundle_json(o.get),
+    }
+
+
+def apply_trade(
+    state: EmpireState, seat: int, action: OfferTrade | Accept | Decline | Cancel
+) -> tuple[EmpireState, list[Event]] | Rejection:
+    if isinstance(action, OfferTrade):
+        give, get = action.give.holdings(), action.get.holdings()
+        if action.to == seat or action.to >= state.n:
+            return reject("action/illegal", "offer to another seat of this game")
+        if give.is_empty() and get.is_empty():
+            return reject("action/illegal", "an offer must move at least one card")
+        if not tradeable(state, seat).covers(give):
+            return reject("action/illegal", "you do not hold (unlocked) what you offer (E-3)")
+        if sum(o.seat == seat for o in state.offers) >= MAX_OPEN_OFFERS:
+            return reject("action/illegal", f"at most {MAX_OPEN_OFFERS} open offers per seat")
+        offer = Offer(id=state.next_offer_id, seat=seat, to=action.to, give=give, get=get)
+        new = state.model_copy(
+            update={"offers": (*state.offers, offer), "next_offer_id": offer.id + 1}
+        )
+        return new, [Event(type="trade_offered", data=_offer_data(offer))]
+    found = [o for o in state.offers if o.id == action.offer]
+    if not found:
+        return reject("action/illegal", f"no open offer {action.offer}")
+    o = found[0]
+    rest = tuple(x for x in state.offers if x.id != o.id)
+    if isinstance(action, Cancel):
+        if o.seat != seat:
+            return reject("action/illegal", "only the offering seat may cancel")
+        event = Event(type="trade_cancelled", data=_offer_data(o))
+        return state.model_copy(update={"offers": rest}), [event]
+    if o.to != seat:
+        return reject("action/illegal", "only the seat the offer is made to may answer it")
+    if isinstance(action, Decline):
+        event = Event(type="trade_declined", data=_offer_data(o))
+        return state.model_copy(update={"offers": rest}), [event]
+    if not _feasible(state, o):
+        return reject("action/illegal", "one side no longer holds the (unlocked) cards")
+    ledger = Ledger(state)
+    ledger.move(o.seat, o.to, o.give)  # atomic: both legs or nothing
+    ledger.move(o.to, o.seat, o.get)
+    new = state.model_copy(update={**ledger.freeze(), "offers": rest})
+    return new, [Event(type="trade_accepted", data=_offer_data(o))]

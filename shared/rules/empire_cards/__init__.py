@@ -1,0 +1,7 @@
+"""Empire The Card Game (issue 7): the pure rules engine, with match play."""
+
+from shared.rules.empire_cards.engine import EmpireCardsGame
+
+GAME = EmpireCardsGame()
+
+__all__ = ["GAME", "EmpireCardsGame"]

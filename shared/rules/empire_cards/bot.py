@@ -1,0 +1,237 @@
+"""HeuristicBot: plays from its own view and the legal list only, like any client.
+
+Plan: pick the regime it holds most of and lock it with the first empire set; lay every
+empire/Barbarian/Serf set it can (same-suit sets first, CG-11); steal and battle for cards of
+its regime, battling only with a set that beats every defence (CG-8); park pairs of other
+ranks in the army; discard the least useful card, 2s first (a free sabotage, CG-14: it skips
+the leader). Once it can win (CG-12) it stops taking cards and sheds its hand into the army.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from shared.rules.api import Json, SealedSlot
+from shared.rules.empire_cards.cards import is_wizard, rank_of, regime_of_rank, suit_of, value
+from shared.rules.empire_cards.combat import battle_winner
+from shared.rules.empire_cards.data import REGIME_RANKS, REGIMES, Regime
+
+Action = dict[str, Any]
+
+
+class _Plan:
+    """What the bot wants, derived from its view."""
+
+    def __init__(self, view: dict[str, Any], seat: int) -> None:
+        self.view = view
+        self.seat = seat
+        self.me: dict[str, Any] = view["players"][seat]
+        self.hand: list[str] = list(view.get("hand") or [])
+        self.ranks = Counter(rank_of(c) for c in self.hand)
+        self.regime: Regime = self.me["regime"] or self._best_regime()
+        self.endgame: bool = bool(self.me["can_win"])
+        self.army_ranks = {
+            rank_of(s[0])
+            for s in self.me["army"]
+            if s and len(s) < 4 and regime_of_rank(rank_of(s[0]))
+        }
+
+    def _best_regime(self) -> Regime:
+        def potential(r: Regime) -> tuple[int, int]:
+            ranks = REGIME_RANKS[r]
+            return (sum(1 for x in ranks if self.ranks[x]), sum(self.ranks[x] for x in ranks))
+
+        return max(REGIMES, key=potential)
+
+    def needed(self, rank: str) -> bool:
+        if self.endgame:
+            return False
+        sets_left = 4 - len(self.me["empire_sets"])
+        return rank in REGIME_RANKS[self.regime] and self.ranks[rank] < sets_left
+
+    def usefulness(self, card: str) -> float:
+        rank = rank_of(card)
+        if self.endgame:  # shed: cards that can join the army are worth keeping
+            if rank in self.army_ranks or (self.ranks[rank] >= 2 and regime_of_rank(rank)):
+                return 30
+            return 0 if rank in ("2", "W") else 10 + value(card) / 100
+        if is_wizard(card):
+            return 100
+        if rank == "2":
+            return 1  # discarding it sabotages someone (CG-14)
+        if rank in REGIME_RANKS[self.regime]:
+            extra = self.ranks[rank] - (4 - len(self.me["empire_sets"]))
+            return 60 - 10 * max(0, extra)
+        if self.ranks[rank] >= 2:
+            return 25
+        return 10 + value(card) / 100
+
+    def worst(self, cards: Sequence[str]) -> str:
+        return min(cards, key=lambda c: (self.usefulness(c), c))
+
+    def leader(self, candidates: Sequence[int]) -> int:
+        def threat(s: int) -> tuple[int, int, int]:
+            p = self.view["players"][s]
+            return (int(p["can_win"]), len(p["empire_sets"]), -p["hand_size"])
+
+        return max(candidates, key=threat)
+
+
+class HeuristicBot:
+    def act(self, view: dict[str, Json], legal: Sequence[Json], seat: int) -> Json:
+        acts: list[Action] = [a for a in legal if isinstance(a, dict)]
+        plan = _Plan(view, seat)  # type: ignore[arg-type]
+        phase = view["phase"]
+        handler = getattr(self, f"_{phase}", None)
+        choice = handler(plan, acts) if handler is not None else None
+        return choice if choice is not None else acts[0]
+
+    def choose(
+        self, view: dict[str, Json], slot: SealedSlot, seat: int, public_parts: dict[str, Json]
+    ) -> Json:
+        ctx = slot.context
+        hand_json = ctx.get("hand") if isinstance(ctx, dict) else None
+        n_json = ctx.get("n") if isinstance(ctx, dict) else None
+        if isinstance(hand_json, list) and isinstance(n_json, int):
+            plan = _Plan(view, seat)  # type: ignore[arg-type]
+            hand = sorted((str(c) for c in hand_json), key=lambda c: (plan.usefulness(c), c))
+            chosen: list[Json] = list(hand[:n_json])
+            return chosen
+        return slot.default
+
+    # ------------------------------------------------------------------ the turn
+
+    def _play(self, plan: _Plan, acts: list[Action]) -> Action | None:
+        by_type: dict[str, list[Action]] = {}
+        for a in acts:
+            by_type.setdefault(a["type"], []).append(a)
+        discards = by_type.get("discard", [])
+        if plan.endgame and len(plan.hand) == 1 and discards:
+            return discards[0]  # CG-12: the winning discard
+        if "draw" in by_type:
+            return by_type["draw"][0]
+        for kind in ("barbarian", "serf"):
+            if by_type.get(kind):
+                return by_type[kind][0]
+        if by_type.get("empire"):
+            return max(by_type["empire"], key=lambda a: self._set_quality(plan, a))
+        choice = None if plan.endgame else self._interaction(plan, by_type)
+        if choice is not None:
+            return choice
+        army = [a for a in by_type.get("army", []) if self._good_army(plan, a)]
+        if army:
+            return max(army, key=lambda a: len(a["cards"]))
+        if discards:
+            worst = plan.worst([a["card"] for a in discards])
+            return next(a for a in discards if a["card"] == worst)
+        ends = by_type.get("disband", []) + by_type.get("pass", [])
+        return ends[0] if ends else None
+
+    @staticmethod
+    def _set_quality(plan: _Plan, action: Action) -> tuple[int, int, int]:
+        cards = action["cards"]
+        wizards = sum(1 for c in cards if is_wizard(c))
+        same_suit = int(wizards == 0 and len({suit_of(c) for c in cards}) == 1)
+        return (int(action["regime"] == plan.regime), same_suit, -wizards)
+
+    @staticmethod
+    def _good_army(plan: _Plan, action: Action) -> bool:
+        rank = rank_of(action["cards"][0])
+        if plan.endgame:
+            keep = len(plan.hand) - len(action["cards"])
+            return keep >= 1  # never empty the hand before the discard (CG-12 run-out)
+        if rank in ("W",):
+            return False
+        if rank == "2":
+            return True  # four 2s protect the army (CG-14)
+        return rank not in REGIME_RANKS[plan.regime] and len(plan.hand) - len(action["cards"]) >= 2
+
+    def _interaction(self, plan: _Plan, by_type: dict[str, list[Action]]) -> Action | None:
+        players = plan.view["players"]
+        for a in by_type.get("steal", []):
+            top = players[a["target"]]["discard_top"]
+            if top and plan.needed(rank_of(top)):
+                return a
+        battles = by_type.get("battle", [])
+        if battles:
+            mine = [plan.me["army"][i] for i in plan.me["battle_sets"]]
+            wanted = [r for r in REGIME_RANKS[plan.regime] if plan.needed(r)]
+            wanted.sort(key=lambda r: plan.ranks[r])
+            for target in sorted(
+                {a["target"] for a in battles}, key=lambda t: -players[t]["hand_size"]
+            ):
+                theirs = [players[target]["army"][i] for i in players[target]["battle_sets"]]
+                if not any(all(battle_winner(m, d) == "attacker" for d in theirs) for m in mine):
+                    continue
+                for rank in wanted:
+                    for a in battles:
+                        if a["target"] == target and a["rank"] == rank:
+                            return a
+        return None
+
+    # ------------------------------------------------------------------ responses
+
+    def _battle_attack(self, plan: _Plan, acts: list[Action]) -> Action | None:
+        battle = plan.view["pending"]["battle"]
+        defender = plan.view["players"][battle["defender"]]
+        theirs = [defender["army"][i] for i in defender["battle_sets"]]
+
+        def wins(a: Action) -> int:
+            mine = plan.me["army"][a["set"]]
+            return sum(1 for d in theirs if battle_winner(mine, d) == "attacker")
+
+        return max(acts, key=wins)
+
+    def _battle_defend(self, plan: _Plan, acts: list[Action]) -> Action | None:
+        battle = plan.view["pending"]["battle"]
+        attack = plan.view["players"][battle["attacker"]]["army"][battle["attack_set"]]
+        for a in acts:
+            if battle_winner(attack, plan.me["army"][a["set"]]) == "defender":
+                return a
+        return None
+
+    def _give_worst(self, plan: _Plan, acts: list[Action]) -> Action | None:
+        worst = plan.worst([a["card"] for a in acts])
+        return next(a for a in acts if a["card"] == worst)
+
+    _trade_reply = _give_worst
+    _battle_give = _give_worst
+    _tribute = _give_worst
+
+    def _gift(self, plan: _Plan, acts: list[Action]) -> Action | None:
+        gifts = [a for a in acts if a["type"] == "gift"]
+        if not gifts:
+            return None
+        target = plan.leader(sorted({a["target"] for a in gifts}))
+        worst = plan.worst([a["card"] for a in gifts if a["target"] == target])
+        return next(a for a in gifts if a["target"] == target and a["card"] == worst)
+
+    def _sabotage(self, plan: _Plan, acts: list[Action]) -> Action | None:
+        skips = [a for a in acts if a["type"] == "sabotage_skip"]
+        if skips:
+            target = plan.leader([a["target"] for a in skips])
+            return next(a for a in skips if a["target"] == target)
+        return None
+
+    def _spell(self, plan: _Plan, acts: list[Action]) -> Action | None:
+        if acts and acts[0]["type"] == "spell_trade":
+            junk = sum(1 for c in plan.hand if plan.usefulness(c) <= 10)
+            return max((a for a in acts if a["n"] <= junk), key=lambda a: a["n"])
+        if acts and acts[0]["type"] == "spell_take":
+            return max(acts, key=lambda a: int(plan.needed(rank_of(a["card"]))))
+        return None
+
+    def _reward(self, plan: _Plan, acts: list[Action]) -> Action | None:
+        players = plan.view["players"]
+        mine = plan.me["achievements"]
+
+        def rank(a: Action) -> tuple[int, int]:
+            target = a["target"]
+            theirs = players[target]["achievements"] if target is not None else {}
+            if a["type"] == "plunder":
+                return (int(mine[a["regime"]] == 0), sum(theirs.values()))
+            return (int(theirs[a["regime"]] == 1), sum(theirs.values()))
+
+        return max(acts, key=rank)

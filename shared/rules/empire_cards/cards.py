@@ -1,0 +1,74 @@
+"""Pure helpers on card codes (see data.py for the code format)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from shared.rules.empire_cards.data import RANK_VALUE, REGIME_RANKS, SUITS, WIZARD, Regime
+
+_REGIME_OF_RANK: dict[str, Regime] = {
+    rank: regime for regime, ranks in REGIME_RANKS.items() for rank in ranks
+}
+
+
+def is_wizard(card: str) -> bool:
+    return card.startswith(WIZARD)
+
+
+def rank_of(card: str) -> str:
+    """ "2".."A", or "W" for a Wizard."""
+    return WIZARD if is_wizard(card) else card[:-2]
+
+
+def suit_of(card: str) -> str | None:
+    return None if is_wizard(card) else card[-2]
+
+
+def label(card: str) -> str:
+    """Rank and suit without the pack: identical labels are interchangeable copies."""
+    return WIZARD if is_wizard(card) else card[:-1]
+
+
+def value(card: str) -> int:
+    """Rank value (2..14, Ace high); Wizards 15 (they only matter in the Holy Grail)."""
+    return 15 if is_wizard(card) else RANK_VALUE[rank_of(card)]
+
+
+def regime_of_rank(rank: str) -> Regime | None:
+    """Thief 3-6, Merchant 7-10, Warlord J-A; 2s and Wizards belong to no regime."""
+    return _REGIME_OF_RANK.get(rank)
+
+
+def regime_of(card: str) -> Regime | None:
+    return regime_of_rank(rank_of(card))
+
+
+def sort_key(card: str) -> tuple[int, int, str]:
+    suit = suit_of(card)
+    return (value(card), SUITS.index(suit) if suit is not None else 4, card)
+
+
+def sorted_cards(cards: Iterable[str]) -> tuple[str, ...]:
+    return tuple(sorted(cards, key=sort_key))
+
+
+def remove_cards(holding: tuple[str, ...], cards: Iterable[str]) -> tuple[str, ...]:
+    """``holding`` without ``cards`` (each must be present; callers validate first)."""
+    out = list(holding)
+    for card in cards:
+        out.remove(card)
+    return tuple(out)
+
+
+def contains_all(holding: tuple[str, ...], cards: Iterable[str]) -> bool:
+    """Whether every card is in ``holding`` (cards are unique codes, duplicates rejected)."""
+    wanted = list(cards)
+    return len(set(wanted)) == len(wanted) and set(wanted) <= set(holding)
+
+
+def distinct_by_label(cards: Iterable[str]) -> tuple[str, ...]:
+    """One representative code per label (for enumerating interchangeable choices)."""
+    seen: dict[str, str] = {}
+    for card in sorted_cards(cards):
+        seen.setdefault(label(card), card)
+    return tuple(seen.values())

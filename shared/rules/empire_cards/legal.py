@@ -1,0 +1,167 @@
+"""Who is awaited, the legal actions of each phase, and the timeout defaults."""
+
+from __future__ import annotations
+
+from shared.rules.api import Json
+from shared.rules.empire_cards.cards import distinct_by_label, is_wizard
+from shared.rules.empire_cards.combat import battle_sets
+from shared.rules.empire_cards.data import EMPIRE_SETS_TO_WIN, RANKS, REGIMES, SUITS, WIZARD
+from shared.rules.empire_cards.interact import battle_candidates
+from shared.rules.empire_cards.match import reward_actions
+from shared.rules.empire_cards.sets import (
+    army_addition_options,
+    barbarian_options,
+    empire_options,
+    new_army_options,
+    plunderable_sets,
+    serf_options,
+)
+from shared.rules.empire_cards.spells import can_cast, spell_actions
+from shared.rules.empire_cards.state import State
+from shared.rules.empire_cards.turn import interaction_allowed, stealable
+
+
+def awaited(state: State) -> tuple[int, ...]:
+    """The seats a Turn waits for in the current phase (empty at Chance/Simultaneous)."""
+    phase = state.phase
+    if phase in ("play", "gift", "sabotage"):
+        return (state.active,)
+    if phase == "trade_reply" and state.trade is not None:
+        return (state.trade.target,)
+    if phase == "battle_attack" and state.battle is not None:
+        return (state.battle.attacker,)
+    if phase in ("battle_defend", "battle_give") and state.battle is not None:
+        return (state.battle.defender,)
+    if phase == "tribute":
+        return state.tribute_from
+    if phase == "spell" and state.spell is not None and state.spell.stage != "hand":
+        return () if state.spell.stage == "swap" else (state.spell.caster,)
+    if phase == "reward" and state.hand_winner is not None:
+        return (state.hand_winner,)
+    return ()
+
+
+def _demands(state: State) -> list[tuple[str, str | None]]:
+    if state.options.battle_demand == "rank_suit":
+        return [(r, s) for r in RANKS for s in SUITS] + [(WIZARD, None)]
+    plain: list[tuple[str, str | None]] = [(r, None) for r in RANKS]
+    return [*plain, (WIZARD, None)]
+
+
+def play_actions(state: State) -> list[Json]:
+    seat = state.active
+    p = state.players[seat]
+    others = [t for t in range(state.n_seats) if t != seat]
+    out: list[Json] = []
+    if not state.drawn:
+        out.append({"type": "draw"})
+    if interaction_allowed(state, "steal"):
+        out += [{"type": "steal", "target": t} for t in range(state.n_seats) if stealable(state, t)]
+    if interaction_allowed(state, "trade"):
+        out += [
+            {"type": "trade", "target": t, "card": c}
+            for t in others
+            if state.players[t].hand
+            for c in distinct_by_label(p.hand)
+        ]
+    if interaction_allowed(state, "battle") and battle_sets(p.army):
+        out += [
+            {"type": "battle", "target": t, "rank": r, "suit": s}
+            for t in others
+            for r, s in _demands(state)
+        ]
+    out += [{"type": "army", "cards": list(c), "set": None} for c in new_army_options(p.hand)]
+    out += [
+        {"type": "army", "cards": list(c), "set": i}
+        for i, c in army_addition_options(p.hand, p.army)
+    ]
+    if not state.first_round or state.options.first_round_sets:
+        if len(p.empire_sets) < EMPIRE_SETS_TO_WIN:
+            for regime in (p.regime,) if p.regime else REGIMES:
+                out += [
+                    {"type": "empire", "regime": regime, "cards": list(c)}
+                    for c in empire_options(p.hand, regime)
+                ]
+        out += [{"type": "barbarian", "cards": list(c)} for c in barbarian_options(p.hand)]
+        out += [{"type": "serf", "cards": list(c)} for c in serf_options(p.hand)]
+    if state.drawn:
+        discards: list[Json] = [{"type": "discard", "card": c} for c in distinct_by_label(p.hand)]
+        discards += [
+            {"type": "disband", "set": i, "card": c}
+            for i, cards in enumerate(p.army)
+            for c in distinct_by_label(cards)
+        ]
+        out += discards or [{"type": "pass"}]
+        out += [
+            {"type": "spell", "card": c} for c in distinct_by_label(p.hand) if can_cast(state, c)
+        ]
+    return out
+
+
+def _sabotage_actions(state: State) -> list[Json]:
+    seat = state.active
+    out: list[Json] = [{"type": "sabotage_none"}]
+    out += [
+        {"type": "sabotage_skip", "target": t}
+        for t in range(state.n_seats)
+        if t != seat and not state.players[t].skip_pending
+    ]
+    for t, p in enumerate(state.players):
+        out += [
+            {"type": "sabotage_take", "target": t, "set": i, "card": c}
+            for i in plunderable_sets(p.army)
+            for c in distinct_by_label(p.army[i])
+        ]
+    return out
+
+
+def _hand_choice(state: State, seat: int, kind: str) -> list[Json]:
+    return [{"type": kind, "card": c} for c in distinct_by_label(state.players[seat].hand)]
+
+
+def legal_actions(state: State, seat: int) -> list[Json]:
+    if seat not in awaited(state):
+        return []
+    phase = state.phase
+    if phase == "play":
+        return play_actions(state)
+    if phase == "trade_reply":
+        return _hand_choice(state, seat, "trade_reply")
+    if phase in ("battle_attack", "battle_defend"):
+        return [{"type": "battle_set", "set": i} for i in battle_sets(state.players[seat].army)]
+    if phase == "battle_give":
+        return [
+            {"type": "battle_give", "card": c} for c in distinct_by_label(battle_candidates(state))
+        ]
+    if phase == "tribute":
+        return _hand_choice(state, seat, "tribute")
+    if phase == "gift":
+        hand = distinct_by_label(state.players[seat].hand)
+        if not hand:
+            return [{"type": "gift_skip"}]
+        others = [t for t in range(state.n_seats) if t != seat]
+        return [{"type": "gift", "target": t, "card": c} for t in others for c in hand]
+    if phase == "sabotage":
+        return _sabotage_actions(state)
+    if phase == "spell":
+        return spell_actions(state)
+    if phase == "reward":
+        return reward_actions(state)
+    return []
+
+
+def default_action(state: State, seat: int) -> Json:
+    """On timeout: draw if not yet drawn, then discard (a non-Wizard if possible); elsewhere
+    the first legal option (sabotage: no effect)."""
+    legal = legal_actions(state, seat)
+    if not legal:
+        raise ValueError(f"seat {seat} is not awaited")
+    if state.phase == "play":
+        if not state.drawn:
+            return {"type": "draw"}
+        ends = [
+            a for a in legal if isinstance(a, dict) and a["type"] in ("discard", "disband", "pass")
+        ]
+        plain = [a for a in ends if not (a["type"] == "discard" and is_wizard(str(a["card"])))]
+        return (plain or ends)[0]
+    return legal[0]

@@ -1,0 +1,223 @@
+"""Hands and the match: deal, turn order, winning a hand, achievements (CG-3, CG-12, CG-19)."""
+
+from __future__ import annotations
+
+from shared.rules.api import Json, Rejection, reject
+from shared.rules.empire_cards.actions import Destroy, Plunder
+from shared.rules.empire_cards.data import (
+    EMPIRE_SETS_TO_WIN,
+    HAND_SIZE,
+    PACKS_BY_SEATS,
+    REGIMES,
+    deck_cards,
+)
+from shared.rules.empire_cards.ops import (
+    Events,
+    add_to_hand,
+    opponents_from_left,
+    private,
+    public,
+    set_player,
+)
+from shared.rules.empire_cards.state import Options, Player, RewardTask, State
+
+
+def all_cards(n_seats: int) -> tuple[str, ...]:
+    return deck_cards(PACKS_BY_SEATS[n_seats])
+
+
+def new_match(options: Options, n_seats: int) -> State:
+    """Every card starts in the (unshuffled) deck; the first node picks the dealer."""
+    return State(
+        n_seats=n_seats,
+        options=options,
+        phase="dealer",
+        deck=all_cards(n_seats),
+        players=tuple(Player() for _ in range(n_seats)),
+    )
+
+
+def choose_dealer(state: State, dealer: int, events: Events) -> State:
+    """CG-3: the rock-paper-scissors winner is a random seat; they deal and start."""
+    events.append(public("dealer", hand=state.hand_no, seat=dealer))
+    return state.model_copy(update={"dealer": dealer, "active": dealer, "phase": "shuffle"})
+
+
+def deal(state: State, perm: tuple[int, ...], events: Events) -> State:
+    """Shuffle (secret) and deal 10 to each player, starting with the dealer (CG-2: no
+    perfect-deal bonus)."""
+    cards = all_cards(state.n_seats)
+    deck = tuple(cards[i] for i in perm)
+    state = state.model_copy(update={"deck": deck[HAND_SIZE * state.n_seats :]})
+    order = (state.dealer, *opponents_from_left(state, state.dealer))
+    for k, seat in enumerate(order):
+        hand = deck[k * HAND_SIZE : (k + 1) * HAND_SIZE]
+        state = add_to_hand(state, seat, hand)
+        events.append(private("dealt", (seat,), seat=seat, cards=list(hand)))
+    events.append(public("deal", hand=state.hand_no, dealer=state.dealer, cards_each=HAND_SIZE))
+    events.append(public("turn", seat=state.dealer, turn=0))
+    return state.model_copy(update={"phase": "play"})
+
+
+def end_turn(state: State, events: Events) -> State:
+    """Finish the active turn; pass to the left, skipping seats with a pending skip (CG-14)."""
+    turn_no = state.turn_no + 1
+    state = state.model_copy(
+        update={
+            "turn_no": turn_no,
+            "drawn": False,
+            "interactions": (),
+            "trade": None,
+            "battle": None,
+            "spell": None,
+            "tribute_from": (),
+        }
+    )
+    cap = state.options.max_turns_per_hand
+    if cap is not None and turn_no >= cap:
+        events.append(public("hand_undecided", hand=state.hand_no, turns=turn_no))
+        return finish_hand(state, events)
+    seat = state.active
+    for _ in range(state.n_seats):
+        seat = (seat + 1) % state.n_seats
+        if not state.players[seat].skip_pending:
+            break
+        state = set_player(state, seat, skip_pending=False)
+        events.append(public("skipped", seat=seat))
+    events.append(public("turn", seat=seat, turn=turn_no))
+    return state.model_copy(update={"active": seat, "phase": "play"})
+
+
+def has_won_condition(player: Player) -> bool:
+    """CG-12: four empire sets, or a Barbarian set, or a Serf Rebellion on the table."""
+    return len(player.empire_sets) >= EMPIRE_SETS_TO_WIN or bool(player.specials)
+
+
+def _holders(state: State, seats: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(s for s in seats if any(state.players[s].achievements(r) for r in REGIMES))
+
+
+def hand_won(state: State, winner: int, events: Events) -> State:
+    """The winner collects rewards (CG-19). Every reward the winner qualifies for applies:
+    the regime achievement for four empire sets, then Barbarian (or Horde) plunder, then the
+    Serf Rebellion destruction."""
+    p = state.players[winner]
+    events.append(public("hand_won", hand=state.hand_no, seat=winner))
+    state = set_player(state, winner, hands_won=p.hands_won + 1)
+    if len(p.empire_sets) >= EMPIRE_SETS_TO_WIN and p.regime is not None:
+        state = set_player(state, winner, **{p.regime: p.achievements(p.regime) + 1})
+        events.append(public("achievement", seat=winner, regime=p.regime, how="empire"))
+    opponents = opponents_from_left(state, winner)
+    holders = _holders(state, opponents)
+    kinds = {s.kind for s in p.specials}
+    tasks: list[RewardTask] = []
+    if "horde" in kinds:
+        tasks += [RewardTask(kind="plunder_from", target=t) for t in holders]
+    elif "barbarian" in kinds:
+        tasks.append(RewardTask(kind="plunder_one"))
+    if kinds & {"horde", "barbarian"} and not holders:
+        tasks = [RewardTask(kind="claim_any")]  # "If no one else has an achievement card"
+    if "serf" in kinds:
+        tasks += [RewardTask(kind="destroy_from", target=t) for t in holders]
+    state = state.model_copy(
+        update={"hand_winner": winner, "phase": "reward", "rewards": tuple(tasks)}
+    )
+    return advance_rewards(state, events)
+
+
+def _applicable(state: State, task: RewardTask) -> bool:
+    assert state.hand_winner is not None
+    if task.kind == "claim_any":
+        return True
+    if task.kind == "plunder_one":
+        return bool(_holders(state, opponents_from_left(state, state.hand_winner)))
+    assert task.target is not None
+    return bool(_holders(state, (task.target,)))
+
+
+def advance_rewards(state: State, events: Events) -> State:
+    tasks = state.rewards
+    while tasks and not _applicable(state, tasks[0]):
+        tasks = tasks[1:]
+    state = state.model_copy(update={"rewards": tasks})
+    return state if tasks else finish_hand(state, events)
+
+
+def reward_actions(state: State) -> list[Json]:
+    if not state.rewards or state.hand_winner is None:
+        return []
+    task = state.rewards[0]
+    if task.kind == "claim_any":
+        return [{"type": "plunder", "target": None, "regime": r} for r in REGIMES]
+    if task.kind == "plunder_one":
+        targets = opponents_from_left(state, state.hand_winner)
+    else:
+        assert task.target is not None
+        targets = (task.target,)
+    kind = "destroy" if task.kind == "destroy_from" else "plunder"
+    return [
+        {"type": kind, "target": t, "regime": r}
+        for t in targets
+        for r in REGIMES
+        if state.players[t].achievements(r)
+    ]
+
+
+def apply_reward(state: State, action: Plunder | Destroy, events: Events) -> State | Rejection:
+    if action.model_dump() not in reward_actions(state):
+        return reject("action/illegal", "not one of the pending achievement choices")
+    winner = state.hand_winner
+    assert winner is not None
+    r = action.regime
+    if action.target is not None:
+        victim = state.players[action.target]
+        state = set_player(state, action.target, **{r: victim.achievements(r) - 1})
+    if isinstance(action, Plunder):
+        state = set_player(state, winner, **{r: state.players[winner].achievements(r) + 1})
+        events.append(public("plunder", seat=winner, target=action.target, regime=r))
+    else:
+        events.append(public("destroy", seat=winner, target=action.target, regime=r))
+    state = state.model_copy(update={"rewards": state.rewards[1:]})
+    return advance_rewards(state, events)
+
+
+def finish_hand(state: State, events: Events) -> State:
+    """Check for the Emperor Overlord (CG-19), the match cap, or deal the next hand."""
+    state = state.model_copy(
+        update={
+            "hands_played": state.hands_played + 1,
+            "rewards": (),
+            "last_winner": state.hand_winner,
+        }
+    )
+    for seat, p in enumerate(state.players):
+        if all(p.achievements(r) for r in REGIMES):
+            events.append(public("emperor_overlord", seat=seat))
+            return state.model_copy(update={"overlord": seat, "phase": "over"})
+    cap = state.options.max_hands
+    if cap is not None and state.hands_played >= cap:
+        events.append(public("match_over", hands=state.hands_played))
+        return state.model_copy(update={"phase": "over"})
+    players = tuple(
+        Player(thief=p.thief, merchant=p.merchant, warlord=p.warlord, hands_won=p.hands_won)
+        for p in state.players
+    )
+    events.append(public("hand_start", hand=state.hand_no + 1))
+    return state.model_copy(
+        update={
+            "phase": "dealer",
+            "hand_no": state.hand_no + 1,
+            "players": players,
+            "deck": all_cards(state.n_seats),
+            "turn_no": 0,
+            "drawn": False,
+            "interactions": (),
+            "trade": None,
+            "battle": None,
+            "spell": None,
+            "tribute_from": (),
+            "hand_winner": None,
+            "owed": (),
+            "rebuilds": 0,
+        }
+    )

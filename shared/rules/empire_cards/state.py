@@ -1,0 +1,153 @@
+"""Frozen state models for Empire The Card Game (one match of several hands)."""
+
+from __future__ import annotations
+
+from typing import Literal, TypeAlias
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from shared.rules.empire_cards.data import Interaction, Regime, SpellKind
+
+Cards: TypeAlias = tuple[str, ...]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Options(_Frozen):
+    """Variant flags; the defaults are the rulings' recommended resolutions."""
+
+    first_round_sets: bool = Field(
+        default=True,
+        description="CG-1: may empire/Barbarian/Serf sets be laid in the first round?",
+    )
+    battle_demand: Literal["rank", "rank_suit"] = Field(
+        default="rank", description="CG-6: a battle demands a rank (default) or rank + suit"
+    )
+    steal_own_pile: bool = Field(
+        default=True,
+        description="CG-15: steal may take from your own pile (earlier rules: other piles only)",
+    )
+    expert_spells: bool = Field(default=False, description="CG-17: Expert Wizard spells")
+    max_hands: int | None = Field(
+        default=None,
+        ge=1,
+        description="Match cap: stop after this many hands (None: until an Emperor Overlord)",
+    )
+    max_turns_per_hand: int | None = Field(
+        default=None, ge=1, description="Hand cap: a hand ends undecided after this many turns"
+    )
+
+
+SpecialKind: TypeAlias = Literal["barbarian", "horde", "serf"]
+
+
+class Special(_Frozen):
+    kind: SpecialKind
+    cards: Cards
+
+
+class Player(_Frozen):
+    hand: Cards = ()  # private
+    army: tuple[Cards, ...] = ()  # public, "battle cards"
+    empire_sets: tuple[Cards, ...] = ()  # public
+    regime: Regime | None = None  # fixed by the first empire set (CG-10)
+    specials: tuple[Special, ...] = ()  # Barbarian / Horde / Serf Rebellion sets (public)
+    discard: Cards = ()  # bottom -> top; only the top is visible (CG-16)
+    skip_pending: bool = False  # CG-14
+    # match ledger (CG-19), kept across hands: achievement cards by regime
+    thief: int = 0
+    merchant: int = 0
+    warlord: int = 0
+    hands_won: int = 0
+
+    def achievements(self, regime: Regime) -> int:
+        return int(getattr(self, regime))
+
+
+class Trade(_Frozen):
+    """A hidden trade (CG-5): ``card`` has already moved into the target's hand."""
+
+    initiator: int
+    target: int
+    card: str
+
+
+class Battle(_Frozen):
+    attacker: int
+    defender: int
+    rank: str
+    suit: str | None = None
+    attack_set: int | None = None
+
+
+class Spell(_Frozen):
+    kind: SpellKind
+    caster: int
+    stage: Literal["hand", "army", "pick", "count", "swap"]
+    done: tuple[int, ...] = ()  # opponents already handled in this stage
+    target: int | None = None  # mass trade: the opponent being traded with
+    n: int = 0  # mass trade: cards each side gives
+
+
+class RewardTask(_Frozen):
+    kind: Literal["plunder_one", "plunder_from", "destroy_from", "claim_any"]
+    target: int | None = None
+
+
+class Owed(_Frozen):
+    """Cards owed to ``seat`` while the deck is rebuilt from the discard piles (CG-18)."""
+
+    seat: int
+    count: int
+
+
+Phase: TypeAlias = Literal[
+    "dealer",  # Chance: who deals and starts (CG-3)
+    "shuffle",  # Chance: the deal
+    "play",  # the active player's turn
+    "trade_reply",  # the trade target answers with a card (CG-5)
+    "battle_attack",  # the attacker picks a battle set
+    "battle_defend",  # the defender picks a battle set
+    "battle_give",  # the losing defender picks the card of the demanded rank (CG-6)
+    "tribute",  # 3rd empire set: each opponent gives a card (CG-13)
+    "gift",  # 4th empire set: give a card (CG-13)
+    "sabotage",  # a 2 was discarded (CG-14)
+    "spell",  # expert spell resolution (CG-17)
+    "reward",  # the hand winner's achievement choices (CG-19)
+    "over",
+]
+
+
+class State(_Frozen):
+    n_seats: int
+    options: Options
+    phase: Phase
+    hand_no: int = 1  # hands started so far (1-based label of the current hand)
+    hands_played: int = 0  # hands finished
+    dealer: int = 0
+    active: int = 0
+    turn_no: int = 0  # turns completed in this hand; the first n_seats form round 1 (CG-1)
+    deck: Cards = ()  # top first
+    players: tuple[Player, ...]
+    drawn: bool = False
+    interactions: tuple[Interaction, ...] = ()  # used this turn (CG-4)
+    trade: Trade | None = None
+    battle: Battle | None = None
+    tribute_from: tuple[int, ...] = ()
+    spell: Spell | None = None
+    rewards: tuple[RewardTask, ...] = ()
+    hand_winner: int | None = None
+    last_winner: int | None = None  # winner of the previous hand (None: undecided hand)
+    owed: tuple[Owed, ...] = ()
+    rebuilds: int = 0
+    overlord: int | None = None
+
+    def player(self, seat: int) -> Player:
+        return self.players[seat]
+
+    @property
+    def first_round(self) -> bool:
+        """CG-1: the first orbit of turns (each player's first turn)."""
+        return self.turn_no < self.n_seats

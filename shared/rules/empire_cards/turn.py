@@ -1,0 +1,302 @@
+"""The active player's turn (CG-1, CG-4, CG-9 .. CG-15): draw, steal, armies, sets, discard,
+and the 2s' sabotage, the 3rd-set tribute and the 4th-set gift."""
+
+from __future__ import annotations
+
+from shared.rules.api import Rejection, reject
+from shared.rules.empire_cards.actions import (
+    Army,
+    Barbarian,
+    Disband,
+    Discard,
+    Draw,
+    Empire,
+    Gift,
+    GiftSkip,
+    Pass,
+    SabotageNone,
+    SabotageSkip,
+    SabotageTake,
+    Serf,
+    Steal,
+    Tribute,
+)
+from shared.rules.empire_cards.cards import contains_all, rank_of, remove_cards, sorted_cards
+from shared.rules.empire_cards.data import (
+    EMPIRE_SETS_TO_WIN,
+    FIRST_SET_DRAW,
+    REGIME_BONUS,
+    SAME_SUIT_DRAW,
+    WIZARD,
+    Interaction,
+)
+from shared.rules.empire_cards.match import end_turn, hand_won, has_won_condition
+from shared.rules.empire_cards.ops import (
+    Events,
+    add_to_hand,
+    draw_cards,
+    opponents_from_left,
+    private,
+    public,
+    set_player,
+)
+from shared.rules.empire_cards.sets import (
+    is_horde,
+    plunderable_sets,
+    same_suit_bonus,
+    valid_army_addition,
+    valid_barbarian,
+    valid_empire_set,
+    valid_new_army_set,
+    valid_serf,
+)
+from shared.rules.empire_cards.state import Special, State
+
+
+def interaction_allowed(state: State, kind: Interaction) -> bool:
+    """CG-4: at most one steal/trade/battle per turn, plus one more of the regime's kind once
+    the player has two empire sets (CG-13, from the turn the 2nd set is laid). None in the
+    first round (CG-1)."""
+    if state.first_round:
+        return False
+    p = state.players[state.active]
+    extra = REGIME_BONUS[p.regime] if p.regime and len(p.empire_sets) >= 2 else None
+    used = (*state.interactions, kind)
+    slots = 2 if extra else 1
+    return len(used) <= slots and sum(1 for k in used if k != extra) <= 1
+
+
+def use_interaction(state: State, kind: Interaction) -> State:
+    return state.model_copy(update={"interactions": (*state.interactions, kind)})
+
+
+def valid_seat(state: State, seat: int) -> bool:
+    return 0 <= seat < state.n_seats
+
+
+def stealable(state: State, target: int) -> bool:
+    """CG-15: the top card of any pile (own pile by option), never a 2 or a Wizard."""
+    if not valid_seat(state, target):
+        return False
+    if target == state.active and not state.options.steal_own_pile:
+        return False
+    pile = state.players[target].discard
+    return bool(pile) and rank_of(pile[-1]) not in ("2", WIZARD)
+
+
+def do_draw(state: State, action: Draw, events: Events) -> State | Rejection:
+    if state.drawn:
+        return reject("action/illegal", "you have already drawn this turn")
+    state = state.model_copy(update={"drawn": True})
+    return draw_cards(state, state.active, 1, "turn", events)
+
+
+def do_steal(state: State, action: Steal, events: Events) -> State | Rejection:
+    if not interaction_allowed(state, "steal"):
+        return reject("action/illegal", "no steal available this turn")
+    if not stealable(state, action.target):
+        return reject("action/illegal", "that pile's top card cannot be stolen")
+    pile = state.players[action.target].discard
+    state = set_player(state, action.target, discard=pile[:-1])
+    state = add_to_hand(use_interaction(state, "steal"), state.active, (pile[-1],))
+    events.append(public("steal", seat=state.active, target=action.target, card=pile[-1]))
+    return state
+
+
+def do_army(state: State, action: Army, events: Events) -> State | Rejection:
+    """CG-9 (allowed in the first round, CG-1)."""
+    p = state.players[state.active]
+    cards = action.cards
+    if not contains_all(p.hand, cards):
+        return reject("action/illegal", "cards not in your hand")
+    if action.set is None:
+        if not valid_new_army_set(cards):
+            return reject("action/illegal", "a new army set is 2-4 of one rank (2s/Wizards: 4)")
+        army = (*p.army, sorted_cards(cards))
+    else:
+        if not 0 <= action.set < len(p.army) or not valid_army_addition(p.army[action.set], cards):
+            return reject("action/illegal", "cannot build onto that army set")
+        army = tuple(
+            sorted_cards(s + cards) if i == action.set else s for i, s in enumerate(p.army)
+        )
+    state = set_player(state, state.active, hand=remove_cards(p.hand, cards), army=army)
+    events.append(public("army", seat=state.active, set=action.set, cards=list(cards)))
+    return state
+
+
+def _sets_allowed(state: State) -> bool:
+    return not state.first_round or state.options.first_round_sets  # CG-1
+
+
+def do_empire(state: State, action: Empire, events: Events) -> State | Rejection:
+    seat = state.active
+    p = state.players[seat]
+    if not _sets_allowed(state):
+        return reject("action/illegal", "no sets in the first round (option)")
+    if len(p.empire_sets) >= EMPIRE_SETS_TO_WIN:
+        return reject("action/illegal", "you already have four empire sets")
+    if p.regime is not None and action.regime != p.regime:  # CG-10 regime lock
+        return reject("action/illegal", f"your empire sets must be {p.regime}")
+    if not contains_all(p.hand, action.cards) or not valid_empire_set(action.cards, action.regime):
+        return reject("action/illegal", "not an empire set of that regime from your hand")
+    cards = sorted_cards(action.cards)
+    number = len(p.empire_sets) + 1
+    bonus = same_suit_bonus(cards)
+    state = set_player(
+        state,
+        seat,
+        hand=remove_cards(p.hand, cards),
+        empire_sets=(*p.empire_sets, cards),
+        regime=action.regime,
+    )
+    events.append(
+        public(
+            "empire_set",
+            seat=seat,
+            regime=action.regime,
+            cards=list(cards),
+            number=number,
+            same_suit=bonus,
+        )
+    )
+    if number == 1:  # CG-13
+        state = draw_cards(state, seat, FIRST_SET_DRAW, "first_set", events)
+    if bonus:  # CG-11
+        state = draw_cards(state, seat, SAME_SUIT_DRAW, "same_suit", events)
+    if number == 3:  # CG-13: tribute from every opponent with cards
+        payers = tuple(t for t in opponents_from_left(state, seat) if state.players[t].hand)
+        if payers:
+            state = state.model_copy(update={"phase": "tribute", "tribute_from": payers})
+    if number == EMPIRE_SETS_TO_WIN:  # CG-13: the gift
+        state = state.model_copy(update={"phase": "gift"})
+    return state
+
+
+def do_special(state: State, action: Barbarian | Serf, events: Events) -> State | Rejection:
+    """CG-10: Barbarian and Serf Rebellion sets at any time; no empire-set bonuses."""
+    seat = state.active
+    p = state.players[seat]
+    if not _sets_allowed(state):
+        return reject("action/illegal", "no sets in the first round (option)")
+    ok = valid_barbarian(action.cards) if action.type == "barbarian" else valid_serf(action.cards)
+    if not contains_all(p.hand, action.cards) or not ok:
+        return reject("action/illegal", f"not a valid {action.type} set from your hand")
+    cards = sorted_cards(action.cards)
+    kind = "serf" if action.type == "serf" else ("horde" if is_horde(cards) else "barbarian")
+    special = Special(kind=kind, cards=cards)
+    state = set_player(
+        state, seat, hand=remove_cards(p.hand, cards), specials=(*p.specials, special)
+    )
+    events.append(public("special_set", seat=seat, kind=kind, cards=list(cards)))
+    return state
+
+
+def do_discard(state: State, action: Discard | Disband | Pass, events: Events) -> State | Rejection:
+    """Action 5: exactly one discard ends the turn, from hand or from the army (disband)."""
+    seat = state.active
+    p = state.players[seat]
+    if not state.drawn:
+        return reject("action/illegal", "draw a card before you discard (CG-4)")
+    if isinstance(action, Pass):
+        if p.hand or p.army:
+            return reject("action/illegal", "you must discard a card")
+        events.append(public("pass", seat=seat))
+        return end_turn(state, events)
+    if isinstance(action, Discard):
+        if action.card not in p.hand:
+            return reject("action/illegal", "card not in your hand")
+        state = set_player(state, seat, hand=remove_cards(p.hand, (action.card,)))
+        source = "hand"
+    else:
+        if not 0 <= action.set < len(p.army) or action.card not in p.army[action.set]:
+            return reject("action/illegal", "card not in that army set")
+        state = disband(state, seat, action.set, action.card)
+        source = "army"
+    p = state.players[seat]
+    state = set_player(state, seat, discard=(*p.discard, action.card))
+    events.append(public("discard", seat=seat, card=action.card, source=source))
+    return after_discard(state, action.card, events)
+
+
+def disband(state: State, owner: int, index: int, card: str) -> State:
+    """Remove ``card`` from an army set; a set left with one card returns it to the hand."""
+    p = state.players[owner]
+    rest = remove_cards(p.army[index], (card,))
+    army = list(p.army)
+    hand = p.hand
+    if len(rest) <= 1:
+        del army[index]
+        hand = sorted_cards(hand + rest)
+    else:
+        army[index] = rest
+    return set_player(state, owner, army=tuple(army), hand=hand)
+
+
+def after_discard(state: State, card: str, events: Events) -> State:
+    """CG-12 win check, then a 2's sabotage (CG-14; no effect in the first round, CG-1)."""
+    p = state.players[state.active]
+    if not p.hand and has_won_condition(p):
+        return hand_won(state, state.active, events)
+    if rank_of(card) == "2" and not state.first_round:
+        return state.model_copy(update={"phase": "sabotage"})
+    return end_turn(state, events)
+
+
+def do_sabotage(
+    state: State, action: SabotageSkip | SabotageTake | SabotageNone, events: Events
+) -> State | Rejection:
+    seat = state.active
+    if isinstance(action, SabotageSkip):
+        t = action.target
+        if not valid_seat(state, t) or t == seat or state.players[t].skip_pending:
+            return reject("action/illegal", "cannot skip that player (one pending skip at most)")
+        state = set_player(state, t, skip_pending=True)
+        events.append(public("sabotage_skip", seat=seat, target=t))
+    elif isinstance(action, SabotageTake):
+        t = action.target
+        if not valid_seat(state, t) or action.set not in plunderable_sets(state.players[t].army):
+            return reject("action/illegal", "that army set cannot be plundered")
+        if action.card not in state.players[t].army[action.set]:
+            return reject("action/illegal", "card not in that army set")
+        state = disband(state, t, action.set, action.card)
+        state = add_to_hand(state, seat, (action.card,))
+        events.append(
+            public("sabotage_take", seat=seat, target=t, set=action.set, card=action.card)
+        )
+    return end_turn(state, events)
+
+
+def do_tribute(state: State, seat: int, action: Tribute, events: Events) -> State | Rejection:
+    """CG-13 (3rd set): each opponent with cards gives the active player a card of their
+    choice. Only the two players see which card."""
+    hand = state.players[seat].hand
+    if action.card not in hand:
+        return reject("action/illegal", "card not in your hand")
+    receiver = state.active
+    state = set_player(state, seat, hand=remove_cards(hand, (action.card,)))
+    state = add_to_hand(state, receiver, (action.card,))
+    events.append(public("tribute", seat=seat, to=receiver))
+    events.append(
+        private("tribute_card", (seat, receiver), seat=seat, to=receiver, card=action.card)
+    )
+    left = tuple(s for s in state.tribute_from if s != seat)
+    return state.model_copy(update={"tribute_from": left, "phase": "tribute" if left else "play"})
+
+
+def do_gift(state: State, action: Gift | GiftSkip, events: Events) -> State | Rejection:
+    """CG-13 (4th set): give one card of your choice to a player of your choice."""
+    seat = state.active
+    hand = state.players[seat].hand
+    if isinstance(action, GiftSkip):
+        if hand:
+            return reject("action/illegal", "you must give a card")
+        return state.model_copy(update={"phase": "play"})
+    if not valid_seat(state, action.target) or action.target == seat or action.card not in hand:
+        return reject("action/illegal", "give a card from your hand to another player")
+    state = set_player(state, seat, hand=remove_cards(hand, (action.card,)))
+    state = add_to_hand(state, action.target, (action.card,))
+    events.append(public("gift", seat=seat, to=action.target))
+    events.append(
+        private("gift_card", (seat, action.target), seat=seat, to=action.target, card=action.card)
+    )
+    return state.model_copy(update={"phase": "play"})

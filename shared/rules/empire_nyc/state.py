@@ -1,0 +1,108 @@
+"""Frozen state models of Empire: The Game of New York."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class NycOptions(Frozen):
+    """Variant flags; every default is the recommended resolution of RULINGS.md §5.5."""
+
+    missions: bool = Field(
+        default=False,
+        description="Occupation-mission variant (NY-12): each player is dealt a secret mission.",
+    )
+    extra_links: bool = Field(
+        default=False,
+        description="NY-14: also treat the Lincoln/Holland tunnels and the ferry as adjacency.",
+    )
+    eliminated_cards: Literal["eliminator", "discard"] = Field(
+        default="eliminator",
+        description="NY-7: an eliminated player's cards go to the eliminator or to the discard.",
+    )
+    forced_trade: bool = Field(
+        default=False,
+        description="NY-6 'Risk classic' flag: a player holding 5+ cards must trade first.",
+    )
+    defender_chooses_dice: bool = Field(
+        default=True,
+        description="NY-8: a defender with 2+ cubes may choose to roll 1 die instead of 2.",
+    )
+
+
+Phase = Literal[
+    "first_player",  # Chance: who starts (NY-1)
+    "deal",  # Chance: neighborhood deal (NY-1)
+    "deal_missions",  # Chance, secret: occupation missions (NY-12)
+    "setup_place",  # Turn: one cube at a time in turn order (NY-1)
+    "shuffle_deck",  # Chance, secret: the draw pile (NY-2) or a reshuffle of the discard
+    "reinforce",  # Turn: trade sets, place reinforcements (A + B + C)
+    "attack",  # Turn: attack or stop
+    "defend",  # Turn (defender): 1 or 2 dice (NY-8)
+    "roll",  # Chance: instigator dice, then defender dice
+    "move_in",  # Turn: cubes moved into a conquered neighborhood (NY-9)
+    "fortify",  # Turn: the one free move (NY-10) or end the turn
+    "over",
+]
+
+
+class Battle(Frozen):
+    """One roll of an attack in progress."""
+
+    frm: int
+    to: int
+    defender: int
+    dice: int
+    def_dice: int | None = None
+    inst_roll: tuple[int, ...] | None = None
+
+
+class MoveIn(Frozen):
+    """A conquest whose move-in is pending: ``moved`` cubes are already in (NY-9)."""
+
+    frm: int
+    to: int
+    moved: int
+
+
+class Elimination(Frozen):
+    seat: int
+    by: int
+    turn: int
+
+
+class NycState(Frozen):
+    n_seats: int
+    options: NycOptions
+    phase: Phase
+    first_player: int = -1
+    order: tuple[int, ...] = ()  # turn order, starting with the first player
+    owner: tuple[int, ...] = ()  # per neighborhood index; -1 before the deal
+    cubes: tuple[int, ...] = ()  # per neighborhood index
+    to_place: tuple[int, ...] = ()  # per seat: setup cubes still to place
+    hands: tuple[tuple[str, ...], ...] = ()  # per seat (secret)
+    missions: tuple[str, ...] = ()  # per seat (secret); empty without the variant
+    deck: tuple[str, ...] = ()  # draw pile, top first (secret)
+    discard: tuple[str, ...] = ()  # traded sets (public)
+    deck_shuffles: int = 0
+    card_due: bool = False  # the active player is owed a card once the pile is reshuffled
+    sets_traded: int = 0  # NY-5: global count
+    current: int = -1  # the active (or setup-placing) seat
+    turn: int = 0  # 1 = the first player's first turn
+    pool: int = 0  # reinforcements still to place this turn
+    attacks: int = 0  # attack rolls this turn (labels)
+    conquered: bool = False  # at least one neighborhood taken this turn (NY-4)
+    battle: Battle | None = None
+    move_in: MoveIn | None = None
+    eliminated: tuple[Elimination, ...] = ()
+    winner: int | None = None
+    win_reason: Literal["map", "mission"] | None = None
+
+    def alive(self, seat: int) -> bool:
+        return all(e.seat != seat for e in self.eliminated)

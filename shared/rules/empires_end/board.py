@@ -1,0 +1,151 @@
+"""Empire geometry and ability look-ups shared by every phase (pure helpers)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from shared.rules.empires_end.data import TILE, Ability, LocationType, Phase, ability
+from shared.rules.empires_end.state import Innovation, Location, Player, Res
+
+EMPIRE_SIZE = 11
+
+
+def neighbours(pos: int, size: int = EMPIRE_SIZE) -> tuple[int, ...]:
+    """Positions directly left and right (one at an edge)."""
+    return tuple(p for p in (pos - 1, pos + 1) if 0 <= p < size)
+
+
+def position_of_tile(empire: tuple[Location, ...], tile: str) -> int | None:
+    for i, loc in enumerate(empire):
+        if loc.tile == tile:
+            return i
+    return None
+
+
+def position_of_ref(empire: tuple[Location, ...], ref: str) -> int | None:
+    """Position of a tile id or of the location an innovation card is under."""
+    for i, loc in enumerate(empire):
+        if loc.tile == ref or any(inn.card == ref for inn in loc.innovations):
+            return i
+    return None
+
+
+def active(player: Player, phase: Phase) -> Iterator[tuple[int, str, Ability]]:
+    """(position, ref, ability) of every usable ability of ``phase``: a location's own ability
+    and its innovations, only while the location is healthy."""
+    for pos, loc in enumerate(player.empire):
+        if not loc.healthy:
+            continue
+        own = TILE[loc.tile].ability
+        if own.phase == phase:
+            yield pos, loc.tile, own
+        for inn in loc.innovations:
+            ab = ability(inn.card)
+            if ab.phase == phase:
+                yield pos, inn.card, ab
+
+
+def find_active(player: Player, ref: str, phase: Phase) -> tuple[int, Ability] | None:
+    for pos, r, ab in active(player, phase):
+        if r == ref:
+            return pos, ab
+    return None
+
+
+def innovation_at(loc: Location, card: str) -> Innovation | None:
+    for inn in loc.innovations:
+        if inn.card == card:
+            return inn
+    return None
+
+
+def count_adjacent(
+    empire: tuple[Location, ...], pos: int, *, healthy: bool, kind: LocationType | None = None
+) -> int:
+    n = 0
+    for q in neighbours(pos, len(empire)):
+        loc = empire[q]
+        if loc.healthy == healthy and (kind is None or TILE[loc.tile].type == kind):
+            n += 1
+    return n
+
+
+def placement_candidates(empire: tuple[Location, ...], exclude: int | None = None) -> list[int]:
+    """Healthy locations with the fewest innovations among healthy locations (never a
+    destroyed one). ``exclude``: a position that may not receive (move innovation)."""
+    healthy = [i for i, loc in enumerate(empire) if loc.healthy]
+    if not healthy:
+        return []
+    least = min(len(empire[i].innovations) for i in healthy)
+    return [i for i in healthy if len(empire[i].innovations) == least and i != exclude]
+
+
+def destroy_candidates(empire: tuple[Location, ...], target: int) -> list[int]:
+    """EEND-4: the target if healthy; else the nearest healthy location(s) (adjacent first,
+    then distance 2, 3, ...); equidistant pairs are the taker's choice; none = nothing."""
+    if empire[target].healthy:
+        return [target]
+    for d in range(1, len(empire)):
+        found = [p for p in (target - d, target + d) if 0 <= p < len(empire) and empire[p].healthy]
+        if found:
+            return found
+    return []
+
+
+def base_strength(player: Player) -> int:
+    """Conflict strength from healthy locations and their innovations."""
+    return sum(ab.amount for _, _, ab in active(player, "conflict") if ab.kind == "strength")
+
+
+def repair_cost(player: Player, pos: int) -> int:
+    """EEND-13: printed cost minus 1 per adjacent 'discount adjacent repairs' (stacking), >= 0."""
+    cost = TILE[player.empire[pos].tile].repair
+    for q, _, ab in active(player, "industry"):
+        if ab.kind == "repair_discount_adjacent" and abs(q - pos) == 1:
+            cost -= 1
+    return max(0, cost)
+
+
+def pay_options(res: Res, cost: int) -> list[int]:
+    """Coin counts k that pay ``cost`` as k coins + (cost - k) hammers."""
+    return [k for k in range(0, min(cost, res.coin) + 1) if res.hammer >= cost - k]
+
+
+def set_location(player: Player, pos: int, loc: Location) -> Player:
+    empire = list(player.empire)
+    empire[pos] = loc
+    return player.model_copy(update={"empire": tuple(empire)})
+
+
+def swap_positions(player: Player, a: int, b: int) -> Player:
+    """Swap two locations; innovations travel with them (rulebook, EEND-14)."""
+    empire = list(player.empire)
+    empire[a], empire[b] = empire[b], empire[a]
+    return player.model_copy(update={"empire": tuple(empire)})
+
+
+def set_exhausted(player: Player, card: str, exhausted: bool) -> Player:
+    pos = position_of_ref(player.empire, card)
+    if pos is None:
+        return player
+    loc = player.empire[pos]
+    innovations = tuple(
+        inn.model_copy(update={"exhausted": exhausted}) if inn.card == card else inn
+        for inn in loc.innovations
+    )
+    return set_location(player, pos, loc.model_copy(update={"innovations": innovations}))
+
+
+def refresh_positions(player: Player, positions: tuple[int, ...]) -> tuple[Player, list[str]]:
+    """Remove every exhaust marker under the given positions; returns the refreshed cards."""
+    done: list[str] = []
+    for q in positions:
+        for inn in player.empire[q].innovations:
+            if inn.exhausted:
+                player = set_exhausted(player, inn.card, False)
+                done.append(inn.card)
+    return player, done
+
+
+def all_cards(player: Player) -> list[str]:
+    return [inn.card for loc in player.empire for inn in loc.innovations]

@@ -1,0 +1,154 @@
+"""Conflict phase: a public card, a sealed fist bid through the escrow, then resolution.
+
+The fist bid is one ``Simultaneous`` round (EEND-21, EEND-22): one slot per seat whose
+``allowed`` lists every ``{"axes": a, "coins": c}`` the seat can hold in its fist. That list
+reveals the seat's Axe and Coin counts, so the slot must only ever be shown to its own seat
+and the escrow (the adjudicator's node_info does so). Slots are independent: there is no
+cross-slot constraint to resolve.
+"""
+
+from __future__ import annotations
+
+from shared.rules.api import Event, JointAction, Json, Rejection, SealedSlot, Simultaneous, reject
+from shared.rules.empires_end import board
+from shared.rules.empires_end.actions import CONFLICT_BID
+from shared.rules.empires_end.data import CONFLICT, TILE, ConflictCard, Reward
+from shared.rules.empires_end.state import Player, State, bundle_res
+
+NO_BID: dict[str, Json] = {"axes": 0, "coins": 0}
+
+
+def round_id(state: State) -> str:
+    return f"conflict:{state.phase_index + 1}"
+
+
+def slot_key(seat: int) -> str:
+    return f"s{seat}"
+
+
+def node(state: State) -> Simultaneous:
+    slots = []
+    for seat, p in enumerate(state.players):
+        allowed: tuple[Json, ...] = tuple(
+            {"axes": a, "coins": c} for a in range(p.res.axe + 1) for c in range(p.res.coin + 1)
+        )
+        slots.append(
+            SealedSlot(
+                seat=seat,
+                key=slot_key(seat),
+                allowed=allowed,
+                default=dict(NO_BID),
+                context={"card": state.conflict_card, "base_strength": board.base_strength(p)},
+            )
+        )
+    return Simultaneous(round_id=round_id(state), slots=tuple(slots))
+
+
+def check(slot: SealedSlot, choice: Json) -> bool:
+    if slot.allowed is None or not isinstance(choice, dict):
+        return False
+    try:
+        CONFLICT_BID.validate_python(choice)
+    except ValueError:
+        return False
+    return choice in slot.allowed
+
+
+def _reward(p: Player, reward: Reward) -> Player:
+    """Points and tokens; EEND-16: a refresh icon refreshes all of the player's abilities."""
+    p = p.model_copy(update={"vp": p.vp + reward.vp, "res": p.res.add(bundle_res(reward.res))})
+    if reward.refresh:
+        p, _ = board.refresh_positions(p, tuple(range(len(p.empire))))
+    return p
+
+
+def tier(card: ConflictCard, strength: int) -> str:
+    """Only one threshold applies: the best one reached."""
+    if strength >= card.tier3_min:
+        return "tier3"
+    if strength >= card.tier2_min:
+        return "tier2"
+    if strength <= card.penalty_max:
+        return "penalty"
+    return "none"
+
+
+def upheaval(p: Player, card: ConflictCard) -> tuple[Player, tuple[str, str] | None]:
+    """EEND-15: the Nth-highest printed-VP healthy location swaps with position P; nothing if
+    it is already there or there are fewer than N healthy locations."""
+    healthy = sorted(
+        (i for i, loc in enumerate(p.empire) if loc.healthy),
+        key=lambda i: -TILE[p.empire[i].tile].vp,
+    )
+    if len(healthy) < card.upheaval_rank:
+        return p, None
+    src = healthy[card.upheaval_rank - 1]
+    dst = card.upheaval_pos - 1
+    if src == dst:
+        return p, None
+    pair = (p.empire[src].tile, p.empire[dst].tile)
+    return board.swap_positions(p, src, dst), pair
+
+
+def apply(state: State, move: JointAction, events: list[Event]) -> State | Rejection:
+    nd = node(state)
+    if move.round_id != nd.round_id:
+        return reject("action/unknown_round", f"round {move.round_id!r} is not open")
+    keys = {s.key for s in nd.slots}
+    if set(move.choices) != keys:
+        return reject("action/malformed", f"expected choices for exactly {sorted(keys)}")
+    for s in nd.slots:
+        if not check(s, move.choices[s.key]):
+            return reject("action/illegal", f"slot {s.key}: choice not allowed")
+    assert state.conflict_card is not None
+    card = CONFLICT[state.conflict_card]
+    bids = []
+    for s in nd.slots:
+        choice = move.choices[s.key]
+        assert isinstance(choice, dict)
+        bids.append((int(choice["axes"]), int(choice["coins"])))  # type: ignore[arg-type]
+    totals = [board.base_strength(p) + a + c for p, (a, c) in zip(state.players, bids, strict=True)]
+    best = max(totals)
+    players = list(state.players)
+    results: list[Json] = []
+    for seat, p in enumerate(players):
+        axes, coins = bids[seat]
+        # Revealed Axes and Coins go back to the bank (EEND-15).
+        p = p.model_copy(update={"res": p.res.plus("axe", -axes).plus("coin", -coins)})
+        vp0, res0 = p.vp, p.res
+        got = tier(card, totals[seat])
+        if got == "tier3":
+            p = _reward(p, card.tier3)
+        elif got == "tier2":
+            p = _reward(p, card.tier2)
+        elif got == "penalty":  # VP may go negative
+            p = p.model_copy(update={"vp": p.vp - card.penalty_vp})
+        won = totals[seat] == best  # EEND-15: every tied highest gets Victory
+        swapped = None
+        if won:
+            p = _reward(p, card.victory)
+        else:
+            p, swapped = upheaval(p, card)
+        players[seat] = p
+        gained = {r: p.res.get(r) - res0.get(r) for r in ("wheat", "hammer", "axe", "coin")}
+        results.append(
+            {
+                "seat": seat,
+                "axes": axes,
+                "coins": coins,
+                "strength": totals[seat],
+                "tier": got,
+                "victory": won,
+                "vp": p.vp - vp0,
+                "tokens": {k: v for k, v in gained.items() if v},  # type: ignore[dict-item]
+                "upheaval": list(swapped) if swapped else None,
+            }
+        )
+    events.append(Event(type="conflict_resolved", data={"card": card.id, "results": results}))
+    return state.model_copy(
+        update={
+            "players": tuple(players),
+            "conflict_card": None,
+            "conflict_discard": (*state.conflict_discard, card.id),
+        }
+    )

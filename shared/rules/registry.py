@@ -1,0 +1,42 @@
+"""game name -> Game; the only place services and tests look games up."""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from typing import Any
+
+from shared.rules.api import Game
+
+# name -> module exporting GAME. Add a game here when its engine lands.
+_MODULES: dict[str, str] = {
+    # "empire": "shared.rules.empire",  (added when its engine lands)
+    "duel": "shared.rules.duel",
+}
+
+
+class UnknownGame(KeyError):
+    pass
+
+
+def names() -> tuple[str, ...]:
+    return tuple(_MODULES)
+
+
+@cache
+def get(name: str) -> Game:
+    try:
+        module = importlib.import_module(_MODULES[name])
+    except KeyError as exc:
+        raise UnknownGame(name) from exc
+    game: Game = module.GAME
+    return game
+
+
+def get_bot(name: str) -> Any:
+    """A fresh heuristic bot for the game (``<package>.bot.HeuristicBot``)."""
+    try:
+        module = importlib.import_module(_MODULES[name] + ".bot")
+    except KeyError as exc:
+        raise UnknownGame(name) from exc
+    return module.HeuristicBot()

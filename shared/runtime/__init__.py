@@ -1,0 +1,1 @@
+"""Shell helpers with I/O but no game logic: settings, logging, Redis, the embedded Valkey."""

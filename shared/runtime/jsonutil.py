@@ -1,0 +1,19 @@
+"""Fast JSON (orjson) in one place."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+
+def dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
+def dumpb(value: Any) -> bytes:
+    return orjson.dumps(value)
+
+
+def loads(data: str | bytes) -> Any:
+    return orjson.loads(data)

@@ -1,0 +1,85 @@
+"""One composition pattern for every stream service: settings read once, structlog configured
+once, one broker, groups created at 0 before consuming, background loops started and stopped
+with the app."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from faststream import FastStream
+from faststream.specification import AsyncAPI
+
+from shared.runtime import bus
+from shared.runtime.logging import configure_logging
+from shared.runtime.redis import client, ensure_group
+from shared.runtime.settings import Settings, get_settings
+
+
+@dataclass
+class ServiceKit:
+    name: str
+    settings: Settings
+    broker: Any
+    redis: Any
+    logger: Any
+    groups: list[tuple[str, str]] = field(default_factory=list)
+    loops: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    startup: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+
+    def consume(self, stream: str, group: str, handler: bus.Handler,
+                description: str | None = None) -> None:
+        self.groups.append((stream, group))
+        bus.consume(self.broker, stream, group, self.settings, handler,
+                    description=description)
+
+
+def build(name: str, settings: Settings | None = None) -> ServiceKit:
+    settings = settings or get_settings()
+    logger = configure_logging(name, settings.log_level, settings.log_json)
+    broker = bus.make_broker(settings, logger=logger)
+    return ServiceKit(name=name, settings=settings, broker=broker, redis=client(settings),
+                      logger=logger)
+
+
+def make_app(kit: ServiceKit) -> FastStream:
+    app = FastStream(kit.broker, logger=kit.logger,
+                     specification=AsyncAPI(title=f"Empire Hall {kit.name}", version="1"))
+    tasks: list[asyncio.Task[None]] = []
+
+    @app.on_startup
+    async def _groups() -> None:
+        for stream, group in kit.groups:
+            await ensure_group(kit.redis, stream, group)
+        for fn in kit.startup:
+            await fn()
+
+    @app.after_startup
+    async def _loops() -> None:
+        for loop in kit.loops:
+            tasks.append(asyncio.create_task(loop()))
+        kit.logger.info("service_started", instance=kit.settings.instance)
+
+    @app.on_shutdown
+    async def _stop() -> None:
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+        await kit.redis.aclose()
+
+    return app
+
+
+def run(app: FastStream) -> None:
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:  # pragma: no cover
+        pass
+    asyncio.run(app.run())

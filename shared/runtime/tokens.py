@@ -1,0 +1,61 @@
+"""Signed player tokens: base64url(JSON payload) + "." + base64url(HMAC-SHA256(secret, payload)).
+
+Issued by the lobby, verified by the gateway (both hold the secret). A token names the player;
+the gateway derives the seat from the game's seat map, never from the client.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+from dataclasses import dataclass
+
+
+class TokenError(ValueError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Identity:
+    player_id: str
+    name: str
+    exp_ms: int
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def issue(secret: str, player_id: str, name: str, exp_ms: int) -> str:
+    payload = json.dumps({"pid": player_id, "name": name, "exp": exp_ms},
+                         separators=(",", ":"), sort_keys=True).encode()
+    sig = hmac.new(secret.encode(), payload, hashlib.sha256).digest()
+    return f"{_b64(payload)}.{_b64(sig)}"
+
+
+def verify(secret: str, token: str, now_ms: int) -> Identity:
+    try:
+        p64, s64 = token.split(".", 1)
+        payload, sig = _unb64(p64), _unb64(s64)
+    except (ValueError, TypeError) as exc:
+        raise TokenError("auth/invalid_token", "malformed token") from exc
+    good = hmac.new(secret.encode(), payload, hashlib.sha256).digest()
+    if not hmac.compare_digest(good, sig):
+        raise TokenError("auth/invalid_token", "bad token signature")
+    try:
+        data = json.loads(payload)
+        ident = Identity(player_id=str(data["pid"]), name=str(data["name"]),
+                         exp_ms=int(data["exp"]))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise TokenError("auth/invalid_token", "malformed token payload") from exc
+    if ident.exp_ms <= now_ms:
+        raise TokenError("auth/expired_token", "token expired")
+    return ident

