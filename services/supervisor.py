@@ -17,6 +17,7 @@ import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from shared.runtime.valkey import EmbeddedValkey, free_port
 
@@ -64,7 +65,7 @@ class Supervisor:
         return env
 
     def _spawn(self, proc: Proc) -> None:
-        out = subprocess.DEVNULL
+        out: Any = subprocess.DEVNULL
         if self.log_dir is not None:
             self.log_dir.mkdir(parents=True, exist_ok=True)
             out = open(self.log_dir / f"{proc.service}-{proc.index}.log", "ab")  # noqa: SIM115
@@ -162,8 +163,7 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
         url = sup.start()
-        where = "embedded Valkey " + sup.redis_url if sup.valkey else "REDIS_URL " + str(
-            sup.redis_url)
+        where = ("embedded Valkey " if sup.valkey else "REDIS_URL ") + str(sup.redis_url)
         print(f"\nEmpire Hall is running: open {url}\n  storage: {where}\n"
               f"  services: {', '.join(f'{p.service}#{p.index}' for p in sup.procs)}\n"
               f"  logs: .run/logs/   (Ctrl-C stops everything)\n", flush=True)

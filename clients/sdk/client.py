@@ -129,8 +129,9 @@ class GameSession:
 
 
 class Client:
-    def __init__(self, base_url: str, token: str | None = None) -> None:
+    def __init__(self, base_url: str, token: str | None = None, capture: bool = False) -> None:
         self.base_url = base_url.rstrip("/")
+        self.captured: list[str] | None = [] if capture else None  # raw frames, for audits
         self.token = token
         self.player_id: str | None = None
         self.name: str | None = None
@@ -210,6 +211,8 @@ class Client:
         while not self._closing:
             try:
                 async for raw in self.ws:
+                    if self.captured is not None:
+                        self.captured.append(raw)
                     self._dispatch(json.loads(raw))
             except (websockets.ConnectionClosed, OSError):
                 pass

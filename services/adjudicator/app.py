@@ -8,6 +8,7 @@ from services.adjudicator.service import Adjudicator
 from services.adjudicator.store import Store
 from shared.protocol import internal as im
 from shared.protocol import streams
+from shared.protocol.base import Wire
 from shared.runtime.service import build, make_app
 
 kit = build("adjudicator")
@@ -15,7 +16,7 @@ adjudicator = Adjudicator(kit.settings, Store(kit.redis), kit.broker)
 
 # Which messages each stream may carry: the stream is part of a message's trust (only the
 # escrow writes reveals, only the dealer writes draws; Redis ACLs enforce the writers).
-ACCEPTS: dict[str, tuple[type, ...]] = {
+ACCEPTS: dict[str, tuple[type[Wire], ...]] = {
     streams.ADJ_ACTIONS: (im.SubmitAction,),
     streams.ADJ_REVEALS: (im.RoundRevealed,),
     streams.ADJ_DRAWS: (im.SeedCommitted, im.DrawMade),

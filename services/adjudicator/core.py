@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, JsonValue
 
 from shared.protocol import internal as im
 from shared.protocol import streams
+from shared.protocol.base import Wire
 from shared.rules import registry
 from shared.rules.api import (
     Act,
@@ -67,7 +68,7 @@ class Effects:
     events: list[Event] = field(default_factory=list)
     log: list[dict[str, Any]] = field(default_factory=list)  # private log entries
     records: list[dict[str, Any]] = field(default_factory=list)  # public record entries
-    outbound: list[tuple[str, im.Wire]] = field(default_factory=list)  # (stream base, msg)
+    outbound: list[tuple[str, Wire]] = field(default_factory=list)  # (stream base, msg)
     reply: im.Reply | None = None
     timer_ms: int | None = None  # arm the turn timer for doc.seq at this time
 
@@ -197,21 +198,27 @@ def on_action(doc: GameDoc, msg: im.SubmitAction, now_ms: int) -> Effects:
     return eff
 
 
+MAX_DEFAULTS_PER_TIMEOUT = 200
+
+
 def on_timeout(doc: GameDoc, msg: im.TurnTimeout, now_ms: int) -> Effects:
-    """Apply the rules' default action for every awaited seat, if the turn is still open."""
+    """Apply the rules' default actions for the seats awaited when the deadline passed, for
+    as long as any of them is still awaited (a phase may take several steps per seat)."""
     if doc.stage != "playing" or msg.seq != doc.seq:
         return Effects()
     game = _game(doc)
     node = game.next(game.decode(doc.engine))
     if not isinstance(node, Turn):
         return Effects()
+    late = set(node.seats)
     total = Effects()
-    for seat in node.seats:
+    for _ in range(MAX_DEFAULTS_PER_TIMEOUT):
         cur = total.doc or doc
         state = game.decode(cur.engine)
         n = game.next(state)
-        if not isinstance(n, Turn) or seat not in n.seats:
-            continue
+        seat = next((s for s in n.seats if s in late), None) if isinstance(n, Turn) else None
+        if seat is None:
+            break
         eff = _apply(cur, Act(seat=seat, action=game.default_action(state, seat)), now_ms,
                      origin={"by": "timeout", "seat": seat})
         if not eff.changed:

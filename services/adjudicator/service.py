@@ -15,6 +15,7 @@ from services.adjudicator.core import Effects, GameDoc
 from services.adjudicator.store import Store
 from shared.protocol import internal as im
 from shared.protocol import streams
+from shared.protocol.base import Wire
 from shared.rules.registry import UnknownGame
 from shared.runtime.settings import Settings
 
@@ -34,7 +35,7 @@ class Adjudicator:
 
     # -- publishing ---------------------------------------------------------------------
 
-    async def publish(self, base: str, msg: im.Wire, game_id: str) -> None:
+    async def publish(self, base: str, msg: Wire, game_id: str) -> None:
         stream = (streams.sharded(base, game_id, self.settings.partitions)
                   if base in streams.SHARDED else base)
         await self.broker.publish(msg.model_dump(mode="json"), stream=stream,

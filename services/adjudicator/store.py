@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from services.adjudicator.core import GameDoc
 from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import dumps, loads
-from services.adjudicator.core import GameDoc
 
 COMMIT_LUA = """
 local cur = redis.call('HGET', KEYS[1], 'seq')

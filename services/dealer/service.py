@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from shared.fairness import draws
 from shared.protocol import internal as im
 from shared.protocol import streams
+from shared.protocol.base import Wire
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import dumps, loads
 from shared.runtime.settings import Settings
@@ -47,7 +48,7 @@ class Dealer:
         self._commit = redis.register_script(COMMIT_LUA)
         self._reveal = redis.register_script(REVEAL_LUA)
 
-    async def _to_adjudicator(self, msg: im.Wire, game_id: str) -> None:
+    async def _to_adjudicator(self, msg: Wire, game_id: str) -> None:
         stream = streams.sharded(streams.ADJ_DRAWS, game_id, self.settings.partitions)
         await self.broker.publish(msg.model_dump(mode="json"), stream=stream,
                                   maxlen=streams.MAXLEN_INTERNAL)

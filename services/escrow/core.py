@@ -8,12 +8,11 @@ equal the opening's. Nothing here sees another seat's opening before the round c
 
 from __future__ import annotations
 
-import hashlib
 import re
+import secrets
 from typing import Any
 
-from shared.fairness.commitments import commitment, commitments_root
-from shared.fairness.lp import canonical_json
+from shared.fairness.commitments import commitment, commitments_root, default_commitment
 from shared.protocol import internal as im
 from shared.rules import registry
 from shared.rules.api import SealedSlot
@@ -21,9 +20,8 @@ from shared.rules.api import SealedSlot
 _HEX32 = re.compile(r"^[0-9a-f]{64}$")
 
 
-def spec_hash(slot: im.SlotSpec) -> str:
-    """Binds a slot's allowed choices and default (fixed at open) for later verification."""
-    return hashlib.sha256(canonical_json(slot.model_dump(mode="json")).encode()).hexdigest()
+def new_salts(spec: im.OpenRound) -> dict[str, str]:
+    return {s.key: secrets.token_hex(16) for s in spec.slots}
 
 
 def slot_of(spec: im.OpenRound, key: str) -> im.SlotSpec | None:
@@ -74,10 +72,14 @@ def validate(spec: im.OpenRound, msg: im.CommitChoice) -> str | None:
     return None
 
 
-def opened_entry(spec: im.OpenRound) -> dict[str, Any]:
+def opened_entry(spec: im.OpenRound, salts: dict[str, str]) -> dict[str, Any]:
+    """Public: who must commit, in which order, by when, and a salted commitment to each
+    default. The allowed choices are not published: they can reveal hidden holdings."""
     return {"type": "round_opened", "round_id": spec.round_id, "ordered": spec.ordered,
             "deadline_ms": spec.deadline_ms,
-            "slots": [{"seat": s.seat, "key": s.key, "spec_hash": spec_hash(s)}
+            "slots": [{"seat": s.seat, "key": s.key,
+                       "default_commitment": default_commitment(
+                           spec.game_id, spec.round_id, s.key, s.default, salts[s.key])}
                       for s in spec.slots]}
 
 
@@ -87,8 +89,8 @@ def committed_entry(msg: im.CommitChoice, slot: im.SlotSpec) -> dict[str, Any]:
 
 
 def reveal(spec: im.OpenRound, openings: dict[str, dict[str, Any]],
-           commitments: dict[str, str]) -> tuple[dict[str, Any], dict[str, Any],
-                                                 im.RoundRevealed]:
+           commitments: dict[str, str], salts: dict[str, str]
+           ) -> tuple[dict[str, Any], dict[str, Any], im.RoundRevealed]:
     """(closed entry, revealed entry, message to the adjudicator). Missing slots default."""
     defaulted = [s.key for s in spec.slots if s.key not in openings]
     root = commitments_root(sorted(commitments.items()))
@@ -100,10 +102,12 @@ def reveal(spec: im.OpenRound, openings: dict[str, dict[str, Any]],
         o = openings.get(s.key)
         choice = o["choice"] if o is not None else s.default
         choices[s.key] = choice
-        rows.append({"slot": s.key, "seat": s.seat, "choice": choice,
-                     "nonce": o["nonce"] if o is not None else None,
-                     "commitment": commitments.get(s.key), "defaulted": o is None,
-                     "spec": s.model_dump(mode="json")})
+        row = {"slot": s.key, "seat": s.seat, "choice": choice,
+               "nonce": o["nonce"] if o is not None else None,
+               "commitment": commitments.get(s.key), "defaulted": o is None}
+        if o is None:  # the default was used: open its commitment
+            row["default_salt"] = salts.get(s.key)
+        rows.append(row)
     revealed = {"type": "round_revealed", "round_id": spec.round_id, "openings": rows}
     msg = im.RoundRevealed(game_id=spec.game_id, round_id=spec.round_id, choices=choices,
                            defaulted=defaulted)

@@ -21,7 +21,7 @@ log = structlog.get_logger("escrow")
 
 OPEN_LUA = """
 if redis.call('HSETNX', KEYS[1], ARGV[1], 'open') == 0 then return 0 end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2], ARGV[1] .. '#salts', ARGV[4])
 redis.call('XADD', KEYS[3], '*', 'd', ARGV[3])
 return 1
 """
@@ -83,9 +83,11 @@ class Escrow:
         k = Keys(spec.game_id)
         with structlog.contextvars.bound_contextvars(game_id=spec.game_id,
                                                      round_id=spec.round_id):
+            salts = core.new_salts(spec)
             created = await self._open(
                 keys=[k.esc_status, k.esc_round, k.record],
-                args=[spec.round_id, spec.model_dump_json(), dumps(core.opened_entry(spec))])
+                args=[spec.round_id, spec.model_dump_json(),
+                      dumps(core.opened_entry(spec, salts)), dumps(salts)])
             await self.redis.zadd(streams.TIMERS_ESC,
                                   {f"{spec.game_id}|{spec.round_id}": spec.deadline_ms})
             if created:
@@ -159,7 +161,8 @@ class Escrow:
         raw_c = await self.redis.hgetall(k.esc_commits(spec.round_id))
         commits = {(a.decode() if isinstance(a, bytes) else a):
                    (b.decode() if isinstance(b, bytes) else b) for a, b in raw_c.items()}
-        closed, revealed, msg = core.reveal(spec, openings, commits)
+        salts = loads(await self.redis.hget(k.esc_round, spec.round_id + "#salts") or "{}")
+        closed, revealed, msg = core.reveal(spec, openings, commits, salts)
         done = await self._close(keys=[k.esc_status, k.esc_round, k.record],
                                  args=[spec.round_id, dumps(closed), dumps(revealed),
                                        msg.model_dump_json()])

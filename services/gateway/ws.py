@@ -60,7 +60,8 @@ class Edge:
         finally:
             self.hub.remove(conn)
 
-    async def handle(self, conn: Connection, raw: str, bucket: TokenBucket) -> dict[str, Any] | None:
+    async def handle(self, conn: Connection, raw: str,
+                     bucket: TokenBucket) -> dict[str, Any] | None:
         if not bucket.take():
             return _rejected("message/rate_limited", "too many messages; slow down")
         if len(raw.encode()) > self.settings.max_message_bytes:

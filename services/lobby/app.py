@@ -16,7 +16,7 @@ kit.groups.append((streams.LOBBY_RPC, streams.GROUP_LOBBY))
 @kit.broker.subscriber(stream=StreamSub(streams.LOBBY_RPC, group=streams.GROUP_LOBBY,
                                         consumer=kit.settings.instance,
                                         max_records=kit.settings.max_records),
-                       title="lobby:rpc", description="gateway -> lobby requests (reply)")
+                       title="lobby:rpc", description="gateway -> lobby requests (reply)")  # type: ignore[untyped-decorator]
 async def on_request(body: dict[str, Any]) -> dict[str, Any]:
     return await lobby.handle(body)
 

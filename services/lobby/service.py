@@ -94,20 +94,20 @@ class Lobby:
         me = im.PlayerRef(player_id=req.player_id, name=req.name)
         if isinstance(req, lm.CreateTable):
             tables.check_new_table(req.game, req.seats, req.options)
-            tid = "t-" + secrets.token_hex(6)
-            t = lm.Table(table_id=tid, game=req.game, options=req.options, seats=req.seats,
+            new_id = "t-" + secrets.token_hex(6)
+            t = lm.Table(table_id=new_id, game=req.game, options=req.options, seats=req.seats,
                          players=[me], host=me.player_id, public=req.public,
                          invite=secrets.token_urlsafe(8), client_entropy=req.client_entropy,
                          turn_timeout_ms=req.turn_timeout_ms or self.settings.turn_timeout_ms,
                          round_timeout_ms=req.round_timeout_ms or self.settings.round_timeout_ms,
                          created_ms=now_ms())
-            await self.redis.set(table_key(tid), t.model_dump_json())
-            await self.redis.set(f"lobby:invite:{t.invite}", tid)
+            await self.redis.set(table_key(new_id), t.model_dump_json())
+            await self.redis.set(f"lobby:invite:{t.invite}", new_id)
             if t.public and len(t.players) < t.seats:
-                await self.redis.zadd(OPEN_TABLES, {tid: t.created_ms})
+                await self.redis.zadd(OPEN_TABLES, {new_id: t.created_ms})
             return {"table": t.model_dump()}
         if isinstance(req, lm.JoinTable):
-            tid = req.table_id
+            tid: str | None = req.table_id
             if req.invite:
                 raw = await self.redis.get(f"lobby:invite:{req.invite}")
                 tid = raw.decode() if raw else None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pydantic import JsonValue
+
 from shared.protocol.internal import PlayerRef
 from shared.protocol.lobby import Table
 from shared.rules import registry
@@ -13,7 +15,7 @@ class LobbyError(Exception):
         self.code = code
 
 
-def check_new_table(game: str, seats: int, options: dict[str, object]) -> None:
+def check_new_table(game: str, seats: int, options: dict[str, JsonValue]) -> None:
     try:
         g = registry.get(game)
     except registry.UnknownGame as exc:
@@ -22,7 +24,7 @@ def check_new_table(game: str, seats: int, options: dict[str, object]) -> None:
         raise LobbyError("lobby/bad_request",
                          f"{g.title} takes {g.min_seats}-{g.max_seats} seats")
     try:
-        g.setup(dict(options), seats)  # type: ignore[arg-type]
+        g.setup(dict(options), seats)
     except ValueError as exc:
         raise LobbyError("lobby/bad_request", f"bad options: {exc}") from exc
 

@@ -44,8 +44,8 @@ class Scoring:
                         await pipe.watch(k.scored, ratings_key(msg.game))
                         if await pipe.exists(k.scored):
                             return  # already scored: idempotent per game
-                        results = msg.outcome.get("results", [])
-                        places = [int(r["place"]) for r in results]  # type: ignore[index]
+                        results: list[Any] = msg.outcome.get("results", [])  # type: ignore[assignment]
+                        places = [int(r["place"]) for r in results]
                         ids = [p.player_id for p in msg.players]
                         raw = await pipe.hmget(ratings_key(msg.game), ids) if ids else []
                         prior = [loads(x) if x else None for x in raw]

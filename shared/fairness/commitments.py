@@ -38,6 +38,18 @@ def commitment(game_id: str, round_id: str, slot_key: str, seat: int, choice: An
     return hashlib.sha256(msg).hexdigest()
 
 
+DEFAULT_DOMAIN = "empire-hall/escrow/default/v1"
+
+
+def default_commitment(game_id: str, round_id: str, slot_key: str, default: Any,
+                       salt_hex: str) -> str:
+    """Published at open, before any commit: binds the slot's default without revealing it
+    (the salt is revealed only if the default is used)."""
+    msg = (lp(DEFAULT_DOMAIN) + lp(game_id) + lp(round_text(round_id, slot_key))
+           + lp(canonical_json(default)) + lp(bytes.fromhex(salt_hex)))
+    return hashlib.sha256(msg).hexdigest()
+
+
 def commitments_root(pairs: list[tuple[str, str]]) -> str:
     """SHA-256 over the sorted (slot key, commitment) list, each element length-prefixed."""
     h = hashlib.sha256()

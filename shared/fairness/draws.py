@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterator
 
 from shared.fairness.lp import lp
 
@@ -42,16 +41,15 @@ class LabelStream:
         self._block = 0
         self._buf = b""
 
-    def _blocks(self) -> Iterator[bytes]:
-        while True:
-            yield hmac.new(self._key, self._prefix + self._block.to_bytes(4, "big"),
-                           hashlib.sha256).digest()
-            self._block += 1
+    def _next_block(self) -> bytes:
+        block = hmac.new(self._key, self._prefix + self._block.to_bytes(4, "big"),
+                         hashlib.sha256).digest()
+        self._block += 1
+        return block
 
     def take(self, n: int) -> bytes:
-        gen = self._blocks()
         while len(self._buf) < n:
-            self._buf += next(gen)
+            self._buf += self._next_block()
         out, self._buf = self._buf[:n], self._buf[n:]
         return out
 

@@ -27,6 +27,8 @@ from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
+from shared.fairness.lp import canonical_json
+
 Json: TypeAlias = JsonValue
 Seat: TypeAlias = int
 
@@ -46,9 +48,10 @@ class Turn(Frozen):
     """The game waits for the seats in ``seats``; each has at least one legal action.
 
     ``seats`` are awaited: their deadline timer applies the game's ``default_action`` on
-    expiry. ``open_to`` are seats that *may* act now but are not waited for (e.g. trade
-    offers from anyone while one seat is bidding). ``legal_actions`` is authoritative for
-    who may do what.
+    expiry (repeatedly while the seat is still awaited). ``open_to`` are seats that *may* act
+    now but are not waited for (e.g. trade offers from anyone while one seat is bidding); the
+    two never overlap. ``legal_actions`` is authoritative for who may do what. Which seats
+    are awaited is public: a game must not let it reveal hidden information.
     """
 
     kind: Literal["turn"] = "turn"
@@ -65,6 +68,8 @@ class SealedSlot(Frozen):
     open, before any commit, and is used when the seat times out.
     ``public_keys``: for dict-valued choices in an ordered round, the keys whose values are
     shown publicly as the seat commits (The Empire Engine: which engine, not the gear value).
+    A slot's spec (allowed, default, context) is shown only to its own seat and the escrow;
+    the public record carries only a salted commitment to the default.
     """
 
     seat: Seat
@@ -276,8 +281,12 @@ class Game(Protocol):
 
 
 def default_check_choice(slot: SealedSlot, choice: Json) -> bool:
-    """The standard ``check_choice``: the choice is one of the enumerated allowed values."""
-    return slot.allowed is not None and choice in slot.allowed
+    """The standard ``check_choice``: the choice is one of the enumerated allowed values,
+    compared as canonical JSON (type-strict: ``true`` and ``1.0`` are not ``1``)."""
+    if slot.allowed is None:
+        return False
+    text = canonical_json(choice)
+    return any(canonical_json(a) == text for a in slot.allowed)
 
 
 def reject(code: RejectionCode, message: str) -> Rejection:

@@ -10,7 +10,11 @@ from shared.rules.api import Game
 
 # name -> module exporting GAME. Add a game here when its engine lands.
 _MODULES: dict[str, str] = {
-    # "empire": "shared.rules.empire",  (added when its engine lands)
+    "empire": "shared.rules.empire",
+    "empires-end": "shared.rules.empires_end",
+    "empire-engine": "shared.rules.empire_engine",
+    "empire-nyc": "shared.rules.empire_nyc",
+    "empire-cards": "shared.rules.empire_cards",
     "duel": "shared.rules.duel",
 }
 

@@ -61,7 +61,7 @@ def consume(broker: Any, stream: str, group: str, settings: Settings, handler: H
                      max_records=settings.max_records)
 
     @broker.subscriber(stream=live, title=title or f"{stream}:{group}",
-                       description=description)  # type: ignore[misc]
+                       description=description)  # type: ignore[misc,untyped-decorator]
     async def on_message(body: dict[str, Any], msg: RedisStreamMessage) -> None:
         await run(body, msg)
 
@@ -69,6 +69,6 @@ def consume(broker: Any, stream: str, group: str, settings: Settings, handler: H
                         max_records=settings.max_records,
                         min_idle_time=streams.RECLAIM_IDLE_MS)
 
-    @broker.subscriber(stream=reclaim, include_in_schema=False)  # type: ignore[misc]
+    @broker.subscriber(stream=reclaim, include_in_schema=False)  # type: ignore[misc,untyped-decorator]
     async def on_reclaim(body: dict[str, Any], msg: RedisStreamMessage) -> None:
         await run(body, msg)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +27,7 @@ class ServiceKit:
     redis: Any
     logger: Any
     groups: list[tuple[str, str]] = field(default_factory=list)
-    loops: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    loops: list[Callable[[], Coroutine[Any, Any, None]]] = field(default_factory=list)
     startup: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
     def consume(self, stream: str, group: str, handler: bus.Handler,

@@ -9,10 +9,10 @@ from pydantic import BaseModel, ValidationError
 from shared.rules.api import Json, RuleError, SealedSlot, default_check_choice
 
 S = TypeVar("S", bound=BaseModel)
-O = TypeVar("O", bound=BaseModel)
+Opt = TypeVar("Opt", bound=BaseModel)
 
 
-class GameBase(Generic[S, O]):
+class GameBase(Generic[S, Opt]):
     """Implements options_schema, check_choice, encode, decode and option parsing.
 
     Subclasses set ``State`` and ``Options`` (frozen pydantic models) and the rule methods.
@@ -24,7 +24,7 @@ class GameBase(Generic[S, O]):
     def options_schema(self) -> dict[str, Json]:
         return self.Options.model_json_schema()
 
-    def parse_options(self, options: dict[str, Json]) -> O:
+    def parse_options(self, options: dict[str, Json]) -> Opt:
         try:
             return self.Options.model_validate(options)  # type: ignore[return-value]
         except ValidationError as exc:

@@ -19,8 +19,8 @@ from shared.rules.api import (
     ChanceOutcome,
     Event,
     Game,
-    Json,
     JointAction,
+    Json,
     Move,
     Rejection,
     SealedSlot,
@@ -31,7 +31,7 @@ from shared.rules.api import (
 )
 
 Actor = Callable[[Game, Any, int, random.Random], Json]
-Chooser = Callable[[Game, Any, SealedSlot, random.Random], Json]
+Chooser = Callable[[Game, Any, SealedSlot, random.Random, dict[str, Json]], Json]
 
 
 def random_actor(game: Game, state: Any, seat: int, rng: random.Random) -> Json:
@@ -39,7 +39,8 @@ def random_actor(game: Game, state: Any, seat: int, rng: random.Random) -> Json:
     return rng.choice(legal)
 
 
-def random_chooser(game: Game, state: Any, slot: SealedSlot, rng: random.Random) -> Json:
+def random_chooser(game: Game, state: Any, slot: SealedSlot, rng: random.Random,
+                   public_parts: dict[str, Json]) -> Json:
     if slot.allowed:
         return rng.choice(list(slot.allowed))
     return slot.default
@@ -55,8 +56,9 @@ def bot_actor(bot: Any) -> Actor:
 
 
 def bot_chooser(bot: Any) -> Chooser:
-    def choose(game: Game, state: Any, slot: SealedSlot, rng: random.Random) -> Json:
-        return bot.choose(game.view(state, slot.seat), slot, slot.seat, {})  # type: ignore[no-any-return]
+    def choose(game: Game, state: Any, slot: SealedSlot, rng: random.Random,
+               public_parts: dict[str, Json]) -> Json:
+        return bot.choose(game.view(state, slot.seat), slot, slot.seat, public_parts)  # type: ignore[no-any-return]
 
     return choose
 
@@ -104,10 +106,14 @@ def play(
             values = draw(draw_key, node.label, node.draw, node.n, node.count)
             move = ChanceOutcome(label=node.label, values=tuple(values))
         elif isinstance(node, Simultaneous):
-            choices = {}
+            choices: dict[str, Json] = {}
+            publics: dict[str, Json] = {}  # ordered rounds: public parts committed so far
             for slot in node.slots:
                 chooser = (choosers or {}).get(slot.seat, random_chooser)
-                choices[slot.key] = chooser(game, state, slot, rng)
+                choice = chooser(game, state, slot, rng, dict(publics) if node.ordered else {})
+                choices[slot.key] = choice
+                if node.ordered and slot.public_keys and isinstance(choice, dict):
+                    publics[slot.key] = {k: choice.get(k) for k in slot.public_keys}
             move = JointAction(round_id=node.round_id, choices=choices)
         elif isinstance(node, Turn):
             seat = rng.choice(list(node.seats)) if node.seats else rng.choice(list(node.open_to))

@@ -1,12 +1,13 @@
 """HeuristicBot: plays Empire from its view and legal actions only, like any client.
 
 It values a position by simulating its own empire through the remaining developments
-(greedy, as the rules do, with a crude sale of surplus goods in between) and scoring
+(greedy, as the rules do, with a rough commerce in between: surplus goods sold, one
+good bought when short) and scoring
 ``support + w(round) * gold``: gold matters for buying later, less as the game ends.
 
 * Claiming: the nation (with the support stacked below it) whose simulation scores best;
   after a collision it keeps a unique pick, and a contested pick with probability 1/2,
-  otherwise it moves to the best nation nobody else took uniquely.
+  otherwise it moves to the best other nation nobody else took uniquely.
 * Commerce: the sale that maximises the value given the price curve and an estimate of
   what the others sell (half their goods, at most 7).
 * Exploration: raises to the cheapest bid that would make it the winner (E-2: the highest
@@ -27,6 +28,8 @@ from shared.rules.empire.data import BASE_PRICE, BOND_GOLD, KINDS, MAX_SALE, NAT
 
 Counts = dict[str, int]
 GOODS_RECIPES = {"goods"}  # nations whose institution uses goods keep them
+SIM_PRICE = 4  # a typical commerce price (10 minus ~6 goods sold in all)
+SIM_BUY = 6  # a typical price for a good bought at auction
 
 
 def gold_weight(round_: int) -> float:
@@ -63,14 +66,25 @@ def develop(h: Counts, nation: Nation | None) -> None:
 
 
 def value(h0: Mapping[str, int], nation: Nation | None, devs: int, w: float) -> float:
+    """Support at the end of ``devs`` developments plus ``w`` per gold piece.
+
+    Between developments the simulated commerce keeps only the goods that the next
+    development turns into support without starving industries (populations beyond the
+    colonies; all populations before the last development), sells the rest and buys one
+    good when short, at typical prices; nations whose institution uses goods keep them.
+    """
     h: Counts = {k: int(h0.get(k, 0)) for k in KINDS}
     keep_all = nation is not None and bool(set(nation.recipe) & GOODS_RECIPES)
     for i in range(devs):
         develop(h, nation)
         if i < devs - 1 and not keep_all:
-            sell = min(MAX_SALE, max(0, h["goods"] - h["populations"]))
-            h["goods"] -= sell
-            h["gold"] += 4 * sell
+            pops = h["populations"]
+            keep = pops if i == devs - 2 else max(0, pops - h["colonies"])
+            sell = min(MAX_SALE, max(0, h["goods"] - keep))
+            # A shortfall is made up by buying a good (at most one a round) if gold allows.
+            buy = 1 if h["goods"] < keep and h["gold"] >= SIM_BUY else 0
+            h["goods"] += buy - sell
+            h["gold"] += SIM_PRICE * sell - SIM_BUY * buy
     return h["supporters"] - h["revolts"] + w * h["gold"]
 
 
@@ -82,8 +96,13 @@ def _plus(h: Mapping[str, int], **delta: int) -> Counts:
 
 
 class HeuristicBot:
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, horizon: int = 6, gold_scale: float = 1.0) -> None:
         self.rng = random.Random(seed)
+        self.gold_scale = gold_scale
+        self.horizon = horizon  # developments simulated ahead (later ones are too uncertain)
+
+    def _devs(self, view: Mapping[str, Any]) -> int:
+        return min(int(view["developments_left"]), self.horizon)
 
     # -- helpers over the view ------------------------------------------------------------
 
@@ -93,15 +112,14 @@ class HeuristicBot:
         number = you.get("nation")
         return dict(you["holdings"]), NATIONS[number] if number is not None else None
 
-    @staticmethod
-    def _w(view: Mapping[str, Any]) -> float:
-        return gold_weight(int(view.get("round") or 0))
+    def _w(self, view: Mapping[str, Any]) -> float:
+        return self.gold_scale * gold_weight(int(view.get("round") or 0))
 
     def _gain(
         self, view: Mapping[str, Any], get: Mapping[str, int], give: Mapping[str, int]
     ) -> float:
         h, nation = self._me(view)
-        devs, w = int(view["developments_left"]), self._w(view)
+        devs, w = self._devs(view), self._w(view)
         after: Counts = {k: h[k] + int(get.get(k, 0)) - int(give.get(k, 0)) for k in KINDS}
         return value(after, nation, devs, w) - value(h, nation, devs, w)
 
@@ -142,7 +160,7 @@ class HeuristicBot:
         if {"type": "raise", "bid": target} not in legal:
             return {"type": "pass"}
         h, nation = self._me(v)
-        devs, w = int(v["developments_left"]), self._w(v)
+        devs, w = self._devs(v), self._w(v)
         card = {a["resource"]: 1}
         if a["resource"] == "bonds":
             card["gold"] = BOND_GOLD
@@ -175,7 +193,7 @@ class HeuristicBot:
             h = _plus({}, **dict(nation.start))
             h["supporters"] += int(stack.get("supporters", 0))
             h["revolts"] += int(stack.get("revolts", 0))
-            return value(h, nation, 6, gold_weight(1))
+            return value(h, nation, self.horizon, gold_weight(1))
 
         ranked = sorted(allowed, key=lambda m: (-worth(m), m))
         last = v["claim"]["last_selections"]
@@ -184,14 +202,14 @@ class HeuristicBot:
         picks = Counter(last)
         mine = last[seat]
         if mine in allowed and (picks[mine] == 1 or self.rng.random() < 0.5):
-            return int(mine)
+            return int(mine)  # unique last time (or a coin flip says insist)
         taken = {p for s, p in enumerate(last) if s != seat and picks[p] == 1}
-        free = [m for m in ranked if m not in taken]
+        free = [m for m in ranked if m not in taken and m != mine]
         return free[0] if free else ranked[0]
 
     def _sell(self, v: Mapping[str, Any], allowed: list[int], seat: int) -> int:
         h, nation = self._me(v)
-        devs, w = int(v["developments_left"]), self._w(v)
+        devs, w = self._devs(v), self._w(v)
         others = 0.0
         for p in v["players"]:
             if p["seat"] == seat:

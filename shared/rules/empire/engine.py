@@ -109,8 +109,12 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions]):
     def default_action(self, state: EmpireState, seat: int) -> Json:
         if state.phase == "trade_window" and 0 <= seat < state.n and not state.done[seat]:
             return {"type": "done"}
+        if state.auction is not None and state.auction.to_act == seat:
+            return {"type": "pass"}  # the polled bidder's timeout is a pass (E-1)
+        # Not awaited: never accept anything on someone's behalf; decline at most.
         legal = self.legal_actions(state, seat)
-        return legal[0] if legal else {"type": "pass"}  # the bidder's first action is pass
+        declines = [a for a in legal if isinstance(a, dict) and a.get("type") == "decline"]
+        return declines[0] if declines else {"type": "pass"}
 
     def check_choice(self, slot: SealedSlot, choice: Json) -> bool:
         # Selection cards are integers: reject JSON true/1.0 that compare equal to 1.

@@ -14,6 +14,7 @@ from shared.rules.api import Json, Simultaneous, Turn
 from shared.rules.empire.actions import bundle_json
 from shared.rules.empire.data import NATIONS, ROUNDS
 from shared.rules.empire.exploration import MAX_OPEN_OFFERS, locked_gold, tradeable
+from shared.rules.empire.scoring import standings
 from shared.rules.empire.state import EmpireState
 
 if TYPE_CHECKING:
@@ -128,6 +129,8 @@ def view(game: EmpireGame, state: EmpireState, seat: int | None) -> dict[str, Js
             "opener": a.opener,
             "passes": a.passes,
         }
+    if state.phase == "ended":
+        out["standings"] = standings(state)  # E-19; the final result is public
     if isinstance(node, Turn):
         out["awaiting"] = list(node.seats)
     if isinstance(node, Simultaneous):

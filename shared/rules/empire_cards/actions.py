@@ -146,6 +146,13 @@ class SpellTrade(_A):
     n: int
 
 
+class SpellGive(_A):
+    """Mass trade (CG-17): the caster gives, then the target returns, one card at a time."""
+
+    type: Literal["spell_give"]
+    card: str
+
+
 class Plunder(_A):
     type: Literal["plunder"]
     target: int | None  # None: claim an unowned achievement card
@@ -183,12 +190,10 @@ Action: TypeAlias = Annotated[
     | SpellTake
     | SpellPick
     | SpellTrade
+    | SpellGive
     | Plunder
     | Destroy,
     Field(discriminator="type"),
 ]
 
 ACTION: TypeAdapter[Action] = TypeAdapter(Action)
-
-# A mass-trade sealed choice (CG-17) is a list of card codes; validated by check_choice.
-CHOICE: TypeAdapter[tuple[str, ...]] = TypeAdapter(tuple[str, ...])

@@ -91,14 +91,7 @@ class HeuristicBot:
     def choose(
         self, view: dict[str, Json], slot: SealedSlot, seat: int, public_parts: dict[str, Json]
     ) -> Json:
-        ctx = slot.context
-        hand_json = ctx.get("hand") if isinstance(ctx, dict) else None
-        n_json = ctx.get("n") if isinstance(ctx, dict) else None
-        if isinstance(hand_json, list) and isinstance(n_json, int):
-            plan = _Plan(view, seat)  # type: ignore[arg-type]
-            hand = sorted((str(c) for c in hand_json), key=lambda c: (plan.usefulness(c), c))
-            chosen: list[Json] = list(hand[:n_json])
-            return chosen
+        """This game opens no sealed rounds; answer any slot with its default."""
         return slot.default
 
     # ------------------------------------------------------------------ the turn
@@ -217,8 +210,10 @@ class HeuristicBot:
 
     def _spell(self, plan: _Plan, acts: list[Action]) -> Action | None:
         if acts and acts[0]["type"] == "spell_trade":
-            junk = sum(1 for c in plan.hand if plan.usefulness(c) <= 10)
+            junk = sum(1 for c in plan.hand if plan.usefulness(c) < 20)
             return max((a for a in acts if a["n"] <= junk), key=lambda a: a["n"])
+        if acts and acts[0]["type"] == "spell_give":
+            return self._give_worst(plan, acts)
         if acts and acts[0]["type"] == "spell_take":
             return max(acts, key=lambda a: int(plan.needed(rank_of(a["card"]))))
         return None

@@ -1,4 +1,14 @@
-"""The Game: Empire The Card Game with match play (issue 7)."""
+"""The Game: Empire The Card Game with match play (issue 7).
+
+One state holds a whole match: hand after hand until an Emperor Overlord (CG-19) or the
+``max_hands`` cap. Nodes:
+  Chance  "hand:<h>:dealer" (below n; CG-3), "hand:<h>:deal" (secret shuffle),
+          "hand:<h>:rebuild:<k>" (secret shuffle of the discard piles, CG-18),
+          "hand:<h>:turn:<t>:mass_steal:<seat>" (secret index into a hand, CG-17);
+  Turn    everything else, one awaited seat except the 3rd-set tribute (every payer).
+There are no Simultaneous rounds: the secret exchanges (trade CG-5, mass trade CG-17) are
+sequential Turns whose card events are visible to the two players only.
+"""
 
 from __future__ import annotations
 
@@ -18,12 +28,9 @@ from shared.rules.api import (
     Outcome,
     Rejection,
     RuleError,
-    SealedSlot,
-    Simultaneous,
     Terminal,
     Transition,
     Turn,
-    default_check_choice,
     reject,
 )
 from shared.rules.empire_cards import interact, spells, turn
@@ -50,6 +57,7 @@ from shared.rules.empire_cards.actions import (
     SabotageSkip,
     SabotageTake,
     Serf,
+    SpellGive,
     SpellPick,
     SpellTake,
     SpellTrade,
@@ -76,7 +84,7 @@ _PHASE_ACTIONS: dict[str, tuple[type, ...]] = {
     "tribute": (Tribute,),
     "gift": (Gift, GiftSkip),
     "sabotage": (SabotageSkip, SabotageTake, SabotageNone),
-    "spell": (SpellTake, SpellPick, SpellTrade),
+    "spell": (SpellTake, SpellPick, SpellTrade, SpellGive),
     "reward": (Plunder, Destroy),
 }  # fmt: skip
 
@@ -109,12 +117,11 @@ class EmpireCardsGame(GameBase[st.State, st.Options]):
         if state.phase == "shuffle":
             n = len(state.deck)
             return Chance(label=f"hand:{state.hand_no}:deal", draw="shuffle", n=n, secret=True)
-        if state.phase == "spell" and state.spell is not None:
-            if state.spell.stage == "hand":
-                size = len(state.players[state.spell.target or 0].hand)
-                return Chance(label=spells.steal_label(state), draw="below", n=size, secret=True)
-            if state.spell.stage == "swap":
-                return spells.trade_round(state)
+        spell = state.spell
+        if state.phase == "spell" and spell is not None and spell.stage == "hand":
+            assert spell.target is not None
+            size = len(state.players[spell.target].hand)
+            return Chance(label=spells.steal_label(state), draw="below", n=size, secret=True)
         return Turn(seats=awaited(state))
 
     def legal_actions(self, state: st.State, seat: int) -> Sequence[Json]:
@@ -124,11 +131,6 @@ class EmpireCardsGame(GameBase[st.State, st.Options]):
 
     def default_action(self, state: st.State, seat: int) -> Json:
         return default_action(state, seat)
-
-    def check_choice(self, slot: SealedSlot, choice: Json) -> bool:
-        if slot.allowed is not None:
-            return default_check_choice(slot, choice)
-        return spells.check_trade_choice(slot, choice)
 
     def view(self, state: st.State, seat: int | None) -> dict[str, Json]:
         return view(state, seat)
@@ -142,10 +144,8 @@ class EmpireCardsGame(GameBase[st.State, st.Options]):
         result: st.State | Rejection
         if isinstance(move, ChanceOutcome):
             result = self._chance(state, node, move, events)
-        elif isinstance(move, JointAction):
-            if not isinstance(node, Simultaneous):
-                return reject("action/wrong_phase", "no simultaneous round is pending")
-            result = spells.resolve_trade(state, move, events)
+        elif isinstance(move, JointAction):  # this game has no sealed rounds
+            return reject("action/wrong_phase", "no simultaneous round is pending")
         elif isinstance(move, Act):
             result = self._act(state, node, move, events)
         else:  # pragma: no cover - the Move union is closed
@@ -227,6 +227,8 @@ class EmpireCardsGame(GameBase[st.State, st.Options]):
                 return spells.do_cast(state, action, events)
             case SpellTake() | SpellPick() | SpellTrade():
                 return spells.do_spell_step(state, action, events)
+            case SpellGive():
+                return spells.do_spell_give(state, seat, action, events)
             case Plunder() | Destroy():
                 return apply_reward(state, action, events)
         return reject("action/malformed", "unknown action")  # pragma: no cover

@@ -16,13 +16,13 @@ from shared.rules.empire_cards.sets import (
     plunderable_sets,
     serf_options,
 )
-from shared.rules.empire_cards.spells import can_cast, spell_actions
+from shared.rules.empire_cards.spells import can_cast, spell_actions, trader
 from shared.rules.empire_cards.state import State
 from shared.rules.empire_cards.turn import interaction_allowed, stealable
 
 
 def awaited(state: State) -> tuple[int, ...]:
-    """The seats a Turn waits for in the current phase (empty at Chance/Simultaneous)."""
+    """The seats a Turn waits for in the current phase (empty at a Chance)."""
     phase = state.phase
     if phase in ("play", "gift", "sabotage"):
         return (state.active,)
@@ -35,7 +35,9 @@ def awaited(state: State) -> tuple[int, ...]:
     if phase == "tribute":
         return state.tribute_from
     if phase == "spell" and state.spell is not None and state.spell.stage != "hand":
-        return () if state.spell.stage == "swap" else (state.spell.caster,)
+        if state.spell.stage in ("give", "return"):
+            return (trader(state),)
+        return (state.spell.caster,)
     if phase == "reward" and state.hand_winner is not None:
         return (state.hand_winner,)
     return ()

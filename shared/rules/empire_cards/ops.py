@@ -86,9 +86,15 @@ def rebuild_deck(state: State, perm: tuple[int, ...], events: Events) -> State:
 def runout_refill(before: State, after: State, events: Events) -> State:
     """CG-12 "run out of cards": a hand that became empty draws 6 at once.
 
-    Not applied once the hand is over (the winner's empty hand, or a new deal).
+    Not applied once the hand is over (the winner's empty hand, or a new deal), nor in the
+    middle of an exchange (a trade or a mass trade): the cards come straight back, and the
+    check runs again once the exchange completes (nobody ends an exchange empty-handed).
     """
     if after.phase in ("dealer", "shuffle", "reward", "over") or after.hand_no != before.hand_no:
+        return after
+    if after.phase == "trade_reply" or (
+        after.spell is not None and after.spell.stage in ("give", "return")
+    ):
         return after
     for seat in range(after.n_seats):
         was: Player = before.players[seat]

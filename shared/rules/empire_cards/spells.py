@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from shared.rules.api import JointAction, Json, Rejection, SealedSlot, Simultaneous, reject
-from shared.rules.empire_cards.actions import CHOICE, CastSpell, SpellPick, SpellTake, SpellTrade
+from shared.rules.api import Json, Rejection, reject
+from shared.rules.empire_cards.actions import CastSpell, SpellGive, SpellPick, SpellTake, SpellTrade
 from shared.rules.empire_cards.cards import (
     distinct_by_label,
     is_wizard,
@@ -96,7 +96,7 @@ def advance(state: State, events: Events) -> State:
     spell = state.spell
     assert spell is not None
     while True:
-        if spell.stage == "swap":
+        if spell.stage in ("give", "return"):
             return state.model_copy(update={"spell": spell})
         ok = _qualifies(state, spell)
         todo = [t for t in opponents_from_left(state, spell.caster) if t not in spell.done]
@@ -157,7 +157,7 @@ def spell_actions(state: State) -> list[Json]:
     if spell.stage == "count":
         most = min(len(state.players[spell.caster].hand), len(state.players[t].hand))
         return [{"type": "spell_trade", "target": t, "n": n} for n in range(most + 1)]
-    return []
+    return give_actions(state)
 
 
 def do_spell_step(
@@ -174,7 +174,8 @@ def do_spell_step(
             return reject("action/illegal", "not a valid number of cards to trade")
         if action.n == 0:
             return _done(state, events)
-        update = {"stage": "swap", "n": action.n}
+        events.append(public("mass_trade", seat=caster, target=t, n=action.n))
+        update = {"stage": "give", "n": action.n, "moved": 0}
         return state.model_copy(update={"spell": spell.model_copy(update=update)})
     if spell.stage not in ("army", "pick") or action.set not in plunderable_sets(army):
         return reject("action/illegal", "that army set cannot be taken")
@@ -196,66 +197,45 @@ def do_spell_step(
     return _done(state, events)
 
 
-# ---------------------------------------------------------------- mass trade (sealed)
+# ---------------------------------------------------------------- mass trade
 
 
-def trade_round(state: State) -> Simultaneous:
-    """Both sides choose their N cards at the same time; each slot's context carries only its
-    own seat's hand, so the escrow can validate it without the engine (check_choice)."""
+def trader(state: State) -> int:
+    """Who gives now: the caster in the "give" stage, the target in the "return" stage."""
     spell = state.spell
     assert spell is not None and spell.target is not None
-    slots = []
-    for seat in (spell.caster, spell.target):
-        hand = state.players[seat].hand
-        slots.append(
-            SealedSlot(
-                seat=seat,
-                key=f"give:{seat}",
-                allowed=None,
-                default=list(hand[: spell.n]),
-                context={"n": spell.n, "hand": list(hand)},
-            )
-        )
-    round_id = f"hand:{state.hand_no}:turn:{state.turn_no}:mass_trade:{spell.target}"
-    return Simultaneous(round_id=round_id, slots=tuple(slots))
+    return spell.caster if spell.stage == "give" else spell.target
 
 
-def check_trade_choice(slot: SealedSlot, choice: Json) -> bool:
-    ctx = slot.context
-    if not isinstance(ctx, dict) or not isinstance(choice, list):
-        return False
-    n, hand = ctx.get("n"), ctx.get("hand")
-    if not isinstance(n, int) or not isinstance(hand, list):
-        return False
-    if not all(isinstance(c, str) for c in choice):
-        return False
-    return len(choice) == n == len(set(choice)) and set(choice) <= set(hand)  # type: ignore[arg-type]
+def give_actions(state: State) -> list[Json]:
+    hand = state.players[trader(state)].hand
+    return [{"type": "spell_give", "card": c} for c in distinct_by_label(hand)]
 
 
-def resolve_trade(state: State, move: JointAction, events: Events) -> State | Rejection:
-    node = trade_round(state)
-    if move.round_id != node.round_id:
-        return reject("action/unknown_round", f"pending round is {node.round_id}")
-    if set(move.choices) != {s.key for s in node.slots}:
-        return reject("action/malformed", "one choice per slot is required")
-    for slot in node.slots:
-        if not check_trade_choice(slot, move.choices[slot.key]):
-            return reject("action/illegal", f"invalid choice for {slot.key}")
+def do_spell_give(state: State, seat: int, action: SpellGive, events: Events) -> State | Rejection:
+    """Mass trade as N-card hidden trades (CG-5 style): the caster hands over N cards, then
+    the target hands back N cards of its choice (it may return cards just received). Only
+    the two players see the cards. Not a sealed round: the escrow's public record would
+    reveal the choices and the slots' hand contexts to everyone."""
     spell = state.spell
     assert spell is not None and spell.target is not None
-    caster, t = spell.caster, spell.target
-    gives = {s.seat: CHOICE.validate_python(move.choices[s.key]) for s in node.slots}
-    for seat in (caster, t):
-        state = set_player(state, seat, hand=remove_cards(state.players[seat].hand, gives[seat]))
-    state = add_to_hand(add_to_hand(state, caster, gives[t]), t, gives[caster])
-    events.append(public("mass_trade", seat=caster, target=t, n=spell.n))
+    giver = trader(state)
+    taker = spell.target if giver == spell.caster else spell.caster
+    hand = state.players[giver].hand
+    if seat != giver or action.card not in hand:
+        return reject("action/illegal", "give a card from your hand")
+    state = set_player(state, giver, hand=remove_cards(hand, (action.card,)))
+    state = add_to_hand(state, taker, (action.card,))
+    events.append(public("mass_trade_give", seat=giver, to=taker))
     events.append(
-        private(
-            "mass_trade_cards",
-            (caster, t),
-            caster_gave=list(gives[caster]),
-            target_gave=list(gives[t]),
-        )
+        private("mass_trade_card", (giver, taker), seat=giver, to=taker, card=action.card)
     )
-    spell = spell.model_copy(update={"stage": "count", "n": 0})
+    moved = spell.moved + 1
+    if moved < spell.n:
+        spell = spell.model_copy(update={"moved": moved})
+        return state.model_copy(update={"spell": spell})
+    if spell.stage == "give":
+        spell = spell.model_copy(update={"stage": "return", "moved": 0})
+        return state.model_copy(update={"spell": spell})
+    spell = spell.model_copy(update={"stage": "count", "n": 0, "moved": 0})
     return _done(state.model_copy(update={"spell": spell}), events)

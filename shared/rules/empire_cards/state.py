@@ -85,10 +85,11 @@ class Battle(_Frozen):
 class Spell(_Frozen):
     kind: SpellKind
     caster: int
-    stage: Literal["hand", "army", "pick", "count", "swap"]
+    stage: Literal["hand", "army", "pick", "count", "give", "return"]
     done: tuple[int, ...] = ()  # opponents already handled in this stage
-    target: int | None = None  # mass trade: the opponent being traded with
+    target: int | None = None  # the opponent the spell now works on
     n: int = 0  # mass trade: cards each side gives
+    moved: int = 0  # mass trade: cards already given in the current give/return stage
 
 
 class RewardTask(_Frozen):

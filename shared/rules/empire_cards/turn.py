@@ -178,8 +178,10 @@ def do_special(state: State, action: Barbarian | Serf, events: Events) -> State 
     p = state.players[seat]
     if not _sets_allowed(state):
         return reject("action/illegal", "no sets in the first round (option)")
+    if not contains_all(p.hand, action.cards):
+        return reject("action/illegal", "cards not in your hand")
     ok = valid_barbarian(action.cards) if action.type == "barbarian" else valid_serf(action.cards)
-    if not contains_all(p.hand, action.cards) or not ok:
+    if not ok:
         return reject("action/illegal", f"not a valid {action.type} set from your hand")
     cards = sorted_cards(action.cards)
     kind = "serf" if action.type == "serf" else ("horde" if is_horde(cards) else "barbarian")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from shared.rules.api import Json
 from shared.rules.empire_cards.combat import battle_sets
 from shared.rules.empire_cards.data import REGIMES
+from shared.rules.empire_cards.legal import awaited
 from shared.rules.empire_cards.match import has_won_condition
 from shared.rules.empire_cards.sets import army_protected
 from shared.rules.empire_cards.state import Player, State
@@ -57,6 +58,7 @@ def _pending(state: State, seat: int | None) -> dict[str, Json]:
             "stage": s.stage,
             "target": s.target,
             "n": s.n,
+            "moved": s.moved,
         }
     if state.rewards:
         out["rewards"] = [{"kind": r.kind, "target": r.target} for r in state.rewards]
@@ -64,8 +66,6 @@ def _pending(state: State, seat: int | None) -> dict[str, Json]:
 
 
 def view(state: State, seat: int | None) -> dict[str, Json]:
-    from shared.rules.empire_cards.legal import awaited  # local: legal imports the rules
-
     out: dict[str, Json] = {
         "game": "empire-cards",
         "phase": state.phase,
@@ -90,10 +90,4 @@ def view(state: State, seat: int | None) -> dict[str, Json]:
     }
     if seat is not None and 0 <= seat < state.n_seats:
         out["hand"] = list(state.players[seat].hand)
-        if state.phase == "spell" and state.spell is not None and state.spell.stage == "swap":
-            from shared.rules.empire_cards.spells import trade_round
-
-            out["slots"] = [
-                s.model_dump(mode="json") for s in trade_round(state).slots if s.seat == seat
-            ]
     return out

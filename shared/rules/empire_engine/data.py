@@ -3,6 +3,9 @@
 Every value that the rulebook does not print is marked RECONSTRUCTED; those rows can be
 replaced by the real card text without touching any rule logic, which only reads the
 derived lookups at the bottom of this module.
+
+Only the rulebook's components are modelled: the published editions' per-empire special
+abilities are out of scope (EE-16), so every seat gets the same engines and gears.
 """
 
 from __future__ import annotations

@@ -127,7 +127,8 @@ class EmpireEngine(GameBase[EngineState, EngineOptions]):
     def apply(self, state: EngineState, move: Move) -> Transition | Rejection:
         try:
             return self._apply(state, move)
-        except Exception as exc:  # apply never raises on bad input
+        except Exception as exc:  # contract: apply never raises; the checks below should
+            # already have rejected every bad move, this is the last line of defence
             return reject("action/malformed", f"{type(exc).__name__}: {exc}")
 
     def _apply(self, state: EngineState, move: Move) -> Transition | Rejection:

@@ -7,7 +7,9 @@ place after the decision.
 
 from __future__ import annotations
 
-from shared.rules.api import Event
+from typing import Literal
+
+from shared.rules.api import Event, Json
 from shared.rules.empire_engine.data import (
     ARM_SOLDIERS,
     ENGINES,
@@ -36,7 +38,9 @@ def _set_player(state: State, seat: int, player: Player) -> State:
     return state.model_copy(update={"players": tuple(players)})
 
 
-def _from_stock(state: State, seat: int, res: Resource, n: int, pile: str) -> State:
+def _from_stock(
+    state: State, seat: int, res: Resource, n: int, pile: Literal["ready", "score"]
+) -> State:
     """Take ``n`` of ``res`` from the (unlimited, EE-11) stock into a pile of ``seat``."""
     p = state.players[seat]
     if pile == "ready":
@@ -47,9 +51,9 @@ def _from_stock(state: State, seat: int, res: Resource, n: int, pile: str) -> St
     return state.model_copy(update={"supplied": state.supplied.add(res, n)})
 
 
-def _score_event(state: State, seat: int, type_: str, data: dict[str, object]) -> list[Event]:
+def _score_event(state: State, seat: int, type_: str, data: dict[str, Json]) -> list[Event]:
     """Events about a choice that only moves a resource into a hidden score pile (EE-12)."""
-    full = Event(type=type_, data={"seat": seat, **data})  # type: ignore[dict-item]
+    full = Event(type=type_, data={"seat": seat, **data})
     if not state.options.hidden_score_piles:
         return [full]
     return [

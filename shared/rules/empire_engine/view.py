@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from shared.rules.api import Json
 from shared.rules.empire_engine.data import CYCLE, ENGINES, GEAR_ROWS, top_action
-from shared.rules.empire_engine.execute import pending_loot, target_of
+from shared.rules.empire_engine.execute import incoming, pending_loot, target_of
 from shared.rules.empire_engine.planning import plan_order, plan_slots, round_id, turn_order
 from shared.rules.empire_engine.scoring import score
 from shared.rules.empire_engine.state import Player, State
@@ -71,6 +71,18 @@ def view(state: State, seat: int | None) -> dict[str, Json]:
         out["slots"] = [
             slot.model_dump(mode="json") for slot in plan_slots(state) if slot.seat == seat
         ]
+    elif state.phase == "block":  # EE-8: each awaited defender picks one of its attackers
+        out["pending"] = {
+            "block": [
+                {
+                    "defender": s,
+                    "attackers": [state.attacks[i].attacker for i in incoming(state, s)],
+                }
+                for s in state.awaiting
+            ]
+        }
+    elif state.phase == "salvage":
+        out["pending"] = {"salvage": list[Json](state.awaiting)}
     elif state.phase == "loot":
         index = pending_loot(state)
         if index is not None:

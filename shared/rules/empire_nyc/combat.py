@@ -70,7 +70,9 @@ def defend(state: NycState, seat: int, dice: int) -> Result | Rejection:
     b = state.battle
     if not 1 <= dice <= max_defender_dice(state.cubes[b.to]):
         return reject("action/illegal", "the defender rolls 1 die, or 2 with 2+ cubes (NY-8)")
-    s = state.model_copy(update={"battle": b.model_copy(update={"def_dice": dice}), "phase": "roll"})
+    s = state.model_copy(
+        update={"battle": b.model_copy(update={"def_dice": dice}), "phase": "roll"}
+    )
     return s, [Event(type="defended", data={"seat": seat, "dice": dice})]
 
 
@@ -87,14 +89,16 @@ def rolled(state: NycState, values: tuple[int, ...]) -> Result:
     b = state.battle
     if b.inst_roll is None:
         s = state.model_copy(update={"battle": b.model_copy(update={"inst_roll": values})})
-        data: dict[str, Json] = {"role": "instigator", "seat": state.current, "values": list(values)}
+        data: dict[str, Json] = {
+            "role": "instigator",
+            "seat": state.current,
+            "values": list(values),
+        }
         return s, [Event(type="dice", data=data)]
     return resolve(state, b, b.inst_roll, values)
 
 
-def resolve(
-    state: NycState, b: Battle, inst: tuple[int, ...], dfn: tuple[int, ...]
-) -> Result:
+def resolve(state: NycState, b: Battle, inst: tuple[int, ...], dfn: tuple[int, ...]) -> Result:
     inst_losses, def_losses = compare(inst, dfn)
     cubes = list(state.cubes)
     cubes[b.frm] -= inst_losses
@@ -104,8 +108,8 @@ def resolve(
         "to": board.NB_IDS[b.to],
         "instigator": state.current,
         "defender": b.defender,
-        "instigator_dice": sorted(inst, reverse=True),
-        "defender_dice": sorted(dfn, reverse=True),
+        "instigator_dice": list[Json](sorted(inst, reverse=True)),
+        "defender_dice": list[Json](sorted(dfn, reverse=True)),
         "instigator_losses": inst_losses,
         "defender_losses": def_losses,
     }
@@ -165,8 +169,11 @@ def eliminate(state: NycState, loser: int, by: int) -> Result:
         hands[by] = hands[by] + cards
         if cards:
             events.append(
-                Event(type="cards_taken", data={"seat": by, "from": loser, "cards": list(cards)},
-                      visible_to=(by, loser))
+                Event(
+                    type="cards_taken",
+                    data={"seat": by, "from": loser, "cards": list(cards)},
+                    visible_to=(by, loser),
+                )
             )
     else:
         discard = discard + cards

@@ -44,23 +44,29 @@ class Neighborhood(NamedTuple):
 # RECONSTRUCTED (RULINGS.md §5.2): one row per neighborhood card.
 NEIGHBORHOODS: Final[tuple[Neighborhood, ...]] = (
     Neighborhood("MN01", "Inwood", "manhattan", "squirrel", ("BX01", "MN02")),
-    Neighborhood("MN02", "Washington Heights", "manhattan", "squirrel",
-                 ("BX03", "MN01", "MN03", "NJ01")),
+    Neighborhood(
+        "MN02", "Washington Heights", "manhattan", "squirrel", ("BX03", "MN01", "MN03", "NJ01")
+    ),
     Neighborhood("MN03", "Harlem", "manhattan", "rat", ("BX03", "BX04", "MN02", "MN04", "MN05")),
     Neighborhood("MN04", "East Harlem", "manhattan", "rat", ("BX04", "MN03", "MN06", "QN01")),
     Neighborhood("MN05", "Upper West Side", "manhattan", "squirrel", ("MN03", "MN06", "MN08")),
-    Neighborhood("MN06", "Upper East Side", "manhattan", "pigeon",
-                 ("MN04", "MN05", "MN07", "MN08")),
+    Neighborhood(
+        "MN06", "Upper East Side", "manhattan", "pigeon", ("MN04", "MN05", "MN07", "MN08")
+    ),
     Neighborhood("MN07", "Roosevelt Island", "manhattan", "squirrel", ("MN06", "QN01", "QN02")),
-    Neighborhood("MN08", "Midtown", "manhattan", "pigeon",
-                 ("MN05", "MN06", "MN09", "MN10", "MN11", "QN02")),
+    Neighborhood(
+        "MN08", "Midtown", "manhattan", "pigeon", ("MN05", "MN06", "MN09", "MN10", "MN11", "QN02")
+    ),
     Neighborhood("MN09", "Chelsea", "manhattan", "rat", ("MN08", "MN10", "NJ02")),
-    Neighborhood("MN10", "Greenwich Village", "manhattan", "squirrel",
-                 ("MN08", "MN09", "MN11", "MN12")),
-    Neighborhood("MN11", "Lower East Side", "manhattan", "rat",
-                 ("BK01", "BK03", "MN08", "MN10", "MN12")),
-    Neighborhood("MN12", "Financial District", "manhattan", "pigeon",
-                 ("BK03", "MN10", "MN11", "NJ03")),
+    Neighborhood(
+        "MN10", "Greenwich Village", "manhattan", "squirrel", ("MN08", "MN09", "MN11", "MN12")
+    ),
+    Neighborhood(
+        "MN11", "Lower East Side", "manhattan", "rat", ("BK01", "BK03", "MN08", "MN10", "MN12")
+    ),
+    Neighborhood(
+        "MN12", "Financial District", "manhattan", "pigeon", ("BK03", "MN10", "MN11", "NJ03")
+    ),
     Neighborhood("BX01", "Riverdale", "bronx", "squirrel", ("BX02", "MN01")),
     Neighborhood("BX02", "Fordham", "bronx", "squirrel", ("BX01", "BX03", "BX05", "BX06")),
     Neighborhood("BX03", "Highbridge", "bronx", "pigeon", ("BX02", "BX04", "MN02", "MN03")),
@@ -68,30 +74,40 @@ NEIGHBORHOODS: Final[tuple[Neighborhood, ...]] = (
     Neighborhood("BX05", "Hunts Point", "bronx", "rat", ("BX02", "BX04", "BX06")),
     Neighborhood("BX06", "Throgs Neck", "bronx", "pigeon", ("BX02", "BX05", "QN03")),
     Neighborhood("QN01", "Astoria", "queens", "pigeon", ("BX04", "MN04", "MN07", "QN02", "QN03")),
-    Neighborhood("QN02", "Long Island City", "queens", "rat",
-                 ("BK01", "MN07", "MN08", "QN01", "QN04", "QN05")),
+    Neighborhood(
+        "QN02",
+        "Long Island City",
+        "queens",
+        "rat",
+        ("BK01", "MN07", "MN08", "QN01", "QN04", "QN05"),
+    ),
     Neighborhood("QN03", "Flushing", "queens", "pigeon", ("BX06", "QN01", "QN04", "QN06")),
     Neighborhood("QN04", "Forest Hills", "queens", "squirrel", ("QN02", "QN03", "QN05", "QN06")),
     Neighborhood("QN05", "Ridgewood", "queens", "rat", ("BK02", "QN02", "QN04")),
     Neighborhood("QN06", "Jamaica", "queens", "pigeon", ("BK09", "QN03", "QN04", "QN07")),
     Neighborhood("QN07", "The Rockaways", "queens", "squirrel", ("BK06", "QN06")),
-    Neighborhood("BK01", "Williamsburg", "brooklyn", "rat",
-                 ("BK02", "BK03", "BK04", "MN11", "QN02")),
+    Neighborhood(
+        "BK01", "Williamsburg", "brooklyn", "rat", ("BK02", "BK03", "BK04", "MN11", "QN02")
+    ),
     Neighborhood("BK02", "Bushwick", "brooklyn", "rat", ("BK01", "BK04", "BK09", "QN05")),
-    Neighborhood("BK03", "Downtown Brooklyn", "brooklyn", "pigeon",
-                 ("BK01", "BK04", "BK05", "MN11", "MN12")),
-    Neighborhood("BK04", "Bedford-Stuyvesant", "brooklyn", "pigeon",
-                 ("BK01", "BK02", "BK03", "BK06", "BK09")),
+    Neighborhood(
+        "BK03", "Downtown Brooklyn", "brooklyn", "pigeon", ("BK01", "BK04", "BK05", "MN11", "MN12")
+    ),
+    Neighborhood(
+        "BK04", "Bedford-Stuyvesant", "brooklyn", "pigeon", ("BK01", "BK02", "BK03", "BK06", "BK09")
+    ),
     Neighborhood("BK05", "Park Slope", "brooklyn", "squirrel", ("BK03", "BK06", "BK07")),
-    Neighborhood("BK06", "Flatbush", "brooklyn", "squirrel",
-                 ("BK04", "BK05", "BK07", "BK08", "BK09", "QN07")),
+    Neighborhood(
+        "BK06", "Flatbush", "brooklyn", "squirrel", ("BK04", "BK05", "BK07", "BK08", "BK09", "QN07")
+    ),
     Neighborhood("BK07", "Bay Ridge", "brooklyn", "pigeon", ("BK05", "BK06", "BK08", "SI03")),
     Neighborhood("BK08", "Coney Island", "brooklyn", "pigeon", ("BK06", "BK07")),
     Neighborhood("BK09", "East New York", "brooklyn", "rat", ("BK02", "BK04", "BK06", "QN06")),
     Neighborhood("SI01", "St. George", "staten_island", "pigeon", ("SI02", "SI03")),
     Neighborhood("SI02", "Port Richmond", "staten_island", "rat", ("NJ04", "SI01", "SI03", "SI04")),
-    Neighborhood("SI03", "South Beach", "staten_island", "squirrel",
-                 ("BK07", "SI01", "SI02", "SI04")),
+    Neighborhood(
+        "SI03", "South Beach", "staten_island", "squirrel", ("BK07", "SI01", "SI02", "SI04")
+    ),
     Neighborhood("SI04", "Tottenville", "staten_island", "squirrel", ("SI02", "SI03")),
     Neighborhood("NJ01", "Fort Lee", "jersey", "squirrel", ("MN02", "NJ02")),
     Neighborhood("NJ02", "Hoboken", "jersey", "rat", ("MN09", "NJ01", "NJ03")),

@@ -182,8 +182,11 @@ class EmpireNyc(GameBase[NycState, NycOptions]):
         s = state.model_copy(update={"missions": missions, "phase": "setup_place"})
         events = [Event(type="missions_dealt", data={"count": state.n_seats})]
         for seat, m in enumerate(missions):
-            d: dict[str, Json] = {"seat": seat, "mission": m,
-                                  "boroughs": list(board.MISSION_BOROUGHS[m])}
+            d: dict[str, Json] = {
+                "seat": seat,
+                "mission": m,
+                "boroughs": list(board.MISSION_BOROUGHS[m]),
+            }
             events.append(Event(type="mission", data=d, visible_to=(seat,)))
         return s, events
 
@@ -222,9 +225,7 @@ class EmpireNyc(GameBase[NycState, NycOptions]):
         return then(board.NB_INDEX[nb])
 
     @staticmethod
-    def _pair(
-        a: str, b: str, then: Callable[[int, int], Result | Rejection]
-    ) -> Result | Rejection:
+    def _pair(a: str, b: str, then: Callable[[int, int], Result | Rejection]) -> Result | Rejection:
         if a not in board.NB_INDEX or b not in board.NB_INDEX:
             return reject("action/malformed", f"no neighborhood {a!r} or {b!r}")
         return then(board.NB_INDEX[a], board.NB_INDEX[b])

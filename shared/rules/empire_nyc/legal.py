@@ -65,7 +65,9 @@ def legal_actions(state: NycState, seat: int) -> list[Json]:
         if must_trade(state, seat):
             return out
         for i in mine:
-            out += [{"type": "place", "nb": board.NB_IDS[i], "n": n} for n in _counts(1, state.pool)]
+            out += [
+                {"type": "place", "nb": board.NB_IDS[i], "n": n} for n in _counts(1, state.pool)
+            ]
         return out
     if state.phase == "attack":
         out.append({"type": "end_attack"})
@@ -74,7 +76,12 @@ def legal_actions(state: NycState, seat: int) -> list[Json]:
             for j in sorted(a[i]):
                 if state.owner[j] != seat:
                     out += [
-                        {"type": "attack", "from": board.NB_IDS[i], "to": board.NB_IDS[j], "dice": d}
+                        {
+                            "type": "attack",
+                            "from": board.NB_IDS[i],
+                            "to": board.NB_IDS[j],
+                            "dice": d,
+                        }
                         for d in range(1, top + 1)
                     ]
         return out

@@ -187,9 +187,7 @@ def reinforce_place(state: NycState, seat: int, nb: int, n: int) -> Result | Rej
 def can_attack(state: NycState, seat: int) -> bool:
     a = adj(state)
     return any(
-        state.owner[i] == seat
-        and state.cubes[i] >= 2
-        and any(state.owner[j] != seat for j in a[i])
+        state.owner[i] == seat and state.cubes[i] >= 2 and any(state.owner[j] != seat for j in a[i])
         for i in range(board.N_NB)
     )
 
@@ -197,9 +195,7 @@ def can_attack(state: NycState, seat: int) -> bool:
 def can_fortify(state: NycState, seat: int) -> bool:
     a = adj(state)
     return any(
-        state.owner[i] == seat
-        and state.cubes[i] >= 2
-        and any(state.owner[j] == seat for j in a[i])
+        state.owner[i] == seat and state.cubes[i] >= 2 and any(state.owner[j] == seat for j in a[i])
         for i in range(board.N_NB)
     )
 

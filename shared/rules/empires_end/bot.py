@@ -86,7 +86,7 @@ class HeuristicBot:
     def _place_value(self, empire: list[dict[str, Any]], pos: int, card: str) -> float:
         """Where to put an innovation: next to what it counts, under a valuable tile."""
         ab = ability(card)
-        value = empire[pos]["vp"] / 20
+        value = float(empire[pos]["vp"]) / 20
         if ab.per is not None:
             for q in (pos - 1, pos + 1):
                 if 0 <= q < len(empire) and empire[q]["healthy"] and empire[q]["type"] == ab.per:
@@ -109,16 +109,12 @@ class HeuristicBot:
         else:
             cands = []
             for d in range(1, len(empire)):
-                cands = [
-                    p
-                    for p in (t - d, t + d)
-                    if 0 <= p < len(empire) and empire[p]["healthy"]
-                ]
+                cands = [p for p in (t - d, t + d) if 0 <= p < len(empire) and empire[p]["healthy"]]
                 if cands:
                     break
         if not cands:
             return 0.0
-        return min(empire[p]["vp"] + 1.5 * len(empire[p]["innovations"]) for p in cands)
+        return float(min(empire[p]["vp"] + 1.5 * len(empire[p]["innovations"]) for p in cands))
 
     # --- turns -------------------------------------------------------------------------
 
@@ -173,9 +169,11 @@ class HeuristicBot:
             if a["disaster"] in pending and self._loss(empire, int(slot["target"])) >= 11:
                 return a
         if not pending:
-            return _typed(legal, "end_turn")[0] if "end_turn" in {
-                a.get("type") for a in legal if isinstance(a, dict)
-            } else legal[0]
+            return (
+                _typed(legal, "end_turn")[0]
+                if "end_turn" in {a.get("type") for a in legal if isinstance(a, dict)}
+                else legal[0]
+            )
         # Address the disaster we most want to take first (its bids can pay for the other).
         best: tuple[float, int] | None = None
         for i in pending:
@@ -239,7 +237,6 @@ class HeuristicBot:
     def _industry(
         self, view: dict[str, Json], legal: Sequence[Json], empire: list[dict[str, Any]]
     ) -> Json:
-        res = self._res(view)
         refresh = _typed(legal, "refresh")
         if refresh:
             return refresh[0]
@@ -291,6 +288,7 @@ class HeuristicBot:
         coin_cost = 0.6 if late else 1.2
 
         def reward_value(total: int) -> float:
+            value: float
             if total >= card.tier3_min:
                 value = card.tier3.vp + len(card.tier3.res) + (1 if card.tier3.refresh else 0)
             elif total >= card.tier2_min:
@@ -298,7 +296,7 @@ class HeuristicBot:
             elif total <= card.penalty_max:
                 value = -card.penalty_vp
             else:
-                value = 0
+                value = 0.0
             if total >= expected_rival:
                 value += card.victory.vp + len(card.victory.res) + 1.5  # no upheaval
             elif total >= expected_rival - 2:
@@ -309,4 +307,4 @@ class HeuristicBot:
             axes, coins = int(c["axes"]), int(c["coins"])
             return reward_value(base + axes + coins) - axe_cost * axes - coin_cost * coins
 
-        return max(allowed, key=lambda c: (utility(c), -c["coins"], -c["axes"]))
+        return max(allowed, key=lambda c: (utility(c), -int(c["coins"]), -int(c["axes"])))  # type: ignore[arg-type]

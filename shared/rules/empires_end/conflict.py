@@ -74,8 +74,8 @@ def tier(card: ConflictCard, strength: int) -> str:
 
 
 def upheaval(p: Player, card: ConflictCard) -> tuple[Player, tuple[str, str] | None]:
-    """EEND-15: the Nth-highest printed-VP healthy location swaps with position P; nothing if
-    it is already there or there are fewer than N healthy locations."""
+    """EEND-15: the Nth-highest printed-VP healthy ("prosperous", EEND-24) location swaps
+    with position P; nothing if it is already there or there are fewer than N healthy."""
     healthy = sorted(
         (i for i, loc in enumerate(p.empire) if loc.healthy),
         key=lambda i: -TILE[p.empire[i].tile].vp,

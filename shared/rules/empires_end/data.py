@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+# EEND-24: the rulebook's "Food" is Wheat; "prosperous" = healthy; "kingdom" = empire.
 Resource = Literal["wheat", "hammer", "axe", "coin"]
 RESOURCES: tuple[Resource, ...] = ("wheat", "hammer", "axe", "coin")
 Phase = Literal["economy", "industry", "disaster", "conflict", "end"]

@@ -189,6 +189,11 @@ class EmpiresEnd(GameBase[GameState, GameOptions]):
             return reject("action/malformed", "unknown move")
         return Transition(state=self._advance(state, events), events=tuple(events))
 
+    def start_phase(self, state: GameState, events: list[Event]) -> GameState:
+        """Begin the phase after ``state.phase_index`` and run its automatic steps (used by
+        the game itself and by ``scenario.goto_phase``)."""
+        return self._advance(self._next_phase(state, events), events)
+
     # --- dispatch -----------------------------------------------------------------------
 
     def _family(self, state: GameState, seat: int) -> tuple[type[Any], ...]:
@@ -333,7 +338,8 @@ class EmpiresEnd(GameBase[GameState, GameOptions]):
                 if any(w.stage != "done" for w in state.work):
                     return state
                 queue: tuple[int, ...] = ()
-                if kind != "economy":  # after Industry: draw to 4, clockwise from first
+                last = state.phase_index == len(state.track) - 1
+                if kind != "economy" and not last:  # after Industry: draw to 4, clockwise
                     queue = tuple((state.first + k) % state.n for k in range(state.n))
                 state = state.model_copy(update={"work": (), "draw_queue": queue})
             if state.draw_queue:

@@ -121,7 +121,7 @@ def test_e22_beginner_has_no_national_step(drv) -> None:
 
 
 def test_e16_development_needs_no_input_and_is_public(drv) -> None:
-    state, events = drv.start(3, "beginner", start_player=1)
+    _, events = drv.start(3, "beginner", start_player=1)
     phase = drv.of(events, "development_phase")
     assert phase == [{"round": 1}]
     developed = [e for e in events if e.type == "developed"]

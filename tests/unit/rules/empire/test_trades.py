@@ -31,6 +31,7 @@ def test_e6_e7_trade_while_an_auction_is_open_is_atomic_and_public(drv) -> None:
         "get": {"revolts": 1},
     }
     assert {"type": "accept", "offer": 1} in GAME.legal_actions(state, 2)
+    assert GAME.default_action(state, 2) == {"type": "decline", "offer": 1}  # never accepts
     assert {"type": "cancel", "offer": 1} in GAME.legal_actions(state, 1)
     assert drv.act_code(state, 0, {"type": "accept", "offer": 1}) == "action/illegal"
     state, events = drv.act(state, 2, {"type": "accept", "offer": 1})
@@ -128,7 +129,7 @@ def test_e6_trade_window_after_the_last_auction(drv) -> None:
     state, _ = drv.act(state, 1, offer(0, {"gold": 5}, {"goods": 1}))
     state, _ = drv.act(state, 0, {"type": "accept", "offer": 1})
     assert state.holdings[0].gold == 5 and state.holdings[1].goods == 1
-    state, _ = drv.act(state, 1, offer(2, {"gold": 5}))
+    state, _ = drv.act(state, 1, offer(2, {"goods": 1}))
     state, _ = drv.act(state, 1, {"type": "done"})
     state, events = drv.act(state, 2, {"type": "done"})
     types = [e.type for e in events]
@@ -136,7 +137,8 @@ def test_e6_trade_window_after_the_last_auction(drv) -> None:
     assert types[:3] == ["trade_done", "trades_expired", "shortage_moved"]
     assert drv.of(events, "trades_expired") == [{"offers": [2]}]
     assert drv.of(events, "shortage_moved") == [{"round": 2, "shortage": 1, "covered": "goods"}]
-    assert state.offers == () and state.holdings[2].gold == 0
+    assert state.offers == () and state.holdings[2] == Holdings()
+    assert state.holdings[1].goods == 1
     assert state.round == 2 and state.phase == "commerce"
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from shared.rules.api import Act, Rejection, Transition, Turn
 from shared.rules.empire_engine import GAME
+from shared.rules.empire_engine.data import RESOURCES, Action
 from shared.rules.empire_engine.scenario import position, round1
 from shared.rules.empire_engine.state import State
 
@@ -36,7 +37,7 @@ def block(attacker: int) -> dict[str, Any]:
 class Case:
     name: str
     ready: tuple[tuple[int, int], ...]
-    tops: tuple[tuple[str, str], ...]
+    tops: tuple[tuple[Action, Action], ...]
     final_ready: tuple[tuple[int, int], ...]
     final_score: tuple[tuple[int, int, int], ...]
     attacks: tuple[tuple[int, str, int, str, str | None], ...]
@@ -47,7 +48,7 @@ class Case:
 
 
 Z = (0, 0, 0)
-NEUTRAL = ("produce", "defend")  # +2 Goods, Defend wasted when not attacked
+NEUTRAL: tuple[Action, Action] = ("produce", "defend")  # +2 Goods, Defend wasted when not attacked
 
 CASES = [
     Case(
@@ -267,7 +268,7 @@ def run(case: Case) -> tuple[State, list[str]]:
     n = len(case.ready)
     state = position(n, ready=case.ready, start_player=case.start)
     tops = {seat: t for seat, t in enumerate(case.tops)}
-    result = GAME.apply(state, round1(state, tops))  # type: ignore[arg-type]
+    result = GAME.apply(state, round1(state, tops))
     assert isinstance(result, Transition), result
     state, events = result.state, [e.type for e in result.events]
     for seat, action in case.decisions:
@@ -294,9 +295,9 @@ def test_attack_and_defend_table(case: Case) -> None:
     assert got == case.attacks
     if case.returned_soldiers is not None:
         assert state.returned.soldiers == case.returned_soldiers
-    for kind in ("soldier", "good", "invention"):  # every resource is accounted for
-        held = sum(p.ready.get(kind) + p.score.get(kind) for p in state.players)  # type: ignore[arg-type]
-        assert held == state.supplied.get(kind) - state.returned.get(kind)  # type: ignore[arg-type]
+    for kind in RESOURCES:  # every resource is accounted for
+        held = sum(p.ready.get(kind) + p.score.get(kind) for p in state.players)
+        assert held == state.supplied.get(kind) - state.returned.get(kind)
 
 
 def test_ee7_ee8_export_and_salvage_fail_only_after_a_successful_attack() -> None:
@@ -317,12 +318,14 @@ def test_defend_when_not_attacked_is_wasted() -> None:
 def test_block_and_loot_decisions_are_validated() -> None:
     case = named("blocks seat 2, seat 0 succeeds")
     state = position(3, ready=case.ready)
-    result = GAME.apply(state, round1(state, dict(enumerate(case.tops))))  # type: ignore[arg-type]
+    result = GAME.apply(state, round1(state, dict(enumerate(case.tops))))
     assert isinstance(result, Transition)
     state = result.state
     assert state.phase == "block"
     assert GAME.legal_actions(state, 1) == [block(0), block(2)]
     assert GAME.default_action(state, 1) == block(0)
+    view: Any = GAME.view(state, 1)
+    assert view["pending"] == {"block": [{"defender": 1, "attackers": [0, 2]}]}
     cases = [
         (Act(seat=0, action=block(2)), "action/not_your_turn"),
         (Act(seat=1, action=block(1)), "action/illegal"),
@@ -340,7 +343,7 @@ def test_block_and_loot_decisions_are_validated() -> None:
 def test_ee4_loot_choice_is_offered_only_to_the_attacker() -> None:
     case = named("takes a Soldier (EE-4)")
     state = position(3, ready=case.ready)
-    result = GAME.apply(state, round1(state, dict(enumerate(case.tops))))  # type: ignore[arg-type]
+    result = GAME.apply(state, round1(state, dict(enumerate(case.tops))))
     assert isinstance(result, Transition)
     state = result.state
     assert state.phase == "loot" and GAME.next(state) == Turn(seats=(0,))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -11,6 +12,7 @@ from shared.rules.api import (
     Chance,
     ChanceOutcome,
     JointAction,
+    Move,
     Rejection,
     RuleError,
     Simultaneous,
@@ -20,6 +22,8 @@ from shared.rules.empire_engine import GAME
 from shared.rules.empire_engine.data import (
     CYCLE,
     ENGINE_ROWS,
+    Action,
+    EngineName,
     gear_turns,
     orientation_for,
     top_action,
@@ -53,11 +57,11 @@ def test_engine_cards_hold_the_found_actions() -> None:
         ("R", 3, "defend"),
     ],
 )
-def test_reconstructed_rotation(engine: str, orientation: int, top: str) -> None:
+def test_reconstructed_rotation(engine: EngineName, orientation: int, top: Action) -> None:
     """RULINGS §2.2: top(o) = cycle[(-o) mod 4]; opposite pairs Arm/Produce, Salvage/Attack,
     Invent/Export, Defend/Attack."""
-    assert top_action(engine, orientation) == top  # type: ignore[arg-type]
-    assert top_action(engine, orientation_for(engine, top)) == top  # type: ignore[arg-type]
+    assert top_action(engine, orientation) == top
+    assert top_action(engine, orientation_for(engine, top)) == top
 
 
 def test_gears_rotate_by_their_value_or_the_boosted_alternate() -> None:
@@ -101,9 +105,8 @@ def test_setup_rejects_bad_options() -> None:
 
 
 def test_options_schema_has_recommended_defaults() -> None:
-    props = GAME.options_schema()["properties"]
-    assert isinstance(props, dict)
-    defaults = {k: v["default"] for k, v in props.items()}  # type: ignore[index]
+    props: Any = GAME.options_schema()["properties"]
+    defaults = {k: v["default"] for k, v in props.items()}
     assert defaults == {
         "long_game": False,
         "hidden_score_piles": True,
@@ -147,9 +150,9 @@ def test_start_player_is_dealt() -> None:
         (Act(seat=0, action={"type": "salvage", "take": "good"}), "action/wrong_phase"),
     ],
 )
-def test_bad_chance_outcomes_are_rejected(move: object, code: str) -> None:
+def test_bad_moves_at_the_start_are_rejected(move: Move, code: str) -> None:
     state = GAME.setup({}, 4)
-    result = GAME.apply(state, move)  # type: ignore[arg-type]
+    result = GAME.apply(state, move)
     assert isinstance(result, Rejection) and result.code == code
 
 

@@ -82,8 +82,10 @@ def test_ee2_later_rounds_seal_gears_with_engine_and_boost_public() -> None:
     assert [s.key for s in node.slots] == ["s0:1", "s1:1", "s1:2", "s0:2"]
     by_key = {s.key: s for s in node.slots}
     assert by_key["s0:1"].public_keys == ("engine", "boost")
-    boosts0 = {c["boost"] for c in by_key["s0:1"].allowed or ()}  # type: ignore[index]
-    boosts1 = {c["boost"] for c in by_key["s1:1"].allowed or ()}  # type: ignore[index]
+    allowed0: Any = by_key["s0:1"].allowed
+    allowed1: Any = by_key["s1:1"].allowed
+    boosts0 = {c["boost"] for c in allowed0}
+    boosts1 = {c["boost"] for c in allowed1}
     assert boosts0 == {"none", "soldier"} and boosts1 == {"none"}
     assert by_key["s0:1"].default == {"engine": "L", "gear": 1, "boost": "none"}
     assert by_key["s0:2"].default == {"engine": "R", "gear": 2, "boost": "none"}

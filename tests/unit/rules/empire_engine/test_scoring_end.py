@@ -29,7 +29,9 @@ def final(score: list[tuple[int, int, int]], ready: list[tuple[int, int]], **opt
 def test_ee13_points_and_majorities(zero_bonus: bool, points: list[int]) -> None:
     """1 point per resource; +3 per type to the most, ties all score; EE-13: no bonus for a
     type nobody has (the alternative flag gives it to everyone)."""
-    state = final([(2, 0, 1), (1, 0, 1), (0, 0, 0)], [(0, 0)] * 3, majority_bonus_at_zero=zero_bonus)
+    state = final(
+        [(2, 0, 1), (1, 0, 1), (0, 0, 0)], [(0, 0)] * 3, majority_bonus_at_zero=zero_bonus
+    )
     outcome = GAME.score(state)
     assert [r.figures["points"] for r in outcome.results] == points
     assert outcome.results[0].figures["bonus_types"] == (
@@ -76,7 +78,8 @@ def test_last_round_ends_the_game_and_reveals_score_piles() -> None:
         "0": {"soldiers": 0, "goods": 5, "inventions": 0},
         "1": {"soldiers": 0, "goods": 2, "inventions": 0},
     }
-    assert GAME.view(result.state, 1)["players"][0]["score"] == piles["0"]  # type: ignore[index,call-overload]
+    view: Any = GAME.view(result.state, 1)
+    assert view["players"][0]["score"] == piles["0"]
     assert GAME.legal_actions(result.state, 0) == []
     assert [r.place for r in GAME.score(result.state).results] == [1, 2]
 

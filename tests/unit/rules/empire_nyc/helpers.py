@@ -79,3 +79,12 @@ def cubes_of(state: NycState, nb: str) -> int:
 
 def owner_of(state: NycState, nb: str) -> int:
     return state.owner[board.NB_INDEX[nb]]
+
+
+def legal(state: NycState, seat: int) -> list[Any]:
+    """``legal_actions`` as plain dicts (untyped JSON for terse assertions)."""
+    return list(GAME.legal_actions(state, seat))
+
+
+def view_of(state: NycState, seat: int | None) -> Any:
+    return GAME.view(state, seat)

@@ -12,14 +12,13 @@ from shared.rules._kit.playout import bot_actor, bot_chooser, play
 from shared.rules.api import Act, SealedSlot, Transition
 from shared.rules.empire_nyc import GAME, bot
 from shared.rules.empire_nyc.bot import HeuristicBot
-
-from .helpers import make
+from tests.unit.rules.empire_nyc.helpers import legal, make, view_of
 
 BOT = HeuristicBot()
 
 
 def _decide(state: Any, seat: int = 0) -> Any:
-    action = BOT.act(GAME.view(state, seat), list(GAME.legal_actions(state, seat)), seat)
+    action = BOT.act(view_of(state, seat), list(legal(state, seat)), seat)
     assert isinstance(GAME.apply(state, Act(seat=seat, action=action)), Transition)
     return action
 
@@ -32,8 +31,12 @@ def test_bot_reads_only_the_view() -> None:
 
 @pytest.mark.unit
 def test_bot_trades_a_set_when_offered_and_keeps_wilds() -> None:
-    s = make(owners={"MN01": 0}, phase="reinforce", pool=3,
-             hands=(("MN01", "MN02", "MN05", "RW1"), (), ()))
+    s = make(
+        owners={"MN01": 0},
+        phase="reinforce",
+        pool=3,
+        hands=(("MN01", "MN02", "MN05", "RW1"), (), ()),
+    )
     assert _decide(s) == {"type": "trade", "cards": ["MN01", "MN02", "MN05"]}
 
 
@@ -48,24 +51,35 @@ def test_bot_puts_all_reinforcements_on_one_frontier_stack() -> None:
 def test_bot_attacks_weak_neighbors_and_stops_against_strong_ones() -> None:
     s = make(owners={"MN01": 0, "MN02": 0}, cubes={"MN01": 6, "BX01": 1})
     assert _decide(s) == {"type": "attack", "from": "MN01", "to": "BX01", "dice": 3}
-    s = make(owners={"MN01": 0, "MN02": 0}, cubes={"MN01": 3, "BX01": 5, "MN03": 5,
-                                                   "BX03": 5, "NJ01": 5})
+    s = make(
+        owners={"MN01": 0, "MN02": 0}, cubes={"MN01": 3, "BX01": 5, "MN03": 5, "BX03": 5, "NJ01": 5}
+    )
     assert _decide(s) == {"type": "end_attack"}
 
 
 @pytest.mark.unit
 def test_bot_defends_with_two_dice() -> None:
     s = make(owners={"MN01": 0, "MN02": 0}, cubes={"MN01": 6, "BX01": 3})
-    r = GAME.apply(s, Act(seat=0, action={"type": "attack", "from": "MN01", "to": "BX01",
-                                          "dice": 3}))
+    r = GAME.apply(
+        s, Act(seat=0, action={"type": "attack", "from": "MN01", "to": "BX01", "dice": 3})
+    )
     assert isinstance(r, Transition)
     assert _decide(r.state, 1) == {"type": "defend", "dice": 2}
 
 
 @pytest.mark.unit
 def test_bot_moves_interior_stack_toward_the_front() -> None:
-    own = {"MN05": 0, "MN06": 0, "MN08": 0, "MN03": 0, "MN04": 0, "MN07": 0, "MN09": 0,
-           "MN10": 0, "MN11": 0}
+    own = {
+        "MN05": 0,
+        "MN06": 0,
+        "MN08": 0,
+        "MN03": 0,
+        "MN04": 0,
+        "MN07": 0,
+        "MN09": 0,
+        "MN10": 0,
+        "MN11": 0,
+    }
     s = make(owners=own, cubes={"MN05": 9}, phase="fortify")
     a = _decide(s)
     assert a["type"] == "fortify" and a["from"] == "MN05" and a["n"] == 8
@@ -79,7 +93,10 @@ def test_bot_choose_returns_the_default() -> None:
 
 def _bot_game(n: int, seed: int, bots: list[int], options: dict[str, Any]) -> Any:
     return play(
-        GAME, n, options, seed=seed,
+        GAME,
+        n,
+        options,
+        seed=seed,
         actors={s: bot_actor(BOT) for s in bots},
         choosers={s: bot_chooser(BOT) for s in bots},
         max_steps=60_000,
@@ -87,11 +104,17 @@ def _bot_game(n: int, seed: int, bots: list[int], options: dict[str, Any]) -> An
 
 
 @pytest.mark.unit
-@pytest.mark.parametrize(("n", "seed", "options"), [
-    (3, 11, {}), (4, 12, {"missions": True}), (6, 13, {}),
-])
-def test_bot_beats_random_seats_through_the_playout_kit(n: int, seed: int,
-                                                        options: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("n", "seed", "options"),
+    [
+        (3, 11, {}),
+        (4, 12, {"missions": True}),
+        (6, 13, {}),
+    ],
+)
+def test_bot_beats_random_seats_through_the_playout_kit(
+    n: int, seed: int, options: dict[str, Any]
+) -> None:
     out = _bot_game(n, seed, [seed % n], options)
     assert out.finished
     assert out.state.winner == seed % n

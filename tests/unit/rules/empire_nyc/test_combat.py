@@ -11,8 +11,17 @@ import pytest
 from shared.rules.api import Chance, Turn
 from shared.rules.empire_nyc import GAME
 from shared.rules.empire_nyc.combat import compare
-
-from .helpers import act, cubes_of, deal, make, owner_of, rejected, types
+from tests.unit.rules.empire_nyc.helpers import (
+    act,
+    cubes_of,
+    deal,
+    legal,
+    make,
+    owner_of,
+    rejected,
+    types,
+    view_of,
+)
 
 pytestmark = pytest.mark.unit
 
@@ -59,14 +68,14 @@ def test_comparison_examples_ties_to_defender_ny8(
     assert compare(inst, dfn) == expected
 
 
-def _attack_position(**kw: object) -> object:
-    return make(owners={"MN01": 0, "MN02": 0}, cubes={"MN01": 5, "BX01": 3}, **kw)
-
-
 def test_instigator_needs_one_more_cube_than_dice_ny8() -> None:
+    """Rulebook step E: "if you have 3 cubes, you can only roll 2 dice, and if only 2 cubes,
+    only 1 die"."""
+    two = make(owners={"MN01": 0}, cubes={"MN01": 2})
+    assert [a["dice"] for a in legal(two, 0) if a.get("to") == "BX01"] == [1]
     s = make(owners={"MN01": 0}, cubes={"MN01": 3, "BX01": 2})
-    legal = GAME.legal_actions(s, 0)
-    dice = sorted(a["dice"] for a in legal if a["type"] == "attack" and a["to"] == "BX01")
+    acts = legal(s, 0)
+    dice = sorted(a["dice"] for a in acts if a["type"] == "attack" and a["to"] == "BX01")
     assert dice == [1, 2]
     assert rejected(s, 0, {"type": "attack", "from": "MN01", "to": "BX01", "dice": 3}) == (
         "action/illegal"
@@ -96,7 +105,10 @@ def test_roll_labels_and_defender_choice_ny8() -> None:
     assert types(ev) == ["attack_declared"]
     node = GAME.next(s)
     assert isinstance(node, Turn) and node.seats == (1,)  # the defender decides (NY-8)
-    assert GAME.legal_actions(s, 1) == [{"type": "defend", "dice": 1}, {"type": "defend", "dice": 2}]
+    assert legal(s, 1) == [
+        {"type": "defend", "dice": 1},
+        {"type": "defend", "dice": 2},
+    ]
     assert GAME.default_action(s, 1) == {"type": "defend", "dice": 2}
     assert rejected(s, 0, {"type": "defend", "dice": 2}) == "action/not_your_turn"
     s, _ = act(s, 1, {"type": "defend", "dice": 1})
@@ -119,8 +131,11 @@ def test_defender_with_one_cube_rolls_one_die_without_a_turn_ny8() -> None:
 
 
 def test_defender_choice_can_be_switched_off_ny8() -> None:
-    s = make(owners={"MN01": 0, "MN02": 0}, cubes={"MN01": 5, "BX01": 4},
-             options={"defender_chooses_dice": False})
+    s = make(
+        owners={"MN01": 0, "MN02": 0},
+        cubes={"MN01": 5, "BX01": 4},
+        options={"defender_chooses_dice": False},
+    )
     s, _ = act(s, 0, {"type": "attack", "from": "MN01", "to": "BX01", "dice": 3})
     s, _ = deal(s, [6, 6, 6])
     node = GAME.next(s)
@@ -136,7 +151,7 @@ def test_conquest_moves_in_at_least_the_dice_and_leaves_one_ny9() -> None:
     # the three rolled cubes are in at once: no neighborhood is ever empty
     assert owner_of(s, "BX01") == 0 and cubes_of(s, "BX01") == 3 and cubes_of(s, "MN01") == 3
     assert s.phase == "move_in"
-    assert GAME.legal_actions(s, 0) == [{"type": "move_in", "n": 3}, {"type": "move_in", "n": 5}]
+    assert legal(s, 0) == [{"type": "move_in", "n": 3}, {"type": "move_in", "n": 5}]
     assert rejected(s, 0, {"type": "move_in", "n": 2}) == "action/illegal"  # < dice rolled
     assert rejected(s, 0, {"type": "move_in", "n": 6}) == "action/illegal"  # none left behind
     s2, _ = act(s, 0, {"type": "move_in", "n": 4})
@@ -148,14 +163,17 @@ def test_conquest_with_exactly_dice_plus_one_needs_no_move_in_ny9() -> None:
     s = make(owners={"MN01": 0, "MN02": 0}, cubes={"MN01": 3, "MN02": 3, "BX01": 1})
     s, _ = act(s, 0, {"type": "attack", "from": "MN01", "to": "BX01", "dice": 2})
     s, _ = deal(s, [6, 6])
-    s, ev = deal(s, [1])
+    s, _ = deal(s, [1])
     assert cubes_of(s, "BX01") == 2 and cubes_of(s, "MN01") == 1
     assert s.phase == "attack" and s.move_in is None
 
 
 def test_elimination_gives_cards_to_the_eliminator_ny7() -> None:
-    s = make(owners={"MN01": 0, "BX01": 2}, cubes={"MN01": 4, "BX01": 1},
-             hands=(("MN05",), (), ("RW1", "QN01")))
+    s = make(
+        owners={"MN01": 0, "BX01": 2},
+        cubes={"MN01": 4, "BX01": 1},
+        hands=(("MN05",), (), ("RW1", "QN01")),
+    )
     s, _ = act(s, 0, {"type": "attack", "from": "MN01", "to": "BX01", "dice": 3})
     s, _ = deal(s, [6, 6, 6])
     s, ev = deal(s, [1])
@@ -169,8 +187,12 @@ def test_elimination_gives_cards_to_the_eliminator_ny7() -> None:
 
 
 def test_elimination_cards_to_discard_option_ny7() -> None:
-    s = make(owners={"MN01": 0, "BX01": 2}, cubes={"MN01": 4, "BX01": 1},
-             hands=((), (), ("RW1", "QN01")), options={"eliminated_cards": "discard"})
+    s = make(
+        owners={"MN01": 0, "BX01": 2},
+        cubes={"MN01": 4, "BX01": 1},
+        hands=((), (), ("RW1", "QN01")),
+        options={"eliminated_cards": "discard"},
+    )
     s, _ = act(s, 0, {"type": "attack", "from": "MN01", "to": "BX01", "dice": 3})
     s, _ = deal(s, [6, 6, 6])
     s, ev = deal(s, [1])
@@ -215,7 +237,7 @@ def test_mission_win_checked_after_every_conquest_ny12() -> None:
     assert s.phase == "over" and s.winner == 0 and s.win_reason == "mission"
     over = next(e for e in ev if e.type == "game_over")
     assert over.visible_to is None and over.data["mission"] == "O1"
-    v = GAME.view(s, 1)
+    v = view_of(s, 1)
     assert v["winner_mission"] == {"id": "O1", "boroughs": ["manhattan", "staten_island"]}
 
 
@@ -231,13 +253,37 @@ def test_mission_not_won_without_the_variant_ny12() -> None:
 
 def test_mission_complete_at_start_of_turn_wins_ny12() -> None:
     """A mission already satisfied (e.g. at setup) wins at the start of that player's turn."""
-    queens_bronx_si = {n: 1 for n in ("QN01", "QN02", "QN03", "QN04", "QN05", "QN06", "QN07",
-                                      "BX01", "BX02", "BX03", "BX04", "BX05", "BX06",
-                                      "SI01", "SI02", "SI03", "SI04")}
+    queens_bronx_si = {
+        n: 1
+        for n in (
+            "QN01",
+            "QN02",
+            "QN03",
+            "QN04",
+            "QN05",
+            "QN06",
+            "QN07",
+            "BX01",
+            "BX02",
+            "BX03",
+            "BX04",
+            "BX05",
+            "BX06",
+            "SI01",
+            "SI02",
+            "SI03",
+            "SI04",
+        )
+    }
     # seat 1 holds Queens + The Bronx + Staten Island = mission O5; seat 0 ends its turn
-    s = make(owners=queens_bronx_si | {"MN01": 0, "MN02": 0}, fill_owner=2,
-             options={"missions": True}, missions=("O1", "O5", "O2"), phase="fortify",
-             cubes={"MN01": 2})
+    s = make(
+        owners=queens_bronx_si | {"MN01": 0, "MN02": 0},
+        fill_owner=2,
+        options={"missions": True},
+        missions=("O1", "O5", "O2"),
+        phase="fortify",
+        cubes={"MN01": 2},
+    )
     s, ev = act(s, 0, {"type": "end_turn"})
     assert s.phase == "over" and s.winner == 1 and s.win_reason == "mission"
     assert "turn_started" not in types(ev)

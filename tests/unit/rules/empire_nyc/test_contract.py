@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -17,16 +19,20 @@ from shared.rules.api import (
     Event,
     Game,
     JointAction,
+    Json,
     Rejection,
     Transition,
     Turn,
 )
 from shared.rules.empire_nyc import GAME, board
 from shared.rules.empire_nyc.state import NycState
-
-from .helpers import deal, make
+from tests.unit.rules.empire_nyc.helpers import deal, legal, make, view_of
 
 pytestmark = pytest.mark.unit
+
+
+def _collect(acc: list[NycState]) -> Callable[[NycState, object], None]:
+    return lambda state, _move: acc.append(state)
 
 
 @cache
@@ -34,18 +40,16 @@ def sampled() -> tuple[tuple[NycState, ...], tuple[Event, ...]]:
     """States every 37 steps of a few random playouts (both variants, 3 to 6 seats)."""
     states: list[NycState] = []
     events: list[Event] = []
-    for seed, (n, opts) in enumerate(
-        [(3, {"missions": True}), (4, {}), (5, {"missions": True, "extra_links": True}),
-         (6, {"eliminated_cards": "discard", "forced_trade": True})]
-    ):
-        steps = [0]
-
-        def keep(state: NycState, _move: object) -> None:
-            steps[0] += 1
-            if steps[0] % 37 == 0:
-                states.append(state)
-
-        out = play(GAME, n, opts, seed=seed, max_steps=2500, on_step=keep)
+    runs: list[tuple[int, dict[str, Json]]] = [
+        (3, {"missions": True}),
+        (4, {}),
+        (5, {"missions": True, "extra_links": True}),
+        (6, {"eliminated_cards": "discard", "forced_trade": True}),
+    ]
+    for seed, (n, opts) in enumerate(runs):
+        seen: list[NycState] = []
+        out = play(GAME, n, opts, seed=seed, max_steps=2500, on_step=_collect(seen))
+        states.extend(seen[36::37])
         events.extend(out.events)
     return tuple(states), tuple(events)
 
@@ -53,10 +57,14 @@ def sampled() -> tuple[tuple[NycState, ...], tuple[Event, ...]]:
 def test_game_metadata_and_protocol() -> None:
     assert isinstance(GAME, Game)
     assert (GAME.name, GAME.rules_version, GAME.min_seats, GAME.max_seats) == (
-        "empire-nyc", "1", 3, 6)
-    schema = GAME.options_schema()
-    assert schema["properties"]["missions"]["default"] is False  # type: ignore[index]
-    assert schema["properties"]["extra_links"]["default"] is False  # type: ignore[index]
+        "empire-nyc",
+        "1",
+        3,
+        6,
+    )
+    schema: Any = GAME.options_schema()
+    assert schema["properties"]["missions"]["default"] is False
+    assert schema["properties"]["extra_links"]["default"] is False
 
 
 def test_encode_decode_round_trip_on_playout_states() -> None:
@@ -90,10 +98,12 @@ def test_malformed_actions(action: object) -> None:
 
 def test_rejection_codes() -> None:
     s = make(owners={"MN01": 0}, cubes={"MN01": 4})
+
     def code(move: object) -> str:
         r = GAME.apply(s, move)  # type: ignore[arg-type]
         assert isinstance(r, Rejection)
         return r.code
+
     assert code(Act(seat=1, action={"type": "end_attack"})) == "action/not_your_turn"
     assert code(Act(seat=9, action={"type": "end_attack"})) == "action/not_your_turn"
     assert code(Act(seat=0, action={"type": "end_turn"})) == "action/illegal"
@@ -107,10 +117,12 @@ def test_rejection_codes() -> None:
 def test_chance_outcome_validation() -> None:
     s = GAME.setup({}, 3)
     assert isinstance(GAME.next(s), Chance)
+
     def code(move: object, state: NycState = s) -> str:
         r = GAME.apply(state, move)  # type: ignore[arg-type]
         assert isinstance(r, Rejection)
         return r.code
+
     assert code(Act(seat=0, action={"type": "end_turn"})) == "action/wrong_phase"
     assert code(ChanceOutcome(label="deal:neighborhoods", values=(0,))) == "action/unknown_round"
     assert code(ChanceOutcome(label="setup:first_player", values=(3,))) == "action/malformed"
@@ -118,16 +130,19 @@ def test_chance_outcome_validation() -> None:
     s1, _ = deal(s, [1])
     bad_perm = tuple([0] * 42)
     assert code(ChanceOutcome(label="deal:neighborhoods", values=bad_perm), s1) == (
-        "action/malformed")
+        "action/malformed"
+    )
     b = make(owners={"MN01": 0}, cubes={"MN01": 4, "BX01": 1}, turn=3)
-    r = GAME.apply(b, Act(seat=0, action={"type": "attack", "from": "MN01", "to": "BX01",
-                                          "dice": 2}))
+    r = GAME.apply(
+        b, Act(seat=0, action={"type": "attack", "from": "MN01", "to": "BX01", "dice": 2})
+    )
     assert isinstance(r, Transition)
     label = "dice:turn:3:attack:1:instigator"
     assert code(ChanceOutcome(label=label, values=(7, 1)), r.state) == "action/malformed"
     assert code(ChanceOutcome(label=label, values=(6,)), r.state) == "action/malformed"
     assert code(ChanceOutcome(label=label + "x", values=(6, 6)), r.state) == (
-        "action/unknown_round")
+        "action/unknown_round"
+    )
 
 
 def test_every_legal_action_is_accepted_and_defaults_are_legal() -> None:
@@ -138,14 +153,14 @@ def test_every_legal_action_is_accepted_and_defaults_are_legal() -> None:
         if not isinstance(node, Turn):
             continue
         seat = node.seats[0]
-        legal = list(GAME.legal_actions(s, seat))
-        assert legal
-        for a in rng.sample(legal, min(len(legal), 12)):
+        acts = legal(s, seat)
+        assert acts
+        for a in rng.sample(acts, min(len(acts), 12)):
             assert isinstance(GAME.apply(s, Act(seat=seat, action=a)), Transition), a
         default = GAME.default_action(s, seat)
         assert isinstance(GAME.apply(s, Act(seat=seat, action=default)), Transition)
         others = [x for x in range(s.n_seats) if x != seat]
-        assert all(GAME.legal_actions(s, x) == [] for x in others)
+        assert all(legal(s, x) == [] for x in others)
 
 
 def _secrets_changed(s: NycState, seat: int) -> NycState:
@@ -165,6 +180,7 @@ def test_views_hide_other_seats_hands_missions_and_the_pile() -> None:
     states, _ = sampled()
     checked = 0
     for s in states:
+        json.dumps(view_of(s, None))  # plain JSON
         if s.phase == "over" or s.turn == 0:
             continue
         for seat in range(s.n_seats):
@@ -172,21 +188,21 @@ def test_views_hide_other_seats_hands_missions_and_the_pile() -> None:
             for other in [None, *range(s.n_seats)]:
                 if other == seat:
                     continue
-                assert GAME.view(t, other) == GAME.view(s, other)
+                assert view_of(t, other) == view_of(s, other)
             if s.hands[seat] or s.missions:
-                assert GAME.view(t, seat) != GAME.view(s, seat)
+                assert view_of(t, seat) != view_of(s, seat)
                 checked += 1
     assert checked > 100
 
 
 def test_view_keys() -> None:
     s = make(owners={"MN01": 0}, hands=(("RW1",), (), ()), options={"missions": True})
-    v = GAME.view(s, 0)
+    v = view_of(s, 0)
     assert v["game"] == "empire-nyc" and v["phase"] == "attack" and v["seat"] == 0
     assert v["hand"] == [{"card": "RW1", "pest": "wild"}]
     assert v["mission"] == {"id": "O1", "boroughs": ["manhattan", "staten_island"]}
     assert v["awaiting"] == [0] and v["current"] == 0
-    spectator = GAME.view(s, None)
+    spectator = view_of(s, None)
     assert "hand" not in spectator and "mission" not in spectator
     assert spectator["players"][0]["cards"] == 1  # type: ignore[index]
 
@@ -194,6 +210,7 @@ def test_view_keys() -> None:
 def test_events_never_leak_secrets() -> None:
     _, events = sampled()
     kinds = {e.type for e in events}
+    json.dumps([e.data for e in events])  # plain JSON
     assert {"card_drawn", "traded", "battle", "conquered", "mission"} <= kinds
     for e in events:
         if e.type in ("card_drawn", "mission"):

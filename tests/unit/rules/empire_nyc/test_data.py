@@ -57,22 +57,40 @@ def test_map_is_connected_and_every_borough_is_connected() -> None:
 
 def test_borough_sizes_border_counts_and_rulebook_bonuses() -> None:
     sizes = Counter(n.borough for n in data.NEIGHBORHOODS)
-    assert sizes == {"manhattan": 12, "brooklyn": 9, "queens": 7, "bronx": 6,
-                     "staten_island": 4, "jersey": 4}
+    assert sizes == {
+        "manhattan": 12,
+        "brooklyn": 9,
+        "queens": 7,
+        "bronx": 6,
+        "staten_island": 4,
+        "jersey": 4,
+    }
     border = Counter(
-        n.borough for n in data.NEIGHBORHOODS if any(ROWS[m].borough != n.borough
-                                                     for m in n.adjacent)
+        n.borough
+        for n in data.NEIGHBORHOODS
+        if any(ROWS[m].borough != n.borough for m in n.adjacent)
     )
-    assert border == {"manhattan": 9, "brooklyn": 6, "queens": 6, "bronx": 4,
-                      "staten_island": 2, "jersey": 4}
+    assert border == {
+        "manhattan": 9,
+        "brooklyn": 6,
+        "queens": 6,
+        "bronx": 4,
+        "staten_island": 2,
+        "jersey": 4,
+    }
     bonus = {b.id: b.bonus for b in data.BOROUGHS}
-    assert bonus == {"manhattan": 10, "brooklyn": 5, "queens": 5, "bronx": 3,
-                     "staten_island": 2, "jersey": 2}
+    assert bonus == {
+        "manhattan": 10,
+        "brooklyn": 5,
+        "queens": 5,
+        "bronx": 3,
+        "staten_island": 2,
+        "jersey": 2,
+    }
 
 
 def test_pests_are_14_each_and_deck_has_two_river_wilds_ny2() -> None:
-    assert Counter(n.pest for n in data.NEIGHBORHOODS) == {"squirrel": 14, "rat": 14,
-                                                           "pigeon": 14}
+    assert Counter(n.pest for n in data.NEIGHBORHOODS) == {"squirrel": 14, "rat": 14, "pigeon": 14}
     assert len(board.CARD_IDS) == 44
     assert Counter(board.CARD_PEST.values())["wild"] == 2
 

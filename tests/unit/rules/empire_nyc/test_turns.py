@@ -9,8 +9,16 @@ import pytest
 
 from shared.rules.api import Chance, RuleError, Turn
 from shared.rules.empire_nyc import GAME, board
-
-from .helpers import act, cubes_of, deal, make, rejected, types
+from tests.unit.rules.empire_nyc.helpers import (
+    act,
+    cubes_of,
+    deal,
+    legal,
+    make,
+    rejected,
+    types,
+    view_of,
+)
 
 pytestmark = pytest.mark.unit
 
@@ -51,13 +59,13 @@ def test_setup_first_player_deal_and_one_cube_at_a_time_ny1_ny2() -> None:
         node = GAME.next(s)
         assert isinstance(node, Turn)
         seat = node.seats[0]
-        legal = GAME.legal_actions(s, seat)
-        assert all(a["n"] == 1 for a in legal)
-        assert rejected(s, seat, {"type": "place", "nb": legal[0]["nb"], "n": 2}) == (
+        acts = legal(s, seat)
+        assert all(a["n"] == 1 for a in acts)
+        assert rejected(s, seat, {"type": "place", "nb": acts[0]["nb"], "n": 2}) == (
             "action/illegal"
         )
         placed.append(seat)
-        s, _ = act(s, seat, legal[0])
+        s, _ = act(s, seat, acts[0])
     assert placed[:8] == [2, 3, 0, 1, 2, 3, 0, 1]  # turn order
     assert placed[-2:] == [0, 1]  # seats 2 and 3 ran out first
     assert len(placed) == 78
@@ -69,7 +77,7 @@ def test_setup_first_player_deal_and_one_cube_at_a_time_ny1_ny2() -> None:
     assert sorted(s.deck) == sorted(board.CARD_IDS) and "RW1" in s.deck  # NY-2
     assert s.phase == "reinforce" and s.current == 2 and s.turn == 1
     assert s.pool == 3 and ev[-1].data["reinforcements"] == 3  # 11 // 3 = 3
-    assert "deck" not in GAME.view(s, 2) and GAME.view(s, 2)["deck_size"] == 44
+    assert "deck" not in view_of(s, 2) and view_of(s, 2)["deck_size"] == 44
 
 
 @pytest.mark.parametrize(("n", "cubes"), [(3, 35), (4, 30), (5, 25), (6, 20)])
@@ -90,11 +98,14 @@ def test_missions_are_dealt_secretly_ny12() -> None:
     assert s.missions == ("O6", "O4", "O2")
     private = [e for e in ev if e.type == "mission"]
     assert [(e.visible_to, e.data["mission"]) for e in private] == [
-        ((0,), "O6"), ((1,), "O4"), ((2,), "O2")]
+        ((0,), "O6"),
+        ((1,), "O4"),
+        ((2,), "O2"),
+    ]
     public = [e for e in ev if e.visible_to is None]
     assert all("O" not in str(e.data) for e in public)
-    assert GAME.view(s, 1)["mission"] == {"id": "O4", "boroughs": ["brooklyn", "bronx"]}
-    assert "mission" not in GAME.view(s, None)
+    assert view_of(s, 1)["mission"] == {"id": "O4", "boroughs": ["brooklyn", "bronx"]}
+    assert "mission" not in view_of(s, None)
 
 
 # ---------------------------------------------------------------------------- reinforcements
@@ -112,8 +123,13 @@ def _start_turn_of_seat0(**kw: object) -> tuple[object, tuple[object, ...]]:
         ([f"MN{i:02d}" for i in (1, 2, 3, 4, 5, 6, 7, 8)], 3),  # 8 // 3 = 2 -> 3
         ([f"BK0{i}" for i in range(1, 10)] + ["MN01", "MN02"], 3 + 5),  # 11//3 + Brooklyn
         ([f"MN{i:02d}" for i in range(1, 13)] + ["BX01", "BX02"], 4 + 10),  # 14//3 + Manhattan
-        ([f"MN{i:02d}" for i in range(1, 13)] + [f"NJ0{i}" for i in range(1, 5)]
-         + [f"SI0{i}" for i in range(1, 5)] + ["QN01"], 7 + 10 + 2 + 2),  # 21 nbs, 3 boroughs
+        (
+            [f"MN{i:02d}" for i in range(1, 13)]
+            + [f"NJ0{i}" for i in range(1, 5)]
+            + [f"SI0{i}" for i in range(1, 5)]
+            + ["QN01"],
+            7 + 10 + 2 + 2,
+        ),  # 21 nbs, 3 boroughs
     ],
 )
 def test_reinforcement_arithmetic_a_plus_b(owned: list[str], expected: int) -> None:
@@ -138,8 +154,7 @@ def test_set_values_escalate_globally_ny5() -> None:
     s = make(owners={"MN10": 0, "MN11": 1}, phase="reinforce", pool=3, hands=hands)
     s, ev = act(s, 0, {"type": "trade", "cards": ["MN01", "MN02", "MN05"]})
     assert s.pool == 3 + 4 and s.sets_traded == 1 and s.hands[0] == ()
-    assert ev[0].data == {"seat": 0, "cards": ["MN01", "MN02", "MN05"], "value": 4,
-                          "set_number": 1}
+    assert ev[0].data == {"seat": 0, "cards": ["MN01", "MN02", "MN05"], "value": 4, "set_number": 1}
     # the counter is global: the next set, by another player, is worth 6
     s = s.model_copy(update={"current": 1, "pool": 3})
     s, ev = act(s, 1, {"type": "trade", "cards": ["MN03", "MN04", "MN09"]})
@@ -164,18 +179,24 @@ def test_card_sets_with_river_wild(cards: tuple[str, str, str], valid: bool) -> 
 
 
 def test_trade_rejections() -> None:
-    s = make(owners={"MN10": 0}, phase="reinforce", pool=3,
-             hands=(("MN01", "MN02", "MN03", "RW1"), (), ()))
+    s = make(
+        owners={"MN10": 0},
+        phase="reinforce",
+        pool=3,
+        hands=(("MN01", "MN02", "MN03", "RW1"), (), ()),
+    )
     assert rejected(s, 0, {"type": "trade", "cards": ["MN01", "MN02", "MN03"]}) == (
-        "action/illegal")
+        "action/illegal"
+    )
     assert rejected(s, 0, {"type": "trade", "cards": ["MN01", "MN02", "MN05"]}) == (
-        "action/illegal")  # MN05 not held
+        "action/illegal"
+    )  # MN05 not held
     assert rejected(s, 0, {"type": "trade", "cards": ["MN01", "MN02", "XX"]}) == (
-        "action/malformed")
+        "action/malformed"
+    )
     assert rejected(s, 0, {"type": "trade", "cards": ["MN01", "MN02"]}) == "action/malformed"
-    trades = [a for a in GAME.legal_actions(s, 0) if a["type"] == "trade"]
-    assert {tuple(t["cards"]) for t in trades} == {("MN01", "MN02", "RW1"),
-                                                   ("MN01", "MN03", "RW1")}
+    trades = [a for a in legal(s, 0) if a["type"] == "trade"]
+    assert {tuple(t["cards"]) for t in trades} == {("MN01", "MN02", "RW1"), ("MN01", "MN03", "RW1")}
     # a non-canonical set is accepted too
     s2, _ = act(s, 0, {"type": "trade", "cards": ["MN02", "MN03", "RW1"]})
     assert s2.hands[0] == ("MN01",)
@@ -184,8 +205,8 @@ def test_trade_rejections() -> None:
 def test_trading_is_optional_no_hand_limit_no_territory_bonus_ny6() -> None:
     hand = ("MN01", "MN02", "MN05", "MN07", "MN10", "BX01")  # six squirrels
     s = make(owners={"MN01": 0, "MN02": 0}, phase="reinforce", pool=3, hands=(hand, (), ()))
-    legal = GAME.legal_actions(s, 0)
-    assert any(a["type"] == "place" for a in legal)
+    acts = legal(s, 0)
+    assert any(a["type"] == "place" for a in acts)
     s_placed, _ = act(s, 0, {"type": "place", "nb": "MN01", "n": 3})
     assert s_placed.hands[0] == hand and s_placed.phase != "reinforce"
     # trading cards of neighborhoods you occupy gives no bonus: exactly the set value
@@ -196,16 +217,21 @@ def test_trading_is_optional_no_hand_limit_no_territory_bonus_ny6() -> None:
 
 def test_forced_trade_flag_at_five_cards_ny6() -> None:
     hand = ("MN01", "MN02", "MN05", "MN07", "MN03")
-    s = make(owners={"MN01": 0}, phase="reinforce", pool=3, hands=(hand, (), ()),
-             options={"forced_trade": True})
-    legal = GAME.legal_actions(s, 0)
-    assert legal and all(a["type"] == "trade" for a in legal)
+    s = make(
+        owners={"MN01": 0},
+        phase="reinforce",
+        pool=3,
+        hands=(hand, (), ()),
+        options={"forced_trade": True},
+    )
+    acts = legal(s, 0)
+    assert acts and all(a["type"] == "trade" for a in acts)
     assert rejected(s, 0, {"type": "place", "nb": "MN01", "n": 3}) == "action/illegal"
-    assert GAME.view(s, 0)["must_trade"] is True
-    assert GAME.default_action(s, 0)["type"] == "trade"
-    s, _ = act(s, 0, legal[0])
+    assert view_of(s, 0)["must_trade"] is True
+    assert GAME.default_action(s, 0) in acts
+    s, _ = act(s, 0, acts[0])
     assert len(s.hands[0]) == 2
-    assert any(a["type"] == "place" for a in GAME.legal_actions(s, 0))
+    assert any(a["type"] == "place" for a in legal(s, 0))
 
 
 def test_placing_reinforcements_and_unlimited_supply_ny11() -> None:
@@ -218,7 +244,7 @@ def test_placing_reinforcements_and_unlimited_supply_ny11() -> None:
     assert s.pool == 7 and cubes_of(s, "MN01") == 6
     s, _ = act(s, 0, {"type": "place", "nb": "MN02", "n": 7})
     assert cubes_of(s, "MN02") == 307 and s.phase == "attack"
-    assert GAME.view(s, 1)["players"][0]["cubes"] == 313
+    assert view_of(s, 1)["players"][0]["cubes"] == 313
 
 
 # ---------------------------------------------------------------------------- cards
@@ -250,12 +276,18 @@ def test_one_card_per_turn_only_if_a_neighborhood_was_taken_ny4() -> None:
 
 def test_empty_pile_reshuffles_the_traded_sets_ny4() -> None:
     discard = ("MN01", "MN02", "MN05", "RW1", "BX01", "QN01")
-    s = make(owners={"MN01": 0, "MN02": 0}, phase="fortify", conquered=True, deck=(),
-             discard=discard, deck_shuffles=3)
+    s = make(
+        owners={"MN01": 0, "MN02": 0},
+        phase="fortify",
+        conquered=True,
+        deck=(),
+        discard=discard,
+        deck_shuffles=3,
+    )
     s, _ = act(s, 0, {"type": "end_turn"})
     node = GAME.next(s)
     assert node == Chance(label="deck:draw:shuffle:3", draw="shuffle", n=6, secret=True)
-    s, ev = deal(s, [3, 0, 1, 2, 5, 4])
+    s, _ = deal(s, [3, 0, 1, 2, 5, 4])
     assert s.hands[0] == ("RW1",) and s.deck == ("MN01", "MN02", "MN05", "QN01", "BX01")
     assert s.discard == () and s.current == 1 and s.phase == "reinforce"
 
@@ -272,11 +304,14 @@ def test_no_card_when_pile_and_discard_are_empty_ny4() -> None:
 def test_one_free_move_to_an_adjacent_own_neighborhood_ny10() -> None:
     s = make(owners={"MN01": 0, "MN02": 0, "MN03": 0}, cubes={"MN01": 6}, phase="fortify")
     assert rejected(s, 0, {"type": "fortify", "from": "MN01", "to": "MN03", "n": 1}) == (
-        "action/illegal")  # not adjacent
+        "action/illegal"
+    )  # not adjacent
     assert rejected(s, 0, {"type": "fortify", "from": "MN01", "to": "MN02", "n": 6}) == (
-        "action/illegal")  # must leave one
+        "action/illegal"
+    )  # must leave one
     assert rejected(s, 0, {"type": "fortify", "from": "MN01", "to": "BX01", "n": 1}) == (
-        "action/illegal")  # not yours
+        "action/illegal"
+    )  # not yours
     s, ev = act(s, 0, {"type": "fortify", "from": "MN01", "to": "MN02", "n": 5})
     assert cubes_of(s, "MN01") == 1 and cubes_of(s, "MN02") == 6
     assert types(ev)[:2] == ["fortified", "turn_ended"]
@@ -286,9 +321,10 @@ def test_one_free_move_to_an_adjacent_own_neighborhood_ny10() -> None:
 def test_tunnels_and_ferry_off_by_default_ny14() -> None:
     s = make(owners={"MN08": 0}, cubes={"MN08": 4})
     assert rejected(s, 0, {"type": "attack", "from": "MN08", "to": "NJ02", "dice": 1}) == (
-        "action/illegal")
+        "action/illegal"
+    )
     s2 = make(owners={"MN08": 0}, cubes={"MN08": 4}, options={"extra_links": True})
     s2, ev = act(s2, 0, {"type": "attack", "from": "MN08", "to": "NJ02", "dice": 1})
     assert ev[0].data["to"] == "NJ02"
-    assert "NJ02" in GAME.view(s2, 0)["adjacency"]["MN08"]
-    assert "NJ02" not in GAME.view(s, 0)["adjacency"]["MN08"]
+    assert "NJ02" in view_of(s2, 0)["adjacency"]["MN08"]
+    assert "NJ02" not in view_of(s, 0)["adjacency"]["MN08"]

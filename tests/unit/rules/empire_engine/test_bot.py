@@ -1,0 +1,130 @@
+"""HeuristicBot: legal, sensible choices from the view only; bot games through the playout
+kit's bot_actor/bot_chooser (what the services run); strength against random seats."""
+
+from __future__ import annotations
+
+from typing import cast
+
+import pytest
+
+from shared.rules._kit.playout import bot_actor, bot_chooser, play
+from shared.rules.api import Json, Simultaneous, Transition
+from shared.rules.empire_engine import GAME
+from shared.rules.empire_engine.bot import HeuristicBot
+from shared.rules.empire_engine.data import Action
+from shared.rules.empire_engine.planning import resolve_plan
+from shared.rules.empire_engine.scenario import position, round1
+from shared.rules.empire_engine.state import State
+
+BOT = HeuristicBot()
+
+
+def bot_plan_tops(state: State, seat: int) -> tuple[str, str]:
+    """Let the bot fill its own slots (others default) and read its revealed tops."""
+    node = GAME.next(state)
+    assert isinstance(node, Simultaneous)
+    choices: dict[str, Json] = {}
+    for slot in node.slots:
+        if slot.seat == seat:
+            choice = BOT.choose(GAME.view(state, seat), slot, seat, {})
+            assert GAME.check_choice(slot, choice)
+            choices[slot.key] = choice
+        else:
+            choices[slot.key] = slot.default
+    revealed, _ = resolve_plan(state, choices)
+    left, right = (p.top for p in revealed.placements if p.seat == seat)
+    assert not any(p.overridden for p in revealed.placements if p.seat == seat)
+    return left, right
+
+
+@pytest.mark.unit
+def test_bot_exports_its_goods_in_the_last_round() -> None:
+    """Ready resources are worth nothing at the end: with 4 Goods it Produces and Exports."""
+    tops: list[tuple[Action, Action]] = [("arm", "attack"), ("arm", "invent")]
+    state = position(2, ready=[(0, 4), (0, 0)], tops=tops, round=8)
+    assert bot_plan_tops(state, 0) == ("produce", "export")
+
+
+@pytest.mark.unit
+def test_bot_does_not_attack_without_soldiers() -> None:
+    state = position(3, ready=[(0, 0)] * 3, round=1)
+    left, right = bot_plan_tops(state, 0)
+    assert "attack" not in (left, right) or left == "arm"
+
+
+@pytest.mark.unit
+def test_bot_spends_a_resource_to_reach_export_with_many_goods() -> None:
+    """From L=Arm / R=Invent, Export needs R +2 ('2' gear) and the bot has 5 Goods."""
+    state = position(2, ready=[(1, 5), (0, 0)], tops=[("arm", "invent")] * 2, round=8)
+    assert bot_plan_tops(state, 0)[1] == "export"
+
+
+@pytest.mark.unit
+def test_bot_decisions_are_legal() -> None:
+    state = position(3, ready=[(1, 0), (1, 1), (1, 0)])
+    tops: dict[int, tuple[Action, Action]] = {
+        0: ("attack", "defend"),
+        1: ("salvage", "defend"),
+        2: ("produce", "attack"),
+    }
+    result = GAME.apply(state, round1(state, tops))
+    assert isinstance(result, Transition) and result.state.phase == "block"
+    legal = GAME.legal_actions(result.state, 1)
+    assert BOT.act(GAME.view(result.state, 1), legal, 1) in legal
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_bot_only_games_play_to_the_end_through_the_playout_kit(n: int) -> None:
+    """All seats HeuristicBot via bot_actor/bot_chooser, as the services will run them."""
+    seats = range(n)
+    for seed in range(3):
+        out = play(
+            GAME,
+            n,
+            seed=seed,
+            actors={s: bot_actor(BOT) for s in seats},
+            choosers={s: bot_chooser(BOT) for s in seats},
+        )
+        assert out.finished
+        outcome = GAME.score(out.state)
+        assert all(cast(int, r.figures["points"]) > 0 for r in outcome.results)
+
+
+def win_share(n: int, games: int) -> tuple[float, float, float]:
+    """(bot's win share with ties split, bot's mean points, random seats' mean points)."""
+    wins = bot_points = random_points = 0.0
+    for g in range(games):
+        seat = g % n
+        out = play(
+            GAME,
+            n,
+            seed=10_000 + g,
+            actors={seat: bot_actor(BOT)},
+            choosers={seat: bot_chooser(BOT)},
+        )
+        outcome = GAME.score(out.state)
+        if seat in outcome.winners:
+            wins += 1 / len(outcome.winners)
+        points = [cast(int, r.figures["points"]) for r in outcome.results]
+        bot_points += points[seat]
+        random_points += (sum(points) - points[seat]) / (n - 1)
+    return wins / games, bot_points / games, random_points / games
+
+
+@pytest.mark.unit
+def test_bot_beats_random_seats_quick() -> None:
+    share, _, _ = win_share(3, 30)
+    assert share > 0.6  # random would be 1/3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_bot_against_random_seats(n: int) -> None:
+    """300 games per seat count, one HeuristicBot against random seats (rotating seat)."""
+    share, bot_pts, rnd_pts = win_share(n, 300)
+    print(
+        f"\n{n} seats: bot win share {share:.3f} (random {1 / n:.3f}), "
+        f"mean points bot {bot_pts:.2f} vs random {rnd_pts:.2f}"
+    )
+    assert share > 0.8 and bot_pts > rnd_pts + 5
