@@ -96,7 +96,10 @@ def _plus(h: Mapping[str, int], **delta: int) -> Counts:
 
 
 class HeuristicBot:
-    def __init__(self, seed: int = 0, horizon: int = 6, gold_scale: float = 1.0) -> None:
+    def __init__(self, seed: int | None = None, horizon: int = 6,
+                 gold_scale: float = 1.0) -> None:
+        # seed None: OS entropy, so identical bots at one table do not mirror each other's
+        # coin flips (they would collide on the same nation forever, E-14)
         self.rng = random.Random(seed)
         self.gold_scale = gold_scale
         self.horizon = horizon  # developments simulated ahead (later ones are too uncertain)
@@ -205,7 +208,8 @@ class HeuristicBot:
             return int(mine)  # unique last time (or a coin flip says insist)
         taken = {p for s, p in enumerate(last) if s != seat and picks[p] == 1}
         free = [m for m in ranked if m not in taken and m != mine]
-        return free[0] if free else ranked[0]
+        # spread out: the best few free nations, at random, so colliding bots part ways
+        return self.rng.choice(free[:3]) if free else ranked[0]
 
     def _sell(self, v: Mapping[str, Any], allowed: list[int], seat: int) -> int:
         h, nation = self._me(v)
