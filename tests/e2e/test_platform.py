@@ -124,7 +124,7 @@ async def test_sealed_choices_never_reach_others_before_close(system: Supervisor
         for g in (ga, gb):
             await _until(lambda g=g: g.view["node"]["kind"] == "simultaneous", g)
             await g.commit("entropy", f"s{g.seat}", "")
-        await _until(lambda: ga.view["node"]["kind"] == "turn", ga)
+        await _until(lambda: ga.view["node"]["kind"] == "turn" and ga.seq == gb.seq, ga)
         caller = ga if ga.seat in ga.view["node"]["seats"] else gb
         await caller.act({"type": "call", "stake": 1})
         await _until(lambda: ga.view["node"]["kind"] == "simultaneous", ga)

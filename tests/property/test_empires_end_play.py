@@ -120,7 +120,9 @@ def _default_actor(game: Game, state: Any, seat: int, rng: random.Random) -> Any
     return game.default_action(state, seat)
 
 
-def _default_chooser(game: Game, state: Any, slot: SealedSlot, rng: random.Random) -> Any:
+def _default_chooser(
+    game: Game, state: Any, slot: SealedSlot, rng: random.Random, public_parts: dict[str, Any]
+) -> Any:
     return slot.default
 
 
