@@ -9,7 +9,7 @@ export UV_PYTHON_DOWNLOADS := never
 export PYTHONDONTWRITEBYTECODE := 1
 
 .PHONY: help install run test test-unit test-property test-integration test-e2e lint type fmt \
-        schema schema-check bench reliability slow clean
+        schema schema-check bench reliability slow clean test-browser
 
 help:
 	@echo "make run    start everything (private Valkey unless REDIS_URL is set) and print the URL"
@@ -66,6 +66,16 @@ test: install lint type schema-check
 
 slow: install
 	$(VENV)/bin/pytest -q -m slow -p no:cacheprovider -s
+
+# full-size reliability figures (make test runs the same tier at a small size)
+reliability: install
+	EMPIRE_RELIABILITY_SCALE=full $(VENV)/bin/pytest -q -m reliability -p no:cacheprovider -s
+
+test-browser: install
+	$(VENV)/bin/pytest -q -m browser -p no:cacheprovider
+
+bench: install
+	$(RUN) -m bench
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .run .pytest_cache .mypy_cache .ruff_cache
