@@ -17,6 +17,7 @@ from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.base import Wire
 from shared.rules.registry import UnknownGame
+from shared.runtime import metrics
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("adjudicator")
@@ -82,6 +83,8 @@ class Adjudicator:
             res = await self.store.commit(doc.seq, eff.doc, eff.log, eff.records, views,
                                           cmd_id=cmd_id)
             if res.ok:
+                for entry in eff.log:
+                    metrics.ACTIONS_APPLIED.labels(doc.game, entry.get("by", "?")).inc()
                 await self._after_commit(eff.doc, eff)
                 return eff
             if res.duplicate:
@@ -143,6 +146,7 @@ class Adjudicator:
                     r = r.model_copy(update={"code": "command/duplicate",
                                              "message": "this command id was already processed"})
                 log.info("rejected", code=r.code)
+                metrics.REJECTIONS.labels(r.code or "?").inc()
                 await self.reply(r)
 
     async def on_revealed(self, msg: im.RoundRevealed) -> None:

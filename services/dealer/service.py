@@ -17,6 +17,7 @@ from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.base import Wire
 from shared.protocol.streams import Keys
+from shared.runtime import metrics
 from shared.runtime.jsonutil import dumps, loads
 from shared.runtime.settings import Settings
 
@@ -97,6 +98,7 @@ class Dealer:
                 values = prior["values"]
             else:
                 await self.redis.rpush(k.dealer + ":order", msg.label)
+            metrics.DRAWS.inc()
             await self._to_adjudicator(im.DrawMade(game_id=msg.game_id, label=msg.label,
                                                    values=values), msg.game_id)
 

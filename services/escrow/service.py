@@ -14,6 +14,7 @@ from services.escrow import core
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.streams import Keys
+from shared.runtime import metrics
 from shared.runtime.jsonutil import dumps, loads
 from shared.runtime.settings import Settings
 
@@ -21,7 +22,8 @@ log = structlog.get_logger("escrow")
 
 OPEN_LUA = """
 if redis.call('HSETNX', KEYS[1], ARGV[1], 'open') == 0 then return 0 end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2], ARGV[1] .. '#salts', ARGV[4])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2], ARGV[1] .. '#salts', ARGV[4],
+           ARGV[1] .. '#opened', ARGV[5])
 redis.call('XADD', KEYS[3], '*', 'd', ARGV[3])
 return 1
 """
@@ -87,10 +89,11 @@ class Escrow:
             created = await self._open(
                 keys=[k.esc_status, k.esc_round, k.record],
                 args=[spec.round_id, spec.model_dump_json(),
-                      dumps(core.opened_entry(spec, salts)), dumps(salts)])
+                      dumps(core.opened_entry(spec, salts)), dumps(salts), now_ms()])
             await self.redis.zadd(streams.TIMERS_ESC,
                                   {f"{spec.game_id}|{spec.round_id}": spec.deadline_ms})
             if created:
+                metrics.SEALED_OPEN.inc()
                 log.info("round_opened", slots=len(spec.slots), ordered=spec.ordered)
                 await self._notify(spec.game_id)
             else:  # a duplicate open: if it already closed, resend the reveal
@@ -110,6 +113,7 @@ class Escrow:
                 error = await self._store_commit(spec, msg)
             if error is not None:
                 log.info("commit_refused", code=error)
+                metrics.REJECTIONS.labels(error).inc()
                 await self._reply(im.Reply(game_id=msg.game_id, player_id=msg.player_id,
                                            cmd_id=msg.cmd_id, ok=False, code=error,
                                            message=_MESSAGES.get(error, error),
@@ -168,6 +172,10 @@ class Escrow:
                                        msg.model_dump_json()])
         await self.redis.zrem(streams.TIMERS_ESC, f"{spec.game_id}|{spec.round_id}")
         if done:
+            metrics.SEALED_OPEN.dec()
+            opened = await self.redis.hget(k.esc_round, spec.round_id + "#opened")
+            if opened is not None:
+                metrics.REVEAL_LATENCY.observe(max(0.0, (now_ms() - int(opened)) / 1000))
             log.info("round_closed", game_id=spec.game_id, round_id=spec.round_id,
                      defaulted=len(msg.defaulted))
         await self._send_reveal(msg)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Request, WebSocket
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from faststream.redis import StreamSub
 
@@ -21,7 +21,7 @@ from services.scoring.service import history_key, leaderboard_key, ratings_key
 from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.rules import registry
-from shared.runtime import bus, tokens
+from shared.runtime import bus, metrics, tokens
 from shared.runtime.jsonutil import loads
 from shared.runtime.logging import configure_logging
 from shared.runtime.redis import client
@@ -103,8 +103,24 @@ async def index() -> FileResponse:
 
 @app.get("/healthz")
 async def healthz() -> dict[str, Any]:
-    await redis.ping()
+    """Liveness: the process answers."""
     return {"ok": True, "instance": settings.instance}
+
+
+@app.get("/readyz")
+async def readyz() -> JSONResponse:
+    """Readiness: Redis answers and the fan-out subscriber is running."""
+    try:
+        await redis.ping()
+    except Exception:
+        return JSONResponse({"ok": False, "reason": "redis"}, status_code=503)
+    return JSONResponse({"ok": True, "instance": settings.instance})
+
+
+@app.get("/metrics", include_in_schema=False)
+async def prometheus_metrics() -> Response:
+    metrics.WS_CONNECTIONS.set(sum(len(c) for c in hub.by_player.values()))
+    return Response(metrics.render(), media_type="text/plain; version=0.0.4")
 
 
 @app.get("/api/games")

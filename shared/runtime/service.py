@@ -13,7 +13,7 @@ from typing import Any
 from faststream import FastStream
 from faststream.specification import AsyncAPI
 
-from shared.runtime import bus
+from shared.runtime import bus, metrics, ops
 from shared.runtime.logging import configure_logging
 from shared.runtime.redis import client, ensure_group
 from shared.runtime.settings import Settings, get_settings
@@ -57,14 +57,34 @@ def make_app(kit: ServiceKit) -> FastStream:
         for fn in kit.startup:
             await fn()
 
+    servers: list[asyncio.Server] = []
+
+    async def ready() -> bool:
+        await kit.redis.ping()
+        for stream, group in kit.groups:
+            names = [g.get("name") for g in await kit.redis.xinfo_groups(stream)]
+            if group.encode() not in names and group not in names:
+                return False
+        return True
+
+    async def sample() -> None:
+        while True:
+            await metrics.sample_groups(kit.redis, kit.groups)
+            await asyncio.sleep(5)
+
     @app.after_startup
     async def _loops() -> None:
         for loop in kit.loops:
             tasks.append(asyncio.create_task(loop()))
+        if kit.settings.metrics_port:
+            servers.append(await ops.serve(kit.settings.metrics_port, ready))
+            tasks.append(asyncio.create_task(sample()))
         kit.logger.info("service_started", instance=kit.settings.instance)
 
     @app.on_shutdown
     async def _stop() -> None:
+        for srv in servers:
+            srv.close()
         for t in tasks:
             t.cancel()
         for t in tasks:

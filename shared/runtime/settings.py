@@ -25,6 +25,7 @@ class Settings(BaseSettings):
     token_ttl_s: int = 7 * 24 * 3600
     instance: str = Field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}-"
                           f"{uuid.uuid4().hex[:6]}")
+    metrics_port: int = 0  # >0: serve /metrics, /healthz, /readyz on this port (0.0.0.0)
     log_level: str = "INFO"
     log_json: bool = True
     # gateway

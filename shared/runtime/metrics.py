@@ -1,0 +1,47 @@
+"""Prometheus metrics shared by the services (one registry per process)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+REGISTRY = CollectorRegistry()
+
+ACTIONS_APPLIED = Counter("empire_actions_applied_total", "Moves applied to games",
+                          ["game", "by"], registry=REGISTRY)
+REJECTIONS = Counter("empire_rejections_total", "Refusals sent to clients", ["code"],
+                     registry=REGISTRY)
+SEALED_OPEN = Gauge("empire_sealed_rounds_open", "Sealed rounds opened minus closed here",
+                    registry=REGISTRY)
+REVEAL_LATENCY = Histogram("empire_reveal_latency_seconds",
+                           "Round open to reveal (escrow)", registry=REGISTRY,
+                           buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 120))
+DRAWS = Counter("empire_draws_total", "Dealer draws answered", registry=REGISTRY)
+STREAM_LAG = Gauge("empire_stream_lag", "Entries not yet delivered to the group",
+                   ["stream", "group"], registry=REGISTRY)
+STREAM_PENDING = Gauge("empire_stream_pending", "Entries delivered but not acknowledged",
+                       ["stream", "group"], registry=REGISTRY)
+WS_CONNECTIONS = Gauge("empire_ws_connections", "Open WebSocket connections",
+                       registry=REGISTRY)
+
+
+def render() -> bytes:
+    return generate_latest(REGISTRY)
+
+
+async def sample_groups(redis: Any, groups: list[tuple[str, str]]) -> None:
+    """Refresh lag/pending gauges from XINFO GROUPS (Redis 7+/Valkey)."""
+    for stream, group in groups:
+        try:
+            infos = await redis.xinfo_groups(stream)
+        except Exception:
+            continue
+        for info in infos:
+            name = info.get("name")
+            name = name.decode() if isinstance(name, bytes) else name
+            if name != group:
+                continue
+            STREAM_PENDING.labels(stream, group).set(int(info.get("pending") or 0))
+            lag = info.get("lag")
+            STREAM_LAG.labels(stream, group).set(int(lag) if lag is not None else 0)
