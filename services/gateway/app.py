@@ -246,7 +246,7 @@ async def leaderboard(game: str, limit: int = 50) -> dict[str, Any]:
 
 @app.get("/api/players/{player_id}/history")
 async def history(player_id: str) -> dict[str, Any]:
-    ids = [x.decode() for x in await redis.lrange(history_key(player_id), 0, 99)]
+    ids = [x.decode() for x in await redis.zrevrange(history_key(player_id), 0, 99)]
     return {"player_id": player_id, "games": ids}
 
 

@@ -67,15 +67,16 @@ class Lobby:
                         raise LobbyError("lobby/not_found", "no such table")
                     t = change(lm.Table.model_validate(loads(raw)))
                     pipe.multi()
-                    pipe.set(key, t.model_dump_json())
-                    if t.status != "open" or not t.public or len(t.players) >= t.seats:
-                        pipe.zrem(OPEN_TABLES, table_id)
-                    else:
-                        pipe.zadd(OPEN_TABLES, {table_id: t.created_ms})
+                    pipe.set(key, t.model_dump_json())  # one key: also atomic on a cluster
                     await pipe.execute()
-                    return t
             except WatchError:
                 continue
+            # the public listing follows the table (idempotent, re-derived on every update)
+            if t.status != "open" or not t.public or len(t.players) >= t.seats:
+                await self.redis.zrem(OPEN_TABLES, table_id)
+            else:
+                await self.redis.zadd(OPEN_TABLES, {table_id: t.created_ms})
+            return t
         raise LobbyError("lobby/bad_request", "table busy, try again")
 
     async def handle(self, body: dict[str, Any]) -> dict[str, Any]:

@@ -1,5 +1,12 @@
-"""scoring shell: on game over store the result, update ratings, leaderboard and history, once
-per game (WATCH/MULTI on the game's done marker)."""
+"""scoring shell: on game over, once per game, update ratings, then the result, leaderboard
+and history.
+
+Cluster-safe: the only read-modify-write is on one key per game kind (``rating:<game>``, a
+hash of player -> rating plus a ``scored:<game_id>`` marker holding the game's record), done
+with WATCH/MULTI on that single key. The follow-ups (result, leaderboard scores, history
+sorted sets) are idempotent writes derived from the stored record, so a redelivered message
+repeats them harmlessly and never rates a game twice.
+"""
 
 from __future__ import annotations
 
@@ -31,49 +38,69 @@ def history_key(player_id: str) -> str:
     return f"hist:{player_id}"
 
 
+def game_history_key(game: str) -> str:
+    return f"history:{game}"
+
+
+def _marker(game_id: str) -> str:
+    return f"scored:{game_id}"
+
+
 class Scoring:
     def __init__(self, redis: Any) -> None:
         self.redis = redis
 
+    async def _rate_once(self, msg: im.GameEnded) -> dict[str, Any]:
+        """Rate the game exactly once; returns its record (stored under the marker)."""
+        key = ratings_key(msg.game)
+        for _ in range(50):
+            try:
+                async with self.redis.pipeline(transaction=True) as pipe:
+                    await pipe.watch(key)
+                    done = await pipe.hget(key, _marker(msg.game_id))
+                    if done is not None:
+                        return dict(loads(done))
+                    results: list[Any] = msg.outcome.get("results", [])  # type: ignore[assignment]
+                    places = [int(r["place"]) for r in results]
+                    ids = [p.player_id for p in msg.players]
+                    raw = await pipe.hmget(key, ids) if ids else []
+                    prior = [loads(x) if x else None for x in raw]
+                    new = rate(places, prior)
+                    record = {"game_id": msg.game_id, "game": msg.game,
+                              "ended_ms": int(time.time() * 1000),
+                              "players": [p.model_dump() for p in msg.players],
+                              "outcome": msg.outcome, "ratings": new}
+                    pipe.multi()
+                    for i, (pid, p, old, r) in enumerate(
+                            zip(ids, msg.players, prior, new, strict=True)):
+                        pipe.hset(key, pid, dumps({
+                            **r, "name": p.name, "bot": p.bot,
+                            "games": (old or {}).get("games", 0) + 1,
+                            "wins": (old or {}).get("wins", 0) + (1 if places[i] == 1 else 0)}))
+                    pipe.hset(key, _marker(msg.game_id), dumps(record))
+                    await pipe.execute()
+                    log.info("rated", game=msg.game, places=places)
+                    return record
+            except WatchError:
+                continue
+        raise RuntimeError(f"could not rate {msg.game_id}: too much contention")
+
     async def on_ended(self, msg: im.GameEnded) -> None:
-        k = Keys(msg.game_id)
         with structlog.contextvars.bound_contextvars(game_id=msg.game_id):
-            for _ in range(20):
-                try:
-                    async with self.redis.pipeline(transaction=True) as pipe:
-                        await pipe.watch(k.scored, ratings_key(msg.game))
-                        if await pipe.exists(k.scored):
-                            return  # already scored: idempotent per game
-                        results: list[Any] = msg.outcome.get("results", [])  # type: ignore[assignment]
-                        places = [int(r["place"]) for r in results]
-                        ids = [p.player_id for p in msg.players]
-                        raw = await pipe.hmget(ratings_key(msg.game), ids) if ids else []
-                        prior = [loads(x) if x else None for x in raw]
-                        new = rate(places, prior)
-                        record = {"game_id": msg.game_id, "game": msg.game,
-                                  "ended_ms": int(time.time() * 1000),
-                                  "players": [p.model_dump() for p in msg.players],
-                                  "outcome": msg.outcome, "ratings": new}
-                        pipe.multi()
-                        pipe.set(k.result, dumps(record))
-                        for pid, p, old, r in zip(ids, msg.players, prior, new, strict=True):
-                            games = (old or {}).get("games", 0) + 1
-                            wins = (old or {}).get("wins", 0) + (
-                                1 if places[ids.index(pid)] == 1 else 0)
-                            pipe.hset(ratings_key(msg.game), pid, dumps(
-                                {**r, "name": p.name, "games": games, "wins": wins,
-                                 "bot": p.bot}))
-                            pipe.zadd(leaderboard_key(msg.game), {pid: r["ordinal"]})
-                            pipe.lpush(history_key(pid), msg.game_id)
-                            pipe.ltrim(history_key(pid), 0, HISTORY_KEEP - 1)
-                        pipe.lpush(f"history:{msg.game}", msg.game_id)
-                        pipe.ltrim(f"history:{msg.game}", 0, HISTORY_KEEP - 1)
-                        pipe.set(k.scored, "1")
-                        await pipe.execute()
-                        log.info("scored", game=msg.game, places=places)
-                        return
-                except WatchError:
-                    continue
+            record = await self._rate_once(msg)
+            # idempotent follow-ups, each on one key
+            await self.redis.set(Keys(msg.game_id).result, dumps(record))
+            lb = {r["player_id"]: rating["ordinal"]
+                  for r, rating in zip(record["players"], record["ratings"], strict=True)}
+            if lb:
+                await self.redis.zadd(leaderboard_key(msg.game), lb)
+            for p in record["players"]:
+                hk = history_key(p["player_id"])
+                await self.redis.zadd(hk, {msg.game_id: record["ended_ms"]})
+                await self.redis.zremrangebyrank(hk, 0, -HISTORY_KEEP - 1)
+            gk = game_history_key(msg.game)
+            await self.redis.zadd(gk, {msg.game_id: record["ended_ms"]})
+            await self.redis.zremrangebyrank(gk, 0, -HISTORY_KEEP - 1)
 
     async def dispatch(self, body: dict[str, Any]) -> None:
         try:

@@ -89,3 +89,41 @@ class EmbeddedValkey:
             self.proc = None
         if self._own_dir:
             shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class EmbeddedCluster:
+    """A local Valkey Cluster of ``masters`` nodes (no replicas) from the same binary."""
+
+    def __init__(self, masters: int = 3) -> None:
+        self.dir = tempfile.mkdtemp(prefix="empire-cluster-")
+        self.nodes = [EmbeddedValkey(data_dir=str(Path(self.dir) / f"n{i}"), extra=[
+            "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+            "--cluster-node-timeout", "5000"]) for i in range(masters)]
+
+    @property
+    def url(self) -> str:
+        return self.nodes[0].url
+
+    def start(self, timeout: float = 30.0) -> str:
+        for n in self.nodes:
+            Path(n.dir).mkdir(parents=True, exist_ok=True)
+            n.start()
+        cli = str(Path(valkey_binary()).with_name("valkey-cli"))
+        subprocess.run([cli, "--cluster", "create",
+                        *[f"127.0.0.1:{n.port}" for n in self.nodes],
+                        "--cluster-replicas", "0", "--cluster-yes"],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       timeout=timeout)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            states = [subprocess.run([cli, "-p", str(n.port), "cluster", "info"],
+                                     capture_output=True, text=True).stdout for n in self.nodes]
+            if all("cluster_state:ok" in s for s in states):
+                return self.url
+            time.sleep(0.2)
+        raise RuntimeError("the cluster did not reach cluster_state:ok")
+
+    def stop(self) -> None:
+        for n in self.nodes:
+            n.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
