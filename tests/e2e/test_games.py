@@ -12,18 +12,20 @@ from tests.e2e.conftest import play_bot_game
 
 pytestmark = pytest.mark.e2e
 
-SINGLE: list[tuple[str, int, dict[str, Any]]] = [
+EMPIRE: list[tuple[str, int, dict[str, Any]]] = [
     ("empire", 3, {"version": "beginner"}),
+    ("empire", 5, {"version": "beginner"}),
+    ("empire", 3, {"version": "standard"}),
     ("empire", 5, {"version": "standard"}),
+]
+SINGLE: list[tuple[str, int, dict[str, Any]]] = [
+    *EMPIRE,
     ("empire-engine", 3, {}),
     ("empires-end", 2, {}),
     ("empire-nyc", 3, {}),
     ("empire-cards", 3, {"max_hands": 1, "max_turns_per_hand": 120}),
 ]
-REPLICATED: list[tuple[str, int, dict[str, Any]]] = [
-    ("empire", 5, {"version": "beginner"}),
-    ("empire", 3, {"version": "standard"}),
-]
+REPLICATED: list[tuple[str, int, dict[str, Any]]] = [*EMPIRE, ("empire-nyc", 3, {})]
 
 
 def _check(played: Any, game: str, seats: int) -> None:
