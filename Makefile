@@ -34,14 +34,14 @@ run: install
 	$(RUN) -m services.supervisor
 
 lint: install
-	$(VENV)/bin/ruff check shared services clients bench tests
+	$(VENV)/bin/ruff check shared services clients bench tests deploy
 
 fmt: install
-	$(VENV)/bin/ruff format shared services clients bench tests
-	$(VENV)/bin/ruff check --fix shared services clients bench tests
+	$(VENV)/bin/ruff format shared services clients bench tests deploy
+	$(VENV)/bin/ruff check --fix shared services clients bench tests deploy
 
 type: install
-	$(VENV)/bin/mypy shared services clients
+	$(VENV)/bin/mypy shared services clients deploy/docker/healthcheck.py
 
 schema: install
 	$(RUN) -m shared.protocol.schema_gen

@@ -1,5 +1,5 @@
 """Empire Hall Python SDK."""
 
-from clients.sdk.client import ApiError, Client, GameSession, Receipt, updates
+from clients.sdk.client import ApiError, Client, GameSession, Receipt, Verification, updates
 
-__all__ = ["ApiError", "Client", "GameSession", "Receipt", "updates"]
+__all__ = ["ApiError", "Client", "GameSession", "Receipt", "Verification", "updates"]

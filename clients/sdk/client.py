@@ -9,8 +9,14 @@
         async for view in game.updates(): ...
 
 Commitments and nonces are computed here (``commit``), and every reveal is checked against
-the commitment received before the round closed (``GameSession.verify_reveals``). The client
-resumes after a disconnect from its last view seq and record id.
+the commitment received before the round closed (``GameSession.verify_reveals``); once a game
+is over ``Client.verify_game`` re-checks the dealer's proofs and every sealed round from the
+public record (``shared.fairness.verify``).
+
+The client resumes after a disconnect: it reconnects, watches every game again from its last
+view seq and record id (the gateway sends only what was missed, or the latest snapshot with
+``gap`` set when the resume point is too old) and re-sends every command still awaiting its
+reply under the same ``cmd_id`` (commands are idempotent by id, so nothing applies twice).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import httpx
 import websockets
 
 from shared.fairness.commitments import commitment, new_nonce
+from shared.fairness.verify import verify
 
 
 class ApiError(Exception):
@@ -63,6 +70,9 @@ class GameSession:
     closed_rounds: set[str] = field(default_factory=set)
     rejections: list[dict[str, Any]] = field(default_factory=list)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
+    seen_seqs: list[int] = field(default_factory=list)  # every view seq received, in order
+    resumed_from: list[int] = field(default_factory=list)  # after_seq of each resume
+    gaps: int = 0  # resumes answered with a fresh snapshot (the resume point was too old)
 
     @property
     def ended(self) -> bool:
@@ -73,10 +83,15 @@ class GameSession:
             return
         self.view, self.seq = msg, msg["seq"]
         self.seat = msg["seat"]
+        self.seen_seqs.append(msg["seq"])
+        if msg.get("gap"):
+            self.gaps += 1
         self.events.extend(msg.get("events", []))
         self.changed.set()
 
     def on_record(self, msg: dict[str, Any]) -> None:
+        if _stream_id(msg["id"]) <= _stream_id(self.record_id):
+            return  # already held (a repeated watch or resume)
         entry = msg["entry"]
         self.record.append(entry)
         self.record_id = msg["id"]
@@ -88,8 +103,11 @@ class GameSession:
 
     def committed_slots(self, round_id: str) -> dict[str, dict[str, Any]]:
         """slot -> committed record entry, for a round (public parts included)."""
-        return {e["slot"]: e for e in self.record
-                if e.get("type") == "committed" and e["round_id"] == round_id}
+        return {
+            e["slot"]: e
+            for e in self.record
+            if e.get("type") == "committed" and e["round_id"] == round_id
+        }
 
     def verify_reveals(self) -> list[str]:
         """Check every revealed choice against the commitment seen before close.
@@ -106,8 +124,9 @@ class GameSession:
                     if seen is not None:
                         problems.append(f"{key}: committed but shown as defaulted")
                     continue
-                c = commitment(self.game_id, e["round_id"], o["slot"], o["seat"], o["choice"],
-                               o["nonce"])
+                c = commitment(
+                    self.game_id, e["round_id"], o["slot"], o["seat"], o["choice"], o["nonce"]
+                )
                 if seen is None or c != seen or c != o["commitment"]:
                     problems.append(f"{key}: reveal does not match the commitment")
                 mine = self.receipts.get(key)
@@ -120,15 +139,48 @@ class GameSession:
         await asyncio.wait_for(self.changed.wait(), timeout)
 
     async def act(self, action: Any, expected_seq: int | None = None) -> str:
-        return await self.client.act(self.game_id, action,
-                                     self.seq if expected_seq is None else expected_seq)
+        return await self.client.act(
+            self.game_id, action, self.seq if expected_seq is None else expected_seq
+        )
 
-    async def commit(self, round_id: str, slot: str, choice: Any,
-                     public: dict[str, Any] | None = None) -> Receipt:
+    async def commit(
+        self, round_id: str, slot: str, choice: Any, public: dict[str, Any] | None = None
+    ) -> Receipt:
         return await self.client.commit(self, round_id, slot, choice, public)
 
 
+def _stream_id(sid: str) -> tuple[int, int]:
+    ms, _, n = sid.partition("-")
+    return int(ms), int(n or 0)
+
+
+@dataclass
+class Verification:
+    """The outcome of ``Client.verify_game``: problems (empty = verified) and counts."""
+
+    game_id: str
+    problems: list[str]
+    counts: dict[str, int]
+    record: dict[str, Any]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+@dataclass
+class _Pending:
+    """A command awaiting its first reply; ``gen`` = the connection it was last sent on."""
+
+    text: str
+    future: asyncio.Future[dict[str, Any]]
+    gen: int = -1
+    resent: int = 0
+
+
 class Client:
+    reconnect_delays: tuple[float, ...] = (0.1, 0.2, 0.5, 1, 2, 2, 2, 5, 5, 5)
+
     def __init__(self, base_url: str, token: str | None = None, capture: bool = False) -> None:
         self.base_url = base_url.rstrip("/")
         self.captured: list[str] | None = [] if capture else None  # raw frames, for audits
@@ -141,6 +193,11 @@ class Client:
         self.replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._reader: asyncio.Task[None] | None = None
         self._closing = False
+        self._pending: dict[str, _Pending] = {}  # cmd_id -> command awaiting its reply
+        self._resent: set[str] = set()  # cmd ids sent again after a reconnect
+        self._gen = 0  # bumped on every (re)connection
+        self.reconnects = 0
+        self.resent = 0  # commands sent again after a reconnect
 
     async def __aenter__(self) -> Client:
         return self
@@ -166,8 +223,9 @@ class Client:
     async def games_catalog(self) -> list[dict[str, Any]]:
         return list((await self._call("GET", "/api/games"))["games"])
 
-    async def create_table(self, game: str, seats: int, options: dict[str, Any] | None = None,
-                           **extra: Any) -> dict[str, Any]:
+    async def create_table(
+        self, game: str, seats: int, options: dict[str, Any] | None = None, **extra: Any
+    ) -> dict[str, Any]:
         body = {"game": game, "seats": seats, "options": options or {}, **extra}
         return dict((await self._call("POST", "/api/tables", body))["table"])
 
@@ -181,11 +239,22 @@ class Client:
         return dict((await self._call("POST", f"/api/invites/{code}/join"))["table"])
 
     async def add_bot(self, table_id: str, kind: str = "heuristic") -> dict[str, Any]:
-        return dict((await self._call("POST", f"/api/tables/{table_id}/bots",
-                                      {"kind": kind}))["table"])
+        return dict(
+            (await self._call("POST", f"/api/tables/{table_id}/bots", {"kind": kind}))["table"]
+        )
 
     async def start(self, table_id: str) -> str:
         return str((await self._call("POST", f"/api/tables/{table_id}/start"))["game_id"])
+
+    async def get_table(self, table_id: str) -> dict[str, Any]:
+        return dict((await self._call("GET", f"/api/tables/{table_id}"))["table"])
+
+    async def leave(self, table_id: str) -> dict[str, Any]:
+        return dict((await self._call("POST", f"/api/tables/{table_id}/leave"))["table"])
+
+    async def match(self, game_id: str) -> dict[str, Any]:
+        """A game's metadata: game name, options, players (seat order), stage."""
+        return dict(await self._call("GET", f"/api/matches/{game_id}"))
 
     async def record(self, game_id: str) -> dict[str, Any]:
         return dict(await self._call("GET", f"/api/matches/{game_id}/record"))
@@ -195,6 +264,24 @@ class Client:
 
     async def leaderboard(self, game: str) -> list[dict[str, Any]]:
         return list((await self._call("GET", f"/api/leaderboard/{game}"))["entries"])
+
+    async def verify_game(self, game_id: str, wait: float = 10.0) -> Verification:
+        """Fetch the public record and re-check it with ``shared.fairness.verify``: the dealer's
+        seed commitment and every draw, every sealed choice against the commitment published
+        before its round closed, the commitments roots and defaults, and that the adjudicator
+        applied exactly what was revealed. The dealer reveals its seed just after the end, so
+        this waits up to ``wait`` seconds for the reveal (a game still in play reports that
+        the seed is not revealed yet)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        while True:
+            doc = await self.record(game_id)
+            revealed = any(e.get("type") == "seed_revealed" for e in doc["record"])
+            if (revealed and doc.get("log") is not None) or loop.time() >= deadline:
+                break
+            await asyncio.sleep(0.1)
+        problems, counts = verify(doc)
+        return Verification(game_id=game_id, problems=problems, counts=counts, record=doc)
 
     # -- WebSocket -----------------------------------------------------------------------
 
@@ -221,18 +308,53 @@ class Client:
             await self._reconnect()
 
     async def _reconnect(self) -> None:
-        """Resume every watched game from its last seq and record id."""
-        for delay in (0.1, 0.2, 0.5, 1, 2, 2, 2, 5, 5, 5):
+        """Resume every watched game from its last seq and record id, then re-send every
+        command still awaiting its reply (same cmd_id: applied at most once)."""
+        for delay in self.reconnect_delays:
             await asyncio.sleep(delay)
-            with contextlib.suppress(OSError, websockets.WebSocketException):
+            if self._closing:
+                return
+            with contextlib.suppress(OSError, asyncio.TimeoutError, websockets.WebSocketException):
                 url = self.base_url.replace("http", "ws", 1) + f"/ws?token={self.token}"
-                self.ws = await websockets.connect(url, max_size=2**24)
-                await self.ws.recv()  # welcome
-                for g in self.games.values():
-                    await self._send({"type": "watch", "game_id": g.game_id,
-                                      "after_seq": g.seq, "after_record": g.record_id})
+                ws = await websockets.connect(url, max_size=2**24)
+                hello = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if hello.get("type") != "welcome":
+                    await ws.close()
+                    continue
+                for g in list(self.games.values()):
+                    g.resumed_from.append(g.seq)
+                    await ws.send(
+                        json.dumps(
+                            {
+                                "type": "watch",
+                                "game_id": g.game_id,
+                                "after_seq": g.seq,
+                                "after_record": g.record_id,
+                            }
+                        )
+                    )
+                self.ws = ws
+                self._gen += 1
+                self.reconnects += 1
+                for cmd_id, p in list(self._pending.items()):
+                    if p.gen != self._gen and not p.future.done():
+                        p.gen = self._gen
+                        p.resent += 1
+                        self._resent.add(cmd_id)
+                        self.resent += 1
+                        await ws.send(p.text)
                 return
         raise ConnectionError("could not reconnect")
+
+    async def disconnect(self) -> None:
+        """Drop the socket abruptly, as a network failure would (the client reconnects and
+        resumes on its own). For tests and for moving to another network."""
+        if self.ws is not None:
+            transport = getattr(self.ws, "transport", None)
+            if transport is not None:
+                transport.abort()
+            else:  # pragma: no cover - every websockets connection has a transport
+                await self.ws.close()
 
     def _dispatch(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
@@ -243,11 +365,25 @@ class Client:
             game.on_record(msg)
         elif kind in ("accepted", "rejected", "committed"):
             cmd = msg.get("cmd_id")
+            if cmd:
+                self._pending.pop(cmd, None)
+            if (
+                kind == "rejected"
+                and cmd in self._resent
+                and msg.get("code") == "command/duplicate"
+            ):
+                return  # the first copy was applied before the disconnect: not a refusal
             if kind == "committed" and game is not None:
                 r = game.receipts.get(f"{msg['round_id']}/{msg['slot']}")
                 if r is not None:
                     r.acknowledged = True
-            if kind == "rejected" and game is not None:
+            if (
+                kind == "rejected"
+                and game is not None
+                and not (cmd in self._resent and cmd in self.replies)
+            ):
+                # (a re-sent command's first reply goes to its caller only: ``commit`` tells
+                # a copy accepted before the drop from a real refusal)
                 game.rejections.append(msg)
                 game.changed.set()
             fut = self.replies.pop(cmd, None) if cmd else None
@@ -255,13 +391,48 @@ class Client:
                 fut.set_result(msg)
 
     async def _send(self, msg: dict[str, Any]) -> None:
-        await self.ws.send(json.dumps(msg))
+        """Send one message. While the connection is down a command waits in ``_pending``
+        (the reconnect re-sends it); any other message waits for the new connection."""
+        text = json.dumps(msg)
+        cmd = msg.get("cmd_id")
+        pending = self._pending.get(cmd) if isinstance(cmd, str) else None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 60
+        while True:
+            ws, gen = self.ws, self._gen
+            if pending is not None:
+                if pending.gen == gen:
+                    return  # the reconnect already sent it on this connection
+                pending.gen = gen
+            try:
+                await ws.send(text)
+                return
+            except websockets.ConnectionClosed:
+                if self._closing:
+                    raise
+                if pending is not None and pending.gen == gen:
+                    pending.gen = -1
+                if self._gen == gen:
+                    if pending is not None:
+                        return  # the reconnect will send it
+                    while self._gen == gen and not self._closing:
+                        if loop.time() > deadline:
+                            raise
+                        await asyncio.sleep(0.05)
 
     async def watch(self, game_id: str, timeout: float = 30.0) -> GameSession:
         if self.ws is None:
             await self.connect()
         game = self.games.setdefault(game_id, GameSession(game_id=game_id, client=self))
-        await self._send({"type": "watch", "game_id": game_id})
+        # watching again resumes from what is held (nothing is delivered twice)
+        await self._send(
+            {
+                "type": "watch",
+                "game_id": game_id,
+                "after_seq": game.seq,
+                "after_record": game.record_id,
+            }
+        )
         deadline = asyncio.get_running_loop().time() + timeout
         while game.view is None:
             with contextlib.suppress(asyncio.TimeoutError):
@@ -274,39 +445,85 @@ class Client:
                 raise TimeoutError(f"no view of {game_id}")
         return game
 
-    async def _command(self, msg: dict[str, Any]) -> dict[str, Any]:
+    async def _request(
+        self, msg: dict[str, Any], timeout: float = 30.0
+    ) -> tuple[dict[str, Any], _Pending]:
+        """Send a command and wait for its first reply (re-sent after a reconnect)."""
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self.replies[msg["cmd_id"]] = fut
-        await self._send(msg)
-        return await asyncio.wait_for(fut, 30)
+        cmd_id = msg["cmd_id"]
+        pending = _Pending(text=json.dumps(msg), future=fut)
+        self.replies[cmd_id] = fut
+        self._pending[cmd_id] = pending
+        try:
+            await self._send(msg)
+            return await asyncio.wait_for(fut, timeout), pending
+        finally:
+            self._pending.pop(cmd_id, None)
+            self.replies.pop(cmd_id, None)
+
+    async def unwatch(self, game_id: str) -> None:
+        """Stop following a game (its session is dropped)."""
+        if self.games.pop(game_id, None) is not None and self.ws is not None:
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await self._send({"type": "unwatch", "game_id": game_id})
+
+    async def _command(self, msg: dict[str, Any]) -> dict[str, Any]:
+        return (await self._request(msg))[0]
 
     async def act(self, game_id: str, action: Any, expected_seq: int | None) -> str:
         cmd_id = "c" + secrets.token_hex(8)
-        reply = await self._command({"type": "act", "cmd_id": cmd_id, "game_id": game_id,
-                                     "expected_seq": expected_seq, "action": action})
+        reply = await self._command(
+            {
+                "type": "act",
+                "cmd_id": cmd_id,
+                "game_id": game_id,
+                "expected_seq": expected_seq,
+                "action": action,
+            }
+        )
         if reply["type"] == "rejected":
             raise ApiError(reply["code"], reply.get("message", ""))
         return cmd_id
 
-    async def commit(self, game: GameSession, round_id: str, slot: str, choice: Any,
-                     public: dict[str, Any] | None = None) -> Receipt:
+    async def commit(
+        self,
+        game: GameSession,
+        round_id: str,
+        slot: str,
+        choice: Any,
+        public: dict[str, Any] | None = None,
+    ) -> Receipt:
         """Commit a sealed choice; the nonce never leaves this process except in the opening
         sent to the escrow."""
         if game.seat is None:
             raise ApiError("seat/not_seated", "spectators cannot commit")
         nonce = new_nonce()
         c = commitment(game.game_id, round_id, slot, game.seat, choice, nonce)
-        receipt = Receipt(round_id=round_id, slot=slot, choice=choice, nonce=nonce,
-                          commitment=c)
+        receipt = Receipt(round_id=round_id, slot=slot, choice=choice, nonce=nonce, commitment=c)
         game.receipts[f"{round_id}/{slot}"] = receipt
         cmd_id = "k" + secrets.token_hex(8)
-        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self.replies[cmd_id] = fut
-        await self._send({"type": "commit", "cmd_id": cmd_id, "game_id": game.game_id,
-                          "round_id": round_id, "slot": slot, "commitment": c,
-                          "choice": choice, "nonce": nonce, "public": public})
-        reply = await asyncio.wait_for(fut, 30)
+        reply, pending = await self._request(
+            {
+                "type": "commit",
+                "cmd_id": cmd_id,
+                "game_id": game.game_id,
+                "round_id": round_id,
+                "slot": slot,
+                "commitment": c,
+                "choice": choice,
+                "nonce": nonce,
+                "public": public,
+            }
+        )
         if reply["type"] == "rejected":
+            key = f"{round_id}/{slot}"
+            if (
+                pending.resent
+                and game.commitments_seen.get(key) == c
+                and reply["code"] in ("escrow/already_committed", "escrow/closed")
+            ):
+                receipt.acknowledged = True  # the first copy was accepted before the drop
+                return receipt
             raise ApiError(reply["code"], reply.get("message", ""))
         return receipt
 

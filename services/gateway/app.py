@@ -73,7 +73,7 @@ async def _http_error(request: Request, exc: HttpError) -> JSONResponse:
 def identity(authorization: str | None) -> tokens.Identity:
     token = (authorization or "").removeprefix("Bearer ").strip()
     try:
-        return tokens.verify(settings.secret, token, int(time.time() * 1000))
+        return tokens.verify(settings.verify_secrets, token, int(time.time() * 1000))
     except tokens.TokenError as exc:
         raise HttpError(401, exc.code, str(exc)) from exc
 

@@ -37,7 +37,7 @@ class Edge:
     async def serve(self, ws: WebSocket) -> None:
         await ws.accept()
         try:
-            ident = tokens.verify(self.settings.secret, ws.query_params.get("token", ""),
+            ident = tokens.verify(self.settings.verify_secrets, ws.query_params.get("token", ""),
                                   int(time.time() * 1000))
         except tokens.TokenError as exc:
             await ws.send_text(orjson.dumps(_rejected(exc.code, str(exc))).decode())

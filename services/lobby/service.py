@@ -138,7 +138,13 @@ class Lobby:
                 out.append((await self._load(raw_id.decode())).model_dump())
             except LobbyError:
                 await self.redis.zrem(OPEN_TABLES, raw_id)
-        live = [x.decode() for x in await self.redis.zrevrange(LIVE_GAMES, 0, 49)]
+        live = []
+        for raw_gid in await self.redis.zrevrange(LIVE_GAMES, 0, 49):
+            gid = raw_gid.decode()
+            if await self.redis.exists(Keys(gid).result):  # over: no longer live
+                await self.redis.zrem(LIVE_GAMES, gid)
+            else:
+                live.append(gid)
         return {"tables": out, "live_games": live}
 
     async def _start(self, table_id: str, player_id: str) -> dict[str, Any]:

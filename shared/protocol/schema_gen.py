@@ -43,6 +43,9 @@ def render() -> dict[str, str]:
     out: dict[str, str] = {}
     for name, adapter in _adapters().items():
         out[f"{name}.json"] = json.dumps(adapter.json_schema(), indent=2, sort_keys=True) + "\n"
+    from shared.protocol.ws_asyncapi import document
+
+    out["asyncapi-ws.json"] = json.dumps(document(), indent=2, sort_keys=True) + "\n"
     for svc in SERVICES:
         if svc == "gateway":
             continue

@@ -53,6 +53,7 @@ class ViewUpdate(Wire):
     game_id: str
     seq: int
     seat: int | None
+    stage: str | None = None  # seeding | entropy | playing | ended
     view: dict[str, JsonValue]
     legal: list[JsonValue]
     node: dict[str, JsonValue]

@@ -22,6 +22,7 @@ class Settings(BaseSettings):
     cluster: bool = False  # use RedisCluster clients (Valkey/Redis Cluster)
     partitions: int = Field(1, ge=1, le=1024)  # shards of each inter-service stream
     secret: str = DEV_SECRET  # signs player tokens (HMAC-SHA256)
+    secret_previous: str = ""  # still accepted (not used to sign) while rotating the key
     token_ttl_s: int = 7 * 24 * 3600
     instance: str = Field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}-"
                           f"{uuid.uuid4().hex[:6]}")
@@ -40,6 +41,10 @@ class Settings(BaseSettings):
     round_timeout_ms: int = 120_000
     timer_poll_ms: int = 200
     max_records: int = 64  # stream read batch per subscriber
+
+    @property
+    def verify_secrets(self) -> list[str]:
+        return [s for s in (self.secret, self.secret_previous) if s]
 
     @property
     def gateway_url(self) -> str:

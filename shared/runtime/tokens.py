@@ -41,14 +41,18 @@ def issue(secret: str, player_id: str, name: str, exp_ms: int) -> str:
     return f"{_b64(payload)}.{_b64(sig)}"
 
 
-def verify(secret: str, token: str, now_ms: int) -> Identity:
+def verify(secret: str | list[str], token: str, now_ms: int) -> Identity:
+    """Check the signature in constant time against the current key (and, while rotating,
+    the previous one), then the expiry."""
     try:
         p64, s64 = token.split(".", 1)
         payload, sig = _unb64(p64), _unb64(s64)
     except (ValueError, TypeError) as exc:
         raise TokenError("auth/invalid_token", "malformed token") from exc
-    good = hmac.new(secret.encode(), payload, hashlib.sha256).digest()
-    if not hmac.compare_digest(good, sig):
+    keys = [secret] if isinstance(secret, str) else secret
+    matches = [hmac.compare_digest(hmac.new(k.encode(), payload, hashlib.sha256).digest(), sig)
+               for k in keys]
+    if not any(matches):
         raise TokenError("auth/invalid_token", "bad token signature")
     try:
         data = json.loads(payload)

@@ -38,6 +38,13 @@ def test_garbage(bad: str) -> None:
         tokens.verify(SECRET, bad, now_ms=0)
 
 
+def test_rotation_accepts_the_previous_key_until_it_is_dropped() -> None:
+    old = tokens.issue("old", "p-1", "ada", exp_ms=2_000)
+    assert tokens.verify(["new", "old"], old, now_ms=0).player_id == "p-1"
+    with pytest.raises(tokens.TokenError):
+        tokens.verify(["new"], old, now_ms=0)
+
+
 def test_other_secret() -> None:
     t = tokens.issue("other", "p-1", "ada", exp_ms=2_000)
     with pytest.raises(tokens.TokenError):

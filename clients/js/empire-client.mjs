@@ -1,0 +1,739 @@
+#!/usr/bin/env node
+// Empire Hall: a complete minimal client for Node 20+, in one file, with no npm dependencies.
+//
+//   node --experimental-websocket clients/js/empire-client.mjs \
+//        --url http://127.0.0.1:8000 --name ada [--game duel] [--seats 2] \
+//        [--options '{"rounds":2}'] [--bots 1] [--timeout 120] [--drop N]
+//
+// It signs in, creates a table, fills the other seats with bots, starts the game and plays
+// its own seat to the end: legal actions in turns, sealed choices committed with
+// SHA-256(LP(domain) ‖ LP(game) ‖ LP(round/slot) ‖ LP(seat) ‖ LP(choice) ‖ LP(nonce)) exactly
+// as shared/fairness/commitments.py. When the game is over it verifies every reveal against
+// the commitment it saw before that round closed (and the commitments roots and the defaults
+// fixed at open), then re-derives the dealer's seed commitment and every draw. The last line
+// printed is `RESULT {json}`; the exit status is 0 only when the game finished and verified.
+// --drop N drops the connection after every N-th decision, to show resuming (section 2 of
+// docs/protocol.md): the client reconnects, re-watches from its last seq and record id and
+// re-sends unanswered commands under the same cmd_id.
+//
+// WebSocket: Node 22+ has a global WebSocket, Node 20 with --experimental-websocket too;
+// without it a small RFC 6455 client on node:http is used (MiniWebSocket below).
+// The file is also a library: import { Client, commitment, playSeat, ... } from it.
+// docs/write-your-own-client.md walks through it; docs/protocol.md is the reference.
+
+import { createHash, createHmac, randomBytes } from "node:crypto";
+import http from "node:http";
+import https from "node:https";
+import { pathToFileURL } from "node:url";
+
+// ---------------------------------------------------------------------------------------
+// Fairness primitives (shared/fairness/lp.py, commitments.py, draws.py)
+
+export const ESCROW_DOMAIN = "empire-hall/escrow/v1";
+export const DEFAULT_DOMAIN = "empire-hall/escrow/default/v1";
+export const SEED_DOMAIN = "empire-hall/dealer/seed/v1";
+export const GAME_KEY_DOMAIN = "game-key/v1";
+
+/** LP(x) = u32 big-endian length ‖ x (strings are UTF-8). */
+export function lp(data) {
+  const raw = typeof data === "string" ? Buffer.from(data, "utf8") : Buffer.from(data);
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(raw.length);
+  return Buffer.concat([len, raw]);
+}
+
+/** The one canonical JSON text: sorted keys, no spaces, UTF-8 (Python's json.dumps with
+ * sort_keys, separators (",", ":"), ensure_ascii False). Integers only: a float such as 1.0
+ * would print differently in Python, and no game uses floats in a choice. */
+export function canonicalJson(value) {
+  if (value === null || typeof value !== "object") {
+    if (typeof value === "number" && !Number.isInteger(value)) {
+      throw new Error("canonicalJson: only integers are supported");
+    }
+    return JSON.stringify(value);
+  }
+  if (Array.isArray(value)) return "[" + value.map(canonicalJson).join(",") + "]";
+  const keys = Object.keys(value).sort(); // UTF-16 order = Python's for the BMP
+  return "{" + keys.map((k) => JSON.stringify(k) + ":" + canonicalJson(value[k])).join(",") + "}";
+}
+
+const sha256 = (...parts) => createHash("sha256").update(Buffer.concat(parts)).digest("hex");
+
+/** The escrow commitment of one sealed choice. The slot is bound as "<round>/<slot>". */
+export function commitment(gameId, roundId, slot, seat, choice, nonceHex) {
+  const nonce = Buffer.from(nonceHex, "hex");
+  if (nonce.length !== 32) throw new Error("nonce must be 32 bytes");
+  return sha256(lp(ESCROW_DOMAIN), lp(gameId), lp(`${roundId}/${slot}`), lp(String(seat)),
+    lp(canonicalJson(choice)), lp(nonce));
+}
+
+/** Published at open: binds a slot's default without revealing it. */
+export function defaultCommitment(gameId, roundId, slot, dflt, saltHex) {
+  return sha256(lp(DEFAULT_DOMAIN), lp(gameId), lp(`${roundId}/${slot}`),
+    lp(canonicalJson(dflt)), lp(Buffer.from(saltHex, "hex")));
+}
+
+/** SHA-256 over the sorted (slot, commitment) pairs, each element length-prefixed. */
+export function commitmentsRoot(pairs) {
+  const h = createHash("sha256");
+  const sorted = [...pairs].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1));
+  for (const [k, c] of sorted) h.update(Buffer.concat([lp(k), lp(c)]));
+  return h.digest("hex");
+}
+
+export function seedCommitment(gameId, seed) {
+  return sha256(lp(SEED_DOMAIN), lp(gameId), seed);
+}
+
+export function gameKey(seed, gameId, rulesVersion, clientSeeds) {
+  const parts = [lp(GAME_KEY_DOMAIN), lp(gameId), lp(rulesVersion), ...clientSeeds.map((s) => lp(s))];
+  return createHmac("sha256", seed).update(Buffer.concat(parts)).digest();
+}
+
+/** One label's byte stream: HMAC(key, LP(label) ‖ u32(block)), block = 0, 1, ... */
+class LabelStream {
+  constructor(key, label) {
+    this.key = key;
+    this.prefix = lp(label);
+    this.block = 0;
+    this.buf = Buffer.alloc(0);
+  }
+  take(n) {
+    while (this.buf.length < n) {
+      const b = Buffer.alloc(4);
+      b.writeUInt32BE(this.block++);
+      const block = createHmac("sha256", this.key).update(Buffer.concat([this.prefix, b])).digest();
+      this.buf = Buffer.concat([this.buf, block]);
+    }
+    const out = this.buf.subarray(0, n);
+    this.buf = this.buf.subarray(n);
+    return out;
+  }
+  below(n) { // rejection sampling on 8-byte big-endian words
+    const two64 = 1n << 64n;
+    const big = BigInt(n);
+    const limit = two64 - (two64 % big);
+    for (;;) {
+      const x = this.take(8).readBigUInt64BE();
+      if (x < limit) return Number(x % big);
+    }
+  }
+}
+
+/** The dealer's labelled draw: "shuffle" n | "below" n (count) | "dice" of n sides (count). */
+export function draw(key, label, kind, n, count = 1) {
+  const s = new LabelStream(key, label);
+  if (kind === "shuffle") {
+    const items = [...Array(n).keys()];
+    for (let i = n - 1; i > 0; i--) {
+      const j = s.below(i + 1);
+      [items[i], items[j]] = [items[j], items[i]];
+    }
+    return items;
+  }
+  if (kind === "below") return Array.from({ length: count }, () => s.below(n));
+  if (kind === "dice") return Array.from({ length: count }, () => s.below(n) + 1);
+  throw new Error(`unknown draw kind ${kind}`);
+}
+
+// ---------------------------------------------------------------------------------------
+// WebSocket: the platform's if there is one, else a minimal RFC 6455 client on node:http
+
+const WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+
+/** Just what this client needs of the WebSocket API: onopen, onmessage({data}), onclose,
+ * onerror, send(text), close(). Text frames only; answers pings; unmasked server frames. */
+export class MiniWebSocket {
+  constructor(url) {
+    this.onopen = this.onmessage = this.onclose = this.onerror = null;
+    this.socket = null;
+    this.buf = Buffer.alloc(0);
+    this.fragments = [];
+    this.closed = false;
+    const u = new URL(url);
+    const key = randomBytes(16).toString("base64");
+    const lib = u.protocol === "wss:" ? https : http;
+    const req = lib.request({
+      host: u.hostname, port: u.port || (u.protocol === "wss:" ? 443 : 80),
+      path: u.pathname + u.search,
+      headers: { Connection: "Upgrade", Upgrade: "websocket", "Sec-WebSocket-Key": key,
+        "Sec-WebSocket-Version": "13" },
+    });
+    req.on("upgrade", (res, socket, head) => {
+      const expect = createHash("sha1").update(key + WS_GUID).digest("base64");
+      if (res.headers["sec-websocket-accept"] !== expect) {
+        socket.destroy();
+        return this.fail(new Error("bad Sec-WebSocket-Accept"));
+      }
+      this.socket = socket;
+      socket.setNoDelay(true);
+      socket.on("data", (d) => this.receive(d));
+      socket.on("close", () => this.finish());
+      socket.on("error", (e) => this.fail(e));
+      this.onopen?.({});
+      if (head?.length) this.receive(head);
+    });
+    req.on("response", (res) => this.fail(new Error(`upgrade refused: HTTP ${res.statusCode}`)));
+    req.on("error", (e) => this.fail(e));
+    req.end();
+  }
+  fail(err) {
+    this.onerror?.(err);
+    this.finish();
+  }
+  finish() {
+    if (this.closed) return;
+    this.closed = true;
+    this.socket?.destroy();
+    this.onclose?.({});
+  }
+  frame(opcode, payload) {
+    const mask = randomBytes(4);
+    const len = payload.length;
+    const head = len < 126 ? Buffer.from([0x80 | opcode, 0x80 | len])
+      : len < 65536 ? Buffer.from([0x80 | opcode, 0x80 | 126, len >> 8, len & 255])
+        : Buffer.concat([Buffer.from([0x80 | opcode, 0x80 | 127]),
+          (() => { const b = Buffer.alloc(8); b.writeBigUInt64BE(BigInt(len)); return b; })()]);
+    const body = Buffer.from(payload);
+    for (let i = 0; i < body.length; i++) body[i] ^= mask[i & 3];
+    return Buffer.concat([head, mask, body]);
+  }
+  send(text) {
+    if (this.closed || !this.socket) throw new Error("WebSocket is not open");
+    this.socket.write(this.frame(1, Buffer.from(text, "utf8")));
+  }
+  close() {
+    if (!this.closed && this.socket) {
+      this.socket.write(this.frame(8, Buffer.from([0x03, 0xe8]))); // 1000: normal closure
+      this.socket.end();
+    }
+    this.finish();
+  }
+  receive(data) {
+    this.buf = Buffer.concat([this.buf, data]);
+    for (;;) {
+      if (this.buf.length < 2) return;
+      const fin = (this.buf[0] & 0x80) !== 0;
+      const opcode = this.buf[0] & 0x0f;
+      const masked = (this.buf[1] & 0x80) !== 0;
+      let len = this.buf[1] & 0x7f;
+      let off = 2;
+      if (len === 126) {
+        if (this.buf.length < 4) return;
+        len = this.buf.readUInt16BE(2);
+        off = 4;
+      } else if (len === 127) {
+        if (this.buf.length < 10) return;
+        len = Number(this.buf.readBigUInt64BE(2));
+        off = 10;
+      }
+      const maskKey = masked ? this.buf.subarray(off, off + 4) : null;
+      if (masked) off += 4;
+      if (this.buf.length < off + len) return;
+      const payload = Buffer.from(this.buf.subarray(off, off + len));
+      this.buf = this.buf.subarray(off + len);
+      if (maskKey) for (let i = 0; i < payload.length; i++) payload[i] ^= maskKey[i & 3];
+      if (opcode === 8) return this.close();
+      if (opcode === 9) { this.socket.write(this.frame(10, payload)); continue; }
+      if (opcode === 10) continue;
+      this.fragments.push(payload); // opcode 1 (text), 2 (binary) or 0 (continuation)
+      if (fin) {
+        const text = Buffer.concat(this.fragments).toString("utf8");
+        this.fragments = [];
+        this.onmessage?.({ data: text });
+      }
+    }
+  }
+}
+
+function openSocket(url) {
+  // EMPIRE_MINI_WS=1 forces the built-in implementation (its test uses it on any Node)
+  const Impl = process.env.EMPIRE_MINI_WS ? MiniWebSocket : globalThis.WebSocket ?? MiniWebSocket;
+  return new Impl(url);
+}
+
+// ---------------------------------------------------------------------------------------
+// The client: HTTP for the lobby, one WebSocket for play
+
+export class ApiError extends Error {
+  constructor(code, message) {
+    super(`${code}: ${message}`);
+    this.code = code;
+  }
+}
+
+const newId = (prefix) => prefix + randomBytes(8).toString("hex");
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** What this client holds of one game: its latest view, the public record, its receipts. */
+export class GameSession {
+  constructor(gameId) {
+    this.gameId = gameId;
+    this.seat = null;
+    this.view = null; // the latest "view" message
+    this.seq = -1;
+    this.record = []; // public record entries, in order
+    this.recordId = "0-0"; // resume point: the last record id held
+    this.commitmentsSeen = new Map(); // "<round>/<slot>" -> commitment, seen before close
+    this.closedRounds = new Set();
+    this.receipts = new Map(); // "<round>/<slot>" -> {choice, nonce, commitment}
+    this.rejections = [];
+    this.waiters = [];
+  }
+  get ended() {
+    return this.view?.node?.kind === "terminal";
+  }
+  changed() {
+    const w = this.waiters;
+    this.waiters = [];
+    w.forEach((resolve) => resolve());
+  }
+  /** Resolves on the next change, or after timeoutMs. */
+  wait(timeoutMs = 1000) {
+    return new Promise((resolve) => {
+      this.waiters.push(resolve);
+      setTimeout(resolve, timeoutMs);
+    });
+  }
+  onView(msg) {
+    if (msg.seq <= this.seq && !msg.gap) return; // already held
+    this.view = msg;
+    this.seq = msg.seq;
+    this.seat = msg.seat;
+    this.changed();
+  }
+  onRecord(msg) {
+    const [ms, n] = msg.id.split("-").map(BigInt);
+    const [lms, ln] = this.recordId.split("-").map(BigInt);
+    if (ms < lms || (ms === lms && n <= ln)) return; // already held
+    this.recordId = msg.id;
+    const e = msg.entry;
+    this.record.push(e);
+    if (e.type === "committed" && !this.closedRounds.has(e.round_id)) {
+      this.commitmentsSeen.set(`${e.round_id}/${e.slot}`, e.commitment);
+    } else if (e.type === "round_closed") {
+      this.closedRounds.add(e.round_id);
+    }
+    this.changed();
+  }
+  committedSlots(roundId) {
+    return new Set(this.record.filter((e) => e.type === "committed" && e.round_id === roundId)
+      .map((e) => e.slot));
+  }
+}
+
+export class Client {
+  constructor(baseUrl) {
+    this.baseUrl = baseUrl.replace(/\/+$/, "");
+    this.token = null;
+    this.playerId = null;
+    this.ws = null;
+    this.games = new Map();
+    this.pending = new Map(); // cmd_id -> {text, resolve}: resent after a reconnect
+    this.resent = new Set(); // cmd ids sent again after a reconnect
+    this.closing = false;
+    this.reconnects = 0;
+    this.failure = null; // set when reconnecting gave up
+  }
+
+  async call(method, path, body) {
+    const headers = { "content-type": "application/json" };
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    const r = await fetch(this.baseUrl + path, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const data = await r.json();
+    if (r.status >= 400 || data?.ok === false) {
+      throw new ApiError(data?.code ?? `http/${r.status}`, data?.message ?? "");
+    }
+    return data;
+  }
+
+  async signIn(name) {
+    const d = await this.call("POST", "/api/players", { name });
+    this.token = d.token;
+    this.playerId = d.player_id;
+    return d;
+  }
+  async createTable(game, seats, options = {}) {
+    return (await this.call("POST", "/api/tables", { game, seats, options })).table;
+  }
+  async addBot(tableId, kind = "heuristic") {
+    return (await this.call("POST", `/api/tables/${tableId}/bots`, { kind })).table;
+  }
+  async start(tableId) {
+    return (await this.call("POST", `/api/tables/${tableId}/start`)).game_id;
+  }
+  async record(gameId) {
+    return this.call("GET", `/api/matches/${gameId}/record`);
+  }
+  async result(gameId) {
+    return this.call("GET", `/api/matches/${gameId}/result`);
+  }
+
+  wsUrl() {
+    return this.baseUrl.replace(/^http/, "ws") + `/ws?token=${encodeURIComponent(this.token)}`;
+  }
+
+  /** Open the socket; resolves on the server's "welcome". */
+  connect() {
+    return new Promise((resolve, reject) => {
+      const ws = openSocket(this.wsUrl());
+      let welcomed = false;
+      ws.onmessage = (ev) => {
+        const msg = JSON.parse(typeof ev.data === "string" ? ev.data : String(ev.data));
+        if (!welcomed) {
+          welcomed = true;
+          if (msg.type !== "welcome") return reject(new ApiError(msg.code, msg.message));
+          this.ws = ws;
+          return resolve(msg);
+        }
+        this.dispatch(msg);
+      };
+      ws.onerror = () => {};
+      ws.onclose = () => {
+        if (!welcomed) return reject(new Error("connection closed before welcome"));
+        if (this.ws === ws && !this.closing) {
+          this.reconnect().catch((err) => { this.failure = err; });
+        }
+      };
+    });
+  }
+
+  /** Resume every game from its last seq and record id, then re-send unanswered commands
+   * under the same cmd_id (the server applies a command id at most once). */
+  async reconnect() {
+    this.ws = null;
+    for (const delay of [100, 200, 500, 1000, 2000, 2000, 5000, 5000]) {
+      await sleep(delay);
+      if (this.closing) return;
+      try {
+        await this.connect();
+      } catch {
+        continue;
+      }
+      this.reconnects++;
+      for (const g of this.games.values()) {
+        this.send({ type: "watch", game_id: g.gameId, after_seq: g.seq, after_record: g.recordId });
+      }
+      for (const [cmdId, p] of this.pending) {
+        this.resent.add(cmdId);
+        this.ws.send(p.text);
+      }
+      return;
+    }
+    throw new Error("could not reconnect");
+  }
+
+  send(msg) {
+    if (this.ws) this.ws.send(JSON.stringify(msg)); // while away, reconnect() catches up
+  }
+
+  dispatch(msg) {
+    const game = this.games.get(msg.game_id);
+    if (msg.type === "view" && game) return game.onView(msg);
+    if (msg.type === "record" && game) return game.onRecord(msg);
+    const p = msg.cmd_id ? this.pending.get(msg.cmd_id) : undefined;
+    // a re-sent command's refusal is no refusal when its first copy was applied before the
+    // drop (command/duplicate); a re-sent commit's first reply goes to commit(), which checks
+    if (msg.type === "rejected" && game && !(this.resent.has(msg.cmd_id)
+        && (p || msg.code === "command/duplicate"))) {
+      game.rejections.push(msg);
+      game.changed();
+    }
+    if (p) {
+      this.pending.delete(msg.cmd_id);
+      p.resolve(msg);
+    }
+  }
+
+  /** Send a command and resolve with its first reply ("accepted"/"committed"/"rejected"). */
+  command(msg, timeoutMs = 30000) {
+    return new Promise((resolve, reject) => {
+      const text = JSON.stringify(msg);
+      const timer = setTimeout(() => {
+        this.pending.delete(msg.cmd_id);
+        reject(new Error(`no reply to ${msg.cmd_id}`));
+      }, timeoutMs);
+      this.pending.set(msg.cmd_id, { text, resolve: (m) => { clearTimeout(timer); resolve(m); } });
+      if (this.ws) this.ws.send(text);
+    });
+  }
+
+  /** Follow a game (as its seat when seated, else as a spectator) until the first view. */
+  async watch(gameId, timeoutMs = 30000) {
+    if (!this.ws) await this.connect();
+    let g = this.games.get(gameId);
+    if (!g) {
+      g = new GameSession(gameId);
+      this.games.set(gameId, g);
+    }
+    this.send({ type: "watch", game_id: gameId, after_seq: g.seq, after_record: g.recordId });
+    const deadline = Date.now() + timeoutMs;
+    while (!g.view) {
+      if (Date.now() > deadline) throw new Error(`no view of ${gameId}`);
+      await g.wait(500);
+      if (g.rejections.at(-1)?.code === "game/not_found") { // the game is being created
+        g.rejections.pop();
+        this.send({ type: "watch", game_id: gameId });
+      }
+    }
+    return g;
+  }
+
+  /** Take an action in a turn, based on the view at expectedSeq. Resolves on "accepted";
+   * the adjudicator's refusal, if any, arrives later in game.rejections. */
+  async act(game, action, expectedSeq = game.seq) {
+    const reply = await this.command({ type: "act", cmd_id: newId("c"), game_id: game.gameId,
+      expected_seq: expectedSeq, action });
+    if (reply.type === "rejected") throw new ApiError(reply.code, reply.message);
+  }
+
+  /** Commit a sealed choice: the commitment and its opening go to the escrow, which answers
+   * with a receipt ("committed"); only the commitment is ever published before the close. */
+  async commit(game, roundId, slot, choice, publicPart = null) {
+    const nonce = randomBytes(32).toString("hex");
+    const c = commitment(game.gameId, roundId, slot, game.seat, choice, nonce);
+    const key = `${roundId}/${slot}`;
+    game.receipts.set(key, { choice, nonce, commitment: c, acknowledged: false });
+    const reply = await this.command({ type: "commit", cmd_id: newId("k"), game_id: game.gameId,
+      round_id: roundId, slot, commitment: c, choice, nonce, public: publicPart });
+    if (reply.type === "rejected") {
+      const mine = game.commitmentsSeen.get(key) === c; // a re-sent copy of an accepted one
+      if (!(mine && ["escrow/already_committed", "escrow/closed"].includes(reply.code))) {
+        throw new ApiError(reply.code, reply.message);
+      }
+    }
+    game.receipts.get(key).acknowledged = true;
+    return game.receipts.get(key);
+  }
+
+  /** Drop the connection as a network failure would: the client resumes on its own. */
+  drop() {
+    this.ws?.close();
+  }
+
+  close() {
+    this.closing = true;
+    this.ws?.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Verification
+
+/** Every reveal against the commitment seen before its round closed; the commitments root;
+ * defaulted slots against the default fixed (salted) at open; our own receipts. */
+export function verifyReveals(game) {
+  const problems = [];
+  let checked = 0;
+  const opened = new Map();
+  const closed = new Map();
+  for (const e of game.record) {
+    if (e.type === "round_opened") opened.set(e.round_id, e);
+    if (e.type === "round_closed") closed.set(e.round_id, e);
+    if (e.type !== "round_revealed") continue;
+    const rid = e.round_id;
+    const defaults = new Map((opened.get(rid)?.slots ?? []).map((s) => [s.key, s.default_commitment]));
+    const pairs = [];
+    for (const o of e.openings) {
+      const key = `${rid}/${o.slot}`;
+      const seen = game.commitmentsSeen.get(key);
+      if (o.defaulted) {
+        if (seen !== undefined) problems.push(`${key}: committed but shown as defaulted`);
+        const dc = defaultCommitment(game.gameId, rid, o.slot, o.choice, o.default_salt ?? "");
+        if (defaults.size && dc !== defaults.get(o.slot)) {
+          problems.push(`${key}: the default differs from the one fixed at open`);
+        }
+        continue;
+      }
+      const c = commitment(game.gameId, rid, o.slot, o.seat, o.choice, o.nonce);
+      checked++;
+      if (seen === undefined || c !== seen || c !== o.commitment) {
+        problems.push(`${key}: the reveal does not match the commitment`);
+      }
+      const mine = game.receipts.get(key);
+      if (mine && (mine.commitment !== c || canonicalJson(mine.choice) !== canonicalJson(o.choice))) {
+        problems.push(`${key}: my choice was altered`);
+      }
+      pairs.push([o.slot, c]);
+    }
+    if (closed.has(rid) && commitmentsRoot(pairs) !== closed.get(rid).root) {
+      problems.push(`${rid}: commitments root mismatch`);
+    }
+  }
+  return { problems, checked };
+}
+
+/** The dealer's proofs: the seed matches the commitment made before any draw, the client
+ * seeds are the entropy round's, and every draw recomputes from the game key. */
+export function verifyDealer(game) {
+  const problems = [];
+  const rec = game.record;
+  const created = rec.find((e) => e.type === "game_created");
+  const committedAt = rec.findIndex((e) => e.type === "seed_committed");
+  const revealed = rec.find((e) => e.type === "seed_revealed");
+  if (!created || committedAt < 0 || !revealed) {
+    return { problems: ["no seed commitment / reveal in the record"], draws: 0 };
+  }
+  const firstDraw = rec.findIndex((e) => e.type === "draw");
+  if (firstDraw >= 0 && firstDraw < committedAt) problems.push("a draw preceded the seed commitment");
+  const seed = Buffer.from(revealed.server_seed, "hex");
+  if (seedCommitment(game.gameId, seed) !== rec[committedAt].commitment) {
+    problems.push("the revealed seed does not match its commitment");
+  }
+  if (created.client_entropy) {
+    const ent = rec.find((e) => e.type === "round_revealed" && e.round_id === "entropy");
+    const expected = created.players.map((_, i) =>
+      String(ent?.openings.find((o) => o.slot === `s${i}`)?.choice ?? ""));
+    if (canonicalJson(expected) !== canonicalJson(revealed.client_seeds)) {
+      problems.push("the client seeds differ from the entropy round's reveal");
+    }
+  }
+  const key = gameKey(seed, game.gameId, revealed.rules_version,
+    revealed.client_seeds.map((s) => Buffer.from(s, "hex")));
+  const dealt = new Map();
+  for (const d of revealed.draws) {
+    const values = draw(key, d.label, d.draw, d.n, d.count);
+    if (canonicalJson(values) !== canonicalJson(d.values)) problems.push(`draw ${d.label} does not recompute`);
+    dealt.set(d.label, d.values);
+  }
+  for (const e of rec) {
+    if (e.type !== "draw") continue;
+    if (!dealt.has(e.label)) problems.push(`draw ${e.label} is missing from the reveal`);
+    else if (e.values && canonicalJson(e.values) !== canonicalJson(dealt.get(e.label))) {
+      problems.push(`draw ${e.label}: public values differ from the dealer's`);
+    }
+  }
+  return { problems, draws: revealed.draws.length };
+}
+
+// ---------------------------------------------------------------------------------------
+// Playing a seat
+
+const pick = (items) => items[randomBytes(4).readUInt32BE() % items.length];
+
+/** Play our seat until the game ends. ``chooseAction(view, legal)`` and
+ * ``chooseSealed(view, slot)`` default to uniformly random legal choices. */
+export async function playSeat(client, game, {
+  chooseAction = (view, legal) => pick(legal),
+  chooseSealed = (view, slot) => pick(slot.allowed),
+  log = () => {},
+  dropEvery = 0, // > 0: drop the connection after every n-th decision (to exercise resume)
+} = {}) {
+  let actedSeq = -1;
+  let decisions = 0;
+  const decided = () => {
+    if (dropEvery > 0 && ++decisions % dropEvery === 0) {
+      log(`seq ${game.seq}: dropping the connection`);
+      client.drop();
+    }
+  };
+  while (!game.ended) {
+    if (client.failure) throw client.failure;
+    const msg = game.view;
+    const node = msg.node;
+    try {
+      if (node.kind === "turn" && msg.legal.length && game.seq !== actedSeq
+          && (node.seats.includes(game.seat) || node.open_to.includes(game.seat))) {
+        actedSeq = game.seq;
+        const action = chooseAction(msg.view, msg.legal);
+        log(`seq ${game.seq}: act ${canonicalJson(action)}`);
+        const sent = client.act(game, action, game.seq);
+        decided();
+        await sent;
+      } else if (node.kind === "simultaneous") {
+        const done = game.committedSlots(node.round_id);
+        const order = node.order.map((o) => o.key);
+        for (const slot of node.my_slots) {
+          const key = `${node.round_id}/${slot.key}`;
+          if (game.receipts.has(key) || done.has(slot.key)) continue;
+          if (node.ordered && order.slice(0, order.indexOf(slot.key)).some((k) => !done.has(k))) break;
+          let choice;
+          let publicPart = null;
+          if (node.platform) {
+            choice = randomBytes(32).toString("hex"); // our entropy for the dealer's game key
+          } else {
+            choice = chooseSealed(msg.view, slot);
+            if (slot.public_keys?.length && choice && typeof choice === "object") {
+              publicPart = Object.fromEntries(slot.public_keys.map((k) => [k, choice[k] ?? null]));
+            }
+          }
+          const sent = client.commit(game, node.round_id, slot.key, choice, publicPart);
+          decided();
+          const r = await sent;
+          log(`seq ${game.seq}: sealed ${key} -> commitment ${r.commitment.slice(0, 16)}… (receipt)`);
+        }
+      }
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      log(`refused: ${err.message}`); // stale or refused: decide again on the next view
+    }
+    await game.wait(2000);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Command line
+
+function parseArgs(argv) {
+  const args = { url: "http://127.0.0.1:8000", name: "js-client", game: "duel", seats: "2",
+    options: "{}", bots: null, timeout: "300", drop: "0" };
+  for (let i = 0; i < argv.length; i++) {
+    const m = /^--([a-z]+)$/.exec(argv[i]);
+    if (!m || !(m[1] in args)) throw new Error(`unknown argument ${argv[i]}`);
+    args[m[1]] = argv[++i];
+  }
+  return args;
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const say = (line) => console.log(line);
+  const seats = Number(args.seats);
+  const client = new Client(args.url);
+  const deadline = setTimeout(() => {
+    say(`RESULT ${JSON.stringify({ finished: false, verified: false, error: "timeout" })}`);
+    process.exit(1);
+  }, Number(args.timeout) * 1000);
+  const me = await client.signIn(args.name);
+  say(`signed in as ${me.name} (${me.player_id})`);
+  const table = await client.createTable(args.game, seats, JSON.parse(args.options));
+  say(`table ${table.table_id} (${args.game}, ${seats} seats, invite ${table.invite})`);
+  for (let i = 0; i < Number(args.bots ?? seats - 1); i++) await client.addBot(table.table_id);
+  const gameId = await client.start(table.table_id);
+  say(`game ${gameId} started`);
+  const game = await client.watch(gameId);
+  say(`seat ${game.seat}`);
+  await playSeat(client, game, { log: say, dropEvery: Number(args.drop) });
+  say(`game over at seq ${game.seq}`);
+  // the dealer reveals its seed just after the end; wait for it on the record stream
+  for (let i = 0; i < 100 && !game.record.some((e) => e.type === "seed_revealed"); i++) {
+    await game.wait(200);
+  }
+  const reveals = verifyReveals(game);
+  const dealer = verifyDealer(game);
+  const ended = game.record.find((e) => e.type === "game_ended");
+  const problems = [...reveals.problems, ...dealer.problems];
+  const summary = {
+    game_id: gameId, finished: game.ended, seat: game.seat, seq: game.seq,
+    reveals_verified: reveals.checked, my_commitments: game.receipts.size,
+    draws_verified: dealer.draws, reconnects: client.reconnects,
+    rejections: game.rejections.map((r) => r.code), problems,
+    verified: game.ended && problems.length === 0,
+    outcome: ended?.outcome ?? null,
+  };
+  say(problems.length ? problems.map((p) => `FAIL ${p}`).join("\n")
+    : `verified ${reveals.checked} reveals and ${dealer.draws} draws`);
+  say(`RESULT ${JSON.stringify(summary)}`);
+  clearTimeout(deadline);
+  client.close();
+  process.exitCode = summary.verified ? 0 : 1;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err) => {
+    console.log(`RESULT ${JSON.stringify({ finished: false, verified: false, error: String(err) })}`);
+    process.exit(1);
+  });
+}

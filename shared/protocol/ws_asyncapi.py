@@ -1,0 +1,304 @@
+"""An AsyncAPI 3.0 document for the gateway's WebSocket (``/ws``), built from the wire models.
+
+    from shared.protocol.ws_asyncapi import document
+    json.dumps(document(), indent=2, sort_keys=True)
+
+Every message of ``CLIENT_ADAPTER`` (client -> gateway) and ``SERVER_ADAPTER`` (gateway ->
+client) becomes a component message whose payload is the model's JSON Schema (pydantic, with
+``$ref``s into ``#/components/schemas``), with a validated example. Operations are written from
+the gateway's side: it *receives* the client's commands (each with the replies it may get) and
+*sends* pushes (welcome, views, record entries, refusals). The output is a pure function of the
+code: no clock, no environment, stable ordering (so it can sit in the committed-schema check).
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from shared.protocol import client as cm
+from shared.protocol import server as sm
+from shared.protocol.errors import ERROR_CODES
+from shared.protocol.versions import KNOWN_PROTOCOL_VERSIONS, PROTOCOL_VERSION
+
+REF = "#/components/schemas/{model}"
+CHANNEL = "play"
+
+_NONCE = "9f" * 32
+_COMMITMENT = "3c1d0b6a5e2f4978a1b2c3d4e5f60718293a4b5c6d7e8f9012a3b4c5d6e7f809"
+
+# One example per message, validated against its model when the document is built.
+EXAMPLES: dict[str, dict[str, Any]] = {
+    "Watch": {
+        "type": "watch",
+        "game_id": "g-4f1c2a9e8b7d6c5a",
+        "after_seq": 11,
+        "after_record": "1731571200000-3",
+    },
+    "Unwatch": {"type": "unwatch", "game_id": "g-4f1c2a9e8b7d6c5a"},
+    "Act": {
+        "type": "act",
+        "cmd_id": "c7a91e0b2d4f6a8c1",
+        "game_id": "g-4f1c2a9e8b7d6c5a",
+        "expected_seq": 12,
+        "action": {"type": "call", "stake": 2},
+    },
+    "Commit": {
+        "type": "commit",
+        "cmd_id": "k0b1c2d3e4f5a6b7c",
+        "game_id": "g-4f1c2a9e8b7d6c5a",
+        "round_id": "pick:1",
+        "slot": "s0",
+        "commitment": _COMMITMENT,
+        "choice": 7,
+        "nonce": _NONCE,
+        "public": None,
+    },
+    "Ping": {"type": "ping"},
+    "Welcome": {"type": "welcome", "player_id": "p-1a2b3c4d5e6f7a8b", "name": "ada"},
+    "Accepted": {"type": "accepted", "cmd_id": "c7a91e0b2d4f6a8c1"},
+    "Rejected": {
+        "type": "rejected",
+        "cmd_id": "c7a91e0b2d4f6a8c1",
+        "game_id": "g-4f1c2a9e8b7d6c5a",
+        "code": "action/stale_seq",
+        "message": "expected seq 12, game is at 13",
+    },
+    "Committed": {
+        "type": "committed",
+        "cmd_id": "k0b1c2d3e4f5a6b7c",
+        "game_id": "g-4f1c2a9e8b7d6c5a",
+        "round_id": "pick:1",
+        "slot": "s0",
+        "commitment": _COMMITMENT,
+    },
+    "ViewUpdate": {
+        "type": "view",
+        "game_id": "g-4f1c2a9e8b7d6c5a",
+        "seq": 13,
+        "seat": 0,
+        "view": {
+            "game": "duel",
+            "phase": "pick",
+            "seat": 0,
+            "round": 1,
+            "rounds": 3,
+            "stake": 2,
+            "points": [0, 0],
+            "first": 0,
+        },
+        "legal": [],
+        "node": {
+            "kind": "simultaneous",
+            "round_id": "pick:1",
+            "ordered": False,
+            "order": [{"seat": 0, "key": "s0"}, {"seat": 1, "key": "s1"}],
+            "my_slots": [
+                {
+                    "seat": 0,
+                    "key": "s0",
+                    "allowed": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+                    "default": 0,
+                    "public_keys": [],
+                    "context": None,
+                }
+            ],
+        },
+        "events": [{"type": "called", "data": {"seat": 0, "stake": 2, "round": 1}}],
+        "cmd_ids": ["c7a91e0b2d4f6a8c1"],
+        "gap": False,
+    },
+    "RecordEntry": {
+        "type": "record",
+        "game_id": "g-4f1c2a9e8b7d6c5a",
+        "id": "1731571200000-4",
+        "entry": {
+            "type": "committed",
+            "round_id": "pick:1",
+            "slot": "s0",
+            "seat": 0,
+            "commitment": _COMMITMENT,
+            "public": None,
+        },
+    },
+    "Pong": {"type": "pong"},
+}
+
+# for the models without a docstring
+DESCRIPTIONS: dict[str, str] = {
+    "Unwatch": "Stop following a game on this connection.",
+    "Ping": "Keep-alive; answered with ``pong``.",
+    "Welcome": "The first frame of every connection: who the token says you are.",
+    "Pong": "The answer to ``ping``.",
+}
+
+# client message -> the replies it may get (besides the pushes it causes)
+REPLIES: dict[str, tuple[str, ...]] = {
+    "Watch": ("ViewUpdate", "RecordEntry", "Rejected"),
+    "Unwatch": (),
+    "Act": ("Accepted", "Rejected"),
+    "Commit": ("Committed", "Rejected"),
+    "Ping": ("Pong",),
+}
+PUSHES: tuple[tuple[str, str, str], ...] = (
+    ("sendWelcome", "Welcome", "First frame on every connection (else a refusal and close 4401)."),
+    (
+        "sendView",
+        "ViewUpdate",
+        "Each new seq of a watched game: a full snapshot of the "
+        "seat's (or the spectator's) view with the events since.",
+    ),
+    (
+        "sendRecord",
+        "RecordEntry",
+        "Each new entry of a watched game's public record "
+        "(commitments, reveals, draws, the dealer's seed).",
+    ),
+    (
+        "sendRejected",
+        "Rejected",
+        "A refusal that arrives after ``accepted``: the adjudicator's verdict on an action.",
+    ),
+)
+
+
+def _schemas(adapter: TypeAdapter[Any], into: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """Add the adapter's definitions to ``into``; returns the union's own schema and the
+    names of its member messages, in declaration order."""
+    schema = adapter.json_schema(ref_template=REF)
+    for name, sub in schema.pop("$defs", {}).items():
+        if name in into and into[name] != sub:
+            raise ValueError(f"two different schemas are named {name!r}")
+        into[name] = sub
+    members = [ref["$ref"].rsplit("/", 1)[-1] for ref in schema.get("oneOf", [])]
+    disc = schema.get("discriminator")
+    if isinstance(disc, dict):  # OpenAPI's form -> the AsyncAPI Schema Object's (a name)
+        schema["discriminator"] = disc["propertyName"]
+    return schema, members
+
+
+def _message(
+    name: str, schema: dict[str, Any], adapter: TypeAdapter[Any], direction: str
+) -> dict[str, Any]:
+    wire_type = schema["properties"]["type"]["const"]
+    description = inspect.cleandoc(schema.get("description") or DESCRIPTIONS.get(name, name))
+    summary = description.split("\n\n")[0].replace("\n", " ")
+    example = adapter.validate_python(EXAMPLES[name])
+    if type(example).__name__ != name:
+        raise ValueError(f"the example of {name} decodes as {type(example).__name__}")
+    return {
+        "name": wire_type,
+        "title": f"{name} ({direction})",
+        "summary": summary,
+        "description": description,
+        "contentType": "application/json",
+        "payload": {"$ref": REF.format(model=name)},
+        "examples": [{"name": f"{wire_type}-example", "payload": example.model_dump(mode="json")}],
+    }
+
+
+def document() -> dict[str, Any]:
+    """The AsyncAPI 3.0 document of the WebSocket channel (deterministic)."""
+    schemas: dict[str, Any] = {}
+    client_union, client_names = _schemas(cm.CLIENT_ADAPTER, schemas)
+    server_union, server_names = _schemas(sm.SERVER_ADAPTER, schemas)
+    messages: dict[str, Any] = {}
+    for name in client_names:
+        messages[name] = _message(name, schemas[name], cm.CLIENT_ADAPTER, "client to gateway")
+    for name in server_names:
+        messages[name] = _message(name, schemas[name], sm.SERVER_ADAPTER, "gateway to client")
+    schemas["ClientMessage"] = client_union
+    schemas["ServerMessage"] = server_union
+    channel_ref = {"$ref": f"#/channels/{CHANNEL}"}
+
+    def msg_ref(name: str) -> dict[str, str]:
+        return {"$ref": f"#/channels/{CHANNEL}/messages/{name}"}
+
+    operations: dict[str, Any] = {}
+    for name in client_names:
+        op: dict[str, Any] = {
+            "action": "receive",
+            "channel": channel_ref,
+            "title": f"{messages[name]['name']} (client command)",
+            "summary": messages[name]["summary"],
+            "messages": [msg_ref(name)],
+        }
+        if REPLIES.get(name):
+            op["reply"] = {"channel": channel_ref, "messages": [msg_ref(r) for r in REPLIES[name]]}
+        operations[f"receive{name}"] = op
+    for op_id, name, summary in PUSHES:
+        operations[op_id] = {
+            "action": "send",
+            "channel": channel_ref,
+            "title": f"{messages[name]['name']} (push)",
+            "summary": summary,
+            "messages": [msg_ref(name)],
+        }
+    return {
+        "asyncapi": "3.0.0",
+        "id": "urn:empire-hall:gateway:ws",
+        "info": {
+            "title": "Empire Hall WebSocket",
+            "version": str(PROTOCOL_VERSION),
+            "description": (
+                "One WebSocket per player at /ws?token=<token from POST /api/players>. "
+                "Every frame is one JSON object with a `type` and the protocol version `v` "
+                f"(known: {', '.join(map(str, KNOWN_PROTOCOL_VERSIONS))}). The gateway "
+                "stamps the seat from the token, never from the client; `cmd_id` makes "
+                "every command idempotent; `watch` with `after_seq`/`after_record` resumes. "
+                "See docs/protocol.md."
+            ),
+            "x-error-codes": list(ERROR_CODES),
+        },
+        "defaultContentType": "application/json",
+        "servers": {
+            "local": {
+                "host": "127.0.0.1:8000",
+                "protocol": "ws",
+                "pathname": "/ws",
+                "description": "`make run` (the gateway's port; wss behind TLS in production)",
+                "security": [{"$ref": "#/components/securitySchemes/token"}],
+            },
+        },
+        "channels": {
+            CHANNEL: {
+                "address": "/ws",
+                "title": "play",
+                "description": "A player's (or spectator's) connection: lobby-independent "
+                "play of every game the player watches.",
+                "servers": [{"$ref": "#/servers/local"}],
+                "messages": {name: {"$ref": f"#/components/messages/{name}"} for name in messages},
+                "bindings": {
+                    "ws": {
+                        "bindingVersion": "0.1.0",
+                        "query": {
+                            "type": "object",
+                            "required": ["token"],
+                            "properties": {
+                                "token": {
+                                    "type": "string",
+                                    "description": "the signed token from POST /api/players",
+                                }
+                            },
+                        },
+                    }
+                },
+            },
+        },
+        "operations": operations,
+        "components": {
+            "schemas": schemas,
+            "messages": messages,
+            "securitySchemes": {
+                "token": {
+                    "type": "httpApiKey",
+                    "name": "token",
+                    "in": "query",
+                    "description": "the player's signed token (also sent as "
+                    "`Authorization: Bearer` on HTTP)",
+                },
+            },
+        },
+    }

@@ -1,0 +1,28 @@
+"""One running system for the client tests, on its own logical database (it never shares
+streams with the e2e tier's systems)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from services.supervisor import Supervisor
+from shared.runtime.valkey import free_port
+from tests.e2e.conftest import with_db
+
+CLIENTS_DB = 5
+OUT = Path("test-output")
+
+
+@pytest.fixture(scope="session")
+def clients_system(redis_url: str) -> Iterator[Supervisor]:
+    sup = Supervisor(
+        redis_url=with_db(redis_url, CLIENTS_DB), port=free_port(), log_dir=OUT / "logs" / "clients"
+    )
+    try:
+        sup.start()
+        yield sup
+    finally:
+        sup.stop()

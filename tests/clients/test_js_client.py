@@ -1,0 +1,159 @@
+"""The one-file JavaScript client (Node, no npm dependencies): its fairness primitives agree
+byte for byte with shared/fairness, and it plays a real game to a verified end."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clients.sdk import Client
+from services.supervisor import Supervisor
+from shared.fairness.commitments import commitment, commitments_root, default_commitment
+from shared.fairness.draws import draw, game_key, seed_commitment
+from shared.fairness.lp import canonical_json
+
+pytestmark = pytest.mark.clients
+
+ROOT = Path(__file__).resolve().parents[2]
+CLIENT = ROOT / "clients" / "js" / "empire-client.mjs"
+NODE = shutil.which("node")
+needs_node = pytest.mark.skipif(NODE is None, reason="node (20+) is not installed")
+
+NONCE = "ab" * 32
+CHOICES: list[Any] = [
+    0,
+    7,
+    -3,
+    "",
+    "x",
+    True,
+    None,
+    [1, [2, 3]],
+    {"b": 1, "a": {"d": [4], "c": None}},
+    {"engine": "L", "gear": 2, "boost": "none"},
+    "é ü ✓ 帝国 😀",
+    'q"uo\\te\n\t\u0001',
+    {"Z": 1, "a": 2, "_": 3, "é": 4},
+    2**53 - 1,
+]
+DRAWS = [("shuffle", 52, 1), ("below", 7, 5), ("dice", 6, 3), ("below", 1, 2), ("shuffle", 1, 1)]
+
+
+def _node(script: str, env: dict[str, str] | None = None, timeout: float = 30) -> str:
+    assert NODE is not None
+    out = subprocess.run(
+        [NODE, "--input-type=module", "-e", script],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        env=env,
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+@needs_node
+def test_js_fairness_primitives_match_python() -> None:
+    key = game_key(b"\x01" * 32, "g-1", "1", [bytes.fromhex("cd" * 32), b""])
+    vectors = {"choices": CHOICES, "draws": DRAWS, "key": key.hex()}
+    script = f"""
+import * as c from {json.dumps(CLIENT.as_uri())};
+const v = {json.dumps(vectors)};
+const key = Buffer.from(v.key, "hex");
+console.log(JSON.stringify({{
+  canonical: v.choices.map(c.canonicalJson),
+  commitments: v.choices.map((x, i) => c.commitment("g-1", "pick:" + i, "s" + (i % 3), i % 4, x,
+                                                    "{NONCE}")),
+  defaults: v.choices.map((x) => c.defaultCommitment("g-1", "r", "s0", x, "{NONCE}")),
+  root: c.commitmentsRoot([["s1", "{"cd" * 32}"], ["s0", "{"ef" * 32}"]]),
+  seed: c.seedCommitment("g-1", Buffer.alloc(32, 1)),
+  key: c.gameKey(Buffer.alloc(32, 1), "g-1", "1", [Buffer.from("{"cd" * 32}", "hex"),
+                 Buffer.alloc(0)]).toString("hex"),
+  draws: v.draws.map(([kind, n, count], i) => c.draw(key, "lbl:" + i, kind, n, count)),
+}}));
+"""
+    got = json.loads(_node(script))
+    assert got["canonical"] == [canonical_json(x) for x in CHOICES]
+    assert got["commitments"] == [
+        commitment("g-1", f"pick:{i}", f"s{i % 3}", i % 4, x, NONCE) for i, x in enumerate(CHOICES)
+    ]
+    assert got["defaults"] == [default_commitment("g-1", "r", "s0", x, NONCE) for x in CHOICES]
+    assert got["root"] == commitments_root([("s1", "cd" * 32), ("s0", "ef" * 32)])
+    assert got["seed"] == seed_commitment("g-1", b"\x01" * 32)
+    assert got["key"] == key.hex()
+    assert got["draws"] == [
+        draw(key, f"lbl:{i}", kind, n, count) for i, (kind, n, count) in enumerate(DRAWS)
+    ]
+
+
+def _play(
+    url: str,
+    name: str,
+    rounds: int,
+    flags: list[str],
+    env: dict[str, str] | None = None,
+    drop: int = 0,
+) -> tuple[dict[str, Any], str]:
+    assert NODE is not None
+    out = subprocess.run(
+        [
+            NODE,
+            *flags,
+            str(CLIENT),
+            "--url",
+            url,
+            "--name",
+            name,
+            "--game",
+            "duel",
+            "--seats",
+            "2",
+            "--drop",
+            str(drop),
+            "--options",
+            json.dumps({"rounds": rounds}),
+            "--timeout",
+            "90",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, **(env or {})},
+    )
+    lines = [ln for ln in out.stdout.splitlines() if ln.startswith("RESULT ")]
+    assert lines, out.stdout + out.stderr
+    return json.loads(lines[-1].removeprefix("RESULT ")), out.stdout
+
+
+@needs_node
+@pytest.mark.parametrize(("websocket", "drop"), [("platform", 0), ("built-in", 2)])
+async def test_js_client_plays_a_duel_and_verifies(
+    clients_system: Supervisor, websocket: str, drop: int
+) -> None:
+    """Node 20's WebSocket (behind its flag), and the file's own RFC 6455 client with the
+    connection dropped after every second decision (it resumes and re-sends)."""
+    flags = ["--experimental-websocket"] if websocket == "platform" else []
+    env = {"EMPIRE_MINI_WS": "1"} if websocket == "built-in" else None
+    rounds = 3
+    result, log = _play(clients_system.url, f"js-{websocket}", rounds, flags, env, drop)
+    assert result["finished"] and result["verified"], log
+    assert result["problems"] == [] and result["rejections"] == [], log
+    assert result["reconnects"] >= (2 if drop else 0), log
+    # entropy + one pick per round, for both seats; the first seat and one die per round
+    assert result["reveals_verified"] == 2 * (1 + rounds)
+    assert result["my_commitments"] == 1 + rounds
+    assert result["draws_verified"] == 1 + rounds
+    assert len(result["outcome"]["results"]) == 2
+    # the server-side verifier agrees on the same game
+    async with Client(clients_system.url) as c:
+        checked = await c.verify_game(result["game_id"])
+    assert checked.ok, checked.problems
+    assert checked.counts["commitments"] == result["reveals_verified"]

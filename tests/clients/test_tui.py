@@ -1,0 +1,218 @@
+"""The terminal client driven by keys (textual's pilot) against the running system, and its
+renderers over every game's real views."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input, OptionList, RichLog
+
+from clients.sdk import Client
+from clients.sdk.bot_player import play_seat
+from clients.tui import render
+from clients.tui.app import CreateTableScreen, EmpireApp, GameScreen, LobbyScreen, SignInScreen
+from services.supervisor import Supervisor
+from shared.rules import registry
+from shared.rules._kit.playout import play
+from shared.rules.api import Simultaneous, Turn
+
+pytestmark = pytest.mark.clients
+SIZE = (160, 50)
+
+
+async def _until(pilot: Pilot[Any], cond: Callable[[], Any], timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting on {cond}")
+        await pilot.pause(0.05)
+
+
+def _log(screen: GameScreen) -> list[str]:
+    return [line.text for line in screen.query_one("#log", RichLog).lines]
+
+
+async def _play_by_keys(pilot: Pilot[Any], screen: GameScreen, timeout: float = 60.0) -> int:
+    """Press enter on the highlighted choice whenever there is one, until the result is in
+    and the dealer's proofs are verified. Returns the number of decisions taken."""
+    presses = 0
+    deadline = time.monotonic() + timeout
+    while screen.verified is None:
+        assert time.monotonic() < deadline, "no verified result"
+        box = screen.query_one("#choices", OptionList)
+        if screen.decisions and not screen.busy and box.option_count and box.has_focus:
+            await pilot.press("enter")
+            presses += 1
+        await pilot.pause(0.05)
+    return presses
+
+
+async def test_tui_signs_in_creates_a_duel_adds_a_bot_and_plays_to_the_result(
+    clients_system: Supervisor,
+) -> None:
+    app = EmpireApp(clients_system.url)
+    async with app.run_test(size=SIZE) as pilot:
+        await _until(pilot, lambda: isinstance(app.screen, SignInScreen))
+        await pilot.press(*"tui-ada", "enter")
+        await _until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.catalog)
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        await pilot.press("c")
+        await _until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+        form = app.screen
+        assert isinstance(form, CreateTableScreen)
+        for _ in registry.names():
+            if form.game == "duel":
+                break
+            await pilot.press("down")
+        assert form.game == "duel"
+        await pilot.press("enter")  # the game is chosen; on to seats (2 = duel's minimum)
+        assert form.query_one("#seats", Input).value == "2"
+        await pilot.press("tab", *'{"rounds":2}', "enter")
+        await _until(pilot, lambda: lobby.my_table is not None)
+        assert lobby.my_table is not None
+        assert lobby.my_table["game"] == "duel" and lobby.my_table["options"] == {"rounds": 2}
+        await pilot.press("b")
+        await _until(pilot, lambda: lobby.my_table and len(lobby.my_table["players"]) == 2)
+        await pilot.press("s")
+        await _until(pilot, lambda: isinstance(app.screen, GameScreen))
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        presses = await _play_by_keys(pilot, game)
+        s = game.session
+        assert s is not None and s.ended and s.seat == 0
+        assert presses >= 2  # one pick per round at least (and a call when it is ours)
+        assert game.verified is True and game.outcome is not None
+        assert len(s.receipts) == 3 and all(r.acknowledged for r in s.receipts.values())
+        assert s.verify_reveals() == []
+        log = _log(game)
+        assert sum("escrow receipt ✓" in line for line in log) == 2  # the two picks
+        assert sum(line.startswith("reveal pick:") and line.count("✓") == 2 for line in log) == 2
+        assert not any("✗" in line for line in log)
+        assert any(line.startswith("fairness verified ✓") for line in log)
+        assert "RESULT" in str(game.query_one("#view").render())
+
+
+async def test_tui_joins_by_invite_plays_and_spectates(clients_system: Supervisor) -> None:
+    """The host uses the SDK (its seat played by the heuristic bot); the terminal client joins
+    with the invite code, is taken to the game when the host starts, plays it by keys, then
+    goes back to the lobby and watches the finished game as a spectator."""
+    async with Client(clients_system.url) as host:
+        await host.sign_in("sdk-host")
+        table = await host.create_table("duel", seats=2, options={"rounds": 1})
+        app = EmpireApp(clients_system.url, name="tui-bob")
+        async with app.run_test(size=SIZE) as pilot:
+            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            await pilot.press("i")
+            await _until(pilot, lambda: app.focused is not None and app.focused.id == "code")
+            await pilot.press(*table["invite"], "enter")
+            await _until(pilot, lambda: lobby.my_table is not None)
+            assert lobby.my_table is not None
+            assert [p["name"] for p in lobby.my_table["players"]] == ["sdk-host", "tui-bob"]
+            await pilot.press("l")  # leave, then join again with the invite
+            await _until(pilot, lambda: lobby.my_table is None)
+            assert len((await host.get_table(table["table_id"]))["players"]) == 1
+            await pilot.press("i")
+            await _until(pilot, lambda: app.focused is not None and app.focused.id == "code")
+            await pilot.press(*table["invite"], "enter")
+            await _until(pilot, lambda: lobby.my_table is not None)
+            gid = await host.start(table["table_id"])
+            hosting = asyncio.create_task(play_seat(host, gid))
+            try:
+                await _until(pilot, lambda: isinstance(app.screen, GameScreen), timeout=15)
+                game = app.screen
+                assert isinstance(game, GameScreen) and game.game_id == gid
+                await _play_by_keys(pilot, game)
+                assert game.session is not None and game.session.seat == 1
+                assert game.verified is True
+                await asyncio.wait_for(hosting, 30)
+            finally:
+                hosting.cancel()
+            await pilot.press("escape")
+            await _until(pilot, lambda: app.screen is lobby)
+            await pilot.press("r")
+            await _until(pilot, lambda: gid in lobby.live)
+            live = lobby.query_one("#live", OptionList)
+            live.focus()
+            live.highlighted = lobby.live.index(gid)
+            await pilot.press("w")
+            await _until(
+                pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.session is not None
+            )
+            watcher = app.screen
+            assert isinstance(watcher, GameScreen)
+            # bob's own client watches again: the seat's view, now finished and verified
+            await _until(pilot, lambda: watcher.verified is not None)
+            assert watcher.verified is True and watcher.decisions == []
+
+
+async def test_tui_spectator_has_no_choices(clients_system: Supervisor) -> None:
+    async with Client(clients_system.url) as host:
+        await host.sign_in("sdk-host2")
+        table = await host.create_table("duel", seats=2, options={"rounds": 1})
+        await host.add_bot(table["table_id"])
+        gid = await host.start(table["table_id"])
+        hosting = asyncio.create_task(play_seat(host, gid))
+        try:
+            app = EmpireApp(clients_system.url, name="tui-eve")
+            async with app.run_test(size=SIZE) as pilot:
+                await _until(
+                    pilot, lambda: isinstance(app.screen, LobbyScreen) and gid in app.screen.live
+                )
+                lobby = app.screen
+                assert isinstance(lobby, LobbyScreen)
+                live = lobby.query_one("#live", OptionList)
+                live.focus()
+                live.highlighted = lobby.live.index(gid)
+                await pilot.press("enter")
+                await _until(pilot, lambda: isinstance(app.screen, GameScreen))
+                watcher = app.screen
+                assert isinstance(watcher, GameScreen)
+                await _until(pilot, lambda: watcher.verified is not None, timeout=40)
+                assert watcher.session is not None and watcher.session.seat is None
+                assert watcher.verified is True and watcher.decisions == []
+                assert watcher.session.verify_reveals() == []
+                assert "spectator" in str(watcher.query_one("#status").render())
+            await asyncio.wait_for(hosting, 30)
+        finally:
+            hosting.cancel()
+
+
+@pytest.mark.parametrize("game", registry.names())
+def test_every_game_view_renders_with_its_own_renderer(game: str) -> None:
+    """Real views of each game along a random playout (every seat and the spectator) render
+    with the game's renderer, never the generic fallback; so do its actions and choices."""
+    g = registry.get(game)
+    names = [f"p{i}" for i in range(4)]
+    seen = 0
+
+    def check(state: Any, move: Any) -> None:
+        nonlocal seen
+        if random.Random(seen).random() > 0.2 and seen > 5:
+            seen += 1
+            return
+        seen += 1
+        node = g.next(state)
+        for seat in [None, 0, 1]:
+            view = g.view(state, seat)
+            lines = render.RENDERERS[game](dict(view), names)  # raises on an unknown shape
+            assert lines and all(isinstance(x, str) for x in lines)
+        if isinstance(node, Turn):
+            for a in g.legal_actions(state, node.seats[0] if node.seats else 0)[:20]:
+                assert render.action_label(a)
+        if isinstance(node, Simultaneous):
+            for slot in node.slots:
+                for ch in (slot.allowed or ())[:20]:
+                    assert render.choice_label(ch)
+
+    seats = 2 if game in ("duel", "empires-end") else 3
+    play(g, seats, {}, seed=3, on_step=check, max_steps=400)
+    assert seen > 0

@@ -1,0 +1,109 @@
+"""The WebSocket's AsyncAPI document: deterministic, complete, its examples and the frames a
+real game sends validate against its schemas."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+
+from clients.sdk import Client
+from clients.sdk.bot_player import play_seat
+from services.supervisor import Supervisor
+from shared.protocol.client import CLIENT_ADAPTER
+from shared.protocol.errors import ERROR_CODES
+from shared.protocol.server import SERVER_ADAPTER
+from shared.protocol.ws_asyncapi import document
+
+pytestmark = pytest.mark.clients
+
+def _validator(doc: dict[str, Any], schema_name: str) -> Draft202012Validator:
+    root = {"$ref": f"#/components/schemas/{schema_name}", "components": doc["components"]}
+    return Draft202012Validator(root)
+
+
+def test_document_is_deterministic_and_complete() -> None:
+    a, b = document(), document()
+    assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    assert a["asyncapi"] == "3.0.0"
+    members = {
+        m["title"]
+        for m in (CLIENT_ADAPTER.json_schema(), SERVER_ADAPTER.json_schema())
+        for m in m["$defs"].values()
+        if "properties" in m and "type" in m["properties"]
+    }
+    assert members == set(a["components"]["messages"])
+    wire = {m["name"] for m in a["components"]["messages"].values()}
+    assert wire == {
+        "watch",
+        "unwatch",
+        "act",
+        "commit",
+        "ping",
+        "welcome",
+        "accepted",
+        "rejected",
+        "committed",
+        "view",
+        "record",
+        "pong",
+    }
+    channel = a["channels"]["play"]
+    for ref in channel["messages"].values():  # every reference resolves
+        assert ref["$ref"].rsplit("/", 1)[-1] in a["components"]["messages"]
+    for op in a["operations"].values():
+        for m in op["messages"] + op.get("reply", {}).get("messages", []):
+            assert m["$ref"].rsplit("/", 1)[-1] in channel["messages"]
+    assert a["info"]["x-error-codes"] == list(ERROR_CODES)
+    rejected = a["components"]["schemas"]["Rejected"]["properties"]["code"]["enum"]
+    assert rejected == list(ERROR_CODES)
+
+
+def test_document_parses_as_asyncapi_3() -> None:
+    from faststream.specification.asyncapi.v3_0_0.schema import ApplicationSchema
+
+    doc = document()
+    parsed = ApplicationSchema.model_validate(doc)
+    assert json.loads(parsed.to_json())["operations"].keys() == doc["operations"].keys()
+
+
+def test_examples_validate_against_their_payload_schemas() -> None:
+    doc = document()
+    for name, msg in doc["components"]["messages"].items():
+        v = _validator(doc, name)
+        for ex in msg["examples"]:
+            v.validate(ex["payload"])
+        union = "ClientMessage" if "client to gateway" in msg["title"] else "ServerMessage"
+        _validator(doc, union).validate(msg["examples"][0]["payload"])
+    bad = {"type": "act", "cmd_id": "x!", "game_id": "g", "action": 1}
+    assert not _validator(doc, "ClientMessage").is_valid(bad)
+
+
+async def test_real_frames_validate(clients_system: Supervisor) -> None:
+    """Every frame the gateway sent during a real game validates against the document."""
+    doc = document()
+    server = _validator(doc, "ServerMessage")
+    async with Client(clients_system.url, capture=True) as c:
+        await c.sign_in("schema-check")
+        t = await c.create_table("duel", seats=2, options={"rounds": 2})  # each seat calls
+        await c.add_bot(t["table_id"])
+        gid = await c.start(t["table_id"])
+        session = await play_seat(c, gid)
+        assert session.ended
+        bad = await c._command({"type": "act", "cmd_id": "bad!", "game_id": gid})
+        assert bad["type"] == "rejected"
+        await c._send({"type": "ping"})
+        for _ in range(100):
+            if any('"pong"' in f for f in c.captured or []):
+                break
+            await asyncio.sleep(0.02)
+        frames = [json.loads(f) for f in c.captured or []]
+    kinds = set()
+    for f in frames:
+        kinds.add(f["type"])
+        errors = [e.message for e in server.iter_errors(f)]
+        assert not errors, (f["type"], errors[:3])
+    assert kinds == {"view", "record", "accepted", "committed", "rejected", "pong"}
