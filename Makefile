@@ -41,7 +41,7 @@ fmt: install
 	$(VENV)/bin/ruff check --fix shared services clients bench tests deploy
 
 type: install
-	$(VENV)/bin/mypy shared services clients deploy/docker/healthcheck.py
+	$(VENV)/bin/mypy shared services clients bench deploy/docker/healthcheck.py
 
 schema: install
 	$(RUN) -m shared.protocol.schema_gen

@@ -52,7 +52,12 @@ class Edge:
             while True:
                 raw = await ws.receive_text()
                 with structlog.contextvars.bound_contextvars(player_id=ident.player_id):
-                    reply = await self.handle(conn, raw, bucket)
+                    try:
+                        reply = await self.handle(conn, raw, bucket)
+                    except Exception as exc:  # a backend hiccup must not drop the socket
+                        log.error("message_failed", error=repr(exc)[:300])
+                        reply = _rejected("message/unavailable",
+                                          "the server could not take this message; retry")
                 if reply is not None:
                     await conn.send(reply)
         except (WebSocketDisconnect, RuntimeError):

@@ -8,6 +8,7 @@ ErrorCode: TypeAlias = Literal[
     "message/too_large",  # over the gateway's size limit
     "message/rate_limited",  # over the per-connection rate limit
     "message/unsupported_version",
+    "message/unavailable",  # a transient server failure; the message was not taken, retry
     # auth and seating
     "auth/invalid_token",
     "auth/expired_token",

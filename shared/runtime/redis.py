@@ -14,7 +14,10 @@ def client(settings: Settings) -> Any:
     """A redis-py asyncio client (RedisCluster when configured for a cluster)."""
     if settings.cluster:
         return aioredis.RedisCluster.from_url(settings.redis_url, decode_responses=False)
-    return aioredis.Redis.from_url(settings.redis_url, decode_responses=False)
+    # a blocking pool: under a burst, callers wait for a connection instead of failing
+    pool = aioredis.BlockingConnectionPool.from_url(settings.redis_url, max_connections=512,
+                                                    timeout=10)
+    return aioredis.Redis(connection_pool=pool)
 
 
 async def ensure_group(r: Any, stream: str, group: str) -> None:
