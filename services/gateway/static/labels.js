@@ -1,0 +1,72 @@
+// Readable text for seats, actions, sealed choices, events and logged moves, with each game's
+// own wording where it has one (games/*.js) and a generic fallback otherwise.
+
+import { defaultLabel, plain } from "./controls.js";
+import { words } from "./dom.js";
+import { GAMES } from "./games/index.js";
+
+// keys whose integer values are seats
+const SEAT_KEYS = new Set(["seat", "winner", "target", "attacker", "defender", "instigator", "initiator",
+  "caster", "opener", "to_act", "from", "to", "dealer", "bidder", "start_player", "first", "first_player",
+  "by", "hand_winner", "overlord"]);
+
+export function gameModule(name) {
+  return GAMES[name] || { board: () => null };
+}
+
+/** The context a board renders with: seat names from the match's players. */
+export function makeCtx(gameName, players, seat, extra = {}) {
+  const ctx = {
+    game: gameModule(gameName),
+    seat,
+    players,
+    name: (s) => {
+      const p = players[s];
+      if (!p) return s === null || s === undefined ? "—" : `seat ${s}`;
+      return p.name + (s === seat ? " (you)" : "");
+    },
+    ...extra,
+  };
+  ctx.valueLabel = (k, v) => {
+    const own = safe(ctx.game.valueLabel, k, v, ctx);
+    if (own !== undefined && own !== null) return own;
+    return SEAT_KEYS.has(k) && Number.isInteger(v) ? ctx.name(v) : plain(v);
+  };
+  ctx.actionLabel = (a) => (a && typeof a === "object" && safe(ctx.game.label, a, ctx)) || defaultLabel(a, ctx.valueLabel);
+  ctx.choiceLabel = (c, slot) => safe(ctx.game.choiceLabel, c, slot || {}, ctx) || defaultLabel(c, ctx.valueLabel);
+  return ctx;
+}
+
+/** A game's own wording, or null when it has none (or it fails on an unexpected shape). */
+function safe(fn, ...args) {
+  if (!fn) return null;
+  try {
+    return fn(...args);
+  } catch {
+    return null;
+  }
+}
+
+const clip = (s, n = 140) => (s.length > n ? s.slice(0, n - 1) + "…" : s);
+
+export function eventText(ev, ctx) {
+  const own = safe(ctx.game.event, ev, ctx);
+  if (own) return own;
+  const parts = Object.entries(ev.data || {}).map(([k, v]) => `${words(k)} ${clip(ctx.valueLabel(k, v), 60)}`);
+  return clip(words(ev.type) + (parts.length ? ": " + parts.join(", ") : ""));
+}
+
+/** A logged move (the replay's move log) as text. */
+export function moveText(entry, ctx) {
+  const m = entry.move || {};
+  if (m.kind === "act") {
+    const who = ctx.name(m.seat);
+    return (entry.by === "timeout" ? `${who} timed out → ` : `${who}: `) + ctx.actionLabel(m.action);
+  }
+  if (m.kind === "joint") {
+    const picks = Object.entries(m.choices).map(([slot, c]) => `${slot}=${clip(plain(c), 40)}`).join(", ");
+    return `sealed round ${m.round_id} revealed: ${picks}` + (m.defaulted && m.defaulted.length ? ` (defaulted ${m.defaulted.join(", ")})` : "");
+  }
+  if (m.kind === "chance_outcome") return `dealer: ${m.label} → ${clip(m.values.join(" "), 80)}`;
+  return JSON.stringify(m);
+}

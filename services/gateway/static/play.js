@@ -1,0 +1,418 @@
+// The play screen: one game watched over the WebSocket as the player's seat (or as a
+// spectator). Renders exactly the seat's view (msg.view) with the game's board, its legal
+// actions (msg.legal) as controls, sealed choices committed here (nonce from
+// crypto.getRandomValues, SHA-256 commitment as shared/fairness/commitments.py), the escrow's
+// receipt, and a check of every reveal against the commitment published before the round closed.
+
+import { api, cmdId, session } from "./api.js";
+import { picker } from "./controls.js";
+import { $, fill, h, kv, short, table, words } from "./dom.js";
+import { canonical, commitment, commitmentsRoot, newNonce } from "./fairness.js";
+import { eventText, makeCtx } from "./labels.js";
+
+let S = null; // the open game
+let socket = null;
+let ticker = null;
+
+const receiptsKey = (gid) => `eh:receipts:${gid}:${session.me ? session.me.player_id : ""}`;
+
+export function attach(sock) {
+  socket = sock;
+}
+
+export async function openGame(gid, catalog) {
+  closeGame();
+  const meta = await api("GET", `/api/matches/${encodeURIComponent(gid)}`);
+  const seat = meta.players.findIndex((p) => p.player_id === session.me.player_id);
+  S = {
+    id: gid, meta, catalog, seat: seat < 0 ? null : seat, msg: null, busy: null, busyTimer: null,
+    seen: {}, closedSeen: {}, publics: {}, rounds: new Map(), recordQ: Promise.resolve(),
+    receipts: JSON.parse(localStorage.getItem(receiptsKey(gid)) || "{}"), cmds: {}, committing: new Set(),
+    seed: null, seedRevealed: false, ended: false, resultShown: false, error: null, logCount: 0,
+  };
+  const title = (catalog.find((g) => g.name === meta.game) || {}).title || meta.game;
+  fill($("play-title"), title);
+  fill($("play-sub"), `game ${gid} · `, S.seat === null ? "spectating" : `you are seat ${S.seat}`,
+    " · players: ", meta.players.map((p) => `${p.name}${p.bot ? " (bot)" : ""}`).join(", "));
+  for (const id of ["board", "controls", "sealed", "log", "fairness", "result", "status"]) fill($(id));
+  $("result").classList.add("hidden");
+  ticker = setInterval(tick, 1000);
+  await socket.watch(gid);
+}
+
+export function closeGame() {
+  if (S && socket) socket.unwatch();
+  clearInterval(ticker);
+  S = null;
+}
+
+export const current = () => S;
+
+// ---- messages -------------------------------------------------------------------------------
+
+export function onMessage(m) {
+  if (!S) return;
+  if (m.type === "view" && m.game_id === S.id) onView(m);
+  else if (m.type === "record" && m.game_id === S.id) {
+    socket.watching && (socket.watching.record = m.id);
+    const st = S;
+    S.recordQ = S.recordQ.then(() => onRecord(st, m.entry)).catch((e) => console.error(e));
+  } else if (m.type === "committed" && m.game_id === S.id) {
+    const r = S.receipts[`${m.round_id}/${m.slot}`];
+    if (r) { r.ack = m.commitment === r.commitment ? "ok" : "bad"; saveReceipts(); renderSealed(); }
+  } else if (m.type === "rejected") onRejected(m);
+}
+
+function onView(m) {
+  if (S.msg && m.seq <= S.msg.seq && !m.gap) return;
+  S.msg = m;
+  if (socket.watching) socket.watching.seq = m.seq;
+  if (S.busy) clearBusy();
+  for (const e of m.events) addLog(m.seq, e);
+  render();
+  if (m.node.kind === "terminal" || m.stage === "ended") {
+    S.ended = true;
+    showResult();
+  }
+}
+
+function onRejected(m) {
+  const key = m.cmd_id && S.cmds[m.cmd_id];
+  if (key && S.receipts[key] && !S.receipts[key].ack) { // the commit never reached the escrow
+    delete S.receipts[key];
+    saveReceipts();
+  }
+  if (m.cmd_id && m.cmd_id === S.busy) clearBusy();
+  S.error = `${m.code}: ${m.message}`;
+  renderStatus();
+  renderControls(true);
+  renderSealed();
+}
+
+function clearBusy() {
+  S.busy = null;
+  clearTimeout(S.busyTimer);
+}
+
+function addLog(seq, e) {
+  const ctx = context();
+  const li = h("li", { class: "ev", dataset: { seq } }, h("small", `#${seq} `), eventText(e, ctx));
+  const log = $("log");
+  log.append(li);
+  S.logCount += 1;
+  while (log.childElementCount > 400) log.firstElementChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+function context() {
+  return makeCtx(S.meta.game, S.meta.players, S.seat, { view: S.msg && S.msg.view, act: (a) => act(a) });
+}
+
+// ---- rendering ------------------------------------------------------------------------------
+
+function render() {
+  const m = S.msg;
+  const ctx = context();
+  let board;
+  try {
+    board = ctx.game.board(m.view, ctx);
+  } catch (exc) {
+    board = h("p.bad", "This view could not be drawn: " + exc.message);
+  }
+  fill($("board"), board, h("details.raw", h("summary", "raw view (exactly what this seat receives)"),
+    h("pre", JSON.stringify(m.view, null, 1))));
+  renderStatus();
+  renderControls(true);
+  renderSealed();
+}
+
+function renderStatus() {
+  const m = S.msg;
+  if (!m) return;
+  const ctx = context();
+  const n = m.node;
+  let text;
+  if (n.kind === "turn") {
+    const mine = S.seat !== null && n.seats.includes(S.seat);
+    text = mine ? "Your turn" : `Waiting for ${n.seats.map(ctx.name).join(", ")}`;
+  } else if (n.kind === "simultaneous") text = `Sealed round ${n.round_id}${n.ordered ? " (fixed commit order)" : ""}`;
+  else if (n.kind === "chance") text = `The dealer draws ${n.label}`;
+  else if (n.kind === "terminal") text = "Game over";
+  else text = `Setting up (${n.stage || n.kind})`;
+  fill($("status"), h("b", text), h("span#deadline"), ` · seq ${m.seq}`,
+    S.error ? h("span.bad", ` · refused: ${S.error}`) : null);
+  tick();
+}
+
+function deadline() {
+  const n = S && S.msg && S.msg.node;
+  if (!n) return null;
+  if (n.kind === "turn") return n.deadline_ms;
+  if (n.kind === "simultaneous") return (S.rounds.get(n.round_id) || {}).deadline_ms || null;
+  return null;
+}
+
+function tick() {
+  const el = $("deadline");
+  const d = deadline();
+  if (el) el.textContent = d ? ` · ${Math.max(0, Math.round((d - Date.now()) / 1000))} s left` : "";
+}
+
+/** What the controls depend on: re-drawing them only when it changes keeps a player's
+ * half-made selection (and a click in flight) when unrelated record entries arrive. */
+function controlsKey(m) {
+  const n = m.node;
+  const slots = n.kind === "simultaneous" ? n.my_slots.map((sl) => {
+    const key = `${n.round_id}/${sl.key}`;
+    const order = n.order.map((o) => o.key);
+    const waiting = order.slice(0, order.indexOf(sl.key)).filter((k) => !S.seen[`${n.round_id}/${k}`]).length;
+    return [!!S.receipts[key], !!S.seen[key], n.ordered ? waiting : 0];
+  }) : null;
+  return JSON.stringify([S.id, m.seq, S.seat, S.busy, slots]);
+}
+
+function renderControls(force = false) {
+  const box = $("controls");
+  const m = S.msg;
+  if (!m) return;
+  const key = controlsKey(m);
+  if (!force && box.dataset.key === key) return;
+  box.dataset.key = key;
+  const ctx = context();
+  const n = m.node;
+  const parts = [];
+  if (S.seat === null) parts.push(h("p.muted", "You are watching as a spectator: you see only public information."));
+  else if (n.kind === "turn") {
+    const mayAct = n.seats.includes(S.seat) || n.open_to.includes(S.seat);
+    if (mayAct && m.legal.length) {
+      parts.push(picker(m.legal, { label: ctx.actionLabel, valueLabel: ctx.valueLabel, onPick: act, disabled: !!S.busy, cls: "act" }));
+    } else parts.push(h("p.muted", `Waiting for ${n.seats.map(ctx.name).join(", ")}.`));
+  } else if (n.kind === "simultaneous") parts.push(...sealedControls(n, ctx));
+  else if (n.kind === "chance") parts.push(h("p.muted", `The dealer is drawing ${n.label}…`));
+  else if (n.kind === "terminal") parts.push(h("p.muted", "The game is over."));
+  else parts.push(h("p.muted", "The dealer commits to its seed…"));
+  if (S.seat !== null && ctx.game.extra) parts.push(ctx.game.extra(m.view, m, ctx));
+  fill(box, parts);
+  box.dataset.state = box.querySelector("button.go:not([disabled])") ? "ready" : "wait";
+  box.dataset.seq = String(m.seq);
+}
+
+function sealedControls(n, ctx) {
+  const out = [];
+  const order = n.order.map((o) => o.key);
+  for (const slot of n.my_slots) {
+    const key = `${n.round_id}/${slot.key}`;
+    if (S.receipts[key] || S.seen[key]) continue;
+    const before = n.ordered ? order.slice(0, order.indexOf(slot.key)).filter((k) => !S.seen[`${n.round_id}/${k}`]) : [];
+    if (before.length) {
+      const who = [...new Set(n.order.filter((o) => before.includes(o.key)).map((o) => ctx.name(o.seat)))];
+      out.push(h("p.muted", `Your placement ${slot.key} comes after ${before.length} more in the commit order (${who.join(", ")}).`));
+      break; // later slots wait too
+    }
+    const about = n.platform ? "Add your own random seed to the dealer's: nobody, not even the server, can then choose the game's randomness alone."
+      : ctx.game.slotContext && ctx.game.slotContext(slot, ctx);
+    const body = n.platform
+      ? h("div.picker", h("button.go.choose", { type: "button", onclick: () => commitChoice(n.round_id, slot, newNonce()) }, "Add my random seed"))
+      : picker(slot.allowed || [slot.default], { label: (c) => ctx.choiceLabel(c, { ...slot, round_id: n.round_id }), valueLabel: ctx.valueLabel,
+        onPick: (c) => commitChoice(n.round_id, slot, c), cls: "choose" });
+    out.push(h("div.slot", h("p", h("b", `Sealed choice ${slot.key}`), about ? " — " + about : ""), body));
+    if (n.ordered) break; // one placement at a time
+  }
+  if (!out.length) out.push(h("p.muted", "Your choice is sealed. Waiting for the other seats…"));
+  return out;
+}
+
+// ---- acting ---------------------------------------------------------------------------------
+
+function act(action) {
+  if (!S || !S.msg || S.busy) return;
+  const id = cmdId();
+  S.error = null;
+  if (!socket.send({ type: "act", cmd_id: id, game_id: S.id, expected_seq: S.msg.seq, action })) {
+    S.error = "not connected; retrying";
+  } else {
+    S.busy = id;
+    S.busyTimer = setTimeout(() => { if (S && S.busy === id) { clearBusy(); renderControls(); } }, 8000);
+  }
+  renderStatus();
+  renderControls();
+}
+
+async function commitChoice(roundId, slot, choice) {
+  const key = `${roundId}/${slot.key}`;
+  if (S.receipts[key] || S.committing.has(key)) return;
+  S.committing.add(key);
+  const nonce = newNonce();
+  let c;
+  try {
+    c = await commitment(S.id, roundId, slot.key, S.seat, choice, nonce);
+  } catch (exc) {
+    S.error = "could not compute the commitment: " + exc.message;
+    renderStatus();
+    return;
+  } finally {
+    S.committing.delete(key);
+  }
+  const pub = slot.public_keys && slot.public_keys.length
+    ? Object.fromEntries(slot.public_keys.map((k) => [k, choice[k] ?? null])) : null;
+  const id = cmdId();
+  S.receipts[key] = { round_id: roundId, slot: slot.key, choice, nonce, commitment: c, ack: null, verified: null, label: slot.allowed === null && roundId === "entropy" ? "random seed" : context().choiceLabel(choice, { ...slot, round_id: roundId }) };
+  S.cmds[id] = key;
+  saveReceipts();
+  S.error = null;
+  socket.send({ type: "commit", cmd_id: id, game_id: S.id, round_id: roundId, slot: slot.key, commitment: c, choice, nonce, public: pub });
+  renderStatus();
+  renderControls();
+  renderSealed();
+}
+
+function saveReceipts() {
+  if (!S || S.seat === null) return;
+  localStorage.setItem(receiptsKey(S.id), JSON.stringify(S.receipts));
+}
+
+// ---- the public record: commitments, closes, reveals, the dealer ----------------------------
+
+async function onRecord(st, e) {
+  if (S !== st) return; // another game was opened meanwhile
+  const t = e.type;
+  if (t === "seed_committed") S.seed = e.commitment;
+  else if (t === "seed_revealed") S.seedRevealed = true;
+  else if (t === "round_opened") {
+    S.rounds.set(e.round_id, { id: e.round_id, ordered: e.ordered, deadline_ms: e.deadline_ms, slots: e.slots, status: "open", ok: null, problems: [] });
+  } else if (t === "committed") {
+    const key = `${e.round_id}/${e.slot}`;
+    S.seen[key] = e.commitment;
+    if (e.public) S.publics[key] = e.public;
+    const r = S.receipts[key];
+    if (r && r.commitment !== e.commitment) r.ack = "bad";
+    if (S.msg && S.msg.node.kind === "simultaneous") renderControls();
+  } else if (t === "round_closed") {
+    const round = S.rounds.get(e.round_id);
+    S.closedSeen[e.round_id] = Object.fromEntries(Object.entries(S.seen).filter(([k]) => k.startsWith(e.round_id + "/")));
+    if (round) Object.assign(round, { status: "closed", root: e.root, defaulted: e.defaulted });
+  } else if (t === "round_revealed") await checkReveal(st, e);
+  else if (t === "game_ended") S.ended = true;
+  if (S !== st) return;
+  renderSealed();
+  renderFairness();
+}
+
+async function checkReveal(st, e) {
+  const rid = e.round_id;
+  const before = st.closedSeen[rid] || {};
+  const round = st.rounds.get(rid) || { id: rid, slots: [] };
+  st.rounds.set(rid, round);
+  const problems = [];
+  const pairs = [];
+  for (const o of e.openings) {
+    const key = `${rid}/${o.slot}`;
+    const mine = st.receipts[key];
+    if (o.defaulted) {
+      if (mine && mine.ack === "ok") { mine.verified = false; problems.push(`${o.slot}: committed, but shown as defaulted`); }
+      continue;
+    }
+    const c = await commitment(st.id, rid, o.slot, o.seat, o.choice, o.nonce);
+    pairs.push([o.slot, c]);
+    const ok = c === o.commitment && c === before[key] && c === st.seen[key];
+    if (!ok) problems.push(`${o.slot}: the reveal does not match the commitment published before the close`);
+    if (mine) {
+      mine.verified = ok && mine.commitment === c && mine.nonce === o.nonce && canonical(mine.choice) === canonical(o.choice);
+      if (!mine.verified && ok) problems.push(`${o.slot}: not the choice this browser sealed`);
+    }
+  }
+  if (round.root && (await commitmentsRoot(pairs)) !== round.root) problems.push("the commitments root does not match");
+  Object.assign(round, { status: "revealed", ok: problems.length === 0, problems, openings: e.openings });
+  if (st === S) saveReceipts();
+}
+
+function renderSealed() {
+  if (!S) return;
+  const ctx = context();
+  const all = [...S.rounds.values()].reverse();
+  const nodes = all.slice(0, 3).map((r) => {
+    const slots = (r.slots || []).map((s) => {
+      const key = `${r.id}/${s.key}`;
+      const pub = S.publics[key];
+      const opening = (r.openings || []).find((o) => o.slot === s.key);
+      return h("li", `${ctx.name(s.seat)} ${s.key}: `,
+        S.seen[key] ? h("span", { title: S.seen[key] }, `committed ${short(S.seen[key], 10)}`) : h("span.muted", "not yet"),
+        pub ? ` · public: ${Object.entries(pub).map(([k, v]) => `${k} ${v}`).join(", ")}` : "",
+        opening ? ` · revealed: ${opening.defaulted ? "default " : ""}${r.id === "entropy" ? short(String(opening.choice), 10) : ctx.choiceLabel(opening.choice, { ...s, round_id: r.id })}` : "");
+    });
+    const status = r.status === "revealed"
+      ? (r.ok ? h("span.ok", "✔ every reveal matches its commitment") : h("span.bad", "✖ " + r.problems.join("; ")))
+      : h("span.muted", r.status);
+    const mine = Object.values(S.receipts).filter((x) => x.round_id === r.id).map(receipt);
+    return h("div.round", { dataset: { round: r.id } }, h("div", h("b", r.id === "entropy" ? "entropy (seeds for the dealer)" : r.id), " ", status),
+      mine, h("ul.slots", slots));
+  });
+  const older = all.slice(3);
+  if (older.length) {
+    const bad = older.filter((r) => r.ok === false);
+    nodes.push(h("details.older", h("summary", `${older.length} earlier round(s): `, bad.length
+      ? h("span.bad", `✖ ${bad.length} with a mismatch`) : h("span.ok", "✔ all verified")),
+    h("ul", older.map((r) => h("li", { dataset: { round: r.id } }, r.id, " ", r.ok ? h("span.ok", "✔")
+      : r.ok === false ? h("span.bad", "✖ " + r.problems.join("; ")) : h("span.muted", r.status),
+    Object.values(S.receipts).filter((x) => x.round_id === r.id).map((x) => [" · yours: ", x.label, " ",
+      x.verified ? h("span.ok.verified", "✔") : x.verified === false ? h("span.bad", "✖") : ""]))))));
+  }
+  fill($("sealed"), nodes.length ? nodes : h("p.muted", "No sealed rounds yet."));
+}
+
+function receipt(r) {
+  let status;
+  if (r.verified === true) status = h("span.ok.verified", "✔ verified: the reveal matches the commitment you made");
+  else if (r.verified === false || r.ack === "bad") status = h("span.bad", "✖ WARNING: the reveal does not match your commitment");
+  else if (r.ack === "ok") status = h("span.receipt-ok", "✉ escrow receipt: your commitment is on the public record");
+  else status = h("span.muted", "sent…");
+  return h("div.receipt", { dataset: { key: `${r.round_id}/${r.slot}` } },
+    h("div", "Your sealed choice ", h("b", r.round_id === "entropy" ? "random seed" : r.label), " for ", `${r.round_id}/${r.slot}`),
+    h("div.mono", { title: `commitment ${r.commitment}\nnonce ${r.nonce}` }, `c = ${short(r.commitment, 24)}`), status);
+}
+
+function renderFairness() {
+  if (!S) return;
+  const items = {
+    "Dealer's seed commitment": S.seed ? h("span.mono", { title: S.seed }, short(S.seed, 24)) : "—",
+    "Seed revealed": S.seedRevealed ? "yes (the game is over)" : "at the end of the game",
+  };
+  fill($("fairness"), kv(items), S.seedRevealed
+    ? h("a.button", { href: `#/replay/${S.id}` }, "Open the replay and verify every draw") : null);
+}
+
+// ---- the result screen ----------------------------------------------------------------------
+
+async function showResult() {
+  if (!S || S.resultShown) return;
+  S.resultShown = true;
+  const gid = S.id;
+  for (let i = 0; i < 60 && S && S.id === gid; i++) {
+    try {
+      const r = await api("GET", `/api/matches/${encodeURIComponent(gid)}/result`);
+      if (S && S.id === gid) renderResult(r);
+      localStorage.removeItem(receiptsKey(gid));
+      return;
+    } catch {
+      await new Promise((ok) => setTimeout(ok, 500));
+    }
+  }
+}
+
+function renderResult(r) {
+  const ctx = makeCtx(r.game, r.players, S.seat);
+  const results = r.outcome.results.slice().sort((a, b) => a.place - b.place || a.seat - b.seat);
+  const figureKeys = [...new Set(results.flatMap((x) => Object.keys(x.figures)))];
+  const rows = results.map((x) => h("tr", { class: x.seat === S.seat ? "me" : "" },
+    h("td", String(x.place)), h("td", ctx.name(x.seat)),
+    figureKeys.map((k) => h("td", ctx.valueLabel(k, x.figures[k]))),
+    h("td.num", r.ratings && r.ratings[x.seat] ? r.ratings[x.seat].ordinal.toFixed(2) : "—")));
+  const mine = results.find((x) => x.seat === S.seat);
+  fill($("result"), h("h2", mine ? (mine.place === 1 ? "You won!" : `You placed ${mine.place}`) : "Final result"),
+    table(["Place", "Player", ...figureKeys.map(words), "Rating"], rows, "result"),
+    h("p.muted", "Tie-breaks: " + r.outcome.tiebreak),
+    h("div.row", h("a#replay-link.button", { href: `#/replay/${r.game_id}` }, "Replay & verify"),
+      h("a.button", { href: `#/leaderboard/${r.game}` }, "Leaderboard"), h("a.button", { href: "#/lobby" }, "Back to the lobby")));
+  $("result").classList.remove("hidden");
+}
+

@@ -1,0 +1,97 @@
+// The replay viewer for a finished game: the public record, the full move log (published at
+// the end), the dealer's revealed seed, and a "verify" that re-derives in this browser every
+// commitment, the seed commitment and every draw (verify.js, the twin of verify.py).
+
+import { api } from "./api.js";
+import { $, fill, h, kv, section, short, table, words } from "./dom.js";
+import { eventText, makeCtx, moveText } from "./labels.js";
+import { verifyRecord } from "./verify.js";
+
+let doc = null;
+
+export async function openReplay(gid, catalog) {
+  doc = null;
+  fill($("replay-body"), h("p.muted", "Loading the record…"));
+  fill($("verify-out"));
+  const d = await api("GET", `/api/matches/${encodeURIComponent(gid)}/record`);
+  doc = d;
+  const title = (catalog.find((g) => g.name === d.game) || {}).title || d.game;
+  fill($("replay-title"), `Replay: ${title}`);
+  $("verify-btn").disabled = !d.ended;
+  const ctx = makeCtx(d.game, d.players, null);
+  const created = d.record.find((e) => e.type === "game_created") || {};
+  const ended = d.record.find((e) => e.type === "game_ended");
+  const seedC = d.record.find((e) => e.type === "seed_committed");
+  const seed = d.record.find((e) => e.type === "seed_revealed");
+  const parts = [kv({ Game: gid, Players: d.players.map((p, i) => `${i}: ${p.name}${p.bot ? " (bot)" : ""}`).join(", "),
+    Options: JSON.stringify(created.options || {}), "Rules version": created.rules_version,
+    "Client entropy": created.client_entropy ? "yes" : "no", Status: d.ended ? "finished" : "in progress" })];
+  if (!d.ended) {
+    parts.push(h("p", "The move log and the dealer's seed are published when the game ends. ",
+      h("a", { href: `#/game/${gid}` }, "Watch it live")));
+  }
+  if (ended) {
+    parts.push(section("Result", table(["Place", "Player", "Figures"], ended.outcome.results.slice()
+      .sort((a, b) => a.place - b.place).map((r) => [String(r.place), ctx.name(r.seat),
+        Object.entries(r.figures).map(([k, v]) => `${words(k)} ${ctx.valueLabel(k, v)}`).join(", ")]))));
+  }
+  parts.push(section("The dealer", kv({
+    "Seed commitment (before play)": seedC ? h("span.mono", seedC.commitment) : "—",
+    "Revealed server seed": seed ? h("span#server-seed.mono", seed.server_seed) : "not yet",
+    "Client seeds (entropy round)": seed ? h("span.mono", seed.client_seeds.map((s) => short(s, 16)).join(" ")) : "—",
+    Draws: seed ? String(seed.draws.length) : "—",
+  }), seed ? h("details", h("summary", "Every draw"), table(["Label", "Kind", "n", "Count", "Values"],
+    seed.draws.map((x) => [x.label, x.draw, String(x.n), String(x.count), x.values.join(" ")]), "compact")) : null));
+  parts.push(timeline(d, ctx));
+  fill($("replay-body"), parts);
+}
+
+function timeline(d, ctx) {
+  const events = {};
+  for (const e of d.record) if (e.type === "event") (events[e.seq] = events[e.seq] || []).push(e);
+  const steps = (d.log || []).slice().sort((a, b) => a.seq - b.seq);
+  if (!steps.length) return section("Moves", h("p.muted", "No move log yet."));
+  const rows = steps.map((s) => h("tr", { dataset: { seq: s.seq } }, h("td", String(s.seq)), h("td", s.by),
+    h("td", moveText(s, ctx), h("ul.evs", (events[s.seq] || []).map((e) => h("li", eventText({ type: e.event, data: e.data }, ctx)))))));
+  const range = h("input", { type: "range", min: 0, max: steps.length - 1, value: 0 });
+  const label = h("span");
+  const now = h("div.step");
+  const go = (i) => {
+    const k = Math.max(0, Math.min(steps.length - 1, i));
+    range.value = k;
+    rows.forEach((r, j) => r.classList.toggle("now", j === k));
+    label.textContent = ` step ${k + 1} of ${steps.length} (seq ${steps[k].seq}) `;
+    fill(now, h("b", moveText(steps[k], ctx)), h("ul", (events[steps[k].seq] || []).map((e) => h("li", eventText({ type: e.event, data: e.data }, ctx)))));
+    rows[k].scrollIntoView({ block: "nearest" });
+  };
+  range.oninput = () => go(+range.value);
+  const body = h("div.steps", table(["Seq", "By", "Move and its public events"], rows, "compact"));
+  const ctl = h("div.row", h("button", { type: "button", onclick: () => go(+range.value - 1) }, "◀ Prev"), range,
+    h("button", { type: "button", onclick: () => go(+range.value + 1) }, "Next ▶"), label);
+  setTimeout(() => go(0));
+  return section("Moves", ctl, now, body);
+}
+
+export async function runVerify() {
+  if (!doc) return null;
+  const out = $("verify-out");
+  fill(out, h("p.muted", "Re-deriving every commitment and draw in this browser…"));
+  const t0 = performance.now();
+  const res = await verifyRecord(doc);
+  const ms = Math.round(performance.now() - t0);
+  const c = res.counts;
+  const summary = `${c.draws} draws recomputed, ${c.commitments} commitments in ${c.rounds} sealed rounds verified, ${c.applied} applied moves match`;
+  const kinds = [...new Set(res.checks.map((x) => x.kind))];
+  fill(out, h("p", { class: res.ok ? "ok verdict" : "bad verdict", dataset: { ok: res.ok } },
+    res.ok ? `✔ All verified: ${summary} (${ms} ms).` : `✖ ${res.problems.length} problem(s) found.`),
+  res.problems.length ? h("ul.bad", res.problems.map((p) => h("li", p))) : null,
+  kinds.map((k) => {
+    const rows = res.checks.filter((x) => x.kind === k);
+    const bad = rows.filter((x) => !x.ok).length;
+    return h("details.checks", { open: bad > 0 }, h("summary", h("span", { class: bad ? "bad" : "ok" }, bad ? "✖" : "✔"),
+      ` ${words(k)}: ${rows.length - bad} of ${rows.length} hold`),
+    h("ul", rows.map((x) => h("li", { class: x.ok ? "ok" : "bad" }, `${x.ok ? "✔" : "✖"} ${x.label}`,
+      x.detail ? h("small.mono", " " + short(x.detail, 40)) : null))));
+  }));
+  return res;
+}

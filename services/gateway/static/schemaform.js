@@ -1,0 +1,54 @@
+// A form for a game's variant options from its JSON Schema (GET /api/games: "options").
+// Handles what the games use: boolean, integer (with bounds), string enums and nullable
+// integers (anyOf [integer, null]). ``read()`` returns only the values that differ from the
+// defaults, so a table's options stay short.
+
+import { h, words } from "./dom.js";
+
+function kind(prop) {
+  if (prop.enum) return "enum";
+  if (prop.type === "boolean") return "boolean";
+  if (prop.type === "integer" || prop.type === "number") return "integer";
+  const alts = prop.anyOf || [];
+  const num = alts.find((a) => a.type === "integer" || a.type === "number");
+  if (num && alts.some((a) => a.type === "null")) return "nullable";
+  if (prop.type === "string") return "string";
+  return "json";
+}
+
+export function optionsForm(schema) {
+  const props = (schema && schema.properties) || {};
+  const fields = [];
+  const box = h("div.options");
+  for (const [name, prop] of Object.entries(props)) {
+    const k = kind(prop);
+    const def = prop.default;
+    const alt = (prop.anyOf || []).find((a) => a.type === "integer" || a.type === "number") || prop;
+    let input;
+    if (k === "boolean") input = h("input", { type: "checkbox", checked: !!def });
+    else if (k === "enum") input = h("select", prop.enum.map((x) => h("option", { value: x, selected: x === def }, words(x))));
+    else if (k === "integer" || k === "nullable") {
+      input = h("input", { type: "number", step: 1, min: alt.minimum, max: alt.maximum,
+        value: def === null || def === undefined ? "" : def, placeholder: k === "nullable" ? "none" : "" });
+    } else input = h("input", { value: def === undefined ? "" : k === "json" ? JSON.stringify(def) : def });
+    input.name = name;
+    input.dataset.kind = k;
+    fields.push({ name, k, input, def });
+    box.append(h("label.opt", { title: prop.description || "" }, h("span", prop.title || words(name)), input));
+  }
+  box.read = () => {
+    const out = {};
+    for (const { name, k, input, def } of fields) {
+      let v;
+      if (k === "boolean") v = input.checked;
+      else if (k === "enum" || k === "string") v = input.value;
+      else if (k === "integer") v = input.value === "" ? def : Number(input.value);
+      else if (k === "nullable") v = input.value === "" ? null : Number(input.value);
+      else v = input.value === "" ? def : JSON.parse(input.value);
+      const changed = def === undefined ? v !== "" : JSON.stringify(v) !== JSON.stringify(def);
+      if (changed) out[name] = v;
+    }
+    return out;
+  };
+  return box;
+}

@@ -1,0 +1,79 @@
+"""The browser tier: the whole system as processes (as the e2e tier starts it, on its own
+logical database) and Debian's Chromium driven by Playwright."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser, BrowserContext, ConsoleMessage, Page, async_playwright
+
+from services.supervisor import Supervisor
+from tests.browser.chromium import ARGS, ensure_chromium
+from tests.e2e.conftest import OUT, start_system, with_db
+
+BROWSER_DB = 7  # e2e uses 0 and 1, the clients tier 5
+SHOTS = OUT / "screenshots"
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> Path:
+    return ensure_chromium()
+
+
+@pytest.fixture(scope="session")
+def web(redis_url: str) -> Iterator[Supervisor]:
+    sup = start_system(with_db(redis_url, BROWSER_DB), "browser")
+    yield sup
+    sup.stop()
+
+
+@pytest.fixture(scope="session")
+async def browser(chromium_path: Path) -> AsyncIterator[Browser]:
+    async with async_playwright() as p:
+        b = await p.chromium.launch(executable_path=str(chromium_path), args=ARGS)
+        yield b
+        await b.close()
+
+
+class Tab:
+    """One signed-in player's page, recording page errors (a test fails on any)."""
+
+    def __init__(self, context: BrowserContext, page: Page, name: str) -> None:
+        self.context, self.page, self.name = context, page, name
+        self.errors: list[str] = []
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("console", self._console)
+
+    def _console(self, msg: ConsoleMessage) -> None:
+        # a failed fetch (e.g. polling a result that is not stored yet) is logged by the
+        # browser itself; anything else on console.error is ours
+        if msg.type == "error" and not msg.text.startswith("Failed to load resource"):
+            self.errors.append(msg.text)
+
+
+@pytest.fixture
+async def tabs(browser: Browser, web: Supervisor) -> AsyncIterator[Any]:
+    """``await tabs("ada")`` -> a fresh context signed in as ada on the lobby."""
+    opened: list[Tab] = []
+
+    async def open_tab(name: str) -> Tab:
+        context = await browser.new_context(viewport={"width": 1400, "height": 1000})
+        page = await context.new_page()
+        page.set_default_timeout(30_000)
+        tab = Tab(context, page, name)
+        opened.append(tab)
+        await page.goto(web.url + "/")
+        await page.fill("#name", name)
+        await page.click("#signin-form button[type=submit]")
+        await page.wait_for_selector("#lobby:not(.hidden)")
+        await page.wait_for_selector("#game option", state="attached")
+        return tab
+
+    yield open_tab
+    for tab in opened:
+        await tab.context.close()
+    errors = {t.name: t.errors for t in opened if t.errors}
+    assert not errors, f"errors in the page: {errors}"
