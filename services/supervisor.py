@@ -2,6 +2,12 @@
 service as its own process (N replicas each), restarted if it dies; stop it all on Ctrl-C.
 
     python -m services.supervisor [--port 8000] [--replicas adjudicator=2,escrow=2] [--aof]
+
+Least privilege: with the private Valkey every service connects as its own ACL user (the rules
+of deploy/valkey/users.acl, fresh random passwords, ``ACL SETUSER``), and the default user gets
+a random password (``Supervisor.redis_url`` is that admin URL). With REDIS_URL the given URL is
+used as is by every service: set up the users of deploy/valkey/users.acl on that server
+yourself and run each service with its own EMPIRE_REDIS_URL.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +29,34 @@ from typing import Any
 from shared.runtime.valkey import EmbeddedValkey, free_port
 
 SERVICES = ("adjudicator", "escrow", "dealer", "scoring", "lobby", "bots", "gateway")
+ACL_FILE = Path(__file__).resolve().parents[1] / "deploy" / "valkey" / "users.acl"
+
+
+def acl_rules(text: str) -> dict[str, list[str]]:
+    """service -> its ACL rules from an ACL file, without the on/off flag and the passwords
+    (the file's ``default`` and ``admin`` users are for a deployed server, not ours)."""
+    out = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and parts[0] == "user" and parts[1] in SERVICES:
+            out[parts[1]] = [r for r in parts[2:]
+                             if r not in ("on", "off") and not r.startswith((">", "#", "<"))]
+    return out
+
+
+def create_service_users(admin_url: str, rules: dict[str, list[str]]) -> dict[str, str]:
+    """ACL SETUSER one user per service (random passwords); returns service -> its URL."""
+    import redis
+
+    base = urllib.parse.urlsplit(admin_url)
+    urls = {}
+    with redis.Redis.from_url(admin_url) as r:
+        for user, rule in rules.items():
+            password = secrets.token_hex(24)
+            r.execute_command("ACL", "SETUSER", user, "reset", "on", f">{password}", *rule)
+            netloc = f"{user}:{password}@{base.hostname}:{base.port}"
+            urls[user] = urllib.parse.urlunsplit(base._replace(netloc=netloc))
+    return urls
 
 
 @dataclass
@@ -31,6 +66,7 @@ class Proc:
     popen: subprocess.Popen[bytes] | None = None
     restarts: int = 0
     started: float = 0.0
+    held: bool = False  # killed on purpose and kept down (no restart)
 
 
 @dataclass
@@ -45,6 +81,8 @@ class Supervisor:
     log_dir: Path | None = None
     env_extra: dict[str, str] = field(default_factory=dict)
     valkey: EmbeddedValkey | None = None
+    least_privilege: bool = True  # private Valkey: one ACL user per service
+    service_urls: dict[str, str] = field(default_factory=dict)
     procs: list[Proc] = field(default_factory=list)
     _stop: threading.Event = field(default_factory=threading.Event)
     _watch: threading.Thread | None = None
@@ -56,7 +94,8 @@ class Supervisor:
     def env(self, proc: Proc) -> dict[str, str]:
         assert self.redis_url is not None
         env = {**os.environ, **self.env_extra,
-               "EMPIRE_REDIS_URL": self.redis_url, "EMPIRE_PORT": str(self.port),
+               "EMPIRE_REDIS_URL": self.service_urls.get(proc.service, self.redis_url),
+               "EMPIRE_PORT": str(self.port),
                "EMPIRE_HOST": self.host, "EMPIRE_PARTITIONS": str(self.partitions),
                "EMPIRE_SECRET": self.secret or "",
                "EMPIRE_INSTANCE": f"{proc.service}-{proc.index}-{secrets.token_hex(3)}",
@@ -77,6 +116,8 @@ class Supervisor:
         if self.redis_url is None:
             self.valkey = EmbeddedValkey(aof=self.aof)
             self.redis_url = self.valkey.start()
+            if self.least_privilege:
+                self._lock_down()
         self.secret = self.secret or secrets.token_hex(32)
         for svc in SERVICES:
             for i in range(self.replicas.get(svc, 1)):
@@ -87,6 +128,19 @@ class Supervisor:
         self._watch.start()
         self._wait_healthy(wait)
         return self.url
+
+    def _lock_down(self) -> None:
+        """One ACL user per service, then a password on the default user (the admin URL)."""
+        import redis
+
+        assert self.redis_url is not None
+        self.service_urls = create_service_users(self.redis_url, acl_rules(ACL_FILE.read_text()))
+        admin = secrets.token_hex(24)
+        with redis.Redis.from_url(self.redis_url) as r:
+            r.execute_command("ACL", "SETUSER", "default", "on", "resetpass", f">{admin}")
+        base = urllib.parse.urlsplit(self.redis_url)
+        self.redis_url = urllib.parse.urlunsplit(
+            base._replace(netloc=f"default:{admin}@{base.hostname}:{base.port}"))
 
     def _wait_healthy(self, wait: float) -> None:
         deadline = time.monotonic() + wait
@@ -103,15 +157,17 @@ class Supervisor:
     def _watchdog(self) -> None:
         while not self._stop.is_set():
             for p in self.procs:
-                if p.popen is not None and p.popen.poll() is not None and not self._stop.is_set():
+                if p.popen is not None and p.popen.poll() is not None and not p.held \
+                        and not self._stop.is_set():
                     p.restarts += 1
                     self._spawn(p)
             self._stop.wait(0.2)
 
-    def kill(self, service: str, index: int = 0) -> None:
-        """SIGKILL one replica (the watchdog restarts it)."""
+    def kill(self, service: str, index: int = 0, restart: bool = True) -> None:
+        """SIGKILL one replica; the watchdog restarts it unless ``restart`` is False."""
         for p in self.procs:
             if p.service == service and p.index == index and p.popen is not None:
+                p.held = not restart
                 p.popen.kill()
 
     def stop(self) -> None:
@@ -163,7 +219,8 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
         url = sup.start()
-        where = ("embedded Valkey " if sup.valkey else "REDIS_URL ") + str(sup.redis_url)
+        where = (f"embedded Valkey {sup.valkey.url} (one ACL user per service)" if sup.valkey
+                 else "REDIS_URL (as given, for every service)")
         print(f"\nEmpire Hall is running: open {url}\n  storage: {where}\n"
               f"  services: {', '.join(f'{p.service}#{p.index}' for p in sup.procs)}\n"
               f"  logs: .run/logs/   (Ctrl-C stops everything)\n", flush=True)

@@ -64,14 +64,18 @@ class Adjudicator:
     # -- the CAS loop -------------------------------------------------------------------
 
     async def _process(self, game_id: str, decide: Callable[[GameDoc], Effects],
-                       cmd_id: str = "") -> Effects | None:
-        """Load, decide, commit with compare-and-set; retry on a concurrent change."""
+                       cmd_id: str = "", redrive: bool = False) -> Effects | None:
+        """Load, decide, commit with compare-and-set; retry on a concurrent change.
+        ``redrive``: an input that changes nothing may be a redelivery after a crash between
+        the commit and the publishing: send what the document implies again."""
         for _ in range(MAX_CAS_RETRIES):
             doc = await self.store.load(game_id)
             if doc is None:
                 return None
             eff = decide(doc)
             if not eff.changed:
+                if redrive:
+                    await self._redrive(doc)
                 return eff
             assert eff.doc is not None
             views = core.render_views(eff.doc, eff.events)
@@ -152,16 +156,19 @@ class Adjudicator:
     async def on_revealed(self, msg: im.RoundRevealed) -> None:
         with structlog.contextvars.bound_contextvars(game_id=msg.game_id, round_id=msg.round_id):
             t = now_ms()
-            await self._process(msg.game_id, lambda d: core.on_revealed(d, msg, t))
+            await self._process(msg.game_id, lambda d: core.on_revealed(d, msg, t),
+                                redrive=True)
 
     async def on_seed(self, msg: im.SeedCommitted) -> None:
         t = now_ms()
-        await self._process(msg.game_id, lambda d: core.on_seed_committed(d, msg, t))
+        await self._process(msg.game_id, lambda d: core.on_seed_committed(d, msg, t),
+                            redrive=True)
 
     async def on_draw(self, msg: im.DrawMade) -> None:
         with structlog.contextvars.bound_contextvars(game_id=msg.game_id, label=msg.label):
             t = now_ms()
-            await self._process(msg.game_id, lambda d: core.on_draw(d, msg, t))
+            await self._process(msg.game_id, lambda d: core.on_draw(d, msg, t),
+                                redrive=True)
 
     async def on_timeout(self, msg: im.TurnTimeout) -> None:
         with structlog.contextvars.bound_contextvars(game_id=msg.game_id):

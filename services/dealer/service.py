@@ -30,6 +30,14 @@ redis.call('XADD', KEYS[2], '*', 'd', ARGV[4])
 return 1
 """
 
+DRAW_LUA = """
+local prior = redis.call('HGET', KEYS[1], ARGV[1])
+if prior then return prior end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('RPUSH', KEYS[2], ARGV[3])
+return false
+"""
+
 REVEAL_LUA = """
 if redis.call('HSETNX', KEYS[1], 'revealed', '1') == 0 then return 0 end
 redis.call('XADD', KEYS[2], '*', 'd', ARGV[1])
@@ -48,6 +56,7 @@ class Dealer:
         self.broker = broker
         self._commit = redis.register_script(COMMIT_LUA)
         self._reveal = redis.register_script(REVEAL_LUA)
+        self._draw = redis.register_script(DRAW_LUA)
 
     async def _to_adjudicator(self, msg: Wire, game_id: str) -> None:
         stream = streams.sharded(streams.ADJ_DRAWS, game_id, self.settings.partitions)
@@ -89,15 +98,17 @@ class Dealer:
             request = {"draw": msg.draw, "n": msg.n, "count": msg.count}
             values = draws.draw(key, msg.label, msg.draw, msg.n, msg.count)
             record = dumps({"label": msg.label, **request, "values": values})
-            # no re-requests with other inputs: the first request of a label stands
-            if await self.redis.hsetnx(k.dealer, "draw:" + msg.label, record) == 0:
-                prior = loads(await self.redis.hget(k.dealer, "draw:" + msg.label))
+            # no re-requests with other inputs: the first request of a label stands; the
+            # draw and its place in the order are stored at once (a crash between them would
+            # leave a dealt draw out of the reveal)
+            stored = await self._draw(keys=[k.dealer, k.dealer + ":order"],
+                                      args=["draw:" + msg.label, record, msg.label])
+            if stored:
+                prior = loads(stored)
                 if {x: prior[x] for x in request} != request:
                     log.error("label_reused_with_other_inputs")
                     return
                 values = prior["values"]
-            else:
-                await self.redis.rpush(k.dealer + ":order", msg.label)
             metrics.DRAWS.inc()
             await self._to_adjudicator(im.DrawMade(game_id=msg.game_id, label=msg.label,
                                                    values=values), msg.game_id)

@@ -134,8 +134,17 @@ class Escrow:
             args=[msg.round_id, msg.slot, msg.commitment, opening,
                   core.previous_slot(spec, msg.slot), dumps(core.committed_entry(msg, slot))])
         status = status.decode() if isinstance(status, bytes) else status
+        if status in ("closed", "dup"):
+            # this very commitment stored already: a redelivery after a crash (or the client
+            # re-sending it), so finish what the first delivery may not have done
+            mine = await self.redis.hget(k.esc_commits(msg.round_id), msg.slot)
+            if (mine.decode() if isinstance(mine, bytes) else mine) == msg.commitment:
+                if status == "closed" or await self.redis.hlen(
+                        k.esc_commits(msg.round_id)) >= len(spec.slots):
+                    await self.close(spec)
+                return None
         if status == "closed":
-            await self.resend_reveal(msg.game_id, msg.round_id)
+            await self.close(spec)  # resumes a close cut short, else resends the reveal
             return "escrow/closed"
         if status == "order":
             return "escrow/out_of_order"

@@ -50,7 +50,10 @@ class Edge:
                          "name": ident.name})
         try:
             while True:
-                raw = await ws.receive_text()
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text") or ""  # a binary frame is refused as not JSON
                 with structlog.contextvars.bound_contextvars(player_id=ident.player_id):
                     try:
                         reply = await self.handle(conn, raw, bucket)

@@ -99,21 +99,42 @@ def verify(doc: dict[str, Any]) -> tuple[list[str], dict[str, int]]:
     gkey = game_key(seed, game_id, revealed["rules_version"],
                     [bytes.fromhex(s) for s in client_seeds])
     dealt: dict[str, list[int]] = {}
+    requests: dict[str, tuple[Any, Any, Any]] = {}
     for d in revealed["draws"]:
         values = draw(gkey, d["label"], d["draw"], d["n"], d["count"])
         counts["draws"] += 1
         if values != d["values"]:
             problems.append(f"draw {d['label']}: recomputed {values} != dealt {d['values']}")
+        if d["label"] in dealt:
+            problems.append(f"draw {d['label']}: the dealer dealt this label twice")
         dealt[d["label"]] = d["values"]
+        requests[d["label"]] = (d["draw"], d["n"], d["count"])
+    # labels are bound by their order too: the public record's draws, in order, are the
+    # dealer's first draws, in order (a draw asked for when the game ended may follow them)
+    dealer_order = [d["label"] for d in revealed["draws"]]
+    record_order = [e["label"] for e in record if e.get("type") == "draw"]
+    if dealer_order[:len(record_order)] != record_order:
+        problems.append("the record's draws are not the dealer's draws in the dealer's order")
     for e in record:
         if e.get("type") == "draw":
             if e["label"] not in dealt:
                 problems.append(f"draw {e['label']} is missing from the dealer's reveal")
-            elif "values" in e and e["values"] != dealt[e["label"]]:
+                continue
+            if (e["draw"], e["n"], e["count"]) != requests[e["label"]]:
+                problems.append(f"draw {e['label']}: the public request differs from the "
+                                "dealer's")
+            if "values" in e and e["values"] != dealt[e["label"]]:
                 problems.append(f"draw {e['label']}: public values differ from the dealer's")
 
-    # what the adjudicator applied (the log is public once the game is over)
-    for entry in doc.get("log") or []:
+    # what the adjudicator applied (the log is public once the game is over): the record's
+    # draws, in the same order
+    log = doc.get("log")
+    if log is not None:
+        applied_order = [entry.get("move", {}).get("label") for entry in log
+                         if entry.get("move", {}).get("kind") == "chance_outcome"]
+        if applied_order != record_order:
+            problems.append("the applied outcomes are not the record's draws in order")
+    for entry in log or []:
         move = entry.get("move", {})
         if move.get("kind") == "chance_outcome":
             counts["applied"] += 1

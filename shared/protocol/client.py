@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, TypeAlias
 
-from pydantic import Field, JsonValue, TypeAdapter
+from pydantic import ConfigDict, Field, JsonValue, TypeAdapter
 
 from shared.protocol.base import Wire
 
@@ -16,7 +16,13 @@ Id = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:\
 Hex64 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 
 
-class Watch(Wire):
+class ClientWire(Wire):
+    """A client's message: strict types, nothing coerced ("0" is not a seq, 1 is not an id)."""
+
+    model_config = ConfigDict(strict=True)
+
+
+class Watch(ClientWire):
     """Follow a game: as its seat if seated, else as a spectator. Resumes after ``after_seq``
     (the last view seq the client holds) and ``after_record`` (the last record id)."""
 
@@ -26,12 +32,12 @@ class Watch(Wire):
     after_record: Annotated[str, Field(pattern=r"^\d+-\d+$")] = "0-0"
 
 
-class Unwatch(Wire):
+class Unwatch(ClientWire):
     type: Literal["unwatch"] = "unwatch"
     game_id: Id
 
 
-class Act(Wire):
+class Act(ClientWire):
     """Take an action in a turn. ``expected_seq``: the view seq it was based on (stale if the
     game has moved on); None applies to the current state if still legal."""
 
@@ -42,7 +48,7 @@ class Act(Wire):
     action: JsonValue
 
 
-class Commit(Wire):
+class Commit(ClientWire):
     """A sealed choice: the commitment and its opening (choice, nonce) for one slot.
 
     commitment = SHA-256(LP(domain) ‖ LP(game) ‖ LP(round/slot) ‖ LP(seat) ‖ LP(choice) ‖
@@ -60,7 +66,7 @@ class Commit(Wire):
     public: dict[str, JsonValue] | None = None
 
 
-class Ping(Wire):
+class Ping(ClientWire):
     type: Literal["ping"] = "ping"
 
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import sys
+import threading
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
@@ -83,6 +86,7 @@ def make_app(kit: ServiceKit) -> FastStream:
 
     @app.on_shutdown
     async def _stop() -> None:
+        _deadline(kit)
         for srv in servers:
             srv.close()
         for t in tasks:
@@ -90,9 +94,30 @@ def make_app(kit: ServiceKit) -> FastStream:
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
+
+    @app.after_shutdown
+    async def _close() -> None:  # after the broker stopped: in-flight handlers are done
         await kit.redis.aclose()
+        kit.logger.info("service_stopped", instance=kit.settings.instance)
 
     return app
+
+
+def _deadline(kit: ServiceKit) -> None:
+    """A stop that does not finish by ``shutdown_deadline_s`` ends the process anyway: what
+    was not acknowledged stays pending in its stream and another replica reclaims it, so
+    exiting loses nothing (bus.py), while hanging would only wait for the orchestrator's kill."""
+
+    def expire() -> None:
+        kit.logger.warning("shutdown_deadline", instance=kit.settings.instance,
+                           seconds=kit.settings.shutdown_deadline_s)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
+
+    timer = threading.Timer(kit.settings.shutdown_deadline_s, expire)
+    timer.daemon = True
+    timer.start()
 
 
 def run(app: FastStream) -> None:

@@ -26,6 +26,9 @@ class Settings(BaseSettings):
     token_ttl_s: int = 7 * 24 * 3600
     instance: str = Field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}-"
                           f"{uuid.uuid4().hex[:6]}")
+    # graceful stop: consumers stop, in-flight handlers finish; whatever is still running at
+    # this deadline is left pending for reclaim and the process exits (below any grace period)
+    shutdown_deadline_s: float = Field(12.0, gt=0)
     metrics_port: int = 0  # >0: serve /metrics, /healthz, /readyz on this port (0.0.0.0)
     log_level: str = "INFO"
     log_json: bool = True

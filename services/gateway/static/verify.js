@@ -119,6 +119,7 @@ async function run(doc, problems, counts, check) {
   }
   const key = await gameKey(seed, gameId, revealed.rules_version, clientSeeds.map(unhex));
   const dealt = {};
+  const requests = {};
   for (const d of revealed.draws) {
     const values = await draw(key, d.label, d.draw, d.n, d.count);
     counts.draws += 1;
@@ -126,17 +127,41 @@ async function run(doc, problems, counts, check) {
       same(values, d.values), py(values))) {
       problems.push(`draw ${d.label}: recomputed ${py(values)} != dealt ${py(d.values)}`);
     }
+    if (d.label in dealt) problems.push(`draw ${d.label}: the dealer dealt this label twice`);
     dealt[d.label] = d.values;
+    requests[d.label] = [d.draw, d.n, d.count];
+  }
+  // labels are bound by their order too (as in shared/fairness/verify.py)
+  const dealerOrder = revealed.draws.map((d) => d.label);
+  const recordOrder = record.filter((e) => e.type === "draw").map((e) => e.label);
+  if (!check("draw", "the record's draws are the dealer's, in order",
+    same(dealerOrder.slice(0, recordOrder.length), recordOrder))) {
+    problems.push("the record's draws are not the dealer's draws in the dealer's order");
   }
   for (const e of record) {
     if (e.type !== "draw") continue;
-    if (!(e.label in dealt)) problems.push(`draw ${e.label} is missing from the dealer's reveal`);
-    else if ("values" in e && !same(e.values, dealt[e.label])) {
+    if (!(e.label in dealt)) {
+      problems.push(`draw ${e.label} is missing from the dealer's reveal`);
+      continue;
+    }
+    if (!same([e.draw, e.n, e.count], requests[e.label])) {
+      problems.push(`draw ${e.label}: the public request differs from the dealer's`);
+    }
+    if ("values" in e && !same(e.values, dealt[e.label])) {
       problems.push(`draw ${e.label}: public values differ from the dealer's`);
     }
   }
 
-  // what the adjudicator applied (the log is public once the game is over)
+  // what the adjudicator applied (the log is public once the game is over): the record's
+  // draws, in the same order
+  if (doc.log) {
+    const appliedOrder = doc.log.map((x) => x.move || {}).filter((m) => m.kind === "chance_outcome")
+      .map((m) => m.label);
+    if (!check("applied", "the applied outcomes are the record's draws, in order",
+      same(appliedOrder, recordOrder))) {
+      problems.push("the applied outcomes are not the record's draws in order");
+    }
+  }
   for (const entry of doc.log || []) {
     const move = entry.move || {};
     if (move.kind === "chance_outcome") {

@@ -1,0 +1,133 @@
+"""The reliability tier: faults, hostile input, secrecy, least privilege, randomness.
+
+``make test`` runs it small; ``make reliability`` sets EMPIRE_RELIABILITY_SCALE=full for the
+figures of issue 9. Every test prints its figures and writes them to
+test-output/reliability/<name>.json.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any
+
+import httpx
+import pytest
+from pydantic import Field, TypeAdapter
+
+from clients.sdk import ApiError, Client
+from services.supervisor import Supervisor
+from shared.rules import registry
+from shared.rules.api import Move, Rejection
+from shared.runtime.valkey import free_port
+
+FULL = os.environ.get("EMPIRE_RELIABILITY_SCALE", "small").lower() == "full"
+OUT = Path("test-output") / "reliability"
+MOVE: TypeAdapter[Move] = TypeAdapter(Annotated[Move, Field(discriminator="kind")])
+
+
+def size(small: int, full: int) -> int:
+    """The figure for this run's scale."""
+    return full if FULL else small
+
+
+def report(name: str, figures: dict[str, Any]) -> None:
+    """Print a test's figures and keep them in test-output/reliability/<name>.json."""
+    figures = {"scale": "full" if FULL else "small", **figures}
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / f"{name}.json").write_text(json.dumps(figures, indent=2, sort_keys=True) + "\n")
+    print(f"\n[reliability] {name}: {json.dumps(figures, sort_keys=True)}", flush=True)
+
+
+def start_system(name: str, **kw: Any) -> Supervisor:
+    """The whole system as processes; the private Valkey (one ACL user per service) unless
+    ``redis_url`` is given."""
+    sup = Supervisor(port=free_port(), log_dir=OUT / "logs" / name, **kw)
+    try:
+        sup.start(wait=240)  # generous: CI machines may be busy
+    except Exception:
+        sup.stop()
+        raise
+    return sup
+
+
+@pytest.fixture(scope="session")
+def hall() -> Iterator[Supervisor]:
+    """One system shared by the tests that do not kill anything (embedded least privilege)."""
+    sup = start_system("hall")
+    yield sup
+    sup.stop()
+
+
+class RecordingClient(Client):
+    """An SDK client that journals every command it sends and every reply it gets."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.sent: dict[str, dict[str, Any]] = {}  # cmd_id -> the command (first send)
+        self.sends: dict[str, int] = {}  # cmd_id -> times put on a socket
+        self.answers: dict[str, list[dict[str, Any]]] = {}  # cmd_id -> replies, in order
+        self.view_cmds: set[str] = set()  # cmd ids named by view updates (applied)
+
+    async def _send(self, msg: dict[str, Any]) -> None:
+        cmd = msg.get("cmd_id")
+        if isinstance(cmd, str) and msg.get("type") in ("act", "commit"):
+            self.sent.setdefault(cmd, msg)
+            self.sends[cmd] = self.sends.get(cmd, 0) + 1
+        await super()._send(msg)
+
+    def _dispatch(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind in ("accepted", "rejected", "committed") and msg.get("cmd_id"):
+            self.answers.setdefault(str(msg["cmd_id"]), []).append(msg)
+        elif kind == "view":
+            self.view_cmds.update(msg.get("cmd_ids") or [])
+        super()._dispatch(msg)
+
+
+async def retry(fn: Any, *args: Any, tries: int = 60, delay: float = 0.5, **kw: Any) -> Any:
+    """A lobby call that may meet a restarting lobby or gateway: retried on a 5xx answer, a
+    lobby that did not answer or a dropped connection; any other refusal is raised."""
+    last: Exception | None = None
+    for _ in range(tries):
+        try:
+            return await fn(*args, **kw)
+        except ApiError as exc:
+            if not (exc.code.startswith("http/5") or "did not answer" in exc.message):
+                raise
+            last = exc
+        except (httpx.TransportError, ValueError) as exc:  # refused, reset, not JSON
+            last = exc
+        await asyncio.sleep(delay)
+    raise AssertionError(f"lobby call kept failing: {last!r}")
+
+
+def replay(game_name: str, options: dict[str, Any], n_seats: int, log: list[dict[str, Any]]) -> Any:
+    """Re-apply a game's move log to a fresh setup; returns the final engine state."""
+    game = registry.get(game_name)
+    state = game.setup(options, n_seats)
+    for entry in log:
+        result = game.apply(state, MOVE.validate_python(entry["move"]))
+        assert not isinstance(result, Rejection), f"replay refused {entry}: {result}"
+        state = result.state
+    return state
+
+
+async def until(cond: Any, game: Any, timeout: float = 60) -> None:
+    """Wait (on ``game``'s updates, an SDK GameSession) until ``cond()`` holds."""
+
+    async def loop() -> None:
+        while not cond():
+            with contextlib.suppress(TimeoutError):
+                await game.wait(0.5)
+
+    await asyncio.wait_for(loop(), timeout)
+
+
+def now() -> float:
+    return time.monotonic()

@@ -1,0 +1,195 @@
+"""Least privilege: every service connects to Redis as its own ACL user (deploy/valkey/users.acl;
+the supervisor's private Valkey creates the same users with random passwords) that can touch
+only its own keys and streams.
+
+- Games play under exactly these rules with no ACL denial (the command list is the minimal
+  working set, not ``+@all``).
+- The adjudicator's user cannot read the escrow's sealed openings (``esc:*``) or the dealer's
+  seed (``dealer:*``), by any command, script or scan; no user but the owner can.
+- Only the escrow (and the adjudicator that consumes them) can write reveals, only the dealer
+  draws; the gateway cannot read a game's authoritative state.
+- The deploy file itself loads into Valkey (``aclfile``) with the same effect; its default
+  user may only PING.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from redis.exceptions import AuthenticationError, ConnectionError, ResponseError
+
+from clients.sdk import Client
+from clients.sdk.bot_player import play_seat
+from services.supervisor import ACL_FILE, SERVICES, Proc, Supervisor, acl_rules
+from shared.protocol.streams import Keys
+from shared.runtime.valkey import EmbeddedValkey
+from tests.reliability.conftest import report, retry
+
+pytestmark = pytest.mark.reliability
+
+READS: list[tuple[str, ...]] = [
+    ("HGETALL", "{key}"),
+    ("HGET", "{key}", "seed"),
+    ("HKEYS", "{key}"),
+    ("HVALS", "{key}"),
+    ("HSCAN", "{key}", "0"),
+    ("HRANDFIELD", "{key}"),
+    ("HLEN", "{key}"),
+    ("DUMP", "{key}"),
+    ("GET", "{key}"),
+    ("TYPE", "{key}"),
+    ("EXISTS", "{key}"),
+    ("XRANGE", "{key}", "-", "+"),
+    ("SCAN", "0", "MATCH", "{prefix}*"),
+    ("KEYS", "{prefix}*"),
+    ("OBJECT", "ENCODING", "{key}"),
+    ("COPY", "{key}", "g:{{x}}:state"),
+    ("RENAME", "{key}", "g:{{x}}:state"),
+    ("EVAL", "return redis.call('HGETALL', KEYS[1])", "1", "{key}"),
+    ("EVAL", "return redis.call('HGETALL', ARGV[1])", "0", "{key}"),
+    ("MONITOR",),
+    ("ACL", "SETUSER", "{user}", "~*"),
+    ("CONFIG", "SET", "aclfile", "/tmp/x"),
+    ("FLUSHALL",),
+    ("SORT", "{key}"),
+    ("MEMORY", "USAGE", "{key}"),
+]
+
+
+def _denied(r: Any, cmd: tuple[str, ...]) -> bool:
+    try:
+        r.execute_command(*cmd)
+    except ResponseError as exc:  # NOPERM, or "ACL failure in script"
+        text = str(exc).lower()
+        return "permission" in text or "acl" in text or "noperm" in text
+    return False
+
+
+def _script_denied(r: Any, key: str) -> bool:
+    """EVALSHA (which every script-running service needs) on the key, declared or not."""
+    sha = r.script_load("return redis.call('HGETALL', KEYS[1] or ARGV[1])")
+    return all(_denied(r, c) for c in (("EVALSHA", sha, "1", key), ("EVALSHA", sha, "0", key)))
+
+
+def _probe(url: str, user: str, key: str, prefix: str) -> list[str]:
+    """The read commands that were NOT refused (empty = the key is out of reach)."""
+    allowed = []
+    with redis.Redis.from_url(url) as r:
+        for cmd in READS:
+            filled = tuple(x.format(key=key, prefix=prefix, user=user) for x in cmd)
+            if not _denied(r, filled):
+                allowed.append(" ".join(filled[:2]))
+        if "+script|load" in " ".join(acl_rules(ACL_FILE.read_text())[user]) and not _script_denied(
+            r, key
+        ):
+            allowed.append("EVALSHA")
+    return allowed
+
+
+def _can_xadd(url: str, stream: str) -> bool:
+    with redis.Redis.from_url(url) as r:
+        try:
+            r.xadd(stream, {"d": "{}"}, maxlen=10)
+            return True
+        except ResponseError:
+            return False
+
+
+async def _played_game(url: str) -> str:
+    async with Client(url) as c:
+        await retry(c.sign_in, "acl-host")
+        t = await retry(c.create_table, "duel", 2, {"rounds": 1})
+        await retry(c.add_bot, t["table_id"])
+        gid = str(await retry(c.start, t["table_id"]))
+        await play_seat(c, gid)
+    return gid
+
+
+async def test_each_service_is_its_own_user_and_cannot_read_secrets(hall: Supervisor) -> None:
+    assert hall.valkey is not None and set(hall.service_urls) == set(SERVICES)
+    for svc in SERVICES:  # each process got its own user in EMPIRE_REDIS_URL
+        env = hall.env(Proc(svc, 0))
+        assert env["EMPIRE_REDIS_URL"].startswith(f"redis://{svc}:"), svc
+    gid = await _played_game(hall.url)
+    k = Keys(gid)
+    with redis.Redis.from_url(hall.redis_url or "", decode_responses=True) as admin:
+        # the secrets exist (the escrow's openings, the dealer's seed) ...
+        assert admin.hlen(k.esc_open) >= 2 and admin.hget(k.dealer, "seed")
+        # ... and nothing the services did while playing was refused by an ACL
+        denials = [e for e in admin.acl_log() if e.get("username") in SERVICES]
+        assert denials == [], denials[:3]
+        # the default user needs the supervisor's password
+        with (
+            pytest.raises((AuthenticationError, ResponseError, ConnectionError)),
+            redis.Redis(port=hall.valkey.port) as anon,
+        ):
+            anon.get(k.state)
+    matrix: dict[str, dict[str, list[str]]] = {}
+    for svc in SERVICES:
+        url = hall.service_urls[svc]
+        row = {}
+        if svc != "escrow":
+            row["esc_open"] = _probe(url, svc, k.esc_open, "esc:")
+        if svc != "dealer":
+            row["dealer_seed"] = _probe(url, svc, k.dealer, "dealer:")
+        matrix[svc] = row
+        assert all(v == [] for v in row.values()), (svc, row)
+    # writers: only the escrow writes reveals, only the dealer draws (the adjudicator reads
+    # them through its consumer group, which needs write access to the group state)
+    for svc in SERVICES:
+        url = hall.service_urls[svc]
+        assert _can_xadd(url, "adj:reveals:0") == (svc in ("escrow", "adjudicator")), svc
+        assert _can_xadd(url, "adj:draws:0") == (svc in ("dealer", "adjudicator")), svc
+        assert _can_xadd(url, "esc:open:0") == (svc in ("adjudicator", "escrow")), svc
+    with redis.Redis.from_url(hall.service_urls["gateway"]) as gw:
+        assert _denied(gw, ("HGET", k.state, "doc")), "the gateway read the game's state"
+        assert _denied(gw, ("XADD", "adj:control:0", "*", "d", "{}"))  # cannot create games
+    with redis.Redis.from_url(hall.redis_url or "", decode_responses=True) as admin:
+        probes = [e for e in admin.acl_log(count=1000) if e.get("username") == "gateway"]
+        assert probes, "the denials above are in the ACL log (it keeps the latest 128)"
+        admin.acl_log_reset()
+    report(
+        "least-privilege",
+        {
+            "users": list(SERVICES),
+            "probed_commands": len(READS) + 2,
+            "denied_reads_of_secrets": "all",
+            "matrix": matrix,
+        },
+    )
+
+
+def test_the_deploy_acl_file_loads_and_locks_the_same_way() -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="empire-acl-"))
+    shutil.copy(ACL_FILE, tmp / "users.acl")
+    server = EmbeddedValkey(data_dir=str(tmp), extra=["--aclfile", str(tmp / "users.acl")])
+    try:
+        server.start()
+        base = f"127.0.0.1:{server.port}/0"
+        with redis.Redis(port=server.port) as anon:  # the default user may only PING
+            assert anon.ping()
+            assert _denied(anon, ("GET", "esc:{g-1}:open"))
+            assert _denied(anon, ("HGETALL", "dealer:{g-1}:seed"))
+        urls = {svc: f"redis://{svc}:change-me-{svc}@{base}" for svc in SERVICES}
+        with redis.Redis.from_url(urls["escrow"]) as esc:
+            esc.hset("esc:{g-1}:open", "pick:1/s0", '{"choice":1}')
+        with redis.Redis.from_url(urls["dealer"]) as dealer:
+            dealer.hset("dealer:{g-1}:seed", "seed", "00" * 32)
+        for svc in SERVICES:
+            if svc != "escrow":
+                assert _probe(urls[svc], svc, "esc:{g-1}:open", "esc:") == [], svc
+            if svc != "dealer":
+                assert _probe(urls[svc], svc, "dealer:{g-1}:seed", "dealer:") == [], svc
+    finally:
+        server.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def test_with_redis_url_every_service_uses_the_given_url_as_is() -> None:
+    sup = Supervisor(redis_url="redis://example:6379/3", secret="s")
+    assert {sup.env(Proc(s, 0))["EMPIRE_REDIS_URL"] for s in SERVICES} == {"redis://example:6379/3"}
