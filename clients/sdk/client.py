@@ -209,10 +209,22 @@ class Client:
 
     async def _call(self, method: str, path: str, body: Any = None) -> Any:
         headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
-        r = await self.http.request(method, path, json=body, headers=headers)
-        data = r.json()
+        try:
+            r = await self.http.request(method, path, json=body, headers=headers)
+        except httpx.RemoteProtocolError:
+            if method != "GET":
+                raise
+            # a keep-alive connection the server closed as we reused it: a GET is safe again
+            r = await self.http.request(method, path, json=body, headers=headers)
+        try:
+            data = r.json()
+        except ValueError:  # not JSON (a proxy's or a crashed server's error page)
+            raise ApiError(f"http/{r.status_code}", r.text[:200]) from None
         if r.status_code >= 400 or (isinstance(data, dict) and data.get("ok") is False):
-            raise ApiError(data.get("code", f"http/{r.status_code}"), data.get("message", ""))
+            code = data.get("code", f"http/{r.status_code}") if isinstance(data, dict) else \
+                f"http/{r.status_code}"
+            message = data.get("message", "") if isinstance(data, dict) else ""
+            raise ApiError(code, message)
         return data
 
     async def sign_in(self, name: str) -> dict[str, Any]:

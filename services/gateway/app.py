@@ -14,6 +14,7 @@ from fastapi import FastAPI, Header, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from faststream.redis import StreamSub
+from redis.exceptions import RedisError
 
 from services.gateway.hub import Hub
 from services.gateway.ws import Edge
@@ -68,6 +69,15 @@ class HttpError(Exception):
 async def _http_error(request: Request, exc: HttpError) -> JSONResponse:
     return JSONResponse({"ok": False, "code": exc.code, "message": exc.message},
                         status_code=exc.status)
+
+
+@app.exception_handler(RedisError)
+async def _storage_error(request: Request, exc: RedisError) -> JSONResponse:
+    """Storage unreachable (a Valkey restart, a failover): a typed, retryable 503."""
+    logger.warning("storage_unavailable", path=request.url.path, error=repr(exc)[:200])
+    return JSONResponse({"ok": False, "code": "message/unavailable",
+                         "message": "storage is unavailable; retry"}, status_code=503,
+                        headers={"Retry-After": "1"})
 
 
 def identity(authorization: str | None) -> tokens.Identity:

@@ -90,6 +90,15 @@ class RecordingClient(Client):
         super()._dispatch(msg)
 
 
+def transient(exc: ApiError) -> bool:
+    """A refusal that means "try again": a 5xx, storage or a lobby that did not answer."""
+    return (
+        exc.code.startswith("http/5")
+        or exc.code == "message/unavailable"
+        or "did not answer" in exc.message
+    )
+
+
 async def retry(fn: Any, *args: Any, tries: int = 60, delay: float = 0.5, **kw: Any) -> Any:
     """A lobby call that may meet a restarting lobby or gateway: retried on a 5xx answer, a
     lobby that did not answer or a dropped connection; any other refusal is raised."""
@@ -98,7 +107,7 @@ async def retry(fn: Any, *args: Any, tries: int = 60, delay: float = 0.5, **kw: 
         try:
             return await fn(*args, **kw)
         except ApiError as exc:
-            if not (exc.code.startswith("http/5") or "did not answer" in exc.message):
+            if not transient(exc):
                 raise
             last = exc
         except (httpx.TransportError, ValueError) as exc:  # refused, reset, not JSON

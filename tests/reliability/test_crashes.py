@@ -46,6 +46,7 @@ from tests.reliability.conftest import (
     retry,
     size,
     start_system,
+    transient,
 )
 
 pytestmark = [pytest.mark.reliability, pytest.mark.timeout(size(600, 7200))]
@@ -111,11 +112,20 @@ async def _play(run: GameRun) -> None:
                 session = await play_seat(c, run.game_id)
                 if session.ended:
                     return
-            except (TimeoutError, ConnectionError, OSError, websockets.WebSocketException) as exc:
-                # a reply that never came (its connection died first): decide again from
-                # the latest view; the command itself is checked against the log below
+            except (
+                TimeoutError,
+                ConnectionError,
+                OSError,
+                websockets.WebSocketException,
+                ApiError,
+            ) as exc:
+                # a reply that never came (its connection died first) or a server that was
+                # briefly unavailable: decide again from the latest view; the command itself
+                # is checked against the log below
                 run.replays_of_play_seat += 1
                 if isinstance(exc, ConnectionError) and c._closing:
+                    raise
+                if isinstance(exc, ApiError) and not transient(exc):
                     raise
             await asyncio.sleep(0.2)
 

@@ -64,7 +64,7 @@ async def _one_game(url: str, i: int) -> Doc:
         session = await asyncio.wait_for(play_seat(c, gid), 900)
         assert session.ended
         for _ in range(300):
-            doc = await c.record(gid)
+            doc = await retry(c.record, gid)
             if doc.get("log") is not None and any(
                 e.get("type") == "seed_revealed" for e in doc["record"]
             ):
