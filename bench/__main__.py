@@ -32,6 +32,7 @@ RESULTS = Path(__file__).parent / "results"
 CONFIGS: dict[str, dict[str, int]] = {
     "single": {},  # one process per service
     "hot2": {"adjudicator": 2, "escrow": 2},  # two replicas of the hot stream services
+    "gw2": {"gateway": 2},  # two gateways sharing the port (SO_REUSEPORT)
 }
 # first guesses of rounds/s, only to size the pools of idle games (then the measured rate)
 EST_ROUNDS_PER_S = {1: 80.0, 10: 100.0, 100: 100.0, 300: 100.0}

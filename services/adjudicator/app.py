@@ -9,10 +9,12 @@ from services.adjudicator.store import Store
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.base import Wire
+from shared.runtime.outbox import Outbox
 from shared.runtime.service import build, make_app
 
 kit = build("adjudicator")
-adjudicator = Adjudicator(kit.settings, Store(kit.redis), kit.broker)
+redis = kit.redis
+adjudicator = Adjudicator(kit.settings, Store(redis), Outbox(redis))
 
 # Which messages each stream may carry: the stream is part of a message's trust (only the
 # escrow writes reveals, only the dealer writes draws; Redis ACLs enforce the writers).

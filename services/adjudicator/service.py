@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import structlog
@@ -51,11 +51,13 @@ class Adjudicator:
                                   maxlen=streams.MAXLEN_UPDATES)
 
     async def _after_commit(self, doc: GameDoc, eff: Effects) -> None:
-        for base, msg in eff.outbound:
-            await self.publish(base, msg, doc.game_id)
+        # issued together: the outbox sends the publishes (in this order) in one pipeline
+        sends: list[Awaitable[None]] = [self.publish(base, msg, doc.game_id)
+                                        for base, msg in eff.outbound]
         if eff.timer_ms is not None:
-            await self.store.arm_timer(doc.game_id, doc.seq, eff.timer_ms)
-        await self.notify(doc.game_id)
+            sends.append(self.store.arm_timer(doc.game_id, doc.seq, eff.timer_ms))
+        sends.append(self.notify(doc.game_id))
+        await asyncio.gather(*sends)
 
     async def _redrive(self, doc: GameDoc) -> None:
         for base, msg in core.redrive(doc, now_ms()).outbound:
@@ -68,11 +70,17 @@ class Adjudicator:
         """Load, decide, commit with compare-and-set; retry on a concurrent change.
         ``redrive``: an input that changes nothing may be a redelivery after a crash between
         the commit and the publishing: send what the document implies again."""
-        for _ in range(MAX_CAS_RETRIES):
-            doc = await self.store.load(game_id)
+        for attempt in range(MAX_CAS_RETRIES):
+            doc = self.store.cached(game_id) if attempt == 0 else None
+            if doc is not None:
+                eff = decide(doc)
+                if not eff.changed:  # decided on the cache: "nothing to do" needs the store
+                    doc = None
             if doc is None:
-                return None
-            eff = decide(doc)
+                doc = await self.store.load(game_id)
+                if doc is None:
+                    return None
+                eff = decide(doc)
             if not eff.changed:
                 if redrive:
                     await self._redrive(doc)

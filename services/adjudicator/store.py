@@ -52,10 +52,29 @@ class Store:
     def __init__(self, redis: Any) -> None:
         self.redis = redis
         self._commit = redis.register_script(COMMIT_LUA)
+        # the last document this process committed or loaded per game: a decision taken on
+        # it is only committed if the stored seq still matches (the CAS), so it saves the
+        # read and the validation, never correctness
+        self._docs: dict[str, GameDoc] = {}
+
+    def cached(self, game_id: str) -> GameDoc | None:
+        return self._docs.get(game_id)
+
+    def _remember(self, doc: GameDoc) -> None:
+        if doc.stage == "ended":
+            self._docs.pop(doc.game_id, None)
+            return
+        if len(self._docs) > 20_000:
+            self._docs.clear()
+        self._docs[doc.game_id] = doc
 
     async def load(self, game_id: str) -> GameDoc | None:
         raw = await self.redis.hget(Keys(game_id).state, "doc")
-        return None if raw is None else GameDoc.model_validate(loads(raw))
+        if raw is None:
+            return None
+        doc = GameDoc.model_validate(loads(raw))
+        self._remember(doc)
+        return doc
 
     async def command_result(self, game_id: str, cmd_id: str) -> Any:
         raw = await self.redis.hget(Keys(game_id).cmds, cmd_id)
@@ -81,6 +100,10 @@ class Store:
         res = await self._commit(keys=keys, args=argv)
         status = int(res[0])
         cur = int(res[1]) if res[1] is not None else -1
+        if status == 1:
+            self._remember(doc)
+        else:
+            self._docs.pop(doc.game_id, None)
         return CommitResult(ok=status == 1, duplicate=status == -1, current_seq=cur)
 
     async def arm_timer(self, game_id: str, seq: int, due_ms: int) -> None:

@@ -2,10 +2,12 @@
 
 from services.escrow.service import Escrow
 from shared.protocol import streams
+from shared.runtime.outbox import Outbox
 from shared.runtime.service import build, make_app
 
 kit = build("escrow")
-escrow = Escrow(kit.settings, kit.redis, kit.broker)
+redis = kit.redis
+escrow = Escrow(kit.settings, redis, Outbox(redis))
 for stream in streams.all_shards(streams.ESC_OPEN, kit.settings.partitions):
     kit.consume(stream, streams.GROUP_ESCROW, escrow.dispatch_open,
                 description="adjudicator -> escrow: open a sealed round")

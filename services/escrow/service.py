@@ -9,6 +9,7 @@ from typing import Any
 
 import structlog
 from pydantic import ValidationError
+from redis.exceptions import NoScriptError
 
 from services.escrow import core
 from shared.protocol import internal as im
@@ -34,11 +35,17 @@ if ARGV[5] ~= '' and redis.call('HEXISTS', KEYS[2], ARGV[5]) == 0 then return {'
 if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[3]) == 0 then return {'dup', 0} end
 redis.call('HSET', KEYS[3], ARGV[1] .. '/' .. ARGV[2], ARGV[4])
 redis.call('XADD', KEYS[4], '*', 'd', ARGV[6])
-return {'ok', redis.call('HLEN', KEYS[2])}
+local n = redis.call('HLEN', KEYS[2])
+if ARGV[7] and n >= tonumber(ARGV[7]) then
+  redis.call('HSET', KEYS[1], ARGV[1], 'closing')
+  return {'ok', n, 'closing'}
+end
+return {'ok', n}
 """
 
 # two-phase close: 'open' -> 'closing' stops commits; the reveal is built from the now-stable
 # openings; 'closing' -> 'closed' writes both records atomically. A crash in between resumes.
+# The commit script takes the first step itself when the last slot commits (ARGV[7] = slots).
 CLOSING_LUA = """
 local st = redis.call('HGET', KEYS[1], ARGV[1])
 if st == 'open' then redis.call('HSET', KEYS[1], ARGV[1], 'closing'); return 'closing' end
@@ -68,6 +75,7 @@ class Escrow:
         self._commit = redis.register_script(COMMIT_LUA)
         self._closing = redis.register_script(CLOSING_LUA)
         self._close = redis.register_script(CLOSE_LUA)
+        self._specs: dict[tuple[str, str], im.OpenRound] = {}
 
     async def _notify(self, game_id: str) -> None:
         await self.broker.publish(im.Notify(game_id=game_id).model_dump(mode="json"),
@@ -78,26 +86,53 @@ class Escrow:
                                   maxlen=streams.MAXLEN_UPDATES)
 
     async def _spec(self, game_id: str, round_id: str) -> im.OpenRound | None:
+        key = (game_id, round_id)
+        spec = self._specs.get(key)
+        if spec is not None:
+            return spec
         raw = await self.redis.hget(Keys(game_id).esc_round, round_id)
-        return None if raw is None else im.OpenRound.model_validate(loads(raw))
+        if raw is None:
+            return None
+        spec = im.OpenRound.model_validate(loads(raw))
+        if len(self._specs) > 20_000:
+            self._specs.clear()
+        self._specs[key] = spec  # a round's spec never changes once opened
+        return spec
 
     async def on_open(self, spec: im.OpenRound) -> None:
         k = Keys(spec.game_id)
         with structlog.contextvars.bound_contextvars(game_id=spec.game_id,
                                                      round_id=spec.round_id):
             salts = core.new_salts(spec)
-            created = await self._open(
-                keys=[k.esc_status, k.esc_round, k.record],
-                args=[spec.round_id, spec.model_dump_json(),
-                      dumps(core.opened_entry(spec, salts)), dumps(salts), now_ms()])
-            await self.redis.zadd(streams.TIMERS_ESC,
-                                  {f"{spec.game_id}|{spec.round_id}": spec.deadline_ms})
+            keys = [k.esc_status, k.esc_round, k.record]
+            args = [spec.round_id, spec.model_dump_json(),
+                    dumps(core.opened_entry(spec, salts)), dumps(salts), now_ms()]
+            # the deadline timer first (a timer without its round is dropped by the timer
+            # loop), then the open
+            created = await self._timer_and_open(spec, keys, args)
             if created:
+                self._specs[(spec.game_id, spec.round_id)] = spec
                 metrics.SEALED_OPEN.inc()
                 log.info("round_opened", slots=len(spec.slots), ordered=spec.ordered)
                 await self._notify(spec.game_id)
             else:  # a duplicate open: if it already closed, resend the reveal
                 await self.resend_reveal(spec.game_id, spec.round_id)
+
+    async def _timer_and_open(self, spec: im.OpenRound, keys: list[str],
+                              args: list[Any]) -> Any:
+        timer = {f"{spec.game_id}|{spec.round_id}": spec.deadline_ms}
+        if self.settings.cluster:  # a cluster pipeline refuses EVALSHA
+            await self.redis.zadd(streams.TIMERS_ESC, timer)
+            return await self._open(keys=keys, args=args)
+        async with self.redis.pipeline(transaction=False) as pipe:  # one round trip
+            pipe.zadd(streams.TIMERS_ESC, timer)
+            pipe.evalsha(self._open.sha, len(keys), *keys, *args)
+            _, created = await pipe.execute(raise_on_error=False)
+        if isinstance(created, NoScriptError):  # Valkey restarted: load it and run
+            return await self._open(keys=keys, args=args)
+        if isinstance(created, Exception):
+            raise created
+        return created
 
     async def on_commit(self, msg: im.CommitChoice) -> None:
         with structlog.contextvars.bound_contextvars(game_id=msg.game_id, seat=msg.seat,
@@ -119,7 +154,8 @@ class Escrow:
                                            message=_MESSAGES.get(error, error),
                                            round_id=msg.round_id, slot=msg.slot))
                 return
-            log.info("committed", commitment=msg.commitment)
+            log.debug("committed", commitment=msg.commitment)
+            # the receipt also tells every gateway the game changed (no separate notify)
             await self._reply(im.Reply(game_id=msg.game_id, player_id=msg.player_id,
                                        cmd_id=msg.cmd_id, ok=True, commitment=msg.commitment,
                                        round_id=msg.round_id, slot=msg.slot))
@@ -129,11 +165,12 @@ class Escrow:
         slot = core.slot_of(spec, msg.slot)
         assert slot is not None
         opening = dumps({"choice": msg.choice, "nonce": msg.nonce})
-        status, count = await self._commit(
+        res = await self._commit(
             keys=[k.esc_status, k.esc_commits(msg.round_id), k.esc_open, k.record],
             args=[msg.round_id, msg.slot, msg.commitment, opening,
-                  core.previous_slot(spec, msg.slot), dumps(core.committed_entry(msg, slot))])
-        status = status.decode() if isinstance(status, bytes) else status
+                  core.previous_slot(spec, msg.slot), dumps(core.committed_entry(msg, slot)),
+                  len(spec.slots)])
+        status = res[0].decode() if isinstance(res[0], bytes) else res[0]
         if status in ("closed", "dup"):
             # this very commitment stored already: a redelivery after a crash (or the client
             # re-sending it), so finish what the first delivery may not have done
@@ -150,45 +187,51 @@ class Escrow:
             return "escrow/out_of_order"
         if status == "dup":
             return "escrow/already_committed"
-        await self._notify(msg.game_id)
-        if int(count) >= len(spec.slots):
-            await self.close(spec)
+        if len(res) > 2:  # the last slot: the script already moved the round to 'closing'
+            await self.close(spec, closing=True)
         return None
 
-    async def close(self, spec: im.OpenRound) -> None:
-        """Close (idempotent, resumable): defaults for missing slots, then one reveal."""
+    async def close(self, spec: im.OpenRound, closing: bool = False) -> None:
+        """Close (idempotent, resumable): defaults for missing slots, then one reveal.
+        ``closing``: the caller's script already set the round to 'closing'."""
         k = Keys(spec.game_id)
-        st = await self._closing(keys=[k.esc_status], args=[spec.round_id])
-        st = st.decode() if isinstance(st, bytes) else st
+        st: Any = "closing"
+        if not closing:
+            st = await self._closing(keys=[k.esc_status], args=[spec.round_id])
+            st = st.decode() if isinstance(st, bytes) else st
         if st == "closed":
             await self.resend_reveal(spec.game_id, spec.round_id)
             return
         if st != "closing":
             return
         prefix = spec.round_id + "/"
-        openings: dict[str, dict[str, Any]] = {}
-        for s in spec.slots:
-            raw = await self.redis.hget(k.esc_open, prefix + s.key)
-            if raw is not None:
-                openings[s.key] = loads(raw)
-        raw_c = await self.redis.hgetall(k.esc_commits(spec.round_id))
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hmget(k.esc_open, [prefix + s.key for s in spec.slots])
+            pipe.hgetall(k.esc_commits(spec.round_id))
+            pipe.hget(k.esc_round, spec.round_id + "#salts")
+            raw_o, raw_c, raw_s = await pipe.execute()
+        openings: dict[str, dict[str, Any]] = {
+            s.key: loads(raw) for s, raw in zip(spec.slots, raw_o, strict=True)
+            if raw is not None}
         commits = {(a.decode() if isinstance(a, bytes) else a):
                    (b.decode() if isinstance(b, bytes) else b) for a, b in raw_c.items()}
-        salts = loads(await self.redis.hget(k.esc_round, spec.round_id + "#salts") or "{}")
+        salts = loads(raw_s or "{}")
         closed, revealed, msg = core.reveal(spec, openings, commits, salts)
         done = await self._close(keys=[k.esc_status, k.esc_round, k.record],
                                  args=[spec.round_id, dumps(closed), dumps(revealed),
                                        msg.model_dump_json()])
-        await self.redis.zrem(streams.TIMERS_ESC, f"{spec.game_id}|{spec.round_id}")
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zrem(streams.TIMERS_ESC, f"{spec.game_id}|{spec.round_id}")
+            pipe.hget(k.esc_round, spec.round_id + "#opened")
+            _, opened = await pipe.execute()
         if done:
             metrics.SEALED_OPEN.dec()
-            opened = await self.redis.hget(k.esc_round, spec.round_id + "#opened")
             if opened is not None:
                 metrics.REVEAL_LATENCY.observe(max(0.0, (now_ms() - int(opened)) / 1000))
             log.info("round_closed", game_id=spec.game_id, round_id=spec.round_id,
                      defaulted=len(msg.defaulted))
-        await self._send_reveal(msg)
-        await self._notify(spec.game_id)
+        # one pipelined round trip through the outbox
+        await asyncio.gather(self._send_reveal(msg), self._notify(spec.game_id))
 
     async def _send_reveal(self, msg: im.RoundRevealed) -> None:
         stream = streams.sharded(streams.ADJ_REVEALS, msg.game_id, self.settings.partitions)

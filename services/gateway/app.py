@@ -25,6 +25,7 @@ from shared.rules import registry
 from shared.runtime import bus, metrics, tokens
 from shared.runtime.jsonutil import loads
 from shared.runtime.logging import configure_logging
+from shared.runtime.outbox import Outbox
 from shared.runtime.redis import client
 from shared.runtime.settings import get_settings
 
@@ -33,15 +34,15 @@ logger = configure_logging("gateway", settings.log_level, settings.log_json)
 broker = bus.make_broker(settings, logger=logger)
 redis = client(settings)
 hub = Hub(redis)
-edge = Edge(settings, hub, broker)
+edge = Edge(settings, hub, broker, Outbox(redis))
 STATIC = Path(__file__).parent / "static"
 
 
 @broker.subscriber(stream=StreamSub(streams.GW_UPDATES, last_id="$",
-                                    max_records=settings.max_records),
+                                    max_records=settings.max_records, batch=True),
                    title="gw:updates", description="fan-out to every gateway replica")
-async def on_update(body: dict[str, Any]) -> None:
-    await hub.deliver(body)
+async def on_update(bodies: list[dict[str, Any]]) -> None:
+    await hub.deliver_batch(bodies)  # each game of the batch pumped once
 
 
 @contextlib.asynccontextmanager

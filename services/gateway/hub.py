@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
 import structlog
+from pydantic import ValidationError
 
 from shared.protocol import internal as im
 from shared.protocol.streams import Keys
@@ -59,6 +61,7 @@ class Hub:
         self.by_game: dict[str, set[Connection]] = defaultdict(set)
         self.by_player: dict[str, set[Connection]] = defaultdict(set)
         self._meta: dict[str, dict[str, Any]] = {}
+        self._active: dict[str, float] = {}  # game -> last fan-out (monotonic)
 
     async def meta(self, game_id: str) -> dict[str, Any] | None:
         if game_id in self._meta:
@@ -100,6 +103,7 @@ class Hub:
         w = Watch(game_id=game_id, seat=seat, record_id=after_record)
         conn.watches[game_id] = w
         self.by_game[game_id].add(conn)
+        self._active[game_id] = time.monotonic()
         async with w.lock:
             await self._resume_view(conn, w, after_seq)
             await self._pump_record(conn, w)
@@ -152,39 +156,88 @@ class Hub:
                 return
 
     async def pump(self, game_id: str) -> None:
-        for conn in list(self.by_game.get(game_id, ())):
-            w = conn.watches.get(game_id)
-            if w is None or conn.closed:
-                continue
-            async with w.lock:
-                await self._pump_view(conn, w)
-                await self._pump_record(conn, w)
+        """One pipelined round trip for every watcher of the game (view + record each)."""
+        todo = [(conn, w) for conn in list(self.by_game.get(game_id, ()))
+                if (w := conn.watches.get(game_id)) is not None and not conn.closed]
+        if not todo:
+            return
+        todo.sort(key=lambda cw: id(cw[1]))  # one lock order for concurrent pumps
+        held: list[asyncio.Lock] = []
+        try:
+            for _, w in todo:
+                await w.lock.acquire()
+                held.append(w.lock)
+            k = Keys(game_id)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for _, w in todo:
+                    pipe.xrange(k.view(w.seat), min=f"({w.view_id}", count=200)
+                    pipe.xrange(k.record, min=f"({w.record_id}", count=500)
+                res = await pipe.execute()
+            for i, (conn, w) in enumerate(todo):
+                for sid, f in res[2 * i]:
+                    await conn.send(self._view_msg(w, loads(f[b"d"])))
+                    w.view_id = _s(sid)
+                recs = res[2 * i + 1]
+                for sid, f in recs:
+                    await conn.send({"type": "record", "v": 1, "game_id": w.game_id,
+                                     "id": _s(sid), "entry": loads(f[b"d"])})
+                    w.record_id = _s(sid)
+                if len(recs) >= 500:
+                    await self._pump_record(conn, w)
+        finally:
+            for lock in held:
+                lock.release()
 
     async def deliver(self, body: dict[str, Any]) -> None:
         """One fan-out entry: a game changed, or a reply for one player's command."""
-        msg = im.GATEWAY_INPUT.validate_python(body)
-        if isinstance(msg, im.Notify):
-            if msg.game_id in self.by_game:
-                await self.pump(msg.game_id)
-            return
-        conns = self.by_player.get(msg.player_id)
-        if not conns:
-            return
-        if msg.ok:
-            out: dict[str, Any] = {"type": "committed", "v": 1, "cmd_id": msg.cmd_id,
-                                   "game_id": msg.game_id, "round_id": msg.round_id,
-                                   "slot": msg.slot, "commitment": msg.commitment}
-        else:
-            out = {"type": "rejected", "v": 1, "cmd_id": msg.cmd_id, "game_id": msg.game_id,
-                   "code": msg.code, "message": msg.message}
-        if msg.game_id in self.by_game:
-            await self.pump(msg.game_id)  # the state the refusal refers to, first
-        for conn in list(conns):
-            await conn.send(out)
+        await self.deliver_batch([body])
 
-    async def sweep_loop(self, every_s: float = 2.0) -> None:
+    async def deliver_batch(self, bodies: list[dict[str, Any]]) -> None:
+        """A batch of fan-out entries: every game named in it is pumped once (a reply means
+        its game changed too), then the replies go to their players, each after the state it
+        refers to."""
+        dirty: dict[str, None] = {}
+        replies: list[im.Reply] = []
+        for body in bodies:
+            if body.get("type") == "notify" and isinstance(gid := body.get("game_id"), str):
+                dirty[gid] = None
+                continue
+            try:
+                msg = im.GATEWAY_INPUT.validate_python(body)
+            except ValidationError as exc:
+                log.error("malformed_fan_out_entry", error=str(exc)[:300])
+                continue
+            dirty[msg.game_id] = None
+            if isinstance(msg, im.Reply) and msg.player_id in self.by_player:
+                replies.append(msg)
+        now = time.monotonic()
+        games = [g for g in dirty if g in self.by_game]
+        for g in games:
+            self._active[g] = now
+        if len(games) == 1:
+            await self.pump(games[0])
+        elif games:
+            await asyncio.gather(*(self.pump(g) for g in games))
+        for msg in replies:
+            if msg.ok:
+                out: dict[str, Any] = {"type": "committed", "v": 1, "cmd_id": msg.cmd_id,
+                                       "game_id": msg.game_id, "round_id": msg.round_id,
+                                       "slot": msg.slot, "commitment": msg.commitment}
+            else:
+                out = {"type": "rejected", "v": 1, "cmd_id": msg.cmd_id,
+                       "game_id": msg.game_id, "code": msg.code, "message": msg.message}
+            for conn in list(self.by_player.get(msg.player_id, ())):
+                await conn.send(out)
+
+    async def sweep_loop(self, every_s: float = 2.0, active_s: float = 60.0) -> None:
+        """Catch anything a lost fan-out entry missed, for games that changed recently (a
+        watched game that stays quiet, e.g. a finished one nobody unwatched, is not read)."""
         while True:
             await asyncio.sleep(every_s)
-            for gid in list(self.by_game):
+            cutoff = time.monotonic() - active_s
+            for gid, seen in list(self._active.items()):
+                if seen < cutoff or gid not in self.by_game:
+                    self._active.pop(gid, None)
+                    continue
                 with contextlib.suppress(Exception):
                     await self.pump(gid)

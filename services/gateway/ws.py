@@ -15,7 +15,7 @@ from services.gateway.ratelimit import TokenBucket
 from shared.protocol import client as cm
 from shared.protocol import internal as im
 from shared.protocol import streams
-from shared.protocol.versions import KNOWN_PROTOCOL_VERSIONS
+from shared.protocol.versions import KNOWN_PROTOCOL_VERSIONS, PROTOCOL_VERSION
 from shared.runtime import tokens
 from shared.runtime.settings import Settings
 
@@ -29,10 +29,12 @@ def _rejected(code: str, message: str, cmd_id: str | None = None,
 
 
 class Edge:
-    def __init__(self, settings: Settings, hub: Hub, broker: Any) -> None:
+    def __init__(self, settings: Settings, hub: Hub, broker: Any,
+                 outbox: Any = None) -> None:
         self.settings = settings
         self.hub = hub
         self.broker = broker
+        self.out = outbox if outbox is not None else broker  # stream publishes
 
     async def serve(self, ws: WebSocket) -> None:
         await ws.accept()
@@ -107,17 +109,18 @@ class Edge:
             body = im.SubmitAction(cmd_id=msg.cmd_id, game_id=msg.game_id, seat=seat,
                                    player_id=conn.player_id, expected_seq=msg.expected_seq,
                                    action=msg.action)
-            await self.broker.publish(body.model_dump(mode="json"),
+            await self.out.publish(body.model_dump(mode="json"),
                                       stream=streams.sharded(streams.ADJ_ACTIONS, msg.game_id,
                                                              shards),
                                       maxlen=streams.MAXLEN_INTERNAL)
             return {"type": "accepted", "v": 1, "cmd_id": msg.cmd_id}
         assert isinstance(msg, cm.Commit)
-        commit = im.CommitChoice(cmd_id=msg.cmd_id, game_id=msg.game_id, seat=seat,
-                                 player_id=conn.player_id, round_id=msg.round_id,
-                                 slot=msg.slot, commitment=msg.commitment, choice=msg.choice,
-                                 nonce=msg.nonce, public=msg.public)
-        await self.broker.publish(commit.model_dump(mode="json"),
+        # im.CommitChoice's wire form, built directly: every field was just validated
+        commit = {"v": PROTOCOL_VERSION, "type": "commit_choice", "cmd_id": msg.cmd_id,
+                  "game_id": msg.game_id, "seat": seat, "player_id": conn.player_id,
+                  "round_id": msg.round_id, "slot": msg.slot, "commitment": msg.commitment,
+                  "choice": msg.choice, "nonce": msg.nonce, "public": msg.public}
+        await self.out.publish(commit,
                                   stream=streams.sharded(streams.ESC_COMMITS, msg.game_id,
                                                          shards),
                                   maxlen=streams.MAXLEN_INTERNAL)

@@ -10,7 +10,9 @@ repeats them harmlessly and never rates a game twice.
 
 from __future__ import annotations
 
+import asyncio
 import time
+from collections import defaultdict
 from typing import Any
 
 import structlog
@@ -49,8 +51,15 @@ def _marker(game_id: str) -> str:
 class Scoring:
     def __init__(self, redis: Any) -> None:
         self.redis = redis
+        # one rating update per game kind at a time in this process: the games of one
+        # consumed batch are handled concurrently and would only fight over the WATCH
+        self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     async def _rate_once(self, msg: im.GameEnded) -> dict[str, Any]:
+        async with self._locks[msg.game]:
+            return await self._rate_watched(msg)
+
+    async def _rate_watched(self, msg: im.GameEnded) -> dict[str, Any]:
         """Rate the game exactly once; returns its record (stored under the marker)."""
         key = ratings_key(msg.game)
         for _ in range(50):
@@ -88,19 +97,19 @@ class Scoring:
     async def on_ended(self, msg: im.GameEnded) -> None:
         with structlog.contextvars.bound_contextvars(game_id=msg.game_id):
             record = await self._rate_once(msg)
-            # idempotent follow-ups, each on one key
-            await self.redis.set(Keys(msg.game_id).result, dumps(record))
+            # idempotent follow-ups, each on one key: one round trip (no MULTI, each command
+            # stands alone, as when sent one by one; a redelivery repeats them harmlessly)
             lb = {r["player_id"]: rating["ordinal"]
                   for r, rating in zip(record["players"], record["ratings"], strict=True)}
-            if lb:
-                await self.redis.zadd(leaderboard_key(msg.game), lb)
-            for p in record["players"]:
-                hk = history_key(p["player_id"])
-                await self.redis.zadd(hk, {msg.game_id: record["ended_ms"]})
-                await self.redis.zremrangebyrank(hk, 0, -HISTORY_KEEP - 1)
-            gk = game_history_key(msg.game)
-            await self.redis.zadd(gk, {msg.game_id: record["ended_ms"]})
-            await self.redis.zremrangebyrank(gk, 0, -HISTORY_KEEP - 1)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.set(Keys(msg.game_id).result, dumps(record))
+                if lb:
+                    pipe.zadd(leaderboard_key(msg.game), lb)
+                for hk in [history_key(p["player_id"]) for p in record["players"]] + [
+                        game_history_key(msg.game)]:
+                    pipe.zadd(hk, {msg.game_id: record["ended_ms"]})
+                    pipe.zremrangebyrank(hk, 0, -HISTORY_KEEP - 1)
+                await pipe.execute()
 
     async def dispatch(self, body: dict[str, Any]) -> None:
         try:

@@ -35,7 +35,7 @@ SHARDED = (ADJ_ACTIONS, ADJ_REVEALS, ADJ_DRAWS, ADJ_CONTROL, ESC_OPEN, ESC_COMMI
 
 MAXLEN_INTERNAL = 100_000  # approximate trim of inter-service streams (MAXLEN ~)
 MAXLEN_UPDATES = 10_000
-MAXLEN_VIEW = 64  # per-seat view snapshots kept for resume (each is a full snapshot)
+MAXLEN_VIEW = 16  # per-seat view snapshots kept for resume (each is a full snapshot)
 MAX_DELIVERIES = 5
 RECLAIM_IDLE_MS = 5_000
 

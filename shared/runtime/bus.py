@@ -2,22 +2,26 @@
 
 ``consume`` registers a handler on a stream in a consumer group with:
 - a unique consumer name per replica and ``max_records`` (no replica hoards the backlog);
-- ack only after the handler returns (its effect is durable by then);
+- batch consumption: one XREADGROUP batch is one faststream call; its messages are handled
+  concurrently across games and in stream order within a game, and the batch is XACKed in
+  one command once every message succeeded;
+- ack only after the handler returned (its effect is durable by then): when some messages
+  of a batch fail, only the others are XACKed and the failed ones stay pending;
 - a reclaim subscriber (XAUTOCLAIM via ``min_idle_time``) that takes over entries left pending
-  by a dead replica;
+  by a dead replica or a failed handler;
 - a delivery cap: an entry that failed ``MAX_DELIVERIES`` times goes to the dead-letter stream.
 Handlers must be idempotent: a reclaimed entry may have been half-processed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import structlog
 from faststream.redis import RedisBroker, RedisClusterBroker, StreamSub
-from faststream.redis.annotations import RedisStreamMessage
 
 from shared.protocol import streams
 from shared.runtime.jsonutil import dumps
@@ -34,41 +38,96 @@ def make_broker(settings: Settings, logger: Any = None) -> RedisBroker | RedisCl
     return RedisBroker(settings.redis_url, logger=logger, log_level=logging.DEBUG)
 
 
-async def _dead_letter(msg: Any, stream: str, body: Any, exc: BaseException) -> None:
-    redis = msg.consumer if hasattr(msg, "consumer") else None
+async def _dead_letter(redis: Any, stream: str, body: Any, exc: BaseException) -> None:
     if redis is not None:
         await redis.xadd(streams.DEAD_LETTERS, {"stream": stream, "body": dumps(body),
                                                 "error": repr(exc)[:500]},
                          maxlen=streams.MAXLEN_INTERNAL, approximate=True)
 
 
+async def _delivery_count(redis: Any, stream: str, group: str, msg_id: bytes) -> int:
+    entries = await redis.xpending_range(name=stream, groupname=group, min=msg_id, max=msg_id,
+                                         count=1)
+    return int(entries[0]["times_delivered"]) if entries else 1
+
+
+def _game_of(body: Any) -> str:
+    return str(body.get("game_id", "")) if isinstance(body, dict) else ""
+
+
+async def handle_batch(handler: Handler, bodies: list[Any]) -> dict[int, Exception]:
+    """Run ``handler`` over a batch: games concurrently, each game's messages in order.
+    Returns the failures by index."""
+    failed: dict[int, Exception] = {}
+
+    async def in_order(indexes: list[int]) -> None:
+        for i in indexes:
+            try:
+                await handler(bodies[i])
+            except Exception as exc:
+                failed[i] = exc
+
+    by_game: dict[str, list[int]] = {}
+    for i, body in enumerate(bodies):
+        by_game.setdefault(_game_of(body), []).append(i)
+    if len(by_game) == 1:
+        await in_order(next(iter(by_game.values())))
+    else:
+        await asyncio.gather(*(in_order(ix) for ix in by_game.values()))
+    return failed
+
+
 def consume(broker: Any, stream: str, group: str, settings: Settings, handler: Handler,
             *, title: str | None = None, description: str | None = None) -> None:
     """Register ``handler`` for ``stream`` in ``group`` (plus its reclaim subscriber)."""
 
-    async def run(body: dict[str, Any], msg: Any) -> None:
-        try:
-            await handler(body)
-        except Exception as exc:
-            count = await msg.get_delivery_count()
+    async def settle(bodies: list[Any], failed: dict[int, Exception], msg: Any) -> None:
+        """Some messages failed: XACK the others (and the dead-lettered), leave the rest."""
+        redis = getattr(msg, "consumer", None)
+        ids: list[bytes] = list(msg.raw_message.get("message_ids", ()))
+        done = [m for i, m in enumerate(ids) if i not in failed]
+        for i, exc in failed.items():
+            count = (await _delivery_count(redis, stream, group, ids[i])
+                     if redis is not None and i < len(ids) else 1)
             if count >= streams.MAX_DELIVERIES:
                 log.error("dead_letter", stream=stream, deliveries=count, error=repr(exc))
-                await _dead_letter(msg, stream, body, exc)
-                return  # acked: moved to the dead-letter stream
-            raise
+                await _dead_letter(redis, stream, bodies[i], exc)
+                if i < len(ids):
+                    done.append(ids[i])  # acked: moved to the dead-letter stream
+            else:
+                log.warning("handler_failed", stream=stream, deliveries=count,
+                            error=repr(exc)[:300])
+        if redis is not None and done:
+            await redis.xack(stream, group, *done)
+        await msg.nack()  # settled here: faststream must not XACK the failed ones
 
     live = StreamSub(stream, group=group, consumer=settings.instance,
-                     max_records=settings.max_records)
+                     max_records=settings.max_records, batch=True)
 
-    @broker.subscriber(stream=live, title=title or f"{stream}:{group}",
-                       description=description)  # type: ignore[misc,untyped-decorator]
-    async def on_message(body: dict[str, Any], msg: RedisStreamMessage) -> None:
-        await run(body, msg)
+    # documented through the reclaim subscriber below: a stream entry is one object; batches
+    # are how this consumer reads them, not part of the contract
+    @broker.subscriber(stream=live, include_in_schema=False)  # type: ignore[misc,untyped-decorator]
+    async def on_batch(bodies: list[dict[str, Any]]) -> None:
+        # no `msg: RedisStreamMessage` parameter: fast_depends resolves Context fields with a
+        # sync function in a worker thread (a thread hop per call)
+        failed = await handle_batch(handler, bodies)
+        if failed:
+            await settle(bodies, failed, broker.context.get_local("message"))
 
     reclaim = StreamSub(stream, group=group, consumer=f"{settings.instance}-reclaim",
                         max_records=settings.max_records,
                         min_idle_time=streams.RECLAIM_IDLE_MS)
 
-    @broker.subscriber(stream=reclaim, include_in_schema=False)  # type: ignore[misc,untyped-decorator]
-    async def on_reclaim(body: dict[str, Any], msg: RedisStreamMessage) -> None:
-        await run(body, msg)
+    @broker.subscriber(stream=reclaim, title=title or f"{stream}:{group}",
+                       description=description)  # type: ignore[misc,untyped-decorator]
+    async def on_reclaim(body: dict[str, Any]) -> None:
+        try:
+            await handler(body)
+        except Exception as exc:
+            msg = broker.context.get_local("message")
+            count = await msg.get_delivery_count()
+            if count >= streams.MAX_DELIVERIES:
+                log.error("dead_letter", stream=stream, deliveries=count, error=repr(exc))
+                await _dead_letter(getattr(msg, "consumer", None), stream, body, exc)
+                return  # acked: moved to the dead-letter stream
+            raise

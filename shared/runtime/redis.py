@@ -27,3 +27,4 @@ async def ensure_group(r: Any, stream: str, group: str) -> None:
     except ResponseError as exc:
         if "BUSYGROUP" not in str(exc):
             raise
+

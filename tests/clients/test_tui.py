@@ -151,7 +151,9 @@ async def test_tui_spectator_has_no_choices(clients_system: Supervisor) -> None:
         table = await host.create_table("duel", seats=2, options={"rounds": 1})
         await host.add_bot(table["table_id"])
         gid = await host.start(table["table_id"])
-        hosting = asyncio.create_task(play_seat(host, gid))
+        # the host plays only once the spectator watches: the game cannot end (and leave the
+        # live list) before the spectator has found it
+        hosting: asyncio.Task[Any] | None = None
         try:
             app = EmpireApp(clients_system.url, name="tui-eve")
             async with app.run_test(size=SIZE) as pilot:
@@ -167,14 +169,17 @@ async def test_tui_spectator_has_no_choices(clients_system: Supervisor) -> None:
                 await _until(pilot, lambda: isinstance(app.screen, GameScreen))
                 watcher = app.screen
                 assert isinstance(watcher, GameScreen)
+                hosting = asyncio.create_task(play_seat(host, gid))
                 await _until(pilot, lambda: watcher.verified is not None, timeout=40)
                 assert watcher.session is not None and watcher.session.seat is None
                 assert watcher.verified is True and watcher.decisions == []
                 assert watcher.session.verify_reveals() == []
                 assert "spectator" in str(watcher.query_one("#status").render())
+            assert hosting is not None
             await asyncio.wait_for(hosting, 30)
         finally:
-            hosting.cancel()
+            if hosting is not None:
+                hosting.cancel()
 
 
 @pytest.mark.parametrize("game", registry.names())
