@@ -45,8 +45,10 @@ async def _play_by_keys(pilot: Pilot[Any], screen: GameScreen, timeout: float = 
     deadline = time.monotonic() + timeout
     while screen.verified is None:
         assert time.monotonic() < deadline, "no verified result"
-        box = screen.query_one("#choices", OptionList)
-        if screen.decisions and not screen.busy and box.option_count and box.has_focus:
+        found = screen.query("#choices")  # empty until the pushed screen has mounted
+        box = found.first(OptionList) if found else None
+        if box is not None and screen.decisions and not screen.busy and box.option_count \
+                and box.has_focus:
             await pilot.press("enter")
             presses += 1
         await pilot.pause(0.05)
