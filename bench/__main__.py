@@ -2,8 +2,10 @@
 
     python -m bench                      # the default suite (~8 minutes on 2 cores)
     python -m bench --quick              # a smoke run (~1.5 minutes)
-    python -m bench --profile            # + a pass at 100 matches with pyinstrument in the
-                                         #   adjudicator, escrow and gateway processes
+    python -m bench --profile            # + a pass at 100 matches with the adjudicator,
+                                         #   escrow and gateway profiled (py-spy)
+    python -m bench --profile-only --profile-workload lifecycle   # every service profiled
+                                         #   during the lifecycle window
     python -m bench --only throughput --levels 100 --configs single
 
 Prints the tables and writes ``bench/results/bench-<time>.json`` and ``latest.json``.
@@ -131,41 +133,50 @@ async def run_config(name: str, args: argparse.Namespace, result: dict[str, Any]
 
 
 async def run_profile(args: argparse.Namespace, result: dict[str, Any]) -> None:
-    """One throughput level with the hot services profiled: py-spy from outside when it is
-    installed (CPU samples only), else pyinstrument inside (wall clock)."""
-    out = args.out / "profile"
+    """One workload with services profiled: py-spy from outside when it is installed (CPU
+    samples only), else pyinstrument inside (wall clock). ``--profile-workload throughput``
+    (default): the hot services at ``--profile-matches`` matches; ``lifecycle``: every
+    service during the lifecycle window (create, join, start, watch, rounds, close)."""
+    workload = args.profile_workload
+    out = args.out / ("profile" if workload == "throughput" else f"profile-{workload}")
     out.mkdir(parents=True, exist_ok=True)
     for f in out.glob("*"):
         f.unlink()
-    n, exe = args.profile_matches, profiles.py_spy()
+    exe = profiles.py_spy()
     tool = "py-spy" if exe else "pyinstrument"
-    say(f"profile ({tool}): {', '.join(system.HOT)}; {n} matches, {args.window:.0f} s")
-    inside = {} if exe else {svc: out / f"pyinstrument-{svc}" for svc in system.HOT}
+    targets = system.HOT if workload == "throughput" else system.SERVICES
+    n = args.profile_matches if workload == "throughput" else args.lifecycle_concurrency
+    window = args.window if workload == "throughput" else args.lifecycle_window
+    say(f"profile {workload} ({tool}): {', '.join(targets)}; {n} matches, {window:.0f} s")
+    inside = {} if exe else {svc: out / f"pyinstrument-{svc}" for svc in targets}
     sup = system.start_system(CONFIGS["single"], profile=inside)
     lobby = Lobby(sup.url)
     spies: list[tuple[str, Path, subprocess.Popen[bytes]]] = []
     raw_dir = Path(tempfile.mkdtemp(prefix="empire-bench-py-spy-"))  # folded stacks (MBs)
 
-    def begin() -> None:  # once the pool of games is ready: the window's warm-up starts
+    def begin() -> None:  # as the measured window's warm-up starts
         if exe is None:
             system.signal_profiled(sup, signal.SIGUSR1)
             return
         for p in sup.procs:
-            if p.service in system.HOT and p.popen is not None:
+            if p.service in targets and p.popen is not None:
                 raw = raw_dir / f"py-spy-{p.service}-{p.index}.raw"
                 spies.append(
                     (
                         f"{p.service}#{p.index}",
                         raw,
-                        profiles.record(exe, p.popen.pid, 1.0 + args.window, raw),
+                        profiles.record(exe, p.popen.pid, 1.0 + window, raw),
                     )
                 )
 
     try:
         pairs = await workloads.sign_in_pairs(lobby, n, "bprof")
-        r = await workloads.throughput(
-            sup, lobby, pairs, n, args.window, EST_ROUNDS_PER_S[100] / 2, on_ready=begin
-        )
+        if workload == "throughput":
+            r = await workloads.throughput(
+                sup, lobby, pairs, n, window, EST_ROUNDS_PER_S[100] / 2, on_ready=begin
+            )
+        else:
+            r = await workloads.lifecycle(sup, lobby, pairs, n, window, True, on_window=begin)
         summaries: dict[str, Any] = {}
         if exe is None:
             await asyncio.to_thread(system.stop_profiles, sup)
@@ -180,12 +191,18 @@ async def run_profile(args: argparse.Namespace, result: dict[str, Any]) -> None:
         r["config"] = f"single+{tool}"
         result["profile"] = {
             "tool": tool,
+            "workload": workload,
             "run": r,
             "summaries": summaries,
             "raw": str(raw_dir),
             "files": sorted(str(p) for p in out.glob("*")),
         }
-        say(f"  profiled run: {r['rounds_per_s']:.0f} rounds/s; profiles in {out}")
+        rate = (
+            f"{r['rounds_per_s']:.0f} rounds/s"
+            if workload == "throughput"
+            else f"{r['matches_per_s']:.1f} matches/s"
+        )
+        say(f"  profiled run: {rate}; profiles in {out}")
     finally:
         await lobby.close()
         sup.stop()
@@ -209,6 +226,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--profile", action="store_true", help="add a profiled pass")
     ap.add_argument("--profile-only", action="store_true", help="only the profiled pass")
     ap.add_argument("--profile-matches", type=int, default=100)
+    ap.add_argument(
+        "--profile-workload", choices=("throughput", "lifecycle"), default="throughput"
+    )
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args(argv)
     if args.quick:

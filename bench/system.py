@@ -17,6 +17,7 @@ from typing import Any
 
 import psutil  # type: ignore[import-untyped]
 
+from services.supervisor import SERVICES as SERVICES
 from services.supervisor import Proc, Supervisor
 from shared.runtime.valkey import free_port
 

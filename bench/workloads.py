@@ -290,10 +290,12 @@ async def lifecycle(
     window_s: float,
     entropy: bool,
     warmup_s: float = 4.0,
+    on_window: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
     """Complete matches/s with ``concurrency`` matches in flight: create (the host takes seat
     0), join (seat 1), start, both players connect a new WebSocket and watch, 5 rounds (after
-    the entropy round when ``entropy``), both close."""
+    the entropy round when ``entropy``), both close. ``on_window`` is called as the measured
+    window opens (after the warm-up)."""
     stats = Stats()
     stats.measuring = False  # per-round latencies are not the point here
     times: list[tuple[float, float]] = []
@@ -314,6 +316,8 @@ async def lifecycle(
     sampler = ProcSampler(system.service_processes(sup))
     tasks = [asyncio.create_task(loop(i)) for i in range(concurrency)]
     await asyncio.sleep(warmup_s)
+    if on_window is not None:
+        on_window()
     sampler.start()
     w0 = time.perf_counter()
     await asyncio.sleep(max(0.0, stop_at - w0))

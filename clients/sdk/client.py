@@ -25,7 +25,7 @@ import asyncio
 import contextlib
 import json
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,6 +137,16 @@ class GameSession:
     async def wait(self, timeout: float = 30.0) -> None:
         self.changed.clear()
         await asyncio.wait_for(self.changed.wait(), timeout)
+
+    async def wait_until(self, cond: Callable[[], bool], timeout: float = 30.0) -> None:
+        """Wait for updates until ``cond()`` holds; TimeoutError after ``timeout`` s."""
+
+        async def loop() -> None:
+            while not cond():
+                with contextlib.suppress(TimeoutError):
+                    await self.wait(0.5)
+
+        await asyncio.wait_for(loop(), timeout)
 
     async def act(self, action: Any, expected_seq: int | None = None) -> str:
         return await self.client.act(

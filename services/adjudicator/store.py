@@ -14,7 +14,7 @@ from typing import Any
 from services.adjudicator.core import GameDoc
 from shared.protocol import streams
 from shared.protocol.streams import Keys
-from shared.runtime.jsonutil import dumps, loads
+from shared.runtime.jsonutil import dumps, loads, text
 
 COMMIT_LUA = """
 local cur = redis.call('HGET', KEYS[1], 'seq')
@@ -112,7 +112,7 @@ class Store:
     async def due_timers(self, now_ms: int, limit: int = 100) -> list[str]:
         raw = await self.redis.zrangebyscore(streams.TIMERS_ADJ, "-inf", now_ms, start=0,
                                              num=limit)
-        return [m.decode() if isinstance(m, bytes) else m for m in raw]
+        return [text(m) for m in raw]
 
     async def lease(self, name: str, ms: int) -> bool:
         return bool(await self.redis.set(f"lease:{name}", "1", nx=True, px=ms))

@@ -18,7 +18,7 @@ from shared.protocol import streams
 from shared.protocol.base import Wire
 from shared.protocol.streams import Keys
 from shared.runtime import metrics
-from shared.runtime.jsonutil import dumps, loads
+from shared.runtime.jsonutil import dumps, loads, text
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("dealer")
@@ -45,10 +45,6 @@ return 1
 """
 
 
-def _s(v: Any) -> str:
-    return v.decode() if isinstance(v, bytes) else str(v)
-
-
 class Dealer:
     def __init__(self, settings: Settings, redis: Any, broker: Any) -> None:
         self.settings = settings
@@ -73,7 +69,7 @@ class Dealer:
                                      args=[seed.hex(), msg.rules_version, commitment,
                                            dumps(entry)])
         if not created:  # redelivered: answer with the stored commitment
-            commitment = _s(await self.redis.hget(k.dealer, "commitment"))
+            commitment = text(await self.redis.hget(k.dealer, "commitment"))
         else:
             log.info("seed_committed", game_id=msg.game_id, commitment=commitment)
         await self._to_adjudicator(im.SeedCommitted(game_id=msg.game_id,
@@ -82,14 +78,14 @@ class Dealer:
     async def on_draw(self, msg: im.DrawRequest) -> None:
         k = Keys(msg.game_id)
         with structlog.contextvars.bound_contextvars(game_id=msg.game_id, label=msg.label):
-            data = {_s(a): _s(b) for a, b in (await self.redis.hgetall(k.dealer)).items()}
+            data = {text(a): text(b) for a, b in (await self.redis.hgetall(k.dealer)).items()}
             if "seed" not in data:
                 log.error("draw_without_seed")
                 return
             seeds = dumps(msg.client_seeds)
             # the game key is fixed by the first draw; later requests must agree
             if await self.redis.hsetnx(k.dealer, "client_seeds", seeds) == 0 and \
-                    _s(await self.redis.hget(k.dealer, "client_seeds")) != seeds:
+                    text(await self.redis.hget(k.dealer, "client_seeds")) != seeds:
                 log.error("client_seeds_mismatch")
                 return
             key = draws.game_key(bytes.fromhex(data["seed"]), msg.game_id,
@@ -115,10 +111,10 @@ class Dealer:
 
     async def on_reveal(self, msg: im.RevealSeed) -> None:
         k = Keys(msg.game_id)
-        data = {_s(a): _s(b) for a, b in (await self.redis.hgetall(k.dealer)).items()}
+        data = {text(a): text(b) for a, b in (await self.redis.hgetall(k.dealer)).items()}
         if "seed" not in data:
             return
-        labels = [_s(x) for x in await self.redis.lrange(k.dealer + ":order", 0, -1)]
+        labels = [text(x) for x in await self.redis.lrange(k.dealer + ":order", 0, -1)]
         entry = {"type": "seed_revealed", "server_seed": data["seed"],
                  "rules_version": data["rules_version"],
                  "client_seeds": loads(data.get("client_seeds", "[]")),

@@ -16,7 +16,7 @@ from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.runtime import metrics
-from shared.runtime.jsonutil import dumps, loads
+from shared.runtime.jsonutil import dumps, loads, text
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("escrow")
@@ -94,10 +94,17 @@ class Escrow:
         if raw is None:
             return None
         spec = im.OpenRound.model_validate(loads(raw))
-        if len(self._specs) > 20_000:
-            self._specs.clear()
-        self._specs[key] = spec  # a round's spec never changes once opened
+        self._remember(spec)
         return spec
+
+    def _remember(self, spec: im.OpenRound) -> None:
+        """Cache a round's spec (it never changes once opened) until the round closes; the
+        cap only guards against rounds that never close in this process (another replica
+        closed them): the oldest entries go first."""
+        specs = self._specs
+        while len(specs) >= 20_000:
+            del specs[next(iter(specs))]
+        specs[(spec.game_id, spec.round_id)] = spec
 
     async def on_open(self, spec: im.OpenRound) -> None:
         k = Keys(spec.game_id)
@@ -111,7 +118,7 @@ class Escrow:
             # loop), then the open
             created = await self._timer_and_open(spec, keys, args)
             if created:
-                self._specs[(spec.game_id, spec.round_id)] = spec
+                self._remember(spec)
                 metrics.SEALED_OPEN.inc()
                 log.info("round_opened", slots=len(spec.slots), ordered=spec.ordered)
                 await self._notify(spec.game_id)
@@ -170,12 +177,12 @@ class Escrow:
             args=[msg.round_id, msg.slot, msg.commitment, opening,
                   core.previous_slot(spec, msg.slot), dumps(core.committed_entry(msg, slot)),
                   len(spec.slots)])
-        status = res[0].decode() if isinstance(res[0], bytes) else res[0]
+        status = text(res[0])
         if status in ("closed", "dup"):
             # this very commitment stored already: a redelivery after a crash (or the client
             # re-sending it), so finish what the first delivery may not have done
             mine = await self.redis.hget(k.esc_commits(msg.round_id), msg.slot)
-            if (mine.decode() if isinstance(mine, bytes) else mine) == msg.commitment:
+            if mine is not None and text(mine) == msg.commitment:
                 if status == "closed" or await self.redis.hlen(
                         k.esc_commits(msg.round_id)) >= len(spec.slots):
                     await self.close(spec)
@@ -195,10 +202,9 @@ class Escrow:
         """Close (idempotent, resumable): defaults for missing slots, then one reveal.
         ``closing``: the caller's script already set the round to 'closing'."""
         k = Keys(spec.game_id)
-        st: Any = "closing"
+        st = "closing"
         if not closing:
-            st = await self._closing(keys=[k.esc_status], args=[spec.round_id])
-            st = st.decode() if isinstance(st, bytes) else st
+            st = text(await self._closing(keys=[k.esc_status], args=[spec.round_id]))
         if st == "closed":
             await self.resend_reveal(spec.game_id, spec.round_id)
             return
@@ -213,8 +219,7 @@ class Escrow:
         openings: dict[str, dict[str, Any]] = {
             s.key: loads(raw) for s, raw in zip(spec.slots, raw_o, strict=True)
             if raw is not None}
-        commits = {(a.decode() if isinstance(a, bytes) else a):
-                   (b.decode() if isinstance(b, bytes) else b) for a, b in raw_c.items()}
+        commits = {text(a): text(b) for a, b in raw_c.items()}
         salts = loads(raw_s or "{}")
         closed, revealed, msg = core.reveal(spec, openings, commits, salts)
         done = await self._close(keys=[k.esc_status, k.esc_round, k.record],
@@ -224,6 +229,7 @@ class Escrow:
             pipe.zrem(streams.TIMERS_ESC, f"{spec.game_id}|{spec.round_id}")
             pipe.hget(k.esc_round, spec.round_id + "#opened")
             _, opened = await pipe.execute()
+        self._specs.pop((spec.game_id, spec.round_id), None)  # re-read if ever needed again
         if done:
             metrics.SEALED_OPEN.dec()
             if opened is not None:
@@ -264,7 +270,7 @@ class Escrow:
                 due = await self.redis.zrangebyscore(streams.TIMERS_ESC, "-inf", now_ms(),
                                                      start=0, num=100)
                 for raw in due:
-                    member = raw.decode() if isinstance(raw, bytes) else raw
+                    member = text(raw)
                     if not await self.redis.set(f"lease:esc-timer:{member}", "1", nx=True,
                                                 px=10_000):
                         continue

@@ -23,7 +23,7 @@ from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.rules import registry
 from shared.runtime import bus, metrics, tokens
-from shared.runtime.jsonutil import loads
+from shared.runtime.jsonutil import loads, text
 from shared.runtime.logging import configure_logging
 from shared.runtime.outbox import Outbox
 from shared.runtime.redis import client
@@ -198,12 +198,10 @@ async def _entries(key: str) -> list[dict[str, Any]]:
     while True:
         batch = await redis.xrange(key, min=last, count=1000)
         for i, f in batch:
-            sid = i.decode() if isinstance(i, bytes) else i
-            out.append({"id": sid, **loads(f[b"d"])})
+            out.append({"id": text(i), **loads(f[b"d"])})
         if len(batch) < 1000:
             return out
-        last = "(" + (batch[-1][0].decode() if isinstance(batch[-1][0], bytes)
-                      else batch[-1][0])
+        last = "(" + text(batch[-1][0])
 
 
 async def _stage(game_id: str) -> str | None:

@@ -20,9 +20,12 @@ from pydantic import ValidationError
 
 from shared.protocol import internal as im
 from shared.protocol.streams import Keys
-from shared.runtime.jsonutil import dumps, loads
+from shared.runtime.jsonutil import dumps, loads, text
 
 log = structlog.get_logger("gateway")
+
+VIEW_PAGE = 200  # view entries read per watcher per pump (a view is a complete snapshot)
+RECORD_PAGE = 500  # public record entries per read; a longer backlog is paged
 
 
 @dataclass
@@ -49,10 +52,6 @@ class Connection:
             await self.send_text(dumps(msg))
         except Exception:  # the socket is gone; the reader loop cleans up
             self.closed = True
-
-
-def _s(v: Any) -> str:
-    return v.decode() if isinstance(v, bytes) else str(v)
 
 
 class Hub:
@@ -118,7 +117,7 @@ class Hub:
         if not entries:
             return
         entries.reverse()
-        payloads = [(_s(i), loads(f[b"d"])) for i, f in entries]
+        payloads = [(text(i), loads(f[b"d"])) for i, f in entries]
         newer = [(i, p) for i, p in payloads if p["seq"] > after_seq]
         if after_seq < 0 or not newer or newer[0][1]["seq"] != after_seq + 1:
             # fresh watch or a gap: the latest snapshot is complete on its own
@@ -137,22 +136,23 @@ class Hub:
                 "legal": p["legal"], "node": p["node"], "events": p["events"],
                 "cmd_ids": p.get("cmd_ids", []), "gap": gap}
 
-    async def _pump_view(self, conn: Connection, w: Watch) -> None:
-        key = Keys(w.game_id).view(w.seat)
-        entries = await self.redis.xrange(key, min=f"({w.view_id}", count=200)
+    async def _send_views(self, conn: Connection, w: Watch, entries: list[Any]) -> None:
         for i, f in entries:
             await conn.send(self._view_msg(w, loads(f[b"d"])))
-            w.view_id = _s(i)
+            w.view_id = text(i)
+
+    async def _send_records(self, conn: Connection, w: Watch, entries: list[Any]) -> None:
+        for i, f in entries:
+            await conn.send({"type": "record", "v": 1, "game_id": w.game_id,
+                             "id": text(i), "entry": loads(f[b"d"])})
+            w.record_id = text(i)
 
     async def _pump_record(self, conn: Connection, w: Watch) -> None:
         key = Keys(w.game_id).record
         while True:
-            entries = await self.redis.xrange(key, min=f"({w.record_id}", count=500)
-            for i, f in entries:
-                await conn.send({"type": "record", "v": 1, "game_id": w.game_id,
-                                 "id": _s(i), "entry": loads(f[b"d"])})
-                w.record_id = _s(i)
-            if len(entries) < 500:
+            entries = await self.redis.xrange(key, min=f"({w.record_id}", count=RECORD_PAGE)
+            await self._send_records(conn, w, entries)
+            if len(entries) < RECORD_PAGE:
                 return
 
     async def pump(self, game_id: str) -> None:
@@ -170,27 +170,17 @@ class Hub:
             k = Keys(game_id)
             async with self.redis.pipeline(transaction=False) as pipe:
                 for _, w in todo:
-                    pipe.xrange(k.view(w.seat), min=f"({w.view_id}", count=200)
-                    pipe.xrange(k.record, min=f"({w.record_id}", count=500)
+                    pipe.xrange(k.view(w.seat), min=f"({w.view_id}", count=VIEW_PAGE)
+                    pipe.xrange(k.record, min=f"({w.record_id}", count=RECORD_PAGE)
                 res = await pipe.execute()
             for i, (conn, w) in enumerate(todo):
-                for sid, f in res[2 * i]:
-                    await conn.send(self._view_msg(w, loads(f[b"d"])))
-                    w.view_id = _s(sid)
-                recs = res[2 * i + 1]
-                for sid, f in recs:
-                    await conn.send({"type": "record", "v": 1, "game_id": w.game_id,
-                                     "id": _s(sid), "entry": loads(f[b"d"])})
-                    w.record_id = _s(sid)
-                if len(recs) >= 500:
+                await self._send_views(conn, w, res[2 * i])
+                await self._send_records(conn, w, res[2 * i + 1])
+                if len(res[2 * i + 1]) >= RECORD_PAGE:
                     await self._pump_record(conn, w)
         finally:
             for lock in held:
                 lock.release()
-
-    async def deliver(self, body: dict[str, Any]) -> None:
-        """One fan-out entry: a game changed, or a reply for one player's command."""
-        await self.deliver_batch([body])
 
     async def deliver_batch(self, bodies: list[dict[str, Any]]) -> None:
         """A batch of fan-out entries: every game named in it is pumped once (a reply means
@@ -214,10 +204,7 @@ class Hub:
         games = [g for g in dirty if g in self.by_game]
         for g in games:
             self._active[g] = now
-        if len(games) == 1:
-            await self.pump(games[0])
-        elif games:
-            await asyncio.gather(*(self.pump(g) for g in games))
+        await asyncio.gather(*(self.pump(g) for g in games))
         for msg in replies:
             if msg.ok:
                 out: dict[str, Any] = {"type": "committed", "v": 1, "cmd_id": msg.cmd_id,

@@ -70,10 +70,7 @@ async def handle_batch(handler: Handler, bodies: list[Any]) -> dict[int, Excepti
     by_game: dict[str, list[int]] = {}
     for i, body in enumerate(bodies):
         by_game.setdefault(_game_of(body), []).append(i)
-    if len(by_game) == 1:
-        await in_order(next(iter(by_game.values())))
-    else:
-        await asyncio.gather(*(in_order(ix) for ix in by_game.values()))
+    await asyncio.gather(*(in_order(ix) for ix in by_game.values()))
     return failed
 
 

@@ -1,4 +1,4 @@
-"""Fast JSON (orjson) in one place."""
+"""Fast JSON (orjson) and Redis reply decoding in one place."""
 
 from __future__ import annotations
 
@@ -17,3 +17,8 @@ def dumpb(value: Any) -> bytes:
 
 def loads(data: str | bytes) -> Any:
     return orjson.loads(data)
+
+
+def text(value: Any) -> str:
+    """A Redis reply field as ``str`` (redis-py returns bytes unless decode_responses)."""
+    return value.decode() if isinstance(value, bytes) else str(value)

@@ -6,6 +6,8 @@ from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
+from shared.runtime.jsonutil import text
+
 REGISTRY = CollectorRegistry()
 
 ACTIONS_APPLIED = Counter("empire_actions_applied_total", "Moves applied to games",
@@ -39,7 +41,7 @@ async def sample_groups(redis: Any, groups: list[tuple[str, str]]) -> None:
             continue
         for info in infos:
             name = info.get("name")
-            name = name.decode() if isinstance(name, bytes) else name
+            name = text(name)
             if name != group:
                 continue
             STREAM_PENDING.labels(stream, group).set(int(info.get("pending") or 0))

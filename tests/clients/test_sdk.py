@@ -24,12 +24,7 @@ async def _duel_vs_bot(c: Client, name: str, rounds: int) -> str:
 
 
 async def _until(cond: Any, game: GameSession, timeout: float = 30.0) -> None:
-    async def loop() -> None:
-        while not cond():
-            with contextlib.suppress(TimeoutError):
-                await game.wait(0.5)
-
-    await asyncio.wait_for(loop(), timeout)
+    await game.wait_until(cond, timeout)
 
 
 def _contiguous(seqs: list[int]) -> bool:

@@ -8,7 +8,6 @@ test-output/reliability/<name>.json.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import time
@@ -129,13 +128,7 @@ def replay(game_name: str, options: dict[str, Any], n_seats: int, log: list[dict
 
 async def until(cond: Any, game: Any, timeout: float = 60) -> None:
     """Wait (on ``game``'s updates, an SDK GameSession) until ``cond()`` holds."""
-
-    async def loop() -> None:
-        while not cond():
-            with contextlib.suppress(TimeoutError):
-                await game.wait(0.5)
-
-    await asyncio.wait_for(loop(), timeout)
+    await game.wait_until(cond, timeout)
 
 
 def now() -> float:
