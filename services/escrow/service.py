@@ -38,7 +38,12 @@ redis.call('XADD', KEYS[4], '*', 'd', ARGV[6])
 local n = redis.call('HLEN', KEYS[2])
 if ARGV[7] and n >= tonumber(ARGV[7]) then
   redis.call('HSET', KEYS[1], ARGV[1], 'closing')
-  return {'ok', n, 'closing'}
+  -- what the close needs, read in the same step: the openings (slot keys in ARGV[8..]),
+  -- the commitments and the salts
+  local fields = {}
+  for i = 8, #ARGV do fields[#fields + 1] = ARGV[1] .. '/' .. ARGV[i] end
+  return {'ok', n, 'closing', redis.call('HMGET', KEYS[3], unpack(fields)),
+          redis.call('HGETALL', KEYS[2]), redis.call('HGET', KEYS[5], ARGV[1] .. '#salts')}
 end
 return {'ok', n}
 """
@@ -52,13 +57,17 @@ if st == 'open' then redis.call('HSET', KEYS[1], ARGV[1], 'closing'); return 'cl
 return st or ''
 """
 
+# KEYS[4] (the deadline timers, a shared key) only on a single server: in a cluster it lives
+# in another slot and is removed by a separate command
 CLOSE_LUA = """
-if redis.call('HGET', KEYS[1], ARGV[1]) ~= 'closing' then return 0 end
+if KEYS[4] then redis.call('ZREM', KEYS[4], ARGV[5]) end
+local opened = redis.call('HGET', KEYS[2], ARGV[1] .. '#opened')
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= 'closing' then return {0, opened} end
 redis.call('HSET', KEYS[1], ARGV[1], 'closed')
 redis.call('HSET', KEYS[2], ARGV[1] .. '#reveal', ARGV[4])
 redis.call('XADD', KEYS[3], '*', 'd', ARGV[2])
 redis.call('XADD', KEYS[3], '*', 'd', ARGV[3])
-return 1
+return {1, opened}
 """
 
 
@@ -151,8 +160,11 @@ class Escrow:
                 await asyncio.sleep(0.02)
                 spec = await self._spec(msg.game_id, msg.round_id)
             error = "escrow/no_round" if spec is None else core.validate(spec, msg)
+            receipt = im.Reply(game_id=msg.game_id, player_id=msg.player_id,
+                               cmd_id=msg.cmd_id, ok=True, commitment=msg.commitment,
+                               round_id=msg.round_id, slot=msg.slot)
             if error is None and spec is not None:
-                error = await self._store_commit(spec, msg)
+                error = await self._store_commit(spec, msg, receipt)
             if error is not None:
                 log.info("commit_refused", code=error)
                 metrics.REJECTIONS.labels(error).inc()
@@ -162,21 +174,21 @@ class Escrow:
                                            round_id=msg.round_id, slot=msg.slot))
                 return
             log.debug("committed", commitment=msg.commitment)
-            # the receipt also tells every gateway the game changed (no separate notify)
-            await self._reply(im.Reply(game_id=msg.game_id, player_id=msg.player_id,
-                                       cmd_id=msg.cmd_id, ok=True, commitment=msg.commitment,
-                                       round_id=msg.round_id, slot=msg.slot))
 
-    async def _store_commit(self, spec: im.OpenRound, msg: im.CommitChoice) -> str | None:
+    async def _store_commit(self, spec: im.OpenRound, msg: im.CommitChoice,
+                            receipt: im.Reply) -> str | None:
+        """Store the commitment and send its receipt (with the reveal when it was the last
+        slot: one pipelined publish); an error code instead when it is refused."""
         k = Keys(msg.game_id)
         slot = core.slot_of(spec, msg.slot)
         assert slot is not None
         opening = dumps({"choice": msg.choice, "nonce": msg.nonce})
         res = await self._commit(
-            keys=[k.esc_status, k.esc_commits(msg.round_id), k.esc_open, k.record],
+            keys=[k.esc_status, k.esc_commits(msg.round_id), k.esc_open, k.record,
+                  k.esc_round],
             args=[msg.round_id, msg.slot, msg.commitment, opening,
                   core.previous_slot(spec, msg.slot), dumps(core.committed_entry(msg, slot)),
-                  len(spec.slots)])
+                  len(spec.slots), *(s.key for s in spec.slots)])
         status = text(res[0])
         if status in ("closed", "dup"):
             # this very commitment stored already: a redelivery after a crash (or the client
@@ -185,7 +197,9 @@ class Escrow:
             if mine is not None and text(mine) == msg.commitment:
                 if status == "closed" or await self.redis.hlen(
                         k.esc_commits(msg.round_id)) >= len(spec.slots):
-                    await self.close(spec)
+                    await self.close(spec, receipt=receipt)
+                else:
+                    await self._reply(receipt)
                 return None
         if status == "closed":
             await self.close(spec)  # resumes a close cut short, else resends the reveal
@@ -194,41 +208,42 @@ class Escrow:
             return "escrow/out_of_order"
         if status == "dup":
             return "escrow/already_committed"
-        if len(res) > 2:  # the last slot: the script already moved the round to 'closing'
-            await self.close(spec, closing=True)
+        if len(res) > 3:  # the last slot: the script moved the round to 'closing' and read
+            await self.close(spec, inputs=(res[3], res[4], res[5]), receipt=receipt)
+        else:
+            await self._reply(receipt)  # also tells every gateway the game changed
         return None
 
-    async def close(self, spec: im.OpenRound, closing: bool = False) -> None:
+    async def close(self, spec: im.OpenRound, inputs: tuple[Any, Any, Any] | None = None,
+                    receipt: im.Reply | None = None) -> None:
         """Close (idempotent, resumable): defaults for missing slots, then one reveal.
-        ``closing``: the caller's script already set the round to 'closing'."""
+        ``inputs``: the commit script already set the round to 'closing' and read the
+        openings, commitments (flat) and salts. ``receipt``: a commit's receipt, published
+        with the reveal (it tells the gateways the game changed, so no separate notify)."""
         k = Keys(spec.game_id)
-        st = "closing"
-        if not closing:
+        if inputs is None:
             st = text(await self._closing(keys=[k.esc_status], args=[spec.round_id]))
-        if st == "closed":
-            await self.resend_reveal(spec.game_id, spec.round_id)
-            return
-        if st != "closing":
-            return
-        prefix = spec.round_id + "/"
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hmget(k.esc_open, [prefix + s.key for s in spec.slots])
-            pipe.hgetall(k.esc_commits(spec.round_id))
-            pipe.hget(k.esc_round, spec.round_id + "#salts")
-            raw_o, raw_c, raw_s = await pipe.execute()
+            if st != "closing":  # closed already: resend its reveal
+                receipts = [] if receipt is None else [self._reply(receipt)]
+                reveal = [self.resend_reveal(spec.game_id, spec.round_id)] if st else []
+                await asyncio.gather(*reveal, *receipts)
+                return
+            inputs = await self._close_inputs(spec)
+        raw_o, raw_c, raw_s = inputs
         openings: dict[str, dict[str, Any]] = {
             s.key: loads(raw) for s, raw in zip(spec.slots, raw_o, strict=True)
             if raw is not None}
-        commits = {text(a): text(b) for a, b in raw_c.items()}
+        commits = {text(raw_c[i]): text(raw_c[i + 1]) for i in range(0, len(raw_c), 2)}
         salts = loads(raw_s or "{}")
         closed, revealed, msg = core.reveal(spec, openings, commits, salts)
-        done = await self._close(keys=[k.esc_status, k.esc_round, k.record],
-                                 args=[spec.round_id, dumps(closed), dumps(revealed),
-                                       msg.model_dump_json()])
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zrem(streams.TIMERS_ESC, f"{spec.game_id}|{spec.round_id}")
-            pipe.hget(k.esc_round, spec.round_id + "#opened")
-            _, opened = await pipe.execute()
+        member = f"{spec.game_id}|{spec.round_id}"
+        keys = [k.esc_status, k.esc_round, k.record]
+        if not self.settings.cluster:
+            keys.append(streams.TIMERS_ESC)
+        done, opened = await self._close(keys=keys, args=[
+            spec.round_id, dumps(closed), dumps(revealed), msg.model_dump_json(), member])
+        if self.settings.cluster:
+            await self.redis.zrem(streams.TIMERS_ESC, member)
         self._specs.pop((spec.game_id, spec.round_id), None)  # re-read if ever needed again
         if done:
             metrics.SEALED_OPEN.dec()
@@ -237,7 +252,21 @@ class Escrow:
             log.info("round_closed", game_id=spec.game_id, round_id=spec.round_id,
                      defaulted=len(msg.defaulted))
         # one pipelined round trip through the outbox
-        await asyncio.gather(self._send_reveal(msg), self._notify(spec.game_id))
+        # (a receipt tells the gateways the game changed as a notify would)
+        await asyncio.gather(self._send_reveal(msg), self._reply(receipt) if receipt is not None
+                             else self._notify(spec.game_id))
+
+    async def _close_inputs(self, spec: im.OpenRound) -> tuple[Any, Any, Any]:
+        """What a close resumed outside the commit script reads (the same as the script's)."""
+        k = Keys(spec.game_id)
+        prefix = spec.round_id + "/"
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hmget(k.esc_open, [prefix + s.key for s in spec.slots])
+            pipe.hgetall(k.esc_commits(spec.round_id))
+            pipe.hget(k.esc_round, spec.round_id + "#salts")
+            raw_o, raw_c, raw_s = await pipe.execute()
+        flat = [x for kv in raw_c.items() for x in kv]
+        return raw_o, flat, raw_s
 
     async def _send_reveal(self, msg: im.RoundRevealed) -> None:
         stream = streams.sharded(streams.ADJ_REVEALS, msg.game_id, self.settings.partitions)

@@ -15,6 +15,7 @@ from services.adjudicator.store import Store
 from services.escrow.service import Escrow
 from shared.fairness.commitments import commitment, new_nonce
 from shared.protocol import internal as im
+from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.runtime.settings import Settings
 
@@ -103,6 +104,16 @@ async def test_escrow_reveals_once_after_all_commit_and_refuses_after_close(r: A
     rec = [e for _, e in await r.xrange(Keys("g-esc").record)]
     kinds = [__import__("json").loads(e[b"d"])["type"] for e in rec]
     assert kinds == ["round_opened", "committed", "committed", "round_closed", "round_revealed"]
+    # both commits got their receipt; the last one's travels with the reveal and stands for
+    # the notify (one publish fewer); the close also removed the round's deadline timer
+    oks = [b["slot"] for _, b in sink.sent if b.get("type") == "reply" and b["ok"]]
+    assert oks == ["s0", "s1"]
+    sent = [(b.get("type"), b.get("slot"), b.get("code")) for _, b in sink.sent]
+    assert sent == [("notify", None, None),  # the open
+                    ("reply", "s0", None), ("reply", "s0", "escrow/already_committed"),
+                    ("round_revealed", None, None), ("reply", "s1", None),  # no notify
+                    ("round_revealed", None, None), ("reply", "s1", "escrow/closed")]
+    assert await r.zscore(streams.TIMERS_ESC, "g-esc|pick:1") is None
 
 
 async def test_escrow_deadline_closes_with_defaults(r: Any) -> None:
