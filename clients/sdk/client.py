@@ -281,6 +281,12 @@ class Client:
     async def record(self, game_id: str) -> dict[str, Any]:
         return dict(await self._call("GET", f"/api/matches/{game_id}/record"))
 
+    async def board_at(self, game_id: str, step: int, seat: int | None = None) -> dict[str, Any]:
+        """A finished game's board after ``step`` moves (0 = the setup), as ``seat`` saw it
+        (None: the spectator); ApiError ``replay/not_ended`` before the game has ended."""
+        params = f"?step={step}" + ("" if seat is None else f"&seat={seat}")
+        return dict(await self._call("GET", f"/api/matches/{game_id}/replay{params}"))
+
     async def result(self, game_id: str) -> dict[str, Any]:
         return dict(await self._call("GET", f"/api/matches/{game_id}/result"))
 

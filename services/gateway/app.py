@@ -17,6 +17,7 @@ from faststream.redis import StreamSub
 from redis.exceptions import RedisError
 
 from services.gateway.hub import Hub
+from services.gateway.replays import ReplayBoards
 from services.gateway.ws import Edge
 from services.scoring.service import history_key, leaderboard_key, ratings_key
 from shared.protocol import streams
@@ -35,6 +36,7 @@ broker = bus.make_broker(settings, logger=logger)
 redis = client(settings)
 hub = Hub(redis)
 edge = Edge(settings, hub, broker, Outbox(redis))
+boards = ReplayBoards()
 STATIC = Path(__file__).parent / "static"
 
 
@@ -228,6 +230,27 @@ async def record(game_id: str) -> dict[str, Any]:
     return {"game_id": game_id, "game": meta["game"], "players": meta["players"],
             "ended": ended, "record": await _entries(k.record),
             "log": await _entries(k.log) if ended else None}
+
+
+@app.get("/api/matches/{game_id}/replay")
+async def replay_step(game_id: str, step: int = 0, seat: int | None = None) -> dict[str, Any]:
+    """A finished game's board after ``step`` moves of its log (0 = the setup), as ``seat``
+    saw it (omitted: the spectator's view). Only once the game has ended: then the whole log
+    is public, so no step's view carries anything the rules still hide."""
+    meta = await hub.meta(game_id)
+    if meta is None:
+        raise HttpError(404, "game/not_found", "no such game")
+    if await _stage(game_id) != "ended":
+        raise HttpError(409, "replay/not_ended",
+                        "boards of past steps are served once the game has ended")
+    if seat is not None and not 0 <= seat < len(meta["players"]):
+        raise HttpError(400, "replay/bad_request", f"seat must be 0-{len(meta['players']) - 1}")
+    states = await boards.states(game_id, meta, lambda: _entries(Keys(game_id).log))
+    if not 0 <= step < len(states):
+        raise HttpError(400, "replay/bad_request", f"step must be 0-{len(states) - 1}")
+    return {"ok": True, "game_id": game_id, "game": meta["game"], "step": step,
+            "steps": len(states) - 1, "seat": seat,
+            "view": boards.view(meta["game"], states[step], seat)}
 
 
 @app.get("/api/matches/{game_id}/result")

@@ -38,6 +38,9 @@ ErrorCode: TypeAlias = Literal[
     "lobby/not_host",
     "lobby/already_started",
     "lobby/bad_request",
+    # replays (gateway HTTP)
+    "replay/not_ended",  # boards of past steps are served once the game has ended
+    "replay/bad_request",  # step or seat out of range
 ]
 
 ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]

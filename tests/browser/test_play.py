@@ -24,6 +24,15 @@ async def _verify_in_replay(tab: Tab, game_id: str) -> dict[str, Any]:
     await page.click("#replay-link")
     await page.wait_for_selector("#replay:not(.hidden) #verify-btn:enabled")
     await page.wait_for_selector("#server-seed")
+    # the board after each step, re-applied by the gateway, as a spectator and as a seat
+    board = page.locator("#replay-board")
+    await page.wait_for_function(
+        "document.querySelector('#replay-board').textContent.includes('Board after 1 of')")
+    assert "could not be drawn" not in await board.inner_text()
+    await page.select_option("#replay-seat", "0")
+    await page.wait_for_function(
+        "document.querySelector('#replay-board').textContent.includes('as seat 0 (')")
+    assert "could not be drawn" not in await board.inner_text()
     await page.click("#verify-btn")
     verdict = page.locator("#verify-out .verdict")
     await verdict.wait_for()

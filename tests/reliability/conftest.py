@@ -13,21 +13,18 @@ import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import httpx
 import pytest
-from pydantic import Field, TypeAdapter
 
 from clients.sdk import ApiError, Client
 from services.supervisor import Supervisor
-from shared.rules import registry
-from shared.rules.api import Move, Rejection
+from shared.rules.replay import final_state
 from shared.runtime.valkey import free_port
 
 FULL = os.environ.get("EMPIRE_RELIABILITY_SCALE", "small").lower() == "full"
 OUT = Path("test-output") / "reliability"
-MOVE: TypeAdapter[Move] = TypeAdapter(Annotated[Move, Field(discriminator="kind")])
 
 
 def size(small: int, full: int) -> int:
@@ -117,13 +114,7 @@ async def retry(fn: Any, *args: Any, tries: int = 60, delay: float = 0.5, **kw: 
 
 def replay(game_name: str, options: dict[str, Any], n_seats: int, log: list[dict[str, Any]]) -> Any:
     """Re-apply a game's move log to a fresh setup; returns the final engine state."""
-    game = registry.get(game_name)
-    state = game.setup(options, n_seats)
-    for entry in log:
-        result = game.apply(state, MOVE.validate_python(entry["move"]))
-        assert not isinstance(result, Rejection), f"replay refused {entry}: {result}"
-        state = result.state
-    return state
+    return final_state(game_name, options, n_seats, log)
 
 
 async def until(cond: Any, game: Any, timeout: float = 60) -> None:

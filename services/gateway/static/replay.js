@@ -1,6 +1,8 @@
 // The replay viewer for a finished game: the public record, the full move log (published at
-// the end), the dealer's revealed seed, and a "verify" that re-derives in this browser every
-// commitment, the seed commitment and every draw (verify.js, the twin of verify.py).
+// the end), the board after any step as any seat or a spectator saw it (re-applied by the
+// gateway from the public log), the dealer's revealed seed, and a "verify" that re-derives
+// in this browser every commitment, the seed commitment and every draw (verify.js, the twin of
+// verify.py).
 
 import { api } from "./api.js";
 import { $, fill, h, kv, section, short, table, words } from "./dom.js";
@@ -42,11 +44,37 @@ export async function openReplay(gid, catalog) {
     Draws: seed ? String(seed.draws.length) : "—",
   }), seed ? h("details", h("summary", "Every draw"), table(["Label", "Kind", "n", "Count", "Values"],
     seed.draws.map((x) => [x.label, x.draw, String(x.n), String(x.count), x.values.join(" ")]), "compact")) : null));
-  parts.push(timeline(d, ctx));
+  parts.push(timeline(d, ctx, gid));
   fill($("replay-body"), parts);
 }
 
-function timeline(d, ctx) {
+// The board after a step: the gateway re-applies the public log with the engine
+// (GET /api/matches/{id}/replay, finished games only) and returns the view of the chosen seat
+// (or the spectator's); drawn read-only with the game's own board.
+function boardPanel(d, gid) {
+  const out = h("div#replay-board.board");
+  const pick = h("select#replay-seat", h("option", { value: "" }, "spectator"),
+    d.players.map((p, i) => h("option", { value: String(i) }, `seat ${i}: ${p.name}`)));
+  let asked = 0;
+  const show = async (step) => {
+    const mine = ++asked;
+    const seat = pick.value === "" ? null : +pick.value;
+    const q = `?step=${step}` + (seat === null ? "" : `&seat=${seat}`);
+    try {
+      const r = await api("GET", `/api/matches/${encodeURIComponent(gid)}/replay${q}`);
+      if (mine !== asked) return; // a later step was asked meanwhile
+      const ctx = makeCtx(d.game, d.players, seat, { view: r.view, act: () => {} });
+      let board;
+      try { board = ctx.game.board(r.view, ctx); } catch (exc) { board = h("p.bad", "This view could not be drawn: " + exc.message); }
+      fill(out, h("p.muted", `Board after ${r.step} of ${r.steps} moves, as ${seat === null ? "a spectator" : `seat ${seat} (${d.players[seat].name})`} saw it`), board);
+    } catch (exc) {
+      if (mine === asked) fill(out, h("p.muted", exc.code === "replay/not_ended" ? "Boards of past steps are shown once the game has ended." : String(exc.message || exc)));
+    }
+  };
+  return { el: h("div", h("div.row", h("label", "Board as ", pick)), out), show, pick };
+}
+
+function timeline(d, ctx, gid) {
   const events = {};
   for (const e of d.record) if (e.type === "event") (events[e.seq] = events[e.seq] || []).push(e);
   const steps = (d.log || []).slice().sort((a, b) => a.seq - b.seq);
@@ -56,8 +84,10 @@ function timeline(d, ctx) {
   const range = h("input", { type: "range", min: 0, max: steps.length - 1, value: 0 });
   const label = h("span");
   const now = h("div.step");
+  const board = d.ended ? boardPanel(d, gid) : null;
   const go = (i) => {
     const k = Math.max(0, Math.min(steps.length - 1, i));
+    if (board) board.show(k + 1);
     range.value = k;
     rows.forEach((r, j) => r.classList.toggle("now", j === k));
     label.textContent = ` step ${k + 1} of ${steps.length} (seq ${steps[k].seq}) `;
@@ -68,8 +98,9 @@ function timeline(d, ctx) {
   const body = h("div.steps", table(["Seq", "By", "Move and its public events"], rows, "compact"));
   const ctl = h("div.row", h("button", { type: "button", onclick: () => go(+range.value - 1) }, "◀ Prev"), range,
     h("button", { type: "button", onclick: () => go(+range.value + 1) }, "Next ▶"), label);
+  if (board) board.pick.onchange = () => go(+range.value);
   setTimeout(() => go(0));
-  return section("Moves", ctl, now, body);
+  return section("Moves", ctl, now, board ? board.el : null, body);
 }
 
 export async function runVerify() {
