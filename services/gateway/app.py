@@ -17,6 +17,7 @@ from faststream.redis import StreamSub
 from redis.exceptions import RedisError
 
 from services.gateway.hub import Hub
+from services.gateway.lobby_rpc import LobbyRpc
 from services.gateway.replays import ReplayBoards
 from services.gateway.ws import Edge
 from services.scoring.service import history_key, leaderboard_key, ratings_key
@@ -37,6 +38,7 @@ redis = client(settings)
 hub = Hub(redis)
 edge = Edge(settings, hub, broker, Outbox(redis))
 boards = ReplayBoards()
+lobby_rpc = LobbyRpc(broker, settings.instance)
 STATIC = Path(__file__).parent / "static"
 
 
@@ -96,10 +98,9 @@ async def lobby(op: str, body: dict[str, Any], who: tokens.Identity | None) -> d
     if who is not None:
         req.update(player_id=who.player_id, name=who.name)
     try:
-        reply = await broker.request(req, stream=streams.LOBBY_RPC, timeout=10.0)
+        data = await lobby_rpc.request(req, timeout=10.0)
     except TimeoutError as exc:
         raise HttpError(503, "lobby/bad_request", "the lobby did not answer") from exc
-    data: dict[str, Any] = loads(reply.body)
     if not data.get("ok"):
         status = 404 if data.get("code") == "lobby/not_found" else 400
         raise HttpError(status, data.get("code", "lobby/bad_request"), data.get("message", ""))

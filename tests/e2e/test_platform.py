@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import redis.asyncio as aioredis
 
 from clients.sdk import ApiError, Client
 from services.supervisor import Supervisor
@@ -25,6 +26,25 @@ async def test_bots_play_to_a_verified_scored_result(system: Supervisor) -> None
     out = subprocess.run([sys.executable, "-m", "shared.fairness.verify", system.url,
                           played.game_id], capture_output=True, text=True, check=False)
     assert out.returncode == 0 and out.stdout.startswith("OK"), out.stdout + out.stderr
+
+
+async def test_lobby_calls_reuse_the_gateways_connections(system: Supervisor,
+                                                           redis_url: str) -> None:
+    """Every lobby call goes over lobby:rpc with its reply on the gateway's one reply channel:
+    no new Redis connection (and AUTH) per HTTP call, as a subscription per request had."""
+    admin = aioredis.Redis.from_url(redis_url)
+    try:
+        async with Client(system.url) as c:
+            await c.sign_in("many-calls")
+            t = await c.create_table("duel", seats=2)
+            await c.get_table(t["table_id"])  # warm: the gateway's pool has what it needs
+            before = (await admin.info("stats"))["total_connections_received"]
+            for _ in range(60):
+                assert (await c.get_table(t["table_id"]))["table_id"] == t["table_id"]
+            after = (await admin.info("stats"))["total_connections_received"]
+        assert after - before < 20, f"{after - before} new connections for 60 lobby calls"
+    finally:
+        await admin.aclose()
 
 
 async def test_replicas_play_to_a_verified_result(replicated: Supervisor) -> None:
