@@ -1,8 +1,8 @@
 """Redis/Valkey restart: the server runs with AOF (appendfsync always), is SIGKILLed mid-game
 and restarted on the same port and data directory. Every acknowledged action survives (the
 move logs taken just before the kill are prefixes of the logs after), the services reconnect
-on their own, the games continue to their end with nothing lost or applied twice, and each
-final state equals a replay of its log."""
+on their own (the lobby answers through the gateway again), the games continue to their end
+with nothing lost or applied twice, and each final state equals a replay of its log."""
 
 from __future__ import annotations
 
@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
+from clients.sdk import Client
 from shared.protocol.streams import Keys
 from shared.runtime.valkey import EmbeddedValkey
-from tests.reliability.conftest import FULL, report, size, start_system
+from tests.reliability.conftest import FULL, report, retry, size, start_system
 from tests.reliability.test_crashes import _check, _play, _setup
 
 pytestmark = [pytest.mark.reliability, pytest.mark.timeout(size(600, 7200))]
@@ -81,6 +82,11 @@ async def test_valkey_killed_mid_game_loses_no_acknowledged_action() -> None:
             after = await _logs(url, ids)
             for g in ids:  # nothing acknowledged before the kill is missing after it
                 assert after[g][: len(before[g])] == before[g], f"{g}: the log lost entries"
+            # the lobby answers through the gateway again (its reply channel resubscribed)
+            async with Client(sup.url) as c:
+                await retry(c.sign_in, f"after-restart-{i}", tries=12, delay=1.0)
+                t = await retry(c.create_table, "duel", 2, tries=12, delay=1.0)
+                assert (await retry(c.get_table, t["table_id"]))["table_id"] == t["table_id"]
             figures["restarts"] += 1
             figures["actions_before_kills"] += sum(len(v) for v in before.values())
             figures["downtime_s"].append(round(down, 2))
