@@ -53,8 +53,10 @@ async def play_seat(client: Client, game_id: str, kind: str = "heuristic",
                 await game.act(action, expected_seq=game.seq)
             elif node["kind"] == "simultaneous":
                 await _commit_slots(game, bot, msg)
-        except ApiError:
-            pass  # stale or refused: wait for the next view and decide again
+        except ApiError as exc:
+            if exc.transient:
+                acted_seq = -1  # not taken: act again at this seq (after the wait below)
+            # stale or refused: wait for the next view and decide again
         with contextlib.suppress(asyncio.TimeoutError):
             await game.wait(2.0)
     return game

@@ -35,12 +35,20 @@ import websockets
 from shared.fairness.commitments import commitment, new_nonce
 from shared.fairness.verify import verify
 
+# refusals that say the message was not taken and may be sent again as it is
+TRANSIENT_CODES = frozenset({"message/unavailable", "message/rate_limited"})
+
 
 class ApiError(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+
+    @property
+    def transient(self) -> bool:
+        """The server did not take the message (a backend hiccup, a rate limit): retry."""
+        return self.code in TRANSIENT_CODES
 
 
 @dataclass
@@ -528,23 +536,27 @@ class Client:
         nonce = new_nonce()
         c = commitment(game.game_id, round_id, slot, game.seat, choice, nonce)
         receipt = Receipt(round_id=round_id, slot=slot, choice=choice, nonce=nonce, commitment=c)
-        game.receipts[f"{round_id}/{slot}"] = receipt
+        key = f"{round_id}/{slot}"
+        game.receipts[key] = receipt
         cmd_id = "k" + secrets.token_hex(8)
-        reply, pending = await self._request(
-            {
-                "type": "commit",
-                "cmd_id": cmd_id,
-                "game_id": game.game_id,
-                "round_id": round_id,
-                "slot": slot,
-                "commitment": c,
-                "choice": choice,
-                "nonce": nonce,
-                "public": public,
-            }
-        )
+        try:
+            reply, pending = await self._request(
+                {
+                    "type": "commit",
+                    "cmd_id": cmd_id,
+                    "game_id": game.game_id,
+                    "round_id": round_id,
+                    "slot": slot,
+                    "commitment": c,
+                    "choice": choice,
+                    "nonce": nonce,
+                    "public": public,
+                }
+            )
+        except BaseException:
+            self._forget(game, key, receipt)  # no answer: the slot may be committed again
+            raise
         if reply["type"] == "rejected":
-            key = f"{round_id}/{slot}"
             if (
                 pending.resent
                 and game.commitments_seen.get(key) == c
@@ -552,8 +564,17 @@ class Client:
             ):
                 receipt.acknowledged = True  # the first copy was accepted before the drop
                 return receipt
+            self._forget(game, key, receipt)  # refused: the slot may be committed again
             raise ApiError(reply["code"], reply.get("message", ""))
         return receipt
+
+    @staticmethod
+    def _forget(game: GameSession, key: str, receipt: Receipt) -> None:
+        """Drop the receipt of a commit that was not acknowledged (a refusal, a transient
+        ``message/unavailable``, no answer), so callers that skip slots holding a receipt
+        commit that slot again instead of waiting for the round's deadline."""
+        if game.receipts.get(key) is receipt and not receipt.acknowledged:
+            del game.receipts[key]
 
     async def close(self) -> None:
         self._closing = True

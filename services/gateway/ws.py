@@ -61,8 +61,10 @@ class Edge:
                         reply = await self.handle(conn, raw, bucket)
                     except Exception as exc:  # a backend hiccup must not drop the socket
                         log.error("message_failed", error=repr(exc)[:300])
+                        # named by its cmd_id, so the client's waiting command gets its answer
                         reply = _rejected("message/unavailable",
-                                          "the server could not take this message; retry")
+                                          "the server could not take this message; retry",
+                                          cmd_id=_cmd_of(raw))
                 if reply is not None:
                     await conn.send(reply)
         except (WebSocketDisconnect, RuntimeError):
@@ -125,6 +127,15 @@ class Edge:
                                                          shards),
                                   maxlen=streams.MAXLEN_INTERNAL)
         return None  # the escrow answers with the receipt ("committed") or a refusal
+
+
+def _cmd_of(raw: str) -> str | None:
+    """The cmd_id of a message already known to be JSON and within the size limit."""
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    return _str(data.get("cmd_id")) if isinstance(data, dict) else None
 
 
 def _str(v: Any) -> str | None:

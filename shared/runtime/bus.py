@@ -25,6 +25,7 @@ from faststream.redis import RedisBroker, RedisClusterBroker, StreamSub
 
 from shared.protocol import streams
 from shared.runtime.jsonutil import dumps
+from shared.runtime.redis import healthy
 from shared.runtime.settings import Settings
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
@@ -35,7 +36,8 @@ def make_broker(settings: Settings, logger: Any = None) -> RedisBroker | RedisCl
     # per-message access logs at DEBUG: our handlers log what matters, with game and seat
     if settings.cluster:
         return RedisClusterBroker(settings.redis_url, logger=logger, log_level=logging.DEBUG)
-    return RedisBroker(settings.redis_url, logger=logger, log_level=logging.DEBUG)
+    return RedisBroker(settings.redis_url, logger=logger, log_level=logging.DEBUG,
+                       **healthy(settings.redis_url))
 
 
 async def _dead_letter(redis: Any, stream: str, body: Any, exc: BaseException) -> None:

@@ -2,12 +2,39 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from redis.exceptions import ResponseError
 
 from shared.runtime.settings import Settings
+
+
+class CheckedConnection(aioredis.Connection):
+    """A connection PINGed before use once idle for over ``health_check_interval`` seconds and,
+    when the server dropped it meanwhile (a Valkey restart, a failover, an idle timeout),
+    replaced once before the command goes out: after a restart, pooled connections do not
+    each fail one command. Only that PING is retried; commands never are (redis-py's own
+    ``retry`` applies to commands too), so nothing runs twice on the server."""
+
+    _ping_retry = Retry(NoBackoff(), 1)
+
+    async def check_health(self) -> None:
+        if (self.health_check_interval
+                and asyncio.get_running_loop().time() > self.next_health_check):
+            await self._ping_retry.call_with_retry(self._send_ping, self._ping_failed,
+                                                   with_failure_count=True)
+
+
+def healthy(url: str) -> dict[str, Any]:
+    """Connection options for a plain redis:// URL (TLS and unix sockets keep redis-py's
+    own connection classes)."""
+    if not url.startswith("redis://"):
+        return {}
+    return {"connection_class": CheckedConnection, "health_check_interval": 1}
 
 
 def client(settings: Settings) -> Any:
@@ -16,7 +43,7 @@ def client(settings: Settings) -> Any:
         return aioredis.RedisCluster.from_url(settings.redis_url, decode_responses=False)
     # a blocking pool: under a burst, callers wait for a connection instead of failing
     pool = aioredis.BlockingConnectionPool.from_url(settings.redis_url, max_connections=512,
-                                                    timeout=10)
+                                                    timeout=10, **healthy(settings.redis_url))
     return aioredis.Redis(connection_pool=pool)
 
 

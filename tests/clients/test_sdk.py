@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from clients.sdk import Client, GameSession
+from clients.sdk import ApiError, Client, GameSession
 from clients.sdk.bot_player import play_seat
 from services.supervisor import Supervisor
 
@@ -116,3 +116,37 @@ async def test_commands_in_flight_survive_a_drop(clients_system: Supervisor) -> 
         assert all(r.acknowledged for r in game.receipts.values())
         assert game.verify_reveals() == []
         assert (await c.verify_game(gid)).ok
+
+
+async def test_a_refused_commit_leaves_the_slot_open_to_commit_again(
+    clients_system: Supervisor,
+) -> None:
+    """A commit that is refused (here an illegal choice; in production also a transient
+    ``message/unavailable``) keeps no receipt, so ``play_seat`` commits that slot again
+    instead of skipping it until the round's deadline defaults it."""
+    async with Client(clients_system.url) as c:
+        gid = await _duel_vs_bot(c, "refused-commit", rounds=1)
+        game = await c.watch(gid)
+
+        def sealed_pick() -> bool:
+            v = game.view
+            return v is not None and v["node"]["kind"] == "simultaneous" \
+                and not v["node"].get("platform") and bool(v["node"]["my_slots"])
+
+        while not sealed_pick():  # the entropy round first: the bot player commits it
+            if game.view is not None and game.view["node"].get("platform"):
+                node = game.view["node"]
+                key = f"{node['round_id']}/{node['my_slots'][0]['key']}"
+                if key not in game.receipts:
+                    await game.commit(node["round_id"], node["my_slots"][0]["key"], "")
+            with contextlib.suppress(TimeoutError):
+                await game.wait(1.0)
+        node = game.view["node"] if game.view else {}
+        rid, slot = node["round_id"], node["my_slots"][0]["key"]
+        with pytest.raises(ApiError):
+            await game.commit(rid, slot, {"not": "a legal choice"})
+        assert f"{rid}/{slot}" not in game.receipts
+        receipt = await game.commit(rid, slot, node["my_slots"][0]["allowed"][-1])
+        assert game.receipts[f"{rid}/{slot}"] is receipt
+        await _until(lambda: receipt.acknowledged or game.ended, game)
+        assert receipt.acknowledged
