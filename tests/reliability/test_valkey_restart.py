@@ -23,9 +23,10 @@ from tests.reliability.conftest import FULL, report, retry, size, start_system
 from tests.reliability.test_crashes import _check, _play, _setup
 
 pytestmark = [pytest.mark.reliability, pytest.mark.timeout(size(600, 7200))]
+STEP = size(20, 50)  # a duel round is ~3.3 seqs: 100 rounds outlast 5 kills 50 seqs apart
 
 GAMES: list[tuple[str, int, dict[str, Any]]] = [
-    ("duel", 3, {"rounds": 40}),
+    ("duel", 3, {"rounds": size(40, 100)}),  # the long game: a kill every STEP of its seqs
     ("empire", 3, {"version": "beginner"}),
     ("empire-cards", 3, {"max_hands": 1, "max_turns_per_hand": 60}),
 ]
@@ -68,7 +69,7 @@ async def test_valkey_killed_mid_game_loses_no_acknowledged_action() -> None:
 
         for i in range(restarts):
             # mid-game: the long duel has moved on (and is not over)
-            while duel_seq() < 6 * (i + 1) and not play.done():
+            while duel_seq() < STEP * (i + 1) and not play.done():
                 await asyncio.sleep(0.1)
             await asyncio.sleep(rng.uniform(0.0, 1.5))
             if play.done():
