@@ -37,7 +37,7 @@ CONFIGS: dict[str, dict[str, int]] = {
     "gw2": {"gateway": 2},  # two gateways sharing the port (SO_REUSEPORT)
 }
 # first guesses of rounds/s, only to size the pools of idle games (then the measured rate)
-EST_ROUNDS_PER_S = {1: 80.0, 10: 100.0, 100: 100.0, 300: 100.0}
+EST_ROUNDS_PER_S = {1: 150.0, 10: 400.0, 100: 500.0, 300: 500.0}
 PARTS = ("engines", "micro", "memory", "throughput", "lifecycle")
 
 
