@@ -255,11 +255,16 @@ function openSocket(url) {
 // ---------------------------------------------------------------------------------------
 // The client: HTTP for the lobby, one WebSocket for play
 
+/** Refusals that say the message was not taken and may be sent again as it is. */
+export const TRANSIENT_CODES = new Set(["message/unavailable", "message/rate_limited"]);
+
 export class ApiError extends Error {
   constructor(code, message) {
     super(`${code}: ${message}`);
     this.code = code;
   }
+
+  get transient() { return TRANSIENT_CODES.has(this.code); }
 }
 
 const newId = (prefix) => prefix + randomBytes(8).toString("hex");
@@ -495,12 +500,23 @@ export class Client {
     const nonce = randomBytes(32).toString("hex");
     const c = commitment(game.gameId, roundId, slot, game.seat, choice, nonce);
     const key = `${roundId}/${slot}`;
-    game.receipts.set(key, { choice, nonce, commitment: c, acknowledged: false });
-    const reply = await this.command({ type: "commit", cmd_id: newId("k"), game_id: game.gameId,
-      round_id: roundId, slot, commitment: c, choice, nonce, public: publicPart });
+    const receipt = { choice, nonce, commitment: c, acknowledged: false };
+    game.receipts.set(key, receipt);
+    // a commit not acknowledged (refused, not taken, no answer) leaves no receipt, so the
+    // slot is committed again instead of waiting for the round's deadline
+    const forget = () => { if (game.receipts.get(key) === receipt) game.receipts.delete(key); };
+    let reply;
+    try {
+      reply = await this.command({ type: "commit", cmd_id: newId("k"), game_id: game.gameId,
+        round_id: roundId, slot, commitment: c, choice, nonce, public: publicPart });
+    } catch (err) {
+      forget();
+      throw err;
+    }
     if (reply.type === "rejected") {
       const mine = game.commitmentsSeen.get(key) === c; // a re-sent copy of an accepted one
       if (!(mine && ["escrow/already_committed", "escrow/closed"].includes(reply.code))) {
+        forget();
         throw new ApiError(reply.code, reply.message);
       }
     }
@@ -667,6 +683,7 @@ export async function playSeat(client, game, {
       }
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
+      if (err.transient) actedSeq = -1; // not taken: act again at this seq after the wait
       log(`refused: ${err.message}`); // stale or refused: decide again on the next view
     }
     await game.wait(2000);

@@ -157,3 +157,39 @@ async def test_js_client_plays_a_duel_and_verifies(
         checked = await c.verify_game(result["game_id"])
     assert checked.ok, checked.problems
     assert checked.counts["commitments"] == result["reveals_verified"]
+
+
+@needs_node
+def test_js_commit_refused_or_unanswered_leaves_no_receipt() -> None:
+    """As in the SDK: a commit that was refused, not taken (``message/unavailable``) or not
+    answered keeps no receipt, so the bot loop commits that slot again instead of waiting
+    for the round's deadline; an acknowledged one keeps its receipt."""
+    script = f"""
+import * as m from {json.dumps(CLIENT.as_uri())};
+const client = new m.Client("http://127.0.0.1:1");
+const game = new m.GameSession("g-1");
+game.seat = 0;
+const out = {{}};
+for (const [name, reply] of [
+  ["refused", {{type: "rejected", code: "escrow/bad_choice", message: "no"}}],
+  ["unavailable", {{type: "rejected", code: "message/unavailable", message: "retry"}}],
+  ["no_answer", null],
+  ["committed", {{type: "committed"}}],
+]) {{
+  client.command = async () => {{ if (reply === null) throw new Error("no reply"); return reply; }};
+  let error = null;
+  try {{ await client.commit(game, "r-" + name, "s0", 1); }}
+  catch (err) {{ error = err instanceof m.ApiError ? {{code: err.code, transient: err.transient}}
+                                                 : String(err.message); }}
+  out[name] = {{receipt: game.receipts.has("r-" + name + "/s0"), error}};
+}}
+console.log(JSON.stringify(out));
+"""
+    got = json.loads(_node(script))
+    assert got == {
+        "refused": {"receipt": False, "error": {"code": "escrow/bad_choice", "transient": False}},
+        "unavailable": {"receipt": False,
+                        "error": {"code": "message/unavailable", "transient": True}},
+        "no_answer": {"receipt": False, "error": "no reply"},
+        "committed": {"receipt": True, "error": None},
+    }
