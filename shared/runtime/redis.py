@@ -6,6 +6,7 @@ import asyncio
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.connection import SSLConnection
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ResponseError
@@ -13,28 +14,42 @@ from redis.exceptions import ResponseError
 from shared.runtime.settings import Settings
 
 
-class CheckedConnection(aioredis.Connection):
-    """A connection PINGed before use once idle for over ``health_check_interval`` seconds and,
-    when the server dropped it meanwhile (a Valkey restart, a failover, an idle timeout),
-    replaced once before the command goes out: after a restart, pooled connections do not
-    each fail one command. Only that PING is retried; commands never are (redis-py's own
-    ``retry`` applies to commands too), so nothing runs twice on the server."""
+class _PingOnce:
+    """Mixed into a redis-py connection: PINGed before use once idle for over
+    ``health_check_interval`` seconds and, when the server dropped it meanwhile (a Valkey
+    restart, a failover, an idle timeout), replaced once before the command goes out: after a
+    restart, pooled connections do not each fail one command. Only that PING is retried;
+    commands never are (redis-py's own ``retry`` applies to commands too), so nothing runs
+    twice on the server."""
 
     _ping_retry = Retry(NoBackoff(), 1)
+    health_check_interval: float
+    next_health_check: float
 
     async def check_health(self) -> None:
         if (self.health_check_interval
                 and asyncio.get_running_loop().time() > self.next_health_check):
-            await self._ping_retry.call_with_retry(self._send_ping, self._ping_failed,
-                                                   with_failure_count=True)
+            await self._ping_retry.call_with_retry(
+                self._send_ping, self._ping_failed, with_failure_count=True  # type: ignore[attr-defined]
+            )
+
+
+class CheckedConnection(_PingOnce, aioredis.Connection):
+    """redis:// connections with the check above."""
+
+
+class CheckedSSLConnection(_PingOnce, SSLConnection):
+    """rediss:// connections with the check above."""
 
 
 def healthy(url: str) -> dict[str, Any]:
-    """Connection options for a plain redis:// URL (TLS and unix sockets keep redis-py's
-    own connection classes)."""
-    if not url.startswith("redis://"):
-        return {}
-    return {"connection_class": CheckedConnection, "health_check_interval": 1}
+    """Connection options that add the check to a redis:// or rediss:// URL (a unix socket
+    keeps redis-py's own connection class)."""
+    if url.startswith("redis://"):
+        return {"connection_class": CheckedConnection, "health_check_interval": 1}
+    if url.startswith("rediss://"):
+        return {"connection_class": CheckedSSLConnection, "health_check_interval": 1}
+    return {}
 
 
 def client(settings: Settings) -> Any:
