@@ -520,8 +520,8 @@ export class Client {
         throw new ApiError(reply.code, reply.message);
       }
     }
-    game.receipts.get(key).acknowledged = true;
-    return game.receipts.get(key);
+    receipt.acknowledged = true;
+    return receipt;
   }
 
   /** Drop the connection as a network failure would: the client resumes on its own. */

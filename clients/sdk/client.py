@@ -411,7 +411,9 @@ class Client:
                 return  # the first copy was applied before the disconnect: not a refusal
             if kind == "committed" and game is not None:
                 r = game.receipts.get(f"{msg['round_id']}/{msg['slot']}")
-                if r is not None:
+                # the receipt of this very commitment: a late receipt for an earlier attempt
+                # at the slot (one that went unanswered) must not vouch for a later one
+                if r is not None and r.commitment == msg.get("commitment"):
                     r.acknowledged = True
             if (
                 kind == "rejected"

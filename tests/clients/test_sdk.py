@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from clients.sdk import ApiError, Client, GameSession
+from clients.sdk import ApiError, Client, GameSession, Receipt
 from clients.sdk.bot_player import play_seat
 from services.supervisor import Supervisor
 
@@ -150,3 +150,24 @@ async def test_a_refused_commit_leaves_the_slot_open_to_commit_again(
         assert game.receipts[f"{rid}/{slot}"] is receipt
         await _until(lambda: receipt.acknowledged or game.ended, game)
         assert receipt.acknowledged
+
+
+async def test_a_late_receipt_for_an_earlier_attempt_does_not_vouch_for_a_later_one() -> None:
+    """An unanswered commit leaves no receipt and the slot is committed again; if the
+    escrow's receipt for the first attempt arrives after that, it must not mark the second
+    attempt's receipt acknowledged (its commitment is not the one the escrow holds). Found
+    by the full crash run."""
+    c = Client("http://127.0.0.1:1")
+    try:
+        game = GameSession("g-1", c, seat=0)
+        c.games["g-1"] = game
+        second = Receipt(round_id="r", slot="s0", choice=1, nonce="n2", commitment="c2")
+        game.receipts["r/s0"] = second
+        late = {"type": "committed", "cmd_id": "k-first", "game_id": "g-1", "round_id": "r",
+                "slot": "s0", "commitment": "c1"}
+        c._dispatch(late)
+        assert not second.acknowledged
+        c._dispatch({**late, "cmd_id": "k-second", "commitment": "c2"})
+        assert second.acknowledged
+    finally:
+        await c.close()
