@@ -67,6 +67,7 @@ class Proc:
     restarts: int = 0
     started: float = 0.0
     held: bool = False  # killed on purpose and kept down (no restart)
+    metrics_port: int = 0  # >0: its /metrics, /healthz, /readyz (stream services)
 
 
 @dataclass
@@ -82,6 +83,7 @@ class Supervisor:
     env_extra: dict[str, str] = field(default_factory=dict)
     valkey: EmbeddedValkey | None = None
     least_privilege: bool = True  # private Valkey: one ACL user per service
+    metrics: bool = False  # every stream service serves /metrics on a free port of its own
     service_urls: dict[str, str] = field(default_factory=dict)
     procs: list[Proc] = field(default_factory=list)
     _stop: threading.Event = field(default_factory=threading.Event)
@@ -101,6 +103,8 @@ class Supervisor:
                "EMPIRE_INSTANCE": f"{proc.service}-{proc.index}-{secrets.token_hex(3)}",
                "EMPIRE_PUBLIC_URL": self.url, "PYTHONUNBUFFERED": "1"}
         env.pop("REDIS_URL", None)
+        if proc.metrics_port:
+            env["EMPIRE_METRICS_PORT"] = str(proc.metrics_port)
         return env
 
     def _spawn(self, proc: Proc) -> None:
@@ -122,6 +126,8 @@ class Supervisor:
         for svc in SERVICES:
             for i in range(self.replicas.get(svc, 1)):
                 p = Proc(svc, i)
+                if self.metrics and svc != "gateway":  # the gateway serves its own port
+                    p.metrics_port = free_port()
                 self._spawn(p)
                 self.procs.append(p)
         self._watch = threading.Thread(target=self._watchdog, daemon=True)

@@ -22,6 +22,8 @@ from typing import Any
 
 import structlog
 from faststream.redis import RedisBroker, RedisClusterBroker, StreamSub
+from faststream.redis.subscriber.usecases import basic as basic_subscriber
+from faststream.redis.subscriber.usecases import stream_subscriber
 
 from shared.protocol import streams
 from shared.runtime.jsonutil import dumps
@@ -29,10 +31,25 @@ from shared.runtime.redis import healthy
 from shared.runtime.settings import Settings
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
+_BACKOFF = "CONSUME_ERROR_BACKOFF_SECONDS"
 log = structlog.get_logger("bus")
 
 
+def set_read_retry(seconds: float) -> None:
+    """The pause before a failed read is tried again. faststream 0.7 has no option for it:
+    its subscribers sleep ``CONSUME_ERROR_BACKOFF_SECONDS`` (5 s) after any fetch error (the
+    stream subscriber's copy of the constant, and the base one that pub/sub channels use), so
+    after a Valkey restart every consumer stayed idle up to 5 s, and a gateway's reply channel
+    missed the lobby's answers for as long. One broker per process: setting the modules'
+    constant sets it for this process."""
+    for module in (basic_subscriber, stream_subscriber):
+        if not hasattr(module, _BACKOFF):
+            raise RuntimeError(f"faststream changed: {module.__name__}.{_BACKOFF} is gone")
+        setattr(module, _BACKOFF, seconds)
+
+
 def make_broker(settings: Settings, logger: Any = None) -> RedisBroker | RedisClusterBroker:
+    set_read_retry(settings.read_retry_s)
     # per-message access logs at DEBUG: our handlers log what matters, with game and seat
     if settings.cluster:
         return RedisClusterBroker(settings.redis_url, logger=logger, log_level=logging.DEBUG)

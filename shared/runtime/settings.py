@@ -29,6 +29,9 @@ class Settings(BaseSettings):
     # graceful stop: consumers stop, in-flight handlers finish; whatever is still running at
     # this deadline is left pending for reclaim and the process exits (below any grace period)
     shutdown_deadline_s: float = Field(12.0, gt=0)
+    # a stream read that failed (e.g. Valkey restarting) is retried after this pause;
+    # faststream's own default is 5 s, which held every consumer that long after a restart
+    read_retry_s: float = Field(0.5, gt=0, le=30)
     metrics_port: int = 0  # >0: serve /metrics, /healthz, /readyz on this port (0.0.0.0)
     log_level: str = "INFO"
     log_json: bool = True

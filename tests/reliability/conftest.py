@@ -55,7 +55,7 @@ def start_system(name: str, **kw: Any) -> Supervisor:
 @pytest.fixture(scope="session")
 def hall() -> Iterator[Supervisor]:
     """One system shared by the tests that do not kill anything (embedded least privilege)."""
-    sup = start_system("hall")
+    sup = start_system("hall", metrics=True)
     yield sup
     sup.stop()
 

@@ -106,11 +106,20 @@ async def test_escrow_canaries_never_leak_before_the_round_closes(hall: Supervis
     scrapes: list[str] = []
     done = asyncio.Event()
 
+    # every process's /metrics: the gateway's port and each stream service's own
+    targets = [f"{hall.url}/metrics"] + [
+        f"http://127.0.0.1:{p.metrics_port}/metrics" for p in hall.procs if p.metrics_port
+    ]
+    assert len(targets) == len(hall.procs), "a service serves no /metrics"
+
     async def scrape() -> None:
-        async with httpx.AsyncClient(base_url=hall.url) as http:
-            while not done.is_set():
-                with contextlib.suppress(httpx.HTTPError):
-                    scrapes.append((await http.get("/metrics")).text)
+        async with httpx.AsyncClient() as http:
+            while True:
+                for url in targets:
+                    with contextlib.suppress(httpx.HTTPError):
+                        scrapes.append((await http.get(url)).text)
+                if done.is_set():
+                    break  # one more pass after the last round closed
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(done.wait(), 2.0)
 
@@ -164,7 +173,10 @@ async def test_escrow_canaries_never_leak_before_the_round_closes(hall: Supervis
             p.read_text(errors="replace") for p in Path(hall.log_dir or ".").glob("*.log")
         )
         assert not set(HEX64.findall(logs)) & set(nonces), "a canary is in a log line"
-        assert scrapes and not set(HEX64.findall("".join(scrapes))) & set(nonces)
+        assert len(scrapes) >= len(targets)
+        assert any("empire_sealed_rounds_open" in t for t in scrapes)  # the escrow's answered
+        assert not set(HEX64.findall("".join(scrapes))) & set(nonces), "a canary in /metrics"
+
         report(
             "canaries",
             {
@@ -174,6 +186,7 @@ async def test_escrow_canaries_never_leak_before_the_round_closes(hall: Supervis
                 "frames_checked": frames,
                 "internal_streams": len(internal),
                 "metrics_scrapes": len(scrapes),
+                "metrics_targets": len(targets),
                 "leaks": 0,
                 "wall_s": round(time.monotonic() - t0, 1),
             },
