@@ -42,6 +42,25 @@ class CheckedSSLConnection(_PingOnce, SSLConnection):
     """rediss:// connections with the check above."""
 
 
+class FreeFirstPool(aioredis.BlockingConnectionPool):
+    """redis-py's blocking pool enters a lock, a condition wait and an ``asyncio.timeout`` for
+    every command, even when a connection sits free (in the gateway's profile 7-10% of its
+    CPU). Here a free connection is taken at once; only when none is free does a caller wait
+    the blocking way (bounded by ``max_connections`` and ``timeout`` as before)."""
+
+    async def get_connection(self, *args: Any, **options: Any) -> Any:
+        if self._available_connections and not self._in_maintenance:
+            connection = self._available_connections.pop()
+            self._in_use_connections.add(connection)
+            try:
+                await self.ensure_connection(connection)
+            except BaseException:
+                await self.release(connection)
+                raise
+            return connection
+        return await super().get_connection(*args, **options)  # type: ignore[no-untyped-call]
+
+
 def healthy(url: str) -> dict[str, Any]:
     """Connection options that add the check to a redis:// or rediss:// URL (a unix socket
     keeps redis-py's own connection class)."""
@@ -57,8 +76,8 @@ def client(settings: Settings) -> Any:
     if settings.cluster:
         return aioredis.RedisCluster.from_url(settings.redis_url, decode_responses=False)
     # a blocking pool: under a burst, callers wait for a connection instead of failing
-    pool = aioredis.BlockingConnectionPool.from_url(settings.redis_url, max_connections=512,
-                                                    timeout=10, **healthy(settings.redis_url))
+    pool = FreeFirstPool.from_url(settings.redis_url, max_connections=512, timeout=10,
+                                  **healthy(settings.redis_url))
     return aioredis.Redis(connection_pool=pool)
 
 

@@ -13,7 +13,7 @@ import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from shared.runtime.redis import CheckedConnection, client, healthy
+from shared.runtime.redis import CheckedConnection, FreeFirstPool, client, healthy
 from shared.runtime.settings import Settings
 from shared.runtime.valkey import EmbeddedValkey
 
@@ -77,3 +77,38 @@ def test_the_check_applies_to_tcp_and_tls_urls_only() -> None:
     assert healthy("redis://h:6379/0")["connection_class"] is CheckedConnection
     assert healthy("rediss://h:6380/0")["health_check_interval"] == 1
     assert healthy("unix:///tmp/valkey.sock") == {}
+
+
+async def test_the_pool_hands_out_a_free_connection_and_still_waits_when_none_is(
+        redis_url: str) -> None:
+    """FreeFirstPool: a free connection is reused without the blocking pool's wait; with all
+    ``max_connections`` busy, callers wait for one (no error, never more connections)."""
+    pool = FreeFirstPool.from_url(redis_url, max_connections=2, timeout=10)
+    r = aioredis.Redis(connection_pool=pool)
+    try:
+        for _ in range(5):  # one after another: one connection, reused
+            await r.ping()
+        assert len(pool._available_connections) + len(pool._in_use_connections) == 1
+        # 6 blocking commands on 2 connections: they queue instead of failing
+        got = await asyncio.gather(
+            *[r.execute_command("BLPOP", f"free-first:{i}", 0.1) for i in range(6)]
+        )
+        assert got == [None] * 6
+        assert len(pool._available_connections) + len(pool._in_use_connections) == 2
+        assert not pool._in_use_connections  # every connection came back
+    finally:
+        await r.aclose()
+
+
+async def test_with_no_free_connection_the_wait_is_bounded_by_the_pool_timeout(
+        redis_url: str) -> None:
+    pool = FreeFirstPool.from_url(redis_url, max_connections=1, timeout=0.2)
+    r = aioredis.Redis(connection_pool=pool)
+    try:
+        busy = asyncio.create_task(r.execute_command("BLPOP", "free-first:busy", 1))
+        await asyncio.sleep(0.05)
+        with pytest.raises(RedisConnectionError, match="No connection available"):
+            await r.ping()
+        assert await busy is None
+    finally:
+        await r.aclose()
