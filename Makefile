@@ -9,7 +9,8 @@ export UV_PYTHON_DOWNLOADS := never
 export PYTHONDONTWRITEBYTECODE := 1
 
 .PHONY: help install run test test-unit test-property test-integration test-e2e lint type fmt \
-        schema schema-check bench reliability slow clean test-browser
+        schema schema-check bench reliability slow clean test-browser deploy-check certs \
+        tools-nginx siege upgrade-fixture
 
 help:
 	@echo "make run    start everything (private Valkey unless REDIS_URL is set) and print the URL"
@@ -28,7 +29,29 @@ $(VENV)/.installed: pyproject.toml uv.lock | $(UV)
 uv.lock: pyproject.toml | $(UV)
 	$(UV) lock --python $(PY)
 
-install: $(VENV)/.installed
+# the Kubernetes policy linter (checkov) in its own locked environment (deploy/k8s/lint)
+$(TOOLS)/checkov/.installed: deploy/k8s/lint/pyproject.toml deploy/k8s/lint/uv.lock | $(UV)
+	UV_PROJECT_ENVIRONMENT=$(abspath $(TOOLS)/checkov) $(UV) sync --frozen --python $(PY) \
+		--project deploy/k8s/lint
+	@touch $@
+
+install: $(VENV)/.installed $(TOOLS)/checkov/.installed
+
+# nginx (Debian's nginx-light) runs deploy/proxy/nginx.conf for real in tests/deploy/test_proxy.py
+# and the compose run test; installed when this runs as root with apt (CI, the dev machines),
+# never started as a system service; without it those tests check the config statically
+NGINX_BIN := $(shell command -v nginx 2>/dev/null || ls /usr/sbin/nginx 2>/dev/null)
+tools-nginx:
+ifeq ($(NGINX_BIN),)
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d; \
+	  (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx-light \
+	    >/dev/null 2>&1 || (apt-get update -qq >/dev/null 2>&1 && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx-light \
+	    >/dev/null 2>&1)) || echo "nginx-light not installed: proxy tests check the config only"; \
+	  rm -f /usr/sbin/policy-rc.d; \
+	fi
+endif
 
 run: install
 	$(RUN) -m services.supervisor
@@ -49,6 +72,11 @@ schema: install
 schema-check: install
 	$(RUN) -m shared.protocol.schema_gen --check
 
+# regenerate the golden playthroughs on purpose (tests/golden/<game>-<variant>.json; G=duel for some)
+.PHONY: golden
+golden: install
+	$(RUN) -m tests.golden.playthrough $(G)
+
 test-unit: install
 	$(VENV)/bin/pytest -q -m "unit and not slow" -p no:cacheprovider
 
@@ -61,11 +89,20 @@ test-integration: install
 test-e2e: install
 	$(VENV)/bin/pytest -q -m "e2e and not slow" -p no:cacheprovider
 
-test: install lint type schema-check
+test: install tools-nginx lint type schema-check
 	$(VENV)/bin/pytest -q -m "not slow" -p no:cacheprovider --durations=15
 
 slow: install
 	$(VENV)/bin/pytest -q -m slow -p no:cacheprovider -s
+
+# full-size siege figures: attacks on a running system, its victims measured (make test: small)
+siege: install tools-nginx
+	EMPIRE_SIEGE_SCALE=full $(VENV)/bin/pytest -q -m siege -p no:cacheprovider -s tests/siege
+
+# capture this release's streams and stored state as the upgrade fixture the next release must
+# read (tests/upgrade): run it on the release's commit, then commit the file
+upgrade-fixture: install
+	$(RUN) -m tests.upgrade.capture tests/upgrade/fixtures/release-$$(git rev-parse --short HEAD).json.gz
 
 # full-size reliability figures (make test runs the same tier at a small size)
 reliability: install
@@ -74,8 +111,24 @@ reliability: install
 test-browser: install
 	$(VENV)/bin/pytest -q -m browser -p no:cacheprovider
 
+# the deploy tier alone: compose and Kubernetes files validated, linted and run (tests/deploy)
+deploy-check: install tools-nginx
+	$(VENV)/bin/pytest -q -m deploy -p no:cacheprovider tests/deploy
+
+# development TLS for Valkey (docker compose): a throw-away CA and certificate in deploy/env/tls
+certs:
+	sh deploy/env/dev-certs.sh deploy/env/tls
+
 bench: install
 	$(RUN) -m bench
+
+# the bot ladder (issue 22): round-robin matches between defaults-only, heuristic and the
+# search levels per game and seat count, win rates with 95% Wilson intervals, seat and nation
+# balance (bench/results/ladder-*.json); then 1,000 random games per game must end in bounds
+.PHONY: bots
+bots: install
+	nice $(RUN) -m bench.ladder $(LADDER)
+	nice $(VENV)/bin/pytest -q -m slow -p no:cacheprovider -s tests/property/test_games_end.py
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .run .pytest_cache .mypy_cache .ruff_cache

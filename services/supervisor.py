@@ -3,11 +3,15 @@ service as its own process (N replicas each), restarted if it dies; stop it all 
 
     python -m services.supervisor [--port 8000] [--replicas adjudicator=2,escrow=2] [--aof]
 
-Least privilege: with the private Valkey every service connects as its own ACL user (the rules
-of deploy/valkey/users.acl, fresh random passwords, ``ACL SETUSER``), and the default user gets
-a random password (``Supervisor.redis_url`` is that admin URL). With REDIS_URL the given URL is
-used as is by every service: set up the users of deploy/valkey/users.acl on that server
-yourself and run each service with its own EMPIRE_REDIS_URL.
+The same ACL model as production: the private Valkey starts through deploy/valkey/entrypoint.sh
+with the shipped valkey.conf and the ACL rendered from users.acl.template (fresh random
+passwords; the default user off), so every service connects as its own ACL user and
+``Supervisor.redis_url`` is the admin user's URL. With REDIS_URL the given URL is used as is by
+every service: set up the users of deploy/valkey/users.acl.template on that server yourself
+(deploy/valkey/entrypoint.sh renders them) and run each service with its own EMPIRE_REDIS_URL.
+
+Secrets where they belong: only the lobby (which signs tokens) and the gateway (which checks
+them) get the token key; the other services never see it.
 """
 
 from __future__ import annotations
@@ -20,7 +24,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,34 +32,11 @@ from typing import Any
 from shared.runtime.valkey import EmbeddedValkey, free_port
 
 SERVICES = ("adjudicator", "escrow", "dealer", "scoring", "lobby", "bots", "gateway")
-ACL_FILE = Path(__file__).resolve().parents[1] / "deploy" / "valkey" / "users.acl"
-
-
-def acl_rules(text: str) -> dict[str, list[str]]:
-    """service -> its ACL rules from an ACL file, without the on/off flag and the passwords
-    (the file's ``default`` and ``admin`` users are for a deployed server, not ours)."""
-    out = {}
-    for line in text.splitlines():
-        parts = line.split()
-        if len(parts) >= 2 and parts[0] == "user" and parts[1] in SERVICES:
-            out[parts[1]] = [r for r in parts[2:]
-                             if r not in ("on", "off") and not r.startswith((">", "#", "<"))]
-    return out
-
-
-def create_service_users(admin_url: str, rules: dict[str, list[str]]) -> dict[str, str]:
-    """ACL SETUSER one user per service (random passwords); returns service -> its URL."""
-    import redis
-
-    base = urllib.parse.urlsplit(admin_url)
-    urls = {}
-    with redis.Redis.from_url(admin_url) as r:
-        for user, rule in rules.items():
-            password = secrets.token_hex(24)
-            r.execute_command("ACL", "SETUSER", user, "reset", "on", f">{password}", *rule)
-            netloc = f"{user}:{password}@{base.hostname}:{base.port}"
-            urls[user] = urllib.parse.urlunsplit(base._replace(netloc=netloc))
-    return urls
+TOKEN_KEY_HOLDERS = ("lobby", "gateway")  # sign and check player tokens; nobody else
+STABLE_S = 10.0  # a process that ran this long before exiting is restarted at once
+BACKOFF_S = 0.5  # then 1, 2, 4 ... seconds after consecutive quick crashes
+BACKOFF_MAX_S = 30.0
+MAX_QUICK_CRASHES = 8  # then FATAL: the supervisor gives up on that process
 
 
 @dataclass
@@ -67,7 +47,11 @@ class Proc:
     restarts: int = 0
     started: float = 0.0
     held: bool = False  # killed on purpose and kept down (no restart)
-    metrics_port: int = 0  # >0: its /metrics, /healthz, /readyz (stream services)
+    killed: bool = False  # killed on purpose (chaos tests): restarted at once, not a crash
+    quick_crashes: int = 0  # consecutive exits soon after start
+    next_start: float = 0.0  # monotonic time of the next restart (back-off)
+    fatal: str = ""  # given up: why
+    metrics_port: int = 0  # >0: its /metrics, /healthz, /readyz (every service)
 
 
 @dataclass
@@ -79,13 +63,14 @@ class Supervisor:
     aof: bool = False
     partitions: int = 1
     secret: str | None = None
+    secret_previous: str | None = None
     log_dir: Path | None = None
     env_extra: dict[str, str] = field(default_factory=dict)
     valkey: EmbeddedValkey | None = None
-    least_privilege: bool = True  # private Valkey: one ACL user per service
-    metrics: bool = False  # every stream service serves /metrics on a free port of its own
+    metrics: bool = False  # every service serves /metrics on a free port of its own
     service_urls: dict[str, str] = field(default_factory=dict)
     procs: list[Proc] = field(default_factory=list)
+    _own_valkey: bool = False
     _stop: threading.Event = field(default_factory=threading.Event)
     _watch: threading.Thread | None = None
 
@@ -99,34 +84,48 @@ class Supervisor:
                "EMPIRE_REDIS_URL": self.service_urls.get(proc.service, self.redis_url),
                "EMPIRE_PORT": str(self.port),
                "EMPIRE_HOST": self.host, "EMPIRE_PARTITIONS": str(self.partitions),
-               "EMPIRE_SECRET": self.secret or "",
                "EMPIRE_INSTANCE": f"{proc.service}-{proc.index}-{secrets.token_hex(3)}",
                "EMPIRE_PUBLIC_URL": self.url, "PYTHONUNBUFFERED": "1"}
         env.pop("REDIS_URL", None)
+        for key in ("EMPIRE_SECRET", "EMPIRE_SECRET_PREVIOUS"):
+            env.pop(key, None)
+        if proc.service in TOKEN_KEY_HOLDERS:
+            env["EMPIRE_SECRET"] = self.secret or ""
+            if self.secret_previous:
+                env["EMPIRE_SECRET_PREVIOUS"] = self.secret_previous
+        # the private Valkey listens on loopback only: plaintext is allowed for it (and for a
+        # REDIS_URL given to make run / the tests); deployments use rediss:// (settings.py)
+        env.setdefault("EMPIRE_REDIS_PLAINTEXT", "1")
         if proc.metrics_port:
             env["EMPIRE_METRICS_PORT"] = str(proc.metrics_port)
         return env
+
+    def argv(self, proc: Proc) -> list[str]:
+        return [sys.executable, "-m", f"services.{proc.service}"]
 
     def _spawn(self, proc: Proc) -> None:
         out: Any = subprocess.DEVNULL
         if self.log_dir is not None:
             self.log_dir.mkdir(parents=True, exist_ok=True)
             out = open(self.log_dir / f"{proc.service}-{proc.index}.log", "ab")  # noqa: SIM115
-        proc.popen = subprocess.Popen([sys.executable, "-m", f"services.{proc.service}"],
-                                      env=self.env(proc), stdout=out, stderr=out)
+        proc.popen = subprocess.Popen(self.argv(proc), env=self.env(proc), stdout=out,
+                                      stderr=out)
         proc.started = time.monotonic()
 
     def start(self, wait: float = 60.0) -> str:
         if self.redis_url is None:
-            self.valkey = EmbeddedValkey(aof=self.aof)
-            self.redis_url = self.valkey.start()
-            if self.least_privilege:
-                self._lock_down()
+            if self.valkey is None:  # ours; a caller's (already started) is kept running
+                self.valkey = EmbeddedValkey(aof=self.aof, shipped=True)
+                self.valkey.start()
+                self._own_valkey = True
+            self.redis_url = self.valkey.url  # the admin user's URL
+            if self.valkey.shipped and not self.service_urls:  # (a caller may route them)
+                self.service_urls = {svc: self.valkey.url_for(svc) for svc in SERVICES}
         self.secret = self.secret or secrets.token_hex(32)
         for svc in SERVICES:
             for i in range(self.replicas.get(svc, 1)):
                 p = Proc(svc, i)
-                if self.metrics and svc != "gateway":  # the gateway serves its own port
+                if self.metrics:  # /metrics and probes off the public port (the gateway too)
                     p.metrics_port = free_port()
                 self._spawn(p)
                 self.procs.append(p)
@@ -134,19 +133,6 @@ class Supervisor:
         self._watch.start()
         self._wait_healthy(wait)
         return self.url
-
-    def _lock_down(self) -> None:
-        """One ACL user per service, then a password on the default user (the admin URL)."""
-        import redis
-
-        assert self.redis_url is not None
-        self.service_urls = create_service_users(self.redis_url, acl_rules(ACL_FILE.read_text()))
-        admin = secrets.token_hex(24)
-        with redis.Redis.from_url(self.redis_url) as r:
-            r.execute_command("ACL", "SETUSER", "default", "on", "resetpass", f">{admin}")
-        base = urllib.parse.urlsplit(self.redis_url)
-        self.redis_url = urllib.parse.urlunsplit(
-            base._replace(netloc=f"default:{admin}@{base.hostname}:{base.port}"))
 
     def _wait_healthy(self, wait: float) -> None:
         deadline = time.monotonic() + wait
@@ -162,18 +148,55 @@ class Supervisor:
 
     def _watchdog(self) -> None:
         while not self._stop.is_set():
+            now = time.monotonic()
             for p in self.procs:
-                if p.popen is not None and p.popen.poll() is not None and not p.held \
-                        and not self._stop.is_set():
-                    p.restarts += 1
-                    self._spawn(p)
-            self._stop.wait(0.2)
+                if p.popen is None or p.held or p.fatal or self._stop.is_set():
+                    continue
+                code = p.popen.poll()
+                if code is None:
+                    continue
+                if p.next_start == 0.0:
+                    self._exited(p, code, now)
+                if p.fatal or now < p.next_start:
+                    continue
+                p.next_start = 0.0
+                p.restarts += 1
+                self._spawn(p)
+            self._stop.wait(0.1)
+
+    def _exited(self, p: Proc, code: int, now: float) -> None:
+        """Decide when a process that exited starts again: at once after a kill on purpose or
+        a run longer than STABLE_S; with exponential back-off (BACKOFF_S, doubling up to
+        BACKOFF_MAX_S) after quick crashes; never after MAX_QUICK_CRASHES in a row or a
+        configuration refusal (exit 78), with one FATAL line saying why."""
+        if p.killed:
+            p.killed = False
+            p.next_start = now
+            return
+        if code == 78:
+            p.fatal = "refused its configuration (exit 78)"
+        elif now - p.started < STABLE_S:
+            p.quick_crashes += 1
+            if p.quick_crashes >= MAX_QUICK_CRASHES:
+                p.fatal = (f"crashed {p.quick_crashes} times in a row within {STABLE_S:.0f} s "
+                           f"of starting (last exit {code})")
+        else:
+            p.quick_crashes = 0
+        if p.fatal:
+            where = f" (log: {self.log_dir / f'{p.service}-{p.index}.log'})" if self.log_dir else ""
+            print(f"FATAL: services.{p.service} #{p.index} {p.fatal}; not restarting{where}",
+                  file=sys.stderr, flush=True)
+            return
+        delay = 0.0 if p.quick_crashes == 0 else min(
+            BACKOFF_MAX_S, BACKOFF_S * 2 ** (p.quick_crashes - 1))
+        p.next_start = now + delay
 
     def kill(self, service: str, index: int = 0, restart: bool = True) -> None:
         """SIGKILL one replica; the watchdog restarts it unless ``restart`` is False."""
         for p in self.procs:
             if p.service == service and p.index == index and p.popen is not None:
                 p.held = not restart
+                p.killed = True
                 p.popen.kill()
 
     def stop(self) -> None:
@@ -188,7 +211,7 @@ class Supervisor:
                 except subprocess.TimeoutExpired:
                     p.popen.kill()
                     p.popen.wait()
-        if self.valkey is not None:
+        if self.valkey is not None and self._own_valkey:
             self.valkey.stop()
 
 
@@ -221,11 +244,13 @@ def main() -> None:
     sup = Supervisor(redis_url=os.environ.get("REDIS_URL") or None, port=port, host=args.host,
                      replicas=parse_replicas(args.replicas), aof=args.aof,
                      partitions=args.partitions, secret=os.environ.get("EMPIRE_SECRET"),
+                     secret_previous=os.environ.get("EMPIRE_SECRET_PREVIOUS"),
                      log_dir=Path(".run/logs"))
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
         url = sup.start()
-        where = (f"embedded Valkey {sup.valkey.url} (one ACL user per service)" if sup.valkey
+        where = (f"embedded Valkey 127.0.0.1:{sup.valkey.port} (shipped valkey.conf, one ACL "
+                 f"user per service, default user off)" if sup.valkey
                  else "REDIS_URL (as given, for every service)")
         print(f"\nEmpire Hall is running: open {url}\n  storage: {where}\n"
               f"  services: {', '.join(f'{p.service}#{p.index}' for p in sup.procs)}\n"

@@ -1,140 +1,51 @@
 #!/usr/bin/env node
-// Empire Hall: a complete minimal client for Node 20+, in one file, with no npm dependencies.
+// Empire Hall: a complete minimal client for Node 20+, with no npm dependencies: this file and
+// the fairness module it shares with the web page (services/gateway/static/fairness-core.mjs).
 //
 //   node --experimental-websocket clients/js/empire-client.mjs \
 //        --url http://127.0.0.1:8000 --name ada [--game duel] [--seats 2] \
-//        [--options '{"rounds":2}'] [--bots 1] [--timeout 120] [--drop N]
+//        [--options '{"rounds":2}'] [--bots 1] [--timeout 120] [--drop N] [--receipts FILE]
 //
 // It signs in, creates a table, fills the other seats with bots, starts the game and plays
 // its own seat to the end: legal actions in turns, sealed choices committed with
 // SHA-256(LP(domain) ‖ LP(game) ‖ LP(round/slot) ‖ LP(seat) ‖ LP(choice) ‖ LP(nonce)) exactly
-// as shared/fairness/commitments.py. When the game is over it verifies every reveal against
-// the commitment it saw before that round closed (and the commitments roots and the defaults
-// fixed at open), then re-derives the dealer's seed commitment and every draw. The last line
+// as shared/fairness/commitments.py. When the game is over it checks every reveal against
+// the commitment it saw before that round closed, then fetches the public record and move log
+// and verifies the whole game as `python -m shared.fairness.verify` does (seed commitment,
+// client seeds, every draw, every sealed round's seats, slots, defaults and public parts,
+// every applied move), with its own receipts (docs/fairness.md). The last line
 // printed is `RESULT {json}`; the exit status is 0 only when the game finished and verified.
 // --drop N drops the connection after every N-th decision, to show resuming (section 2 of
 // docs/protocol.md): the client reconnects, re-watches from its last seq and record id and
-// re-sends unanswered commands under the same cmd_id.
+// re-sends unanswered commands under the same cmd_id. --receipts FILE saves this seat's
+// receipts after the game, in the format `python -m shared.fairness.verify --receipts` reads.
 //
 // WebSocket: Node 22+ has a global WebSocket, Node 20 with --experimental-websocket too;
 // without it a small RFC 6455 client on node:http is used (MiniWebSocket below).
 // The file is also a library: import { Client, commitment, playSeat, ... } from it.
 // docs/write-your-own-client.md walks through it; docs/protocol.md is the reference.
 
-import { createHash, createHmac, randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import { pathToFileURL } from "node:url";
 
 // ---------------------------------------------------------------------------------------
-// Fairness primitives (shared/fairness/lp.py, commitments.py, draws.py)
+// Fairness: the one JavaScript implementation the web page also runs (canonical JSON, LP,
+// commitments, the dealer's draws and the verifier of a finished game), served by the gateway
+// as /static/fairness-core.mjs; its vectors are tests/fixtures/fairness-vectors.json, checked
+// by Python, Node and the browser alike.
 
-export const ESCROW_DOMAIN = "empire-hall/escrow/v1";
-export const DEFAULT_DOMAIN = "empire-hall/escrow/default/v1";
-export const SEED_DOMAIN = "empire-hall/dealer/seed/v1";
-export const GAME_KEY_DOMAIN = "game-key/v1";
+import {
+  canonical, commitment, verifyRecord,
+} from "../../services/gateway/static/fairness-core.mjs";
 
-/** LP(x) = u32 big-endian length ‖ x (strings are UTF-8). */
-export function lp(data) {
-  const raw = typeof data === "string" ? Buffer.from(data, "utf8") : Buffer.from(data);
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(raw.length);
-  return Buffer.concat([len, raw]);
-}
-
-/** The one canonical JSON text: sorted keys, no spaces, UTF-8 (Python's json.dumps with
- * sort_keys, separators (",", ":"), ensure_ascii False). Integers only: a float such as 1.0
- * would print differently in Python, and no game uses floats in a choice. */
-export function canonicalJson(value) {
-  if (value === null || typeof value !== "object") {
-    if (typeof value === "number" && !Number.isInteger(value)) {
-      throw new Error("canonicalJson: only integers are supported");
-    }
-    return JSON.stringify(value);
-  }
-  if (Array.isArray(value)) return "[" + value.map(canonicalJson).join(",") + "]";
-  const keys = Object.keys(value).sort(); // UTF-16 order = Python's for the BMP
-  return "{" + keys.map((k) => JSON.stringify(k) + ":" + canonicalJson(value[k])).join(",") + "}";
-}
-
-const sha256 = (...parts) => createHash("sha256").update(Buffer.concat(parts)).digest("hex");
-
-/** The escrow commitment of one sealed choice. The slot is bound as "<round>/<slot>". */
-export function commitment(gameId, roundId, slot, seat, choice, nonceHex) {
-  const nonce = Buffer.from(nonceHex, "hex");
-  if (nonce.length !== 32) throw new Error("nonce must be 32 bytes");
-  return sha256(lp(ESCROW_DOMAIN), lp(gameId), lp(`${roundId}/${slot}`), lp(String(seat)),
-    lp(canonicalJson(choice)), lp(nonce));
-}
-
-/** Published at open: binds a slot's default without revealing it. */
-export function defaultCommitment(gameId, roundId, slot, dflt, saltHex) {
-  return sha256(lp(DEFAULT_DOMAIN), lp(gameId), lp(`${roundId}/${slot}`),
-    lp(canonicalJson(dflt)), lp(Buffer.from(saltHex, "hex")));
-}
-
-/** SHA-256 over the sorted (slot, commitment) pairs, each element length-prefixed. */
-export function commitmentsRoot(pairs) {
-  const h = createHash("sha256");
-  const sorted = [...pairs].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1));
-  for (const [k, c] of sorted) h.update(Buffer.concat([lp(k), lp(c)]));
-  return h.digest("hex");
-}
-
-export function seedCommitment(gameId, seed) {
-  return sha256(lp(SEED_DOMAIN), lp(gameId), seed);
-}
-
-export function gameKey(seed, gameId, rulesVersion, clientSeeds) {
-  const parts = [lp(GAME_KEY_DOMAIN), lp(gameId), lp(rulesVersion), ...clientSeeds.map((s) => lp(s))];
-  return createHmac("sha256", seed).update(Buffer.concat(parts)).digest();
-}
-
-/** One label's byte stream: HMAC(key, LP(label) ‖ u32(block)), block = 0, 1, ... */
-class LabelStream {
-  constructor(key, label) {
-    this.key = key;
-    this.prefix = lp(label);
-    this.block = 0;
-    this.buf = Buffer.alloc(0);
-  }
-  take(n) {
-    while (this.buf.length < n) {
-      const b = Buffer.alloc(4);
-      b.writeUInt32BE(this.block++);
-      const block = createHmac("sha256", this.key).update(Buffer.concat([this.prefix, b])).digest();
-      this.buf = Buffer.concat([this.buf, block]);
-    }
-    const out = this.buf.subarray(0, n);
-    this.buf = this.buf.subarray(n);
-    return out;
-  }
-  below(n) { // rejection sampling on 8-byte big-endian words
-    const two64 = 1n << 64n;
-    const big = BigInt(n);
-    const limit = two64 - (two64 % big);
-    for (;;) {
-      const x = this.take(8).readBigUInt64BE();
-      if (x < limit) return Number(x % big);
-    }
-  }
-}
-
-/** The dealer's labelled draw: "shuffle" n | "below" n (count) | "dice" of n sides (count). */
-export function draw(key, label, kind, n, count = 1) {
-  const s = new LabelStream(key, label);
-  if (kind === "shuffle") {
-    const items = [...Array(n).keys()];
-    for (let i = n - 1; i > 0; i--) {
-      const j = s.below(i + 1);
-      [items[i], items[j]] = [items[j], items[i]];
-    }
-    return items;
-  }
-  if (kind === "below") return Array.from({ length: count }, () => s.below(n));
-  if (kind === "dice") return Array.from({ length: count }, () => s.below(n) + 1);
-  throw new Error(`unknown draw kind ${kind}`);
-}
+export {
+  ESCROW_DOMAIN, DEFAULT_DOMAIN, SEED_DOMAIN, GAME_KEY_DOMAIN, lp, canonical, canonicalJson,
+  sha256, hmac, commitment, defaultCommitment, commitmentsRoot, seedCommitment, gameKey, draw,
+  verifyRecord,
+} from "../../services/gateway/static/fairness-core.mjs";
 
 // ---------------------------------------------------------------------------------------
 // WebSocket: the platform's if there is one, else a minimal RFC 6455 client on node:http
@@ -281,7 +192,7 @@ export class GameSession {
     this.recordId = "0-0"; // resume point: the last record id held
     this.commitmentsSeen = new Map(); // "<round>/<slot>" -> commitment, seen before close
     this.closedRounds = new Set();
-    this.receipts = new Map(); // "<round>/<slot>" -> {choice, nonce, commitment}
+    this.receipts = new Map(); // "<round>/<slot>" -> {round_id, slot, choice, nonce, commitment}
     this.rejections = [];
     this.waiters = [];
   }
@@ -374,6 +285,11 @@ export class Client {
   }
   async result(gameId) {
     return this.call("GET", `/api/matches/${gameId}/result`);
+  }
+  /** A finished game's audit bundle (verifyGame takes it as it is); ApiError
+   * replay/not_ended before the end. */
+  async audit(gameId) {
+    return this.call("GET", `/api/matches/${gameId}/audit`);
   }
 
   wsUrl() {
@@ -500,7 +416,7 @@ export class Client {
     const nonce = randomBytes(32).toString("hex");
     const c = commitment(game.gameId, roundId, slot, game.seat, choice, nonce);
     const key = `${roundId}/${slot}`;
-    const receipt = { choice, nonce, commitment: c, acknowledged: false };
+    const receipt = { round_id: roundId, slot, choice, nonce, commitment: c, acknowledged: false };
     game.receipts.set(key, receipt);
     // a commit not acknowledged (refused, not taken, no answer) leaves no receipt, so the
     // slot is committed again instead of waiting for the round's deadline
@@ -538,90 +454,58 @@ export class Client {
 // ---------------------------------------------------------------------------------------
 // Verification
 
-/** Every reveal against the commitment seen before its round closed; the commitments root;
- * defaulted slots against the default fixed (salted) at open; our own receipts. */
+/** While playing: every reveal against the commitment this client saw in the record before
+ * that round closed (what a later rewrite of the record cannot change), and our own openings
+ * against our receipts. The whole game is verified after the end by verifyGame. */
 export function verifyReveals(game) {
   const problems = [];
   let checked = 0;
-  const opened = new Map();
-  const closed = new Map();
   for (const e of game.record) {
-    if (e.type === "round_opened") opened.set(e.round_id, e);
-    if (e.type === "round_closed") closed.set(e.round_id, e);
     if (e.type !== "round_revealed") continue;
-    const rid = e.round_id;
-    const defaults = new Map((opened.get(rid)?.slots ?? []).map((s) => [s.key, s.default_commitment]));
-    const pairs = [];
     for (const o of e.openings) {
-      const key = `${rid}/${o.slot}`;
+      const key = `${e.round_id}/${o.slot}`;
       const seen = game.commitmentsSeen.get(key);
       if (o.defaulted) {
         if (seen !== undefined) problems.push(`${key}: committed but shown as defaulted`);
-        const dc = defaultCommitment(game.gameId, rid, o.slot, o.choice, o.default_salt ?? "");
-        if (defaults.size && dc !== defaults.get(o.slot)) {
-          problems.push(`${key}: the default differs from the one fixed at open`);
-        }
         continue;
       }
-      const c = commitment(game.gameId, rid, o.slot, o.seat, o.choice, o.nonce);
+      const c = commitment(game.gameId, e.round_id, o.slot, o.seat, o.choice, o.nonce);
       checked++;
       if (seen === undefined || c !== seen || c !== o.commitment) {
-        problems.push(`${key}: the reveal does not match the commitment`);
+        problems.push(`${key}: the reveal does not match the commitment seen before the close`);
       }
       const mine = game.receipts.get(key);
-      if (mine && (mine.commitment !== c || canonicalJson(mine.choice) !== canonicalJson(o.choice))) {
+      if (mine && (mine.commitment !== c || canonical(mine.choice) !== canonical(o.choice))) {
         problems.push(`${key}: my choice was altered`);
       }
-      pairs.push([o.slot, c]);
-    }
-    if (closed.has(rid) && commitmentsRoot(pairs) !== closed.get(rid).root) {
-      problems.push(`${rid}: commitments root mismatch`);
     }
   }
   return { problems, checked };
 }
 
-/** The dealer's proofs: the seed matches the commitment made before any draw, the client
- * seeds are the entropy round's, and every draw recomputes from the game key. */
-export function verifyDealer(game) {
-  const problems = [];
-  const rec = game.record;
-  const created = rec.find((e) => e.type === "game_created");
-  const committedAt = rec.findIndex((e) => e.type === "seed_committed");
-  const revealed = rec.find((e) => e.type === "seed_revealed");
-  if (!created || committedAt < 0 || !revealed) {
-    return { problems: ["no seed commitment / reveal in the record"], draws: 0 };
-  }
-  const firstDraw = rec.findIndex((e) => e.type === "draw");
-  if (firstDraw >= 0 && firstDraw < committedAt) problems.push("a draw preceded the seed commitment");
-  const seed = Buffer.from(revealed.server_seed, "hex");
-  if (seedCommitment(game.gameId, seed) !== rec[committedAt].commitment) {
-    problems.push("the revealed seed does not match its commitment");
-  }
-  if (created.client_entropy) {
-    const ent = rec.find((e) => e.type === "round_revealed" && e.round_id === "entropy");
-    const expected = created.players.map((_, i) =>
-      String(ent?.openings.find((o) => o.slot === `s${i}`)?.choice ?? ""));
-    if (canonicalJson(expected) !== canonicalJson(revealed.client_seeds)) {
-      problems.push("the client seeds differ from the entropy round's reveal");
-    }
-  }
-  const key = gameKey(seed, game.gameId, revealed.rules_version,
-    revealed.client_seeds.map((s) => Buffer.from(s, "hex")));
-  const dealt = new Map();
-  for (const d of revealed.draws) {
-    const values = draw(key, d.label, d.draw, d.n, d.count);
-    if (canonicalJson(values) !== canonicalJson(d.values)) problems.push(`draw ${d.label} does not recompute`);
-    dealt.set(d.label, d.values);
-  }
-  for (const e of rec) {
-    if (e.type !== "draw") continue;
-    if (!dealt.has(e.label)) problems.push(`draw ${e.label} is missing from the reveal`);
-    else if (e.values && canonicalJson(e.values) !== canonicalJson(dealt.get(e.label))) {
-      problems.push(`draw ${e.label}: public values differ from the dealer's`);
-    }
-  }
-  return { problems, draws: revealed.draws.length };
+/** This seat's receipts as the verifier takes them (verify --receipts FILE): only commits the
+ * escrow acknowledged; an unanswered one may never have been stored. */
+export function receiptsOf(game) {
+  const receipts = [...game.receipts.values()].filter((r) => r.acknowledged)
+    .map((r) => ({ round_id: r.round_id, slot: r.slot, choice: r.choice, nonce: r.nonce,
+      commitment: r.commitment }));
+  return { game_id: game.gameId, seat: game.seat, receipts };
+}
+
+/** Write this seat's receipts (receiptsOf) to a JSON file for `verify --receipts FILE`. */
+export function saveReceipts(game, path) {
+  writeFileSync(path, JSON.stringify(receiptsOf(game), null, 1) + "\n");
+  return path;
+}
+
+/** The whole game from its public record and move log (GET /api/matches/<id>/record once
+ * the game has ended, or its audit bundle), with the same checks and problem texts as
+ * `python -m shared.fairness.verify` and the web page's replay viewer, plus a seat's
+ * receipts (its choices reached the record unchanged): pass the GameSession that played the
+ * seat (its receiptsOf) or a receipts document; a receipt mismatch is a `receipt: …` problem. */
+export function verifyGame(doc, receipts = null) {
+  const mine = receipts instanceof GameSession ? receiptsOf(receipts) : receipts;
+  return verifyRecord(doc, { receipts: mine });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -654,7 +538,7 @@ export async function playSeat(client, game, {
           && (node.seats.includes(game.seat) || node.open_to.includes(game.seat))) {
         actedSeq = game.seq;
         const action = chooseAction(msg.view, msg.legal);
-        log(`seq ${game.seq}: act ${canonicalJson(action)}`);
+        log(`seq ${game.seq}: act ${canonical(action)}`);
         const sent = client.act(game, action, game.seq);
         decided();
         await sent;
@@ -695,7 +579,7 @@ export async function playSeat(client, game, {
 
 function parseArgs(argv) {
   const args = { url: "http://127.0.0.1:8000", name: "js-client", game: "duel", seats: "2",
-    options: "{}", bots: null, timeout: "300", drop: "0" };
+    options: "{}", bots: null, timeout: "300", drop: "0", receipts: null };
   for (let i = 0; i < argv.length; i++) {
     const m = /^--([a-z]+)$/.exec(argv[i]);
     if (!m || !(m[1] in args)) throw new Error(`unknown argument ${argv[i]}`);
@@ -724,24 +608,31 @@ async function main() {
   say(`seat ${game.seat}`);
   await playSeat(client, game, { log: say, dropEvery: Number(args.drop) });
   say(`game over at seq ${game.seq}`);
-  // the dealer reveals its seed just after the end; wait for it on the record stream
-  for (let i = 0; i < 100 && !game.record.some((e) => e.type === "seed_revealed"); i++) {
-    await game.wait(200);
+  // the dealer reveals its seed just after the end, and the move log is public once ended:
+  // fetch the whole public record and verify it (with our receipts)
+  let doc = null;
+  for (let i = 0; i < 100; i++) {
+    doc = await client.record(gameId);
+    if (doc.ended && doc.log && doc.record.some((e) => e.type === "seed_revealed")) break;
+    await sleep(200);
   }
-  const reveals = verifyReveals(game);
-  const dealer = verifyDealer(game);
-  const ended = game.record.find((e) => e.type === "game_ended");
-  const problems = [...reveals.problems, ...dealer.problems];
+  const reveals = verifyReveals(game); // against what we saw live, before each close
+  const verdict = verifyGame(doc, game);
+  if (args.receipts) say(`receipts saved to ${saveReceipts(game, args.receipts)}`);
+  const ended = doc.record.find((e) => e.type === "game_ended");
+  const problems = [...reveals.problems, ...verdict.problems];
+  const c = verdict.counts;
   const summary = {
     game_id: gameId, finished: game.ended, seat: game.seat, seq: game.seq,
-    reveals_verified: reveals.checked, my_commitments: game.receipts.size,
-    draws_verified: dealer.draws, reconnects: client.reconnects,
-    rejections: game.rejections.map((r) => r.code), problems,
+    reveals_verified: c.commitments, rounds_verified: c.rounds, my_commitments: game.receipts.size,
+    receipts_verified: c.receipts, draws_verified: c.draws, applied_verified: c.applied,
+    reconnects: client.reconnects, rejections: game.rejections.map((r) => r.code), problems,
     verified: game.ended && problems.length === 0,
     outcome: ended?.outcome ?? null,
   };
   say(problems.length ? problems.map((p) => `FAIL ${p}`).join("\n")
-    : `verified ${reveals.checked} reveals and ${dealer.draws} draws`);
+    : `verified ${c.commitments} reveals in ${c.rounds} rounds, ${c.draws} draws, ${c.applied} `
+      + `applied moves and ${c.receipts} of my receipts`);
   say(`RESULT ${JSON.stringify(summary)}`);
   clearTimeout(deadline);
   client.close();

@@ -27,6 +27,7 @@ import json
 import secrets
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -37,6 +38,7 @@ from shared.fairness.verify import verify
 
 # refusals that say the message was not taken and may be sent again as it is
 TRANSIENT_CODES = frozenset({"message/unavailable", "message/rate_limited"})
+KEPT_RECEIPTS = 100  # unwatched games whose receipts a Client keeps for verify_game
 
 
 class ApiError(Exception):
@@ -142,6 +144,20 @@ class GameSession:
                     problems.append(f"{key}: my choice was altered")
         return problems
 
+    def receipts_doc(self) -> dict[str, Any]:
+        """This seat's receipts in the format ``python -m shared.fairness.verify --receipts
+        FILE`` reads (docs/fairness.md): only commits the escrow acknowledged (an unanswered
+        one may never have been stored)."""
+        return {"game_id": self.game_id, "seat": self.seat, "receipts": [
+            {"round_id": r.round_id, "slot": r.slot, "choice": r.choice, "nonce": r.nonce,
+             "commitment": r.commitment} for r in self.receipts.values() if r.acknowledged]}
+
+    def save_receipts(self, path: str | Path) -> Path:
+        """Write ``receipts_doc()`` to ``path`` (for ``verify --receipts``); returns it."""
+        out = Path(path)
+        out.write_text(json.dumps(self.receipts_doc(), indent=1), encoding="utf-8")
+        return out
+
     async def wait(self, timeout: float = 30.0) -> None:
         self.changed.clear()
         await asyncio.wait_for(self.changed.wait(), timeout)
@@ -181,9 +197,17 @@ class Verification:
     counts: dict[str, int]
     record: dict[str, Any]
 
+    receipts: dict[str, Any] | None = None  # the seat's receipts checked, if any
+
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def receipt_problems(self) -> list[str]:
+        """The problems where the record disagrees with the seat's own receipts: the escrow
+        changed one of its choices (docs/fairness.md, "receipt")."""
+        return [p for p in self.problems if p.startswith("receipt: ")]
 
 
 @dataclass
@@ -199,15 +223,24 @@ class _Pending:
 class Client:
     reconnect_delays: tuple[float, ...] = (0.1, 0.2, 0.5, 1, 2, 2, 2, 5, 5, 5)
 
-    def __init__(self, base_url: str, token: str | None = None, capture: bool = False) -> None:
+    def __init__(self, base_url: str, token: str | None = None, capture: bool = False,
+                 http: httpx.AsyncClient | None = None, compression: bool = True) -> None:
+        """``http``: an HTTP client to share (e.g. one per bot runner for all its seats: each
+        httpx client holds a TLS context of ~0.8 MiB); it is not closed with this client.
+        ``compression``: permessage-deflate on the WebSocket (its zlib state costs ~300 KiB
+        per connection; off for many connections in one process)."""
         self.base_url = base_url.rstrip("/")
         self.captured: list[str] | None = [] if capture else None  # raw frames, for audits
         self.token = token
         self.player_id: str | None = None
         self.name: str | None = None
-        self.http = httpx.AsyncClient(base_url=self.base_url, timeout=30.0)
+        self._own_http = http is None
+        self.http = http if http is not None else httpx.AsyncClient(base_url=self.base_url,
+                                                                     timeout=30.0)
+        self._compression: str | None = "deflate" if compression else None
         self.ws: Any = None
         self.games: dict[str, GameSession] = {}
+        self.kept_receipts: dict[str, dict[str, Any]] = {}  # receipts of unwatched games
         self.replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._reader: asyncio.Task[None] | None = None
         self._closing = False
@@ -259,8 +292,16 @@ class Client:
         body = {"game": game, "seats": seats, "options": options or {}, **extra}
         return dict((await self._call("POST", "/api/tables", body))["table"])
 
-    async def list_tables(self) -> dict[str, Any]:
-        return dict(await self._call("GET", "/api/tables"))
+    async def list_tables(self, limit: int | None = None, cursor: str | None = None,
+                          live_limit: int | None = None,
+                          live_cursor: str | None = None) -> dict[str, Any]:
+        """One page of open tables and one of live games, newest first; the next pages with
+        ``cursor=answer["next_cursor"]`` / ``live_cursor=answer["live_next_cursor"]``."""
+        params = {k: v for k, v in (("limit", limit), ("cursor", cursor),
+                                    ("live_limit", live_limit), ("live_cursor", live_cursor))
+                  if v is not None}
+        query = "&".join(f"{k}={v}" for k, v in params.items())
+        return dict(await self._call("GET", "/api/tables" + (f"?{query}" if query else "")))
 
     async def join(self, table_id: str) -> dict[str, Any]:
         return dict((await self._call("POST", f"/api/tables/{table_id}/join"))["table"])
@@ -289,6 +330,11 @@ class Client:
     async def record(self, game_id: str) -> dict[str, Any]:
         return dict(await self._call("GET", f"/api/matches/{game_id}/record"))
 
+    async def audit(self, game_id: str) -> dict[str, Any]:
+        """A finished game's audit bundle (verify takes it as it is); ApiError
+        ``replay/not_ended`` before the game has ended."""
+        return dict(await self._call("GET", f"/api/matches/{game_id}/audit"))
+
     async def board_at(self, game_id: str, step: int, seat: int | None = None) -> dict[str, Any]:
         """A finished game's board after ``step`` moves (0 = the setup), as ``seat`` saw it
         (None: the spectator); ApiError ``replay/not_ended`` before the game has ended."""
@@ -301,13 +347,20 @@ class Client:
     async def leaderboard(self, game: str) -> list[dict[str, Any]]:
         return list((await self._call("GET", f"/api/leaderboard/{game}"))["entries"])
 
-    async def verify_game(self, game_id: str, wait: float = 10.0) -> Verification:
+    async def verify_game(self, game_id: str, wait: float = 10.0,
+                          receipts: dict[str, Any] | None = None) -> Verification:
         """Fetch the public record and re-check it with ``shared.fairness.verify``: the dealer's
         seed commitment and every draw, every sealed choice against the commitment published
         before its round closed, the commitments roots and defaults, and that the adjudicator
         applied exactly what was revealed. The dealer reveals its seed just after the end, so
         this waits up to ``wait`` seconds for the reveal (a game still in play reports that
-        the seed is not revealed yet)."""
+        the seed is not revealed yet). With this client's session of the game (it played a
+        seat) or ``receipts`` given (a receipts file's content), the seat's receipts are checked
+        too: its choices reached the record unchanged (``Verification.receipt_problems``)."""
+        if receipts is None:
+            session = self.games.get(game_id)
+            kept = session.receipts_doc() if session else self.kept_receipts.get(game_id)
+            receipts = kept if kept and kept["receipts"] else None
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
         while True:
@@ -316,14 +369,15 @@ class Client:
             if (revealed and doc.get("log") is not None) or loop.time() >= deadline:
                 break
             await asyncio.sleep(0.1)
-        problems, counts = verify(doc)
-        return Verification(game_id=game_id, problems=problems, counts=counts, record=doc)
+        problems, counts = verify(doc, receipts)
+        return Verification(game_id=game_id, problems=problems, counts=counts, record=doc,
+                            receipts=receipts)
 
     # -- WebSocket -----------------------------------------------------------------------
 
     async def connect(self) -> None:
         url = self.base_url.replace("http", "ws", 1) + f"/ws?token={self.token}"
-        self.ws = await websockets.connect(url, max_size=2**24)
+        self.ws = await websockets.connect(url, max_size=2**24, compression=self._compression)
         hello = json.loads(await self.ws.recv())
         if hello.get("type") != "welcome":
             raise ApiError(hello.get("code", "auth/invalid_token"), hello.get("message", ""))
@@ -352,7 +406,8 @@ class Client:
                 return
             with contextlib.suppress(OSError, asyncio.TimeoutError, websockets.WebSocketException):
                 url = self.base_url.replace("http", "ws", 1) + f"/ws?token={self.token}"
-                ws = await websockets.connect(url, max_size=2**24)
+                ws = await websockets.connect(url, max_size=2**24,
+                                              compression=self._compression)
                 hello = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 if hello.get("type") != "welcome":
                     await ws.close()
@@ -500,7 +555,13 @@ class Client:
             self.replies.pop(cmd_id, None)
 
     async def unwatch(self, game_id: str) -> None:
-        """Stop following a game (its session is dropped)."""
+        """Stop following a game (its session is dropped; its receipts are kept for
+        ``verify_game``, the last ``KEPT_RECEIPTS`` games')."""
+        session = self.games.get(game_id)
+        if session is not None and session.receipts:
+            self.kept_receipts[game_id] = session.receipts_doc()
+            while len(self.kept_receipts) > KEPT_RECEIPTS:
+                del self.kept_receipts[next(iter(self.kept_receipts))]
         if self.games.pop(game_id, None) is not None and self.ws is not None:
             with contextlib.suppress(websockets.ConnectionClosed):
                 await self._send({"type": "unwatch", "game_id": game_id})
@@ -587,7 +648,8 @@ class Client:
         if self.ws is not None:
             with contextlib.suppress(Exception):
                 await self.ws.close()
-        await self.http.aclose()
+        if self._own_http:
+            await self.http.aclose()
 
 
 async def updates(game: GameSession) -> AsyncIterator[dict[str, Any]]:

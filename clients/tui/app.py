@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+from pathlib import Path
 from typing import Any, ClassVar
 
 import httpx
@@ -33,10 +34,10 @@ Decision = tuple[str, Any]  # ("act", action) | ("commit", (round_id, slot, choi
 NETWORK = (ApiError, OSError, TimeoutError, httpx.HTTPError)
 
 
-def _error(exc: Exception) -> str:
+def error_text(exc: Exception) -> str:
     """``code message`` for a typed refusal, else the error's text."""
     if isinstance(exc, ApiError):
-        return f"{_error(exc)}".strip()
+        return f"{exc.code} {exc.message}".strip()
     return str(exc) or type(exc).__name__
 
 
@@ -216,7 +217,7 @@ class LobbyScreen(Screen[None]):
         try:
             self.catalog = await c.games_catalog()
         except NETWORK as exc:
-            self.log_line(f"no game catalog: {_error(exc)}")
+            self.log_line(f"no game catalog: {error_text(exc)}")
         await self.action_refresh()
         self.set_interval(2.0, self.action_refresh)
 
@@ -230,7 +231,7 @@ class LobbyScreen(Screen[None]):
             if self.my_table is not None:
                 self.my_table = await c.get_table(self.my_table["table_id"])
         except NETWORK as exc:
-            self.log_line(f"refresh failed: {_error(exc)}")
+            self.log_line(f"refresh failed: {error_text(exc)}")
             return
         self.tables = list(data.get("tables", []))
         self.live = list(data.get("live_games", []))
@@ -310,7 +311,7 @@ class LobbyScreen(Screen[None]):
                 spec["game"], seats=spec["seats"], options=spec["options"]
             )
         except NETWORK as exc:
-            self.log_line(f"create refused: {_error(exc)}")
+            self.log_line(f"create refused: {error_text(exc)}")
             return
         self.log_line(
             f"created table {self.my_table['table_id']} (invite {self.my_table['invite']})"
@@ -335,7 +336,7 @@ class LobbyScreen(Screen[None]):
         try:
             self.my_table = await call
         except NETWORK as exc:
-            self.log_line(f"join refused: {_error(exc)}")
+            self.log_line(f"join refused: {error_text(exc)}")
             return
         assert self.my_table is not None
         self.log_line(f"joined table {self.my_table['table_id']}")
@@ -348,7 +349,7 @@ class LobbyScreen(Screen[None]):
         try:
             self.my_table = await self.app_.client.add_bot(self.my_table["table_id"])
         except NETWORK as exc:
-            self.log_line(f"add bot refused: {_error(exc)}")
+            self.log_line(f"add bot refused: {error_text(exc)}")
             return
         self.log_line(f"bot added: {self.my_table['players'][-1]['name']}")
         self._show()
@@ -359,7 +360,7 @@ class LobbyScreen(Screen[None]):
         try:
             await self.app_.client.leave(self.my_table["table_id"])
         except NETWORK as exc:
-            self.log_line(f"leave refused: {_error(exc)}")
+            self.log_line(f"leave refused: {error_text(exc)}")
             return
         self.log_line(f"left table {self.my_table['table_id']}")
         self.my_table = None
@@ -372,7 +373,7 @@ class LobbyScreen(Screen[None]):
         try:
             game_id = await self.app_.client.start(self.my_table["table_id"])
         except NETWORK as exc:
-            self.log_line(f"start refused: {_error(exc)}")
+            self.log_line(f"start refused: {error_text(exc)}")
             return
         self.my_table = {**self.my_table, "game_id": game_id, "status": "started"}
         self.log_line(f"game {game_id} started")
@@ -405,6 +406,7 @@ class GameScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "leave", "Lobby"),
         Binding("v", "verify", "Verify game"),
+        Binding("s", "save_receipts", "Save receipts"),
     ]
 
     def __init__(self, game_id: str) -> None:
@@ -458,7 +460,7 @@ class GameScreen(Screen[None]):
             self.names = [p["name"] for p in meta["players"]]
             self.session = await c.watch(self.game_id)
         except NETWORK as exc:
-            self.log_line(f"cannot watch {self.game_id}: {_error(exc)}")
+            self.log_line(f"cannot watch {self.game_id}: {error_text(exc)}")
             return
         seat = self.session.seat
         self.log_line(
@@ -553,7 +555,7 @@ class GameScreen(Screen[None]):
             try:
                 r = await s.commit(node["round_id"], slot["key"], secrets.token_hex(32))
             except NETWORK as exc:
-                self.log_line(f"entropy refused: {_error(exc)}")
+                self.log_line(f"entropy refused: {error_text(exc)}")
                 continue
             self.log_line(
                 f"you added a client seed to the dealer's key (commitment "
@@ -648,7 +650,7 @@ class GameScreen(Screen[None]):
                     f"{'✓' if r.acknowledged else '(pending)'}"
                 )
         except NETWORK as exc:
-            self.log_line(f"refused: {_error(exc)}")
+            self.log_line(f"refused: {error_text(exc)}")
             self.decision_key = None  # offer the choices again
         finally:
             self.busy = False
@@ -658,7 +660,7 @@ class GameScreen(Screen[None]):
         try:
             v = await self.app_.client.verify_game(self.game_id, wait=0.0)
         except NETWORK as exc:
-            self.log_line(f"verify failed: {_error(exc)}")
+            self.log_line(f"verify failed: {error_text(exc)}")
             return
         if v.ok:
             self.verified = True
@@ -667,6 +669,7 @@ class GameScreen(Screen[None]):
                 f"fairness verified ✓ {n['draws']} draws recomputed, "
                 f"{n['commitments']} commitments in {n['rounds']} sealed rounds, "
                 f"{n['applied']} applied moves match"
+                + (f", {n['receipts']} of my receipts hold" if v.receipts else "")
             )
         elif self.session is not None and self.session.ended:
             self.verified = False
@@ -681,6 +684,22 @@ class GameScreen(Screen[None]):
                 if not problems
                 else "reveal problems: " + "; ".join(problems)
             )
+
+    def action_save_receipts(self) -> None:
+        """Write this seat's receipts (the format ``verify --receipts`` reads) to
+        ``receipts-<game>.json`` in the working directory."""
+        s = self.session
+        if s is None or s.seat is None or not any(r.acknowledged for r in s.receipts.values()):
+            self.log_line("no receipts to save: this seat has committed nothing yet")
+            return
+        try:
+            path = s.save_receipts(Path.cwd() / f"receipts-{self.game_id}.json")
+        except OSError as exc:
+            self.log_line(f"could not save the receipts: {exc}")
+            return
+        self.log_line(f"receipts saved to {path} · check them: python -m "
+                      f"shared.fairness.verify {self.app_.client.base_url} {self.game_id} "
+                      f"--receipts {path}")
 
     def action_leave(self) -> None:
         if self.session is not None:
@@ -722,7 +741,7 @@ class EmpireApp(App[None]):
         try:
             await self.client.sign_in(name)
         except NETWORK as exc:
-            self.notify(f"sign-in failed: {_error(exc)}", severity="error")
+            self.notify(f"sign-in failed: {error_text(exc)}", severity="error")
             if not isinstance(self.screen, SignInScreen):
                 await self.push_screen(SignInScreen())
             return

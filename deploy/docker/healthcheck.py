@@ -1,10 +1,13 @@
-"""Container health check (Docker HEALTHCHECK, compose): GET a probe on this container and exit
-0 on a 2xx answer, 1 otherwise. Standard library only.
+"""Container health check (Docker HEALTHCHECK, compose): GET one or more probes on this
+container and exit 0 only when every one answers 2xx, 1 otherwise. Standard library only.
 
-    python /app/healthcheck.py [PATH] [PORT]
+    python /app/healthcheck.py [PATHS] [PORT]
 
-PATH defaults to /readyz; PORT to $EMPIRE_METRICS_PORT (the /metrics, /healthz, /readyz
-endpoint of every stream service), else 9100. The gateway answers on its HTTP port: pass 8000.
+PATHS is one path or several joined by commas, default /readyz; compose checks the stream
+services with "/readyz,/livez" (ready: Redis answers and every subscriber runs; live: no consumer
+of this process is wedged). PORT defaults to $EMPIRE_METRICS_PORT (the /metrics, /healthz,
+/readyz, /livez endpoint of every stream service), else 9100. The gateway answers on its HTTP
+port: pass 8000.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import urllib.error
 import urllib.request
 
 
-def probe(path: str = "/readyz", port: str | None = None, timeout: float = 2.0) -> int:
+def probe(path: str = "/readyz", port: str | None = None, timeout: float = 3.0) -> int:
     port = port or os.environ.get("EMPIRE_METRICS_PORT") or "9100"
     url = f"http://127.0.0.1:{port}{path}"
     try:
@@ -31,9 +34,9 @@ def probe(path: str = "/readyz", port: str | None = None, timeout: float = 2.0) 
 
 
 def main(argv: list[str]) -> int:
-    path = argv[1] if len(argv) > 1 else "/readyz"
+    paths = (argv[1] if len(argv) > 1 else "/readyz").split(",")
     port = argv[2] if len(argv) > 2 else None
-    return probe(path, port)
+    return max(probe(path, port) for path in paths)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,9 @@ idempotent (by round id and draw label).
 
 Game life: seeding (dealer commits its seed) -> entropy (optional sealed round of client seeds)
 -> playing (engine nodes: turns, sealed rounds via the escrow, draws via the dealer) -> ended.
+Every game also ends by ``expires_ms`` (the ``game_lifetime_s`` setting): ``expire`` takes it
+through the normal end path (``game_ended`` in the record, ``GameEnded`` to scoring, the
+dealer's reveal) with the public outcome ``{"status": "expired", "results": [], ...}``.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from shared.rules.api import (
     Terminal,
     Turn,
 )
+from shared.rules.replay import check_rules_version
 
 ENTROPY_ROUND = "entropy"
 Stage = Literal["seeding", "entropy", "playing", "ended"]
@@ -58,6 +62,9 @@ class GameDoc(BaseModel):
     turn_timeout_ms: int
     round_timeout_ms: int
     deadline_ms: int | None = None
+    expires_ms: int | None = None  # the game's absolute end (None: stored before #28)
+    ended_ms: int | None = None  # when it ended (the archive follows a little later)
+    rules_version: str | None = None  # the engine's at create (None: stored before it was kept)
 
 
 @dataclass
@@ -78,16 +85,22 @@ class Effects:
 
 
 def _game(doc: GameDoc) -> Game:
-    return registry.get(doc.game)
+    """The game's engine; RulesVersionMismatch if it is not the version the game started on
+    (a game ends on the rules it began with: the dealer's game key binds the version)."""
+    game = registry.get(doc.game)
+    check_rules_version(game, doc.rules_version)
+    return game
 
 
-def create(msg: im.CreateGame) -> Effects:
-    """A new game document; the first step asks the dealer to commit to its seed."""
+def create(msg: im.CreateGame, expires_ms: int | None = None) -> Effects:
+    """A new game document; the first step asks the dealer to commit to its seed.
+    ``expires_ms``: the game's absolute end (now + the lifetime)."""
     game = registry.get(msg.game)
     state = game.setup(msg.options, len(msg.players))
     doc = GameDoc(game_id=msg.game_id, game=msg.game, options=msg.options, players=msg.players,
                   engine=game.encode(state), client_entropy=msg.client_entropy,
-                  turn_timeout_ms=msg.turn_timeout_ms, round_timeout_ms=msg.round_timeout_ms)
+                  turn_timeout_ms=msg.turn_timeout_ms, round_timeout_ms=msg.round_timeout_ms,
+                  rules_version=game.rules_version, expires_ms=expires_ms)
     eff = Effects(doc=doc)
     eff.records.append({"type": "game_created", "game": msg.game, "options": msg.options,
                         "rules_version": game.rules_version,
@@ -109,7 +122,14 @@ def redrive(doc: GameDoc, now_ms: int) -> Effects:
         eff.outbound.append((streams.ESC_OPEN, _entropy_round(doc, now_ms)))
     else:  # playing or ended: the engine's node says what is pending (or the end messages)
         game = _game(doc)
-        _request(doc, game, game.next(game.decode(doc.engine)), eff, now_ms, arm=False)
+        node = game.next(game.decode(doc.engine))
+        if doc.stage == "ended" and not isinstance(node, Terminal):  # ended by its lifetime
+            outcome = expired_outcome(doc)
+            eff.outbound.append((streams.GAME_ENDED, im.GameEnded(
+                game_id=doc.game_id, game=doc.game, players=doc.players, outcome=outcome)))
+            eff.outbound.append((streams.DEALER_IN, im.RevealSeed(game_id=doc.game_id)))
+            return eff
+        _request(doc, game, node, eff, now_ms, arm=False)
     return eff
 
 
@@ -184,12 +204,7 @@ def on_action(doc: GameDoc, msg: im.SubmitAction, now_ms: int) -> Effects:
         return refuse("action/wrong_phase", f"the game is not in play yet ({doc.stage})")
     if msg.expected_seq is not None and msg.expected_seq != doc.seq:
         return refuse("action/stale_seq", f"expected seq {msg.expected_seq}, game is at {doc.seq}")
-    game = _game(doc)
-    node = game.next(game.decode(doc.engine))
-    if not isinstance(node, Turn):
-        return refuse("action/wrong_phase", f"no turn is open (waiting for {node.kind})")
-    if msg.seat not in node.seats and msg.seat not in node.open_to:
-        return refuse("action/not_your_turn", f"seat {msg.seat} may not act now")
+    # the turn and the seat are the rules kit's guards (shared/rules/_kit/base.py)
     eff = _apply(doc, Act(seat=msg.seat, action=msg.action), now_ms,
                  origin={"by": "seat", "seat": msg.seat, "cmd_id": msg.cmd_id})
     if eff.reply is not None:
@@ -225,6 +240,29 @@ def on_timeout(doc: GameDoc, msg: im.TurnTimeout, now_ms: int) -> Effects:
             break
         _merge(total, eff)
     return total
+
+
+def expired_outcome(doc: GameDoc) -> dict[str, Any]:
+    """The public outcome of a game ended by its lifetime: nobody placed, nobody rated."""
+    return {"status": "expired", "results": [], "tiebreak": "",
+            "reason": "the game reached its maximum lifetime"}
+
+
+def expire(doc: GameDoc, now_ms: int) -> Effects:
+    """End a game that reached ``expires_ms`` whatever it waits for (turn, sealed round,
+    draw, setup): the normal end path with the ``expired`` outcome. Late answers (a reveal,
+    a draw, a timeout) then meet an ended game and change nothing."""
+    if doc.stage == "ended" or doc.expires_ms is None or now_ms < doc.expires_ms:
+        return Effects()
+    new = doc.model_copy(update={"stage": "ended", "seq": doc.seq + 1, "deadline_ms": None,
+                                 "ended_ms": now_ms})
+    outcome = expired_outcome(doc)
+    eff = Effects(doc=new)
+    eff.records.append({"type": "game_ended", "outcome": outcome})
+    eff.outbound.append((streams.GAME_ENDED, im.GameEnded(
+        game_id=doc.game_id, game=doc.game, players=doc.players, outcome=outcome)))
+    eff.outbound.append((streams.DEALER_IN, im.RevealSeed(game_id=doc.game_id)))
+    return eff
 
 
 def _merge(total: Effects, eff: Effects) -> None:
@@ -279,7 +317,8 @@ def _request(doc: GameDoc, game: Game, node: Node, eff: Effects, now_ms: int,
             eff.timer_ms = deadline
     elif isinstance(node, Terminal):
         if eff.doc is not None:
-            eff.doc = eff.doc.model_copy(update={"stage": "ended", "deadline_ms": None})
+            eff.doc = eff.doc.model_copy(update={"stage": "ended", "deadline_ms": None,
+                                                 "ended_ms": eff.doc.ended_ms or now_ms})
         outcome = game.score(game.decode(doc.engine))
         eff.outbound.append((streams.GAME_ENDED, im.GameEnded(
             game_id=doc.game_id, game=doc.game, players=doc.players,
@@ -317,7 +356,9 @@ def render_views(doc: GameDoc, events: list[Event]) -> dict[int | None, dict[str
     game = _game(doc)
     state = game.decode(doc.engine)
     playing = doc.stage in ("playing", "ended")
-    node = game.next(state) if playing else None
+    node: Node | None = game.next(state) if playing else None
+    if doc.stage == "ended":  # also a game ended by its lifetime, whatever its engine awaits
+        node = Terminal()
     out: dict[int | None, dict[str, Any]] = {}
     seats: list[int | None] = [*range(len(doc.players)), None]
     for seat in seats:

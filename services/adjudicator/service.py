@@ -18,10 +18,13 @@ from shared.protocol import streams
 from shared.protocol.base import Wire
 from shared.rules.registry import UnknownGame
 from shared.runtime import metrics
+from shared.runtime.archive import ARCHIVE_VERSION, Archive, ValkeyArchive
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("adjudicator")
 MAX_CAS_RETRIES = 50
+MAX_REPLY_MESSAGE = 300  # characters of a refusal's message (the fan-out's entry budget)
+ARCHIVE_WAIT_MS = 600_000  # the archive waits this long at most for the reveal and result
 
 
 def now_ms() -> int:
@@ -29,10 +32,14 @@ def now_ms() -> int:
 
 
 class Adjudicator:
-    def __init__(self, settings: Settings, store: Store, broker: Any) -> None:
+    def __init__(self, settings: Settings, store: Store, broker: Any,
+                 archive: Archive | None = None) -> None:
         self.settings = settings
         self.store = store
         self.broker = broker
+        self.archive: Archive = archive if archive is not None else ValkeyArchive(store.redis)
+        store.refusals_kept = settings.refusals_kept
+        store.refusals_ttl_ms = int(settings.refusals_ttl_s * 1000)
 
     # -- publishing ---------------------------------------------------------------------
 
@@ -40,13 +47,15 @@ class Adjudicator:
         stream = (streams.sharded(base, game_id, self.settings.partitions)
                   if base in streams.SHARDED else base)
         await self.broker.publish(msg.model_dump(mode="json"), stream=stream,
-                                  maxlen=streams.MAXLEN_INTERNAL)
+                                  maxlen=streams.maxlen(stream))
 
     async def notify(self, game_id: str) -> None:
         await self.broker.publish(im.Notify(game_id=game_id).model_dump(mode="json"),
                                   stream=streams.GW_UPDATES, maxlen=streams.MAXLEN_UPDATES)
 
     async def reply(self, r: im.Reply) -> None:
+        if len(r.message) > MAX_REPLY_MESSAGE:  # a rules message may quote the action
+            r = r.model_copy(update={"message": r.message[:MAX_REPLY_MESSAGE]})
         await self.broker.publish(r.model_dump(mode="json"), stream=streams.GW_UPDATES,
                                   maxlen=streams.MAXLEN_UPDATES)
 
@@ -56,17 +65,28 @@ class Adjudicator:
                                         for base, msg in eff.outbound]
         if eff.timer_ms is not None:
             sends.append(self.store.arm_timer(doc.game_id, doc.seq, eff.timer_ms))
+        if doc.stage == "ended":  # archived a little later; the lifetime timer is moot
+            sends.append(self.store.arm_timer(
+                doc.game_id, "archive",
+                (doc.ended_ms or now_ms()) + int(self.settings.archive_after_s * 1000)))
+            sends.append(self.store.drop_timer(f"{doc.game_id}|expire"))
         sends.append(self.notify(doc.game_id))
         await asyncio.gather(*sends)
 
     async def _redrive(self, doc: GameDoc) -> None:
         for base, msg in core.redrive(doc, now_ms()).outbound:
             await self.publish(base, msg, doc.game_id)
+        if doc.stage == "ended":  # the archive's timer too (a crash after the end's commit)
+            await self.store.arm_timer(
+                doc.game_id, "archive",
+                (doc.ended_ms or now_ms()) + int(self.settings.archive_after_s * 1000),
+                keep=True)
 
     # -- the CAS loop -------------------------------------------------------------------
 
     async def _process(self, game_id: str, decide: Callable[[GameDoc], Effects],
-                       cmd_id: str = "", redrive: bool = False) -> Effects | None:
+                       cmd_id: str = "", redrive: bool = False,
+                       seat: int | None = None) -> Effects | None:
         """Load, decide, commit with compare-and-set; retry on a concurrent change.
         ``redrive``: an input that changes nothing may be a redelivery after a crash between
         the commit and the publishing: send what the document implies again."""
@@ -88,12 +108,13 @@ class Adjudicator:
             assert eff.doc is not None
             views = core.render_views(eff.doc, eff.events)
             if cmd_id:
-                for seat, payload in views.items():
-                    if seat is not None and eff.log and eff.log[-1].get("cmd_id") == cmd_id \
-                            and eff.log[-1].get("seat") == seat:
+                for view_seat, payload in views.items():
+                    if view_seat is not None and eff.log \
+                            and eff.log[-1].get("cmd_id") == cmd_id \
+                            and eff.log[-1].get("seat") == view_seat:
                         payload["cmd_ids"] = [cmd_id]
             res = await self.store.commit(doc.seq, eff.doc, eff.log, eff.records, views,
-                                          cmd_id=cmd_id)
+                                          cmd_id=cmd_id, seat=seat)
             if res.ok:
                 for entry in eff.log:
                     metrics.ACTIONS_APPLIED.labels(doc.game, entry.get("by", "?")).inc()
@@ -112,16 +133,21 @@ class Adjudicator:
         existing = await self.store.load(msg.game_id)
         if existing is not None:
             await self._redrive(existing)  # a redelivered create: resend what is pending
+            if existing.expires_ms is not None and existing.stage != "ended":
+                await self.store.arm_timer(msg.game_id, "expire", existing.expires_ms)
             return
         try:
-            eff = core.create(msg)
+            eff = core.create(msg, expires_ms=now_ms()
+                              + int(self.settings.game_lifetime_s * 1000))
         except (UnknownGame, ValueError) as exc:
             log.error("create_failed", game_id=msg.game_id, error=str(exc))
             return
-        assert eff.doc is not None
+        assert eff.doc is not None and eff.doc.expires_ms is not None
         views = core.render_views(eff.doc, [])
         res = await self.store.commit(-1, eff.doc, eff.log, eff.records, views)
         if res.ok:
+            # the lifetime's timer first: a crash before it is re-armed by the redelivery
+            await self.store.arm_timer(msg.game_id, "expire", eff.doc.expires_ms)
             await self._after_commit(eff.doc, eff)
         else:
             doc = await self.store.load(msg.game_id)
@@ -132,8 +158,7 @@ class Adjudicator:
     async def on_action(self, msg: im.SubmitAction) -> None:
         with structlog.contextvars.bound_contextvars(game_id=msg.game_id, seat=msg.seat,
                                                      cmd_id=msg.cmd_id):
-            prior = await self.store.command_result(msg.game_id, msg.cmd_id)
-            if prior is not None:
+            if await self.store.command_known(msg.game_id, msg.seat, msg.cmd_id):
                 doc = await self.store.load(msg.game_id)
                 if doc is not None:
                     await self._redrive(doc)
@@ -144,7 +169,7 @@ class Adjudicator:
                 return
             t = now_ms()
             eff = await self._process(msg.game_id, lambda d: core.on_action(d, msg, t),
-                                      cmd_id=msg.cmd_id)
+                                      cmd_id=msg.cmd_id, seat=msg.seat)
             if eff is None:
                 await self.reply(im.Reply(game_id=msg.game_id, player_id=msg.player_id,
                                           cmd_id=msg.cmd_id, ok=False, code="game/not_found",
@@ -154,7 +179,7 @@ class Adjudicator:
                 r = eff.reply.model_copy(update={"player_id": msg.player_id,
                                                  "cmd_id": msg.cmd_id})
                 if r.code != "command/duplicate" and not await self.store.remember_rejection(
-                        msg.game_id, msg.cmd_id, r.code or ""):
+                        msg.game_id, msg.seat, msg.cmd_id):
                     r = r.model_copy(update={"code": "command/duplicate",
                                              "message": "this command id was already processed"})
                 log.info("rejected", code=r.code)
@@ -207,15 +232,62 @@ class Adjudicator:
     # -- timers -------------------------------------------------------------------------
 
     async def timer_loop(self) -> None:
-        """Durable turn deadlines: a sorted set polled by every replica, leased per entry."""
+        """Durable timers in a sorted set polled by every replica, leased per entry:
+        ``<game>|<seq>`` a turn deadline, ``<game>|expire`` the game's lifetime,
+        ``<game>|archive`` its archive after the end."""
         while True:
             try:
                 for member in await self.store.due_timers(now_ms()):
                     if not await self.store.lease(f"adj-timer:{member}", 10_000):
                         continue
-                    game_id, seq = member.rsplit("|", 1)
-                    await self.on_timeout(im.TurnTimeout(game_id=game_id, seq=int(seq)))
+                    game_id, what = member.rsplit("|", 1)
+                    if what == "expire":
+                        await self.on_expire(game_id)
+                    elif what == "archive":
+                        if not await self.on_archive(game_id):
+                            continue  # re-armed for later: keep the new due time
+                    else:
+                        await self.on_timeout(im.TurnTimeout(game_id=game_id, seq=int(what)))
                     await self.store.drop_timer(member)
             except Exception as exc:  # keep the loop alive; the entry stays due
                 log.error("timer_loop_error", error=repr(exc))
             await asyncio.sleep(self.settings.timer_poll_ms / 1000)
+
+    # -- lifetime and archive -----------------------------------------------------------
+
+    async def on_expire(self, game_id: str) -> None:
+        with structlog.contextvars.bound_contextvars(game_id=game_id):
+            t = now_ms()
+            eff = await self._process(game_id, lambda d: core.expire(d, t))
+            if eff is not None and eff.changed:
+                log.info("game_expired")
+
+    async def on_archive(self, game_id: str) -> bool:
+        """Archive a finished game, then let its live keys expire. Waits (False: re-armed)
+        while the dealer's reveal or the result is missing, for up to ``ARCHIVE_WAIT_MS``
+        after the end; archives what there is after that."""
+        with structlog.contextvars.bound_contextvars(game_id=game_id):
+            doc = await self.store.load(game_id)
+            if doc is None or doc.stage != "ended":
+                return True  # gone (archived and expired) or not over: nothing to do
+            seats = len(doc.players)
+            meta, record, log_entries, result, view = await self.store.game_for_archive(
+                game_id, seats)
+            t = now_ms()
+            complete = result is not None and any(
+                e.get("type") == "seed_revealed" for e in record)
+            ended = doc.ended_ms or t
+            if not complete and t - ended < ARCHIVE_WAIT_MS:
+                await self.store.arm_timer(game_id, "archive", t + 2_000)
+                return False
+            await self.archive.put(game_id, {
+                "v": ARCHIVE_VERSION, "game_id": game_id, "game": doc.game,
+                "options": doc.options, "players": [p.model_dump() for p in doc.players],
+                "table_id": (meta or {}).get("table_id"), "meta": meta, "record": record,
+                "log": log_entries, "result": result, "final_view": view,
+                "ended_ms": doc.ended_ms, "archived_ms": t})
+            await self.store.expire_live(game_id, seats,
+                                         int(self.settings.archive_live_ttl_s * 1000))
+            log.info("game_archived", complete=complete, records=len(record),
+                     moves=len(log_entries))
+            return True

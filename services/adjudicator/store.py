@@ -4,10 +4,17 @@
 the new document, the private log entries, the public record entries, every seat's view
 snapshot and the spectator's, and the command id (idempotency). All keys share the game's
 hash tag, so this also works on a cluster.
+
+Command ids belong to one (game, seat): an applied one is the field ``<seat>|<cmd_id>`` of
+``g:{id}:cmds`` (kept while the game's keys live), a refused one a member of the seat's
+``g:{id}:rej:<seat>`` (a sorted set by time: at most ``refusals_kept`` of the latest, each for
+``refusals_ttl_s``). So a seat cannot burn another seat's ids, and a flood of refused
+commands leaves a bounded trace.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +48,24 @@ return {1, ARGV[2]}
 """
 
 
+# KEYS[1] the seat's refusals; ARGV: cmd id, now ms, how many to keep, ttl ms.
+# 1 = remembered now, 0 = already known (a replay)
+REJECT_LUA = """
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[2]) - tonumber(ARGV[4]))
+local extra = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[3])
+if extra > 0 then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, extra - 1) end
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 1
+"""
+
+
+def cmd_field(seat: int, cmd_id: str) -> str:
+    """The field of an applied command id in ``g:{id}:cmds``: ids are per (game, seat)."""
+    return f"{seat}|{cmd_id}"
+
+
 @dataclass
 class CommitResult:
     ok: bool
@@ -49,9 +74,13 @@ class CommitResult:
 
 
 class Store:
-    def __init__(self, redis: Any) -> None:
+    def __init__(self, redis: Any, refusals_kept: int = 256,
+                 refusals_ttl_ms: int = 24 * 3600 * 1000) -> None:
         self.redis = redis
+        self.refusals_kept = refusals_kept
+        self.refusals_ttl_ms = refusals_ttl_ms
         self._commit = redis.register_script(COMMIT_LUA)
+        self._reject = redis.register_script(REJECT_LUA)
         # the last document this process committed or loaded per game: a decision taken on
         # it is only committed if the stored seq still matches (the CAS), so it saves the
         # read and the validation, never correctness
@@ -76,19 +105,31 @@ class Store:
         self._remember(doc)
         return doc
 
-    async def command_result(self, game_id: str, cmd_id: str) -> Any:
-        raw = await self.redis.hget(Keys(game_id).cmds, cmd_id)
-        return None if raw is None else loads(raw)
+    async def command_known(self, game_id: str, seat: int, cmd_id: str) -> bool:
+        """Whether this seat's command id was applied or refused already (a field without a
+        seat is from before ids were per seat: it counts for every seat)."""
+        k = Keys(game_id)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hexists(k.cmds, cmd_field(seat, cmd_id))
+            pipe.zscore(k.refusals(seat), cmd_id)
+            pipe.hexists(k.cmds, cmd_id)
+            applied, refused, legacy = await pipe.execute()
+        return bool(applied) or refused is not None or bool(legacy)
 
-    async def remember_rejection(self, game_id: str, cmd_id: str, code: str) -> bool:
-        """Record a rejected command id; False if the id was already known (a replay)."""
-        return bool(await self.redis.hsetnx(Keys(game_id).cmds, cmd_id,
-                                            dumps({"rejected": code})))
+    async def remember_rejection(self, game_id: str, seat: int, cmd_id: str) -> bool:
+        """Record a refused command id of a seat; False if the id was already known (a
+        replay). The seat keeps its latest ``refusals_kept`` for ``refusals_ttl_ms``."""
+        return bool(await self._reject(keys=[Keys(game_id).refusals(seat)],
+                                       args=[cmd_id, int(time.time() * 1000),
+                                             self.refusals_kept, self.refusals_ttl_ms]))
 
     async def commit(self, expected_seq: int, doc: GameDoc, log: list[dict[str, Any]],
                      records: list[dict[str, Any]], views: dict[int | None, dict[str, Any]],
-                     cmd_id: str = "") -> CommitResult:
+                     cmd_id: str = "", seat: int | None = None) -> CommitResult:
+        """``cmd_id`` (with the acting ``seat``): applied at most once per (game, seat)."""
         k = Keys(doc.game_id)
+        if cmd_id:
+            cmd_id = cmd_field(seat if seat is not None else -1, cmd_id)
         seats = sorted(s for s in views if s is not None)
         keys = [k.state, k.log, k.record, k.cmds, k.spectator, *[k.view(s) for s in seats]]
         argv: list[Any] = [str(expected_seq), str(doc.seq), doc.model_dump_json(), cmd_id,
@@ -106,8 +147,49 @@ class Store:
             self._docs.pop(doc.game_id, None)
         return CommitResult(ok=status == 1, duplicate=status == -1, current_seq=cur)
 
-    async def arm_timer(self, game_id: str, seq: int, due_ms: int) -> None:
-        await self.redis.zadd(streams.TIMERS_ADJ, {f"{game_id}|{seq}": due_ms})
+    async def arm_timer(self, game_id: str, seq: int | str, due_ms: int,
+                        keep: bool = False) -> None:
+        """A durable timer: ``seq`` a turn's seq, or ``expire`` / ``archive``. ``keep``: an
+        armed timer keeps its due time (re-arming after a crash never postpones it)."""
+        await self.redis.zadd(streams.TIMERS_ADJ, {f"{game_id}|{seq}": due_ms}, nx=keep)
+
+    async def game_for_archive(self, game_id: str, seats: int
+                               ) -> tuple[Any, list[dict[str, Any]], list[dict[str, Any]],
+                                          Any, Any]:
+        """(meta, record entries with their ids, log entries, result, the spectator's last
+        view payload) of a game, for its archive."""
+        k = Keys(game_id)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.get(k.meta)
+            pipe.get(k.result)
+            pipe.xrevrange(k.spectator, count=1)
+            meta, result, last = await pipe.execute()
+        record = [{"id": text(i), **loads(f[b"d"])} for i, f in await self._all(k.record)]
+        log = [loads(f[b"d"]) for _, f in await self._all(k.log)]
+        view = loads(last[0][1][b"d"]) if last else None
+        return (loads(meta) if meta else None, record, log,
+                loads(result) if result else None, view)
+
+    async def _all(self, key: str) -> list[Any]:
+        out: list[Any] = []
+        last = "-"
+        while True:
+            batch = await self.redis.xrange(key, min=last, count=1000)
+            out += batch
+            if len(batch) < 1000:
+                return out
+            last = "(" + text(batch[-1][0])
+
+    async def expire_live(self, game_id: str, seats: int, ttl_ms: int) -> None:
+        """Every live key of the game expires in ``ttl_ms`` (its archive serves it then)."""
+        k = Keys(game_id)
+        keys = [k.state, k.log, k.record, k.cmds, k.spectator, k.meta, k.result,
+                *(k.view(s) for s in range(seats)), *(k.refusals(s) for s in range(seats))]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for key in keys:
+                pipe.pexpire(key, ttl_ms)
+            await pipe.execute()
+        self._docs.pop(game_id, None)
 
     async def due_timers(self, now_ms: int, limit: int = 100) -> list[str]:
         raw = await self.redis.zrangebyscore(streams.TIMERS_ADJ, "-inf", now_ms, start=0,

@@ -1,4 +1,8 @@
-from services.dealer.app import app
-from shared.runtime.service import run
+from shared.runtime.startup import refuse_unsafe
+
+refuse_unsafe("dealer")  # before anything connects: placeholder secrets, plaintext (exit 78)
+
+from services.dealer.app import app  # noqa: E402
+from shared.runtime.service import run  # noqa: E402
 
 run(app)

@@ -38,9 +38,13 @@ redis.call('RPUSH', KEYS[2], ARGV[3])
 return false
 """
 
+# the seed and the draws are public once revealed: the dealer's keys then expire with the
+# game's live keys (ARGV[2] ms; the record carries the reveal, the archive keeps it)
 REVEAL_LUA = """
 if redis.call('HSETNX', KEYS[1], 'revealed', '1') == 0 then return 0 end
 redis.call('XADD', KEYS[2], '*', 'd', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[3], ARGV[2])
 return 1
 """
 
@@ -57,7 +61,7 @@ class Dealer:
     async def _to_adjudicator(self, msg: Wire, game_id: str) -> None:
         stream = streams.sharded(streams.ADJ_DRAWS, game_id, self.settings.partitions)
         await self.broker.publish(msg.model_dump(mode="json"), stream=stream,
-                                  maxlen=streams.MAXLEN_INTERNAL)
+                                  maxlen=streams.maxlen(stream))
 
     async def on_commit_seed(self, msg: im.CommitSeed) -> None:
         k = Keys(msg.game_id)
@@ -119,7 +123,9 @@ class Dealer:
                  "rules_version": data["rules_version"],
                  "client_seeds": loads(data.get("client_seeds", "[]")),
                  "draws": [loads(data["draw:" + lb]) for lb in labels]}
-        if await self._reveal(keys=[k.dealer, k.record], args=[dumps(entry)]):
+        ttl_ms = int((self.settings.archive_after_s + self.settings.archive_live_ttl_s) * 1000)
+        if await self._reveal(keys=[k.dealer, k.record, k.dealer + ":order"],
+                              args=[dumps(entry), ttl_ms]):
             log.info("seed_revealed", game_id=msg.game_id, draws=len(labels))
             await self.broker.publish(im.Notify(game_id=msg.game_id).model_dump(mode="json"),
                                       stream=streams.GW_UPDATES,

@@ -29,8 +29,26 @@ redis.call('XADD', KEYS[3], '*', 'd', ARGV[3])
 return 1
 """
 
-COMMIT_LUA = """
+# A game can end with a round still open (its lifetime, issue 28): after the record's
+# game_ended nothing more of the escrow's goes into the record (a commit is refused as
+# closed, a close writes nothing public), so the record ends with the game.
+ENDED_LUA = """
+local function ended(rec)
+  for _, e in ipairs(redis.call('XREVRANGE', rec, '+', '-', 'COUNT', 3)) do
+    local f = e[2]
+    for i = 1, #f, 2 do
+      if f[i] == 'd' and string.find(f[i + 1], '"type":"game_ended"', 1, true) then
+        return true
+      end
+    end
+  end
+  return false
+end
+"""
+
+COMMIT_LUA = ENDED_LUA + """
 if redis.call('HGET', KEYS[1], ARGV[1]) ~= 'open' then return {'closed', 0} end
+if ended(KEYS[4]) then return {'closed', 0} end
 if ARGV[5] ~= '' and redis.call('HEXISTS', KEYS[2], ARGV[5]) == 0 then return {'order', 0} end
 if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[3]) == 0 then return {'dup', 0} end
 redis.call('HSET', KEYS[3], ARGV[1] .. '/' .. ARGV[2], ARGV[4])
@@ -59,15 +77,28 @@ return st or ''
 
 # KEYS[4] (the deadline timers, a shared key) only on a single server: in a cluster it lives
 # in another slot and is removed by a separate command
-CLOSE_LUA = """
+CLOSE_LUA = ENDED_LUA + """
 if KEYS[4] then redis.call('ZREM', KEYS[4], ARGV[5]) end
 local opened = redis.call('HGET', KEYS[2], ARGV[1] .. '#opened')
 if redis.call('HGET', KEYS[1], ARGV[1]) ~= 'closing' then return {0, opened} end
 redis.call('HSET', KEYS[1], ARGV[1], 'closed')
 redis.call('HSET', KEYS[2], ARGV[1] .. '#reveal', ARGV[4])
+if ended(KEYS[3]) then return {1, opened} end
 redis.call('XADD', KEYS[3], '*', 'd', ARGV[2])
 redis.call('XADD', KEYS[3], '*', 'd', ARGV[3])
 return {1, opened}
+"""
+
+
+# A game's escrow keys expire on their own (no TTL shorter than what a round needs: only
+# extended): at an open to the round's deadline + the live TTL, at a close to the live TTL
+# (its openings are public in the record by then). ARGV[1] ms; missing keys are skipped.
+EXTEND_TTL_LUA = """
+for _, key in ipairs(KEYS) do
+  local t = redis.call('PTTL', key)
+  if t == -1 or (t >= 0 and t < tonumber(ARGV[1])) then redis.call('PEXPIRE', key, ARGV[1]) end
+end
+return 1
 """
 
 
@@ -84,6 +115,7 @@ class Escrow:
         self._commit = redis.register_script(COMMIT_LUA)
         self._closing = redis.register_script(CLOSING_LUA)
         self._close = redis.register_script(CLOSE_LUA)
+        self._extend = redis.register_script(EXTEND_TTL_LUA)
         self._specs: dict[tuple[str, str], im.OpenRound] = {}
 
     async def _notify(self, game_id: str) -> None:
@@ -128,6 +160,7 @@ class Escrow:
             created = await self._timer_and_open(spec, keys, args)
             if created:
                 self._remember(spec)
+                await self._expire_later(spec, spec.deadline_ms - now_ms())
                 metrics.SEALED_OPEN.inc()
                 log.info("round_opened", slots=len(spec.slots), ordered=spec.ordered)
                 await self._notify(spec.game_id)
@@ -246,6 +279,7 @@ class Escrow:
             await self.redis.zrem(streams.TIMERS_ESC, member)
         self._specs.pop((spec.game_id, spec.round_id), None)  # re-read if ever needed again
         if done:
+            await self._expire_later(spec, 0)
             metrics.SEALED_OPEN.dec()
             if opened is not None:
                 metrics.REVEAL_LATENCY.observe(max(0.0, (now_ms() - int(opened)) / 1000))
@@ -255,6 +289,13 @@ class Escrow:
         # (a receipt tells the gateways the game changed as a notify would)
         await asyncio.gather(self._send_reveal(msg), self._reply(receipt) if receipt is not None
                              else self._notify(spec.game_id))
+
+    async def _expire_later(self, spec: im.OpenRound, extra_ms: int) -> None:
+        """The game's escrow keys live at least ``extra_ms`` + the live TTL from now."""
+        k = Keys(spec.game_id)
+        ttl = max(0, extra_ms) + int(self.settings.archive_live_ttl_s * 1000)
+        await self._extend(keys=[k.esc_status, k.esc_round, k.esc_open,
+                                 k.esc_commits(spec.round_id)], args=[ttl])
 
     async def _close_inputs(self, spec: im.OpenRound) -> tuple[Any, Any, Any]:
         """What a close resumed outside the commit script reads (the same as the script's)."""
@@ -271,7 +312,7 @@ class Escrow:
     async def _send_reveal(self, msg: im.RoundRevealed) -> None:
         stream = streams.sharded(streams.ADJ_REVEALS, msg.game_id, self.settings.partitions)
         await self.broker.publish(msg.model_dump(mode="json"), stream=stream,
-                                  maxlen=streams.MAXLEN_INTERNAL)
+                                  maxlen=streams.maxlen(stream))
 
     async def resend_reveal(self, game_id: str, round_id: str) -> None:
         raw = await self.redis.hget(Keys(game_id).esc_round, round_id + "#reveal")

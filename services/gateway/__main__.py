@@ -1,17 +1,20 @@
 import socket
 
-import uvicorn
+from shared.runtime.startup import refuse_unsafe
 
-from shared.runtime.settings import get_settings
+refuse_unsafe("gateway")  # before anything connects: placeholder secrets, plaintext (exit 78)
+
+from services.gateway.limits import get_limits  # noqa: E402
+from services.gateway.server import DrainingServer, config  # noqa: E402
+from shared.runtime.settings import get_settings  # noqa: E402
 
 s = get_settings()
-config = uvicorn.Config("services.gateway.app:app", host=s.host, port=s.port, loop="uvloop",
-                        log_level="warning", ws_max_size=s.max_message_bytes * 4,
-                        proxy_headers=True)
+# uvicorn with the gateway's guards against slow and hostile clients (services/gateway/server.py)
+cfg = config(s, get_limits())
 # replicas on one host share the port (SO_REUSEPORT: the kernel spreads the connections)
 sock = socket.socket(socket.AF_INET6 if ":" in s.host else socket.AF_INET, socket.SOCK_STREAM)
 sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 if hasattr(socket, "SO_REUSEPORT"):
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
 sock.bind((s.host, s.port))
-uvicorn.Server(config).run(sockets=[sock])
+DrainingServer(cfg, s.drain_s).run(sockets=[sock])

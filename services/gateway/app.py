@@ -11,20 +11,31 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from faststream.redis import StreamSub
 from redis.exceptions import RedisError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from services.gateway.http_errors import HttpError
+from services.gateway.http_guard import HttpGuard
 from services.gateway.hub import Hub
+from services.gateway.limits import get_limits
+from services.gateway.lobby_requests import body_schema, json_object, lobby_request, path_id
 from services.gateway.lobby_rpc import LobbyRpc
+from services.gateway.memory_guard import MemoryGuard
+from services.gateway.quotas import Quotas
 from services.gateway.replays import ReplayBoards
+from services.gateway.security_headers import SecurityHeaders
 from services.gateway.ws import Edge
 from services.scoring.service import history_key, leaderboard_key, ratings_key
+from shared.protocol import lobby as lm
 from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.rules import registry
-from shared.runtime import bus, metrics, tokens
+from shared.runtime import bus, liveness, metrics, ops, tokens
+from shared.runtime.archive import ValkeyArchive
 from shared.runtime.jsonutil import loads, text
 from shared.runtime.logging import configure_logging
 from shared.runtime.outbox import Outbox
@@ -36,8 +47,12 @@ logger = configure_logging("gateway", settings.log_level, settings.log_json)
 broker = bus.make_broker(settings, logger=logger)
 redis = client(settings)
 hub = Hub(redis)
-edge = Edge(settings, hub, broker, Outbox(redis))
+limits = get_limits()
+quotas = Quotas(redis, limits, settings.instance)
+memory = MemoryGuard(redis, limits.memory_soft_limit)
+edge = Edge(settings, hub, broker, Outbox(redis), limits, quotas)
 boards = ReplayBoards()
+archive = ValkeyArchive(redis)  # finished games once their live keys expire
 lobby_rpc = LobbyRpc(broker, settings.instance)
 STATIC = Path(__file__).parent / "static"
 
@@ -53,27 +68,56 @@ async def on_update(bodies: list[dict[str, Any]]) -> None:
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     await broker.start()
     sweep = asyncio.create_task(hub.sweep_loop())
-    logger.info("service_started", instance=settings.instance, port=settings.port)
+    slots = asyncio.create_task(quotas.refresh_loop())
+    watch_memory = asyncio.create_task(memory.loop())
+    ops_server = None
+    if settings.metrics_port:  # /metrics and the probes off the public port
+        ops_server = await ops.serve(settings.metrics_port, _ready)
+    logger.info("service_started", instance=settings.instance, port=settings.port,
+                metrics_port=settings.metrics_port, public_metrics=settings.public_metrics)
     yield
+    if ops_server is not None:
+        ops_server.close()
     sweep.cancel()
+    slots.cancel()
+    watch_memory.cancel()
     await broker.stop()
     await redis.aclose()
 
 
+_docs = settings.public_docs
 app = FastAPI(title="Empire Hall", version="1", lifespan=lifespan,
-              description="HTTP API of the Empire Hall gateway. Play happens on /ws.")
+              description="HTTP API of the Empire Hall gateway. Play happens on /ws.",
+              docs_url="/docs" if _docs else None, redoc_url="/redoc" if _docs else None,
+              openapi_url="/openapi.json" if _docs else None)
 app.mount("/static", StaticFiles(directory=STATIC), name="static")
-
-
-class HttpError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
-        self.status, self.code, self.message = status, code, message
+# rate limits per IP / player / sign-up and the body bound (services/gateway/http_guard.py)
+app.add_middleware(HttpGuard, limits=limits, quotas=quotas,
+                   secrets=lambda: settings.verify_secrets)
+app.add_middleware(SecurityHeaders)  # outermost: CSP and friends on every response
 
 
 @app.exception_handler(HttpError)
 async def _http_error(request: Request, exc: HttpError) -> JSONResponse:
     return JSONResponse({"ok": False, "code": exc.code, "message": exc.message},
-                        status_code=exc.status)
+                        status_code=exc.status, headers=exc.headers)
+
+
+@app.exception_handler(StarletteHTTPException)
+async def _no_route(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    """No such route (404) or method (405): typed like every other refusal."""
+    return JSONResponse({"ok": False, "code": "message/malformed",
+                         "message": "no such route" if exc.status_code == 404
+                         else str(exc.detail)[:200]},
+                        status_code=exc.status_code, headers=exc.headers)
+
+
+@app.exception_handler(RequestValidationError)
+async def _bad_parameter(request: Request, exc: RequestValidationError) -> JSONResponse:
+    """A path or query parameter of the wrong shape (``limit=1e400``): typed 400."""
+    where = ", ".join(".".join(str(x) for x in e.get("loc", ())) for e in exc.errors()[:3])
+    return JSONResponse({"ok": False, "code": "message/malformed",
+                         "message": f"bad parameter: {where}"[:200]}, status_code=400)
 
 
 @app.exception_handler(RedisError)
@@ -93,12 +137,18 @@ def identity(authorization: str | None) -> tokens.Identity:
         raise HttpError(401, exc.code, str(exc)) from exc
 
 
-async def lobby(op: str, body: dict[str, Any], who: tokens.Identity | None) -> dict[str, Any]:
-    req = {**body, "op": op}
-    if who is not None:
-        req.update(player_id=who.player_id, name=who.name)
+def stamp(who: tokens.Identity, **fields: Any) -> dict[str, Any]:
+    """The fields the gateway sets on a lobby request: the token's identity (and path ids)."""
+    return {"player_id": who.player_id, "name": who.name, **fields}
+
+
+async def lobby(req: lm.LobbyRequest) -> dict[str, Any]:
+    """Send the validated request (its model's dump, never a client's raw body)."""
+    if memory.refuses(req.op):
+        raise HttpError(503, "storage/full", "the server is near its storage limit: running "
+                        "games go on, new ones wait", headers={"Retry-After": "30"})
     try:
-        data = await lobby_rpc.request(req, timeout=10.0)
+        data = await lobby_rpc.request(req.model_dump(mode="json"), timeout=10.0)
     except TimeoutError as exc:
         raise HttpError(503, "lobby/bad_request", "the lobby did not answer") from exc
     if not data.get("ok"):
@@ -121,20 +171,39 @@ async def healthz() -> dict[str, Any]:
     return {"ok": True, "instance": settings.instance}
 
 
-@app.get("/readyz")
-async def readyz() -> JSONResponse:
-    """Readiness: Redis answers and the fan-out subscriber is running."""
+async def _not_ready() -> str | None:
+    """Why the gateway is not ready (None: ready): Redis answers and the fan-out subscriber
+    (gw:updates) and the lobby reply channel are consuming: a gateway whose fan-out died
+    would accept sockets and send them nothing."""
     try:
         await redis.ping()
     except Exception:
-        return JSONResponse({"ok": False, "reason": "redis"}, status_code=503)
+        return "redis"
+    if not liveness.subscribers_running(broker):
+        return "fan-out"
+    if hub.draining:  # shutting down: the load balancer stops routing new sockets here
+        return "draining"
+    return None
+
+
+async def _ready() -> bool:
+    return await _not_ready() is None
+
+
+@app.get("/readyz")
+async def readyz() -> JSONResponse:
+    """Readiness (see ``_not_ready``)."""
+    reason = await _not_ready()
+    if reason is not None:
+        return JSONResponse({"ok": False, "reason": reason}, status_code=503)
     return JSONResponse({"ok": True, "instance": settings.instance})
 
 
-@app.get("/metrics", include_in_schema=False)
-async def prometheus_metrics() -> Response:
-    metrics.WS_CONNECTIONS.set(sum(len(c) for c in hub.by_player.values()))
-    return Response(metrics.render(), media_type="text/plain; version=0.0.4")
+if settings.public_metrics:  # off the public port unless the operator enables it
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus_metrics() -> Response:
+        return Response(metrics.render(), media_type="text/plain; version=0.0.4")
 
 
 @app.get("/api/games")
@@ -148,51 +217,81 @@ async def games() -> dict[str, Any]:
     return {"games": out}
 
 
-@app.post("/api/players")
-async def create_player(body: dict[str, Any]) -> dict[str, Any]:
-    return await lobby("create_player", {"name": body.get("name", "")}, None)
+@app.post("/api/players", openapi_extra=body_schema(lm.CreatePlayer))
+async def create_player(request: Request) -> dict[str, Any]:
+    body = await json_object(request, limits)
+    return await lobby(lobby_request(lm.CreatePlayer, body, {}))
 
 
 @app.get("/api/tables")
-async def list_tables(authorization: Auth = None) -> dict[str, Any]:
-    return await lobby("list_tables", {}, identity(authorization))
+async def list_tables(request: Request, authorization: Auth = None) -> dict[str, Any]:
+    who = identity(authorization)
+    query = {k: v for k, v in request.query_params.items()
+             if k in lm.ListTables.model_fields and k not in ("v", "op", "player_id", "name")}
+    return await lobby(lobby_request(lm.ListTables, query, stamp(who)))
 
 
-@app.post("/api/tables")
-async def create_table(body: dict[str, Any], authorization: Auth = None) -> dict[str, Any]:
-    return await lobby("create_table", body, identity(authorization))
+@app.post("/api/tables", openapi_extra=body_schema(lm.CreateTable, "name"))
+async def create_table(request: Request, authorization: Auth = None) -> dict[str, Any]:
+    who = identity(authorization)
+    body = await json_object(request, limits)
+    return await lobby(lobby_request(lm.CreateTable, body, stamp(who)))
 
 
 @app.get("/api/tables/{table_id}")
 async def get_table(table_id: str, authorization: Auth = None) -> dict[str, Any]:
-    return await lobby("get_table", {"table_id": table_id}, identity(authorization))
+    who = identity(authorization)
+    tid = path_id(table_id, "table")
+    return await lobby(lobby_request(lm.GetTable, {}, stamp(who, table_id=tid)))
 
 
 @app.post("/api/tables/{table_id}/join")
 async def join_table(table_id: str, authorization: Auth = None) -> dict[str, Any]:
-    return await lobby("join_table", {"table_id": table_id}, identity(authorization))
+    who = identity(authorization)
+    tid = path_id(table_id, "table")
+    return await lobby(lobby_request(lm.JoinTable, {}, stamp(who, table_id=tid)))
 
 
 @app.post("/api/invites/{code}/join")
 async def join_invite(code: str, authorization: Auth = None) -> dict[str, Any]:
-    return await lobby("join_table", {"invite": code}, identity(authorization))
+    who = identity(authorization)
+    invite = path_id(code, "invite")
+    return await lobby(lobby_request(lm.JoinTable, {}, stamp(who, invite=invite)))
 
 
 @app.post("/api/tables/{table_id}/leave")
 async def leave_table(table_id: str, authorization: Auth = None) -> dict[str, Any]:
-    return await lobby("leave_table", {"table_id": table_id}, identity(authorization))
+    who = identity(authorization)
+    tid = path_id(table_id, "table")
+    return await lobby(lobby_request(lm.LeaveTable, {}, stamp(who, table_id=tid)))
 
 
-@app.post("/api/tables/{table_id}/bots")
-async def add_bot(table_id: str, body: dict[str, Any] | None = None,
-                  authorization: Auth = None) -> dict[str, Any]:
-    return await lobby("add_bot", {"table_id": table_id, **(body or {})},
-                       identity(authorization))
+@app.post("/api/tables/{table_id}/bots",
+          openapi_extra=body_schema(lm.AddBot, "name", "table_id", required=False))
+async def add_bot(table_id: str, request: Request, authorization: Auth = None) -> dict[str, Any]:
+    who = identity(authorization)
+    tid = path_id(table_id, "table")
+    body = await json_object(request, limits, required=False)
+    return await lobby(lobby_request(lm.AddBot, body, stamp(who, table_id=tid)))
+
+
+@app.post("/api/tables/{table_id}/kick",
+          openapi_extra=body_schema(lm.KickPlayer, "name", "table_id"))
+async def kick_player(table_id: str, request: Request,
+                      authorization: Auth = None) -> dict[str, Any]:
+    """The host removes a seated player (body ``{"target": "<player id>"}``) before the
+    start; a removed player may not join again."""
+    who = identity(authorization)
+    tid = path_id(table_id, "table")
+    body = await json_object(request, limits)
+    return await lobby(lobby_request(lm.KickPlayer, body, stamp(who, table_id=tid)))
 
 
 @app.post("/api/tables/{table_id}/start")
 async def start_table(table_id: str, authorization: Auth = None) -> dict[str, Any]:
-    return await lobby("start_table", {"table_id": table_id}, identity(authorization))
+    who = identity(authorization)
+    tid = path_id(table_id, "table")
+    return await lobby(lobby_request(lm.StartTable, {}, stamp(who, table_id=tid)))
 
 
 async def _entries(key: str) -> list[dict[str, Any]]:
@@ -212,20 +311,38 @@ async def _stage(game_id: str) -> str | None:
     return loads(last[0][1][b"d"]).get("stage") if last else None
 
 
-@app.get("/api/matches/{game_id}")
-async def match(game_id: str) -> dict[str, Any]:
+async def _game(game_id: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """(meta, archived document or None). A finished game is served from its archive once
+    archived (whole and immutable: its live keys expire soon after); others from the live
+    keys. 404 when neither knows the game."""
+    archived = await archive.get(game_id)
+    if archived is not None:
+        return archived.get("meta") or {"game_id": game_id, "game": archived["game"],
+                                        "options": archived.get("options", {}),
+                                        "players": archived["players"],
+                                        "table_id": archived.get("table_id")}, archived
     meta = await hub.meta(game_id)
     if meta is None:
         raise HttpError(404, "game/not_found", "no such game")
-    return {**meta, "stage": await _stage(game_id)}
+    return meta, None
+
+
+@app.get("/api/matches/{game_id}")
+async def match(game_id: str) -> dict[str, Any]:
+    meta = await hub.meta(game_id)
+    if meta is not None and (stage := await _stage(game_id)) is not None:
+        return {**meta, "stage": stage}
+    meta, archived = await _game(game_id)  # archived, or live keys half gone
+    return {**meta, "stage": "ended" if archived is not None else await _stage(game_id)}
 
 
 @app.get("/api/matches/{game_id}/record")
 async def record(game_id: str) -> dict[str, Any]:
     """The public record; once the game has ended also the full move log (the replay)."""
-    meta = await hub.meta(game_id)
-    if meta is None:
-        raise HttpError(404, "game/not_found", "no such game")
+    meta, archived = await _game(game_id)
+    if archived is not None:
+        return {"game_id": game_id, "game": meta["game"], "players": meta["players"],
+                "ended": True, "record": archived["record"], "log": archived["log"]}
     k = Keys(game_id)
     ended = await _stage(game_id) == "ended"
     return {"game_id": game_id, "game": meta["game"], "players": meta["players"],
@@ -233,20 +350,47 @@ async def record(game_id: str) -> dict[str, Any]:
             "log": await _entries(k.log) if ended else None}
 
 
+@app.get("/api/matches/{game_id}/audit")
+async def audit(game_id: str) -> dict[str, Any]:
+    """A finished game's audit bundle: the record document (record and move log) plus the
+    game's options, rules version and reveal entries, with ``escrow_key`` and ``signatures``
+    reserved (null: no sealed openings or signatures yet). ``python -m shared.fairness.verify
+    bundle.json`` and the replay viewer take it as it is (docs/fairness.md)."""
+    meta, archived = await _game(game_id)
+    if archived is not None:
+        rec, log = archived["record"], archived["log"]
+    elif await _stage(game_id) == "ended":
+        k = Keys(game_id)
+        rec, log = await _entries(k.record), await _entries(k.log)
+    else:
+        raise HttpError(409, "replay/not_ended", "the audit bundle is served once the game "
+                        "has ended")
+    created: dict[str, Any] = next((e for e in rec if e.get("type") == "game_created"), {})
+    return {"audit": 1, "game_id": game_id, "game": meta["game"], "players": meta["players"],
+            "ended": True, "options": created.get("options", meta.get("options", {})),
+            "rules_version": created.get("rules_version"), "record": rec, "log": log,
+            "reveals": [e for e in rec if e.get("type") in ("round_revealed", "seed_revealed")],
+            "escrow_key": None, "signatures": None}
+
+
 @app.get("/api/matches/{game_id}/replay")
 async def replay_step(game_id: str, step: int = 0, seat: int | None = None) -> dict[str, Any]:
     """A finished game's board after ``step`` moves of its log (0 = the setup), as ``seat``
     saw it (omitted: the spectator's view). Only once the game has ended: then the whole log
     is public, so no step's view carries anything the rules still hide."""
-    meta = await hub.meta(game_id)
-    if meta is None:
-        raise HttpError(404, "game/not_found", "no such game")
-    if await _stage(game_id) != "ended":
+    meta, archived = await _game(game_id)
+    if archived is None and await _stage(game_id) != "ended":
         raise HttpError(409, "replay/not_ended",
                         "boards of past steps are served once the game has ended")
     if seat is not None and not 0 <= seat < len(meta["players"]):
         raise HttpError(400, "replay/bad_request", f"seat must be 0-{len(meta['players']) - 1}")
-    states = await boards.states(game_id, meta, lambda: _entries(Keys(game_id).log))
+
+    async def load_log() -> list[dict[str, Any]]:
+        if archived is not None:
+            return list(archived["log"])
+        return await _entries(Keys(game_id).log)
+
+    states = await boards.states(game_id, meta, load_log)
     if not 0 <= step < len(states):
         raise HttpError(400, "replay/bad_request", f"step must be 0-{len(states) - 1}")
     return {"ok": True, "game_id": game_id, "game": meta["game"], "step": step,
@@ -257,9 +401,12 @@ async def replay_step(game_id: str, step: int = 0, seat: int | None = None) -> d
 @app.get("/api/matches/{game_id}/result")
 async def result(game_id: str) -> dict[str, Any]:
     raw = await redis.get(Keys(game_id).result)
-    if raw is None:
+    if raw is not None:
+        return dict(loads(raw))
+    archived = await archive.get(game_id)
+    if archived is None or archived.get("result") is None:
         raise HttpError(404, "game/not_found", "no result (yet) for this game")
-    return dict(loads(raw))
+    return dict(archived["result"])
 
 
 @app.get("/api/leaderboard/{game}")

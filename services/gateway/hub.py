@@ -4,6 +4,12 @@ A connection watching game G as seat s receives entries of ``g:{G}:v:<s>`` (its 
 stream) and ``g:{G}:rec`` (the public record); a spectator receives ``g:{G}:v:spec``. Nothing
 else is ever read for a client. Every gateway replica reads the ``gw:updates`` fan-out stream
 and pumps the watchers of the games named there; a slow sweep catches anything missed.
+
+The fan-out never waits for a client: it reads Redis and appends to each connection's
+bounded outbound queue (services/gateway/outbound.py); every socket send happens in the
+connection's own writer task, and no lock is held across one. A record backlog (a fresh
+``watch`` of a long game, a watcher that fell a page behind) is paged by the connection's own
+task, one page whenever its queue has room, never through the shared fan-out.
 """
 
 from __future__ import annotations
@@ -15,52 +21,79 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 import structlog
 from pydantic import ValidationError
 
+from services.gateway.outbound import Outbound
 from shared.protocol import internal as im
 from shared.protocol.streams import Keys
-from shared.runtime.jsonutil import dumps, loads, text
+from shared.runtime import metrics
+from shared.runtime.jsonutil import loads, text
 
 log = structlog.get_logger("gateway")
 
 VIEW_PAGE = 200  # view entries read per watcher per pump (a view is a complete snapshot)
-RECORD_PAGE = 500  # public record entries per read; a longer backlog is paged
+RECORD_PAGE = 500  # public record entries per fan-out read; a longer backlog is paged
+CATCH_UP_PAGE = 100  # record entries queued per page by a connection's own catch-up
 
 
 @dataclass
 class Watch:
     game_id: str
     seat: int | None
-    view_id: str = "0-0"  # last view stream id sent
-    record_id: str = "0-0"  # last record stream id sent
+    view_id: str = "0-0"  # last view stream id queued
+    record_id: str = "0-0"  # last record stream id queued
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    catching_up: bool = False  # the record backlog is paged by the connection, not the pump
+    catch_up: asyncio.Task[None] | None = None
 
 
 @dataclass(eq=False)
 class Connection:
     player_id: str
     name: str
-    send_text: Any  # async (str) -> None
+    out: Outbound
     watches: dict[str, Watch] = field(default_factory=dict)
-    closed: bool = False
+
+    @property
+    def closed(self) -> bool:
+        return self.out.closed
+
+    def push(self, msg: dict[str, Any]) -> bool:
+        """Queue a frame now (the fan-out: never waits; over the bound: closed 4008)."""
+        b = orjson.dumps(msg)
+        return self.out.push(b.decode(), len(b))
 
     async def send(self, msg: dict[str, Any]) -> None:
-        if self.closed:
-            return
-        try:
-            await self.send_text(dumps(msg))
-        except Exception:  # the socket is gone; the reader loop cleans up
-            self.closed = True
+        """Queue a frame of the connection's own output, once its queue has room."""
+        b = orjson.dumps(msg)
+        await self.out.put(b.decode(), len(b))
 
 
 class Hub:
     def __init__(self, redis: Any) -> None:
         self.redis = redis
+        self.draining = False  # shutting down: readiness fails, sockets close 1012
         self.by_game: dict[str, set[Connection]] = defaultdict(set)
         self.by_player: dict[str, set[Connection]] = defaultdict(set)
         self._meta: dict[str, dict[str, Any]] = {}
         self._active: dict[str, float] = {}  # game -> last fan-out (monotonic)
+
+    async def drain(self, seconds: float) -> int:
+        """Close every connection with 1012, spread evenly over ``seconds`` (not all at once:
+        the reconnects land on the other replicas as a trickle, not a stampede). Returns how
+        many were closed."""
+        self.draining = True
+        conns = [c for cs in self.by_player.values() for c in cs if not c.closed]
+        if not conns:
+            return 0
+        gap = seconds / len(conns)
+        for i, conn in enumerate(conns):
+            conn.out.drain()
+            if gap > 0 and i < len(conns) - 1:
+                await asyncio.sleep(gap)
+        return len(conns)
 
     async def meta(self, game_id: str) -> dict[str, Any] | None:
         if game_id in self._meta:
@@ -84,11 +117,22 @@ class Hub:
                 return True, i
         return True, None
 
+    async def spectators_allowed(self, game_id: str) -> bool:
+        """Whether a player without a seat may watch (the host's table option)."""
+        meta = await self.meta(game_id)
+        return meta is not None and meta.get("spectators", "anyone") == "anyone"
+
     def add(self, conn: Connection) -> None:
-        self.by_player[conn.player_id].add(conn)
+        if conn not in self.by_player[conn.player_id]:
+            self.by_player[conn.player_id].add(conn)
+            metrics.WS_CONNECTIONS.inc()  # served on the metrics port (shared/runtime/ops.py)
 
     def remove(self, conn: Connection) -> None:
-        conn.closed = True
+        conn.out.stop()
+        for w in conn.watches.values():
+            _cancel(w)
+        if conn in self.by_player[conn.player_id]:
+            metrics.WS_CONNECTIONS.dec()
         self.by_player[conn.player_id].discard(conn)
         if not self.by_player[conn.player_id]:
             del self.by_player[conn.player_id]
@@ -99,17 +143,45 @@ class Hub:
 
     async def watch(self, conn: Connection, game_id: str, seat: int | None, after_seq: int,
                     after_record: str) -> None:
-        w = Watch(game_id=game_id, seat=seat, record_id=after_record)
+        """Called from the connection's own task: the resumed views, then the record after
+        ``after_record`` page by page, each page once the connection's queue has room."""
+        await conn.out.wait_room()
+        old = conn.watches.get(game_id)
+        if old is not None:
+            _cancel(old)
+        w = Watch(game_id=game_id, seat=seat, record_id=after_record, catching_up=True)
         conn.watches[game_id] = w
         self.by_game[game_id].add(conn)
         self._active[game_id] = time.monotonic()
-        async with w.lock:
+        async with w.lock:  # taken before any pump sees w; at most 64 snapshots queued
             await self._resume_view(conn, w, after_seq)
-            await self._pump_record(conn, w)
+        await self._catch_up(conn, w)
 
     def unwatch(self, conn: Connection, game_id: str) -> None:
-        conn.watches.pop(game_id, None)
+        w = conn.watches.pop(game_id, None)
+        if w is not None:
+            _cancel(w)
         self.by_game[game_id].discard(conn)
+
+    async def _catch_up(self, conn: Connection, w: Watch) -> None:
+        """Queue the record after ``w.record_id`` a page at a time, each once the queue has
+        room; then the fan-out takes over. The lock is held for a read and non-blocking
+        queueing only, never across a socket send."""
+        key = Keys(w.game_id).record
+        page = max(1, min(CATCH_UP_PAGE, conn.out.max_frames // 4))
+        while not conn.closed and conn.watches.get(w.game_id) is w:
+            await conn.out.wait_room()
+            async with w.lock:
+                entries = await self.redis.xrange(key, min=f"({w.record_id}", count=page)
+                self._queue_records(conn, w, entries)
+                if len(entries) < page:
+                    w.catching_up = False
+                    return
+
+    def _start_catch_up(self, conn: Connection, w: Watch) -> None:
+        if w.catch_up is None or w.catch_up.done():
+            w.catching_up = True
+            w.catch_up = asyncio.create_task(self._catch_up(conn, w))
 
     async def _resume_view(self, conn: Connection, w: Watch, after_seq: int) -> None:
         key = Keys(w.game_id).view(w.seat)
@@ -123,11 +195,11 @@ class Hub:
             # fresh watch or a gap: the latest snapshot is complete on its own
             last_id, last = payloads[-1]
             if last["seq"] > after_seq:
-                await conn.send(self._view_msg(w, last, gap=after_seq >= 0))
+                conn.push(self._view_msg(w, last, gap=after_seq >= 0))
             w.view_id = last_id
             return
         for i, p in newer:
-            await conn.send(self._view_msg(w, p))
+            conn.push(self._view_msg(w, p))
             w.view_id = i
 
     def _view_msg(self, w: Watch, p: dict[str, Any], gap: bool = False) -> dict[str, Any]:
@@ -136,27 +208,22 @@ class Hub:
                 "legal": p["legal"], "node": p["node"], "events": p["events"],
                 "cmd_ids": p.get("cmd_ids", []), "gap": gap}
 
-    async def _send_views(self, conn: Connection, w: Watch, entries: list[Any]) -> None:
+    def _queue_views(self, conn: Connection, w: Watch, entries: list[Any]) -> None:
         for i, f in entries:
-            await conn.send(self._view_msg(w, loads(f[b"d"])))
+            if not conn.push(self._view_msg(w, loads(f[b"d"]))):
+                return
             w.view_id = text(i)
 
-    async def _send_records(self, conn: Connection, w: Watch, entries: list[Any]) -> None:
+    def _queue_records(self, conn: Connection, w: Watch, entries: list[Any]) -> None:
         for i, f in entries:
-            await conn.send({"type": "record", "v": 1, "game_id": w.game_id,
-                             "id": text(i), "entry": loads(f[b"d"])})
+            if not conn.push({"type": "record", "v": 1, "game_id": w.game_id,
+                              "id": text(i), "entry": loads(f[b"d"])}):
+                return
             w.record_id = text(i)
 
-    async def _pump_record(self, conn: Connection, w: Watch) -> None:
-        key = Keys(w.game_id).record
-        while True:
-            entries = await self.redis.xrange(key, min=f"({w.record_id}", count=RECORD_PAGE)
-            await self._send_records(conn, w, entries)
-            if len(entries) < RECORD_PAGE:
-                return
-
     async def pump(self, game_id: str) -> None:
-        """One pipelined round trip for every watcher of the game (view + record each)."""
+        """One pipelined round trip for every watcher of the game (view + record each); the
+        frames are queued, never sent here."""
         todo = [(conn, w) for conn in list(self.by_game.get(game_id, ()))
                 if (w := conn.watches.get(game_id)) is not None and not conn.closed]
         if not todo:
@@ -168,16 +235,22 @@ class Hub:
                 await w.lock.acquire()
                 held.append(w.lock)
             k = Keys(game_id)
+            reads: list[tuple[Connection, Watch, bool]] = []
             async with self.redis.pipeline(transaction=False) as pipe:
-                for _, w in todo:
+                for conn, w in todo:
                     pipe.xrange(k.view(w.seat), min=f"({w.view_id}", count=VIEW_PAGE)
-                    pipe.xrange(k.record, min=f"({w.record_id}", count=RECORD_PAGE)
-                res = await pipe.execute()
-            for i, (conn, w) in enumerate(todo):
-                await self._send_views(conn, w, res[2 * i])
-                await self._send_records(conn, w, res[2 * i + 1])
-                if len(res[2 * i + 1]) >= RECORD_PAGE:
-                    await self._pump_record(conn, w)
+                    records = not w.catching_up  # else the connection's catch-up reads them
+                    if records:
+                        pipe.xrange(k.record, min=f"({w.record_id}", count=RECORD_PAGE)
+                    reads.append((conn, w, records))
+                res = iter(await pipe.execute())
+            for conn, w, records in reads:
+                self._queue_views(conn, w, next(res))
+                if records:
+                    entries = next(res)
+                    self._queue_records(conn, w, entries)
+                    if len(entries) >= RECORD_PAGE and not conn.closed:
+                        self._start_catch_up(conn, w)
         finally:
             for lock in held:
                 lock.release()
@@ -214,7 +287,7 @@ class Hub:
                 out = {"type": "rejected", "v": 1, "cmd_id": msg.cmd_id,
                        "game_id": msg.game_id, "code": msg.code, "message": msg.message}
             for conn in list(self.by_player.get(msg.player_id, ())):
-                await conn.send(out)
+                conn.push(out)
 
     async def sweep_loop(self, every_s: float = 2.0, active_s: float = 60.0) -> None:
         """Catch anything a lost fan-out entry missed, for games that changed recently (a
@@ -228,3 +301,8 @@ class Hub:
                     continue
                 with contextlib.suppress(Exception):
                     await self.pump(gid)
+
+
+def _cancel(w: Watch) -> None:
+    if w.catch_up is not None and not w.catch_up.done():
+        w.catch_up.cancel()

@@ -1,7 +1,17 @@
-"""The WebSocket edge: authenticate, decode, stamp the seat, forward, answer every refusal."""
+"""The WebSocket edge: authenticate, count the socket against its quotas, decode, stamp the
+seat, forward, answer every refusal.
+
+Close codes: 4401 (bad token), 4029 (too many open sockets for the player or its address,
+after a typed ``message/rate_limited``), 4008 (slow consumer: services/gateway/outbound.py),
+1013 (this gateway process holds EMPIRE_WS_MAX_SOCKETS: try again, another replica may
+serve). A hostile frame (not UTF-8, not JSON, too deep, too big) gets a typed ``rejected``
+and the socket stays open.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from typing import Any
 
@@ -10,7 +20,12 @@ import structlog
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from services.gateway import json_guard
+from services.gateway.client_ip import client_ip
 from services.gateway.hub import Connection, Hub
+from services.gateway.limits import GatewayLimits, get_limits
+from services.gateway.outbound import Close, Outbound
+from services.gateway.quotas import Quotas, Slots, Verdict
 from services.gateway.ratelimit import TokenBucket
 from shared.protocol import client as cm
 from shared.protocol import internal as im
@@ -21,6 +36,11 @@ from shared.runtime.settings import Settings
 
 log = structlog.get_logger("gateway")
 
+TOO_MANY_SOCKETS = 4029  # close code after a typed message/rate_limited
+TRY_AGAIN_LATER = 1013  # this process is full
+BAD_TOKEN = 4401
+MOVES = ("act", "commit")
+
 
 def _rejected(code: str, message: str, cmd_id: str | None = None,
               game_id: str | None = None) -> dict[str, Any]:
@@ -29,12 +49,21 @@ def _rejected(code: str, message: str, cmd_id: str | None = None,
 
 
 class Edge:
-    def __init__(self, settings: Settings, hub: Hub, broker: Any,
-                 outbox: Any = None) -> None:
+    def __init__(self, settings: Settings, hub: Hub, broker: Any, outbox: Any = None,
+                 limits: GatewayLimits | None = None, quotas: Quotas | None = None) -> None:
         self.settings = settings
         self.hub = hub
         self.broker = broker
         self.out = outbox if outbox is not None else broker  # stream publishes
+        self.limits = limits or get_limits()
+        self.quotas = quotas
+        self.open = 0  # sockets of this process
+
+    async def _refuse(self, ws: WebSocket, frame: dict[str, Any], code: int) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.send_text(orjson.dumps(frame).decode()),
+                                   self.limits.ws_send_timeout_s)
+            await asyncio.wait_for(ws.close(code=code), self.limits.ws_send_timeout_s)
 
     async def serve(self, ws: WebSocket) -> None:
         await ws.accept()
@@ -42,47 +71,87 @@ class Edge:
             ident = tokens.verify(self.settings.verify_secrets, ws.query_params.get("token", ""),
                                   int(time.time() * 1000))
         except tokens.TokenError as exc:
-            await ws.send_text(orjson.dumps(_rejected(exc.code, str(exc))).decode())
-            await ws.close(code=4401)
+            await self._refuse(ws, _rejected(exc.code, str(exc)), BAD_TOKEN)
             return
-        conn = Connection(player_id=ident.player_id, name=ident.name, send_text=ws.send_text)
+        if self.open >= self.limits.ws_max_sockets:
+            await self._refuse(ws, _rejected("message/unavailable",
+                                             "this gateway is full; reconnect"), TRY_AGAIN_LATER)
+            return
+        slots: Slots | None = None
+        if self.quotas is not None:
+            bot = ident.player_id.startswith("b-")  # bot tokens only reach the bot runner
+            ip = client_ip(ws.scope, self.limits.trusted)
+            held = await self.quotas.open_socket(ident.player_id, ip, per_ip=not bot)
+            if isinstance(held, Verdict):
+                whose = "player" if held.limit == "ws_player" else "address"
+                await self._refuse(ws, _rejected("message/rate_limited",
+                                                 f"too many open connections for this {whose}"),
+                                   TOO_MANY_SOCKETS)
+                return
+            slots = held
+        self.open += 1
+        out = Outbound(ws.send_text, _closer(ws, self.limits.ws_close_grace_s),
+                       self.limits.ws_queue_frames, self.limits.ws_queue_bytes,
+                       self.limits.ws_send_timeout_s, label=ident.player_id)
+        conn = Connection(player_id=ident.player_id, name=ident.name, out=out)
+        out.start()
         self.hub.add(conn)
         bucket = TokenBucket(self.settings.rate_per_s, self.settings.rate_burst)
         await conn.send({"type": "welcome", "v": 1, "player_id": ident.player_id,
                          "name": ident.name})
         try:
-            while True:
+            while not conn.closed:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
                     break
-                raw = message.get("text") or ""  # a binary frame is refused as not JSON
+                raw = message.get("text")
                 with structlog.contextvars.bound_contextvars(player_id=ident.player_id):
-                    try:
-                        reply = await self.handle(conn, raw, bucket)
-                    except Exception as exc:  # a backend hiccup must not drop the socket
-                        log.error("message_failed", error=repr(exc)[:300])
-                        # named by its cmd_id, so the client's waiting command gets its answer
-                        reply = _rejected("message/unavailable",
-                                          "the server could not take this message; retry",
-                                          cmd_id=_cmd_of(raw))
+                    if raw is None:
+                        reply: dict[str, Any] | None = _binary(message.get("bytes") or b"") \
+                            if bucket.take() else _rejected("message/rate_limited",
+                                                            "too many messages; slow down")
+                    else:
+                        reply = await self._handle_safely(conn, raw, bucket)
                 if reply is not None:
                     await conn.send(reply)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            self.open -= 1
             self.hub.remove(conn)
+            await out.aclose()
+            if slots is not None and self.quotas is not None:
+                await self.quotas.close_socket(slots)
+
+    async def _handle_safely(self, conn: Connection, raw: str,
+                             bucket: TokenBucket) -> dict[str, Any] | None:
+        try:
+            return await self.handle(conn, raw, bucket)
+        except Exception as exc:  # a backend hiccup must not drop the socket
+            log.error("message_failed", error=repr(exc)[:300])
+            # named by its cmd_id, so the client's waiting command gets its answer
+            return _rejected("message/unavailable",
+                             "the server could not take this message; retry",
+                             cmd_id=_cmd_of(raw))
 
     async def handle(self, conn: Connection, raw: str,
                      bucket: TokenBucket) -> dict[str, Any] | None:
         if not bucket.take():
             return _rejected("message/rate_limited", "too many messages; slow down")
-        if len(raw.encode()) > self.settings.max_message_bytes:
+        size = len(raw.encode())
+        if size > self.settings.max_message_bytes:
             return _rejected("message/too_large",
                              f"messages are limited to {self.settings.max_message_bytes} bytes")
         try:
-            data = orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            return _rejected("message/malformed", "not JSON")
+            data = json_guard.parse(raw, self.limits.json_max_depth)
+        except json_guard.BadJson as exc:
+            return _rejected("message/malformed", str(exc))
+        if isinstance(data, dict) and data.get("type") in MOVES \
+                and size > self.limits.ws_move_max_bytes:
+            return _rejected("message/too_large",
+                             f"act and commit frames are limited to "
+                             f"{self.limits.ws_move_max_bytes} bytes",
+                             cmd_id=_str(data.get("cmd_id")), game_id=_str(data.get("game_id")))
         if isinstance(data, dict) and data.get("v", 1) not in KNOWN_PROTOCOL_VERSIONS:
             return _rejected("message/unsupported_version", "unknown protocol version",
                              cmd_id=_str(data.get("cmd_id")))
@@ -101,6 +170,9 @@ class Edge:
         if not exists:
             return _rejected("game/not_found", "no such game", cmd, msg.game_id)
         if isinstance(msg, cm.Watch):
+            if seat is None and not await self.hub.spectators_allowed(msg.game_id):
+                return _rejected("game/private", "only this game's players may watch it", cmd,
+                                 msg.game_id)
             await self.hub.watch(conn, msg.game_id, seat, msg.after_seq, msg.after_record)
             return None
         if seat is None:
@@ -127,6 +199,32 @@ class Edge:
                                                          shards),
                                   maxlen=streams.MAXLEN_INTERNAL)
         return None  # the escrow answers with the receipt ("committed") or a refusal
+
+
+def _binary(data: bytes) -> dict[str, Any]:
+    """A binary frame, or a text frame whose bytes are not UTF-8 (the gateway's server hands
+    those to the app as bytes instead of failing the connection)."""
+    try:
+        data.decode()
+    except UnicodeDecodeError:
+        return _rejected("message/malformed", "the frame is not valid UTF-8")
+    return _rejected("message/malformed", "binary frames are not accepted; send JSON text")
+
+
+def _closer(ws: WebSocket, grace_s: float) -> Close:
+    """Close the socket at once, even while a send is blocked on it: the gateway's server
+    (services/gateway/server.py) writes the close frame and cuts the socket after
+    ``grace_s``; elsewhere an ordinary close, bounded by ``grace_s``."""
+    close_now = ws.scope.get("extensions", {}).get("empire.close_now", {}).get("call")
+
+    async def close(code: int, reason: str) -> None:
+        if close_now is not None:
+            close_now(code, reason, grace_s)
+            return
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.close(code=code, reason=reason), grace_s)
+
+    return close
 
 
 def _cmd_of(raw: str) -> str | None:

@@ -1,24 +1,33 @@
-"""lobby composition root: request/reply on a stream (replicas share one consumer group)."""
+"""lobby composition root: requests on the lobby:rpc stream (replicas share one consumer
+group), served concurrently by services/lobby/rpc.py; the idle-table sweep."""
 
 from typing import Any
 
-from faststream.redis import StreamSub
+from faststream.redis import RedisBroker, StreamSub
 
+from services.lobby.rpc import RpcServer
 from services.lobby.service import Lobby
 from shared.protocol import streams
 from shared.runtime.service import build, make_app
 
 kit = build("lobby")
 lobby = Lobby(kit.settings, kit.redis, kit.broker)
+server = RpcServer(kit.settings, kit.redis, lobby.handle)
 kit.groups.append((streams.LOBBY_RPC, streams.GROUP_LOBBY))
+kit.readers.append(server.run)
+kit.loops += [server.reclaim_loop, lobby.sweep_loop]
+
+# The contract of lobby:rpc for the AsyncAPI document: requests are read by RpcServer (not by
+# a faststream subscriber), so this broker only describes them and is never started.
+spec = RedisBroker(kit.settings.redis_url)
 
 
-@kit.broker.subscriber(stream=StreamSub(streams.LOBBY_RPC, group=streams.GROUP_LOBBY,
-                                        consumer=kit.settings.instance,
-                                        max_records=kit.settings.max_records),
-                       title="lobby:rpc", description="gateway -> lobby requests (reply)")  # type: ignore[untyped-decorator]
+@spec.subscriber(stream=StreamSub(streams.LOBBY_RPC, group=streams.GROUP_LOBBY,
+                                  consumer=kit.settings.instance,
+                                  max_records=kit.settings.max_records),
+                 title="lobby:rpc", description="gateway -> lobby requests (reply)")  # type: ignore[untyped-decorator]
 async def on_request(body: dict[str, Any]) -> dict[str, Any]:
     return await lobby.handle(body)
 
 
-app = make_app(kit)
+app = make_app(kit, spec_brokers=[spec])

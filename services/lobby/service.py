@@ -1,37 +1,61 @@
-"""lobby shell: request/reply over a stream; tables updated with WATCH/MULTI."""
+"""lobby shell: players, tables, bots, starting games; per-player quotas; idle tables closed;
+the listing paged newest first.
+
+Requests arrive concurrently (services/lobby/rpc.py). Changes to one table run one at a time
+in this process (a lock per table) and with WATCH/MULTI across replicas; a player's quota
+steps run one at a time in this process (a lock per player) and as one Lua step each in
+Redis, so every replica counts the same reservations.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import structlog
 from pydantic import ValidationError
-from redis.exceptions import WatchError
 
 from services.lobby import tables
+from services.lobby.store import IDLE_TABLES, LIVE_GAMES, OPEN_TABLES, LobbyStore
 from services.lobby.tables import LobbyError
+from shared.identity import handles
 from shared.protocol import internal as im
 from shared.protocol import lobby as lm
 from shared.protocol import streams
-from shared.protocol.streams import Keys
 from shared.runtime import tokens
-from shared.runtime.jsonutil import dumps, loads
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("lobby")
-OPEN_TABLES = "lobby:open"
-LIVE_GAMES = "lobby:live"
+__all__ = ["IDLE_TABLES", "LIVE_GAMES", "OPEN_TABLES", "KeyedLocks", "Lobby"]
 
 
 def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def table_key(table_id: str) -> str:
-    return f"lobby:table:{table_id}"
+class KeyedLocks:
+    """One asyncio lock per key, dropped when nobody holds or waits for it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+
+    @contextlib.asynccontextmanager
+    async def hold(self, key: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users <= 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
 
 
 class Lobby:
@@ -39,45 +63,64 @@ class Lobby:
         self.settings = settings
         self.redis = redis
         self.broker = broker
+        self.store = LobbyStore(redis)
+        self.table_locks = KeyedLocks()
+        self.player_locks = KeyedLocks()
+        self._pages: dict[tuple[Any, ...], tuple[float, dict[str, Any]]] = {}
+        self._paging: dict[tuple[Any, ...], asyncio.Future[dict[str, Any]]] = {}
+
+    @property
+    def limits(self) -> tuple[int, int, int]:
+        s = self.settings
+        return s.quota_open_tables, s.quota_running_games, s.quota_bot_seats
+
+    @property
+    def ended_expire_s(self) -> int:
+        """How long a started or closed table (and its invite) stays readable."""
+        return int(self.settings.game_lifetime_s + self.settings.archive_live_ttl_s)
 
     def _token(self, player_id: str, name: str) -> str:
         return tokens.issue(self.settings.secret, player_id, name,
                             now_ms() + self.settings.token_ttl_s * 1000)
 
-    async def create_player(self, name: str, bot: str | None = None) -> dict[str, Any]:
+    async def create_player(self, name: str, bot: str | None = None,
+                            exact: bool = False) -> dict[str, Any]:
+        """A guest (or a bot: its generated name is taken as it is). A guest's name is
+        normalized and checked (shared/identity/handles.py) and held, case- and
+        confusable-insensitively, while its token lives; a held one gets a "name#1234"
+        display, or ``lobby/name_taken`` when ``exact``."""
         pid = ("b-" if bot else "p-") + secrets.token_hex(8)
-        await self.redis.set(f"lobby:player:{pid}", dumps(
-            {"player_id": pid, "name": name, "bot": bot, "created_ms": now_ms()}))
+        if not bot:
+            name = await self._claim_handle(name, pid, exact)
+        await self.store.put_player({"player_id": pid, "name": name, "bot": bot,
+                                     "created_ms": now_ms()}, self.settings.token_ttl_s)
         return {"player_id": pid, "name": name, "token": self._token(pid, name)}
 
-    async def _load(self, table_id: str) -> lm.Table:
-        raw = await self.redis.get(table_key(table_id))
-        if raw is None:
-            raise LobbyError("lobby/not_found", "no such table")
-        return lm.Table.model_validate(loads(raw))
+    async def _claim_handle(self, raw: str, player_id: str, exact: bool) -> str:
+        try:
+            chosen = handles.check_chosen(raw)
+        except handles.BadName as exc:
+            raise LobbyError("lobby/bad_name", str(exc)) from exc
+        display = chosen
+        for _ in range(8):
+            if await self.store.claim_handle(handles.key(display), player_id,
+                                             self.settings.token_ttl_s):
+                return display
+            if exact:
+                raise LobbyError("lobby/name_taken", "that name (or one that looks like it) is "
+                                 "taken: choose another")
+            display = handles.with_suffix(chosen, secrets.randbelow(10_000))
+        raise LobbyError("lobby/name_taken", "that name is taken: choose another")
 
     async def _update(self, table_id: str, change: Callable[[lm.Table], lm.Table]) -> lm.Table:
-        key = table_key(table_id)
-        for _ in range(50):
-            try:
-                async with self.redis.pipeline(transaction=True) as pipe:
-                    await pipe.watch(key)
-                    raw = await pipe.get(key)
-                    if raw is None:
-                        raise LobbyError("lobby/not_found", "no such table")
-                    t = change(lm.Table.model_validate(loads(raw)))
-                    pipe.multi()
-                    pipe.set(key, t.model_dump_json())  # one key: also atomic on a cluster
-                    await pipe.execute()
-            except WatchError:
-                continue
-            # the public listing follows the table (idempotent, re-derived on every update)
-            if t.status != "open" or not t.public or len(t.players) >= t.seats:
-                await self.redis.zrem(OPEN_TABLES, table_id)
-            else:
-                await self.redis.zadd(OPEN_TABLES, {table_id: t.created_ms})
-            return t
-        raise LobbyError("lobby/bad_request", "table busy, try again")
+        t = now_ms()
+
+        def touched(before: lm.Table) -> lm.Table:
+            after = change(before)
+            return after if after is before else tables.touched(after, t)
+
+        async with self.table_locks.hold(table_id):
+            return await self.store.update(table_id, touched, self.ended_expire_s)
 
     async def handle(self, body: dict[str, Any]) -> dict[str, Any]:
         try:
@@ -85,96 +128,258 @@ class Lobby:
             return {"ok": True, **await self._handle(req)}
         except ValidationError as exc:
             return {"ok": False, "code": "lobby/bad_request",
-                    "message": str(exc.errors(include_url=False))[:500]}
+                    "message": str(exc.errors(include_url=False, include_input=False))[:500]}
         except LobbyError as exc:
             return {"ok": False, "code": exc.code, "message": str(exc)}
 
     async def _handle(self, req: lm.LobbyRequest) -> dict[str, Any]:
         if isinstance(req, lm.CreatePlayer):
-            return await self.create_player(req.name)
+            return await self.create_player(req.name, exact=req.exact)
         me = im.PlayerRef(player_id=req.player_id, name=req.name)
         if isinstance(req, lm.CreateTable):
-            tables.check_new_table(req.game, req.seats, req.options)
-            new_id = "t-" + secrets.token_hex(6)
-            t = lm.Table(table_id=new_id, game=req.game, options=req.options, seats=req.seats,
-                         players=[me], host=me.player_id, public=req.public,
-                         invite=secrets.token_urlsafe(8), client_entropy=req.client_entropy,
-                         turn_timeout_ms=req.turn_timeout_ms or self.settings.turn_timeout_ms,
-                         round_timeout_ms=req.round_timeout_ms or self.settings.round_timeout_ms,
-                         created_ms=now_ms())
-            await self.redis.set(table_key(new_id), t.model_dump_json())
-            await self.redis.set(f"lobby:invite:{t.invite}", new_id)
-            if t.public and len(t.players) < t.seats:
-                await self.redis.zadd(OPEN_TABLES, {new_id: t.created_ms})
-            return {"table": t.model_dump()}
+            return await self._create_table(req, me)
         if isinstance(req, lm.JoinTable):
             tid: str | None = req.table_id
+            by_invite = bool(req.invite)
             if req.invite:
-                raw = await self.redis.get(f"lobby:invite:{req.invite}")
-                tid = raw.decode() if raw else None
+                tid = await self.store.table_of_invite(req.invite)
             if not tid:
                 raise LobbyError("lobby/not_found", "no such table or invite")
-            return {"table": (await self._update(tid, lambda t: tables.join(t, me))).model_dump()}
+            t = await self._update(tid, lambda t: tables.join(t, me, by_invite))
+            return {"table": tables.for_viewer(t, me.player_id)}
         if isinstance(req, lm.LeaveTable):
-            t = await self._update(req.table_id, lambda t: tables.leave(t, me.player_id))
-            return {"table": t.model_dump()}
+            return await self._leave(req.table_id, me.player_id)
+        if isinstance(req, lm.KickPlayer):
+            return await self._kick(req.table_id, me.player_id, req.target)
         if isinstance(req, lm.AddBot):
-            t0 = await self._load(req.table_id)
-            if t0.host != me.player_id:
-                raise LobbyError("lobby/not_host", "only the host may add bots")
+            return await self._add_bot(req, me)
+        if isinstance(req, lm.StartTable):
+            return await self._start(req.table_id, me.player_id)
+        if isinstance(req, lm.GetTable):
+            return {"table": tables.for_viewer(await self.store.load(req.table_id),
+                                               me.player_id)}
+        assert isinstance(req, lm.ListTables)
+        return await self.listing(req)
+
+    async def _leave(self, table_id: str, player_id: str) -> dict[str, Any]:
+        t0 = await self.store.load(table_id)
+        t = await self._update(table_id, lambda t: tables.leave(t, player_id, now_ms()))
+        if t0.host == player_id and t.host != player_id:  # handed over
+            await self.store.reserve(player_id, "drop_table", table_id, now_ms(), self.limits)
+            await self.store.reserve(t.host, "table", table_id, now_ms(), (1 << 30, 0, 0))
+            log.info("table_handed_over", table_id=table_id, host=t.host)
+        elif t.status == "closed" and t.host == player_id:
+            await self.store.reserve(player_id, "drop_table", table_id, now_ms(), self.limits)
+            log.info("table_closed_host_left", table_id=table_id)
+        return {"table": tables.for_viewer(t, player_id)}
+
+    async def _kick(self, table_id: str, host_id: str, target: str) -> dict[str, Any]:
+        t0 = await self.store.load(table_id)
+        gone = next((p for p in t0.players if p.player_id == target), None)
+        t = await self._update(table_id, lambda t: tables.kick(t, host_id, target))
+        if gone is not None and gone.bot:
+            await self.store.reserve(host_id, "unbot", table_id, now_ms(), self.limits)
+        log.info("player_removed", table_id=table_id, host=host_id, player_id=target)
+        return {"table": tables.for_viewer(t, host_id)}
+
+    # -- quotas -------------------------------------------------------------------------
+
+    async def _reconcile(self, player_id: str) -> None:
+        """Put the player's reservations right: tables that started or closed, games over."""
+        held_t, held_g = await self.store.reservations(player_id)
+        docs = await self.store.load_many(list(held_t))
+        over = await self.store.games_over(list(held_g))
+        await self.store.apply(player_id, tables.reconcile(held_t, held_g, docs, over,
+                                                          now_ms()))
+
+    async def _reserve(self, player_id: str, op: str, table_id: str, game_id: str = "",
+                       bots: int = 0) -> None:
+        refused = await self.store.reserve(player_id, op, table_id, now_ms(), self.limits,
+                                           game_id, bots)
+        if refused:  # perhaps only stale reservations stand in the way: recount, try again
+            await self._reconcile(player_id)
+            refused = await self.store.reserve(player_id, op, table_id, now_ms(), self.limits,
+                                               game_id, bots)
+        if refused:
+            limit = dict(zip(("open_tables", "running_games", "bot_seats"), self.limits,
+                             strict=True))[refused]
+            log.info("quota_refused", player_id=player_id, quota=refused, limit=limit)
+            raise tables.quota_error(refused, limit)
+
+    async def _create_table(self, req: lm.CreateTable, me: im.PlayerRef) -> dict[str, Any]:
+        tables.check_new_table(req.game, req.seats, req.options)
+        new_id = "t-" + secrets.token_hex(6)
+        async with self.player_locks.hold(me.player_id):
+            await self._reserve(me.player_id, "table", new_id)
+        t = lm.Table(table_id=new_id, game=req.game, options=req.options, seats=req.seats,
+                     players=[me], host=me.player_id, public=req.public,
+                     spectators=req.spectators or ("anyone" if req.public else "players"),
+                     invite=secrets.token_urlsafe(8), client_entropy=req.client_entropy,
+                     turn_timeout_ms=req.turn_timeout_ms or self.settings.turn_timeout_ms,
+                     round_timeout_ms=req.round_timeout_ms or self.settings.round_timeout_ms,
+                     created_ms=now_ms())
+        await self.store.create(t)
+        return {"table": tables.for_viewer(t, me.player_id)}
+
+    async def _add_bot(self, req: lm.AddBot, me: im.PlayerRef) -> dict[str, Any]:
+        t0 = await self.store.load(req.table_id)
+        if t0.host != me.player_id:
+            raise LobbyError("lobby/not_host", "only the host may add bots")
+        tables.join(t0, im.PlayerRef(player_id="", name=""))  # refuses early: started, full
+        async with self.player_locks.hold(me.player_id):
+            await self._reserve(me.player_id, "bot", req.table_id)
+        try:
             bot = await self.create_player(f"bot-{req.kind}-{secrets.token_hex(2)}",
                                            bot=req.kind)
             ref = im.PlayerRef(player_id=bot["player_id"], name=bot["name"], bot=req.kind)
             t = await self._update(req.table_id, lambda t: tables.join(t, ref))
-            return {"table": t.model_dump()}
-        if isinstance(req, lm.StartTable):
-            return await self._start(req.table_id, me.player_id)
-        if isinstance(req, lm.GetTable):
-            return {"table": (await self._load(req.table_id)).model_dump()}
-        ids = await self.redis.zrange(OPEN_TABLES, 0, 99)
-        out = []
-        for raw_id in ids:
-            try:
-                out.append((await self._load(raw_id.decode())).model_dump())
-            except LobbyError:
-                await self.redis.zrem(OPEN_TABLES, raw_id)
-        live = []
-        for raw_gid in await self.redis.zrevrange(LIVE_GAMES, 0, 49):
-            gid = raw_gid.decode()
-            if await self.redis.exists(Keys(gid).result):  # over: no longer live
-                await self.redis.zrem(LIVE_GAMES, gid)
-            else:
-                live.append(gid)
-        return {"tables": out, "live_games": live}
+        except Exception:
+            await self.store.reserve(me.player_id, "unbot", req.table_id, now_ms(),
+                                     self.limits)
+            raise
+        return {"table": tables.for_viewer(t, me.player_id)}
+
+    # -- starting -----------------------------------------------------------------------
 
     async def _start(self, table_id: str, player_id: str) -> dict[str, Any]:
-        game_id = "g-" + secrets.token_hex(8)
+        t0 = await self.store.load(table_id)
+        tables.start(t0, player_id)  # refuses early (not host, not open, seats)
+        game_id = t0.game_id or "g-" + secrets.token_hex(8)
+        async with self.player_locks.hold(player_id):
+            await self._reserve(player_id, "start", table_id, game_id, tables.bots(t0))
 
         def change(t: lm.Table) -> lm.Table:
             t = tables.start(t, player_id)
             return t.model_copy(update={"game_id": game_id})
 
-        t = await self._update(table_id, change)
+        try:
+            t = await self._update(table_id, change)
+        except LobbyError:
+            await self.store.reserve(player_id, "unstart", table_id, now_ms(), self.limits,
+                                     game_id)
+            raise
         assert t.game_id is not None
-        k = Keys(t.game_id)
         meta = {"game_id": t.game_id, "game": t.game, "options": t.options,
-                "players": [p.model_dump() for p in t.players], "table_id": t.table_id}
-        await self.redis.set(k.meta, dumps(meta), nx=True)
-        await self.redis.zadd(LIVE_GAMES, {t.game_id: now_ms()})
+                "players": [p.model_dump() for p in t.players], "table_id": t.table_id,
+                "public": t.public, "spectators": t.spectators}
+        await self.store.put_meta(t.game_id, meta)
+        if t.public:  # a private game stays out of the live listing
+            await self.store.add_live(t.game_id, now_ms())
         create = im.CreateGame(game_id=t.game_id, game=t.game, options=t.options,
                                players=t.players, client_entropy=t.client_entropy,
                                turn_timeout_ms=t.turn_timeout_ms,
                                round_timeout_ms=t.round_timeout_ms)
-        await self.broker.publish(create.model_dump(mode="json"),
-                                  stream=streams.sharded(streams.ADJ_CONTROL, t.game_id,
-                                                         self.settings.partitions),
-                                  maxlen=streams.MAXLEN_INTERNAL)
+        control = streams.sharded(streams.ADJ_CONTROL, t.game_id, self.settings.partitions)
+        await self.broker.publish(create.model_dump(mode="json"), stream=control,
+                                  maxlen=streams.maxlen(control))
         for seat, p in enumerate(t.players):
             if p.bot:
                 seat_bot = im.SeatBot(game_id=t.game_id, seat=seat, player_id=p.player_id,
                                       token=self._token(p.player_id, p.name), kind=p.bot)
                 await self.broker.publish(seat_bot.model_dump(mode="json"),
                                           stream=streams.BOTS_IN,
-                                          maxlen=streams.MAXLEN_INTERNAL)
+                                          maxlen=streams.maxlen(streams.BOTS_IN))
         log.info("game_started", table_id=t.table_id, game_id=t.game_id, game=t.game)
-        return {"table": t.model_dump(), "game_id": t.game_id}
+        return {"table": tables.for_viewer(t, player_id), "game_id": t.game_id}
+
+    # -- the listing --------------------------------------------------------------------
+
+    async def listing(self, req: lm.ListTables) -> dict[str, Any]:
+        """One page of open tables and one of live games, newest first. Identical requests
+        share one computation and its result for ``lobby_list_cache_ms``."""
+        key = (min(req.limit, self.settings.lobby_page_max), req.cursor,
+               min(req.live_limit, self.settings.lobby_page_max), req.live_cursor)
+        loop = asyncio.get_running_loop()
+        hit = self._pages.get(key)
+        if hit is not None and hit[0] > loop.time():
+            return hit[1]
+        pending = self._paging.get(key)
+        if pending is None:
+            pending = asyncio.ensure_future(self._compute_listing(*key))
+            self._paging[key] = pending
+            pending.add_done_callback(lambda _: self._paging.pop(key, None))
+        out = await asyncio.shield(pending)
+        ttl = self.settings.lobby_list_cache_ms / 1000
+        if ttl > 0:
+            if len(self._pages) > 1_000:
+                self._pages.clear()
+            self._pages[key] = (loop.time() + ttl, out)
+        return out
+
+    async def _compute_listing(self, limit: int, cursor: str | None, live_limit: int,
+                               live_cursor: str | None) -> dict[str, Any]:
+        tables_page = await self._tables_page(limit, cursor)
+        live, live_next = await self._live_page(live_limit, live_cursor)
+        return {"tables": tables_page.tables, "next_cursor": tables_page.next_cursor,
+                "live_games": live, "live_next_cursor": live_next}
+
+    async def _tables_page(self, limit: int, cursor: str | None) -> tables.Page:
+        after = tables.parse_cursor(cursor)
+        chunk = limit * (self.settings.lobby_page_per_host + 1) + 16
+        out: list[dict[str, Any]] = []
+        for _ in range(4):  # a few chunks at most: a page may come back short, never slow
+            raw = await self.store.newest(OPEN_TABLES, after, chunk)
+            entries = tables.after_cursor(raw, after)
+            docs = await self.store.load_many([m for m, _ in entries])
+            pg = tables.page(entries, docs, limit - len(out), self.settings.lobby_page_per_host,
+                             exhausted=len(raw) < chunk)
+            await self.store.unlist(OPEN_TABLES, pg.stale)
+            out += pg.tables
+            if pg.next_cursor is None or len(out) >= limit:
+                return tables.Page(out, pg.next_cursor, [])
+            after = tables.parse_cursor(pg.next_cursor)
+        return tables.Page(out, tables.cursor_of(after[0], after[1]) if after else None, [])
+
+    async def _live_page(self, limit: int, cursor: str | None) -> tuple[list[str], str | None]:
+        """Started games still running, newest first. Games older than the lifetime are
+        over whatever their state: they leave the index in one step."""
+        await self.store.drop_live_before(now_ms() - int(self.settings.game_lifetime_s * 1000)
+                                          - 60_000)
+        after = tables.parse_cursor(cursor)
+        raw = await self.store.newest(LIVE_GAMES, after, limit * 2 + 16)
+        entries = tables.after_cursor(raw, after)
+        over = await self.store.games_over([g for g, _ in entries])
+        out: list[str] = []
+        gone: list[str] = []
+        last: tuple[str, int] | None = None
+        for gid, score in entries:
+            if len(out) >= limit:
+                break
+            last = (gid, score)
+            if over.get(gid):
+                gone.append(gid)
+            else:
+                out.append(gid)
+        await self.store.unlist(LIVE_GAMES, gone)
+        more = last is not None and (len(out) >= limit or len(raw) >= limit * 2 + 16)
+        return out, tables.cursor_of(last[1], last[0]) if more and last else None
+
+    # -- idle tables --------------------------------------------------------------------
+
+    async def sweep_once(self) -> int:
+        """Close the open tables unchanged for ``table_idle_s``; returns how many closed."""
+        idle_ms = int(self.settings.table_idle_s * 1000)
+        t = now_ms()
+        closed = 0
+        for tid in await self.store.idle(t - idle_ms):
+            try:
+                after = await self._update(tid, lambda x: tables.close_if_idle(x, t, idle_ms))
+            except LobbyError:  # gone already: drop it from the indexes
+                await self.store.forget_idle(tid)
+                continue
+            if after.status == "open":  # changed meanwhile: due later
+                await self.store.reindex_idle(after)
+            elif after.status == "closed":
+                closed += 1
+                await self.store.reserve(after.host, "drop_table", tid, t, self.limits)
+                log.info("table_closed_idle", table_id=tid, host=after.host)
+        return closed
+
+    async def sweep_loop(self) -> None:
+        every = min(30.0, max(0.2, self.settings.table_idle_s / 4))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.sweep_once()
+            except Exception as exc:  # keep sweeping; the table stays due
+                log.error("sweep_failed", error=repr(exc)[:300])

@@ -1,4 +1,8 @@
-from services.scoring.app import app
-from shared.runtime.service import run
+from shared.runtime.startup import refuse_unsafe
+
+refuse_unsafe("scoring")  # before anything connects: placeholder secrets, plaintext (exit 78)
+
+from services.scoring.app import app  # noqa: E402
+from shared.runtime.service import run  # noqa: E402
 
 run(app)

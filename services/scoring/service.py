@@ -70,18 +70,20 @@ class Scoring:
                     if done is not None:
                         return dict(loads(done))
                     results: list[Any] = msg.outcome.get("results", [])  # type: ignore[assignment]
-                    places = [int(r["place"]) for r in results]
-                    ids = [p.player_id for p in msg.players]
+                    rated = msg.outcome.get("status", "finished") == "finished"
+                    places = [int(r["place"]) for r in results] if rated else []
+                    ids = [p.player_id for p in msg.players] if rated else []
                     raw = await pipe.hmget(key, ids) if ids else []
                     prior = [loads(x) if x else None for x in raw]
-                    new = rate(places, prior)
+                    new = rate(places, prior) if rated else []
                     record = {"game_id": msg.game_id, "game": msg.game,
                               "ended_ms": int(time.time() * 1000),
                               "players": [p.model_dump() for p in msg.players],
                               "outcome": msg.outcome, "ratings": new}
                     pipe.multi()
+                    # a game ended by its lifetime ("expired") rates nobody
                     for i, (pid, p, old, r) in enumerate(
-                            zip(ids, msg.players, prior, new, strict=True)):
+                            zip(ids, msg.players if rated else [], prior, new, strict=True)):
                         pipe.hset(key, pid, dumps({
                             **r, "name": p.name, "bot": p.bot,
                             "games": (old or {}).get("games", 0) + 1,
@@ -99,8 +101,8 @@ class Scoring:
             record = await self._rate_once(msg)
             # idempotent follow-ups, each on one key: one round trip (no MULTI, each command
             # stands alone, as when sent one by one; a redelivery repeats them harmlessly)
-            lb = {r["player_id"]: rating["ordinal"]
-                  for r, rating in zip(record["players"], record["ratings"], strict=True)}
+            lb = {r["player_id"]: rating["ordinal"]  # (no ratings: an expired game)
+                  for r, rating in zip(record["players"], record["ratings"], strict=False)}
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.set(Keys(msg.game_id).result, dumps(record))
                 if lb:

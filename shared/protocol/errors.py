@@ -9,12 +9,14 @@ ErrorCode: TypeAlias = Literal[
     "message/rate_limited",  # over the per-connection rate limit
     "message/unsupported_version",
     "message/unavailable",  # a transient server failure; the message was not taken, retry
+    "storage/full",  # Valkey is near maxmemory: new players, tables, games wait (HTTP 503)
     # auth and seating
     "auth/invalid_token",
     "auth/expired_token",
     "seat/not_seated",  # the player has no seat in this game
     "game/not_found",
     "game/over",
+    "game/private",  # the host allows only the game's players to watch it
     # commands (adjudicator)
     "command/duplicate",  # this command id was already processed
     "action/stale_seq",  # expected_seq differs from the game's current seq
@@ -38,6 +40,13 @@ ErrorCode: TypeAlias = Literal[
     "lobby/not_host",
     "lobby/already_started",
     "lobby/bad_request",
+    "lobby/quota",  # a per-player quota: open tables, running games or bot seats
+    "lobby/closed",  # the table was closed after being idle too long
+    "lobby/bad_name",  # control/format/bidi characters, blank, bot-like or '#' in a name
+    "lobby/name_taken",  # the name (or a case/confusable look-alike) is held (exact: true)
+    "lobby/invite_required",  # a private table is joined with its invite, not its id
+    "lobby/kicked",  # the host removed this player from the table
+    "lobby/not_seated",  # the player to remove has no seat at the table
     # replays (gateway HTTP)
     "replay/not_ended",  # boards of past steps are served once the game has ended
     "replay/bad_request",  # step or seat out of range

@@ -12,7 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
 from shared.protocol.base import Wire
 from shared.protocol.internal import PlayerRef
 
-Name = Annotated[str, Field(min_length=1, max_length=32)]
+Name = Annotated[str, Field(min_length=1, max_length=32)]  # the handle rules: shared/identity
+Spectators: TypeAlias = Literal["anyone", "players"]  # who may watch the game
 
 
 class Table(BaseModel):
@@ -25,13 +26,16 @@ class Table(BaseModel):
     players: list[PlayerRef] = []
     host: str
     public: bool = True
-    invite: str
-    status: Literal["open", "started"] = "open"
+    invite: str  # "" in what others see: only the host and seated players get the code
+    spectators: Spectators = "anyone"
+    kicked: list[str] = []  # players the host removed: they may not join again
+    status: Literal["open", "started", "closed"] = "open"  # closed: idle too long
     game_id: str | None = None
     client_entropy: bool = True
     turn_timeout_ms: int
     round_timeout_ms: int
     created_ms: int
+    updated_ms: int = 0  # the last change (0: never changed since created_ms)
 
 
 class _Req(Wire):
@@ -42,6 +46,7 @@ class _Req(Wire):
 class CreatePlayer(Wire):
     op: Literal["create_player"] = "create_player"
     name: Name
+    exact: bool = False  # refuse (lobby/name_taken) rather than take a "name#1234" display
 
 
 class CreateTable(_Req):
@@ -50,6 +55,7 @@ class CreateTable(_Req):
     options: dict[str, JsonValue] = {}
     seats: Annotated[int, Field(ge=1, le=12)]
     public: bool = True
+    spectators: Spectators | None = None  # None: "anyone" when public, else "players"
     client_entropy: bool = True
     turn_timeout_ms: Annotated[int, Field(ge=1_000, le=86_400_000)] | None = None
     round_timeout_ms: Annotated[int, Field(ge=1_000, le=86_400_000)] | None = None
@@ -77,16 +83,34 @@ class StartTable(_Req):
     table_id: str
 
 
+class KickPlayer(_Req):
+    """The host removes a seated player (or bot) before the start."""
+
+    op: Literal["kick_player"] = "kick_player"
+    table_id: str
+    target: Annotated[str, Field(min_length=1, max_length=64)]
+
+
 class GetTable(_Req):
     op: Literal["get_table"] = "get_table"
     table_id: str
 
 
+Cursor = Annotated[str, Field(max_length=80, pattern=r"^[0-9]+:[A-Za-z0-9_.:-]*$")]
+
+
 class ListTables(_Req):
+    """Newest first, one page each: ``cursor`` is the previous page's ``next_cursor``
+    (tables) and ``live_cursor`` its ``live_next_cursor`` (live games)."""
+
     op: Literal["list_tables"] = "list_tables"
+    limit: Annotated[int, Field(ge=1, le=500)] = 50
+    cursor: Cursor | None = None
+    live_limit: Annotated[int, Field(ge=1, le=500)] = 50
+    live_cursor: Cursor | None = None
 
 
 LobbyRequest: TypeAlias = Annotated[
-    CreatePlayer | CreateTable | JoinTable | LeaveTable | AddBot | StartTable | GetTable
-    | ListTables, Field(discriminator="op")]
+    CreatePlayer | CreateTable | JoinTable | LeaveTable | AddBot | StartTable | KickPlayer
+    | GetTable | ListTables, Field(discriminator="op")]
 LOBBY_REQUEST: TypeAdapter[LobbyRequest] = TypeAdapter(LobbyRequest)

@@ -33,8 +33,68 @@ DEAD_LETTERS = "dlq"  # poison messages, after MAX_DELIVERIES
 
 SHARDED = (ADJ_ACTIONS, ADJ_REVEALS, ADJ_DRAWS, ADJ_CONTROL, ESC_OPEN, ESC_COMMITS, DEALER_IN)
 
-MAXLEN_INTERNAL = 100_000  # approximate trim of inter-service streams (MAXLEN ~)
-MAXLEN_UPDATES = 10_000
+# Byte budgets (docs/operations.md, "Stream budgets"). Every inter-service stream is trimmed
+# with an approximate cap (XADD ... MAXLEN ~ n) where n = its byte budget / the largest entry
+# it can carry, so a stream can never hold more than about its budget, whatever its writers
+# send. Entries of a stream read by one consumer group are also deleted once acknowledged
+# (shared/runtime/bus.py), so in steady state such a stream holds only its unread backlog: the
+# cap bounds a backlog (consumers down or far behind), at which point the oldest entries go.
+KIB = 1024
+MIB = 1024 * KIB
+ENVELOPE = 1 * KIB  # what a service adds around a client's payload (ids, seat, framing)
+MAX_FRAME = 64 * KIB  # the largest client payload a stream entry carries (gateway limit)
+# the largest act/commit frame the gateway can be configured to pass (EMPIRE_WS_MOVE_MAX_BYTES
+# is at most this): the move streams' caps are sized from it, so a backlog of real moves (a few
+# hundred bytes each) has room for ~29,000 entries before the oldest would go
+MOVE_FRAME = 8 * KIB
+
+
+class Budget:
+    """A stream's byte budget and the largest entry it may carry."""
+
+    def __init__(self, budget_bytes: int, max_entry_bytes: int) -> None:
+        self.budget_bytes = budget_bytes
+        self.max_entry_bytes = max_entry_bytes
+
+    @property
+    def maxlen(self) -> int:
+        return max(16, self.budget_bytes // self.max_entry_bytes)
+
+
+BUDGETS: dict[str, Budget] = {
+    ADJ_ACTIONS: Budget(256 * MIB, MOVE_FRAME + ENVELOPE),  # a seat's act: a client frame
+    ESC_COMMITS: Budget(256 * MIB, MOVE_FRAME + ENVELOPE),  # a seat's commit: a client frame
+    LOBBY_RPC: Budget(64 * MIB, MAX_FRAME + ENVELOPE),  # an HTTP body to the lobby
+    ADJ_CONTROL: Budget(64 * MIB, MAX_FRAME + ENVELOPE),  # create (table options) / timeouts
+    ADJ_REVEALS: Budget(128 * MIB, MAX_FRAME + ENVELOPE),  # a round's choices (each allowed)
+    ESC_OPEN: Budget(128 * MIB, MAX_FRAME + ENVELOPE),  # a round's slots with allowed lists
+    ADJ_DRAWS: Budget(32 * MIB, 8 * KIB),  # a seed commitment or a draw's values
+    DEALER_IN: Budget(32 * MIB, 8 * KIB),  # seed / draw / reveal requests
+    GAME_ENDED: Budget(64 * MIB, 16 * KIB),  # players and the outcome's figures
+    BOTS_IN: Budget(4 * MIB, 1 * KIB),  # one bot seat (ids and a token)
+    GW_UPDATES: Budget(20 * MIB, 2 * KIB),  # notify / reply (reply messages are cut to 300)
+    DEAD_LETTERS: Budget(64 * MIB, MAX_FRAME + 2 * ENVELOPE),  # a poison entry and its error
+}
+# streams read by more than one consumer group: entries stay after one group acknowledged
+# them (game:ended: scoring and the dealer), so only their cap bounds them
+MULTI_GROUP = frozenset({GAME_ENDED})
+
+
+def base_of(stream: str) -> str:
+    """The base name of a (possibly sharded) stream: ``adj:actions:3`` -> ``adj:actions``."""
+    head, _, tail = stream.rpartition(":")
+    return head if tail.isdigit() and head in SHARDED else stream
+
+
+def maxlen(stream: str) -> int:
+    """The approximate cap (MAXLEN ~) of a stream, from its byte budget; streams without a
+    budget of their own get the smallest one of a client-frame stream."""
+    budget = BUDGETS.get(base_of(stream))
+    return budget.maxlen if budget is not None else BUDGETS[LOBBY_RPC].maxlen
+
+
+MAXLEN_INTERNAL = maxlen(ADJ_ACTIONS)  # kept for callers that pass one figure (~4,000)
+MAXLEN_UPDATES = maxlen(GW_UPDATES)  # the fan-out's retention (~10,000)
 MAXLEN_VIEW = 16  # per-seat view snapshots kept for resume (each is a full snapshot)
 MAX_DELIVERIES = 5
 RECLAIM_IDLE_MS = 5_000
@@ -66,7 +126,7 @@ class Keys:
         self.state = f"g:{t}:state"  # JSON: seq + engine state (authoritative, private)
         self.log = f"g:{t}:log"  # stream: every applied move (private until the end)
         self.record = f"g:{t}:rec"  # stream: the public record
-        self.cmds = f"g:{t}:cmds"  # hash: command id -> result (idempotency)
+        self.cmds = f"g:{t}:cmds"  # hash: "<seat>|<command id>" -> result (idempotency)
         self.spectator = f"g:{t}:v:spec"  # stream: spectator view snapshots
         self.result = f"g:{t}:result"  # JSON: final outcome (public)
         # escrow-only keys (ACL: only the escrow's Redis user reads esc:*)
@@ -80,6 +140,10 @@ class Keys:
     def esc_commits(self, round_id: str) -> str:
         """hash: slot key -> commitment, for one round (its HLEN counts the commits)."""
         return f"esc:{{{self.game_id}}}:c:{round_id}"
+
+    def refusals(self, seat: int) -> str:
+        """sorted set: a seat's latest refused command ids (score = ms; capped, with a TTL)."""
+        return f"g:{{{self.game_id}}}:rej:{seat}"
 
     def view(self, seat: int | None) -> str:
         return self.spectator if seat is None else f"g:{{{self.game_id}}}:v:{seat}"

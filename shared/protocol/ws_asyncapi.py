@@ -24,6 +24,19 @@ from shared.protocol.errors import ERROR_CODES
 from shared.protocol.versions import KNOWN_PROTOCOL_VERSIONS, PROTOCOL_VERSION
 
 REF = "#/components/schemas/{model}"
+# the gateway's WebSocket close codes (docs/protocol.md, "Close codes")
+CLOSE_CODES: dict[str, str] = {
+    "1009": "a frame over the WebSocket limit (4 x EMPIRE_MAX_MESSAGE_BYTES)",
+    "1011": "no pong to the server's keepalive ping within 20 s",
+    "1012": "this gateway is restarting (a gradual drain over EMPIRE_DRAIN_S): reconnect "
+            "and resume with watch after_seq/after_record",
+    "1013": "this gateway process is full (a rejected message/unavailable first): reconnect",
+    "4008": "slow consumer: the outbound queue passed its bound or a send stayed blocked; "
+            "reconnect and resume with watch after_seq/after_record",
+    "4029": "too many open sockets for this player or address (a rejected "
+            "message/rate_limited first)",
+    "4401": "bad or expired token (a rejected auth/* first)",
+}
 CHANNEL = "play"
 
 _NONCE = "9f" * 32
@@ -143,7 +156,8 @@ REPLIES: dict[str, tuple[str, ...]] = {
     "Ping": ("Pong",),
 }
 PUSHES: tuple[tuple[str, str, str], ...] = (
-    ("sendWelcome", "Welcome", "First frame on every connection (else a refusal and close 4401)."),
+    ("sendWelcome", "Welcome", "First frame on every connection (else a refusal and close "
+     "4401, 4029 or 1013; see x-close-codes)."),
     (
         "sendView",
         "ViewUpdate",
@@ -251,6 +265,7 @@ def document() -> dict[str, Any]:
                 "See docs/protocol.md."
             ),
             "x-error-codes": list(ERROR_CODES),
+            "x-close-codes": CLOSE_CODES,
         },
         "defaultContentType": "application/json",
         "servers": {

@@ -28,15 +28,10 @@ from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from shared.fairness.lp import canonical_json
+from shared.rules._kit.model import Frozen
 
 Json: TypeAlias = JsonValue
 Seat: TypeAlias = int
-
-
-class Frozen(BaseModel):
-    """Base for immutable contract values."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 # ----------------------------------------------------------------------------------------
@@ -171,12 +166,18 @@ class Event(Frozen):
         return self.visible_to is None or (seat is not None and seat in self.visible_to)
 
 
+# The one set of codes of every game. The kit's template (shared/rules/_kit/base.py) checks,
+# before any move runs and in this order: the move's kind against the pending node
+# (wrong_phase), a draw's label or a round's id (unknown_round), a draw's values, a round's
+# slots or an act's seat (malformed, not_your_turn), the act's shape and each sealed choice
+# (malformed, illegal). A game's moves return only malformed (an id that names nothing) and
+# illegal (what the rules forbid now).
 RejectionCode = Literal[
-    "action/malformed",  # not a valid action of this game at all
-    "action/not_your_turn",  # the seat may not act now
-    "action/illegal",  # well-formed, the seat may act, but the rules forbid this action
-    "action/wrong_phase",  # move kind does not match the node (e.g. chance while a turn)
-    "action/unknown_round",  # joint action / chance outcome for a round or label not pending
+    "action/wrong_phase",  # the move's kind is not the pending node's (or the game is over)
+    "action/unknown_round",  # a draw label / round id that is not the pending one
+    "action/malformed",  # values, slots or action not of the pending node's / game's shape
+    "action/not_your_turn",  # the act's seat is neither awaited nor open_to
+    "action/illegal",  # well-formed, the seat may act, but the rules forbid this now
 ]
 
 
@@ -285,8 +286,14 @@ def default_check_choice(slot: SealedSlot, choice: Json) -> bool:
     compared as canonical JSON (type-strict: ``true`` and ``1.0`` are not ``1``)."""
     if slot.allowed is None:
         return False
-    text = canonical_json(choice)
-    return any(canonical_json(a) == text for a in slot.allowed)
+    equal = [a for a in slot.allowed if a == choice]  # Python equality: a superset (1 == True)
+    if not equal:
+        return False
+    try:
+        text = canonical_json(choice)
+    except ValueError:  # a float: never one of the (integer) allowed values
+        return False
+    return any(canonical_json(a) == text for a in equal)
 
 
 def reject(code: RejectionCode, message: str) -> Rejection:

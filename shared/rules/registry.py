@@ -44,3 +44,21 @@ def get_bot(name: str) -> Any:
     except KeyError as exc:
         raise UnknownGame(name) from exc
     return module.HeuristicBot()
+
+
+def get_search_spec(name: str) -> Any:
+    """The game's search support (``<package>.determinize.SEARCH``: determinize, evaluate,
+    heuristic), for ``shared.rules._kit.search``."""
+    try:
+        module = importlib.import_module(_MODULES[name] + ".determinize")
+    except KeyError as exc:
+        raise UnknownGame(name) from exc
+    return module.SEARCH
+
+
+def get_search_bot(name: str, level: str = "normal", seed: int | None = None) -> Any:
+    """A search bot (ISMCTS, ``shared.rules._kit.search.SearchBot``) at ``level``: "easy",
+    "normal" or "hard" (``LEVELS``). Its ``act``/``choose`` take an optional ``deadline``."""
+    from shared.rules._kit.search import SearchBot
+
+    return SearchBot(get(name), get_search_spec(name), level, seed)

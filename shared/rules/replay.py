@@ -2,19 +2,24 @@
 one. The log is the adjudicator's (every applied move in order, chance outcomes and joint
 actions included), so a replay needs nothing else: no dealer, no escrow.
 
+A log replays only on the engine version it was played with (``rules_version``, recorded in
+``game_created`` and bound into the dealer's game key): pass it and another version is refused
+with ``RulesVersionMismatch`` before any move is applied.
+
 Used by the gateway's per-step replay boards (served once a game has ended, when the whole log
-is public) and by the tests that check a final state equals a replay of its log.
+is public), the golden playthroughs (tests/golden) and the tests that check a final state
+equals a replay of its log.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Annotated, Any
 
 from pydantic import Field, TypeAdapter, ValidationError
 
 from shared.rules import registry
-from shared.rules.api import Json, Move, Rejection
+from shared.rules.api import Game, Json, Move, Rejection, Transition
 
 MOVE: TypeAdapter[Move] = TypeAdapter(Annotated[Move, Field(discriminator="kind")])
 
@@ -23,12 +28,28 @@ class ReplayError(ValueError):
     """The log does not replay: a move is malformed or the engine refuses it."""
 
 
-def states(game_name: str, options: dict[str, Json], n_seats: int,
-           log: Sequence[dict[str, Any]]) -> list[Any]:
-    """``[setup, after move 1, ..., after move n]`` for the log's moves in order."""
+class RulesVersionMismatch(ReplayError):
+    """The log was played with another version of the game's rules than this engine's."""
+
+    def __init__(self, game: str, logged: str, engine: str) -> None:
+        super().__init__(f"{game}: the log was played with rules_version {logged!r}, "
+                         f"this engine is {engine!r}")
+        self.game, self.logged, self.engine = game, logged, engine
+
+
+def check_rules_version(game: Game, rules_version: str | None) -> None:
+    """Refuse ``rules_version`` unless it is the engine's (None: not known, not checked)."""
+    if rules_version is not None and rules_version != game.rules_version:
+        raise RulesVersionMismatch(game.name, rules_version, game.rules_version)
+
+
+def transitions(game_name: str, options: dict[str, Json], n_seats: int,
+                log: Sequence[dict[str, Any]], *,
+                rules_version: str | None = None) -> Iterator[tuple[Any, Move, Transition]]:
+    """Each logged move in order with the state it applies to and its transition."""
     game = registry.get(game_name)
+    check_rules_version(game, rules_version)
     state = game.setup(options, n_seats)
-    out = [state]
     for i, entry in enumerate(log):
         try:
             move = MOVE.validate_python(entry["move"])
@@ -37,12 +58,23 @@ def states(game_name: str, options: dict[str, Json], n_seats: int,
         result = game.apply(state, move)
         if isinstance(result, Rejection):
             raise ReplayError(f"log entry {i} (seq {entry.get('seq')}) refused: {result}")
+        yield state, move, result
         state = result.state
-        out.append(state)
-    return out
+
+
+def states(game_name: str, options: dict[str, Json], n_seats: int,
+           log: Sequence[dict[str, Any]], *, rules_version: str | None = None) -> list[Any]:
+    """``[setup, after move 1, ..., after move n]`` for the log's moves in order."""
+    out: list[Any] = []
+    for before, _, result in transitions(game_name, options, n_seats, log,
+                                         rules_version=rules_version):
+        if not out:
+            out.append(before)
+        out.append(result.state)
+    return out or [registry.get(game_name).setup(options, n_seats)]
 
 
 def final_state(game_name: str, options: dict[str, Json], n_seats: int,
-                log: Sequence[dict[str, Any]]) -> Any:
+                log: Sequence[dict[str, Any]], *, rules_version: str | None = None) -> Any:
     """The engine state after the whole log."""
-    return states(game_name, options, n_seats, log)[-1]
+    return states(game_name, options, n_seats, log, rules_version=rules_version)[-1]

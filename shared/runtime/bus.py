@@ -7,6 +7,10 @@
   one command once every message succeeded;
 - ack only after the handler returned (its effect is durable by then): when some messages
   of a batch fail, only the others are XACKed and the failed ones stay pending;
+- an acknowledged entry is deleted in the same round trip (XACK + XDEL, pipelined) on every
+  stream read by one consumer group, so a handled entry leaves no bytes behind and the stream
+  holds only its backlog (``streams.MULTI_GROUP`` streams keep theirs for the other groups;
+  their byte-budgeted cap bounds them);
 - a reclaim subscriber (XAUTOCLAIM via ``min_idle_time``) that takes over entries left pending
   by a dead replica or a failed handler;
 - a delivery cap: an entry that failed ``MAX_DELIVERIES`` times goes to the dead-letter stream.
@@ -21,13 +25,14 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import structlog
+from faststream.message import StreamMessage
 from faststream.redis import RedisBroker, RedisClusterBroker, StreamSub
 from faststream.redis.subscriber.usecases import basic as basic_subscriber
 from faststream.redis.subscriber.usecases import stream_subscriber
 
 from shared.protocol import streams
 from shared.runtime.jsonutil import dumps
-from shared.runtime.redis import healthy
+from shared.runtime.redis import healthy, tls
 from shared.runtime.settings import Settings
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
@@ -52,16 +57,20 @@ def make_broker(settings: Settings, logger: Any = None) -> RedisBroker | RedisCl
     set_read_retry(settings.read_retry_s)
     # per-message access logs at DEBUG: our handlers log what matters, with game and seat
     if settings.cluster:
-        return RedisClusterBroker(settings.redis_url, logger=logger, log_level=logging.DEBUG)
+        # faststream builds the cluster's connections itself (no connection_class): redis-py's
+        # own PING-before-use check covers them (health_check_interval)
+        return RedisClusterBroker(settings.redis_url, logger=logger, log_level=logging.DEBUG,
+                                  health_check_interval=1,
+                                  **tls(settings.redis_url, settings.redis_ca_file))
     return RedisBroker(settings.redis_url, logger=logger, log_level=logging.DEBUG,
-                       **healthy(settings.redis_url))
+                       **healthy(settings.redis_url, settings.redis_ca_file))
 
 
 async def _dead_letter(redis: Any, stream: str, body: Any, exc: BaseException) -> None:
     if redis is not None:
         await redis.xadd(streams.DEAD_LETTERS, {"stream": stream, "body": dumps(body),
                                                 "error": repr(exc)[:500]},
-                         maxlen=streams.MAXLEN_INTERNAL, approximate=True)
+                         maxlen=streams.maxlen(streams.DEAD_LETTERS), approximate=True)
 
 
 async def _delivery_count(redis: Any, stream: str, group: str, msg_id: bytes) -> int:
@@ -93,12 +102,36 @@ async def handle_batch(handler: Handler, bodies: list[Any]) -> dict[int, Excepti
     return failed
 
 
+async def acknowledge(redis: Any, stream: str, group: str, ids: list[bytes],
+                      delete: bool) -> None:
+    """XACK ``ids`` (and XDEL them when ``delete``) in one round trip."""
+    if redis is None or not ids:
+        return
+    if not delete:
+        await redis.xack(stream, group, *ids)
+        return
+    if not hasattr(redis, "pipeline"):  # faststream's in-memory test consumer
+        await redis.xack(stream, group, *ids)
+        await redis.xdel(stream, *ids)
+        return
+    async with redis.pipeline(transaction=False) as pipe:
+        pipe.xack(stream, group, *ids)
+        pipe.xdel(stream, *ids)
+        await pipe.execute()
+
+
+async def _settled(msg: Any) -> None:
+    """Tell faststream this message is settled: its own XACK must not follow ours."""
+    await StreamMessage.ack(msg)
+
+
 def consume(broker: Any, stream: str, group: str, settings: Settings, handler: Handler,
             *, title: str | None = None, description: str | None = None) -> None:
     """Register ``handler`` for ``stream`` in ``group`` (plus its reclaim subscriber)."""
+    delete = streams.base_of(stream) not in streams.MULTI_GROUP
 
     async def settle(bodies: list[Any], failed: dict[int, Exception], msg: Any) -> None:
-        """Some messages failed: XACK the others (and the dead-lettered), leave the rest."""
+        """XACK (and delete) the handled messages and the dead-lettered, leave the rest."""
         redis = getattr(msg, "consumer", None)
         ids: list[bytes] = list(msg.raw_message.get("message_ids", ()))
         done = [m for i, m in enumerate(ids) if i not in failed]
@@ -113,9 +146,8 @@ def consume(broker: Any, stream: str, group: str, settings: Settings, handler: H
             else:
                 log.warning("handler_failed", stream=stream, deliveries=count,
                             error=repr(exc)[:300])
-        if redis is not None and done:
-            await redis.xack(stream, group, *done)
-        await msg.nack()  # settled here: faststream must not XACK the failed ones
+        await acknowledge(redis, stream, group, done, delete)
+        await _settled(msg)  # settled here: faststream must not XACK the failed ones
 
     live = StreamSub(stream, group=group, consumer=settings.instance,
                      max_records=settings.max_records, batch=True)
@@ -127,8 +159,9 @@ def consume(broker: Any, stream: str, group: str, settings: Settings, handler: H
         # no `msg: RedisStreamMessage` parameter: fast_depends resolves Context fields with a
         # sync function in a worker thread (a thread hop per call)
         failed = await handle_batch(handler, bodies)
-        if failed:
-            await settle(bodies, failed, broker.context.get_local("message"))
+        msg = broker.context.get_local("message")
+        if msg is not None:
+            await settle(bodies, failed, msg)
 
     reclaim = StreamSub(stream, group=group, consumer=f"{settings.instance}-reclaim",
                         max_records=settings.max_records,
@@ -137,13 +170,19 @@ def consume(broker: Any, stream: str, group: str, settings: Settings, handler: H
     @broker.subscriber(stream=reclaim, title=title or f"{stream}:{group}",
                        description=description)  # type: ignore[misc,untyped-decorator]
     async def on_reclaim(body: dict[str, Any]) -> None:
+        msg = broker.context.get_local("message")
+        redis = getattr(msg, "consumer", None)
+        ids: list[bytes] = list(msg.raw_message.get("message_ids", ())) if msg else []
         try:
             await handler(body)
         except Exception as exc:
-            msg = broker.context.get_local("message")
             count = await msg.get_delivery_count()
             if count >= streams.MAX_DELIVERIES:
                 log.error("dead_letter", stream=stream, deliveries=count, error=repr(exc))
-                await _dead_letter(getattr(msg, "consumer", None), stream, body, exc)
-                return  # acked: moved to the dead-letter stream
+                await _dead_letter(redis, stream, body, exc)
+                await acknowledge(redis, stream, group, ids, delete)  # moved to the dlq
+                await _settled(msg)
+                return
             raise
+        await acknowledge(redis, stream, group, ids, delete)
+        await _settled(msg)

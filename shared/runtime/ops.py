@@ -1,5 +1,7 @@
-"""A tiny HTTP endpoint for every stream service: /metrics, /healthz (the process runs) and
-/readyz (Redis answers and the consumer groups exist). Stdlib asyncio, no framework."""
+"""A tiny HTTP endpoint for every stream service: /metrics, /healthz (the process answers),
+/readyz (Redis answers, the consumer groups exist, every subscriber runs) and /livez (every
+subscriber runs and no consumer of this process is wedged: shared/runtime/liveness.py).
+Stdlib asyncio, no framework."""
 
 from __future__ import annotations
 
@@ -12,7 +14,16 @@ from shared.runtime.metrics import render
 Probe = Callable[[], Awaitable[bool]]
 
 
-async def serve(port: int, ready: Probe, host: str = "0.0.0.0") -> asyncio.Server:
+async def _probe(check: Probe | None, ok: bytes, failed: bytes) -> tuple[str, bytes]:
+    passed = check is None
+    if check is not None:
+        with contextlib.suppress(Exception):
+            passed = await asyncio.wait_for(check(), 2)
+    return ("200 OK", ok) if passed else ("503 Service Unavailable", failed)
+
+
+async def serve(port: int, ready: Probe, host: str = "0.0.0.0",
+                live: Probe | None = None) -> asyncio.Server:
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             line = await asyncio.wait_for(reader.readline(), 5)
@@ -26,11 +37,9 @@ async def serve(port: int, ready: Probe, host: str = "0.0.0.0") -> asyncio.Serve
             elif path == "/healthz":
                 status, body = "200 OK", b"ok\n"
             elif path == "/readyz":
-                ok = False
-                with contextlib.suppress(Exception):
-                    ok = await asyncio.wait_for(ready(), 2)
-                status, body = ("200 OK", b"ready\n") if ok else ("503 Service Unavailable",
-                                                                  b"not ready\n")
+                status, body = await _probe(ready, b"ready\n", b"not ready\n")
+            elif path == "/livez":
+                status, body = await _probe(live, b"live\n", b"wedged\n")
             writer.write(f"HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: "
                          f"{len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
             await writer.drain()

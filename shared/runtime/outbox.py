@@ -7,6 +7,9 @@ issued while the event loop is busy with other work (the handlers of one consume
 many WebSockets) go to Valkey in one pipelined round trip; each caller still returns only
 once its own entry is stored (or raises its own error), so nothing is acknowledged before
 what it published is durable.
+
+Every XADD is trimmed (``MAXLEN ~``) at most at the stream's cap from its byte budget
+(``streams.maxlen``); a caller may only ask for a smaller cap.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import os
 from struct import pack
 from typing import Any
 
+from shared.protocol import streams
 from shared.runtime.jsonutil import dumpb
 
 _IDENTITY = b"\x89BIN\x0d\x0a\x1a\x0a"  # faststream's BinaryMessageFormatV1
@@ -29,12 +33,17 @@ def _field(s: str) -> bytes:
     return pack(">H", len(b)) + b
 
 
-def encode(body: Any, correlation_id: str) -> bytes:
-    """faststream's BinaryMessageFormatV1 of a JSON body (headers: correlation id, type)."""
+def encode(body: Any, correlation_id: str, reply_to: str | None = None) -> bytes:
+    """faststream's BinaryMessageFormatV1 of a JSON body (headers: correlation id, type and,
+    for a request, the channel its reply goes to)."""
     headers = (_field("correlation_id") + _field(correlation_id)
                + _field("content-type") + _field("application/json"))
+    count = 2
+    if reply_to:
+        headers += _field("reply_to") + _field(reply_to)
+        count = 3
     return b"".join((_IDENTITY, pack(">HIIH", 1, _HEADERS_START,
-                                     2 + _HEADERS_START + len(headers), 2),
+                                     2 + _HEADERS_START + len(headers), count),
                      headers, dumpb(body)))
 
 
@@ -52,8 +61,11 @@ class Outbox:
         self._prefix = f"{os.getpid():x}-{id(self):x}-"
 
     async def publish(self, body: Any, stream: str, maxlen: int | None = None,
+                      correlation_id: str | None = None, reply_to: str | None = None,
                       **_: Any) -> Any:
-        data = encode(body, self._prefix + str(next(self._ids)))
+        data = encode(body, correlation_id or self._prefix + str(next(self._ids)), reply_to)
+        cap = streams.maxlen(stream)
+        maxlen = cap if maxlen is None else min(maxlen, cap)
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending.append((stream, data, maxlen, fut))
         if not self._scheduled:

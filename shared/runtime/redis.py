@@ -61,23 +61,51 @@ class FreeFirstPool(aioredis.BlockingConnectionPool):
         return await super().get_connection(*args, **options)  # type: ignore[no-untyped-call]
 
 
-def healthy(url: str) -> dict[str, Any]:
+def tls(url: str, ca_file: str = "") -> dict[str, Any]:
+    """TLS options for a rediss:// URL: the server's certificate is always verified, against
+    ``ca_file`` (EMPIRE_REDIS_CA_FILE) when given, else the system's trust store."""
+    if not url.startswith("rediss://"):
+        return {}
+    opts: dict[str, Any] = {"ssl_cert_reqs": "required"}
+    if ca_file:
+        opts["ssl_ca_certs"] = ca_file
+    return opts
+
+
+def healthy(url: str, ca_file: str = "") -> dict[str, Any]:
     """Connection options that add the check to a redis:// or rediss:// URL (a unix socket
-    keeps redis-py's own connection class)."""
+    keeps redis-py's own connection class), with the TLS options of ``tls``."""
     if url.startswith("redis://"):
         return {"connection_class": CheckedConnection, "health_check_interval": 1}
     if url.startswith("rediss://"):
-        return {"connection_class": CheckedSSLConnection, "health_check_interval": 1}
+        return {"connection_class": CheckedSSLConnection, "health_check_interval": 1,
+                **tls(url, ca_file)}
     return {}
+
+
+class CheckedCluster(aioredis.RedisCluster):
+    """RedisCluster whose node connections carry the same PING-before-use check: redis-py
+    fixes the cluster's connection class (Connection or SSLConnection), so it is swapped in
+    the nodes manager's connection options before any node connects (redis<9, pyproject)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("health_check_interval", 1)
+        super().__init__(*args, **kwargs)
+        opts = self.nodes_manager.connection_kwargs
+        ssl = opts.get("connection_class") is SSLConnection
+        opts["connection_class"] = CheckedSSLConnection if ssl else CheckedConnection
+        for node in self.nodes_manager.startup_nodes.values():
+            node.connection_class = opts["connection_class"]
 
 
 def client(settings: Settings) -> Any:
     """A redis-py asyncio client (RedisCluster when configured for a cluster)."""
     if settings.cluster:
-        return aioredis.RedisCluster.from_url(settings.redis_url, decode_responses=False)
+        return CheckedCluster.from_url(settings.redis_url, decode_responses=False,
+                                       **tls(settings.redis_url, settings.redis_ca_file))
     # a blocking pool: under a burst, callers wait for a connection instead of failing
     pool = FreeFirstPool.from_url(settings.redis_url, max_connections=512, timeout=10,
-                                  **healthy(settings.redis_url))
+                                  **healthy(settings.redis_url, settings.redis_ca_file))
     return aioredis.Redis(connection_pool=pool)
 
 

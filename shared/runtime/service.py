@@ -16,7 +16,7 @@ from typing import Any
 from faststream import FastStream
 from faststream.specification import AsyncAPI
 
-from shared.runtime import bus, metrics, ops
+from shared.runtime import bus, liveness, metrics, ops
 from shared.runtime.logging import configure_logging
 from shared.runtime.redis import client, ensure_group
 from shared.runtime.settings import Settings, get_settings
@@ -32,6 +32,11 @@ class ServiceKit:
     groups: list[tuple[str, str]] = field(default_factory=list)
     loops: list[Callable[[], Coroutine[Any, Any, None]]] = field(default_factory=list)
     startup: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    # loops that consume a stream without a faststream subscriber (the lobby's requests, the
+    # bot runner's seats): the probes require them running like subscribers
+    readers: list[Callable[[], Coroutine[Any, Any, None]]] = field(default_factory=list)
+    reader_tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    shutdown: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
     def consume(self, stream: str, group: str, handler: bus.Handler,
                 description: str | None = None) -> None:
@@ -48,9 +53,11 @@ def build(name: str, settings: Settings | None = None) -> ServiceKit:
                       logger=logger)
 
 
-def make_app(kit: ServiceKit) -> FastStream:
-    app = FastStream(kit.broker, logger=kit.logger,
-                     specification=AsyncAPI(title=f"Empire Hall {kit.name}", version="1"))
+def make_app(kit: ServiceKit, spec_brokers: list[Any] | None = None) -> FastStream:
+    """``spec_brokers``: brokers that only describe channels for the AsyncAPI document (never
+    started), for consumers that read their stream without a faststream subscriber."""
+    spec = AsyncAPI(*(spec_brokers or []), title=f"Empire Hall {kit.name}", version="1")
+    app = FastStream(kit.broker, logger=kit.logger, specification=spec)
     tasks: list[asyncio.Task[None]] = []
 
     @app.on_startup
@@ -63,12 +70,20 @@ def make_app(kit: ServiceKit) -> FastStream:
     servers: list[asyncio.Server] = []
 
     async def ready() -> bool:
-        await kit.redis.ping()
-        for stream, group in kit.groups:
-            names = [g.get("name") for g in await kit.redis.xinfo_groups(stream)]
-            if group.encode() not in names and group not in names:
-                return False
-        return True
+        return await ready_probe(kit)
+
+    async def live() -> bool:
+        return await live_probe(kit)
+
+    async def reap() -> None:
+        """Remove this group's consumers left by processes that are gone (a consumer name
+        per process start): idle past consumer_reap_s with nothing pending."""
+        while True:
+            await asyncio.sleep(min(60.0, kit.settings.consumer_reap_s / 4))
+            try:
+                await reap_consumers(kit.redis, kit.groups, kit.settings.consumer_reap_s)
+            except Exception as exc:
+                kit.logger.warning("consumer_reap_failed", error=repr(exc)[:200])
 
     async def sample() -> None:
         while True:
@@ -77,10 +92,13 @@ def make_app(kit: ServiceKit) -> FastStream:
 
     @app.after_startup
     async def _loops() -> None:
-        for loop in kit.loops:
+        for loop in (*kit.loops, reap):
             tasks.append(asyncio.create_task(loop()))
+        for reader in kit.readers:
+            kit.reader_tasks.append(asyncio.create_task(reader()))
+        tasks.extend(kit.reader_tasks)
         if kit.settings.metrics_port:
-            servers.append(await ops.serve(kit.settings.metrics_port, ready))
+            servers.append(await ops.serve(kit.settings.metrics_port, ready, live=live))
             tasks.append(asyncio.create_task(sample()))
         kit.logger.info("service_started", instance=kit.settings.instance)
 
@@ -94,6 +112,9 @@ def make_app(kit: ServiceKit) -> FastStream:
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
+        for fn in kit.shutdown:
+            with contextlib.suppress(Exception):
+                await fn()
 
     @app.after_shutdown
     async def _close() -> None:  # after the broker stopped: in-flight handlers are done
@@ -101,6 +122,56 @@ def make_app(kit: ServiceKit) -> FastStream:
         kit.logger.info("service_stopped", instance=kit.settings.instance)
 
     return app
+
+
+def consuming(kit: ServiceKit) -> bool:
+    """Every faststream subscriber and every reader loop of the process runs (at least one)."""
+    subscribers = list(getattr(kit.broker, "subscribers", ()))
+    if subscribers and not liveness.subscribers_running(kit.broker):
+        return False
+    if any(t.done() for t in kit.reader_tasks):
+        return False
+    return bool(subscribers or kit.reader_tasks)
+
+
+async def ready_probe(kit: ServiceKit) -> bool:
+    """Readiness: Redis answers, every subscriber runs, every consumer group exists."""
+    await kit.redis.ping()
+    if not consuming(kit):
+        return False
+    for stream, group in kit.groups:
+        names = [g.get("name") for g in await kit.redis.xinfo_groups(stream)]
+        if group.encode() not in names and group not in names:
+            return False
+    return True
+
+
+async def live_probe(kit: ServiceKit) -> bool:
+    """Liveness: the consume loops run and hold nothing past the stall bound. Redis being
+    down is no reason to restart (readiness says so; the loops retry)."""
+    if not consuming(kit):
+        return False
+    try:
+        stuck = await liveness.wedged(kit.redis, kit.groups, kit.settings.instance,
+                                      int(kit.settings.liveness_stall_s * 1000))
+    except Exception:
+        return True
+    if stuck:
+        kit.logger.error("consumer_wedged", streams=stuck, stall_s=kit.settings.liveness_stall_s)
+    return not stuck
+
+
+async def reap_consumers(redis: Any, groups: list[tuple[str, str]], idle_s: float) -> int:
+    """XGROUP DELCONSUMER every consumer of ``groups`` idle for over ``idle_s`` with no entry
+    pending (a consumer with pending entries stays until reclaim has taken them)."""
+    removed = 0
+    for stream, group in groups:
+        for c in await redis.xinfo_consumers(stream, group):
+            name = c.get("name") or c.get(b"name")
+            if int(c.get("pending", 0)) == 0 and int(c.get("idle", 0)) > idle_s * 1000:
+                await redis.xgroup_delconsumer(stream, group, name)
+                removed += 1
+    return removed
 
 
 def _deadline(kit: ServiceKit) -> None:

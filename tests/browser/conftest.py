@@ -60,7 +60,11 @@ async def tabs(browser: Browser, web: Supervisor) -> AsyncIterator[Any]:
     opened: list[Tab] = []
 
     async def open_tab(name: str) -> Tab:
-        context = await browser.new_context(viewport={"width": 1400, "height": 1000})
+        # the page runs under a CSP without 'unsafe-eval'; Playwright's own string
+        # evaluations (wait_for_function, evaluate) need eval, so these contexts bypass the
+        # CSP for the test's probes; tests/browser/test_csp.py drives the page with the CSP on
+        context = await browser.new_context(viewport={"width": 1400, "height": 1000},
+                                            bypass_csp=True)
         page = await context.new_page()
         page.set_default_timeout(30_000)
         tab = Tab(context, page, name)

@@ -1,5 +1,6 @@
-"""The one-file JavaScript client (Node, no npm dependencies): its fairness primitives agree
-byte for byte with shared/fairness, and it plays a real game to a verified end."""
+"""The JavaScript client (Node, no npm dependencies; its fairness is the web page's
+fairness-core.mjs): its fairness primitives agree byte for byte with shared/fairness, and it
+plays a real game to an end it verifies from the public record, log and its own receipts."""
 
 from __future__ import annotations
 
@@ -74,8 +75,8 @@ console.log(JSON.stringify({{
   defaults: v.choices.map((x) => c.defaultCommitment("g-1", "r", "s0", x, "{NONCE}")),
   root: c.commitmentsRoot([["s1", "{"cd" * 32}"], ["s0", "{"ef" * 32}"]]),
   seed: c.seedCommitment("g-1", Buffer.alloc(32, 1)),
-  key: c.gameKey(Buffer.alloc(32, 1), "g-1", "1", [Buffer.from("{"cd" * 32}", "hex"),
-                 Buffer.alloc(0)]).toString("hex"),
+  key: Buffer.from(c.gameKey(Buffer.alloc(32, 1), "g-1", "1",
+                             [Buffer.from("{"cd" * 32}", "hex"), Buffer.alloc(0)])).toString("hex"),
   draws: v.draws.map(([kind, n, count], i) => c.draw(key, "lbl:" + i, kind, n, count)),
 }}));
 """
@@ -151,6 +152,10 @@ async def test_js_client_plays_a_duel_and_verifies(
     assert result["reveals_verified"] == 2 * (1 + rounds)
     assert result["my_commitments"] == 1 + rounds
     assert result["draws_verified"] == 1 + rounds
+    # the whole public record and log, with this seat's receipts (its entropy seed and picks)
+    assert result["rounds_verified"] == 1 + rounds
+    assert result["receipts_verified"] == result["my_commitments"]
+    assert result["applied_verified"] == 2 * rounds + 1  # each pick, each die, the first seat
     assert len(result["outcome"]["results"]) == 2
     # the server-side verifier agrees on the same game
     async with Client(clients_system.url) as c:

@@ -4,9 +4,11 @@ renderers over every game's real views."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +20,7 @@ from clients.sdk.bot_player import play_seat
 from clients.tui import render
 from clients.tui.app import CreateTableScreen, EmpireApp, GameScreen, LobbyScreen, SignInScreen
 from services.supervisor import Supervisor
+from shared.fairness.verify import verify
 from shared.rules import registry
 from shared.rules._kit.playout import play
 from shared.rules.api import Simultaneous, Turn
@@ -56,8 +59,9 @@ async def _play_by_keys(pilot: Pilot[Any], screen: GameScreen, timeout: float = 
 
 
 async def test_tui_signs_in_creates_a_duel_adds_a_bot_and_plays_to_the_result(
-    clients_system: Supervisor,
+    clients_system: Supervisor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(tmp_path)  # where "s" saves the receipts
     app = EmpireApp(clients_system.url)
     async with app.run_test(size=SIZE) as pilot:
         await _until(pilot, lambda: isinstance(app.screen, SignInScreen))
@@ -98,7 +102,16 @@ async def test_tui_signs_in_creates_a_duel_adds_a_bot_and_plays_to_the_result(
         assert sum(line.startswith("reveal pick:") and line.count("✓") == 2 for line in log) == 2
         assert not any("✗" in line for line in log)
         assert any(line.startswith("fairness verified ✓") for line in log)
+        assert "3ofmyreceiptshold" in "".join(log).replace(" ", "")  # (lines wrap)
         assert "RESULT" in str(game.query_one("#view").render())
+        await pilot.press("s")  # save the receipts: the file verify --receipts reads
+        saved = tmp_path / f"receipts-{game.game_id}.json"
+        await _until(pilot, lambda: saved.exists())
+        doc = await app.client.record(game.game_id)
+        receipts = json.loads(saved.read_text())
+        assert receipts["seat"] == 0 and len(receipts["receipts"]) == 3
+        assert verify(doc, receipts) == ([], {**verify(doc)[1], "receipts": 3})
+        assert any(line.startswith("receipts saved to ") for line in _log(game))
 
 
 async def test_tui_joins_by_invite_plays_and_spectates(clients_system: Supervisor) -> None:
@@ -214,3 +227,15 @@ def test_every_game_view_renders_with_its_own_renderer(game: str) -> None:
     seats = 2 if game in ("duel", "empires-end") else 3
     play(g, seats, {}, seed=3, on_step=check, max_steps=400)
     assert seen > 0
+
+
+def test_a_typed_refusal_reads_as_code_and_message() -> None:
+    """Issue 23: the formatter called itself, so every typed refusal in the TUI ended in a
+    RecursionError instead of a line the player can read."""
+    from clients.sdk.client import ApiError
+    from clients.tui.app import error_text
+
+    assert error_text(ApiError("lobby/table_full", "the table is full")) == (
+        "lobby/table_full the table is full")
+    assert error_text(ValueError("boom")) == "boom"
+    assert error_text(TimeoutError()) == "TimeoutError"

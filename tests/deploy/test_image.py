@@ -87,7 +87,7 @@ def test_the_image_serves_every_service_by_command() -> None:
     _, stages = dockerfile_stages()
     assert json.loads(stages[-1].all("CMD")[-1]) == ENTRY_POINTS["gateway"]
     compose = load_compose()["services"]
-    commands = {name: svc["command"] for name, svc in compose.items() if name != "valkey"}
+    commands = {name: svc["command"] for name, svc in compose.items() if name in SERVICES}
     assert commands == ENTRY_POINTS
     for svc in SERVICES:
         assert (ROOT / "services" / svc / "__main__.py").is_file(), svc
@@ -156,3 +156,34 @@ def test_healthcheck_script_fails_when_nothing_answers() -> None:
     )
     assert run.returncode == 1
     assert "/readyz" in run.stderr
+
+
+def test_healthcheck_script_needs_every_path_it_is_given() -> None:
+    """compose checks the stream services with "/readyz,/livez": both must answer 2xx."""
+    import http.server
+    import threading
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200 if self.path in ("/readyz", "/healthz") else 503)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    script = image_files(dockerfile_stages()[1][-1])["/app/healthcheck.py"]
+    port = str(server.server_address[1])
+    try:
+
+        def rc(paths: str) -> int:
+            argv = [sys.executable, str(script), paths, port]
+            return subprocess.run(argv, capture_output=True, timeout=30).returncode
+
+        assert rc("/readyz") == 0
+        assert rc("/readyz,/healthz") == 0
+        assert rc("/readyz,/livez") == 1  # wedged: ready but not live
+        assert rc("/livez,/readyz") == 1
+    finally:
+        server.shutdown()

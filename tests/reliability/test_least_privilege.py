@@ -1,6 +1,7 @@
-"""Least privilege: every service connects to Redis as its own ACL user (deploy/valkey/users.acl;
-the supervisor's private Valkey creates the same users with random passwords) that can touch
-only its own keys and streams.
+"""Least privilege: every service connects to Redis as its own ACL user
+(deploy/valkey/users.acl.template, rendered by deploy/valkey/entrypoint.sh; the supervisor's
+private Valkey starts the same way with random passwords) that can touch only its own keys and
+streams.
 
 - Games play under exactly these rules with no ACL denial (the command list is the minimal
   working set, not ``+@all``).
@@ -8,8 +9,9 @@ only its own keys and streams.
   seed (``dealer:*``), by any command, script or scan; no user but the owner can.
 - Only the escrow (and the adjudicator that consumes them) can write reveals, only the dealer
   draws; the gateway cannot read a game's authoritative state.
-- The deploy file itself loads into Valkey (``aclfile``) with the same effect; its default
-  user may only PING.
+- The rendered deploy file loads into Valkey (``aclfile``) with the same effect; nobody can
+  sign in as its default user (off), which keeps every permission only for AOF replay
+  (valkey-io/valkey#3983, tests/reliability/test_valkey_restart.py).
 """
 
 from __future__ import annotations
@@ -25,9 +27,10 @@ from redis.exceptions import AuthenticationError, ConnectionError, ResponseError
 
 from clients.sdk import Client
 from clients.sdk.bot_player import play_seat
-from services.supervisor import ACL_FILE, SERVICES, Proc, Supervisor, acl_rules
+from services.supervisor import SERVICES, Proc, Supervisor
 from shared.protocol.streams import Keys
 from shared.runtime.valkey import EmbeddedValkey
+from shared.runtime.valkey_acl import template_rules
 from tests.reliability.conftest import report, retry
 
 pytestmark = pytest.mark.reliability
@@ -84,7 +87,7 @@ def _probe(url: str, user: str, key: str, prefix: str) -> list[str]:
             filled = tuple(x.format(key=key, prefix=prefix, user=user) for x in cmd)
             if not _denied(r, filled):
                 allowed.append(" ".join(filled[:2]))
-        if "+script|load" in " ".join(acl_rules(ACL_FILE.read_text())[user]) and not _script_denied(
+        if "+script|load" in " ".join(template_rules()[user]) and not _script_denied(
             r, key
         ):
             allowed.append("EVALSHA")
@@ -123,7 +126,7 @@ async def test_each_service_is_its_own_user_and_cannot_read_secrets(hall: Superv
         # ... and nothing the services did while playing was refused by an ACL
         denials = [e for e in admin.acl_log() if e.get("username") in SERVICES]
         assert denials == [], denials[:3]
-        # the default user needs the supervisor's password
+        # nobody signs in as the default user: an anonymous client can run nothing
         with (
             pytest.raises((AuthenticationError, ResponseError, ConnectionError)),
             redis.Redis(port=hall.valkey.port) as anon,
@@ -165,17 +168,22 @@ async def test_each_service_is_its_own_user_and_cannot_read_secrets(hall: Superv
 
 
 def test_the_deploy_acl_file_loads_and_locks_the_same_way() -> None:
+    """The shipped files as production starts them (entrypoint.sh renders the template)."""
     tmp = Path(tempfile.mkdtemp(prefix="empire-acl-"))
-    shutil.copy(ACL_FILE, tmp / "users.acl")
-    server = EmbeddedValkey(data_dir=str(tmp), extra=["--aclfile", str(tmp / "users.acl")])
+    server = EmbeddedValkey(data_dir=str(tmp), shipped=True)
     try:
         server.start()
-        base = f"127.0.0.1:{server.port}/0"
-        with redis.Redis(port=server.port) as anon:  # the default user may only PING
-            assert anon.ping()
-            assert _denied(anon, ("GET", "esc:{g-1}:open"))
-            assert _denied(anon, ("HGETALL", "dealer:{g-1}:seed"))
-        urls = {svc: f"redis://{svc}:change-me-{svc}@{base}" for svc in SERVICES}
+        with redis.Redis(port=server.port) as anon:  # default user off: not even PING
+            for cmd in (("PING",), ("GET", "esc:{g-1}:open"), ("HGETALL", "dealer:{g-1}:seed")):
+                with pytest.raises((AuthenticationError, ResponseError, ConnectionError)):
+                    anon.execute_command(*cmd)
+        with pytest.raises((AuthenticationError, ResponseError)), redis.Redis(
+                port=server.port, username="default", password="") as dflt:
+            dflt.ping()
+        urls = {svc: server.url_for(svc) for svc in SERVICES}
+        with redis.Redis.from_url(server.url_for("health")) as health:  # probes: PING, INFO
+            assert health.ping()
+            assert _denied(health, ("GET", "esc:{g-1}:open"))
         with redis.Redis.from_url(urls["escrow"]) as esc:
             esc.hset("esc:{g-1}:open", "pick:1/s0", '{"choice":1}')
         with redis.Redis.from_url(urls["dealer"]) as dealer:
@@ -185,6 +193,9 @@ def test_the_deploy_acl_file_loads_and_locks_the_same_way() -> None:
                 assert _probe(urls[svc], svc, "esc:{g-1}:open", "esc:") == [], svc
             if svc != "dealer":
                 assert _probe(urls[svc], svc, "dealer:{g-1}:seed", "dealer:") == [], svc
+        rendered = server.acl_path.read_text()
+        assert "@PASSWORD@" not in rendered
+        assert not any(pw in rendered for pw in server.passwords.values())  # hashes only
     finally:
         server.stop()
         shutil.rmtree(tmp, ignore_errors=True)

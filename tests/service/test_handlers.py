@@ -3,6 +3,7 @@ message arrives on is part of its trust, and replies reach only their sender."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -49,16 +50,22 @@ async def test_adjudicator_accepts_each_message_only_on_its_own_stream(
 async def test_gateway_routes_a_reply_to_its_sender_only() -> None:
     from services.gateway import app as gw
     from services.gateway.hub import Connection
+    from services.gateway.outbound import Outbound
 
     inbox: dict[str, list[str]] = {"alice": [], "bob": []}
 
-    def sender(who: str) -> Any:
+    def connection(who: str) -> Connection:
         async def send(text: str) -> None:
             inbox[who].append(text)
-        return send
 
-    alice = Connection(player_id="p-alice", name="alice", send_text=sender("alice"))
-    bob = Connection(player_id="p-bob", name="bob", send_text=sender("bob"))
+        async def close(code: int, reason: str) -> None:
+            pass
+
+        out = Outbound(send, close, max_frames=64, max_bytes=1 << 16, send_timeout_s=5.0)
+        out.start()  # frames are queued by the fan-out and sent by this writer task
+        return Connection(player_id=f"p-{who}", name=who, out=out)
+
+    alice, bob = connection("alice"), connection("bob")
     gw.hub.add(alice)
     gw.hub.add(bob)
     try:
@@ -66,6 +73,10 @@ async def test_gateway_routes_a_reply_to_its_sender_only() -> None:
                          code="action/illegal", message="no")
         async with TestRedisBroker(gw.broker) as br:
             await br.publish(reply.model_dump(mode="json"), stream="gw:updates")
+        for _ in range(50):
+            if inbox["alice"]:
+                break
+            await asyncio.sleep(0.01)
         assert len(inbox["alice"]) == 1 and '"action/illegal"' in inbox["alice"][0]
         assert inbox["bob"] == []
     finally:

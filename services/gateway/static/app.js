@@ -5,7 +5,7 @@
 import { api, ApiError, session, Socket } from "./api.js";
 import { $, fill, h, table } from "./dom.js";
 import * as play from "./play.js";
-import { openReplay, runVerify } from "./replay.js";
+import { loadBundle, openReplay, runVerify } from "./replay.js";
 import { optionsForm } from "./schemaform.js";
 
 let catalog = [];
@@ -215,5 +215,10 @@ async function showTable(tid) {
 // ---- replay ---------------------------------------------------------------------------------
 
 $("verify-btn").addEventListener("click", () => guarded(runVerify));
+$("bundle-file").addEventListener("change", (e) => {
+  const file = e.target.files[0];
+  e.target.value = "";
+  if (file) guarded(() => loadBundle(file));
+});
 
 route();

@@ -266,9 +266,37 @@ async function commitChoice(roundId, slot, choice) {
   renderSealed();
 }
 
+// Receipts stay in this browser after the game (the replay viewer verifies with them, the
+// result screen offers them for download), for the last KEPT_GAMES games: the oldest go first.
+const KEPT_GAMES = 50;
+const KEPT_INDEX = "eh:receipts-index";
+
 function saveReceipts() {
   if (!S || S.seat === null) return;
-  localStorage.setItem(receiptsKey(S.id), JSON.stringify(S.receipts));
+  const key = receiptsKey(S.id);
+  localStorage.setItem(key, JSON.stringify(S.receipts));
+  let kept = [];
+  try { kept = JSON.parse(localStorage.getItem(KEPT_INDEX) || "[]") || []; } catch { kept = []; }
+  kept = kept.filter((k) => k !== key).concat([key]);
+  while (kept.length > KEPT_GAMES) localStorage.removeItem(kept.shift());
+  localStorage.setItem(KEPT_INDEX, JSON.stringify(kept));
+}
+
+/** This seat's receipts as `python -m shared.fairness.verify --receipts FILE` reads them
+ * (docs/fairness.md): the commits the escrow acknowledged. */
+export function receiptsFile(gid, seat, stored) {
+  const receipts = Object.values(stored || {}).filter((r) => r && r.ack === "ok")
+    .map((r) => ({ round_id: r.round_id, slot: r.slot, choice: r.choice, nonce: r.nonce, commitment: r.commitment }));
+  return { game_id: gid, seat, receipts };
+}
+
+function downloadJson(name, doc) {
+  const url = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 1) + "\n"], { type: "application/json" }));
+  const a = h("a", { href: url, download: name });
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 // ---- the public record: commitments, closes, reveals, the dealer ----------------------------
@@ -391,7 +419,6 @@ async function showResult() {
     try {
       const r = await api("GET", `/api/matches/${encodeURIComponent(gid)}/result`);
       if (S && S.id === gid) renderResult(r);
-      localStorage.removeItem(receiptsKey(gid));
       return;
     } catch {
       await new Promise((ok) => setTimeout(ok, 500));
@@ -408,10 +435,13 @@ function renderResult(r) {
     figureKeys.map((k) => h("td", ctx.valueLabel(k, x.figures[k]))),
     h("td.num", r.ratings && r.ratings[x.seat] ? r.ratings[x.seat].ordinal.toFixed(2) : "—")));
   const mine = results.find((x) => x.seat === S.seat);
+  const file = S.seat === null ? null : receiptsFile(r.game_id, S.seat, S.receipts);
   fill($("result"), h("h2", mine ? (mine.place === 1 ? "You won!" : `You placed ${mine.place}`) : "Final result"),
     table(["Place", "Player", ...figureKeys.map(words), "Rating"], rows, "result"),
     h("p.muted", "Tie-breaks: " + r.outcome.tiebreak),
     h("div.row", h("a#replay-link.button", { href: `#/replay/${r.game_id}` }, "Replay & verify"),
+      file && file.receipts.length ? h("button#receipts-btn", { type: "button", title: "Your commitments and openings: python -m shared.fairness.verify <url> <game> --receipts FILE",
+        onclick: () => downloadJson(`receipts-${r.game_id}.json`, file) }, "Download my receipts") : null,
       h("a.button", { href: `#/leaderboard/${r.game}` }, "Leaderboard"), h("a.button", { href: "#/lobby" }, "Back to the lobby")));
   $("result").classList.remove("hidden");
 }

@@ -1,22 +1,49 @@
 // The replay viewer for a finished game: the public record, the full move log (published at
 // the end), the board after any step as any seat or a spectator saw it (re-applied by the
-// gateway from the public log), the dealer's revealed seed, and a "verify" that re-derives
-// in this browser every commitment, the seed commitment and every draw (verify.js, the twin of
-// verify.py).
+// gateway from the public log), the dealer's revealed seed, and a "verify" that re-checks the
+// whole game in this browser (fairness-core.mjs through verify.js: the same checks and problem
+// texts as verify.py; docs/fairness.md) and, when this browser played a seat of the game, that
+// seat's receipts kept by play.js: its own choices reached the record unchanged. An audit
+// bundle (GET /api/matches/<id>/audit, or a file chosen here) is shown and verified alike.
 
-import { api } from "./api.js";
+import { api, session } from "./api.js";
 import { $, fill, h, kv, section, short, table, words } from "./dom.js";
 import { eventText, makeCtx, moveText } from "./labels.js";
 import { verifyRecord } from "./verify.js";
 
 let doc = null;
+let games = [];
 
 export async function openReplay(gid, catalog) {
   doc = null;
+  games = catalog;
   fill($("replay-body"), h("p.muted", "Loading the record…"));
   fill($("verify-out"));
-  const d = await api("GET", `/api/matches/${encodeURIComponent(gid)}/record`);
+  show(await api("GET", `/api/matches/${encodeURIComponent(gid)}/record`));
+}
+
+/** A bundle file (the audit route's answer, saved): shown as the replay and verified here,
+ * with this browser's receipts of the game if it played a seat. */
+export async function loadBundle(file) {
+  let d;
+  try {
+    d = JSON.parse(await file.text());
+  } catch (exc) {
+    throw new Error(`${file.name} is not JSON: ${exc.message}`);
+  }
+  if (!d || typeof d !== "object" || typeof d.game_id !== "string" || !Array.isArray(d.record)) {
+    throw new Error(`${file.name} is not an audit bundle or record document`);
+  }
+  doc = null;
+  fill($("verify-out"));
+  show(d);
+  return runVerify();
+}
+
+function show(d) {
   doc = d;
+  const gid = d.game_id;
+  const catalog = games;
   const title = (catalog.find((g) => g.name === d.game) || {}).title || d.game;
   fill($("replay-title"), `Replay: ${title}`);
   $("verify-btn").disabled = !d.ended;
@@ -27,7 +54,9 @@ export async function openReplay(gid, catalog) {
   const seed = d.record.find((e) => e.type === "seed_revealed");
   const parts = [kv({ Game: gid, Players: d.players.map((p, i) => `${i}: ${p.name}${p.bot ? " (bot)" : ""}`).join(", "),
     Options: JSON.stringify(created.options || {}), "Rules version": created.rules_version,
-    "Client entropy": created.client_entropy ? "yes" : "no", Status: d.ended ? "finished" : "in progress" })];
+    "Client entropy": created.client_entropy ? "yes" : "no", Status: d.ended ? "finished" : "in progress" }),
+  d.ended && d.audit === undefined ? h("p", h("a#audit-link.button", { href: `/api/matches/${encodeURIComponent(gid)}/audit`, download: `audit-${gid}.json` }, "Download the audit bundle"))
+    : d.audit !== undefined ? h("p.muted", "Shown from an audit bundle file.") : null];
   if (!d.ended) {
     parts.push(h("p", "The move log and the dealer's seed are published when the game ends. ",
       h("a", { href: `#/game/${gid}` }, "Watch it live")));
@@ -103,26 +132,42 @@ function timeline(d, ctx, gid) {
   return section("Moves", ctl, now, board ? board.el : null, body);
 }
 
+// The receipts play.js keeps for this player in this browser (its key: eh:receipts:<game>:<me>),
+// as the verifier takes them; only commits the escrow acknowledged.
+function myReceipts(d) {
+  const me = session.me ? session.me.player_id : null;
+  const seat = me ? d.players.findIndex((p) => p.player_id === me) : -1;
+  if (seat < 0) return null;
+  let stored = {};
+  try {
+    stored = JSON.parse(localStorage.getItem(`eh:receipts:${d.game_id}:${me}`) || "{}") || {};
+  } catch {
+    return null;
+  }
+  const receipts = Object.values(stored).filter((r) => r && r.ack === "ok")
+    .map((r) => ({ round_id: r.round_id, slot: r.slot, choice: r.choice, nonce: r.nonce, commitment: r.commitment }));
+  return receipts.length ? { game_id: d.game_id, seat, receipts } : null;
+}
+
 export async function runVerify() {
   if (!doc) return null;
   const out = $("verify-out");
   fill(out, h("p.muted", "Re-deriving every commitment and draw in this browser…"));
   const t0 = performance.now();
-  const res = await verifyRecord(doc);
+  const receipts = myReceipts(doc);
+  const res = await verifyRecord(doc, { receipts });
   const ms = Math.round(performance.now() - t0);
   const c = res.counts;
-  const summary = `${c.draws} draws recomputed, ${c.commitments} commitments in ${c.rounds} sealed rounds verified, ${c.applied} applied moves match`;
-  const kinds = [...new Set(res.checks.map((x) => x.kind))];
+  const summary = `${c.draws} draws recomputed, ${c.commitments} commitments in ${c.rounds} sealed rounds verified, ${c.applied} applied moves match`
+    + (receipts ? `, ${c.receipts} of my receipts hold` : "");
+  const bad = res.checks.filter((x) => !x.ok).length;
   fill(out, h("p", { class: res.ok ? "ok verdict" : "bad verdict", dataset: { ok: res.ok } },
     res.ok ? `✔ All verified: ${summary} (${ms} ms).` : `✖ ${res.problems.length} problem(s) found.`),
   res.problems.length ? h("ul.bad", res.problems.map((p) => h("li", p))) : null,
-  kinds.map((k) => {
-    const rows = res.checks.filter((x) => x.kind === k);
-    const bad = rows.filter((x) => !x.ok).length;
-    return h("details.checks", { open: bad > 0 }, h("summary", h("span", { class: bad ? "bad" : "ok" }, bad ? "✖" : "✔"),
-      ` ${words(k)}: ${rows.length - bad} of ${rows.length} hold`),
-    h("ul", rows.map((x) => h("li", { class: x.ok ? "ok" : "bad" }, `${x.ok ? "✔" : "✖"} ${x.label}`,
-      x.detail ? h("small.mono", " " + short(x.detail, 40)) : null))));
-  }));
+  h("details.checks", { open: bad > 0 }, h("summary", h("span", { class: bad ? "bad" : "ok" }, bad ? "✖" : "✔"),
+    ` ${res.checks.length - bad} of ${res.checks.length} kinds of check hold`),
+  h("ul", res.checks.map((x) => h("li", { class: x.ok ? "ok" : "bad" }, `${x.ok ? "✔" : "✖"} ${words(x.kind)}: ${x.label}`,
+    x.detail ? h("small.mono", " " + x.detail) : null)))),
+  receipts ? null : h("p.muted", "This browser holds no receipts of a seat in this game: the check that no seat's choice was rewritten in every public trace needs that seat's own receipts (docs/fairness.md)."));
   return res;
 }

@@ -1,25 +1,171 @@
-"""A base class that gives a game the contract's boilerplate from two pydantic models."""
+"""The rules template: the kit does the guards, a game writes only its moves.
+
+``GameBase.apply`` is the contract's ``apply`` for every game (boardgame.io's reducer checks
+before any move runs; OpenSpiel's ``apply_action`` around each game's ``_apply_action``). It
+asks the game's ``next`` once, refuses what does not answer the pending node with the one set
+of codes (``shared.rules.api.RejectionCode``), and only then calls the game's hook:
+
+===================  =================================================  ===================
+move                 guards, in order                                   then
+===================  =================================================  ===================
+``ChanceOutcome``    a Chance is pending (wrong_phase); its label       ``on_chance``
+                     (unknown_round); values of the requested draw:
+                     a permutation of range(n) / ``count`` values in
+                     [0, n) / ``count`` dice in 1..n (malformed)
+``JointAction``      a Simultaneous is pending (wrong_phase); its       ``on_joint``
+                     round id (unknown_round); choices for exactly its
+                     slots, ``defaulted`` among them (malformed); each
+                     choice passes ``check_choice`` (illegal)
+``Act``              a Turn is pending (wrong_phase); the seat is       ``on_act``
+                     awaited or ``open_to`` (not_your_turn); the
+                     action parses with ``Actions`` (malformed); with
+                     ``acts_enumerated``, it is one of
+                     ``legal_actions`` (illegal)
+===================  =================================================  ===================
+
+A hook gets the pending node and the checked input and returns ``(new state, events)`` or a
+Rejection (``illegal``; ``malformed`` for an id that names nothing). The template makes no
+copy of the state: one ``next`` call and the checks above per move.
+"""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from shared.rules.api import Json, RuleError, SealedSlot, default_check_choice
+from shared.rules.api import (
+    Act,
+    Chance,
+    ChanceOutcome,
+    Event,
+    JointAction,
+    Json,
+    Move,
+    Node,
+    Rejection,
+    RuleError,
+    SealedSlot,
+    Seat,
+    Simultaneous,
+    Transition,
+    Turn,
+    default_check_choice,
+    reject,
+)
 
 S = TypeVar("S", bound=BaseModel)
 Opt = TypeVar("Opt", bound=BaseModel)
+A = TypeVar("A")
+
+Step = tuple[S, Sequence[Event]]  # what a hook returns: the new state and its events
+
+_AWAITS = {"turn": "a seat's action", "simultaneous": "a sealed round", "chance": "a draw",
+           "terminal": "nothing: the game is over"}
 
 
-class GameBase(Generic[S, Opt]):
-    """Implements options_schema, check_choice, encode, decode and option parsing.
+def _not_pending(what: str, node: Node) -> Rejection:
+    awaits = _AWAITS[node.kind]
+    return reject("action/wrong_phase", f"no {what} is pending: the game awaits {awaits}")
 
-    Subclasses set ``State`` and ``Options`` (frozen pydantic models) and the rule methods.
+
+def chance_fits(node: Chance, values: Sequence[int]) -> bool:
+    """The values answer the request's draw (see ``api.Chance``)."""
+    if node.draw == "shuffle":
+        return sorted(values) == list(range(node.n))
+    low = 1 if node.draw == "dice" else 0
+    return len(values) == node.count and all(low <= v < node.n + low for v in values)
+
+
+class GameBase(ABC, Generic[S, Opt, A]):
+    """The contract's boilerplate and its ``apply`` template.
+
+    A game sets ``State`` and ``Options`` (frozen models), ``Actions`` (the adapter of its
+    Literal-tagged action union) and implements ``setup``, ``next``, ``legal_actions``,
+    ``default_action``, ``view``, ``score`` and the hooks of the node kinds it uses:
+    ``on_chance``, ``on_joint``, ``on_act``. ``check_choice`` defaults to membership in the
+    slot's ``allowed``.
     """
 
     State: ClassVar[type[BaseModel]]
     Options: ClassVar[type[BaseModel]]
+    Actions: ClassVar[TypeAdapter[Any]]
+    acts_enumerated: ClassVar[bool] = False  # legal_actions lists every legal act exactly
+
+    # -- the game's rules ---------------------------------------------------------------
+
+    @abstractmethod
+    def next(self, state: S) -> Node: ...
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: Seat) -> Sequence[Json]: ...
+
+    def on_chance(self, state: S, node: Chance, values: tuple[int, ...]) -> Step[S] | Rejection:
+        raise NotImplementedError(f"{type(self).__name__} asks for no draw")
+
+    def on_joint(self, state: S, node: Simultaneous, move: JointAction) -> Step[S] | Rejection:
+        raise NotImplementedError(f"{type(self).__name__} opens no sealed round")
+
+    def on_act(self, state: S, node: Turn, seat: Seat, action: A) -> Step[S] | Rejection:
+        raise NotImplementedError(f"{type(self).__name__} opens no turn")
+
+    # -- the template -------------------------------------------------------------------
+
+    def apply(self, state: S, move: Move) -> Transition | Rejection:
+        node = self.next(state)
+        step: Step[S] | Rejection
+        if isinstance(move, ChanceOutcome):
+            step = self._kit_chance(state, node, move)
+        elif isinstance(move, JointAction):
+            step = self._kit_joint(state, node, move)
+        elif isinstance(move, Act):
+            step = self._kit_act(state, node, move)
+        else:
+            return reject("action/malformed", "not a move")
+        if isinstance(step, Rejection):
+            return step
+        return Transition(state=step[0], events=tuple(step[1]))
+
+    def _kit_chance(self, state: S, node: Node, move: ChanceOutcome) -> Step[S] | Rejection:
+        if not isinstance(node, Chance):
+            return _not_pending("draw", node)
+        if move.label != node.label:
+            return reject("action/unknown_round", f"draw {move.label!r} is not the pending one")
+        if not chance_fits(node, move.values):
+            return reject("action/malformed", f"values do not fit the {node.draw} request "
+                                              f"(n={node.n}, count={node.count})")
+        return self.on_chance(state, node, move.values)
+
+    def _kit_joint(self, state: S, node: Node, move: JointAction) -> Step[S] | Rejection:
+        if not isinstance(node, Simultaneous):
+            return _not_pending("sealed round", node)
+        if move.round_id != node.round_id:
+            return reject("action/unknown_round", f"round {move.round_id!r} is not the pending one")
+        keys = {slot.key for slot in node.slots}
+        if move.choices.keys() != keys or not keys.issuperset(move.defaulted):
+            return reject("action/malformed", f"expected choices for exactly {sorted(keys)}")
+        for slot in node.slots:
+            if not self.check_choice(slot, move.choices[slot.key]):
+                return reject("action/illegal", f"the choice for {slot.key} is not allowed")
+        return self.on_joint(state, node, move)
+
+    def _kit_act(self, state: S, node: Node, move: Act) -> Step[S] | Rejection:
+        if not isinstance(node, Turn):
+            return _not_pending("turn", node)
+        seat = move.seat
+        if seat not in node.seats and seat not in node.open_to:
+            return reject("action/not_your_turn", f"seat {seat} may not act now")
+        try:
+            action = self.Actions.validate_python(move.action)
+        except ValidationError as exc:
+            return reject("action/malformed", str(exc.errors(include_url=False))[:300])
+        if self.acts_enumerated and action.model_dump() not in self.legal_actions(state, seat):
+            return reject("action/illegal", f"{move.action!r} is not legal now"[:300])
+        return self.on_act(state, node, seat, action)
+
+    # -- the rest of the boilerplate ----------------------------------------------------
 
     def options_schema(self) -> dict[str, Json]:
         return self.Options.model_json_schema()

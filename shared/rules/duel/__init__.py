@@ -12,17 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import Field, TypeAdapter
 
-from shared.rules._kit.base import GameBase
+from shared.rules._kit.base import GameBase, Step
+from shared.rules._kit.model import Frozen
 from shared.rules.api import (
-    Act,
     Chance,
-    ChanceOutcome,
     Event,
     JointAction,
     Json,
-    Move,
     Node,
     Outcome,
     Rejection,
@@ -31,23 +29,18 @@ from shared.rules.api import (
     SeatResult,
     Simultaneous,
     Terminal,
-    Transition,
     Turn,
     reject,
 )
 
 
-class DuelOptions(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
+class DuelOptions(Frozen):
     rounds: int = Field(3, ge=1, le=100)
     with_turns: bool = True
     with_dice: bool = True
 
 
-class DuelState(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
+class DuelState(Frozen):
     options: DuelOptions
     n: int
     first: int | None = None
@@ -58,8 +51,7 @@ class DuelState(BaseModel):
     points: tuple[int, ...]
 
 
-class Call(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class Call(Frozen):
     type: Literal["call"] = "call"
     stake: int
 
@@ -69,7 +61,7 @@ ACTION: TypeAdapter[DuelAction] = TypeAdapter(DuelAction)
 PICKS = tuple(range(10))
 
 
-class Duel(GameBase[DuelState, DuelOptions]):
+class Duel(GameBase[DuelState, DuelOptions, Call]):
     name = "duel"
     title = "Duel (reference game)"
     rules_version = "1"
@@ -77,6 +69,7 @@ class Duel(GameBase[DuelState, DuelOptions]):
     max_seats = 4
     State = DuelState
     Options = DuelOptions
+    Actions = ACTION
 
     def setup(self, options: dict[str, Json], n_seats: int) -> DuelState:
         if not self.min_seats <= n_seats <= self.max_seats:
@@ -121,60 +114,38 @@ class Duel(GameBase[DuelState, DuelOptions]):
             "points": tuple(points), "picks": (), "stake": 1, "round": s.round + (0 if last else 1),
             "phase": "over" if last else ("call" if s.options.with_turns else "pick")})
 
-    def apply(self, s: DuelState, move: Move) -> Transition | Rejection:
-        node = self.next(s)
-        if isinstance(move, ChanceOutcome):
-            if not isinstance(node, Chance):
-                return reject("action/wrong_phase", "no draw is pending")
-            if move.label != node.label or len(move.values) != node.count:
-                return reject("action/unknown_round", f"expected draw {node.label}")
-            v = move.values[0]
-            if s.phase == "setup":
-                if not 0 <= v < s.n:
-                    return reject("action/malformed", "first seat out of range")
-                nxt = s.model_copy(update={"first": v, "phase": "call" if s.options.with_turns
-                                           else "pick"})
-                return Transition(state=nxt, events=(Event(type="first_seat",
-                                                           data={"seat": v}),))
-            if not 1 <= v <= 6:
-                return reject("action/malformed", "a die shows 1-6")
-            nxt = self._score(s, v)
-            return Transition(state=nxt, events=(Event(type="round_scored", data={
-                "round": s.round, "die": v, "points": list(nxt.points)}),))
-        if isinstance(move, JointAction):
-            if not isinstance(node, Simultaneous) or move.round_id != node.round_id:
-                return reject("action/unknown_round", "no such sealed round is pending")
-            picks = []
-            for slot in node.slots:
-                c = move.choices.get(slot.key)
-                if c not in PICKS or isinstance(c, bool):
-                    return reject("action/illegal", f"bad pick for {slot.key}")
-                picks.append(int(c))  # type: ignore[arg-type]
-            nxt = s.model_copy(update={"picks": tuple(picks)})
-            ev = Event(type="picks_revealed", data={"round": s.round, "picks": picks})
-            after = self._after_pick(nxt)
-            evs = [ev] if s.options.with_dice else [ev, Event(type="round_scored", data={
-                "round": s.round, "points": list(after.points)})]
-            return Transition(state=after, events=tuple(evs))
-        assert isinstance(move, Act)
-        if not isinstance(node, Turn):
-            return reject("action/wrong_phase", "no turn is open")
-        if move.seat not in node.seats:
-            return reject("action/not_your_turn", f"it is seat {node.seats[0]}'s call")
-        try:
-            action = ACTION.validate_python(move.action)
-        except ValidationError:
-            return reject("action/malformed", "expected {type: call, stake: 1-3}")
+    def on_chance(self, s: DuelState, node: Chance, values: tuple[int, ...]) -> Step[DuelState]:
+        v = values[0]  # the kit checked it: a seat below n, or a die 1-6
+        if s.phase == "setup":
+            nxt = s.model_copy(update={"first": v, "phase": "call" if s.options.with_turns
+                                       else "pick"})
+            return nxt, (Event(type="first_seat", data={"seat": v}),)
+        nxt = self._score(s, v)
+        return nxt, (Event(type="round_scored", data={
+            "round": s.round, "die": v, "points": list(nxt.points)}),)
+
+    def on_joint(self, s: DuelState, node: Simultaneous, move: JointAction) -> Step[DuelState]:
+        picks = [int(move.choices[slot.key]) for slot in node.slots]  # type: ignore[arg-type]
+        ev = Event(type="picks_revealed", data={"round": s.round, "picks": picks})
+        after = self._after_pick(s.model_copy(update={"picks": tuple(picks)}))
+        if s.options.with_dice:
+            return after, (ev,)
+        return after, (ev, Event(type="round_scored", data={
+            "round": s.round, "points": list(after.points)}))
+
+    def on_act(self, s: DuelState, node: Turn, seat: int, action: Call
+               ) -> Step[DuelState] | Rejection:
         if action.stake not in (1, 2, 3):
             return reject("action/illegal", "the stake is 1, 2 or 3")
         nxt = s.model_copy(update={"stake": action.stake, "phase": "pick"})
-        return Transition(state=nxt, events=(Event(type="called", data={
-            "seat": move.seat, "stake": action.stake, "round": s.round}),))
+        return nxt, (Event(type="called", data={
+            "seat": seat, "stake": action.stake, "round": s.round}),)
 
     def view(self, s: DuelState, seat: int | None) -> dict[str, Json]:
         return {"game": self.name, "phase": s.phase, "seat": seat, "round": s.round,
                 "rounds": s.options.rounds, "stake": s.stake, "points": list(s.points),
-                "first": s.first}
+                "first": s.first, "options": s.options.model_dump(mode="json"),
+                "picks": list(s.picks)}
 
     def score(self, s: DuelState) -> Outcome:
         order = sorted(set(s.points), reverse=True)

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter
+from pydantic import Field, StrictInt, TypeAdapter
 
+from shared.rules._kit.model import Frozen
 from shared.rules.api import Json
 from shared.rules.empire.state import Holdings
 
@@ -23,11 +24,7 @@ MAX_AMOUNT = 1_000_000  # a sanity bound on any count in an action
 Amount = Annotated[StrictInt, Field(ge=0, le=MAX_AMOUNT)]
 
 
-class _Action(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Bundle(_Action):
+class Bundle(Frozen):
     goods: Amount = 0
     populations: Amount = 0
     colonies: Amount = 0
@@ -40,42 +37,42 @@ class Bundle(_Action):
         return Holdings(**self.model_dump())
 
 
-class Raise(_Action):
+class Raise(Frozen):
     type: Literal["raise"]
     bid: Annotated[StrictInt, Field(ge=1, le=MAX_AMOUNT)]  # the new total bid
 
 
-class Pass(_Action):
+class Pass(Frozen):
     type: Literal["pass"]
 
 
-class Withdraw(_Action):
+class Withdraw(Frozen):
     type: Literal["withdraw"]
 
 
-class OfferTrade(_Action):
+class OfferTrade(Frozen):
     type: Literal["offer_trade"]
     to: Annotated[StrictInt, Field(ge=0, le=64)]
     give: Bundle = Bundle()
     get: Bundle = Bundle()
 
 
-class Accept(_Action):
+class Accept(Frozen):
     type: Literal["accept"]
     offer: StrictInt
 
 
-class Decline(_Action):
+class Decline(Frozen):
     type: Literal["decline"]
     offer: StrictInt
 
 
-class Cancel(_Action):
+class Cancel(Frozen):
     type: Literal["cancel"]
     offer: StrictInt
 
 
-class Done(_Action):
+class Done(Frozen):
     type: Literal["done"]
 
 

@@ -56,8 +56,11 @@ def claim_node(state: EmpireState) -> Simultaneous:
             for m, s in zip(state.claim.market, state.claim.stacks, strict=True)
         ]
     }
+    # E-S1 (docs/rulings-server.md): each seat's timeout default is a different nation, so
+    # seats that time out never collide with each other (E-14 has no cap by default).
     slots = tuple(
-        SealedSlot(seat=s, key=f"s{s}", allowed=allowed, default=allowed[0], context=context)
+        SealedSlot(seat=s, key=f"s{s}", allowed=allowed, default=allowed[s % len(allowed)],
+                   context=context)
         for s in range(state.n)
     )
     return Simultaneous(round_id=f"claim:{state.claim.round}", slots=slots)

@@ -11,29 +11,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import ValidationError
-
 from shared.rules._kit.base import GameBase
 from shared.rules.api import (
-    Act,
     Chance,
-    ChanceOutcome,
     Event,
     JointAction,
     Json,
-    Move,
     Node,
     Rejection,
     RuleError,
     SealedSlot,
     Simultaneous,
     Terminal,
-    Transition,
     Turn,
     reject,
 )
 from shared.rules.empire import claiming, commerce, exploration
-from shared.rules.empire.actions import ACTION, BID_TYPES, Raise
+from shared.rules.empire.actions import ACTION, BID_TYPES, Action, Raise
 from shared.rules.empire.data import MAX_SEATS, MIN_SEATS, NATIONS, ROUNDS, ROW_LENGTH
 from shared.rules.empire.development import development_phase
 from shared.rules.empire.scoring import score, standings
@@ -43,7 +37,7 @@ from shared.rules.empire.view import view
 Step = tuple[EmpireState, list[Event]]
 
 
-class EmpireGame(GameBase[EmpireState, EmpireOptions]):
+class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
     name = "empire"
     title = "Empire"
     rules_version = "1"
@@ -51,6 +45,7 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions]):
     max_seats = MAX_SEATS
     State = EmpireState
     Options = EmpireOptions
+    Actions = ACTION
 
     # -- setup ----------------------------------------------------------------------------
 
@@ -122,34 +117,9 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions]):
             return False
         return slot.allowed is not None and choice in slot.allowed
 
-    # -- applying moves -------------------------------------------------------------------
+    # -- moves (the kit checked the node, the draw's values, the slots and the seat) -----
 
-    def apply(self, state: EmpireState, move: Move) -> Transition | Rejection:
-        node = self.next(state)
-        if isinstance(move, ChanceOutcome):
-            result = self._chance(state, node, move)
-        elif isinstance(move, JointAction):
-            result = self._joint(state, node, move)
-        elif isinstance(move, Act):
-            result = self._act(state, node, move)
-        else:
-            return reject("action/malformed", "not a move")
-        if isinstance(result, Rejection):
-            return result
-        new, events = result
-        return Transition(state=new, events=tuple(events))
-
-    def _chance(self, state: EmpireState, node: Node, move: ChanceOutcome) -> Step | Rejection:
-        if not isinstance(node, Chance):
-            return reject("action/wrong_phase", "no chance draw is pending")
-        if move.label != node.label:
-            return reject("action/unknown_round", f"pending draw is {node.label!r}")
-        values = move.values
-        if node.draw == "shuffle":
-            if sorted(values) != list(range(node.n)):
-                return reject("action/malformed", f"expected a permutation of range({node.n})")
-        elif len(values) != node.count or not all(0 <= v < node.n for v in values):
-            return reject("action/malformed", f"expected {node.count} values in [0, {node.n})")
+    def on_chance(self, state: EmpireState, node: Chance, values: tuple[int, ...]) -> Step:
         if node.label == "setup:start-player":
             start = values[0]
             new = state.model_copy(update={"start_player": start, "auction_lead": start})
@@ -167,17 +137,7 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions]):
         new, more = self._start_game(new)
         return new, events + more
 
-    def _joint(self, state: EmpireState, node: Node, move: JointAction) -> Step | Rejection:
-        if not isinstance(node, Simultaneous):
-            return reject("action/wrong_phase", "no sealed round is pending")
-        if move.round_id != node.round_id:
-            return reject("action/unknown_round", f"pending round is {node.round_id!r}")
-        keys = {slot.key for slot in node.slots}
-        if set(move.choices) != keys or not set(move.defaulted) <= keys:
-            return reject("action/malformed", f"expected exactly the slots {sorted(keys)}")
-        for slot in node.slots:
-            if not self.check_choice(slot, move.choices[slot.key]):
-                return reject("action/illegal", f"illegal choice for slot {slot.key}")
+    def on_joint(self, state: EmpireState, node: Simultaneous, move: JointAction) -> Step:
         picks = tuple(int(move.choices[f"s{s}"]) for s in range(state.n))  # type: ignore[arg-type]
         if state.phase == "claim":
             new, events = claiming.resolve_claim(state, picks, move.defaulted)
@@ -190,16 +150,8 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions]):
         new, more = exploration.open_next_auction(new)
         return new, events + more
 
-    def _act(self, state: EmpireState, node: Node, move: Act) -> Step | Rejection:
-        if not isinstance(node, Turn):
-            return reject("action/wrong_phase", "no turn is pending")
-        seat = move.seat
-        if seat not in node.seats and seat not in node.open_to:
-            return reject("action/not_your_turn", f"seat {seat} may not act now")
-        try:
-            action = ACTION.validate_python(move.action)
-        except ValidationError as exc:
-            return reject("action/malformed", str(exc.errors(include_url=False))[:300])
+    def on_act(self, state: EmpireState, node: Turn, seat: int, action: Action
+               ) -> Step | Rejection:
         kind = action.type
         if kind in BID_TYPES:
             if state.phase != "exploration":

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from shared.rules._kit.model import Frozen
 from shared.rules.empire.data import KINDS, Kind, Resource
 
 Count = Annotated[int, Field(ge=0)]
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class EmpireOptions(Frozen):

@@ -70,6 +70,7 @@ def view(game: EmpireGame, state: EmpireState, seat: int | None) -> dict[str, Js
         "round": state.round,
         "developments_left": ROUNDS - state.developments,
         "start_player": state.start_player,
+        "auction_lead": state.auction_lead,  # E-1: the next auction is polled from its left
         "row": _row(state),
         "shortage": state.shortage,
         "players": [_player(state, s, not memory or s == seat) for s in range(state.n)],

@@ -4,162 +4,159 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import Field, TypeAdapter
 
+from shared.rules._kit.model import Frozen
 from shared.rules.empire_cards.data import Regime
 
 
-class _A(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Draw(_A):
+class Draw(Frozen):
     type: Literal["draw"]
 
 
-class Steal(_A):
+class Steal(Frozen):
     type: Literal["steal"]
     target: int
 
 
-class TradeOffer(_A):
+class TradeOffer(Frozen):
     type: Literal["trade"]
     target: int
     card: str
 
 
-class TradeReply(_A):
+class TradeReply(Frozen):
     type: Literal["trade_reply"]
     card: str
 
 
-class BattleDeclare(_A):
+class BattleDeclare(Frozen):
     type: Literal["battle"]
     target: int
     rank: str
     suit: str | None = None
 
 
-class BattleSet(_A):
+class BattleSet(Frozen):
     type: Literal["battle_set"]
     set: int
 
 
-class BattleGive(_A):
+class BattleGive(Frozen):
     type: Literal["battle_give"]
     card: str
 
 
-class Army(_A):
+class Army(Frozen):
     type: Literal["army"]
     cards: tuple[str, ...]
     set: int | None = None  # None: a new set; else build onto that set
 
 
-class Empire(_A):
+class Empire(Frozen):
     type: Literal["empire"]
     regime: Regime
     cards: tuple[str, ...]
 
 
-class Barbarian(_A):
+class Barbarian(Frozen):
     type: Literal["barbarian"]
     cards: tuple[str, ...]
 
 
-class Serf(_A):
+class Serf(Frozen):
     type: Literal["serf"]
     cards: tuple[str, ...]
 
 
-class Discard(_A):
+class Discard(Frozen):
     type: Literal["discard"]
     card: str
 
 
-class Disband(_A):
+class Disband(Frozen):
     type: Literal["disband"]
     set: int
     card: str
 
 
-class Pass(_A):
+class Pass(Frozen):
     """Only when there is nothing at all to discard (empty hand and army, empty deck)."""
 
     type: Literal["pass"]
 
 
-class Tribute(_A):
+class Tribute(Frozen):
     type: Literal["tribute"]
     card: str
 
 
-class Gift(_A):
+class Gift(Frozen):
     type: Literal["gift"]
     target: int
     card: str
 
 
-class GiftSkip(_A):
+class GiftSkip(Frozen):
     type: Literal["gift_skip"]
 
 
-class SabotageSkip(_A):
+class SabotageSkip(Frozen):
     type: Literal["sabotage_skip"]
     target: int
 
 
-class SabotageTake(_A):
+class SabotageTake(Frozen):
     type: Literal["sabotage_take"]
     target: int
     set: int
     card: str
 
 
-class SabotageNone(_A):
+class SabotageNone(Frozen):
     type: Literal["sabotage_none"]
 
 
-class CastSpell(_A):
+class CastSpell(Frozen):
     """Discard a Wizard with ``card`` on top of it (CG-17)."""
 
     type: Literal["spell"]
     card: str
 
 
-class SpellTake(_A):
+class SpellTake(Frozen):
     type: Literal["spell_take"]
     target: int
     set: int
     card: str
 
 
-class SpellPick(_A):
+class SpellPick(Frozen):
     type: Literal["spell_pick"]
     target: int
     set: int
 
 
-class SpellTrade(_A):
+class SpellTrade(Frozen):
     type: Literal["spell_trade"]
     target: int
     n: int
 
 
-class SpellGive(_A):
+class SpellGive(Frozen):
     """Mass trade (CG-17): the caster gives, then the target returns, one card at a time."""
 
     type: Literal["spell_give"]
     card: str
 
 
-class Plunder(_A):
+class Plunder(Frozen):
     type: Literal["plunder"]
     target: int | None  # None: claim an unowned achievement card
     regime: Regime
 
 
-class Destroy(_A):
+class Destroy(Frozen):
     type: Literal["destroy"]
     target: int
     regime: Regime

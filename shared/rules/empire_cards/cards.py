@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from shared.rules.empire_cards.data import RANK_VALUE, REGIME_RANKS, SUITS, WIZARD, Regime
 
@@ -11,24 +12,34 @@ _REGIME_OF_RANK: dict[str, Regime] = {
 }
 
 
+# Card codes are a small finite set: the parsers are memoized (bounded, so codes from hostile
+# input cannot grow the caches). A playout spends most of its time sorting hands otherwise.
+_memo = lru_cache(maxsize=2048)
+
+
+@_memo
 def is_wizard(card: str) -> bool:
     return card.startswith(WIZARD)
 
 
+@_memo
 def rank_of(card: str) -> str:
     """ "2".."A", or "W" for a Wizard."""
     return WIZARD if is_wizard(card) else card[:-2]
 
 
+@_memo
 def suit_of(card: str) -> str | None:
     return None if is_wizard(card) else card[-2]
 
 
+@_memo
 def label(card: str) -> str:
     """Rank and suit without the pack: identical labels are interchangeable copies."""
     return WIZARD if is_wizard(card) else card[:-1]
 
 
+@_memo
 def value(card: str) -> int:
     """Rank value (2..14, Ace high); Wizards 15 (they only matter in the Holy Grail)."""
     return 15 if is_wizard(card) else RANK_VALUE[rank_of(card)]
@@ -43,6 +54,7 @@ def regime_of(card: str) -> Regime | None:
     return regime_of_rank(rank_of(card))
 
 
+@_memo
 def sort_key(card: str) -> tuple[int, int, str]:
     suit = suit_of(card)
     return (value(card), SUITS.index(suit) if suit is not None else 4, card)

@@ -14,22 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pydantic import ValidationError
-
-from shared.rules._kit.base import GameBase
+from shared.rules._kit.base import GameBase, Step
 from shared.rules.api import (
-    Act,
     Chance,
-    ChanceOutcome,
-    JointAction,
     Json,
-    Move,
     Node,
     Outcome,
     Rejection,
     RuleError,
     Terminal,
-    Transition,
     Turn,
     reject,
 )
@@ -89,14 +82,15 @@ _PHASE_ACTIONS: dict[str, tuple[type, ...]] = {
 }  # fmt: skip
 
 
-class EmpireCardsGame(GameBase[st.State, st.Options]):
+class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
     name = "empire-cards"
     title = "Empire The Card Game"
-    rules_version = "1"
+    rules_version = "2"  # 2: CG-S1/CG-S2 default limits (docs/rulings-server.md)
     min_seats = 3
     max_seats = 6
     State = st.State
     Options = st.Options
+    Actions = ACTION
 
     # ------------------------------------------------------------------ contract
 
@@ -138,58 +132,27 @@ class EmpireCardsGame(GameBase[st.State, st.Options]):
     def score(self, state: st.State) -> Outcome:
         return score(state)
 
-    def apply(self, state: st.State, move: Move) -> Transition | Rejection:
-        node = self.next(state)
-        events: Events = []
-        result: st.State | Rejection
-        if isinstance(move, ChanceOutcome):
-            result = self._chance(state, node, move, events)
-        elif isinstance(move, JointAction):  # this game has no sealed rounds
-            return reject("action/wrong_phase", "no simultaneous round is pending")
-        elif isinstance(move, Act):
-            result = self._act(state, node, move, events)
-        else:  # pragma: no cover - the Move union is closed
-            return reject("action/malformed", "unknown move kind")
-        if isinstance(result, Rejection):
-            return result
-        result = runout_refill(state, result, events)  # CG-12 run out of cards
-        return Transition(state=result, events=tuple(events))
-
     # ------------------------------------------------------------------ moves
 
-    def _chance(
-        self, state: st.State, node: Node, move: ChanceOutcome, events: Events
-    ) -> st.State | Rejection:
-        if not isinstance(node, Chance):
-            return reject("action/wrong_phase", "no chance draw is pending")
-        if move.label != node.label:
-            return reject("action/unknown_round", f"pending draw is {node.label}")
-        values = move.values
-        if node.draw == "shuffle":
-            if sorted(values) != list(range(node.n)):
-                return reject("action/malformed", f"expected a permutation of range({node.n})")
-        elif len(values) != node.count or not all(0 <= v < node.n for v in values):
-            return reject("action/malformed", f"expected {node.count} value(s) below {node.n}")
+    def on_chance(self, state: st.State, node: Chance, values: tuple[int, ...]
+                  ) -> Step[st.State] | Rejection:
+        events: Events = []
         if state.owed:
-            return rebuild_deck(state, values, events)
-        if state.phase == "dealer":
-            return choose_dealer(state, values[0], events)
-        if state.phase == "shuffle":
-            return deal(state, values, events)
-        return spells.resolve_steal(state, values[0], events)
+            result = rebuild_deck(state, values, events)
+        elif state.phase == "dealer":
+            result = choose_dealer(state, values[0], events)
+        elif state.phase == "shuffle":
+            result = deal(state, values, events)
+        else:
+            result = spells.resolve_steal(state, values[0], events)
+        return _settled(state, result, events)
 
-    def _act(self, state: st.State, node: Node, move: Act, events: Events) -> st.State | Rejection:
-        if not isinstance(node, Turn):
-            return reject("action/wrong_phase", f"the game awaits a {node.kind}, not an action")
-        if move.seat not in node.seats:
-            return reject("action/not_your_turn", f"seat {move.seat} may not act now")
-        try:
-            action = ACTION.validate_python(move.action)
-        except ValidationError as exc:
-            return reject("action/malformed", str(exc.errors(include_url=False))[:500])
+    def on_act(self, state: st.State, node: Turn, seat: int, action: Action
+               ) -> Step[st.State] | Rejection:
         if not isinstance(action, _PHASE_ACTIONS.get(state.phase, ())):
             return reject("action/illegal", f"{action.type!r} is not allowed in {state.phase}")
-        return self._dispatch(state, move.seat, action, events)
+        events: Events = []
+        return _settled(state, self._dispatch(state, seat, action, events), events)
 
     def _dispatch(
         self, state: st.State, seat: int, action: Action, events: Events
@@ -232,3 +195,10 @@ class EmpireCardsGame(GameBase[st.State, st.Options]):
             case Plunder() | Destroy():
                 return apply_reward(state, action, events)
         return reject("action/malformed", "unknown action")  # pragma: no cover
+
+
+def _settled(before: st.State, result: st.State | Rejection, events: Events
+             ) -> Step[st.State] | Rejection:
+    if isinstance(result, Rejection):
+        return result
+    return runout_refill(before, result, events), events  # CG-12 run out of cards

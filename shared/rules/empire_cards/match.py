@@ -73,7 +73,7 @@ def end_turn(state: State, events: Events) -> State:
             "tribute_from": (),
         }
     )
-    cap = state.options.max_turns_per_hand
+    cap = state.options.hand_turn_limit(state.n_seats)  # CG-S1
     if cap is not None and turn_no >= cap:
         events.append(public("hand_undecided", hand=state.hand_no, turns=turn_no))
         return finish_hand(state, events)

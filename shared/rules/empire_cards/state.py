@@ -4,18 +4,15 @@ from __future__ import annotations
 
 from typing import Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from shared.rules._kit.model import Frozen
 from shared.rules.empire_cards.data import Interaction, Regime, SpellKind
 
 Cards: TypeAlias = tuple[str, ...]
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Options(_Frozen):
+class Options(Frozen):
     """Variant flags; the defaults are the rulings' recommended resolutions."""
 
     first_round_sets: bool = Field(
@@ -31,24 +28,38 @@ class Options(_Frozen):
     )
     expert_spells: bool = Field(default=False, description="CG-17: Expert Wizard spells")
     max_hands: int | None = Field(
-        default=None,
+        default=7,
         ge=1,
-        description="Match cap: stop after this many hands (None: until an Emperor Overlord)",
+        description="CG-S2 (docs/rulings-server.md): the match ends after this many hands if "
+        "nobody became Emperor Overlord; the ledger ranks (None: until an Emperor Overlord)",
+    )
+    max_rounds_per_hand: int | None = Field(
+        default=40,
+        ge=1,
+        description="CG-S1 (docs/rulings-server.md): a hand ends undecided after this many "
+        "rounds (turns = rounds x seats) without a winner (None: no limit)",
     )
     max_turns_per_hand: int | None = Field(
         default=None, ge=1, description="Hand cap: a hand ends undecided after this many turns"
     )
 
+    def hand_turn_limit(self, n_seats: int) -> int | None:
+        """The turns after which a hand ends undecided (CG-S1 and the explicit turn cap)."""
+        caps = [c for c in (self.max_turns_per_hand,) if c is not None]
+        if self.max_rounds_per_hand is not None:
+            caps.append(self.max_rounds_per_hand * n_seats)
+        return min(caps, default=None)
+
 
 SpecialKind: TypeAlias = Literal["barbarian", "horde", "serf"]
 
 
-class Special(_Frozen):
+class Special(Frozen):
     kind: SpecialKind
     cards: Cards
 
 
-class Player(_Frozen):
+class Player(Frozen):
     hand: Cards = ()  # private
     army: tuple[Cards, ...] = ()  # public, "battle cards"
     empire_sets: tuple[Cards, ...] = ()  # public
@@ -66,7 +77,7 @@ class Player(_Frozen):
         return int(getattr(self, regime))
 
 
-class Trade(_Frozen):
+class Trade(Frozen):
     """A hidden trade (CG-5): ``card`` has already moved into the target's hand."""
 
     initiator: int
@@ -74,7 +85,7 @@ class Trade(_Frozen):
     card: str
 
 
-class Battle(_Frozen):
+class Battle(Frozen):
     attacker: int
     defender: int
     rank: str
@@ -82,7 +93,7 @@ class Battle(_Frozen):
     attack_set: int | None = None
 
 
-class Spell(_Frozen):
+class Spell(Frozen):
     kind: SpellKind
     caster: int
     stage: Literal["hand", "army", "pick", "count", "give", "return"]
@@ -92,12 +103,12 @@ class Spell(_Frozen):
     moved: int = 0  # mass trade: cards already given in the current give/return stage
 
 
-class RewardTask(_Frozen):
+class RewardTask(Frozen):
     kind: Literal["plunder_one", "plunder_from", "destroy_from", "claim_any"]
     target: int | None = None
 
 
-class Owed(_Frozen):
+class Owed(Frozen):
     """Cards owed to ``seat`` while the deck is rebuilt from the discard piles (CG-18)."""
 
     seat: int
@@ -121,7 +132,7 @@ Phase: TypeAlias = Literal[
 ]
 
 
-class State(_Frozen):
+class State(Frozen):
     n_seats: int
     options: Options
     phase: Phase

@@ -57,6 +57,7 @@ def _pending(state: State, seat: int | None) -> dict[str, Json]:
             "caster": s.caster,
             "stage": s.stage,
             "target": s.target,
+            "done": list(s.done),  # opponents already handled (public: their events were)
             "n": s.n,
             "moved": s.moved,
         }

@@ -4,31 +4,28 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
+from pydantic import Field, StrictInt, TypeAdapter, ValidationError
 
+from shared.rules._kit.model import Strict
 from shared.rules.api import Json
 from shared.rules.empire_engine.data import Action, Boost, EngineName
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
-
-
-class BlockAction(_Strict):
+class BlockAction(Strict):
     """A defender attacked by both neighbours chooses which attack to block (EE-8)."""
 
     type: Literal["block"]
     attacker: StrictInt
 
 
-class LootAction(_Strict):
+class LootAction(Strict):
     """A successful attacker chooses a Soldier or a Good from the target's ready pile (EE-4)."""
 
     type: Literal["loot"]
     take: Literal["soldier", "good"]
 
 
-class SalvageAction(_Strict):
+class SalvageAction(Strict):
     """Salvage: the player chooses which resource to take from the stock (EE-10)."""
 
     type: Literal["salvage"]
@@ -41,14 +38,14 @@ ActionModel: TypeAlias = Annotated[
 ACTION_ADAPTER: TypeAdapter[BlockAction | LootAction | SalvageAction] = TypeAdapter(ActionModel)
 
 
-class EngineChoice(_Strict):
+class EngineChoice(Strict):
     """Round-1 sealed placement: which engine (public, EE-1) and its top action (hidden)."""
 
     engine: EngineName
     top: Action
 
 
-class GearChoice(_Strict):
+class GearChoice(Strict):
     """Later-round sealed placement: which engine and whether a Soldier/Good goes on the gear
     (public, EE-2), and which gear (hidden until all are placed)."""
 
@@ -59,13 +56,6 @@ class GearChoice(_Strict):
 
 ROUND1_PUBLIC_KEYS: tuple[str, ...] = ("engine",)  # EE-1
 GEAR_PUBLIC_KEYS: tuple[str, ...] = ("engine", "boost")  # EE-2
-
-
-def parse_action(action: Json) -> BlockAction | LootAction | SalvageAction | None:
-    try:
-        return ACTION_ADAPTER.validate_python(action)
-    except ValidationError:
-        return None
 
 
 def parse_engine_choice(choice: Json) -> EngineChoice | None:

@@ -3,36 +3,29 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from pydantic import BaseModel
 
-from shared.rules._kit.base import GameBase
+from shared.rules._kit.base import GameBase, Step
 from shared.rules.api import (
-    Act,
     Chance,
-    ChanceOutcome,
     Event,
     JointAction,
     Json,
-    Move,
     Node,
     Outcome,
-    Rejection,
     RuleError,
-    SealedSlot,
     Simultaneous,
     Terminal,
-    Transition,
     Turn,
-    reject,
 )
 from shared.rules.empire_engine import execute as ex
 from shared.rules.empire_engine.actions import (
+    ACTION_ADAPTER,
     BlockAction,
     LootAction,
     SalvageAction,
-    parse_action,
 )
 from shared.rules.empire_engine.data import (
     LONG_GAME_ROUNDS,
@@ -50,22 +43,14 @@ from shared.rules.empire_engine.state import State as EngineState
 from shared.rules.empire_engine.view import GAME_NAME, view
 
 START_LABEL = "start-player"
+Action = BlockAction | LootAction | SalvageAction
 
 
-def json_equal(a: Json, b: Json) -> bool:
-    """JSON equality that, unlike ``==``, tells ``true`` from ``1`` and ``1.0`` from ``1``."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
-    return a == b
-
-
-class EmpireEngine(GameBase[EngineState, EngineOptions]):
+class EmpireEngine(GameBase[EngineState, EngineOptions, Action]):
     State: ClassVar[type[BaseModel]] = EngineState
     Options: ClassVar[type[BaseModel]] = EngineOptions
+    Actions = ACTION_ADAPTER
+    acts_enumerated = True  # every block/loot/salvage choice is listed
 
     name = GAME_NAME
     title = "The Empire Engine"
@@ -119,78 +104,28 @@ class EmpireEngine(GameBase[EngineState, EngineOptions]):
             raise RuleError(f"seat {seat} is not awaited")
         return legal[0]
 
-    def check_choice(self, slot: SealedSlot, choice: Json) -> bool:
-        return slot.allowed is not None and any(json_equal(choice, a) for a in slot.allowed)
+    # ------------------------------------------------------------------ moves
 
-    # ------------------------------------------------------------------ apply
-
-    def apply(self, state: EngineState, move: Move) -> Transition | Rejection:
-        try:
-            return self._apply(state, move)
-        except Exception as exc:  # contract: apply never raises; the checks below should
-            # already have rejected every bad move, this is the last line of defence
-            return reject("action/malformed", f"{type(exc).__name__}: {exc}")
-
-    def _apply(self, state: EngineState, move: Move) -> Transition | Rejection:
-        node = self.next(state)
-        if isinstance(move, ChanceOutcome):
-            if not isinstance(node, Chance):
-                return reject("action/wrong_phase", "no chance draw is pending")
-            return self._apply_chance(state, node, move)
-        if isinstance(move, JointAction):
-            if not isinstance(node, Simultaneous):
-                return reject("action/wrong_phase", "no sealed round is pending")
-            return self._apply_joint(state, node, move)
-        if isinstance(move, Act):
-            if not isinstance(node, Turn):
-                return reject("action/wrong_phase", "no turn is pending")
-            return self._apply_act(state, move)
-        return reject("action/malformed", "unknown move kind")
-
-    def _apply_chance(
-        self, state: EngineState, node: Chance, move: ChanceOutcome
-    ) -> Transition | Rejection:
-        if move.label != node.label:
-            return reject("action/unknown_round", f"pending draw is {node.label!r}")
-        if len(move.values) != node.count or not all(0 <= v < node.n for v in move.values):
-            return reject("action/malformed", f"expected {node.count} value(s) in [0, {node.n})")
-        start = move.values[0]
+    def on_chance(self, state: EngineState, node: Chance, values: tuple[int, ...]
+                  ) -> Step[EngineState]:
+        start = values[0]
         new = state.model_copy(update={"start_player": start, "phase": "plan"})
-        return Transition(state=new, events=(Event(type="start_player", data={"seat": start}),))
+        return new, (Event(type="start_player", data={"seat": start}),)
 
-    def _apply_joint(
-        self, state: EngineState, node: Simultaneous, move: JointAction
-    ) -> Transition | Rejection:
-        if move.round_id != node.round_id:
-            return reject("action/unknown_round", f"pending round is {node.round_id!r}")
-        keys = {slot.key for slot in node.slots}
-        if set(move.choices) != keys:
-            return reject("action/malformed", "choices must name every slot exactly once")
-        if not set(move.defaulted) <= keys:
-            return reject("action/malformed", "defaulted names an unknown slot")
-        for slot in node.slots:
-            if not self.check_choice(slot, move.choices[slot.key]):
-                return reject("action/illegal", f"choice for {slot.key} is not allowed")
+    def on_joint(self, state: EngineState, node: Simultaneous, move: JointAction
+                 ) -> Step[EngineState]:
         new, events = resolve_plan(state, move.choices)
         new, ev = ex.execute(new)
-        return Transition(state=new, events=tuple(events + ev))
+        return new, events + ev
 
-    def _apply_act(self, state: EngineState, move: Act) -> Transition | Rejection:
-        action = parse_action(move.action)
-        if action is None:
-            return reject("action/malformed", "not an Empire Engine action")
-        if move.seat not in state.awaiting:
-            return reject("action/not_your_turn", f"seat {move.seat} is not awaited")
-        if not any(action.model_dump() == legal for legal in self.legal_actions(state, move.seat)):
-            return reject("action/illegal", f"{move.action!r} is not legal now")
-        if isinstance(action, BlockAction):
-            new, events = ex.choose_block(state, move.seat, action.attacker)
-        elif isinstance(action, LootAction):
-            new, events = ex.choose_loot(state, action.take)
-        else:
-            assert isinstance(action, SalvageAction)
-            new, events = ex.choose_salvage(state, move.seat, action.take)
-        return Transition(state=new, events=tuple(events))
+    def on_act(self, state: EngineState, node: Turn, seat: int, action: Action
+               ) -> Step[EngineState]:
+        # the kit checked the action is one of legal_actions (acts_enumerated)
+        if isinstance(action, BlockAction):  # EE-8
+            return ex.choose_block(state, seat, action.attacker)
+        if isinstance(action, LootAction):  # EE-4
+            return ex.choose_loot(state, action.take)
+        return ex.choose_salvage(state, seat, action.take)  # EE-10
 
     # ------------------------------------------------------------------ view / score
 
@@ -200,8 +135,3 @@ class EmpireEngine(GameBase[EngineState, EngineOptions]):
     def score(self, state: EngineState) -> Outcome:
         return score(state)
 
-    def decode(self, data: dict[str, Json]) -> EngineState:
-        return EngineState.model_validate(data)
-
-    def encode(self, state: Any) -> dict[str, Json]:
-        return state.model_dump(mode="json")  # type: ignore[no-any-return]

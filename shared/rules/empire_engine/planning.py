@@ -91,7 +91,7 @@ def plan_slots(state: State) -> tuple[SealedSlot, ...]:
             default = {"engine": engine, "gear": GEARS[placement - 1], "boost": "none"}
             public = GEAR_PUBLIC_KEYS
         slots.append(
-            SealedSlot(
+            SealedSlot.model_construct(  # engine-made values: no validation (hot in search)
                 seat=seat,
                 key=slot_key(seat, placement),
                 allowed=allowed,

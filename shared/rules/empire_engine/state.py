@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict
-
+from shared.rules._kit.model import Frozen
 from shared.rules.empire_engine.data import Action, Boost, EngineName, Resource
 
 Phase: TypeAlias = Literal["start", "plan", "block", "loot", "salvage", "over"]
@@ -17,10 +16,6 @@ FIELD: dict[Resource, Literal["soldiers", "goods", "inventions"]] = {
     "good": "goods",
     "invention": "inventions",
 }
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Options(Frozen):

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
+from pydantic import Field, StrictInt, StrictStr, TypeAdapter
+
+from shared.rules._kit.model import Frozen
 
 
-class _Action(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Place(_Action):
+class Place(Frozen):
     """Put ``n`` cubes on one of your neighborhoods (setup: exactly 1, NY-1)."""
 
     type: Literal["place"]
@@ -19,14 +17,14 @@ class Place(_Action):
     n: StrictInt = 1
 
 
-class Trade(_Action):
+class Trade(Frozen):
     """Turn in a set of three cards (step C, NY-5, NY-6)."""
 
     type: Literal["trade"]
     cards: tuple[StrictStr, StrictStr, StrictStr]
 
 
-class Attack(_Action):
+class Attack(Frozen):
     """Roll ``dice`` (1–3) from ``from`` against the adjacent enemy ``to`` (NY-8)."""
 
     type: Literal["attack"]
@@ -35,25 +33,25 @@ class Attack(_Action):
     dice: StrictInt
 
 
-class Defend(_Action):
+class Defend(Frozen):
     """The defender's dice count (NY-8)."""
 
     type: Literal["defend"]
     dice: StrictInt
 
 
-class MoveInCubes(_Action):
+class MoveInCubes(Frozen):
     """Total cubes moved into the conquered neighborhood (>= dice rolled, NY-9)."""
 
     type: Literal["move_in"]
     n: StrictInt
 
 
-class EndAttack(_Action):
+class EndAttack(Frozen):
     type: Literal["end_attack"]
 
 
-class Fortify(_Action):
+class Fortify(Frozen):
     """The one free move at the end of the turn (NY-10)."""
 
     type: Literal["fortify"]
@@ -62,7 +60,7 @@ class Fortify(_Action):
     n: StrictInt
 
 
-class EndTurn(_Action):
+class EndTurn(Frozen):
     type: Literal["end_turn"]
 
 

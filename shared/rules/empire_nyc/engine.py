@@ -4,28 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from pydantic import ValidationError
-
 from shared.rules._kit.base import GameBase
 from shared.rules.api import (
-    Act,
     Chance,
-    ChanceOutcome,
     Event,
     Json,
-    Move,
     Node,
     Outcome,
     Rejection,
     RuleError,
     Terminal,
-    Transition,
     Turn,
     reject,
 )
 from shared.rules.empire_nyc import board, combat, data, turns
 from shared.rules.empire_nyc.actions import (
     ACTION,
+    Action,
     Attack,
     Defend,
     EndAttack,
@@ -46,14 +41,15 @@ LABEL_DEAL = "deal:neighborhoods"
 LABEL_MISSIONS = "deal:missions"
 
 
-class EmpireNyc(GameBase[NycState, NycOptions]):
+class EmpireNyc(GameBase[NycState, NycOptions, Action]):
     name = "empire-nyc"
     title = "Empire: The Game of New York"
-    rules_version = "1"
+    rules_version = "2"  # 2: NY-S1 round limit (docs/rulings-server.md)
     min_seats = 3  # NY-13
     max_seats = 6
     State = NycState
     Options = NycOptions
+    Actions = ACTION
 
     # ------------------------------------------------------------------ setup and nodes
 
@@ -107,49 +103,17 @@ class EmpireNyc(GameBase[NycState, NycOptions]):
 
     # ------------------------------------------------------------------ moves
 
-    def apply(self, state: NycState, move: Move) -> Transition | Rejection:
-        node = self.next(state)
-        if isinstance(node, Terminal):
-            return reject("action/wrong_phase", "the game is over")
-        if isinstance(node, Chance):
-            if not isinstance(move, ChanceOutcome):
-                return reject("action/wrong_phase", f"waiting for the dealer ({node.label})")
-            result = self._apply_chance(state, node, move)
-        elif isinstance(node, Turn):
-            if not isinstance(move, Act):
-                return reject("action/wrong_phase", "waiting for a player's action")
-            if move.seat not in node.seats:
-                return reject("action/not_your_turn", f"waiting for seat {node.seats[0]}")
-            result = self._apply_act(state, move.seat, move.action)
-        else:  # pragma: no cover - no simultaneous rounds in this game
-            return reject("action/wrong_phase", "no simultaneous round in this game")
-        if isinstance(result, Rejection):
-            return result
-        return Transition(state=result[0], events=tuple(result[1]))
-
-    def _apply_chance(
-        self, state: NycState, node: Chance, move: ChanceOutcome
-    ) -> Result | Rejection:
-        if move.label != node.label:
-            return reject("action/unknown_round", f"pending draw is {node.label!r}")
-        v = move.values
-        if node.draw == "shuffle":
-            ok = sorted(v) == list(range(node.n))
-        elif node.draw == "dice":
-            ok = len(v) == node.count and all(1 <= x <= node.n for x in v)
-        else:
-            ok = len(v) == node.count and all(0 <= x < node.n for x in v)
-        if not ok:
-            return reject("action/malformed", f"values do not fit the {node.draw} request")
+    def on_chance(self, state: NycState, node: Chance, values: tuple[int, ...]
+                  ) -> Result | Rejection:
         if state.phase == "first_player":
-            return self._first_player(state, v[0])
+            return self._first_player(state, values[0])
         if state.phase == "deal":
-            return self._deal(state, v)
+            return self._deal(state, values)
         if state.phase == "deal_missions":
-            return self._deal_missions(state, v)
+            return self._deal_missions(state, values)
         if state.phase == "shuffle_deck":
-            return turns.deck_shuffled(state, v)
-        return combat.rolled(state, v)
+            return turns.deck_shuffled(state, values)
+        return combat.rolled(state, values)
 
     def _first_player(self, state: NycState, first: int) -> Result:
         n = state.n_seats
@@ -190,11 +154,7 @@ class EmpireNyc(GameBase[NycState, NycOptions]):
             events.append(Event(type="mission", data=d, visible_to=(seat,)))
         return s, events
 
-    def _apply_act(self, state: NycState, seat: int, raw: Json) -> Result | Rejection:
-        try:
-            action = ACTION.validate_python(raw)
-        except ValidationError as exc:
-            return reject("action/malformed", str(exc.errors(include_url=False))[:300])
+    def on_act(self, state: NycState, node: Turn, seat: int, action: Action) -> Result | Rejection:
         match (state.phase, action):
             case ("setup_place", Place(nb=nb, n=n)):
                 return self._nb(nb, lambda i: turns.setup_place(state, seat, i, n))

@@ -6,9 +6,10 @@ from shared.rules.api import Json, Outcome, SeatResult
 from shared.rules.empire_nyc.state import NycState
 
 TIEBREAK = (
-    "The winner (whole map, or a completed occupation mission) is first. Players still in "
-    "the game follow, by neighborhoods held, then cubes on the map (equal on both: shared "
-    "place). Eliminated players come last, the later eliminated ahead of the earlier."
+    "The winner (whole map, a completed occupation mission, or the leader when the round "
+    "limit ends the game, NY-S1) is first. Players still in the game follow, by "
+    "neighborhoods held, then cubes on the map (equal on both: shared place). "
+    "Eliminated players come last, the later eliminated ahead of the earlier."
 )
 
 

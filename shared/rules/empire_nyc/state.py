@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+from shared.rules._kit.model import Frozen
 
 
 class NycOptions(Frozen):
@@ -33,6 +31,12 @@ class NycOptions(Frozen):
     defender_chooses_dice: bool = Field(
         default=True,
         description="NY-8: a defender with 2+ cubes may choose to roll 1 die instead of 2.",
+    )
+    max_rounds: int | None = Field(
+        default=30,
+        ge=1,
+        description="NY-S1 (docs/rulings-server.md): the game ends after this many full rounds; "
+        "the player holding the most neighborhoods (then cubes) wins. None: no limit.",
     )
 
 
@@ -95,6 +99,7 @@ class NycState(Frozen):
     sets_traded: int = 0  # NY-5: global count
     current: int = -1  # the active (or setup-placing) seat
     turn: int = 0  # 1 = the first player's first turn
+    round: int = 0  # NY-S1: 1 = the first orbit of turns in ``order``; +1 each time it wraps
     pool: int = 0  # reinforcements still to place this turn
     attacks: int = 0  # attack rolls this turn (labels)
     conquered: bool = False  # at least one neighborhood taken this turn (NY-4)
@@ -102,7 +107,7 @@ class NycState(Frozen):
     move_in: MoveIn | None = None
     eliminated: tuple[Elimination, ...] = ()
     winner: int | None = None
-    win_reason: Literal["map", "mission"] | None = None
+    win_reason: Literal["map", "mission", "round_limit"] | None = None
 
     def alive(self, seat: int) -> bool:
         return all(e.seat != seat for e in self.eliminated)

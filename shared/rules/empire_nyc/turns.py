@@ -99,11 +99,45 @@ def reinforcements(state: NycState, seat: int) -> tuple[int, int, dict[str, Json
     return a, sum(v for _, v in bonuses), {b: v for b, v in bonuses}
 
 
+def round_limit_leader(state: NycState) -> int | None:
+    """NY-S1: the one player with the most neighborhoods, then cubes (None: a tie)."""
+    keys = {
+        s: (len(mine := owned(state, s)), sum(state.cubes[i] for i in mine))
+        for s in range(state.n_seats)
+        if state.alive(s)
+    }
+    best = max(keys.values())
+    leaders = [s for s, k in keys.items() if k == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def finish_round_limit(state: NycState) -> Result:
+    """NY-S1: the last round is over; the leader wins (a tie: no winner, shared first place)."""
+    leader = round_limit_leader(state)
+    s = state.model_copy(
+        update={
+            "phase": "over",
+            "winner": leader,
+            "win_reason": "round_limit",
+            "battle": None,
+            "move_in": None,
+            "pool": 0,
+        }
+    )
+    data: dict[str, Json] = {"winner": leader, "reason": "round_limit", "rounds": state.round}
+    return s, [Event(type="game_over", data=data)]
+
+
 def start_turn(state: NycState, seat: int) -> Result:
+    wraps = state.current < 0 or state.order.index(seat) <= state.order.index(state.current)
+    limit = state.options.max_rounds
+    if wraps and limit is not None and state.round >= limit:  # NY-S1
+        return finish_round_limit(state)
     s = state.model_copy(
         update={
             "current": seat,
             "turn": state.turn + 1,
+            "round": state.round + 1 if wraps else state.round,
             "attacks": 0,
             "conquered": False,
             "battle": None,

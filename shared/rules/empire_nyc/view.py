@@ -60,6 +60,7 @@ def view(state: NycState, seat: int | None) -> dict[str, Json]:
         "seat": seat,
         "options": state.options.model_dump(mode="json"),
         "turn": state.turn,
+        "round": state.round,  # NY-S1: the game ends after options.max_rounds rounds
         "current": state.current if state.current >= 0 else None,
         "awaiting": [who] if who is not None else [],
         "first_player": state.first_player if state.first_player >= 0 else None,

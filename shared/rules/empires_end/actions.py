@@ -4,21 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import Field, TypeAdapter
 
-from shared.rules.api import Json
+from shared.rules._kit.model import Strict
 
 BidResource = Literal["wheat", "hammer", "axe", "coin"]
-
-
-class _A(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
 
 # --- Disaster phase (one bidder at a time, clockwise from the first player) ---------------
 
 
-class Bid(_A):
+class Bid(Strict):
     """Pass by bidding one accepted token (coins are wild) on disaster ``disaster`` (EEND-26)."""
 
     type: Literal["bid"]
@@ -26,7 +22,7 @@ class Bid(_A):
     resource: BidResource
 
 
-class FreeBid(_A):
+class FreeBid(Strict):
     """Pass by exhausting a free-bid innovation ``card`` (EEND-8)."""
 
     type: Literal["free_bid"]
@@ -34,14 +30,14 @@ class FreeBid(_A):
     card: str
 
 
-class Take(_A):
+class Take(Strict):
     """Take the disaster: its bids, the destruction and its innovation."""
 
     type: Literal["take"]
     disaster: int
 
 
-class Replace(_A):
+class Replace(Strict):
     """Exhaust replace-disaster innovation ``card`` on disaster ``disaster`` (EEND-7)."""
 
     type: Literal["replace"]
@@ -49,27 +45,27 @@ class Replace(_A):
     card: str
 
 
-class EndTurn(_A):
+class EndTurn(Strict):
     """End the bidding turn (offered only when a replace ability could still be used)."""
 
     type: Literal["end_turn"]
 
 
-class Destroy(_A):
+class Destroy(Strict):
     """Choose which equidistant healthy location the disaster destroys (EEND-4)."""
 
     type: Literal["destroy"]
     tile: str
 
 
-class Place(_A):
+class Place(Strict):
     """Choose the healthy location (fewest innovations) for the taken innovation."""
 
     type: Literal["place"]
     tile: str
 
 
-class ShoreUp(_A):
+class ShoreUp(Strict):
     """Low resources (EEND-9): lift the screen and buy ``coins`` coins for 2 VP each (0 = no)."""
 
     type: Literal["shore_up"]
@@ -79,7 +75,7 @@ class ShoreUp(_A):
 # --- Economy (each seat on its own, all at once) ------------------------------------------
 
 
-class Convert(_A):
+class Convert(Strict):
     """Use a conversion ability once, choosing output ``option`` (index into its options)."""
 
     type: Literal["convert"]
@@ -87,7 +83,7 @@ class Convert(_A):
     option: int
 
 
-class Repeat(_A):
+class Repeat(Strict):
     """Use repeat ability ``source`` on another economy ability ``target`` (EEND-10)."""
 
     type: Literal["repeat"]
@@ -95,11 +91,11 @@ class Repeat(_A):
     target: str
 
 
-class EndEconomy(_A):
+class EndEconomy(Strict):
     type: Literal["end_economy"]
 
 
-class ChooseOrder(_A):
+class ChooseOrder(Strict):
     """Industry/Economy phase: which of the two to complete first (EEND-22)."""
 
     type: Literal["choose_order"]
@@ -109,7 +105,7 @@ class ChooseOrder(_A):
 # --- Industry ---------------------------------------------------------------------------
 
 
-class Build(_A):
+class Build(Strict):
     """Build ``card`` from hand under ``tile``, paying ``coins`` coins and the rest Hammers."""
 
     type: Literal["build"]
@@ -118,12 +114,12 @@ class Build(_A):
     coins: int
 
 
-class Sell(_A):
+class Sell(Strict):
     type: Literal["sell"]
     card: str
 
 
-class Repair(_A):
+class Repair(Strict):
     """Repair destroyed ``tile`` paying ``coins`` coins and the rest Hammers (EEND-13)."""
 
     type: Literal["repair"]
@@ -131,7 +127,7 @@ class Repair(_A):
     coins: int
 
 
-class Swap(_A):
+class Swap(Strict):
     """Swap locations ``a`` and ``b`` with swap ability ``source`` (EEND-14)."""
 
     type: Literal["swap"]
@@ -140,7 +136,7 @@ class Swap(_A):
     b: str
 
 
-class Move(_A):
+class Move(Strict):
     """Move innovation ``card`` under ``tile`` with move ability ``source`` (EEND-14)."""
 
     type: Literal["move"]
@@ -149,7 +145,7 @@ class Move(_A):
     tile: str
 
 
-class Refresh(_A):
+class Refresh(Strict):
     """Remove the exhaust marker of adjacent innovation ``card`` with ``source``."""
 
     type: Literal["refresh"]
@@ -157,13 +153,13 @@ class Refresh(_A):
     card: str
 
 
-class DiscardHand(_A):
+class DiscardHand(Strict):
     """After two builds/sells: discard all remaining cards (EEND-11)."""
 
     type: Literal["discard_hand"]
 
 
-class EndIndustry(_A):
+class EndIndustry(Strict):
     """Finish Industry. Build/sell actions not yet taken are taken as sells of the last
     cards in hand (selling is always possible, EEND-11), so this is always legal."""
 
@@ -195,20 +191,7 @@ Action: TypeAlias = Annotated[
 ]
 ACTION: TypeAdapter[Action] = TypeAdapter(Action)
 
-DISASTER_ACTIONS = (Bid, FreeBid, Take, Replace, EndTurn)
-RESOLUTION_ACTIONS = (Destroy, Place, ShoreUp)
-ECONOMY_ACTIONS = (Convert, Repeat, EndEconomy)
-INDUSTRY_ACTIONS = (Build, Sell, Repair, Swap, Move, Refresh, DiscardHand, EndIndustry)
-
-
-def parse_action(data: Json) -> Action | None:
-    try:
-        return ACTION.validate_python(data)
-    except ValidationError:
-        return None
-
-
-class ConflictBid(_A):
+class ConflictBid(Strict):
     """The sealed fist: axes and coins put in the hand (a Simultaneous slot choice)."""
 
     axes: int = Field(ge=0)

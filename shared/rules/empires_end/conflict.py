@@ -9,7 +9,7 @@ cross-slot constraint to resolve.
 
 from __future__ import annotations
 
-from shared.rules.api import Event, JointAction, Json, Rejection, SealedSlot, Simultaneous, reject
+from shared.rules.api import Event, JointAction, Json, SealedSlot, Simultaneous
 from shared.rules.empires_end import board
 from shared.rules.empires_end.actions import CONFLICT_BID
 from shared.rules.empires_end.data import CONFLICT, TILE, ConflictCard, Reward
@@ -90,16 +90,8 @@ def upheaval(p: Player, card: ConflictCard) -> tuple[Player, tuple[str, str] | N
     return board.swap_positions(p, src, dst), pair
 
 
-def apply(state: State, move: JointAction, events: list[Event]) -> State | Rejection:
-    nd = node(state)
-    if move.round_id != nd.round_id:
-        return reject("action/unknown_round", f"round {move.round_id!r} is not open")
-    keys = {s.key for s in nd.slots}
-    if set(move.choices) != keys:
-        return reject("action/malformed", f"expected choices for exactly {sorted(keys)}")
-    for s in nd.slots:
-        if not check(s, move.choices[s.key]):
-            return reject("action/illegal", f"slot {s.key}: choice not allowed")
+def resolve(state: State, nd: Simultaneous, move: JointAction, events: list[Event]) -> State:
+    """EEND-15: the revealed fists (the kit checked the round, its slots and each choice)."""
     assert state.conflict_card is not None
     card = CONFLICT[state.conflict_card]
     bids = []

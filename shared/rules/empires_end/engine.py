@@ -18,40 +18,26 @@ Modelling choices (details in the phase modules):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from pydantic import BaseModel
 
-from shared.rules._kit.base import GameBase
+from shared.rules._kit.base import GameBase, Step
 from shared.rules.api import (
-    Act,
     Chance,
-    ChanceOutcome,
     Event,
     JointAction,
     Json,
-    Move,
     Node,
     Outcome,
-    Rejection,
     RuleError,
     SealedSlot,
     Simultaneous,
     Terminal,
-    Transition,
     Turn,
-    reject,
 )
 from shared.rules.empires_end import conflict, disaster, economy, industry
-from shared.rules.empires_end.actions import (
-    DISASTER_ACTIONS,
-    ECONOMY_ACTIONS,
-    INDUSTRY_ACTIONS,
-    RESOLUTION_ACTIONS,
-    Action,
-    ChooseOrder,
-    parse_action,
-)
+from shared.rules.empires_end.actions import ACTION, Action, ChooseOrder
 from shared.rules.empires_end.data import (
     CARD_IDS,
     CONFLICT_IDS,
@@ -76,9 +62,11 @@ _SETUP_CHANCES: tuple[tuple[str, str, bool], ...] = (
 )
 
 
-class EmpiresEnd(GameBase[GameState, GameOptions]):
+class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
     State: ClassVar[type[BaseModel]] = GameState
     Options: ClassVar[type[BaseModel]] = GameOptions
+    Actions = ACTION
+    acts_enumerated = True  # legal_actions lists every step of every phase (EEND-22)
     name = "empires-end"
     title = "Empire's End"
     rules_version = "1"
@@ -151,43 +139,23 @@ class EmpiresEnd(GameBase[GameState, GameOptions]):
     def score(self, state: GameState) -> Outcome:
         return score(state)
 
-    def apply(self, state: GameState, move: Move) -> Transition | Rejection:
-        try:
-            node = self.next(state)
-        except (AssertionError, IndexError) as exc:  # pragma: no cover - corrupt state
-            return reject("action/wrong_phase", f"state has no next node: {exc}")
+    # --- moves (the kit checked the node, the draw, the slots, the seat and the act) ----
+
+    def on_chance(self, state: GameState, node: Chance, values: tuple[int, ...]
+                  ) -> Step[GameState]:
         events: list[Event] = []
-        if isinstance(move, ChanceOutcome):
-            if not isinstance(node, Chance):
-                return reject("action/wrong_phase", f"no draw pending (waiting for {node.kind})")
-            if move.label != node.label:
-                return reject("action/unknown_round", f"draw {move.label!r} is not pending")
-            if not _valid_values(node, move.values):
-                return reject("action/malformed", f"values do not fit the {node.draw} request")
-            state = self._chance(state, move.values, events)
-        elif isinstance(move, JointAction):
-            if not isinstance(node, Simultaneous):
-                return reject("action/wrong_phase", f"no sealed round open ({node.kind})")
-            result = conflict.apply(state, move, events)
-            if isinstance(result, Rejection):
-                return result
-            state = self._next_phase(result, events)
-        elif isinstance(move, Act):
-            if not isinstance(node, Turn):
-                return reject("action/wrong_phase", f"no turn is open (waiting for {node.kind})")
-            if move.seat not in node.seats:
-                return reject("action/not_your_turn", f"seat {move.seat} may not act now")
-            action = parse_action(move.action)
-            if action is None:
-                return reject("action/malformed", "not an Empire's End action")
-            if not isinstance(action, self._family(state, move.seat)):
-                return reject("action/wrong_phase", f"{action.type!r} is not possible now")
-            if action.model_dump() not in self.legal_actions(state, move.seat):
-                return reject("action/illegal", f"{action.type!r} is not legal now")
-            state = self._act(state, move.seat, action, events)
-        else:  # pragma: no cover - the Move union is closed
-            return reject("action/malformed", "unknown move")
-        return Transition(state=self._advance(state, events), events=tuple(events))
+        return self._advance(self._chance(state, values, events), events), events
+
+    def on_joint(self, state: GameState, node: Simultaneous, move: JointAction
+                 ) -> Step[GameState]:
+        events: list[Event] = []
+        state = self._next_phase(conflict.resolve(state, node, move, events), events)
+        return self._advance(state, events), events
+
+    def on_act(self, state: GameState, node: Turn, seat: int, action: Action
+               ) -> Step[GameState]:
+        events: list[Event] = []
+        return self._advance(self._act(state, seat, action, events), events), events
 
     def start_phase(self, state: GameState, events: list[Event]) -> GameState:
         """Begin the phase after ``state.phase_index`` and run its automatic steps (used by
@@ -195,15 +163,6 @@ class EmpiresEnd(GameBase[GameState, GameOptions]):
         return self._advance(self._next_phase(state, events), events)
 
     # --- dispatch -----------------------------------------------------------------------
-
-    def _family(self, state: GameState, seat: int) -> tuple[type[Any], ...]:
-        if state.phase in DISASTER_PHASES:
-            dp = state.disaster
-            return RESOLUTION_ACTIONS if dp and dp.resolution else DISASTER_ACTIONS
-        stage = state.work[seat].stage
-        if stage == "choose":
-            return (ChooseOrder,)
-        return ECONOMY_ACTIONS if stage == "economy" else INDUSTRY_ACTIONS
 
     def _act(self, state: GameState, seat: int, action: Action, events: list[Event]) -> GameState:
         if state.phase in DISASTER_PHASES:
@@ -382,11 +341,3 @@ def needs_reshuffle(state: GameState) -> bool:
     if state.draw_queue and not state.work:
         return any(len(state.players[s].hand) < HAND_SIZE for s in state.draw_queue)
     return False
-
-
-def _valid_values(node: Chance, values: tuple[int, ...]) -> bool:
-    if node.draw == "shuffle":
-        return sorted(values) == list(range(node.n))
-    if node.draw == "below":
-        return len(values) == node.count and all(0 <= v < node.n for v in values)
-    return len(values) == node.count and all(1 <= v <= node.n for v in values)

@@ -4,14 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
-
+from shared.rules._kit.model import Frozen
 from shared.rules.api import Json
 from shared.rules.empires_end.data import RESOURCES, Bundle, Resource
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Options(Frozen):

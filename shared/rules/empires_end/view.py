@@ -75,6 +75,7 @@ def view(state: State, seat: int | None, node: Node) -> dict[str, Json]:
         "track": list(state.track),
         "seat": seat,
         "n_seats": state.n,
+        "options": state.options.model_dump(mode="json"),
         "first_player": state.first,
         "players": [_player(p, s) for s, p in enumerate(state.players)],
         "deck_count": len(state.deck),

@@ -7,6 +7,8 @@ import pytest
 from services.adjudicator import core
 from shared.protocol import internal as im
 from shared.protocol import streams
+from shared.rules import registry
+from shared.rules.replay import RulesVersionMismatch
 
 pytestmark = pytest.mark.unit
 PLAYERS = [im.PlayerRef(player_id="p0", name="a"), im.PlayerRef(player_id="p1", name="b")]
@@ -68,6 +70,28 @@ def test_refusals_are_typed_and_change_nothing(seat: int, action: object, seq_de
     eff = act(doc, seat, action, seq=doc.seq + seq_delta)
     assert not eff.changed
     assert eff.reply is not None and eff.reply.code == code and not eff.reply.ok
+
+
+def test_refusals_come_from_the_rules_kit_with_the_callers_ids() -> None:
+    doc = playing_doc()
+    eff = act(doc, 0, {"type": "call", "stake": 1})
+    assert eff.doc is not None  # a sealed round is open now: no seat may act
+    eff = act(eff.doc, 1, {"type": "call", "stake": 1})
+    assert not eff.changed and eff.reply is not None
+    assert (eff.reply.code, eff.reply.cmd_id, eff.reply.player_id) == (
+        "action/wrong_phase", "c1", "p1")
+
+
+def test_a_game_goes_on_only_with_the_rules_version_it_began_with() -> None:
+    doc = playing_doc()
+    assert doc.rules_version == registry.get("duel").rules_version
+    older = doc.model_copy(update={"rules_version": "0"})
+    with pytest.raises(RulesVersionMismatch):
+        act(older, 0, {"type": "call", "stake": 1})
+    with pytest.raises(RulesVersionMismatch):
+        core.render_views(older, [])
+    unknown = doc.model_copy(update={"rules_version": None})  # stored before it was kept
+    assert act(unknown, 0, {"type": "call", "stake": 1}).changed
 
 
 def test_timeout_applies_the_default_only_for_the_current_seq() -> None:

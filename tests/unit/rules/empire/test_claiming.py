@@ -23,6 +23,8 @@ def test_rulebook_five_player_claiming_example_er1(drv) -> None:
     assert [s.key for s in node.slots] == ["s0", "s1", "s2", "s3", "s4"]
     assert node.slots[0].allowed == (0, 1, 3, 5, 6)  # E-14: only nations in the market
     assert node.slots[0].default == 0
+    # E-S1 (docs/rulings-server.md): every seat times out to a different nation
+    assert [s.default for s in node.slots] == [0, 1, 3, 5, 6]
 
     # ER-1: Jimmy's "number 2" would be Portugal, which was not dealt: illegal (E-14).
     assert not GAME.check_choice(node.slots[JIMMY], PORTUGAL)

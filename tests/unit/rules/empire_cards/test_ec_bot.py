@@ -108,7 +108,8 @@ def test_bot_match_plays_to_an_emperor_overlord(seats: int, expert: bool) -> Non
     out = play(
         GAME,
         seats,
-        {"expert_spells": expert, "max_turns_per_hand": 500},
+        {"expert_spells": expert, "max_turns_per_hand": 500,  # CG-S1/CG-S2 off: to the
+         "max_rounds_per_hand": None, "max_hands": None},  # Overlord, as in the rulebook
         seed=seats,
         actors=bots,
         choosers=choosers,

@@ -49,7 +49,7 @@ def test_metadata() -> None:
     assert isinstance(GAME, Game)
     assert (GAME.name, GAME.rules_version, GAME.min_seats, GAME.max_seats) == (
         "empire-cards",
-        "1",
+        "2",  # 2: the server rulings (docs/rulings-server.md)
         3,
         6,
     )

@@ -152,3 +152,41 @@ def test_hand_cap_ends_an_undecided_hand(make, play_act) -> None:
     st, events = play_act(state, 0, {"type": "discard", "card": "KD0"})
     assert any(e.type == "hand_undecided" for e in events)
     assert st.phase == "dealer" and st.hand_no == 2 and st.last_winner is None
+
+
+def test_cg_s1_a_hand_ends_undecided_after_40_rounds_by_default(make, play_act) -> None:
+    """CG-S1 (docs/rulings-server.md): 40 rounds = 120 turns at 3 seats, then no winner."""
+    assert GAME.setup({}, 3).options.max_rounds_per_hand == 40
+    state = make(hands={0: ["KD0", "QD0"]}, drawn=True, turn_no=118)
+    st, events = play_act(state, 0, {"type": "discard", "card": "KD0"})
+    assert not any(e.type == "hand_undecided" for e in events) and st.turn_no == 119
+    state = make(hands={0: ["KD0", "QD0"]}, drawn=True, turn_no=119)
+    st, events = play_act(state, 0, {"type": "discard", "card": "KD0"})
+    assert [e.data for e in events if e.type == "hand_undecided"] == [{"hand": 1, "turns": 120}]
+    assert st.phase == "dealer" and st.hand_no == 2 and st.last_winner is None
+
+
+def test_cg_s1_the_earlier_of_the_round_and_turn_limits_applies(make, play_act) -> None:
+    opts = {"max_rounds_per_hand": 2, "max_turns_per_hand": 100}  # 2 x 3 seats = 6 turns
+    st, events = play_act(
+        make(hands={0: ["KD0", "QD0"]}, drawn=True, turn_no=5, options=opts),
+        0,
+        {"type": "discard", "card": "KD0"},
+    )
+    assert any(e.type == "hand_undecided" for e in events)
+    unlimited = {"max_rounds_per_hand": None, "max_hands": None}
+    st, events = play_act(
+        make(hands={0: ["KD0", "QD0"]}, drawn=True, turn_no=5000, options=unlimited),
+        0,
+        {"type": "discard", "card": "KD0"},
+    )
+    assert st.phase == "play" and st.turn_no == 5001  # the rulebook's open-ended hand
+
+
+def test_cg_s2_the_match_ends_after_7_hands_by_default(make, play_act) -> None:
+    """CG-S2: without an Emperor Overlord the 7th hand ends the match; the ledger ranks."""
+    assert GAME.setup({}, 3).options.max_hands == 7
+    state = make(hands={0: ["KD0", "QD0"]}, drawn=True, turn_no=119, hands_played=6, hand_no=7)
+    st, events = play_act(state, 0, {"type": "discard", "card": "KD0"})
+    assert [e.type for e in events][-2:] == ["hand_undecided", "match_over"]
+    assert st.phase == "over" and isinstance(GAME.next(st), Terminal)

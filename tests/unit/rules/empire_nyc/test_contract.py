@@ -58,7 +58,7 @@ def test_game_metadata_and_protocol() -> None:
     assert isinstance(GAME, Game)
     assert (GAME.name, GAME.rules_version, GAME.min_seats, GAME.max_seats) == (
         "empire-nyc",
-        "1",
+        "2",  # 2: the server rulings (docs/rulings-server.md)
         3,
         6,
     )

@@ -328,3 +328,39 @@ def test_tunnels_and_ferry_off_by_default_ny14() -> None:
     assert ev[0].data["to"] == "NJ02"
     assert "NJ02" in view_of(s2, 0)["adjacency"]["MN08"]
     assert "NJ02" not in view_of(s, 0)["adjacency"]["MN08"]
+
+
+# ---------------------------------------------------------------------------- NY-S1
+
+
+def test_ny_s1_the_game_ends_after_round_30_by_default() -> None:
+    """NY-S1 (docs/rulings-server.md): the leader by neighborhoods, then cubes, wins."""
+    assert GAME.setup({}, 3).options.max_rounds == 30
+    s = make(owners={"MN01": 0, "MN02": 0}, phase="fortify", current=2, round=30)
+    s = s.model_copy(update={"owner": tuple(2 if o == 1 else o for o in s.owner)})
+    s, ev = act(s, 2, {"type": "end_turn"})
+    assert s.phase == "over" and s.win_reason == "round_limit" and s.winner == 2
+    assert ev[-1].type == "game_over" and ev[-1].data["reason"] == "round_limit"
+    assert [r.place for r in GAME.score(s).results] == [2, 3, 1]
+
+
+def test_ny_s1_rounds_count_orbits_and_the_last_round_is_complete() -> None:
+    s = make(owners={"MN01": 0, "MN02": 2}, phase="fortify", current=0, round=30)
+    s, _ = act(s, 0, {"type": "end_turn"})  # seat 1 still plays round 30
+    assert s.phase == "reinforce" and s.current == 1 and s.round == 30
+    assert view_of(s, 1)["round"] == 30
+    s = make(owners={"MN01": 0}, phase="fortify", current=2, round=3)
+    s, _ = act(s, 2, {"type": "end_turn"})  # wraps to seat 0: round 4
+    assert s.current == 0 and s.round == 4
+
+
+def test_ny_s1_a_tie_at_the_limit_shares_first_place_and_none_is_unlimited() -> None:
+    owners = {nb: i % 2 if i < 40 else 2 for i, nb in enumerate(board.NB_IDS)}  # 20, 20, 2
+    s = make(3, owners=owners, phase="fortify", current=2, round=30)
+    s, _ = act(s, 2, {"type": "end_turn"})
+    assert s.phase == "over" and s.winner is None
+    assert [r.place for r in GAME.score(s).results][:2] == [1, 1]
+    s = make(owners={"MN01": 0}, phase="fortify", current=2, round=500,
+             options={"max_rounds": None})
+    s, _ = act(s, 2, {"type": "end_turn"})
+    assert s.phase == "reinforce" and s.round == 501

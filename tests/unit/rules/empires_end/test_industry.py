@@ -250,9 +250,10 @@ def test_industry_economy_phase_order_eend_22() -> None:
         (2, {"type": "choose_order", "first": "economy"}),
     )
     assert state.work[0].stage == "industry" and state.work[1].stage == "economy"
-    # No intermixing: an economy action during seat 0's industry is the wrong phase.
+    # No intermixing: an economy action during seat 0's industry is illegal (the one set of
+    # codes: wrong_phase is only a move kind that does not answer the pending node).
     bad = GAME.apply(state, Act(seat=0, action={"type": "end_economy"}))
-    assert isinstance(bad, Rejection) and bad.code == "action/wrong_phase"
+    assert isinstance(bad, Rejection) and bad.code == "action/illegal"
     before = state.players[0].res
     state, _ = sc.run(state, (0, {"type": "end_industry"}))
     assert state.work[0].stage == "economy"  # production happens now

@@ -158,8 +158,8 @@ def test_rejections() -> None:
     ):
         r = GAME.apply(state, Act(seat=0, action=bad))
         assert isinstance(r, Rejection) and r.code == "action/malformed", bad
-    r = GAME.apply(state, Act(seat=0, action={"type": "end_economy"}))
-    assert isinstance(r, Rejection) and r.code == "action/wrong_phase"
+    r = GAME.apply(state, Act(seat=0, action={"type": "end_economy"}))  # not of this phase
+    assert isinstance(r, Rejection) and r.code == "action/illegal"
     for illegal in (
         {"type": "bid", "disaster": 0, "resource": "wheat"},  # Flood takes hammers
         {"type": "take", "disaster": 1},

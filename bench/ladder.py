@@ -1,0 +1,352 @@
+"""The bot ladder (issue 22): round-robin matches between bot levels, per game and seat count.
+
+``make bots`` = ``python -m bench.ladder`` (plus the 1,000-game end-bound tests). The
+entrants are:
+
+* ``defaults``: a seat that only ever times out. It gets the game's ``default_action`` and
+  each slot's default, as the adjudicator applies them.
+* ``heuristic``: the game's one-step ``HeuristicBot``.
+* ``easy``, ``normal``, ``hard``: the search bot (``shared/rules/_kit/search.py``) at that
+  level. Each gets the level's iteration budget and a CPU-time deadline of ``Level.time_s``
+  per decision, built here as the bot runner would build it (the engine has no clock).
+
+A match between A and B is a series of games. In a 2-seat game they alternate seats. With
+more seats, A and B alternate around the table, and whoever gets the even seats swaps from
+one game to the next. A's score in a game is its share of the win: 1 for a sole win, shared
+among tied winners, so a tie between an A and a B seat gives each half. The report gives
+A's mean score with a 95% Wilson interval (games = trials; a shared win counts as its
+fraction), the all-way ties, the win rate per seat position, the nations' balance in
+*Empire*, and the CPU time per decision of each entrant. Every game's record goes to
+``bench/results/ladder-<time>.jsonl`` as it ends, and the summary with all records to
+``ladder-<time>.json`` (and ``ladder-latest.json``). ``--summarize`` reports on saved
+``.jsonl`` files; runs can be split and summarized together.
+
+```sh
+python -m bench.ladder                              # the default schedule (hours)
+python -m bench.ladder --games empire --seats 2 --pairs hard:heuristic --matches 40
+python -m bench.ladder --quick                      # a smoke run, a few minutes
+```
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+RESULTS = Path(__file__).parent / "results"
+ENTRANTS = ("defaults", "heuristic", "easy", "normal", "hard")
+
+# game -> the seat counts the default schedule plays
+SCHEDULE: dict[str, tuple[int, ...]] = {
+    "empire": (2, 4),
+    "empire-engine": (2, 3),
+    "empires-end": (2, 3),
+    "empire-nyc": (3,),
+    "empire-cards": (3,),
+}
+# the default pairings: the ladder's rungs and the targets of issue 22
+PAIRS: tuple[tuple[str, str], ...] = (
+    ("easy", "defaults"),
+    ("heuristic", "defaults"),
+    ("easy", "heuristic"),
+    ("normal", "easy"),
+    ("hard", "normal"),
+    ("normal", "heuristic"),
+    ("hard", "heuristic"),
+)
+
+
+@dataclass(frozen=True)
+class Match:
+    game: str
+    seats: int
+    a: str
+    b: str
+    index: int  # the game's number in this pairing (seeds and seat swaps)
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def entrant_of(self, seat: int) -> str:
+        if self.seats == 2:
+            return self.a if seat == self.index % 2 else self.b
+        return self.a if (seat + self.index) % 2 == 0 else self.b
+
+
+def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion ``p`` observed over ``n`` trials."""
+    if n == 0:
+        return (0.0, 1.0)
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+# ---------------------------------------------------------------------------- one game
+
+
+class _Timed:
+    """Wraps a bot: CPU time per decision, and the level's deadline for search bots."""
+
+    def __init__(self, bot: Any, budget_s: float | None) -> None:
+        self.bot = bot
+        self.budget_s = budget_s
+        self.times: list[float] = []
+
+    def _deadline(self) -> Callable[[], bool] | None:
+        if self.budget_s is None:
+            return None
+        end = time.process_time() + self.budget_s
+        return lambda: time.process_time() >= end
+
+    def act(self, view: Any, legal: Sequence[Any], seat: int) -> Any:
+        t0 = time.process_time()
+        deadline = self._deadline()
+        out = self.bot.act(view, legal, seat, deadline) if deadline else self.bot.act(
+            view, legal, seat)
+        self.times.append(time.process_time() - t0)
+        return out
+
+    def choose(self, view: Any, slot: Any, seat: int, public_parts: Any) -> Any:
+        t0 = time.process_time()
+        deadline = self._deadline()
+        out = (self.bot.choose(view, slot, seat, public_parts, deadline) if deadline
+               else self.bot.choose(view, slot, seat, public_parts))
+        self.times.append(time.process_time() - t0)
+        return out
+
+
+def _players(m: Match) -> tuple[dict[int, Any], dict[int, Any], dict[int, _Timed]]:
+    from shared.rules import registry
+    from shared.rules._kit.playout import bot_actor, bot_chooser
+    from shared.rules._kit.search import LEVELS
+    from shared.rules.api import Game, SealedSlot
+
+    def default_actor(game: Game, state: Any, seat: int, rng: random.Random) -> Any:
+        return game.default_action(state, seat)
+
+    def default_chooser(game: Game, state: Any, slot: SealedSlot, rng: random.Random,
+                        public_parts: dict[str, Any]) -> Any:
+        return slot.default
+
+    actors: dict[int, Any] = {}
+    choosers: dict[int, Any] = {}
+    timers: dict[int, _Timed] = {}
+    for seat in range(m.seats):
+        who = m.entrant_of(seat)
+        seed = m.index * 1000 + seat
+        if who == "defaults":
+            actors[seat], choosers[seat] = default_actor, default_chooser
+            continue
+        if who == "heuristic":
+            bot: Any = registry.get_bot(m.game)
+            if isinstance(getattr(bot, "rng", None), random.Random):
+                bot.rng.seed(seed)
+            timed = _Timed(bot, None)
+        else:
+            timed = _Timed(registry.get_search_bot(m.game, who, seed), LEVELS[who].time_s)
+        timers[seat] = timed
+        actors[seat], choosers[seat] = bot_actor(timed), bot_chooser(timed)
+    return actors, choosers, timers
+
+
+def play_match(m: Match) -> dict[str, Any]:
+    from shared.rules import registry
+    from shared.rules._kit.playout import play
+
+    game = registry.get(m.game)
+    actors, choosers, timers = _players(m)
+    t0 = time.process_time()
+    out = play(game, m.seats, dict(m.options), seed=10_000 + m.index, actors=actors,
+               choosers=choosers, max_steps=200_000)
+    times: dict[str, list[float]] = defaultdict(list)
+    for seat, timed in timers.items():
+        times[m.entrant_of(seat)] += timed.times
+    outcome = game.score(out.state)
+    winners = [r.seat for r in outcome.results if r.place == 1]
+    score_a = sum(1 for s in winners if m.entrant_of(s) == m.a) / max(1, len(winners))
+    record: dict[str, Any] = {
+        **{k: v for k, v in asdict(m).items() if k != "options"},
+        "options": dict(m.options),
+        "finished": out.finished,
+        "moves": out.steps,
+        "cpu_s": round(time.process_time() - t0, 2),
+        "winners": winners,
+        "entrants": [m.entrant_of(s) for s in range(m.seats)],
+        "score_a": score_a,
+        "all_way_tie": len(winners) == m.seats,
+        "decision_s": {k: [round(x, 4) for x in v] for k, v in times.items()},
+    }
+    state = out.state
+    if m.game == "empire":
+        from shared.rules.empire.data import NATIONS
+
+        record["nations"] = [NATIONS[x].key if x is not None else None for x in state.nations]
+    for attr in ("start_player", "first_player", "first", "dealer"):
+        value = getattr(state, attr, None)
+        if isinstance(value, int) and value >= 0:
+            record["start"] = value
+            break
+    return record
+
+
+# ---------------------------------------------------------------------------- the report
+
+
+def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
+    pairs: dict[tuple[str, int, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in records:
+        pairs[(r["game"], r["seats"], r["a"], r["b"])].append(r)
+    matches = []
+    for (game, seats, a, b), rs in sorted(pairs.items()):
+        n = len(rs)
+        p = sum(r["score_a"] for r in rs) / n
+        lo, hi = wilson(p, n)
+        matches.append({"game": game, "seats": seats, "a": a, "b": b, "games": n,
+                        "score_a": round(p, 3), "ci95": [round(lo, 3), round(hi, 3)],
+                        "all_way_ties": sum(r["all_way_tie"] for r in rs),
+                        "unfinished": sum(not r["finished"] for r in rs)})
+    seat_rows = []
+    by_seats: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
+    for r in records:
+        by_seats[(r["game"], r["seats"])].append(r)
+    for (game, seats), rs in sorted(by_seats.items()):
+        for seat in range(seats):
+            share = sum((seat in r["winners"]) / len(r["winners"]) for r in rs) / len(rs)
+            lo, hi = wilson(share, len(rs))
+            seat_rows.append({"game": game, "seats": seats, "seat": seat, "games": len(rs),
+                              "win_share": round(share, 3), "ci95": [round(lo, 3), round(hi, 3)]})
+        starts = [r for r in rs if "start" in r]
+        for pos in range(seats):
+            if not starts:
+                break
+            share = sum(sum(1 for w in r["winners"] if (w - r["start"]) % seats == pos)
+                        / len(r["winners"]) for r in starts) / len(starts)
+            lo, hi = wilson(share, len(starts))
+            seat_rows.append({"game": game, "seats": seats, "position_from_start": pos,
+                              "games": len(starts), "win_share": round(share, 3),
+                              "ci95": [round(lo, 3), round(hi, 3)]})
+    nations: dict[str, list[float]] = defaultdict(list)
+    for r in records:
+        for seat, nation in enumerate(r.get("nations") or []):
+            if nation is not None:
+                nations[nation].append((seat in r["winners"]) / len(r["winners"]))
+    nation_rows = []
+    for nation, shares in sorted(nations.items()):
+        p = sum(shares) / len(shares)
+        lo, hi = wilson(p, len(shares))
+        nation_rows.append({"nation": nation, "held": len(shares), "win_share": round(p, 3),
+                            "ci95": [round(lo, 3), round(hi, 3)]})
+    cpu: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for r in records:
+        for who, xs in r["decision_s"].items():
+            cpu[(r["game"], who)] += xs
+    cpu_rows = []
+    for (game, who), xs in sorted(cpu.items()):
+        xs = sorted(xs)
+        if xs:
+            cpu_rows.append({"game": game, "entrant": who, "decisions": len(xs),
+                             "mean_s": round(sum(xs) / len(xs), 4),
+                             "p95_s": round(xs[int(0.95 * (len(xs) - 1))], 4),
+                             "max_s": round(xs[-1], 4)})
+    return {"matches": matches, "seats": seat_rows, "empire_nations": nation_rows,
+            "decision_cpu": cpu_rows}
+
+
+def print_report(summary: dict[str, Any]) -> None:
+    print("\nMatches: A's score vs B (win share), 95% Wilson interval")
+    print(f"{'game':14} {'n':>2} {'A':>9} {'B':>9} {'games':>5} {'A score':>8} {'CI95':>15} "
+          f"{'all-tie':>7}")
+    for m in summary["matches"]:
+        lo, hi = m["ci95"]
+        print(f"{m['game']:14} {m['seats']:>2} {m['a']:>9} {m['b']:>9} {m['games']:>5} "
+              f"{m['score_a']:>8.2f} {f'[{lo:.2f}, {hi:.2f}]':>15} {m['all_way_ties']:>7}")
+    print("\nSeat balance (every game of that game and seat count)")
+    for s in summary["seats"]:
+        where = (f"seat {s['seat']}" if "seat" in s
+                 else f"{s['position_from_start']} after the start player")
+        lo, hi = s["ci95"]
+        print(f"{s['game']:14} {s['seats']}p {where:26} {s['win_share']:.2f} "
+              f"[{lo:.2f}, {hi:.2f}] of {s['games']}")
+    if summary["empire_nations"]:
+        print("\nEmpire: nations (win share of the seat that held it)")
+        for r in summary["empire_nations"]:
+            lo, hi = r["ci95"]
+            print(f"  {r['nation']:12} held {r['held']:>4}  {r['win_share']:.2f} "
+                  f"[{lo:.2f}, {hi:.2f}]")
+    print("\nCPU per decision")
+    for r in summary["decision_cpu"]:
+        print(f"  {r['game']:14} {r['entrant']:9} {r['decisions']:>6} decisions  mean "
+              f"{r['mean_s']:.3f}s  p95 {r['p95_s']:.3f}s  max {r['max_s']:.3f}s")
+
+
+def schedule(games: Sequence[str], seats: Sequence[int] | None, pairs: Sequence[tuple[str, str]],
+             matches: int, options: dict[str, dict[str, Any]] | None = None) -> list[Match]:
+    out = []
+    for game in games:
+        opts = tuple(sorted((options or {}).get(game, {}).items()))
+        for n in seats or SCHEDULE[game]:
+            for a, b in pairs:
+                out += [Match(game, n, a, b, i, opts) for i in range(matches)]
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", default=",".join(SCHEDULE))
+    parser.add_argument("--seats", default="", help="seat counts (default: SCHEDULE)")
+    parser.add_argument("--pairs", default="", help="a:b,... (default: PAIRS)")
+    parser.add_argument("--matches", type=int, default=20, help="games per pairing")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--quick", action="store_true", help="2 games per pairing, 2 seats")
+    parser.add_argument("--options", default="{}",
+                        help='per-game options, JSON: {"empire-cards": {"max_hands": 2}}')
+    parser.add_argument("--summarize", nargs="*", default=None, metavar="JSONL",
+                        help="only report on the game records of earlier runs (.jsonl)")
+    args = parser.parse_args(argv)
+    if args.summarize is not None:
+        saved = [json.loads(line) for path in args.summarize
+                 for line in Path(path).read_text().splitlines() if line.strip()]
+        print_report(summarize(saved))
+        return
+    games = [g for g in args.games.split(",") if g]
+    pairs = [tuple(p.split(":")) for p in args.pairs.split(",") if p] or list(PAIRS)
+    for pair in pairs:
+        assert len(pair) == 2 and all(x in ENTRANTS for x in pair), pair
+    seats = [int(s) for s in args.seats.split(",") if s] or None
+    matches = args.matches
+    if args.quick:
+        matches = 2
+        pairs = [("easy", "defaults"), ("easy", "heuristic")]
+    plan = schedule(games, seats, pairs, matches, json.loads(args.options))  # type: ignore[arg-type]
+    print(f"{len(plan)} games on {args.workers} workers", flush=True)
+    t0 = time.time()
+    records: list[dict[str, Any]] = []
+    RESULTS.mkdir(exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    partial = RESULTS / f"ladder-{stamp}.jsonl"  # one line per game as it ends
+    with ProcessPoolExecutor(max_workers=args.workers) as pool, partial.open("w") as log:
+        for k, record in enumerate(pool.map(play_match, plan, chunksize=1)):
+            records.append(record)
+            log.write(json.dumps(record) + "\n")
+            log.flush()
+            if (k + 1) % 10 == 0 or k + 1 == len(plan):
+                print(f"  {k + 1}/{len(plan)} games, {time.time() - t0:.0f}s", flush=True)
+    summary = summarize(records)
+    print_report(summary)
+    data = {"when": stamp, "argv": list(argv or []), "summary": summary, "games": records}
+    for name in (f"ladder-{stamp}.json", "ladder-latest.json"):
+        (RESULTS / name).write_text(json.dumps(data, indent=1))
+    print(f"\nwrote {RESULTS / f'ladder-{stamp}.json'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,218 @@
+"""The gateway's HTTP server: uvicorn (h11 + websockets sans-I/O) with guards of its own
+against slow and hostile clients, configured from services/gateway/limits.py.
+
+uvicorn bounds the idle time between two requests (``timeout_keep_alive``) and the number of
+connections and tasks (``limit_concurrency``: HTTP 503 beyond it), but not how long a client
+may take to send a request: a socket that sends nothing, or one header byte per second, stays
+open for ever (slow-loris). ``GuardedH11Protocol`` adds, per connection:
+
+* a head timeout (EMPIRE_HTTP_HEAD_TIMEOUT_S) from the connection's start, or a request's
+  first byte, to the end of its head; then 408 (if something arrived) and close;
+* a body timeout (EMPIRE_HTTP_BODY_TIMEOUT_S) from the end of the head to the end of the
+  body; the app sees a disconnect, the client a 408 and a close;
+* a write timeout (EMPIRE_HTTP_WRITE_TIMEOUT_S): a response the client stops reading for
+  that long (the transport's buffer stays full) is cut.
+
+``GuardedWebSocketProtocol`` gives the app two things uvicorn does not:
+
+* ``scope["extensions"]["empire.close_now"]["call"](code, reason, grace_s)`` writes the
+  close frame at once, even while a send is blocked on a client that does not read (uvicorn's
+  own close waits behind the blocked send), and cuts the socket ``grace_s`` later unless the
+  client answers the close;
+* a text frame that is not UTF-8 reaches the app as bytes, which it refuses with a typed
+  ``rejected``, instead of the connection being failed (1007).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import h11
+import structlog
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from services.gateway import edge_metrics
+from services.gateway.limits import GatewayLimits
+from shared.runtime.settings import Settings
+
+log = structlog.get_logger("gateway")
+
+_TIMEOUT_BODY = b'{"ok":false,"code":"message/malformed","message":"the request took too long"}'
+TIMEOUT_408 = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
+               b"connection: close\r\ncontent-length: " + str(len(_TIMEOUT_BODY)).encode()
+               + b"\r\n\r\n" + _TIMEOUT_BODY)
+
+
+class GuardedH11Protocol(H11Protocol):
+    limits: GatewayLimits  # set by guarded_protocols()
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self._head_timer: asyncio.TimerHandle | None = None
+        self._body_timer: asyncio.TimerHandle | None = None
+        self._write_timer: asyncio.TimerHandle | None = None
+        self._upgraded = False  # the WebSocket protocol owns the transport now
+
+    # -- timers ----------------------------------------------------------------------------
+
+    def _cancel(self, name: str) -> None:
+        timer = getattr(self, name)
+        if timer is not None:
+            timer.cancel()
+            setattr(self, name, None)
+
+    def _cancel_all(self) -> None:
+        for name in ("_head_timer", "_body_timer", "_write_timer"):
+            self._cancel(name)
+
+    def _arm_head(self) -> None:
+        if self._head_timer is None and not self._upgraded:
+            self._head_timer = self.loop.call_later(self.limits.http_head_timeout_s,
+                                                    self._expired, "head")
+
+    def _expired(self, phase: str) -> None:
+        self._cancel_all()
+        if self.transport.is_closing():
+            return
+        edge_metrics.HTTP_TIMEOUTS.labels(phase).inc()
+        if phase == "write":
+            self.transport.abort()
+            return
+        started = self.cycle is not None and self.cycle.response_started
+        if self.cycle is not None and not self.cycle.response_complete:
+            self.cycle.disconnected = True  # the app's receive() answers http.disconnect
+            self.cycle.message_event.set()
+        busy = phase == "body" or bool(self.conn.trailing_data[0])
+        if busy and not started:
+            self.transport.write(TIMEOUT_408)
+        self.transport.close()
+
+    def _track(self) -> None:
+        """Arm or stop the head and body timers from the request's state."""
+        if self._upgraded or self.transport.is_closing():
+            self._cancel_all()
+            return
+        state = self.conn.their_state
+        if state is h11.IDLE:
+            if self.conn.trailing_data[0]:
+                self._arm_head()  # a request head has started
+        elif state is h11.SEND_BODY:
+            self._cancel("_head_timer")
+            if self._body_timer is None:
+                self._body_timer = self.loop.call_later(self.limits.http_body_timeout_s,
+                                                        self._expired, "body")
+        else:
+            self._cancel("_head_timer")
+            self._cancel("_body_timer")
+
+    # -- uvicorn hooks ---------------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm_head()  # a connection that never sends a byte
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_all()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        self._track()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._track()
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        self._upgraded = True  # the WebSocket protocol takes the transport over
+        self._cancel_all()
+        super().handle_websocket_upgrade(event)
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._write_timer is None and not self._upgraded:
+            self._write_timer = self.loop.call_later(self.limits.http_write_timeout_s,
+                                                     self._expired, "write")
+
+    def resume_writing(self) -> None:
+        self._cancel("_write_timer")
+        super().resume_writing()
+
+
+class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)
+        if scope is not None:  # the handshake was accepted
+            scope["extensions"]["empire.close_now"] = {"call": self.close_now}
+
+    def close_now(self, code: int, reason: str, grace_s: float) -> None:
+        """Queue the close frame behind whatever is buffered, tell the app the connection is
+        over, and cut the socket after ``grace_s`` unless the client answers the close."""
+        if self.close_sent or self.transport.is_closing():
+            return
+        self.conn.send_close(code, reason)
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.close_sent = True
+        self.queue.put_nowait({"type": "websocket.disconnect", "code": code, "reason": reason})
+        if self.read_paused:  # read on, to see the client's answer to the close
+            self.read_paused = False
+            self.transport.resume_reading()
+        if self.close_timer is not None:
+            self.close_timer.cancel()
+        self.close_timer = self.loop.call_later(grace_s, self.transport.abort)
+
+    def send_receive_event_to_app(self) -> None:
+        if self.curr_msg_data_type == "text":
+            try:
+                b"".join(self.frames).decode()
+            except UnicodeDecodeError:
+                self.curr_msg_data_type = "bytes"  # refused by the app, typed
+        super().send_receive_event_to_app()
+
+
+def guarded_protocols(limits: GatewayLimits) -> tuple[type[H11Protocol],
+                                                      type[WebSocketsSansIOProtocol]]:
+    http = type("GatewayH11Protocol", (GuardedH11Protocol,), {"limits": limits})
+    return http, GuardedWebSocketProtocol
+
+
+class DrainingServer(uvicorn.Server):
+    """uvicorn's server with a gradual drain on SIGTERM: stop accepting, fail readiness, close
+    the WebSockets with 1012 spread over EMPIRE_DRAIN_S (services.gateway.hub.Hub.drain),
+    then uvicorn's own shutdown. Keep the orchestrator's grace period above EMPIRE_DRAIN_S
+    plus the stream consumers' shutdown deadline."""
+
+    def __init__(self, config: uvicorn.Config, drain_s: float) -> None:
+        super().__init__(config)
+        self.drain_s = drain_s
+
+    async def shutdown(self, sockets: list[Any] | None = None) -> None:
+        for server in self.servers:
+            server.close()  # no new connections; the open ones are drained below
+        try:
+            from services.gateway.app import hub
+
+            closed = await hub.drain(self.drain_s)
+            log.info("drained", sockets=closed, seconds=self.drain_s)
+        except Exception as exc:  # never block the stop on the drain
+            log.warning("drain_failed", error=repr(exc)[:200])
+        await super().shutdown(sockets)
+
+
+def config(settings: Settings, limits: GatewayLimits, app: Any = "services.gateway.app:app",
+           loop: str = "uvloop") -> uvicorn.Config:
+    http, ws = guarded_protocols(limits)
+    return uvicorn.Config(
+        app, host=settings.host, port=settings.port, loop=loop, log_level="warning",
+        log_config=None,  # uvicorn's records go to the JSON root handler (shared.runtime.logging)
+        http=http, ws=ws, ws_max_size=settings.max_message_bytes * 4,
+        proxy_headers=False,  # client addresses: services/gateway/client_ip.py
+        timeout_keep_alive=limits.http_keep_alive_s,
+        # uvicorn counts WebSockets among its connections: room for both
+        limit_concurrency=limits.http_max_connections + limits.ws_max_sockets,
+        h11_max_incomplete_event_size=16 * 1024,  # request line + headers
+    )

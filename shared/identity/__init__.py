@@ -1,0 +1,1 @@
+"""Player identity: display handles (normalization, refusal, confusable skeletons)."""

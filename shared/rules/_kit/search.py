@@ -1,0 +1,460 @@
+"""Search bots: information-set Monte Carlo tree search over the game contract (issue 22).
+
+A search bot sees what a client sees: its view (``game.view(state, seat)``) and its legal
+actions or sealed slot. The bot runner calls it through the contract's ``Bot`` methods, so it
+gets nothing more. The search takes no input from a clock. The runner may pass a ``deadline``
+callable, built from ``Level.time_s``, that says when to stop. Every iteration:
+
+1. **Determinize.** It samples a full state consistent with the view with the game's
+   ``determinize(view, seat, rng)``: hidden hands, deck orders and missions, drawn afresh
+   from what the seat cannot see. The sample never looks at the true state, because it only
+   has the view.
+2. **Tree.** This is open-loop, single-observer ISMCTS (Cowling, Powley & Whitehouse, 2012).
+   The tree's nodes are the observer's own decisions, keyed by the actions taken so far.
+   UCB1 with availability counts chooses among the actions legal in this determinization.
+   Progressive widening admits candidates in prior order: the game's heuristic choice
+   first, then the others in a fixed shuffled order.
+3. **The others.** Other seats move by the rollout policy: the game's heuristic bot with
+   probability ``Level.heuristic``, otherwise a uniformly random legal move. Their sealed
+   choices are hidden, so they are drawn in each iteration and never branched on. This
+   applies to simultaneous rounds. In an ordered round, it also applies to the public part
+   already committed, except that the sample respects that part. Chance outcomes are
+   sampled.
+4. **Rollout.** After leaving the tree, everyone plays ``Level.rollout_depth`` more moves by
+   the rollout policy. Then the game's ``evaluate(state)`` gives an estimated win chance per
+   seat. At Terminal, the reward is half the result (1 for a win, 1/k for a k-way shared
+   first place, 0 otherwise) and half ``evaluate``, the margin, which makes it less noisy.
+
+The chosen move is the root candidate with the best lower confidence bound (mean minus
+``caution / sqrt(visits)``), where the heuristic's own choice gets ``prior_bias`` added. A
+small budget therefore keeps the heuristic's move unless the samples clearly disagree.
+Levels differ in iterations, tree depth, rollout length and the time the runner should allow
+(``LEVELS``). The reference papers are
+Cowling et al., "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2), 2012, and
+OpenSpiel's ``ISMCTSBot``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from shared.rules.api import (
+    Act,
+    Chance,
+    ChanceOutcome,
+    Game,
+    JointAction,
+    Json,
+    Rejection,
+    SealedSlot,
+    Seat,
+    Simultaneous,
+    Terminal,
+    Turn,
+)
+
+Determinizer = Callable[[dict[str, Json], Seat, random.Random], Any]
+Evaluator = Callable[[Any], Sequence[float]]
+# view, seat, heuristic bot -> the seat's candidate plans for a sealed round in which it
+# fills several slots (slot key -> choice), the heuristic's plan first; [] = slot by slot
+Planner = Callable[[dict[str, Json], Seat, Any], list[dict[str, Json]]]
+Deadline = Callable[[], bool]  # True: stop searching now (the runner's clock, not ours)
+
+
+@dataclass(frozen=True)
+class Level:
+    """One strength level: the budget of a decision and the shape of the search."""
+
+    name: str
+    iterations: int  # most simulations per decision
+    time_s: float  # the time a runner should allow per decision (it builds the deadline)
+    tree_depth: int  # own decisions kept in the tree below the root (1 = flat Monte Carlo)
+    rollout_depth: int  # moves played by the rollout policy after the tree, then evaluate
+    heuristic: float  # chance that a rollout move is the heuristic bot's (else random)
+    exploration: float = 0.7  # UCB1 constant (values are win chances in [0, 1])
+    widening: float = 2.0  # candidates admitted at a node: widening + sqrt(visits)
+    prior_bias: float = 0.3  # UCB bonus of the heuristic's choice: prior_bias / (1 + visits)
+    caution: float = 0.5  # final choice: mean - caution / sqrt(visits) (+ prior_bias, prior)
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", iterations=40, time_s=0.15, tree_depth=1, rollout_depth=6,
+                  heuristic=0.85),
+    "normal": Level("normal", iterations=100, time_s=0.5, tree_depth=2, rollout_depth=16,
+                    heuristic=1.0),
+    "hard": Level("hard", iterations=300, time_s=2.0, tree_depth=3, rollout_depth=30,
+                  heuristic=1.0),
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SearchSpec:
+    """What the search needs from a game besides the contract (each game's package)."""
+
+    determinize: Determinizer  # view, seat, rng -> a full state consistent with the view
+    evaluate: Evaluator  # state -> each seat's estimated chance of winning, in [0, 1]
+    heuristic: Callable[[], Any]  # a fresh heuristic ``Bot``: rollout policy and prior
+    plans: Planner | None = None  # several own slots in one round: search whole plans
+
+
+@dataclass
+class _Node:
+    visits: int = 0
+    value: float = 0.0  # sum of the observer's rewards
+    avail: int = 0  # times this node was a candidate (availability count)
+    children: dict[str, _Node] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)  # candidate keys in widening order
+
+
+def key_of(choice: Json) -> str:
+    return json.dumps(choice, sort_keys=True, separators=(",", ":"))
+
+
+def result_values(game: Game, state: Any) -> list[float]:
+    """A finished game's reward per seat: 1 for a sole win, 1/k shared by k winners, else 0."""
+    outcome = game.score(state)
+    winners = [r.seat for r in outcome.results if r.place == 1]
+    out = [0.0] * len(outcome.results)
+    for s in winners:
+        out[s] = 1.0 / len(winners)
+    return out
+
+
+def win_shares(strengths: Sequence[float], scale: float) -> list[float]:
+    """Estimated win chances from per-seat strengths (softmax; ``scale`` = one "unit" of
+    lead that makes a seat e times likelier to win)."""
+    top = max(strengths)
+    weights = [math.exp((v - top) / scale) for v in strengths]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def sample_chance(node: Chance, rng: random.Random) -> ChanceOutcome:
+    if node.draw == "shuffle":
+        values = rng.sample(range(node.n), node.n)
+    elif node.draw == "below":
+        values = [rng.randrange(node.n) for _ in range(node.count)]
+    else:
+        values = [rng.randint(1, node.n) for _ in range(node.count)]
+    return ChanceOutcome(label=node.label, values=tuple(values))
+
+
+@dataclass
+class _Root:
+    """The decision being searched: an act (``legal``) or a sealed slot (``slot``)."""
+
+    seat: Seat
+    legal: list[Json] | None = None
+    slot: SealedSlot | None = None
+    round_id: str | None = None
+    fixed: dict[str, Json] = field(default_factory=dict)  # own slots already committed
+    public_parts: dict[str, Json] = field(default_factory=dict)
+    plans: list[dict[str, Json]] | None = None  # whole plans for the seat's slots (root)
+
+
+class Searcher:
+    """One search: ``run`` returns the chosen action or sealed choice."""
+
+    def __init__(self, game: Game, spec: SearchSpec, level: Level, rng: random.Random,
+                 heuristic: Any) -> None:
+        self.game = game
+        self.spec = spec
+        self.level = level
+        self.rng = rng
+        self.heuristic = heuristic
+        self.iterations = 0
+
+    # ------------------------------------------------------------------ policies
+
+    def policy_act(self, state: Any, seat: Seat) -> Json:
+        legal = list(self.game.legal_actions(state, seat))
+        if len(legal) == 1:
+            return legal[0]
+        if self.rng.random() < self.level.heuristic:
+            choice = self.heuristic.act(self.game.view(state, seat), legal, seat)
+            if choice is not None:
+                return choice  # type: ignore[no-any-return]
+        return self.rng.choice(legal)
+
+    def policy_choose(self, state: Any, slot: SealedSlot, publics: dict[str, Json],
+                      known: Json = None) -> Json:
+        """A sealed choice by the rollout policy. ``known``: the public part already
+        committed for this slot (the choice must agree with it)."""
+        allowed = list(slot.allowed) if slot.allowed is not None else None
+        if isinstance(known, dict) and allowed is not None:
+            allowed = [a for a in allowed if isinstance(a, dict)
+                       and all(a.get(k) == v for k, v in known.items())] or allowed
+        if allowed is None or self.rng.random() < self.level.heuristic:
+            view = self.game.view(state, slot.seat)
+            choice = self.heuristic.choose(view, slot, slot.seat, publics)
+            if allowed is None or choice in allowed:
+                return choice  # type: ignore[no-any-return]
+        return self.rng.choice(allowed) if allowed else slot.default
+
+    # ------------------------------------------------------------------ the tree
+
+    def _candidates(self, node: _Node, options: list[Json], prior: Json | None
+                    ) -> list[tuple[str, Json]]:
+        """The options admitted at ``node`` now: the prior first, then the others in an order
+        drawn once per node (progressive widening: ``widening + sqrt(visits)`` of them)."""
+        keyed = {key_of(o): o for o in options}
+        seen = set(node.order)
+        new = [k for k in keyed if k not in seen]
+        self.rng.shuffle(new)
+        node.order.extend(new)
+        order = [k for k in node.order if k in keyed]
+        if prior is not None and (pk := key_of(prior)) in keyed:
+            order.remove(pk)
+            order.insert(0, pk)
+        width = max(1, int(self.level.widening + math.sqrt(node.visits)))
+        return [(k, keyed[k]) for k in order[:width]]
+
+    def _select(self, node: _Node, options: list[Json], prior: Json | None) -> tuple[str, Json]:
+        """UCB1 over the admitted candidates with availability counts (ISMCTS): an untried
+        candidate first, in widening order."""
+        cands = self._candidates(node, options, prior)
+        prior_key = key_of(prior) if prior is not None else None
+        untried: tuple[str, Json] | None = None
+        best: tuple[float, str, Json] | None = None
+        for k, choice in cands:
+            child = node.children.setdefault(k, _Node())
+            child.avail += 1
+            if child.visits == 0:
+                untried = untried or (k, choice)
+                continue
+            ucb = child.value / child.visits + self.level.exploration * math.sqrt(
+                math.log(child.avail) / child.visits)
+            if k == prior_key:
+                ucb += self.level.prior_bias / (1 + child.visits)
+            if best is None or ucb > best[0]:
+                best = (ucb, k, choice)
+        if untried is not None:
+            return untried
+        assert best is not None
+        return best[1], best[2]
+
+    # ------------------------------------------------------------------ one iteration
+
+    def iterate(self, view: dict[str, Json], root: _Root, tree: _Node,
+                root_prior: Json | None) -> None:
+        game, seat, level = self.game, root.seat, self.level
+        state = self.spec.determinize(view, seat, self.rng)
+        path: list[_Node] = [tree]
+        node: _Node | None = tree
+        depth = 0  # own decisions in the tree so far
+        moves = 0  # moves after leaving the tree
+        first = True
+        while True:
+            pending = game.next(state)
+            if isinstance(pending, Terminal):  # the result, and by how much (less noise)
+                won, margin = result_values(game, state), self.spec.evaluate(state)
+                values = [0.5 * w + 0.5 * m for w, m in zip(won, margin, strict=True)]
+                break
+            if node is None and moves >= level.rollout_depth:
+                values = list(self.spec.evaluate(state))
+                break
+            in_tree = node is not None and depth < level.tree_depth
+            move: Any
+            if first and root.legal is not None:  # the root act, whoever is awaited
+                assert node is not None
+                k, choice = self._select(node, root.legal, root_prior)
+                node = node.children[k]
+                path.append(node)
+                depth += 1
+                move = Act(seat=seat, action=choice)
+            elif isinstance(pending, Chance):
+                move = sample_chance(pending, self.rng)
+            elif isinstance(pending, Simultaneous):
+                move, node, depth = self._joint(state, pending, root, node, path, depth,
+                                                first and root.slot is not None, root_prior)
+            elif isinstance(pending, Turn):
+                actor = seat if seat in pending.seats else self.rng.choice(pending.seats)
+                legal = list(game.legal_actions(state, seat)) if actor == seat else []
+                if len(legal) == 1:  # a forced move takes no place in the tree
+                    move = Act(seat=seat, action=legal[0])
+                elif actor == seat and in_tree and node is not None:
+                    prior = self._prior(state, seat, legal)
+                    k, choice = self._select(node, legal, prior)
+                    node = node.children[k]
+                    path.append(node)
+                    depth += 1
+                    move = Act(seat=seat, action=choice)
+                else:
+                    if actor == seat:
+                        node = None  # left the tree: the rollout starts
+                    move = Act(seat=actor, action=self.policy_act(state, actor))
+            else:  # pragma: no cover - the Node union is closed
+                raise AssertionError(pending)
+            first = False
+            if node is not None and depth >= level.tree_depth and not isinstance(pending,
+                                                                                 Chance):
+                node = None  # the tree ends here; the rollout follows
+            result = game.apply(state, move)
+            if isinstance(result, Rejection):  # not playable in this sample: worth nothing
+                values = [0.0] * (seat + 1)
+                break
+            state = result.state
+            if node is None and not isinstance(move, ChanceOutcome):
+                moves += 1
+        reward = values[seat]
+        for n in path:
+            n.visits += 1
+            n.value += reward
+        self.iterations += 1
+
+    def _prior(self, state: Any, seat: Seat, legal: list[Json]) -> Json | None:
+        try:
+            return self.heuristic.act(self.game.view(state, seat), legal, seat)  # type: ignore[no-any-return]
+        except Exception:  # a prior is advice only
+            return None
+
+    def _joint(self, state: Any, pending: Simultaneous, root: _Root, node: _Node | None,
+               path: list[_Node], depth: int, at_root: bool, root_prior: Json | None
+               ) -> tuple[JointAction, _Node | None, int]:
+        """Every slot's choice: the observer's root slot from the tree root, its slots
+        already committed as remembered, its later slots in the tree (while it lasts), all
+        other slots by the rollout policy (hidden choices: sampled, never branched on)."""
+        seat = root.seat
+        root_key = root.slot.key if at_root and root.slot is not None else None
+        reached = root_key is None  # own slots before the root slot are not searched
+        fixed = dict(root.fixed) if at_root else {}
+        if at_root and root.plans and node is not None:  # the seat's whole plan at once
+            plans: list[Json] = list(root.plans)
+            k, plan = self._select(node, plans, root_prior)
+            node = node.children[k]
+            path.append(node)
+            depth += 1
+            assert isinstance(plan, dict)
+            fixed.update(plan)
+        choices: dict[str, Json] = {}
+        publics: dict[str, Json] = {}
+        for slot in pending.slots:
+            known = root.public_parts.get(slot.key) if at_root else None
+            mine = slot.seat == seat
+            if mine and slot.key == root_key:
+                reached = True
+            if mine and slot.key in fixed:
+                choice = fixed[slot.key]
+            elif (mine and reached and node is not None and slot.allowed is not None
+                  and (slot.key == root_key or depth < self.level.tree_depth)):
+                prior = root_prior if slot.key == root_key else None
+                k, choice = self._select(node, list(slot.allowed), prior)
+                node = node.children[k]
+                path.append(node)
+                depth += 1
+            else:
+                choice = self.policy_choose(state, slot, dict(publics) if pending.ordered
+                                            else {}, known)
+            choices[slot.key] = choice
+            if pending.ordered and slot.public_keys and isinstance(choice, dict):
+                publics[slot.key] = {k: choice.get(k) for k in slot.public_keys}
+        return JointAction(round_id=pending.round_id, choices=choices), node, depth
+
+    # ------------------------------------------------------------------ the decision
+
+    def run(self, view: dict[str, Json], root: _Root, fallback: Json,
+            deadline: Deadline | None) -> Json:
+        tree = _Node()
+        for _ in range(self.level.iterations):
+            if deadline is not None and deadline():
+                break
+            self.iterate(view, root, tree, fallback)
+        if not tree.children or all(c.visits == 0 for c in tree.children.values()):
+            return fallback
+        options: list[Json] = (
+            root.legal if root.legal is not None
+            else list(root.plans) if root.plans  # type: ignore[arg-type]
+            else list(root.slot.allowed or ()) if root.slot is not None else [])
+        by_key = {key_of(o): o for o in options}
+        prior = key_of(fallback)
+        level = self.level
+
+        def confident(k: str) -> float:
+            """A lower confidence bound of the candidate's value: the heuristic's choice
+            stays unless another is better by more than the noise of a few samples."""
+            c = tree.children[k]
+            mean = c.value / c.visits
+            return mean - level.caution / math.sqrt(c.visits) + (
+                level.prior_bias if k == prior else 0.0)
+
+        tried = [k for k, c in tree.children.items() if k in by_key and c.visits]
+        return by_key[max(tried, key=confident)] if tried else fallback
+
+
+class SearchBot:
+    """A contract ``Bot`` that searches. The runner may pass ``deadline`` to either method
+    (``Level.time_s`` is the budget to build it from); without one, ``Level.iterations``
+    bounds the work."""
+
+    def __init__(self, game: Game, spec: SearchSpec, level: str | Level = "normal",
+                 seed: int | None = None) -> None:
+        self.game = game
+        self.spec = spec
+        self.level = LEVELS[level] if isinstance(level, str) else level
+        self.rng = random.Random(seed)
+        self.heuristic = spec.heuristic()
+        if isinstance(getattr(self.heuristic, "rng", None), random.Random):
+            self.heuristic.rng.seed(self.rng.random())
+        self._sealed: dict[str, dict[str, Json]] = {}  # round id -> own slot -> choice
+        self.last_iterations = 0
+
+    def _searcher(self) -> Searcher:
+        return Searcher(self.game, self.spec, self.level, self.rng, self.heuristic)
+
+    def act(self, view: dict[str, Json], legal: Sequence[Json], seat: Seat,
+            deadline: Deadline | None = None) -> Json:
+        options = list(legal)
+        fallback = self.heuristic.act(view, options, seat)
+        if len(options) <= 1:
+            return options[0] if options else fallback
+        searcher = self._searcher()
+        choice = searcher.run(view, _Root(seat=seat, legal=options), fallback, deadline)
+        self.last_iterations = searcher.iterations
+        return choice
+
+    def choose(self, view: dict[str, Json], slot: SealedSlot, seat: Seat,
+               public_parts: dict[str, Json], deadline: Deadline | None = None) -> Json:
+        round_id = _round_id(view)
+        fixed = self._sealed.get(round_id, {}) if round_id is not None else {}
+        if slot.key in fixed:  # the rest of a plan searched at this round's first slot
+            self.last_iterations = 0
+            return fixed[slot.key]
+        fallback: Json = self.heuristic.choose(view, slot, seat, public_parts)
+        allowed = list(slot.allowed) if slot.allowed is not None else None
+        plans = self.spec.plans(view, seat, self.heuristic) if self.spec.plans else []
+        plans = [p for p in plans if all(fixed.get(k, c) == c for k, c in p.items())]
+        if plans and len(plans) > 1:
+            searcher = self._searcher()
+            root = _Root(seat=seat, slot=slot, round_id=round_id, fixed=dict(fixed),
+                         public_parts=dict(public_parts), plans=plans)
+            plan = searcher.run(view, root, plans[0], deadline)
+            self.last_iterations = searcher.iterations
+            assert isinstance(plan, dict)
+            choice = plan.get(slot.key, fallback)
+            fixed = {**fixed, **{k: c for k, c in plan.items() if k != slot.key}}
+        elif allowed is not None and len(allowed) > 1:
+            searcher = self._searcher()
+            root = _Root(seat=seat, slot=slot, round_id=round_id, fixed=dict(fixed),
+                         public_parts=dict(public_parts))
+            choice = searcher.run(view, root, fallback, deadline)
+            self.last_iterations = searcher.iterations
+        else:
+            choice = fallback
+        if round_id is not None:
+            self._sealed = {round_id: {**fixed, slot.key: choice}}  # only the pending round
+        return choice
+
+
+def _round_id(view: dict[str, Json]) -> str | None:
+    """The pending sealed round's id as the game's view names it (None if it shows none)."""
+    for container in (view, view.get("you"), view.get("sealed"), view.get("pending")):
+        if isinstance(container, dict):
+            rid = container.get("round_id")
+            if isinstance(rid, str):
+                return rid
+    return None

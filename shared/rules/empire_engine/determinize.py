@@ -1,0 +1,107 @@
+"""Search support for The Empire Engine (issue 22): a full state from one seat's view, and a
+position's estimated win chances.
+
+``determinize`` reads only the view. Everything public (ready piles, engine orientations, the
+revealed plan and attacks, who is awaited) is copied. Only the opponents' score piles are
+hidden (EE-12, when ``hidden_score_piles`` is on). A seat that kept the public log could
+reconstruct them, but the view does not carry them, so they are sampled: each type is the
+seat's own count plus a draw from -1, 0 or +1, never below 0. Sealed plan choices never
+reach the state at all: the search draws the other seats' choices itself. The stock
+accounting (``supplied``/``returned``) never affects play, so it starts at zero.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from shared.rules._kit.search import SearchSpec, win_shares
+from shared.rules.api import Json
+from shared.rules.empire_engine.scoring import points
+from shared.rules.empire_engine.state import Attack, Counts, Options, Placement, Player, State
+
+
+def _counts(data: Any) -> Counts:
+    return Counts(soldiers=int(data["soldiers"]), goods=int(data["goods"]),
+                  inventions=int(data.get("inventions", 0)))
+
+
+def determinize(view: dict[str, Json], seat: int, rng: random.Random) -> State:
+    v: dict[str, Any] = view
+    mine = _counts(v["players"][seat]["score"])
+    players: list[Player] = []
+    for p in v["players"]:
+        if p["score"] is not None:
+            score = _counts(p["score"])
+        else:  # hidden (EE-12): the seat's own pile, give or take one of each type
+            score = Counts(**{f: max(0, getattr(mine, f) + rng.randint(-1, 1))
+                              for f in ("soldiers", "goods", "inventions")})
+        engines = p["engines"]
+        players.append(Player(
+            ready=Counts(soldiers=int(p["ready"]["soldiers"]), goods=int(p["ready"]["goods"])),
+            score=score,
+            engines=None if engines is None else (int(engines["L"]["orientation"]),
+                                                  int(engines["R"]["orientation"])),
+        ))
+    return State(
+        options=Options(**v["options"]),
+        n_seats=int(v["n_seats"]),
+        rounds=int(v["rounds"]),
+        round=int(v["round"]),
+        start_player=int(v["start_player"]),
+        phase=v["phase"],
+        players=tuple(players),
+        placements=tuple(Placement(**p) for p in v["placements"]),
+        attacks=tuple(Attack(**a) for a in v["attacks"]),
+        awaiting=tuple(int(s) for s in v["awaiting"]),
+    )
+
+
+def evaluate(state: State) -> Sequence[float]:
+    """Points now (score piles and majority bonuses) plus ready resources, each worth 0.1
+    point per round left (at most 0.6); a 2-point lead makes a seat e times likelier."""
+    left = state.rounds - state.round
+    weight = min(0.6, 0.1 * left)
+    strengths = [points(state, s) + weight * p.ready.total() for s, p in enumerate(state.players)]
+    return win_shares(strengths, 2.0)
+
+
+def plans(view: dict[str, Json], seat: int, heuristic: Any) -> list[dict[str, Json]]:
+    """The seat's whole plans for a Plan round: both placements at once (EE-1, EE-2). The
+    second placement uses the other engine (and gear); boosts must be affordable together.
+    The heuristic's plan comes first."""
+    v: dict[str, Any] = view
+    mine = sorted((s for s in v.get("slots") or [] if s["seat"] == seat),
+                  key=lambda s: s["context"]["placement"])
+    if len(mine) != 2 or not all(s["allowed"] for s in mine):
+        return []
+    first, second = mine
+    ready = v["players"][seat]["ready"]
+    have = {"soldier": int(ready["soldiers"]), "good": int(ready["goods"])}
+    out: list[dict[str, Json]] = []
+    for c1 in first["allowed"]:
+        for c2 in second["allowed"]:
+            if c1["engine"] == c2["engine"] or c1.get("gear", 0) == c2.get("gear", 1):
+                continue
+            spent = [c.get("boost", "none") for c in (c1, c2)]
+            if any(spent.count(r) > have[r] for r in have):
+                continue
+            out.append({first["key"]: c1, second["key"]: c2})
+    if hasattr(heuristic, "plan"):
+        left, right = heuristic.plan(v, seat)
+        preferred: dict[str, Json] = {first["key"]: left, second["key"]: right}
+        if preferred in out:
+            out.remove(preferred)
+            out.insert(0, preferred)
+    return out
+
+
+def _heuristic() -> Any:
+    from shared.rules.empire_engine.bot import HeuristicBot
+
+    return HeuristicBot()
+
+
+SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
+                    plans=plans)

@@ -1,0 +1,168 @@
+"""Rate limits and quotas hold across gateway replicas: two gateway processes share one
+Valkey, and a client alternates between them. Sign-ups and HTTP requests per client IP,
+requests per player token, WebSocket sockets per player and per IP: each limit answers a typed
+429 (``message/rate_limited``) with Retry-After, or for a socket a typed ``rejected`` and
+close code 4029, at the same count whichever gateway is asked.
+
+Both gateways trust 127.0.0.1 as a proxy, so the tests name their client IPs with
+X-Forwarded-For; a client on 127.0.0.2 (not a trusted proxy) cannot: its X-Forwarded-For is
+ignored and it is limited as 127.0.0.2.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+from collections.abc import Iterator
+
+import httpx
+import pytest
+import websockets
+
+from services.supervisor import Supervisor
+from tests.siege.conftest import extra_gateways, report
+
+pytestmark = [pytest.mark.siege, pytest.mark.timeout(300)]
+
+STRICT = {
+    "EMPIRE_TRUSTED_PROXIES": "127.0.0.1/32",
+    "EMPIRE_RATE_EXEMPT_IPS": "",
+    "EMPIRE_SIGNUP_PER_MIN": "1",
+    "EMPIRE_SIGNUP_BURST": "6",
+    "EMPIRE_HTTP_PER_S": "1",
+    "EMPIRE_HTTP_BURST": "40",
+    "EMPIRE_TOKEN_PER_S": "1",
+    "EMPIRE_TOKEN_BURST": "30",
+    "EMPIRE_WS_PER_PLAYER": "3",
+    "EMPIRE_WS_PER_IP": "5",
+}
+_rng = random.Random()
+
+
+def fresh_ip() -> str:
+    """A client address of its own per call (198.18.0.0/15, the benchmarking range)."""
+    return f"198.{18 + _rng.randrange(2)}.{_rng.randrange(256)}.{_rng.randrange(1, 255)}"
+
+
+@pytest.fixture(scope="module")
+def pair(siege: Supervisor) -> Iterator[list[str]]:
+    with extra_gateways(siege, STRICT, n=2) as urls:
+        yield urls
+
+
+async def _sign_up(http: httpx.AsyncClient, url: str, name: str, ip: str) -> httpx.Response:
+    return await http.post(f"{url}/api/players", json={"name": name},
+                           headers={"X-Forwarded-For": ip})
+
+
+def _limited(r: httpx.Response) -> bool:
+    return (r.status_code == 429 and r.json().get("code") == "message/rate_limited"
+            and int(r.headers.get("Retry-After", "0")) >= 1)
+
+
+async def test_sign_ups_per_ip_hold_across_two_gateways(pair: list[str]) -> None:
+    ip = fresh_ip()
+    async with httpx.AsyncClient(timeout=30) as http:
+        rs = [await _sign_up(http, pair[i % 2], f"su{i}", ip) for i in range(10)]
+        other = await _sign_up(http, pair[0], "su-other", fresh_ip())
+    ok = [r.status_code for r in rs].count(200)
+    report("rate_signups", {"burst": 6, "sent": 10, "ok": ok,
+                            "limited": sum(map(_limited, rs))})
+    assert ok == 6 and all(_limited(r) for r in rs[6:]), [r.status_code for r in rs]
+    assert other.status_code == 200  # another address is not limited
+
+
+async def test_http_requests_per_ip_hold_across_two_gateways(pair: list[str]) -> None:
+    ip = fresh_ip()
+    async with httpx.AsyncClient(timeout=30) as http:
+        rs = await asyncio.gather(*[http.get(f"{pair[i % 2]}/api/games",
+                                             headers={"X-Forwarded-For": ip})
+                                    for i in range(80)])
+    ok = [r.status_code for r in rs].count(200)
+    report("rate_http_ip", {"burst": 40, "sent": 80, "ok": ok,
+                            "limited": sum(map(_limited, rs))})
+    assert 40 <= ok <= 43 and ok + sum(map(_limited, rs)) == 80, ok
+
+
+async def test_requests_per_token_hold_across_addresses_and_gateways(pair: list[str]) -> None:
+    async with httpx.AsyncClient(timeout=30) as http:
+        me = (await _sign_up(http, pair[0], "per-token", fresh_ip())).json()
+        auth = {"Authorization": f"Bearer {me['token']}"}
+        rs = await asyncio.gather(*[http.get(f"{pair[i % 2]}/api/tables",
+                                             headers={**auth, "X-Forwarded-For": fresh_ip()})
+                                    for i in range(60)])
+    ok = [r.status_code for r in rs].count(200)
+    report("rate_token", {"burst": 30, "sent": 60, "ok": ok,
+                          "limited": sum(map(_limited, rs))})
+    assert 30 <= ok <= 33 and ok + sum(map(_limited, rs)) == 60, ok
+
+
+async def _open(url: str, token: str, ip: str) -> tuple[websockets.ClientConnection, dict]:
+    ws = await websockets.connect(url.replace("http", "ws", 1) + f"/ws?token={token}",
+                                  additional_headers={"X-Forwarded-For": ip})
+    return ws, json.loads(await asyncio.wait_for(ws.recv(), 10))
+
+
+async def _refused(ws: websockets.ClientConnection, first: dict) -> int | None:
+    """The close code after a typed refusal (None if the socket was welcomed)."""
+    if first.get("type") != "rejected" or first.get("code") != "message/rate_limited":
+        return None
+    with contextlib.suppress(websockets.ConnectionClosed, TimeoutError):
+        await asyncio.wait_for(ws.recv(), 10)
+    return ws.close_code
+
+
+async def test_websockets_per_player_and_per_ip_hold_across_two_gateways(
+        pair: list[str]) -> None:
+    opened: list[websockets.ClientConnection] = []
+    try:
+        async with httpx.AsyncClient(timeout=30) as http:
+            players = [(await _sign_up(http, pair[0], f"ws{i}", fresh_ip())).json()["token"]
+                       for i in range(7)]
+        # per player: three sockets (from three addresses, on both gateways), then refused
+        firsts = []
+        for i in range(4):
+            ws, first = await _open(pair[i % 2], players[0], fresh_ip())
+            opened.append(ws)
+            firsts.append(first)
+        got = [f["type"] for f in firsts]
+        player_code = await _refused(opened[-1], firsts[-1])
+        # a slot frees when a socket closes, whichever gateway held it
+        await opened[0].close()
+        await asyncio.sleep(0.3)
+        ws, again = await _open(pair[1], players[0], fresh_ip())
+        opened.append(ws)
+        # per IP: five players from one address, then the sixth is refused
+        ip = fresh_ip()
+        per_ip = []
+        for i in range(6):
+            ws, first = await _open(pair[i % 2], players[1 + i], ip)
+            opened.append(ws)
+            per_ip.append(first)
+        ip_code = await _refused(opened[-1], per_ip[-1])
+        report("rate_ws", {"per_player_limit": 3, "per_player": got,
+                           "per_player_close": player_code, "after_a_close": again["type"],
+                           "per_ip_limit": 5, "per_ip": [f["type"] for f in per_ip],
+                           "per_ip_close": ip_code})
+        assert got == ["welcome"] * 3 + ["rejected"] and player_code == 4029, got
+        assert again["type"] == "welcome", again
+        assert [f["type"] for f in per_ip] == ["welcome"] * 5 + ["rejected"], per_ip
+        assert ip_code == 4029
+    finally:
+        for ws in opened:
+            with contextlib.suppress(Exception):
+                await ws.close()
+
+
+async def test_forwarded_for_from_an_untrusted_peer_is_ignored(pair: list[str]) -> None:
+    """127.0.0.2 is not a trusted proxy: a fresh X-Forwarded-For on every request does not
+    escape its per-IP limit."""
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+    async with httpx.AsyncClient(timeout=30, transport=transport) as http:
+        rs = [await http.get(f"{pair[i % 2]}/api/games",
+                             headers={"X-Forwarded-For": fresh_ip()}) for i in range(60)]
+    ok = [r.status_code for r in rs].count(200)
+    report("rate_untrusted_xff", {"burst": 40, "sent": 60, "ok": ok})
+    assert 40 <= ok <= 45 and all(_limited(r) for r in rs if r.status_code != 200), ok

@@ -1,0 +1,166 @@
+"""Slow consumers never stall others. A raw WebSocket client with a tiny receive buffer
+(SO_RCVBUF) completes the handshake, watches a live game (and floods ``watch``, each answered
+with the latest view and the whole record) and then never reads again, while a normal player
+plays a whole game on the same gateway. The normal player must keep getting frames and
+finish; the stalled connection must be closed with 4008 ("slow consumer"): by the send
+timeout (EMPIRE_WS_SEND_TIMEOUT_S) when its socket blocks, or by its outbound queue bound
+(EMPIRE_WS_QUEUE_FRAMES / EMPIRE_WS_QUEUE_BYTES) when frames pile up faster.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+
+import pytest
+import websockets
+
+from clients.sdk import Client
+from clients.sdk.bot_player import play_seat
+from services.supervisor import Supervisor
+from tests.siege.conftest import extra_gateways, metric, report
+from tests.siege.rawws import RawWs
+
+pytestmark = [pytest.mark.siege, pytest.mark.timeout(300)]
+
+SLOW = "empire_ws_slow_consumers_total"
+DAY_MS = 86_400_000
+
+
+def _stall(url: str, token: str, live: str, finished: str | None, watches: int) -> RawWs:
+    raw = RawWs(url, token, rcvbuf=2048).connect()
+    hello = json.loads(raw.recv_text())
+    assert hello["type"] == "welcome", hello
+    raw.send(json.dumps({"type": "watch", "game_id": live}))
+    for _ in range(watches):  # each one: the latest view and the whole record
+        raw.send(json.dumps({"type": "watch", "game_id": finished or live}))
+    return raw  # and never read again
+
+
+async def _discard(ws: websockets.ClientConnection) -> None:
+    with contextlib.suppress(websockets.ConnectionClosed):
+        async for _ in ws:
+            pass
+
+
+def _closed_after_metric(url: str, raw: RawWs, before: float,
+                         timeout: float) -> tuple[int | None, str, int, float]:
+    """Wait until the gateway counts a slow consumer, then read the stalled socket to its
+    close frame: (code, reason, frames read first, seconds waited)."""
+    t0 = time.monotonic()
+    while metric(url, SLOW) <= before:
+        if time.monotonic() - t0 > timeout:
+            return None, "never closed", 0, time.monotonic() - t0
+        time.sleep(0.1)
+    waited = time.monotonic() - t0
+    code, reason, frames = raw.drain_until_close(20)
+    return code, reason, frames, waited
+
+
+async def test_a_stalled_reader_never_stalls_other_players(siege: Supervisor) -> None:
+    url = siege.url
+    async with Client(url, capture=True) as a, Client(url) as s:
+        await a.sign_in("siege-player")
+        await s.sign_in("siege-staller")
+        warm = await a.create_table("duel", 2, {"rounds": 10})  # a finished game to replay
+        await a.add_bot(warm["table_id"])
+        done = await a.start(warm["table_id"])
+        await asyncio.wait_for(play_seat(a, done), 60)
+        t = await a.create_table("duel", 2, {"rounds": 4})
+        await a.add_bot(t["table_id"])
+        gid = await a.start(t["table_id"])
+        await asyncio.sleep(0.5)  # the game's first entries exist
+        before = metric(url, SLOW)
+        raw = await asyncio.to_thread(_stall, url, s.token or "", gid, done, 150)
+        closer = asyncio.create_task(asyncio.to_thread(_closed_after_metric, url, raw, before,
+                                                       45.0))
+        await asyncio.sleep(2.0)  # the replays fill the stalled socket's buffers
+        assert a.captured is not None
+        a.captured.clear()
+        t0 = time.monotonic()
+        ended = False
+        try:
+            session = await asyncio.wait_for(play_seat(a, gid), 60)
+            ended = session.ended
+        except TimeoutError:
+            pass
+        play_s = time.monotonic() - t0
+        frames = len(a.captured or [])
+        code, reason, stalled_frames, waited = await closer
+        raw.close()
+        report("slow_consumer", {"normal_player_frames": frames, "game_ended": ended,
+                                 "play_s": round(play_s, 1), "stalled_close_code": code,
+                                 "stalled_close_reason": reason,
+                                 "stalled_frames_buffered": stalled_frames,
+                                 "closed_after_s": round(waited, 1)})
+        assert ended, f"the normal player stalled after {frames} frames"
+        assert code == 4008, (code, reason)
+        # a reading client's replay of the finished game is paged, whole and in order
+        async with Client(url) as r:
+            r.token = s.token
+            await r.connect()
+            replay = await r.watch(done)
+            want = (await r.record(done))["record"]
+            for _ in range(100):
+                if len(replay.record) >= len(want):
+                    break
+                await asyncio.sleep(0.05)
+            assert replay.record == [{k: v for k, v in e.items() if k != "id"} for e in want]
+            assert replay.record_id == want[-1]["id"] and len(want) > 64  # several pages
+
+
+@pytest.mark.parametrize("bound", ["frames", "bytes"])
+async def test_the_outbound_queue_bound_closes_a_stalled_connection(
+        siege: Supervisor, bound: str) -> None:
+    """A player's second connection stops reading; its first floods refused acts, whose
+    refusals reach every connection of the player through the fan-out. The stalled one's
+    queue passes its bound (256 frames, or 64 KiB) long before the (here: one minute) send
+    timeout. After the close frame the server waits EMPIRE_WS_CLOSE_GRACE_S (2 s here) for
+    the client's answer, then cuts the socket."""
+    env = {"EMPIRE_WS_SEND_TIMEOUT_S": "60", "EMPIRE_WS_CLOSE_GRACE_S": "2",
+           **({"EMPIRE_WS_QUEUE_FRAMES": "256"} if bound == "frames" else
+              {"EMPIRE_WS_QUEUE_FRAMES": "100000", "EMPIRE_WS_QUEUE_BYTES": "65536"})}
+    with extra_gateways(siege, env) as (gw,):
+        async with Client(gw) as p:
+            await p.sign_in("siege-two-sockets")
+            warm = await p.create_table("duel", 2, {"rounds": 10})  # a finished game to replay
+            await p.add_bot(warm["table_id"])
+            done = await p.start(warm["table_id"])
+            await asyncio.wait_for(play_seat(p, done), 60)
+            t = await p.create_table("duel", 2, {"rounds": 3}, turn_timeout_ms=DAY_MS,
+                                     round_timeout_ms=DAY_MS)
+            await p.add_bot(t["table_id"])
+            gid = await p.start(t["table_id"])
+            await asyncio.sleep(0.5)
+            before = metric(gw, SLOW)
+            raw = await asyncio.to_thread(_stall, gw, p.token or "", gid, done, 150)
+            closer = asyncio.create_task(asyncio.to_thread(_closed_after_metric, gw, raw,
+                                                           before, 40.0))
+            flood = await websockets.connect(gw.replace("http", "ws", 1)
+                                             + f"/ws?token={p.token}", max_size=2**24)
+            assert json.loads(await flood.recv())["type"] == "welcome"
+            drain = asyncio.create_task(_discard(flood))
+            t0 = time.monotonic()
+            sent = 0
+            while not closer.done() and time.monotonic() - t0 < 30:
+                for _ in range(50):  # stale acts: each refused later, to every connection
+                    await flood.send(json.dumps({"type": "act", "cmd_id": f"f{sent}",
+                                                 "game_id": gid, "expected_seq": 0,
+                                                 "action": {"type": "call", "stake": 1}}))
+                    sent += 1
+                await asyncio.sleep(1.0)
+            code, reason, _, waited = await closer
+            t1 = time.monotonic()  # the close frame is read; it is not answered
+            while code is not None and raw.is_open() and time.monotonic() - t1 < 15:
+                await asyncio.sleep(0.1)
+            cut_s = time.monotonic() - t1
+            drain.cancel()
+            await flood.close()
+            raw.close()
+            report(f"slow_consumer_queue_{bound}", {
+                "acts_sent": sent, "stalled_close_code": code, "stalled_close_reason": reason,
+                "closed_after_s": round(waited, 1), "cut_after_close_frame_s": round(cut_s, 1)})
+            assert code == 4008 and "queue" in reason, (code, reason)
+            assert cut_s < 2 + 3, cut_s

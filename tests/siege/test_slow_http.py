@@ -1,0 +1,151 @@
+"""Slow HTTP clients (slow-loris): 200 sockets that send a request head one byte per second,
+sockets that send nothing at all, and a request whose body trickles in. The gateway must close
+each of them within its head / body timeout (EMPIRE_HTTP_HEAD_TIMEOUT_S,
+EMPIRE_HTTP_BODY_TIMEOUT_S; 3 s on the siege system) and keep serving a normal client in the
+meantime.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import time
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+
+from services.supervisor import Supervisor
+from tests.siege.conftest import SIEGE_ENV, metric, report
+
+pytestmark = [pytest.mark.siege, pytest.mark.timeout(300)]
+
+WRITE_CUTS = "empire_http_timeouts_total"
+HEAD = b"GET /api/games HTTP/1.1\r\nHost: x\r\nUser-Agent: loris\r\nX-Pad: " + b"a" * 200
+
+
+async def _loris(host: str, port: int, head: bytes, every_s: float, until: float,
+                 closed: list[float], t0: float, at_once: int = 0) -> None:
+    """Send ``head`` (its first ``at_once`` bytes at once) then one byte every ``every_s``
+    seconds; note when the server closes."""
+    try:
+        reader, writer = await asyncio.open_connection(host, port)
+    except OSError:
+        closed.append(0.0)
+        return
+    try:
+        writer.write(head[:at_once])
+        i = at_once
+        while time.monotonic() < until:
+            if i < len(head):
+                writer.write(head[i:i + 1])
+                i += 1
+                with contextlib.suppress(ConnectionError):
+                    await writer.drain()
+            with contextlib.suppress(TimeoutError):
+                data = await asyncio.wait_for(reader.read(4096), every_s)
+                if data == b"" or reader.at_eof():
+                    closed.append(time.monotonic() - t0)
+                    return
+                # an answer (e.g. 408) then EOF: wait for the EOF
+                rest = await asyncio.wait_for(reader.read(), 5)
+                del rest
+                closed.append(time.monotonic() - t0)
+                return
+    except (ConnectionError, TimeoutError, OSError):
+        closed.append(time.monotonic() - t0)
+    finally:
+        writer.close()
+
+
+async def test_slow_loris_sockets_are_closed_and_a_normal_client_is_served(
+        siege: Supervisor) -> None:
+    u = urlsplit(siege.url)
+    host, port = u.hostname or "127.0.0.1", u.port or 80
+    timeout_s = float(SIEGE_ENV["EMPIRE_HTTP_HEAD_TIMEOUT_S"])
+    watch_s = timeout_s + 5.0
+    t0 = time.monotonic()
+    until = t0 + watch_s
+    closed_loris: list[float] = []
+    closed_idle: list[float] = []
+    closed_body: list[float] = []
+    slow_body = (b"POST /api/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                 b"Content-Length: 1000\r\n\r\n" + b" " * 1000)
+    attackers = [_loris(host, port, HEAD, 1.0, until, closed_loris, t0) for _ in range(200)]
+    attackers += [_loris(host, port, b"", 1.0, until, closed_idle, t0) for _ in range(20)]
+    head_end = slow_body.index(b"\r\n\r\n") + 4  # the head at once, the body byte by byte
+    attackers += [_loris(host, port, slow_body, 1.0, until, closed_body, t0, head_end)
+                  for _ in range(5)]
+    served: list[float] = []
+
+    async def normal() -> None:
+        async with httpx.AsyncClient(base_url=siege.url, timeout=10) as http:
+            await asyncio.sleep(1.0)
+            while time.monotonic() < until - 1:
+                s = time.monotonic()
+                r = await http.get("/api/games")
+                assert r.status_code == 200
+                served.append(time.monotonic() - s)
+                await asyncio.sleep(0.5)
+
+    await asyncio.gather(normal(), *attackers)
+    limit = timeout_s + 2.0  # the timer's own resolution and a busy machine
+    report("slow_loris", {"loris_sockets": 200, "loris_closed_in_time":
+                          sum(1 for c in closed_loris if c <= limit),
+                          "idle_sockets": 20, "idle_closed_in_time":
+                          sum(1 for c in closed_idle if c <= limit),
+                          "slow_body_sockets": 5, "slow_body_closed_in_time":
+                          sum(1 for c in closed_body if c <= limit),
+                          "watched_s": watch_s, "normal_requests": len(served),
+                          "normal_max_s": round(max(served, default=0), 3)})
+    assert len(served) >= 3 and max(served) < 2.0, served
+    assert sum(1 for c in closed_loris if c <= limit) == 200, sorted(closed_loris)[:5]
+    assert sum(1 for c in closed_idle if c <= limit) == 20, closed_idle
+    assert sum(1 for c in closed_body if c <= limit) == 5, closed_body
+
+
+def _unread_responses(host: str, port: int, n: int) -> socket.socket:
+    """Pipeline ``n`` requests on one socket with a tiny receive buffer; read nothing."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+    s.connect((host, port))
+    s.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n" * n)
+    return s
+
+
+async def test_a_client_that_stops_reading_responses_is_cut(siege: Supervisor) -> None:
+    """Hundreds of pipelined requests whose answers are never read: the server's write
+    buffer stays full, and after EMPIRE_HTTP_WRITE_TIMEOUT_S (3 s here) the socket is cut."""
+    u = urlsplit(siege.url)
+    before = metric(siege.url, WRITE_CUTS)
+    s = await asyncio.to_thread(_unread_responses, u.hostname or "", u.port or 80, 600)
+    t0 = time.monotonic()
+    try:
+        while metric(siege.url, WRITE_CUTS) <= before and time.monotonic() - t0 < 20:
+            await asyncio.sleep(0.2)
+        cut_s = time.monotonic() - t0
+        async with httpx.AsyncClient(base_url=siege.url, timeout=10) as http:
+            served = (await http.get("/api/games")).status_code
+    finally:
+        s.close()
+    report("http_write_timeout", {"pipelined_unread": 600, "cut_after_s": round(cut_s, 1),
+                                  "normal_client_status": served})
+    assert cut_s < float(SIEGE_ENV["EMPIRE_HTTP_WRITE_TIMEOUT_S"]) + 6, cut_s
+    assert served == 200
+
+
+async def test_an_idle_kept_alive_socket_is_closed(siege: Supervisor) -> None:
+    u = urlsplit(siege.url)
+    reader, writer = await asyncio.open_connection(u.hostname, u.port)
+    writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    await writer.drain()
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+    assert head.startswith(b"HTTP/1.1 200")
+    t0 = time.monotonic()
+    with contextlib.suppress(ConnectionError):
+        await asyncio.wait_for(reader.read(), 15)  # the rest of the body, then EOF
+    idle_s = time.monotonic() - t0
+    writer.close()
+    report("http_keep_alive", {"closed_after_idle_s": round(idle_s, 1)})
+    assert idle_s < float(SIEGE_ENV["EMPIRE_HTTP_KEEP_ALIVE_S"]) + 1.5, idle_s

@@ -1,0 +1,109 @@
+"""The search bots' contract (shared/rules/_kit/search.py, issue 22): a legal move at every
+decision of every game from the view alone, the budget as an input (iterations, and a
+``deadline`` callable instead of a clock), reproducible with a seed, and the three levels."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from shared.rules import registry
+from shared.rules._kit.playout import bot_actor, bot_chooser, play
+from shared.rules._kit.search import LEVELS, Level, SearchBot, win_shares
+from shared.rules.api import Act, Rejection, Simultaneous, Turn
+
+pytestmark = pytest.mark.unit
+
+TINY = Level("tiny", iterations=6, time_s=0.05, tree_depth=2, rollout_depth=4, heuristic=1.0)
+SEATS = {"duel": 2, "empire": 2, "empire-engine": 2, "empires-end": 2, "empire-nyc": 3,
+         "empire-cards": 3}  # fmt: skip
+
+
+def decisions(name: str, limit: int = 6) -> list[tuple[Any, Any, int]]:
+    """(state, pending node, seat) at a few decision points with a real choice."""
+    game = registry.get(name)
+    seen: list[Any] = []
+    play(game, SEATS[name], {"max_hands": 1} if name == "empire-cards" else {}, seed=3,
+         max_steps=600, on_step=lambda s, m: seen.append(s))
+    out = []
+    for state in seen:
+        node = game.next(state)
+        if isinstance(node, Turn) and len(game.legal_actions(state, node.seats[0])) > 1:
+            out.append((state, node, node.seats[0]))
+        elif isinstance(node, Simultaneous) and len(node.slots[0].allowed or ()) > 1:
+            out.append((state, node, node.slots[0].seat))
+    return out[:: max(1, len(out) // limit)][:limit]
+
+
+def decide(bot: SearchBot, game: Any, state: Any, node: Any, seat: int, **kw: Any) -> Any:
+    view = game.view(state, seat)
+    if isinstance(node, Turn):
+        return bot.act(view, list(game.legal_actions(state, seat)), seat, **kw)
+    slot = next(s for s in node.slots if s.seat == seat)
+    return bot.choose(view, slot, seat, {}, **kw)
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_the_search_bot_picks_a_legal_move_from_the_view(name: str) -> None:
+    game = registry.get(name)
+    bot = SearchBot(game, registry.get_search_spec(name), TINY, seed=1)
+    cases = decisions(name)
+    assert cases
+    for state, node, seat in cases:
+        choice = decide(bot, game, state, node, seat)
+        if isinstance(node, Turn):
+            assert not isinstance(game.apply(state, Act(seat=seat, action=choice)), Rejection)
+        else:
+            slot = next(s for s in node.slots if s.seat == seat)
+            assert game.check_choice(slot, choice)
+        assert 0 < bot.last_iterations <= TINY.iterations
+
+
+def test_the_deadline_is_an_input_and_bounds_the_work() -> None:
+    game = registry.get("empire")
+    state, node, seat = decisions("empire")[0]
+    bot = SearchBot(game, registry.get_search_spec("empire"), "hard", seed=1)
+    calls = iter(range(10**6))
+    choice = decide(bot, game, state, node, seat, deadline=lambda: next(calls) >= 5)
+    assert bot.last_iterations == 5  # stopped by the runner's callable, not a clock
+    decide(bot, game, state, node, seat, deadline=lambda: True)
+    assert bot.last_iterations == 0  # no time at all: the heuristic's move
+    assert choice is not None
+
+
+def test_a_seeded_search_is_reproducible_and_ignores_the_global_rng() -> None:
+    name = "empire-cards"
+    game = registry.get(name)
+    cases = decisions(name, 3)
+    first = [decide(SearchBot(game, registry.get_search_spec(name), TINY, seed=7), game, *c)
+             for c in cases]
+    random.seed(12345)
+    again = [decide(SearchBot(game, registry.get_search_spec(name), TINY, seed=7), game, *c)
+             for c in cases]
+    assert first == again
+
+
+def test_the_levels_grow_in_budget_and_fit_the_time_limits() -> None:
+    easy, normal, hard = LEVELS["easy"], LEVELS["normal"], LEVELS["hard"]
+    assert easy.iterations < normal.iterations < hard.iterations
+    assert easy.tree_depth <= normal.tree_depth <= hard.tree_depth
+    assert normal.time_s <= 0.5 and hard.time_s <= 2.0
+    assert registry.get_search_bot("duel", "hard").level is hard
+
+
+def test_win_shares_are_a_softmax_of_strengths() -> None:
+    assert win_shares([1.0, 1.0], 1.0) == [0.5, 0.5]
+    a, b = win_shares([3.0, 0.0], 1.0)
+    assert a > 0.95 and abs(a + b - 1) < 1e-9
+
+
+@pytest.mark.parametrize("name", ["empire-engine", "duel"])
+def test_a_whole_game_with_search_seats_finishes(name: str) -> None:
+    game = registry.get(name)
+    n = SEATS[name]
+    bots = {i: SearchBot(game, registry.get_search_spec(name), TINY, seed=i) for i in range(n)}
+    out = play(game, n, {}, seed=4, actors={i: bot_actor(b) for i, b in bots.items()},
+               choosers={i: bot_chooser(b) for i, b in bots.items()})
+    assert out.finished
