@@ -233,18 +233,53 @@ export class GameSession {
     this.changed();
   }
   committedSlots(roundId) {
-    return new Set(this.record.filter((e) => e.type === "committed" && e.round_id === roundId)
+    // done slots: committed, or timed out on their own time in a fixed-order round (P-S1)
+    return new Set(this.record.filter((e) => (e.type === "committed" || e.type === "slot_timed_out") && e.round_id === roundId)
       .map((e) => e.slot));
+  }
+}
+
+/** One joined chat channel: messages {id, player_id, name, text, ts}, oldest first. Shown as
+ * text by whoever displays them: a message is never HTML. */
+export class ChatLog {
+  constructor(tableId, gameId) {
+    this.tableId = tableId;
+    this.gameId = gameId;
+    this.channel = null;
+    this.messages = [];
+    this.joined = false;
+    this.waiters = [];
+  }
+  add(line) {
+    if (this.messages.some((m) => m.id === line.id)) return;
+    this.messages.push({ id: line.id, player_id: line.player_id, name: line.name, text: line.text, ts: line.ts });
+  }
+  changed() {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+  wait(timeoutMs = 1000) {
+    return new Promise((resolve) => {
+      this.waiters.push(resolve);
+      setTimeout(resolve, timeoutMs);
+    });
   }
 }
 
 export class Client {
   constructor(baseUrl) {
     this.baseUrl = baseUrl.replace(/\/+$/, "");
-    this.token = null;
+    this.token = null; // the access token (minutes) or a bot's seat token
+    this.refreshToken = null; // spent on every refresh, replaced
+    this.accessExpiresMs = 0; // 0: unknown (a token handed in): never refreshed early
+    this.sessionId = null;
+    this.refreshing = null; // the refresh in flight, shared by concurrent callers
     this.playerId = null;
     this.ws = null;
     this.games = new Map();
+    this.chats = new Map(); // "t:<table>" / "g:<game>" -> ChatLog (table talk, opt-in)
+    this.muted = new Set(); // players whose messages this player does not see
     this.pending = new Map(); // cmd_id -> {text, resolve}: resent after a reconnect
     this.resent = new Set(); // cmd ids sent again after a reconnect
     this.closing = false;
@@ -252,9 +287,22 @@ export class Client {
     this.failure = null; // set when reconnecting gave up
   }
 
-  async call(method, path, body) {
+  /** One request; with a session the access token is refreshed first when it is about to
+   * expire, and once more if the server says it expired. */
+  async call(method, path, body, auth = true) {
+    if (auth) await this.freshToken();
+    try {
+      return await this.callOnce(method, path, body, auth);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== "auth/expired_token" || !auth || !this.refreshToken) throw err;
+    }
+    await this.refresh();
+    return this.callOnce(method, path, body, auth);
+  }
+
+  async callOnce(method, path, body, auth) {
     const headers = { "content-type": "application/json" };
-    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    if (this.token && auth) headers.authorization = `Bearer ${this.token}`;
     const r = await fetch(this.baseUrl + path, {
       method, headers, body: body === undefined ? undefined : JSON.stringify(body),
     });
@@ -265,11 +313,51 @@ export class Client {
     return data;
   }
 
-  async signIn(name) {
-    const d = await this.call("POST", "/api/players", { name });
+  session(d) {
     this.token = d.token;
     this.playerId = d.player_id;
+    this.refreshToken = d.refresh_token ?? null;
+    this.accessExpiresMs = d.access_expires_ms ?? 0;
+    this.sessionId = d.session_id ?? null;
     return d;
+  }
+  /** A new guest player, signed in. */
+  async signIn(name) {
+    return this.session(await this.call("POST", "/api/players", { name }, false));
+  }
+  /** Sign in to an account (from any device): the same player as before. */
+  async signInPassword(name, password) {
+    return this.session(await this.call("POST", "/api/session/password", { name, password }, false));
+  }
+  /** Make this guest an account in place (same player id), or change the password. */
+  async setPassword(password, current = undefined) {
+    return this.call("POST", "/api/account/password", current === undefined ? { password } : { password, current });
+  }
+  /** A new access token for the refresh token (which is spent: keep the new one). */
+  async refresh() {
+    if (!this.refreshing) {
+      this.refreshing = (async () => {
+        if (!this.refreshToken) throw new ApiError("auth/refresh_invalid", "no session to refresh");
+        return this.session(await this.callOnce("POST", "/api/session/refresh", { refresh_token: this.refreshToken }, false));
+      })().finally(() => { this.refreshing = null; });
+    }
+    return this.refreshing;
+  }
+  async freshToken(marginMs = 30000) {
+    if (this.refreshing) await this.refreshing.catch(() => {});
+    if (this.refreshToken && this.accessExpiresMs && this.accessExpiresMs - Date.now() < marginMs) {
+      await this.refresh();
+    }
+  }
+  async signOut() {
+    await this.call("POST", "/api/session/sign-out");
+    this.token = this.refreshToken = this.sessionId = null;
+  }
+  async sessions() {
+    return (await this.call("GET", "/api/sessions")).sessions;
+  }
+  async revokeSession(sessionId) {
+    return this.call("DELETE", `/api/sessions/${encodeURIComponent(sessionId)}`);
   }
   async createTable(game, seats, options = {}) {
     return (await this.call("POST", "/api/tables", { game, seats, options })).table;
@@ -293,14 +381,16 @@ export class Client {
   }
 
   wsUrl() {
-    return this.baseUrl.replace(/^http/, "ws") + `/ws?token=${encodeURIComponent(this.token)}`;
+    return this.baseUrl.replace(/^http/, "ws") + "/ws"; // the token goes in the first frame
   }
 
-  /** Open the socket; resolves on the server's "welcome". */
-  connect() {
+  /** Open the socket and authenticate with the first frame; resolves on "welcome". */
+  async connect() {
+    await this.freshToken();
     return new Promise((resolve, reject) => {
       const ws = openSocket(this.wsUrl());
       let welcomed = false;
+      ws.onopen = () => ws.send(JSON.stringify({ type: "auth", token: this.token }));
       ws.onmessage = (ev) => {
         const msg = JSON.parse(typeof ev.data === "string" ? ev.data : String(ev.data));
         if (!welcomed) {
@@ -337,6 +427,9 @@ export class Client {
       for (const g of this.games.values()) {
         this.send({ type: "watch", game_id: g.gameId, after_seq: g.seq, after_record: g.recordId });
       }
+      for (const c of this.chats.values()) { // the history fills the gap (ids are merged)
+        this.send({ type: "chat_join", table_id: c.tableId, game_id: c.gameId });
+      }
       for (const [cmdId, p] of this.pending) {
         this.resent.add(cmdId);
         this.ws.send(p.text);
@@ -351,13 +444,17 @@ export class Client {
   }
 
   dispatch(msg) {
+    if (msg.type === "chat" || msg.type === "chat_history" || msg.type === "chat_mutes") {
+      return this.onChat(msg); // never a GameSession's: a bot's seat never sees chat
+    }
     const game = this.games.get(msg.game_id);
     if (msg.type === "view" && game) return game.onView(msg);
     if (msg.type === "record" && game) return game.onRecord(msg);
     const p = msg.cmd_id ? this.pending.get(msg.cmd_id) : undefined;
     // a re-sent command's refusal is no refusal when its first copy was applied before the
     // drop (command/duplicate); a re-sent commit's first reply goes to commit(), which checks
-    if (msg.type === "rejected" && game && !(this.resent.has(msg.cmd_id)
+    const chatCmd = Boolean(p?.chat); // chat refusals never touch a GameSession
+    if (msg.type === "rejected" && game && !chatCmd && !(this.resent.has(msg.cmd_id)
         && (p || msg.code === "command/duplicate"))) {
       game.rejections.push(msg);
       game.changed();
@@ -379,6 +476,85 @@ export class Client {
       this.pending.set(msg.cmd_id, { text, resolve: (m) => { clearTimeout(timer); resolve(m); } });
       if (this.ws) this.ws.send(text);
     });
+  }
+
+  // -- table talk (docs/protocol.md, "Table talk") ------------------------------------------
+
+  onChat(msg) {
+    if (msg.type === "chat_mutes") { this.muted = new Set(msg.muted); return; }
+    const log = this.chats.get(msg.table_id ? `t:${msg.table_id}` : `g:${msg.game_id}`);
+    if (!log) return;
+    if (msg.type === "chat_history") {
+      log.channel = msg.channel;
+      this.muted = new Set(msg.muted || []);
+      for (const line of msg.messages) log.add(line);
+      log.joined = true;
+    } else {
+      log.add(msg);
+    }
+    log.changed();
+  }
+
+  chatCommand(msg) {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => { this.pending.delete(msg.cmd_id); reject(new Error(`no reply to ${msg.cmd_id}`)); }, 30000);
+      this.pending.set(msg.cmd_id, { text: JSON.stringify(msg), chat: true, resolve: (m) => {
+        clearTimeout(timer);
+        if (m.type === "rejected") reject(new ApiError(m.code, m.message)); else resolve(m);
+      } });
+      if (this.ws) this.ws.send(JSON.stringify(msg));
+    });
+  }
+
+  /** Follow a table's chat ({tableId}) or a game's ({gameId}); resolves with its ChatLog once
+   * the history arrived (a seat gets the seats' channel, anyone else the spectators'). */
+  async chatJoin({ tableId = null, gameId = null }, timeoutMs = 30000) {
+    if (!this.ws) await this.connect();
+    const key = tableId ? `t:${tableId}` : `g:${gameId}`;
+    const log = this.chats.get(key) || new ChatLog(tableId, gameId);
+    this.chats.set(key, log);
+    log.joined = false;
+    let refused = null;
+    const cmdId = newId("j");
+    this.chatCommand({ type: "chat_join", cmd_id: cmdId, table_id: tableId, game_id: gameId })
+      .catch((e) => { refused = e; log.changed(); });
+    const deadline = Date.now() + timeoutMs;
+    while (!log.joined) {
+      if (refused) { this.chats.delete(key); throw refused; }
+      if (Date.now() > deadline) throw new Error(`no chat history for ${key}`);
+      await log.wait(500);
+    }
+    this.pending.delete(cmdId); // a history, not an "accepted", answers a join
+    return log;
+  }
+
+  chatLeave({ tableId = null, gameId = null }) {
+    this.chats.delete(tableId ? `t:${tableId}` : `g:${gameId}`);
+    this.send({ type: "chat_leave", table_id: tableId, game_id: gameId });
+  }
+
+  /** Post a message; resolves with its id (cmd_id), or rejects with an ApiError (chat/*). */
+  async chat(text, { tableId = null, gameId = null, channel = null, cmdId = null } = {}) {
+    if (!this.ws) await this.connect();
+    const joined = this.chats.get(tableId ? `t:${tableId}` : `g:${gameId}`);
+    const ch = channel || joined?.channel || (tableId ? "table" : "seats");
+    const id = cmdId || newId("m");
+    await this.chatCommand({ type: "chat", cmd_id: id, channel: ch, table_id: tableId, game_id: gameId, text });
+    return id;
+  }
+
+  /** Hide (or show again) a player's messages, for this player only. */
+  async chatMute(playerId, muted = true) {
+    await this.chatCommand({ type: "chat_mute", cmd_id: newId("u"), player_id: playerId, muted });
+    if (muted) this.muted.add(playerId); else this.muted.delete(playerId);
+  }
+
+  /** Report a message (its id) of a channel this player reads to the operators. */
+  async chatReport(msgId, { tableId = null, gameId = null, channel = null, reason = "" } = {}) {
+    const joined = this.chats.get(tableId ? `t:${tableId}` : `g:${gameId}`);
+    const ch = channel || joined?.channel || (tableId ? "table" : "seats");
+    await this.chatCommand({ type: "chat_report", cmd_id: newId("r"), channel: ch, table_id: tableId,
+      game_id: gameId, msg_id: msgId, reason });
   }
 
   /** Follow a game (as its seat when seated, else as a spectator) until the first view. */

@@ -1,5 +1,13 @@
 """Empire Hall Python SDK."""
 
-from clients.sdk.client import ApiError, Client, GameSession, Receipt, Verification, updates
+from clients.sdk.client import (
+                                ApiError,
+                                ChatLog,
+                                Client,
+                                GameSession,
+                                Receipt,
+                                Verification,
+                                updates,
+)
 
-__all__ = ["ApiError", "Client", "GameSession", "Receipt", "Verification", "updates"]
+__all__ = ["ApiError", "ChatLog", "Client", "GameSession", "Receipt", "Verification", "updates"]

@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,7 @@ from typing import Any
 
 import httpx
 import websockets
+from websockets.typing import Subprotocol
 
 from shared.fairness.commitments import commitment, new_nonce
 from shared.fairness.verify import verify
@@ -112,11 +114,13 @@ class GameSession:
         self.changed.set()
 
     def committed_slots(self, round_id: str) -> dict[str, dict[str, Any]]:
-        """slot -> committed record entry, for a round (public parts included)."""
+        """slot -> the record entry that made the slot done, for a round: ``committed``, or
+        ``slot_timed_out`` when a fixed-order slot let its own time pass (ruling P-S1; its
+        ``public`` is the default's). Public parts included."""
         return {
             e["slot"]: e
             for e in self.record
-            if e.get("type") == "committed" and e["round_id"] == round_id
+            if e.get("type") in ("committed", "slot_timed_out") and e["round_id"] == round_id
         }
 
     def verify_reveals(self) -> list[str]:
@@ -159,8 +163,13 @@ class GameSession:
         return out
 
     async def wait(self, timeout: float = 30.0) -> None:
-        self.changed.clear()
+        """Until something changed since the last wait returned (TimeoutError after
+        ``timeout`` s). The flag is consumed on waking, never cleared before waiting: an update
+        that arrived while the caller was busy (e.g. its own commit's record entry, which
+        makes its next fixed-order slot its turn) wakes the next wait at once instead of
+        being lost for the whole timeout."""
         await asyncio.wait_for(self.changed.wait(), timeout)
+        self.changed.clear()
 
     async def wait_until(self, cond: Callable[[], bool], timeout: float = 30.0) -> None:
         """Wait for updates until ``cond()`` holds; TimeoutError after ``timeout`` s."""
@@ -211,6 +220,47 @@ class Verification:
 
 
 @dataclass
+class ChatLog:
+    """One chat channel this client joined (``Client.chat_join``): a table's (``table``) or a
+    game's (``seats`` for a seat, ``spectators`` for anyone else). Messages are
+    ``{id, player_id, name, text, ts}``, oldest first, without the players this client muted.
+    Chat never touches a GameSession: a bot playing a seat never sees it."""
+
+    table_id: str | None
+    game_id: str | None
+    channel: str | None = None  # set by the history
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    joined: asyncio.Event = field(default_factory=asyncio.Event)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def add(self, line: dict[str, Any]) -> None:
+        if any(m["id"] == line["id"] for m in self.messages[-200:]):
+            return  # a second history after a reconnect
+        self.messages.append({k: line[k] for k in ("id", "player_id", "name", "text", "ts")})
+        self.changed.set()
+
+    def texts(self) -> list[str]:
+        return [m["text"] for m in self.messages]
+
+    async def wait_for(self, cond: Callable[[], bool], timeout: float = 30.0) -> None:
+        """Until ``cond()`` holds; TimeoutError after ``timeout`` s."""
+
+        async def loop() -> None:
+            while not cond():
+                self.changed.clear()
+                if cond():
+                    return
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.changed.wait(), 0.5)
+
+        await asyncio.wait_for(loop(), timeout)
+
+
+def _chat_key(table_id: str | None, game_id: str | None) -> str:
+    return f"t:{table_id}" if table_id is not None else f"g:{game_id}"
+
+
+@dataclass
 class _Pending:
     """A command awaiting its first reply; ``gen`` = the connection it was last sent on."""
 
@@ -231,15 +281,22 @@ class Client:
         per connection; off for many connections in one process)."""
         self.base_url = base_url.rstrip("/")
         self.captured: list[str] | None = [] if capture else None  # raw frames, for audits
-        self.token = token
+        self.token = token  # the access token (minutes) or a bot's seat token
+        self.refresh_token: str | None = None  # spent on every refresh, replaced
+        self.access_expires_ms = 0  # 0: unknown (a token handed in): never refreshed early
+        self.session_id: str | None = None
         self.player_id: str | None = None
         self.name: str | None = None
+        self._refreshing: asyncio.Lock | None = None
         self._own_http = http is None
         self.http = http if http is not None else httpx.AsyncClient(base_url=self.base_url,
                                                                      timeout=30.0)
         self._compression: str | None = "deflate" if compression else None
         self.ws: Any = None
         self.games: dict[str, GameSession] = {}
+        self.chats: dict[str, ChatLog] = {}  # "t:<table>" / "g:<game>" -> a joined channel
+        self.muted: set[str] = set()  # players whose messages this player does not see
+        self._chat_cmds: set[str] = set()  # chat commands awaiting their reply
         self.kept_receipts: dict[str, dict[str, Any]] = {}  # receipts of unwatched games
         self.replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._reader: asyncio.Task[None] | None = None
@@ -258,8 +315,21 @@ class Client:
 
     # -- HTTP ----------------------------------------------------------------------------
 
-    async def _call(self, method: str, path: str, body: Any = None) -> Any:
-        headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+    async def _call(self, method: str, path: str, body: Any = None, auth: bool = True) -> Any:
+        """One request; with a session, the access token is refreshed first when it is about
+        to expire, and once more if the server says it expired."""
+        if auth:
+            await self.fresh_token()
+        try:
+            return await self._call_once(method, path, body, auth)
+        except ApiError as exc:
+            if exc.code != "auth/expired_token" or not auth or not self.refresh_token:
+                raise
+        await self.refresh()
+        return await self._call_once(method, path, body, auth)
+
+    async def _call_once(self, method: str, path: str, body: Any, auth: bool) -> Any:
+        headers = {"Authorization": f"Bearer {self.token}"} if self.token and auth else {}
         try:
             r = await self.http.request(method, path, json=body, headers=headers)
         except httpx.RemoteProtocolError:
@@ -278,10 +348,112 @@ class Client:
             raise ApiError(code, message)
         return data
 
-    async def sign_in(self, name: str) -> dict[str, Any]:
-        data = await self._call("POST", "/api/players", {"name": name})
+    # -- accounts and sessions (docs/protocol.md "Accounts and sessions") ---------------
+
+    def _session(self, data: dict[str, Any]) -> dict[str, Any]:
         self.token, self.player_id, self.name = data["token"], data["player_id"], data["name"]
+        self.refresh_token = data.get("refresh_token")
+        self.access_expires_ms = int(data.get("access_expires_ms") or 0)
+        self.session_id = data.get("session_id")
         return dict(data)
+
+    async def sign_in(self, name: str) -> dict[str, Any]:
+        """A new guest player, signed in (one click on the web page)."""
+        return self._session(await self._call("POST", "/api/players", {"name": name},
+                                              auth=False))
+
+    async def sign_in_password(self, name: str, password: str) -> dict[str, Any]:
+        """Sign in to an account (from any device): the same player as before."""
+        return self._session(await self._call("POST", "/api/session/password",
+                                              {"name": name, "password": password},
+                                              auth=False))
+
+    async def set_password(self, password: str, current: str | None = None) -> dict[str, Any]:
+        """Make this guest an account (same player id: rating, history, games stay), or
+        change the password (``current`` needed)."""
+        body: dict[str, Any] = {"password": password}
+        if current is not None:
+            body["current"] = current
+        return dict(await self._call("POST", "/api/account/password", body))
+
+    async def passkey_register(self, authenticator: Callable[[dict[str, Any]], dict[str, Any]],
+                               label: str = "") -> dict[str, Any]:
+        """Register a passkey: ``authenticator(options)`` answers the WebAuthn creation
+        options with the credential JSON (a browser does this with navigator.credentials)."""
+        begin = await self._call("POST", "/api/account/passkeys/begin")
+        cred = authenticator(begin["options"])
+        return dict(await self._call("POST", "/api/account/passkeys/finish",
+                                     {"challenge_id": begin["challenge_id"], "credential": cred,
+                                      "label": label}))
+
+    async def sign_in_passkey(self, authenticator: Callable[[dict[str, Any]], dict[str, Any]],
+                              name: str | None = None) -> dict[str, Any]:
+        begin = await self._call("POST", "/api/session/passkey/begin",
+                                 {"name": name} if name else {}, auth=False)
+        cred = authenticator(begin["options"])
+        return self._session(await self._call(
+            "POST", "/api/session/passkey/finish",
+            {"challenge_id": begin["challenge_id"], "credential": cred}, auth=False))
+
+    async def refresh(self) -> dict[str, Any]:
+        """A new access token (and refresh token: the old one is spent)."""
+        if self._refreshing is None:
+            self._refreshing = asyncio.Lock()
+        async with self._refreshing:
+            if not self.refresh_token:
+                raise ApiError("auth/refresh_invalid", "no session to refresh")
+            data = await self._call_once("POST", "/api/session/refresh",
+                                         {"refresh_token": self.refresh_token}, False)
+            return self._session(data)
+
+    async def fresh_token(self, margin_s: float = 30.0) -> None:
+        """Refresh the access token if it expires within ``margin_s``."""
+        if self.refresh_token and self.access_expires_ms and \
+                self.access_expires_ms - time.time() * 1000 < margin_s * 1000:
+            before = self.refresh_token
+            if self._refreshing is not None and self._refreshing.locked():
+                async with self._refreshing:
+                    pass
+            if self.refresh_token == before and self.access_expires_ms - time.time() * 1000 \
+                    < margin_s * 1000:
+                await self.refresh()
+
+    async def sign_out(self) -> None:
+        """End this session (its refresh token, access tokens and sockets)."""
+        await self._call("POST", "/api/session/sign-out")
+        self.token = self.refresh_token = self.session_id = None
+
+    async def sessions(self) -> list[dict[str, Any]]:
+        return list((await self._call("GET", "/api/sessions"))["sessions"])
+
+    async def revoke_session(self, session_id: str) -> dict[str, Any]:
+        return dict(await self._call("DELETE", f"/api/sessions/{session_id}"))
+
+    async def me(self) -> dict[str, Any]:
+        return dict(await self._call("GET", "/api/me"))
+
+    async def export_data(self) -> dict[str, Any]:
+        return dict(await self._call("GET", "/api/account/export"))
+
+    async def delete_account(self, confirm: str) -> dict[str, Any]:
+        """Delete this player (``confirm``: its name)."""
+        return dict(await self._call("DELETE", "/api/account", {"confirm": confirm}))
+
+    async def admin_suspend(self, player_id: str, reason: str,
+                            suspended: bool = True) -> dict[str, Any]:
+        return dict(await self._call("POST", f"/api/admin/players/{player_id}/suspend",
+                                     {"reason": reason, "suspended": suspended}))
+
+    async def admin_close_table(self, table_id: str, reason: str) -> dict[str, Any]:
+        return dict(await self._call("POST", f"/api/admin/tables/{table_id}/close",
+                                     {"reason": reason}))
+
+    async def admin_end_game(self, game_id: str, reason: str) -> dict[str, Any]:
+        return dict(await self._call("POST", f"/api/admin/games/{game_id}/end",
+                                     {"reason": reason}))
+
+    async def admin_audit(self, limit: int = 100) -> list[dict[str, Any]]:
+        return list((await self._call("GET", f"/api/admin/audit?limit={limit}"))["entries"])
 
     async def games_catalog(self) -> list[dict[str, Any]]:
         return list((await self._call("GET", "/api/games"))["games"])
@@ -375,10 +547,23 @@ class Client:
 
     # -- WebSocket -----------------------------------------------------------------------
 
+    async def _open_socket(self) -> Any:
+        """A socket authenticated by the ``Sec-WebSocket-Protocol`` offer (never the URL)."""
+        await self.fresh_token()
+        offer = [Subprotocol("empire.v1"), Subprotocol(f"empire.token.{self.token}")]
+        return await websockets.connect(self.base_url.replace("http", "ws", 1) + "/ws",
+                                        max_size=2**24, compression=self._compression,
+                                        subprotocols=offer)
+
     async def connect(self) -> None:
-        url = self.base_url.replace("http", "ws", 1) + f"/ws?token={self.token}"
-        self.ws = await websockets.connect(url, max_size=2**24, compression=self._compression)
+        self.ws = await self._open_socket()
         hello = json.loads(await self.ws.recv())
+        if hello.get("type") != "welcome" and hello.get("code") == "auth/expired_token" \
+                and self.refresh_token:
+            await self.ws.close()
+            await self.refresh()
+            self.ws = await self._open_socket()
+            hello = json.loads(await self.ws.recv())
         if hello.get("type") != "welcome":
             raise ApiError(hello.get("code", "auth/invalid_token"), hello.get("message", ""))
         self.player_id = hello["player_id"]
@@ -404,13 +589,14 @@ class Client:
             await asyncio.sleep(delay)
             if self._closing:
                 return
-            with contextlib.suppress(OSError, asyncio.TimeoutError, websockets.WebSocketException):
-                url = self.base_url.replace("http", "ws", 1) + f"/ws?token={self.token}"
-                ws = await websockets.connect(url, max_size=2**24,
-                                              compression=self._compression)
+            with contextlib.suppress(OSError, asyncio.TimeoutError,
+                                     websockets.WebSocketException, ApiError):
+                ws = await self._open_socket()
                 hello = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 if hello.get("type") != "welcome":
                     await ws.close()
+                    if hello.get("code") == "auth/revoked_session":
+                        break  # signed out elsewhere: reconnecting cannot help
                     continue
                 for g in list(self.games.values()):
                     g.resumed_from.append(g.seq)
@@ -424,6 +610,9 @@ class Client:
                             }
                         )
                     )
+                for log in list(self.chats.values()):  # the history fills any gap
+                    await ws.send(json.dumps({"type": "chat_join", "table_id": log.table_id,
+                                              "game_id": log.game_id}))
                 self.ws = ws
                 self._gen += 1
                 self.reconnects += 1
@@ -449,6 +638,9 @@ class Client:
 
     def _dispatch(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
+        if kind in ("chat", "chat_history", "chat_mutes"):
+            self._on_chat(msg)
+            return
         game = self.games.get(msg.get("game_id", ""))
         if kind == "view" and game is not None:
             game.on_view(msg)
@@ -473,6 +665,7 @@ class Client:
             if (
                 kind == "rejected"
                 and game is not None
+                and cmd not in self._chat_cmds  # chat never touches a GameSession
                 and not (cmd in self._resent and cmd in self.replies)
             ):
                 # (a re-sent command's first reply goes to its caller only: ``commit`` tells
@@ -638,6 +831,104 @@ class Client:
         commit that slot again instead of waiting for the round's deadline."""
         if game.receipts.get(key) is receipt and not receipt.acknowledged:
             del game.receipts[key]
+
+    # -- table talk (docs/protocol.md, "Table talk") --------------------------------------
+
+    def _on_chat(self, msg: dict[str, Any]) -> None:
+        if msg["type"] == "chat_mutes":
+            self.muted = set(msg["muted"])
+            return
+        log = self.chats.get(_chat_key(msg.get("table_id"), msg.get("game_id")))
+        if log is None:
+            return
+        if msg["type"] == "chat_history":
+            log.channel = msg["channel"]
+            self.muted = set(msg.get("muted", []))
+            for line in msg["messages"]:
+                log.add(line)
+            log.joined.set()
+            log.changed.set()
+        else:
+            log.add(msg)
+
+    async def chat_join(self, table_id: str | None = None, game_id: str | None = None,
+                        timeout: float = 30.0) -> ChatLog:
+        """Follow a table's chat (``table_id``) or a game's (``game_id``); returns the channel
+        once its history arrived. ApiError with the refusal (``chat/not_member``, …)."""
+        if self.ws is None:
+            await self.connect()
+        key = _chat_key(table_id, game_id)
+        log = self.chats.get(key) or ChatLog(table_id=table_id, game_id=game_id)
+        self.chats[key] = log
+        log.joined.clear()
+        cmd_id = "j" + secrets.token_hex(8)
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.replies[cmd_id] = fut
+        self._chat_cmds.add(cmd_id)
+        try:
+            await self._send({"type": "chat_join", "cmd_id": cmd_id, "table_id": table_id,
+                              "game_id": game_id})
+            joined: asyncio.Future[Any] = asyncio.ensure_future(log.joined.wait())
+            done, _ = await asyncio.wait([joined, fut], timeout=timeout,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            joined.cancel()
+        finally:
+            self.replies.pop(cmd_id, None)
+            self._chat_cmds.discard(cmd_id)
+        if fut in done and fut.result().get("type") == "rejected":
+            self.chats.pop(key, None)
+            reply = fut.result()
+            raise ApiError(reply["code"], reply.get("message", ""))
+        if not log.joined.is_set():
+            raise TimeoutError(f"no chat history for {key}")
+        return log
+
+    async def chat_leave(self, table_id: str | None = None, game_id: str | None = None) -> None:
+        self.chats.pop(_chat_key(table_id, game_id), None)
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await self._send({"type": "chat_leave", "table_id": table_id, "game_id": game_id})
+
+    async def _chat_command(self, msg: dict[str, Any]) -> str:
+        if self.ws is None:
+            await self.connect()
+        self._chat_cmds.add(msg["cmd_id"])
+        try:
+            reply = await self._command(msg)
+        finally:
+            self._chat_cmds.discard(msg["cmd_id"])
+        if reply["type"] == "rejected":
+            raise ApiError(reply["code"], reply.get("message", ""))
+        return str(msg["cmd_id"])
+
+    async def chat(self, text: str, table_id: str | None = None, game_id: str | None = None,
+                   channel: str | None = None, cmd_id: str | None = None) -> str:
+        """Post to a table's chat or a game's channel (``channel`` defaults to the one joined,
+        else ``table`` / ``seats``). Returns the message id (``cmd_id``; the same id twice is
+        refused ``chat/duplicate``); ApiError on a refusal."""
+        joined = self.chats.get(_chat_key(table_id, game_id))
+        ch = channel or (joined.channel if joined and joined.channel else None) or (
+            "table" if table_id is not None else "seats")
+        return await self._chat_command({"type": "chat", "cmd_id": cmd_id or
+                                         "m" + secrets.token_hex(8), "channel": ch,
+                                         "table_id": table_id, "game_id": game_id,
+                                         "text": text})
+
+    async def chat_mute(self, player_id: str, muted: bool = True) -> None:
+        """Hide (or show again) a player's messages, for this player only, in every chat."""
+        await self._chat_command({"type": "chat_mute", "cmd_id": "u" + secrets.token_hex(8),
+                                  "player_id": player_id, "muted": muted})
+        (self.muted.add if muted else self.muted.discard)(player_id)
+
+    async def chat_report(self, msg_id: str, table_id: str | None = None,
+                          game_id: str | None = None, channel: str | None = None,
+                          reason: str = "") -> None:
+        """Report a message (its ``id``) of a channel this player reads to the operators."""
+        joined = self.chats.get(_chat_key(table_id, game_id))
+        ch = channel or (joined.channel if joined and joined.channel else None) or (
+            "table" if table_id is not None else "seats")
+        await self._chat_command({"type": "chat_report", "cmd_id": "r" + secrets.token_hex(8),
+                                  "channel": ch, "table_id": table_id, "game_id": game_id,
+                                  "msg_id": msg_id, "reason": reason})
 
     async def close(self) -> None:
         self._closing = True

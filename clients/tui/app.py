@@ -27,6 +27,7 @@ from textual.widgets.option_list import Option
 
 from clients.sdk import ApiError, Client, GameSession
 from clients.tui import render
+from clients.tui.chat import ChatPanel
 
 Decision = tuple[str, Any]  # ("act", action) | ("commit", (round_id, slot, choice, public))
 
@@ -45,18 +46,22 @@ class SignInScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="signin"):
-            yield Label("Your name at the table:")
+            yield Label("Your name at the table (Enter: play as a guest):")
             yield Input(placeholder="name", id="name", max_length=32)
+            yield Label("Account password (Enter: sign in to the account; empty: guest):")
+            yield Input(placeholder="password", id="password", password=True, max_length=256)
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#name", Input).focus()
 
     @on(Input.Submitted, "#name")
+    @on(Input.Submitted, "#password")
     def submit(self, event: Input.Submitted) -> None:
-        name = event.value.strip()
+        name = self.query_one("#name", Input).value.strip()
+        password = self.query_one("#password", Input).value
         if name:  # (not awaited here: signing in replaces this screen)
-            self.app.run_worker(self.app_.sign_in(name), exit_on_error=False)
+            self.app.run_worker(self.app_.sign_in(name, password or None), exit_on_error=False)
 
     @property
     def app_(self) -> EmpireApp:
@@ -191,6 +196,7 @@ class LobbyScreen(Screen[None]):
         self.live: list[str] = []
         self._meta: dict[str, dict[str, Any]] = {}
         self._opened: set[str] = set()
+        self.chat_panel = ChatPanel(id="tablechat")  # the table's chat, once seated at one
 
     @property
     def app_(self) -> EmpireApp:
@@ -208,6 +214,7 @@ class LobbyScreen(Screen[None]):
                 yield Label("Live games (w/enter: watch)")
                 yield OptionList(id="live", markup=False)
         yield Static(id="mytable", markup=False)
+        yield self.chat_panel
         yield RichLog(id="lobbylog", max_lines=200)
         yield Footer()
 
@@ -241,6 +248,8 @@ class LobbyScreen(Screen[None]):
                     self._meta[gid] = await c.match(gid)
         self._show()
         t = self.my_table
+        if t is not None and t.get("status") == "open":
+            self.chat_panel.follow(c, table_id=t["table_id"])
         if (
             t is not None
             and t.get("game_id")
@@ -424,6 +433,7 @@ class GameScreen(Screen[None]):
         self._records = 0
         self._rejections = 0
         self._follow: asyncio.Task[None] | None = None
+        self.chat_panel = ChatPanel(id="gamechat")  # the game's chat (its channel)
 
     @property
     def app_(self) -> EmpireApp:
@@ -439,6 +449,7 @@ class GameScreen(Screen[None]):
                 yield Static(id="status", markup=False)
                 yield OptionList(id="choices", markup=False)
                 yield RichLog(id="log", max_lines=2000, wrap=True, min_width=20)
+                yield self.chat_panel
         yield Footer()
 
     def on_mount(self) -> None:
@@ -448,6 +459,7 @@ class GameScreen(Screen[None]):
     def on_unmount(self) -> None:
         if self._follow is not None:
             self._follow.cancel()
+        self.chat_panel.stop()  # (its children are already gone: no query here)
 
     def log_line(self, text: str) -> None:
         self.query_one("#log", RichLog).write(Text(text))
@@ -462,6 +474,7 @@ class GameScreen(Screen[None]):
         except NETWORK as exc:
             self.log_line(f"cannot watch {self.game_id}: {error_text(exc)}")
             return
+        self.chat_panel.follow(c, game_id=self.game_id)
         seat = self.session.seat
         self.log_line(
             f"{meta['game']} with {', '.join(self.names)}; "
@@ -718,6 +731,8 @@ class EmpireApp(App[None]):
     #lists OptionList { height: 1fr; }
     #mytable { height: auto; padding: 0 1; border: round $primary; }
     #lobbylog { height: 8; }
+    #tablechat { height: 10; }
+    #gamechat { height: 12; }
     #viewbox { width: 3fr; border: round $primary; }
     #side { width: 2fr; }
     #status { height: auto; padding: 0 1; border: round $accent; }
@@ -726,20 +741,25 @@ class EmpireApp(App[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit")]
 
-    def __init__(self, url: str, name: str | None = None) -> None:
+    def __init__(self, url: str, name: str | None = None, password: str | None = None) -> None:
         super().__init__()
-        self.client = Client(url)
+        self.client = Client(url)  # refreshes its access token itself (SDK)
         self.player_name = name
+        self.password = password
 
     async def on_mount(self) -> None:
         if self.player_name:
-            await self.sign_in(self.player_name)
+            await self.sign_in(self.player_name, self.password)
         else:
             await self.push_screen(SignInScreen())
 
-    async def sign_in(self, name: str) -> None:
+    async def sign_in(self, name: str, password: str | None = None) -> None:
+        """A guest, or (with a password) the account: the same player on every device."""
         try:
-            await self.client.sign_in(name)
+            if password:
+                await self.client.sign_in_password(name, password)
+            else:
+                await self.client.sign_in(name)
         except NETWORK as exc:
             self.notify(f"sign-in failed: {error_text(exc)}", severity="error")
             if not isinstance(self.screen, SignInScreen):

@@ -282,6 +282,10 @@ def node_line(node: dict[str, Any], seat: int | None, names: Names) -> str:
 
 
 def event_line(event: dict[str, Any], names: Names) -> str:
+    """The gateway's sentence for the event (shared/rules/narrate.py), the same the web page
+    shows; a compact key dump only from a server that sends none."""
+    if isinstance(event.get("text"), str) and event["text"]:
+        return str(event["text"])
     data = dict(event.get("data") or {})
     who = ""
     if "seat" in data and isinstance(data["seat"], int):
@@ -325,6 +329,9 @@ def record_line(
             f"{_seat(entry.get('seat'), names)} sealed {entry['round_id']}/{entry['slot']} "
             f"(commitment {str(entry.get('commitment'))[:12]}…)"
         )
+    if t == "slot_timed_out":
+        return (f"{_seat(entry.get('seat'), names)} let its time pass in "
+                f"{entry['round_id']}/{entry['slot']}: its default stands")
     if t == "round_closed":
         d = entry.get("defaulted") or []
         return f"round {entry['round_id']} closed" + (f", defaulted {compact(d)}" if d else "")

@@ -65,6 +65,9 @@ class GameDoc(BaseModel):
     expires_ms: int | None = None  # the game's absolute end (None: stored before #28)
     ended_ms: int | None = None  # when it ended (the archive follows a little later)
     rules_version: str | None = None  # the engine's at create (None: stored before it was kept)
+    # the outcome of a game ended before its engine's end (an admin's end; None: by the rules
+    # or by its lifetime)
+    end_outcome: dict[str, Any] | None = None
 
 
 @dataclass
@@ -124,7 +127,7 @@ def redrive(doc: GameDoc, now_ms: int) -> Effects:
         game = _game(doc)
         node = game.next(game.decode(doc.engine))
         if doc.stage == "ended" and not isinstance(node, Terminal):  # ended by its lifetime
-            outcome = expired_outcome(doc)
+            outcome = doc.end_outcome or expired_outcome(doc)
             eff.outbound.append((streams.GAME_ENDED, im.GameEnded(
                 game_id=doc.game_id, game=doc.game, players=doc.players, outcome=outcome)))
             eff.outbound.append((streams.DEALER_IN, im.RevealSeed(game_id=doc.game_id)))
@@ -265,6 +268,29 @@ def expire(doc: GameDoc, now_ms: int) -> Effects:
     return eff
 
 
+def aborted_outcome(reason: str) -> dict[str, Any]:
+    """The public outcome of a game an admin ended: nobody placed, nobody rated; the verifier
+    treats it like an expired game (rounds may be left open)."""
+    return {"status": "aborted", "results": [], "tiebreak": "", "by": "admin",
+            "reason": reason}
+
+
+def end_by_admin(doc: GameDoc, reason: str, now_ms: int) -> Effects:
+    """An admin ends a running game: the same end path as ``expire`` with the ``aborted``
+    outcome (a typed, public ``game_ended`` entry carrying the reason)."""
+    if doc.stage == "ended":
+        return Effects()
+    outcome = aborted_outcome(reason)
+    new = doc.model_copy(update={"stage": "ended", "seq": doc.seq + 1, "deadline_ms": None,
+                                 "ended_ms": now_ms, "end_outcome": outcome})
+    eff = Effects(doc=new)
+    eff.records.append({"type": "game_ended", "outcome": outcome})
+    eff.outbound.append((streams.GAME_ENDED, im.GameEnded(
+        game_id=doc.game_id, game=doc.game, players=doc.players, outcome=outcome)))
+    eff.outbound.append((streams.DEALER_IN, im.RevealSeed(game_id=doc.game_id)))
+    return eff
+
+
 def _merge(total: Effects, eff: Effects) -> None:
     total.doc = eff.doc
     total.events += eff.events
@@ -307,9 +333,14 @@ def _request(doc: GameDoc, game: Game, node: Node, eff: Effects, now_ms: int,
                              allowed=list(s.allowed) if s.allowed is not None else None,
                              default=s.default, public_keys=list(s.public_keys),
                              context=s.context) for s in node.slots]
+        if node.ordered:  # P-S1: each slot its own time; the round's bound covers them all
+            per_slot: int | None = doc.round_timeout_ms
+            deadline = now_ms + doc.round_timeout_ms * (len(slots) + 1)
+        else:
+            per_slot, deadline = None, now_ms + doc.round_timeout_ms
         eff.outbound.append((streams.ESC_OPEN, im.OpenRound(
             game_id=doc.game_id, game=doc.game, round_id=node.round_id, slots=slots,
-            ordered=node.ordered, deadline_ms=now_ms + doc.round_timeout_ms)))
+            ordered=node.ordered, deadline_ms=deadline, slot_timeout_ms=per_slot)))
     elif isinstance(node, Turn):
         if arm and eff.doc is not None:
             deadline = now_ms + doc.turn_timeout_ms
@@ -373,6 +404,8 @@ def render_views(doc: GameDoc, events: list[Event]) -> dict[int | None, dict[str
         out[seat] = {
             "seq": doc.seq, "seat": seat, "stage": doc.stage,
             "view": game.view(state, seat), "legal": legal, "node": info,
-            "events": [{"type": e.type, "data": e.data} for e in events if e.visible(seat)],
+            "events": [{"type": e.type, "data": e.data,
+                        **({"private": True} if e.visible_to is not None else {})}
+                       for e in events if e.visible(seat)],
         }
     return out

@@ -228,6 +228,8 @@ class Adjudicator:
             await self.on_draw(msg)
         elif isinstance(msg, im.TurnTimeout):
             await self.on_timeout(msg)
+        elif isinstance(msg, im.EndGame):
+            await self.on_end(msg)
 
     # -- timers -------------------------------------------------------------------------
 
@@ -262,6 +264,13 @@ class Adjudicator:
             if eff is not None and eff.changed:
                 log.info("game_expired")
 
+    async def on_end(self, msg: im.EndGame) -> None:
+        with structlog.contextvars.bound_contextvars(game_id=msg.game_id):
+            t = now_ms()
+            eff = await self._process(msg.game_id, lambda d: core.end_by_admin(d, msg.reason, t))
+            if eff is not None and eff.changed:
+                log.info("game_ended_by_admin")
+
     async def on_archive(self, game_id: str) -> bool:
         """Archive a finished game, then let its live keys expire. Waits (False: re-armed)
         while the dealer's reveal or the result is missing, for up to ``ARCHIVE_WAIT_MS``
@@ -285,6 +294,9 @@ class Adjudicator:
                 "options": doc.options, "players": [p.model_dump() for p in doc.players],
                 "table_id": (meta or {}).get("table_id"), "meta": meta, "record": record,
                 "log": log_entries, "result": result, "final_view": view,
+                # table talk (services/gateway/chat.py): the archive's, never the record's
+                "chat": await self.store.chat_for_archive(game_id, (meta or {}).get(
+                    "table_id")),
                 "ended_ms": doc.ended_ms, "archived_ms": t})
             await self.store.expire_live(game_id, seats,
                                          int(self.settings.archive_live_ttl_s * 1000))

@@ -180,10 +180,24 @@ class Store:
                 return out
             last = "(" + text(batch[-1][0])
 
+    async def chat_for_archive(self, game_id: str, table_id: str | None
+                               ) -> dict[str, list[dict[str, Any]]]:
+        """The game's chat channels (and its table's), each message ``{id, player_id, name,
+        text, ts}``, for the archive: never part of the record or the audit bundle."""
+        k = Keys(game_id)
+        keys = {"seats": k.chat("seats"), "spectators": k.chat("spectators")}
+        if table_id:
+            keys["table"] = streams.table_chat(table_id)
+        out: dict[str, list[dict[str, Any]]] = {}
+        for channel, key in keys.items():
+            out[channel] = [{"id": text(i), **loads(f[b"d"])} for i, f in await self._all(key)]
+        return out
+
     async def expire_live(self, game_id: str, seats: int, ttl_ms: int) -> None:
         """Every live key of the game expires in ``ttl_ms`` (its archive serves it then)."""
         k = Keys(game_id)
         keys = [k.state, k.log, k.record, k.cmds, k.spectator, k.meta, k.result,
+                k.chat("seats"), k.chat("spectators"), k.chat_ids,
                 *(k.view(s) for s in range(seats)), *(k.refusals(s) for s in range(seats))]
         async with self.redis.pipeline(transaction=False) as pipe:
             for key in keys:

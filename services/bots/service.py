@@ -10,6 +10,10 @@ in the stream, and any replica with room takes them); it adopts lapsed seats of
 ``bots:active`` the same way. Its seats share one HTTP client (connection pool and TLS
 context) and open their WebSockets without compression, so a seat costs its socket, its
 session and a task (bench/bot_seats.py: ~760 KiB per seat before, see docs/operations.md).
+
+Seats of kind "easy", "normal" or "hard" play the game's search bot; their searches run in
+a bounded pool of worker processes within each decision's time budget
+(``services/bots/search.py``), so they never block the other seats.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import structlog
 
 from clients.sdk.bot_player import play_seat
 from clients.sdk.client import Client
+from services.bots.search import SEARCH_KINDS, SearchPool, play_search_seat
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.runtime.bus import _dead_letter
@@ -43,6 +48,7 @@ class BotRunner:
         self.capacity = settings.bots_max_seats
         self._http: httpx.AsyncClient | None = None
         self._room = asyncio.Event()  # set when a seat ends (the reader may read again)
+        self.search = SearchPool(settings.bots_search_workers)  # easy/normal/hard seats
 
     @property
     def free(self) -> int:
@@ -63,6 +69,7 @@ class BotRunner:
                 await task
         if self._http is not None:
             await self._http.aclose()
+        self.search.close()
 
     @staticmethod
     def _key(seat: im.SeatBot) -> str:
@@ -92,7 +99,10 @@ class BotRunner:
         try:
             async with Client(self.settings.gateway_url, token=seat.token, http=self.http(),
                               compression=False) as c:
-                await play_seat(c, seat.game_id, kind=seat.kind)
+                if seat.kind in SEARCH_KINDS:  # issue 22: ISMCTS in the worker pool
+                    await play_search_seat(c, seat.game_id, seat.kind, self.search)
+                else:
+                    await play_seat(c, seat.game_id, kind=seat.kind)
             await self.redis.hdel(ACTIVE, key)
             log.info("bot_done", game_id=seat.game_id, seat=seat.seat)
         except Exception as exc:

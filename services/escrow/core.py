@@ -75,12 +75,36 @@ def validate(spec: im.OpenRound, msg: im.CommitChoice) -> str | None:
 def opened_entry(spec: im.OpenRound, salts: dict[str, str]) -> dict[str, Any]:
     """Public: who must commit, in which order, by when, and a salted commitment to each
     default. The allowed choices are not published: they can reveal hidden holdings."""
-    return {"type": "round_opened", "round_id": spec.round_id, "ordered": spec.ordered,
-            "deadline_ms": spec.deadline_ms,
-            "slots": [{"seat": s.seat, "key": s.key,
-                       "default_commitment": default_commitment(
-                           spec.game_id, spec.round_id, s.key, s.default, salts[s.key])}
-                      for s in spec.slots]}
+    entry: dict[str, Any] = {
+        "type": "round_opened", "round_id": spec.round_id, "ordered": spec.ordered,
+        "deadline_ms": spec.deadline_ms,
+        "slots": [{"seat": s.seat, "key": s.key,
+                   "default_commitment": default_commitment(
+                       spec.game_id, spec.round_id, s.key, s.default, salts[s.key])}
+                  for s in spec.slots]}
+    if timed_slots(spec):
+        entry["slot_timeout_ms"] = spec.slot_timeout_ms
+    return entry
+
+
+def timed_slots(spec: im.OpenRound) -> bool:
+    """P-S1: a fixed-order round with a time per slot."""
+    return spec.ordered and spec.slot_timeout_ms is not None and spec.slot_timeout_ms > 0
+
+
+def next_slot(spec: im.OpenRound, key: str) -> str | None:
+    """In an ordered round, the slot whose turn follows ``key``'s (None after the last)."""
+    keys = [s.key for s in spec.slots]
+    i = keys.index(key)
+    return keys[i + 1] if i + 1 < len(keys) else None
+
+
+def timed_out_entry(spec: im.OpenRound, slot: im.SlotSpec) -> dict[str, Any]:
+    """Public: the slot's own time passed (P-S1); its default stands. The default's public
+    part is shown to the later seats as a committed choice's would be; the rest of the
+    default stays sealed until the reveal."""
+    return {"type": "slot_timed_out", "round_id": spec.round_id, "slot": slot.key,
+            "seat": slot.seat, "public": public_part(slot, slot.default)}
 
 
 def committed_entry(msg: im.CommitChoice, slot: im.SlotSpec) -> dict[str, Any]:

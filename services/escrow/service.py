@@ -46,20 +46,61 @@ local function ended(rec)
 end
 """
 
-COMMIT_LUA = ENDED_LUA + """
+# A slot is done when it committed (its field in the commitments hash) or, in a fixed-order
+# round with a time per slot, timed out (P-S1: the round hash's '<round>#skip/<slot>' field,
+# counted in '<round>#skipped'); the next slot of the order may commit once the previous is done.
+DONE_LUA = """
+local function done(commits, round, rid, slot)
+  return redis.call('HEXISTS', commits, slot) == 1
+      or redis.call('HEXISTS', round, rid .. '#skip/' .. slot) == 1
+end
+local function finished(commits, round, rid)
+  return redis.call('HLEN', commits) + tonumber(redis.call('HGET', round, rid .. '#skipped') or 0)
+end
+"""
+
+COMMIT_LUA = ENDED_LUA + DONE_LUA + """
 if redis.call('HGET', KEYS[1], ARGV[1]) ~= 'open' then return {'closed', 0} end
 if ended(KEYS[4]) then return {'closed', 0} end
-if ARGV[5] ~= '' and redis.call('HEXISTS', KEYS[2], ARGV[5]) == 0 then return {'order', 0} end
+if ARGV[5] ~= '' and not done(KEYS[2], KEYS[5], ARGV[1], ARGV[5]) then return {'order', 0} end
+if redis.call('HEXISTS', KEYS[5], ARGV[1] .. '#skip/' .. ARGV[2]) == 1 then
+  return {'timed_out', 0}
+end
 if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[3]) == 0 then return {'dup', 0} end
 redis.call('HSET', KEYS[3], ARGV[1] .. '/' .. ARGV[2], ARGV[4])
 redis.call('XADD', KEYS[4], '*', 'd', ARGV[6])
-local n = redis.call('HLEN', KEYS[2])
+local n = finished(KEYS[2], KEYS[5], ARGV[1])
 if ARGV[7] and n >= tonumber(ARGV[7]) then
   redis.call('HSET', KEYS[1], ARGV[1], 'closing')
   -- what the close needs, read in the same step: the openings (slot keys in ARGV[8..]),
   -- the commitments and the salts
   local fields = {}
   for i = 8, #ARGV do fields[#fields + 1] = ARGV[1] .. '/' .. ARGV[i] end
+  return {'ok', n, 'closing', redis.call('HMGET', KEYS[3], unpack(fields)),
+          redis.call('HGETALL', KEYS[2]), redis.call('HGET', KEYS[5], ARGV[1] .. '#salts')}
+end
+return {'ok', n}
+"""
+
+# P-S1: a fixed-order round's slot whose own time passed. KEYS as COMMIT_LUA's; ARGV[1] round,
+# ARGV[2] slot, ARGV[3] the previous slot ('' for the first), ARGV[4] the public entry,
+# ARGV[5] the number of slots, ARGV[6..] the slot keys. The same 'closing' step as a commit's
+# when it was the last slot.
+SKIP_LUA = ENDED_LUA + DONE_LUA + """
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= 'open' then return {'closed', 0} end
+if ended(KEYS[4]) then return {'closed', 0} end
+if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then return {'committed', 0} end
+if ARGV[3] ~= '' and not done(KEYS[2], KEYS[5], ARGV[1], ARGV[3]) then return {'order', 0} end
+if redis.call('HSETNX', KEYS[5], ARGV[1] .. '#skip/' .. ARGV[2], '1') == 0 then
+  return {'dup', 0}
+end
+redis.call('HINCRBY', KEYS[5], ARGV[1] .. '#skipped', 1)
+redis.call('XADD', KEYS[4], '*', 'd', ARGV[4])
+local n = finished(KEYS[2], KEYS[5], ARGV[1])
+if n >= tonumber(ARGV[5]) then
+  redis.call('HSET', KEYS[1], ARGV[1], 'closing')
+  local fields = {}
+  for i = 6, #ARGV do fields[#fields + 1] = ARGV[1] .. '/' .. ARGV[i] end
   return {'ok', n, 'closing', redis.call('HMGET', KEYS[3], unpack(fields)),
           redis.call('HGETALL', KEYS[2]), redis.call('HGET', KEYS[5], ARGV[1] .. '#salts')}
 end
@@ -113,6 +154,7 @@ class Escrow:
         self.broker = broker
         self._open = redis.register_script(OPEN_LUA)
         self._commit = redis.register_script(COMMIT_LUA)
+        self._skip = redis.register_script(SKIP_LUA)
         self._closing = redis.register_script(CLOSING_LUA)
         self._close = redis.register_script(CLOSE_LUA)
         self._extend = redis.register_script(EXTEND_TTL_LUA)
@@ -170,6 +212,9 @@ class Escrow:
     async def _timer_and_open(self, spec: im.OpenRound, keys: list[str],
                               args: list[Any]) -> Any:
         timer = {f"{spec.game_id}|{spec.round_id}": spec.deadline_ms}
+        if core.timed_slots(spec):  # P-S1: the first slot's own time
+            assert spec.slot_timeout_ms is not None
+            timer[self._slot_member(spec, spec.slots[0].key)] = now_ms() + spec.slot_timeout_ms
         if self.settings.cluster:  # a cluster pipeline refuses EVALSHA
             await self.redis.zadd(streams.TIMERS_ESC, timer)
             return await self._open(keys=keys, args=args)
@@ -232,6 +277,7 @@ class Escrow:
                         k.esc_commits(msg.round_id)) >= len(spec.slots):
                     await self.close(spec, receipt=receipt)
                 else:
+                    await self._arm_next(spec, msg.slot)  # (P-S1) if the first try could not
                     await self._reply(receipt)
                 return None
         if status == "closed":
@@ -241,11 +287,64 @@ class Escrow:
             return "escrow/out_of_order"
         if status == "dup":
             return "escrow/already_committed"
+        if status == "timed_out":
+            return "escrow/slot_timed_out"
         if len(res) > 3:  # the last slot: the script moved the round to 'closing' and read
             await self.close(spec, inputs=(res[3], res[4], res[5]), receipt=receipt)
         else:
+            await self._arm_next(spec, msg.slot)
             await self._reply(receipt)  # also tells every gateway the game changed
         return None
+
+    @staticmethod
+    def _slot_member(spec: im.OpenRound, key: str) -> str:
+        """A slot's own timer in the escrow's deadline set (P-S1): '<game>|<round>|<slot>'."""
+        return f"{spec.game_id}|{spec.round_id}|{key}"
+
+    async def _arm_next(self, spec: im.OpenRound, key: str) -> None:
+        """P-S1: ``key`` is done (committed or timed out); the next slot's own time begins.
+        (A crash before this leaves the next slot bounded by the round's deadline; a
+        redelivered commit arms it again.)"""
+        if not core.timed_slots(spec):
+            return
+        nxt = core.next_slot(spec, key)
+        if nxt is None:
+            return
+        assert spec.slot_timeout_ms is not None
+        await self.redis.zadd(streams.TIMERS_ESC,
+                              {self._slot_member(spec, nxt): now_ms() + spec.slot_timeout_ms},
+                              nx=True)
+
+    async def skip(self, spec: im.OpenRound, key: str) -> None:
+        """P-S1: the slot's own time passed without a commit; its default stands and the next
+        seat's turn begins (the last slot's timing out closes the round)."""
+        slot = core.slot_of(spec, key)
+        if slot is None or not core.timed_slots(spec):
+            return
+        k = Keys(spec.game_id)
+        res = await self._skip(
+            keys=[k.esc_status, k.esc_commits(spec.round_id), k.esc_open, k.record,
+                  k.esc_round],
+            args=[spec.round_id, key, core.previous_slot(spec, key),
+                  dumps(core.timed_out_entry(spec, slot)), len(spec.slots),
+                  *(s.key for s in spec.slots)])
+        status = text(res[0])
+        with structlog.contextvars.bound_contextvars(game_id=spec.game_id, seat=slot.seat,
+                                                     round_id=spec.round_id, slot=key):
+            if status == "committed" or status == "dup":
+                # done already (a commit won the race, or an earlier firing timed it out and
+                # was cut short): make sure the next slot's time runs
+                await self._arm_next(spec, key)
+                return
+            if status != "ok":  # closed, or not its turn (cannot happen: armed in order)
+                return
+            log.info("slot_timed_out")
+            metrics.REJECTIONS.labels("escrow/slot_timed_out").inc()
+            if len(res) > 3:
+                await self.close(spec, inputs=(res[3], res[4], res[5]))
+            else:
+                await self._arm_next(spec, key)
+                await self._notify(spec.game_id)
 
     async def close(self, spec: im.OpenRound, inputs: tuple[Any, Any, Any] | None = None,
                     receipt: im.Reply | None = None) -> None:
@@ -344,10 +443,13 @@ class Escrow:
                     if not await self.redis.set(f"lease:esc-timer:{member}", "1", nx=True,
                                                 px=10_000):
                         continue
-                    game_id, round_id = member.split("|", 1)
+                    game_id, round_id, *slot = member.split("|", 2)
                     spec = await self._spec(game_id, round_id)
                     if spec is not None:
-                        await self.close(spec)
+                        if slot:  # one fixed-order slot's own time (P-S1)
+                            await self.skip(spec, slot[0])
+                        else:
+                            await self.close(spec)
                     await self.redis.zrem(streams.TIMERS_ESC, member)
             except Exception as exc:
                 log.error("timer_loop_error", error=repr(exc))
@@ -363,4 +465,6 @@ _MESSAGES = {
     "escrow/bad_commitment": "the opening does not hash to the commitment",
     "escrow/choice_not_allowed": "this choice is not allowed for the slot",
     "escrow/public_mismatch": "the declared public part differs from the choice",
+    "escrow/slot_timed_out": "this slot's own time in the fixed order ran out; its default "
+                             "stands",
 }

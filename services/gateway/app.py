@@ -18,6 +18,7 @@ from faststream.redis import StreamSub
 from redis.exceptions import RedisError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from services.gateway.chat import Chat, archive_room, readable_channels
 from services.gateway.http_errors import HttpError
 from services.gateway.http_guard import HttpGuard
 from services.gateway.hub import Hub
@@ -28,12 +29,13 @@ from services.gateway.memory_guard import MemoryGuard
 from services.gateway.quotas import Quotas
 from services.gateway.replays import ReplayBoards
 from services.gateway.security_headers import SecurityHeaders
+from services.gateway.sessions import Revocations, agent
 from services.gateway.ws import Edge
 from services.scoring.service import history_key, leaderboard_key, ratings_key
 from shared.protocol import lobby as lm
 from shared.protocol import streams
 from shared.protocol.streams import Keys
-from shared.rules import registry
+from shared.rules import components, registry
 from shared.runtime import bus, liveness, metrics, ops, tokens
 from shared.runtime.archive import ValkeyArchive
 from shared.runtime.jsonutil import loads, text
@@ -50,7 +52,10 @@ hub = Hub(redis)
 limits = get_limits()
 quotas = Quotas(redis, limits, settings.instance)
 memory = MemoryGuard(redis, limits.memory_soft_limit)
-edge = Edge(settings, hub, broker, Outbox(redis), limits, quotas)
+revocations = Revocations(settings, redis, hub)
+edge = Edge(settings, hub, broker, Outbox(redis), limits, quotas, revocations)
+chat = Chat(redis, settings, hub, quotas, edge.out.publish)  # table talk (issue 21)
+edge.chat = chat
 boards = ReplayBoards()
 archive = ValkeyArchive(redis)  # finished games once their live keys expire
 lobby_rpc = LobbyRpc(broker, settings.instance)
@@ -68,8 +73,11 @@ async def on_update(bodies: list[dict[str, Any]]) -> None:
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     await broker.start()
     sweep = asyncio.create_task(hub.sweep_loop())
+    chat_sweep = asyncio.create_task(chat.sweep_loop())
     slots = asyncio.create_task(quotas.refresh_loop())
     watch_memory = asyncio.create_task(memory.loop())
+    revoked = [asyncio.create_task(revocations.listen()),
+               asyncio.create_task(revocations.sweep_loop())]
     ops_server = None
     if settings.metrics_port:  # /metrics and the probes off the public port
         ops_server = await ops.serve(settings.metrics_port, _ready)
@@ -79,8 +87,11 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     if ops_server is not None:
         ops_server.close()
     sweep.cancel()
+    chat_sweep.cancel()
     slots.cancel()
     watch_memory.cancel()
+    for task in revoked:
+        task.cancel()
     await broker.stop()
     await redis.aclose()
 
@@ -129,17 +140,26 @@ async def _storage_error(request: Request, exc: RedisError) -> JSONResponse:
                         headers={"Retry-After": "1"})
 
 
-def identity(authorization: str | None) -> tokens.Identity:
+async def identity(authorization: str | None) -> tokens.Identity:
+    """The access token's identity: signature (current or previous key), expiry, and its
+    session not revoked (services/gateway/sessions.py)."""
     token = (authorization or "").removeprefix("Bearer ").strip()
     try:
-        return tokens.verify(settings.verify_secrets, token, int(time.time() * 1000))
+        who = tokens.verify(settings.verify_secrets, token, int(time.time() * 1000))
+        await revocations.check(who)
     except tokens.TokenError as exc:
         raise HttpError(401, exc.code, str(exc)) from exc
+    return who
 
 
 def stamp(who: tokens.Identity, **fields: Any) -> dict[str, Any]:
     """The fields the gateway sets on a lobby request: the token's identity (and path ids)."""
-    return {"player_id": who.player_id, "name": who.name, **fields}
+    return {"player_id": who.player_id, "name": who.name, "session": who.session, **fields}
+
+
+STATUS = {"lobby/not_found": 404, "auth/bad_credentials": 401, "auth/refresh_invalid": 401,
+          "auth/refresh_reused": 401, "auth/revoked_session": 401, "auth/suspended": 403,
+          "auth/forbidden": 403, "auth/rate_limited": 429}
 
 
 async def lobby(req: lm.LobbyRequest) -> dict[str, Any]:
@@ -152,8 +172,13 @@ async def lobby(req: lm.LobbyRequest) -> dict[str, Any]:
     except TimeoutError as exc:
         raise HttpError(503, "lobby/bad_request", "the lobby did not answer") from exc
     if not data.get("ok"):
-        status = 404 if data.get("code") == "lobby/not_found" else 400
-        raise HttpError(status, data.get("code", "lobby/bad_request"), data.get("message", ""))
+        code = data.get("code", "lobby/bad_request")
+        message = data.get("message", "")
+        headers = None
+        if code == "auth/rate_limited":
+            digits = "".join(c for c in message.rsplit("retry in", 1)[-1] if c.isdigit())
+            headers = {"Retry-After": digits or "60"}
+        raise HttpError(STATUS.get(code, 400), code, message, headers=headers)
     return data
 
 
@@ -217,15 +242,186 @@ async def games() -> dict[str, Any]:
     return {"games": out}
 
 
-@app.post("/api/players", openapi_extra=body_schema(lm.CreatePlayer))
+def _known_game(game: str) -> str:
+    if game not in registry.names():
+        raise HttpError(404, "game/not_found", "no such game")
+    return game
+
+
+@app.get("/api/games/{game}/components")
+async def game_components(game: str) -> dict[str, Any]:
+    """The game's public component data (maps, cards, their text) from its data modules;
+    ``reconstructed`` names what is the server's reconstruction (shared/rules/components.py)."""
+    return components.components(_known_game(game))
+
+
+@app.get("/api/games/{game}/rules")
+async def game_rules(game: str) -> dict[str, Any]:
+    """The rulings this server follows for the game (``shared/rules/<game>/rulings.md``,
+    markdown) and what of its data is reconstructed."""
+    name = _known_game(game)
+    markdown = components.rulings(name)
+    return {"game": name, "title": registry.get(name).title, "markdown": markdown,
+            "reconstructed": components.components(name).get("reconstructed", [])}
+
+
+@app.post("/api/players", openapi_extra=body_schema(lm.CreatePlayer, "agent"))
 async def create_player(request: Request) -> dict[str, Any]:
+    """A guest, signed in at once: ``token`` (access, minutes), ``refresh_token``,
+    ``session_id``, ``access_expires_ms``."""
     body = await json_object(request, limits)
-    return await lobby(lobby_request(lm.CreatePlayer, body, {}))
+    return await lobby(lobby_request(lm.CreatePlayer, body, {"agent": agent(request.headers)}))
+
+
+# -- sessions and accounts (issue #19; docs/protocol.md "Accounts and sessions") ---------
+
+
+@app.post("/api/session/refresh", openapi_extra=body_schema(lm.Refresh, "agent"))
+async def refresh_session(request: Request) -> dict[str, Any]:
+    """A new access token and refresh token for a refresh token (which is spent)."""
+    body = await json_object(request, limits)
+    return await lobby(lobby_request(lm.Refresh, body, {"agent": agent(request.headers)}))
+
+
+@app.post("/api/session/password", openapi_extra=body_schema(lm.PasswordSignIn, "agent"))
+async def password_sign_in(request: Request) -> dict[str, Any]:
+    body = await json_object(request, limits)
+    return await lobby(lobby_request(lm.PasswordSignIn, body,
+                                     {"agent": agent(request.headers)}))
+
+
+@app.post("/api/session/passkey/begin", openapi_extra=body_schema(
+    lm.PasskeySignInBegin, required=False))
+async def passkey_sign_in_begin(request: Request) -> dict[str, Any]:
+    body = await json_object(request, limits, required=False)
+    return await lobby(lobby_request(lm.PasskeySignInBegin, body, {}))
+
+
+@app.post("/api/session/passkey/finish",
+          openapi_extra=body_schema(lm.PasskeySignInFinish, "agent"))
+async def passkey_sign_in_finish(request: Request) -> dict[str, Any]:
+    body = await json_object(request, limits)
+    return await lobby(lobby_request(lm.PasskeySignInFinish, body,
+                                     {"agent": agent(request.headers)}))
+
+
+@app.post("/api/session/sign-out")
+async def sign_out(authorization: Auth = None) -> dict[str, Any]:
+    """End this session: its refresh token, access tokens and sockets stop."""
+    who = await identity(authorization)
+    return await lobby(lobby_request(lm.SignOut, {}, stamp(who)))
+
+
+@app.get("/api/sessions")
+async def list_sessions(authorization: Auth = None) -> dict[str, Any]:
+    who = await identity(authorization)
+    return await lobby(lobby_request(lm.ListSessions, {}, stamp(who)))
+
+
+@app.delete("/api/sessions/{session_id}")
+async def revoke_session(session_id: str, authorization: Auth = None) -> dict[str, Any]:
+    who = await identity(authorization)
+    sid = path_id(session_id, "session")
+    return await lobby(lobby_request(lm.RevokeSession, {}, stamp(who, session_id=sid)))
+
+
+@app.get("/api/me")
+async def me(authorization: Auth = None) -> dict[str, Any]:
+    who = await identity(authorization)
+    return await lobby(lobby_request(lm.Me, {}, stamp(who)))
+
+
+@app.post("/api/account/password",
+          openapi_extra=body_schema(lm.SetPassword, "name", "session"))
+async def set_password(request: Request, authorization: Auth = None) -> dict[str, Any]:
+    """Upgrade this guest to an account (same player), or change the password."""
+    who = await identity(authorization)
+    body = await json_object(request, limits)
+    return await lobby(lobby_request(lm.SetPassword, body, stamp(who)))
+
+
+@app.post("/api/account/passkeys/begin")
+async def passkey_register_begin(authorization: Auth = None) -> dict[str, Any]:
+    who = await identity(authorization)
+    return await lobby(lobby_request(lm.PasskeyRegisterBegin, {}, stamp(who)))
+
+
+@app.post("/api/account/passkeys/finish",
+          openapi_extra=body_schema(lm.PasskeyRegisterFinish, "name", "session"))
+async def passkey_register_finish(request: Request,
+                                  authorization: Auth = None) -> dict[str, Any]:
+    who = await identity(authorization)
+    body = await json_object(request, limits)
+    return await lobby(lobby_request(lm.PasskeyRegisterFinish, body, stamp(who)))
+
+
+@app.get("/api/account/export")
+async def export_data(authorization: Auth = None) -> dict[str, Any]:
+    """Everything held about the player: profile, credentials (no secrets), sessions,
+    ratings and game history."""
+    who = await identity(authorization)
+    out = await lobby(lobby_request(lm.ExportData, {}, stamp(who)))
+    ratings = {}
+    for game in registry.names():
+        raw = await redis.hmget(ratings_key(game), [who.player_id])
+        if raw and raw[0]:
+            ratings[game] = loads(raw[0])
+    games = [text(g) for g in await redis.zrevrange(history_key(who.player_id), 0, -1)]
+    return {**out, "ratings": ratings, "history": games}
+
+
+@app.delete("/api/account", openapi_extra=body_schema(lm.DeleteAccount, "name", "session"))
+async def delete_account(request: Request, authorization: Auth = None) -> dict[str, Any]:
+    """Delete the player (body ``{"confirm": "<name>"}``): sessions revoked, credentials
+    removed, the name freed; finished games show the seat as "deleted player"."""
+    who = await identity(authorization)
+    body = await json_object(request, limits)
+    return await lobby(lobby_request(lm.DeleteAccount, body, stamp(who)))
+
+
+# -- admin (EMPIRE_ADMINS; every action in the audit log) --------------------------------
+
+
+@app.post("/api/admin/players/{player_id}/suspend",
+          openapi_extra=body_schema(lm.AdminSuspend, "name", "session", "target"))
+async def admin_suspend(player_id: str, request: Request,
+                        authorization: Auth = None) -> dict[str, Any]:
+    who = await identity(authorization)
+    body = await json_object(request, limits)
+    pid = path_id(player_id, "player")
+    return await lobby(lobby_request(lm.AdminSuspend, body, stamp(who, target=pid)))
+
+
+@app.post("/api/admin/tables/{table_id}/close",
+          openapi_extra=body_schema(lm.AdminCloseTable, "name", "session", "table_id"))
+async def admin_close_table(table_id: str, request: Request,
+                            authorization: Auth = None) -> dict[str, Any]:
+    who = await identity(authorization)
+    body = await json_object(request, limits)
+    tid = path_id(table_id, "table")
+    return await lobby(lobby_request(lm.AdminCloseTable, body, stamp(who, table_id=tid)))
+
+
+@app.post("/api/admin/games/{game_id}/end",
+          openapi_extra=body_schema(lm.AdminEndGame, "name", "session", "game_id"))
+async def admin_end_game(game_id: str, request: Request,
+                         authorization: Auth = None) -> dict[str, Any]:
+    who = await identity(authorization)
+    body = await json_object(request, limits)
+    gid = path_id(game_id, "game")
+    return await lobby(lobby_request(lm.AdminEndGame, body, stamp(who, game_id=gid)))
+
+
+@app.get("/api/admin/audit")
+async def admin_audit(limit: int = 100, authorization: Auth = None) -> dict[str, Any]:
+    who = await identity(authorization)
+    return await lobby(lobby_request(lm.AdminAudit, {}, stamp(who, limit=max(1, min(limit,
+                                                                                      500)))))
 
 
 @app.get("/api/tables")
 async def list_tables(request: Request, authorization: Auth = None) -> dict[str, Any]:
-    who = identity(authorization)
+    who = await identity(authorization)
     query = {k: v for k, v in request.query_params.items()
              if k in lm.ListTables.model_fields and k not in ("v", "op", "player_id", "name")}
     return await lobby(lobby_request(lm.ListTables, query, stamp(who)))
@@ -233,35 +429,35 @@ async def list_tables(request: Request, authorization: Auth = None) -> dict[str,
 
 @app.post("/api/tables", openapi_extra=body_schema(lm.CreateTable, "name"))
 async def create_table(request: Request, authorization: Auth = None) -> dict[str, Any]:
-    who = identity(authorization)
+    who = await identity(authorization)
     body = await json_object(request, limits)
     return await lobby(lobby_request(lm.CreateTable, body, stamp(who)))
 
 
 @app.get("/api/tables/{table_id}")
 async def get_table(table_id: str, authorization: Auth = None) -> dict[str, Any]:
-    who = identity(authorization)
+    who = await identity(authorization)
     tid = path_id(table_id, "table")
     return await lobby(lobby_request(lm.GetTable, {}, stamp(who, table_id=tid)))
 
 
 @app.post("/api/tables/{table_id}/join")
 async def join_table(table_id: str, authorization: Auth = None) -> dict[str, Any]:
-    who = identity(authorization)
+    who = await identity(authorization)
     tid = path_id(table_id, "table")
     return await lobby(lobby_request(lm.JoinTable, {}, stamp(who, table_id=tid)))
 
 
 @app.post("/api/invites/{code}/join")
 async def join_invite(code: str, authorization: Auth = None) -> dict[str, Any]:
-    who = identity(authorization)
+    who = await identity(authorization)
     invite = path_id(code, "invite")
     return await lobby(lobby_request(lm.JoinTable, {}, stamp(who, invite=invite)))
 
 
 @app.post("/api/tables/{table_id}/leave")
 async def leave_table(table_id: str, authorization: Auth = None) -> dict[str, Any]:
-    who = identity(authorization)
+    who = await identity(authorization)
     tid = path_id(table_id, "table")
     return await lobby(lobby_request(lm.LeaveTable, {}, stamp(who, table_id=tid)))
 
@@ -269,7 +465,7 @@ async def leave_table(table_id: str, authorization: Auth = None) -> dict[str, An
 @app.post("/api/tables/{table_id}/bots",
           openapi_extra=body_schema(lm.AddBot, "name", "table_id", required=False))
 async def add_bot(table_id: str, request: Request, authorization: Auth = None) -> dict[str, Any]:
-    who = identity(authorization)
+    who = await identity(authorization)
     tid = path_id(table_id, "table")
     body = await json_object(request, limits, required=False)
     return await lobby(lobby_request(lm.AddBot, body, stamp(who, table_id=tid)))
@@ -281,7 +477,7 @@ async def kick_player(table_id: str, request: Request,
                       authorization: Auth = None) -> dict[str, Any]:
     """The host removes a seated player (body ``{"target": "<player id>"}``) before the
     start; a removed player may not join again."""
-    who = identity(authorization)
+    who = await identity(authorization)
     tid = path_id(table_id, "table")
     body = await json_object(request, limits)
     return await lobby(lobby_request(lm.KickPlayer, body, stamp(who, table_id=tid)))
@@ -289,9 +485,47 @@ async def kick_player(table_id: str, request: Request,
 
 @app.post("/api/tables/{table_id}/start")
 async def start_table(table_id: str, authorization: Auth = None) -> dict[str, Any]:
-    who = identity(authorization)
+    who = await identity(authorization)
     tid = path_id(table_id, "table")
     return await lobby(lobby_request(lm.StartTable, {}, stamp(who, table_id=tid)))
+
+
+ERASED = "lobby:erased"  # deleted players (services/lobby/accounts.py)
+DELETED = "deleted player"
+
+
+async def anonymized(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows naming players (``player_id``, ``name``) with deleted players' seats shown as
+    "deleted player": the stored records stay as they were, so verification holds."""
+    ids = [r.get("player_id") for r in rows if isinstance(r, dict)]
+    ids = [i for i in ids if isinstance(i, str)]
+    if not ids:
+        return rows
+    flags = await redis.smismember(ERASED, ids)
+    gone = {i for i, f in zip(ids, flags, strict=True) if f}
+    if not gone:
+        return rows
+    return [{**r, "player_id": "deleted", "name": DELETED}
+            if isinstance(r, dict) and r.get("player_id") in gone else r for r in rows]
+
+
+async def anonymized_record(rec: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The public record with deleted players' seats anonymized in ``game_created`` (the
+    seats, not the players, are what commitments and draws bind: verification holds)."""
+    out = []
+    for e in rec:
+        if isinstance(e, dict) and e.get("type") == "game_created" \
+                and isinstance(e.get("players"), list):
+            e = {**e, "players": await anonymized(e["players"])}
+        out.append(e)
+    return out
+
+
+async def _anon_meta(doc: dict[str, Any]) -> dict[str, Any]:
+    players = doc.get("players")
+    if isinstance(players, list):
+        return {**doc, "players": await anonymized(players)}
+    return doc
 
 
 async def _entries(key: str) -> list[dict[str, Any]]:
@@ -331,9 +565,10 @@ async def _game(game_id: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
 async def match(game_id: str) -> dict[str, Any]:
     meta = await hub.meta(game_id)
     if meta is not None and (stage := await _stage(game_id)) is not None:
-        return {**meta, "stage": stage}
+        return await _anon_meta({**meta, "stage": stage})
     meta, archived = await _game(game_id)  # archived, or live keys half gone
-    return {**meta, "stage": "ended" if archived is not None else await _stage(game_id)}
+    return await _anon_meta({**meta, "stage": "ended" if archived is not None
+                             else await _stage(game_id)})
 
 
 @app.get("/api/matches/{game_id}/record")
@@ -341,12 +576,15 @@ async def record(game_id: str) -> dict[str, Any]:
     """The public record; once the game has ended also the full move log (the replay)."""
     meta, archived = await _game(game_id)
     if archived is not None:
-        return {"game_id": game_id, "game": meta["game"], "players": meta["players"],
-                "ended": True, "record": archived["record"], "log": archived["log"]}
+        return {"game_id": game_id, "game": meta["game"],
+                "players": await anonymized(meta["players"]),
+                "ended": True, "record": await anonymized_record(archived["record"]),
+                "log": archived["log"]}
     k = Keys(game_id)
     ended = await _stage(game_id) == "ended"
-    return {"game_id": game_id, "game": meta["game"], "players": meta["players"],
-            "ended": ended, "record": await _entries(k.record),
+    return {"game_id": game_id, "game": meta["game"],
+            "players": await anonymized(meta["players"]),
+            "ended": ended, "record": await anonymized_record(await _entries(k.record)),
             "log": await _entries(k.log) if ended else None}
 
 
@@ -365,8 +603,10 @@ async def audit(game_id: str) -> dict[str, Any]:
     else:
         raise HttpError(409, "replay/not_ended", "the audit bundle is served once the game "
                         "has ended")
+    rec = await anonymized_record(rec)
     created: dict[str, Any] = next((e for e in rec if e.get("type") == "game_created"), {})
-    return {"audit": 1, "game_id": game_id, "game": meta["game"], "players": meta["players"],
+    return {"audit": 1, "game_id": game_id, "game": meta["game"],
+            "players": await anonymized(meta["players"]),
             "ended": True, "options": created.get("options", meta.get("options", {})),
             "rules_version": created.get("rules_version"), "record": rec, "log": log,
             "reveals": [e for e in rec if e.get("type") in ("round_revealed", "seed_revealed")],
@@ -398,15 +638,34 @@ async def replay_step(game_id: str, step: int = 0, seat: int | None = None) -> d
             "view": boards.view(meta["game"], states[step], seat)}
 
 
+@app.get("/api/matches/{game_id}/chat")
+async def match_chat(game_id: str, authorization: Auth = None) -> dict[str, Any]:
+    """The game's chat channels the caller may read: a player the table's (before the start)
+    and the seats'; anyone else, where spectators are allowed, the spectators'. From the live
+    channels, or the game's archive once archived. Chat is never part of the record, the audit
+    bundle or what ``shared.fairness.verify`` checks."""
+    who = await identity(authorization)
+    meta, archived = await _game(game_id)
+    channels = readable_channels(meta, who.player_id)
+    if not channels:
+        raise HttpError(403, "chat/not_member", "only this game's players may read its chat")
+    if archived is not None:
+        kept = archived.get("chat") or {}
+        out = {c: list(kept.get(c, [])) for c in channels}
+    else:
+        out = {c: await chat.lines(archive_room(meta, c).key) for c in channels}
+    return {"ok": True, "game_id": game_id, "chat": out}
+
+
 @app.get("/api/matches/{game_id}/result")
 async def result(game_id: str) -> dict[str, Any]:
     raw = await redis.get(Keys(game_id).result)
     if raw is not None:
-        return dict(loads(raw))
+        return await _anon_meta(dict(loads(raw)))
     archived = await archive.get(game_id)
     if archived is None or archived.get("result") is None:
         raise HttpError(404, "game/not_found", "no result (yet) for this game")
-    return dict(archived["result"])
+    return await _anon_meta(dict(archived["result"]))
 
 
 @app.get("/api/leaderboard/{game}")
@@ -421,7 +680,7 @@ async def leaderboard(game: str, limit: int = 50) -> dict[str, Any]:
         entries.append({"player_id": pid.decode(), "rating": round(score, 3),
                         "name": info.get("name"), "games": info.get("games"),
                         "wins": info.get("wins"), "bot": info.get("bot")})
-    return {"game": game, "entries": entries}
+    return {"game": game, "entries": await anonymized(entries)}
 
 
 @app.get("/api/players/{player_id}/history")

@@ -2,7 +2,9 @@
 of services/gateway/quotas.py and the request body bound.
 
 * Per client IP (services/gateway/client_ip.py): every request and WebSocket handshake
-  (EMPIRE_HTTP_PER_S / _BURST) and sign-ups (EMPIRE_SIGNUP_PER_MIN / _BURST); addresses in
+  (EMPIRE_HTTP_PER_S / _BURST) and sign-ups and sign-ins (EMPIRE_SIGNUP_PER_MIN / _BURST:
+  guests, password and passkey sign-in, refresh; the lobby also counts failed sign-ins per
+  account name); addresses in
   EMPIRE_RATE_EXEMPT_IPS and requests with a bot's token skip these.
 * Per player, when the request carries a valid token: EMPIRE_TOKEN_PER_S / _BURST.
 * A refusal is HTTP 429 ``message/rate_limited`` with Retry-After (a refused handshake too).
@@ -28,6 +30,9 @@ from services.gateway.quotas import Quotas, Verdict
 from shared.runtime import tokens
 
 PROBES = frozenset({"/healthz", "/readyz", "/metrics"})
+SIGN_IN = frozenset({"/api/players", "/api/session/password", "/api/session/passkey/begin",
+                     "/api/session/passkey/finish"})
+TOKEN_PROTOCOL = "empire.token."
 
 
 class BodyTooLarge(Exception):
@@ -52,16 +57,21 @@ class HttpGuard:
         self.secrets = secrets
 
     def _player(self, scope: Scope) -> str | None:
-        """The player id of a valid token on the request (header, or the WebSocket's
-        query), else None (the route answers a bad token itself)."""
+        """The player id of a valid token on the request (header; the WebSocket's
+        subprotocol offer or its deprecated query), else None (the route answers a bad token
+        itself; a token sent in the first frame is not seen here)."""
         token = ""
         if scope["type"] == "http":
             for name, value in scope.get("headers", ()):
                 if name == b"authorization":
                     token = value.decode("latin-1").removeprefix("Bearer ").strip()
         else:
-            qs = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-            token = (qs.get("token") or [""])[0]
+            offered = [str(p) for p in scope.get("subprotocols") or []]
+            token = next((p[len(TOKEN_PROTOCOL):] for p in offered
+                          if p.startswith(TOKEN_PROTOCOL)), "")
+            if not token:
+                qs = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+                token = (qs.get("token") or [""])[0]
         if not token:
             return None
         try:
@@ -75,7 +85,7 @@ class HttpGuard:
         player = self._player(scope)
         bot = player is not None and player.startswith("b-")
         if scope["type"] == "http" and scope["method"] == "POST" \
-                and scope["path"] == "/api/players":
+                and scope["path"] in SIGN_IN:
             v = await self.quotas.signup(ip)
             if not v.ok:
                 return v

@@ -2,8 +2,10 @@
 
 A connection watching game G as seat s receives entries of ``g:{G}:v:<s>`` (its own view
 stream) and ``g:{G}:rec`` (the public record); a spectator receives ``g:{G}:v:spec``. Nothing
-else is ever read for a client. Every gateway replica reads the ``gw:updates`` fan-out stream
-and pumps the watchers of the games named there; a slow sweep catches anything missed.
+else is ever read for a client, but the chat channels it joined (services/gateway/chat.py:
+``chat_notify`` fan-out entries, handed to ``on_chat``). Every gateway replica reads the
+``gw:updates`` fan-out stream and pumps the watchers of the games named there; a slow sweep
+catches anything missed.
 
 The fan-out never waits for a client: it reads Redis and appends to each connection's
 bounded outbound queue (services/gateway/outbound.py); every socket send happens in the
@@ -18,6 +20,7 @@ import asyncio
 import contextlib
 import time
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +31,7 @@ from pydantic import ValidationError
 from services.gateway.outbound import Outbound
 from shared.protocol import internal as im
 from shared.protocol.streams import Keys
+from shared.rules.narrate import narrate
 from shared.runtime import metrics
 from shared.runtime.jsonutil import loads, text
 
@@ -47,6 +51,8 @@ class Watch:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     catching_up: bool = False  # the record backlog is paged by the connection, not the pump
     catch_up: asyncio.Task[None] | None = None
+    game: str = ""  # the game's registry name, for the log sentences
+    names: list[str] = field(default_factory=list)  # seat -> player name
 
 
 @dataclass(eq=False)
@@ -54,7 +60,10 @@ class Connection:
     player_id: str
     name: str
     out: Outbound
+    session: str = ""  # the access token's session ("" for a bot's seat token)
     watches: dict[str, Watch] = field(default_factory=dict)
+    rooms: dict[str, Any] = field(default_factory=dict)  # chat: key -> chat.Sub (chat.py)
+    mutes: set[str] | None = None  # chat: players this one muted (loaded on chat_join)
 
     @property
     def closed(self) -> bool:
@@ -78,6 +87,9 @@ class Hub:
         self.by_game: dict[str, set[Connection]] = defaultdict(set)
         self.by_player: dict[str, set[Connection]] = defaultdict(set)
         self._meta: dict[str, dict[str, Any]] = {}
+        # chat channels joined here (services/gateway/chat.py) and its fan-out handler
+        self.rooms: dict[str, set[Connection]] = defaultdict(set)
+        self.on_chat: Callable[[list[dict[str, Any]]], Awaitable[None]] | None = None
         self._active: dict[str, float] = {}  # game -> last fan-out (monotonic)
 
     async def drain(self, seconds: float) -> int:
@@ -94,6 +106,21 @@ class Hub:
             if gap > 0 and i < len(conns) - 1:
                 await asyncio.sleep(gap)
         return len(conns)
+
+    def sessions(self) -> set[str]:
+        """The sessions of this process's open connections."""
+        return {c.session for cs in self.by_player.values() for c in cs
+                if c.session and not c.closed}
+
+    def end_session(self, session: str, code: int, reason: str) -> int:
+        """Close every connection of the session; returns how many."""
+        n = 0
+        for cs in list(self.by_player.values()):
+            for c in list(cs):
+                if c.session == session and not c.closed:
+                    c.out.end(code, reason)
+                    n += 1
+        return n
 
     async def meta(self, game_id: str) -> dict[str, Any] | None:
         if game_id in self._meta:
@@ -140,6 +167,10 @@ class Hub:
             self.by_game[gid].discard(conn)
             if not self.by_game[gid]:
                 del self.by_game[gid]
+        for key in conn.rooms:
+            self.rooms[key].discard(conn)
+            if not self.rooms[key]:
+                del self.rooms[key]
 
     async def watch(self, conn: Connection, game_id: str, seat: int | None, after_seq: int,
                     after_record: str) -> None:
@@ -150,6 +181,10 @@ class Hub:
         if old is not None:
             _cancel(old)
         w = Watch(game_id=game_id, seat=seat, record_id=after_record, catching_up=True)
+        meta = await self.meta(game_id)
+        if meta is not None:
+            w.game = str(meta.get("game", ""))
+            w.names = [str(p.get("name", "")) for p in meta.get("players", [])]
         conn.watches[game_id] = w
         self.by_game[game_id].add(conn)
         self._active[game_id] = time.monotonic()
@@ -205,8 +240,21 @@ class Hub:
     def _view_msg(self, w: Watch, p: dict[str, Any], gap: bool = False) -> dict[str, Any]:
         return {"type": "view", "v": 1, "game_id": w.game_id, "seq": p["seq"],
                 "seat": p["seat"], "stage": p.get("stage"), "view": p["view"],
-                "legal": p["legal"], "node": p["node"], "events": p["events"],
+                "legal": p["legal"], "node": p["node"],
+                "events": [self._narrated(w, e) for e in p["events"]],
                 "cmd_ids": p.get("cmd_ids", []), "gap": gap}
+
+    @staticmethod
+    def _narrated(w: Watch, e: dict[str, Any]) -> dict[str, Any]:
+        """The entry with its one-sentence ``text`` (shared/rules/narrate.py): the entry was
+        already filtered for this watcher, and the sentence says nothing the entry does not."""
+        if not isinstance(e, dict) or not w.game:
+            return e
+        etype = e.get("event") if e.get("type") == "event" else e.get("type")
+        data = e.get("data")
+        if not isinstance(etype, str) or not isinstance(data, dict):
+            return e
+        return {**e, "text": narrate(w.game, etype, data, w.names)}
 
     def _queue_views(self, conn: Connection, w: Watch, entries: list[Any]) -> None:
         for i, f in entries:
@@ -216,8 +264,16 @@ class Hub:
 
     def _queue_records(self, conn: Connection, w: Watch, entries: list[Any]) -> None:
         for i, f in entries:
-            if not conn.push({"type": "record", "v": 1, "game_id": w.game_id,
-                              "id": text(i), "entry": loads(f[b"d"])}):
+            entry = loads(f[b"d"])
+            frame = {"type": "record", "v": 1, "game_id": w.game_id, "id": text(i),
+                     "entry": entry}
+            if isinstance(entry, dict) and entry.get("type") == "event":
+                # the sentence beside the entry, never inside it: the entry stays exactly the
+                # stored record that clients verify (and compare with the HTTP record)
+                sentence = self._narrated(w, entry).get("text")
+                if isinstance(sentence, str):
+                    frame["text"] = sentence
+            if not conn.push(frame):
                 return
             w.record_id = text(i)
 
@@ -261,15 +317,21 @@ class Hub:
         refers to."""
         dirty: dict[str, None] = {}
         replies: list[im.Reply] = []
+        chat: list[dict[str, Any]] = []
         for body in bodies:
             if body.get("type") == "notify" and isinstance(gid := body.get("game_id"), str):
                 dirty[gid] = None
+                continue
+            if body.get("type") in ("chat_notify", "mutes_changed"):
+                chat.append(body)  # services/gateway/chat.py
                 continue
             try:
                 msg = im.GATEWAY_INPUT.validate_python(body)
             except ValidationError as exc:
                 log.error("malformed_fan_out_entry", error=str(exc)[:300])
                 continue
+            if isinstance(msg, im.ChatNotify | im.MutesChanged):
+                continue  # (caught above)
             dirty[msg.game_id] = None
             if isinstance(msg, im.Reply) and msg.player_id in self.by_player:
                 replies.append(msg)
@@ -278,6 +340,8 @@ class Hub:
         for g in games:
             self._active[g] = now
         await asyncio.gather(*(self.pump(g) for g in games))
+        if chat and self.on_chat is not None:
+            await self.on_chat(chat)
         for msg in replies:
             if msg.ok:
                 out: dict[str, Any] = {"type": "committed", "v": 1, "cmd_id": msg.cmd_id,

@@ -125,6 +125,15 @@ class Outbound:
         self._closer = asyncio.create_task(
             self._close(SERVICE_RESTART, "server restart: reconnect and resume"))
 
+    def end(self, code: int, reason: str) -> None:
+        """Close with ``code`` at once (queued frames are dropped): e.g. the session was
+        revoked (4401, reason ``auth/revoked_session``)."""
+        if self.closed:
+            return
+        self.stop()
+        self.reason = reason
+        self._closer = asyncio.create_task(self._close(code, reason))
+
     def stop(self) -> None:
         """No more frames: drop the queue, wake whoever waits, end the writer."""
         self.closed = True

@@ -1,7 +1,15 @@
 """The WebSocket edge: authenticate, count the socket against its quotas, decode, stamp the
 seat, forward, answer every refusal.
 
-Close codes: 4401 (bad token), 4029 (too many open sockets for the player or its address,
+Authentication (issue #19), never in the URL: the ``Sec-WebSocket-Protocol`` offer
+``empire.v1, empire.token.<access token>`` (the server answers ``empire.v1``), or else the
+first frame ``{"type": "auth", "token": "<access token>"}`` within EMPIRE_WS_AUTH_TIMEOUT_S.
+``/ws?token=`` is DEPRECATED (accepted this release while EMPIRE_WS_QUERY_TOKEN, logged). The
+``Origin`` is checked first (services/gateway/sessions.py). A socket whose session is revoked
+is closed 4401 with the reason ``auth/revoked_session``.
+
+Close codes: 4401 (bad, expired or revoked token), 4403 (Origin not allowed, after a typed
+``auth/bad_origin``), 4029 (too many open sockets for the player or its address,
 after a typed ``message/rate_limited``), 4008 (slow consumer: services/gateway/outbound.py),
 1013 (this gateway process holds EMPIRE_WS_MAX_SOCKETS: try again, another replica may
 serve). A hostile frame (not UTF-8, not JSON, too deep, too big) gets a typed ``rejected``
@@ -21,12 +29,14 @@ from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from services.gateway import json_guard
+from services.gateway.chat import CHAT_FRAMES, Chat
 from services.gateway.client_ip import client_ip
 from services.gateway.hub import Connection, Hub
 from services.gateway.limits import GatewayLimits, get_limits
 from services.gateway.outbound import Close, Outbound
 from services.gateway.quotas import Quotas, Slots, Verdict
 from services.gateway.ratelimit import TokenBucket
+from services.gateway.sessions import BAD_ORIGIN, Revocations, origin_allowed
 from shared.protocol import client as cm
 from shared.protocol import internal as im
 from shared.protocol import streams
@@ -40,6 +50,8 @@ TOO_MANY_SOCKETS = 4029  # close code after a typed message/rate_limited
 TRY_AGAIN_LATER = 1013  # this process is full
 BAD_TOKEN = 4401
 MOVES = ("act", "commit")
+SUBPROTOCOL = "empire.v1"
+TOKEN_PROTOCOL = "empire.token."
 
 
 def _rejected(code: str, message: str, cmd_id: str | None = None,
@@ -50,13 +62,16 @@ def _rejected(code: str, message: str, cmd_id: str | None = None,
 
 class Edge:
     def __init__(self, settings: Settings, hub: Hub, broker: Any, outbox: Any = None,
-                 limits: GatewayLimits | None = None, quotas: Quotas | None = None) -> None:
+                 limits: GatewayLimits | None = None, quotas: Quotas | None = None,
+                 revocations: Revocations | None = None) -> None:
         self.settings = settings
+        self.revocations = revocations
         self.hub = hub
         self.broker = broker
         self.out = outbox if outbox is not None else broker  # stream publishes
         self.limits = limits or get_limits()
         self.quotas = quotas
+        self.chat: Chat | None = None  # table talk (services/gateway/chat.py), set by the app
         self.open = 0  # sockets of this process
 
     async def _refuse(self, ws: WebSocket, frame: dict[str, Any], code: int) -> None:
@@ -65,11 +80,52 @@ class Edge:
                                    self.limits.ws_send_timeout_s)
             await asyncio.wait_for(ws.close(code=code), self.limits.ws_send_timeout_s)
 
-    async def serve(self, ws: WebSocket) -> None:
-        await ws.accept()
+    async def _token(self, ws: WebSocket, offered: list[str]) -> str | None:
+        """The access token: from the subprotocol offer, the (deprecated) query, or the first
+        frame. None: the client went away."""
+        token = next((p[len(TOKEN_PROTOCOL):] for p in offered
+                      if p.startswith(TOKEN_PROTOCOL)), "")
+        if not token and self.settings.ws_query_token and ws.query_params.get("token"):
+            log.info("ws_query_token_deprecated")
+            token = ws.query_params.get("token", "")
+        if token:
+            return token
         try:
-            ident = tokens.verify(self.settings.verify_secrets, ws.query_params.get("token", ""),
-                                  int(time.time() * 1000))
+            message = await asyncio.wait_for(ws.receive(), self.settings.ws_auth_timeout_s)
+        except TimeoutError:
+            return ""
+        if message["type"] == "websocket.disconnect":
+            return None
+        raw = message.get("text") or ""
+        if len(raw) > self.settings.max_message_bytes:
+            return ""
+        try:
+            data = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            return ""
+        if isinstance(data, dict) and data.get("type") == "auth" \
+                and isinstance(data.get("token"), str):
+            return str(data["token"])
+        return ""
+
+    async def serve(self, ws: WebSocket) -> None:
+        offered = [str(p) for p in ws.scope.get("subprotocols") or []]
+        await ws.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in offered else None)
+        if not origin_allowed(self.settings, ws.scope):
+            log.info("ws_origin_refused")
+            await self._refuse(ws, _rejected("auth/bad_origin", "this page's origin may not "
+                                             "open a socket here"), BAD_ORIGIN)
+            return
+        token = await self._token(ws, offered)
+        if token is None:
+            return
+        try:
+            if not token:
+                raise tokens.TokenError("auth/invalid_token", 'authenticate first: send '
+                                        '{"type": "auth", "token": "<access token>"}')
+            ident = tokens.verify(self.settings.verify_secrets, token, int(time.time() * 1000))
+            if self.revocations is not None:
+                await self.revocations.check(ident)
         except tokens.TokenError as exc:
             await self._refuse(ws, _rejected(exc.code, str(exc)), BAD_TOKEN)
             return
@@ -93,7 +149,8 @@ class Edge:
         out = Outbound(ws.send_text, _closer(ws, self.limits.ws_close_grace_s),
                        self.limits.ws_queue_frames, self.limits.ws_queue_bytes,
                        self.limits.ws_send_timeout_s, label=ident.player_id)
-        conn = Connection(player_id=ident.player_id, name=ident.name, out=out)
+        conn = Connection(player_id=ident.player_id, name=ident.name, out=out,
+                          session=ident.session)
         out.start()
         self.hub.add(conn)
         bucket = TokenBucket(self.settings.rate_per_s, self.settings.rate_burst)
@@ -162,9 +219,16 @@ class Edge:
             return _rejected("message/malformed", _brief(exc), cmd_id=cmd_id)
         if isinstance(msg, cm.Ping):
             return {"type": "pong", "v": 1}
+        if isinstance(msg, cm.Auth):
+            return _rejected("message/malformed", "this connection is already authenticated")
         if isinstance(msg, cm.Unwatch):
             self.hub.unwatch(conn, msg.game_id)
             return None
+        if isinstance(msg, CHAT_FRAMES):
+            if self.chat is None:
+                return _rejected("message/unavailable", "chat is not served here",
+                                 getattr(msg, "cmd_id", None))
+            return await self.chat.handle(conn, msg)
         exists, seat = await self.hub.seat_of(msg.game_id, conn.player_id)
         cmd = getattr(msg, "cmd_id", None)
         if not exists:

@@ -20,6 +20,7 @@ import structlog
 from pydantic import ValidationError
 
 from services.lobby import tables
+from services.lobby.accounts import Accounts
 from services.lobby.store import IDLE_TABLES, LIVE_GAMES, OPEN_TABLES, LobbyStore
 from services.lobby.tables import LobbyError
 from shared.identity import handles
@@ -27,9 +28,11 @@ from shared.protocol import internal as im
 from shared.protocol import lobby as lm
 from shared.protocol import streams
 from shared.runtime import tokens
+from shared.runtime.jsonutil import dumps, loads, text
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("lobby")
+AUDIT = "lobby:audit"  # admin actions, newest last, bounded (EMPIRE_AUDIT_MAXLEN)
 __all__ = ["IDLE_TABLES", "LIVE_GAMES", "OPEN_TABLES", "KeyedLocks", "Lobby"]
 
 
@@ -64,6 +67,7 @@ class Lobby:
         self.redis = redis
         self.broker = broker
         self.store = LobbyStore(redis)
+        self.accounts = Accounts(settings, redis)
         self.table_locks = KeyedLocks()
         self.player_locks = KeyedLocks()
         self._pages: dict[tuple[Any, ...], tuple[float, dict[str, Any]]] = {}
@@ -84,17 +88,20 @@ class Lobby:
                             now_ms() + self.settings.token_ttl_s * 1000)
 
     async def create_player(self, name: str, bot: str | None = None,
-                            exact: bool = False) -> dict[str, Any]:
+                            exact: bool = False, agent: str = "") -> dict[str, Any]:
         """A guest (or a bot: its generated name is taken as it is). A guest's name is
         normalized and checked (shared/identity/handles.py) and held, case- and
-        confusable-insensitively, while its token lives; a held one gets a "name#1234"
-        display, or ``lobby/name_taken`` when ``exact``."""
+        confusable-insensitively, while the guest lives; a held one gets a "name#1234"
+        display, or ``lobby/name_taken`` when ``exact``. A guest gets a session at once
+        (services/lobby/accounts.py); a bot a seat token."""
         pid = ("b-" if bot else "p-") + secrets.token_hex(8)
         if not bot:
             name = await self._claim_handle(name, pid, exact)
-        await self.store.put_player({"player_id": pid, "name": name, "bot": bot,
-                                     "created_ms": now_ms()}, self.settings.token_ttl_s)
-        return {"player_id": pid, "name": name, "token": self._token(pid, name)}
+        player = {"player_id": pid, "name": name, "bot": bot, "created_ms": now_ms()}
+        await self.store.put_player(player, self.settings.token_ttl_s)
+        if bot:
+            return {"player_id": pid, "name": name, "token": self._token(pid, name)}
+        return await self.accounts.open_session(player, agent)
 
     async def _claim_handle(self, raw: str, player_id: str, exact: bool) -> str:
         try:
@@ -134,7 +141,11 @@ class Lobby:
 
     async def _handle(self, req: lm.LobbyRequest) -> dict[str, Any]:
         if isinstance(req, lm.CreatePlayer):
-            return await self.create_player(req.name, exact=req.exact)
+            return await self.create_player(req.name, exact=req.exact, agent=req.agent)
+        if req.op in lm.ACCOUNT_OPS:
+            return await self._account(req)
+        assert isinstance(req, lm.CreateTable | lm.JoinTable | lm.LeaveTable | lm.AddBot
+                          | lm.StartTable | lm.KickPlayer | lm.GetTable | lm.ListTables)
         me = im.PlayerRef(player_id=req.player_id, name=req.name)
         if isinstance(req, lm.CreateTable):
             return await self._create_table(req, me)
@@ -160,6 +171,98 @@ class Lobby:
                                                me.player_id)}
         assert isinstance(req, lm.ListTables)
         return await self.listing(req)
+
+    async def _account(self, req: lm.LobbyRequest) -> dict[str, Any]:
+        a = self.accounts
+        if isinstance(req, lm.Refresh):
+            return await a.refresh(req)
+        if isinstance(req, lm.PasswordSignIn):
+            return await a.password_sign_in(req)
+        if isinstance(req, lm.PasskeySignInBegin):
+            return await a.passkey_sign_in_begin(req)
+        if isinstance(req, lm.PasskeySignInFinish):
+            return await a.passkey_sign_in_finish(req)
+        # signed in from here on (the gateway stamped the token's identity)
+        if isinstance(req, lm.SignOut):
+            if req.session:
+                await a.revoke(req.session, req.player_id)
+            return {"signed_out": True}
+        if isinstance(req, lm.ListSessions):
+            return {"sessions": await a.sessions(req.player_id, req.session)}
+        if isinstance(req, lm.RevokeSession):
+            return await a.revoke_own(req.player_id, req.session_id)
+        if isinstance(req, lm.Me):
+            return await a.me(req)
+        if isinstance(req, lm.SetPassword):
+            return await a.set_password(req)
+        if isinstance(req, lm.PasskeyRegisterBegin):
+            return await a.passkey_register_begin(req)
+        if isinstance(req, lm.PasskeyRegisterFinish):
+            return await a.passkey_register_finish(req)
+        if isinstance(req, lm.ExportData):
+            return await a.export(req)
+        if isinstance(req, lm.DeleteAccount):
+            return await a.delete(req)
+        return await self._admin(req)
+
+    # -- admin --------------------------------------------------------------------------
+
+    async def _admin(self, req: lm.LobbyRequest) -> dict[str, Any]:
+        """Admin actions (the role comes from EMPIRE_ADMINS), each appended to the bounded
+        audit stream ``lobby:audit`` before it is carried out."""
+        assert isinstance(req, lm.AdminSuspend | lm.AdminCloseTable | lm.AdminEndGame
+                          | lm.AdminAudit)
+        admin = await self.accounts.player(req.player_id)
+        if not self.accounts.is_admin(admin):
+            log.warning("admin_refused", player_id=req.player_id, op=req.op)
+            raise LobbyError("auth/forbidden", "this needs the admin role")
+        if isinstance(req, lm.AdminAudit):
+            rows = await self.redis.xrevrange(AUDIT, count=req.limit)
+            return {"entries": [{"id": text(i), **loads(f[b"d"])} for i, f in rows]}
+        target = req.target if isinstance(req, lm.AdminSuspend) else \
+            req.table_id if isinstance(req, lm.AdminCloseTable) else req.game_id
+        action = req.op.removeprefix("admin_")
+        if isinstance(req, lm.AdminSuspend) and not req.suspended:
+            action = "unsuspend"
+        await self._audit(req.player_id, action, target, req.reason)
+        if isinstance(req, lm.AdminSuspend):
+            return await self.accounts.suspend(req.target, req.reason, req.suspended)
+        if isinstance(req, lm.AdminCloseTable):
+            return await self._close_table(req.table_id, req.reason)
+        return await self._end_game(req.game_id, req.reason)
+
+    async def _audit(self, admin: str, action: str, target: str, reason: str) -> None:
+        entry = {"at_ms": now_ms(), "admin": admin, "action": action, "target": target,
+                 "reason": reason}
+        await self.redis.xadd(AUDIT, {"d": dumps(entry)}, maxlen=self.settings.audit_maxlen,
+                              approximate=True)
+        log.info("admin_action", **entry)
+
+    async def _close_table(self, table_id: str, reason: str) -> dict[str, Any]:
+        t = now_ms()
+
+        def close(x: lm.Table) -> lm.Table:
+            if x.status == "started":
+                raise LobbyError("lobby/already_started", "the game has started: end the game")
+            if x.status == "closed":
+                return x
+            return x.model_copy(update={"status": "closed", "updated_ms": t})
+
+        after = await self._update(table_id, close)
+        await self.store.reserve(after.host, "drop_table", table_id, t, self.limits)
+        return {"table": tables.for_viewer(after, None), "reason": reason}
+
+    async def _end_game(self, game_id: str, reason: str) -> dict[str, Any]:
+        over = (await self.store.games_over([game_id])).get(game_id)
+        if over is None:
+            raise LobbyError("lobby/not_found", "no such game")
+        if over:
+            raise LobbyError("lobby/already_started", "this game is already over")
+        end = im.EndGame(game_id=game_id, reason=reason)
+        control = streams.sharded(streams.ADJ_CONTROL, game_id, self.settings.partitions)
+        await self.broker.publish(end.model_dump(mode="json"), stream=control,
+                                  maxlen=streams.maxlen(control))
+        return {"game_id": game_id, "ending": True, "reason": reason}
 
     async def _leave(self, table_id: str, player_id: str) -> dict[str, Any]:
         t0 = await self.store.load(table_id)

@@ -50,7 +50,8 @@ def replay(doc: dict[str, Any]) -> list[Problem]:
         add("game_created", f"the engine refuses the setup: {exc}")
         return out
     opened = {e["round_id"]: e for e in rec if e["type"] == "round_opened"}
-    commits = {(e["round_id"], e["slot"]): e for e in rec if e["type"] == "committed"}
+    commits = {(e["round_id"], e["slot"]): e for e in rec
+               if e["type"] in ("committed", "slot_timed_out")}
     reveals = {e["round_id"]: e for e in rec if e["type"] == "round_revealed"}
     draws = {e["label"]: e for e in rec if e["type"] == "draw"}
     events: dict[int, list[str]] = {}

@@ -48,8 +48,10 @@ SEED_SCHEME = "sha256(lp('empire-hall/dealer/seed/v1')|lp(game)|seed)"
 DEADLINE_SLACK_MS = 1000
 AUDIT_VERSION = 1  # the audit bundle's format (GET /api/matches/<id>/audit)
 MAX_DRAW = 1 << 16  # a larger shuffle or count is refused, not recomputed (honest games: < 300)
-PLAY_TYPES = ("round_opened", "committed", "round_closed", "round_revealed", "draw", "event",
+PLAY_TYPES = ("round_opened", "committed", "slot_timed_out", "round_closed", "round_revealed",
+              "draw", "event",
               "game_ended")
+ROUND_TYPES = ("round_opened", "committed", "slot_timed_out", "round_closed", "round_revealed")
 
 # problem classes (docs/fairness.md has one section per class)
 CLASSES = {
@@ -201,6 +203,9 @@ ENTRY_SHAPES: dict[str, dict[str, str]] = {
                      "slots": "list"},
     "committed": {"round_id": "str", "slot": "str", "seat": "int", "commitment": "hex64",
                   "public": "dict|null"},
+    # a fixed-order round's seat that let its own time pass (P-S1): its default stands, and the
+    # default's public part is shown to the seats after it
+    "slot_timed_out": {"round_id": "str", "slot": "str", "seat": "int", "public": "dict|null"},
     "round_closed": {"round_id": "str", "root": "hex64", "defaulted": "strlist"},
     "round_revealed": {"round_id": "str", "openings": "list"},
     "draw": {"label": "str", "draw": "drawkind", "n": "pos", "count": "pos", "secret": "bool"},
@@ -360,12 +365,13 @@ class _Checker:
         return next((i for i, e in enumerate(self.rec) if e["type"] == t), -1)
 
     def expired(self) -> bool:
-        """The game ended by its lifetime (issue #28: outcome status "expired", nobody placed):
-        a round or the entropy round may have been open then; it stays open in the record
-        (the escrow writes nothing after game_ended) and is not applied."""
+        """The game ended by its lifetime (issue #28: outcome status "expired", nobody placed)
+        or an admin ended it (issue #19: "aborted", likewise): a round or the entropy round
+        may have been open then; it stays open in the record (the escrow writes nothing after
+        game_ended) and is not applied."""
         end = self.first("game_ended")
         outcome = self.rec[end].get("outcome") if end >= 0 else None
-        return isinstance(outcome, dict) and outcome.get("status") == "expired"
+        return isinstance(outcome, dict) and outcome.get("status") in ("expired", "aborted")
 
     def run(self, receipts: Any) -> None:
         if not self.structure():
@@ -469,7 +475,7 @@ class _Checker:
         n_seats = len(self.doc["players"])
         for i, e in enumerate(self.rec):
             t = e["type"]
-            if t not in ("round_opened", "committed", "round_closed", "round_revealed"):
+            if t not in ROUND_TYPES:
                 continue
             rid = e["round_id"]
             rd = self.rounds.get(rid)
@@ -483,9 +489,9 @@ class _Checker:
                 self.add("round", f"round {rid}", f"{t} for a round that was never opened "
                          "before it")
                 continue
-            if t == "committed":
+            if t in ("committed", "slot_timed_out"):
                 if rd.closed >= 0:
-                    self.add("round", f"{rid}/{e['slot']} committed", "after the round closed")
+                    self.add("round", f"{rid}/{e['slot']} {t}", "after the round closed")
                 rd.commits.append((i, e))
             elif t == "round_closed":
                 if rd.closed >= 0:
@@ -526,20 +532,39 @@ class _Checker:
                      "slot per seat, s0, s1, ...")
         published: dict[str, str] = {}
         public: dict[str, Any] = {}
+        timed_out: set[str] = set()
+        slot_ms = rd.spec.get("slot_timeout_ms")
+        if slot_ms is not None and (not _is_int(slot_ms) or slot_ms < 1
+                                    or not rd.spec["ordered"]):
+            self.add("shape", f"round {rid} round_opened", "slot_timeout_ms must be an integer "
+                     ">= 1, in a fixed-order round only")
+            slot_ms = None
+        turn_from = _ms(rd.spec["id"])  # when the slot whose turn it is began its turn
         for k, (_i, c) in enumerate(rd.commits):
             key = c["slot"]
-            where = f"{rid}/{key} committed"
+            where = f"{rid}/{key} {c['type']}"
             if key not in slots:
                 self.add("slot", where, "not a slot of the round")
                 continue
-            if key in published:
-                self.add("slot", where, "committed twice")
+            if key in published or key in timed_out:
+                self.add("slot", where, "committed or timed out twice")
                 continue
             if c["seat"] != slots[key]:
                 self.add("seat", where, f"seat {c['seat']}, but the round opened the slot for "
                          f"seat {slots[key]}")
-            published[key] = c["commitment"]
             public[key] = c["public"]
+            at = _ms(c["id"])
+            if c["type"] == "slot_timed_out":
+                timed_out.add(key)
+                if slot_ms is None:
+                    self.add("deadline", where, "a slot timed out in a round without a time "
+                             "per slot")
+                elif at + DEADLINE_SLACK_MS < turn_from + slot_ms:
+                    self.add("deadline", where, f"timed out at {at}, before its own time ran "
+                             f"out at {turn_from + slot_ms} (P-S1)")
+            else:
+                published[key] = c["commitment"]
+            turn_from = at
             if rd.spec["ordered"]:
                 if k >= len(order) or order[k] != key:
                     want = order[k] if k < len(order) else "none"
@@ -560,7 +585,11 @@ class _Checker:
         if commitments_root(sorted(published.items())) != rd.close["root"]:
             self.add("root", where, "the commitments root is not the root of the commitments "
                      "published before the close")
-        if without and _ms(rd.close["id"]) + DEADLINE_SLACK_MS < rd.spec["deadline_ms"]:
+        # defaults before the round's deadline only when every defaulted slot timed out on
+        # its own time (P-S1: a fixed-order round times each seat separately)
+        early_ok = bool(without) and all(k in timed_out for k in without)
+        if without and not early_ok \
+                and _ms(rd.close["id"]) + DEADLINE_SLACK_MS < rd.spec["deadline_ms"]:
             self.add("deadline", where, f"closed with defaults at {_ms(rd.close['id'])}, "
                      f"before the deadline {rd.spec['deadline_ms']} fixed at open")
         openings = rd.reveal["openings"]
@@ -609,6 +638,13 @@ class _Checker:
                 self.add("commitment", where, "revealed as a committed choice, but no "
                          "commitment was published before the close")
             else:
+                if key in timed_out and public[key] is not None:
+                    ch = o["choice"]
+                    part = {k: ch.get(k) for k in public[key]} if isinstance(ch, dict) else {}
+                    if not same(part, public[key]):
+                        self.add("public", f"{rid}/{key} slot_timed_out", "the public part "
+                                 f"shown to later seats, {canon(public[key])}, is not the "
+                                 f"default's, {canon(part)}")
                 if o["nonce"] is not None or o["commitment"] is not None:
                     self.add("default", where, "a defaulted opening carries a nonce or a "
                              "commitment")
@@ -805,12 +841,11 @@ class _Checker:
                 pos = (e["seq"], 1)
             elif t == "draw" and e["label"] in draws_at:
                 pos = (draws_at[e["label"]], 0)
-            elif t in ("round_opened", "committed", "round_closed", "round_revealed") \
-                    and e["round_id"] in rounds_at:
+            elif t in ROUND_TYPES and e["round_id"] in rounds_at:
                 seq = rounds_at[e["round_id"]]
                 pos = (seq, 0) if t == "round_revealed" else (seq - 1, 2)
-            elif t in ("round_opened", "committed") and last_seq is not None and expired \
-                    and e["round_id"] != ENTROPY_ROUND:
+            elif t in ("round_opened", "committed", "slot_timed_out") and expired \
+                    and last_seq is not None and e["round_id"] != ENTROPY_ROUND:
                 pos = (last_seq, 2)  # the round still open at the end: after the last move
             elif t == "game_ended" and last_seq is not None:
                 pos = (last_seq, 3)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, TypeAlias
 
-from pydantic import ConfigDict, Field, JsonValue, TypeAdapter
+from pydantic import ConfigDict, Field, JsonValue, TypeAdapter, model_validator
 
 from shared.protocol.base import Wire
 
@@ -70,6 +70,91 @@ class Ping(ClientWire):
     type: Literal["ping"] = "ping"
 
 
-ClientMessage: TypeAlias = Annotated[Watch | Unwatch | Act | Commit | Ping,
+class Auth(ClientWire):
+    """The first frame of a connection that did not offer its token in
+    ``Sec-WebSocket-Protocol``: the access token (never in the URL). Answered with ``welcome``,
+    or ``rejected`` (auth/invalid_token, auth/expired_token, auth/revoked_session) and close
+    4401. Sent again later it is refused (message/malformed)."""
+
+    type: Literal["auth"] = "auth"
+    token: Annotated[str, Field(min_length=1, max_length=4096)]
+
+
+# -- table talk (docs/protocol.md, "Table talk") ---------------------------------------------
+
+ChatChannel: TypeAlias = Literal["table", "seats", "spectators"]
+StreamId = Annotated[str, Field(pattern=r"^\d{1,20}-\d{1,20}$")]
+CHAT_TEXT_MAX = 8192  # characters of a frame's raw text; the cap that counts is the gateway's
+# EMPIRE_CHAT_MAX_CHARS (after cleaning: chat/too_long)
+
+
+class _ChatPlace(ClientWire):
+    """A chat channel: a table's (``table_id``, channel ``table``) or a game's (``game_id``,
+    channel ``seats`` or ``spectators``)."""
+
+    table_id: Id | None = None
+    game_id: Id | None = None
+
+    @model_validator(mode="after")
+    def _one_place(self) -> _ChatPlace:
+        if (self.table_id is None) == (self.game_id is None):
+            raise ValueError("give exactly one of table_id and game_id")
+        channel = getattr(self, "channel", None)
+        if channel is not None and (channel == "table") != (self.table_id is not None):
+            raise ValueError("channel table takes table_id; seats and spectators take game_id")
+        return self
+
+
+class ChatJoin(_ChatPlace):
+    """Follow a chat: a table's before its start (its seated players), or a game's: a seat
+    gets the seats' channel, anyone else (where spectators are allowed) the spectators'.
+    Answered with ``chat_history``, then each new ``chat``; opt-in, so clients that never
+    join (bots) never receive chat."""
+
+    type: Literal["chat_join"] = "chat_join"
+    cmd_id: Id | None = None  # named by a refusal, so the client can match it
+
+
+class ChatLeave(_ChatPlace):
+    """Stop following a chat on this connection."""
+
+    type: Literal["chat_leave"] = "chat_leave"
+
+
+class ChatSend(_ChatPlace):
+    """Post a message. ``cmd_id`` is the message's id: a second post with the same id to the
+    same channel is refused (``chat/duplicate``). Answered with ``accepted`` (the message
+    then arrives as a ``chat`` frame like everyone's) or ``rejected``."""
+
+    type: Literal["chat"] = "chat"
+    cmd_id: Id
+    channel: ChatChannel
+    text: Annotated[str, Field(max_length=CHAT_TEXT_MAX)]
+
+
+class ChatMute(ClientWire):
+    """Hide (``muted`` true) or show again one player's messages, for yourself only, in every
+    chat. Answered with ``accepted``; every connection of yours gets ``chat_mutes``."""
+
+    type: Literal["chat_mute"] = "chat_mute"
+    cmd_id: Id
+    player_id: Id
+    muted: bool = True
+
+
+class ChatReport(_ChatPlace):
+    """Report one message (``msg_id``: its ``id``) of a channel you can read to the
+    operators, with the messages around it. Answered with ``accepted``."""
+
+    type: Literal["chat_report"] = "chat_report"
+    cmd_id: Id
+    channel: ChatChannel
+    msg_id: StreamId
+    reason: Annotated[str, Field(max_length=200)] = ""
+
+
+ClientMessage: TypeAlias = Annotated[Watch | Unwatch | Act | Commit | Ping | Auth | ChatJoin
+                                     | ChatLeave
+                                     | ChatSend | ChatMute | ChatReport,
                                      Field(discriminator="type")]
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)

@@ -13,6 +13,17 @@ ErrorCode: TypeAlias = Literal[
     # auth and seating
     "auth/invalid_token",
     "auth/expired_token",
+    "auth/revoked_session",  # the access token's session was signed out, revoked or ended
+    "auth/refresh_invalid",  # no such refresh token (expired, signed out, or never issued)
+    "auth/refresh_reused",  # a spent refresh token came back: the whole session is revoked
+    "auth/bad_credentials",  # wrong name or password / unknown passkey (the same either way)
+    "auth/rate_limited",  # too many failed sign-ins for this name: wait (Retry-After)
+    "auth/weak_password",  # under 8 characters (or over 256), or the name itself
+    "auth/suspended",  # an admin suspended this player: sign-in and refresh refused
+    "auth/bad_origin",  # the WebSocket's Origin is not allowed (close 4403)
+    "auth/bad_challenge",  # the passkey challenge expired, was used, or is someone else's
+    "auth/passkey_failed",  # the passkey's answer did not verify
+    "auth/forbidden",  # the admin role is needed
     "seat/not_seated",  # the player has no seat in this game
     "game/not_found",
     "game/over",
@@ -34,6 +45,7 @@ ErrorCode: TypeAlias = Literal[
     "escrow/bad_commitment",  # the opening does not hash to the commitment
     "escrow/choice_not_allowed",
     "escrow/public_mismatch",  # the declared public part differs from the opening
+    "escrow/slot_timed_out",  # ordered round: this slot's own time ran out (P-S1)
     # lobby
     "lobby/not_found",
     "lobby/table_full",
@@ -47,6 +59,18 @@ ErrorCode: TypeAlias = Literal[
     "lobby/invite_required",  # a private table is joined with its invite, not its id
     "lobby/kicked",  # the host removed this player from the table
     "lobby/not_seated",  # the player to remove has no seat at the table
+    # table talk (gateway WebSocket: chat, chat_join, chat_mute, chat_report)
+    "chat/not_member",  # not at this table / not a player (nor an allowed spectator) of this game
+    "chat/wrong_channel",  # a spectator writing to the seats' channel, a seat to the spectators'
+    "chat/kicked",  # the host removed this player from the table
+    "chat/muted",  # an operator silenced this player (chat:silenced:<player id>)
+    "chat/closed",  # the table has started or closed: its channel takes no more messages
+    "chat/duplicate",  # this message id (cmd_id) was already posted to this channel
+    "chat/too_long",  # over EMPIRE_CHAT_MAX_CHARS characters
+    "chat/empty",  # nothing visible left once control and bidi characters are removed
+    "chat/rate_limited",  # over the per-player chat rate (every gateway replica counts)
+    "chat/not_found",  # report: no such message in the channel (or no longer kept)
+    "chat/bad_request",  # mute yourself, too many mutes
     # replays (gateway HTTP)
     "replay/not_ended",  # boards of past steps are served once the game has ended
     "replay/bad_request",  # step or seat out of range

@@ -90,8 +90,18 @@ class DrawMade(Wire):
     values: list[int]
 
 
+class EndGame(Wire):
+    """An admin ends a running game (lobby -> adjudicator): the normal end path with the
+    public outcome ``{"status": "aborted", "results": [], "reason": ..., "by": "admin"}``."""
+
+    type: Literal["end_game"] = "end_game"
+    game_id: str
+    reason: Annotated[str, Field(min_length=1, max_length=200)]
+
+
 AdjudicatorInput: TypeAlias = Annotated[
-    CreateGame | SubmitAction | TurnTimeout | RoundRevealed | SeedCommitted | DrawMade,
+    CreateGame | SubmitAction | TurnTimeout | RoundRevealed | SeedCommitted | DrawMade
+    | EndGame,
     Field(discriminator="type"),
 ]
 ADJUDICATOR_INPUT: TypeAdapter[AdjudicatorInput] = TypeAdapter(AdjudicatorInput)
@@ -108,6 +118,10 @@ class OpenRound(Wire):
     slots: list[SlotSpec]
     ordered: bool = False
     deadline_ms: int
+    # a fixed-order round's time per slot, counted from when the slot's turn begins (P-S1,
+    # docs/rulings-server.md): a seat that lets it pass defaults alone, the next seat's turn
+    # begins; the round's deadline_ms stays the bound for the whole round
+    slot_timeout_ms: int | None = None
 
 
 class CommitChoice(Wire):
@@ -201,5 +215,20 @@ class Reply(Wire):
     slot: str | None = None
 
 
-GatewayInput: TypeAlias = Annotated[Notify | Reply, Field(discriminator="type")]
+class ChatNotify(Wire):
+    """To every gateway replica (from a gateway): a chat channel has new messages."""
+
+    type: Literal["chat_notify"] = "chat_notify"
+    room: str  # the channel's stream key (shared/protocol/streams.py: Keys.chat, table_chat)
+
+
+class MutesChanged(Wire):
+    """To every gateway replica (from a gateway): a player changed whom it mutes."""
+
+    type: Literal["mutes_changed"] = "mutes_changed"
+    player_id: str
+
+
+GatewayInput: TypeAlias = Annotated[Notify | Reply | ChatNotify | MutesChanged,
+                                    Field(discriminator="type")]
 GATEWAY_INPUT: TypeAdapter[GatewayInput] = TypeAdapter(GatewayInput)

@@ -1,6 +1,8 @@
 """Lobby requests (gateway -> lobby, request/reply) and the table model.
 
-``player_id`` and ``name`` are stamped by the gateway from a verified token.
+``player_id``, ``name`` and ``session`` are stamped by the gateway from a verified access
+token; ``agent`` (a short label of the client, from its User-Agent) too. Accounts and
+sessions: services/lobby/accounts.py.
 """
 
 from __future__ import annotations
@@ -41,12 +43,123 @@ class Table(BaseModel):
 class _Req(Wire):
     player_id: str = ""
     name: str = ""
+    session: str = ""  # the access token's session (stamped; "" for a bot's seat token)
+
+
+Agent = Annotated[str, Field(max_length=80)]
+Password = Annotated[str, Field(min_length=1, max_length=256)]
+Reason = Annotated[str, Field(min_length=1, max_length=200)]
+Credential = Annotated[dict[str, JsonValue], Field(description="the browser's "
+                       "PublicKeyCredential as JSON (WebAuthn Level 3 toJSON())")]
 
 
 class CreatePlayer(Wire):
+    """A guest: one click, a session at once (refresh token + access token)."""
+
     op: Literal["create_player"] = "create_player"
     name: Name
     exact: bool = False  # refuse (lobby/name_taken) rather than take a "name#1234" display
+    agent: Agent = ""
+
+
+class Refresh(Wire):
+    """Trade the session's refresh token for a new pair; the old one is spent (a second use
+    revokes the session: ``auth/refresh_reused``)."""
+
+    op: Literal["refresh"] = "refresh"
+    refresh_token: Annotated[str, Field(min_length=1, max_length=200)]
+    agent: Agent = ""
+
+
+class SignOut(_Req):
+    op: Literal["sign_out"] = "sign_out"
+
+
+class ListSessions(_Req):
+    op: Literal["list_sessions"] = "list_sessions"
+
+
+class RevokeSession(_Req):
+    op: Literal["revoke_session"] = "revoke_session"
+    session_id: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class Me(_Req):
+    op: Literal["me"] = "me"
+
+
+class SetPassword(_Req):
+    """Upgrade a guest to an account (same player id), or change the password
+    (``current`` then required)."""
+
+    op: Literal["set_password"] = "set_password"
+    password: Password
+    current: Password | None = None
+
+
+class PasswordSignIn(Wire):
+    op: Literal["password_sign_in"] = "password_sign_in"
+    name: Name
+    password: Password
+    agent: Agent = ""
+
+
+class PasskeyRegisterBegin(_Req):
+    op: Literal["passkey_register_begin"] = "passkey_register_begin"
+
+
+class PasskeyRegisterFinish(_Req):
+    op: Literal["passkey_register_finish"] = "passkey_register_finish"
+    challenge_id: Annotated[str, Field(min_length=1, max_length=64)]
+    credential: Credential
+    label: Annotated[str, Field(max_length=40)] = ""
+
+
+class PasskeySignInBegin(Wire):
+    op: Literal["passkey_sign_in_begin"] = "passkey_sign_in_begin"
+    name: Name | None = None  # None: a discoverable passkey chooses the account
+
+
+class PasskeySignInFinish(Wire):
+    op: Literal["passkey_sign_in_finish"] = "passkey_sign_in_finish"
+    challenge_id: Annotated[str, Field(min_length=1, max_length=64)]
+    credential: Credential
+    agent: Agent = ""
+
+
+class ExportData(_Req):
+    op: Literal["export_data"] = "export_data"
+
+
+class DeleteAccount(_Req):
+    """Delete the player: ``confirm`` repeats the player's name."""
+
+    op: Literal["delete_account"] = "delete_account"
+    confirm: Annotated[str, Field(min_length=1, max_length=40)]
+
+
+class AdminSuspend(_Req):
+    op: Literal["admin_suspend"] = "admin_suspend"
+    target: Annotated[str, Field(min_length=1, max_length=64)]
+    reason: Reason
+    suspended: bool = True  # False lifts a suspension
+
+
+class AdminCloseTable(_Req):
+    op: Literal["admin_close_table"] = "admin_close_table"
+    table_id: str
+    reason: Reason
+
+
+class AdminEndGame(_Req):
+    op: Literal["admin_end_game"] = "admin_end_game"
+    game_id: Annotated[str, Field(min_length=1, max_length=64)]
+    reason: Reason
+
+
+class AdminAudit(_Req):
+    op: Literal["admin_audit"] = "admin_audit"
+    limit: Annotated[int, Field(ge=1, le=500)] = 100
 
 
 class CreateTable(_Req):
@@ -75,7 +188,9 @@ class LeaveTable(_Req):
 class AddBot(_Req):
     op: Literal["add_bot"] = "add_bot"
     table_id: str
-    kind: Literal["heuristic", "random"] = "heuristic"
+    # heuristic: the one-step bot; easy / normal / hard: the search bot at that level (issue
+    # 22, time per decision 0.15 / 0.5 / 2 s); random: uniformly random legal moves
+    kind: Literal["heuristic", "easy", "normal", "hard", "random"] = "heuristic"
 
 
 class StartTable(_Req):
@@ -110,7 +225,13 @@ class ListTables(_Req):
     live_cursor: Cursor | None = None
 
 
+AccountRequest: TypeAlias = (
+    Refresh | SignOut | ListSessions | RevokeSession | Me | SetPassword | PasswordSignIn
+    | PasskeyRegisterBegin | PasskeyRegisterFinish | PasskeySignInBegin | PasskeySignInFinish
+    | ExportData | DeleteAccount | AdminSuspend | AdminCloseTable | AdminEndGame | AdminAudit)
+ACCOUNT_OPS: frozenset[str] = frozenset(
+    m.model_fields["op"].default for m in AccountRequest.__args__)  # type: ignore[attr-defined]
 LobbyRequest: TypeAlias = Annotated[
     CreatePlayer | CreateTable | JoinTable | LeaveTable | AddBot | StartTable | KickPlayer
-    | GetTable | ListTables, Field(discriminator="op")]
+    | GetTable | ListTables | AccountRequest, Field(discriminator="op")]
 LOBBY_REQUEST: TypeAdapter[LobbyRequest] = TypeAdapter(LobbyRequest)

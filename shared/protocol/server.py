@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, TypeAlias
 
-from pydantic import Field, JsonValue, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
 
 from shared.protocol.base import Wire
 from shared.protocol.errors import ErrorCode
@@ -47,7 +47,9 @@ class Committed(Wire):
 
 class ViewUpdate(Wire):
     """A full snapshot of the seat's view at ``seq`` with the events since the previous one
-    that this seat may see. ``cmd_ids``: commands whose application produced this seq."""
+    that this seat may see. ``cmd_ids``: commands whose application produced this seq. Each
+    event is ``{type, data, text, private?}``: ``text`` is its one-sentence narration
+    (shared/rules/narrate.py), ``private`` marks an event only some seats see."""
 
     type: Literal["view"] = "view"
     game_id: str
@@ -63,20 +65,76 @@ class ViewUpdate(Wire):
 
 
 class RecordEntry(Wire):
-    """One entry of the game's public record (commitments, reveals, draws, results)."""
+    """One entry of the game's public record (commitments, reveals, draws, results, public
+    events), exactly as stored; for an ``event`` entry, ``text`` beside it is its one-sentence
+    narration (shared/rules/narrate.py), like ViewUpdate's events carry."""
 
     type: Literal["record"] = "record"
     game_id: str
     id: str  # the record stream id; resume with Watch.after_record = the last id seen
     entry: dict[str, JsonValue]
+    text: str | None = None
 
 
 class Pong(Wire):
     type: Literal["pong"] = "pong"
 
 
+# -- table talk (docs/protocol.md, "Table talk") ---------------------------------------------
+
+ChatChannel: TypeAlias = Literal["table", "seats", "spectators"]
+
+
+class ChatLine(BaseModel):
+    """One message of a channel: ``id`` is its stream id (report it with this)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    player_id: str
+    name: str
+    text: str  # cleaned by the gateway; shown as text, never parsed as HTML
+    ts: int  # ms since the epoch, the gateway's clock
+
+
+class ChatMessage(Wire):
+    """A new message of a channel this connection joined (``chat_join``), from anyone but a
+    player it muted."""
+
+    type: Literal["chat"] = "chat"
+    channel: ChatChannel
+    table_id: str | None = None
+    game_id: str | None = None
+    id: str
+    player_id: str
+    name: str
+    text: str
+    ts: int
+
+
+class ChatHistory(Wire):
+    """The answer to ``chat_join``: the channel joined (a game's: ``seats`` for a seat,
+    ``spectators`` for anyone else), its latest messages (oldest first, without muted
+    players') and the players this player muted."""
+
+    type: Literal["chat_history"] = "chat_history"
+    channel: ChatChannel
+    table_id: str | None = None
+    game_id: str | None = None
+    messages: list[ChatLine]
+    muted: list[str] = []
+
+
+class ChatMutes(Wire):
+    """The players this player muted, to each of its connections after a ``chat_mute``."""
+
+    type: Literal["chat_mutes"] = "chat_mutes"
+    muted: list[str]
+
+
 ServerMessage: TypeAlias = Annotated[
-    Welcome | Accepted | Rejected | Committed | ViewUpdate | RecordEntry | Pong,
+    Welcome | Accepted | Rejected | Committed | ViewUpdate | RecordEntry | Pong | ChatMessage
+    | ChatHistory | ChatMutes,
     Field(discriminator="type"),
 ]
 SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

@@ -30,6 +30,7 @@ BOTS_IN = "bots:in"  # lobby -> bot runner: seat a bot
 LOBBY_RPC = "lobby:rpc"  # gateway -> lobby: request/reply
 GW_UPDATES = "gw:updates"  # everyone -> every gateway replica (fan-out, no group)
 DEAD_LETTERS = "dlq"  # poison messages, after MAX_DELIVERIES
+CHAT_REPORTS = "chat:reports"  # gateway -> operators: reported chat messages (no group)
 
 SHARDED = (ADJ_ACTIONS, ADJ_REVEALS, ADJ_DRAWS, ADJ_CONTROL, ESC_OPEN, ESC_COMMITS, DEALER_IN)
 
@@ -73,6 +74,7 @@ BUDGETS: dict[str, Budget] = {
     GAME_ENDED: Budget(64 * MIB, 16 * KIB),  # players and the outcome's figures
     BOTS_IN: Budget(4 * MIB, 1 * KIB),  # one bot seat (ids and a token)
     GW_UPDATES: Budget(20 * MIB, 2 * KIB),  # notify / reply (reply messages are cut to 300)
+    CHAT_REPORTS: Budget(64 * MIB, 32 * KIB),  # a reported message and up to 20 around it
     DEAD_LETTERS: Budget(64 * MIB, MAX_FRAME + 2 * ENVELOPE),  # a poison entry and its error
 }
 # streams read by more than one consumer group: entries stay after one group acknowledged
@@ -137,6 +139,16 @@ class Keys:
         self.dealer = f"dealer:{t}:seed"  # hash: server seed, game key, draws
         self.scored = f"sc:{t}:done"  # scoring idempotency marker
 
+    def chat(self, channel: str) -> str:
+        """stream: a game's chat channel, ``seats`` or ``spectators`` (gateway; bounded by
+        EMPIRE_CHAT_KEEP; part of the game's archive, never of its record)."""
+        return f"g:{{{self.game_id}}}:chat:{'spec' if channel == 'spectators' else 'seats'}"
+
+    @property
+    def chat_ids(self) -> str:
+        """sorted set: "<player>|<message id>" posted to the game's chat channels (replays)."""
+        return f"g:{{{self.game_id}}}:chat:ids"
+
     def esc_commits(self, round_id: str) -> str:
         """hash: slot key -> commitment, for one round (its HLEN counts the commits)."""
         return f"esc:{{{self.game_id}}}:c:{round_id}"
@@ -147,3 +159,24 @@ class Keys:
 
     def view(self, seat: int | None) -> str:
         return self.spectator if seat is None else f"g:{{{self.game_id}}}:v:{seat}"
+
+
+def table_chat(table_id: str) -> str:
+    """stream: a table's chat before its start (gateway; expires EMPIRE_CHAT_TTL_S after its
+    first message; archived with the table's game)."""
+    return "tchat:{" + table_id + "}:msgs"
+
+
+def table_chat_ids(table_id: str) -> str:
+    """sorted set: "<player>|<message id>" posted to a table's chat (replays)."""
+    return "tchat:{" + table_id + "}:ids"
+
+
+def chat_mutes(player_id: str) -> str:
+    """set: the players whose messages ``player_id`` does not want to see (gateway)."""
+    return f"chat:mutes:{player_id}"
+
+
+def chat_silenced(player_id: str) -> str:
+    """string with a TTL, set by an operator: the player may not post (chat/muted)."""
+    return f"chat:silenced:{player_id}"

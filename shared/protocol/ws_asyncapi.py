@@ -70,6 +70,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         "public": None,
     },
     "Ping": {"type": "ping"},
+    "Auth": {"type": "auth", "token": "<access token from POST /api/players>"},
     "Welcome": {"type": "welcome", "player_id": "p-1a2b3c4d5e6f7a8b", "name": "ada"},
     "Accepted": {"type": "accepted", "cmd_id": "c7a91e0b2d4f6a8c1"},
     "Rejected": {
@@ -137,6 +138,45 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         },
     },
     "Pong": {"type": "pong"},
+    "ChatJoin": {"type": "chat_join", "cmd_id": "j1f2e3d4c5b6a7980",
+                 "game_id": "g-4f1c2a9e8b7d6c5a"},
+    "ChatLeave": {"type": "chat_leave", "table_id": "t-7a8b9c0d1e2f"},
+    "ChatSend": {
+        "type": "chat",
+        "cmd_id": "m0a1b2c3d4e5f6a7b",
+        "channel": "seats",
+        "game_id": "g-4f1c2a9e8b7d6c5a",
+        "text": "I will take the harbour if you leave me the mill",
+    },
+    "ChatMute": {"type": "chat_mute", "cmd_id": "u5e4d3c2b1a0f9e8d",
+                 "player_id": "p-9a8b7c6d5e4f3a2b", "muted": True},
+    "ChatReport": {
+        "type": "chat_report",
+        "cmd_id": "r1a2b3c4d5e6f7a8b",
+        "channel": "table",
+        "table_id": "t-7a8b9c0d1e2f",
+        "msg_id": "1731571200000-0",
+        "reason": "insults",
+    },
+    "ChatMessage": {
+        "type": "chat",
+        "channel": "seats",
+        "game_id": "g-4f1c2a9e8b7d6c5a",
+        "id": "1731571200000-0",
+        "player_id": "p-1a2b3c4d5e6f7a8b",
+        "name": "ada",
+        "text": "I will take the harbour if you leave me the mill",
+        "ts": 1731571200000,
+    },
+    "ChatHistory": {
+        "type": "chat_history",
+        "channel": "seats",
+        "game_id": "g-4f1c2a9e8b7d6c5a",
+        "messages": [{"id": "1731571200000-0", "player_id": "p-1a2b3c4d5e6f7a8b", "name": "ada",
+                      "text": "good luck", "ts": 1731571200000}],
+        "muted": [],
+    },
+    "ChatMutes": {"type": "chat_mutes", "muted": ["p-9a8b7c6d5e4f3a2b"]},
 }
 
 # for the models without a docstring
@@ -154,6 +194,12 @@ REPLIES: dict[str, tuple[str, ...]] = {
     "Act": ("Accepted", "Rejected"),
     "Commit": ("Committed", "Rejected"),
     "Ping": ("Pong",),
+    "Auth": ("Welcome", "Rejected"),
+    "ChatJoin": ("ChatHistory", "ChatMessage", "Rejected"),
+    "ChatLeave": (),
+    "ChatSend": ("Accepted", "Rejected"),
+    "ChatMute": ("Accepted", "ChatMutes", "Rejected"),
+    "ChatReport": ("Accepted", "Rejected"),
 }
 PUSHES: tuple[tuple[str, str, str], ...] = (
     ("sendWelcome", "Welcome", "First frame on every connection (else a refusal and close "
@@ -169,6 +215,17 @@ PUSHES: tuple[tuple[str, str, str], ...] = (
         "RecordEntry",
         "Each new entry of a watched game's public record "
         "(commitments, reveals, draws, the dealer's seed).",
+    ),
+    (
+        "sendChat",
+        "ChatMessage",
+        "Each new message of a chat channel the connection joined (chat_join), from anyone "
+        "it has not muted.",
+    ),
+    (
+        "sendChatMutes",
+        "ChatMutes",
+        "The player's mute list, to each of its connections after a chat_mute.",
     ),
     (
         "sendRejected",
@@ -257,7 +314,9 @@ def document() -> dict[str, Any]:
             "title": "Empire Hall WebSocket",
             "version": str(PROTOCOL_VERSION),
             "description": (
-                "One WebSocket per player at /ws?token=<token from POST /api/players>. "
+                "One WebSocket per player at /ws, authenticated by its first frame `auth` "
+                "(or the Sec-WebSocket-Protocol offer `empire.v1, empire.token.<token>`); "
+                "the access token is never in the URL. "
                 "Every frame is one JSON object with a `type` and the protocol version `v` "
                 f"(known: {', '.join(map(str, KNOWN_PROTOCOL_VERSIONS))}). The gateway "
                 "stamps the seat from the token, never from the client; `cmd_id` makes "

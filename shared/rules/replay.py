@@ -4,7 +4,9 @@ actions included), so a replay needs nothing else: no dealer, no escrow.
 
 A log replays only on the engine version it was played with (``rules_version``, recorded in
 ``game_created`` and bound into the dealer's game key): pass it and another version is refused
-with ``RulesVersionMismatch`` before any move is applied.
+with ``RulesVersionMismatch`` before any move is applied, unless the engine still plays that
+earlier version (``legacy_rules``: the options that version had implicitly, e.g. no CG-S1/
+CG-S2/NY-S1 limits under version "1"); then the log replays under those rules.
 
 Used by the gateway's per-step replay boards (served once a game has ended, when the whole log
 is public), the golden playthroughs (tests/golden) and the tests that check a final state
@@ -38,9 +40,19 @@ class RulesVersionMismatch(ReplayError):
 
 
 def check_rules_version(game: Game, rules_version: str | None) -> None:
-    """Refuse ``rules_version`` unless it is the engine's (None: not known, not checked)."""
-    if rules_version is not None and rules_version != game.rules_version:
+    """Refuse ``rules_version`` unless the engine plays it: its own, or an earlier version it
+    keeps (``legacy_rules``, issue 22). None: not known, not checked."""
+    if rules_version is None or rules_version == game.rules_version:
+        return
+    if rules_version not in getattr(game, "legacy_rules", {}):
         raise RulesVersionMismatch(game.name, rules_version, game.rules_version)
+
+
+def setup_options(game: Game, options: dict[str, Json], rules_version: str | None
+                  ) -> dict[str, Json]:
+    """The options a game started under ``rules_version`` was set up with."""
+    options_for = getattr(game, "options_for", None)
+    return dict(options) if options_for is None else options_for(options, rules_version)  # type: ignore[no-any-return]
 
 
 def transitions(game_name: str, options: dict[str, Json], n_seats: int,
@@ -49,7 +61,7 @@ def transitions(game_name: str, options: dict[str, Json], n_seats: int,
     """Each logged move in order with the state it applies to and its transition."""
     game = registry.get(game_name)
     check_rules_version(game, rules_version)
-    state = game.setup(options, n_seats)
+    state = game.setup(setup_options(game, options, rules_version), n_seats)
     for i, entry in enumerate(log):
         try:
             move = MOVE.validate_python(entry["move"])

@@ -84,10 +84,56 @@ class Settings(BaseSettings):
     refusals_kept: int = Field(256, ge=1)
     refusals_ttl_s: float = Field(24 * 3600.0, gt=0)
     bots_max_seats: int = Field(200, ge=1)  # seats one bot runner plays at once
+    # search bots (issue 22): worker processes one runner searches in (bounded: a seat's
+    # decision waits its turn within its own time budget, else plays the heuristic move)
+    bots_search_workers: int = Field(1, ge=1, le=64)
+    # --- issue 19: accounts and sessions (docs/operations.md "Accounts and sessions") ---
+    access_ttl_s: int = Field(600, ge=10, le=86_400)  # an access token's lifetime
+    refresh_ttl_s: int = Field(30 * 24 * 3600, ge=60)  # a session unused this long ends
+    sessions_max: int = Field(20, ge=1)  # per player: signing in beyond it ends the oldest
+    # Origin values allowed on /ws (comma-separated); empty: the page's own origin (the
+    # Origin's host equals the request's Host). A socket without Origin (not a browser) passes
+    ws_origins: str = ""
+    ws_auth_timeout_s: float = Field(10.0, gt=0)  # the first frame must authenticate by then
+    ws_query_token: bool = True  # DEPRECATED /ws?token=: accepted this release, then removed
+    revocation_sweep_s: float = Field(5.0, gt=0)  # open sockets' sessions re-checked this often
+    # WebAuthn (passkeys): the relying party's id (a domain) and name, and the page origins
+    # the browser may sign for (comma-separated; empty: http://localhost:<port>)
+    webauthn_rp_id: str = "localhost"
+    webauthn_rp_name: str = "Empire Hall"
+    webauthn_origins: str = ""
+    challenge_ttl_s: int = Field(120, ge=10, le=3600)  # a passkey challenge, used once
+    # failed sign-ins per account name in a window, after which sign-in waits (auth/rate_limited)
+    signin_fail_max: int = Field(10, ge=1)
+    signin_fail_window_s: int = Field(900, ge=1)
+    admins: str = ""  # player ids or account names with the admin role (comma-separated)
+    audit_maxlen: int = Field(10_000, ge=100)  # admin audit log entries kept (lobby:audit)
+    # --- issue 21: table talk (docs/operations.md "Table talk") ---
+    chat_max_chars: int = Field(500, ge=1, le=2000)  # a message's characters, after cleaning
+    chat_per_s: float = Field(0.5, gt=0)  # messages (and reports) per player, every replica
+    chat_burst: int = Field(8, ge=1)
+    chat_history: int = Field(50, ge=0, le=500)  # messages sent on chat_join
+    chat_keep: int = Field(500, ge=16, le=100_000)  # messages kept per channel (MAXLEN ~)
+    chat_ttl_s: float = Field(7 * 24 * 3600.0, gt=0)  # a channel expires this long after
+    # its first message (a game's channels expire with the game's live keys if sooner)
+    chat_mutes_max: int = Field(500, ge=1)  # players one player may mute
 
     @property
     def verify_secrets(self) -> list[str]:
         return [s for s in (self.secret, self.secret_previous) if s]
+
+    @property
+    def origins_allowed(self) -> list[str]:
+        return [o.strip().rstrip("/") for o in self.ws_origins.split(",") if o.strip()]
+
+    @property
+    def passkey_origins(self) -> list[str]:
+        listed = [o.strip().rstrip("/") for o in self.webauthn_origins.split(",") if o.strip()]
+        return listed or [f"http://localhost:{self.port}"]
+
+    @property
+    def admin_names(self) -> list[str]:
+        return [a.strip() for a in self.admins.split(",") if a.strip()]
 
     @property
     def gateway_url(self) -> str:

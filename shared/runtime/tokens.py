@@ -2,6 +2,10 @@
 
 Issued by the lobby, verified by the gateway (both hold the secret). A token names the player;
 the gateway derives the seat from the game's seat map, never from the client.
+
+A player's access token also names its session (``sid``): it lives minutes
+(EMPIRE_ACCESS_TTL_S) and the gateway refuses it once the session is revoked
+(services/lobby/accounts.py). Bot seat tokens carry no session.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ class Identity:
     player_id: str
     name: str
     exp_ms: int
+    session: str = ""  # the refresh session it was issued for ("" for a bot's seat token)
 
 
 def _b64(data: bytes) -> str:
@@ -34,9 +39,11 @@ def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-def issue(secret: str, player_id: str, name: str, exp_ms: int) -> str:
-    payload = json.dumps({"pid": player_id, "name": name, "exp": exp_ms},
-                         separators=(",", ":"), sort_keys=True).encode()
+def issue(secret: str, player_id: str, name: str, exp_ms: int, session: str = "") -> str:
+    claims: dict[str, str | int] = {"pid": player_id, "name": name, "exp": exp_ms}
+    if session:
+        claims["sid"] = session
+    payload = json.dumps(claims, separators=(",", ":"), sort_keys=True).encode()
     sig = hmac.new(secret.encode(), payload, hashlib.sha256).digest()
     return f"{_b64(payload)}.{_b64(sig)}"
 
@@ -57,7 +64,7 @@ def verify(secret: str | list[str], token: str, now_ms: int) -> Identity:
     try:
         data = json.loads(payload)
         ident = Identity(player_id=str(data["pid"]), name=str(data["name"]),
-                         exp_ms=int(data["exp"]))
+                         exp_ms=int(data["exp"]), session=str(data.get("sid", "")))
     except (ValueError, KeyError, TypeError) as exc:
         raise TokenError("auth/invalid_token", "malformed token payload") from exc
     if ident.exp_ms <= now_ms:

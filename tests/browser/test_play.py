@@ -137,11 +137,25 @@ async def test_board_of_every_game(
     await page.wait_for_selector(f"#board .board.{css}")
     clicks = 0
     for _ in range(4):  # the entropy seed, then game moves as they come (bots may be slow)
-        button = page.locator("#controls[data-state=ready] button.go:enabled").first
+        # a move is a ready control, or (games played on their drawn board) a highlighted
+        # spot on the board, then the amount it asks for
+        button = page.locator(
+            "#controls[data-state=ready] button.go:enabled, #board g.legal[role=button]").first
         try:
             await button.wait_for(timeout=60_000 if clicks < 2 else 10_000)
         except PlaywrightTimeout:
             break
+        if await page.locator("#board g.legal[role=button]").count():
+            await page.locator("#board g.legal[role=button]").first.click()
+            go = page.locator("#board .amount-go:enabled, #board button.dice:enabled").first
+            if await go.count():
+                await go.click()
+            clicks += 1
+            await page.wait_for_function(
+                "() => !document.querySelector('#board g.legal[role=button]')"
+                " || document.querySelector('#status').textContent.includes('refused')"
+                " || document.querySelector('#board .amount-go, #board button.dice')")
+            continue
         key = await page.get_attribute("#controls", "data-key") or ""
         await button.click()
         clicks += 1
@@ -159,3 +173,32 @@ async def test_board_of_every_game(
     SHOTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(SHOTS / f"{game}.png"), full_page=True)
     assert await page.locator("#board .board table").count() > 0
+
+
+async def test_nyc_map_is_clicked_and_fits_a_phone(tabs: Any) -> None:
+    """Issue 21: New York is a drawn map (names from the server's component data) played by
+    clicking it; at 360 px the page does not scroll sideways; the log speaks in sentences."""
+    ada = await tabs("ada")
+    page = ada.page
+    await create_table(page, "empire-nyc", 3, {})
+    await add_bots(page, 2)
+    await start(page)
+    await page.wait_for_selector("#board svg.nycmap g.nb[data-nb=MN03]")
+    assert "Harlem" in (await page.locator("#board g.nb[data-nb=MN03]").inner_text())
+    spot = page.locator("#board g.legal[role=button]").first
+    await spot.wait_for(timeout=60_000)
+    seq = await page.get_attribute("#controls", "data-seq")
+    await spot.click()
+    await page.wait_for_function("s => document.querySelector('#controls').dataset.seq !== s",
+                                 arg=seq, timeout=30_000)
+    await page.wait_for_selector("#log li.ev")
+    lines = await page.locator("#log li.ev").all_inner_texts()
+    assert any(" places " in x and "(" in x for x in lines), lines[-5:]
+    assert not any("…" in x for x in lines)
+    await page.set_viewport_size({"width": 360, "height": 740})
+    await page.wait_for_timeout(200)
+    wide = await page.evaluate(
+        "() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert wide <= 0, f"the page scrolls {wide} px sideways at 360 px"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SHOTS / "empire-nyc-360.png"), full_page=True)

@@ -239,3 +239,48 @@ def test_a_typed_refusal_reads_as_code_and_message() -> None:
         "lobby/table_full the table is full")
     assert error_text(ValueError("boom")) == "boom"
     assert error_text(TimeoutError()) == "TimeoutError"
+
+
+def test_the_log_shows_the_gateways_sentence() -> None:
+    """Issue 21: the terminal client prints the same sentence as the web page (the gateway's
+    ``text``, shared/rules/narrate.py), not a key dump."""
+    names = ["Ada", "Bob"]
+    event = {"type": "placed", "data": {"seat": 1, "nb": "BX02", "n": 3},
+             "text": "Bob places 3 cubes on Fordham (The Bronx)."}
+    assert render.event_line(event, names) == "Bob places 3 cubes on Fordham (The Bronx)."
+    raw = {"type": "placed", "data": {"seat": 1, "nb": "BX02", "n": 3}}
+    assert "BX02" in render.event_line(raw, names)
+
+
+async def test_tui_shows_and_sends_table_talk(clients_system: Supervisor) -> None:
+    """Seated at a table, the lobby's chat panel shows the table's messages (as text, never
+    markup) and Enter in its input posts one."""
+    from clients.tui.chat import ChatPanel
+
+    async with Client(clients_system.url) as host:
+        await host.sign_in("sdk-talker")
+        table = await host.create_table("duel", seats=2, options={"rounds": 1})
+        log = await host.chat_join(table_id=table["table_id"])
+        app = EmpireApp(clients_system.url, name="tui-talker")
+        async with app.run_test(size=SIZE) as pilot:
+            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            await pilot.press("i")
+            await _until(pilot, lambda: app.focused is not None and app.focused.id == "code")
+            await pilot.press(*table["invite"], "enter")
+            await _until(pilot, lambda: lobby.my_table is not None)
+            panel = lobby.query_one("#tablechat", ChatPanel)
+            await _until(pilot, lambda: panel.log_ is not None, timeout=20)
+            await host.chat("[bold]hello[/bold] tui", table_id=table["table_id"])
+
+            def shown() -> list[str]:
+                return [line.text for line in panel.chat_lines.lines]
+
+            await _until(pilot, lambda: any("sdk-talker: [bold]hello[/bold] tui" in t
+                                            for t in shown()), timeout=20)
+            assert sum("hello" in t for t in shown()) == 1  # once, as text (not markup)
+            panel.query_one(Input).focus()
+            await pilot.press(*"hi host", "enter")
+            await log.wait_for(lambda: "hi host" in log.texts(), 20)
+            assert log.messages[-1]["name"] == "tui-talker"

@@ -43,6 +43,7 @@ def test_document_is_deterministic_and_complete() -> None:
         "act",
         "commit",
         "ping",
+        "auth",  # the first frame (issue #19): the token, never in the URL
         "welcome",
         "accepted",
         "rejected",
@@ -50,6 +51,13 @@ def test_document_is_deterministic_and_complete() -> None:
         "view",
         "record",
         "pong",
+        "chat",  # both ways: a client's post, a server's message (two models)
+        "chat_join",
+        "chat_leave",
+        "chat_mute",
+        "chat_report",
+        "chat_history",
+        "chat_mutes",
     }
     channel = a["channels"]["play"]
     for ref in channel["messages"].values():  # every reference resolves

@@ -50,7 +50,8 @@ OUT = Path("test-output")
 # per game: at most this many mutations per (field pattern, kind) in the routine run (None:
 # all); the slow run takes every one
 CAP: dict[str, int | None] = {"duel-defaults": None, "duel-no-entropy": None,
-                              "duel-expired": None, "empire-engine": 60, "empire-cards": 25}
+                              "duel-expired": None, "empire-engine": 60, "empire-engine-idle": 12,
+                              "empire-cards": 25}
 
 
 @cache

@@ -11,8 +11,9 @@ sockets opened and reopened on one token until refused. Loopback is exempt from 
 limits (the default), so nothing here is throttled by address: what protects the victim is
 isolation (per-connection queues, per-account quotas, bounded work), not a rate limit.
 
-``make test`` runs it small (EMPIRE_SIEGE_SCALE=small); ``make siege`` full size, with the
-figures (before / during / after each attack) in test-output/siege/victims.json."""
+A measurement, so never in ``make test``: ``make siege-small`` runs it small,
+``make siege`` full size, with the figures (before / during / after each attack) in
+test-output/siege/victims.json."""
 
 from __future__ import annotations
 
@@ -41,7 +42,9 @@ from shared.runtime.valkey import free_port
 from tests.siege.conftest import report
 from tests.siege.rawws import RawWs
 
-pytestmark = [pytest.mark.siege, pytest.mark.timeout(1800)]
+# frame rates under attack: `make siege` / `make siege-small`, never `make test` (whose siege
+# tests are the limit checks in the other files)
+pytestmark = [pytest.mark.siege, pytest.mark.slow, pytest.mark.timeout(1800)]
 
 FULL = os.environ.get("EMPIRE_SIEGE_SCALE", "small").lower() == "full"
 PHASE_S = 20.0 if FULL else 4.0

@@ -213,6 +213,9 @@ TRUSTED: dict[str, str] = {
     "log[*].by": "who moved: seat or its turn timeout (the record has no clock of turns)",
     "record[round_opened].deadline_ms": "a round's deadline: checked only against a close "
                                          "with defaults",
+    "record[round_opened].slot_timeout_ms": "a fixed-order slot's own time (P-S1): checked "
+                                             "only against a slot_timed_out, within the same "
+                                             "1 s of clock slack as a deadline",
     "record[round_opened].slots[*].default_commitment": "the default of a slot that did not "
                                                          "default: its salt is never revealed",
     "record[seed_committed].scheme": "a label of the scheme (checked, but not a claim)",
@@ -285,6 +288,7 @@ RULES_ONLY: dict[str, frozenset[str] | None] = {
     "record[game_created].options": None,
     "log[*].move.action": None,
     "record[committed].public": frozenset({"drop"}),  # a key left out of the public part
+    "record[slot_timed_out].public": frozenset({"drop"}),  # the same, for a time-out (P-S1)
     "record[round_opened].ordered": frozenset({"replace"}),
 }
 

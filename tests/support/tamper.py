@@ -21,7 +21,8 @@ from shared.fairness.commitments import commitment, commitments_root
 from shared.fairness.draws import draw, game_key
 
 RECORDS = Path(__file__).resolve().parents[1] / "fixtures" / "records"
-GAMES = ("duel-defaults", "duel-no-entropy", "empire-engine", "empire-cards", "duel-expired")
+GAMES = ("duel-defaults", "duel-no-entropy", "empire-engine", "empire-engine-idle", "empire-cards",
+         "duel-expired")
 Doc = dict[str, Any]
 
 
@@ -195,6 +196,22 @@ def _public_part(d: Doc) -> None:
     c["public"] = {**c["public"], "engine": "L" if engine != "L" else "R"}
 
 
+def _timed_out_early(d: Doc) -> None:
+    """The escrow times seat 0's slot out 1 ms after its turn began instead of after its own
+    time (P-S1): the seats after it then commit against a default the seat never let happen."""
+    i = index(d, "slot_timed_out", round_id="plan:1")
+    ms = int(d["record"][i - 1]["id"].split("-")[0])
+    d["record"][i]["id"] = f"{ms + 1}-0"
+    fix_ids(d)
+
+
+def _timed_out_public(d: Doc) -> None:
+    """A timed-out slot shows the later seats an engine that is not its default's."""
+    e = one(d, "slot_timed_out", round_id="plan:1")
+    engine = e["public"]["engine"]
+    e["public"] = {**e["public"], "engine": "L" if engine != "L" else "R"}
+
+
 def _secret_published(d: Doc) -> None:
     e = next(x for x in entries(d, "draw") if x["secret"])
     e["values"] = next(x for x in one(d, "seed_revealed")["draws"]
@@ -280,6 +297,10 @@ LIES: list[tuple[str, str, Callable[[Doc], None], str, str | None]] = [
     ("committed slot shown as defaulted", "duel-defaults", _committed_then_defaulted,
      "default", "default"),
     ("public part is not the choice's", "empire-engine", _public_part, "public", "public"),
+    ("slot timed out before its own time", "empire-engine-idle", _timed_out_early, "deadline",
+     None),
+    ("timed-out public part is not the default's", "empire-engine-idle", _timed_out_public,
+     "public", None),
     ("secret draw's faces published", "empire-cards", _secret_published, "secret", "secret"),
     ("expired game with placings", "duel-expired", _expired_with_results, "record", None),
     ("escrow entries after an expired end", "duel-expired", _late_reveal, "order", None),

@@ -2,19 +2,64 @@
 
 const STORE = "empire-hall";
 
+// {player_id, name, token (access, minutes), refresh_token (spent on every refresh),
+//  access_expires_ms, session_id, account}
 export const session = {
-  me: JSON.parse(localStorage.getItem(STORE) || "null"), // {player_id, name, token}
+  me: JSON.parse(localStorage.getItem(STORE) || "null"),
   save(me) { this.me = me; localStorage.setItem(STORE, JSON.stringify(me)); },
   clear() { this.me = null; localStorage.removeItem(STORE); },
 };
+
+let refreshing = null; // one refresh at a time: a spent refresh token must not be sent twice
+
+/** A new access token for the stored refresh token (which the server spends). */
+export function refresh() {
+  if (!refreshing) {
+    // tabs share the stored refresh token: one refresh at a time across them (Web Locks), and
+    // a tab that finds another tab's newer token takes it instead of spending the old one
+    const run = async () => {
+      const held = session.me;
+      const stored = JSON.parse(localStorage.getItem(STORE) || "null");
+      if (stored && held && stored.refresh_token !== held.refresh_token && stored.player_id === held.player_id) {
+        session.me = stored;
+        return stored;
+      }
+      if (!held || !held.refresh_token) throw new ApiError("auth/refresh_invalid", "no session", 401);
+      const d = await raw("POST", "/api/session/refresh", { refresh_token: held.refresh_token }, false);
+      session.save({ ...held, ...d });
+      return d;
+    };
+    refreshing = (navigator.locks ? navigator.locks.request("empire-hall-refresh", run) : run())
+      .finally(() => { refreshing = null; });
+  }
+  return refreshing;
+}
+
+/** Refresh the access token when it expires within 30 s. */
+export async function freshToken() {
+  if (refreshing) await refreshing.catch(() => {});
+  const me = session.me;
+  if (me && me.refresh_token && me.access_expires_ms && me.access_expires_ms - Date.now() < 30000) await refresh();
+}
 
 export class ApiError extends Error {
   constructor(code, message, status) { super(`${code}: ${message}`); this.code = code; this.status = status; }
 }
 
 export async function api(method, path, body) {
+  await freshToken();
+  try {
+    return await raw(method, path, body, true);
+  } catch (exc) {
+    if (!(exc instanceof ApiError) || exc.code !== "auth/expired_token" || !session.me?.refresh_token) throw exc;
+  }
+  await refresh();
+  return raw(method, path, body, true);
+}
+
+async function raw(method, path, body, auth) {
   const headers = { "Content-Type": "application/json" };
-  if (session.me) headers.Authorization = "Bearer " + session.me.token;
+  if (auth && session.me) headers.Authorization = "Bearer " + session.me.token;
   const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   let data = null;
   try { data = await r.json(); } catch { /* not JSON */ }
@@ -44,21 +89,26 @@ export class Socket {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) return Promise.resolve();
     if (this.opening) return this.opening;
     this.closedByUs = false;
-    const url = location.origin.replace(/^http/, "ws") + "/ws?token=" + encodeURIComponent(session.me.token);
-    this.opening = new Promise((resolve, reject) => {
+    const url = location.origin.replace(/^http/, "ws") + "/ws"; // the token goes in the first frame
+    this.opening = freshToken().catch(() => {}).then(() => new Promise((resolve, reject) => {
       const ws = new WebSocket(url);
-      ws.onopen = () => { this.ws = ws; this.opening = null; resolve(); };
+      ws.onopen = () => {
+        ws.send(JSON.stringify({ type: "auth", token: session.me.token }));
+        this.ws = ws; this.opening = null; resolve();
+      };
       ws.onerror = () => { this.opening = null; reject(new Error("websocket failed")); };
       ws.onmessage = (ev) => this.onMessage(JSON.parse(ev.data));
       ws.onclose = (ev) => {
         this.ws = null;
         this.opening = null;
-        if (ev.code === 4401) { // the token is no longer valid (e.g. the server's secret changed)
-          this.watching = null;
-          if (this.onAuthLost) this.onAuthLost();
+        if (ev.code === 4401) { // the token expired, or the session was revoked
+          refresh().then(() => { if (!this.closedByUs && this.watching) this.resume(); }, () => {
+            this.watching = null;
+            if (this.onAuthLost) this.onAuthLost();
+          });
         } else if (!this.closedByUs && this.watching) setTimeout(() => this.resume(), 1000);
       };
-    });
+    }));
     clearInterval(this.ping);
     this.ping = setInterval(() => this.send({ type: "ping" }), 25000);
     return this.opening;
@@ -97,4 +147,63 @@ export class Socket {
     clearInterval(this.ping);
     if (this.ws) this.ws.close();
   }
+}
+
+// ---- passkeys (WebAuthn): the server's JSON options <-> the browser's credential API -------
+
+const b64u = {
+  decode(s) {
+    const b = atob(s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4));
+    return Uint8Array.from(b, (c) => c.charCodeAt(0)).buffer;
+  },
+  encode(buf) {
+    const b = String.fromCharCode(...new Uint8Array(buf));
+    return btoa(b).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  },
+};
+
+function credentialJSON(cred) {
+  const r = cred.response;
+  const response = { clientDataJSON: b64u.encode(r.clientDataJSON) };
+  if (r.attestationObject) {
+    response.attestationObject = b64u.encode(r.attestationObject);
+    if (r.getTransports) response.transports = r.getTransports();
+  } else {
+    response.authenticatorData = b64u.encode(r.authenticatorData);
+    response.signature = b64u.encode(r.signature);
+    if (r.userHandle) response.userHandle = b64u.encode(r.userHandle);
+  }
+  return { id: cred.id, rawId: b64u.encode(cred.rawId), type: cred.type, response,
+    clientExtensionResults: cred.getClientExtensionResults ? cred.getClientExtensionResults() : {},
+    authenticatorAttachment: cred.authenticatorAttachment || undefined };
+}
+
+const ids = (list) => (list || []).map((c) => ({ ...c, id: b64u.decode(c.id) }));
+
+/** Register a passkey for the signed-in player (a guest becomes an account). */
+export async function addPasskey(label = "") {
+  const begin = await api("POST", "/api/account/passkeys/begin");
+  const o = begin.options;
+  const cred = await navigator.credentials.create({ publicKey: { ...o, challenge: b64u.decode(o.challenge),
+    user: { ...o.user, id: b64u.decode(o.user.id) }, excludeCredentials: ids(o.excludeCredentials) } });
+  return api("POST", "/api/account/passkeys/finish", { challenge_id: begin.challenge_id, credential: credentialJSON(cred), label });
+}
+
+/** Sign in with a passkey (a discoverable one: the browser offers this site's passkeys). */
+export async function signInPasskey() {
+  const begin = await raw("POST", "/api/session/passkey/begin", {}, false);
+  const o = begin.options;
+  const cred = await navigator.credentials.get({ publicKey: { ...o, challenge: b64u.decode(o.challenge),
+    allowCredentials: ids(o.allowCredentials) } });
+  return raw("POST", "/api/session/passkey/finish", { challenge_id: begin.challenge_id, credential: credentialJSON(cred) }, false);
+}
+
+/** Sign in to an account with its name and password. */
+export function signInPassword(name, password) {
+  return raw("POST", "/api/session/password", { name, password }, false);
+}
+
+/** A new guest (one click). */
+export function signInGuest(name) {
+  return raw("POST", "/api/players", { name }, false);
 }

@@ -1,21 +1,26 @@
 // Empire Hall web client: sign in, lobby (tables, invites, bots, live games, leaderboards),
 // the play screen (play.js) and the replay viewer (replay.js). Routes live in the URL hash:
-// #/lobby, #/table/<id>, #/game/<id>, #/replay/<id>, #/leaderboard/<game>.
+// #/lobby, #/table/<id>, #/game/<id>, #/replay/<id>, #/leaderboard/<game>, #/account.
+// Signing in: a guest (one click), an account's password, or a passkey; the account screen
+// upgrades a guest, adds passkeys, lists and revokes sessions, exports and deletes.
 
-import { api, ApiError, session, Socket } from "./api.js";
+import { addPasskey, api, ApiError, session, signInGuest, signInPasskey, signInPassword, Socket } from "./api.js";
 import { $, fill, h, table } from "./dom.js";
+import * as chat from "./chat.js";
 import * as play from "./play.js";
 import { loadBundle, openReplay, runVerify } from "./replay.js";
+import { openRules } from "./rules.js";
 import { optionsForm } from "./schemaform.js";
 
 let catalog = [];
 let optionsBox = null;
 let tablePoll = null;
-const socket = new Socket((m) => play.onMessage(m));
+const socket = new Socket((m) => { if (!chat.onMessage(m)) play.onMessage(m); });
 play.attach(socket);
+chat.attach(socket, () => session.me);
 socket.onAuthLost = () => { session.clear(); flash("Please sign in again."); route(); };
 
-const SCREENS = ["signin", "lobby", "table", "play", "replay"];
+const SCREENS = ["signin", "lobby", "table", "play", "replay", "account", "rules"];
 function show(name) {
   for (const s of SCREENS) $(s).classList.toggle("hidden", s !== name);
   document.body.dataset.screen = name;
@@ -58,13 +63,23 @@ async function route() {
   fill($("who"), `signed in as ${session.me.name} `, h("button.link", { type: "button", onclick: signOut }, "sign out"));
   if (!catalog.length) catalog = (await guarded(() => api("GET", "/api/games")) || { games: [] }).games;
   if (screen !== "game") play.closeGame();
+  chat.closeAll(screen === "game" ? "game-chat" : screen === "table" ? "table-chat" : null);
   if (screen === "game" && arg) {
     show("play");
     remember(arg);
     await guarded(() => play.openGame(arg, catalog));
+    await guarded(() => chat.open("game-chat", { game_id: arg }));
   } else if (screen === "replay" && arg) {
     show("replay");
     await guarded(() => openReplay(arg, catalog));
+  } else if (screen === "rules" && arg) {
+    show("rules");
+    const g = catalog.find((x) => x.name === decodeURIComponent(arg));
+    fill($("rules-title"), `Rules: ${g ? g.title : decodeURIComponent(arg)}`);
+    await guarded(() => openRules(decodeURIComponent(arg)));
+  } else if (screen === "account") {
+    show("account");
+    await guarded(account);
   } else if (screen === "table" && arg) {
     show("table");
     await guarded(() => showTable(arg));
@@ -75,21 +90,79 @@ async function route() {
 }
 window.addEventListener("hashchange", route);
 
-function signOut() {
+async function signOut() {
   socket.close();
+  await api("POST", "/api/session/sign-out").catch(() => {}); // ends the session server-side
   session.clear();
   location.hash = "#/lobby";
   route();
 }
 
+async function signedIn(me) {
+  session.save(me);
+  location.hash = "#/lobby";
+  await route();
+}
+
 $("signin-form").addEventListener("submit", (e) => {
   e.preventDefault();
+  guarded(async () => signedIn(await signInGuest($("name").value.trim())));
+});
+$("password-form").addEventListener("submit", (e) => {
+  e.preventDefault();
   guarded(async () => {
-    session.save(await api("POST", "/api/players", { name: $("name").value.trim() }));
-    location.hash = "#/lobby";
-    await route();
+    const me = await signInPassword($("acct-name").value.trim(), $("acct-password").value);
+    $("acct-password").value = "";
+    await signedIn(me);
   });
 });
+$("passkey-signin").addEventListener("click", () => guarded(async () => signedIn(await signInPasskey())));
+
+// ---- account --------------------------------------------------------------------------------
+
+async function account() {
+  const [me, sess] = await Promise.all([api("GET", "/api/me"), api("GET", "/api/sessions")]);
+  const pw = h("input#new-password", { type: "password", placeholder: "new password (8+ characters)", autocomplete: "new-password", maxlength: 256 });
+  const cur = h("input#current-password", { type: "password", placeholder: "current password", autocomplete: "current-password", maxlength: 256 });
+  const confirm = h("input#delete-confirm", { placeholder: `type ${me.name} to confirm` });
+  const when = (ms) => (ms ? new Date(ms).toLocaleString() : "—");
+  fill($("account-body"),
+    h("p#account-status", me.account
+      ? `${me.name} is an account: sign in from any browser or device with ${[me.password && "the password", me.passkeys.length && "a passkey"].filter(Boolean).join(" or ")}.`
+      : `${me.name} is a guest: add a password or a passkey to keep this player (rating, history and games stay).`),
+    h("form#password-set.row", { onsubmit: (e) => { e.preventDefault(); guarded(async () => {
+      await api("POST", "/api/account/password", me.password ? { password: pw.value, current: cur.value } : { password: pw.value });
+      pw.value = cur.value = "";
+      flash(me.password ? "Password changed." : "This player is now an account.", false);
+      await account();
+    }); } }, me.password ? cur : null, pw, h("button", { type: "submit" }, me.password ? "Change password" : "Set a password")),
+    h("div.row", h("button#add-passkey", { type: "button", onclick: () => guarded(async () => {
+      await addPasskey("this browser");
+      flash("Passkey added.", false);
+      await account();
+    }) }, "Add a passkey"), h("span.muted", `${me.passkeys.length} passkey(s)`)),
+    h("h3", "Sessions"),
+    table(["Signed in", "Last used", "Client", ""], sess.sessions.map((x) => [when(x.created_ms), when(x.used_ms), x.agent || "—",
+      x.current ? h("span.muted", "this one") : h("button", { type: "button", dataset: { session: x.session_id }, onclick: () => guarded(async () => {
+        await api("DELETE", `/api/sessions/${encodeURIComponent(x.session_id)}`);
+        await account();
+      }) }, "Revoke")])),
+    h("h3", "Your data"),
+    h("div.row", h("button#export", { type: "button", onclick: () => guarded(async () => {
+      const data = await api("GET", "/api/account/export");
+      const a = h("a", { href: URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: "application/json" })), download: "empire-hall-data.json" });
+      a.click();
+      URL.revokeObjectURL(a.href);
+    }) }, "Download my data")),
+    h("div.row", confirm, h("button#delete-account", { type: "button", onclick: () => guarded(async () => {
+      await api("DELETE", "/api/account", { confirm: confirm.value });
+      socket.close();
+      session.clear();
+      flash("Account deleted.", false);
+      location.hash = "#/lobby";
+      await route();
+    }) }, "Delete this player")));
+}
 
 // ---- lobby ----------------------------------------------------------------------------------
 
@@ -114,8 +187,22 @@ function onGameChange() {
   seats.value = Math.max(g.min_seats, Math.min(3, g.max_seats));
   optionsBox = optionsForm(g.options);
   fill($("options"), optionsBox);
+  $("turn-timeout").value = ""; // a new table starts from the server default, not the last table's
 }
 $("game").addEventListener("change", onGameChange);
+
+/** The table's variant options with their labels (from the game's schema), not raw JSON. */
+function optionsSummary(t) {
+  const g = catalog.find((x) => x.name === t.game);
+  const props = (g && g.options && g.options.properties) || {};
+  const rows = Object.entries(props).map(([k, p]) => {
+    const v = k in (t.options || {}) ? t.options[k] : p.default;
+    return h("li", { title: p.description || "" }, h("b", p.title || k), ": ",
+      v === null || v === undefined ? "none" : typeof v === "boolean" ? (v ? "on" : "off") : String(v),
+      p.description ? h("span.opt-desc", p.description) : null);
+  });
+  return rows.length ? h("details.table-options", h("summary", "Variant options"), h("ul", rows)) : null;
+}
 
 $("create-form").addEventListener("submit", (e) => {
   e.preventDefault();
@@ -181,7 +268,9 @@ async function showTable(tid) {
   const kind = h("select#bot-kind", h("option", { value: "heuristic" }, "heuristic bot"), h("option", { value: "random" }, "random bot"));
   fill($("table-body"),
     h("h2", titleOf(t.game)),
-    h("p", `Table ${t.table_id} · ${t.public ? "public" : "private"} · options ${JSON.stringify(t.options)} · turn timeout ${t.turn_timeout_ms / 1000} s`),
+    h("p", `Table ${t.table_id} · ${t.public ? "public" : "private"} · time per move (turns and sealed rounds) ${t.turn_timeout_ms / 1000} s · `,
+      h("a", { href: `#/rules/${t.game}` }, "rules of this server")),
+    optionsSummary(t),
     h("p", "Invite code: ", h("code#invite-code", t.invite), " — share it; anyone with it can join this table."),
     h("ol#seats-list", Array.from({ length: t.seats }, (_, i) => {
       const p = t.players[i];
@@ -210,6 +299,7 @@ async function showTable(tid) {
     if (fresh.game_id) { clearInterval(tablePoll); location.hash = `#/game/${fresh.game_id}`; }
     else if (fresh.players.length !== t.players.length) await showTable(tid);
   }), 1500);
+  await chat.open("table-chat", { table_id: tid }); // (joins again once seated)
 }
 
 // ---- replay ---------------------------------------------------------------------------------

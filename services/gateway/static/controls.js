@@ -88,3 +88,20 @@ function selects(group, keys, label, valueLabel, opts) {
   render();
   return wrap;
 }
+
+/**
+ * Any amount from min to max (the rules allow any): a number field with − and + steppers
+ * and a button that sends it. ``label(n)`` names what the button will do.
+ */
+export function amount({ min, max, value, label, onPick, disabled, name = "amount" }) {
+  const input = h("input", { type: "number", min, max, step: 1, value: value ?? max, name, inputMode: "numeric",
+    "aria-label": `${words(name)} (${min} to ${max})` });
+  const clamp = () => Math.min(max, Math.max(min, Math.round(Number(input.value) || min)));
+  const go = h("button.go.amount-go", { type: "button", disabled: !!disabled, onclick: () => onPick(clamp()) });
+  const sync = () => { go.textContent = label(clamp()); };
+  const step = (d) => () => { input.value = String(Math.min(max, Math.max(min, clamp() + d))); sync(); };
+  input.addEventListener("input", sync);
+  sync();
+  return h("div.amount", h("button.step", { type: "button", onclick: step(-1), "aria-label": "one less" }, "−"),
+    input, h("button.step", { type: "button", onclick: step(1), "aria-label": "one more" }, "+"), go);
+}

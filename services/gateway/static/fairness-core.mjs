@@ -329,6 +329,8 @@ const ENTRY_SHAPES = {
   seed_committed: { commitment: "hex64", scheme: "str" },
   round_opened: { round_id: "str", ordered: "bool", deadline_ms: "int", slots: "list" },
   committed: { round_id: "str", slot: "str", seat: "int", commitment: "hex64", public: "dict|null" },
+  // a fixed-order round's seat that let its own time pass (P-S1): its default stands
+  slot_timed_out: { round_id: "str", slot: "str", seat: "int", public: "dict|null" },
   round_closed: { round_id: "str", root: "hex64", defaulted: "strlist" },
   round_revealed: { round_id: "str", openings: "list" },
   draw: { label: "str", draw: "drawkind", n: "pos", count: "pos", secret: "bool" },
@@ -347,7 +349,8 @@ const MOVE_SHAPES = {
 };
 const RECEIPT_SHAPE = { round_id: "str", slot: "str", choice: "json", nonce: "hex64", commitment: "hex64" };
 
-const PLAY_TYPES = ["round_opened", "committed", "round_closed", "round_revealed", "draw", "event", "game_ended"];
+const PLAY_TYPES = ["round_opened", "committed", "slot_timed_out", "round_closed", "round_revealed", "draw", "event", "game_ended"];
+const ROUND_TYPES = ["round_opened", "committed", "slot_timed_out", "round_closed", "round_revealed"];
 const eqList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 const short = (c) => (typeof c === "string" ? c.slice(0, 16) : "none");
 const ms = (id) => Number(id.split("-")[0]);
@@ -463,13 +466,14 @@ class Checker {
   add(cls, where, text) { this.r.add(cls, where, text); }
   first(t) { return this.rec.findIndex((e) => e.type === t); }
 
-  /** The game ended by its lifetime (outcome status "expired", nobody placed): a round or the
+  /** The game ended by its lifetime (outcome status "expired", nobody placed; or an admin ended
+   * it: "aborted", likewise): a round or the
    * entropy round may have been open then; it stays open in the record (the escrow writes
    * nothing after game_ended) and is not applied. */
   expired() {
     const end = this.first("game_ended");
     const outcome = end >= 0 ? this.rec[end].outcome : null;
-    return isObj(outcome) && get(outcome, "status", null) === "expired";
+    return isObj(outcome) && ["expired", "aborted"].includes(get(outcome, "status", null));
   }
 
   run(receipts) {
@@ -580,7 +584,7 @@ class Checker {
     const nSeats = this.doc.players.length;
     this.rec.forEach((e, i) => {
       const t = e.type;
-      if (!["round_opened", "committed", "round_closed", "round_revealed"].includes(t)) return;
+      if (!ROUND_TYPES.includes(t)) return;
       const rid = e.round_id;
       const rd = this.rounds.get(rid);
       if (t === "round_opened") {
@@ -592,8 +596,8 @@ class Checker {
         this.add("round", `round ${rid}`, `${t} for a round that was never opened before it`);
         return;
       }
-      if (t === "committed") {
-        if (rd.closed >= 0) this.add("round", `${rid}/${e.slot} committed`, "after the round closed");
+      if (t === "committed" || t === "slot_timed_out") {
+        if (rd.closed >= 0) this.add("round", `${rid}/${e.slot} ${t}`, "after the round closed");
         rd.commits.push([i, e]);
       } else if (t === "round_closed") {
         if (rd.closed >= 0) { this.add("round", `round ${rid}`, "closed twice"); return; }
@@ -631,16 +635,31 @@ class Checker {
     }
     const published = new Map();
     const pub = new Map();
+    const timedOut = new Set();
+    let slotMs = has(rd.spec, "slot_timeout_ms") ? rd.spec.slot_timeout_ms : null;
+    if (slotMs !== null && (!Number.isInteger(slotMs) || slotMs < 1 || !rd.spec.ordered)) {
+      this.add("shape", `round ${rid} round_opened`, "slot_timeout_ms must be an integer >= 1, in a fixed-order round only");
+      slotMs = null;
+    }
+    let turnFrom = ms(rd.spec.id); // when the slot whose turn it is began its turn
     rd.commits.forEach(([, c], k) => {
       const key = c.slot;
-      const where = `${rid}/${key} committed`;
+      const where = `${rid}/${key} ${c.type}`;
       if (!slots.has(key)) { this.add("slot", where, "not a slot of the round"); return; }
-      if (published.has(key)) { this.add("slot", where, "committed twice"); return; }
+      if (published.has(key) || timedOut.has(key)) { this.add("slot", where, "committed or timed out twice"); return; }
       if (c.seat !== slots.get(key)) {
         this.add("seat", where, `seat ${c.seat}, but the round opened the slot for seat ${slots.get(key)}`);
       }
-      published.set(key, c.commitment);
       pub.set(key, c.public);
+      const at = ms(c.id);
+      if (c.type === "slot_timed_out") {
+        timedOut.add(key);
+        if (slotMs === null) this.add("deadline", where, "a slot timed out in a round without a time per slot");
+        else if (at + DEADLINE_SLACK_MS < turnFrom + slotMs) {
+          this.add("deadline", where, `timed out at ${at}, before its own time ran out at ${turnFrom + slotMs} (P-S1)`);
+        }
+      } else published.set(key, c.commitment);
+      turnFrom = at;
       if (rd.spec.ordered) {
         if (k >= order.length || order[k] !== key) {
           const want = k < order.length ? order[k] : "none";
@@ -663,7 +682,10 @@ class Checker {
     if (commitmentsRoot([...published.entries()]) !== rd.close.root) {
       this.add("root", where, "the commitments root is not the root of the commitments published before the close");
     }
-    if (without.length && ms(rd.close.id) + DEADLINE_SLACK_MS < rd.spec.deadline_ms) {
+    // defaults before the round's deadline only when every defaulted slot timed out on its own
+    // time (P-S1: a fixed-order round times each seat separately)
+    const earlyOk = without.length > 0 && without.every((k) => timedOut.has(k));
+    if (without.length && !earlyOk && ms(rd.close.id) + DEADLINE_SLACK_MS < rd.spec.deadline_ms) {
       this.add("deadline", where, `closed with defaults at ${ms(rd.close.id)}, before the deadline ${rd.spec.deadline_ms} fixed at open`);
     }
     const openings = rd.reveal.openings;
@@ -707,6 +729,15 @@ class Checker {
       } else if (!o.defaulted) {
         this.add("commitment", where, "revealed as a committed choice, but no commitment was published before the close");
       } else {
+        const shownT = timedOut.has(key) ? pub.get(key) : null;
+        if (shownT !== null) {
+          const ch = o.choice;
+          const want = {};
+          if (isObj(ch)) for (const k of Object.keys(shownT)) want[k] = has(ch, k) ? ch[k] : null;
+          if (!same(want, shownT)) {
+            this.add("public", `${rid}/${key} slot_timed_out`, `the public part shown to later seats, ${canon(shownT)}, is not the default's, ${canon(want)}`);
+          }
+        }
         if (o.nonce !== null || o.commitment !== null) {
           this.add("default", where, "a defaulted opening carries a nonce or a commitment");
         }
@@ -867,10 +898,10 @@ class Checker {
         if (!moveAt.has(e.seq)) { this.add("order", `record[${i}] event`, `seq ${e.seq} is not a move of the log`); return; }
         pos = [e.seq, 1];
       } else if (t === "draw" && drawsAt.has(e.label)) pos = [drawsAt.get(e.label), 0];
-      else if (["round_opened", "committed", "round_closed", "round_revealed"].includes(t) && roundsAt.has(e.round_id)) {
+      else if (ROUND_TYPES.includes(t) && roundsAt.has(e.round_id)) {
         const seq = roundsAt.get(e.round_id);
         pos = t === "round_revealed" ? [seq, 0] : [seq - 1, 2];
-      } else if (["round_opened", "committed"].includes(t) && lastSeq !== null && expired && e.round_id !== ENTROPY_ROUND) {
+      } else if (["round_opened", "committed", "slot_timed_out"].includes(t) && lastSeq !== null && expired && e.round_id !== ENTROPY_ROUND) {
         pos = [lastSeq, 2]; // the round still open at the end: after the last move
       } else if (t === "game_ended" && lastSeq !== null) pos = [lastSeq, 3];
       else return;

@@ -49,11 +49,12 @@ function safe(fn, ...args) {
 
 const clip = (s, n = 140) => (s.length > n ? s.slice(0, n - 1) + "…" : s);
 
+/** An event's sentence: the server's (shared/rules/narrate.py, sent as ``text``), else a
+ * whole (never cut) fallback built from its fields. */
 export function eventText(ev, ctx) {
-  const own = safe(ctx.game.event, ev, ctx);
-  if (own) return own;
-  const parts = Object.entries(ev.data || {}).map(([k, v]) => `${words(k)} ${clip(ctx.valueLabel(k, v), 60)}`);
-  return clip(words(ev.type) + (parts.length ? ": " + parts.join(", ") : ""));
+  if (typeof ev.text === "string" && ev.text) return ev.text;
+  const parts = Object.entries(ev.data || {}).map(([k, v]) => `${words(k)} ${ctx.valueLabel(k, v)}`);
+  return words(ev.type) + (parts.length ? ": " + parts.join(", ") : "");
 }
 
 /** A logged move (the replay's move log) as text. */

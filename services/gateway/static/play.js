@@ -5,6 +5,7 @@
 // receipt, and a check of every reveal against the commitment published before the round closed.
 
 import { api, cmdId, session } from "./api.js";
+import { loadComponents } from "./components.js";
 import { picker } from "./controls.js";
 import { $, fill, h, kv, short, table, words } from "./dom.js";
 import { canonical, commitment, commitmentsRoot, newNonce } from "./fairness.js";
@@ -26,14 +27,19 @@ export async function openGame(gid, catalog) {
   const seat = meta.players.findIndex((p) => p.player_id === session.me.player_id);
   S = {
     id: gid, meta, catalog, seat: seat < 0 ? null : seat, msg: null, busy: null, busyTimer: null,
-    seen: {}, closedSeen: {}, publics: {}, rounds: new Map(), recordQ: Promise.resolve(),
+    seen: {}, timedOut: {}, closedSeen: {}, publics: {}, rounds: new Map(), recordQ: Promise.resolve(),
     receipts: JSON.parse(localStorage.getItem(receiptsKey(gid)) || "{}"), cmds: {}, committing: new Set(),
     seed: null, seedRevealed: false, ended: false, resultShown: false, error: null, logCount: 0,
+    components: null,
   };
+  try { // the game's component data (names, card text) from its data modules
+    S.components = await loadComponents(meta.game);
+  } catch { S.components = null; }
   const title = (catalog.find((g) => g.name === meta.game) || {}).title || meta.game;
   fill($("play-title"), title);
   fill($("play-sub"), `game ${gid} · `, S.seat === null ? "spectating" : `you are seat ${S.seat}`,
-    " · players: ", meta.players.map((p) => `${p.name}${p.bot ? " (bot)" : ""}`).join(", "));
+    " · players: ", meta.players.map((p) => `${p.name}${p.bot ? " (bot)" : ""}`).join(", "),
+    " · ", h("a#rules-link", { href: `#/rules/${meta.game}` }, "rules"));
   for (const id of ["board", "controls", "sealed", "log", "fairness", "result", "status"]) fill($(id));
   $("result").classList.add("hidden");
   ticker = setInterval(tick, 1000);
@@ -56,7 +62,7 @@ export function onMessage(m) {
   else if (m.type === "record" && m.game_id === S.id) {
     socket.watching && (socket.watching.record = m.id);
     const st = S;
-    S.recordQ = S.recordQ.then(() => onRecord(st, m.entry)).catch((e) => console.error(e));
+    S.recordQ = S.recordQ.then(() => onRecord(st, m.entry, m.text)).catch((e) => console.error(e));
   } else if (m.type === "committed" && m.game_id === S.id) {
     const r = S.receipts[`${m.round_id}/${m.slot}`];
     if (r) { r.ack = m.commitment === r.commitment ? "ok" : "bad"; saveReceipts(); renderSealed(); }
@@ -68,7 +74,10 @@ function onView(m) {
   S.msg = m;
   if (socket.watching) socket.watching.seq = m.seq;
   if (S.busy) clearBusy();
-  for (const e of m.events) addLog(m.seq, e);
+  // The public events of the whole game arrive as record entries with their sentence (a
+  // spectator who joins late gets them all); a view adds only the events private to this
+  // seat. Events without a sentence (an older gateway) are logged from the view, as before.
+  for (const e of m.events) if (e.private || !("text" in e)) addLog(m.seq, e);
   render();
   if (m.node.kind === "terminal" || m.stage === "ended") {
     S.ended = true;
@@ -96,16 +105,20 @@ function clearBusy() {
 
 function addLog(seq, e) {
   const ctx = context();
-  const li = h("li", { class: "ev", dataset: { seq } }, h("small", `#${seq} `), eventText(e, ctx));
+  const text = eventText(e, ctx);
+  const li = h("li", { class: "ev" + (e.private ? " private" : ""), title: text, dataset: { seq, type: e.type } },
+    h("small", `#${seq} `), text);
   const log = $("log");
   log.append(li);
   S.logCount += 1;
-  while (log.childElementCount > 400) log.firstElementChild.remove();
+  while (log.childElementCount > 5000) log.firstElementChild.remove();
   log.scrollTop = log.scrollHeight;
 }
 
 function context() {
-  return makeCtx(S.meta.game, S.meta.players, S.seat, { view: S.msg && S.msg.view, act: (a) => act(a) });
+  return makeCtx(S.meta.game, S.meta.players, S.seat, { view: S.msg && S.msg.view, act: (a) => act(a),
+    components: S.components, legal: S.msg ? S.msg.legal : [], seq: S.msg ? S.msg.seq : 0, busy: !!S.busy,
+    redraw: () => render() });
 }
 
 // ---- rendering ------------------------------------------------------------------------------
@@ -165,7 +178,7 @@ function controlsKey(m) {
   const slots = n.kind === "simultaneous" ? n.my_slots.map((sl) => {
     const key = `${n.round_id}/${sl.key}`;
     const order = n.order.map((o) => o.key);
-    const waiting = order.slice(0, order.indexOf(sl.key)).filter((k) => !S.seen[`${n.round_id}/${k}`]).length;
+    const waiting = order.slice(0, order.indexOf(sl.key)).filter((k) => !done(`${n.round_id}/${k}`)).length;
     return [!!S.receipts[key], !!S.seen[key], n.ordered ? waiting : 0];
   }) : null;
   return JSON.stringify([S.id, m.seq, S.seat, S.busy, slots]);
@@ -184,8 +197,12 @@ function renderControls(force = false) {
   if (S.seat === null) parts.push(h("p.muted", "You are watching as a spectator: you see only public information."));
   else if (n.kind === "turn") {
     const mayAct = n.seats.includes(S.seat) || n.open_to.includes(S.seat);
-    if (mayAct && m.legal.length) {
-      parts.push(picker(m.legal, { label: ctx.actionLabel, valueLabel: ctx.valueLabel, onPick: act, disabled: !!S.busy, cls: "act" }));
+    // moves the board takes (clicks on the map, any amount by a stepper) leave the buttons
+    const onBoard = ctx.game.boardActions && S.components ? ctx.game.boardActions : new Set();
+    const rest = m.legal.filter((a) => !(a && onBoard.has(a.type)));
+    if (mayAct && m.legal.length && !rest.length) parts.push(h("p.yourmove", "Your move: play it on the board."));
+    else if (mayAct && m.legal.length) {
+      parts.push(picker(rest, { label: ctx.actionLabel, valueLabel: ctx.valueLabel, onPick: act, disabled: !!S.busy, cls: "act" }));
     } else parts.push(h("p.muted", `Waiting for ${n.seats.map(ctx.name).join(", ")}.`));
   } else if (n.kind === "simultaneous") parts.push(...sealedControls(n, ctx));
   else if (n.kind === "chance") parts.push(h("p.muted", `The dealer is drawing ${n.label}…`));
@@ -203,7 +220,7 @@ function sealedControls(n, ctx) {
   for (const slot of n.my_slots) {
     const key = `${n.round_id}/${slot.key}`;
     if (S.receipts[key] || S.seen[key]) continue;
-    const before = n.ordered ? order.slice(0, order.indexOf(slot.key)).filter((k) => !S.seen[`${n.round_id}/${k}`]) : [];
+    const before = n.ordered ? order.slice(0, order.indexOf(slot.key)).filter((k) => !done(`${n.round_id}/${k}`)) : [];
     if (before.length) {
       const who = [...new Set(n.order.filter((o) => before.includes(o.key)).map((o) => ctx.name(o.seat)))];
       out.push(h("p.muted", `Your placement ${slot.key} comes after ${before.length} more in the commit order (${who.join(", ")}).`));
@@ -213,13 +230,28 @@ function sealedControls(n, ctx) {
       : ctx.game.slotContext && ctx.game.slotContext(slot, ctx);
     const body = n.platform
       ? h("div.picker", h("button.go.choose", { type: "button", onclick: () => commitChoice(n.round_id, slot, newNonce()) }, "Add my random seed"))
-      : picker(slot.allowed || [slot.default], { label: (c) => ctx.choiceLabel(c, { ...slot, round_id: n.round_id }), valueLabel: ctx.valueLabel,
+      : picker(allowedNow(slot, n, ctx), { label: (c) => ctx.choiceLabel(c, { ...slot, round_id: n.round_id }), valueLabel: ctx.valueLabel,
         onPick: (c) => commitChoice(n.round_id, slot, c), cls: "choose" });
     out.push(h("div.slot", h("p", h("b", `Sealed choice ${slot.key}`), about ? " — " + about : ""), body));
     if (n.ordered) break; // one placement at a time
   }
   if (!out.length) out.push(h("p.muted", "Your choice is sealed. Waiting for the other seats…"));
   return out;
+}
+
+/** A slot's allowed choices as far as the game can narrow them by what is already public
+ * (e.g. the Engine's second placement must use the other engine, EE-1/EE-2). */
+function allowedNow(slot, n, ctx) {
+  const all = slot.allowed || [slot.default];
+  if (!ctx.game.allowedNow) return all;
+  const mine = (k) => k.startsWith(n.round_id + "/");
+  const publics = Object.fromEntries(Object.entries(S.publics)
+    .filter(([k]) => mine(k)).map(([k, v]) => [k.slice(n.round_id.length + 1), v]));
+  for (const [k, r] of Object.entries(S.receipts)) { // this seat's own sealed choices, whole
+    if (mine(k) && r && r.choice && typeof r.choice === "object") publics[k.slice(n.round_id.length + 1)] = r.choice;
+  }
+  const narrowed = ctx.game.allowedNow(slot, all, publics, ctx);
+  return narrowed && narrowed.length ? narrowed : all;
 }
 
 // ---- acting ---------------------------------------------------------------------------------
@@ -301,13 +333,21 @@ function downloadJson(name, doc) {
 
 // ---- the public record: commitments, closes, reveals, the dealer ----------------------------
 
-async function onRecord(st, e) {
+// a slot of a sealed round is done once committed, or timed out in a fixed order (P-S1)
+const done = (key) => !!S.seen[key] || !!S.timedOut[key];
+
+async function onRecord(st, e, text) {
   if (S !== st) return; // another game was opened meanwhile
   const t = e.type;
   if (t === "seed_committed") S.seed = e.commitment;
   else if (t === "seed_revealed") S.seedRevealed = true;
   else if (t === "round_opened") {
     S.rounds.set(e.round_id, { id: e.round_id, ordered: e.ordered, deadline_ms: e.deadline_ms, slots: e.slots, status: "open", ok: null, problems: [] });
+  } else if (t === "slot_timed_out") { // P-S1: a fixed-order slot let its own time pass
+    const key = `${e.round_id}/${e.slot}`;
+    S.timedOut[key] = true;
+    if (e.public) S.publics[key] = e.public;
+    if (S.msg && S.msg.node.kind === "simultaneous") renderControls();
   } else if (t === "committed") {
     const key = `${e.round_id}/${e.slot}`;
     S.seen[key] = e.commitment;
@@ -321,6 +361,10 @@ async function onRecord(st, e) {
     if (round) Object.assign(round, { status: "closed", root: e.root, defaulted: e.defaulted });
   } else if (t === "round_revealed") await checkReveal(st, e);
   else if (t === "game_ended") S.ended = true;
+  else if (t === "event") { // a public event, with the server's sentence
+    S.recordEvents = true;
+    addLog(e.seq, { type: e.event, data: e.data, text });
+  }
   if (S !== st) return;
   renderSealed();
   renderFairness();

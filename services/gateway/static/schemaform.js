@@ -34,7 +34,8 @@ export function optionsForm(schema) {
     input.name = name;
     input.dataset.kind = k;
     fields.push({ name, k, input, def });
-    box.append(h("label.opt", { title: prop.description || "" }, h("span", prop.title || words(name)), input));
+    const desc = prop.description ? h("span.opt-desc", prop.description) : null;
+    box.append(h("label.opt", { title: prop.description || "" }, h("span", h("span.opt-title", prop.title || words(name)), desc), input));
   }
   box.read = () => {
     const out = {};

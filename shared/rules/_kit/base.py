@@ -179,8 +179,26 @@ class GameBase(ABC, Generic[S, Opt, A]):
     def check_choice(self, slot: SealedSlot, choice: Json) -> bool:
         return default_check_choice(slot, choice)
 
+    # Earlier rules versions this engine still plays (issue 22): version -> the options that
+    # version's games had implicitly, i.e. the defaults of options added or changed since.
+    # A game started under such a version keeps its rules: its stored state decodes with
+    # them (an option missing from the stored state is the old one, not today's default),
+    # and its log replays with them (``replay.transitions(..., rules_version=...)``).
+    legacy_rules: ClassVar[dict[str, dict[str, Json]]] = {}
+    legacy_version: ClassVar[str | None] = None  # the version of a state stored without them
+
+    def options_for(self, options: dict[str, Json], rules_version: str | None) -> dict[str, Json]:
+        """``options`` as a game started under ``rules_version`` had them."""
+        legacy = self.legacy_rules.get(rules_version or "")
+        return {**legacy, **options} if legacy else dict(options)
+
     def encode(self, state: Any) -> dict[str, Json]:
         return state.model_dump(mode="json")  # type: ignore[no-any-return]
 
     def decode(self, data: dict[str, Json]) -> S:
+        stored = data.get("options")
+        if self.legacy_version is not None and isinstance(stored, dict):
+            legacy = self.legacy_rules[self.legacy_version]
+            if any(k not in stored for k in legacy):  # stored by the old release
+                data = {**data, "options": {**legacy, **stored}}
         return self.State.model_validate(data)  # type: ignore[return-value]

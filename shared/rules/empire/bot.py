@@ -13,7 +13,10 @@ good bought when short) and scoring
 * Exploration: raises to the cheapest bid that would make it the winner (E-2: the highest
   untied bid), only if the card (with a bond's 10 gold, E-17) is worth that much gold to
   it; passes otherwise (a tie it cannot afford to break still denies the others).
-* Trades: accepts only offers that raise its value; declines the rest.
+* Trades: accepts only offers that raise its value; declines the rest. In the trade window
+  it proposes, once a round to each seat still trading, the card-for-card trade (with some
+  gold either way) that raises its value most while raising the other empire's too
+  (``_propose``; issue 22).
 """
 
 from __future__ import annotations
@@ -102,6 +105,10 @@ def _plus(h: Mapping[str, int], **delta: int) -> Counts:
     return out
 
 
+def _moved(h: Mapping[str, int], get: Mapping[str, int], give: Mapping[str, int]) -> Counts:
+    return {k: int(h.get(k, 0)) + int(get.get(k, 0)) - int(give.get(k, 0)) for k in KINDS}
+
+
 class HeuristicBot:
     def __init__(self, seed: int | None = None, horizon: int = 6,
                  gold_scale: float = 1.0) -> None:
@@ -110,6 +117,7 @@ class HeuristicBot:
         self.rng = random.Random(seed)
         self.gold_scale = gold_scale
         self.horizon = horizon  # developments simulated ahead (later ones are too uncertain)
+        self._offered: set[tuple[Any, ...]] = set()  # (round, start, seat, to): proposed once
 
     def _devs(self, view: Mapping[str, Any]) -> int:
         return min(int(view["developments_left"]), self.horizon)
@@ -143,14 +151,80 @@ class HeuristicBot:
                 o = offers[a["offer"]]
                 if self._gain(v, o["give"], o["get"]) > 0.05:  # receive give, hand over get
                     return a
+        done = {p["seat"] for p in v.get("players", []) if p.get("done")}
         for a in legal:
-            if isinstance(a, dict) and a.get("type") in ("decline", "cancel"):
+            if isinstance(a, dict) and a.get("type") == "decline":
+                return a
+            # our own offer stays open while its seat may still answer it
+            if isinstance(a, dict) and a.get("type") == "cancel" and (
+                    offers[a["offer"]]["to"] in done or v.get("phase") != "trade_window"):
                 return a
         if v.get("auction") and v["auction"]["to_act"] == seat:
             return self._bid(v, legal, seat)
         if {"type": "done"} in legal:
-            return {"type": "done"}
+            offer = self._propose(v, seat)
+            return offer if offer is not None else {"type": "done"}
         return legal[0]
+
+    # -- proposing trades (issue 22) --------------------------------------------------------
+
+    TRADE_KINDS = ("goods", "populations", "colonies")
+    SWEETENERS = (0, 2, 5)
+
+    def _propose(self, v: Mapping[str, Any], seat: int) -> Json | None:
+        """E-3/E-6: in the trade window, one offer to each seat still trading, once a
+        round: a card for a card (plus some gold from us, or asked of them) that raises both
+        empires' values as this bot estimates them (the same estimate decides whether it
+        accepts an offer, so two of these bots agree). The offer stays open until that seat
+        answers or the window closes; None when no such trade exists."""
+        if v.get("phase") != "trade_window" or v["options"].get("memory_mode"):
+            return None
+        if any(o["from"] == seat for o in v.get("offers", [])):
+            return None  # one open offer at a time: wait for its answer
+        rnd = int(v.get("round") or 0)
+        mine = v["players"][seat].get("tradeable")
+        if not mine:
+            return None
+        h, nation = self._me(v)
+        devs, w = self._devs(v), self._w(v)
+        base = value(h, nation, devs, w)
+        best: tuple[float, int, dict[str, int], dict[str, int]] | None = None
+        for p in v["players"]:
+            to = int(p["seat"])
+            key = (rnd, v.get("start_player"), seat, to)
+            if to == seat or p.get("done") or key in self._offered or not p.get("tradeable"):
+                continue
+            theirs, their_nation = dict(p["holdings"]), (
+                NATIONS[p["nation"]] if p.get("nation") is not None else None)
+            their_base = value(theirs, their_nation, devs, w)
+            for give_kind in self.TRADE_KINDS:
+                if int(mine.get(give_kind, 0)) < 1:
+                    continue
+                for get_kind in self.TRADE_KINDS:
+                    if get_kind == give_kind or int(p["tradeable"].get(get_kind, 0)) < 1:
+                        continue
+                    for gold in self.SWEETENERS:
+                        for gold_to_them in (True, False):
+                            if gold == 0 and not gold_to_them:
+                                continue
+                            give = {give_kind: 1, "gold": gold if gold_to_them else 0}
+                            get = {get_kind: 1, "gold": 0 if gold_to_them else gold}
+                            if give["gold"] > int(mine.get("gold", 0)) or get["gold"] > int(
+                                    p["tradeable"].get("gold", 0)):
+                                continue
+                            me_after = _moved(h, get, give)
+                            them_after = _moved(theirs, give, get)
+                            ours = value(me_after, nation, devs, w) - base
+                            gain = value(them_after, their_nation, devs, w) - their_base
+                            if ours > 0.3 and gain > 0.1 and (best is None or ours > best[0]):
+                                best = (ours, to, give, get)
+        if best is None:
+            return None
+        _, to, give, get = best
+        self._offered.add((rnd, v.get("start_player"), seat, to))
+        return {"type": "offer_trade", "to": to,
+                "give": {k: n for k, n in give.items() if n},
+                "get": {k: n for k, n in get.items() if n}}
 
     def _bid(self, v: Mapping[str, Any], legal: Sequence[Json], seat: int) -> Json:
         a = v["auction"]

@@ -15,11 +15,39 @@ Count = Annotated[int, Field(ge=0)]
 class EmpireOptions(Frozen):
     """Variant options; the defaults are the rulings' recommended resolutions."""
 
-    version: Literal["beginner", "standard"] = "standard"  # E-22
-    strict_supply: bool = False  # E-5: the bank is unlimited unless this is set
-    min_winning_bid_one: bool = False  # E-2 house rule: a 0 bid never wins
-    memory_mode: bool = False  # E-8: hide the other players' counts
-    claim_collision_cap: Annotated[int, Field(ge=1)] | None = None  # E-14 house rule
+    version: Literal["beginner", "standard"] = Field(  # E-22
+        "standard",
+        title="Rules version",
+        description="E-22: beginner = generic starting cards and no nations; standard = nations "
+        "are claimed with their own starting cards and institutions.",
+    )
+    strict_supply: bool = Field(
+        False,
+        title="Strict supply",
+        description=(
+            "E-5: the bank holds only the printed cards; an auction with nothing left "
+            "to win is skipped."
+        ),
+    )
+    min_winning_bid_one: bool = Field(
+        False,
+        title="A winning bid is at least 1",
+        description="E-2 house rule: a bid of 0 never wins an auction.",
+    )
+    memory_mode: bool = Field(
+        False,
+        title="Memory mode",
+        description="E-8: the other players' card counts are hidden; remember them yourself.",
+    )
+    claim_collision_cap: Annotated[int, Field(ge=1)] | None = Field(  # E-14 house rule
+        None,
+        title="Nation claim: shuffle after N collisions",
+        description=(
+            "E-14 house rule: after this many colliding claim rounds the colliding "
+            "seats get the free nations by a shuffle; empty = claim until every nation "
+            "is unique."
+        ),
+    )
 
 
 class Holdings(Frozen):

@@ -5,10 +5,13 @@ empire/Barbarian/Serf set it can (same-suit sets first, CG-11); steal and battle
 its regime, battling only with a set that beats every defence (CG-8); park pairs of other
 ranks in the army; discard the least useful card, 2s first (a free sabotage, CG-14: it skips
 the leader). Once it can win (CG-12) it stops taking cards and sheds its hand into the army.
+With expert spells (CG-17) it casts a spell instead of its discard when the spell is worth
+more than the Wizard (``_cast``), and plays each spell's steps for itself (``_spell``).
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -91,7 +94,14 @@ class HeuristicBot:
     def choose(
         self, view: dict[str, Json], slot: SealedSlot, seat: int, public_parts: dict[str, Json]
     ) -> Json:
-        """This game opens no sealed rounds; answer any slot with its default."""
+        """The only sealed round is rock-paper-scissors for the dealer (CG-S3): a shape spread
+        by a hash of the hand, round and seat (no favourite shape to exploit); any other slot
+        with its default."""
+        ctx = slot.context
+        if isinstance(ctx, dict) and "rps_round" in ctx and slot.allowed:
+            digest = hashlib.sha256(
+                f"{view.get('hand_no')}:{ctx['rps_round']}:{seat}".encode()).digest()
+            return slot.allowed[digest[0] % len(slot.allowed)]
         return slot.default
 
     # ------------------------------------------------------------------ the turn
@@ -116,11 +126,54 @@ class HeuristicBot:
         army = [a for a in by_type.get("army", []) if self._good_army(plan, a)]
         if army:
             return max(army, key=lambda a: len(a["cards"]))
+        spell = None if plan.endgame else self._cast(plan, by_type.get("spell", []))
+        if spell is not None:
+            return spell
         if discards:
             worst = plan.worst([a["card"] for a in discards])
             return next(a for a in discards if a["card"] == worst)
         ends = by_type.get("disband", []) + by_type.get("pass", [])
         return ends[0] if ends else None
+
+    def _cast(self, plan: _Plan, casts: list[Action]) -> Action | None:
+        """CG-17 (expert spells): cast instead of the turn's discard when the spell gains
+        more than the Wizard is worth as a wild card. The top card picks the spell: a
+        2 mass sabotage (each opponent's army set joins ours), a warlord card Berserker (their
+        sets to their discard piles), a thief card mass steal (a card from each hand, then one
+        from each army), a merchant card mass trade (our worst cards for theirs), a Wizard
+        rise of the dead (every discard pile but 2s and Wizards to our hand)."""
+        if not casts:
+            return None
+        players = plan.view["players"]
+        others = [p for s, p in enumerate(players) if s != plan.seat]
+        sets = sum(len(p["army"]) for p in others if not p["army_protected"])
+        holders = sum(1 for p in others if p["army"] and not p["army_protected"])
+        hands = sum(1 for p in others if p["hand_size"])
+        junk = sum(1 for c in plan.hand if plan.usefulness(c) < 20)
+        wizards = sum(1 for c in plan.hand if is_wizard(c))
+        # a Wizard still filling a missing rank of our regime's next empire set is worth more
+        missing = sum(1 for r in REGIME_RANKS[plan.regime] if not plan.ranks[r])
+        keep_cost = 3.0 if wizards <= missing and len(plan.me["empire_sets"]) < 4 else 1.5
+
+        def gain(card: str) -> float:
+            if is_wizard(card):
+                piles = sum(int(p["discard_size"]) for p in players)
+                return 0.35 * piles - 1.5  # costs a second Wizard
+            rank, regime = rank_of(card), regime_of_rank(rank_of(card))
+            cost = plan.usefulness(card) / 40
+            if rank == "2":
+                return 1.5 * holders + 0.2 * sets - cost
+            if regime == "warlord":
+                lead = plan.leader([s for s in range(len(players)) if s != plan.seat])
+                return 1.2 * holders + 0.6 * bool(players[lead]["battle_sets"]) - cost
+            if regime == "thief":
+                return hands + 0.6 * holders - cost
+            if regime == "merchant":
+                return min(junk, 3) * hands / max(1, len(others)) - cost
+            return -1.0
+
+        best = max(casts, key=lambda a: (gain(a["card"]), a["card"]))
+        return best if gain(best["card"]) >= keep_cost else None
 
     @staticmethod
     def _set_quality(plan: _Plan, action: Action) -> tuple[int, int, int]:
@@ -216,6 +269,10 @@ class HeuristicBot:
             return self._give_worst(plan, acts)
         if acts and acts[0]["type"] == "spell_take":
             return max(acts, key=lambda a: int(plan.needed(rank_of(a["card"]))))
+        if acts and acts[0]["type"] == "spell_pick":  # Berserker / mass sabotage: a whole set
+            army = plan.view["players"][acts[0]["target"]]["army"]
+            battle = set(plan.view["players"][acts[0]["target"]]["battle_sets"])
+            return max(acts, key=lambda a: (a["set"] in battle, len(army[a["set"]]), -a["set"]))
         return None
 
     def _reward(self, plan: _Plan, acts: list[Action]) -> Action | None:

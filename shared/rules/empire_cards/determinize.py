@@ -119,6 +119,8 @@ def determinize(view: dict[str, Json], seat: int, rng: random.Random) -> State:
         hand_no=int(v["hand_no"]),
         hands_played=int(v["hands_played"]),
         dealer=int(v["dealer"]),
+        rps_round=int(v.get("rps_round", 0)),  # CG-S3 (views of older states lack it)
+        rps_seats=tuple(v.get("rps_seats", ())),
         active=int(v["active"]),
         turn_no=int(v["turn_no"]),
         deck=tuple(deck),

@@ -3,11 +3,14 @@
 One state holds a whole match: hand after hand until an Emperor Overlord (CG-19) or the
 ``max_hands`` cap. Nodes:
   Chance  "hand:<h>:dealer" (below n; CG-3), "hand:<h>:deal" (secret shuffle),
+          "hand:<h>:grab" (below 7, the perfect-deal bonus when enabled; CG-2, CG-S4),
           "hand:<h>:rebuild:<k>" (secret shuffle of the discard piles, CG-18),
           "hand:<h>:turn:<t>:mass_steal:<seat>" (secret index into a hand, CG-17);
   Turn    everything else, one awaited seat except the 3rd-set tribute (every payer).
-There are no Simultaneous rounds: the secret exchanges (trade CG-5, mass trade CG-17) are
-sequential Turns whose card events are visible to the two players only.
+  Simultaneous "hand:<h>:rps:<k>" (rock-paper-scissors for the dealer, when the table chose
+          it; CG-3, CG-S3).
+The secret exchanges (trade CG-5, mass trade CG-17) are sequential Turns whose card events are
+visible to the two players only.
 """
 
 from __future__ import annotations
@@ -17,11 +20,14 @@ from collections.abc import Sequence
 from shared.rules._kit.base import GameBase, Step
 from shared.rules.api import (
     Chance,
+    JointAction,
     Json,
     Node,
     Outcome,
     Rejection,
     RuleError,
+    SealedSlot,
+    Simultaneous,
     Terminal,
     Turn,
     reject,
@@ -61,7 +67,18 @@ from shared.rules.empire_cards.actions import (
 )
 from shared.rules.empire_cards.data import PACKS_BY_SEATS
 from shared.rules.empire_cards.legal import awaited, default_action, legal_actions
-from shared.rules.empire_cards.match import apply_reward, choose_dealer, deal, new_match
+from shared.rules.empire_cards.match import (
+    RPS_ROUNDS,
+    SHAPES,
+    apply_reward,
+    choose_dealer,
+    deal,
+    grab,
+    new_match,
+    play_rps,
+    rps_default,
+    rps_seats,
+)
 from shared.rules.empire_cards.ops import Events, rebuild_deck, rebuild_pool, runout_refill
 from shared.rules.empire_cards.scoring import score
 from shared.rules.empire_cards.view import view
@@ -86,6 +103,9 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
     name = "empire-cards"
     title = "Empire The Card Game"
     rules_version = "2"  # 2: CG-S1/CG-S2 default limits (docs/rulings-server.md)
+    # version 1 had no hand limit and no match limit by default (CG-S1, CG-S2 came with 2)
+    legacy_rules = {"1": {"max_hands": None, "max_rounds_per_hand": None}}
+    legacy_version = "1"
     min_seats = 3
     max_seats = 6
     State = st.State
@@ -107,7 +127,18 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
             label = f"hand:{state.hand_no}:rebuild:{state.rebuilds}"
             return Chance(label=label, draw="shuffle", n=n, secret=True)
         if state.phase == "dealer":  # CG-3
-            return Chance(label=f"hand:{state.hand_no}:dealer", draw="below", n=state.n_seats)
+            seats = rps_seats(state)
+            if state.options.first_dealer == "rps" and state.rps_round < RPS_ROUNDS:  # CG-S3
+                k = state.rps_round + 1
+                return Simultaneous(
+                    round_id=f"hand:{state.hand_no}:rps:{k}",
+                    slots=tuple(SealedSlot(seat=s, key=f"s{s}", allowed=SHAPES,
+                                           default=rps_default(s, k),
+                                           context={"rps_round": k, "seats": list(seats)})
+                                for s in seats))
+            return Chance(label=f"hand:{state.hand_no}:dealer", draw="below", n=len(seats))
+        if state.phase == "grab":  # CG-2, CG-S4
+            return Chance(label=f"hand:{state.hand_no}:grab", draw="below", n=7)
         if state.phase == "shuffle":
             n = len(state.deck)
             return Chance(label=f"hand:{state.hand_no}:deal", draw="shuffle", n=n, secret=True)
@@ -140,12 +171,22 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
         if state.owed:
             result = rebuild_deck(state, values, events)
         elif state.phase == "dealer":
-            result = choose_dealer(state, values[0], events)
+            result = choose_dealer(state, rps_seats(state)[values[0]], events)
+        elif state.phase == "grab":
+            result = grab(state, values[0], events)
         elif state.phase == "shuffle":
             result = deal(state, values, events)
         else:
             result = spells.resolve_steal(state, values[0], events)
         return _settled(state, result, events)
+
+    def on_joint(self, state: st.State, node: Simultaneous, move: JointAction
+                 ) -> Step[st.State] | Rejection:
+        """CG-S3: a rock-paper-scissors round for the dealer (the kit checked the round, the
+        slots and that every shape is allowed)."""
+        events: Events = []
+        shapes = {s.seat: str(move.choices[s.key]) for s in node.slots}
+        return _settled(state, play_rps(state, shapes, events), events)
 
     def on_act(self, state: st.State, node: Turn, seat: int, action: Action
                ) -> Step[st.State] | Rejection:

@@ -37,10 +37,62 @@ def new_match(options: Options, n_seats: int) -> State:
     )
 
 
+SHAPES = ("rock", "paper", "scissors")
+BEATS = {"rock": "scissors", "scissors": "paper", "paper": "rock"}
+RPS_ROUNDS = 9  # CG-S3: after this many drawn rounds a random seat of those still in it
+
+
+def rps_seats(state: State) -> tuple[int, ...]:
+    """The seats still playing rock-paper-scissors for this hand's dealer (CG-S3)."""
+    return state.rps_seats or tuple(range(state.n_seats))
+
+
+def rps_default(seat: int, rps_round: int) -> str:
+    """A seat that lets its time pass shows this shape (fixed at open, varying by round)."""
+    return SHAPES[(seat + rps_round) % 3]
+
+
+def play_rps(state: State, shapes: dict[int, str], events: Events) -> State:
+    """CG-S3: one rock-paper-scissors round among ``rps_seats``. Exactly two shapes shown:
+    the seats showing the winning one stay in (one left: the dealer); one or three shapes: a
+    draw, all stay in. After RPS_ROUNDS rounds without a single winner, a random seat of
+    those still in it deals (the Chance of CG-3 over them)."""
+    shown = set(shapes.values())
+    k = state.rps_round + 1
+    stay = tuple(sorted(shapes))
+    if len(shown) == 2:
+        a, b = sorted(shown)
+        win = a if BEATS[a] == b else b
+        stay = tuple(s for s in sorted(shapes) if shapes[s] == win)
+    events.append(public("rps", hand=state.hand_no, round=k,
+                         shapes={str(s): shapes[s] for s in sorted(shapes)}, stay=list(stay)))
+    if len(stay) == 1:
+        return choose_dealer(state.model_copy(update={"rps_round": k}), stay[0], events)
+    return state.model_copy(update={"rps_round": k, "rps_seats": stay})
+
+
 def choose_dealer(state: State, dealer: int, events: Events) -> State:
-    """CG-3: the rock-paper-scissors winner is a random seat; they deal and start."""
+    """CG-3: the rock-paper-scissors winner deals and starts: a random seat by default, or the
+    winner of the sealed rounds (CG-S3)."""
     events.append(public("dealer", hand=state.hand_no, seat=dealer))
-    return state.model_copy(update={"dealer": dealer, "active": dealer, "phase": "shuffle"})
+    return state.model_copy(update={"dealer": dealer, "active": dealer, "phase": "shuffle",
+                                    "rps_round": 0, "rps_seats": ()})
+
+
+def grab(state: State, value: int, events: Events) -> State:
+    """CG-2 with CG-S4: the dealer's grab was exact on a 3 of a 0..6 public draw (1 in 7);
+    a perfect deal takes 2 more cards from the top of the deck at once."""
+    perfect = value == 3
+    extra = min(2, len(state.deck)) if perfect else 0
+    if extra:
+        taken = state.deck[:extra]
+        state = add_to_hand(state.model_copy(update={"deck": state.deck[extra:]}),
+                            state.dealer, taken)
+        events.append(private("drew", (state.dealer,), seat=state.dealer, cards=list(taken)))
+    events.append(public("perfect_deal", hand=state.hand_no, seat=state.dealer,
+                         perfect=perfect, extra=extra))
+    events.append(public("turn", seat=state.dealer, turn=0))
+    return state.model_copy(update={"phase": "play"})
 
 
 def deal(state: State, perm: tuple[int, ...], events: Events) -> State:
@@ -55,6 +107,8 @@ def deal(state: State, perm: tuple[int, ...], events: Events) -> State:
         state = add_to_hand(state, seat, hand)
         events.append(private("dealt", (seat,), seat=seat, cards=list(hand)))
     events.append(public("deal", hand=state.hand_no, dealer=state.dealer, cards_each=HAND_SIZE))
+    if state.options.perfect_deal:  # CG-2, CG-S4: the grab decides the bonus first
+        return state.model_copy(update={"phase": "grab"})
     events.append(public("turn", seat=state.dealer, turn=0))
     return state.model_copy(update={"phase": "play"})
 

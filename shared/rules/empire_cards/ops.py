@@ -90,7 +90,8 @@ def runout_refill(before: State, after: State, events: Events) -> State:
     middle of an exchange (a trade or a mass trade): the cards come straight back, and the
     check runs again once the exchange completes (nobody ends an exchange empty-handed).
     """
-    if after.phase in ("dealer", "shuffle", "reward", "over") or after.hand_no != before.hand_no:
+    if after.phase in ("dealer", "shuffle", "grab", "reward", "over") \
+            or after.hand_no != before.hand_no:
         return after
     if after.phase == "trade_reply" or (
         after.spell is not None and after.spell.stage in ("give", "return")

@@ -171,10 +171,15 @@ def run_options(hand: Sequence[str], ranks: Sequence[str]) -> list[Cards]:
     groups = by_rank(hand)
     wizards = groups.get(WIZARD, [])
     out: list[Cards] = []
-    for suit in SUITS:
-        picked = [next((c for c in groups.get(r, []) if suit_of(c) == suit), None) for r in ranks]
-        if all(picked):
-            out.append(tuple(c for c in picked if c is not None))
+    if all(r in groups for r in ranks):  # a one-suit run needs a natural of every rank
+        first: dict[tuple[str, str | None], str] = {}  # (rank, suit) -> its lowest card
+        for r in ranks:
+            for c in groups[r]:
+                first.setdefault((r, suit_of(c)), c)
+        for suit in SUITS:
+            picked = [first.get((r, suit)) for r in ranks]
+            if all(picked):
+                out.append(tuple(c for c in picked if c is not None))
     naturals = [groups[r][0] for r in ranks if groups.get(r)]
     missing = len(ranks) - len(naturals)
     if missing <= len(wizards):

@@ -27,6 +27,18 @@ class Options(Frozen):
         description="CG-15: steal may take from your own pile (earlier rules: other piles only)",
     )
     expert_spells: bool = Field(default=False, description="CG-17: Expert Wizard spells")
+    first_dealer: Literal["random", "rps"] = Field(
+        default="random",
+        description="CG-3: who deals and starts each hand: a random seat (the ruling's "
+        "default) or the rulebook's rock-paper-scissors, played as sealed rounds among the "
+        "seats still in it (CG-S3, docs/rulings-server.md)",
+    )
+    perfect_deal: bool = Field(
+        default=False,
+        description="CG-2: the rulebook's perfect-deal bonus (the dealer takes 2 more cards), "
+        "its dexterity replaced by a 1-in-7 public draw (CG-S4); off by default as CG-2 "
+        "recommends",
+    )
     max_hands: int | None = Field(
         default=7,
         ge=1,
@@ -118,6 +130,7 @@ class Owed(Frozen):
 Phase: TypeAlias = Literal[
     "dealer",  # Chance: who deals and starts (CG-3)
     "shuffle",  # Chance: the deal
+    "grab",  # Chance: the dealer's grab for the perfect-deal bonus (CG-2, CG-S4)
     "play",  # the active player's turn
     "trade_reply",  # the trade target answers with a card (CG-5)
     "battle_attack",  # the attacker picks a battle set
@@ -139,6 +152,8 @@ class State(Frozen):
     hand_no: int = 1  # hands started so far (1-based label of the current hand)
     hands_played: int = 0  # hands finished
     dealer: int = 0
+    rps_round: int = 0  # rock-paper-scissors rounds played for this hand's dealer (CG-S3)
+    rps_seats: tuple[int, ...] = ()  # the seats still in it (empty: every seat)
     active: int = 0
     turn_no: int = 0  # turns completed in this hand; the first n_seats form round 1 (CG-1)
     deck: Cards = ()  # top first

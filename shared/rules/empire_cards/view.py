@@ -76,6 +76,8 @@ def view(state: State, seat: int | None) -> dict[str, Json]:
         "hand_no": state.hand_no,
         "hands_played": state.hands_played,
         "dealer": state.dealer,
+        "rps_round": state.rps_round,  # CG-S3: rock-paper-scissors rounds played this hand
+        "rps_seats": list(state.rps_seats),  # the seats still in it (empty: every seat)
         "active": state.active,
         "awaiting": list(awaited(state)),
         "turn_no": state.turn_no,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Literal, TypeAlias
 
+from pydantic import Field
+
 from shared.rules._kit.model import Frozen
 from shared.rules.empire_engine.data import Action, Boost, EngineName, Resource
 
@@ -21,10 +23,30 @@ FIELD: dict[Resource, Literal["soldiers", "goods", "inventions"]] = {
 class Options(Frozen):
     """Variant flags; the defaults are the recommended resolutions of RULINGS.md §2.3."""
 
-    long_game: bool = False  # EE-14 variant: 12 rounds for any player count
-    hidden_score_piles: bool = True  # EE-12: opponents' score piles hidden until the end
-    majority_bonus_at_zero: bool = False  # EE-13 alternative: +3 even when the most is 0
-    random_start_player: bool = True  # the start player marker goes to a dealt seat
+    long_game: bool = Field(
+        False,
+        title="Longer game",
+        description=(
+            "EE-14 variant: 12 rounds for any number of players (else 8, 9 with 3 players)."
+        ),
+    )
+    hidden_score_piles: bool = Field(
+        True,
+        title="Hidden score piles",
+        description="EE-12: the opponents' score piles stay hidden until the end of the game.",
+    )
+    majority_bonus_at_zero: bool = Field(
+        False,
+        title="Majority bonus at zero",
+        description="EE-13 alternative: the +3 majority bonus is given even when the most is 0.",
+    )
+    random_start_player: bool = Field(
+        True,
+        title="Random start player",
+        description=(
+            "The start player marker goes to a seat the dealer draws; off = the first seat starts."
+        ),
+    )
 
 
 class Counts(Frozen):

@@ -45,6 +45,8 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
     name = "empire-nyc"
     title = "Empire: The Game of New York"
     rules_version = "2"  # 2: NY-S1 round limit (docs/rulings-server.md)
+    legacy_rules = {"1": {"max_rounds": None}}
+    legacy_version = "1"
     min_seats = 3  # NY-13
     max_seats = 6
     State = NycState

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from pydantic import Field
+
 from shared.rules._kit.model import Frozen
 from shared.rules.api import Json
 from shared.rules.empires_end.data import RESOURCES, Bundle, Resource
@@ -12,9 +14,28 @@ from shared.rules.empires_end.data import RESOURCES, Bundle, Resource
 class Options(Frozen):
     """Variant flags; the defaults are the recommended rulings."""
 
-    random_first_player: bool = True  # EEND-1: random (False: seat 0 starts)
-    low_resources_rule: bool = True  # EEND-9: the optional 2 VP -> 1 Coin top-up
-    reshuffle_discards: bool = True  # EEND-19: False = an empty deck simply stops drawing
+    random_first_player: bool = Field(
+        True,
+        title="Random first player",
+        description=(
+            "EEND-1: the dealer picks the first player at random; off = the first seat starts."
+        ),
+    )
+    low_resources_rule: bool = Field(
+        True,
+        title="Low resources rule",
+        description=(
+            "EEND-9: a player with fewer than 5 resources reveals them and buys coins "
+            "at 2 VP each up to 5 (VP may go below 0)."
+        ),
+    )
+    reshuffle_discards: bool = Field(
+        True,
+        title="Reshuffle the discards",
+        description=(
+            "EEND-19: an empty deck is rebuilt from the discards; off = drawing simply stops."
+        ),
+    )
 
 
 class Res(Frozen):

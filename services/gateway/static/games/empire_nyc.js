@@ -1,54 +1,167 @@
-// Empire: The Game of New York: neighborhoods of six boroughs, cubes, attacks with dice,
-// card sets traded for reinforcements.
+// Empire: The Game of New York: the map drawn from the server's component data (names,
+// boroughs, adjacency, positions: GET /api/games/empire-nyc/components), cubes and owners
+// from the seat's view. Placing, attacking and fortifying are done by clicking the map; any
+// number of cubes the rules allow is chosen with a stepper.
+import { amount } from "../controls.js";
 import { h, kv, section, table, words } from "../dom.js";
+import { clickable, s } from "../svg.js";
 
-const owner = (ctx, s) => (s === null || s === undefined ? h("span", "—") : h("span.seat", { class: "s" + s }, ctx.name(s)));
+const owner = (ctx, seat) => (seat === null || seat === undefined ? h("span", "—") : h("span.seat", { class: "s" + seat }, ctx.name(seat)));
+const PEST = { squirrel: "🐿", rat: "🐀", pigeon: "🐦" };
+
+// the player's half-made move on the map: {seq, from}
+let sel = { seq: -1, from: null };
+
+function legalBy(ctx, type) {
+  return (ctx.legal || []).filter((a) => a && a.type === type);
+}
+
+function range(actions) {
+  const ns = actions.map((a) => a.n);
+  return { min: Math.min(...ns), max: Math.max(...ns) };
+}
+
+function mapSvg(v, ctx, comp) {
+  const nbs = Object.fromEntries(comp.neighborhoods.map((n) => [n.id, n]));
+  const colour = Object.fromEntries(comp.boroughs.map((b) => [b.id, b.colour]));
+  const seq = ctx.view === v ? (ctx.seq ?? 0) : 0;
+  if (sel.seq !== seq) sel = { seq, from: null };
+  const place = legalBy(ctx, "place");
+  const attack = legalBy(ctx, "attack");
+  const fortify = legalBy(ctx, "fortify");
+  // what a click on each neighborhood would do now
+  const first = new Set([...place.map((a) => a.nb), ...attack.map((a) => a.from), ...fortify.map((a) => a.from)]);
+  const second = new Set(sel.from ? [...attack.filter((a) => a.from === sel.from).map((a) => a.to),
+    ...fortify.filter((a) => a.from === sel.from).map((a) => a.to)] : []);
+  const r = comp.node_radius;
+  const links = comp.links.filter((l) => !l.optional || (v.options && v.options.extra_links)).map((l) => {
+    const a = nbs[l.a], b = nbs[l.b];
+    return s("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: `link ${l.kind}` + (l.optional ? " optional" : "") },
+      s("title", `${a.name} — ${b.name}${l.name ? ": " + l.name : ""}`));
+  });
+  const nodes = comp.neighborhoods.map((n) => {
+    const st = v.neighborhoods[n.id] || {};
+    const isFrom = sel.from === n.id;
+    const legal = sel.from ? second.has(n.id) || isFrom : first.has(n.id);
+    const cls = ["nb", legal ? "legal" : "", isFrom ? "from" : "", st.owner === null || st.owner === undefined ? "" : "own s" + st.owner].join(" ");
+    const label = `${n.name} (${(comp.boroughs.find((b) => b.id === n.borough) || {}).name}), ${words(n.pest)}: ` +
+      `${st.cubes ?? 0} cubes of ${st.owner === null || st.owner === undefined ? "nobody" : ctx.name(st.owner)}` +
+      (legal ? " — click to choose" : "");
+    const body = [
+      s("title", label),
+      s("circle", { cx: n.x, cy: n.y, r, fill: colour[n.borough], class: "ground" }),
+      s("circle", { cx: n.x, cy: n.y, r: r - 7, class: "owner" + (st.owner === null || st.owner === undefined ? " none" : " s" + st.owner) }),
+      s("text", { x: n.x, y: n.y + 8, class: "cubes", "text-anchor": "middle" }, String(st.cubes ?? 0)),
+      s("text", { x: n.x + r - 6, y: n.y - r + 14, class: "pest", "text-anchor": "middle" }, PEST[n.pest] || ""),
+      s("text", { x: n.x, y: n.y + r + 16, class: "name", "text-anchor": "middle" }, n.name),
+    ];
+    const attrs = { class: cls, dataset: { nb: n.id, borough: n.borough }, "aria-label": label };
+    return legal && !ctx.busy ? clickable(attrs, () => pick(n.id, v, ctx), ...body) : s("g", attrs, ...body);
+  });
+  const [x0, y0, w, hgt] = comp.viewbox;
+  const legend = comp.boroughs.map((b, i) => s("g", { class: "legend" },
+    s("rect", { x: 12, y: 12 + i * 26, width: 18, height: 18, fill: b.colour, class: "swatch" }),
+    s("text", { x: 36, y: 26 + i * 26 }, `${b.name} +${b.bonus}`)));
+  return h("div.mapbox", s("svg", { viewBox: `${x0} ${y0} ${w} ${hgt}`, class: "nycmap", role: "group",
+    "aria-label": "Map of New York: click a highlighted neighborhood" }, s("g", { class: "links" }, links), legend, nodes));
+}
+
+function pick(nb, v, ctx) {
+  const place = legalBy(ctx, "place").filter((a) => a.nb === nb);
+  if (!sel.from && place.length) {
+    const { min, max } = range(place);
+    if (min === max) ctx.act(place[0]);
+    else { sel.amount = { kind: "place", nb, min, max }; ctx.redraw(); }
+    return;
+  }
+  if (sel.from === nb) { sel.from = null; sel.amount = null; ctx.redraw(); return; }
+  if (!sel.from) { sel.from = nb; sel.amount = null; ctx.redraw(); return; }
+  const attacks = legalBy(ctx, "attack").filter((a) => a.from === sel.from && a.to === nb);
+  const fortify = legalBy(ctx, "fortify").filter((a) => a.from === sel.from && a.to === nb);
+  if (attacks.length) sel.amount = { kind: "attack", from: sel.from, to: nb, dice: attacks.map((a) => a.dice) };
+  else if (fortify.length) sel.amount = { kind: "fortify", from: sel.from, to: nb, ...range(fortify) };
+  ctx.redraw();
+}
+
+function chooser(v, ctx, nbName) {
+  const a = sel.amount;
+  if (!a || ctx.busy) return null;
+  const cancel = h("button", { type: "button", onclick: () => { sel.from = null; sel.amount = null; ctx.redraw(); } }, "Cancel");
+  if (a.kind === "place") {
+    return h("div.choose-amount", h("p", `Place cubes on ${nbName(a.nb)}:`),
+      amount({ min: a.min, max: a.max, name: "cubes", label: (n) => `Place ${n} on ${nbName(a.nb)}`,
+        onPick: (n) => { sel.amount = null; ctx.act({ type: "place", nb: a.nb, n }); } }), cancel);
+  }
+  if (a.kind === "fortify") {
+    return h("div.choose-amount", h("p", `Move cubes from ${nbName(a.from)} to ${nbName(a.to)}:`),
+      amount({ min: a.min, max: a.max, name: "cubes", label: (n) => `Move ${n}`,
+        onPick: (n) => { sel = { seq: sel.seq, from: null }; ctx.act({ type: "fortify", from: a.from, to: a.to, n }); } }), cancel);
+  }
+  return h("div.choose-amount", h("p", `Attack ${nbName(a.to)} from ${nbName(a.from)} with:`),
+    h("div.row", [...a.dice].sort().map((d) => h("button.go.dice", { type: "button",
+      onclick: () => { sel = { seq: sel.seq, from: null }; ctx.act({ type: "attack", from: a.from, to: a.to, dice: d }); } },
+    `${d} ${d === 1 ? "die" : "dice"}`))), cancel);
+}
 
 export default {
   board(v, ctx) {
+    const comp = ctx.components;
+    const nbName = (id) => ((comp && comp.neighborhoods.find((n) => n.id === id)) || { name: id }).name;
     const parts = [
       kv({ Turn: v.turn, Phase: words(v.phase), Current: v.current === null ? "—" : ctx.name(v.current),
         Awaiting: v.awaiting.length ? v.awaiting.map(ctx.name).join(", ") : "—",
         "Next set": `${v.next_set_value} cubes (${v.sets_traded} traded)`, Deck: v.deck_size, Pool: v.pool,
         Winner: v.winner === null ? null : `${ctx.name(v.winner)} (${v.win_reason})` }),
-      section("Players", table(["Player", "Neighborhoods", "Cubes", "Cards", "To place", "Next reinforcements", ""],
-        v.players.map((p) => h("tr", { class: p.seat === v.seat ? "me" : "" }, h("td", owner(ctx, p.seat)),
-          h("td.num", String(p.neighborhoods)), h("td.num", String(p.cubes)), h("td.num", String(p.cards)),
-          h("td.num", String(p.to_place)), h("td.num", p.next_reinforcements ?? "—"),
-          h("td", p.alive ? "" : `eliminated by ${ctx.name(p.eliminated_by)}`))))),
     ];
+    if (comp && comp.neighborhoods) {
+      parts.push(mapSvg(v, ctx, comp));
+      const help = sel.from ? `From ${nbName(sel.from)}: click a highlighted neighborhood (click it again to cancel).`
+        : (legalBy(ctx, "place").length ? "Click a highlighted neighborhood to place cubes."
+          : legalBy(ctx, "attack").length || legalBy(ctx, "fortify").length ? "Click one of your highlighted neighborhoods to move or attack from it." : null);
+      if (help) parts.push(h("p.maphelp", help));
+      const c = chooser(v, ctx, nbName);
+      if (c) parts.push(c);
+    }
+    if (v.move_in && ctx.legal && legalBy(ctx, "move_in").length) {
+      const { min, max } = range(legalBy(ctx, "move_in"));
+      parts.push(section("Move in", h("p", `${nbName(v.move_in.from)} → ${nbName(v.move_in.to)}: move ${v.move_in.min}–${v.move_in.max} cubes`),
+        amount({ min: Math.min(min, v.move_in.min), max: Math.max(max, v.move_in.max), name: "cubes", label: (n) => `Move ${n} in`,
+          onPick: (n) => ctx.act({ type: "move_in", n }), disabled: ctx.busy })));
+    }
+    parts.push(section("Players", table(["Player", "Neighborhoods", "Cubes", "Cards", "To place", "Next reinforcements", ""],
+      v.players.map((p) => h("tr", { class: p.seat === v.seat ? "me" : "" }, h("td", owner(ctx, p.seat)),
+        h("td.num", String(p.neighborhoods)), h("td.num", String(p.cubes)), h("td.num", String(p.cards)),
+        h("td.num", String(p.to_place)), h("td.num", p.next_reinforcements ?? "—"),
+        h("td", p.alive ? "" : `eliminated by ${ctx.name(p.eliminated_by)}`))))));
     if (v.battle) {
       const b = v.battle;
-      parts.push(section("Battle", kv({ Attack: `${b.from} → ${b.to}`, Instigator: ctx.name(b.instigator),
+      parts.push(section("Battle", kv({ Attack: `${nbName(b.from)} → ${nbName(b.to)}`, Instigator: ctx.name(b.instigator),
         Defender: ctx.name(b.defender), Dice: `${b.dice} vs ${b.defender_dice ?? "?"}`,
         Roll: b.instigator_roll ? b.instigator_roll.join(" ") : null })));
     }
-    if (v.move_in) parts.push(section("Move in", `${v.move_in.from} → ${v.move_in.to}: ${v.move_in.min}–${v.move_in.max} cubes`));
     if (v.hand) {
-      parts.push(section("Your cards", v.hand.length ? h("ul.hand", v.hand.map((c) => h("li.card", c.card, h("small", words(c.pest)))))
+      parts.push(section("Your cards", v.hand.length ? h("ul.hand", v.hand.map((c) => h("li.card", nbName(c.card), h("small", words(c.pest)))))
         : "none", v.must_trade ? h("p.warn", "You must trade a set first.") : null,
       v.mission ? h("p", `Your mission: ${v.mission.boroughs.map((b) => v.boroughs[b]?.name || b).join(" + ")}`) : null));
     }
-    parts.push(section("Map", h("div.boroughs", Object.entries(v.boroughs).map(([id, b]) => h("div.borough",
-      h("h4", `${b.name} (+${b.bonus})`),
-      table(["", "Owner", "Cubes"], b.neighborhoods.map((nb) => {
-        const n = v.neighborhoods[nb];
-        return h("tr", { title: `adjacent: ${(v.adjacency[nb] || []).join(", ")}`, dataset: { nb, borough: id } },
-          h("td", nb), h("td", owner(ctx, n.owner)), h("td.num", String(n.cubes)));
-      }), "compact"))))));
+    if (comp && comp.reconstructed) parts.push(h("p.muted.small", "Reconstructed data: " + comp.reconstructed.join("; ") + "."));
     return h("div.board.nyc", parts);
   },
-  label(a) {
+  label(a, ctx) {
+    const comp = ctx && ctx.components;
+    const nm = (id) => ((comp && comp.neighborhoods.find((n) => n.id === id)) || { name: id }).name;
     switch (a.type) {
-      case "place": return `Place ${a.n} on ${a.nb}`;
-      case "attack": return `Attack ${a.to} from ${a.from} with ${a.dice} ${a.dice === 1 ? "die" : "dice"}`;
+      case "place": return `Place ${a.n} on ${nm(a.nb)}`;
+      case "attack": return `Attack ${nm(a.to)} from ${nm(a.from)} with ${a.dice} ${a.dice === 1 ? "die" : "dice"}`;
       case "defend": return `Defend with ${a.dice} ${a.dice === 1 ? "die" : "dice"}`;
       case "move_in": return `Move ${a.n} cubes in`;
-      case "fortify": return `Fortify: ${a.n} from ${a.from} to ${a.to}`;
-      case "trade": return `Trade ${a.cards.join(" + ")}`;
+      case "fortify": return `Fortify: ${a.n} from ${nm(a.from)} to ${nm(a.to)}`;
+      case "trade": return `Trade ${a.cards.map(nm).join(" + ")}`;
       case "end_attack": return "Stop attacking";
       case "end_turn": return "End turn";
       default: return null;
     }
   },
+  // the board takes these over (any amount by the stepper); the rest stay as buttons
+  boardActions: new Set(["place", "attack", "fortify", "move_in"]),
 };

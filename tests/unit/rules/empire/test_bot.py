@@ -160,3 +160,22 @@ def test_bot_against_random_over_1000_games() -> None:
             f"(sole {sole[key]}), fair share {1 / key[1]:.0%}"
         )
     assert total >= 0.9 * games
+
+
+@pytest.mark.unit
+def test_bots_propose_trades_that_both_sides_accept() -> None:
+    """Issue 22 (E-3, E-6): in the trade window a bot proposes the card-for-card trade that
+    raises both empires by its estimate, once a round to each seat still trading; another bot
+    accepts it by the same estimate. Offers go only to seats that may still answer."""
+    offered = accepted = 0
+    for seed in range(4):
+        bots = [HeuristicBot(seed=seed * 10 + s) for s in range(3)]
+        out = play(GAME, 3, {}, seed=seed, actors={s: bot_actor(b) for s, b in enumerate(bots)},
+                   choosers={s: bot_chooser(b) for s, b in enumerate(bots)}, max_steps=20_000)
+        assert out.finished
+        kinds = Counter(e.type for e in out.events)
+        offered += kinds["trade_offered"]
+        accepted += kinds["trade_accepted"]
+        assert kinds["trade_offered"] <= 6 * 3 * 2  # at most once a round per seat and partner
+        assert kinds["trade_cancelled"] == 0  # never withdrawn before its seat could answer
+    assert offered >= 1 and accepted >= 1

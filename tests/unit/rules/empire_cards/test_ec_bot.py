@@ -149,3 +149,36 @@ def test_bot_actions_are_always_legal_in_its_own_games() -> None:
         on_step=check,
     )
     assert out.finished and seen > 50
+
+
+EXPERT_OPTIONS = {"expert_spells": True}
+
+
+@pytest.mark.unit
+def test_cg17_bot_casts_mass_sabotage_at_armies_it_can_take(make) -> None:
+    """Issue 22: with expert spells the bot casts where it helps. A 2 on a spare Wizard takes a
+    set from each opponent's unprotected army (CG-17), worth more than the discard."""
+    armies = {1: [["AS0", "AH0"], ["7S0", "7H0", "7D0"]], 2: [["QS0", "QH0", "QD0"]]}
+    hand = ["W4", "W5", "2D0", "KD0", "9H0"]
+    state = make(hands={0: hand}, armies=armies, drawn=True, options=EXPERT_OPTIONS)
+    assert decide(state, 0) == {"type": "spell", "card": "2D0"}
+    assert decide(state.model_copy(update={"options": state.options.model_copy(
+        update={"expert_spells": False})}), 0)["type"] != "spell"
+
+
+@pytest.mark.unit
+def test_cg17_bot_keeps_its_wizard_when_no_spell_pays(make) -> None:
+    """Nobody has an army or cards worth a spell: the Wizard stays a wild card."""
+    state = make(hands={0: ["W4", "2D0", "KD0", "9H0"], 1: [], 2: []}, drawn=True,
+                 options=EXPERT_OPTIONS)
+    assert decide(state, 0)["type"] != "spell"
+
+
+@pytest.mark.unit
+def test_cg17_bot_picks_the_biggest_battle_set_for_berserker(make, play_act) -> None:
+    armies = {1: [["AS0", "AH0"], ["7S0", "7H0", "7D0"]]}
+    state = make(hands={0: ["W4", "KS0", "QD0"]}, armies=armies, drawn=True,
+                 options=EXPERT_OPTIONS)
+    st, _ = play_act(state, 0, {"type": "spell", "card": "KS0"})  # Berserker (warlord card)
+    assert decide(st, 0) == {"type": "spell_pick", "target": 1, "set": 1}
+

@@ -1,0 +1,224 @@
+"""Search bots in the runner (issue 22): a seat of kind "easy", "normal" or "hard" plays the
+game's ISMCTS bot (``shared.rules._kit.search``) at that level.
+
+A search runs in a worker process of a small pool (``bots_search_workers``), never on the
+event loop, so one seat's thinking never holds up the others. Every decision has a time
+budget (``LEVELS[level].time_s``: hard 2 s, normal 0.5 s, easy 0.15 s) that covers waiting for
+a worker too:
+
+* the seat waits for a free worker at most until its budget is spent;
+* the worker gets the rest of the budget as its deadline (the search checks it between
+  iterations, ``SearchBot.act(..., deadline)``);
+* the runner waits for the answer at most the budget plus ``GRACE_S`` (one iteration that
+  started just before the deadline, and the process hop);
+
+and whenever one of these runs out, the seat plays the heuristic bot's move instead (it is
+computed here, in microseconds). The bot sees only what the gateway sends the seat: its
+view, its legal actions, its own slots and the public parts already committed.
+
+Between the slots of one sealed round a search bot remembers the plan it chose
+(``SearchBot._sealed``); the worker is stateless, so that memory travels with each call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import secrets
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from multiprocessing import get_context
+from typing import Any
+
+import structlog
+
+from clients.sdk.client import ApiError, Client, GameSession
+from shared.rules import registry
+from shared.rules._kit.search import LEVELS
+from shared.rules.api import SealedSlot
+
+log = structlog.get_logger("bots.search")
+SEARCH_KINDS = frozenset(LEVELS)  # "easy", "normal", "hard"
+GRACE_S = 0.25  # beyond the budget: the last iteration and the process hop
+
+Memory = dict[str, dict[str, Any]]  # round id -> own slot key -> choice (SearchBot._sealed)
+
+
+def decide(game: str, level: str, seed: int, budget_s: float, memory: Memory,
+           request: dict[str, Any]) -> tuple[Any, Memory, int]:
+    """One decision in a worker process: ``request`` is {"act": view, legal, seat} or
+    {"choose": view, slot, seat, public_parts}. Returns (choice, memory, iterations)."""
+    end = time.monotonic() + max(0.0, budget_s)
+
+    def deadline() -> bool:
+        return time.monotonic() >= end
+
+    bot = registry.get_search_bot(game, level, seed)
+    bot._sealed = memory
+    if request["kind"] == "act":
+        choice = bot.act(request["view"], request["legal"], request["seat"], deadline)
+    else:
+        slot = SealedSlot.model_validate(request["slot"])
+        choice = bot.choose(request["view"], slot, request["seat"], request["public_parts"],
+                            deadline)
+    return choice, bot._sealed, bot.last_iterations
+
+
+class SearchPool:
+    """The runner's bounded search workers (processes, spawned: no fork of the event loop)."""
+
+    def __init__(self, workers: int, executor: Executor | None = None) -> None:
+        self.workers = workers
+        self._executor = executor
+        self._slots = asyncio.Semaphore(workers)
+
+    def executor(self) -> Executor:
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"))
+        return self._executor
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    async def decide(self, game: str, level: str, memory: Memory, request: dict[str, Any],
+                     budget_s: float | None = None) -> tuple[Any, Memory, int] | None:
+        """The search's answer within ``budget_s`` (the level's by default), or None when the
+        budget ran out (waiting for a worker, or the worker's answer)."""
+        loop = asyncio.get_running_loop()
+        budget = LEVELS[level].time_s if budget_s is None else budget_s
+        end = loop.time() + budget
+        try:
+            await asyncio.wait_for(self._slots.acquire(), budget)
+        except TimeoutError:
+            return None
+        held = True
+        try:
+            left = end - loop.time()
+            if left <= 0:
+                return None
+            fut = loop.run_in_executor(self.executor(), decide, game, level,
+                                       secrets.randbits(32), left, memory, request)
+            try:
+                return await asyncio.wait_for(asyncio.shield(fut), left + GRACE_S)
+            except TimeoutError:  # the worker is still busy: its slot frees when it ends
+                held = False
+                fut.add_done_callback(self._free)
+                return None
+            except Exception as exc:  # a search bug: the heuristic plays this decision
+                log.warning("search_failed", game=game, level=level, error=repr(exc)[:300])
+                return None
+        finally:
+            if held:
+                self._slots.release()
+
+    def _free(self, fut: asyncio.Future[Any]) -> None:
+        with contextlib.suppress(BaseException):
+            fut.result()
+        self._slots.release()
+
+
+class SearchSeat:
+    """One seat's search bot: the heuristic plays at once when the search has no answer."""
+
+    def __init__(self, pool: SearchPool, game: str, level: str) -> None:
+        self.pool = pool
+        self.game = game
+        self.level = level
+        self.heuristic = registry.get_bot(game)
+        if isinstance(getattr(self.heuristic, "rng", None), random.Random):
+            self.heuristic.rng.seed(secrets.randbits(32))
+        self.memory: Memory = {}
+        self.fallbacks = 0
+        self.decisions = 0
+
+    async def act(self, view: dict[str, Any], legal: list[Any], seat: int) -> Any:
+        self.decisions += 1
+        if len(legal) > 1:
+            got = await self.pool.decide(self.game, self.level, self.memory, {
+                "kind": "act", "view": view, "legal": legal, "seat": seat})
+            if got is not None and got[0] in legal:
+                return got[0]
+            self.fallbacks += 1
+        return self.heuristic.act(view, legal, seat)
+
+    async def choose(self, view: dict[str, Any], slot: SealedSlot, seat: int,
+                     public_parts: dict[str, Any]) -> Any:
+        self.decisions += 1
+        got = await self.pool.decide(self.game, self.level, self.memory, {
+            "kind": "choose", "view": view, "slot": slot.model_dump(mode="json"),
+            "seat": seat, "public_parts": public_parts})
+        if got is not None:
+            choice, self.memory, _ = got
+            return choice
+        self.fallbacks += 1
+        choice = self.heuristic.choose(view, slot, seat, public_parts)
+        round_id = _round_of(view)
+        if round_id is not None:  # keep the round's memory consistent with what was sent
+            self.memory = {round_id: {**self.memory.get(round_id, {}), slot.key: choice}}
+        return choice
+
+
+def _round_of(view: dict[str, Any]) -> str | None:
+    from shared.rules._kit.search import _round_id
+
+    return _round_id(view)
+
+
+async def play_search_seat(client: Client, game_id: str, level: str, pool: SearchPool,
+                           stop: asyncio.Event | None = None) -> GameSession:
+    """``clients.sdk.bot_player.play_seat`` for a search bot: the same moves through the
+    same session, each decision awaited from the pool within its budget."""
+    game = await client.watch(game_id)
+    meta = await client._call("GET", f"/api/matches/{game_id}")
+    bot = SearchSeat(pool, meta["game"], level)
+    acted_seq = -1
+    while not game.ended and not (stop and stop.is_set()):
+        msg = game.view
+        assert msg is not None
+        node, seat = msg["node"], msg["seat"]
+        try:
+            if node["kind"] == "turn" and seat in node["seats"] and msg["legal"] \
+                    and game.seq != acted_seq:
+                acted_seq = seq = game.seq
+                action = await bot.act(msg["view"], msg["legal"], seat)
+                if game.seq == seq:  # nothing moved on while it thought
+                    await game.act(action, expected_seq=seq)
+                else:
+                    acted_seq = -1
+                    continue
+            elif node["kind"] == "simultaneous":
+                await _commit_slots(game, bot, msg)
+        except ApiError as exc:
+            if exc.transient:
+                acted_seq = -1
+        with contextlib.suppress(asyncio.TimeoutError):
+            await game.wait(2.0)
+    log.info("search_seat_done", game_id=game_id, level=level, decisions=bot.decisions,
+             fallbacks=bot.fallbacks)
+    return game
+
+
+async def _commit_slots(game: GameSession, bot: SearchSeat, msg: dict[str, Any]) -> None:
+    node = msg["node"]
+    round_id = node["round_id"]
+    done = game.committed_slots(round_id)
+    order = [o["key"] for o in node["order"]]
+    for raw in node["my_slots"]:
+        key = raw["key"]
+        if f"{round_id}/{key}" in game.receipts or key in done:
+            continue
+        if node["ordered"] and any(k not in done for k in order[:order.index(key)]):
+            return  # not our turn in the commit order yet
+        if node.get("platform"):
+            choice: Any = secrets.token_hex(32)  # client seed for the dealer
+            slot_public = None
+        else:
+            slot = SealedSlot.model_validate(raw)
+            publics = {k: e.get("public") for k, e in done.items()}
+            choice = await bot.choose(msg["view"], slot, msg["seat"], publics)
+            slot_public = ({k: choice.get(k) for k in slot.public_keys}
+                           if slot.public_keys and isinstance(choice, dict) else None)
+        await game.commit(round_id, key, choice, slot_public)

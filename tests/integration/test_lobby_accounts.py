@@ -1,0 +1,332 @@
+"""Accounts, sessions, admin and privacy against a real server (issue #19): the lobby's
+handler as the gateway calls it, and the gateway's revocation check."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+
+from services.gateway.hub import Hub
+from services.gateway.sessions import Revocations
+from services.lobby.accounts import REVOKED_CHANNEL, challenge_key
+from services.lobby.service import AUDIT, Lobby
+from shared.protocol.streams import Keys
+from shared.runtime import tokens
+from shared.runtime.jsonutil import dumps, loads
+from shared.runtime.settings import Settings
+from tests.support.passkey import SoftPasskey
+
+pytestmark = pytest.mark.integration
+SECRET = "s" * 64
+ORIGIN = "http://localhost:8000"
+
+
+class Sink:
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    async def publish(self, body: dict[str, Any], stream: str, **_: Any) -> None:
+        self.sent.append((stream, body))
+
+
+@pytest.fixture
+async def r(redis_url: str) -> AsyncIterator[Any]:
+    client = aioredis.Redis.from_url(redis_url)
+    await client.flushall()
+    yield client
+    await client.aclose()
+
+
+def settings(**kw: Any) -> Settings:
+    base: dict[str, Any] = {"secret": SECRET, "dev": True, "port": 8000,
+                            "signin_fail_max": 3, "admins": "p-root,Warden"}
+    return Settings(**{**base, **kw})
+
+
+@pytest.fixture
+def sink() -> Sink:
+    return Sink()
+
+
+@pytest.fixture
+def lobby(r: Any, sink: Sink) -> Lobby:
+    return Lobby(settings(), r, sink)
+
+
+async def guest(lobby: Lobby, name: str) -> dict[str, Any]:
+    out = await lobby.handle({"op": "create_player", "name": name, "agent": "pytest"})
+    assert out["ok"], out
+    return out
+
+
+async def call(lobby: Lobby, who: dict[str, Any], op: str, **kw: Any) -> dict[str, Any]:
+    ident = tokens.verify(SECRET, who["token"], tokens_now())
+    return await lobby.handle({"op": op, "player_id": ident.player_id, "name": ident.name,
+                               "session": ident.session, **kw})
+
+
+def tokens_now() -> int:
+    import time
+    return int(time.time() * 1000)
+
+
+async def test_guest_gets_a_session_and_refresh_rotates(lobby: Lobby, r: Any) -> None:
+    g = await guest(lobby, "ada")
+    ident = tokens.verify(SECRET, g["token"], tokens_now())
+    assert ident.player_id == g["player_id"] and ident.session == g["session_id"]
+    assert ident.exp_ms - tokens_now() <= 600_000  # minutes, not days
+    r1 = await lobby.handle({"op": "refresh", "refresh_token": g["refresh_token"]})
+    assert r1["ok"] and r1["player_id"] == g["player_id"]
+    assert r1["refresh_token"] != g["refresh_token"] and r1["session_id"] == g["session_id"]
+    r2 = await lobby.handle({"op": "refresh", "refresh_token": r1["refresh_token"]})
+    assert r2["ok"]
+    # the spent token comes back: theft. The whole session ends, the newest token too.
+    replay = await lobby.handle({"op": "refresh", "refresh_token": g["refresh_token"]})
+    assert (replay["ok"], replay["code"]) == (False, "auth/refresh_reused")
+    after = await lobby.handle({"op": "refresh", "refresh_token": r2["refresh_token"]})
+    assert (after["ok"], after["code"]) == (False, "auth/refresh_invalid")
+    rev = Revocations(settings(), r, Hub(r))
+    with pytest.raises(tokens.TokenError) as exc:
+        await rev.check(tokens.verify(SECRET, r2["token"], tokens_now()))
+    assert exc.value.code == "auth/revoked_session"
+    forged = await lobby.handle({"op": "refresh",
+                                 "refresh_token": g["session_id"] + ".not-the-secret"})
+    assert forged["code"] == "auth/refresh_invalid"
+
+
+async def test_sessions_list_revoke_and_sign_out(lobby: Lobby, r: Any) -> None:
+    g = await guest(lobby, "bea")
+    pw = await call(lobby, g, "set_password", password="correct horse")
+    assert pw["ok"] and pw["account"]
+    other = await lobby.handle({"op": "password_sign_in", "name": "bea",
+                                "password": "correct horse", "agent": "phone"})
+    assert other["ok"] and other["player_id"] == g["player_id"]
+    listed = await call(lobby, g, "list_sessions")
+    assert {s["session_id"] for s in listed["sessions"]} == {g["session_id"],
+                                                            other["session_id"]}
+    assert [s["current"] for s in listed["sessions"]].count(True) == 1
+    # someone else's session id is "no such session" and stays
+    stranger = await guest(lobby, "cat")
+    refused = await call(lobby, stranger, "revoke_session", session_id=other["session_id"])
+    assert (refused["ok"], refused["code"]) == (False, "lobby/not_found")
+    pubsub = r.pubsub()
+    await pubsub.subscribe(REVOKED_CHANNEL)
+    done = await call(lobby, g, "revoke_session", session_id=other["session_id"])
+    assert done["ok"]
+    msg = None
+    for _ in range(50):
+        msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
+        if msg:
+            break
+    assert msg is not None and msg["data"].decode() == other["session_id"]
+    await pubsub.aclose()
+    gone = await lobby.handle({"op": "refresh", "refresh_token": other["refresh_token"]})
+    assert gone["code"] == "auth/refresh_invalid"
+    assert (await call(lobby, g, "sign_out"))["ok"]
+    out = await lobby.handle({"op": "refresh", "refresh_token": g["refresh_token"]})
+    assert out["code"] == "auth/refresh_invalid"
+
+
+async def test_password_refusals_look_the_same_and_are_rate_limited(lobby: Lobby) -> None:
+    g = await guest(lobby, "dora")
+    weak = await call(lobby, g, "set_password", password="short")
+    assert weak["code"] == "auth/weak_password"
+    assert (await call(lobby, g, "set_password", password="long enough pw"))["ok"]
+    change = await call(lobby, g, "set_password", password="another one!", current="wrong")
+    assert change["code"] == "auth/bad_credentials"
+    guest_only = await guest(lobby, "eve")  # a guest: no password at all
+    answers = [
+        await lobby.handle({"op": "password_sign_in", "name": n, "password": pw})
+        for n, pw in (("dora", "wrong password"), ("nobody-here", "long enough pw"),
+                      (guest_only["name"], "long enough pw"))]
+    assert {(a["ok"], a["code"], a["message"]) for a in answers} == {
+        (False, "auth/bad_credentials", "wrong name or password")}
+    # "dora" had one failure; two more reach the limit (3): even the right password waits
+    for _ in range(2):
+        await lobby.handle({"op": "password_sign_in", "name": "DORA", "password": "nope!!!!"})
+    limited = await lobby.handle({"op": "password_sign_in", "name": "dora",
+                                  "password": "long enough pw"})
+    assert limited["code"] == "auth/rate_limited"
+
+
+async def test_upgrade_keeps_the_player_and_the_name(lobby: Lobby, r: Any) -> None:
+    g = await guest(lobby, "finn")
+    assert await r.ttl(f"lobby:player:{g['player_id']}") > 0  # a guest expires
+    t = (await call(lobby, g, "create_table", game="duel", seats=2))["table"]
+    assert (await call(lobby, g, "set_password", password="finn's password"))["ok"]
+    assert await r.ttl(f"lobby:player:{g['player_id']}") == -1  # an account does not
+    again = await lobby.handle({"op": "password_sign_in", "name": "Finn",
+                                "password": "finn's password"})
+    assert again["player_id"] == g["player_id"]
+    seen = await call(lobby, again, "get_table", table_id=t["table_id"])
+    assert seen["table"]["host"] == g["player_id"]
+    me = await call(lobby, again, "me")
+    assert me["account"] and me["password"] and not me["admin"]
+    taken = await lobby.handle({"op": "create_player", "name": "FINN", "exact": True})
+    assert taken["code"] == "lobby/name_taken"
+
+
+async def test_passkey_register_and_sign_in(lobby: Lobby, r: Any) -> None:
+    g = await guest(lobby, "gil")
+    key = SoftPasskey(origin=ORIGIN)
+    begin = await call(lobby, g, "passkey_register_begin")
+    assert begin["ok"] and begin["options"]["rp"]["id"] == "localhost"
+    done = await call(lobby, g, "passkey_register_finish", challenge_id=begin["challenge_id"],
+                      credential=key.register(begin["options"]))
+    assert done["ok"] and done["account"], done
+    # the challenge was single use
+    replay = await call(lobby, g, "passkey_register_finish",
+                        challenge_id=begin["challenge_id"],
+                        credential=key.register(begin["options"]))
+    assert replay["code"] == "auth/bad_challenge"
+    # another device: sign in with the passkey (discoverable: no name)
+    start = await lobby.handle({"op": "passkey_sign_in_begin"})
+    answer = key.sign_in(start["options"])
+    signed = await lobby.handle({"op": "passkey_sign_in_finish",
+                                 "challenge_id": start["challenge_id"], "credential": answer})
+    assert signed["ok"] and signed["player_id"] == g["player_id"], signed
+    again = await lobby.handle({"op": "passkey_sign_in_finish",
+                                "challenge_id": start["challenge_id"], "credential": answer})
+    assert again["code"] == "auth/bad_challenge"  # a replayed challenge
+    # an expired challenge: gone from Valkey
+    late = await lobby.handle({"op": "passkey_sign_in_begin", "name": "gil"})
+    assert len(late["options"]["allowCredentials"]) == 1
+    await r.delete(challenge_key(late["challenge_id"]))
+    expired = await lobby.handle({"op": "passkey_sign_in_finish",
+                                  "challenge_id": late["challenge_id"],
+                                  "credential": key.sign_in(late["options"])})
+    assert expired["code"] == "auth/bad_challenge"
+    assert 0 < await r.ttl(challenge_key(
+        (await lobby.handle({"op": "passkey_sign_in_begin"}))["challenge_id"])) <= 120
+    # the wrong origin, a wrong key, an unknown passkey
+    s2 = await lobby.handle({"op": "passkey_sign_in_begin"})
+    wrong_origin = await lobby.handle({
+        "op": "passkey_sign_in_finish", "challenge_id": s2["challenge_id"],
+        "credential": key.sign_in(s2["options"], origin="https://evil.example")})
+    assert wrong_origin["code"] == "auth/passkey_failed"
+    s3 = await lobby.handle({"op": "passkey_sign_in_begin"})
+    thief = SoftPasskey(origin=ORIGIN)
+    thief.cred_id = key.cred_id  # claims the credential id without the private key
+    forged = await lobby.handle({"op": "passkey_sign_in_finish",
+                                 "challenge_id": s3["challenge_id"],
+                                 "credential": thief.sign_in(s3["options"])})
+    assert forged["code"] == "auth/passkey_failed"
+    s4 = await lobby.handle({"op": "passkey_sign_in_begin"})
+    unknown = await lobby.handle({"op": "passkey_sign_in_finish",
+                                  "challenge_id": s4["challenge_id"],
+                                  "credential": SoftPasskey(origin=ORIGIN).sign_in(
+                                      s4["options"])})
+    assert unknown["code"] == "auth/bad_credentials"
+
+
+async def test_admin_suspends_closes_ends_and_audits(lobby: Lobby, r: Any, sink: Sink) -> None:
+    warden = await guest(lobby, "warden")
+    # a guest named like an admin is not one: the role needs the account
+    assert (await call(lobby, warden, "admin_audit"))["code"] == "auth/forbidden"
+    assert (await call(lobby, warden, "set_password", password="warden password"))["ok"]
+    bad = await guest(lobby, "mallory")
+    assert (await call(lobby, bad, "set_password", password="mallory password"))["ok"]
+    refused = await call(lobby, bad, "admin_suspend", target=warden["player_id"], reason="x")
+    assert refused["code"] == "auth/forbidden"
+    t = (await call(lobby, bad, "create_table", game="duel", seats=2))["table"]
+    sus = await call(lobby, warden, "admin_suspend", target=bad["player_id"], reason="cheating")
+    assert sus["ok"] and sus["sessions_revoked"] == 1
+    assert (await lobby.handle({"op": "refresh", "refresh_token": bad["refresh_token"]})
+            )["code"] == "auth/refresh_invalid"
+    again = await lobby.handle({"op": "password_sign_in", "name": "mallory",
+                                "password": "mallory password"})
+    assert again["code"] == "auth/suspended"
+    closed = await call(lobby, warden, "admin_close_table", table_id=t["table_id"],
+                        reason="spam")
+    assert closed["ok"] and closed["table"]["status"] == "closed"
+    await r.set(Keys("g-run").meta, dumps({"players": []}))
+    ended = await call(lobby, warden, "admin_end_game", game_id="g-run", reason="abuse")
+    assert ended["ok"]
+    assert [b for _, b in sink.sent if b.get("type") == "end_game"] == [
+        {"v": 1, "type": "end_game", "game_id": "g-run", "reason": "abuse"}]
+    missing = await call(lobby, warden, "admin_end_game", game_id="g-none", reason="abuse")
+    assert missing["code"] == "lobby/not_found"
+    audit = await call(lobby, warden, "admin_audit")
+    assert [(e["action"], e["target"]) for e in audit["entries"]] == [
+        ("end_game", "g-none"), ("end_game", "g-run"), ("close_table", t["table_id"]),
+        ("suspend", bad["player_id"])]
+    assert await r.xlen(AUDIT) == 4
+
+
+async def test_export_and_delete(lobby: Lobby, r: Any) -> None:
+    g = await guest(lobby, "hana")
+    assert (await call(lobby, g, "set_password", password="hana password"))["ok"]
+    data = await call(lobby, g, "export_data")
+    assert data["profile"]["player_id"] == g["player_id"] and data["password"] is True
+    assert len(data["sessions"]) == 1
+    assert "$argon2" not in dumps(data)  # no password hash in the export
+    wrong = await call(lobby, g, "delete_account", confirm="someone")
+    assert wrong["code"] == "lobby/bad_request"
+    gone = await call(lobby, g, "delete_account", confirm="hana")
+    assert gone["ok"]
+    assert await r.sismember("lobby:erased", g["player_id"])
+    assert await r.get(f"lobby:player:{g['player_id']}") is None
+    assert (await lobby.handle({"op": "refresh", "refresh_token": g["refresh_token"]})
+            )["code"] == "auth/refresh_invalid"
+    assert (await lobby.handle({"op": "password_sign_in", "name": "hana",
+                                "password": "hana password"}))["code"] == "auth/bad_credentials"
+    free = await lobby.handle({"op": "create_player", "name": "hana", "exact": True})
+    assert free["ok"] and free["player_id"] != g["player_id"]  # the name is free again
+
+
+async def test_revoked_sessions_sockets_close_by_pubsub_and_sweep(r: Any, lobby: Lobby) -> None:
+    """The gateway side: a revoked session's open connections close (4401), from the
+    pub/sub message and, when that was missed, from the sweep."""
+    from services.gateway.outbound import Outbound
+
+    closed: list[tuple[int, str]] = []
+
+    async def send(_: str) -> None:
+        pass
+
+    async def close(code: int, reason: str) -> None:
+        closed.append((code, reason))
+
+    hub = Hub(r)
+    rev = Revocations(settings(revocation_sweep_s=0.2), r, hub)
+    a, b = await guest(lobby, "ivan"), await guest(lobby, "jo")
+    conns = []
+    for who in (a, b):
+        out = Outbound(send, close, 64, 1 << 20, 5.0)
+        out.start()
+        from services.gateway.hub import Connection
+        conn = Connection(player_id=who["player_id"], name=who["name"], out=out,
+                          session=who["session_id"])
+        hub.add(conn)
+        conns.append(conn)
+    listener = asyncio.create_task(rev.listen())
+    await asyncio.sleep(0.2)  # subscribed
+    assert (await call(lobby, a, "sign_out"))["ok"]
+    for _ in range(100):
+        if closed:
+            break
+        await asyncio.sleep(0.05)
+    listener.cancel()
+    assert closed == [(4401, "auth/revoked_session")] and conns[0].closed
+    assert not conns[1].closed
+    await r.set(f"lobby:rev:{b['session_id']}", "1")  # missed by pub/sub: the sweep finds it
+    assert await rev.sweep() == 1 and conns[1].closed
+    for c in conns:
+        await c.out.aclose()
+
+
+async def test_signing_key_rotation_logs_nobody_out(r: Any, sink: Sink) -> None:
+    old = Lobby(settings(secret="o" * 64), r, sink)
+    g = await guest(old, "kim")
+    new = Lobby(settings(secret="n" * 64, secret_previous="o" * 64), r, sink)
+    turned = await new.handle({"op": "refresh", "refresh_token": g["refresh_token"]})
+    assert turned["ok"] and turned["player_id"] == g["player_id"]
+    ident = tokens.verify(["n" * 64], turned["token"], tokens_now())
+    assert ident.player_id == g["player_id"]
+    # the token from before the rotation still verifies with the previous key
+    assert tokens.verify(["n" * 64, "o" * 64], g["token"], tokens_now()).session
+    assert loads(await r.get(f"lobby:player:{g['player_id']}"))["name"] == "kim"

@@ -1,0 +1,116 @@
+"""The bot runner's search seats (services/bots/search.py, issue 22): a decision from the
+seat's view only, within the level's budget, in a bounded pool (a busy pool makes a seat play
+the heuristic move, never wait past its budget), the sealed-round memory carried across
+the stateless workers, and the lobby's add-bot kinds."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from services.bots.search import SEARCH_KINDS, SearchPool, SearchSeat, decide
+from shared.protocol import lobby as lm
+from shared.rules import registry
+from shared.rules._kit.playout import play
+from shared.rules.api import Act, Rejection, Simultaneous, Turn
+
+pytestmark = pytest.mark.unit
+
+
+def a_turn(name: str, seats: int) -> tuple[Any, int]:
+    """A state where one seat has a real choice of action (from a seeded random game)."""
+    game = registry.get(name)
+    seen: list[Any] = []
+    play(game, seats, {}, seed=5, max_steps=400, on_step=lambda s, m: seen.append(s))
+    for state in seen:
+        node = game.next(state)
+        if isinstance(node, Turn) and len(game.legal_actions(state, node.seats[0])) > 2:
+            return state, node.seats[0]
+    raise AssertionError("no decision found")
+
+
+def a_claim(seats: int = 3) -> tuple[Any, Simultaneous]:
+    game = registry.get("empire")
+    seen: list[Any] = []
+    play(game, seats, {}, seed=2, max_steps=50, on_step=lambda s, m: seen.append(s))
+    for state in seen:
+        node = game.next(state)
+        if isinstance(node, Simultaneous):
+            return state, node
+    raise AssertionError("no sealed round")
+
+
+def test_the_kinds_a_host_may_add_are_the_levels_the_runner_plays() -> None:
+    assert {"easy", "normal", "hard"} == SEARCH_KINDS
+    for kind in ("heuristic", "random", *sorted(SEARCH_KINDS)):
+        assert lm.AddBot(table_id="t", kind=kind).kind == kind  # type: ignore[arg-type]
+    with pytest.raises(ValidationError):
+        lm.AddBot(table_id="t", kind="godlike")  # type: ignore[arg-type]
+
+
+def test_a_worker_decision_is_legal_and_uses_only_the_view() -> None:
+    game = registry.get("empire-nyc")
+    state, seat = a_turn("empire-nyc", 3)
+    legal = list(game.legal_actions(state, seat))
+    choice, memory, iterations = decide("empire-nyc", "easy", 7, 0.5, {}, {
+        "kind": "act", "view": game.view(state, seat), "legal": legal, "seat": seat})
+    assert choice in legal and iterations >= 1 and memory == {}
+    assert not isinstance(game.apply(state, Act(seat=seat, action=choice)), Rejection)
+
+
+def test_a_sealed_choice_comes_back_with_the_rounds_memory() -> None:
+    game = registry.get("empire")
+    state, node = a_claim()
+    slot = node.slots[0]
+    choice, memory, _ = decide("empire", "easy", 3, 0.5, {}, {
+        "kind": "choose", "view": game.view(state, slot.seat),
+        "slot": slot.model_dump(mode="json"), "seat": slot.seat, "public_parts": {}})
+    assert game.check_choice(slot, choice)
+    assert memory == {node.round_id: {slot.key: choice}}  # E-14: the round's own choice
+
+
+def test_no_budget_left_means_no_search() -> None:
+    async def run() -> Any:
+        game = registry.get("empire-nyc")
+        state, seat = a_turn("empire-nyc", 3)
+        request = {"kind": "act", "view": game.view(state, seat),
+                   "legal": list(game.legal_actions(state, seat)), "seat": seat}
+        with ThreadPoolExecutor(1) as ex:
+            return await SearchPool(1, ex).decide("empire-nyc", "hard", {}, request, 0.0)
+
+    assert asyncio.run(run()) is None
+
+
+def test_a_busy_pool_makes_a_seat_play_the_heuristic_move() -> None:
+    """Every worker busy: the next seat does not queue past its budget (bounded
+    concurrency); the pool gives it nothing and it plays the heuristic bot's move."""
+
+    async def run() -> tuple[Any, Any, list[Any], int]:
+        game = registry.get("empire-nyc")
+        state, seat = a_turn("empire-nyc", 3)
+        view, legal = game.view(state, seat), list(game.legal_actions(state, seat))
+        with ThreadPoolExecutor(1) as ex:
+            pool = SearchPool(1, ex)
+            await pool._slots.acquire()  # the only worker is busy with another seat
+            seat_bot = SearchSeat(pool, "empire-nyc", "easy")
+            move = await seat_bot.act(view, legal, seat)
+            pool._slots.release()  # free again: the next decision searches
+            searched = await pool.decide("empire-nyc", "easy", {}, {
+                "kind": "act", "view": view, "legal": legal, "seat": seat})
+            return move, searched, legal, seat_bot.fallbacks
+
+    move, searched, legal, fallbacks = asyncio.run(run())
+    assert fallbacks == 1 and move in legal
+    assert move == registry.get_bot("empire-nyc").act(
+        *a_view_and_legal("empire-nyc"))  # the heuristic's own choice
+    assert searched is not None and searched[0] in legal
+
+
+def a_view_and_legal(name: str) -> tuple[Any, list[Any], int]:
+    game = registry.get(name)
+    state, seat = a_turn(name, 3)
+    return game.view(state, seat), list(game.legal_actions(state, seat)), seat
