@@ -140,21 +140,26 @@ async def test_board_of_every_game(
         # a move is a ready control, or (games played on their drawn board) a highlighted
         # spot on the board, then the amount it asks for
         button = page.locator(
-            "#controls[data-state=ready] button.go:enabled, #board g.legal[role=button]").first
+            "#controls[data-state=ready] button.go:enabled, #board g.legal[role=button],"
+            " #board button.go.onboard:enabled").first
         try:
             await button.wait_for(timeout=60_000 if clicks < 2 else 10_000)
         except PlaywrightTimeout:
             break
         if await page.locator("#board g.legal[role=button]").count():
+            seq = await page.get_attribute("#controls", "data-seq") or ""
             await page.locator("#board g.legal[role=button]").first.click()
             go = page.locator("#board .amount-go:enabled, #board button.dice:enabled").first
             if await go.count():
                 await go.click()
             clicks += 1
+            # the click took effect: a new view (a one-cube placement is sent at once, and the
+            # seat may be to move again by the time this looks), an amount to choose, or a
+            # refusal
             await page.wait_for_function(
-                "() => !document.querySelector('#board g.legal[role=button]')"
+                "s => document.querySelector('#controls').dataset.seq !== s"
                 " || document.querySelector('#status').textContent.includes('refused')"
-                " || document.querySelector('#board .amount-go, #board button.dice')")
+                " || document.querySelector('#board .amount-go, #board button.dice')", arg=seq)
             continue
         key = await page.get_attribute("#controls", "data-key") or ""
         await button.click()
@@ -184,7 +189,10 @@ async def test_nyc_map_is_clicked_and_fits_a_phone(tabs: Any) -> None:
     await add_bots(page, 2)
     await start(page)
     await page.wait_for_selector("#board svg.nycmap g.nb[data-nb=MN03]")
-    assert "Harlem" in (await page.locator("#board g.nb[data-nb=MN03]").inner_text())
+    assert "Harlem" in (await page.locator("#board g.nb[data-nb=MN03]").text_content() or "")
+    seed = page.locator("#controls[data-state=ready] button.go:enabled").first  # entropy
+    await seed.wait_for(timeout=60_000)
+    await seed.click()
     spot = page.locator("#board g.legal[role=button]").first
     await spot.wait_for(timeout=60_000)
     seq = await page.get_attribute("#controls", "data-seq")

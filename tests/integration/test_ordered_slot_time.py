@@ -19,6 +19,7 @@ from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.runtime.settings import Settings
+from tests.e2e.conftest import with_db
 
 pytestmark = pytest.mark.integration
 
@@ -39,10 +40,13 @@ class Sink:
         return [b for _, b in self.sent if b.get("type") == "round_revealed"]
 
 
+ORDERED_DB = 9  # its own logical database: no other tier's escrow polls these timers
+
+
 @pytest.fixture
 async def r(redis_url: str) -> AsyncIterator[Any]:
-    client = aioredis.Redis.from_url(redis_url)
-    await client.flushall()
+    client = aioredis.Redis.from_url(with_db(redis_url, ORDERED_DB))
+    await client.flushdb()
     yield client
     await client.aclose()
 
