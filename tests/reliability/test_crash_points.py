@@ -149,7 +149,7 @@ async def _store_only(esc: Escrow, c: Any, choice: int) -> None:
     k = Keys(c.game_id)
     opening = json.dumps({"choice": choice, "nonce": c.nonce}, separators=(",", ":"))
     await esc._commit(
-        keys=[k.esc_status, k.esc_commits(c.round_id), k.esc_open, k.record],
+        keys=[k.esc_status, k.esc_commits(c.round_id), k.esc_open, k.record, k.esc_round],
         args=[c.round_id, c.slot, c.commitment, opening, "", "{}"],
     )
 
