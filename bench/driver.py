@@ -27,6 +27,7 @@ from typing import Any
 import httpx
 import orjson
 import websockets
+from websockets.typing import Subprotocol
 
 from shared.fairness.commitments import commitment, new_nonce
 
@@ -89,7 +90,7 @@ class Player:
         stats: Stats,
         rng: random.Random | None = None,
     ) -> None:
-        self.ws_url = base_url.replace("http", "ws", 1) + f"/ws?token={token}"
+        self.ws_url = base_url.replace("http", "ws", 1) + "/ws"  # the token: never in the URL
         self.player_id = player_id
         self.token = token
         self.stats = stats
@@ -101,8 +102,10 @@ class Player:
         self.lost = False  # the connection ended (the gateway closed it or died)
 
     async def connect(self) -> None:
+        offer = [Subprotocol("empire.v1"), Subprotocol(f"empire.token.{self.token}")]
         self.ws = await websockets.connect(
-            self.ws_url, max_size=2**24, compression=None, open_timeout=30, ping_interval=None
+            self.ws_url, max_size=2**24, compression=None, open_timeout=30, ping_interval=None,
+            subprotocols=offer,
         )
         hello = orjson.loads(await self.ws.recv())
         if hello.get("type") != "welcome":

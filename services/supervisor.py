@@ -121,6 +121,7 @@ class Supervisor:
             self.redis_url = self.valkey.url  # the admin user's URL
             if self.valkey.shipped and not self.service_urls:  # (a caller may route them)
                 self.service_urls = {svc: self.valkey.url_for(svc) for svc in SERVICES}
+        self._migrate()
         self.secret = self.secret or secrets.token_hex(32)
         for svc in SERVICES:
             for i in range(self.replicas.get(svc, 1)):
@@ -133,6 +134,24 @@ class Supervisor:
         self._watch.start()
         self._wait_healthy(wait)
         return self.url
+
+    def _migrate(self) -> None:
+        """The upgrade steps that need the admin user (services/adjudicator/migrate.py: the
+        public log of games that ended before it existed), before any service starts."""
+        import redis
+
+        from services.adjudicator.migrate import publish_ended_logs
+
+        try:
+            with redis.Redis.from_url(self.redis_url or "") as r:
+                copied = publish_ended_logs(r)
+        except redis.RedisError as exc:
+            print(f"WARNING: the public-log upgrade step failed: {exc!r}", file=sys.stderr,
+                  flush=True)
+            return
+        if copied:
+            print(f"made the public log of {copied} game(s) that ended before it existed",
+                  file=sys.stderr, flush=True)
 
     def _wait_healthy(self, wait: float) -> None:
         deadline = time.monotonic() + wait

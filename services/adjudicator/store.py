@@ -3,7 +3,10 @@
 ``commit`` is one Lua script: compare-and-set on the game's seq, then in the same atomic step
 the new document, the private log entries, the public record entries, every seat's view
 snapshot and the spectator's, and the command id (idempotency). All keys share the game's
-hash tag, so this also works on a cluster.
+hash tag, so this also works on a cluster. When the new document's stage is ``ended`` the same
+step copies the private log ``g:{id}:log`` to its public copy ``g:{id}:publog``: the only copy
+of the log the gateway's Redis user can read (deploy/valkey/users.acl.template), so the log
+becomes public exactly when the spectator view first says "ended".
 
 Command ids belong to one (game, seat): an applied one is the field ``<seat>|<cmd_id>`` of
 ``g:{id}:cmds`` (kept while the game's keys live), a refused one a member of the seat's
@@ -38,12 +41,13 @@ redis.call('HSET', KEYS[1], 'seq', ARGV[2], 'doc', ARGV[3])
 local n_log = tonumber(ARGV[6])
 local n_rec = tonumber(ARGV[7])
 local maxlen = ARGV[8]
-local i = 9
+local i = 10
 for _ = 1, n_log do redis.call('XADD', KEYS[2], '*', 'd', ARGV[i]); i = i + 1 end
 for _ = 1, n_rec do redis.call('XADD', KEYS[3], '*', 'd', ARGV[i]); i = i + 1 end
-for k = 5, #KEYS do
+for k = 6, #KEYS do
   redis.call('XADD', KEYS[k], 'MAXLEN', '~', maxlen, '*', 'd', ARGV[i]); i = i + 1
 end
+if ARGV[9] == '1' then redis.call('COPY', KEYS[2], KEYS[5], 'REPLACE') end
 return {1, ARGV[2]}
 """
 
@@ -131,10 +135,11 @@ class Store:
         if cmd_id:
             cmd_id = cmd_field(seat if seat is not None else -1, cmd_id)
         seats = sorted(s for s in views if s is not None)
-        keys = [k.state, k.log, k.record, k.cmds, k.spectator, *[k.view(s) for s in seats]]
+        keys = [k.state, k.log, k.record, k.cmds, k.publog, k.spectator,
+                *[k.view(s) for s in seats]]
         argv: list[Any] = [str(expected_seq), str(doc.seq), doc.model_dump_json(), cmd_id,
                            dumps({"seq": doc.seq}), len(log), len(records),
-                           streams.MAXLEN_VIEW]
+                           streams.MAXLEN_VIEW, "1" if doc.stage == "ended" else "0"]
         argv += [dumps(e) for e in log]
         argv += [dumps(e) for e in records]
         argv += [dumps(views[None]), *[dumps(views[s]) for s in seats]]
@@ -196,7 +201,7 @@ class Store:
     async def expire_live(self, game_id: str, seats: int, ttl_ms: int) -> None:
         """Every live key of the game expires in ``ttl_ms`` (its archive serves it then)."""
         k = Keys(game_id)
-        keys = [k.state, k.log, k.record, k.cmds, k.spectator, k.meta, k.result,
+        keys = [k.state, k.log, k.publog, k.record, k.cmds, k.spectator, k.meta, k.result,
                 k.chat("seats"), k.chat("spectators"), k.chat_ids,
                 *(k.view(s) for s in range(seats)), *(k.refusals(s) for s in range(seats))]
         async with self.redis.pipeline(transaction=False) as pipe:

@@ -18,6 +18,7 @@ from faststream.redis import StreamSub
 from redis.exceptions import RedisError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from services.gateway import erased
 from services.gateway.chat import Chat, archive_room, readable_channels
 from services.gateway.http_errors import HttpError
 from services.gateway.http_guard import HttpGuard
@@ -424,7 +425,12 @@ async def list_tables(request: Request, authorization: Auth = None) -> dict[str,
     who = await identity(authorization)
     query = {k: v for k, v in request.query_params.items()
              if k in lm.ListTables.model_fields and k not in ("v", "op", "player_id", "name")}
-    return await lobby(lobby_request(lm.ListTables, query, stamp(who)))
+    out = await lobby(lobby_request(lm.ListTables, query, stamp(who)))
+    rows = out.get("tables")
+    if isinstance(rows, list):  # a deleted player still seated: one lookup for the page
+        gone = await erased.erased(redis, [i for t in rows for i in erased.table_ids(t)])
+        out["tables"] = [erased.table(t, gone) for t in rows]
+    return out
 
 
 @app.post("/api/tables", openapi_extra=body_schema(lm.CreateTable, "name"))
@@ -438,7 +444,10 @@ async def create_table(request: Request, authorization: Auth = None) -> dict[str
 async def get_table(table_id: str, authorization: Auth = None) -> dict[str, Any]:
     who = await identity(authorization)
     tid = path_id(table_id, "table")
-    return await lobby(lobby_request(lm.GetTable, {}, stamp(who, table_id=tid)))
+    out = await lobby(lobby_request(lm.GetTable, {}, stamp(who, table_id=tid)))
+    if isinstance(t := out.get("table"), dict):  # a deleted player's seat (a started table)
+        out["table"] = erased.table(t, await erased.erased(redis, erased.table_ids(t)))
+    return out
 
 
 @app.post("/api/tables/{table_id}/join")
@@ -490,35 +499,17 @@ async def start_table(table_id: str, authorization: Auth = None) -> dict[str, An
     return await lobby(lobby_request(lm.StartTable, {}, stamp(who, table_id=tid)))
 
 
-ERASED = "lobby:erased"  # deleted players (services/lobby/accounts.py)
-DELETED = "deleted player"
-
-
 async def anonymized(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Rows naming players (``player_id``, ``name``) with deleted players' seats shown as
-    "deleted player": the stored records stay as they were, so verification holds."""
-    ids = [r.get("player_id") for r in rows if isinstance(r, dict)]
-    ids = [i for i in ids if isinstance(i, str)]
-    if not ids:
-        return rows
-    flags = await redis.smismember(ERASED, ids)
-    gone = {i for i, f in zip(ids, flags, strict=True) if f}
-    if not gone:
-        return rows
-    return [{**r, "player_id": "deleted", "name": DELETED}
-            if isinstance(r, dict) and r.get("player_id") in gone else r for r in rows]
+    "deleted player": the stored records stay as they were, so verification holds
+    (services/gateway/erased.py)."""
+    return erased.seats(rows, await erased.erased(redis, erased.row_ids(rows)))
 
 
 async def anonymized_record(rec: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The public record with deleted players' seats anonymized in ``game_created`` (the
     seats, not the players, are what commitments and draws bind: verification holds)."""
-    out = []
-    for e in rec:
-        if isinstance(e, dict) and e.get("type") == "game_created" \
-                and isinstance(e.get("players"), list):
-            e = {**e, "players": await anonymized(e["players"])}
-        out.append(e)
-    return out
+    return erased.record(rec, await erased.erased(redis, erased.record_ids(rec)))
 
 
 async def _anon_meta(doc: dict[str, Any]) -> dict[str, Any]:
@@ -526,6 +517,11 @@ async def _anon_meta(doc: dict[str, Any]) -> dict[str, Any]:
     if isinstance(players, list):
         return {**doc, "players": await anonymized(players)}
     return doc
+
+
+async def anonymized_chat(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Chat messages (``player_id``, ``name``, ``text``…) with a deleted author anonymized."""
+    return await anonymized(lines)
 
 
 async def _entries(key: str) -> list[dict[str, Any]]:
@@ -573,7 +569,9 @@ async def match(game_id: str) -> dict[str, Any]:
 
 @app.get("/api/matches/{game_id}/record")
 async def record(game_id: str) -> dict[str, Any]:
-    """The public record; once the game has ended also the full move log (the replay)."""
+    """The public record; once the game has ended also the full move log (the replay): its
+    public copy ``g:{id}:publog``, which the adjudicator writes in the step that ends the game
+    (the private ``g:{id}:log`` is out of the gateway's reach: deploy/valkey/users.acl.template)."""
     meta, archived = await _game(game_id)
     if archived is not None:
         return {"game_id": game_id, "game": meta["game"],
@@ -585,7 +583,7 @@ async def record(game_id: str) -> dict[str, Any]:
     return {"game_id": game_id, "game": meta["game"],
             "players": await anonymized(meta["players"]),
             "ended": ended, "record": await anonymized_record(await _entries(k.record)),
-            "log": await _entries(k.log) if ended else None}
+            "log": await _entries(k.publog) if ended else None}
 
 
 @app.get("/api/matches/{game_id}/audit")
@@ -599,7 +597,7 @@ async def audit(game_id: str) -> dict[str, Any]:
         rec, log = archived["record"], archived["log"]
     elif await _stage(game_id) == "ended":
         k = Keys(game_id)
-        rec, log = await _entries(k.record), await _entries(k.log)
+        rec, log = await _entries(k.record), await _entries(k.publog)
     else:
         raise HttpError(409, "replay/not_ended", "the audit bundle is served once the game "
                         "has ended")
@@ -628,7 +626,7 @@ async def replay_step(game_id: str, step: int = 0, seat: int | None = None) -> d
     async def load_log() -> list[dict[str, Any]]:
         if archived is not None:
             return list(archived["log"])
-        return await _entries(Keys(game_id).log)
+        return await _entries(Keys(game_id).publog)
 
     states = await boards.states(game_id, meta, load_log)
     if not 0 <= step < len(states):
@@ -654,7 +652,8 @@ async def match_chat(game_id: str, authorization: Auth = None) -> dict[str, Any]
         out = {c: list(kept.get(c, [])) for c in channels}
     else:
         out = {c: await chat.lines(archive_room(meta, c).key) for c in channels}
-    return {"ok": True, "game_id": game_id, "chat": out}
+    return {"ok": True, "game_id": game_id,
+            "chat": {c: await anonymized_chat(lines) for c, lines in out.items()}}
 
 
 @app.get("/api/matches/{game_id}/result")
@@ -680,11 +679,18 @@ async def leaderboard(game: str, limit: int = 50) -> dict[str, Any]:
         entries.append({"player_id": pid.decode(), "rating": round(score, 3),
                         "name": info.get("name"), "games": info.get("games"),
                         "wins": info.get("wins"), "bot": info.get("bot")})
-    return {"game": game, "entries": await anonymized(entries)}
+    # a deleted player's rows are removed at deletion (services/lobby/accounts.py); one
+    # rated meanwhile (a game that ended after the deletion) is left out here
+    gone = await erased.erased(redis, erased.row_ids(entries))
+    return {"game": game, "entries": [e for e in entries if e["player_id"] not in gone]}
 
 
 @app.get("/api/players/{player_id}/history")
 async def history(player_id: str) -> dict[str, Any]:
+    """The player's last 100 games, newest first (none for a deleted player: the lobby
+    removes the list at deletion, and a game rated after it is not listed)."""
+    if await erased.erased(redis, [player_id]):
+        return {"player_id": player_id, "games": []}
     ids = [x.decode() for x in await redis.zrevrange(history_key(player_id), 0, 99)]
     return {"player_id": player_id, "games": ids}
 

@@ -26,6 +26,9 @@ silences a player for everyone with ``chat:silenced:<player>`` (``chat/muted``).
 
 Nothing here is part of a game's record: the verifier and the audit bundle never see chat; the
 adjudicator copies the channels into the game's archive (``"chat"``).
+
+A deleted player's messages stay, shown as the "deleted player"'s (history, the live frames
+and the HTTP chat of a game: services/gateway/erased.py, from ``lobby:erased`` when read).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from typing import Any
 import structlog
 from redis.exceptions import NoScriptError
 
+from services.gateway import erased
 from services.gateway.hub import Connection, Hub
 from services.gateway.quotas import Quotas
 from shared.identity.chat_text import BadText, clean
@@ -237,8 +241,10 @@ class Chat:
         entries.reverse()
         lines = [_line(i, f) for i, f in entries][-self.settings.chat_history:] \
             if self.settings.chat_history else []
+        lines = [x for x in lines if x["player_id"] not in mutes]
+        lines = erased.seats(lines, await erased.erased(self.redis, erased.row_ids(lines)))
         await conn.send({"type": "chat_history", "v": 1, **room.place(),
-                         "messages": [x for x in lines if x["player_id"] not in mutes],
+                         "messages": lines,
                          "muted": sorted(mutes)})
         await self.pump(room.key)  # anything posted while the history was read
 
@@ -387,6 +393,8 @@ class Chat:
             members: set[str] | None = None
             kicked: set[str] = set()
             room = subs[0][1].room
+            authors = [loads(f[b"d"]).get("player_id") for _, f in entries]
+            gone = await erased.erased(self.redis, authors)  # shown as "deleted player"
             if room.table_id is not None:  # a removed (or departed) player stops reading
                 t = await self._table(room.table_id)
                 members = {p["player_id"] for p in (t or {}).get("players", [])}
@@ -407,6 +415,7 @@ class Chat:
                     line = _line(i, f)
                     if line["player_id"] in mutes:
                         continue
+                    line = erased.seat(line, gone)
                     if not conn.push({"type": "chat", "v": 1, **room.place(), **line}):
                         break
             if len(entries) < PAGE:

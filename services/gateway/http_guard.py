@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from urllib.parse import parse_qs
 
 import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -58,8 +57,8 @@ class HttpGuard:
 
     def _player(self, scope: Scope) -> str | None:
         """The player id of a valid token on the request (header; the WebSocket's
-        subprotocol offer or its deprecated query), else None (the route answers a bad token
-        itself; a token sent in the first frame is not seen here)."""
+        subprotocol offer), else None (the route answers a bad token itself; a token sent in
+        the first frame is not seen here, one in the URL is refused by the WebSocket)."""
         token = ""
         if scope["type"] == "http":
             for name, value in scope.get("headers", ()):
@@ -69,9 +68,6 @@ class HttpGuard:
             offered = [str(p) for p in scope.get("subprotocols") or []]
             token = next((p[len(TOKEN_PROTOCOL):] for p in offered
                           if p.startswith(TOKEN_PROTOCOL)), "")
-            if not token:
-                qs = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-                token = (qs.get("token") or [""])[0]
         if not token:
             return None
         try:

@@ -3,7 +3,8 @@
 A connection watching game G as seat s receives entries of ``g:{G}:v:<s>`` (its own view
 stream) and ``g:{G}:rec`` (the public record); a spectator receives ``g:{G}:v:spec``. Nothing
 else is ever read for a client, but the chat channels it joined (services/gateway/chat.py:
-``chat_notify`` fan-out entries, handed to ``on_chat``). Every gateway replica reads the
+``chat_notify`` fan-out entries, handed to ``on_chat``) and which of a watched game's players
+were deleted (shown anonymized: services/gateway/erased.py). Every gateway replica reads the
 ``gw:updates`` fan-out stream and pumps the watchers of the games named there; a slow sweep
 catches anything missed.
 
@@ -28,6 +29,7 @@ import orjson
 import structlog
 from pydantic import ValidationError
 
+from services.gateway import erased
 from services.gateway.outbound import Outbound
 from shared.protocol import internal as im
 from shared.protocol.streams import Keys
@@ -52,7 +54,8 @@ class Watch:
     catching_up: bool = False  # the record backlog is paged by the connection, not the pump
     catch_up: asyncio.Task[None] | None = None
     game: str = ""  # the game's registry name, for the log sentences
-    names: list[str] = field(default_factory=list)  # seat -> player name
+    names: list[str] = field(default_factory=list)  # seat -> player name (as shown)
+    erased: set[str] = field(default_factory=set)  # its deleted players (erased.py)
 
 
 @dataclass(eq=False)
@@ -184,7 +187,11 @@ class Hub:
         meta = await self.meta(game_id)
         if meta is not None:
             w.game = str(meta.get("game", ""))
-            w.names = [str(p.get("name", "")) for p in meta.get("players", [])]
+            players = meta.get("players", [])
+            # deleted players' seats are shown anonymized, in the replayed game_created too
+            # (services/gateway/erased.py); looked up once per watch
+            w.erased = await erased.erased(self.redis, erased.row_ids(players))
+            w.names = erased.names(players, w.erased)
         conn.watches[game_id] = w
         self.by_game[game_id].add(conn)
         self._active[game_id] = time.monotonic()
@@ -264,12 +271,13 @@ class Hub:
 
     def _queue_records(self, conn: Connection, w: Watch, entries: list[Any]) -> None:
         for i, f in entries:
-            entry = loads(f[b"d"])
+            entry = erased.entry(loads(f[b"d"]), w.erased)
             frame = {"type": "record", "v": 1, "game_id": w.game_id, "id": text(i),
                      "entry": entry}
             if isinstance(entry, dict) and entry.get("type") == "event":
                 # the sentence beside the entry, never inside it: the entry stays exactly the
-                # stored record that clients verify (and compare with the HTTP record)
+                # record that clients verify (and compare with the HTTP record; both show a
+                # deleted player's seat anonymized alike)
                 sentence = self._narrated(w, entry).get("text")
                 if isinstance(sentence, str):
                     frame["text"] = sentence

@@ -4,9 +4,10 @@ seat, forward, answer every refusal.
 Authentication (issue #19), never in the URL: the ``Sec-WebSocket-Protocol`` offer
 ``empire.v1, empire.token.<access token>`` (the server answers ``empire.v1``), or else the
 first frame ``{"type": "auth", "token": "<access token>"}`` within EMPIRE_WS_AUTH_TIMEOUT_S.
-``/ws?token=`` is DEPRECATED (accepted this release while EMPIRE_WS_QUERY_TOKEN, logged). The
-``Origin`` is checked first (services/gateway/sessions.py). A socket whose session is revoked
-is closed 4401 with the reason ``auth/revoked_session``.
+A token in the URL (``/ws?token=``: proxies and access logs record URLs) is refused
+(``auth/invalid_token``, close 4401) and never read. The ``Origin`` is checked first
+(services/gateway/sessions.py). A socket whose session is revoked is closed 4401 with the
+reason ``auth/revoked_session``.
 
 Close codes: 4401 (bad, expired or revoked token), 4403 (Origin not allowed, after a typed
 ``auth/bad_origin``), 4029 (too many open sockets for the player or its address,
@@ -81,13 +82,10 @@ class Edge:
             await asyncio.wait_for(ws.close(code=code), self.limits.ws_send_timeout_s)
 
     async def _token(self, ws: WebSocket, offered: list[str]) -> str | None:
-        """The access token: from the subprotocol offer, the (deprecated) query, or the first
-        frame. None: the client went away."""
+        """The access token: from the subprotocol offer or the first frame. None: the client
+        went away."""
         token = next((p[len(TOKEN_PROTOCOL):] for p in offered
                       if p.startswith(TOKEN_PROTOCOL)), "")
-        if not token and self.settings.ws_query_token and ws.query_params.get("token"):
-            log.info("ws_query_token_deprecated")
-            token = ws.query_params.get("token", "")
         if token:
             return token
         try:
@@ -115,6 +113,13 @@ class Edge:
             log.info("ws_origin_refused")
             await self._refuse(ws, _rejected("auth/bad_origin", "this page's origin may not "
                                              "open a socket here"), BAD_ORIGIN)
+            return
+        if "token" in ws.query_params:  # the removed /ws?token=: refused, never read
+            log.info("ws_token_in_url_refused")
+            await self._refuse(ws, _rejected(
+                "auth/invalid_token", "a token in the URL is refused: send it in the first "
+                'frame {"type": "auth", "token": "<access token>"} or offer the subprotocols '
+                '"empire.v1, empire.token.<access token>"'), BAD_TOKEN)
             return
         token = await self._token(ws, offered)
         if token is None:

@@ -27,6 +27,9 @@ Keys:
 - ``lobby:chal:<id>`` a passkey challenge (EMPIRE_CHALLENGE_TTL_S, taken with GETDEL: once).
 - ``lobby:fail:<sha256 of the name's key>`` failed sign-ins in the window.
 - ``lobby:erased`` SET of deleted players' ids (the gateway shows their seats anonymized).
+
+Deleting a player also removes its rows from the scoring service's ``rating:<game>``,
+``lb:<game>`` and ``hist:<pid>`` (the ACL grants the lobby those keys for this).
 """
 
 from __future__ import annotations
@@ -45,8 +48,10 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from argon2.profiles import RFC_9106_LOW_MEMORY
 
 from services.lobby.tables import LobbyError
+from services.scoring.service import history_key, leaderboard_key, ratings_key
 from shared.identity import handles
 from shared.protocol import lobby as lm
+from shared.rules import registry
 from shared.runtime import tokens
 from shared.runtime.jsonutil import dumps, loads, text
 from shared.runtime.settings import Settings
@@ -521,8 +526,21 @@ class Accounts:
             pipe.delete(handle_key(p["name"]))  # the name is free again
             pipe.sadd(ERASED, pid)
             await pipe.execute()
+        await self._erase_scores(pid)
         log.info("player_deleted", player_id=pid)
         return {"deleted": pid}
+
+    async def _erase_scores(self, pid: str) -> None:
+        """The player's rating rows, leaderboard places and game history go (the scoring
+        service's keys, one command each; the other seats' ratings and every game's record
+        stay). The gateway also leaves out of the leaderboard and the history whatever a game
+        that ends after this rates (services/gateway/erased.py)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for game in registry.names():
+                pipe.hdel(ratings_key(game), pid)
+                pipe.zrem(leaderboard_key(game), pid)
+            pipe.delete(history_key(pid))
+            await pipe.execute()
 
     # -- admin: suspension --------------------------------------------------------------
 

@@ -34,6 +34,38 @@ CHAT_REPORTS = "chat:reports"  # gateway -> operators: reported chat messages (n
 
 SHARDED = (ADJ_ACTIONS, ADJ_REVEALS, ADJ_DRAWS, ADJ_CONTROL, ESC_OPEN, ESC_COMMITS, DEALER_IN)
 
+# Who may touch what the fairness argument rests on (docs/fairness.md "Who can do what"), by
+# Redis ACL user (deploy/valkey/users.acl.template grants exactly this; checked against the
+# shipped ACL by tests/integration/test_acl_registry.py):
+# - the only writer (XADD) of each stream whose writer is part of a message's trust: the
+#   adjudicator takes a reveal as the escrow's and a draw as the dealer's by their stream ...
+STREAM_WRITERS: dict[str, frozenset[str]] = {
+    ADJ_REVEALS: frozenset({"escrow"}),
+    ADJ_DRAWS: frozenset({"dealer"}),
+}
+# ... and its only consumer (XREADGROUP, XACK, XDEL, XAUTOCLAIM, XPENDING, XGROUP CREATE and
+# DELCONSUMER, XINFO GROUPS and CONSUMERS: an ACL selector, with no XADD)
+STREAM_CONSUMERS: dict[str, frozenset[str]] = {
+    ADJ_REVEALS: frozenset({"adjudicator"}),
+    ADJ_DRAWS: frozenset({"adjudicator"}),
+}
+# - the only readers and writers of a game's private keys and of the log's public copy (a
+#   ``Keys`` attribute -> users); any user not named has no access at all
+KEY_READERS: dict[str, frozenset[str]] = {
+    "state": frozenset({"adjudicator"}),  # the authoritative document (hidden information)
+    "log": frozenset({"adjudicator"}),  # the private move log (secret shuffle orders too)
+    "publog": frozenset({"adjudicator", "gateway"}),  # its copy, made at the game's end
+    "esc_open": frozenset({"escrow"}),  # sealed openings
+    "dealer": frozenset({"dealer"}),  # the server seed
+}
+KEY_WRITERS: dict[str, frozenset[str]] = {
+    "state": frozenset({"adjudicator"}),
+    "log": frozenset({"adjudicator"}),
+    "publog": frozenset({"adjudicator"}),
+    "esc_open": frozenset({"escrow"}),
+    "dealer": frozenset({"dealer"}),
+}
+
 # Byte budgets (docs/operations.md, "Stream budgets"). Every inter-service stream is trimmed
 # with an approximate cap (XADD ... MAXLEN ~ n) where n = its byte budget / the largest entry
 # it can carry, so a stream can never hold more than about its budget, whatever its writers
@@ -126,7 +158,10 @@ class Keys:
         self.game_id = game_id
         self.meta = f"g:{t}:meta"  # JSON: game, options, seats, players (public)
         self.state = f"g:{t}:state"  # JSON: seq + engine state (authoritative, private)
-        self.log = f"g:{t}:log"  # stream: every applied move (private until the end)
+        self.log = f"g:{t}:log"  # stream: every applied move (private: the adjudicator only)
+        # stream: the log's public copy, written by the adjudicator in the step that ends the
+        # game (services/adjudicator/store.py); the only copy the gateway can read
+        self.publog = f"g:{t}:publog"
         self.record = f"g:{t}:rec"  # stream: the public record
         self.cmds = f"g:{t}:cmds"  # hash: "<seat>|<command id>" -> result (idempotency)
         self.spectator = f"g:{t}:v:spec"  # stream: spectator view snapshots

@@ -95,7 +95,6 @@ class Settings(BaseSettings):
     # Origin's host equals the request's Host). A socket without Origin (not a browser) passes
     ws_origins: str = ""
     ws_auth_timeout_s: float = Field(10.0, gt=0)  # the first frame must authenticate by then
-    ws_query_token: bool = True  # DEPRECATED /ws?token=: accepted this release, then removed
     revocation_sweep_s: float = Field(5.0, gt=0)  # open sockets' sessions re-checked this often
     # WebAuthn (passkeys): the relying party's id (a domain) and name, and the page origins
     # the browser may sign for (comma-separated; empty: http://localhost:<port>)

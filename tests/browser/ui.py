@@ -9,7 +9,8 @@ from typing import Any
 
 from playwright.async_api import Page
 
-READY = "#controls[data-state=ready] button.go:enabled"
+# the seat's side-panel controls, or the moves its board offers as buttons (Empire's auction)
+READY = "#controls[data-state=ready] button.go:enabled, #board button.go:enabled"
 
 
 async def create_table(

@@ -1,6 +1,8 @@
-"""Accounts and sessions through the whole system (issue #19): the WebSocket without a token
-in its URL, Origin, revoked sessions' sockets closed, refresh rotation and theft detection,
-guest upgrade and a second device, passkeys, the admin role, export and deletion."""
+"""Accounts and sessions through the whole system (issue #19), on its own Valkey with the
+shipped ACLs (every service its own user): the WebSocket without a token in its URL (one
+there is refused and never logged), Origin, revoked sessions' sockets closed, refresh
+rotation and theft detection, guest upgrade and a second device, passkeys, the admin role,
+export and deletion (a deleted player anonymized on every surface a client can read)."""
 
 from __future__ import annotations
 
@@ -15,22 +17,25 @@ import websockets
 from websockets.typing import Subprotocol
 
 from clients.sdk import ApiError, Client
+from clients.sdk.bot_player import play_seat
 from services.supervisor import Supervisor
+from shared.runtime.archive import archive_key
 from shared.runtime.valkey import free_port
-from tests.e2e.conftest import OUT, with_db
+from tests.e2e.conftest import OUT
 from tests.support.passkey import SoftPasskey
 
 pytestmark = pytest.mark.e2e
-ACCOUNTS_DB = 9
 ADMIN = "warden-e2e"
+LOGS = OUT / "logs" / "accounts"
 
 
 @pytest.fixture(scope="module")
-def hall(redis_url: str) -> Iterator[Supervisor]:
-    # the sweep is slow here: a revoked socket must close from the pub/sub message
-    sup = Supervisor(redis_url=with_db(redis_url, ACCOUNTS_DB), port=free_port(),
-                     log_dir=OUT / "logs" / "accounts",
-                     env_extra={"EMPIRE_ADMINS": ADMIN, "EMPIRE_REVOCATION_SWEEP_S": "60"})
+def hall() -> Iterator[Supervisor]:
+    # the sweep is slow here: a revoked socket must close from the pub/sub message; its own
+    # Valkey with the shipped ACLs (a deletion touches the scoring service's keys too)
+    sup = Supervisor(port=free_port(), log_dir=LOGS,
+                     env_extra={"EMPIRE_ADMINS": ADMIN, "EMPIRE_REVOCATION_SWEEP_S": "60",
+                                "EMPIRE_ARCHIVE_AFTER_S": "0"})
     sup.start(180.0)  # a loaded machine starts seven processes slowly
     yield sup
     sup.stop()
@@ -199,7 +204,6 @@ async def test_export_and_delete_keep_finished_games_verifiable(hall: Supervisor
         t = await c.create_table("duel", seats=2, options={"rounds": 2})
         await c.add_bot(t["table_id"])
         gid = await c.start(t["table_id"])
-        from clients.sdk.bot_player import play_seat
         await asyncio.wait_for(play_seat(c, gid), 120)
         data = await c.export_data()
         assert data["profile"]["player_id"] == c.player_id and data["sessions"]
@@ -221,3 +225,112 @@ async def test_export_and_delete_keep_finished_games_verifiable(hall: Supervisor
         assert gone.value.code == "auth/bad_credentials"
         fresh = await again.sign_in("leaver")  # the name is free
         assert fresh["name"] == "leaver" and fresh["player_id"] != pid
+
+
+async def test_a_token_in_the_url_is_refused_and_never_logged(hall: Supervisor) -> None:
+    async with Client(hall.url) as c:
+        me = await c.sign_in("url-token")
+        token = me["token"]
+        offer = [Subprotocol("empire.v1"), Subprotocol("empire.token." + token)]
+        for subprotocols in (None, offer):  # refused even beside a valid offer
+            async with websockets.connect(ws_url(hall) + "?token=" + token,
+                                          subprotocols=subprotocols) as ws:
+                first, code = await first_and_close(ws)
+            assert (first["type"], first["code"], code) == ("rejected", "auth/invalid_token",
+                                                            4401)
+            assert token not in json.dumps(first)
+        async with websockets.connect(ws_url(hall)) as ws:  # the token itself is good
+            await ws.send(json.dumps({"type": "auth", "token": token}))
+            assert json.loads(await ws.recv())["type"] == "welcome"
+    lines = [line for path in sorted(LOGS.glob("gateway-*.log"))
+             for line in path.read_text(errors="replace").splitlines()]
+    assert any("ws_token_in_url_refused" in line for line in lines)  # the refusal is logged
+    payload, _, signature = token.partition(".")
+    assert not [line for line in lines if payload in line or signature in line]
+
+
+def leaks(doc: Any, *secrets: str) -> list[str]:
+    """Which of ``secrets`` (a deleted player's id and name) appear anywhere in ``doc``."""
+    text = json.dumps(doc)
+    return [s for s in secrets if s in text]
+
+
+async def test_a_deleted_player_is_anonymized_on_every_surface(hall: Supervisor) -> None:
+    """Two players finish a game with chat; one deletes the account once the game is rated
+    and archived. Then every surface shows the seat as "deleted player" (the HTTP match,
+    record, audit bundle and result, read from the archive; the table; a fresh WebSocket
+    watch's replayed record and log sentences; chat history over the WebSocket and HTTP),
+    the leaderboard and the history drop the player, and the game still verifies."""
+    import redis
+
+    async with Client(hall.url) as leaver, Client(hall.url) as witness:
+        await leaver.sign_in("erasee")
+        await leaver.set_password("erasee password")
+        await witness.sign_in("witness")
+        pid, name = leaver.player_id or "", leaver.name or ""
+        assert name == "erasee"
+        t = await leaver.create_table("duel", seats=2, options={"rounds": 2})
+        await witness.join(t["table_id"])
+        gid = await leaver.start(t["table_id"])
+        mine = await leaver.chat_join(game_id=gid)
+        theirs = await witness.chat_join(game_id=gid)
+        await leaver.chat("good game all", game_id=gid)
+        await theirs.wait_for(lambda: "good game all" in theirs.texts(), 20)
+        assert mine.channel == "seats"
+        await asyncio.wait_for(asyncio.gather(play_seat(leaver, gid), play_seat(witness, gid)),
+                               180)
+        with redis.Redis.from_url(hall.redis_url or "") as admin:
+            for _ in range(300):  # rated and archived (EMPIRE_ARCHIVE_AFTER_S=0)
+                board = await witness.leaderboard("duel")
+                if admin.exists(archive_key(gid)) and pid in leaks(board, pid):
+                    break
+                await asyncio.sleep(0.1)
+            assert admin.exists(archive_key(gid)), "the game was not archived"
+        # before the deletion the player is on every surface (so the checks below can fail)
+        assert leaks(board, pid, name) == [pid, name]
+        hist = await witness._call("GET", f"/api/players/{pid}/history", auth=False)
+        assert gid in hist["games"]
+        assert leaks(await witness.record(gid), pid, name) == [pid, name]
+        seat = next(i for i, p in enumerate((await witness.match(gid))["players"])
+                    if p["player_id"] == pid)
+
+        await leaver.delete_account("erasee")
+
+        anon = {"player_id": "deleted", "name": "deleted player"}
+        match = await witness.match(gid)
+        assert match["players"][seat] == {**match["players"][seat], **anon}
+        assert match["players"][1 - seat]["player_id"] == witness.player_id
+        rec, audit = await witness.record(gid), await witness.audit(gid)
+        for doc in (match, rec, audit, await witness.result(gid)):
+            assert leaks(doc, pid, name) == [], doc.keys()
+        created = next(e for e in rec["record"] if e["type"] == "game_created")
+        assert created["players"] == rec["players"]  # both copies anonymized alike
+        assert rec["players"][seat] == {**rec["players"][seat], **anon}
+        assert (await witness.verify_game(gid)).ok  # seats bind, not names
+        board = await witness.leaderboard("duel")
+        assert leaks(board, pid, name) == []
+        assert any(e["player_id"] == witness.player_id for e in board)
+        hist = await witness._call("GET", f"/api/players/{pid}/history", auth=False)
+        assert hist["games"] == []
+        assert gid in (await witness._call("GET", f"/api/players/{witness.player_id}/history",
+                                           auth=False))["games"]
+        table = await witness.get_table(t["table_id"])
+        assert leaks(table, pid, name) == [] and table["players"][seat]["name"] == "deleted player"
+        http_chat = await witness._call("GET", f"/api/matches/{gid}/chat")
+        said = [m for m in http_chat["chat"]["seats"] if m["text"] == "good game all"]
+        assert said and said[0] == {**said[0], **anon}
+        assert leaks(http_chat, pid, name) == []
+
+        async with Client(hall.url, token=witness.token, capture=True) as fresh:
+            replay = await fresh.watch(gid)
+            await replay.wait_until(lambda: any(e.get("type") == "seed_revealed"
+                                                for e in replay.record), 30)
+            watched = next(e for e in replay.record if e["type"] == "game_created")
+            # the WebSocket's replay and the HTTP record agree (the HTTP one carries its id)
+            assert watched == {k: v for k, v in created.items() if k != "id"}
+            history = await fresh.chat_join(game_id=gid)
+            said = [m for m in history.messages if m["text"] == "good game all"]
+            assert said and said[0] == {**said[0], **anon}
+            assert fresh.captured is not None
+            assert any('"record"' in f for f in fresh.captured)
+            assert [f for f in fresh.captured if leaks(f, pid, name)] == []

@@ -14,6 +14,7 @@ import websockets
 from clients.sdk import Client
 from services.supervisor import Supervisor
 from shared.runtime.valkey import free_port
+from tests.support.wsauth import offer, ws_url
 
 pytestmark = pytest.mark.e2e
 
@@ -31,8 +32,8 @@ async def test_sigterm_closes_sockets_1012_spread_over_the_drain() -> None:
             async with Client(sup.url) as c:
                 await c.sign_in(f"drain-{i}")
                 tokens.append(c.token)
-        ws_url = sup.url.replace("http://", "ws://") + "/ws?token="
-        socks = [await websockets.connect(ws_url + t) for t in tokens]
+        socks = [await websockets.connect(ws_url(sup.url), subprotocols=offer(t or ""))
+                 for t in tokens]
         for s in socks:
             await asyncio.wait_for(s.recv(), 10)  # the welcome
         closed: list[tuple[float, int | None]] = []

@@ -14,6 +14,12 @@ from services.gateway.hub import Hub
 from services.gateway.sessions import Revocations
 from services.lobby.accounts import REVOKED_CHANNEL, challenge_key
 from services.lobby.service import AUDIT, Lobby
+from services.scoring.service import (
+    game_history_key,
+    history_key,
+    leaderboard_key,
+    ratings_key,
+)
 from shared.protocol.streams import Keys
 from shared.runtime import tokens
 from shared.runtime.jsonutil import dumps, loads
@@ -276,6 +282,32 @@ async def test_export_and_delete(lobby: Lobby, r: Any) -> None:
                                 "password": "hana password"}))["code"] == "auth/bad_credentials"
     free = await lobby.handle({"op": "create_player", "name": "hana", "exact": True})
     assert free["ok"] and free["player_id"] != g["player_id"]  # the name is free again
+
+
+async def test_delete_removes_ratings_leaderboard_places_and_history(lobby: Lobby,
+                                                                     r: Any) -> None:
+    """The scoring service's rows of the deleted player go (every game kind); another
+    player's rows, and the games' own histories, stay."""
+    g = await guest(lobby, "ines")
+    other = await guest(lobby, "joao")
+    pid, keep = g["player_id"], other["player_id"]
+    for game in ("duel", "empire"):
+        for who, name in ((pid, "ines"), (keep, "joao")):
+            await r.hset(ratings_key(game), who, dumps({"mu": 25.0, "sigma": 8.0,
+                                                          "ordinal": 1.0, "name": name}))
+            await r.zadd(leaderboard_key(game), {who: 1.0})
+    for who in (pid, keep):
+        await r.zadd(history_key(who), {"g-1": 1})
+    await r.zadd(game_history_key("duel"), {"g-1": 1})
+    assert (await call(lobby, g, "delete_account", confirm="ines"))["ok"]
+    for game in ("duel", "empire"):
+        assert await r.hget(ratings_key(game), pid) is None
+        assert await r.zscore(leaderboard_key(game), pid) is None
+        assert loads(await r.hget(ratings_key(game), keep))["name"] == "joao"
+        assert await r.zscore(leaderboard_key(game), keep) == 1.0
+    assert not await r.exists(history_key(pid))
+    assert await r.zrange(history_key(keep), 0, -1) == [b"g-1"]
+    assert await r.zrange(game_history_key("duel"), 0, -1) == [b"g-1"]
 
 
 async def test_revoked_sessions_sockets_close_by_pubsub_and_sweep(r: Any, lobby: Lobby) -> None:

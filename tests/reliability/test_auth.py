@@ -19,6 +19,7 @@ from clients.sdk import Client
 from services.supervisor import Supervisor
 from shared.runtime import tokens
 from tests.reliability.conftest import report, retry
+from tests.support.wsauth import ws_url
 
 pytestmark = pytest.mark.reliability
 
@@ -28,9 +29,11 @@ def _b64(data: bytes) -> str:
 
 
 async def _ws_first(url: str, token: str) -> tuple[dict[str, Any], int | None]:
-    """The first frame for this token and, if the gateway closed, the close code."""
-    ws = await websockets.connect(url.replace("http", "ws", 1) + "/ws?token=" + token)
+    """The first frame for this token (sent as the first frame: any string fits there) and,
+    if the gateway closed, the close code."""
+    ws = await websockets.connect(ws_url(url))
     try:
+        await ws.send(json.dumps({"type": "auth", "token": token}))
         first = json.loads(await ws.recv())
         code = None
         if first.get("type") == "rejected":

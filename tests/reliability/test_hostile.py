@@ -41,6 +41,7 @@ from shared.rules.api import Act, Rejection
 from shared.runtime.jsonutil import loads
 from tests.reliability.conftest import report, retry, size
 from tests.reliability.conftest import until as _until
+from tests.support.wsauth import offer, ws_url
 
 pytestmark = [pytest.mark.reliability, pytest.mark.timeout(size(600, 7200))]
 
@@ -574,9 +575,7 @@ class Tally:
 
 
 async def _connection(url: str, token: str, msgs: list[Msg], tally: Tally) -> None:
-    ws = await websockets.connect(
-        url.replace("http", "ws", 1) + f"/ws?token={token}", max_size=2**24
-    )
+    ws = await websockets.connect(ws_url(url), subprotocols=offer(token), max_size=2**24)
     try:
         hello = json.loads(await asyncio.wait_for(ws.recv(), 30))
         assert hello["type"] == "welcome", hello
@@ -729,9 +728,9 @@ async def test_per_connection_rate_and_size_limits(hall: Supervisor) -> None:
     (4 × that) closes the connection with 1009 (message too big)."""
     c = Client(hall.url)
     await retry(c.sign_in, "flood")
-    base = hall.url.replace("http", "ws", 1) + f"/ws?token={c.token}"
-    flood = await websockets.connect(base, max_size=2**24)
-    calm = await websockets.connect(base, max_size=2**24)
+    base = ws_url(hall.url)
+    flood = await websockets.connect(base, subprotocols=offer(c.token or ""), max_size=2**24)
+    calm = await websockets.connect(base, subprotocols=offer(c.token or ""), max_size=2**24)
     try:
         for ws in (flood, calm):
             assert json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] == "welcome"

@@ -7,8 +7,9 @@ streams.
   working set, not ``+@all``).
 - The adjudicator's user cannot read the escrow's sealed openings (``esc:*``) or the dealer's
   seed (``dealer:*``), by any command, script or scan; no user but the owner can.
-- Only the escrow (and the adjudicator that consumes them) can write reveals, only the dealer
-  draws; the gateway cannot read a game's authoritative state.
+- Only the escrow can write reveals, only the dealer draws (the adjudicator consumes them
+  through an ACL selector without XADD); the gateway cannot read a game's authoritative state
+  nor its private move log, only the log's public copy made when the game ended.
 - The rendered deploy file loads into Valkey (``aclfile``) with the same effect; nobody can
   sign in as its default user (off), which keeps every permission only for AOF replay
   (valkey-io/valkey#3983, tests/reliability/test_valkey_restart.py).
@@ -143,15 +144,19 @@ async def test_each_service_is_its_own_user_and_cannot_read_secrets(hall: Superv
         matrix[svc] = row
         assert all(v == [] for v in row.values()), (svc, row)
     # writers: only the escrow writes reveals, only the dealer draws (the adjudicator reads
-    # them through its consumer group, which needs write access to the group state)
+    # them through its consumer group: a selector with the consumer's commands, no XADD)
     for svc in SERVICES:
         url = hall.service_urls[svc]
-        assert _can_xadd(url, "adj:reveals:0") == (svc in ("escrow", "adjudicator")), svc
-        assert _can_xadd(url, "adj:draws:0") == (svc in ("dealer", "adjudicator")), svc
+        assert _can_xadd(url, "adj:reveals:0") == (svc == "escrow"), svc
+        assert _can_xadd(url, "adj:draws:0") == (svc == "dealer"), svc
         assert _can_xadd(url, "esc:open:0") == (svc in ("adjudicator", "escrow")), svc
     with redis.Redis.from_url(hall.service_urls["gateway"]) as gw:
         assert _denied(gw, ("HGET", k.state, "doc")), "the gateway read the game's state"
         assert _denied(gw, ("XADD", "adj:control:0", "*", "d", "{}"))  # cannot create games
+        assert _denied(gw, ("XRANGE", k.log, "-", "+")), "the gateway read the private log"
+        with redis.Redis.from_url(hall.redis_url or "") as admin:
+            log = admin.xrange(k.log)
+        assert log and gw.xrange(k.publog) == log  # the public copy, made at the end
     with redis.Redis.from_url(hall.redis_url or "", decode_responses=True) as admin:
         probes = [e for e in admin.acl_log(count=1000) if e.get("username") == "gateway"]
         assert probes, "the denials above are in the ACL log (it keeps the latest 128)"

@@ -42,8 +42,10 @@ class RawWs:
         s.connect((u.hostname or "127.0.0.1", u.port or 80))
         key = base64.b64encode(os.urandom(16)).decode()
         extra = "".join(f"{k}: {v}\r\n" for k, v in self.headers.items())
-        s.sendall((f"GET /ws?token={self.token} HTTP/1.1\r\nHost: {u.netloc}\r\n"
+        # the token in the subprotocol offer, never in the URL (docs/protocol.md section 2)
+        s.sendall((f"GET /ws HTTP/1.1\r\nHost: {u.netloc}\r\n"
                    f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                   f"Sec-WebSocket-Protocol: empire.v1, empire.token.{self.token}\r\n"
                    f"Sec-WebSocket-Version: 13\r\n{extra}\r\n").encode())
         while b"\r\n\r\n" not in self._buf:
             chunk = s.recv(4096)

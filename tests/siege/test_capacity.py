@@ -18,6 +18,7 @@ import websockets
 from clients.sdk import Client
 from services.supervisor import Supervisor
 from tests.siege.conftest import extra_gateways, report
+from tests.support.wsauth import offer, ws_url
 
 pytestmark = [pytest.mark.siege, pytest.mark.timeout(300)]
 
@@ -32,10 +33,10 @@ async def test_socket_and_connection_caps_of_one_process(siege: Supervisor) -> N
         try:
             async with Client(gw) as c:
                 await c.sign_in("siege-capacity")
-                url = gw.replace("http", "ws", 1) + f"/ws?token={c.token}"
+                url = ws_url(gw)
                 firsts = []
                 for _ in range(17):
-                    ws = await websockets.connect(url)
+                    ws = await websockets.connect(url, subprotocols=offer(c.token or ""))
                     opened.append(ws)
                     firsts.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
                 code = None

@@ -23,6 +23,7 @@ import websockets
 
 from services.supervisor import Supervisor
 from tests.siege.conftest import extra_gateways, report
+from tests.support.wsauth import offer, ws_url
 
 pytestmark = [pytest.mark.siege, pytest.mark.timeout(300)]
 
@@ -100,7 +101,7 @@ async def test_requests_per_token_hold_across_addresses_and_gateways(pair: list[
 
 
 async def _open(url: str, token: str, ip: str) -> tuple[websockets.ClientConnection, dict]:
-    ws = await websockets.connect(url.replace("http", "ws", 1) + f"/ws?token={token}",
+    ws = await websockets.connect(ws_url(url), subprotocols=offer(token),
                                   additional_headers={"X-Forwarded-For": ip})
     return ws, json.loads(await asyncio.wait_for(ws.recv(), 10))
 

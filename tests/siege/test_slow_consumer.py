@@ -22,6 +22,7 @@ from clients.sdk.bot_player import play_seat
 from services.supervisor import Supervisor
 from tests.siege.conftest import extra_gateways, metric, report
 from tests.siege.rawws import RawWs
+from tests.support.wsauth import offer, ws_url
 
 pytestmark = [pytest.mark.siege, pytest.mark.timeout(300)]
 
@@ -138,8 +139,8 @@ async def test_the_outbound_queue_bound_closes_a_stalled_connection(
             raw = await asyncio.to_thread(_stall, gw, p.token or "", gid, done, 150)
             closer = asyncio.create_task(asyncio.to_thread(_closed_after_metric, gw, raw,
                                                            before, 40.0))
-            flood = await websockets.connect(gw.replace("http", "ws", 1)
-                                             + f"/ws?token={p.token}", max_size=2**24)
+            flood = await websockets.connect(ws_url(gw), subprotocols=offer(p.token or ""),
+                                             max_size=2**24)
             assert json.loads(await flood.recv())["type"] == "welcome"
             drain = asyncio.create_task(_discard(flood))
             t0 = time.monotonic()

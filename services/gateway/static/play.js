@@ -118,7 +118,22 @@ function addLog(seq, e) {
 function context() {
   return makeCtx(S.meta.game, S.meta.players, S.seat, { view: S.msg && S.msg.view, act: (a) => act(a),
     components: S.components, legal: S.msg ? S.msg.legal : [], seq: S.msg ? S.msg.seq : 0, busy: !!S.busy,
-    redraw: () => render() });
+    redraw: () => render(), slot: openSlot(), commit: (slot, choice) => commitChoice(slot.round_id, slot, choice) });
+}
+
+/** The seat's sealed slot that may be committed now (none committed yet, its turn in a
+ * fixed order), with the round id and what may be chosen: boards offer it on the board. */
+function openSlot() {
+  const n = S && S.msg && S.msg.node;
+  if (!n || n.kind !== "simultaneous" || n.platform || S.seat === null) return null;
+  const order = n.order.map((o) => o.key);
+  for (const slot of n.my_slots) {
+    const key = `${n.round_id}/${slot.key}`;
+    if (S.receipts[key] || S.seen[key] || S.committing.has(key)) continue;
+    if (n.ordered && order.slice(0, order.indexOf(slot.key)).some((k) => !done(`${n.round_id}/${k}`))) return null;
+    return { ...slot, round_id: n.round_id, allowed: slot.allowed || [slot.default] };
+  }
+  return null;
 }
 
 // ---- rendering ------------------------------------------------------------------------------
@@ -210,7 +225,9 @@ function renderControls(force = false) {
   else parts.push(h("p.muted", "The dealer commits to its seed…"));
   if (S.seat !== null && ctx.game.extra) parts.push(ctx.game.extra(m.view, m, ctx));
   fill(box, parts);
-  box.dataset.state = box.querySelector("button.go:not([disabled])") ? "ready" : "wait";
+  // ready: a move can be made here or on the board (a highlighted card, spot or button)
+  box.dataset.state = box.querySelector("button.go:not([disabled])")
+    || $("board").querySelector("button.go:not([disabled]), .legal[role=button]") ? "ready" : "wait";
   box.dataset.seq = String(m.seq);
 }
 
@@ -293,9 +310,8 @@ async function commitChoice(roundId, slot, choice) {
   saveReceipts();
   S.error = null;
   socket.send({ type: "commit", cmd_id: id, game_id: S.id, round_id: roundId, slot: slot.key, commitment: c, choice, nonce, public: pub });
-  renderStatus();
-  renderControls();
-  renderSealed();
+  if (S.msg) render(); // the board drops its offer of this slot too
+  else { renderStatus(); renderControls(); renderSealed(); }
 }
 
 // Receipts stay in this browser after the game (the replay viewer verifies with them, the

@@ -1,6 +1,7 @@
 // Empire The Card Game: build armies and empire sets from two packs, steal, trade, battle,
 // tribute; regimes (thief, merchant, warlord) earn achievements.
 import { h, kv, section, table, words } from "../dom.js";
+import { legalOf, moveButtons, openSlot, sealButton } from "./kit.js";
 
 const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 /** "10S0" -> "10♠", "W3" -> "Wizard" (the last digit is the pack: copies are interchangeable). */
@@ -19,6 +20,61 @@ function pending(p, ctx) {
   return Object.keys(rows).length ? section("Pending", kv(rows)) : null;
 }
 
+// plays made with cards from the hand: chosen by tapping the cards on the board
+const ON_BOARD = new Set(["discard", "army", "empire", "barbarian", "serf", "trade", "trade_reply", "battle_give", "tribute", "gift"]);
+const cardsOf = (a) => (Array.isArray(a.cards) ? a.cards : typeof a.card === "string" ? [a.card] : []);
+const SHAPE = { rock: "✊ Rock", paper: "✋ Paper", scissors: "✌ Scissors" };
+const MAX_PLAYS = 24;
+
+let sel = { seq: -1, cards: [] }; // the player's half-chosen play: cards tapped in the hand
+
+const chip = (c) => h("span.cchip", { class: red(c) ? "red" : "", title: c }, card(c));
+const chipSets = (sets) => (sets.length ? sets.map((x) => h("span.cset", x.map(chip))) : "—");
+
+function handPanel(v, ctx) {
+  const seq = ctx.seq ?? 0;
+  if (sel.seq !== seq) sel = { seq, cards: [] };
+  const plays = legalOf(ctx, ON_BOARD);
+  const usable = new Set(plays.flatMap(cardsOf));
+  const toggle = (c) => {
+    sel.cards = sel.cards.includes(c) ? sel.cards.filter((x) => x !== c) : [...sel.cards, c];
+    ctx.redraw();
+  };
+  const hand = h("ul.hand.cardhand", v.hand.map((c) => {
+    const ok = usable.has(c) && !ctx.busy;
+    const attrs = { class: [red(c) ? "red" : "", ok ? "legal" : "", sel.cards.includes(c) ? "sel" : ""].join(" "),
+      title: c, dataset: { card: c } };
+    if (!ok) return h("li.card", attrs, card(c));
+    return h("li.card", { ...attrs, role: "button", tabindex: 0, "aria-pressed": sel.cards.includes(c) ? "true" : "false",
+      onclick: () => toggle(c), onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(c); } } }, card(c));
+  }));
+  const inHand = new Set(v.hand);
+  const other = plays.filter((a) => !cardsOf(a).every((c) => inHand.has(c)));
+  const parts = [hand];
+  if (plays.length) {
+    if (!sel.cards.length) parts.push(h("p.maphelp", "Tap a highlighted card (or several) to see the plays with them."));
+    else {
+      const fit = plays.filter((a) => sel.cards.every((c) => cardsOf(a).includes(c)))
+        .sort((a, b) => cardsOf(a).length - cardsOf(b).length);
+      parts.push(h("div.plays", h("p", `Plays with ${sel.cards.map(card).join(" ")}:`),
+        fit.length ? h("div.row", moveButtons(fit.slice(0, MAX_PLAYS), ctx)) : h("p.muted", "none with exactly these cards; tap one off"),
+        fit.length > MAX_PLAYS ? h("p.muted.small", `${fit.length - MAX_PLAYS} more: tap another card to narrow them.`) : null,
+        h("button", { type: "button", onclick: () => { sel.cards = []; ctx.redraw(); } }, "Clear")));
+    }
+    if (other.length) parts.push(h("div.row", moveButtons(other.slice(0, MAX_PLAYS), ctx)));
+  }
+  return section("Your hand", parts);
+}
+
+function rpsPanel(v, ctx) {
+  const slot = openSlot(ctx, (x) => x.context && "rps_round" in x.context);
+  if (!slot) return null;
+  const c = slot.context;
+  return section(`Rock-paper-scissors for the first dealer (round ${c.rps_round})`,
+    h("p", `Among ${(c.seats || []).map(ctx.name).join(", ")}: your shape is sealed until everyone has chosen.`),
+    h("div.row.rps", slot.allowed.map((x) => sealButton(ctx, slot, x, SHAPE[x] || String(x)))));
+}
+
 export default {
   board(v, ctx) {
     return h("div.board.cards",
@@ -27,18 +83,19 @@ export default {
         "Drawn this turn": v.drawn ? "yes" : "no", "Interactions used": v.interactions_used.join(", ") || "none",
         Deck: v.deck_size, Overlord: v.overlord === null ? null : ctx.name(v.overlord),
         "Hand winner": v.hand_winner === null ? null : ctx.name(v.hand_winner) }),
+      rpsPanel(v, ctx),
       pending(v.pending || {}, ctx),
-      v.hand ? section("Your hand", h("ul.hand", v.hand.map((c) => h("li.card", { class: red(c) ? "red" : "", title: c }, card(c))))) : null,
-      section("Players", table(["Player", "Hand", "Army sets", "Empire sets", "Regime", "Discard", "Achievements", "Hands won"],
+      v.hand ? handPanel(v, ctx) : null,
+      section("Armies and sets", table(["Player", "Hand", "Army sets", "Empire sets", "Regime", "Discard", "Achievements", "Hands won"],
         v.players.map((p) => h("tr", { class: p.seat === v.seat ? "me" : "" },
           h("td", ctx.name(p.seat) + (p.can_win ? " ★" : "")), h("td.num", String(p.hand_size)),
-          h("td", p.army.map(cards).join(" | ") || "—", p.army_protected ? " (protected)" : ""),
-          h("td", p.empire_sets.map(cards).join(" | ") || "—",
-            p.specials.map((s) => ` · ${s.kind}: ${cards(s.cards)}`)),
-          h("td", p.regime || "—"), h("td", `${p.discard_top ? card(p.discard_top) : "—"} (${p.discard_size})`),
+          h("td", chipSets(p.army), p.army_protected ? " (protected)" : ""),
+          h("td", chipSets(p.empire_sets), p.specials.map((s) => h("span.small", ` · ${s.kind}: `, s.cards.map(chip)))),
+          h("td", p.regime || "—"), h("td", p.discard_top ? chip(p.discard_top) : "—", ` (${p.discard_size})`),
           h("td", Object.entries(p.achievements).filter(([, n]) => n).map(([r, n]) => `${r} ${n}`).join(", ") || "—"),
           h("td.num", String(p.hands_won)))))));
   },
+  boardActions: ON_BOARD,
   label(a, ctx) {
     const t = (x) => ctx.name(x);
     switch (a.type) {

@@ -1,0 +1,169 @@
+"""Issue 21: every game's drawn board, played by clicking on the board itself (auction,
+nation and disaster cards, location tiles, the hand, the map, the wheels), at desktop width
+and at 360 px with no sideways scroll; a screenshot of each under test-output/screenshots."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.async_api import Page
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from tests.browser.conftest import SHOTS
+from tests.browser.ui import add_bots, create_table, receipts, start
+
+pytestmark = pytest.mark.browser
+
+BOARD_MOVE = "#board button.go:enabled, #board .legal[role=button]"
+SIDE_MOVE = "#controls[data-state=ready] button.go:enabled"
+
+
+async def _settled(page: Page, key: str) -> None:
+    """The click took effect: the controls' inputs changed or the server refused it."""
+    await page.wait_for_function(
+        "k => document.querySelector('#controls').dataset.key !== k"
+        " || document.querySelector('#status').textContent.includes('refused')",
+        arg=key,
+    )
+
+
+async def play_clicks(page: Page, moves: int, first_wait: float = 60_000) -> dict[str, int]:
+    """Make ``moves`` moves, each on the board when it offers one (a highlighted card or spot
+    is tapped first, then the move it offers), else in the side panel (the entropy seed, end
+    turn). Returns the counts of board and side-panel moves."""
+    made = {"board": 0, "side": 0}
+    for i in range(moves * 3):
+        if made["board"] + made["side"] >= moves:
+            break
+        try:
+            await page.locator(f"{BOARD_MOVE}, {SIDE_MOVE}").first.wait_for(
+                timeout=first_wait if i == 0 else 30_000)
+        except PlaywrightTimeout:
+            break
+        key = await page.get_attribute("#controls", "data-key") or ""
+        spot = page.locator("#board .legal[role=button]")
+        if await spot.count():
+            await spot.first.click()  # a card or neighborhood: what it offers appears
+            go = page.locator("#board button.go:enabled")
+            try:
+                await go.first.wait_for(timeout=3_000)
+            except PlaywrightTimeout:
+                if (await page.get_attribute("#controls", "data-key") or "") != key:
+                    made["board"] += 1  # the tap itself was the move
+                continue  # a first tap of two (the map's "from"): tap again
+            key = await page.get_attribute("#controls", "data-key") or ""
+            await go.first.click()
+            made["board"] += 1
+        elif await page.locator("#board button.go:enabled").count():
+            await page.locator("#board button.go:enabled").first.click()
+            made["board"] += 1
+        else:
+            await page.locator(SIDE_MOVE).first.click()
+            made["side"] += 1
+        await _settled(page, key)
+    return made
+
+
+async def phone_check(page: Page, game: str) -> None:
+    """At 360 px wide nothing scrolls sideways; screenshots at both widths."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SHOTS / f"board-{game}.png"), full_page=True)
+    await page.set_viewport_size({"width": 360, "height": 740})
+    await page.wait_for_function("() => innerWidth === 360")
+    wide = await page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
+    assert wide <= 0, f"{game}: the page scrolls {wide} px sideways at 360 px"
+    await page.screenshot(path=str(SHOTS / f"board-{game}-360.png"), full_page=True)
+
+
+async def new_game(tabs: Any, game: str, seats: int, options: dict[str, Any]) -> Page:
+    ada = await tabs("ada")
+    await create_table(ada.page, game, seats, options)
+    await add_bots(ada.page, seats - 1)
+    await start(ada.page)
+    return ada.page
+
+
+async def test_empire_standard_nations_and_auction_on_the_board(tabs: Any) -> None:
+    page = await new_game(tabs, "empire", 3, {"version": "standard"})
+    await page.locator(SIDE_MOVE).first.click()  # the entropy seed
+    # the nation market: cards with their starting cards and institution, claimed by a click
+    claim = page.locator("#board .ecard.nation.legal button.seal").first
+    await claim.wait_for(timeout=60_000)
+    text = await page.locator("#board .ecard.nation").first.inner_text()
+    assert "Starting cards" in text and "Institution" in text and "per institution" in text
+    key = await page.get_attribute("#controls", "data-key") or ""
+    await claim.click()
+    await _settled(page, key)
+    await page.wait_for_selector("#sealed .receipt")
+    # the auction: one amount stepper for any raise, never "withdraw" at 0/0/0, a status line
+    bids = 0
+    for _ in range(12):
+        mine = page.locator(f"#board .yourbid, #board button.go:enabled, {SIDE_MOVE}")
+        try:
+            await mine.first.wait_for(timeout=90_000)
+        except PlaywrightTimeout:
+            break
+        if not await page.locator("#board .yourbid").count():
+            # a collided claim again, commerce's sealed sale (a stepper on the board), or
+            # the trade window's "done" in the side panel
+            key = await page.get_attribute("#controls", "data-key") or ""
+            await page.locator(f"#board button.go:enabled, {SIDE_MOVE}").first.click()
+            await _settled(page, key)
+            continue
+        panel = await page.locator("#board div.auction").inner_text()
+        assert "would win" in panel or "nobody" in panel
+        assert await page.locator("#board .yourbid .amount input[type=number]").count() <= 1
+        assert await page.locator("#controls .picker select").count() == 0
+        amounts = await page.locator("#board .bids b").all_inner_texts()
+        if all(a.strip() in ("0 gold", "withdrawn") for a in amounts):
+            assert "Withdraw" not in await page.locator("#board .yourbid").inner_text()
+        key = await page.get_attribute("#controls", "data-key") or ""
+        if bids == 0 and await page.locator("#board .yourbid .amount-go").count():
+            await page.click("#board .yourbid .amount-go")  # bid the lowest raise
+        else:
+            await page.click("#board .yourbid button.pass")  # pass / take it
+        bids += 1
+        await _settled(page, key)
+        if bids >= 3:
+            break
+    assert bids >= 2, "the seat was never polled in an auction"
+    await page.wait_for_selector("#board .ecard.nation >> text=Held by")
+    assert (await receipts(page))["bad"] == 0
+    await phone_check(page, "empire")
+
+
+async def test_empires_end_cards_with_text(tabs: Any) -> None:
+    page = await new_game(tabs, "empires-end", 2, {})
+    made = await play_clicks(page, 5)
+    assert made["board"] >= 2, made
+    tiles = await page.locator("#board .ecard.tile").count()
+    assert tiles > 0
+    # every tile and disaster card carries its text from the data module
+    text = await page.locator("#board .board.end").inner_text()
+    assert "Reconstructed data" in text
+    assert await page.locator("#board .ecard.tile .small").count() >= tiles
+    await phone_check(page, "empires-end")
+
+
+async def test_card_game_rps_and_hand(tabs: Any) -> None:
+    page = await new_game(tabs, "empire-cards", 3, {"first_dealer": "rps", "max_hands": 1})
+    await page.locator(SIDE_MOVE).first.click()  # the entropy seed
+    shape = page.locator("#board .rps button.seal").first
+    await shape.wait_for(timeout=60_000)
+    key = await page.get_attribute("#controls", "data-key") or ""
+    await shape.click()
+    await _settled(page, key)
+    await page.wait_for_selector("#sealed .receipt")
+    await page.wait_for_selector("#board ul.cardhand li.card", timeout=90_000)
+    made = await play_clicks(page, 4, first_wait=120_000)
+    assert made["board"] + made["side"] >= 2, made
+    await phone_check(page, "empire-cards")
+
+
+@pytest.mark.parametrize(("game", "seats"), [("empire-nyc", 3), ("empire-engine", 3)])
+async def test_map_and_wheels_fit_a_phone(tabs: Any, game: str, seats: int) -> None:
+    page = await new_game(tabs, game, seats, {})
+    made = await play_clicks(page, 3)
+    assert made["board"] + made["side"] >= 2, made
+    await phone_check(page, game)
