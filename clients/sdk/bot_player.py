@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import random
 import secrets
 from typing import Any
@@ -39,7 +40,19 @@ async def play_seat(client: Client, game_id: str, kind: str = "heuristic",
     """Play until the game ends (or ``stop`` is set). Returns the session."""
     game = await client.watch(game_id)
     meta = await client._call("GET", f"/api/matches/{game_id}")
-    bot = make_bot(meta["game"], kind)
+    return await play_with(game, make_bot(meta["game"], kind), stop)
+
+
+async def _decided(value: Any) -> Any:
+    """A bot's decision: its value, or awaited when the bot decides asynchronously (a search
+    bot thinks in a worker pool, services/bots/search.py)."""
+    return await value if inspect.isawaitable(value) else value
+
+
+async def play_with(game: GameSession, bot: Any, stop: asyncio.Event | None = None
+                    ) -> GameSession:
+    """Play the watched ``game``'s seat with ``bot`` (``act``/``choose`` return a decision or
+    an awaitable of one) until the game ends or ``stop`` is set."""
     acted_seq = -1
     while not game.ended and not (stop and stop.is_set()):
         msg = game.view
@@ -48,9 +61,12 @@ async def play_seat(client: Client, game_id: str, kind: str = "heuristic",
         try:
             if node["kind"] == "turn" and seat in node["seats"] and msg["legal"] \
                     and game.seq != acted_seq:
-                acted_seq = game.seq
-                action = bot.act(msg["view"], msg["legal"], seat)
-                await game.act(action, expected_seq=game.seq)
+                acted_seq = seq = game.seq
+                action = await _decided(bot.act(msg["view"], msg["legal"], seat))
+                if game.seq != seq:  # the game moved on while the bot thought: decide again
+                    acted_seq = -1
+                    continue
+                await game.act(action, expected_seq=seq)
             elif node["kind"] == "simultaneous":
                 await _commit_slots(game, bot, msg)
         except ApiError as exc:
@@ -79,7 +95,7 @@ async def _commit_slots(game: GameSession, bot: Any, msg: dict[str, Any]) -> Non
         else:
             slot = SealedSlot.model_validate(raw)
             publics = {k: e.get("public") for k, e in done.items()}
-            choice = bot.choose(msg["view"], slot, msg["seat"], publics)
+            choice = await _decided(bot.choose(msg["view"], slot, msg["seat"], publics))
             slot_public = ({k: choice.get(k) for k in slot.public_keys}
                            if slot.public_keys and isinstance(choice, dict) else None)
         await game.commit(round_id, key, choice, slot_public)

@@ -33,7 +33,8 @@ from typing import Any
 
 import structlog
 
-from clients.sdk.client import ApiError, Client, GameSession
+from clients.sdk.bot_player import play_with
+from clients.sdk.client import Client, GameSession
 from shared.rules import registry
 from shared.rules._kit.search import LEVELS
 from shared.rules.api import SealedSlot
@@ -169,56 +170,12 @@ def _round_of(view: dict[str, Any]) -> str | None:
 
 async def play_search_seat(client: Client, game_id: str, level: str, pool: SearchPool,
                            stop: asyncio.Event | None = None) -> GameSession:
-    """``clients.sdk.bot_player.play_seat`` for a search bot: the same moves through the
-    same session, each decision awaited from the pool within its budget."""
+    """``clients.sdk.bot_player.play_seat`` for a search bot: the same loop
+    (``play_with``), each decision awaited from the pool within its budget."""
     game = await client.watch(game_id)
     meta = await client._call("GET", f"/api/matches/{game_id}")
     bot = SearchSeat(pool, meta["game"], level)
-    acted_seq = -1
-    while not game.ended and not (stop and stop.is_set()):
-        msg = game.view
-        assert msg is not None
-        node, seat = msg["node"], msg["seat"]
-        try:
-            if node["kind"] == "turn" and seat in node["seats"] and msg["legal"] \
-                    and game.seq != acted_seq:
-                acted_seq = seq = game.seq
-                action = await bot.act(msg["view"], msg["legal"], seat)
-                if game.seq == seq:  # nothing moved on while it thought
-                    await game.act(action, expected_seq=seq)
-                else:
-                    acted_seq = -1
-                    continue
-            elif node["kind"] == "simultaneous":
-                await _commit_slots(game, bot, msg)
-        except ApiError as exc:
-            if exc.transient:
-                acted_seq = -1
-        with contextlib.suppress(asyncio.TimeoutError):
-            await game.wait(2.0)
+    await play_with(game, bot, stop)
     log.info("search_seat_done", game_id=game_id, level=level, decisions=bot.decisions,
              fallbacks=bot.fallbacks)
     return game
-
-
-async def _commit_slots(game: GameSession, bot: SearchSeat, msg: dict[str, Any]) -> None:
-    node = msg["node"]
-    round_id = node["round_id"]
-    done = game.committed_slots(round_id)
-    order = [o["key"] for o in node["order"]]
-    for raw in node["my_slots"]:
-        key = raw["key"]
-        if f"{round_id}/{key}" in game.receipts or key in done:
-            continue
-        if node["ordered"] and any(k not in done for k in order[:order.index(key)]):
-            return  # not our turn in the commit order yet
-        if node.get("platform"):
-            choice: Any = secrets.token_hex(32)  # client seed for the dealer
-            slot_public = None
-        else:
-            slot = SealedSlot.model_validate(raw)
-            publics = {k: e.get("public") for k, e in done.items()}
-            choice = await bot.choose(msg["view"], slot, msg["seat"], publics)
-            slot_public = ({k: choice.get(k) for k in slot.public_keys}
-                           if slot.public_keys and isinstance(choice, dict) else None)
-        await game.commit(round_id, key, choice, slot_public)
