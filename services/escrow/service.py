@@ -57,6 +57,16 @@ end
 local function finished(commits, round, rid)
   return redis.call('HLEN', commits) + tonumber(redis.call('HGET', round, rid .. '#skipped') or 0)
 end
+-- the last slot is done (KEYS and ARGV[1] as COMMIT_LUA's): the round moves to 'closing' and
+-- what the close needs is read in the same step: the openings (slot keys in ARGV[first..]),
+-- the commitments and the salts
+local function closing(n, first)
+  redis.call('HSET', KEYS[1], ARGV[1], 'closing')
+  local fields = {}
+  for i = first, #ARGV do fields[#fields + 1] = ARGV[1] .. '/' .. ARGV[i] end
+  return {'ok', n, 'closing', redis.call('HMGET', KEYS[3], unpack(fields)),
+          redis.call('HGETALL', KEYS[2]), redis.call('HGET', KEYS[5], ARGV[1] .. '#salts')}
+end
 """
 
 COMMIT_LUA = ENDED_LUA + DONE_LUA + """
@@ -70,15 +80,7 @@ if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[3]) == 0 then return {'dup', 0} e
 redis.call('HSET', KEYS[3], ARGV[1] .. '/' .. ARGV[2], ARGV[4])
 redis.call('XADD', KEYS[4], '*', 'd', ARGV[6])
 local n = finished(KEYS[2], KEYS[5], ARGV[1])
-if ARGV[7] and n >= tonumber(ARGV[7]) then
-  redis.call('HSET', KEYS[1], ARGV[1], 'closing')
-  -- what the close needs, read in the same step: the openings (slot keys in ARGV[8..]),
-  -- the commitments and the salts
-  local fields = {}
-  for i = 8, #ARGV do fields[#fields + 1] = ARGV[1] .. '/' .. ARGV[i] end
-  return {'ok', n, 'closing', redis.call('HMGET', KEYS[3], unpack(fields)),
-          redis.call('HGETALL', KEYS[2]), redis.call('HGET', KEYS[5], ARGV[1] .. '#salts')}
-end
+if ARGV[7] and n >= tonumber(ARGV[7]) then return closing(n, 8) end
 return {'ok', n}
 """
 
@@ -97,13 +99,7 @@ end
 redis.call('HINCRBY', KEYS[5], ARGV[1] .. '#skipped', 1)
 redis.call('XADD', KEYS[4], '*', 'd', ARGV[4])
 local n = finished(KEYS[2], KEYS[5], ARGV[1])
-if n >= tonumber(ARGV[5]) then
-  redis.call('HSET', KEYS[1], ARGV[1], 'closing')
-  local fields = {}
-  for i = 6, #ARGV do fields[#fields + 1] = ARGV[1] .. '/' .. ARGV[i] end
-  return {'ok', n, 'closing', redis.call('HMGET', KEYS[3], unpack(fields)),
-          redis.call('HGETALL', KEYS[2]), redis.call('HGET', KEYS[5], ARGV[1] .. '#salts')}
-end
+if n >= tonumber(ARGV[5]) then return closing(n, 6) end
 return {'ok', n}
 """
 
