@@ -58,9 +58,11 @@ async def play_clicks(page: Page, moves: int, first_wait: float = 60_000) -> dic
         elif await page.locator("#board button.go:enabled").count():
             await page.locator("#board button.go:enabled").first.click()
             made["board"] += 1
-        else:
+        elif await page.locator(SIDE_MOVE).count():
             await page.locator(SIDE_MOVE).first.click()
             made["side"] += 1
+        else:
+            continue  # the move went away while this looked (a new view): wait for the next
         await _settled(page, key)
     return made
 
