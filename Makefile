@@ -72,6 +72,12 @@ schema: install
 schema-check: install
 	$(RUN) -m shared.protocol.schema_gen --check
 
+# the Valkey ACL template (deploy/valkey/users.acl.template and its Kubernetes copy) from the
+# key registry (shared/protocol/acl.py); make test fails when they drift
+.PHONY: acl
+acl: install
+	$(RUN) -m shared.runtime.valkey_acl --write
+
 # regenerate the golden playthroughs on purpose (tests/golden/<game>-<variant>.json; G=duel for some)
 .PHONY: golden
 golden: install

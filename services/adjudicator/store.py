@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.adjudicator.core import GameDoc
-from shared.protocol import streams
+from shared.protocol import keys, streams
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import dumps, loads, text
 
@@ -216,7 +216,7 @@ class Store:
         return [text(m) for m in raw]
 
     async def lease(self, name: str, ms: int) -> bool:
-        return bool(await self.redis.set(f"lease:{name}", "1", nx=True, px=ms))
+        return bool(await self.redis.set(keys.lease(name), "1", nx=True, px=ms))
 
     async def drop_timer(self, member: str) -> None:
         await self.redis.zrem(streams.TIMERS_ADJ, member)

@@ -29,14 +29,14 @@ from clients.sdk.bot_player import play_seat
 from clients.sdk.client import Client
 from services.bots.search import SEARCH_KINDS, SearchPool, play_search_seat
 from shared.protocol import internal as im
-from shared.protocol import streams
+from shared.protocol import keys, streams
 from shared.runtime.bus import _dead_letter
 from shared.runtime.jsonutil import dumps, loads, text
 from shared.runtime.redis import ensure_group
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("bots")
-ACTIVE = "bots:active"
+ACTIVE = keys.BOTS_ACTIVE
 LEASE_MS = 10_000
 
 
@@ -87,7 +87,7 @@ class BotRunner:
             return True
         if self.free <= 0:
             return False
-        if not await self.redis.set(f"bots:lease:{key}", self.settings.instance, nx=True,
+        if not await self.redis.set(keys.bots_lease(key), self.settings.instance, nx=True,
                                     px=LEASE_MS):
             return False
         self.tasks[key] = asyncio.create_task(self._play(seat))
@@ -110,14 +110,14 @@ class BotRunner:
         finally:
             renew.cancel()
             with contextlib.suppress(Exception):
-                await self.redis.delete(f"bots:lease:{key}")
+                await self.redis.delete(keys.bots_lease(key))
             self.tasks.pop(key, None)
             self._room.set()
 
     async def _renew(self, key: str) -> None:
         while True:
             await asyncio.sleep(LEASE_MS / 3000)
-            await self.redis.set(f"bots:lease:{key}", self.settings.instance, px=LEASE_MS)
+            await self.redis.set(keys.bots_lease(key), self.settings.instance, px=LEASE_MS)
 
     # -- the input, read only while there is room ---------------------------------------
 

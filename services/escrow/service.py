@@ -13,7 +13,7 @@ from redis.exceptions import NoScriptError
 
 from services.escrow import core
 from shared.protocol import internal as im
-from shared.protocol import streams
+from shared.protocol import keys, streams
 from shared.protocol.streams import Keys
 from shared.runtime import metrics
 from shared.runtime.jsonutil import dumps, loads, text
@@ -436,7 +436,7 @@ class Escrow:
                                                      start=0, num=100)
                 for raw in due:
                     member = text(raw)
-                    if not await self.redis.set(f"lease:esc-timer:{member}", "1", nx=True,
+                    if not await self.redis.set(keys.lease(f"esc-timer:{member}"), "1", nx=True,
                                                 px=10_000):
                         continue
                     game_id, round_id, *slot = member.split("|", 2)

@@ -49,7 +49,7 @@ from services.gateway.hub import Connection, Hub
 from services.gateway.quotas import Quotas
 from shared.identity.chat_text import BadText, clean
 from shared.protocol import client as cm
-from shared.protocol import streams
+from shared.protocol import keys, streams
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import dumps, loads, text
 from shared.runtime.settings import Settings
@@ -169,7 +169,7 @@ class Chat:
     # -- who may read and write where -----------------------------------------------------
 
     async def _table(self, table_id: str) -> dict[str, Any] | None:
-        raw = await self.redis.get(f"lobby:table:{table_id}")  # services/lobby/store.py
+        raw = await self.redis.get(keys.lobby_table(table_id))  # services/lobby/store.py
         return None if raw is None else dict(loads(raw))
 
     async def access(self, conn: Connection, table_id: str | None,

@@ -18,7 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-ERASED = "lobby:erased"  # SET of deleted players' ids (services/lobby/accounts.py)
+from shared.protocol import keys
+
+ERASED = keys.LOBBY_ERASED  # SET of deleted players' ids (services/lobby/accounts.py)
 DELETED_ID = "deleted"
 DELETED_NAME = "deleted player"
 

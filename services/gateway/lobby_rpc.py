@@ -21,14 +21,14 @@ import itertools
 import secrets
 from typing import Any
 
-from shared.protocol import streams
+from shared.protocol import keys, streams
 from shared.runtime.outbox import Outbox
 
 
 class LobbyRpc:
     def __init__(self, broker: Any, instance: str) -> None:
         self.broker = broker
-        self.channel = f"gw:reply:{instance}:{secrets.token_hex(4)}"
+        self.channel = keys.reply_channel(instance, secrets.token_hex(4))
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._ids = itertools.count()
         self._out: Outbox | None = None

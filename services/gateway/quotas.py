@@ -32,9 +32,10 @@ from redis.exceptions import NoScriptError, RedisError
 from services.gateway import edge_metrics
 from services.gateway.client_ip import within
 from services.gateway.limits import GatewayLimits
+from shared.protocol import keys
 
 log = structlog.get_logger("gateway")
-PREFIX = "rl:"
+PREFIX = keys.RATE_PREFIX
 
 # KEYS[1] the subject's key; ARGV: now (µs), emission interval (µs), burst.
 # Returns 0 (allowed) or the µs until a request fits.

@@ -22,19 +22,21 @@ from urllib.parse import urlsplit
 import structlog
 
 from services.gateway.hub import Hub
+from shared.protocol import keys
 from shared.runtime import tokens
 from shared.runtime.jsonutil import text
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("gateway")
 
-REVOKED_CHANNEL = "lobby:revoked"  # services/lobby/accounts.py publishes session ids here
+# services/lobby/accounts.py publishes revoked session ids here
+REVOKED_CHANNEL = keys.LOBBY_REVOKED_CHANNEL
 SESSION_REVOKED = 4401  # close code, reason "auth/revoked_session"
 BAD_ORIGIN = 4403  # close code after a typed auth/bad_origin
 
 
 def revoked_key(sid: str) -> str:
-    return f"lobby:rev:{sid}"
+    return keys.lobby_revoked(sid)
 
 
 class Revocations:

@@ -50,6 +50,7 @@ from argon2.profiles import RFC_9106_LOW_MEMORY
 from services.lobby.tables import LobbyError
 from services.scoring.service import history_key, leaderboard_key, ratings_key
 from shared.identity import handles
+from shared.protocol import keys
 from shared.protocol import lobby as lm
 from shared.rules import registry
 from shared.runtime import tokens
@@ -58,8 +59,8 @@ from shared.runtime.settings import Settings
 
 log = structlog.get_logger("lobby")
 
-REVOKED_CHANNEL = "lobby:revoked"
-ERASED = "lobby:erased"
+REVOKED_CHANNEL = keys.LOBBY_REVOKED_CHANNEL
+ERASED = keys.LOBBY_ERASED
 OLD_KEPT = 50  # spent refresh hashes remembered per session (reuse detection)
 MIN_PASSWORD = 8
 BAD_CREDENTIALS = "wrong name or password"
@@ -100,39 +101,39 @@ def unb64url(value: str) -> bytes:
 
 
 def player_key(pid: str) -> str:
-    return f"lobby:player:{pid}"
+    return keys.lobby_player(pid)
 
 
 def handle_key(name: str) -> str:
-    return f"lobby:handle:{sha(handles.key(name))}"
+    return keys.lobby_handle(sha(handles.key(name)))
 
 
 def session_key(sid: str) -> str:
-    return f"lobby:sess:{sid}"
+    return keys.lobby_session(sid)
 
 
 def sessions_key(pid: str) -> str:
-    return f"lobby:sessions:{pid}"
+    return keys.lobby_sessions(pid)
 
 
 def revoked_key(sid: str) -> str:
-    return f"lobby:rev:{sid}"
+    return keys.lobby_revoked(sid)
 
 
 def cred_key(pid: str) -> str:
-    return f"lobby:cred:{pid}"
+    return keys.lobby_credentials(pid)
 
 
 def passkey_key(cid: str) -> str:
-    return f"lobby:pkid:{sha(cid)}"
+    return keys.lobby_passkey(sha(cid))
 
 
 def challenge_key(cid: str) -> str:
-    return f"lobby:chal:{cid}"
+    return keys.lobby_challenge(cid)
 
 
 def fail_key(name: str) -> str:
-    return f"lobby:fail:{sha(handles.key(name))}"
+    return keys.lobby_failures(sha(handles.key(name)))
 
 
 class Accounts:
@@ -328,7 +329,7 @@ class Accounts:
     async def password_sign_in(self, req: lm.PasswordSignIn) -> dict[str, Any]:
         """The same refusal, and about the same work, whether the name is unknown, a guest's,
         or the password is wrong; failures per name are counted in a window."""
-        fails = fail_key(req.name) if _valid(req.name) else f"lobby:fail:{sha(req.name)}"
+        fails = fail_key(req.name) if _valid(req.name) else keys.lobby_failures(sha(req.name))
         count = await self.redis.get(fails)
         if count is not None and int(count) >= self.settings.signin_fail_max:
             ttl = max(1, int(await self.redis.ttl(fails)))

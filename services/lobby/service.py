@@ -25,14 +25,14 @@ from services.lobby.store import IDLE_TABLES, LIVE_GAMES, OPEN_TABLES, LobbyStor
 from services.lobby.tables import LobbyError
 from shared.identity import handles
 from shared.protocol import internal as im
+from shared.protocol import keys, streams
 from shared.protocol import lobby as lm
-from shared.protocol import streams
 from shared.runtime import tokens
 from shared.runtime.jsonutil import dumps, loads, text
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("lobby")
-AUDIT = "lobby:audit"  # admin actions, newest last, bounded (EMPIRE_AUDIT_MAXLEN)
+AUDIT = keys.LOBBY_AUDIT  # admin actions, newest last, bounded (EMPIRE_AUDIT_MAXLEN)
 __all__ = ["IDLE_TABLES", "LIVE_GAMES", "OPEN_TABLES", "KeyedLocks", "Lobby"]
 
 

@@ -25,27 +25,27 @@ from redis.exceptions import WatchError
 
 from services.lobby import tables
 from services.lobby.tables import LobbyError
+from shared.protocol import keys
 from shared.protocol import lobby as lm
 from shared.protocol.streams import Keys
 from shared.runtime.archive import archive_key as _archive_key
 from shared.runtime.jsonutil import dumps, loads, text
 
-OPEN_TABLES = "lobby:open"
-IDLE_TABLES = "lobby:idle"
-LIVE_GAMES = "lobby:live"
+OPEN_TABLES = keys.LOBBY_OPEN_TABLES
+IDLE_TABLES = keys.LOBBY_IDLE_TABLES
+LIVE_GAMES = keys.LOBBY_LIVE_GAMES
 
 
 def table_key(table_id: str) -> str:
-    return f"lobby:table:{table_id}"
+    return keys.lobby_table(table_id)
 
 
 def invite_key(code: str) -> str:
-    return f"lobby:invite:{code}"
+    return keys.lobby_invite(code)
 
 
 def quota_keys(player_id: str) -> list[str]:
-    tag = "{" + player_id + "}"
-    return [f"lobby:q:{tag}:tables", f"lobby:q:{tag}:games"]
+    return keys.lobby_quota("{" + player_id + "}")
 
 
 def archive_key(game_id: str) -> str:
@@ -110,12 +110,12 @@ class LobbyStore:
     # -- players ------------------------------------------------------------------------
 
     async def put_player(self, player: dict[str, Any], ttl_s: int) -> None:
-        await self.redis.set(f"lobby:player:{player['player_id']}", dumps(player), ex=ttl_s)
+        await self.redis.set(keys.lobby_player(player["player_id"]), dumps(player), ex=ttl_s)
 
     async def claim_handle(self, handle_key: str, player_id: str, ttl_s: int) -> bool:
         """Hold a handle for the player (SET NX); False when another holds it."""
         digest = hashlib.sha256(handle_key.encode()).hexdigest()
-        return bool(await self.redis.set(f"lobby:handle:{digest}", player_id, nx=True,
+        return bool(await self.redis.set(keys.lobby_handle(digest), player_id, nx=True,
                                          ex=ttl_s))
 
     # -- tables -------------------------------------------------------------------------

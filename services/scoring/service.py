@@ -21,6 +21,7 @@ from redis.exceptions import WatchError
 
 from services.scoring.ratings import rate
 from shared.protocol import internal as im
+from shared.protocol import keys
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import dumps, loads
 
@@ -29,19 +30,19 @@ HISTORY_KEEP = 200
 
 
 def leaderboard_key(game: str) -> str:
-    return f"lb:{game}"
+    return keys.leaderboard(game)
 
 
 def ratings_key(game: str) -> str:
-    return f"rating:{game}"
+    return keys.ratings(game)
 
 
 def history_key(player_id: str) -> str:
-    return f"hist:{player_id}"
+    return keys.player_history(player_id)
 
 
 def game_history_key(game: str) -> str:
-    return f"history:{game}"
+    return keys.game_history(game)
 
 
 def _marker(game_id: str) -> str:

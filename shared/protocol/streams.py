@@ -1,4 +1,5 @@
-"""Every stream name, consumer group and key pattern in one place.
+"""Every stream name and consumer group, and the keys of one game. Keys outside a game are in
+``shared.protocol.keys``; who may touch which (the ACL, generated) in ``shared.protocol.acl``.
 
 All keys of one game share the hash tag ``{<game_id>}`` so a Lua script can update them
 atomically, also on a Redis/Valkey Cluster. Inter-service streams are sharded by game id into
@@ -35,8 +36,9 @@ CHAT_REPORTS = "chat:reports"  # gateway -> operators: reported chat messages (n
 SHARDED = (ADJ_ACTIONS, ADJ_REVEALS, ADJ_DRAWS, ADJ_CONTROL, ESC_OPEN, ESC_COMMITS, DEALER_IN)
 
 # Who may touch what the fairness argument rests on (docs/fairness.md "Who can do what"), by
-# Redis ACL user (deploy/valkey/users.acl.template grants exactly this; checked against the
-# shipped ACL by tests/integration/test_acl_registry.py):
+# Redis ACL user (shared/protocol/acl.py grants exactly this and generates
+# deploy/valkey/users.acl.template; checked by tests/unit/platform/test_acl_generated.py and,
+# on a real server, tests/integration/test_acl_registry.py):
 # - the only writer (XADD) of each stream whose writer is part of a message's trust: the
 #   adjudicator takes a reveal as the escrow's and a draw as the dealer's by their stream ...
 STREAM_WRITERS: dict[str, frozenset[str]] = {
@@ -172,7 +174,6 @@ class Keys:
         self.esc_open = f"esc:{t}:open"  # hash: "<round>/<slot>" -> opening JSON (secret)
         # dealer-only keys (ACL: only the dealer's Redis user reads dealer:*)
         self.dealer = f"dealer:{t}:seed"  # hash: server seed, game key, draws
-        self.scored = f"sc:{t}:done"  # scoring idempotency marker
 
     def chat(self, channel: str) -> str:
         """stream: a game's chat channel, ``seats`` or ``spectators`` (gateway; bounded by

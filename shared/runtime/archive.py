@@ -26,13 +26,14 @@ from __future__ import annotations
 import zlib
 from typing import Any, Protocol
 
+from shared.protocol import keys
 from shared.runtime.jsonutil import dumpb, loads
 
 ARCHIVE_VERSION = 1
 
 
 def archive_key(game_id: str) -> str:
-    return "arch:{" + game_id + "}"
+    return keys.archive(game_id)
 
 
 class Archive(Protocol):
