@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import structlog
-from faststream.message import StreamMessage
+from faststream import AckPolicy
 from faststream.redis import RedisBroker, RedisClusterBroker, StreamSub
 from faststream.redis.subscriber.usecases import basic as basic_subscriber
 from faststream.redis.subscriber.usecases import stream_subscriber
@@ -120,11 +120,6 @@ async def acknowledge(redis: Any, stream: str, group: str, ids: list[bytes],
         await pipe.execute()
 
 
-async def _settled(msg: Any) -> None:
-    """Tell faststream this message is settled: its own XACK must not follow ours."""
-    await StreamMessage.ack(msg)
-
-
 def consume(broker: Any, stream: str, group: str, settings: Settings, handler: Handler,
             *, title: str | None = None, description: str | None = None) -> None:
     """Register ``handler`` for ``stream`` in ``group`` (plus its reclaim subscriber)."""
@@ -147,14 +142,15 @@ def consume(broker: Any, stream: str, group: str, settings: Settings, handler: H
                 log.warning("handler_failed", stream=stream, deliveries=count,
                             error=repr(exc)[:300])
         await acknowledge(redis, stream, group, done, delete)
-        await _settled(msg)  # settled here: faststream must not XACK the failed ones
 
     live = StreamSub(stream, group=group, consumer=settings.instance,
                      max_records=settings.max_records, batch=True)
 
     # documented through the reclaim subscriber below: a stream entry is one object; batches
     # are how this consumer reads them, not part of the contract
-    @broker.subscriber(stream=live, include_in_schema=False)  # type: ignore[misc,untyped-decorator]
+    # AckPolicy.MANUAL: faststream neither XACKs nor rejects; settle() acks what is done
+    @broker.subscriber(stream=live, include_in_schema=False,
+                       ack_policy=AckPolicy.MANUAL)  # type: ignore[misc,untyped-decorator]
     async def on_batch(bodies: list[dict[str, Any]]) -> None:
         # no `msg: RedisStreamMessage` parameter: fast_depends resolves Context fields with a
         # sync function in a worker thread (a thread hop per call)
@@ -168,7 +164,8 @@ def consume(broker: Any, stream: str, group: str, settings: Settings, handler: H
                         min_idle_time=streams.RECLAIM_IDLE_MS)
 
     @broker.subscriber(stream=reclaim, title=title or f"{stream}:{group}",
-                       description=description)  # type: ignore[misc,untyped-decorator]
+                       description=description,
+                       ack_policy=AckPolicy.MANUAL)  # type: ignore[misc,untyped-decorator]
     async def on_reclaim(body: dict[str, Any]) -> None:
         msg = broker.context.get_local("message")
         redis = getattr(msg, "consumer", None)
@@ -181,8 +178,6 @@ def consume(broker: Any, stream: str, group: str, settings: Settings, handler: H
                 log.error("dead_letter", stream=stream, deliveries=count, error=repr(exc))
                 await _dead_letter(redis, stream, body, exc)
                 await acknowledge(redis, stream, group, ids, delete)  # moved to the dlq
-                await _settled(msg)
                 return
-            raise
+            raise  # left pending: reclaimed again after RECLAIM_IDLE_MS
         await acknowledge(redis, stream, group, ids, delete)
-        await _settled(msg)
