@@ -22,6 +22,7 @@ from services.gateway import erased
 from services.gateway.chat import Chat, archive_room, readable_channels
 from services.gateway.http_errors import HttpError
 from services.gateway.http_guard import HttpGuard
+from services.gateway.http_metrics import HttpMetrics
 from services.gateway.hub import Hub
 from services.gateway.limits import get_limits
 from services.gateway.lobby_requests import body_schema, json_object, lobby_request, path_id
@@ -37,7 +38,7 @@ from shared.protocol import lobby as lm
 from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.rules import components, registry
-from shared.runtime import bus, liveness, metrics, ops, tokens
+from shared.runtime import bus, liveness, metrics, ops, tokens, tracing
 from shared.runtime.archive import ValkeyArchive
 from shared.runtime.jsonutil import loads, text
 from shared.runtime.logging import configure_logging
@@ -47,6 +48,7 @@ from shared.runtime.settings import get_settings
 
 settings = get_settings()
 logger = configure_logging("gateway", settings.log_level, settings.log_json)
+tracing.configure_tracing("gateway", settings.otlp_endpoint)
 broker = bus.make_broker(settings, logger=logger)
 redis = client(settings)
 hub = Hub(redis)
@@ -67,6 +69,7 @@ STATIC = Path(__file__).parent / "static"
                                     max_records=settings.max_records, batch=True),
                    title="gw:updates", description="fan-out to every gateway replica")
 async def on_update(bodies: list[dict[str, Any]]) -> None:
+    tracing.received(streams.GW_UPDATES, tracing.batch_headers(broker))  # traces end here
     await hub.deliver_batch(bodies)  # each game of the batch pumped once
 
 
@@ -86,7 +89,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
                 metrics_port=settings.metrics_port, public_metrics=settings.public_metrics)
     yield
     if ops_server is not None:
-        ops_server.close()
+        await ops_server.wait_closed()
     sweep.cancel()
     chat_sweep.cancel()
     slots.cancel()
@@ -106,6 +109,7 @@ app.mount("/static", StaticFiles(directory=STATIC), name="static")
 # rate limits per IP / player / sign-up and the body bound (services/gateway/http_guard.py)
 app.add_middleware(HttpGuard, limits=limits, quotas=quotas,
                    secrets=lambda: settings.verify_secrets)
+app.add_middleware(HttpMetrics)  # by route template, refusals of the guard included
 app.add_middleware(SecurityHeaders)  # outermost: CSP and friends on every response
 
 

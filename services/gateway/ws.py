@@ -42,7 +42,7 @@ from shared.protocol import client as cm
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.versions import KNOWN_PROTOCOL_VERSIONS, PROTOCOL_VERSION
-from shared.runtime import tokens
+from shared.runtime import tokens, tracing
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("gateway")
@@ -173,7 +173,8 @@ class Edge:
                             if bucket.take() else _rejected("message/rate_limited",
                                                             "too many messages; slow down")
                     else:
-                        reply = await self._handle_safely(conn, raw, bucket)
+                        with tracing.command_span("WS command"):  # one trace per command
+                            reply = await self._handle_safely(conn, raw, bucket)
                 if reply is not None:
                     await conn.send(reply)
         except (WebSocketDisconnect, RuntimeError):

@@ -21,16 +21,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import structlog
 from faststream import AckPolicy
 from faststream.redis import RedisBroker, RedisClusterBroker, StreamSub
+from faststream.redis.opentelemetry import RedisTelemetryMiddleware
+from faststream.redis.prometheus import RedisPrometheusMiddleware
 from faststream.redis.subscriber.usecases import basic as basic_subscriber
 from faststream.redis.subscriber.usecases import stream_subscriber
 
 from shared.protocol import streams
+from shared.runtime import metrics, tracing
 from shared.runtime.jsonutil import dumps
 from shared.runtime.redis import healthy, tls
 from shared.runtime.settings import Settings
@@ -53,6 +56,15 @@ def set_read_retry(seconds: float) -> None:
         setattr(module, _BACKOFF, seconds)
 
 
+def middlewares() -> tuple[Any, ...]:
+    """faststream's own middlewares on every broker: Prometheus (per handler and destination:
+    messages received and published, their latency, errors by exception type, in flight;
+    ``faststream_*`` in the process registry) and OpenTelemetry (trace context through the
+    entries' headers; spans are no-ops unless tracing is configured)."""
+    return (RedisPrometheusMiddleware(registry=metrics.REGISTRY, app_name="empire"),
+            RedisTelemetryMiddleware(include_messages_counters=False))
+
+
 def make_broker(settings: Settings, logger: Any = None) -> RedisBroker | RedisClusterBroker:
     set_read_retry(settings.read_retry_s)
     # per-message access logs at DEBUG: our handlers log what matters, with game and seat
@@ -60,9 +72,10 @@ def make_broker(settings: Settings, logger: Any = None) -> RedisBroker | RedisCl
         # faststream builds the cluster's connections itself (no connection_class): redis-py's
         # own PING-before-use check covers them (health_check_interval)
         return RedisClusterBroker(settings.redis_url, logger=logger, log_level=logging.DEBUG,
-                                  health_check_interval=1,
+                                  health_check_interval=1, middlewares=middlewares(),
                                   **tls(settings.redis_url, settings.redis_ca_file))
     return RedisBroker(settings.redis_url, logger=logger, log_level=logging.DEBUG,
+                       middlewares=middlewares(),
                        **healthy(settings.redis_url, settings.redis_ca_file))
 
 
@@ -83,15 +96,18 @@ def _game_of(body: Any) -> str:
     return str(body.get("game_id", "")) if isinstance(body, dict) else ""
 
 
-async def handle_batch(handler: Handler, bodies: list[Any]) -> dict[int, Exception]:
-    """Run ``handler`` over a batch: games concurrently, each game's messages in order.
+async def handle_batch(handler: Handler, bodies: list[Any], stream: str = "",
+                       headers: Sequence[Mapping[str, Any]] = ()) -> dict[int, Exception]:
+    """Run ``handler`` over a batch: games concurrently, each game's messages in order, each
+    in a span that continues the trace its message carries (``headers[i]``).
     Returns the failures by index."""
     failed: dict[int, Exception] = {}
 
     async def in_order(indexes: list[int]) -> None:
         for i in indexes:
             try:
-                await handler(bodies[i])
+                with tracing.message_span(stream, headers[i] if i < len(headers) else None):
+                    await handler(bodies[i])
             except Exception as exc:
                 failed[i] = exc
 
@@ -154,8 +170,9 @@ def consume(broker: Any, stream: str, group: str, settings: Settings, handler: H
     async def on_batch(bodies: list[dict[str, Any]]) -> None:
         # no `msg: RedisStreamMessage` parameter: fast_depends resolves Context fields with a
         # sync function in a worker thread (a thread hop per call)
-        failed = await handle_batch(handler, bodies)
         msg = broker.context.get_local("message")
+        failed = await handle_batch(handler, bodies, stream,
+                                    getattr(msg, "batch_headers", None) or ())
         if msg is not None:
             await settle(bodies, failed, msg)
 

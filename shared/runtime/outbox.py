@@ -22,6 +22,7 @@ from struct import pack
 from typing import Any
 
 from shared.protocol import streams
+from shared.runtime import tracing
 from shared.runtime.jsonutil import dumpb
 
 _IDENTITY = b"\x89BIN\x0d\x0a\x1a\x0a"  # faststream's BinaryMessageFormatV1
@@ -69,16 +70,19 @@ class Outbox:
                       headers: Mapping[str, str] | None = None) -> Any:
         """XADD ``body`` to ``stream`` (faststream's wire format); returns the entry id once
         it is stored. Unknown keyword arguments are a ``TypeError``, not silently dropped."""
-        data = encode(body, correlation_id or self._prefix + str(next(self._ids)), reply_to,
-                      headers)
-        cap = streams.maxlen(stream)
-        maxlen = cap if maxlen is None else min(maxlen, cap)
-        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._pending.append((stream, data, maxlen, fut))
-        if not self._scheduled:
-            self._scheduled = True
-            asyncio.get_running_loop().call_soon(self._start_flush)
-        return await fut
+        with tracing.publish_span(stream):
+            carried = dict(headers) if headers else {}
+            tracing.inject(carried)  # the trace continues in whoever reads the entry
+            data = encode(body, correlation_id or self._prefix + str(next(self._ids)),
+                          reply_to, carried)
+            cap = streams.maxlen(stream)
+            maxlen = cap if maxlen is None else min(maxlen, cap)
+            fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+            self._pending.append((stream, data, maxlen, fut))
+            if not self._scheduled:
+                self._scheduled = True
+                asyncio.get_running_loop().call_soon(self._start_flush)
+            return await fut
 
     def _start_flush(self) -> None:
         self._scheduled = False

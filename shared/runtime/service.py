@@ -16,7 +16,7 @@ from typing import Any
 from faststream import FastStream
 from faststream.specification import AsyncAPI
 
-from shared.runtime import bus, liveness, metrics, ops
+from shared.runtime import bus, liveness, metrics, ops, tracing
 from shared.runtime.logging import configure_logging
 from shared.runtime.redis import client, ensure_group
 from shared.runtime.settings import Settings, get_settings
@@ -48,6 +48,7 @@ class ServiceKit:
 def build(name: str, settings: Settings | None = None) -> ServiceKit:
     settings = settings or get_settings()
     logger = configure_logging(name, settings.log_level, settings.log_json)
+    tracing.configure_tracing(name, settings.otlp_endpoint)
     broker = bus.make_broker(settings, logger=logger)
     return ServiceKit(name=name, settings=settings, broker=broker, redis=client(settings),
                       logger=logger)
@@ -67,7 +68,7 @@ def make_app(kit: ServiceKit, spec_brokers: list[Any] | None = None) -> FastStre
         for fn in kit.startup:
             await fn()
 
-    servers: list[asyncio.Server] = []
+    servers: list[ops.OpsServer] = []
 
     async def ready() -> bool:
         return await ready_probe(kit)
@@ -106,7 +107,7 @@ def make_app(kit: ServiceKit, spec_brokers: list[Any] | None = None) -> FastStre
     async def _stop() -> None:
         _deadline(kit)
         for srv in servers:
-            srv.close()
+            await srv.wait_closed()
         for t in tasks:
             t.cancel()
         for t in tasks:

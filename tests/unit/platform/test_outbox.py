@@ -17,6 +17,7 @@ from faststream.redis.parser.parsers import RedisStreamParser, SimpleParserConfi
 from shared.runtime.jsonutil import loads
 from shared.runtime.outbox import Outbox, encode
 
+pytestmark = pytest.mark.unit
 BODY = {"type": "act", "v": 1, "game_id": "g-7", "seat": 2, "payload": {"n": [1, 2.5, None]},
         "text": "Ünïcode ✓"}
 CASES: list[tuple[str, str | None, dict[str, str] | None]] = [
