@@ -20,9 +20,11 @@ Handlers must be idempotent: a reclaimed entry may have been half-processed.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+import operator
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import structlog
 from faststream import AckPolicy
@@ -31,6 +33,7 @@ from faststream.redis.opentelemetry import RedisTelemetryMiddleware
 from faststream.redis.prometheus import RedisPrometheusMiddleware
 from faststream.redis.subscriber.usecases import basic as basic_subscriber
 from faststream.redis.subscriber.usecases import stream_subscriber
+from pydantic import Field
 
 from shared.protocol import streams
 from shared.runtime import metrics, tracing
@@ -136,9 +139,35 @@ async def acknowledge(redis: Any, stream: str, group: str, ids: list[bytes],
         await pipe.execute()
 
 
+def one_of(*types: type[Any]) -> Any:
+    """The message type for ``types``: the model itself, or their union told apart by
+    ``type``."""
+    if len(types) == 1:
+        return types[0]
+    return Annotated[functools.reduce(operator.or_, types), Field(discriminator="type")]
+
+
+def describe(spec: Any, sub: StreamSub, title: str, description: str | None,
+             payload: Any) -> None:
+    """Document ``title`` in the AsyncAPI document with its real message type: a subscriber
+    on ``spec``, a broker that only describes channels and is never started (the live
+    subscribers parse nothing: their handlers validate each message themselves, so a bad
+    one is refused and, after the delivery cap, dead-lettered, instead of failing in
+    faststream's parser before any of that)."""
+
+    async def message(body: Any) -> None:  # pragma: no cover - never started
+        del body
+
+    message.__annotations__["body"] = payload
+    spec.subscriber(stream=sub, title=title, description=description)(message)
+
+
 def consume(broker: Any, stream: str, group: str, settings: Settings, handler: Handler,
-            *, title: str | None = None, description: str | None = None) -> None:
-    """Register ``handler`` for ``stream`` in ``group`` (plus its reclaim subscriber)."""
+            *, title: str | None = None, description: str | None = None,
+            payload: Any = None, spec: Any = None) -> None:
+    """Register ``handler`` for ``stream`` in ``group`` (plus its reclaim subscriber).
+    ``payload`` (a message model or union) with ``spec`` (a broker never started) documents
+    the stream's messages in the AsyncAPI document (``describe``)."""
     delete = streams.base_of(stream) not in streams.MULTI_GROUP
 
     async def settle(bodies: list[Any], failed: dict[int, Exception], msg: Any) -> None:
@@ -180,8 +209,12 @@ def consume(broker: Any, stream: str, group: str, settings: Settings, handler: H
                         max_records=settings.max_records,
                         min_idle_time=streams.RECLAIM_IDLE_MS)
 
+    documented = payload is not None and spec is not None
+    if documented:
+        describe(spec, reclaim, title or f"{stream}:{group}", description, payload)
+
     @broker.subscriber(stream=reclaim, title=title or f"{stream}:{group}",
-                       description=description,
+                       description=description, include_in_schema=not documented,
                        ack_policy=AckPolicy.MANUAL)  # type: ignore[misc,untyped-decorator]
     async def on_reclaim(body: dict[str, Any]) -> None:
         msg = broker.context.get_local("message")

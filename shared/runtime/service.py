@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from faststream import FastStream
+from faststream.redis import RedisBroker
 from faststream.specification import AsyncAPI
 
 from shared.runtime import bus, liveness, metrics, ops, tracing
@@ -38,11 +39,17 @@ class ServiceKit:
     reader_tasks: list[asyncio.Task[None]] = field(default_factory=list)
     shutdown: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
+    # describes the consumed streams' messages for the AsyncAPI document; never started
+    spec: Any = None
+
     def consume(self, stream: str, group: str, handler: bus.Handler,
-                description: str | None = None) -> None:
+                description: str | None = None, payload: Any = None) -> None:
+        """``payload``: the message model or union of ``stream`` (its AsyncAPI payload)."""
         self.groups.append((stream, group))
+        if payload is not None and self.spec is None:
+            self.spec = RedisBroker(self.settings.redis_url)
         bus.consume(self.broker, stream, group, self.settings, handler,
-                    description=description)
+                    description=description, payload=payload, spec=self.spec)
 
 
 def build(name: str, settings: Settings | None = None) -> ServiceKit:
@@ -57,7 +64,8 @@ def build(name: str, settings: Settings | None = None) -> ServiceKit:
 def make_app(kit: ServiceKit, spec_brokers: list[Any] | None = None) -> FastStream:
     """``spec_brokers``: brokers that only describe channels for the AsyncAPI document (never
     started), for consumers that read their stream without a faststream subscriber."""
-    spec = AsyncAPI(*(spec_brokers or []), title=f"Empire Hall {kit.name}", version="1")
+    described = [*(spec_brokers or []), *([kit.spec] if kit.spec is not None else [])]
+    spec = AsyncAPI(*described, title=f"Empire Hall {kit.name}", version="1")
     app = FastStream(kit.broker, logger=kit.logger, specification=spec)
     tasks: list[asyncio.Task[None]] = []
 
