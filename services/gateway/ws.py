@@ -40,6 +40,7 @@ from services.gateway.ratelimit import TokenBucket
 from services.gateway.sessions import BAD_ORIGIN, Revocations, origin_allowed
 from shared.protocol import client as cm
 from shared.protocol import internal as im
+from shared.protocol import server as sm
 from shared.protocol import streams
 from shared.protocol.versions import KNOWN_PROTOCOL_VERSIONS, PROTOCOL_VERSION
 from shared.runtime import tokens, tracing
@@ -159,8 +160,8 @@ class Edge:
         out.start()
         self.hub.add(conn)
         bucket = TokenBucket(self.settings.rate_per_s, self.settings.rate_burst)
-        await conn.send({"type": "welcome", "v": 1, "player_id": ident.player_id,
-                         "name": ident.name})
+        await conn.send(sm.Welcome(player_id=ident.player_id, name=ident.name
+                                   ).model_dump(mode="json"))
         try:
             while not conn.closed:
                 message = await ws.receive()
