@@ -11,15 +11,16 @@ gauge (``empire_ws_connections``), not here: a socket is not a request with a la
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
-from opentelemetry.trace import SpanKind, Status, StatusCode
+from opentelemetry.trace import INVALID_SPAN, SpanKind, Status, StatusCode
 from prometheus_client import Counter, Gauge, Histogram
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shared.runtime.metrics import REGISTRY
-from shared.runtime.tracing import tracer
+from shared.runtime.tracing import enabled, tracer
 
 REQUESTS = Counter("empire_http_requests_total", "HTTP requests answered, by route template",
                    ["method", "route", "status"], registry=REGISTRY)
@@ -61,7 +62,8 @@ class HttpMetrics:
                 status = int(message["status"])
             await send(message)
 
-        with tracer().start_as_current_span(method, kind=SpanKind.SERVER) as span:
+        with (tracer().start_as_current_span(method, kind=SpanKind.SERVER) if enabled()
+              else contextlib.nullcontext(INVALID_SPAN)) as span:
             try:
                 await self.app(scope, receive, sending)
             finally:
