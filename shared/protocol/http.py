@@ -186,7 +186,7 @@ class TableAnswer(Answer):
 class Tables(Answer):
     tables: list[TableView]
     next_cursor: str | None = None
-    live_games: list[dict[str, JsonValue]] = []
+    live_games: list[str] = Field([], description="ids of games being played")
     live_next_cursor: str | None = None
 
 

@@ -88,6 +88,19 @@ async def test_a_generated_client_plays_a_game(generated: ModuleType,
         game_id = started.game_id or started.table.game_id
         assert game_id
 
+        # the other answers a client reads while a game runs, each parsed by its model
+        listing = await api("list_tables").asyncio(client=http, authorization=bearer)
+        assert isinstance(listing, model("Tables")), listing
+        assert game_id in listing.live_games
+        table = await api("get_table").asyncio(table_id, client=http, authorization=bearer)
+        assert isinstance(table, model("TableAnswer")) and table.table.status == "started"
+        me = await api("me").asyncio(client=http, authorization=bearer)
+        assert isinstance(me, model("Me")) and me.player_id == session.player_id
+        sessions = await api("list_sessions").asyncio(client=http, authorization=bearer)
+        assert isinstance(sessions, model("Sessions")) and sessions.sessions
+        match = await api("match").asyncio(game_id, client=http)
+        assert isinstance(match, model("Match")) and len(match.players) == 2
+
         async with SdkClient(url, token=session.token) as seat:
             played = await asyncio.wait_for(play_seat(seat, game_id), 300)
         assert played.ended
@@ -106,6 +119,10 @@ async def test_a_generated_client_plays_a_game(generated: ModuleType,
         assert isinstance(record, model("Record")), record
         assert record.ended and record.record
 
+        board = await api("leaderboard").asyncio("duel", client=http)
+        assert isinstance(board, model("Leaderboard")), board
+        audit = await api("audit").asyncio(game_id, client=http)
+        assert isinstance(audit, model("Audit")) and audit.ended, audit
         history = await api("history").asyncio(session.player_id, client=http)
         assert isinstance(history, model("History"))
         assert game_id in history.games
