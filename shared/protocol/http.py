@@ -45,7 +45,7 @@ class GameInfo(Body):
     title: str
     min_seats: int
     max_seats: int
-    rules_version: int
+    rules_version: str
     options: dict[str, JsonValue] = Field(description="JSON Schema of the variant options")
 
 
@@ -217,7 +217,7 @@ class Record(Body):
 class Audit(Record):
     audit: int
     options: dict[str, JsonValue] = {}
-    rules_version: int | None = None
+    rules_version: str | None = None
     reveals: list[dict[str, Any]] = []
     escrow_key: str | None = None
     signatures: JsonValue = None

@@ -70,6 +70,7 @@ async def test_a_generated_client_plays_a_game(generated: ModuleType,
         games = await api("games").asyncio(client=http)
         assert isinstance(games, model("Games"))
         assert "duel" in {g.name for g in games.games}
+        assert all(isinstance(g.rules_version, str) for g in games.games)  # not coerced
 
         body = model("CreateTableCreateTable").from_dict(
             {"game": "duel", "seats": 2, "options": {"rounds": 2}})
