@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from collections.abc import Awaitable, Callable, Generator
 
 import uvicorn
@@ -87,13 +88,22 @@ class OpsServer:
 
 async def serve(port: int, ready: Probe, host: str = "0.0.0.0",
                 live: Probe | None = None) -> OpsServer:
-    """Serve the endpoint on ``host:port`` until ``close()``; returns once it listens (or
-    raises if it cannot: a port in use fails the start as before)."""
+    """Serve the endpoint on ``host:port`` until ``close()``; returns once it listens. The
+    socket is bound here, so a port in use is an ``OSError`` from this call (uvicorn's own
+    bind would exit the process)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
     config = uvicorn.Config(asgi_app(ready, live), host=host, port=port, lifespan="off",
                             access_log=False, log_config=None, log_level=logging.WARNING,
                             timeout_keep_alive=5, timeout_graceful_shutdown=2)
     server = _Server(config)
-    task: asyncio.Task[None] = asyncio.create_task(server.serve())
+    task: asyncio.Task[None] = asyncio.create_task(server.serve(sockets=[sock]))
     for _ in range(500):  # bounded: uvicorn binds within a few loop turns
         if server.started or task.done():
             break
