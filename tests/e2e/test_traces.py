@@ -26,7 +26,7 @@ from shared.runtime.valkey import free_port
 from tests.e2e.conftest import OUT, play_bot_game, with_db
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # a system of its own: ~100 s (make slow)
-TRACES_DB = 9
+TRACES_DB = 8  # its own logical database (db 9 is test_ordered_slot_time's)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from shared.runtime.settings import Settings
 from tests.e2e.conftest import with_db
 
 pytestmark = pytest.mark.integration
-DB = 12
+DB = 15  # its own logical database (11-14: test_storage_bounds flushes them)
 
 
 async def test_handled_entries_are_acked_and_a_poison_one_is_dead_lettered(

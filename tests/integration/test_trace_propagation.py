@@ -28,7 +28,7 @@ from shared.runtime.settings import Settings
 from tests.e2e.conftest import with_db
 
 pytestmark = pytest.mark.integration
-DB = 11
+DB = 10  # its own logical database (11-14: test_storage_bounds flushes them)
 EXPORTER = InMemorySpanExporter()
 
 
