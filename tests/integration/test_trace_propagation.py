@@ -35,10 +35,10 @@ EXPORTER = InMemorySpanExporter()
 def _provider() -> None:
     current = trace.get_tracer_provider()
     if not isinstance(current, TracerProvider):
-        provider = TracerProvider()
-        trace.set_tracer_provider(provider)
+        tracing.install(TracerProvider())
         current = trace.get_tracer_provider()
     assert isinstance(current, TracerProvider), "another tracer provider is installed"
+    assert tracing.enabled()
     current.add_span_processor(SimpleSpanProcessor(EXPORTER))
 
 

@@ -14,6 +14,7 @@ PARENT = "00-" + "ab" * 16 + "-" + "cd" * 8 + "-01"
 
 @pytest.fixture
 def off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tracing, "_configured", [])  # as in a process never configured
     monkeypatch.setattr(tracing.trace, "get_tracer_provider",
                         lambda: trace.ProxyTracerProvider())
     assert not tracing.enabled()
