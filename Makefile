@@ -23,7 +23,7 @@ $(UV):
 	$(TOOLS)/bin/pip install -q uv
 
 $(VENV)/.installed: pyproject.toml uv.lock | $(UV)
-	$(UV) sync --all-groups --frozen --python $(PY)
+	$(UV) sync --all-groups --all-extras --frozen --python $(PY)
 	@touch $@
 
 uv.lock: pyproject.toml | $(UV)

@@ -9,6 +9,7 @@ from services.adjudicator.store import Store
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.base import Wire
+from shared.runtime import bus
 from shared.runtime.outbox import Outbox
 from shared.runtime.service import build, make_app
 
@@ -40,6 +41,7 @@ def _handler(base: str) -> Any:
 
 for base in ACCEPTS:
     for stream in streams.all_shards(base, kit.settings.partitions):
-        kit.consume(stream, streams.GROUP_ADJUDICATOR, _handler(base))
+        kit.consume(stream, streams.GROUP_ADJUDICATOR, _handler(base),
+                    payload=bus.one_of(*ACCEPTS[base]))
 kit.loops.append(adjudicator.timer_loop)
 app = make_app(kit)

@@ -1,12 +1,11 @@
 """bot runner composition root: bots:in read with back-pressure (BotRunner.read_loop), lapsed
 seats adopted (resume_loop), entries of a dead runner reclaimed (reclaim_loop)."""
 
-from typing import Any
-
 from faststream.redis import RedisBroker, StreamSub
 
 from services.bots.service import BotRunner
 from shared.protocol import streams
+from shared.protocol.internal import SeatBot
 from shared.runtime.service import build, make_app
 
 kit = build("bots")
@@ -27,8 +26,8 @@ spec = RedisBroker(kit.settings.redis_url)
                                   min_idle_time=streams.RECLAIM_IDLE_MS),
                  title=f"{streams.BOTS_IN}:{streams.GROUP_BOTS}",
                  description="lobby -> bot runner: play this seat")  # type: ignore[untyped-decorator]
-async def on_seat(body: dict[str, Any]) -> None:
-    await runner.on_seat(body)
+async def on_seat(body: SeatBot) -> None:  # its payload: the real message
+    await runner.on_seat(body.model_dump(mode="json"))
 
 
 app = make_app(kit, spec_brokers=[spec])

@@ -22,6 +22,7 @@ from services.gateway import erased
 from services.gateway.chat import Chat, archive_room, readable_channels
 from services.gateway.http_errors import HttpError
 from services.gateway.http_guard import HttpGuard
+from services.gateway.http_metrics import HttpMetrics
 from services.gateway.hub import Hub
 from services.gateway.limits import get_limits
 from services.gateway.lobby_requests import body_schema, json_object, lobby_request, path_id
@@ -33,11 +34,13 @@ from services.gateway.security_headers import SecurityHeaders
 from services.gateway.sessions import Revocations, agent
 from services.gateway.ws import Edge
 from services.scoring.service import history_key, leaderboard_key, ratings_key
+from shared.protocol import http as hm
 from shared.protocol import lobby as lm
 from shared.protocol import streams
+from shared.protocol.http import typed
 from shared.protocol.streams import Keys
 from shared.rules import components, registry
-from shared.runtime import bus, liveness, metrics, ops, tokens
+from shared.runtime import bus, liveness, metrics, ops, tokens, tracing
 from shared.runtime.archive import ValkeyArchive
 from shared.runtime.jsonutil import loads, text
 from shared.runtime.logging import configure_logging
@@ -47,6 +50,7 @@ from shared.runtime.settings import get_settings
 
 settings = get_settings()
 logger = configure_logging("gateway", settings.log_level, settings.log_json)
+tracing.configure_tracing("gateway", settings.otlp_endpoint)
 broker = bus.make_broker(settings, logger=logger)
 redis = client(settings)
 hub = Hub(redis)
@@ -67,6 +71,7 @@ STATIC = Path(__file__).parent / "static"
                                     max_records=settings.max_records, batch=True),
                    title="gw:updates", description="fan-out to every gateway replica")
 async def on_update(bodies: list[dict[str, Any]]) -> None:
+    tracing.received(streams.GW_UPDATES, tracing.batch_headers(broker))  # traces end here
     await hub.deliver_batch(bodies)  # each game of the batch pumped once
 
 
@@ -86,7 +91,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
                 metrics_port=settings.metrics_port, public_metrics=settings.public_metrics)
     yield
     if ops_server is not None:
-        ops_server.close()
+        await ops_server.wait_closed()
     sweep.cancel()
     chat_sweep.cancel()
     slots.cancel()
@@ -101,11 +106,13 @@ _docs = settings.public_docs
 app = FastAPI(title="Empire Hall", version="1", lifespan=lifespan,
               description="HTTP API of the Empire Hall gateway. Play happens on /ws.",
               docs_url="/docs" if _docs else None, redoc_url="/redoc" if _docs else None,
-              openapi_url="/openapi.json" if _docs else None)
+              openapi_url="/openapi.json" if _docs else None,
+              generate_unique_id_function=lambda route: route.name)  # operationId: the name
 app.mount("/static", StaticFiles(directory=STATIC), name="static")
 # rate limits per IP / player / sign-up and the body bound (services/gateway/http_guard.py)
 app.add_middleware(HttpGuard, limits=limits, quotas=quotas,
                    secrets=lambda: settings.verify_secrets)
+app.add_middleware(HttpMetrics)  # by route template, refusals of the guard included
 app.add_middleware(SecurityHeaders)  # outermost: CSP and friends on every response
 
 
@@ -191,7 +198,7 @@ async def index() -> FileResponse:
     return FileResponse(STATIC / "index.html")
 
 
-@app.get("/healthz")
+@app.get("/healthz", **typed(hm.Health))
 async def healthz() -> dict[str, Any]:
     """Liveness: the process answers."""
     return {"ok": True, "instance": settings.instance}
@@ -216,7 +223,7 @@ async def _ready() -> bool:
     return await _not_ready() is None
 
 
-@app.get("/readyz")
+@app.get("/readyz", **typed(hm.Health))
 async def readyz() -> JSONResponse:
     """Readiness (see ``_not_ready``)."""
     reason = await _not_ready()
@@ -232,7 +239,7 @@ if settings.public_metrics:  # off the public port unless the operator enables i
         return Response(metrics.render(), media_type="text/plain; version=0.0.4")
 
 
-@app.get("/api/games")
+@app.get("/api/games", **typed(hm.Games))
 async def games() -> dict[str, Any]:
     out = []
     for name in registry.names():
@@ -249,14 +256,14 @@ def _known_game(game: str) -> str:
     return game
 
 
-@app.get("/api/games/{game}/components")
+@app.get("/api/games/{game}/components", **typed(hm.Components))
 async def game_components(game: str) -> dict[str, Any]:
     """The game's public component data (maps, cards, their text) from its data modules;
     ``reconstructed`` names what is the server's reconstruction (shared/rules/components.py)."""
     return components.components(_known_game(game))
 
 
-@app.get("/api/games/{game}/rules")
+@app.get("/api/games/{game}/rules", **typed(hm.Rules))
 async def game_rules(game: str) -> dict[str, Any]:
     """The rulings this server follows for the game (``shared/rules/<game>/rulings.md``,
     markdown) and what of its data is reconstructed."""
@@ -266,7 +273,7 @@ async def game_rules(game: str) -> dict[str, Any]:
             "reconstructed": components.components(name).get("reconstructed", [])}
 
 
-@app.post("/api/players", openapi_extra=body_schema(lm.CreatePlayer, "agent"))
+@app.post("/api/players", **typed(hm.Session), openapi_extra=body_schema(lm.CreatePlayer, "agent"))
 async def create_player(request: Request) -> dict[str, Any]:
     """A guest, signed in at once: ``token`` (access, minutes), ``refresh_token``,
     ``session_id``, ``access_expires_ms``."""
@@ -277,28 +284,30 @@ async def create_player(request: Request) -> dict[str, Any]:
 # -- sessions and accounts (issue #19; docs/protocol.md "Accounts and sessions") ---------
 
 
-@app.post("/api/session/refresh", openapi_extra=body_schema(lm.Refresh, "agent"))
+@app.post("/api/session/refresh", **typed(hm.Session),
+          openapi_extra=body_schema(lm.Refresh, "agent"))
 async def refresh_session(request: Request) -> dict[str, Any]:
     """A new access token and refresh token for a refresh token (which is spent)."""
     body = await json_object(request, limits)
     return await lobby(lobby_request(lm.Refresh, body, {"agent": agent(request.headers)}))
 
 
-@app.post("/api/session/password", openapi_extra=body_schema(lm.PasswordSignIn, "agent"))
+@app.post("/api/session/password", **typed(hm.Session),
+          openapi_extra=body_schema(lm.PasswordSignIn, "agent"))
 async def password_sign_in(request: Request) -> dict[str, Any]:
     body = await json_object(request, limits)
     return await lobby(lobby_request(lm.PasswordSignIn, body,
                                      {"agent": agent(request.headers)}))
 
 
-@app.post("/api/session/passkey/begin", openapi_extra=body_schema(
+@app.post("/api/session/passkey/begin", **typed(hm.PasskeyOptions), openapi_extra=body_schema(
     lm.PasskeySignInBegin, required=False))
 async def passkey_sign_in_begin(request: Request) -> dict[str, Any]:
     body = await json_object(request, limits, required=False)
     return await lobby(lobby_request(lm.PasskeySignInBegin, body, {}))
 
 
-@app.post("/api/session/passkey/finish",
+@app.post("/api/session/passkey/finish", **typed(hm.Session),
           openapi_extra=body_schema(lm.PasskeySignInFinish, "agent"))
 async def passkey_sign_in_finish(request: Request) -> dict[str, Any]:
     body = await json_object(request, limits)
@@ -306,33 +315,33 @@ async def passkey_sign_in_finish(request: Request) -> dict[str, Any]:
                                      {"agent": agent(request.headers)}))
 
 
-@app.post("/api/session/sign-out")
+@app.post("/api/session/sign-out", **typed(hm.SignedOut))
 async def sign_out(authorization: Auth = None) -> dict[str, Any]:
     """End this session: its refresh token, access tokens and sockets stop."""
     who = await identity(authorization)
     return await lobby(lobby_request(lm.SignOut, {}, stamp(who)))
 
 
-@app.get("/api/sessions")
+@app.get("/api/sessions", **typed(hm.Sessions))
 async def list_sessions(authorization: Auth = None) -> dict[str, Any]:
     who = await identity(authorization)
     return await lobby(lobby_request(lm.ListSessions, {}, stamp(who)))
 
 
-@app.delete("/api/sessions/{session_id}")
+@app.delete("/api/sessions/{session_id}", **typed(hm.Revoked))
 async def revoke_session(session_id: str, authorization: Auth = None) -> dict[str, Any]:
     who = await identity(authorization)
     sid = path_id(session_id, "session")
     return await lobby(lobby_request(lm.RevokeSession, {}, stamp(who, session_id=sid)))
 
 
-@app.get("/api/me")
+@app.get("/api/me", **typed(hm.Me))
 async def me(authorization: Auth = None) -> dict[str, Any]:
     who = await identity(authorization)
     return await lobby(lobby_request(lm.Me, {}, stamp(who)))
 
 
-@app.post("/api/account/password",
+@app.post("/api/account/password", **typed(hm.AccountSet),
           openapi_extra=body_schema(lm.SetPassword, "name", "session"))
 async def set_password(request: Request, authorization: Auth = None) -> dict[str, Any]:
     """Upgrade this guest to an account (same player), or change the password."""
@@ -341,13 +350,13 @@ async def set_password(request: Request, authorization: Auth = None) -> dict[str
     return await lobby(lobby_request(lm.SetPassword, body, stamp(who)))
 
 
-@app.post("/api/account/passkeys/begin")
+@app.post("/api/account/passkeys/begin", **typed(hm.PasskeyOptions))
 async def passkey_register_begin(authorization: Auth = None) -> dict[str, Any]:
     who = await identity(authorization)
     return await lobby(lobby_request(lm.PasskeyRegisterBegin, {}, stamp(who)))
 
 
-@app.post("/api/account/passkeys/finish",
+@app.post("/api/account/passkeys/finish", **typed(hm.AccountSet),
           openapi_extra=body_schema(lm.PasskeyRegisterFinish, "name", "session"))
 async def passkey_register_finish(request: Request,
                                   authorization: Auth = None) -> dict[str, Any]:
@@ -356,7 +365,7 @@ async def passkey_register_finish(request: Request,
     return await lobby(lobby_request(lm.PasskeyRegisterFinish, body, stamp(who)))
 
 
-@app.get("/api/account/export")
+@app.get("/api/account/export", **typed(hm.Export))
 async def export_data(authorization: Auth = None) -> dict[str, Any]:
     """Everything held about the player: profile, credentials (no secrets), sessions,
     ratings and game history."""
@@ -371,7 +380,8 @@ async def export_data(authorization: Auth = None) -> dict[str, Any]:
     return {**out, "ratings": ratings, "history": games}
 
 
-@app.delete("/api/account", openapi_extra=body_schema(lm.DeleteAccount, "name", "session"))
+@app.delete("/api/account", **typed(hm.Deleted),
+            openapi_extra=body_schema(lm.DeleteAccount, "name", "session"))
 async def delete_account(request: Request, authorization: Auth = None) -> dict[str, Any]:
     """Delete the player (body ``{"confirm": "<name>"}``): sessions revoked, credentials
     removed, the name freed; finished games show the seat as "deleted player"."""
@@ -383,7 +393,7 @@ async def delete_account(request: Request, authorization: Auth = None) -> dict[s
 # -- admin (EMPIRE_ADMINS; every action in the audit log) --------------------------------
 
 
-@app.post("/api/admin/players/{player_id}/suspend",
+@app.post("/api/admin/players/{player_id}/suspend", **typed(hm.Suspended),
           openapi_extra=body_schema(lm.AdminSuspend, "name", "session", "target"))
 async def admin_suspend(player_id: str, request: Request,
                         authorization: Auth = None) -> dict[str, Any]:
@@ -393,7 +403,7 @@ async def admin_suspend(player_id: str, request: Request,
     return await lobby(lobby_request(lm.AdminSuspend, body, stamp(who, target=pid)))
 
 
-@app.post("/api/admin/tables/{table_id}/close",
+@app.post("/api/admin/tables/{table_id}/close", **typed(hm.TableAnswer),
           openapi_extra=body_schema(lm.AdminCloseTable, "name", "session", "table_id"))
 async def admin_close_table(table_id: str, request: Request,
                             authorization: Auth = None) -> dict[str, Any]:
@@ -403,7 +413,7 @@ async def admin_close_table(table_id: str, request: Request,
     return await lobby(lobby_request(lm.AdminCloseTable, body, stamp(who, table_id=tid)))
 
 
-@app.post("/api/admin/games/{game_id}/end",
+@app.post("/api/admin/games/{game_id}/end", **typed(hm.GameEnding),
           openapi_extra=body_schema(lm.AdminEndGame, "name", "session", "game_id"))
 async def admin_end_game(game_id: str, request: Request,
                          authorization: Auth = None) -> dict[str, Any]:
@@ -413,14 +423,14 @@ async def admin_end_game(game_id: str, request: Request,
     return await lobby(lobby_request(lm.AdminEndGame, body, stamp(who, game_id=gid)))
 
 
-@app.get("/api/admin/audit")
+@app.get("/api/admin/audit", **typed(hm.AuditEntries))
 async def admin_audit(limit: int = 100, authorization: Auth = None) -> dict[str, Any]:
     who = await identity(authorization)
     return await lobby(lobby_request(lm.AdminAudit, {}, stamp(who, limit=max(1, min(limit,
                                                                                       500)))))
 
 
-@app.get("/api/tables")
+@app.get("/api/tables", **typed(hm.Tables))
 async def list_tables(request: Request, authorization: Auth = None) -> dict[str, Any]:
     who = await identity(authorization)
     query = {k: v for k, v in request.query_params.items()
@@ -433,14 +443,14 @@ async def list_tables(request: Request, authorization: Auth = None) -> dict[str,
     return out
 
 
-@app.post("/api/tables", openapi_extra=body_schema(lm.CreateTable, "name"))
+@app.post("/api/tables", **typed(hm.TableAnswer), openapi_extra=body_schema(lm.CreateTable, "name"))
 async def create_table(request: Request, authorization: Auth = None) -> dict[str, Any]:
     who = await identity(authorization)
     body = await json_object(request, limits)
     return await lobby(lobby_request(lm.CreateTable, body, stamp(who)))
 
 
-@app.get("/api/tables/{table_id}")
+@app.get("/api/tables/{table_id}", **typed(hm.TableAnswer))
 async def get_table(table_id: str, authorization: Auth = None) -> dict[str, Any]:
     who = await identity(authorization)
     tid = path_id(table_id, "table")
@@ -450,28 +460,28 @@ async def get_table(table_id: str, authorization: Auth = None) -> dict[str, Any]
     return out
 
 
-@app.post("/api/tables/{table_id}/join")
+@app.post("/api/tables/{table_id}/join", **typed(hm.TableAnswer))
 async def join_table(table_id: str, authorization: Auth = None) -> dict[str, Any]:
     who = await identity(authorization)
     tid = path_id(table_id, "table")
     return await lobby(lobby_request(lm.JoinTable, {}, stamp(who, table_id=tid)))
 
 
-@app.post("/api/invites/{code}/join")
+@app.post("/api/invites/{code}/join", **typed(hm.TableAnswer))
 async def join_invite(code: str, authorization: Auth = None) -> dict[str, Any]:
     who = await identity(authorization)
     invite = path_id(code, "invite")
     return await lobby(lobby_request(lm.JoinTable, {}, stamp(who, invite=invite)))
 
 
-@app.post("/api/tables/{table_id}/leave")
+@app.post("/api/tables/{table_id}/leave", **typed(hm.TableAnswer))
 async def leave_table(table_id: str, authorization: Auth = None) -> dict[str, Any]:
     who = await identity(authorization)
     tid = path_id(table_id, "table")
     return await lobby(lobby_request(lm.LeaveTable, {}, stamp(who, table_id=tid)))
 
 
-@app.post("/api/tables/{table_id}/bots",
+@app.post("/api/tables/{table_id}/bots", **typed(hm.TableAnswer),
           openapi_extra=body_schema(lm.AddBot, "name", "table_id", required=False))
 async def add_bot(table_id: str, request: Request, authorization: Auth = None) -> dict[str, Any]:
     who = await identity(authorization)
@@ -480,7 +490,7 @@ async def add_bot(table_id: str, request: Request, authorization: Auth = None) -
     return await lobby(lobby_request(lm.AddBot, body, stamp(who, table_id=tid)))
 
 
-@app.post("/api/tables/{table_id}/kick",
+@app.post("/api/tables/{table_id}/kick", **typed(hm.TableAnswer),
           openapi_extra=body_schema(lm.KickPlayer, "name", "table_id"))
 async def kick_player(table_id: str, request: Request,
                       authorization: Auth = None) -> dict[str, Any]:
@@ -492,7 +502,7 @@ async def kick_player(table_id: str, request: Request,
     return await lobby(lobby_request(lm.KickPlayer, body, stamp(who, table_id=tid)))
 
 
-@app.post("/api/tables/{table_id}/start")
+@app.post("/api/tables/{table_id}/start", **typed(hm.TableAnswer))
 async def start_table(table_id: str, authorization: Auth = None) -> dict[str, Any]:
     who = await identity(authorization)
     tid = path_id(table_id, "table")
@@ -557,7 +567,7 @@ async def _game(game_id: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
     return meta, None
 
 
-@app.get("/api/matches/{game_id}")
+@app.get("/api/matches/{game_id}", **typed(hm.Match))
 async def match(game_id: str) -> dict[str, Any]:
     meta = await hub.meta(game_id)
     if meta is not None and (stage := await _stage(game_id)) is not None:
@@ -567,7 +577,7 @@ async def match(game_id: str) -> dict[str, Any]:
                              else await _stage(game_id)})
 
 
-@app.get("/api/matches/{game_id}/record")
+@app.get("/api/matches/{game_id}/record", **typed(hm.Record))
 async def record(game_id: str) -> dict[str, Any]:
     """The public record; once the game has ended also the full move log (the replay): its
     public copy ``g:{id}:publog``, which the adjudicator writes in the step that ends the game
@@ -586,7 +596,7 @@ async def record(game_id: str) -> dict[str, Any]:
             "log": await _entries(k.publog) if ended else None}
 
 
-@app.get("/api/matches/{game_id}/audit")
+@app.get("/api/matches/{game_id}/audit", **typed(hm.Audit))
 async def audit(game_id: str) -> dict[str, Any]:
     """A finished game's audit bundle: the record document (record and move log) plus the
     game's options, rules version and reveal entries, with ``escrow_key`` and ``signatures``
@@ -611,7 +621,7 @@ async def audit(game_id: str) -> dict[str, Any]:
             "escrow_key": None, "signatures": None}
 
 
-@app.get("/api/matches/{game_id}/replay")
+@app.get("/api/matches/{game_id}/replay", **typed(hm.ReplayStep))
 async def replay_step(game_id: str, step: int = 0, seat: int | None = None) -> dict[str, Any]:
     """A finished game's board after ``step`` moves of its log (0 = the setup), as ``seat``
     saw it (omitted: the spectator's view). Only once the game has ended: then the whole log
@@ -636,7 +646,7 @@ async def replay_step(game_id: str, step: int = 0, seat: int | None = None) -> d
             "view": boards.view(meta["game"], states[step], seat)}
 
 
-@app.get("/api/matches/{game_id}/chat")
+@app.get("/api/matches/{game_id}/chat", **typed(hm.MatchChat))
 async def match_chat(game_id: str, authorization: Auth = None) -> dict[str, Any]:
     """The game's chat channels the caller may read: a player the table's (before the start)
     and the seats'; anyone else, where spectators are allowed, the spectators'. From the live
@@ -656,7 +666,7 @@ async def match_chat(game_id: str, authorization: Auth = None) -> dict[str, Any]
             "chat": {c: await anonymized_chat(lines) for c, lines in out.items()}}
 
 
-@app.get("/api/matches/{game_id}/result")
+@app.get("/api/matches/{game_id}/result", **typed(hm.Result))
 async def result(game_id: str) -> dict[str, Any]:
     raw = await redis.get(Keys(game_id).result)
     if raw is not None:
@@ -667,7 +677,7 @@ async def result(game_id: str) -> dict[str, Any]:
     return await _anon_meta(dict(archived["result"]))
 
 
-@app.get("/api/leaderboard/{game}")
+@app.get("/api/leaderboard/{game}", **typed(hm.Leaderboard))
 async def leaderboard(game: str, limit: int = 50) -> dict[str, Any]:
     ranked = await redis.zrevrange(leaderboard_key(game), 0, max(0, min(limit, 500) - 1),
                                    withscores=True)
@@ -685,7 +695,7 @@ async def leaderboard(game: str, limit: int = 50) -> dict[str, Any]:
     return {"game": game, "entries": [e for e in entries if e["player_id"] not in gone]}
 
 
-@app.get("/api/players/{player_id}/history")
+@app.get("/api/players/{player_id}/history", **typed(hm.History))
 async def history(player_id: str) -> dict[str, Any]:
     """The player's last 100 games, newest first (none for a deleted player: the lobby
     removes the list at deletion, and a game rated after it is not listed)."""

@@ -50,6 +50,7 @@ from services.gateway.quotas import Quotas
 from shared.identity.chat_text import BadText, clean
 from shared.protocol import client as cm
 from shared.protocol import keys, streams
+from shared.protocol import server as sm
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import dumps, loads, text
 from shared.runtime.settings import Settings
@@ -243,9 +244,8 @@ class Chat:
             if self.settings.chat_history else []
         lines = [x for x in lines if x["player_id"] not in mutes]
         lines = erased.seats(lines, await erased.erased(self.redis, erased.row_ids(lines)))
-        await conn.send({"type": "chat_history", "v": 1, **room.place(),
-                         "messages": lines,
-                         "muted": sorted(mutes)})
+        await conn.send(sm.ChatHistory.model_validate(
+            {**room.place(), "messages": lines, "muted": sorted(mutes)}).model_dump(mode="json"))
         await self.pump(room.key)  # anything posted while the history was read
 
     def leave(self, conn: Connection, table_id: str | None, game_id: str | None) -> None:
@@ -323,7 +323,7 @@ class Chat:
         if not conns:
             return
         mutes = {text(m) for m in await self.redis.smembers(streams.chat_mutes(player_id))}
-        frame = {"type": "chat_mutes", "v": 1, "muted": sorted(mutes)}
+        frame = sm.ChatMutes(muted=sorted(mutes)).model_dump(mode="json")
         for c in conns:
             if c.mutes != mutes:
                 c.mutes = set(mutes)

@@ -40,9 +40,10 @@ from services.gateway.ratelimit import TokenBucket
 from services.gateway.sessions import BAD_ORIGIN, Revocations, origin_allowed
 from shared.protocol import client as cm
 from shared.protocol import internal as im
+from shared.protocol import server as sm
 from shared.protocol import streams
 from shared.protocol.versions import KNOWN_PROTOCOL_VERSIONS, PROTOCOL_VERSION
-from shared.runtime import tokens
+from shared.runtime import tokens, tracing
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("gateway")
@@ -159,8 +160,8 @@ class Edge:
         out.start()
         self.hub.add(conn)
         bucket = TokenBucket(self.settings.rate_per_s, self.settings.rate_burst)
-        await conn.send({"type": "welcome", "v": 1, "player_id": ident.player_id,
-                         "name": ident.name})
+        await conn.send(sm.Welcome(player_id=ident.player_id, name=ident.name
+                                   ).model_dump(mode="json"))
         try:
             while not conn.closed:
                 message = await ws.receive()
@@ -173,7 +174,8 @@ class Edge:
                             if bucket.take() else _rejected("message/rate_limited",
                                                             "too many messages; slow down")
                     else:
-                        reply = await self._handle_safely(conn, raw, bucket)
+                        with tracing.command_span("WS command"):  # one trace per command
+                            reply = await self._handle_safely(conn, raw, bucket)
                 if reply is not None:
                     await conn.send(reply)
         except (WebSocketDisconnect, RuntimeError):

@@ -8,6 +8,7 @@ from faststream.redis import RedisBroker, StreamSub
 from services.lobby.rpc import RpcServer
 from services.lobby.service import Lobby
 from shared.protocol import streams
+from shared.protocol.lobby import LobbyRequest
 from shared.runtime.service import build, make_app
 
 kit = build("lobby")
@@ -26,8 +27,8 @@ spec = RedisBroker(kit.settings.redis_url)
                                   consumer=kit.settings.instance,
                                   max_records=kit.settings.max_records),
                  title="lobby:rpc", description="gateway -> lobby requests (reply)")  # type: ignore[untyped-decorator]
-async def on_request(body: dict[str, Any]) -> dict[str, Any]:
-    return await lobby.handle(body)
+async def on_request(body: LobbyRequest) -> dict[str, Any]:  # its payload: the real union
+    return await lobby.handle(body.model_dump(mode="json"))
 
 
 app = make_app(kit, spec_brokers=[spec])

@@ -20,17 +20,23 @@ Handlers must be idempotent: a reclaimed entry may have been half-processed.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any
+import operator
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Annotated, Any
 
 import structlog
-from faststream.message import StreamMessage
+from faststream import AckPolicy
 from faststream.redis import RedisBroker, RedisClusterBroker, StreamSub
+from faststream.redis.opentelemetry import RedisTelemetryMiddleware
+from faststream.redis.prometheus import RedisPrometheusMiddleware
 from faststream.redis.subscriber.usecases import basic as basic_subscriber
 from faststream.redis.subscriber.usecases import stream_subscriber
+from pydantic import Field
 
 from shared.protocol import streams
+from shared.runtime import metrics, tracing
 from shared.runtime.jsonutil import dumps
 from shared.runtime.redis import healthy, tls
 from shared.runtime.settings import Settings
@@ -53,6 +59,15 @@ def set_read_retry(seconds: float) -> None:
         setattr(module, _BACKOFF, seconds)
 
 
+def middlewares() -> tuple[Any, ...]:
+    """faststream's own middlewares on every broker: Prometheus (per handler and destination:
+    messages received and published, their latency, errors by exception type, in flight;
+    ``faststream_*`` in the process registry) and OpenTelemetry (trace context through the
+    entries' headers; spans are no-ops unless tracing is configured)."""
+    return (RedisPrometheusMiddleware(registry=metrics.REGISTRY, app_name="empire"),
+            RedisTelemetryMiddleware(include_messages_counters=False))
+
+
 def make_broker(settings: Settings, logger: Any = None) -> RedisBroker | RedisClusterBroker:
     set_read_retry(settings.read_retry_s)
     # per-message access logs at DEBUG: our handlers log what matters, with game and seat
@@ -60,9 +75,10 @@ def make_broker(settings: Settings, logger: Any = None) -> RedisBroker | RedisCl
         # faststream builds the cluster's connections itself (no connection_class): redis-py's
         # own PING-before-use check covers them (health_check_interval)
         return RedisClusterBroker(settings.redis_url, logger=logger, log_level=logging.DEBUG,
-                                  health_check_interval=1,
+                                  health_check_interval=1, middlewares=middlewares(),
                                   **tls(settings.redis_url, settings.redis_ca_file))
     return RedisBroker(settings.redis_url, logger=logger, log_level=logging.DEBUG,
+                       middlewares=middlewares(),
                        **healthy(settings.redis_url, settings.redis_ca_file))
 
 
@@ -83,15 +99,18 @@ def _game_of(body: Any) -> str:
     return str(body.get("game_id", "")) if isinstance(body, dict) else ""
 
 
-async def handle_batch(handler: Handler, bodies: list[Any]) -> dict[int, Exception]:
-    """Run ``handler`` over a batch: games concurrently, each game's messages in order.
+async def handle_batch(handler: Handler, bodies: list[Any], stream: str = "",
+                       headers: Sequence[Mapping[str, Any]] = ()) -> dict[int, Exception]:
+    """Run ``handler`` over a batch: games concurrently, each game's messages in order, each
+    in a span that continues the trace its message carries (``headers[i]``).
     Returns the failures by index."""
     failed: dict[int, Exception] = {}
 
     async def in_order(indexes: list[int]) -> None:
         for i in indexes:
             try:
-                await handler(bodies[i])
+                with tracing.message_span(stream, headers[i] if i < len(headers) else None):
+                    await handler(bodies[i])
             except Exception as exc:
                 failed[i] = exc
 
@@ -120,14 +139,35 @@ async def acknowledge(redis: Any, stream: str, group: str, ids: list[bytes],
         await pipe.execute()
 
 
-async def _settled(msg: Any) -> None:
-    """Tell faststream this message is settled: its own XACK must not follow ours."""
-    await StreamMessage.ack(msg)
+def one_of(*types: type[Any]) -> Any:
+    """The message type for ``types``: the model itself, or their union told apart by
+    ``type``."""
+    if len(types) == 1:
+        return types[0]
+    return Annotated[functools.reduce(operator.or_, types), Field(discriminator="type")]
+
+
+def describe(spec: Any, sub: StreamSub, title: str, description: str | None,
+             payload: Any) -> None:
+    """Document ``title`` in the AsyncAPI document with its real message type: a subscriber
+    on ``spec``, a broker that only describes channels and is never started (the live
+    subscribers parse nothing: their handlers validate each message themselves, so a bad
+    one is refused and, after the delivery cap, dead-lettered, instead of failing in
+    faststream's parser before any of that)."""
+
+    async def message(body: Any) -> None:  # pragma: no cover - never started
+        del body
+
+    message.__annotations__["body"] = payload
+    spec.subscriber(stream=sub, title=title, description=description)(message)
 
 
 def consume(broker: Any, stream: str, group: str, settings: Settings, handler: Handler,
-            *, title: str | None = None, description: str | None = None) -> None:
-    """Register ``handler`` for ``stream`` in ``group`` (plus its reclaim subscriber)."""
+            *, title: str | None = None, description: str | None = None,
+            payload: Any = None, spec: Any = None) -> None:
+    """Register ``handler`` for ``stream`` in ``group`` (plus its reclaim subscriber).
+    ``payload`` (a message model or union) with ``spec`` (a broker never started) documents
+    the stream's messages in the AsyncAPI document (``describe``)."""
     delete = streams.base_of(stream) not in streams.MULTI_GROUP
 
     async def settle(bodies: list[Any], failed: dict[int, Exception], msg: Any) -> None:
@@ -147,19 +187,21 @@ def consume(broker: Any, stream: str, group: str, settings: Settings, handler: H
                 log.warning("handler_failed", stream=stream, deliveries=count,
                             error=repr(exc)[:300])
         await acknowledge(redis, stream, group, done, delete)
-        await _settled(msg)  # settled here: faststream must not XACK the failed ones
 
     live = StreamSub(stream, group=group, consumer=settings.instance,
                      max_records=settings.max_records, batch=True)
 
     # documented through the reclaim subscriber below: a stream entry is one object; batches
     # are how this consumer reads them, not part of the contract
-    @broker.subscriber(stream=live, include_in_schema=False)  # type: ignore[misc,untyped-decorator]
+    # AckPolicy.MANUAL: faststream neither XACKs nor rejects; settle() acks what is done
+    @broker.subscriber(stream=live, include_in_schema=False,
+                       ack_policy=AckPolicy.MANUAL)  # type: ignore[misc,untyped-decorator]
     async def on_batch(bodies: list[dict[str, Any]]) -> None:
         # no `msg: RedisStreamMessage` parameter: fast_depends resolves Context fields with a
         # sync function in a worker thread (a thread hop per call)
-        failed = await handle_batch(handler, bodies)
         msg = broker.context.get_local("message")
+        failed = await handle_batch(handler, bodies, stream,
+                                    getattr(msg, "batch_headers", None) or ())
         if msg is not None:
             await settle(bodies, failed, msg)
 
@@ -167,8 +209,13 @@ def consume(broker: Any, stream: str, group: str, settings: Settings, handler: H
                         max_records=settings.max_records,
                         min_idle_time=streams.RECLAIM_IDLE_MS)
 
+    documented = payload is not None and spec is not None
+    if documented:
+        describe(spec, reclaim, title or f"{stream}:{group}", description, payload)
+
     @broker.subscriber(stream=reclaim, title=title or f"{stream}:{group}",
-                       description=description)  # type: ignore[misc,untyped-decorator]
+                       description=description, include_in_schema=not documented,
+                       ack_policy=AckPolicy.MANUAL)  # type: ignore[misc,untyped-decorator]
     async def on_reclaim(body: dict[str, Any]) -> None:
         msg = broker.context.get_local("message")
         redis = getattr(msg, "consumer", None)
@@ -181,8 +228,6 @@ def consume(broker: Any, stream: str, group: str, settings: Settings, handler: H
                 log.error("dead_letter", stream=stream, deliveries=count, error=repr(exc))
                 await _dead_letter(redis, stream, body, exc)
                 await acknowledge(redis, stream, group, ids, delete)  # moved to the dlq
-                await _settled(msg)
                 return
-            raise
+            raise  # left pending: reclaimed again after RECLAIM_IDLE_MS
         await acknowledge(redis, stream, group, ids, delete)
-        await _settled(msg)

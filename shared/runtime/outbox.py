@@ -17,10 +17,12 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
+from collections.abc import Mapping
 from struct import pack
 from typing import Any
 
 from shared.protocol import streams
+from shared.runtime import tracing
 from shared.runtime.jsonutil import dumpb
 
 _IDENTITY = b"\x89BIN\x0d\x0a\x1a\x0a"  # faststream's BinaryMessageFormatV1
@@ -33,18 +35,21 @@ def _field(s: str) -> bytes:
     return pack(">H", len(b)) + b
 
 
-def encode(body: Any, correlation_id: str, reply_to: str | None = None) -> bytes:
-    """faststream's BinaryMessageFormatV1 of a JSON body (headers: correlation id, type and,
-    for a request, the channel its reply goes to)."""
-    headers = (_field("correlation_id") + _field(correlation_id)
-               + _field("content-type") + _field("application/json"))
-    count = 2
+def encode(body: Any, correlation_id: str, reply_to: str | None = None,
+           headers: Mapping[str, str] | None = None) -> bytes:
+    """faststream's BinaryMessageFormatV1 of a JSON body: its headers are the correlation id,
+    the content type, for a request the channel its reply goes to, then ``headers`` (which,
+    as in faststream, may override the ones before; a trace context travels here)."""
+    fields: dict[str, str] = {"correlation_id": correlation_id,
+                              "content-type": "application/json"}
     if reply_to:
-        headers += _field("reply_to") + _field(reply_to)
-        count = 3
+        fields["reply_to"] = reply_to
+    if headers:
+        fields.update(headers)
+    head = b"".join(_field(k) + _field(str(v)) for k, v in fields.items())
     return b"".join((_IDENTITY, pack(">HIIH", 1, _HEADERS_START,
-                                     2 + _HEADERS_START + len(headers), count),
-                     headers, dumpb(body)))
+                                     2 + _HEADERS_START + len(head), len(fields)),
+                     head, dumpb(body)))
 
 
 class Outbox:
@@ -60,18 +65,24 @@ class Outbox:
         self._ids = itertools.count()
         self._prefix = f"{os.getpid():x}-{id(self):x}-"
 
-    async def publish(self, body: Any, stream: str, maxlen: int | None = None,
+    async def publish(self, body: Any, stream: str, maxlen: int | None = None, *,
                       correlation_id: str | None = None, reply_to: str | None = None,
-                      **_: Any) -> Any:
-        data = encode(body, correlation_id or self._prefix + str(next(self._ids)), reply_to)
-        cap = streams.maxlen(stream)
-        maxlen = cap if maxlen is None else min(maxlen, cap)
-        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._pending.append((stream, data, maxlen, fut))
-        if not self._scheduled:
-            self._scheduled = True
-            asyncio.get_running_loop().call_soon(self._start_flush)
-        return await fut
+                      headers: Mapping[str, str] | None = None) -> Any:
+        """XADD ``body`` to ``stream`` (faststream's wire format); returns the entry id once
+        it is stored. Unknown keyword arguments are a ``TypeError``, not silently dropped."""
+        with tracing.publish_span(stream):
+            carried = dict(headers) if headers else {}
+            tracing.inject(carried)  # the trace continues in whoever reads the entry
+            data = encode(body, correlation_id or self._prefix + str(next(self._ids)),
+                          reply_to, carried)
+            cap = streams.maxlen(stream)
+            maxlen = cap if maxlen is None else min(maxlen, cap)
+            fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+            self._pending.append((stream, data, maxlen, fut))
+            if not self._scheduled:
+                self._scheduled = True
+                asyncio.get_running_loop().call_soon(self._start_flush)
+            return await fut
 
     def _start_flush(self) -> None:
         self._scheduled = False

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from faststream import FastStream
+from faststream.redis import RedisBroker
 from faststream.specification import AsyncAPI
 
-from shared.runtime import bus, liveness, metrics, ops
+from shared.runtime import bus, liveness, metrics, ops, tracing
 from shared.runtime.logging import configure_logging
 from shared.runtime.redis import client, ensure_group
 from shared.runtime.settings import Settings, get_settings
@@ -38,16 +39,23 @@ class ServiceKit:
     reader_tasks: list[asyncio.Task[None]] = field(default_factory=list)
     shutdown: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
+    # describes the consumed streams' messages for the AsyncAPI document; never started
+    spec: Any = None
+
     def consume(self, stream: str, group: str, handler: bus.Handler,
-                description: str | None = None) -> None:
+                description: str | None = None, payload: Any = None) -> None:
+        """``payload``: the message model or union of ``stream`` (its AsyncAPI payload)."""
         self.groups.append((stream, group))
+        if payload is not None and self.spec is None:
+            self.spec = RedisBroker(self.settings.redis_url)
         bus.consume(self.broker, stream, group, self.settings, handler,
-                    description=description)
+                    description=description, payload=payload, spec=self.spec)
 
 
 def build(name: str, settings: Settings | None = None) -> ServiceKit:
     settings = settings or get_settings()
     logger = configure_logging(name, settings.log_level, settings.log_json)
+    tracing.configure_tracing(name, settings.otlp_endpoint)
     broker = bus.make_broker(settings, logger=logger)
     return ServiceKit(name=name, settings=settings, broker=broker, redis=client(settings),
                       logger=logger)
@@ -56,7 +64,8 @@ def build(name: str, settings: Settings | None = None) -> ServiceKit:
 def make_app(kit: ServiceKit, spec_brokers: list[Any] | None = None) -> FastStream:
     """``spec_brokers``: brokers that only describe channels for the AsyncAPI document (never
     started), for consumers that read their stream without a faststream subscriber."""
-    spec = AsyncAPI(*(spec_brokers or []), title=f"Empire Hall {kit.name}", version="1")
+    described = [*(spec_brokers or []), *([kit.spec] if kit.spec is not None else [])]
+    spec = AsyncAPI(*described, title=f"Empire Hall {kit.name}", version="1")
     app = FastStream(kit.broker, logger=kit.logger, specification=spec)
     tasks: list[asyncio.Task[None]] = []
 
@@ -67,7 +76,7 @@ def make_app(kit: ServiceKit, spec_brokers: list[Any] | None = None) -> FastStre
         for fn in kit.startup:
             await fn()
 
-    servers: list[asyncio.Server] = []
+    servers: list[ops.OpsServer] = []
 
     async def ready() -> bool:
         return await ready_probe(kit)
@@ -106,7 +115,7 @@ def make_app(kit: ServiceKit, spec_brokers: list[Any] | None = None) -> FastStre
     async def _stop() -> None:
         _deadline(kit)
         for srv in servers:
-            srv.close()
+            await srv.wait_closed()
         for t in tasks:
             t.cancel()
         for t in tasks:

@@ -38,6 +38,9 @@ class Settings(BaseSettings):
     # faststream's own default is 5 s, which held every consumer that long after a restart
     read_retry_s: float = Field(0.5, gt=0, le=30)
     metrics_port: int = 0  # >0: serve /metrics, /healthz, /readyz, /livez on this port (0.0.0.0)
+    # OpenTelemetry traces go to this OTLP/HTTP endpoint (e.g. http://collector:4318/v1/traces);
+    # empty: no exporter, tracing costs only the no-op API (shared/runtime/tracing.py)
+    otlp_endpoint: str = ""
     # the gateway's public port serves /metrics and the API docs (/docs, /redoc,
     # /openapi.json) only when enabled; /metrics is on EMPIRE_METRICS_PORT either way
     public_metrics: bool = False

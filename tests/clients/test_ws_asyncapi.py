@@ -1,18 +1,14 @@
-"""The WebSocket's AsyncAPI document: deterministic, complete, its examples and the frames a
-real game sends validate against its schemas."""
+"""The WebSocket's AsyncAPI document: deterministic, complete, its examples validate against
+its schemas (real frames: tests/e2e/test_ws_frames.py)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
-from clients.sdk import Client
-from clients.sdk.bot_player import play_seat
-from services.supervisor import Supervisor
 from shared.protocol.client import CLIENT_ADAPTER
 from shared.protocol.errors import ERROR_CODES
 from shared.protocol.server import SERVER_ADAPTER
@@ -90,28 +86,4 @@ def test_examples_validate_against_their_payload_schemas() -> None:
     assert not _validator(doc, "ClientMessage").is_valid(bad)
 
 
-async def test_real_frames_validate(clients_system: Supervisor) -> None:
-    """Every frame the gateway sent during a real game validates against the document."""
-    doc = document()
-    server = _validator(doc, "ServerMessage")
-    async with Client(clients_system.url, capture=True) as c:
-        await c.sign_in("schema-check")
-        t = await c.create_table("duel", seats=2, options={"rounds": 2})  # each seat calls
-        await c.add_bot(t["table_id"])
-        gid = await c.start(t["table_id"])
-        session = await play_seat(c, gid)
-        assert session.ended
-        bad = await c._command({"type": "act", "cmd_id": "bad!", "game_id": gid})
-        assert bad["type"] == "rejected"
-        await c._send({"type": "ping"})
-        for _ in range(100):
-            if any('"pong"' in f for f in c.captured or []):
-                break
-            await asyncio.sleep(0.02)
-        frames = [json.loads(f) for f in c.captured or []]
-    kinds = set()
-    for f in frames:
-        kinds.add(f["type"])
-        errors = [e.message for e in server.iter_errors(f)]
-        assert not errors, (f["type"], errors[:3])
-    assert kinds == {"view", "record", "accepted", "committed", "rejected", "pong"}
+# The frames a real game sends (and the welcome and chat frames): tests/e2e/test_ws_frames.py
