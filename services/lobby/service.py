@@ -345,13 +345,22 @@ class Lobby:
     # -- starting -----------------------------------------------------------------------
 
     async def _start(self, table_id: str, player_id: str) -> dict[str, Any]:
+        """Freeze the table as started (with its game id) first, then create the game. A
+        crash or a Redis error after the first step leaves a started table whose game may be
+        missing: the host's retry finishes the start with the same game id (every later step
+        is idempotent: the metadata is written once, the adjudicator and the bots runner take
+        a second CreateGame / SeatBot for the same game as a redelivery)."""
         t0 = await self.store.load(table_id)
+        if tables.started_by(t0, player_id):
+            return await self._launch(t0, player_id, resumed=True)
         tables.start(t0, player_id)  # refuses early (not host, not open, seats)
         game_id = t0.game_id or "g-" + secrets.token_hex(8)
         async with self.player_locks.hold(player_id):
             await self._reserve(player_id, "start", table_id, game_id, tables.bots(t0))
 
         def change(t: lm.Table) -> lm.Table:
+            if tables.started_by(t, player_id):
+                return t  # a concurrent start of ours won: finish it below
             t = tables.start(t, player_id)
             return t.model_copy(update={"game_id": game_id})
 
@@ -361,7 +370,18 @@ class Lobby:
             await self.store.reserve(player_id, "unstart", table_id, now_ms(), self.limits,
                                      game_id)
             raise
+        if t.game_id != game_id:  # the other start holds its own reservation
+            await self.store.apply(player_id, tables.Reconcile(drop_games=[game_id]))
+            return await self._launch(t, player_id, resumed=True)
+        return await self._launch(t, player_id, resumed=False)
+
+    async def _launch(self, t: lm.Table, player_id: str, resumed: bool) -> dict[str, Any]:
+        """Create the game of a started table: metadata, live listing, CreateGame, one
+        SeatBot per bot seat. Safe to run again for the same table."""
         assert t.game_id is not None
+        out = {"table": tables.for_viewer(t, player_id), "game_id": t.game_id}
+        if resumed and (await self.store.games_over([t.game_id])).get(t.game_id):
+            return out  # long over: nothing left to create
         meta = {"game_id": t.game_id, "game": t.game, "options": t.options,
                 "players": [p.model_dump() for p in t.players], "table_id": t.table_id,
                 "public": t.public, "spectators": t.spectators}
@@ -382,8 +402,9 @@ class Lobby:
                 await self.broker.publish(seat_bot.model_dump(mode="json"),
                                           stream=streams.BOTS_IN,
                                           maxlen=streams.maxlen(streams.BOTS_IN))
-        log.info("game_started", table_id=t.table_id, game_id=t.game_id, game=t.game)
-        return {"table": tables.for_viewer(t, player_id), "game_id": t.game_id}
+        log.info("game_started", table_id=t.table_id, game_id=t.game_id, game=t.game,
+                 resumed=resumed)
+        return out
 
     # -- the listing --------------------------------------------------------------------
 

@@ -218,7 +218,7 @@ class LobbyStore:
             await self.redis.zrem(index, *members)
 
     async def add_live(self, game_id: str, now_ms: int) -> None:
-        await self.redis.zadd(LIVE_GAMES, {game_id: now_ms})
+        await self.redis.zadd(LIVE_GAMES, {game_id: now_ms}, nx=True)  # a retry keeps the first
 
     async def drop_live_before(self, before_ms: int) -> None:
         await self.redis.zremrangebyscore(LIVE_GAMES, "-inf", before_ms)
