@@ -18,6 +18,7 @@ from shared.protocol.streams import Keys
 from shared.runtime import metrics
 from shared.runtime.jsonutil import dumps, loads, text
 from shared.runtime.settings import Settings
+from shared.runtime.timers import Timers
 
 log = structlog.get_logger("escrow")
 
@@ -112,8 +113,8 @@ if st == 'open' then redis.call('HSET', KEYS[1], ARGV[1], 'closing'); return 'cl
 return st or ''
 """
 
-# KEYS[4] (the deadline timers, a shared key) only on a single server: in a cluster it lives
-# in another slot and is removed by a separate command
+# KEYS[4] (the deadline timers of the game's partition, shared/runtime/timers.py) only on a
+# single server: in a cluster it lives in another slot and is removed by a separate command
 CLOSE_LUA = ENDED_LUA + """
 if KEYS[4] then redis.call('ZREM', KEYS[4], ARGV[5]) end
 local opened = redis.call('HGET', KEYS[2], ARGV[1] .. '#opened')
@@ -154,6 +155,7 @@ class Escrow:
         self._closing = redis.register_script(CLOSING_LUA)
         self._close = redis.register_script(CLOSE_LUA)
         self._extend = redis.register_script(EXTEND_TTL_LUA)
+        self.timers = Timers(redis, streams.TIMERS_ESC, settings.partitions)
         self._specs: dict[tuple[str, str], im.OpenRound] = {}
 
     async def _notify(self, game_id: str) -> None:
@@ -212,10 +214,10 @@ class Escrow:
             assert spec.slot_timeout_ms is not None
             timer[self._slot_member(spec, spec.slots[0].key)] = now_ms() + spec.slot_timeout_ms
         if self.settings.cluster:  # a cluster pipeline refuses EVALSHA
-            await self.redis.zadd(streams.TIMERS_ESC, timer)
+            await self.timers.arm_many(spec.game_id, timer)
             return await self._open(keys=keys, args=args)
         async with self.redis.pipeline(transaction=False) as pipe:  # one round trip
-            pipe.zadd(streams.TIMERS_ESC, timer)
+            pipe.zadd(self.timers.key(spec.game_id), timer)
             pipe.evalsha(self._open.sha, len(keys), *keys, *args)
             _, created = await pipe.execute(raise_on_error=False)
         if isinstance(created, NoScriptError):  # Valkey restarted: load it and run
@@ -307,9 +309,8 @@ class Escrow:
         if nxt is None:
             return
         assert spec.slot_timeout_ms is not None
-        await self.redis.zadd(streams.TIMERS_ESC,
-                              {self._slot_member(spec, nxt): now_ms() + spec.slot_timeout_ms},
-                              nx=True)
+        await self.timers.arm(self._slot_member(spec, nxt), now_ms() + spec.slot_timeout_ms,
+                              keep=True)
 
     async def skip(self, spec: im.OpenRound, key: str) -> None:
         """P-S1: the slot's own time passed without a commit; its default stands and the next
@@ -367,11 +368,11 @@ class Escrow:
         member = f"{spec.game_id}|{spec.round_id}"
         keys = [k.esc_status, k.esc_round, k.record]
         if not self.settings.cluster:
-            keys.append(streams.TIMERS_ESC)
+            keys.append(self.timers.key(spec.game_id))
         done, opened = await self._close(keys=keys, args=[
             spec.round_id, dumps(closed), dumps(revealed), msg.model_dump_json(), member])
         if self.settings.cluster:
-            await self.redis.zrem(streams.TIMERS_ESC, member)
+            await self.timers.drop(member)
         self._specs.pop((spec.game_id, spec.round_id), None)  # re-read if ever needed again
         if done:
             await self._expire_later(spec, 0)
@@ -429,27 +430,20 @@ class Escrow:
         await self.on_commit(msg)
 
     async def timer_loop(self) -> None:
-        """Round deadlines: close with the defaults fixed at open."""
-        while True:
-            try:
-                due = await self.redis.zrangebyscore(streams.TIMERS_ESC, "-inf", now_ms(),
-                                                     start=0, num=100)
-                for raw in due:
-                    member = text(raw)
-                    if not await self.redis.set(f"lease:esc-timer:{member}", "1", nx=True,
-                                                px=10_000):
-                        continue
-                    game_id, round_id, *slot = member.split("|", 2)
-                    spec = await self._spec(game_id, round_id)
-                    if spec is not None:
-                        if slot:  # one fixed-order slot's own time (P-S1)
-                            await self.skip(spec, slot[0])
-                        else:
-                            await self.close(spec)
-                    await self.redis.zrem(streams.TIMERS_ESC, member)
-            except Exception as exc:
-                log.error("timer_loop_error", error=repr(exc))
-            await asyncio.sleep(self.settings.timer_poll_ms / 1000)
+        """Round deadlines (close with the defaults fixed at open) and, in a fixed-order
+        round with a time per slot, each slot's own time (P-S1): shared/runtime/timers.py."""
+        await self.timers.run(self.on_timer, self.settings.timer_poll_ms / 1000, now_ms)
+
+    async def on_timer(self, member: str) -> bool:
+        """``<game>|<round>`` the round's deadline, ``<game>|<round>|<slot>`` a slot's."""
+        game_id, round_id, *slot = member.split("|", 2)
+        spec = await self._spec(game_id, round_id)
+        if spec is not None:
+            if slot:
+                await self.skip(spec, slot[0])
+            else:
+                await self.close(spec)
+        return True
 
 
 _MESSAGES = {

@@ -16,7 +16,6 @@ import redis.asyncio as aioredis
 from services.escrow.service import Escrow
 from shared.fairness.commitments import commitment, new_nonce
 from shared.protocol import internal as im
-from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.runtime.settings import Settings
 from tests.e2e.conftest import with_db
@@ -76,15 +75,15 @@ async def test_an_idle_first_seat_defaults_alone(r: Any) -> None:
     s = spec("g-idle", slot_timeout_ms=60_000)
     await esc.on_open(s)
     # the first slot's own timer is armed at open, beside the round's deadline
-    assert await r.zscore(streams.TIMERS_ESC, "g-idle|pick:1|s0") is not None
-    assert await r.zscore(streams.TIMERS_ESC, "g-idle|pick:1") == 10**13
+    assert await esc.timers.due("g-idle|pick:1|s0") is not None
+    assert await esc.timers.due("g-idle|pick:1") == 10**13
     await esc.on_commit(commit("g-idle", 1, 7))  # not seat 1's turn yet
     assert sink.codes() == ["escrow/out_of_order"]
     await esc.skip(s, "s0")  # what the timer loop does when s0's own time has passed
-    assert await r.zscore(streams.TIMERS_ESC, "g-idle|pick:1|s1") is not None  # s1's turn
+    assert await esc.timers.due("g-idle|pick:1|s1") is not None  # s1's turn
     await esc.on_commit(commit("g-idle", 0, 3))  # too late: s0's default stands
     await esc.on_commit(commit("g-idle", 1, 7))
-    assert await r.zscore(streams.TIMERS_ESC, "g-idle|pick:1|s2") is not None
+    assert await esc.timers.due("g-idle|pick:1|s2") is not None
     await esc.on_commit(commit("g-idle", 2, 8))
     assert sink.codes() == ["escrow/out_of_order", "escrow/slot_timed_out"]
     (reveal,) = sink.reveals()
@@ -152,7 +151,7 @@ async def test_control_without_a_time_per_slot_an_idle_first_seat_defaults_every
     esc = Escrow(Settings(), r, sink)
     s = spec("g-old", slot_timeout_ms=None, deadline_ms=0)
     await esc.on_open(s)
-    assert await r.zscore(streams.TIMERS_ESC, "g-old|pick:1|s0") is None
+    assert await esc.timers.due("g-old|pick:1|s0") is None
     await esc.on_commit(commit("g-old", 1, 7))
     await esc.on_commit(commit("g-old", 2, 8))
     await esc.skip(s, "s0")  # no time per slot: nothing happens

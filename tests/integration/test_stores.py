@@ -15,7 +15,6 @@ from services.adjudicator.store import Store
 from services.escrow.service import Escrow
 from shared.fairness.commitments import commitment, new_nonce
 from shared.protocol import internal as im
-from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.runtime.settings import Settings
 
@@ -116,7 +115,7 @@ async def test_escrow_reveals_once_after_all_commit_and_refuses_after_close(r: A
                     ("reply", "s0", None), ("reply", "s0", "escrow/already_committed"),
                     ("round_revealed", None, None), ("reply", "s1", None),  # no notify
                     ("round_revealed", None, None), ("reply", "s1", "escrow/closed")]
-    assert await r.zscore(streams.TIMERS_ESC, "g-esc|pick:1") is None
+    assert await esc.timers.due("g-esc|pick:1") is None
 
 
 async def test_escrow_deadline_closes_with_defaults(r: Any) -> None:
