@@ -21,6 +21,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from cachetools import LRUCache
+
 from services.adjudicator.core import GameDoc
 from shared.protocol import streams
 from shared.protocol.streams import Keys
@@ -90,7 +92,7 @@ class Store:
         # the last document this process committed or loaded per game: a decision taken on
         # it is only committed if the stored seq still matches (the CAS), so it saves the
         # read and the validation, never correctness
-        self._docs: dict[str, GameDoc] = {}
+        self._docs: LRUCache[str, GameDoc] = LRUCache(maxsize=20_000)  # least recent out
 
     def cached(self, game_id: str) -> GameDoc | None:
         return self._docs.get(game_id)
@@ -99,8 +101,6 @@ class Store:
         if doc.stage == "ended":
             self._docs.pop(doc.game_id, None)
             return
-        if len(self._docs) > 20_000:
-            self._docs.clear()
         self._docs[doc.game_id] = doc
 
     async def load(self, game_id: str) -> GameDoc | None:

@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import structlog
+from cachetools import TTLCache
 from pydantic import ValidationError
 
 from services.lobby import tables
@@ -70,7 +71,9 @@ class Lobby:
         self.accounts = Accounts(settings, redis)
         self.table_locks = KeyedLocks()
         self.player_locks = KeyedLocks()
-        self._pages: dict[tuple[Any, ...], tuple[float, dict[str, Any]]] = {}
+        # identical listing requests share one page for lobby_list_cache_ms (0: none)
+        self._pages: TTLCache[tuple[Any, ...], dict[str, Any]] = TTLCache(
+            maxsize=1_000, ttl=max(settings.lobby_list_cache_ms, 1) / 1000)
         self._paging: dict[tuple[Any, ...], asyncio.Future[dict[str, Any]]] = {}
 
     @property
@@ -413,21 +416,17 @@ class Lobby:
         share one computation and its result for ``lobby_list_cache_ms``."""
         key = (min(req.limit, self.settings.lobby_page_max), req.cursor,
                min(req.live_limit, self.settings.lobby_page_max), req.live_cursor)
-        loop = asyncio.get_running_loop()
         hit = self._pages.get(key)
-        if hit is not None and hit[0] > loop.time():
-            return hit[1]
+        if hit is not None:
+            return hit
         pending = self._paging.get(key)
         if pending is None:
             pending = asyncio.ensure_future(self._compute_listing(*key))
             self._paging[key] = pending
             pending.add_done_callback(lambda _: self._paging.pop(key, None))
         out = await asyncio.shield(pending)
-        ttl = self.settings.lobby_list_cache_ms / 1000
-        if ttl > 0:
-            if len(self._pages) > 1_000:
-                self._pages.clear()
-            self._pages[key] = (loop.time() + ttl, out)
+        if self.settings.lobby_list_cache_ms > 0:
+            self._pages[key] = out
         return out
 
     async def _compute_listing(self, limit: int, cursor: str | None, live_limit: int,
