@@ -32,7 +32,7 @@ from services.gateway.replays import ReplayBoards
 from services.gateway.security_headers import SecurityHeaders
 from services.gateway.sessions import Revocations, agent
 from services.gateway.ws import Edge
-from services.scoring.service import history_key, leaderboard_key, ratings_key
+from services.scoring.store import history_key, leaderboard_key, ratings_key
 from shared.protocol import lobby as lm
 from shared.protocol import streams
 from shared.protocol.streams import Keys

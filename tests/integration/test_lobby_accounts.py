@@ -14,7 +14,7 @@ from services.gateway.hub import Hub
 from services.gateway.sessions import Revocations
 from services.lobby.accounts import REVOKED_CHANNEL, challenge_key
 from services.lobby.service import AUDIT, Lobby
-from services.scoring.service import (
+from services.scoring.store import (
     game_history_key,
     history_key,
     leaderboard_key,
