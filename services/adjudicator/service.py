@@ -19,6 +19,7 @@ from shared.protocol.base import Wire
 from shared.rules.registry import UnknownGame
 from shared.runtime import metrics
 from shared.runtime.archive import ARCHIVE_VERSION, Archive, ValkeyArchive
+from shared.runtime.ports import Publisher
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("adjudicator")
@@ -32,7 +33,7 @@ def now_ms() -> int:
 
 
 class Adjudicator:
-    def __init__(self, settings: Settings, store: Store, broker: Any,
+    def __init__(self, settings: Settings, store: Store, broker: Publisher,
                  archive: Archive | None = None) -> None:
         self.settings = settings
         self.store = store

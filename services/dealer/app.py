@@ -8,6 +8,7 @@ from typing import Any
 from faststream import FastStream
 
 from services.dealer.service import Dealer
+from services.dealer.store import DealerStore
 from shared.protocol import streams
 from shared.protocol.internal import GameEnded
 from shared.runtime.service import ServiceKit, build, make_app
@@ -16,7 +17,7 @@ from shared.runtime.settings import Settings
 
 def wire(kit: ServiceKit) -> Dealer:
     """The dealer on ``kit``'s Redis and broker, its streams subscribed."""
-    dealer = Dealer(kit.settings, kit.redis, kit.broker)
+    dealer = Dealer(kit.settings, DealerStore(kit.redis), kit.broker)
     for stream in streams.all_shards(streams.DEALER_IN, kit.settings.partitions):
         kit.consume(stream, streams.GROUP_DEALER, dealer.dispatch,
                     description="adjudicator -> dealer: seed commitment, labelled draws, reveal")

@@ -14,22 +14,22 @@ import structlog
 from pydantic import ValidationError
 
 from services.dealer import core
-from services.dealer.store import DealerStore
 from shared.fairness import draws
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.base import Wire
 from shared.runtime import metrics
 from shared.runtime.jsonutil import dumps, loads
+from shared.runtime.ports import DealerStorePort, Publisher
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("dealer")
 
 
 class Dealer:
-    def __init__(self, settings: Settings, redis: Any, broker: Any) -> None:
+    def __init__(self, settings: Settings, store: DealerStorePort, broker: Publisher) -> None:
         self.settings = settings
-        self.store = DealerStore(redis)
+        self.store = store
         self.broker = broker
 
     async def _to_adjudicator(self, msg: Wire, game_id: str) -> None:

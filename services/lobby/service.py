@@ -22,19 +22,18 @@ from pydantic import ValidationError
 
 from services.lobby import tables
 from services.lobby.accounts import Accounts
-from services.lobby.store import IDLE_TABLES, LIVE_GAMES, OPEN_TABLES, LobbyStore
+from services.lobby.store import AUDIT, IDLE_TABLES, LIVE_GAMES, OPEN_TABLES, LobbyStore
 from services.lobby.tables import LobbyError
 from shared.identity import handles
 from shared.protocol import internal as im
 from shared.protocol import lobby as lm
 from shared.protocol import streams
 from shared.runtime import tokens
-from shared.runtime.jsonutil import dumps, loads, text
+from shared.runtime.ports import Publisher
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("lobby")
-AUDIT = "lobby:audit"  # admin actions, newest last, bounded (EMPIRE_AUDIT_MAXLEN)
-__all__ = ["IDLE_TABLES", "LIVE_GAMES", "OPEN_TABLES", "KeyedLocks", "Lobby"]
+__all__ = ["AUDIT", "IDLE_TABLES", "LIVE_GAMES", "OPEN_TABLES", "KeyedLocks", "Lobby"]
 
 
 def now_ms() -> int:
@@ -63,7 +62,7 @@ class KeyedLocks:
 
 
 class Lobby:
-    def __init__(self, settings: Settings, redis: Any, broker: Any) -> None:
+    def __init__(self, settings: Settings, redis: Any, broker: Publisher) -> None:
         self.settings = settings
         self.redis = redis
         self.broker = broker
@@ -220,8 +219,7 @@ class Lobby:
             log.warning("admin_refused", player_id=req.player_id, op=req.op)
             raise LobbyError("auth/forbidden", "this needs the admin role")
         if isinstance(req, lm.AdminAudit):
-            rows = await self.redis.xrevrange(AUDIT, count=req.limit)
-            return {"entries": [{"id": text(i), **loads(f[b"d"])} for i, f in rows]}
+            return {"entries": await self.store.audit_entries(req.limit)}
         target = req.target if isinstance(req, lm.AdminSuspend) else \
             req.table_id if isinstance(req, lm.AdminCloseTable) else req.game_id
         action = req.op.removeprefix("admin_")
@@ -237,8 +235,7 @@ class Lobby:
     async def _audit(self, admin: str, action: str, target: str, reason: str) -> None:
         entry = {"at_ms": now_ms(), "admin": admin, "action": action, "target": target,
                  "reason": reason}
-        await self.redis.xadd(AUDIT, {"d": dumps(entry)}, maxlen=self.settings.audit_maxlen,
-                              approximate=True)
+        await self.store.audit(entry, self.settings.audit_maxlen)
         log.info("admin_action", **entry)
 
     async def _close_table(self, table_id: str, reason: str) -> dict[str, Any]:

@@ -8,6 +8,7 @@ Keys (ACL user ``lobby``: ``lobby:*``):
 - ``lobby:open`` ZSET of public open tables with a free seat, score = created ms (the listing).
 - ``lobby:idle`` ZSET of every open table, score = its last change ms (the idle sweep).
 - ``lobby:live`` ZSET of started games, score = start ms (the live listing).
+- ``lobby:audit`` the admin actions (a stream, newest last, bounded).
 - ``lobby:player:<id>`` who signed in (expires with the token).
 - ``lobby:handle:<sha256 of the handle's key>`` -> the player holding that display name
   (case- and confusable-insensitive, shared/identity/handles.py; expires with the token).
@@ -33,6 +34,7 @@ from shared.runtime.jsonutil import dumps, loads, text
 OPEN_TABLES = "lobby:open"
 IDLE_TABLES = "lobby:idle"
 LIVE_GAMES = "lobby:live"
+AUDIT = "lobby:audit"  # admin actions, newest last, bounded (EMPIRE_AUDIT_MAXLEN)
 
 
 def table_key(table_id: str) -> str:
@@ -243,6 +245,16 @@ class LobbyStore:
 
     async def put_meta(self, game_id: str, meta: dict[str, Any]) -> None:
         await self.redis.set(Keys(game_id).meta, dumps(meta), nx=True)
+
+    # -- the admin audit ----------------------------------------------------------------
+
+    async def audit(self, entry: dict[str, Any], maxlen: int) -> None:
+        await self.redis.xadd(AUDIT, {"d": dumps(entry)}, maxlen=maxlen, approximate=True)
+
+    async def audit_entries(self, limit: int) -> list[dict[str, Any]]:
+        """The latest ``limit`` admin actions, newest first, each with its stream id."""
+        rows = await self.redis.xrevrange(AUDIT, count=limit)
+        return [{"id": text(i), **loads(f[b"d"])} for i, f in rows]
 
     # -- quotas -------------------------------------------------------------------------
 

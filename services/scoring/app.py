@@ -6,13 +6,14 @@ from __future__ import annotations
 from faststream import FastStream
 
 from services.scoring.service import Scoring
+from services.scoring.store import ScoringStore
 from shared.protocol import streams
 from shared.runtime.service import ServiceKit, build, make_app
 from shared.runtime.settings import Settings
 
 
 def wire(kit: ServiceKit) -> Scoring:
-    scoring = Scoring(kit.redis)
+    scoring = Scoring(ScoringStore(kit.redis))
     kit.consume(streams.GAME_ENDED, streams.GROUP_SCORING, scoring.dispatch,
                 description="game over -> results, ratings, leaderboards, history")
     return scoring

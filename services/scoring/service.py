@@ -18,15 +18,15 @@ import structlog
 from pydantic import ValidationError
 
 from services.scoring import core
-from services.scoring.store import ScoringStore
 from shared.protocol import internal as im
+from shared.runtime.ports import ScoringStorePort
 
 log = structlog.get_logger("scoring")
 
 
 class Scoring:
-    def __init__(self, redis: Any) -> None:
-        self.store = ScoringStore(redis)
+    def __init__(self, store: ScoringStorePort) -> None:
+        self.store = store
         # one rating update per game kind at a time in this process: the games of one
         # consumed batch are handled concurrently and would only fight over the WATCH
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)

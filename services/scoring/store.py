@@ -10,16 +10,13 @@ and the lobby deletes a player's rows with the same key functions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from redis.exceptions import WatchError
 
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import dumps, loads
-
-Rows = dict[str, dict[str, Any]]
-Decide = Callable[[list[dict[str, Any] | None]], tuple[Rows, dict[str, Any]]]
+from shared.runtime.ports import Decide
 
 
 def leaderboard_key(game: str) -> str:
