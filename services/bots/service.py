@@ -126,18 +126,15 @@ class BotRunner:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._room.wait(), 1.0)
                 continue
+            entries = await self.store.read(min(self.free, 64), self.settings.read_retry_s)
             try:
-                entries = await self.store.read(min(self.free, 64))
                 if entries:
                     await self._take(entries)
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # Valkey restarting: try again shortly
-                log.warning("bots_read_failed", error=repr(exc)[:200])
+            except Exception as exc:  # Valkey restarting: the entries stay pending (reclaim)
+                log.warning("bots_take_failed", error=repr(exc)[:200])
                 await asyncio.sleep(self.settings.read_retry_s)
-                if "NOGROUP" in str(exc):  # the server lost its data: start over
-                    with contextlib.suppress(Exception):
-                        await self.store.ensure_group()
 
     async def reclaim_loop(self) -> None:
         """Entries a dead runner read but did not store: taken over when there is room."""

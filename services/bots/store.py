@@ -14,7 +14,7 @@ from faststream.redis.parser.binary import BinaryMessageFormatV1
 from shared.protocol import streams
 from shared.runtime.bus import _dead_letter
 from shared.runtime.jsonutil import loads
-from shared.runtime.redis import ensure_group
+from shared.runtime.redis import read_group
 
 ACTIVE = "bots:active"
 LEASE_MS = 10_000
@@ -64,11 +64,11 @@ class BotsStore:
 
     # -- the input stream -----------------------------------------------------------------
 
-    async def read(self, count: int, block_ms: int = 1000) -> list[Any]:
-        """New entries of ``bots:in`` for this runner (at most ``count``)."""
-        res = await self.redis.xreadgroup(streams.GROUP_BOTS, self.instance,
-                                          {streams.BOTS_IN: ">"}, count=count, block=block_ms)
-        return [e for _, entries in res or () for e in entries]
+    async def read(self, count: int, retry_s: float) -> list[Any]:
+        """New entries of ``bots:in`` for this runner (at most ``count``); none when the read
+        failed (logged, retried after ``retry_s``, a lost group created again)."""
+        return await read_group(self.redis, streams.BOTS_IN, streams.GROUP_BOTS,
+                                self.instance, count, retry_s) or []
 
     async def reclaim(self, count: int) -> list[Any]:
         """Entries a dead runner read but did not store (idle past the reclaim time)."""
@@ -86,6 +86,3 @@ class BotsStore:
 
     async def dead_letter(self, body: Any, exc: Exception) -> None:
         await _dead_letter(self.redis, streams.BOTS_IN, body, exc)
-
-    async def ensure_group(self) -> None:
-        await ensure_group(self.redis, streams.BOTS_IN, streams.GROUP_BOTS)
