@@ -13,7 +13,7 @@ from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.base import Wire
 from shared.runtime.outbox import Outbox
-from shared.runtime.service import ServiceKit, build, make_app
+from shared.runtime.service import ServiceKit, compose
 from shared.runtime.settings import Settings
 
 # Which messages each stream may carry: the stream is part of a message's trust (only the
@@ -48,6 +48,4 @@ def wire(kit: ServiceKit) -> Adjudicator:
 
 
 def create_app(settings: Settings | None = None) -> FastStream:
-    kit = build("adjudicator", settings)
-    wire(kit)
-    return make_app(kit)
+    return compose("adjudicator", wire, settings)

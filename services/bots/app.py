@@ -11,7 +11,7 @@ from faststream.redis import RedisBroker, StreamSub
 
 from services.bots.service import BotRunner
 from shared.protocol import streams
-from shared.runtime.service import ServiceKit, build, make_app
+from shared.runtime.service import ServiceKit, compose
 from shared.runtime.settings import Settings
 
 
@@ -42,6 +42,4 @@ def spec_broker(settings: Settings, runner: BotRunner) -> RedisBroker:
 
 
 def create_app(settings: Settings | None = None) -> FastStream:
-    kit = build("bots", settings)
-    runner = wire(kit)
-    return make_app(kit, spec_brokers=[spec_broker(kit.settings, runner)])
+    return compose("bots", wire, settings, spec_broker)

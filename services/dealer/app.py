@@ -11,7 +11,7 @@ from services.dealer.service import Dealer
 from services.dealer.store import DealerStore
 from shared.protocol import streams
 from shared.protocol.internal import GameEnded
-from shared.runtime.service import ServiceKit, build, make_app
+from shared.runtime.service import ServiceKit, compose
 from shared.runtime.settings import Settings
 
 
@@ -33,6 +33,4 @@ def wire(kit: ServiceKit) -> Dealer:
 
 
 def create_app(settings: Settings | None = None) -> FastStream:
-    kit = build("dealer", settings)
-    wire(kit)
-    return make_app(kit)
+    return compose("dealer", wire, settings)

@@ -8,7 +8,7 @@ from faststream import FastStream
 from services.escrow.service import Escrow
 from shared.protocol import streams
 from shared.runtime.outbox import Outbox
-from shared.runtime.service import ServiceKit, build, make_app
+from shared.runtime.service import ServiceKit, compose
 from shared.runtime.settings import Settings
 
 
@@ -25,6 +25,4 @@ def wire(kit: ServiceKit) -> Escrow:
 
 
 def create_app(settings: Settings | None = None) -> FastStream:
-    kit = build("escrow", settings)
-    wire(kit)
-    return make_app(kit)
+    return compose("escrow", wire, settings)

@@ -12,7 +12,7 @@ from faststream.redis import RedisBroker, StreamSub
 from services.lobby.rpc import RpcServer
 from services.lobby.service import Lobby
 from shared.protocol import streams
-from shared.runtime.service import ServiceKit, build, make_app
+from shared.runtime.service import ServiceKit, compose
 from shared.runtime.settings import Settings
 
 
@@ -41,6 +41,4 @@ def spec_broker(settings: Settings, lobby: Lobby) -> RedisBroker:
 
 
 def create_app(settings: Settings | None = None) -> FastStream:
-    kit = build("lobby", settings)
-    lobby = wire(kit)
-    return make_app(kit, spec_brokers=[spec_broker(kit.settings, lobby)])
+    return compose("lobby", wire, settings, spec_broker)

@@ -8,7 +8,7 @@ from faststream import FastStream
 from services.scoring.service import Scoring
 from services.scoring.store import ScoringStore
 from shared.protocol import streams
-from shared.runtime.service import ServiceKit, build, make_app
+from shared.runtime.service import ServiceKit, compose
 from shared.runtime.settings import Settings
 
 
@@ -20,6 +20,4 @@ def wire(kit: ServiceKit) -> Scoring:
 
 
 def create_app(settings: Settings | None = None) -> FastStream:
-    kit = build("scoring", settings)
-    wire(kit)
-    return make_app(kit)
+    return compose("scoring", wire, settings)

@@ -4,11 +4,9 @@ the host's retry finishes with the same game id, never a table stranded as start
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import redis.asyncio as aioredis
 
 from services.lobby.service import Lobby
 from shared.protocol import streams
@@ -33,13 +31,6 @@ class FlakySink:
             raise ConnectionError("lost the connection to Redis")
         self.sent.append((stream, body))
 
-
-@pytest.fixture
-async def r(redis_url: str) -> AsyncIterator[Any]:
-    client = aioredis.Redis.from_url(redis_url)
-    await client.flushall()
-    yield client
-    await client.aclose()
 
 
 async def call(lobby: Lobby, who: dict[str, Any], op: str, **kw: Any) -> dict[str, Any]:

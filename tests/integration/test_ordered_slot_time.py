@@ -8,18 +8,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import redis.asyncio as aioredis
 
 from services.escrow.service import Escrow
 from shared.fairness.commitments import commitment, new_nonce
 from shared.protocol import internal as im
 from shared.protocol.streams import Keys
 from shared.runtime.settings import Settings
-from tests.e2e.conftest import with_db
 
 pytestmark = pytest.mark.integration
 
@@ -40,15 +37,8 @@ class Sink:
         return [b for _, b in self.sent if b.get("type") == "round_revealed"]
 
 
-ORDERED_DB = 9  # its own logical database: no other tier's escrow polls these timers
+DB = 9  # its own logical database: no other tier's escrow polls these timers
 
-
-@pytest.fixture
-async def r(redis_url: str) -> AsyncIterator[Any]:
-    client = aioredis.Redis.from_url(with_db(redis_url, ORDERED_DB))
-    await client.flushdb()
-    yield client
-    await client.aclose()
 
 
 def spec(game_id: str, slot_timeout_ms: int | None, deadline_ms: int = 10**13) -> im.OpenRound:

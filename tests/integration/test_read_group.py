@@ -4,26 +4,16 @@ and a group the server lost (it came back without its data: NOGROUP) created aga
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import redis.asyncio as aioredis
 
 from shared.runtime.redis import ensure_group, read_group
-from tests.e2e.conftest import with_db
 
 pytestmark = pytest.mark.integration
 
 DB = 12  # its own logical database
 
-
-@pytest.fixture
-async def r(redis_url: str) -> AsyncIterator[Any]:
-    client = aioredis.Redis.from_url(with_db(redis_url, DB))
-    await client.flushdb()
-    yield client
-    await client.aclose()
 
 
 async def test_reads_new_entries_once_and_recreates_a_lost_group(r: Any) -> None:

@@ -4,11 +4,10 @@ so the fast service tests (tests/service) keep testing what production does."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-import redis.asyncio as aioredis
 
 from services.dealer.store import DealerStore
 from services.scoring.store import ScoringStore, game_history_key, history_key
@@ -18,13 +17,6 @@ from tests.support.fakes import FakeDealerStore, FakeScoringStore
 
 pytestmark = pytest.mark.integration
 
-
-@pytest.fixture
-async def r(redis_url: str) -> AsyncIterator[Any]:
-    client = aioredis.Redis.from_url(redis_url)
-    await client.flushall()
-    yield client
-    await client.aclose()
 
 
 @pytest.fixture(params=["fake", "redis"])

@@ -4,11 +4,9 @@ escrow's commit / close scripts."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import redis.asyncio as aioredis
 
 from services.adjudicator import core
 from services.adjudicator.store import Store
@@ -30,13 +28,6 @@ class Sink:
     async def publish(self, body: dict[str, Any], stream: str, **_: Any) -> None:
         self.sent.append((stream, body))
 
-
-@pytest.fixture
-async def r(redis_url: str) -> AsyncIterator[Any]:
-    client = aioredis.Redis.from_url(redis_url)
-    await client.flushall()
-    yield client
-    await client.aclose()
 
 
 def new_doc(game_id: str) -> core.GameDoc:

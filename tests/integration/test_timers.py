@@ -6,28 +6,18 @@ sleeping): ``now`` is a number the test chooses."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import redis.asyncio as aioredis
 
 from shared.protocol import streams
 from shared.runtime.timers import Timers, partition_key
-from tests.e2e.conftest import with_db
 
 pytestmark = pytest.mark.integration
 
-TIMERS_DB = 11  # its own logical database: no running system's loop polls these keys
+DB = 11  # its own logical database: no running system's loop polls these keys
 NOW = 1_700_000_000_000
 
-
-@pytest.fixture
-async def r(redis_url: str) -> AsyncIterator[Any]:
-    client = aioredis.Redis.from_url(with_db(redis_url, TIMERS_DB))
-    await client.flushdb()
-    yield client
-    await client.aclose()
 
 
 class Fired:
