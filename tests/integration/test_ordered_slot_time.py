@@ -123,7 +123,7 @@ async def test_the_timer_loop_runs_the_order_on_its_own(r: Any) -> None:
     await esc.on_open(s)
     loop = asyncio.create_task(esc.timer_loop())
     try:
-        for _ in range(300):  # bounded: 3 slots of 0.15 s each, polled every 20 ms
+        for _ in range(1200):  # bounded (a loaded machine): 3 slots of 0.15 s, polled every 20 ms
             if sink.reveals():
                 break
             await asyncio.sleep(0.05)
