@@ -1,8 +1,11 @@
-"""adjudicator composition root."""
+"""adjudicator composition root: ``create_app(settings)`` wires the service (nothing runs at
+import; ``python -m services.adjudicator`` calls it)."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from faststream import FastStream
 
 from services.adjudicator.service import Adjudicator
 from services.adjudicator.store import Store
@@ -11,11 +14,8 @@ from shared.protocol import streams
 from shared.protocol.base import Wire
 from shared.runtime import bus
 from shared.runtime.outbox import Outbox
-from shared.runtime.service import build, make_app
-
-kit = build("adjudicator")
-redis = kit.redis
-adjudicator = Adjudicator(kit.settings, Store(redis), Outbox(redis))
+from shared.runtime.service import ServiceKit, compose
+from shared.runtime.settings import Settings
 
 # Which messages each stream may carry: the stream is part of a message's trust (only the
 # escrow writes reveals, only the dealer writes draws; Redis ACLs enforce the writers).
@@ -27,7 +27,7 @@ ACCEPTS: dict[str, tuple[type[Wire], ...]] = {
 }
 
 
-def _handler(base: str) -> Any:
+def _handler(kit: ServiceKit, adjudicator: Adjudicator, base: str) -> Any:
     allowed = ACCEPTS[base]
 
     async def handle(body: dict[str, Any]) -> None:
@@ -39,9 +39,15 @@ def _handler(base: str) -> Any:
     return handle
 
 
-for base in ACCEPTS:
-    for stream in streams.all_shards(base, kit.settings.partitions):
-        kit.consume(stream, streams.GROUP_ADJUDICATOR, _handler(base),
-                    payload=bus.one_of(*ACCEPTS[base]))
-kit.loops.append(adjudicator.timer_loop)
-app = make_app(kit)
+def wire(kit: ServiceKit) -> Adjudicator:
+    adjudicator = Adjudicator(kit.settings, Store(kit.redis), Outbox(kit.redis))
+    for base in ACCEPTS:
+        for stream in streams.all_shards(base, kit.settings.partitions):
+            kit.consume(stream, streams.GROUP_ADJUDICATOR, _handler(kit, adjudicator, base),
+                        payload=bus.one_of(*ACCEPTS[base]))
+    kit.loops.append(adjudicator.timer_loop)
+    return adjudicator
+
+
+def create_app(settings: Settings | None = None) -> FastStream:
+    return compose("adjudicator", wire, settings)

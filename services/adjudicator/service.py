@@ -19,6 +19,7 @@ from shared.protocol.base import Wire
 from shared.rules.registry import UnknownGame
 from shared.runtime import metrics
 from shared.runtime.archive import ARCHIVE_VERSION, Archive, ValkeyArchive
+from shared.runtime.ports import Publisher
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("adjudicator")
@@ -32,7 +33,7 @@ def now_ms() -> int:
 
 
 class Adjudicator:
-    def __init__(self, settings: Settings, store: Store, broker: Any,
+    def __init__(self, settings: Settings, store: Store, broker: Publisher,
                  archive: Archive | None = None) -> None:
         self.settings = settings
         self.store = store
@@ -40,6 +41,7 @@ class Adjudicator:
         self.archive: Archive = archive if archive is not None else ValkeyArchive(store.redis)
         store.refusals_kept = settings.refusals_kept
         store.refusals_ttl_ms = int(settings.refusals_ttl_s * 1000)
+        store.timers.partitions = settings.partitions
 
     # -- publishing ---------------------------------------------------------------------
 
@@ -234,26 +236,21 @@ class Adjudicator:
     # -- timers -------------------------------------------------------------------------
 
     async def timer_loop(self) -> None:
-        """Durable timers in a sorted set polled by every replica, leased per entry:
+        """Durable timers (shared/runtime/timers.py), each fired by one replica at a time:
         ``<game>|<seq>`` a turn deadline, ``<game>|expire`` the game's lifetime,
         ``<game>|archive`` its archive after the end."""
-        while True:
-            try:
-                for member in await self.store.due_timers(now_ms()):
-                    if not await self.store.lease(f"adj-timer:{member}", 10_000):
-                        continue
-                    game_id, what = member.rsplit("|", 1)
-                    if what == "expire":
-                        await self.on_expire(game_id)
-                    elif what == "archive":
-                        if not await self.on_archive(game_id):
-                            continue  # re-armed for later: keep the new due time
-                    else:
-                        await self.on_timeout(im.TurnTimeout(game_id=game_id, seq=int(what)))
-                    await self.store.drop_timer(member)
-            except Exception as exc:  # keep the loop alive; the entry stays due
-                log.error("timer_loop_error", error=repr(exc))
-            await asyncio.sleep(self.settings.timer_poll_ms / 1000)
+        await self.store.timers.run(self.on_timer, self.settings.timer_poll_ms / 1000, now_ms)
+
+    async def on_timer(self, member: str) -> bool:
+        """Fire one due timer; False when it re-armed itself for later (keep the new time)."""
+        game_id, what = member.rsplit("|", 1)
+        if what == "expire":
+            await self.on_expire(game_id)
+        elif what == "archive":
+            return await self.on_archive(game_id)
+        else:
+            await self.on_timeout(im.TurnTimeout(game_id=game_id, seq=int(what)))
+        return True
 
     # -- lifetime and archive -----------------------------------------------------------
 

@@ -21,10 +21,13 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from cachetools import LRUCache
+
 from services.adjudicator.core import GameDoc
-from shared.protocol import keys, streams
+from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import dumps, loads, text
+from shared.runtime.timers import Timers
 
 COMMIT_LUA = """
 local cur = redis.call('HGET', KEYS[1], 'seq')
@@ -79,8 +82,9 @@ class CommitResult:
 
 class Store:
     def __init__(self, redis: Any, refusals_kept: int = 256,
-                 refusals_ttl_ms: int = 24 * 3600 * 1000) -> None:
+                 refusals_ttl_ms: int = 24 * 3600 * 1000, partitions: int = 1) -> None:
         self.redis = redis
+        self.timers = Timers(redis, streams.TIMERS_ADJ, partitions)
         self.refusals_kept = refusals_kept
         self.refusals_ttl_ms = refusals_ttl_ms
         self._commit = redis.register_script(COMMIT_LUA)
@@ -88,7 +92,7 @@ class Store:
         # the last document this process committed or loaded per game: a decision taken on
         # it is only committed if the stored seq still matches (the CAS), so it saves the
         # read and the validation, never correctness
-        self._docs: dict[str, GameDoc] = {}
+        self._docs: LRUCache[str, GameDoc] = LRUCache(maxsize=20_000)  # least recent out
 
     def cached(self, game_id: str) -> GameDoc | None:
         return self._docs.get(game_id)
@@ -97,8 +101,6 @@ class Store:
         if doc.stage == "ended":
             self._docs.pop(doc.game_id, None)
             return
-        if len(self._docs) > 20_000:
-            self._docs.clear()
         self._docs[doc.game_id] = doc
 
     async def load(self, game_id: str) -> GameDoc | None:
@@ -156,7 +158,7 @@ class Store:
                         keep: bool = False) -> None:
         """A durable timer: ``seq`` a turn's seq, or ``expire`` / ``archive``. ``keep``: an
         armed timer keeps its due time (re-arming after a crash never postpones it)."""
-        await self.redis.zadd(streams.TIMERS_ADJ, {f"{game_id}|{seq}": due_ms}, nx=keep)
+        await self.timers.arm(f"{game_id}|{seq}", due_ms, keep)
 
     async def game_for_archive(self, game_id: str, seats: int
                                ) -> tuple[Any, list[dict[str, Any]], list[dict[str, Any]],
@@ -210,13 +212,5 @@ class Store:
             await pipe.execute()
         self._docs.pop(game_id, None)
 
-    async def due_timers(self, now_ms: int, limit: int = 100) -> list[str]:
-        raw = await self.redis.zrangebyscore(streams.TIMERS_ADJ, "-inf", now_ms, start=0,
-                                             num=limit)
-        return [text(m) for m in raw]
-
-    async def lease(self, name: str, ms: int) -> bool:
-        return bool(await self.redis.set(keys.lease(name), "1", nx=True, px=ms))
-
     async def drop_timer(self, member: str) -> None:
-        await self.redis.zrem(streams.TIMERS_ADJ, member)
+        await self.timers.drop(member)

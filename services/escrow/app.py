@@ -1,20 +1,31 @@
-"""escrow composition root."""
+"""escrow composition root: ``create_app(settings)`` wires the service (nothing runs at
+import; ``python -m services.escrow`` calls it)."""
+
+from __future__ import annotations
+
+from faststream import FastStream
 
 from services.escrow.service import Escrow
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.runtime.outbox import Outbox
-from shared.runtime.service import build, make_app
+from shared.runtime.service import ServiceKit, compose
+from shared.runtime.settings import Settings
 
-kit = build("escrow")
-redis = kit.redis
-escrow = Escrow(kit.settings, redis, Outbox(redis))
-for stream in streams.all_shards(streams.ESC_OPEN, kit.settings.partitions):
-    kit.consume(stream, streams.GROUP_ESCROW, escrow.dispatch_open,
-                description="adjudicator -> escrow: open a sealed round", payload=im.OpenRound)
-for stream in streams.all_shards(streams.ESC_COMMITS, kit.settings.partitions):
-    kit.consume(stream, streams.GROUP_ESCROW, escrow.dispatch_commit,
-                description="gateway -> escrow: a seat's commitment with its opening",
-                payload=im.CommitChoice)
-kit.loops.append(escrow.timer_loop)
-app = make_app(kit)
+
+def wire(kit: ServiceKit) -> Escrow:
+    escrow = Escrow(kit.settings, kit.redis, Outbox(kit.redis))
+    for stream in streams.all_shards(streams.ESC_OPEN, kit.settings.partitions):
+        kit.consume(stream, streams.GROUP_ESCROW, escrow.dispatch_open,
+                    description="adjudicator -> escrow: open a sealed round",
+                    payload=im.OpenRound)
+    for stream in streams.all_shards(streams.ESC_COMMITS, kit.settings.partitions):
+        kit.consume(stream, streams.GROUP_ESCROW, escrow.dispatch_commit,
+                    description="gateway -> escrow: a seat's commitment with its opening",
+                    payload=im.CommitChoice)
+    kit.loops.append(escrow.timer_loop)
+    return escrow
+
+
+def create_app(settings: Settings | None = None) -> FastStream:
+    return compose("escrow", wire, settings)

@@ -12,131 +12,23 @@ from pydantic import ValidationError
 from redis.exceptions import NoScriptError
 
 from services.escrow import core
+from services.escrow.store import (
+    CLOSE_LUA,
+    CLOSING_LUA,
+    COMMIT_LUA,
+    EXTEND_TTL_LUA,
+    OPEN_LUA,
+    SKIP_LUA,
+)
 from shared.protocol import internal as im
-from shared.protocol import keys, streams
+from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.runtime import metrics
 from shared.runtime.jsonutil import dumps, loads, text
 from shared.runtime.settings import Settings
+from shared.runtime.timers import Timers
 
 log = structlog.get_logger("escrow")
-
-OPEN_LUA = """
-if redis.call('HSETNX', KEYS[1], ARGV[1], 'open') == 0 then return 0 end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2], ARGV[1] .. '#salts', ARGV[4],
-           ARGV[1] .. '#opened', ARGV[5])
-redis.call('XADD', KEYS[3], '*', 'd', ARGV[3])
-return 1
-"""
-
-# A game can end with a round still open (its lifetime, issue 28): after the record's
-# game_ended nothing more of the escrow's goes into the record (a commit is refused as
-# closed, a close writes nothing public), so the record ends with the game.
-ENDED_LUA = """
-local function ended(rec)
-  for _, e in ipairs(redis.call('XREVRANGE', rec, '+', '-', 'COUNT', 3)) do
-    local f = e[2]
-    for i = 1, #f, 2 do
-      if f[i] == 'd' and string.find(f[i + 1], '"type":"game_ended"', 1, true) then
-        return true
-      end
-    end
-  end
-  return false
-end
-"""
-
-# A slot is done when it committed (its field in the commitments hash) or, in a fixed-order
-# round with a time per slot, timed out (P-S1: the round hash's '<round>#skip/<slot>' field,
-# counted in '<round>#skipped'); the next slot of the order may commit once the previous is done.
-DONE_LUA = """
-local function done(commits, round, rid, slot)
-  return redis.call('HEXISTS', commits, slot) == 1
-      or redis.call('HEXISTS', round, rid .. '#skip/' .. slot) == 1
-end
-local function finished(commits, round, rid)
-  return redis.call('HLEN', commits) + tonumber(redis.call('HGET', round, rid .. '#skipped') or 0)
-end
--- the last slot is done (KEYS and ARGV[1] as COMMIT_LUA's): the round moves to 'closing' and
--- what the close needs is read in the same step: the openings (slot keys in ARGV[first..]),
--- the commitments and the salts
-local function closing(n, first)
-  redis.call('HSET', KEYS[1], ARGV[1], 'closing')
-  local fields = {}
-  for i = first, #ARGV do fields[#fields + 1] = ARGV[1] .. '/' .. ARGV[i] end
-  return {'ok', n, 'closing', redis.call('HMGET', KEYS[3], unpack(fields)),
-          redis.call('HGETALL', KEYS[2]), redis.call('HGET', KEYS[5], ARGV[1] .. '#salts')}
-end
-"""
-
-COMMIT_LUA = ENDED_LUA + DONE_LUA + """
-if redis.call('HGET', KEYS[1], ARGV[1]) ~= 'open' then return {'closed', 0} end
-if ended(KEYS[4]) then return {'closed', 0} end
-if ARGV[5] ~= '' and not done(KEYS[2], KEYS[5], ARGV[1], ARGV[5]) then return {'order', 0} end
-if redis.call('HEXISTS', KEYS[5], ARGV[1] .. '#skip/' .. ARGV[2]) == 1 then
-  return {'timed_out', 0}
-end
-if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[3]) == 0 then return {'dup', 0} end
-redis.call('HSET', KEYS[3], ARGV[1] .. '/' .. ARGV[2], ARGV[4])
-redis.call('XADD', KEYS[4], '*', 'd', ARGV[6])
-local n = finished(KEYS[2], KEYS[5], ARGV[1])
-if ARGV[7] and n >= tonumber(ARGV[7]) then return closing(n, 8) end
-return {'ok', n}
-"""
-
-# P-S1: a fixed-order round's slot whose own time passed. KEYS as COMMIT_LUA's; ARGV[1] round,
-# ARGV[2] slot, ARGV[3] the previous slot ('' for the first), ARGV[4] the public entry,
-# ARGV[5] the number of slots, ARGV[6..] the slot keys. The same 'closing' step as a commit's
-# when it was the last slot.
-SKIP_LUA = ENDED_LUA + DONE_LUA + """
-if redis.call('HGET', KEYS[1], ARGV[1]) ~= 'open' then return {'closed', 0} end
-if ended(KEYS[4]) then return {'closed', 0} end
-if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then return {'committed', 0} end
-if ARGV[3] ~= '' and not done(KEYS[2], KEYS[5], ARGV[1], ARGV[3]) then return {'order', 0} end
-if redis.call('HSETNX', KEYS[5], ARGV[1] .. '#skip/' .. ARGV[2], '1') == 0 then
-  return {'dup', 0}
-end
-redis.call('HINCRBY', KEYS[5], ARGV[1] .. '#skipped', 1)
-redis.call('XADD', KEYS[4], '*', 'd', ARGV[4])
-local n = finished(KEYS[2], KEYS[5], ARGV[1])
-if n >= tonumber(ARGV[5]) then return closing(n, 6) end
-return {'ok', n}
-"""
-
-# two-phase close: 'open' -> 'closing' stops commits; the reveal is built from the now-stable
-# openings; 'closing' -> 'closed' writes both records atomically. A crash in between resumes.
-# The commit script takes the first step itself when the last slot commits (ARGV[7] = slots).
-CLOSING_LUA = """
-local st = redis.call('HGET', KEYS[1], ARGV[1])
-if st == 'open' then redis.call('HSET', KEYS[1], ARGV[1], 'closing'); return 'closing' end
-return st or ''
-"""
-
-# KEYS[4] (the deadline timers, a shared key) only on a single server: in a cluster it lives
-# in another slot and is removed by a separate command
-CLOSE_LUA = ENDED_LUA + """
-if KEYS[4] then redis.call('ZREM', KEYS[4], ARGV[5]) end
-local opened = redis.call('HGET', KEYS[2], ARGV[1] .. '#opened')
-if redis.call('HGET', KEYS[1], ARGV[1]) ~= 'closing' then return {0, opened} end
-redis.call('HSET', KEYS[1], ARGV[1], 'closed')
-redis.call('HSET', KEYS[2], ARGV[1] .. '#reveal', ARGV[4])
-if ended(KEYS[3]) then return {1, opened} end
-redis.call('XADD', KEYS[3], '*', 'd', ARGV[2])
-redis.call('XADD', KEYS[3], '*', 'd', ARGV[3])
-return {1, opened}
-"""
-
-
-# A game's escrow keys expire on their own (no TTL shorter than what a round needs: only
-# extended): at an open to the round's deadline + the live TTL, at a close to the live TTL
-# (its openings are public in the record by then). ARGV[1] ms; missing keys are skipped.
-EXTEND_TTL_LUA = """
-for _, key in ipairs(KEYS) do
-  local t = redis.call('PTTL', key)
-  if t == -1 or (t >= 0 and t < tonumber(ARGV[1])) then redis.call('PEXPIRE', key, ARGV[1]) end
-end
-return 1
-"""
 
 
 def now_ms() -> int:
@@ -154,6 +46,7 @@ class Escrow:
         self._closing = redis.register_script(CLOSING_LUA)
         self._close = redis.register_script(CLOSE_LUA)
         self._extend = redis.register_script(EXTEND_TTL_LUA)
+        self.timers = Timers(redis, streams.TIMERS_ESC, settings.partitions)
         self._specs: dict[tuple[str, str], im.OpenRound] = {}
 
     async def _notify(self, game_id: str) -> None:
@@ -212,10 +105,10 @@ class Escrow:
             assert spec.slot_timeout_ms is not None
             timer[self._slot_member(spec, spec.slots[0].key)] = now_ms() + spec.slot_timeout_ms
         if self.settings.cluster:  # a cluster pipeline refuses EVALSHA
-            await self.redis.zadd(streams.TIMERS_ESC, timer)
+            await self.timers.arm_many(spec.game_id, timer)
             return await self._open(keys=keys, args=args)
         async with self.redis.pipeline(transaction=False) as pipe:  # one round trip
-            pipe.zadd(streams.TIMERS_ESC, timer)
+            pipe.zadd(self.timers.key(spec.game_id), timer)
             pipe.evalsha(self._open.sha, len(keys), *keys, *args)
             _, created = await pipe.execute(raise_on_error=False)
         if isinstance(created, NoScriptError):  # Valkey restarted: load it and run
@@ -307,9 +200,8 @@ class Escrow:
         if nxt is None:
             return
         assert spec.slot_timeout_ms is not None
-        await self.redis.zadd(streams.TIMERS_ESC,
-                              {self._slot_member(spec, nxt): now_ms() + spec.slot_timeout_ms},
-                              nx=True)
+        await self.timers.arm(self._slot_member(spec, nxt), now_ms() + spec.slot_timeout_ms,
+                              keep=True)
 
     async def skip(self, spec: im.OpenRound, key: str) -> None:
         """P-S1: the slot's own time passed without a commit; its default stands and the next
@@ -367,11 +259,11 @@ class Escrow:
         member = f"{spec.game_id}|{spec.round_id}"
         keys = [k.esc_status, k.esc_round, k.record]
         if not self.settings.cluster:
-            keys.append(streams.TIMERS_ESC)
+            keys.append(self.timers.key(spec.game_id))
         done, opened = await self._close(keys=keys, args=[
             spec.round_id, dumps(closed), dumps(revealed), msg.model_dump_json(), member])
         if self.settings.cluster:
-            await self.redis.zrem(streams.TIMERS_ESC, member)
+            await self.timers.drop(member)
         self._specs.pop((spec.game_id, spec.round_id), None)  # re-read if ever needed again
         if done:
             await self._expire_later(spec, 0)
@@ -429,27 +321,20 @@ class Escrow:
         await self.on_commit(msg)
 
     async def timer_loop(self) -> None:
-        """Round deadlines: close with the defaults fixed at open."""
-        while True:
-            try:
-                due = await self.redis.zrangebyscore(streams.TIMERS_ESC, "-inf", now_ms(),
-                                                     start=0, num=100)
-                for raw in due:
-                    member = text(raw)
-                    if not await self.redis.set(keys.lease(f"esc-timer:{member}"), "1", nx=True,
-                                                px=10_000):
-                        continue
-                    game_id, round_id, *slot = member.split("|", 2)
-                    spec = await self._spec(game_id, round_id)
-                    if spec is not None:
-                        if slot:  # one fixed-order slot's own time (P-S1)
-                            await self.skip(spec, slot[0])
-                        else:
-                            await self.close(spec)
-                    await self.redis.zrem(streams.TIMERS_ESC, member)
-            except Exception as exc:
-                log.error("timer_loop_error", error=repr(exc))
-            await asyncio.sleep(self.settings.timer_poll_ms / 1000)
+        """Round deadlines (close with the defaults fixed at open) and, in a fixed-order
+        round with a time per slot, each slot's own time (P-S1): shared/runtime/timers.py."""
+        await self.timers.run(self.on_timer, self.settings.timer_poll_ms / 1000, now_ms)
+
+    async def on_timer(self, member: str) -> bool:
+        """``<game>|<round>`` the round's deadline, ``<game>|<round>|<slot>`` a slot's."""
+        game_id, round_id, *slot = member.split("|", 2)
+        spec = await self._spec(game_id, round_id)
+        if spec is not None:
+            if slot:
+                await self.skip(spec, slot[0])
+            else:
+                await self.close(spec)
+        return True
 
 
 _MESSAGES = {

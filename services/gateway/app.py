@@ -33,10 +33,9 @@ from services.gateway.replays import ReplayBoards
 from services.gateway.security_headers import SecurityHeaders
 from services.gateway.sessions import Revocations, agent
 from services.gateway.ws import Edge
-from services.scoring.service import history_key, leaderboard_key, ratings_key
 from shared.protocol import http as hm
+from shared.protocol import keys, streams
 from shared.protocol import lobby as lm
-from shared.protocol import streams
 from shared.protocol.http import typed
 from shared.protocol.streams import Keys
 from shared.rules import components, registry
@@ -373,10 +372,10 @@ async def export_data(authorization: Auth = None) -> dict[str, Any]:
     out = await lobby(lobby_request(lm.ExportData, {}, stamp(who)))
     ratings = {}
     for game in registry.names():
-        raw = await redis.hmget(ratings_key(game), [who.player_id])
+        raw = await redis.hmget(keys.ratings(game), [who.player_id])
         if raw and raw[0]:
             ratings[game] = loads(raw[0])
-    games = [text(g) for g in await redis.zrevrange(history_key(who.player_id), 0, -1)]
+    games = [text(g) for g in await redis.zrevrange(keys.player_history(who.player_id), 0, -1)]
     return {**out, "ratings": ratings, "history": games}
 
 
@@ -679,10 +678,10 @@ async def result(game_id: str) -> dict[str, Any]:
 
 @app.get("/api/leaderboard/{game}", **typed(hm.Leaderboard))
 async def leaderboard(game: str, limit: int = 50) -> dict[str, Any]:
-    ranked = await redis.zrevrange(leaderboard_key(game), 0, max(0, min(limit, 500) - 1),
+    ranked = await redis.zrevrange(keys.leaderboard(game), 0, max(0, min(limit, 500) - 1),
                                    withscores=True)
     ids = [pid for pid, _ in ranked]
-    rows = await redis.hmget(ratings_key(game), ids) if ids else []
+    rows = await redis.hmget(keys.ratings(game), ids) if ids else []
     entries = []
     for (pid, score), raw in zip(ranked, rows, strict=True):
         info = loads(raw) if raw else {}
@@ -701,7 +700,7 @@ async def history(player_id: str) -> dict[str, Any]:
     removes the list at deletion, and a game rated after it is not listed)."""
     if await erased.erased(redis, [player_id]):
         return {"player_id": player_id, "games": []}
-    ids = [x.decode() for x in await redis.zrevrange(history_key(player_id), 0, 99)]
+    ids = [x.decode() for x in await redis.zrevrange(keys.player_history(player_id), 0, 99)]
     return {"player_id": player_id, "games": ids}
 
 

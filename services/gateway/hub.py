@@ -27,6 +27,7 @@ from typing import Any
 
 import orjson
 import structlog
+from cachetools import LRUCache
 from pydantic import ValidationError
 
 from services.gateway import erased
@@ -89,7 +90,8 @@ class Hub:
         self.draining = False  # shutting down: readiness fails, sockets close 1012
         self.by_game: dict[str, set[Connection]] = defaultdict(set)
         self.by_player: dict[str, set[Connection]] = defaultdict(set)
-        self._meta: dict[str, dict[str, Any]] = {}
+        # a game's metadata never changes once written: the least recently used go first
+        self._meta: LRUCache[str, dict[str, Any]] = LRUCache(maxsize=50_000)
         # chat channels joined here (services/gateway/chat.py) and its fan-out handler
         self.rooms: dict[str, set[Connection]] = defaultdict(set)
         self.on_chat: Callable[[list[dict[str, Any]]], Awaitable[None]] | None = None
@@ -126,14 +128,13 @@ class Hub:
         return n
 
     async def meta(self, game_id: str) -> dict[str, Any] | None:
-        if game_id in self._meta:
-            return self._meta[game_id]
+        hit = self._meta.get(game_id)
+        if hit is not None:
+            return hit
         raw = await self.redis.get(Keys(game_id).meta)
         if raw is None:
             return None
         meta = loads(raw)
-        if len(self._meta) > 50_000:
-            self._meta.clear()
         self._meta[game_id] = meta
         return meta  # type: ignore[no-any-return]
 

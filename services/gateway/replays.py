@@ -3,16 +3,19 @@ engine (shared.rules.replay), the view of any seat (or the spectator) after any 
 
 Served only once a game has ended: its whole move log, chance outcomes included, is public then,
 so no step's view carries anything the rules still hide. The engine states of a few recently
-asked games are kept (least recently used first out, bounded by the number of states held);
+asked games are kept (least recently used first out, bounded by the number of states held; a
+single game longer than the whole bound is served but not kept);
 re-applying a log runs in a worker thread so the event loop keeps serving players.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
+import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+from cachetools import LRUCache
 
 from shared.rules import registry
 from shared.rules.replay import states
@@ -23,14 +26,14 @@ Loader = Callable[[], Awaitable[list[dict[str, Any]]]]
 class ReplayBoards:
     def __init__(self, max_states: int = 20_000) -> None:
         self.max_states = max_states
-        self._games: OrderedDict[str, list[Any]] = OrderedDict()
+        self._games: LRUCache[str, list[Any]] = LRUCache(maxsize=max_states, getsizeof=len)
         self._building: dict[str, asyncio.Future[list[Any]]] = {}
 
     async def states(self, game_id: str, meta: dict[str, Any], load_log: Loader) -> list[Any]:
         """The states of a finished game: [setup, after move 1, ...] (built once, shared)."""
-        if game_id in self._games:
-            self._games.move_to_end(game_id)
-            return self._games[game_id]
+        hit = self._games.get(game_id)
+        if hit is not None:
+            return hit
         pending = self._building.get(game_id)
         if pending is None:
             pending = asyncio.ensure_future(self._build(game_id, meta, load_log))
@@ -42,9 +45,8 @@ class ReplayBoards:
         log = await load_log()  # in the order the adjudicator applied the moves
         built = await asyncio.to_thread(states, meta["game"], meta.get("options") or {},
                                         len(meta["players"]), log)
-        self._games[game_id] = built
-        while len(self._games) > 1 and sum(map(len, self._games.values())) > self.max_states:
-            self._games.popitem(last=False)
+        with contextlib.suppress(ValueError):  # longer than the bound: served, not kept
+            self._games[game_id] = built
         return built
 
     @staticmethod

@@ -48,7 +48,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from argon2.profiles import RFC_9106_LOW_MEMORY
 
 from services.lobby.tables import LobbyError
-from services.scoring.service import history_key, leaderboard_key, ratings_key
+from services.scoring.store import history_key, leaderboard_key, ratings_key
 from shared.identity import handles
 from shared.protocol import keys
 from shared.protocol import lobby as lm

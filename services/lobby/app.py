@@ -1,34 +1,45 @@
 """lobby composition root: requests on the lobby:rpc stream (replicas share one consumer
-group), served concurrently by services/lobby/rpc.py; the idle-table sweep."""
+group), served concurrently by services/lobby/rpc.py; the idle-table sweep.
+``create_app(settings)`` wires it (nothing runs at import; ``python -m services.lobby``)."""
+
+from __future__ import annotations
 
 from typing import Any
 
+from faststream import FastStream
 from faststream.redis import RedisBroker, StreamSub
 
 from services.lobby.rpc import RpcServer
 from services.lobby.service import Lobby
 from shared.protocol import streams
 from shared.protocol.lobby import LobbyRequest
-from shared.runtime.service import build, make_app
-
-kit = build("lobby")
-lobby = Lobby(kit.settings, kit.redis, kit.broker)
-server = RpcServer(kit.settings, kit.redis, lobby.handle)
-kit.groups.append((streams.LOBBY_RPC, streams.GROUP_LOBBY))
-kit.readers.append(server.run)
-kit.loops += [server.reclaim_loop, lobby.sweep_loop]
-
-# The contract of lobby:rpc for the AsyncAPI document: requests are read by RpcServer (not by
-# a faststream subscriber), so this broker only describes them and is never started.
-spec = RedisBroker(kit.settings.redis_url)
+from shared.runtime.service import ServiceKit, compose
+from shared.runtime.settings import Settings
 
 
-@spec.subscriber(stream=StreamSub(streams.LOBBY_RPC, group=streams.GROUP_LOBBY,
-                                  consumer=kit.settings.instance,
-                                  max_records=kit.settings.max_records),
-                 title="lobby:rpc", description="gateway -> lobby requests (reply)")  # type: ignore[untyped-decorator]
-async def on_request(body: LobbyRequest) -> dict[str, Any]:  # its payload: the real union
-    return await lobby.handle(body.model_dump(mode="json"))
+def wire(kit: ServiceKit) -> Lobby:
+    lobby = Lobby(kit.settings, kit.redis, kit.broker)
+    server = RpcServer(kit.settings, kit.redis, lobby.handle)
+    kit.groups.append((streams.LOBBY_RPC, streams.GROUP_LOBBY))
+    kit.readers.append(server.run)
+    kit.loops += [server.reclaim_loop, lobby.sweep_loop]
+    return lobby
 
 
-app = make_app(kit, spec_brokers=[spec])
+def spec_broker(settings: Settings, lobby: Lobby) -> RedisBroker:
+    """The contract of lobby:rpc for the AsyncAPI document: requests are read by RpcServer
+    (not by a faststream subscriber), so this broker only describes them, never started."""
+    spec = RedisBroker(settings.redis_url)
+
+    @spec.subscriber(stream=StreamSub(streams.LOBBY_RPC, group=streams.GROUP_LOBBY,
+                                      consumer=settings.instance,
+                                      max_records=settings.max_records),
+                     title="lobby:rpc", description="gateway -> lobby requests (reply)")  # type: ignore[untyped-decorator]
+    async def on_request(body: LobbyRequest) -> dict[str, Any]:  # its payload: the real union
+        return await lobby.handle(body.model_dump(mode="json"))
+
+    return spec
+
+
+def create_app(settings: Settings | None = None) -> FastStream:
+    return compose("lobby", wire, settings, spec_broker)

@@ -30,7 +30,7 @@ from shared.protocol import streams
 from shared.runtime.bus import _dead_letter
 from shared.runtime.jsonutil import text
 from shared.runtime.outbox import encode
-from shared.runtime.redis import ensure_group
+from shared.runtime.redis import read_group
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("lobby")
@@ -75,22 +75,11 @@ class RpcServer:
                 if free <= 0:
                     await asyncio.wait(self.inflight, return_when=asyncio.FIRST_COMPLETED)
                     continue
-                try:
-                    res = await self.redis.xreadgroup(self.group, self.consumer,
-                                                      {self.stream: ">"},
-                                                      count=min(free, 256), block=1000)
-                except asyncio.CancelledError:
-                    raise
-                except Exception as exc:  # Valkey restarting: try again shortly
-                    log.warning("lobby_read_failed", error=repr(exc)[:200])
-                    await asyncio.sleep(self.settings.read_retry_s)
-                    if "NOGROUP" in str(exc):  # the server lost its data: start over
-                        with contextlib.suppress(Exception):
-                            await ensure_group(self.redis, self.stream, self.group)
-                    continue
-                for _, entries in res or ():
-                    for msg_id, fields in entries:
-                        self._spawn(msg_id, fields)
+                entries = await read_group(self.redis, self.stream, self.group,
+                                           self.consumer, min(free, 256),
+                                           self.settings.read_retry_s)
+                for msg_id, fields in entries or ():  # None: failed, retried after a wait
+                    self._spawn(msg_id, fields)
         finally:
             if self.inflight:
                 await asyncio.gather(*self.inflight, return_exceptions=True)

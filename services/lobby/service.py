@@ -17,23 +17,23 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import structlog
+from cachetools import TTLCache
 from pydantic import ValidationError
 
 from services.lobby import tables
 from services.lobby.accounts import Accounts
-from services.lobby.store import IDLE_TABLES, LIVE_GAMES, OPEN_TABLES, LobbyStore
+from services.lobby.store import AUDIT, IDLE_TABLES, LIVE_GAMES, OPEN_TABLES, LobbyStore
 from services.lobby.tables import LobbyError
 from shared.identity import handles
 from shared.protocol import internal as im
-from shared.protocol import keys, streams
 from shared.protocol import lobby as lm
+from shared.protocol import streams
 from shared.runtime import tokens
-from shared.runtime.jsonutil import dumps, loads, text
+from shared.runtime.ports import Publisher
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("lobby")
-AUDIT = keys.LOBBY_AUDIT  # admin actions, newest last, bounded (EMPIRE_AUDIT_MAXLEN)
-__all__ = ["IDLE_TABLES", "LIVE_GAMES", "OPEN_TABLES", "KeyedLocks", "Lobby"]
+__all__ = ["AUDIT", "IDLE_TABLES", "LIVE_GAMES", "OPEN_TABLES", "KeyedLocks", "Lobby"]
 
 
 def now_ms() -> int:
@@ -62,7 +62,7 @@ class KeyedLocks:
 
 
 class Lobby:
-    def __init__(self, settings: Settings, redis: Any, broker: Any) -> None:
+    def __init__(self, settings: Settings, redis: Any, broker: Publisher) -> None:
         self.settings = settings
         self.redis = redis
         self.broker = broker
@@ -70,7 +70,9 @@ class Lobby:
         self.accounts = Accounts(settings, redis)
         self.table_locks = KeyedLocks()
         self.player_locks = KeyedLocks()
-        self._pages: dict[tuple[Any, ...], tuple[float, dict[str, Any]]] = {}
+        # identical listing requests share one page for lobby_list_cache_ms (0: none)
+        self._pages: TTLCache[tuple[Any, ...], dict[str, Any]] = TTLCache(
+            maxsize=1_000, ttl=max(settings.lobby_list_cache_ms, 1) / 1000)
         self._paging: dict[tuple[Any, ...], asyncio.Future[dict[str, Any]]] = {}
 
     @property
@@ -217,8 +219,7 @@ class Lobby:
             log.warning("admin_refused", player_id=req.player_id, op=req.op)
             raise LobbyError("auth/forbidden", "this needs the admin role")
         if isinstance(req, lm.AdminAudit):
-            rows = await self.redis.xrevrange(AUDIT, count=req.limit)
-            return {"entries": [{"id": text(i), **loads(f[b"d"])} for i, f in rows]}
+            return {"entries": await self.store.audit_entries(req.limit)}
         target = req.target if isinstance(req, lm.AdminSuspend) else \
             req.table_id if isinstance(req, lm.AdminCloseTable) else req.game_id
         action = req.op.removeprefix("admin_")
@@ -234,8 +235,7 @@ class Lobby:
     async def _audit(self, admin: str, action: str, target: str, reason: str) -> None:
         entry = {"at_ms": now_ms(), "admin": admin, "action": action, "target": target,
                  "reason": reason}
-        await self.redis.xadd(AUDIT, {"d": dumps(entry)}, maxlen=self.settings.audit_maxlen,
-                              approximate=True)
+        await self.store.audit(entry, self.settings.audit_maxlen)
         log.info("admin_action", **entry)
 
     async def _close_table(self, table_id: str, reason: str) -> dict[str, Any]:
@@ -345,13 +345,22 @@ class Lobby:
     # -- starting -----------------------------------------------------------------------
 
     async def _start(self, table_id: str, player_id: str) -> dict[str, Any]:
+        """Freeze the table as started (with its game id) first, then create the game. A
+        crash or a Redis error after the first step leaves a started table whose game may be
+        missing: the host's retry finishes the start with the same game id (every later step
+        is idempotent: the metadata is written once, the adjudicator and the bots runner take
+        a second CreateGame / SeatBot for the same game as a redelivery)."""
         t0 = await self.store.load(table_id)
+        if tables.started_by(t0, player_id):
+            return await self._launch(t0, player_id, resumed=True)
         tables.start(t0, player_id)  # refuses early (not host, not open, seats)
         game_id = t0.game_id or "g-" + secrets.token_hex(8)
         async with self.player_locks.hold(player_id):
             await self._reserve(player_id, "start", table_id, game_id, tables.bots(t0))
 
         def change(t: lm.Table) -> lm.Table:
+            if tables.started_by(t, player_id):
+                return t  # a concurrent start of ours won: finish it below
             t = tables.start(t, player_id)
             return t.model_copy(update={"game_id": game_id})
 
@@ -361,7 +370,18 @@ class Lobby:
             await self.store.reserve(player_id, "unstart", table_id, now_ms(), self.limits,
                                      game_id)
             raise
+        if t.game_id != game_id:  # the other start holds its own reservation
+            await self.store.apply(player_id, tables.Reconcile(drop_games=[game_id]))
+            return await self._launch(t, player_id, resumed=True)
+        return await self._launch(t, player_id, resumed=False)
+
+    async def _launch(self, t: lm.Table, player_id: str, resumed: bool) -> dict[str, Any]:
+        """Create the game of a started table: metadata, live listing, CreateGame, one
+        SeatBot per bot seat. Safe to run again for the same table."""
         assert t.game_id is not None
+        out = {"table": tables.for_viewer(t, player_id), "game_id": t.game_id}
+        if resumed and (await self.store.games_over([t.game_id])).get(t.game_id):
+            return out  # long over: nothing left to create
         meta = {"game_id": t.game_id, "game": t.game, "options": t.options,
                 "players": [p.model_dump() for p in t.players], "table_id": t.table_id,
                 "public": t.public, "spectators": t.spectators}
@@ -382,8 +402,9 @@ class Lobby:
                 await self.broker.publish(seat_bot.model_dump(mode="json"),
                                           stream=streams.BOTS_IN,
                                           maxlen=streams.maxlen(streams.BOTS_IN))
-        log.info("game_started", table_id=t.table_id, game_id=t.game_id, game=t.game)
-        return {"table": tables.for_viewer(t, player_id), "game_id": t.game_id}
+        log.info("game_started", table_id=t.table_id, game_id=t.game_id, game=t.game,
+                 resumed=resumed)
+        return out
 
     # -- the listing --------------------------------------------------------------------
 
@@ -392,21 +413,17 @@ class Lobby:
         share one computation and its result for ``lobby_list_cache_ms``."""
         key = (min(req.limit, self.settings.lobby_page_max), req.cursor,
                min(req.live_limit, self.settings.lobby_page_max), req.live_cursor)
-        loop = asyncio.get_running_loop()
         hit = self._pages.get(key)
-        if hit is not None and hit[0] > loop.time():
-            return hit[1]
+        if hit is not None:
+            return hit
         pending = self._paging.get(key)
         if pending is None:
             pending = asyncio.ensure_future(self._compute_listing(*key))
             self._paging[key] = pending
             pending.add_done_callback(lambda _: self._paging.pop(key, None))
         out = await asyncio.shield(pending)
-        ttl = self.settings.lobby_list_cache_ms / 1000
-        if ttl > 0:
-            if len(self._pages) > 1_000:
-                self._pages.clear()
-            self._pages[key] = (loop.time() + ttl, out)
+        if self.settings.lobby_list_cache_ms > 0:
+            self._pages[key] = out
         return out
 
     async def _compute_listing(self, limit: int, cursor: str | None, live_limit: int,

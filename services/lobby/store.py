@@ -8,6 +8,7 @@ Keys (ACL user ``lobby``: ``lobby:*``):
 - ``lobby:open`` ZSET of public open tables with a free seat, score = created ms (the listing).
 - ``lobby:idle`` ZSET of every open table, score = its last change ms (the idle sweep).
 - ``lobby:live`` ZSET of started games, score = start ms (the live listing).
+- ``lobby:audit`` the admin actions (a stream, newest last, bounded).
 - ``lobby:player:<id>`` who signed in (expires with the token).
 - ``lobby:handle:<sha256 of the handle's key>`` -> the player holding that display name
   (case- and confusable-insensitive, shared/identity/handles.py; expires with the token).
@@ -34,6 +35,7 @@ from shared.runtime.jsonutil import dumps, loads, text
 OPEN_TABLES = keys.LOBBY_OPEN_TABLES
 IDLE_TABLES = keys.LOBBY_IDLE_TABLES
 LIVE_GAMES = keys.LOBBY_LIVE_GAMES
+AUDIT = keys.LOBBY_AUDIT  # admin actions, newest last, bounded (EMPIRE_AUDIT_MAXLEN)
 
 
 def table_key(table_id: str) -> str:
@@ -218,7 +220,7 @@ class LobbyStore:
             await self.redis.zrem(index, *members)
 
     async def add_live(self, game_id: str, now_ms: int) -> None:
-        await self.redis.zadd(LIVE_GAMES, {game_id: now_ms})
+        await self.redis.zadd(LIVE_GAMES, {game_id: now_ms}, nx=True)  # a retry keeps the first
 
     async def drop_live_before(self, before_ms: int) -> None:
         await self.redis.zremrangebyscore(LIVE_GAMES, "-inf", before_ms)
@@ -243,6 +245,16 @@ class LobbyStore:
 
     async def put_meta(self, game_id: str, meta: dict[str, Any]) -> None:
         await self.redis.set(Keys(game_id).meta, dumps(meta), nx=True)
+
+    # -- the admin audit ----------------------------------------------------------------
+
+    async def audit(self, entry: dict[str, Any], maxlen: int) -> None:
+        await self.redis.xadd(AUDIT, {"d": dumps(entry)}, maxlen=maxlen, approximate=True)
+
+    async def audit_entries(self, limit: int) -> list[dict[str, Any]]:
+        """The latest ``limit`` admin actions, newest first, each with its stream id."""
+        rows = await self.redis.xrevrange(AUDIT, count=limit)
+        return [{"id": text(i), **loads(f[b"d"])} for i, f in rows]
 
     # -- quotas -------------------------------------------------------------------------
 

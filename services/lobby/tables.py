@@ -110,6 +110,12 @@ def start(t: Table, player_id: str) -> Table:
     return t.model_copy(update={"status": "started"})
 
 
+def started_by(t: Table, player_id: str) -> bool:
+    """The table was started by ``player_id`` (its host) and has its game id: a second start
+    from the host finishes that start (a retry after a lost reply or a failed step)."""
+    return t.status == "started" and t.host == player_id and t.game_id is not None
+
+
 def touched(t: Table, now_ms: int) -> Table:
     """The table as changed now (its idle clock restarts)."""
     return t.model_copy(update={"updated_ms": now_ms})

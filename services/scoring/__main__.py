@@ -2,7 +2,7 @@ from shared.runtime.startup import refuse_unsafe
 
 refuse_unsafe("scoring")  # before anything connects: placeholder secrets, plaintext (exit 78)
 
-from services.scoring.app import app  # noqa: E402
+from services.scoring.app import create_app  # noqa: E402
 from shared.runtime.service import run  # noqa: E402
 
-run(app)
+run(create_app())

@@ -81,6 +81,8 @@ USERS: tuple[User, ...] = (
          (("RW", G_STATE), ("RW", G_LOG), ("RW", G_PUBLOG), ("RW", G_RECORD), ("RW", G_CMDS),
           ("RW", G_VIEWS), ("RW", _sharded(streams.ADJ_ACTIONS)),
           ("RW", _sharded(streams.ADJ_CONTROL)), ("RW", streams.TIMERS_ADJ),
+          # partitioned timers (shared/runtime/timers.py); the legacy global key is drained
+          ("RW", streams.TIMERS_ADJ + ":*"),
           ("RW", keys.lease("adj-timer:*")), ("W", _sharded(streams.ESC_OPEN)),
           ("W", _sharded(streams.DEALER_IN)), ("W", streams.GAME_ENDED),
           ("W", streams.GW_UPDATES), ("W", streams.DEAD_LETTERS), ("RW", G_REFUSALS),
@@ -94,6 +96,7 @@ USERS: tuple[User, ...] = (
           "hsetnx", "hexists", "hlen", "hincrby", "zadd", "zrangebyscore", "zrem", "set", "xdel",
           "pexpire", "pttl", "xrevrange"),
          (("RW", ESCROW), ("RW", G_RECORD), ("RW", streams.TIMERS_ESC),
+          ("RW", streams.TIMERS_ESC + ":*"),
           ("RW", keys.lease("esc-timer:*")), ("W", streams.GW_UPDATES),
           ("W", streams.DEAD_LETTERS)),
          selectors=(Selector(("xadd",), (("W", _sharded(streams.ADJ_REVEALS)),)),)),

@@ -49,7 +49,7 @@ def render() -> dict[str, str]:
     for svc in SERVICES:
         if svc == "gateway":
             continue
-        app = importlib.import_module(f"services.{svc}.app").app
+        app = importlib.import_module(f"services.{svc}.app").create_app()
         spec = json.loads(app.schema.to_specification().to_json())
         out[f"asyncapi-{svc}.json"] = json.dumps(spec, indent=2, sort_keys=True) + "\n"
     gw = importlib.import_module("services.gateway.app")

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import redis.asyncio as aioredis
+import structlog
 from redis.asyncio.connection import SSLConnection
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
@@ -117,3 +119,24 @@ async def ensure_group(r: Any, stream: str, group: str) -> None:
         if "BUSYGROUP" not in str(exc):
             raise
 
+
+
+async def read_group(r: Any, stream: str, group: str, consumer: str, count: int,
+                     retry_s: float, block_ms: int = 1000) -> list[tuple[bytes, Any]] | None:
+    """New entries of ``stream`` for ``consumer`` of ``group`` (XREADGROUP ``>``), at most
+    ``count``, waiting up to ``block_ms`` for one. None when the read failed (Valkey
+    restarting): the error is logged, ``retry_s`` waited, and a group the server lost (NOGROUP:
+    it came back without its data) created again, so the caller just reads again."""
+    try:
+        res = await r.xreadgroup(group, consumer, {stream: ">"}, count=count, block=block_ms)
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        structlog.get_logger("redis").warning("stream_read_failed", stream=stream,
+                                              error=repr(exc)[:200])
+        await asyncio.sleep(retry_s)
+        if "NOGROUP" in str(exc):
+            with contextlib.suppress(Exception):
+                await ensure_group(r, stream, group)
+        return None
+    return [e for _, entries in res or () for e in entries]

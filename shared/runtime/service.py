@@ -11,7 +11,7 @@ import sys
 import threading
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from faststream import FastStream
 from faststream.redis import RedisBroker
@@ -59,6 +59,19 @@ def build(name: str, settings: Settings | None = None) -> ServiceKit:
     broker = bus.make_broker(settings, logger=logger)
     return ServiceKit(name=name, settings=settings, broker=broker, redis=client(settings),
                       logger=logger)
+
+
+S = TypeVar("S")
+
+
+def compose(name: str, wire: Callable[[ServiceKit], S], settings: Settings | None = None,
+            spec: Callable[[Settings, S], Any] | None = None) -> FastStream:
+    """A service's ``create_app``: its kit (``settings``, else the environment's), ``wire``
+    puts the service on it (subscriptions, loops) and returns it; ``spec``: a broker that only
+    describes the streams the service reads without a faststream subscriber."""
+    kit = build(name, settings)
+    service = wire(kit)
+    return make_app(kit, spec_brokers=[spec(kit.settings, service)] if spec else None)
 
 
 def make_app(kit: ServiceKit, spec_brokers: list[Any] | None = None) -> FastStream:

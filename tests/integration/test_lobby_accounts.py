@@ -4,17 +4,15 @@ handler as the gateway calls it, and the gateway's revocation check."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import redis.asyncio as aioredis
 
 from services.gateway.hub import Hub
 from services.gateway.sessions import Revocations
 from services.lobby.accounts import REVOKED_CHANNEL, challenge_key
 from services.lobby.service import AUDIT, Lobby
-from services.scoring.service import (
+from services.scoring.store import (
     game_history_key,
     history_key,
     leaderboard_key,
@@ -38,13 +36,6 @@ class Sink:
     async def publish(self, body: dict[str, Any], stream: str, **_: Any) -> None:
         self.sent.append((stream, body))
 
-
-@pytest.fixture
-async def r(redis_url: str) -> AsyncIterator[Any]:
-    client = aioredis.Redis.from_url(redis_url)
-    await client.flushall()
-    yield client
-    await client.aclose()
 
 
 def settings(**kw: Any) -> Settings:

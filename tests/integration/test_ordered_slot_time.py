@@ -6,20 +6,17 @@ later seat default too (the control test below shows the old shape still does ex
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import redis.asyncio as aioredis
 
 from services.escrow.service import Escrow
 from shared.fairness.commitments import commitment, new_nonce
 from shared.protocol import internal as im
-from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.runtime.settings import Settings
-from tests.e2e.conftest import with_db
 
 pytestmark = pytest.mark.integration
 
@@ -40,15 +37,8 @@ class Sink:
         return [b for _, b in self.sent if b.get("type") == "round_revealed"]
 
 
-ORDERED_DB = 9  # its own logical database: no other tier's escrow polls these timers
+DB = 9  # its own logical database: no other tier's escrow polls these timers
 
-
-@pytest.fixture
-async def r(redis_url: str) -> AsyncIterator[Any]:
-    client = aioredis.Redis.from_url(with_db(redis_url, ORDERED_DB))
-    await client.flushdb()
-    yield client
-    await client.aclose()
 
 
 def spec(game_id: str, slot_timeout_ms: int | None, deadline_ms: int = 10**13) -> im.OpenRound:
@@ -76,15 +66,15 @@ async def test_an_idle_first_seat_defaults_alone(r: Any) -> None:
     s = spec("g-idle", slot_timeout_ms=60_000)
     await esc.on_open(s)
     # the first slot's own timer is armed at open, beside the round's deadline
-    assert await r.zscore(streams.TIMERS_ESC, "g-idle|pick:1|s0") is not None
-    assert await r.zscore(streams.TIMERS_ESC, "g-idle|pick:1") == 10**13
+    assert await esc.timers.due("g-idle|pick:1|s0") is not None
+    assert await esc.timers.due("g-idle|pick:1") == 10**13
     await esc.on_commit(commit("g-idle", 1, 7))  # not seat 1's turn yet
     assert sink.codes() == ["escrow/out_of_order"]
     await esc.skip(s, "s0")  # what the timer loop does when s0's own time has passed
-    assert await r.zscore(streams.TIMERS_ESC, "g-idle|pick:1|s1") is not None  # s1's turn
+    assert await esc.timers.due("g-idle|pick:1|s1") is not None  # s1's turn
     await esc.on_commit(commit("g-idle", 0, 3))  # too late: s0's default stands
     await esc.on_commit(commit("g-idle", 1, 7))
-    assert await r.zscore(streams.TIMERS_ESC, "g-idle|pick:1|s2") is not None
+    assert await esc.timers.due("g-idle|pick:1|s2") is not None
     await esc.on_commit(commit("g-idle", 2, 8))
     assert sink.codes() == ["escrow/out_of_order", "escrow/slot_timed_out"]
     (reveal,) = sink.reveals()
@@ -133,12 +123,14 @@ async def test_the_timer_loop_runs_the_order_on_its_own(r: Any) -> None:
     await esc.on_open(s)
     loop = asyncio.create_task(esc.timer_loop())
     try:
-        for _ in range(300):  # bounded: 3 slots of 0.15 s each, polled every 20 ms
+        for _ in range(1200):  # bounded (a loaded machine): 3 slots of 0.15 s, polled every 20 ms
             if sink.reveals():
                 break
             await asyncio.sleep(0.05)
     finally:
         loop.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await loop  # gone before the next test (its timers are in the same database)
     (reveal,) = sink.reveals()
     assert reveal["defaulted"] == ["s0", "s1", "s2"]
     assert (await record_types(r, "g-loop")).count("slot_timed_out") == 3
@@ -152,7 +144,7 @@ async def test_control_without_a_time_per_slot_an_idle_first_seat_defaults_every
     esc = Escrow(Settings(), r, sink)
     s = spec("g-old", slot_timeout_ms=None, deadline_ms=0)
     await esc.on_open(s)
-    assert await r.zscore(streams.TIMERS_ESC, "g-old|pick:1|s0") is None
+    assert await esc.timers.due("g-old|pick:1|s0") is None
     await esc.on_commit(commit("g-old", 1, 7))
     await esc.on_commit(commit("g-old", 2, 8))
     await esc.skip(s, "s0")  # no time per slot: nothing happens

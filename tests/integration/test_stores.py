@@ -4,18 +4,15 @@ escrow's commit / close scripts."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import redis.asyncio as aioredis
 
 from services.adjudicator import core
 from services.adjudicator.store import Store
 from services.escrow.service import Escrow
 from shared.fairness.commitments import commitment, new_nonce
 from shared.protocol import internal as im
-from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.runtime.settings import Settings
 
@@ -31,13 +28,6 @@ class Sink:
     async def publish(self, body: dict[str, Any], stream: str, **_: Any) -> None:
         self.sent.append((stream, body))
 
-
-@pytest.fixture
-async def r(redis_url: str) -> AsyncIterator[Any]:
-    client = aioredis.Redis.from_url(redis_url)
-    await client.flushall()
-    yield client
-    await client.aclose()
 
 
 def new_doc(game_id: str) -> core.GameDoc:
@@ -116,7 +106,7 @@ async def test_escrow_reveals_once_after_all_commit_and_refuses_after_close(r: A
                     ("reply", "s0", None), ("reply", "s0", "escrow/already_committed"),
                     ("round_revealed", None, None), ("reply", "s1", None),  # no notify
                     ("round_revealed", None, None), ("reply", "s1", "escrow/closed")]
-    assert await r.zscore(streams.TIMERS_ESC, "g-esc|pick:1") is None
+    assert await esc.timers.due("g-esc|pick:1") is None
 
 
 async def test_escrow_deadline_closes_with_defaults(r: Any) -> None:

@@ -96,12 +96,8 @@ async def _setup(url: str, game: str, seats: int, options: dict[str, Any], tag: 
             raise
     t = await retry(host.get_table, tid)
     assert len(t["players"]) == seats, t
-    try:
-        run.game_id = await retry(host.start, tid)
-    except ApiError as exc:  # a retried start after a lost reply
-        if exc.code != "lobby/already_started":
-            raise
-        run.game_id = (await retry(host.get_table, tid))["game_id"]
+    # a retried start after a lost reply or a failed step finishes that start (same game)
+    run.game_id = await retry(host.start, tid)
     return run
 
 

@@ -16,25 +16,28 @@ pytestmark = pytest.mark.service
 
 @pytest.fixture
 def adjudicator_app(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, list[dict[str, Any]]]:
-    from services.adjudicator import app as adj
+    from services.adjudicator.app import wire
+    from shared.runtime.service import build
 
+    kit = build("adjudicator")
+    adjudicator = wire(kit)  # the handlers as create_app wires them
     seen: list[dict[str, Any]] = []
 
     async def record(body: dict[str, Any]) -> None:
         seen.append(body)
 
-    monkeypatch.setattr(adj.adjudicator, "dispatch", record)
-    return adj, seen
+    monkeypatch.setattr(adjudicator, "dispatch", record)
+    return kit, seen
 
 
 async def test_adjudicator_accepts_each_message_only_on_its_own_stream(
         adjudicator_app: tuple[Any, list[dict[str, Any]]]) -> None:
-    adj, seen = adjudicator_app
+    kit, seen = adjudicator_app
     reveal = im.RoundRevealed(game_id="g", round_id="r", choices={"s0": 1}).model_dump(mode="json")
     action = im.SubmitAction(cmd_id="c", game_id="g", seat=0, player_id="p",
                              action={"type": "x"}).model_dump(mode="json")
     draw = im.DrawMade(game_id="g", label="l", values=[1]).model_dump(mode="json")
-    async with TestRedisBroker(adj.kit.broker) as br:
+    async with TestRedisBroker(kit.broker) as br:
         # forged answers on the gateway's stream are dropped: only the escrow writes reveals,
         # only the dealer writes draws
         await br.publish(reveal, stream="adj:actions:0")

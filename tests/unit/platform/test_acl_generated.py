@@ -9,7 +9,7 @@ import pytest
 
 from shared.protocol import acl, keys, streams
 from shared.protocol.streams import Keys
-from shared.runtime import valkey_acl
+from shared.runtime import timers, valkey_acl
 
 pytestmark = pytest.mark.unit
 
@@ -67,6 +67,8 @@ def test_every_key_a_builder_makes_is_granted_to_a_service() -> None:
             k.chat("spectators"), k.chat_ids, k.esc_commits("r1"), k.refusals(0), k.view(1),
             streams.table_chat("t-1"), streams.table_chat_ids("t-1"), streams.chat_mutes("p"),
             streams.chat_silenced("p"), streams.TIMERS_ADJ, streams.TIMERS_ESC,
+            timers.key_for(streams.TIMERS_ADJ, "g-1", 4),
+            timers.key_for(streams.TIMERS_ESC, "g-1", 4),
             keys.LOBBY_OPEN_TABLES, keys.LOBBY_IDLE_TABLES, keys.LOBBY_LIVE_GAMES,
             keys.LOBBY_AUDIT, keys.LOBBY_ERASED, keys.lobby_player("p"),
             keys.lobby_handle("h"), keys.lobby_session("s"), keys.lobby_sessions("p"),

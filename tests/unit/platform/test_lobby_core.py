@@ -137,3 +137,12 @@ def test_a_leaving_host_hands_over_to_the_next_human_or_closes() -> None:
     closed = tables.leave(handed, "p-b", 6_000)  # only a bot left
     assert closed.status == "closed" and closed.updated_ms == 6_000
     assert tables.leave(t, "p-b", 5_000).host == "p-h"  # a guest leaving changes no host
+
+
+def test_only_the_host_of_a_started_table_with_its_game_resumes_the_start() -> None:
+    t = tables.join(table("t-1"), BOB)
+    started = tables.start(t, "p-h").model_copy(update={"game_id": "g-1"})
+    assert tables.started_by(started, "p-h")
+    assert not tables.started_by(started, "p-b")
+    assert not tables.started_by(t, "p-h")
+    assert not tables.started_by(started.model_copy(update={"game_id": None}), "p-h")

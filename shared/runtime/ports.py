@@ -1,0 +1,48 @@
+"""Typed ports: what a service's shell needs from the outside, as Protocols. The real
+adapters are faststream's broker / shared/runtime/outbox.py (Publisher) and each service's
+store.py over Redis; tests/support/fakes.py has in-memory ones, so a service's behaviour is
+tested in milliseconds without a server (tests/service), beside the integration tests that
+run the real adapters against Valkey."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+Rows = dict[str, dict[str, Any]]
+Decide = Callable[[list[dict[str, Any] | None]], tuple[Rows, dict[str, Any]]]
+
+
+class Publisher(Protocol):
+    """Appends a message to a stream (the broker, or the pipelining outbox)."""
+
+    async def publish(self, body: Any, /, *, stream: str, maxlen: int | None = None) -> Any: ...
+
+
+class DealerStorePort(Protocol):
+    """services/dealer/store.py."""
+
+    async def commit_seed(self, game_id: str, seed_hex: str, rules_version: str,
+                          commitment: str, entry: str) -> bool: ...
+
+    async def commitment(self, game_id: str) -> str: ...
+
+    async def fields(self, game_id: str) -> dict[str, str]: ...
+
+    async def fix_client_seeds(self, game_id: str, seeds: str) -> bool: ...
+
+    async def store_draw(self, game_id: str, label: str, record: str) -> str | None: ...
+
+    async def order(self, game_id: str) -> list[str]: ...
+
+    async def reveal(self, game_id: str, entry: str, ttl_ms: int) -> bool: ...
+
+
+class ScoringStorePort(Protocol):
+    """services/scoring/store.py."""
+
+    async def rate_once(self, game: str, game_id: str, ids: list[str], decide: Decide
+                        ) -> tuple[dict[str, Any], bool]: ...
+
+    async def publish(self, record: dict[str, Any], leaderboard: dict[str, float],
+                      keep: int) -> None: ...

@@ -1,0 +1,45 @@
+"""The durable timers' pure parts (shared/runtime/timers.py): key naming per partition, the
+member's game and the claim's reply."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared.protocol import streams
+from shared.runtime import timers
+
+pytestmark = pytest.mark.unit
+
+
+def hash_tag(key: str) -> str:
+    """The part of a key a Redis cluster hashes (the first non-empty {...})."""
+    start = key.index("{")
+    return key[start + 1:key.index("}", start)]
+
+
+def test_each_partition_has_its_own_key_and_hash_tag() -> None:
+    keys = [timers.partition_key(streams.TIMERS_ADJ, p) for p in range(8)]
+    assert keys[3] == "timers:adj:{adj/3}"
+    assert len({hash_tag(k) for k in keys}) == 8
+    esc = timers.partition_key(streams.TIMERS_ESC, 3)
+    assert esc == "timers:esc:{esc/3}" and hash_tag(esc) != hash_tag(keys[3])
+    assert all(k.startswith(streams.TIMERS_ADJ + ":") for k in keys)  # ACL: ~timers:adj:*
+
+
+def test_a_game_lands_in_its_stream_partition() -> None:
+    for gid in ("g-1", "g-abc", "g-0123456789abcdef"):
+        assert timers.key_for(streams.TIMERS_ESC, gid, 16) == timers.partition_key(
+            streams.TIMERS_ESC, streams.shard_of(gid, 16))
+    assert timers.key_for(streams.TIMERS_ADJ, "g-1", 1) == "timers:adj:{adj/0}"
+
+
+def test_the_game_of_a_member_is_its_first_field() -> None:
+    assert timers.game_of("g-1|12") == "g-1"
+    assert timers.game_of("g-1|pick:1|s0") == "g-1"
+    assert timers.game_of("g-1") == "g-1"
+
+
+def test_a_claim_reply_is_the_lease_then_the_members() -> None:
+    c = timers.parse_claim("k", [b"1700000010000", b"g-1|3", "g-2|expire"])
+    assert c == timers.Claim("k", "1700000010000", ["g-1|3", "g-2|expire"])
+    assert timers.parse_claim("k", [b"5"]).members == []
