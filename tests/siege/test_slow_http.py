@@ -18,6 +18,8 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
+from services.gateway.limits import GatewayLimits
+from services.gateway.server import connection_cap
 from services.supervisor import Supervisor
 from tests.siege.conftest import SIEGE_ENV, extra_gateways, metric, report
 
@@ -220,3 +222,11 @@ async def test_half_sent_heads_never_exhaust_the_gateways_descriptors(
     assert all(a == (200, "") or a == (503, "message/unavailable") for a in answers), answers
     assert shed > 0, "nothing was shed: the heads did not reach the cap"
     assert after[0] == 200, after
+
+
+def test_the_connection_cap_keeps_the_descriptor_reserve() -> None:
+    limits = GatewayLimits()
+    assert connection_cap(limits, nofile=1024) == 1024 - limits.fd_reserve
+    assert connection_cap(limits, nofile=1 << 20) == (limits.http_max_connections
+                                                       + limits.ws_max_sockets)
+    assert connection_cap(limits, nofile=100) == 16  # never none at all
