@@ -29,7 +29,9 @@ for a moment first, so the client reads the answer instead of a reset).
   own close waits behind the blocked send), and cuts the socket ``grace_s`` later unless the
   client answers the close;
 * a text frame that is not UTF-8 reaches the app as bytes, which it refuses with a typed
-  ``rejected``, instead of the connection being failed (1007).
+  ``rejected``, instead of the connection being failed (1007);
+* a handshake refused with an HTTP answer (429 from the rate limits) is not logged as an
+  error (uvicorn logs one per refused handshake).
 """
 
 from __future__ import annotations
@@ -242,6 +244,15 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         if self.close_timer is not None:
             self.close_timer.cancel()
         self.close_timer = self.loop.call_later(grace_s, self.transport.abort)
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if message.get("type") == "websocket.http.response.body" \
+                and not message.get("more_body", False):
+            # a handshake answered with an HTTP refusal (a 429) is complete: uvicorn would log
+            # "ASGI callable returned without completing handshake" for each one, an error
+            # line per refused handshake for an attacker to fill the logs with
+            self.handshake_complete = True
 
     def send_receive_event_to_app(self) -> None:
         if self.curr_msg_data_type == "text":

@@ -525,7 +525,10 @@ async def siege_victim(scale: Scale) -> dict[str, Any]:
     asserts what is not a speed, returns the figures."""
     global SIZE
     SIZE = scale
-    sup = Supervisor(port=free_port(), log_dir=Path("test-output/siege/logs/victims"),
+    logs = Path("test-output/siege/logs/victims")
+    gateway_log = logs / "gateway-0.log"
+    log_from = gateway_log.stat().st_size if gateway_log.exists() else 0  # (appended to)
+    sup = Supervisor(port=free_port(), log_dir=logs,
                      env_extra={"EMPIRE_RATE_EXEMPT_IPS": "127.0.0.1/32", **dict(scale.env)})
     began = time.monotonic()
     sup.start(wait=180)
@@ -572,6 +575,11 @@ async def siege_victim(scale: Scale) -> dict[str, Any]:
             finally:
                 pool.shutdown()
             figures_s["attacks"] = time.monotonic() - began - sum(figures_s.values())
+            # a refused handshake is answered, not logged as an error (log amplification)
+            with gateway_log.open("rb") as f:
+                f.seek(log_from)
+                figures["handshake_error_lines"] = sum(
+                    1 for line in f if b"without completing handshake" in line)
             # no acknowledged action lost: every receipt the escrow acknowledged stands, the
             # same commitment, in the record of its game, and every game's reveals verify
             await victim.finish()
@@ -610,6 +618,7 @@ async def siege_victim(scale: Scale) -> dict[str, Any]:
             figures_s["refusals"] = time.monotonic() - began - sum(figures_s.values())
             figures["seconds"] = {k: round(v, 1) for k, v in figures_s.items()}
         report(f"victims-{scale.name}" if scale.name == "test" else "victims", figures)
+        assert figures["handshake_error_lines"] == 0, figures["handshake_error_lines"]
         missing = [k for k in REFUSAL_KINDS if not tally.kinds[k]]
         assert not missing, (missing, figures["refused"])
         wrong = {k: v for k, v in tally.answered.items() if k != "rate_limited_refill"}
