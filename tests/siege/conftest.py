@@ -90,7 +90,7 @@ def extra_gateways(sup: Supervisor, env: dict[str, str], n: int = 1,
                                           env=penv, stdout=log.open("ab"),
                                           stderr=subprocess.STDOUT, preexec_fn=limit))
             urls.append(f"http://127.0.0.1:{port}")
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120  # a loaded 2-core machine took over 60 s
         while not all(_ready(u) for u in urls):
             if time.monotonic() > deadline:
                 raise RuntimeError("extra gateways did not become ready")

@@ -208,7 +208,9 @@ async def test_a_slow_consumer_closed_4008_resumes_from_its_last_seq(
     snapshot), and with what the socket had, the record whole and in order, to the game's
     end. (A resume more than the 16 kept view snapshots behind gets one complete snapshot
     flagged ``gap`` instead; the record is resumed exactly either way.)"""
-    env = {"EMPIRE_WS_SEND_TIMEOUT_S": "60", "EMPIRE_WS_CLOSE_GRACE_S": "2",
+    # a long close grace: the stalled socket's buffered frames and its close frame are read
+    # at leisure after the close (a cut socket's unread data is lost to a reset)
+    env = {"EMPIRE_WS_SEND_TIMEOUT_S": "60", "EMPIRE_WS_CLOSE_GRACE_S": "60",
            "EMPIRE_WS_QUEUE_FRAMES": "256"}
     with extra_gateways(siege, env) as (gw,):
         async with Client(gw) as p, Client(gw) as w:
