@@ -40,6 +40,10 @@ from shared.fairness.verify import verify
 
 # refusals that say the message was not taken and may be sent again as it is
 TRANSIENT_CODES = frozenset({"message/unavailable", "message/rate_limited"})
+# CANCEL_SAFE: the SDK's waits use ``asyncio.timeout``, never ``asyncio.wait_for``: on Python
+# 3.11 wait_for returns the awaited result when a cancel lands after it completed but before
+# the waiting task resumed, and the cancelled task plays on (a bot seat the runner stopped, a
+# player a test stopped: tests/clients/test_sdk_cancel.py)
 KEPT_RECEIPTS = 100  # unwatched games whose receipts a Client keeps for verify_game
 
 
@@ -168,7 +172,8 @@ class GameSession:
         that arrived while the caller was busy (e.g. its own commit's record entry, which
         makes its next fixed-order slot its turn) wakes the next wait at once instead of
         being lost for the whole timeout."""
-        await asyncio.wait_for(self.changed.wait(), timeout)
+        async with asyncio.timeout(timeout):  # see CANCEL_SAFE
+            await self.changed.wait()
         self.changed.clear()
 
     async def wait_until(self, cond: Callable[[], bool], timeout: float = 30.0) -> None:
@@ -179,7 +184,8 @@ class GameSession:
                 with contextlib.suppress(TimeoutError):
                     await self.wait(0.5)
 
-        await asyncio.wait_for(loop(), timeout)
+        async with asyncio.timeout(timeout):  # see CANCEL_SAFE
+            await loop()
 
     async def act(self, action: Any, expected_seq: int | None = None) -> str:
         return await self.client.act(
@@ -251,9 +257,11 @@ class ChatLog:
                 if cond():
                     return
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.changed.wait(), 0.5)
+                    async with asyncio.timeout(0.5):  # see CANCEL_SAFE
+                        await self.changed.wait()
 
-        await asyncio.wait_for(loop(), timeout)
+        async with asyncio.timeout(timeout):
+            await loop()
 
 
 def _chat_key(table_id: str | None, game_id: str | None) -> str:
@@ -742,7 +750,8 @@ class Client:
         self._pending[cmd_id] = pending
         try:
             await self._send(msg)
-            return await asyncio.wait_for(fut, timeout), pending
+            async with asyncio.timeout(timeout):  # see CANCEL_SAFE
+                return await fut, pending
         finally:
             self._pending.pop(cmd_id, None)
             self.replies.pop(cmd_id, None)

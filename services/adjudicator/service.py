@@ -38,7 +38,8 @@ class Adjudicator:
         self.settings = settings
         self.store = store
         self.broker = broker
-        self.archive: Archive = archive if archive is not None else ValkeyArchive(store.redis)
+        self.archive: Archive = archive if archive is not None else ValkeyArchive(
+            store.redis, settings.archive_ttl_s)
         store.refusals_kept = settings.refusals_kept
         store.refusals_ttl_ms = int(settings.refusals_ttl_s * 1000)
         store.timers.partitions = settings.partitions

@@ -5,10 +5,11 @@ from shared.runtime.startup import refuse_unsafe
 refuse_unsafe("gateway")  # before anything connects: placeholder secrets, plaintext (exit 78)
 
 from services.gateway.limits import get_limits  # noqa: E402
-from services.gateway.server import DrainingServer, config  # noqa: E402
+from services.gateway.server import DrainingServer, config, raise_nofile  # noqa: E402
 from shared.runtime.settings import get_settings  # noqa: E402
 
 s = get_settings()
+raise_nofile()  # the soft descriptor limit up to the hard one: the connection cap follows it
 # uvicorn with the gateway's guards against slow and hostile clients (services/gateway/server.py)
 cfg = config(s, get_limits())
 # replicas on one host share the port (SO_REUSEPORT: the kernel spreads the connections)

@@ -22,3 +22,6 @@ HTTP_TIMEOUTS = Counter("empire_http_timeouts_total",
 REFUSED_INPUT = Counter("empire_refused_input_total",
                         "Hostile or malformed HTTP input refused, by reason",
                         ["reason"], registry=REGISTRY)
+HTTP_SHED = Counter("empire_http_shed_total",
+                    "Connections accepted over the connection cap, answered 503 and closed",
+                    registry=REGISTRY)

@@ -36,6 +36,9 @@ class GatewayLimits(BaseSettings):
     http_write_timeout_s: float = Field(30.0, gt=0)  # a response the client does not read
     http_keep_alive_s: int = Field(5, ge=1)  # idle between requests on a kept-alive socket
     http_max_connections: int = Field(4096, ge=16)  # per process, besides WebSockets: 503
+    # descriptors kept free of client connections: the Valkey pools (up to 512), the
+    # listening socket, logs and files; the connection cap is RLIMIT_NOFILE less this
+    fd_reserve: int = Field(640, ge=32)
     # slow WebSocket readers: each connection's outbound queue and its writer
     ws_queue_frames: int = Field(4096, ge=64)
     ws_queue_bytes: int = Field(4 * 1024 * 1024, ge=64 * 1024)

@@ -13,6 +13,15 @@ open for ever (slow-loris). ``GuardedH11Protocol`` adds, per connection:
 * a write timeout (EMPIRE_HTTP_WRITE_TIMEOUT_S): a response the client stops reading for
   that long (the transport's buffer stays full) is cut.
 
+and a connection cap that holds before a request head is complete: uvicorn's
+``limit_concurrency`` answers 503 only once a whole head has arrived, so ~20k sockets that send
+half a head each would take every file descriptor of the process (then accept() fails with
+EMFILE, and new Valkey connections too) until their head timeouts. ``connection_cap`` is the
+configured caps (EMPIRE_HTTP_MAX_CONNECTIONS + EMPIRE_WS_MAX_SOCKETS) within RLIMIT_NOFILE
+less EMPIRE_FD_RESERVE (the Valkey pools, the listening socket, logs and files); a connection
+accepted over it is answered a typed 503 at once and closed (its unread request discarded
+for a moment first, so the client reads the answer instead of a reset).
+
 ``GuardedWebSocketProtocol`` gives the app two things uvicorn does not:
 
 * ``scope["extensions"]["empire.close_now"]["call"](code, reason, grace_s)`` writes the
@@ -20,12 +29,15 @@ open for ever (slow-loris). ``GuardedH11Protocol`` adds, per connection:
   own close waits behind the blocked send), and cuts the socket ``grace_s`` later unless the
   client answers the close;
 * a text frame that is not UTF-8 reaches the app as bytes, which it refuses with a typed
-  ``rejected``, instead of the connection being failed (1007).
+  ``rejected``, instead of the connection being failed (1007);
+* a handshake refused with an HTTP answer (429 from the rate limits) is not logged as an
+  error (uvicorn logs one per refused handshake).
 """
 
 from __future__ import annotations
 
 import asyncio
+import resource
 from typing import Any
 
 import h11
@@ -46,8 +58,48 @@ TIMEOUT_408 = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\
                + b"\r\n\r\n" + _TIMEOUT_BODY)
 
 
+_BUSY_BODY = (b'{"ok":false,"code":"message/unavailable","message":"this server holds all the '
+              b'connections it can; retry"}')
+BUSY_503 = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
+            b"retry-after: 1\r\nconnection: close\r\ncontent-length: "
+            + str(len(_BUSY_BODY)).encode() + b"\r\n\r\n" + _BUSY_BODY)
+SHED_GRACE_S = 1.0  # a shed connection's unread request is discarded this long, then closed
+
+
+def connection_cap(limits: GatewayLimits, nofile: int | None = None) -> int:
+    """The most connections (HTTP and WebSocket) one gateway process holds: the configured
+    caps, within the descriptors RLIMIT_NOFILE leaves after EMPIRE_FD_RESERVE."""
+    wanted = limits.http_max_connections + limits.ws_max_sockets
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0] if nofile is None else nofile
+    if soft == resource.RLIM_INFINITY:
+        return wanted
+    return max(16, min(wanted, soft - limits.fd_reserve))
+
+
+def raise_nofile() -> int:
+    """Raise this process's soft RLIMIT_NOFILE to its hard limit (the usual 1024 soft limit
+    is far below what a gateway holds); returns the soft limit in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError):
+            return soft
+        return target
+    return soft
+
+
+class _Shed:
+    """Connections shed over the cap that are still in their grace: bounded too (past it,
+    a shed connection is aborted at once)."""
+
+    grace = 0
+
+
 class GuardedH11Protocol(H11Protocol):
     limits: GatewayLimits  # set by guarded_protocols()
+    cap: int  # connection_cap(limits), set by guarded_protocols()
 
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
@@ -55,6 +107,7 @@ class GuardedH11Protocol(H11Protocol):
         self._body_timer: asyncio.TimerHandle | None = None
         self._write_timer: asyncio.TimerHandle | None = None
         self._upgraded = False  # the WebSocket protocol owns the transport now
+        self._shed = False  # accepted over the cap: answered 503, being closed
 
     # -- timers ----------------------------------------------------------------------------
 
@@ -112,13 +165,40 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        if len(self.connections) > self.cap:
+            self._shed_now()
+            return
         self._arm_head()  # a connection that never sends a byte
 
+    def _shed_now(self) -> None:
+        """Over the cap: a typed 503, the write side closed, the request (if any) read and
+        dropped for SHED_GRACE_S so the client reads the answer, not a reset; then closed."""
+        self._shed = True
+        edge_metrics.HTTP_SHED.inc()
+        self.transport.write(BUSY_503)
+        if _Shed.grace >= max(16, self.limits.fd_reserve // 4) \
+                or not self.transport.can_write_eof():
+            self.transport.close()  # a flood of shed connections: no grace for more
+            return
+        _Shed.grace += 1
+        self.transport.write_eof()
+        self._head_timer = self.loop.call_later(SHED_GRACE_S, self.transport.close)
+
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._shed and self._head_timer is not None:
+            _Shed.grace -= 1
         self._cancel_all()
         super().connection_lost(exc)
 
+    def eof_received(self) -> None:
+        if self._shed:
+            self.transport.close()  # the client read the 503 and went
+            return
+        super().eof_received()
+
     def data_received(self, data: bytes) -> None:
+        if self._shed:
+            return  # the request of a connection over the cap: dropped
         super().data_received(data)
         self._track()
 
@@ -165,6 +245,15 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
             self.close_timer.cancel()
         self.close_timer = self.loop.call_later(grace_s, self.transport.abort)
 
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if message.get("type") == "websocket.http.response.body" \
+                and not message.get("more_body", False):
+            # a handshake answered with an HTTP refusal (a 429) is complete: uvicorn would log
+            # "ASGI callable returned without completing handshake" for each one, an error
+            # line per refused handshake for an attacker to fill the logs with
+            self.handshake_complete = True
+
     def send_receive_event_to_app(self) -> None:
         if self.curr_msg_data_type == "text":
             try:
@@ -176,7 +265,8 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
 
 def guarded_protocols(limits: GatewayLimits) -> tuple[type[H11Protocol],
                                                       type[WebSocketsSansIOProtocol]]:
-    http = type("GatewayH11Protocol", (GuardedH11Protocol,), {"limits": limits})
+    http = type("GatewayH11Protocol", (GuardedH11Protocol,),
+                {"limits": limits, "cap": connection_cap(limits)})
     return http, GuardedWebSocketProtocol
 
 
@@ -212,7 +302,8 @@ def config(settings: Settings, limits: GatewayLimits, app: Any = "services.gatew
         http=http, ws=ws, ws_max_size=settings.max_message_bytes * 4,
         proxy_headers=False,  # client addresses: services/gateway/client_ip.py
         timeout_keep_alive=limits.http_keep_alive_s,
-        # uvicorn counts WebSockets among its connections: room for both
-        limit_concurrency=limits.http_max_connections + limits.ws_max_sockets,
+        # uvicorn counts WebSockets among its connections: room for both, within the
+        # process's descriptors (connection_cap; the guard above sheds the excess at once)
+        limit_concurrency=connection_cap(limits),
         h11_max_incomplete_event_size=16 * 1024,  # request line + headers
     )

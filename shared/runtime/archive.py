@@ -13,12 +13,14 @@ GET /api/matches/{id}, /record, /replay and /result (so ``python -m shared.fairn
 answer from the archive.
 
 The default store (``ValkeyArchive``) keeps each game as one zlib-compressed JSON value under
-``arch:{<game_id>}`` with no TTL, in the Valkey the services already use: no other moving
-part, the same ACL users, backups and AOF, one key per game (it lives in the game's own
-cluster slot), and a finished game costs its compressed record (~4-8× smaller than the
-live keys). The interface is one key -> one immutable blob, so an object store (S3 and
-compatible: ``PUT <prefix>/<game_id>.json.z``) or a SQLite file on a single host plugs in
-behind the same two methods when Valkey's memory is better spent on live games.
+``arch:{<game_id>}`` in the Valkey the services already use: no other moving part, the same
+ACL users, backups and AOF, one key per game (it lives in the game's own cluster slot), every
+gateway replica reads it, and a finished game costs its compressed record (~4-8× smaller than
+the live keys). It is kept for EMPIRE_ARCHIVE_TTL_S (30 days; 0 keeps it for good), so the
+archive's memory is bounded by games per day × their compressed size × the retention, never
+by the site's age (docs/operations.md "Archive"). The interface is one key -> one immutable
+blob, so an object store (S3 and compatible: ``PUT <prefix>/<game_id>.json.z``, retention by
+a lifecycle rule) plugs in behind the same two methods for a longer retention.
 """
 
 from __future__ import annotations
@@ -60,13 +62,15 @@ def unpack(blob: bytes) -> dict[str, Any]:
 
 
 class ValkeyArchive:
-    """``arch:{<game_id>}`` -> zlib(JSON), no TTL (the embedded default)."""
+    """``arch:{<game_id>}`` -> zlib(JSON), expiring ``ttl_s`` after the archive (0: never);
+    the embedded default."""
 
-    def __init__(self, redis: Any) -> None:
+    def __init__(self, redis: Any, ttl_s: float = 0.0) -> None:
         self.redis = redis
+        self.ttl_ms = int(ttl_s * 1000)
 
     async def put(self, game_id: str, doc: dict[str, Any]) -> None:
-        await self.redis.set(archive_key(game_id), pack(doc))
+        await self.redis.set(archive_key(game_id), pack(doc), px=self.ttl_ms or None)
 
     async def get(self, game_id: str) -> dict[str, Any] | None:
         raw = await self.redis.get(archive_key(game_id))

@@ -83,6 +83,9 @@ class Settings(BaseSettings):
     # scoring come first), its live keys then expire after archive_live_ttl_s
     archive_after_s: float = Field(5.0, ge=0)
     archive_live_ttl_s: float = Field(3600.0, gt=0)
+    # the archive's retention: an archived game is kept this long after its archive, then
+    # expires (0: kept for good); docs/operations.md "Archive" sizes it
+    archive_ttl_s: float = Field(30 * 86400.0, ge=0)
     # refused command ids remembered per (game, seat): at most this many, for this long
     refusals_kept: int = Field(256, ge=1)
     refusals_ttl_s: float = Field(24 * 3600.0, gt=0)

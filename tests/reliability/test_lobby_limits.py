@@ -239,6 +239,8 @@ async def test_a_finished_game_is_served_from_its_archive(limited: Supervisor,
         await _wait(archived_and_gone, 60, "archived and live keys expired")
         gone_after = time.monotonic() - t0
         blob = await admin.memory_usage(archive_key(gid)) or 0
+        retention_ms = await admin.pttl(archive_key(gid))  # EMPIRE_ARCHIVE_TTL_S, 30 days
+        assert 29 * 86400_000 < retention_ms <= 30 * 86400_000, retention_ms
         meta = await c.match(gid)
         rec = await c.record(gid)
         board = await c.board_at(gid, 1, seat=0)

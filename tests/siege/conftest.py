@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import resource
 import subprocess
 import sys
 import time
@@ -67,9 +68,16 @@ def _ready(url: str) -> bool:
 
 
 @contextlib.contextmanager
-def extra_gateways(sup: Supervisor, env: dict[str, str], n: int = 1) -> Iterator[list[str]]:
+def extra_gateways(sup: Supervisor, env: dict[str, str], n: int = 1,
+                   nofile: int | None = None) -> Iterator[list[str]]:
     """``n`` more gateway processes of the running system (same Valkey, same secret), each on
-    its own port with ``env`` on top of the system's environment; yields their URLs."""
+    its own port with ``env`` on top of the system's environment (and ``nofile`` as its soft
+    and hard RLIMIT_NOFILE when given); yields their URLs."""
+
+    def limit() -> None:
+        if nofile is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+
     procs: list[subprocess.Popen[bytes]] = []
     urls = []
     try:
@@ -80,9 +88,9 @@ def extra_gateways(sup: Supervisor, env: dict[str, str], n: int = 1) -> Iterator
             log.parent.mkdir(parents=True, exist_ok=True)
             procs.append(subprocess.Popen([sys.executable, "-m", "services.gateway"],
                                           env=penv, stdout=log.open("ab"),
-                                          stderr=subprocess.STDOUT))
+                                          stderr=subprocess.STDOUT, preexec_fn=limit))
             urls.append(f"http://127.0.0.1:{port}")
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120  # a loaded 2-core machine took over 60 s
         while not all(_ready(u) for u in urls):
             if time.monotonic() > deadline:
                 raise RuntimeError("extra gateways did not become ready")

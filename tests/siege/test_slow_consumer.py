@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import time
+from typing import Any
 
 import pytest
 import websockets
 
-from clients.sdk import Client
+from clients.sdk import Client, GameSession
 from clients.sdk.bot_player import play_seat
 from services.supervisor import Supervisor
 from tests.siege.conftest import extra_gateways, metric, report
-from tests.siege.rawws import RawWs
+from tests.siege.rawws import CLOSE, Closed, RawWs, close_code
 from tests.support.wsauth import offer, ws_url
 
 pytestmark = [pytest.mark.siege, pytest.mark.timeout(300)]
@@ -165,3 +167,134 @@ async def test_the_outbound_queue_bound_closes_a_stalled_connection(
                 "closed_after_s": round(waited, 1), "cut_after_close_frame_s": round(cut_s, 1)})
             assert code == 4008 and "queue" in reason, (code, reason)
             assert cut_s < 2 + 3, cut_s
+
+
+def _contiguous(seqs: list[int]) -> bool:
+    return all(b == a + 1 for a, b in itertools.pairwise(seqs))
+
+
+def _read_to_close(raw: RawWs, game_id: str) -> tuple[int | None, list[dict[str, Any]],
+                                                     list[tuple[str, dict[str, Any]]]]:
+    """What a stalled socket had been sent before its close: (close code, the game's views
+    in order, its record entries (id, entry) in order)."""
+    seqs: list[dict[str, Any]] = []
+    records: list[tuple[str, dict[str, Any]]] = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            op, data = raw.recv(max(0.01, deadline - time.monotonic()))
+        except (Closed, TimeoutError, OSError):
+            return None, seqs, records
+        if op == CLOSE:
+            return close_code(data), seqs, records
+        msg = json.loads(data)
+        if msg.get("game_id") != game_id:
+            continue
+        if msg.get("type") == "view":
+            seqs.append(msg)
+        elif msg.get("type") == "record":
+            records.append((msg["id"], msg["entry"]))
+    return None, seqs, records
+
+
+async def test_a_slow_consumer_closed_4008_resumes_from_its_last_seq(
+        siege: Supervisor) -> None:
+    """A player's watching socket stops reading mid-game (replays of a finished game fill
+    it); the game moves on a few views meanwhile; a third connection floods stale acts, whose
+    refusals reach every connection of the player, so the stalled socket's queue passes its
+    256-frame bound and it is closed 4008 (its queued frames dropped). The player then
+    resumes that watch (the SDK) from the last seq and record id the socket had received: the
+    views it missed arrive from the next seq on, none missed or doubled (contiguous, no gap
+    snapshot), and with what the socket had, the record whole and in order, to the game's
+    end. (A resume more than the 16 kept view snapshots behind gets one complete snapshot
+    flagged ``gap`` instead; the record is resumed exactly either way.)"""
+    # a long close grace: the stalled socket's buffered frames and its close frame are read
+    # at leisure after the close (a cut socket's unread data is lost to a reset)
+    env = {"EMPIRE_WS_SEND_TIMEOUT_S": "60", "EMPIRE_WS_CLOSE_GRACE_S": "60",
+           "EMPIRE_WS_QUEUE_FRAMES": "256"}
+    with extra_gateways(siege, env) as (gw,):
+        async with Client(gw) as p, Client(gw) as w:
+            await p.sign_in("siege-resumer")
+            warm = await p.create_table("duel", 2, {"rounds": 10})  # a finished game to replay
+            await p.add_bot(warm["table_id"])
+            done = await p.start(warm["table_id"])
+            await asyncio.wait_for(play_seat(p, done), 60)
+            t = await p.create_table("duel", 2, {"rounds": 100}, turn_timeout_ms=DAY_MS,
+                                     round_timeout_ms=DAY_MS)
+            await p.add_bot(t["table_id"])
+            gid = await p.start(t["table_id"])
+            game = await p.watch(gid)
+
+            async def play_views(n: int) -> None:
+                """The player plays until the game has moved ``n`` views, then pauses."""
+                pause = asyncio.Event()
+                task = asyncio.create_task(play_seat(p, gid, stop=pause))
+                try:
+                    start = game.seq
+                    await game.wait_until(lambda: game.seq >= start + n, 60)
+                    pause.set()
+                    await asyncio.wait_for(task, 60)
+                finally:
+                    task.cancel()
+
+            player: asyncio.Task[Any] | None = None
+            try:
+                await play_views(2)
+                before = metric(gw, SLOW)
+                raw = await asyncio.to_thread(_stall, gw, p.token or "", gid, done, 150)
+                await asyncio.sleep(2.0)  # the replays fill the stalled socket's buffers
+                # the game moves on a few views while the socket is stalled (fewer than the
+                # 16 view snapshots a seat's stream keeps), then waits for the player
+                await play_views(6)
+                flood = await websockets.connect(ws_url(gw), subprotocols=offer(p.token or ""),
+                                                 max_size=2**24)
+                assert json.loads(await flood.recv())["type"] == "welcome"
+                drain = asyncio.create_task(_discard(flood))
+                sent = 0
+                try:
+                    for _ in range(60):  # bounded: 3,000 stale acts at most
+                        if metric(gw, SLOW) > before:
+                            break
+                        for _ in range(50):
+                            await flood.send(json.dumps({
+                                "type": "act", "cmd_id": f"f{sent}", "game_id": gid,
+                                "expected_seq": 0, "action": {"type": "call", "stake": 1}}))
+                            sent += 1
+                        await asyncio.sleep(0.5)
+                finally:
+                    drain.cancel()
+                    await flood.close()
+                code, views, records = await asyncio.to_thread(_read_to_close, raw, gid)
+                seqs = [v["seq"] for v in views]
+                raw.close()
+                assert code == 4008, (code, len(seqs), sent)
+                assert seqs and records, (seqs, len(records))
+                held = game.seq
+                # the resume: the SDK's session holds what the closed socket had received
+                session = GameSession(game_id=gid, client=w, view=views[-1], seq=seqs[-1],
+                                      record=[e for _, e in records], record_id=records[-1][0])
+                w.token = p.token
+                await w.connect()
+                w.games[gid] = session
+                await w.watch(gid)
+                player = asyncio.create_task(play_seat(p, gid))  # and on to the end
+                await asyncio.wait_for(player, 120)
+                await session.wait_until(lambda: session.ended, 60)
+            finally:
+                if player is not None:
+                    player.cancel()
+            want = (await w.record(gid))["record"]
+            await session.wait_until(lambda: len(session.record) >= len(want), 30)
+            report("slow_consumer_resume", {"acts_sent": sent, "close_code": code,
+                                            "views_before_close": len(seqs),
+                                            "resumed_after_seq": seqs[-1],
+                                            "game_seq_at_resume": held,
+                                            "views_after_resume": len(session.seen_seqs),
+                                            "gaps": session.gaps})
+            assert _contiguous(seqs), seqs
+            assert session.gaps == 0, session.gaps
+            assert session.seen_seqs and session.seen_seqs[0] == seqs[-1] + 1, (
+                seqs[-1], session.seen_seqs[:3])
+            assert _contiguous(session.seen_seqs), session.seen_seqs
+            assert session.record == [{k: v for k, v in e.items() if k != "id"}
+                                      for e in want]

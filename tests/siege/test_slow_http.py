@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import resource
 import socket
 import time
 from urllib.parse import urlsplit
@@ -16,12 +18,15 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
+from services.gateway.limits import GatewayLimits
+from services.gateway.server import connection_cap
 from services.supervisor import Supervisor
-from tests.siege.conftest import SIEGE_ENV, metric, report
+from tests.siege.conftest import SIEGE_ENV, extra_gateways, metric, report
 
 pytestmark = [pytest.mark.siege, pytest.mark.timeout(300)]
 
 WRITE_CUTS = "empire_http_timeouts_total"
+SHED = "empire_http_shed_total"
 HEAD = b"GET /api/games HTTP/1.1\r\nHost: x\r\nUser-Agent: loris\r\nX-Pad: " + b"a" * 200
 
 
@@ -153,3 +158,75 @@ async def test_an_idle_kept_alive_socket_is_closed(siege: Supervisor) -> None:
     writer.close()
     report("http_keep_alive", {"closed_after_idle_s": round(idle_s, 1)})
     assert idle_s < float(SIEGE_ENV["EMPIRE_HTTP_KEEP_ALIVE_S"]) + 1.5, idle_s
+
+
+def _half_heads(host: str, port: int, n: int) -> tuple[list[socket.socket], int]:
+    """``n`` sockets that each send half a request head and stop; (the open ones, failures)."""
+    socks: list[socket.socket] = []
+    failed = 0
+    for _ in range(n):
+        try:
+            s = socket.create_connection((host, port), timeout=3)
+            s.setblocking(False)
+            s.send(b"GET /api/games HTTP/1.1\r\nHost: x\r\n")
+            socks.append(s)
+        except OSError:
+            failed += 1
+    return socks, failed
+
+
+async def _legit(url: str) -> tuple[int, str]:
+    """A legitimate request: (status, refusal code), or (0, the error) on a reset or a hang
+    (no answer within 8 s while the half-sent heads are held for a minute)."""
+    try:
+        async with httpx.AsyncClient(base_url=url, timeout=8) as http:
+            r = await http.get("/api/games")
+            code = r.json().get("code", "") if r.status_code != 200 else ""
+            return r.status_code, str(code)
+    except (httpx.HTTPError, ValueError) as exc:
+        return 0, type(exc).__name__
+
+
+async def test_half_sent_heads_never_exhaust_the_gateways_descriptors(
+        siege: Supervisor) -> None:
+    """A gateway with 1024 file descriptors (4096 at full size) and more half-sent request
+    heads than it has descriptors (1,500 in make test, ~19k in make siege full), each held for
+    a minute: the connection cap (RLIMIT_NOFILE less EMPIRE_FD_RESERVE) sheds the excess with
+    a typed 503 at once, so a legitimate client is answered (200, or that 503), never reset
+    or left hanging, and the gateway serves normally once the heads are gone."""
+    full = os.environ.get("EMPIRE_SIEGE_SCALE", "").lower() == "full"
+    nofile = 4096 if full else 1024
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    n = min(20_000, soft - 1_000) if full else 1_500
+    env = {"EMPIRE_HTTP_HEAD_TIMEOUT_S": "60", "EMPIRE_RATE_LIMITS": "false"}
+    with extra_gateways(siege, env, nofile=nofile) as (gw,):
+        u = urlsplit(gw)
+        host, port = u.hostname or "127.0.0.1", u.port or 80
+        before = metric(gw, SHED)
+        socks, failed = await asyncio.to_thread(_half_heads, host, port, n)
+        try:
+            answers = [await _legit(gw) for _ in range(5)]
+        finally:
+            for s in socks:
+                s.close()
+        after: tuple[int, str] = (0, "")
+        for _ in range(50):  # bounded: the held connections close on the server's side
+            after = await _legit(gw)
+            if after[0] == 200:
+                break
+            await asyncio.sleep(0.2)
+        shed = metric(gw, SHED) - before
+    report("half_sent_heads", {"gateway_nofile": nofile, "half_heads": n,
+                               "connects_failed": failed, "shed_503": shed,
+                               "legit_answers": answers, "after": after})
+    assert all(a == (200, "") or a == (503, "message/unavailable") for a in answers), answers
+    assert shed > 0, "nothing was shed: the heads did not reach the cap"
+    assert after[0] == 200, after
+
+
+def test_the_connection_cap_keeps_the_descriptor_reserve() -> None:
+    limits = GatewayLimits()
+    assert connection_cap(limits, nofile=1024) == 1024 - limits.fd_reserve
+    assert connection_cap(limits, nofile=1 << 20) == (limits.http_max_connections
+                                                       + limits.ws_max_sockets)
+    assert connection_cap(limits, nofile=100) == 16  # never none at all

@@ -1,30 +1,46 @@
-"""The siege, measured on its victims (issue 28): a normal player plays a duel against a bot
-while each attack runs from other accounts, and keeps >= 90% of its baseline frame rate with
-its gap between view frames (p99) within 2x the baseline; Valkey's used_memory grows by at
-most 1 MiB across 10,000 refused requests of every kind; no acknowledged action is lost (the
-victim's receipts all stand in the record, the game verifies).
+"""The siege, measured on its victims (issue 28): a normal player plays duels against a bot
+while each attack runs from other accounts.
 
-Attacks, one at a time, each for PHASE_S seconds: sockets that watch the victim's game and
+Attacks, one at a time, each for a phase of a few seconds: sockets that watch the victim's game and
 never read; 60 KiB body floods; act and commit floods on the victim's game from an account
 with no seat; table and bot floods up to the quotas; slow-loris heads; lobby listing floods;
-sockets opened and reopened on one token until refused. Loopback is exempt from the per-IP
-limits (the default), so nothing here is throttled by address: what protects the victim is
-isolation (per-connection queues, per-account quotas, bounded work), not a rate limit.
+sockets opened and reopened on one token until refused. Then refused requests of every kind
+(too large, malformed, unauthenticated, bad options, not found, rate-limited (429), over a
+quota, oversized move frames, moves from a seatless account, sockets over the per-player
+cap) while Valkey's used_memory is watched.
 
-A measurement, so never in ``make test``: ``make siege-small`` runs it small,
-``make siege`` full size, with the figures (before / during / after each attack) in
-test-output/siege/victims.json."""
+The victim plays from 127.0.0.1, which this test's system exempts from the per-IP limits
+(EMPIRE_RATE_EXEMPT_IPS=127.0.0.1/32: a single test client must not be throttled by its own
+address); the attackers attack from 127.0.0.2-9, as strangers on the internet would, so their
+HTTP floods and handshakes meet the per-IP limits. What protects the victim is isolation
+(per-connection queues, per-account quotas, bounded work) as much as the limits.
+
+Two tests share the machinery:
+
+* ``test_the_victim_plays_on_through_every_attack`` (``make test``: small and short, about a
+  minute) asserts only what is not a speed: the victim's game goes on after every attack
+  (a new frame arrives), every acknowledged commit stands in the record of its game, every
+  game's reveals verify, Valkey's used_memory grows by at most 1 MiB across the refused
+  requests, and every refusal kind is counted.
+* ``test_victims_keep_their_pace_and_valkey_keeps_its_memory`` (``make siege`` full size,
+  ``make siege-small``) measures the frame rate and the gap between frames before / during /
+  after each attack (test-output/siege/victims.json); at full size it asserts the issue's
+  bounds (>= 90% of the baseline frame rate, p99 gap within 2x) and 10,000 refused requests;
+  small, it prints them.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import itertools
+import json
 import multiprocessing
 import os
 import socket
 import statistics
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -42,24 +58,35 @@ from shared.runtime.valkey import free_port
 from tests.siege.conftest import report
 from tests.siege.rawws import RawWs
 
-# frame rates under attack: `make siege` / `make siege-small`, never `make test` (whose siege
-# tests are the limit checks in the other files)
-pytestmark = [pytest.mark.siege, pytest.mark.slow, pytest.mark.timeout(1800)]
+pytestmark = [pytest.mark.siege]
 
-FULL = os.environ.get("EMPIRE_SIEGE_SCALE", "small").lower() == "full"
-PHASE_S = 20.0 if FULL else 4.0
-AFTER_S = 5.0 if FULL else 2.0
-# the victim plays from 127.0.0.1 (exempt from the per-IP limits, as a single test client must
-# be); the attackers from other loopback addresses, as strangers on the internet would
 ATTACKER_IPS = [f"127.0.0.{i}" for i in range(2, 10)]
-# the bounds of the issue (>= 90% of the baseline frame rate, p99 gap <= 2x) are asserted at
-# full size (make siege, on a quiet machine); the small run in make test shares 2 cores with
-# the whole system, the attacker processes and the rest of the suite, and asserts that no
-# attack stops the victim's game (it keeps >= 10% of its pace)
-MIN_RATE, MAX_P99 = (0.9, 2.0) if FULL else (0.1, None)
-STALLED_SOCKETS = 200 if FULL else 24
-LORIS = 500 if FULL else 60
-REFUSED_TOTAL = 10_000 if FULL else 1_400
+MIN_RATE, MAX_P99 = 0.9, 2.0  # the issue's bounds, asserted at full size
+
+
+@dataclass(frozen=True)
+class Scale:
+    name: str
+    phase_s: float  # each attack
+    after_s: float  # the victim watched after each attack
+    stalled_sockets: int
+    loris: int
+    refused_total: int  # spread over the REFUSAL_KINDS
+    rounds: int  # of each of the victim's duels
+    # the system's settings: at the test size an attacker's address is held to a lower HTTP
+    # rate, so the rate-limit probe meets its 429 within a few hundred requests even on a
+    # loaded 2-core machine (the full run keeps the defaults: 20/s, bursts of 200)
+    env: tuple[tuple[str, str], ...] = ()
+
+
+SCALES = {
+    "test": Scale("test", 1.5, 0.5, 12, 30, 300, 30,
+                  (("EMPIRE_HTTP_PER_S", "5"), ("EMPIRE_HTTP_BURST", "50"))),
+    "small": Scale("small", 4.0, 2.0, 24, 60, 1_400, 100),
+    "full": Scale("full", 20.0, 5.0, 200, 500, 10_000, 100),
+}
+# the sizes of the attacks (set by the test that runs them; the attacker process gets its own)
+SIZE = SCALES["test"]
 
 
 def _discard(ws: RawWs) -> None:
@@ -81,13 +108,15 @@ class Victim:
     """One player's duels against a bot, back to back, watched frame by frame."""
 
     client: Client
+    rounds: int = 100
     game_id: str = ""
     games: list[str] = field(default_factory=list)
     frames: list[tuple[str, float]] = field(default_factory=list)  # (game, arrival time)
     task: asyncio.Task[Any] | None = None
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
 
     async def _one(self) -> None:
-        t = await self.client.create_table("duel", 2, {"rounds": 100})
+        t = await self.client.create_table("duel", 2, {"rounds": self.rounds})
         await self.client.add_bot(t["table_id"])
         self.game_id = await self.client.start(t["table_id"])
         self.games.append(self.game_id)
@@ -104,8 +133,15 @@ class Victim:
         await play_seat(self.client, self.game_id)
 
     async def _run(self) -> None:
-        while True:
+        while not self.stop.is_set():
             await self._one()
+
+    async def finish(self) -> None:
+        """Stop after the game in play (bounded): an event, never a cancel, so no commit in
+        flight is cut off and no half-played game goes on by its timeouts afterwards."""
+        self.stop.set()
+        assert self.task is not None
+        await asyncio.wait_for(asyncio.shield(self.task), 90)
 
     async def start(self) -> None:
         self.task = asyncio.create_task(self._run())
@@ -168,7 +204,7 @@ async def stalled_readers(url: str, tokens: list[str], game_id: str, stop: float
             return None
 
     socks = [await asyncio.to_thread(open_one, tokens[i % len(tokens)])
-             for i in range(STALLED_SOCKETS)]
+             for i in range(SIZE.stalled_sockets)]
     await asyncio.sleep(max(0.0, stop - time.monotonic()))
     for s in socks:
         if s is not None:
@@ -245,7 +281,7 @@ async def table_and_bot_flood(url: str, tokens: list[str], game_id: str,
 async def slow_loris(url: str, tokens: list[str], game_id: str, stop: float) -> dict[str, int]:
     host, port = url.removeprefix("http://").split(":")
     socks: list[socket.socket] = []
-    for i in range(LORIS):
+    for i in range(SIZE.loris):
         with contextlib.suppress(OSError):
             s = socket.create_connection((host, int(port)), timeout=2,
                                          source_address=(ATTACKER_IPS[i % len(ATTACKER_IPS)], 0))
@@ -310,117 +346,311 @@ ATTACKS: dict[str, Callable[[str, list[str], str, float], Awaitable[dict[str, in
 
 
 def run_attack(name: str, url: str, tokens: list[str], game_id: str,
-               seconds: float) -> dict[str, int]:
+               seconds: float, scale: str) -> dict[str, int]:
     """One attack in a process of its own: the attacker's work must not run on the victim
     client's event loop (or hold its GIL), as it would not on the internet."""
+    global SIZE
+    SIZE = SCALES[scale]
     return asyncio.run(ATTACKS[name](url, tokens, game_id, time.monotonic() + seconds))
 
 
-async def refused_requests(url: str, token: str, game_id: str, n: int) -> dict[str, int]:
-    """``n`` refused requests of every kind; returns how many of each were refused."""
-    kinds: dict[str, int] = {}
-    per = n // 7
-    async with httpx.AsyncClient(base_url=url, timeout=10) as http:
-        auth = {"authorization": f"Bearer {token}"}
-        probes: list[tuple[str, Callable[[], Awaitable[httpx.Response]]]] = [
-            ("too_large", lambda: http.post("/api/players", content=b"{" + b" " * 20_000 + b"}",
-                                            headers={"content-type": "application/json"})),
-            ("malformed", lambda: http.post("/api/tables", content=b'{"game":', headers=auth)),
-            ("unauthenticated", lambda: http.post("/api/tables", json={"game": "duel"})),
-            ("bad_options", lambda: http.post("/api/tables", headers=auth, json={
-                "game": "duel", "seats": 2, "options": {"rounds": "x" * 500}})),
-            ("not_found", lambda: http.post("/api/tables/t-nope/join", headers=auth)),
-        ]
-        for name, probe in probes:
-            refused = 0
-            for _ in range(per):
-                r = await probe()
-                refused += r.status_code >= 400
-            kinds[name] = refused
+# -- refused requests of every kind ------------------------------------------------------------
 
-    def frames() -> tuple[int, int]:
-        ws = RawWs(url, token).connect()
-        acts = commits = 0
-        try:
+REFUSAL_KINDS = ("too_large", "malformed", "unauthenticated", "bad_options", "not_found",
+                 "rate_limited", "quota", "frame_too_large", "not_seated", "socket_refused")
+HELD_SOCKETS = 16  # EMPIRE_WS_PER_PLAYER's default: the refused-socket probe's account fills it
+
+
+@dataclass
+class Refusals:
+    """Counts by kind, and answers that were not refusals (must stay 0 but for the rate
+    limit's refill, whose few answered listings are counted apart)."""
+
+    kinds: Counter[str] = field(default_factory=Counter)
+    answered: Counter[str] = field(default_factory=Counter)
+
+    def note(self, kind: str, r: httpx.Response) -> None:
+        if r.status_code == 429:
+            self.kinds["rate_limited"] += 1  # a token's or an address's limit, first
+        elif r.status_code >= 400:
+            self.kinds["quota" if _code(r) == "lobby/quota" else kind] += 1
+        else:
+            self.answered[kind] += 1
+
+
+def _code(r: httpx.Response) -> str:
+    with contextlib.suppress(Exception):
+        return str(r.json().get("code"))
+    return ""
+
+
+async def prepare_refusals(url: str, quota_token: str) -> None:
+    """What a quota refusal needs before the memory is measured: the account's open tables
+    at their quota (their tables are the only bytes the probes' account owns)."""
+    auth = {"authorization": f"Bearer {quota_token}"}
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        for _ in range(20):  # bounded: the quota is 5 open tables by default
+            r = await http.post("/api/tables", headers=auth, json={
+                "game": "duel", "seats": 2, "options": {"rounds": 3}})
+            if r.status_code != 200:
+                assert _code(r) == "lobby/quota", (r.status_code, r.text)
+                return
+        raise AssertionError("no table quota")
+
+
+async def refused_requests(url: str, tokens: list[str], game_id: str,
+                           n: int) -> tuple[Refusals, list[RawWs]]:
+    """``n`` refused requests spread over REFUSAL_KINDS (HTTP probes from 127.0.0.1, the
+    rate-limit probe from an attacker's address, frames and handshakes on raw sockets);
+    returns the tally and the sockets held open to fill a player's socket cap (the caller
+    closes them after measuring)."""
+    per = max(1, n // len(REFUSAL_KINDS))
+    tally = Refusals()
+    toks = tokens[:4]  # the authenticated probes, spread over accounts (a token's own limit)
+    quota_tok, frames_tok, socket_tok = tokens[4], tokens[5], tokens[6]
+    probes: dict[str, Callable[[httpx.AsyncClient, int], Awaitable[httpx.Response]]] = {
+        "too_large": lambda h, i: h.post(
+            "/api/players", content=b"{" + b" " * 20_000 + b"}",
+            headers={"content-type": "application/json"}),
+        "malformed": lambda h, i: h.post("/api/tables", content=b'{"game":',
+                                         headers=_auth(toks[i % 4])),
+        "unauthenticated": lambda h, i: h.post("/api/tables", json={"game": "duel"}),
+        "bad_options": lambda h, i: h.post("/api/tables", headers=_auth(toks[i % 4]), json={
+            "game": "duel", "seats": 2, "options": {"rounds": "x" * 500}}),
+        "not_found": lambda h, i: h.post("/api/tables/t-nope/join", headers=_auth(toks[i % 4])),
+        "quota": lambda h, i: h.post("/api/tables", headers=_auth(quota_tok), json={
+            "game": "duel", "seats": 2, "options": {"rounds": 3}}),
+    }
+
+    async def http_kind(kind: str) -> None:
+        async with httpx.AsyncClient(base_url=url, timeout=30) as http:
             for i in range(per):
-                ws.send(f'{{"type":"act","game_id":"{game_id}","cmd_id":"m{i}",'
-                        f'"action":{{"pick":1}},"expected_seq":0}}')
-                acts += 1
-                ws.send(f'{{"type":"commit","game_id":"{game_id}","cmd_id":"n{i}",'
-                        f'"round_id":"r","slot":"s0","commitment":"{"0" * 64}"}}')
-                commits += 1
-                if i % 32 == 0:
-                    _discard(ws)
+                tally.note(kind, await probes[kind](http, i))
+
+    async def rate_limited() -> None:
+        """An attacker's address past its HTTP limit (concurrent requests, faster than its
+        refill): its 429s are counted (a listing the refill lets through is counted apart);
+        bounded attempts."""
+        attempts = per * 3 + 600
+        async with _http(url, ATTACKER_IPS[-1]) as http:
+            async def worker() -> None:
+                nonlocal attempts
+                while attempts > 0 and tally.kinds["rate_limited_http"] < per:
+                    attempts -= 1
+                    r = await http.get("/api/games")
+                    if r.status_code == 429:
+                        tally.kinds["rate_limited_http"] += 1
+                    else:
+                        tally.answered["rate_limited_refill"] += 1
+            await asyncio.gather(*(worker() for _ in range(16)))
+        tally.kinds["rate_limited"] += tally.kinds.pop("rate_limited_http", 0)
+
+    await asyncio.gather(*(http_kind(k) for k in probes), rate_limited())
+
+    def frames() -> None:
+        """Oversized move frames and moves on the victim's game from an account with no
+        seat, each answer read and counted by its code."""
+        ws = RawWs(url, frames_tok).connect()
+        try:
+            assert json.loads(ws.recv_text())["type"] == "welcome"
+            big = "x" * 5000
+            sent = 0
+            while sent < 2 * per:
+                batch = [
+                    f'{{"type":"act","game_id":"{game_id}","cmd_id":"b{sent}",'
+                    f'"action":{{"pick":"{big}"}},"expected_seq":0}}',
+                    f'{{"type":"act","game_id":"{game_id}","cmd_id":"m{sent}",'
+                    f'"action":{{"pick":1}},"expected_seq":0}}',
+                    f'{{"type":"commit","game_id":"{game_id}","cmd_id":"n{sent}",'
+                    f'"round_id":"r","slot":"s0","commitment":"{"0" * 64}"}}',
+                ]
+                for text in batch:
+                    ws.send(text)
+                for _ in batch:
+                    reply = json.loads(ws.recv_text(timeout=30))
+                    code = reply.get("code")
+                    kind = {"message/too_large": "frame_too_large",
+                            "seat/not_seated": "not_seated",
+                            "message/malformed": "malformed",  # a commit's fields
+                            "message/rate_limited": "rate_limited"}.get(str(code))
+                    if kind is None:
+                        tally.answered[f"frame:{reply.get('type')}:{code}"] += 1
+                    else:
+                        tally.kinds[kind] += 1
+                sent += len(batch)
+                if tally.kinds["rate_limited"] > 4 * per:
+                    break  # the socket's own frame limit answers everything now
+                if sent % 60 == 0:
+                    time.sleep(0.2)  # mostly under the per-socket frame rate
         finally:
             ws.close()
-        return acts, commits
 
-    kinds["refused_acts"], kinds["refused_commits"] = await asyncio.to_thread(frames)
-    return kinds
+    def sockets() -> list[RawWs]:
+        """The account's socket cap filled, then handshakes over it: each refused (a typed
+        message/rate_limited and close 4029, or an HTTP refusal of the handshake)."""
+        held: list[RawWs] = []
+        for _ in range(HELD_SOCKETS):
+            ws = RawWs(url, socket_tok).connect()
+            held.append(ws)
+            assert ws.status == 101 and json.loads(ws.recv_text())["type"] == "welcome"
+        for _ in range(per):
+            ws = RawWs(url, socket_tok).connect()
+            try:
+                if ws.status != 101:
+                    tally.kinds["socket_refused"] += 1
+                    continue
+                first = json.loads(ws.recv_text())
+                code, _, _ = ws.drain_until_close(10)
+                if first.get("code") == "message/rate_limited" and code == 4029:
+                    tally.kinds["socket_refused"] += 1
+                else:
+                    tally.answered[f"socket:{first.get('type')}:{code}"] += 1
+            finally:
+                ws.close()
+        return held
+
+    await asyncio.to_thread(frames)
+    held = await asyncio.to_thread(sockets)
+    return tally, held
 
 
-async def test_victims_keep_their_pace_and_valkey_keeps_its_memory() -> None:
-    sup = Supervisor(port=free_port(), log_dir=Path("test-output/siege/logs/victims"),
-                     env_extra={"EMPIRE_RATE_EXEMPT_IPS": "127.0.0.1/32"})
+def _auth(token: str) -> dict[str, str]:
+    return {"authorization": f"Bearer {token}"}
+
+
+# -- the run -----------------------------------------------------------------------------------
+
+async def siege_victim(scale: Scale) -> dict[str, Any]:
+    """Every attack on a running system while the victim plays, then the refused requests;
+    asserts what is not a speed, returns the figures."""
+    global SIZE
+    SIZE = scale
+    logs = Path("test-output/siege/logs/victims")
+    gateway_log = logs / "gateway-0.log"
+    log_from = gateway_log.stat().st_size if gateway_log.exists() else 0  # (appended to)
+    sup = Supervisor(port=free_port(), log_dir=logs,
+                     env_extra={"EMPIRE_RATE_EXEMPT_IPS": "127.0.0.1/32", **dict(scale.env)})
+    began = time.monotonic()
     sup.start(wait=180)
+    figures_s: dict[str, float] = {"start": time.monotonic() - began}
     admin = aioredis.Redis.from_url(sup.redis_url or "")
-    figures: dict[str, Any] = {"scale": "full" if FULL else "small", "phase_s": PHASE_S}
+    figures: dict[str, Any] = {"scale": scale.name, "phase_s": scale.phase_s}
+    held: list[RawWs] = []
     try:
         async with Client(sup.url) as player:
             await player.sign_in("victim")
-            victim = Victim(player)
+            victim = Victim(player, scale.rounds)
             await victim.start()
             attackers = await _accounts(sup.url, 8, "attacker")
             await asyncio.sleep(2.0)  # warm up
             t0 = time.monotonic()
-            await asyncio.sleep(PHASE_S)
-            baseline = victim.window(t0, time.monotonic())
-            figures["baseline"] = baseline
+            await asyncio.sleep(scale.phase_s)
+            figures["baseline"] = victim.window(t0, time.monotonic())
             loop = asyncio.get_running_loop()
             pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-            await loop.run_in_executor(pool, int, 0)  # the attacker process is up before t0
-            for name in ATTACKS:
-                t0 = time.monotonic()
-                did = await loop.run_in_executor(pool, run_attack, name, sup.url, attackers,
-                                                 victim.game_id, PHASE_S)
-                during = victim.window(t0, time.monotonic())
-                t1 = time.monotonic()
-                await asyncio.sleep(AFTER_S)
-                after = victim.window(t1, time.monotonic())
-                figures[name] = {"attack": did, "during": during, "after": after}
-            pool.shutdown()
-            assert victim.task is not None and not victim.task.done(), "the victim's game stopped"
-            # memory: refused requests leave nothing behind
-            await asyncio.sleep(1.0)
-            before = int((await admin.info("memory"))["used_memory"])
-            refused = await refused_requests(sup.url, attackers[-1], victim.game_id,
-                                             REFUSED_TOTAL)
-            await asyncio.sleep(1.0)
-            grown = int((await admin.info("memory"))["used_memory"]) - before
-            figures["refused"] = refused
-            figures["used_memory_growth_bytes"] = grown
-            # no acknowledged action lost: every receipt stands in the record of its game
-            victim.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await victim.task
+            try:
+                await loop.run_in_executor(pool, int, 0)  # the attacker process is up first
+                for name in ATTACKS:
+                    t0 = time.monotonic()
+                    did = await loop.run_in_executor(pool, run_attack, name, sup.url,
+                                                     attackers, victim.game_id,
+                                                     scale.phase_s, scale.name)
+                    during = victim.window(t0, time.monotonic())
+                    t1 = time.monotonic()
+                    await asyncio.sleep(scale.after_s)
+                    # the victim's game goes on: a frame after the attack began (bounded)
+                    for _ in range(600):
+                        if any(t >= t0 for _, t in victim.frames[-1:]) \
+                                or (victim.task is not None and victim.task.done()):
+                            break
+                        await asyncio.sleep(0.1)
+                    after = victim.window(t1, time.monotonic())
+                    figures[name] = {"attack": did, "during": during, "after": after}
+                    assert victim.task is not None
+                    if victim.task.done():
+                        victim.task.result()  # its error, if it failed
+                        raise AssertionError(f"the victim's game stopped during {name}")
+                    assert victim.frames and victim.frames[-1][1] >= t0, (
+                        f"the victim's game made no move after {name} began")
+            finally:
+                pool.shutdown()
+            figures_s["attacks"] = time.monotonic() - began - sum(figures_s.values())
+            # a refused handshake is answered, not logged as an error (log amplification)
+            with gateway_log.open("rb") as f:
+                f.seek(log_from)
+                figures["handshake_error_lines"] = sum(
+                    1 for line in f if b"without completing handshake" in line)
+            # no acknowledged action lost: every receipt the escrow acknowledged stands, the
+            # same commitment, in the record of its game, and every game's reveals verify
+            await victim.finish()
             acked = 0
             for gid in victim.games:
                 session = player.games[gid]
+                mine = {k: r.commitment for k, r in session.receipts.items() if r.acknowledged}
+                stood: dict[str, str] = {}
+                for _ in range(100):  # bounded: the record's last entries may trail
+                    record = (await player.record(gid))["record"]
+                    stood = {f"{e['round_id']}/{e['slot']}": e["commitment"] for e in record
+                             if e.get("type") == "committed"}
+                    if all(k in stood for k in mine):
+                        break
+                    await asyncio.sleep(0.1)
+                lost = {k: c for k, c in mine.items() if stood.get(k) != c}
+                assert not lost, (gid, lost)
                 assert session.verify_reveals() == [], gid
-                acked += sum(1 for r in session.receipts.values() if r.acknowledged)
+                acked += len(mine)
             figures["victim_games"] = len(victim.games)
             figures["victim_commits_acknowledged"] = acked
-        report("victims", figures)
-        base = figures["baseline"]
-        for name in ATTACKS:
-            during = figures[name]["during"]
-            assert during["frames_per_s"] >= MIN_RATE * base["frames_per_s"], (name, during, base)
-            assert during["frames"] > 0, (name, during)
-            if MAX_P99 is not None:
-                assert during["gap_p99_ms"] <= MAX_P99 * max(base["gap_p99_ms"], 50.0), (
-                    name, during)
+            assert acked > 0
+            figures_s["finish_and_check"] = time.monotonic() - began - sum(figures_s.values())
+            # memory: refused requests leave nothing behind
+            await prepare_refusals(sup.url, attackers[4])
+            await asyncio.sleep(1.0)
+            before = int((await admin.info("memory"))["used_memory"])
+            tally, held = await refused_requests(sup.url, attackers, victim.game_id,
+                                                 scale.refused_total)
+            await asyncio.sleep(1.0)
+            grown = int((await admin.info("memory"))["used_memory"]) - before
+            figures["refused"] = dict(tally.kinds)
+            figures["refused_total"] = sum(tally.kinds.values())
+            figures["answered_not_refused"] = dict(tally.answered)
+            figures["used_memory_growth_bytes"] = grown
+            figures_s["refusals"] = time.monotonic() - began - sum(figures_s.values())
+            figures["seconds"] = {k: round(v, 1) for k, v in figures_s.items()}
+        report(f"victims-{scale.name}" if scale.name == "test" else "victims", figures)
+        assert figures["handshake_error_lines"] == 0, figures["handshake_error_lines"]
+        missing = [k for k in REFUSAL_KINDS if not tally.kinds[k]]
+        assert not missing, (missing, figures["refused"])
+        wrong = {k: v for k, v in tally.answered.items() if k != "rate_limited_refill"}
+        assert not wrong, wrong  # every probe was refused
+        assert figures["refused_total"] >= scale.refused_total // len(REFUSAL_KINDS) * len(
+            REFUSAL_KINDS) * 0.95, figures["refused"]
         assert grown <= 1024 * 1024, grown
-        assert sum(refused.values()) >= REFUSED_TOTAL // 7 * 7 * 0.99
+        return figures
     finally:
+        for ws in held:
+            ws.close()
         await admin.aclose()
         sup.stop()
+
+
+@pytest.mark.timeout(600)
+async def test_the_victim_plays_on_through_every_attack() -> None:
+    """make test: the small siege, every attack for a few seconds; only what is not a speed
+    is asserted (the frames per second are printed and written all the same)."""
+    await siege_victim(SCALES["test"])
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+async def test_victims_keep_their_pace_and_valkey_keeps_its_memory() -> None:
+    """make siege (full: the issue's bounds asserted) and make siege-small (printed)."""
+    scale = SCALES[os.environ.get("EMPIRE_SIEGE_SCALE", "small").lower()]
+    figures = await siege_victim(scale)
+    if scale.name != "full":
+        return  # a small run on a shared machine: the figures are printed, not asserted
+    base = figures["baseline"]
+    for name in ATTACKS:
+        during = figures[name]["during"]
+        assert during["frames_per_s"] >= MIN_RATE * base["frames_per_s"], (name, during, base)
+        assert during["gap_p99_ms"] <= MAX_P99 * max(base["gap_p99_ms"], 50.0), (name, during)
