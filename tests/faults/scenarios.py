@@ -142,13 +142,14 @@ def loss(pct: float, hold_s: float) -> Fault:
 
 def partition(service: str, index: int | None, hold_s: float) -> Fault:
     """The replica(s)' Valkey links silently cut (nothing arrives, nothing closes, new
-    connections held) for ``hold_s``; their clients' sockets stay up."""
+    connections held) for ``hold_s``; their clients' sockets stay up. What was in flight is
+    held and delivered after the heal, as TCP retransmits across a real partition."""
     async def fault(ctx: Ctx) -> None:
         links = ctx.system.of(service, index)
         assert links
         ctx.marks.on()
         for p in links:
-            p.partition()
+            p.partition(hold=True)
         await asyncio.sleep(hold_s)
         for p in links:
             p.heal()
@@ -162,7 +163,7 @@ def replicas_partitioned(hold_s: float) -> Fault:
         links = [*ctx.system.of("adjudicator", 0), *ctx.system.of("escrow", 0)]
         ctx.marks.on()
         for p in links:
-            p.partition()
+            p.partition(hold=True)
         await asyncio.sleep(hold_s)
         for p in links:
             p.heal()

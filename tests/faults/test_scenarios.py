@@ -2,9 +2,11 @@
 with bots playing through them, every check of that module. ``make test`` runs the small set
 (one game kind, short phases) in one system; ``make faults`` runs every scenario, each in a
 system of its own, with every game kind at full size and prints the figures
-(test-output/faults/<scenario>.json)."""
+(test-output/faults/<scenario>.json). EMPIRE_FAULTS_ONLY=<name>,<name> picks scenarios."""
 
 from __future__ import annotations
+
+import os
 
 import pytest
 
@@ -13,7 +15,11 @@ from tests.faults.system import FULL
 
 pytestmark = [pytest.mark.faults, pytest.mark.timeout(1800 if FULL else 400)]
 
-BATCHES = [[s] for s in SCENARIOS] if FULL else [[s for s in SCENARIOS if s.small]]
+ONLY = [n for n in os.environ.get("EMPIRE_FAULTS_ONLY", "").split(",") if n]  # by name
+if ONLY:
+    BATCHES = [[s] for s in SCENARIOS if s.name in ONLY]
+else:
+    BATCHES = [[s] for s in SCENARIOS] if FULL else [[s for s in SCENARIOS if s.small]]
 
 
 @pytest.mark.parametrize("batch", BATCHES, ids=["+".join(s.name for s in b) for b in BATCHES])
