@@ -281,10 +281,19 @@ def p99(values: list[float]) -> float | None:
     return round(v[min(len(v) - 1, int(0.99 * len(v)))] * 1000, 1)  # ms
 
 
-def latencies(clients: list[HistoryClient], t0: float, t1: float) -> list[float]:
-    """Send-to-first-answer latencies of the commands first sent in [t0, t1)."""
-    return [t.answered - t.sent for c in clients for t in c.timed.values()
-            if t.answered is not None and t0 <= t.sent < t1]
+def latencies(clients: list[HistoryClient], t0: float, fault_on: float, healed: float,
+              t_end: float) -> dict[str, list[float]]:
+    """Send-to-first-answer latencies by phase: ``before`` answered before the fault began,
+    ``during`` in flight at some time of it, ``after`` sent after the heal."""
+    out: dict[str, list[float]] = {"before": [], "during": [], "after": []}
+    for c in clients:
+        for t in c.timed.values():
+            if t.answered is None or t.sent < t0 or t.sent >= t_end:
+                continue
+            phase = ("before" if t.answered < fault_on else
+                     "after" if t.sent >= healed else "during")
+            out[phase].append(t.answered - t.sent)
+    return out
 
 
 def silent(clients: list[HistoryClient], end: float) -> list[str]:
