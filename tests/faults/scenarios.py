@@ -38,6 +38,7 @@ import redis.asyncio as aioredis
 from clients.sdk import ApiError
 from shared.protocol import streams
 from shared.protocol.streams import Keys
+from shared.runtime.jsonutil import loads
 from tests.faults.history import History, check
 from tests.faults.system import (
     FULL,
@@ -260,18 +261,39 @@ async def _games_of(kind: int, lane: int, system: ProxiedSystem, history: Histor
         await _play(run)
 
 
+ACK_GRACE_MS = 1_000  # an act accepted this long before a deadline must beat it
+
+
 async def _deadlines(admin: Any, runs: list[GameRun]) -> list[int]:
     """The wall-clock ms of every deadline that fired: turn time-outs in the logs, defaulted
-    sealed slots in the records (a stream id's first part is Valkey's clock)."""
+    sealed slots in the records (a stream id's first part is Valkey's clock). A turn's
+    time-out must default the right seat: never one whose act for that very turn had been
+    acknowledged (accepted) before the deadline; acknowledged commitments are checked by
+    ``_check`` (revealed, not defaulted)."""
     fired = []
     for r in runs:
         k = Keys(r.game_id)
+        acked: dict[tuple[int, int], list[int]] = {}  # (seat, expected seq) -> accepted at
+        for seat, c in enumerate(r.clients):
+            for cmd, msg in c.sent.items():
+                t = c.timed.get(cmd) if isinstance(c, HistoryClient) else None
+                if msg["type"] == "act" and t is not None and t.outcome == "accepted" \
+                        and msg.get("expected_seq") is not None:
+                    acked.setdefault((seat, int(msg["expected_seq"])), []).append(
+                        t.answered_ms)
         for eid, fields in await admin.xrange(k.log):
-            if b'"by":"timeout"' in b"".join(fields.values()).replace(b" ", b""):
-                fired.append(int(eid.decode().split("-")[0]))
+            e = loads(fields.get(b"d") or b"{}")  # {"seq" (after the move), "by", "seat", ...}
+            if e.get("by") != "timeout":
+                continue
+            at = int(eid.decode().split("-")[0])
+            fired.append(at)
+            turn = int(e["seq"]) - 1
+            early = [a for a in acked.get((int(e["seat"]), turn), []) if a < at - ACK_GRACE_MS]
+            assert not early, (f"{r.game_id}: seat {e['seat']} defaulted at seq {turn} though "
+                               f"its act for that turn was accepted {at - early[0]} ms before")
         for eid, fields in await admin.xrange(k.record):
-            blob = b"".join(fields.values()).replace(b" ", b"")
-            if b'"round_closed"' in blob and b'"defaulted":[]' not in blob:
+            e = loads(fields.get(b"d") or b"{}")
+            if e.get("type") == "round_closed" and e.get("defaulted"):
                 fired.append(int(eid.decode().split("-")[0]))
     return fired
 
@@ -357,6 +379,7 @@ async def run_scenario(sc: Scenario, system: ProxiedSystem) -> dict[str, Any]:
                                              ids))
                for i in range(len(GAMES)) for lane in range(LANES)]
     marks = Marks()
+    t0 = time.monotonic()
     try:
         for _ in range(1200):  # bounded: 120 s for the first move
             if sampler.samples and sampler.samples[-1].moves > 0:
@@ -402,9 +425,7 @@ async def run_scenario(sc: Scenario, system: ProxiedSystem) -> dict[str, Any]:
 
         base = sampler.rate(t0, fault_on)
         lat = latencies(clients, t0, fault_on, healed, t_end)
-        outcomes = Counter(t.outcome.split(":")[0] + (":" + t.outcome.split(":")[1]
-                           if t.outcome.startswith("rejected:message/") else "")
-                           for c in clients for t in c.timed.values())
+        outcomes = Counter(_answer(t.outcome) for c in clients for t in c.timed.values())
         figures.update({
             "games": len(runs),
             "games_by_kind": dict(Counter(r.game for r in runs)),
@@ -443,15 +464,23 @@ async def run_scenario(sc: Scenario, system: ProxiedSystem) -> dict[str, Any]:
             with contextlib.suppress(Exception):
                 await c.close()
         await admin.aclose()
-    with contextlib.suppress(OSError):  # every command's timing, for a closer look
-        (OUT / f"{sc.name}.commands.jsonl").write_text("".join(
-            json.dumps({"client": c.process, "cmd": k, "sent": round(t.sent - t0, 3),
-                        "answer_s": None if t.answered is None else round(t.answered - t.sent, 3),
-                        "outcome": t.outcome}) + "\n"
-            for c in clients for k, t in c.timed.items()))
-        history.dump(OUT / f"{sc.name}.history.jsonl")
+        with contextlib.suppress(OSError):  # every command's timing and the history
+            (OUT / f"{sc.name}.commands.jsonl").write_text("".join(
+                json.dumps({"client": c.process, "cmd": k, "sent": round(t.sent - t0, 3),
+                            "answer_s": None if t.answered is None
+                            else round(t.answered - t.sent, 3),
+                            "outcome": t.outcome}) + "\n"
+                for c in clients for k, t in c.timed.items()))
+            history.dump(OUT / f"{sc.name}.history.jsonl")
     report(sc.name, figures)
     return figures
+
+
+def _answer(outcome: str) -> str:
+    """A command's answer for the figures: accepted, committed, rejected:message/<why> (the
+    server could not take or confirm it), rejected (a typed refusal), error (no answer)."""
+    kind, _, code = outcome.partition(":")
+    return f"{kind}:{code}" if kind == "rejected" and code.startswith("message/") else kind
 
 
 def parse_summary(figures: dict[str, Any]) -> str:

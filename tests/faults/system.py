@@ -141,6 +141,7 @@ class Timed:
     sent: float  # monotonic, first send
     answered: float | None = None  # first answer (any kind), None: never
     gave_up: float | None = None  # the SDK raised instead (its own timeout, a closed client)
+    answered_ms: int = 0  # wall clock of the first answer (compared with Valkey's clock)
     outcome: str = ""  # accepted | committed | rejected:<code> | error:<type>
 
 
@@ -182,6 +183,7 @@ class HistoryClient(RecordingClient):
             self.history.add(self.process, "info", f, key, game)  # no answer: unknown
             raise
         t.answered = time.monotonic()
+        t.answered_ms = int(time.time() * 1000)
         kind = reply.get("type")
         code = str(reply.get("code", ""))
         t.outcome = str(kind) if kind != "rejected" else f"rejected:{code}"
