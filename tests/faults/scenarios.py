@@ -60,7 +60,7 @@ from tests.reliability.test_crashes import GameRun, _check, _play
 
 DEADLINE_MS = 15_000  # turn and round time-outs in every scenario (the default is 120 s)
 RESUME_BOUND_S = 60.0
-SMALL_GAMES: list[tuple[str, int, dict[str, Any]]] = [("duel", 3, {"rounds": 25})]
+SMALL_GAMES: list[tuple[str, int, dict[str, Any]]] = [("duel", 3, {"rounds": 20})]
 FULL_GAMES: list[tuple[str, int, dict[str, Any]]] = [
     ("duel", 3, {"rounds": 40}),
     ("empire", 3, {"version": "beginner"}),
@@ -71,8 +71,8 @@ FULL_GAMES: list[tuple[str, int, dict[str, Any]]] = [
 ]
 GAMES = FULL_GAMES if FULL else SMALL_GAMES
 LANES = size(2, 1)  # games of each kind at once (small: two duels, one always under way)
-BEFORE_S = size(3.0, 12.0)
-AFTER_S = size(5.0, 20.0)
+BEFORE_S = size(2.5, 12.0)
+AFTER_S = size(4.0, 20.0)
 
 
 @dataclass
@@ -209,7 +209,7 @@ SCENARIOS: list[Scenario] = [
     Scenario("latency-20ms", latency(20, 5, size(5.0, 20.0))),
     Scenario("latency-100ms", latency(100, 20, size(4.0, 20.0))),
     Scenario("loss-1pct", loss(1, size(4.0, 20.0))),
-    Scenario("loss-5pct", loss(5, size(4.0, 20.0)), small=True),
+    Scenario("loss-5pct", loss(5, size(3.0, 20.0)), small=True),
     Scenario("gateway-partition-2s", partition("gateway", None, 2.0), small=True),
     Scenario("gateway-partition-30s", partition("gateway", None, 30.0)),
     Scenario("replica-partition-30s", replicas_partitioned(30.0),
