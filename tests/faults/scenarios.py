@@ -392,13 +392,13 @@ async def run_scenario(sc: Scenario, system: ProxiedSystem) -> dict[str, Any]:
         await sc.fault(ctx)
         assert marks.windows, "the fault never ran"
         fault_on, healed = marks.windows[0][0], marks.windows[-1][1]
-        moved_at_heal = sampler.samples[-1].moves if sampler.samples else 0
         await asyncio.sleep(AFTER_S)
         over.set()
         await asyncio.gather(*players)  # the games in flight finish (each bounded)
         t_end = time.monotonic()
         stop.set()
         await sampling
+        moved_at_heal = max((s.moves for s in sampler.samples if s.t <= healed), default=0)
         resumed = [s.t - healed for s in sampler.samples
                    if s.t > healed and s.moves > moved_at_heal]
         assert resumed and resumed[0] <= RESUME_BOUND_S, "no move after the fault ended"

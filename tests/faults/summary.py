@@ -18,10 +18,13 @@ def rows(directory: Path) -> list[str]:
     out = ["| scenario | fault s | moves/s before / during / after | rounds/s | "
            "p99 ms (act, commit) | recovery s | deadlines | reconnects | unavailable | games |",
            "|---|---|---|---|---|---|---|---|---|---|"]
-    for path in sorted(directory.glob("*.json")):
-        f = json.loads(path.read_text())
-        if "scenario" not in f:
-            continue
+    from tests.faults.scenarios import SCENARIOS
+
+    order = [s.name for s in SCENARIOS]
+    found = [json.loads(p.read_text()) for p in directory.glob("*.json")]
+    found = [f for f in found if "scenario" in f]
+    found.sort(key=lambda f: order.index(f["scenario"]) if f["scenario"] in order else 99)
+    for f in found:
         out.append(
             f"| {f['scenario']} | {f['fault_s']} | {_tri(f['moves_per_s'])} | "
             f"{_tri(f['rounds_per_s'])} | {_tri(f['p99_ms'])} | {f['recovery_s']} | "
