@@ -121,6 +121,14 @@ upgrade-fixture: install
 reliability: install
 	EMPIRE_RELIABILITY_SCALE=full $(VENV)/bin/pytest -q -m reliability -p no:cacheprovider -s
 
+# network faults at full size (issue 27): every scenario of tests/faults/scenarios.py with every
+# game kind, each in a system of its own; prints per-scenario figures and writes
+# test-output/faults/<scenario>.json (make test runs the small set)
+.PHONY: faults
+faults: install
+	EMPIRE_FAULTS_SCALE=full $(VENV)/bin/pytest -q -m faults -p no:cacheprovider -s tests/faults
+	@$(RUN) -m tests.faults.summary test-output/faults
+
 test-browser: install
 	$(VENV)/bin/pytest -q -m browser -p no:cacheprovider
 

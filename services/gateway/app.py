@@ -78,6 +78,7 @@ async def on_update(bodies: list[dict[str, Any]]) -> None:
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     await broker.start()
     sweep = asyncio.create_task(hub.sweep_loop())
+    answers = asyncio.create_task(hub.answer_loop())
     chat_sweep = asyncio.create_task(chat.sweep_loop())
     slots = asyncio.create_task(quotas.refresh_loop())
     watch_memory = asyncio.create_task(memory.loop())
@@ -92,6 +93,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     if ops_server is not None:
         await ops_server.wait_closed()
     sweep.cancel()
+    answers.cancel()
     chat_sweep.cancel()
     slots.cancel()
     watch_memory.cancel()

@@ -68,6 +68,8 @@ class Connection:
     watches: dict[str, Watch] = field(default_factory=dict)
     rooms: dict[str, Any] = field(default_factory=dict)  # chat: key -> chat.Sub (chat.py)
     mutes: set[str] | None = None  # chat: players this one muted (loaded on chat_join)
+    # commits published and not yet answered by the escrow: cmd_id -> (published at, game)
+    awaiting: dict[str, tuple[float, str]] = field(default_factory=dict)
 
     @property
     def closed(self) -> bool:
@@ -82,6 +84,12 @@ class Connection:
         """Queue a frame of the connection's own output, once its queue has room."""
         b = orjson.dumps(msg)
         await self.out.put(b.decode(), len(b))
+
+
+# a commit is answered by the escrow through the fan-out; one still unanswered this long (the
+# fan-out or the escrow cut off from Valkey) is answered "message/unavailable" instead of
+# leaving its client waiting in silence (issue 27)
+COMMIT_ANSWER_S = 10.0
 
 
 class Hub:
@@ -360,7 +368,30 @@ class Hub:
                 out = {"type": "rejected", "v": 1, "cmd_id": msg.cmd_id,
                        "game_id": msg.game_id, "code": msg.code, "message": msg.message}
             for conn in list(self.by_player.get(msg.player_id, ())):
+                conn.awaiting.pop(msg.cmd_id, None)
                 conn.push(out)
+
+    def expire_commits(self, now: float, after_s: float = COMMIT_ANSWER_S) -> int:
+        """Answer ``message/unavailable`` for every commit published ``after_s`` ago or more
+        that the escrow has not answered: it may have been taken, so the client may send it
+        again as it is (same cmd_id: applied at most once). Returns how many."""
+        n = 0
+        for conns in list(self.by_player.values()):
+            for conn in list(conns):
+                for cmd, (at, game) in list(conn.awaiting.items()):
+                    if now - at >= after_s:
+                        del conn.awaiting[cmd]
+                        conn.push({"type": "rejected", "v": 1, "cmd_id": cmd, "game_id": game,
+                                   "code": "message/unavailable",
+                                   "message": "the commit was not confirmed in time (it may "
+                                              "have been taken); send it again as it is"})
+                        n += 1
+        return n
+
+    async def answer_loop(self, every_s: float = 1.0) -> None:
+        while True:
+            await asyncio.sleep(every_s)
+            self.expire_commits(time.monotonic())
 
     async def sweep_loop(self, every_s: float = 2.0, active_s: float = 60.0) -> None:
         """Catch anything a lost fan-out entry missed, for games that changed recently (a

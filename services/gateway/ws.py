@@ -269,6 +269,7 @@ class Edge:
                                   stream=streams.sharded(streams.ESC_COMMITS, msg.game_id,
                                                          shards),
                                   maxlen=streams.MAXLEN_INTERNAL)
+        conn.awaiting[msg.cmd_id] = (time.monotonic(), msg.game_id)  # (hub.expire_commits)
         return None  # the escrow answers with the receipt ("committed") or a refusal
 
 

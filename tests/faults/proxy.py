@@ -13,7 +13,9 @@ a client's link to the gateway). The test changes its faults at any time, from a
 - ``cut("up" | "down" | "both")``: bytes in that direction are swallowed while connections stay
   open (a one-way partition: nothing arrives, nothing closes);
 - ``partition()`` / ``heal()``: both directions cut and new connections held unanswered;
-  ``reset_all()``: every open connection reset now.
+  ``partition(hold=True)``: the bytes in flight are held, not swallowed, and delivered after
+  the heal, as TCP retransmits across a real partition (a connection held past ``hold_max_s``
+  is reset, as TCP gives up); ``reset_all()``: every open connection reset now.
 
 Every fault is drawn from a seeded ``random.Random`` so a failing run can be repeated. The
 proxy listens on 127.0.0.1 only; every loop is bounded by the connection's life."""
@@ -45,6 +47,8 @@ class Faults:
     cut_up: bool = False
     cut_down: bool = False
     hold_new: bool = False  # a partition: new connections are accepted but never relayed
+    hold_cut: bool = False  # cut bytes wait for the heal instead of vanishing
+    hold_max_s: float = 120.0
 
 
 @dataclass
@@ -91,11 +95,11 @@ class FaultProxy:
         self.faults.cut_down = direction in ("down", "both")
         return self
 
-    def partition(self) -> FaultProxy:
-        return self.set(cut_up=True, cut_down=True, hold_new=True)
+    def partition(self, hold: bool = False) -> FaultProxy:
+        return self.set(cut_up=True, cut_down=True, hold_new=True, hold_cut=hold)
 
     def heal(self) -> FaultProxy:
-        return self.set(cut_up=False, cut_down=False, hold_new=False)
+        return self.set(cut_up=False, cut_down=False, hold_new=False, hold_cut=False)
 
     def reset_all(self) -> None:
         asyncio.run_coroutine_threadsafe(self._reset_all(), self._loop).result(5)
@@ -153,6 +157,10 @@ class FaultProxy:
         self._writers.discard(writer)
         self._writers.discard(up_w)
 
+    def _cut(self, direction: str) -> bool:
+        f = self.faults
+        return (f.cut_up and direction == "up") or (f.cut_down and direction == "down")
+
     async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                     direction: str, pair: tuple[asyncio.StreamWriter, asyncio.StreamWriter]
                     ) -> None:
@@ -187,7 +195,17 @@ class FaultProxy:
                     for w in pair:
                         self._reset(w)
                     return
-                if (f.cut_up and direction == "up") or (f.cut_down and direction == "down"):
+                if self._cut(direction) and f.hold_cut:
+                    held_at = time.monotonic()
+                    while self._cut(direction) and self.faults.hold_cut:  # until the heal
+                        if time.monotonic() - held_at > f.hold_max_s or writer.is_closing():
+                            self.counters.resets += 1
+                            for w in pair:
+                                self._reset(w)
+                            return
+                        await asyncio.sleep(0.02)
+                    f = self.faults
+                if self._cut(direction):
                     self.counters.swallowed += len(data)
                     continue
                 delay = f.latency_s + (self._rng.uniform(-f.jitter_s, f.jitter_s)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 
@@ -79,6 +80,17 @@ def test_a_partition_holds_new_connections(proxy: FaultProxy) -> None:
     proxy.heal()
     with _client(proxy) as r:
         assert r.ping()
+
+
+def test_a_holding_partition_delivers_after_the_heal(proxy: FaultProxy) -> None:
+    with _client(proxy, timeout=10) as r:
+        r.ping()
+        proxy.partition(hold=True)
+        healer = threading.Timer(0.5, proxy.heal)
+        healer.start()
+        assert r.incr("held") == 1  # held across the partition, then answered, once
+        healer.join()
+        assert proxy.counters.swallowed == 0
 
 
 def test_bandwidth_throttles(proxy: FaultProxy) -> None:
