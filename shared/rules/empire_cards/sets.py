@@ -9,6 +9,7 @@ canonical compositions (every same-suit composition, plus the one using the fewe
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 
 from shared.rules.empire_cards.cards import (
@@ -30,6 +31,14 @@ from shared.rules.empire_cards.data import (
 )
 
 Cards = tuple[str, ...]
+
+# The option lists are pure functions of a hand (and army): memoized on tuples, bounded
+# (hostile input cannot grow them), and handed out as fresh lists (callers may extend them).
+_memo = lru_cache(maxsize=8192)
+
+
+def _t(cards: Sequence[str]) -> Cards:
+    return cards if type(cards) is tuple else tuple(cards)
 
 # ---------------------------------------------------------------- armies (CG-9)
 
@@ -99,33 +108,49 @@ def _label_combos(cards: Sequence[str], size: int) -> list[Cards]:
 
 
 def by_rank(hand: Sequence[str]) -> dict[str, list[str]]:
+    return {rank: list(cards) for rank, cards in _by_rank(_t(hand)).items()}
+
+
+@_memo
+def _by_rank(hand: Cards) -> dict[str, Cards]:
+    """Rank -> its cards in sort order (read-only: shared by every caller of this hand)."""
     groups: dict[str, list[str]] = {}
     for card in sorted_cards(hand):
         groups.setdefault(rank_of(card), []).append(card)
-    return groups
+    return {rank: tuple(cards) for rank, cards in groups.items()}
 
 
 def new_army_options(hand: Sequence[str]) -> list[Cards]:
+    return list(_new_army_options(_t(hand)))
+
+
+@_memo
+def _new_army_options(hand: Cards) -> tuple[Cards, ...]:
     out: list[Cards] = []
-    for rank, cards in by_rank(hand).items():
+    for rank, cards in _by_rank(hand).items():
         sizes = (4,) if rank in ("2", WIZARD) else (2, 3, 4)
         for size in sizes:
             if size <= len(cards):
                 out.extend(_label_combos(cards, size))
-    return out
+    return tuple(out)
 
 
 def army_addition_options(hand: Sequence[str], army: Sequence[Cards]) -> list[tuple[int, Cards]]:
-    groups = by_rank(hand)
+    return list(_army_addition_options(_t(hand), tuple(_t(s) for s in army)))
+
+
+@_memo
+def _army_addition_options(hand: Cards, army: tuple[Cards, ...]) -> tuple[tuple[int, Cards], ...]:
+    groups = _by_rank(hand)
     out: list[tuple[int, Cards]] = []
     for index, existing in enumerate(army):
         if regime_of_rank(set_rank(existing)) is None:
             continue
-        cards = groups.get(set_rank(existing), [])
+        cards = groups.get(set_rank(existing), ())
         for size in range(1, ARMY_MAX - len(existing) + 1):
             if size <= len(cards):
                 out.extend((index, combo) for combo in _label_combos(cards, size))
-    return out
+    return tuple(out)
 
 
 # ---------------------------------------------------------------- empire sets (CG-10, CG-11)
@@ -168,8 +193,13 @@ def valid_serf(cards: Sequence[str]) -> bool:
 
 def run_options(hand: Sequence[str], ranks: Sequence[str]) -> list[Cards]:
     """Canonical runs: each all-one-suit run without Wizards, and the fewest-Wizards run."""
-    groups = by_rank(hand)
-    wizards = groups.get(WIZARD, [])
+    return list(_run_options(_t(hand), _t(ranks)))
+
+
+@_memo
+def _run_options(hand: Cards, ranks: Cards) -> tuple[Cards, ...]:
+    groups = _by_rank(hand)
+    wizards = groups.get(WIZARD, ())
     out: list[Cards] = []
     if all(r in groups for r in ranks):  # a one-suit run needs a natural of every rank
         first: dict[tuple[str, str | None], str] = {}  # (rank, suit) -> its lowest card
@@ -186,7 +216,7 @@ def run_options(hand: Sequence[str], ranks: Sequence[str]) -> list[Cards]:
         mixed = tuple(naturals) + tuple(wizards[:missing])
         if mixed not in out:
             out.append(mixed)
-    return out
+    return tuple(out)
 
 
 def empire_options(hand: Sequence[str], regime: Regime) -> list[Cards]:
@@ -199,10 +229,15 @@ def barbarian_options(hand: Sequence[str]) -> list[Cards]:
 
 def serf_options(hand: Sequence[str]) -> list[Cards]:
     """Per suit: the lowest 12 cards of that suit, topped up with Wizards if needed."""
+    return list(_serf_options(_t(hand)))
+
+
+@_memo
+def _serf_options(hand: Cards) -> tuple[Cards, ...]:
     wizards = [c for c in sorted_cards(hand) if is_wizard(c)]
     out: list[Cards] = []
     for suit in SUITS:
         naturals = [c for c in sorted_cards(hand) if suit_of(c) == suit][:SPECIAL_SET_SIZE]
         if naturals and len(naturals) + len(wizards) >= SPECIAL_SET_SIZE:
             out.append(tuple(naturals) + tuple(wizards[: SPECIAL_SET_SIZE - len(naturals)]))
-    return out
+    return tuple(out)
