@@ -32,8 +32,9 @@ from shared.rules.empire_cards.data import (
 
 Cards = tuple[str, ...]
 
-# The option lists are pure functions of a hand (and army): memoized on tuples, bounded
-# (hostile input cannot grow them), and handed out as fresh lists (callers may extend them).
+# A hand's rank groups are asked for several times a move (armies, additions, each run):
+# memoized on the hand tuple, bounded (hostile input cannot grow the cache). The option lists
+# themselves are not: a hand seldom repeats from one move to the next.
 _memo = lru_cache(maxsize=8192)
 
 
@@ -121,27 +122,17 @@ def _by_rank(hand: Cards) -> dict[str, Cards]:
 
 
 def new_army_options(hand: Sequence[str]) -> list[Cards]:
-    return list(_new_army_options(_t(hand)))
-
-
-@_memo
-def _new_army_options(hand: Cards) -> tuple[Cards, ...]:
     out: list[Cards] = []
-    for rank, cards in _by_rank(hand).items():
+    for rank, cards in _by_rank(_t(hand)).items():
         sizes = (4,) if rank in ("2", WIZARD) else (2, 3, 4)
         for size in sizes:
             if size <= len(cards):
                 out.extend(_label_combos(cards, size))
-    return tuple(out)
+    return out
 
 
 def army_addition_options(hand: Sequence[str], army: Sequence[Cards]) -> list[tuple[int, Cards]]:
-    return list(_army_addition_options(_t(hand), tuple(_t(s) for s in army)))
-
-
-@_memo
-def _army_addition_options(hand: Cards, army: tuple[Cards, ...]) -> tuple[tuple[int, Cards], ...]:
-    groups = _by_rank(hand)
+    groups = _by_rank(_t(hand))
     out: list[tuple[int, Cards]] = []
     for index, existing in enumerate(army):
         if regime_of_rank(set_rank(existing)) is None:
@@ -150,7 +141,7 @@ def _army_addition_options(hand: Cards, army: tuple[Cards, ...]) -> tuple[tuple[
         for size in range(1, ARMY_MAX - len(existing) + 1):
             if size <= len(cards):
                 out.extend((index, combo) for combo in _label_combos(cards, size))
-    return tuple(out)
+    return out
 
 
 # ---------------------------------------------------------------- empire sets (CG-10, CG-11)
@@ -193,12 +184,7 @@ def valid_serf(cards: Sequence[str]) -> bool:
 
 def run_options(hand: Sequence[str], ranks: Sequence[str]) -> list[Cards]:
     """Canonical runs: each all-one-suit run without Wizards, and the fewest-Wizards run."""
-    return list(_run_options(_t(hand), _t(ranks)))
-
-
-@_memo
-def _run_options(hand: Cards, ranks: Cards) -> tuple[Cards, ...]:
-    groups = _by_rank(hand)
+    groups = _by_rank(_t(hand))
     wizards = groups.get(WIZARD, ())
     out: list[Cards] = []
     if all(r in groups for r in ranks):  # a one-suit run needs a natural of every rank
@@ -216,7 +202,7 @@ def _run_options(hand: Cards, ranks: Cards) -> tuple[Cards, ...]:
         mixed = tuple(naturals) + tuple(wizards[:missing])
         if mixed not in out:
             out.append(mixed)
-    return tuple(out)
+    return out
 
 
 def empire_options(hand: Sequence[str], regime: Regime) -> list[Cards]:
@@ -229,15 +215,10 @@ def barbarian_options(hand: Sequence[str]) -> list[Cards]:
 
 def serf_options(hand: Sequence[str]) -> list[Cards]:
     """Per suit: the lowest 12 cards of that suit, topped up with Wizards if needed."""
-    return list(_serf_options(_t(hand)))
-
-
-@_memo
-def _serf_options(hand: Cards) -> tuple[Cards, ...]:
     wizards = [c for c in sorted_cards(hand) if is_wizard(c)]
     out: list[Cards] = []
     for suit in SUITS:
         naturals = [c for c in sorted_cards(hand) if suit_of(c) == suit][:SPECIAL_SET_SIZE]
         if naturals and len(naturals) + len(wizards) >= SPECIAL_SET_SIZE:
             out.append(tuple(naturals) + tuple(wizards[: SPECIAL_SET_SIZE - len(naturals)]))
-    return tuple(out)
+    return out
