@@ -5,6 +5,10 @@ Each configuration runs in its own worker process for a CPU-time budget and repo
 games per CPU-second ("per core"), applied moves per CPU-second and the mean moves per game.
 Uniformly random play never ends in some games (Empire: The Game of New York is a war of
 attrition that random seats do not finish), so those also run with the heuristic bots.
+
+``python -m bench.engines [--budget S] [--only GAME ...] [--json]`` runs them alone, one
+process at a time (``python -m bench`` runs them as its ``engines`` part). The machine is often
+shared: compare two trees back to back and repeat, CPU time varies by 10-20% with the load.
 """
 
 from __future__ import annotations
