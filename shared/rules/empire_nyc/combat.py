@@ -48,14 +48,14 @@ def attack(state: NycState, seat: int, frm: int, to: int, dice: int) -> Result |
     if state.cubes[frm] < dice + 1:  # NY-8: one more cube than dice rolled
         return reject("action/illegal", "you need one more cube than the dice you roll")
     defender = state.owner[to]
-    battle = Battle(frm=frm, to=to, defender=defender, dice=dice)
-    s = state.model_copy(update={"attacks": state.attacks + 1})
     max_def = max_defender_dice(state.cubes[to])
     if state.options.defender_chooses_dice and max_def > 1:
-        s = s.model_copy(update={"battle": battle, "phase": "defend"})
+        battle = Battle(frm=frm, to=to, defender=defender, dice=dice)
+        phase = "defend"
     else:
-        s = s.model_copy(update={"battle": battle.model_copy(update={"def_dice": max_def})})
-        s = s.model_copy(update={"phase": "roll"})
+        battle = Battle(frm=frm, to=to, defender=defender, dice=dice, def_dice=max_def)
+        phase = "roll"
+    s = state.model_copy(update={"attacks": state.attacks + 1, "battle": battle, "phase": phase})
     data: dict[str, Json] = {
         "seat": seat,
         "from": board.NB_IDS[frm],
