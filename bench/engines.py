@@ -5,6 +5,10 @@ Each configuration runs in its own worker process for a CPU-time budget and repo
 games per CPU-second ("per core"), applied moves per CPU-second and the mean moves per game.
 Uniformly random play never ends in some games (Empire: The Game of New York is a war of
 attrition that random seats do not finish), so those also run with the heuristic bots.
+
+``python -m bench.engines [--budget S] [--only GAME ...] [--json]`` runs them alone, one
+process at a time (``python -m bench`` runs them as its ``engines`` part). The machine is often
+shared: compare two trees back to back and repeat, CPU time varies by 10-20% with the load.
 """
 
 from __future__ import annotations
@@ -86,3 +90,32 @@ def run_all(
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(run_one, r, budget_s, max_steps) for r in RUNS]
         return [f.result() for f in futures]
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m bench.engines [--budget S] [--only GAME ...] [--workers N] [--json]``."""
+    import argparse
+    import json
+
+    from bench.report import engines_table
+
+    parser = argparse.ArgumentParser(prog="python -m bench.engines", description=__doc__)
+    parser.add_argument("--budget", type=float, default=4.0, help="CPU seconds per configuration")
+    parser.add_argument("--max-steps", type=int, default=60_000)
+    parser.add_argument("--only", nargs="*", default=None, help="games to run (registry names)")
+    parser.add_argument("--workers", type=int, default=1, help="processes (1: one at a time)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON lines")
+    args = parser.parse_args(argv)
+    runs = [r for r in RUNS if args.only is None or r.game in args.only]
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        futures = [pool.submit(run_one, r, args.budget, args.max_steps) for r in runs]
+        results = [f.result() for f in futures]
+    if args.json:
+        for r in results:
+            print(json.dumps(r))
+    else:
+        print(engines_table(results))
+
+
+if __name__ == "__main__":
+    main()

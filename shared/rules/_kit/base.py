@@ -26,16 +26,24 @@ move                 guards, in order                                   then
 A hook gets the pending node and the checked input and returns ``(new state, events)`` or a
 Rejection (``illegal``; ``malformed`` for an id that names nothing). The template makes no
 copy of the state: one ``next`` call and the checks above per move.
+
+States are immutable, so a game's ``next`` and ``legal_actions`` are pure functions of the
+state object: the template remembers the last answer of each (by identity of the state, one
+entry per game object), and the ``next`` or ``legal_actions`` a caller just asked for the
+state it then applies a move to is not computed a second time (issue 22: search and
+playouts ask both for every move).
 """
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from shared.rules._kit.model import construct
 from shared.rules.api import (
     Act,
     Chance,
@@ -71,6 +79,72 @@ def _not_pending(what: str, node: Node) -> Rejection:
     return reject("action/wrong_phase", f"no {what} is pending: the game awaits {awaits}")
 
 
+def _memo_next(fn: Any) -> Any:
+    slot = f"_kit_next_{fn.__qualname__}"
+
+    @functools.wraps(fn)
+    def next(self: Any, state: Any) -> Node:
+        memo = self.__dict__.get(slot)
+        if memo is not None and memo[0] is state:
+            return memo[1]  # type: ignore[no-any-return]
+        node = fn(self, state)
+        self.__dict__[slot] = (state, node)
+        return node  # type: ignore[no-any-return]
+
+    return next
+
+
+def _memo_legal(fn: Any) -> Any:
+    slot = f"_kit_legal_{fn.__qualname__}"
+
+    @functools.wraps(fn)
+    def legal_actions(self: Any, state: Any, seat: Seat) -> list[Json]:
+        memo = self.__dict__.get(slot)
+        if memo is not None and memo[0] is state and memo[1] == seat:
+            return list(memo[2])  # a fresh list: a caller may sort or pop it
+        acts = tuple(fn(self, state, seat))
+        self.__dict__[slot] = (state, seat, acts)
+        return list(acts)
+
+    return legal_actions
+
+
+_SAFE_INT = 2**53 - 1  # shared.fairness.lp.SAFE_INT: canonical JSON's integer range
+
+
+def _same_json(a: Any, b: Any) -> bool | None:
+    """For ``a == b``: whether their canonical JSON texts are equal too (True/False), or None
+    when the types are not plain JSON ones of the same kind (then ask ``canonical_json``)."""
+    ta = type(a)
+    if ta is not type(b):
+        return None
+    if ta is str or ta is bool or a is None:
+        return True
+    if ta is int:
+        return bool(abs(a) <= _SAFE_INT)  # beyond: canonical JSON refuses it
+    if ta is float:
+        return False  # canonical JSON refuses floats
+    if ta is dict:
+        result: bool | None = True
+        for k, v in a.items():
+            if type(k) is not str:
+                return None
+            r = _same_json(v, b[k])
+            if r is None:
+                return None
+            result = result and r
+        return result
+    if ta is list or ta is tuple:
+        result = True
+        for x, y in zip(a, b, strict=True):
+            r = _same_json(x, y)
+            if r is None:
+                return None
+            result = result and r
+        return result
+    return None
+
+
 def chance_fits(node: Chance, values: Sequence[int]) -> bool:
     """The values answer the request's draw (see ``api.Chance``)."""
     if node.draw == "shuffle":
@@ -93,6 +167,14 @@ class GameBase(ABC, Generic[S, Opt, A]):
     Options: ClassVar[type[BaseModel]]
     Actions: ClassVar[TypeAdapter[Any]]
     acts_enumerated: ClassVar[bool] = False  # legal_actions lists every legal act exactly
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "next" in cls.__dict__:
+            cls.next = _memo_next(cls.__dict__["next"])  # type: ignore[method-assign]
+        if "legal_actions" in cls.__dict__:
+            cls.legal_actions = _memo_legal(  # type: ignore[method-assign]
+                cls.__dict__["legal_actions"])
 
     # -- the game's rules ---------------------------------------------------------------
 
@@ -126,7 +208,7 @@ class GameBase(ABC, Generic[S, Opt, A]):
             return reject("action/malformed", "not a move")
         if isinstance(step, Rejection):
             return step
-        return Transition(state=step[0], events=tuple(step[1]))
+        return construct(Transition, state=step[0], events=tuple(step[1]))
 
     def _kit_chance(self, state: S, node: Node, move: ChanceOutcome) -> Step[S] | Rejection:
         if not isinstance(node, Chance):
@@ -177,7 +259,19 @@ class GameBase(ABC, Generic[S, Opt, A]):
             raise RuleError(f"invalid options: {exc.errors(include_url=False)}") from exc
 
     def check_choice(self, slot: SealedSlot, choice: Json) -> bool:
-        return default_check_choice(slot, choice)
+        """``api.default_check_choice`` (membership, type-strict as canonical JSON) without
+        writing JSON per allowed value: exact types compare directly, anything else (a
+        subclass, a mix of types) is left to ``default_check_choice`` itself."""
+        if slot.allowed is None:
+            return False
+        for allowed in slot.allowed:
+            if allowed == choice:
+                same = _same_json(allowed, choice)
+                if same is None:
+                    return default_check_choice(slot, choice)
+                if same:
+                    return True
+        return False
 
     # Earlier rules versions this engine still plays (issue 22): version -> the options that
     # version's games had implicitly, i.e. the defaults of options added or changed since.

@@ -3,11 +3,39 @@
 Every state, option, action and contract value is a frozen pydantic model that refuses
 unknown fields; ``Strict`` also refuses coercion (``"3"`` or ``true`` for an int), for action
 unions whose games check types exactly. Update with ``model_copy(update=...)``.
+
+Speed (issue 22): the engines build and copy these models on every move, so the hot paths
+skip pydantic's Python-level machinery where the values are already valid:
+
+* ``Frozen.model_copy`` is pydantic's shallow copy (same ``__dict__``, fields set and
+  private/extra slots) without ``copy.copy`` per slot; ``deep=True`` is pydantic's own.
+* ``construct(cls, **fields)`` builds a model from values the engine made itself (exact field
+  types: tuples for tuples, ints for ints), filling defaults like validation would, without
+  validating. pydantic's own ``model_construct`` is slower than validation for small models.
+* ``event(type=..., data=..., visible_to=...)`` builds an ``api.Event`` from data the engine
+  just built (JSON values at the top level; a tuple or another type falls back to
+  ``Event(...)`` and its ValidationError).
+
+None of them changes a value: a model built or copied this way equals (and encodes like) the
+validated one.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
 from pydantic import BaseModel, ConfigDict
+from pydantic_core import PydanticUndefined
+
+if TYPE_CHECKING:
+    from shared.rules.api import Event, Seat
+
+M = TypeVar("M", bound=BaseModel)
+
+_new = object.__new__
+_set = object.__setattr__
 
 
 class Frozen(BaseModel):
@@ -15,8 +43,99 @@ class Frozen(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        if deep or self.__pydantic_private__ is not None:
+            return super().model_copy(update=update, deep=deep)
+        m = _new(type(self))
+        d = self.__dict__.copy()
+        fields_set = self.__pydantic_fields_set__  # shared until it changes (never mutated)
+        if update:
+            d.update(update)
+            if not fields_set.issuperset(update):
+                fields_set = fields_set | update.keys()
+        _set(m, "__dict__", d)
+        _set(m, "__pydantic_fields_set__", fields_set)
+        _set(m, "__pydantic_extra__", None)
+        _set(m, "__pydantic_private__", None)
+        return m
+
 
 class Strict(Frozen):
     """``Frozen`` without type coercion."""
 
     model_config = ConfigDict(strict=True)
+
+
+# -- non-validating construction ------------------------------------------------------------
+
+_DEFAULTS: dict[type[BaseModel], tuple[dict[str, Any], tuple[tuple[str, Any], ...]]] = {}
+
+
+def _defaults(cls: type[BaseModel]) -> tuple[dict[str, Any], tuple[tuple[str, Any], ...]]:
+    """(plain defaults, (name, factory) pairs) of ``cls``'s fields; required fields absent."""
+    got = _DEFAULTS.get(cls)
+    if got is None:
+        plain: dict[str, Any] = {}
+        factories: list[tuple[str, Any]] = []
+        for name, info in cls.model_fields.items():
+            if info.default_factory is not None:
+                factories.append((name, info.default_factory))
+            elif info.default is not PydanticUndefined:
+                plain[name] = info.default
+        got = _DEFAULTS[cls] = (plain, tuple(factories))
+    return got
+
+
+def construct(cls: type[M], /, **fields: Any) -> M:
+    """``cls(**fields)`` for values that are already of the fields' exact types (no checks).
+
+    Missing fields take their defaults; a required one missing is a bug (KeyError on use)."""
+    plain, factories = _defaults(cls)
+    d = plain.copy()
+    for name, factory in factories:
+        if name not in fields:
+            d[name] = factory()
+    d.update(fields)
+    m = _new(cls)
+    _set(m, "__dict__", d)
+    _set(m, "__pydantic_fields_set__", set(fields))
+    _set(m, "__pydantic_extra__", None)
+    _set(m, "__pydantic_private__", None)
+    return m
+
+
+_JSON_TYPES = frozenset({str, int, float, bool, type(None), list, dict})
+_type = type
+_FIELDS = ("type", "data")
+_FIELDS_VIS = ("type", "data", "visible_to")
+
+
+@functools.cache
+def _event_class() -> type[Event]:
+    from shared.rules.api import Event  # api imports this module: resolved on first use
+
+    return Event
+
+
+def event(*, type: str, data: dict[str, Any] | None = None,
+          visible_to: tuple[Seat, ...] | None = None) -> Event:
+    """``Event(type=..., data=..., visible_to=...)`` for data the engine just built.
+
+    The engines build each event's data as a fresh dict of JSON values (lists, never tuples),
+    which validation would only copy. This checks the top level (string keys, JSON-typed
+    values, a tuple of int seats) and leaves anything else to ``Event(...)``, which refuses
+    it as before; nested values are taken as they are."""
+    ok = _type(type) is str and (data is None or (_type(data) is dict and all(
+        _type(k) is str and _type(v) in _JSON_TYPES for k, v in data.items()))) and (
+        visible_to is None or (_type(visible_to) is tuple
+                               and all(_type(s) is int for s in visible_to)))
+    cls = _event_class()
+    if not ok:
+        return cls(type=type, data={} if data is None else data, visible_to=visible_to)
+    m = _new(cls)
+    _set(m, "__dict__", {"type": type, "data": {} if data is None else data,
+                         "visible_to": visible_to})
+    _set(m, "__pydantic_fields_set__", set(_FIELDS if visible_to is None else _FIELDS_VIS))
+    _set(m, "__pydantic_extra__", None)
+    _set(m, "__pydantic_private__", None)
+    return m

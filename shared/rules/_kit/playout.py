@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shared.fairness.draws import draw
+from shared.rules._kit.model import construct
 from shared.rules.api import (
     Act,
     Chance,
@@ -104,7 +105,7 @@ def play(
             break
         if isinstance(node, Chance):
             values = draw(draw_key, node.label, node.draw, node.n, node.count)
-            move = ChanceOutcome(label=node.label, values=tuple(values))
+            move = construct(ChanceOutcome, label=node.label, values=tuple(values))
         elif isinstance(node, Simultaneous):
             choices: dict[str, Json] = {}
             publics: dict[str, Json] = {}  # ordered rounds: public parts committed so far

@@ -15,10 +15,9 @@ from typing import Annotated, Literal
 from pydantic import Field, TypeAdapter
 
 from shared.rules._kit.base import GameBase, Step
-from shared.rules._kit.model import Frozen
+from shared.rules._kit.model import Frozen, event
 from shared.rules.api import (
     Chance,
-    Event,
     JointAction,
     Json,
     Node,
@@ -119,18 +118,18 @@ class Duel(GameBase[DuelState, DuelOptions, Call]):
         if s.phase == "setup":
             nxt = s.model_copy(update={"first": v, "phase": "call" if s.options.with_turns
                                        else "pick"})
-            return nxt, (Event(type="first_seat", data={"seat": v}),)
+            return nxt, (event(type="first_seat", data={"seat": v}),)
         nxt = self._score(s, v)
-        return nxt, (Event(type="round_scored", data={
+        return nxt, (event(type="round_scored", data={
             "round": s.round, "die": v, "points": list(nxt.points)}),)
 
     def on_joint(self, s: DuelState, node: Simultaneous, move: JointAction) -> Step[DuelState]:
         picks = [int(move.choices[slot.key]) for slot in node.slots]  # type: ignore[arg-type]
-        ev = Event(type="picks_revealed", data={"round": s.round, "picks": picks})
+        ev = event(type="picks_revealed", data={"round": s.round, "picks": picks})
         after = self._after_pick(s.model_copy(update={"picks": tuple(picks)}))
         if s.options.with_dice:
             return after, (ev,)
-        return after, (ev, Event(type="round_scored", data={
+        return after, (ev, event(type="round_scored", data={
             "round": s.round, "points": list(after.points)}))
 
     def on_act(self, s: DuelState, node: Turn, seat: int, action: Call
@@ -138,7 +137,7 @@ class Duel(GameBase[DuelState, DuelOptions, Call]):
         if action.stake not in (1, 2, 3):
             return reject("action/illegal", "the stake is 1, 2 or 3")
         nxt = s.model_copy(update={"stake": action.stake, "phase": "pick"})
-        return nxt, (Event(type="called", data={
+        return nxt, (event(type="called", data={
             "seat": seat, "stake": action.stake, "round": s.round}),)
 
     def view(self, s: DuelState, seat: int | None) -> dict[str, Json]:

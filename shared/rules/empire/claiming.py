@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from shared.rules._kit.model import event
 from shared.rules.api import Event, Json, SealedSlot, Simultaneous
 from shared.rules.empire.actions import bundle_json
 from shared.rules.empire.data import (
@@ -25,8 +26,8 @@ def deal_row(state: EmpireState, perm: tuple[int, ...]) -> tuple[EmpireState, li
     for card in row:
         ledger.draw(card, 1)  # the row cards leave the supply (matters for E-5 strict)
     new = state.model_copy(update={**ledger.freeze(), "row": row, "shortage": 0})
-    event = Event(type="auction_row_dealt", data={"row": list(row), "shortage": 0})
-    return new, [event]
+    ev = event(type="auction_row_dealt", data={"row": list(row), "shortage": 0})
+    return new, [ev]
 
 
 def deal_nations(state: EmpireState, perm: tuple[int, ...]) -> tuple[EmpireState, list[Event]]:
@@ -43,7 +44,7 @@ def deal_nations(state: EmpireState, perm: tuple[int, ...]) -> tuple[EmpireState
     data: dict[str, Json] = {
         "nations": [{"number": m, "name": NATIONS[m].name} for m in market],
     }
-    return new, [Event(type="nations_dealt", data=data)]
+    return new, [event(type="nations_dealt", data=data)]
 
 
 def claim_node(state: EmpireState) -> Simultaneous:
@@ -82,7 +83,7 @@ def resolve_claim(
         "contested": list(contested),
     }
     if not contested:
-        events = [Event(type="claim_revealed", data={**reveal, "collision": False})]
+        events = [event(type="claim_revealed", data={**reveal, "collision": False})]
         new, more = finalize_claims(state, picks)
         return new, events + more
     # Collision: first a supporter below each unselected nation, then a revolt below each
@@ -121,7 +122,7 @@ def resolve_claim(
         ],
         "random_assignment": bool(update.get("assign_seats")),
     }
-    return new, [Event(type="claim_revealed", data=data)]
+    return new, [event(type="claim_revealed", data=data)]
 
 
 def resolve_assignment(
@@ -135,9 +136,9 @@ def resolve_assignment(
     for i, seat in enumerate(claim.assign_seats):
         picks[seat] = claim.assign_nations[perm[i]]
         assigned[str(seat)] = picks[seat]
-    event = Event(type="claim_assigned", data={"assigned": assigned})
+    ev = event(type="claim_assigned", data={"assigned": assigned})
     new, more = finalize_claims(state, tuple(picks))
-    return new, [event, *more]
+    return new, [ev, *more]
 
 
 def finalize_claims(state: EmpireState, picks: tuple[int, ...]) -> tuple[EmpireState, list[Event]]:
@@ -159,7 +160,7 @@ def finalize_claims(state: EmpireState, picks: tuple[int, ...]) -> tuple[EmpireS
             "support_taken": bundle_json(stack),
             "starting_cards": bundle_json(start),
         }
-        events.append(Event(type="nation_claimed", data=data))
+        events.append(event(type="nation_claimed", data=data))
     for number, stack in zip(claim.market, claim.stacks, strict=True):
         if number not in picks:
             for k in KINDS:
@@ -179,6 +180,6 @@ def beginner_start(state: EmpireState) -> tuple[EmpireState, list[Event]]:
     for seat in range(state.n):
         got = ledger.take_all(seat, Holdings(**BEGINNER_START))
         data: dict[str, Json] = {"seat": seat, "starting_cards": bundle_json(got)}
-        events.append(Event(type="starting_cards", data=data))
+        events.append(event(type="starting_cards", data=data))
     new = state.model_copy(update={**ledger.freeze(), "nations": (None,) * state.n})
     return new, events

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from shared.rules._kit.model import event
 from shared.rules.api import Event, Json, SealedSlot, Simultaneous
 from shared.rules.empire.data import BASE_PRICE, MAX_SALE
 from shared.rules.empire.ledger import Ledger
@@ -48,4 +49,4 @@ def resolve_commerce(
         "defaulted": list(defaulted),
     }
     update = {**ledger.freeze(), "last_commerce": sold, "last_price": p}
-    return state.model_copy(update=update), [Event(type="commerce", data=data)]
+    return state.model_copy(update=update), [event(type="commerce", data=data)]

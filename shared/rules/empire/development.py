@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from shared.rules._kit.model import event
 from shared.rules.api import Event, Json
 from shared.rules.empire.data import KINDS, NATIONS, Kind, Nation
 from shared.rules.empire.ledger import Ledger
@@ -100,7 +101,7 @@ def development_phase(state: EmpireState) -> tuple[EmpireState, list[Event]]:
         number = state.nations[seat]
         nation = NATIONS[number] if number is not None else None
         reports.append(develop_seat(ledger, seat, nation))
-    events = [Event(type="development_phase", data={"round": state.round})]
-    events += [Event(type="developed", data={"round": state.round, **r}) for r in reports]
+    events = [event(type="development_phase", data={"round": state.round})]
+    events += [event(type="developed", data={"round": state.round, **r}) for r in reports]
     new = state.model_copy(update={**ledger.freeze(), "developments": state.developments + 1})
     return new, events

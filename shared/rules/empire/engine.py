@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from shared.rules._kit.base import GameBase
+from shared.rules._kit.model import event
 from shared.rules.api import (
     Chance,
     Event,
@@ -123,7 +124,7 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
         if node.label == "setup:start-player":
             start = values[0]
             new = state.model_copy(update={"start_player": start, "auction_lead": start})
-            return new, [Event(type="start_player", data={"seat": start})]
+            return new, [event(type="start_player", data={"seat": start})]
         if node.label == "setup:auction-row":
             new, events = claiming.deal_row(state, values)
             if state.options.version == "beginner":  # E-22: no nations to claim
@@ -166,7 +167,7 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
                 return reject("action/illegal", "you are already done")
             done = tuple(d or s == seat for s, d in enumerate(state.done))
             new = state.model_copy(update={"done": done})
-            events = [Event(type="trade_done", data={"seat": seat})]
+            events = [event(type="trade_done", data={"seat": seat})]
             if all(done):
                 new, more = self._end_round(new)
                 events += more
@@ -177,7 +178,7 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
 
     def _start_game(self, state: EmpireState) -> Step:
         new = state.model_copy(update={"round": 1, "shortage": 0})
-        events = [Event(type="round_started", data={"round": 1, "shortage": 0})]
+        events = [event(type="round_started", data={"round": 1, "shortage": 0})]
         return self._develop(new, events)
 
     def _end_round(self, state: EmpireState) -> Step:
@@ -185,11 +186,11 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
         events: list[Event] = []
         if state.offers:
             ids: list[Json] = [o.id for o in state.offers]
-            events.append(Event(type="trades_expired", data={"offers": ids}))
+            events.append(event(type="trades_expired", data={"offers": ids}))
         shortage = state.shortage + 1
         rnd = state.round + 1
         events.append(
-            Event(
+            event(
                 type="shortage_moved",
                 data={"round": rnd, "shortage": shortage, "covered": state.row[shortage]},
             )
@@ -211,7 +212,7 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
         if new.round >= ROUNDS:  # E-16: the game ends right after the sixth development
             new = new.model_copy(update={"phase": "ended"})
             data: dict[str, Json] = {"standings": standings(new)}
-            return new, [*events, Event(type="game_ended", data=data)]
+            return new, [*events, event(type="game_ended", data=data)]
         return new.model_copy(update={"phase": "commerce"}), events
 
     # -- the rest of the contract ---------------------------------------------------------

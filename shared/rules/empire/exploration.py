@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from shared.rules._kit.model import event
 from shared.rules.api import Event, Json, Rejection, reject
 from shared.rules.empire.actions import (
     Accept,
@@ -98,7 +99,7 @@ def open_next_auction(state: EmpireState) -> tuple[EmpireState, list[Event]]:
         if bank is not None and bank < 1:
             # E-5 strict supply: nothing of this kind left to win; the card is skipped.
             done.append(card)
-            events.append(Event(type="auction_skipped", data={"card": card, "resource": resource}))
+            events.append(event(type="auction_skipped", data={"card": card, "resource": resource}))
             continue
         opener = (state.auction_lead + 1) % state.n
         auction = Auction(
@@ -120,7 +121,7 @@ def open_next_auction(state: EmpireState) -> tuple[EmpireState, list[Event]]:
             "resource": resource,
             "first": opener,
         }
-        events.append(Event(type="auction_opened", data=data))
+        events.append(event(type="auction_opened", data=data))
         return state.model_copy(update=update), events
     update2: dict[str, object] = {
         "auction": None,
@@ -128,7 +129,7 @@ def open_next_auction(state: EmpireState) -> tuple[EmpireState, list[Event]]:
         "phase": "trade_window",
         "done": (False,) * state.n,
     }
-    events.append(Event(type="trade_window_opened", data={"round": state.round}))
+    events.append(event(type="trade_window_opened", data={"round": state.round}))
     return state.model_copy(update=update2), events
 
 
@@ -141,19 +142,19 @@ def apply_bid(
         return reject("action/not_your_turn", f"seat {a.to_act} is to act in this auction")
     if kind == "pass":
         passes = a.passes + 1
-        event = Event(type="bid_passed", data={"seat": seat, "bid": a.bids[seat]})
+        ev = event(type="bid_passed", data={"seat": seat, "bid": a.bids[seat]})
         if passes >= sum(not w for w in a.withdrawn):
-            return close_auction(state, [event])
+            return close_auction(state, [ev])
         new_a = a.model_copy(update={"passes": passes, "to_act": next_active(a, seat)})
-        return state.model_copy(update={"auction": new_a}), [event]
+        return state.model_copy(update={"auction": new_a}), [ev]
     if kind == "withdraw":
         if not is_tied(a, seat):
             return reject("action/illegal", "you may withdraw only while your bid is tied")
         withdrawn = tuple(w or s == seat for s, w in enumerate(a.withdrawn))
         new_a = a.model_copy(update={"withdrawn": withdrawn, "passes": 0})
         new_a = new_a.model_copy(update={"to_act": next_active(new_a, seat)})
-        event = Event(type="bid_withdrawn", data={"seat": seat, "bid": a.bids[seat]})
-        return state.model_copy(update={"auction": new_a}), [event]
+        ev = event(type="bid_withdrawn", data={"seat": seat, "bid": a.bids[seat]})
+        return state.model_copy(update={"auction": new_a}), [ev]
     assert action is not None
     gold = state.holdings[seat].gold
     if action.bid <= a.bids[seat]:
@@ -162,8 +163,8 @@ def apply_bid(
         return reject("action/illegal", f"you have only {gold} gold")
     bids = tuple(action.bid if s == seat else b for s, b in enumerate(a.bids))
     new_a = a.model_copy(update={"bids": bids, "passes": 0, "to_act": next_active(a, seat)})
-    event = Event(type="bid_raised", data={"seat": seat, "bid": action.bid})
-    return state.model_copy(update={"auction": new_a}), [event]
+    ev = event(type="bid_raised", data={"seat": seat, "bid": action.bid})
+    return state.model_copy(update={"auction": new_a}), [ev]
 
 
 def close_auction(state: EmpireState, events: list[Event]) -> tuple[EmpireState, list[Event]]:
@@ -199,7 +200,7 @@ def close_auction(state: EmpireState, events: list[Event]) -> tuple[EmpireState,
     }
     new = state.model_copy(update=update)
     nxt, more = open_next_auction(new)
-    return nxt, [*events, Event(type="auction_closed", data=data), *more]
+    return nxt, [*events, event(type="auction_closed", data=data), *more]
 
 
 # -- trades (E-6, E-7) --------------------------------------------------------------------
@@ -249,7 +250,7 @@ def apply_trade(
         new = state.model_copy(
             update={"offers": (*state.offers, offer), "next_offer_id": offer.id + 1}
         )
-        return new, [Event(type="trade_offered", data=_offer_data(offer))]
+        return new, [event(type="trade_offered", data=_offer_data(offer))]
     found = [o for o in state.offers if o.id == action.offer]
     if not found:
         return reject("action/illegal", f"no open offer {action.offer}")
@@ -258,17 +259,17 @@ def apply_trade(
     if isinstance(action, Cancel):
         if o.seat != seat:
             return reject("action/illegal", "only the offering seat may cancel")
-        event = Event(type="trade_cancelled", data=_offer_data(o))
-        return state.model_copy(update={"offers": rest}), [event]
+        ev = event(type="trade_cancelled", data=_offer_data(o))
+        return state.model_copy(update={"offers": rest}), [ev]
     if o.to != seat:
         return reject("action/illegal", "only the seat the offer is made to may answer it")
     if isinstance(action, Decline):
-        event = Event(type="trade_declined", data=_offer_data(o))
-        return state.model_copy(update={"offers": rest}), [event]
+        ev = event(type="trade_declined", data=_offer_data(o))
+        return state.model_copy(update={"offers": rest}), [ev]
     if not _feasible(state, o):
         return reject("action/illegal", "one side no longer holds the (unlocked) cards")
     ledger = Ledger(state)
     ledger.move(o.seat, o.to, o.give)  # atomic: both legs or nothing
     ledger.move(o.to, o.seat, o.get)
     new = state.model_copy(update={**ledger.freeze(), "offers": rest})
-    return new, [Event(type="trade_accepted", data=_offer_data(o))]
+    return new, [event(type="trade_accepted", data=_offer_data(o))]

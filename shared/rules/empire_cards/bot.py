@@ -141,7 +141,13 @@ class HeuristicBot:
         2 mass sabotage (each opponent's army set joins ours), a warlord card Berserker (their
         sets to their discard piles), a thief card mass steal (a card from each hand, then one
         from each army), a merchant card mass trade (our worst cards for theirs), a Wizard
-        rise of the dead (every discard pile but 2s and Wizards to our hand)."""
+        rise of the dead (every discard pile but 2s and Wizards to our hand).
+
+        Gains are in cards won, summed over the opponents as for mass steal (one card from a
+        hand = 1): a mass trade swaps up to 3 junk cards with every opponent holding cards, a
+        card for one of theirs (about half a card each: we shed junk, they pick what we get);
+        rise of the dead takes every discard pile (its top is all we see: about 0.6 of a card
+        each, the 2s stay) and spends a second Wizard."""
         if not casts:
             return None
         players = plan.view["players"]
@@ -158,7 +164,7 @@ class HeuristicBot:
         def gain(card: str) -> float:
             if is_wizard(card):
                 piles = sum(int(p["discard_size"]) for p in players)
-                return 0.35 * piles - 1.5  # costs a second Wizard
+                return 0.6 * piles - 1.5  # costs a second Wizard
             rank, regime = rank_of(card), regime_of_rank(rank_of(card))
             cost = plan.usefulness(card) / 40
             if rank == "2":
@@ -169,7 +175,7 @@ class HeuristicBot:
             if regime == "thief":
                 return hands + 0.6 * holders - cost
             if regime == "merchant":
-                return min(junk, 3) * hands / max(1, len(others)) - cost
+                return 0.5 * min(junk, 3) * hands - cost
             return -1.0
 
         best = max(casts, key=lambda a: (gain(a["card"]), a["card"]))

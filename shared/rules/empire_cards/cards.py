@@ -61,6 +61,11 @@ def sort_key(card: str) -> tuple[int, int, str]:
 
 
 def sorted_cards(cards: Iterable[str]) -> tuple[str, ...]:
+    return _sorted_cards(cards if type(cards) is tuple else tuple(cards))
+
+
+@lru_cache(maxsize=8192)  # hands recur across a playout's moves (bounded: hostile input)
+def _sorted_cards(cards: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(cards, key=sort_key))
 
 
@@ -80,6 +85,11 @@ def contains_all(holding: tuple[str, ...], cards: Iterable[str]) -> bool:
 
 def distinct_by_label(cards: Iterable[str]) -> tuple[str, ...]:
     """One representative code per label (for enumerating interchangeable choices)."""
+    return _distinct_by_label(cards if type(cards) is tuple else tuple(cards))
+
+
+@lru_cache(maxsize=8192)
+def _distinct_by_label(cards: tuple[str, ...]) -> tuple[str, ...]:
     seen: dict[str, str] = {}
     for card in sorted_cards(cards):
         seen.setdefault(label(card), card)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from shared.rules._kit.model import event
 from shared.rules.api import Event
 from shared.rules.empire_cards.cards import sorted_cards
 from shared.rules.empire_cards.data import RUNOUT_DRAW
@@ -23,11 +24,11 @@ def add_to_hand(state: State, seat: int, cards: tuple[str, ...]) -> State:
 
 
 def public(event_type: str, /, **data: Any) -> Event:
-    return Event(type=event_type, data=data)
+    return event(type=event_type, data=data)
 
 
 def private(event_type: str, seats: tuple[int, ...], /, **data: Any) -> Event:
-    return Event(type=event_type, data=data, visible_to=tuple(sorted(set(seats))))
+    return event(type=event_type, data=data, visible_to=tuple(sorted(set(seats))))
 
 
 def opponents_from_left(state: State, seat: int) -> tuple[int, ...]:

@@ -9,6 +9,7 @@ canonical compositions (every same-suit composition, plus the one using the fewe
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 
 from shared.rules.empire_cards.cards import (
@@ -30,6 +31,15 @@ from shared.rules.empire_cards.data import (
 )
 
 Cards = tuple[str, ...]
+
+# A hand's rank groups are asked for several times a move (armies, additions, each run):
+# memoized on the hand tuple, bounded (hostile input cannot grow the cache). The option lists
+# themselves are not: a hand seldom repeats from one move to the next.
+_memo = lru_cache(maxsize=8192)
+
+
+def _t(cards: Sequence[str]) -> Cards:
+    return cards if type(cards) is tuple else tuple(cards)
 
 # ---------------------------------------------------------------- armies (CG-9)
 
@@ -99,15 +109,21 @@ def _label_combos(cards: Sequence[str], size: int) -> list[Cards]:
 
 
 def by_rank(hand: Sequence[str]) -> dict[str, list[str]]:
+    return {rank: list(cards) for rank, cards in _by_rank(_t(hand)).items()}
+
+
+@_memo
+def _by_rank(hand: Cards) -> dict[str, Cards]:
+    """Rank -> its cards in sort order (read-only: shared by every caller of this hand)."""
     groups: dict[str, list[str]] = {}
     for card in sorted_cards(hand):
         groups.setdefault(rank_of(card), []).append(card)
-    return groups
+    return {rank: tuple(cards) for rank, cards in groups.items()}
 
 
 def new_army_options(hand: Sequence[str]) -> list[Cards]:
     out: list[Cards] = []
-    for rank, cards in by_rank(hand).items():
+    for rank, cards in _by_rank(_t(hand)).items():
         sizes = (4,) if rank in ("2", WIZARD) else (2, 3, 4)
         for size in sizes:
             if size <= len(cards):
@@ -116,12 +132,12 @@ def new_army_options(hand: Sequence[str]) -> list[Cards]:
 
 
 def army_addition_options(hand: Sequence[str], army: Sequence[Cards]) -> list[tuple[int, Cards]]:
-    groups = by_rank(hand)
+    groups = _by_rank(_t(hand))
     out: list[tuple[int, Cards]] = []
     for index, existing in enumerate(army):
         if regime_of_rank(set_rank(existing)) is None:
             continue
-        cards = groups.get(set_rank(existing), [])
+        cards = groups.get(set_rank(existing), ())
         for size in range(1, ARMY_MAX - len(existing) + 1):
             if size <= len(cards):
                 out.extend((index, combo) for combo in _label_combos(cards, size))
@@ -168,8 +184,8 @@ def valid_serf(cards: Sequence[str]) -> bool:
 
 def run_options(hand: Sequence[str], ranks: Sequence[str]) -> list[Cards]:
     """Canonical runs: each all-one-suit run without Wizards, and the fewest-Wizards run."""
-    groups = by_rank(hand)
-    wizards = groups.get(WIZARD, [])
+    groups = _by_rank(_t(hand))
+    wizards = groups.get(WIZARD, ())
     out: list[Cards] = []
     if all(r in groups for r in ranks):  # a one-suit run needs a natural of every rank
         first: dict[tuple[str, str | None], str] = {}  # (rank, suit) -> its lowest card

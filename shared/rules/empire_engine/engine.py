@@ -8,9 +8,9 @@ from typing import ClassVar
 from pydantic import BaseModel
 
 from shared.rules._kit.base import GameBase, Step
+from shared.rules._kit.model import event
 from shared.rules.api import (
     Chance,
-    Event,
     JointAction,
     Json,
     Node,
@@ -110,7 +110,7 @@ class EmpireEngine(GameBase[EngineState, EngineOptions, Action]):
                   ) -> Step[EngineState]:
         start = values[0]
         new = state.model_copy(update={"start_player": start, "phase": "plan"})
-        return new, (Event(type="start_player", data={"seat": start}),)
+        return new, (event(type="start_player", data={"seat": start}),)
 
     def on_joint(self, state: EngineState, node: Simultaneous, move: JointAction
                  ) -> Step[EngineState]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from shared.rules._kit.model import event
 from shared.rules.api import Event, Json
 from shared.rules.empire_engine.data import (
     ARM_SOLDIERS,
@@ -53,11 +54,11 @@ def _from_stock(
 
 def _score_event(state: State, seat: int, type_: str, data: dict[str, Json]) -> list[Event]:
     """Events about a choice that only moves a resource into a hidden score pile (EE-12)."""
-    full = Event(type=type_, data={"seat": seat, **data})
+    full = event(type=type_, data={"seat": seat, **data})
     if not state.options.hidden_score_piles:
         return [full]
     return [
-        Event(type=type_, data={"seat": seat}),
+        event(type=type_, data={"seat": seat}),
         full.model_copy(update={"visible_to": (seat,)}),
     ]
 
@@ -73,14 +74,14 @@ def group1(state: State) -> Step:
         for action in tops(state.players[seat]):
             if action == "arm":
                 state = _from_stock(state, seat, "soldier", ARM_SOLDIERS, "ready")
-                events.append(Event(type="arm", data={"seat": seat, "soldiers": ARM_SOLDIERS}))
+                events.append(event(type="arm", data={"seat": seat, "soldiers": ARM_SOLDIERS}))
             elif action == "produce":
                 state = _from_stock(state, seat, "good", PRODUCE_GOODS, "ready")
-                events.append(Event(type="produce", data={"seat": seat, "goods": PRODUCE_GOODS}))
+                events.append(event(type="produce", data={"seat": seat, "goods": PRODUCE_GOODS}))
             elif action == "invent":
                 state = _from_stock(state, seat, "invention", INVENT_INVENTIONS, "score")
                 events.append(
-                    Event(type="invent", data={"seat": seat, "inventions": INVENT_INVENTIONS})
+                    event(type="invent", data={"seat": seat, "inventions": INVENT_INVENTIONS})
                 )
     return state, events
 
@@ -121,12 +122,12 @@ def pay_attacks(state: State) -> Step:
             status = "supported" if supported else "unsupported"
             attacks.append(Attack(attacker=seat, engine=e, target=target, status=status))
             events.append(
-                Event(
+                event(
                     type="attack",
                     data={"seat": seat, "engine": e, "target": target, "supported": supported},
                 )
             )
-        events.append(Event(type="attack_paid", data={"seat": seat, "soldiers": paid}))
+        events.append(event(type="attack_paid", data={"seat": seat, "soldiers": paid}))
     return state.model_copy(update={"attacks": tuple(attacks)}), events
 
 
@@ -138,7 +139,7 @@ def _block(state: State, index: int) -> Step:
     state = state.model_copy(update={"attacks": tuple(attacks)})
     state = _from_stock(state, a.target, "soldier", 1, "score")
     return state, [
-        Event(
+        event(
             type="block",
             data={
                 "seat": a.target,
@@ -167,7 +168,7 @@ def assign_blocks(state: State) -> Step:
             continue
         hits = incoming(state, seat)
         if not hits:
-            events.append(Event(type="defend_wasted", data={"seat": seat}))
+            events.append(event(type="defend_wasted", data={"seat": seat}))
         elif len({state.attacks[i].attacker for i in hits}) == 1:
             state, ev = _block(state, hits[0])
             events += ev
@@ -222,7 +223,7 @@ def _take_loot(state: State, index: int, loot: Loot) -> Step:
     attacks[index] = a.model_copy(update={"loot": loot})
     state = state.model_copy(update={"attacks": tuple(attacks)})
     return state, [
-        Event(
+        event(
             type="loot",
             data={"seat": a.attacker, "target": a.target, "engine": a.engine, "took": loot},
         )
@@ -275,7 +276,7 @@ def group3(state: State) -> Step:
         hit = successfully_attacked(state, seat)
         if right == "export":
             if hit:
-                events.append(Event(type="export_failed", data={"seat": seat}))
+                events.append(event(type="export_failed", data={"seat": seat}))
             else:  # EE-10: all Goods, always
                 p = state.players[seat]
                 goods = p.ready.goods
@@ -286,10 +287,10 @@ def group3(state: State) -> Step:
                     }
                 )
                 state = _set_player(state, seat, p)
-                events.append(Event(type="export", data={"seat": seat, "goods": goods}))
+                events.append(event(type="export", data={"seat": seat, "goods": goods}))
         if left == "salvage":
             if hit:
-                events.append(Event(type="salvage_failed", data={"seat": seat}))
+                events.append(event(type="salvage_failed", data={"seat": seat}))
             else:
                 salvagers.append(seat)
     if salvagers:
@@ -311,16 +312,16 @@ def choose_salvage(state: State, seat: int, take: Resource) -> Step:
 
 def end_round(state: State) -> Step:
     """Pass the start player marker clockwise and advance the round track (EE-14)."""
-    events = [Event(type="round_ended", data={"round": state.round})]
+    events = [event(type="round_ended", data={"round": state.round})]
     if state.round >= state.rounds:
         final = {str(seat): p.score.model_dump(mode="json") for seat, p in enumerate(state.players)}
-        events.append(Event(type="game_over", data={"score_piles": final}))  # EE-12 reveal
+        events.append(event(type="game_over", data={"score_piles": final}))  # EE-12 reveal
         return state.model_copy(update={"phase": "over", "awaiting": ()}), events
     start = (state.start_player + 1) % state.n_seats
     state = state.model_copy(
         update={"round": state.round + 1, "start_player": start, "phase": "plan", "awaiting": ()}
     )
-    events.append(Event(type="round_started", data={"round": state.round, "start_player": start}))
+    events.append(event(type="round_started", data={"round": state.round, "start_player": start}))
     return state, events
 
 

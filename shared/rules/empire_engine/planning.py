@@ -18,6 +18,7 @@ A replaced placement is revealed with ``overridden: true``.
 
 from __future__ import annotations
 
+from shared.rules._kit.model import event
 from shared.rules.api import Event, Json, SealedSlot
 from shared.rules.empire_engine.actions import (
     GEAR_PUBLIC_KEYS,
@@ -187,7 +188,7 @@ def resolve_plan(state: State, choices: dict[str, Json]) -> tuple[State, list[Ev
         for seat, p in enumerate(new.players)
         if p.engines is not None
     }
-    event = Event(
+    ev = event(
         type="plan_revealed",
         data={
             "round": state.round,
@@ -195,4 +196,4 @@ def resolve_plan(state: State, choices: dict[str, Json]) -> tuple[State, list[Ev
             "tops": tops,
         },
     )
-    return new, [event]
+    return new, [ev]

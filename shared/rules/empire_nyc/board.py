@@ -54,6 +54,15 @@ def adjacency(extra_links: bool) -> tuple[frozenset[int], ...]:
     return ADJ_EXTRA if extra_links else ADJ_BASE
 
 
+SORTED_ADJ_BASE: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(sorted(a)) for a in ADJ_BASE)
+SORTED_ADJ_EXTRA: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(sorted(a)) for a in ADJ_EXTRA)
+
+
+def sorted_adjacency(extra_links: bool) -> tuple[tuple[int, ...], ...]:
+    """``adjacency`` with each neighbourhood's neighbours in index order (enumeration order)."""
+    return SORTED_ADJ_EXTRA if extra_links else SORTED_ADJ_BASE
+
+
 def set_value(k: int) -> int:
     """Cubes for the (k+1)-th set turned in (k = sets already turned in; NY-5, global)."""
     if k < len(data.SET_VALUES):

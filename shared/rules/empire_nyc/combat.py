@@ -3,6 +3,7 @@ conquest, move-in (NY-9), elimination (NY-7) and the win check (NY-12)."""
 
 from __future__ import annotations
 
+from shared.rules._kit.model import event
 from shared.rules.api import Event, Json, Rejection, reject
 from shared.rules.empire_nyc import board
 from shared.rules.empire_nyc.state import Battle, Elimination, MoveIn, NycState
@@ -47,14 +48,14 @@ def attack(state: NycState, seat: int, frm: int, to: int, dice: int) -> Result |
     if state.cubes[frm] < dice + 1:  # NY-8: one more cube than dice rolled
         return reject("action/illegal", "you need one more cube than the dice you roll")
     defender = state.owner[to]
-    battle = Battle(frm=frm, to=to, defender=defender, dice=dice)
-    s = state.model_copy(update={"attacks": state.attacks + 1})
     max_def = max_defender_dice(state.cubes[to])
     if state.options.defender_chooses_dice and max_def > 1:
-        s = s.model_copy(update={"battle": battle, "phase": "defend"})
+        battle = Battle(frm=frm, to=to, defender=defender, dice=dice)
+        phase = "defend"
     else:
-        s = s.model_copy(update={"battle": battle.model_copy(update={"def_dice": max_def})})
-        s = s.model_copy(update={"phase": "roll"})
+        battle = Battle(frm=frm, to=to, defender=defender, dice=dice, def_dice=max_def)
+        phase = "roll"
+    s = state.model_copy(update={"attacks": state.attacks + 1, "battle": battle, "phase": phase})
     data: dict[str, Json] = {
         "seat": seat,
         "from": board.NB_IDS[frm],
@@ -62,7 +63,7 @@ def attack(state: NycState, seat: int, frm: int, to: int, dice: int) -> Result |
         "dice": dice,
         "defender": defender,
     }
-    return s, [Event(type="attack_declared", data=data)]
+    return s, [event(type="attack_declared", data=data)]
 
 
 def defend(state: NycState, seat: int, dice: int) -> Result | Rejection:
@@ -73,7 +74,7 @@ def defend(state: NycState, seat: int, dice: int) -> Result | Rejection:
     s = state.model_copy(
         update={"battle": b.model_copy(update={"def_dice": dice}), "phase": "roll"}
     )
-    return s, [Event(type="defended", data={"seat": seat, "dice": dice})]
+    return s, [event(type="defended", data={"seat": seat, "dice": dice})]
 
 
 def roll_request(state: NycState) -> tuple[str, int]:
@@ -94,7 +95,7 @@ def rolled(state: NycState, values: tuple[int, ...]) -> Result:
             "seat": state.current,
             "values": list(values),
         }
-        return s, [Event(type="dice", data=data)]
+        return s, [event(type="dice", data=data)]
     return resolve(state, b, b.inst_roll, values)
 
 
@@ -113,7 +114,7 @@ def resolve(state: NycState, b: Battle, inst: tuple[int, ...], dfn: tuple[int, .
         "instigator_losses": inst_losses,
         "defender_losses": def_losses,
     }
-    events = [Event(type="battle", data=data)]
+    events = [event(type="battle", data=data)]
     s = state.model_copy(update={"cubes": tuple(cubes)})
     if cubes[b.to] > 0:
         s2, more = enter_attack(s)
@@ -141,7 +142,7 @@ def conquer(state: NycState, b: Battle) -> Result:
         "defender": b.defender,
         "moved": b.dice,
     }
-    events = [Event(type="conquered", data=data)]
+    events = [event(type="conquered", data=data)]
     if b.defender not in s.owner:
         s, more = eliminate(s, b.defender, seat)
         events += more
@@ -169,7 +170,7 @@ def eliminate(state: NycState, loser: int, by: int) -> Result:
         hands[by] = hands[by] + cards
         if cards:
             events.append(
-                Event(
+                event(
                     type="cards_taken",
                     data={"seat": by, "from": loser, "cards": list(cards)},
                     visible_to=(by, loser),
@@ -183,7 +184,7 @@ def eliminate(state: NycState, loser: int, by: int) -> Result:
     )
     # The card faces stay hidden from the other seats; only their number is public.
     data: dict[str, Json] = {"seat": loser, "by": by, "cards": len(cards), "cards_to": to}
-    return s, [Event(type="eliminated", data=data), *events]
+    return s, [event(type="eliminated", data=data), *events]
 
 
 def move_in(state: NycState, seat: int, n: int) -> Result | Rejection:
@@ -200,7 +201,7 @@ def move_in(state: NycState, seat: int, n: int) -> Result | Rejection:
     s = state.model_copy(update={"cubes": tuple(cubes), "move_in": None})
     data: dict[str, Json] = {"seat": seat, "nb": board.NB_IDS[m.to], "n": n}
     s2, more = enter_attack(s)
-    return s2, [Event(type="moved_in", data=data), *more]
+    return s2, [event(type="moved_in", data=data), *more]
 
 
 def end_attack(state: NycState) -> Result:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from shared.rules._kit.base import GameBase
+from shared.rules._kit.model import event
 from shared.rules.api import (
     Chance,
     Event,
@@ -121,7 +122,7 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
         n = state.n_seats
         order = tuple((first + k) % n for k in range(n))
         s = state.model_copy(update={"first_player": first, "order": order, "phase": "deal"})
-        return s, [Event(type="first_player", data={"seat": first, "order": list(order)})]
+        return s, [event(type="first_player", data={"seat": first, "order": list(order)})]
 
     def _deal(self, state: NycState, perm: tuple[int, ...]) -> Result:
         """NY-1: deal from the first player on; the earliest seats get the extra cards."""
@@ -141,19 +142,19 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
             }
         )
         owners: dict[str, Json] = {board.NB_IDS[i]: o for i, o in enumerate(owner)}
-        return s, [Event(type="dealt", data={"owners": owners, "to_place": list(to_place)})]
+        return s, [event(type="dealt", data={"owners": owners, "to_place": list(to_place)})]
 
     def _deal_missions(self, state: NycState, perm: tuple[int, ...]) -> Result:
         missions = tuple(board.MISSION_IDS[perm[s]] for s in range(state.n_seats))
         s = state.model_copy(update={"missions": missions, "phase": "setup_place"})
-        events = [Event(type="missions_dealt", data={"count": state.n_seats})]
+        events = [event(type="missions_dealt", data={"count": state.n_seats})]
         for seat, m in enumerate(missions):
             d: dict[str, Json] = {
                 "seat": seat,
                 "mission": m,
                 "boroughs": list(board.MISSION_BOROUGHS[m]),
             }
-            events.append(Event(type="mission", data=d, visible_to=(seat,)))
+            events.append(event(type="mission", data=d, visible_to=(seat,)))
         return s, events
 
     def on_act(self, state: NycState, node: Turn, seat: int, action: Action) -> Result | Rejection:

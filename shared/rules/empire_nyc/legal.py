@@ -9,6 +9,7 @@ Card sets are offered once per combination of pests (the lowest card ids of each
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from shared.rules.api import Json
@@ -30,6 +31,11 @@ def awaited(state: NycState) -> int | None:
 
 
 def canonical_trades(hand: tuple[str, ...]) -> list[tuple[str, str, str]]:
+    return list(_canonical_trades(hand if type(hand) is tuple else tuple(hand)))
+
+
+@lru_cache(maxsize=4096)  # hands recur from move to move (bounded: hostile input)
+def _canonical_trades(hand: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
     by_kind: dict[str, list[str]] = {k: [] for k in KINDS}
     for c in sorted(hand, key=board.CARD_IDS.index):
         by_kind[board.CARD_PEST[c]].append(c)
@@ -45,7 +51,7 @@ def canonical_trades(hand: tuple[str, ...]) -> list[tuple[str, str, str]]:
         triple = (cards[0], cards[1], cards[2])
         if board.is_set(triple):
             out.append(triple)
-    return out
+    return tuple(out)
 
 
 def _counts(lo: int, hi: int) -> list[int]:
@@ -55,7 +61,7 @@ def _counts(lo: int, hi: int) -> list[int]:
 def legal_actions(state: NycState, seat: int) -> list[Json]:
     if awaited(state) != seat:
         return []
-    a = adj(state)
+    a = board.sorted_adjacency(state.options.extra_links)
     mine = owned(state, seat)
     out: list[Json] = []
     if state.phase == "setup_place":
@@ -73,7 +79,7 @@ def legal_actions(state: NycState, seat: int) -> list[Json]:
         out.append({"type": "end_attack"})
         for i in mine:
             top = min(MAX_INSTIGATOR_DICE, state.cubes[i] - 1)
-            for j in sorted(a[i]):
+            for j in a[i]:
                 if state.owner[j] != seat:
                     out += [
                         {
@@ -97,7 +103,7 @@ def legal_actions(state: NycState, seat: int) -> list[Json]:
         for i in mine:
             if state.cubes[i] < 2:
                 continue
-            for j in sorted(a[i]):
+            for j in a[i]:
                 if state.owner[j] == seat:
                     out += [
                         {"type": "fortify", "from": board.NB_IDS[i], "to": board.NB_IDS[j], "n": n}

@@ -7,6 +7,7 @@ to decide) are chained here so that ``next`` only ever shows a decision or a Cha
 
 from __future__ import annotations
 
+from shared.rules._kit.model import event
 from shared.rules.api import Event, Json, Rejection, reject
 from shared.rules.empire_nyc import board
 from shared.rules.empire_nyc.state import NycState
@@ -47,7 +48,7 @@ def setup_place(state: NycState, seat: int, nb: int, n: int) -> Result | Rejecti
     to_place = list(state.to_place)
     to_place[seat] -= 1
     s = state.model_copy(update={"cubes": tuple(cubes), "to_place": tuple(to_place)})
-    events = [Event(type="placed", data={"seat": seat, "nb": board.NB_IDS[nb], "n": 1})]
+    events = [event(type="placed", data={"seat": seat, "nb": board.NB_IDS[nb], "n": 1})]
     k = s.order.index(seat)
     for step in range(1, len(s.order) + 1):
         cand = s.order[(k + step) % len(s.order)]
@@ -78,7 +79,7 @@ def finish(state: NycState, seat: int, reason: str) -> Result:
             "pool": 0,
         }
     )
-    return s, [Event(type="game_over", data=data)]
+    return s, [event(type="game_over", data=data)]
 
 
 def has_won(state: NycState, seat: int) -> str | None:
@@ -125,7 +126,7 @@ def finish_round_limit(state: NycState) -> Result:
         }
     )
     data: dict[str, Json] = {"winner": leader, "reason": "round_limit", "rounds": state.round}
-    return s, [Event(type="game_over", data=data)]
+    return s, [event(type="game_over", data=data)]
 
 
 def start_turn(state: NycState, seat: int) -> Result:
@@ -157,7 +158,7 @@ def start_turn(state: NycState, seat: int) -> Result:
         "boroughs": bonuses,
         "reinforcements": a + b,
     }
-    return s.model_copy(update={"pool": a + b}), [Event(type="turn_started", data=data)]
+    return s.model_copy(update={"pool": a + b}), [event(type="turn_started", data=data)]
 
 
 # ----------------------------------------------------------------------------------------
@@ -193,7 +194,7 @@ def trade(state: NycState, seat: int, cards: tuple[str, str, str]) -> Result | R
         "value": value,
         "set_number": s.sets_traded,
     }
-    return s, [Event(type="traded", data=data)]
+    return s, [event(type="traded", data=data)]
 
 
 def reinforce_place(state: NycState, seat: int, nb: int, n: int) -> Result | Rejection:
@@ -206,7 +207,7 @@ def reinforce_place(state: NycState, seat: int, nb: int, n: int) -> Result | Rej
     cubes = list(state.cubes)
     cubes[nb] += n  # NY-11: integer counts, unlimited supply
     s = state.model_copy(update={"cubes": tuple(cubes), "pool": state.pool - n})
-    events = [Event(type="placed", data={"seat": seat, "nb": board.NB_IDS[nb], "n": n})]
+    events = [event(type="placed", data={"seat": seat, "nb": board.NB_IDS[nb], "n": n})]
     if s.pool > 0:
         return s, events
     s2, more = enter_attack(s)
@@ -267,7 +268,7 @@ def fortify(state: NycState, seat: int, frm: int, to: int, n: int) -> Result | R
         "n": n,
     }
     s2, more = end_turn(s)
-    return s2, [Event(type="fortified", data=data), *more]
+    return s2, [event(type="fortified", data=data), *more]
 
 
 # ----------------------------------------------------------------------------------------
@@ -282,14 +283,14 @@ def draw_card(state: NycState) -> Result:
     hands[seat] = state.hands[seat] + (card,)
     s = state.model_copy(update={"deck": state.deck[1:], "hands": tuple(hands), "card_due": False})
     return s, [
-        Event(type="card_awarded", data={"seat": seat, "hand_size": len(hands[seat])}),
-        Event(type="card_drawn", data={"seat": seat, "card": card}, visible_to=(seat,)),
+        event(type="card_awarded", data={"seat": seat, "hand_size": len(hands[seat])}),
+        event(type="card_drawn", data={"seat": seat, "card": card}, visible_to=(seat,)),
     ]
 
 
 def end_turn(state: NycState) -> Result:
     s = state.model_copy(update={"phase": "fortify", "battle": None, "move_in": None})
-    events: list[Event] = [Event(type="turn_ended", data={"seat": s.current, "turn": s.turn})]
+    events: list[Event] = [event(type="turn_ended", data={"seat": s.current, "turn": s.turn})]
     if s.conquered:  # NY-4: only the active player, one card, if they took a neighborhood
         if s.deck:
             s, more = draw_card(s)
@@ -298,7 +299,7 @@ def end_turn(state: NycState) -> Result:
             shuffling = s.model_copy(update={"phase": "shuffle_deck", "card_due": True})
             return shuffling, events
         else:
-            events.append(Event(type="no_card", data={"seat": s.current}))
+            events.append(event(type="no_card", data={"seat": s.current}))
     s2, more = start_turn(s, next_alive(s, s.current))
     return s2, events + more
 
@@ -310,7 +311,7 @@ def deck_shuffled(state: NycState, perm: tuple[int, ...]) -> Result:
     s = state.model_copy(
         update={"deck": deck, "discard": (), "deck_shuffles": state.deck_shuffles + 1}
     )
-    events = [Event(type="deck_shuffled", data={"cards": len(deck)})]
+    events = [event(type="deck_shuffled", data={"cards": len(deck)})]
     if state.turn == 0:
         s2, more = start_turn(s, s.first_player)
         return s2, events + more

@@ -9,6 +9,7 @@ cross-slot constraint to resolve.
 
 from __future__ import annotations
 
+from shared.rules._kit.model import event
 from shared.rules.api import Event, JointAction, Json, SealedSlot, Simultaneous
 from shared.rules.empires_end import board
 from shared.rules.empires_end.actions import CONFLICT_BID
@@ -136,7 +137,7 @@ def resolve(state: State, nd: Simultaneous, move: JointAction, events: list[Even
                 "upheaval": list(swapped) if swapped else None,
             }
         )
-    events.append(Event(type="conflict_resolved", data={"card": card.id, "results": results}))
+    events.append(event(type="conflict_resolved", data={"card": card.id, "results": results}))
     return state.model_copy(
         update={
             "players": tuple(players),

@@ -9,6 +9,7 @@ innovation for free (EEND-25, EEND-5), then the low-resources choice (EEND-9).
 
 from __future__ import annotations
 
+from shared.rules._kit.model import event
 from shared.rules.api import Event, Json
 from shared.rules.empires_end import board
 from shared.rules.empires_end.actions import (
@@ -148,12 +149,12 @@ def apply(state: State, seat: int, action: Action, events: list[Event]) -> State
         slot = dp.slots[action.disaster]
         slot = slot.model_copy(update={"pool": slot.pool.plus(action.resource)})
         state = _with_slot(state, action.disaster, slot, addressed=(*dp.addressed, action.disaster))
-        events.append(Event(type="bid", data={"seat": seat, **action.model_dump(exclude={"type"})}))
+        events.append(event(type="bid", data={"seat": seat, **action.model_dump(exclude={"type"})}))
     elif isinstance(action, FreeBid):  # EEND-8: covers one pass, adds no token
         state = state.with_player(seat, board.set_exhausted(state.players[seat], action.card, True))
         state = _with_dp(state, addressed=(*dp.addressed, action.disaster))
         events.append(
-            Event(type="free_bid", data={"seat": seat, **action.model_dump(exclude={"type"})})
+            event(type="free_bid", data={"seat": seat, **action.model_dump(exclude={"type"})})
         )
     elif isinstance(action, Replace):  # EEND-7: bids stay with the new disaster
         old = dp.slots[action.disaster]
@@ -161,7 +162,7 @@ def apply(state: State, seat: int, action: Action, events: list[Event]) -> State
         state = state.model_copy(update={"discard": (*state.discard, old.card or "")})
         state = _with_slot(state, action.disaster, old.model_copy(update={"card": None}))
         events.append(
-            Event(
+            event(
                 type="disaster_replaced",
                 data={
                     "seat": seat,
@@ -202,7 +203,7 @@ def _take(state: State, seat: int, i: int, events: list[Event]) -> State:
     state = state.with_player(seat, p.model_copy(update={"res": p.res.add(slot.pool)}))
     state = _with_slot(state, i, DisasterSlot(closed=True), addressed=(*dp.addressed, i))
     events.append(
-        Event(
+        event(
             type="disaster_taken",
             data={"seat": seat, "disaster": i, "card": card, "bids": slot.pool.as_dict()},
         )
@@ -211,7 +212,7 @@ def _take(state: State, seat: int, i: int, events: list[Event]) -> State:
     if not open_slots(dp) and pending_reveal(dp) is None:
         # The first-player marker goes to the taker (the later taker in a double, EEND-6).
         state = state.model_copy(update={"first": seat})
-        events.append(Event(type="first_player", data={"seat": seat}))
+        events.append(event(type="first_player", data={"seat": seat}))
     resolution = Resolution(seat=seat, card=card, target=CARD[card].target - 1, stage="destroy")
     return _progress(_with_dp(state, resolution=resolution), events)
 
@@ -253,7 +254,7 @@ def _progress(state: State, events: list[Event]) -> State:
 
 def _destroy(state: State, seat: int, pos: int | None, events: list[Event]) -> State:
     if pos is None:  # EEND-4: no healthy location left; resources were still gained
-        events.append(Event(type="nothing_destroyed", data={"seat": seat}))
+        events.append(event(type="nothing_destroyed", data={"seat": seat}))
         return state
     p = state.players[seat]
     loc = p.empire[pos]
@@ -261,7 +262,7 @@ def _destroy(state: State, seat: int, pos: int | None, events: list[Event]) -> S
         seat, board.set_location(p, pos, loc.model_copy(update={"healthy": False}))
     )
     events.append(
-        Event(
+        event(
             type="location_destroyed",
             data={"seat": seat, "tile": loc.tile, "position": pos + 1},
         )
@@ -274,13 +275,13 @@ def _place(state: State, seat: int, pos: int | None, events: list[Event]) -> Sta
     res = _dp(state).resolution
     assert res is not None
     if pos is None:
-        events.append(Event(type="innovation_discarded", data={"seat": seat, "card": res.card}))
+        events.append(event(type="innovation_discarded", data={"seat": seat, "card": res.card}))
         return state.model_copy(update={"discard": (*state.discard, res.card)})
     p = state.players[seat]
     loc = p.empire[pos]
     loc = loc.model_copy(update={"innovations": (*loc.innovations, Innovation(card=res.card))})
     events.append(
-        Event(type="innovation_placed", data={"seat": seat, "card": res.card, "tile": loc.tile})
+        event(type="innovation_placed", data={"seat": seat, "card": res.card, "tile": loc.tile})
     )
     return state.with_player(seat, board.set_location(p, pos, loc))
 
@@ -291,7 +292,7 @@ def _shore_up(state: State, seat: int, coins: int, events: list[Event]) -> State
         return state
     p = state.players[seat]
     events.append(
-        Event(
+        event(
             type="screen_lifted",
             data={"seat": seat, "resources": p.res.as_dict(), "coins_bought": coins},
         )
@@ -320,7 +321,7 @@ def settle(state: State, events: list[Event]) -> tuple[State, bool]:
                 target = CARD[card].target
                 marked = [TILE[p.empire[target - 1].tile].id for p in state.players]
                 events.append(
-                    Event(
+                    event(
                         type="disaster_revealed",
                         data={"disaster": i, "card": card, "target": target, "marked": marked},
                     )
@@ -330,7 +331,7 @@ def settle(state: State, events: list[Event]) -> tuple[State, bool]:
                 return state, False  # EEND-19: the engine asks for a reshuffle
             # Nothing left to draw: the disaster cannot be revealed and is skipped.
             state = _with_slot(state, i, dp.slots[i].model_copy(update={"closed": True}))
-            events.append(Event(type="disaster_skipped", data={"disaster": i}))
+            events.append(event(type="disaster_skipped", data={"disaster": i}))
             continue
         if dp.resolution is not None:
             return state, False

@@ -9,6 +9,7 @@ their printed input (Wheat or Coin). Events about a seat's tokens are private to
 
 from __future__ import annotations
 
+from shared.rules._kit.model import event
 from shared.rules.api import Event, Json
 from shared.rules.empires_end import board
 from shared.rules.empires_end.actions import Action, Convert, EndEconomy, Repeat
@@ -44,12 +45,12 @@ def effect(p: Player, pos: int, ab: Ability) -> tuple[Player, Res, int, list[str
 def _report(seat: int, gained: Res, vp: int, refreshed: list[str], events: list[Event]) -> None:
     if gained.total():
         events.append(
-            Event(type="tokens_gained", data={"seat": seat, **gained.as_dict()}, visible_to=(seat,))
+            event(type="tokens_gained", data={"seat": seat, **gained.as_dict()}, visible_to=(seat,))
         )
     if vp:
-        events.append(Event(type="vp_gained", data={"seat": seat, "vp": vp, "phase": "economy"}))
+        events.append(event(type="vp_gained", data={"seat": seat, "vp": vp, "phase": "economy"}))
     if refreshed:
-        events.append(Event(type="refreshed", data={"seat": seat, "cards": list(refreshed)}))
+        events.append(event(type="refreshed", data={"seat": seat, "cards": list(refreshed)}))
 
 
 def begin(
@@ -109,7 +110,7 @@ def apply(state: State, seat: int, action: Action, events: list[Event]) -> tuple
         state = state.with_player(seat, p.model_copy(update={"res": res}))
         state = state.with_work(seat, w.model_copy(update={"conv": conv}))
         events.append(
-            Event(
+            event(
                 type="converted",
                 data={"seat": seat, "source": action.source, "option": action.option},
                 visible_to=(seat,),
@@ -132,7 +133,7 @@ def apply(state: State, seat: int, action: Action, events: list[Event]) -> tuple
             _report(seat, g, v, rf, events)
             state = state.with_player(seat, p)
         events.append(
-            Event(
+            event(
                 type="repeated",
                 data={"seat": seat, "source": action.source, "target": action.target},
                 visible_to=(seat,),

@@ -23,6 +23,7 @@ from typing import ClassVar
 from pydantic import BaseModel
 
 from shared.rules._kit.base import GameBase, Step
+from shared.rules._kit.model import event
 from shared.rules.api import (
     Chance,
     Event,
@@ -168,7 +169,7 @@ class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
         if state.phase in DISASTER_PHASES:
             return disaster.apply(state, seat, action, events)
         if isinstance(action, ChooseOrder):  # EEND-22: one sub-phase fully before the other
-            events.append(Event(type="order_chosen", data={"seat": seat, "first": action.first}))
+            events.append(event(type="order_chosen", data={"seat": seat, "first": action.first}))
             if action.first == "economy":
                 return self._enter(state, seat, "economy", ("industry",), events)
             return self._enter(state, seat, "industry", ("economy",), events)
@@ -193,7 +194,7 @@ class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
 
     def _finish_sub(self, state: GameState, seat: int, events: list[Event]) -> GameState:
         w = state.work[seat]
-        events.append(Event(type="finished", data={"seat": seat, "part": w.stage}))
+        events.append(event(type="finished", data={"seat": seat, "part": w.stage}))
         if w.todo:
             return self._enter(state, seat, w.todo[0], w.todo[1:], events)
         return state.with_work(seat, SeatWork(stage="done"))
@@ -203,7 +204,7 @@ class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
     def _chance(self, state: GameState, values: tuple[int, ...], events: list[Event]) -> GameState:
         if state.phase_index >= 0:  # EEND-19: the discard pile becomes the new deck
             deck = tuple(state.discard[i] for i in values)
-            events.append(Event(type="deck_reshuffled", data={"cards": len(deck)}))
+            events.append(event(type="deck_reshuffled", data={"cards": len(deck)}))
             return state.model_copy(
                 update={"deck": deck, "discard": (), "reshuffles": state.reshuffles + 1}
             )
@@ -212,13 +213,13 @@ class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
             order = tuple(TILE_IDS[i] for i in values)
             empire = tuple(Location(tile=t) for t in order)
             players = tuple(p.model_copy(update={"empire": empire}) for p in state.players)
-            events.append(Event(type="locations_arranged", data={"order": list(order)}))
+            events.append(event(type="locations_arranged", data={"order": list(order)}))
             state = state.model_copy(update={"order": order, "players": players})
             if not state.options.random_first_player:
-                events.append(Event(type="first_player", data={"seat": 0}))
+                events.append(event(type="first_player", data={"seat": 0}))
                 return state.model_copy(update={"setup_step": 2, "first": 0})
         elif step == 1:
-            events.append(Event(type="first_player", data={"seat": values[0]}))
+            events.append(event(type="first_player", data={"seat": values[0]}))
             state = state.model_copy(update={"first": values[0]})
         elif step == 2:
             state = state.model_copy(update={"deck": tuple(CARD_IDS[i] for i in values)})
@@ -237,11 +238,11 @@ class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
             hand, deck = deck[:HAND_SIZE], deck[HAND_SIZE:]
             players[seat] = players[seat].model_copy(update={"hand": hand})
             events.append(
-                Event(
+                event(
                     type="hand_dealt", data={"seat": seat, "cards": list(hand)}, visible_to=(seat,)
                 )
             )
-        events.append(Event(type="hands_dealt", data={"cards_each": HAND_SIZE}))
+        events.append(event(type="hands_dealt", data={"cards_each": HAND_SIZE}))
         state = state.model_copy(
             update={"deck": deck, "players": tuple(players), "setup_step": 4, "phase_index": -1}
         )
@@ -254,11 +255,11 @@ class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
             update={"phase_index": state.phase_index + 1, "disaster": None, "work": ()}
         )
         if state.phase_index >= len(state.track):
-            events.append(Event(type="game_over", data={}))
+            events.append(event(type="game_over", data={}))
             return state
         kind = state.phase
         events.append(
-            Event(type="phase_started", data={"number": state.phase_index + 1, "phase": kind})
+            event(type="phase_started", data={"number": state.phase_index + 1, "phase": kind})
         )
         if kind in DISASTER_PHASES:
             return disaster.start(state, double=kind == "double_disaster")
@@ -266,7 +267,7 @@ class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
             if not state.conflict_deck:  # never with 11 cards and 3 conflicts
                 return self._next_phase(state, events)
             card = state.conflict_deck[0]
-            events.append(Event(type="conflict_revealed", data={"card": card}))
+            events.append(event(type="conflict_revealed", data={"card": card}))
             return state.model_copy(
                 update={"conflict_card": card, "conflict_deck": state.conflict_deck[1:]}
             )
@@ -321,9 +322,9 @@ def _draw(state: GameState, events: list[Event]) -> GameState:
             card = state.deck[0]
             state = state.model_copy(update={"deck": state.deck[1:]})
             state = state.with_player(seat, p.model_copy(update={"hand": (*p.hand, card)}))
-            events.append(Event(type="card_drawn", data={"seat": seat}))
+            events.append(event(type="card_drawn", data={"seat": seat}))
             events.append(
-                Event(type="card_drawn", data={"seat": seat, "card": card}, visible_to=(seat,))
+                event(type="card_drawn", data={"seat": seat, "card": card}, visible_to=(seat,))
             )
             continue
         if state.discard and state.options.reshuffle_discards:

@@ -11,6 +11,7 @@ on who finished first.
 
 from __future__ import annotations
 
+from shared.rules._kit.model import event
 from shared.rules.api import Event, Json
 from shared.rules.empires_end import board
 from shared.rules.empires_end.actions import (
@@ -115,8 +116,8 @@ def _sell(state: State, seat: int, card: str, events: list[Event]) -> State:
         update={"hand": tuple(c for c in p.hand if c != card), "res": p.res.plus("coin")}
     )
     state = state.with_player(seat, p).with_work(seat, w.model_copy(update={"acts": w.acts + 1}))
-    events.append(Event(type="card_sold", data={"seat": seat}))
-    events.append(Event(type="card_sold", data={"seat": seat, "card": card}, visible_to=(seat,)))
+    events.append(event(type="card_sold", data={"seat": seat}))
+    events.append(event(type="card_sold", data={"seat": seat, "card": card}, visible_to=(seat,)))
     return state.model_copy(update={"discard": (*state.discard, card)})
 
 
@@ -139,13 +140,13 @@ def apply(state: State, seat: int, action: Action, events: list[Event]) -> tuple
         state = state.with_player(seat, board.set_location(p, pos, loc))
         state = state.with_work(seat, w.model_copy(update={"acts": w.acts + 1, "used": used}))
         events.append(
-            Event(
+            event(
                 type="innovation_built",
                 data={"seat": seat, "card": action.card, "tile": action.tile, "cost": cost},
             )
         )
         events.append(
-            Event(
+            event(
                 type="paid",
                 data={"seat": seat, "coin": action.coins, "hammer": cost - action.coins},
                 visible_to=(seat,),
@@ -162,13 +163,13 @@ def apply(state: State, seat: int, action: Action, events: list[Event]) -> tuple
         p = board.set_location(p, pos, p.empire[pos].model_copy(update={"healthy": True}))
         state = state.with_player(seat, p).with_work(seat, w.model_copy(update={"repaired": True}))
         events.append(
-            Event(type="location_repaired", data={"seat": seat, "tile": action.tile, "cost": cost})
+            event(type="location_repaired", data={"seat": seat, "tile": action.tile, "cost": cost})
         )
         return state, False
     if isinstance(action, DiscardHand):
-        events.append(Event(type="hand_discarded", data={"seat": seat, "count": len(p.hand)}))
+        events.append(event(type="hand_discarded", data={"seat": seat, "count": len(p.hand)}))
         events.append(
-            Event(
+            event(
                 type="hand_discarded",
                 data={"seat": seat, "cards": list(p.hand)},
                 visible_to=(seat,),
@@ -193,7 +194,7 @@ def _ability(state: State, seat: int, action: Action, events: list[Event]) -> St
         assert a is not None and b is not None
         p = board.swap_positions(p, a, b)
         events.append(
-            Event(type="locations_swapped", data={"seat": seat, "a": action.a, "b": action.b})
+            event(type="locations_swapped", data={"seat": seat, "a": action.a, "b": action.b})
         )
     elif isinstance(action, Move):
         q = board.position_of_ref(p.empire, action.card)
@@ -207,7 +208,7 @@ def _ability(state: State, seat: int, action: Action, events: list[Event]) -> St
             p, d, dest.model_copy(update={"innovations": (*dest.innovations, inn)})
         )
         events.append(
-            Event(
+            event(
                 type="innovation_moved",
                 data={
                     "seat": seat,
@@ -219,7 +220,7 @@ def _ability(state: State, seat: int, action: Action, events: list[Event]) -> St
         )
     elif isinstance(action, Refresh):
         p = board.set_exhausted(p, action.card, False)
-        events.append(Event(type="refreshed", data={"seat": seat, "cards": [action.card]}))
+        events.append(event(type="refreshed", data={"seat": seat, "cards": [action.card]}))
     source = getattr(action, "source", "")
     state = state.with_player(seat, p)
     return state.with_work(seat, w.model_copy(update={"used": (*w.used, source)}))

@@ -182,3 +182,40 @@ def test_cg17_bot_picks_the_biggest_battle_set_for_berserker(make, play_act) -> 
     st, _ = play_act(state, 0, {"type": "spell", "card": "KS0"})  # Berserker (warlord card)
     assert decide(st, 0) == {"type": "spell_pick", "target": 1, "set": 1}
 
+
+
+@pytest.mark.unit
+def test_cg17_bot_raises_the_dead_from_deep_discard_piles(make) -> None:
+    """Issue 22: two Wizards and a dozen cards in the discard piles: rise of the dead (every
+    pile's cards but 2s and Wizards to our hand) is worth both Wizards."""
+    piles = {1: ["3S0", "4H0", "6D0", "9C0", "2S0"], 2: ["5S0", "8H0", "10D0", "JC0", "2H0"],
+             0: ["4S0", "7H0", "QD0", "KC0"]}  # nothing on top worth a steal
+    state = make(hands={0: ["W4", "W5", "KD0", "9H0"]}, discards=piles, drawn=True,
+                 options=EXPERT_OPTIONS)
+    assert decide(state, 0) in ({"type": "spell", "card": "W4"}, {"type": "spell", "card": "W5"})
+    shallow = make(hands={0: ["W4", "W5", "KD0", "9H0"]}, discards={1: ["3S0"]}, drawn=True,
+                   options=EXPERT_OPTIONS)
+    assert decide(shallow, 0)["type"] != "spell"  # one card to raise: keep the Wizards
+
+
+def test_cg17_bots_cast_every_expert_spell_over_seeded_games() -> None:
+    """Issue 22: over 12 seeded 4-seat bot games with expert spells (the golden 5p variant's
+    caps), the bots cast each of the five spells, and the mass trades and risings they cast
+    move cards (a cast that does nothing would not help)."""
+    cast: Counter[str] = Counter()
+    traded = risen = 0
+    for seed in range(12):
+        out = play(GAME, 4, {"expert_spells": True, "max_hands": 2, "max_turns_per_hand": 40},
+                   seed=seed, actors=dict.fromkeys(range(4), bot_actor(BOT)),
+                   choosers=dict.fromkeys(range(4), bot_chooser(BOT)), max_steps=20_000)
+        assert out.finished
+        for e in out.events:
+            if e.type == "spell":
+                cast[str(e.data["spell"])] += 1
+            elif e.type == "mass_trade":
+                traded += int(e.data["n"])  # type: ignore[arg-type]
+            elif e.type == "rise_of_the_dead":
+                risen += int(e.data["count"])  # type: ignore[arg-type]
+    assert set(cast) == {"mass_sabotage", "mass_steal", "berserker", "mass_trade",
+                         "rise_of_the_dead"}, cast
+    assert traded >= cast["mass_trade"] and risen >= cast["rise_of_the_dead"]
