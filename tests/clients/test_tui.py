@@ -284,3 +284,63 @@ async def test_tui_shows_and_sends_table_talk(clients_system: Supervisor) -> Non
             await pilot.press(*"hi host", "enter")
             await log.wait_for(lambda: "hi host" in log.texts(), 20)
             assert log.messages[-1]["name"] == "tui-talker"
+
+
+def test_the_engine_board_is_drawn_as_wheels_with_sentences() -> None:
+    """Issue 21: the terminal client draws The Empire Engine from its component data
+    (GET /api/games/empire-engine/components): each player's two wheels with the action at
+    each edge (top, left, right, bottom) as the engine's own rules place them, sentences
+    instead of key dumps, and each sealed gear placement named with the action it brings to
+    the top (checked against the engine's data.top_action, not the renderer's own maths)."""
+    from shared.rules import components
+    from shared.rules.empire_engine import data
+
+    comp = components.components("empire-engine")
+    g = registry.get("empire-engine")
+    names = ["Ada", "Bob", "Cy"]
+    checked = {"wheels": 0, "gears": 0}
+
+    def check(state: Any, move: Any) -> None:
+        for seat in (None, 0):
+            view = dict(g.view(state, seat))
+            text = render.render_view("empire-engine", view, names, comp)
+            assert "=" not in text, text  # no k=v dumps
+            lines = text.splitlines()
+            for p in view["players"]:
+                if not isinstance(p["engines"], dict):
+                    continue
+                for e in ("L", "R"):
+                    o = p["engines"][e]["orientation"]
+                    top = data.top_action(e, o)  # type: ignore[arg-type]
+                    # a further clockwise turn brings the left edge up; the right edge is
+                    # the one three turns away, the bottom two
+                    left = data.top_action(e, o + 1)  # type: ignore[arg-type]
+                    right = data.top_action(e, o + 3)  # type: ignore[arg-type]
+                    bottom = data.top_action(e, o + 2)  # type: ignore[arg-type]
+                    assert any(f"[{top.upper()}]" in ln for ln in lines)
+                    assert any(f"{left} < ({e}) > {right}" in ln for ln in lines), text
+                    assert any(bottom in ln for ln in lines)
+                    checked["wheels"] += 1
+        node = g.next(state)
+        if isinstance(node, Simultaneous):
+            view = dict(g.view(state, 0))
+            me = view["players"][0]
+            for slot in node.slots:
+                if slot.seat != 0:
+                    continue
+                for ch in slot.allowed or ():
+                    assert isinstance(ch, dict)
+                    label = render.engine_choice_text(ch, view, comp, 0)
+                    if "top" in ch:
+                        assert label == f"engine {ch['engine']} with {ch['top']} on top"
+                        continue
+                    turns = data.gear_turns(ch["gear"], ch["boost"] != "none")
+                    o = me["engines"][ch["engine"]]["orientation"] + turns
+                    assert label.endswith(f"{data.top_action(ch['engine'], o)} on top"), label
+                    checked["gears"] += 1
+
+    play(g, 3, {}, seed=5, on_step=check, max_steps=300)
+    assert checked["wheels"] > 20 and checked["gears"] > 20, checked
+    # without component data the client still renders (the older plain lines)
+    view = dict(g.view(g.setup({}, 2), 0))
+    assert render.render_view("empire-engine", view, names)

@@ -1,7 +1,7 @@
 // Empire's End: a 20-phase track of disasters (bid tokens or take the disaster), economy,
 // industry and sealed conflicts (axes and coins in a closed fist).
 import { h, kv, section, table, words } from "../dom.js";
-import { legalOf, moveButtons } from "./kit.js";
+import { legalOf, moveButtons, movesPanel, openSlot, sealFields } from "./kit.js";
 
 const tokens = (r) => Object.entries(r || {}).map(([k, n]) => `${n} ${k}`).join(", ") || "none";
 
@@ -33,8 +33,9 @@ function tile(comp, l, buttons) {
     buttons.length ? h("div.row", buttons) : null);
 }
 
-// moves played on the board's cards and tiles (the rest stay in the side panel)
-const ON_BOARD = new Set(["bid", "take", "free_bid", "replace", "place", "destroy", "shore_up", "build", "sell", "repair"]);
+// every move is played on the board: on its card or tile, or in the turn's move panels
+const ON_BOARD = new Set(["bid", "take", "free_bid", "replace", "place", "destroy", "shore_up", "build", "sell", "repair",
+  "choose_order", "convert", "repeat", "swap", "move", "refresh", "discard_hand", "end_economy", "end_industry", "end_turn"]);
 
 export default {
   board(v, ctx) {
@@ -60,10 +61,18 @@ export default {
           moveButtons(shore, ctx, { amountKey: "coins", amountLabel: (n) => (n ? `Shore up: buy ${n} coins (${2 * n} VP)` : "Do not shore up") })));
       }
     }
-    if (v.conflict_card) {
-      const k = comp && comp.conflicts.find((c) => c.id === v.conflict_card);
-      parts.push(section(`Conflict card ${v.conflict_card}`, h("div.ecard.conflict", h("span.inst", k ? k.text : v.conflict_card))));
+    const fist = openSlot(ctx, (x) => x.context && "base_strength" in x.context);
+    if (v.conflict_card || fist) {
+      const id = v.conflict_card || (fist && fist.context.card);
+      const k = comp && comp.conflicts.find((c) => c.id === id);
+      parts.push(section(`Conflict card ${id}`, h("div.ecard.conflict", h("span.inst", k ? k.text : id)),
+        fist ? h("div.fist", h("p.yourmove", `Your closed fist: your base strength is ${fist.context.base_strength}; choose the axes and coins to hold (sealed until every fist is in).`),
+          sealFields(ctx, fist, ["axes", "coins"], (c) => `Seal my fist: ${c.axes} axes, ${c.coins} coins`)) : null));
     }
+    // the turn's other moves: order, abilities and innovations, ending a stage or the turn
+    parts.push(movesPanel(ctx, "Your turn: which stage first", ["choose_order"]),
+      movesPanel(ctx, "Abilities and innovations", ["convert", "repeat", "swap", "move", "refresh"]),
+      movesPanel(ctx, "Finish", ["discard_hand", "end_economy", "end_industry", "end_turn"]));
     if (v.you) {
       const w = v.you.work;
       parts.push(section("You", kv({ Resources: tokens(v.you.resources),
