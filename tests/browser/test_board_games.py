@@ -5,8 +5,8 @@ scrolls sideways and, at 360 px, that every control is at least 44 by 44 px. Scr
 each board (mid-game and at the end) go to test-output/screenshots.
 
 Short options keep them quick (Empire's beginner version, one Card Game hand, a few New York
-rounds). ``make test`` runs the Engine at both widths and the Card Game at 360 px; the rest
-are marked ``board_full`` and run with ``make test-browser-full``."""
+rounds). ``make test`` plays the Engine and Empire at 360 px (about a minute together); the
+rest are marked ``board_full`` and run with ``make test-browser-full``."""
 
 from __future__ import annotations
 
@@ -30,12 +30,12 @@ NYC = ("empire-nyc", 3, {"max_rounds": 3}, 300, 500)
 END = ("empires-end", 2, {}, 400, 500)
 
 CASES = [
-    pytest.param(*ENGINE, 1280, id="empire-engine-1280"),
     pytest.param(*ENGINE, 360, id="empire-engine-360"),
-    pytest.param(*CARDS, 360, id="empire-cards-360"),
-    pytest.param(*CARDS, 1280, id="empire-cards-1280", marks=FULL),
+    pytest.param(*EMPIRE, 360, id="empire-360"),
+    pytest.param(*ENGINE, 1280, id="empire-engine-1280", marks=FULL),
     pytest.param(*EMPIRE, 1280, id="empire-1280", marks=FULL),
-    pytest.param(*EMPIRE, 360, id="empire-360", marks=FULL),
+    pytest.param(*CARDS, 1280, id="empire-cards-1280", marks=FULL),
+    pytest.param(*CARDS, 360, id="empire-cards-360", marks=FULL),
     pytest.param(*NYC, 1280, id="empire-nyc-1280", marks=FULL),
     pytest.param(*NYC, 360, id="empire-nyc-360", marks=FULL),
     pytest.param(*END, 1280, id="empires-end-1280", marks=FULL),

@@ -114,7 +114,7 @@ export default {
       case "empire": return `Empire set (${a.regime}) ${cards(a.cards)}`;
       case "barbarian": case "serf": return `${words(a.type)} ${cards(a.cards)}`;
       case "disband": return `Disband ${card(a.card)} from set ${a.set}`;
-      case "steal": return `Steal from ${t(a.target)}`;
+      case "steal": return a.target === ctx.seat ? "Take the top card of your own discard pile" : `Steal from ${t(a.target)}`;
       case "trade": return `Trade ${card(a.card)} to ${t(a.target)}`;
       case "trade_reply": return `Give ${card(a.card)} back`;
       case "battle": return `Battle ${t(a.target)} for ${a.rank}${a.suit ? SUIT[a.suit] || a.suit : ""}`;

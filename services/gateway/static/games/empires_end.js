@@ -98,28 +98,38 @@ export default {
     return h("div.board.end", parts);
   },
   boardActions: ON_BOARD,
-  label(a) {
+  label(a, ctx) {
+    const comp = ctx && ctx.components;
+    // a tile or card by name from the data module ("Road (14 VP)", "Fire 7"), else its id
+    const thing = (id) => {
+      const t = tileOf(comp, id);
+      if (t) return `${t.type} (${t.vp} VP)`;
+      const c = cardOf(comp, id);
+      return c ? `${c.type} ${id.split("-").pop()}` : id;
+    };
+    const conv = (a.type === "convert" && (tileOf(comp, a.source) || cardOf(comp, a.source)) || {}).convert;
     const m = {
       bid: () => `Bid 1 ${a.resource} on disaster ${a.disaster}`,
       take: () => `Take disaster ${a.disaster}`,
       free_bid: () => `Free bid on ${a.disaster} with ${a.card}`,
-      place: () => `Place innovation at ${a.tile}`,
-      destroy: () => `Destroy ${a.tile}`,
+      place: () => `Place innovation at ${thing(a.tile)}`,
+      destroy: () => `Destroy ${thing(a.tile)}`,
       shore_up: () => (a.coins ? `Shore up: buy ${a.coins} coins (2 VP each)` : "Do not shore up"),
-      build: () => `Build ${a.card} at ${a.tile} (${a.coins} coins)`,
-      sell: () => `Sell ${a.card}`,
-      repair: () => `Repair ${a.tile} (${a.coins} coins)`,
+      build: () => `Build ${thing(a.card)} at ${thing(a.tile)} (${a.coins} coins)`,
+      sell: () => `Sell ${thing(a.card)}`,
+      repair: () => `Repair ${thing(a.tile)} (${a.coins} coins)`,
       end_economy: () => "End economy",
       end_industry: () => "End industry",
       end_turn: () => "End turn",
       discard_hand: () => "Discard hand",
       choose_order: () => `Do ${a.first} first`,
-      convert: () => `Convert with ${a.source} (option ${a.option})`,
-      repeat: () => `Repeat ${a.target} with ${a.source}`,
+      convert: () => (conv ? `${thing(a.source)}: 1 ${conv.src} → ${tokens(conv.outs[a.option])}`
+        : `Convert with ${thing(a.source)} (choice ${a.option + 1})`),
+      repeat: () => `Repeat ${thing(a.target)} with ${thing(a.source)}`,
       replace: () => `Replace disaster ${a.disaster} with ${a.card}`,
-      swap: () => `Swap ${a.a} and ${a.b} (${a.source})`,
-      move: () => `Move ${a.card} under ${a.tile} (${a.source})`,
-      refresh: () => `Refresh ${a.card} (${a.source})`,
+      swap: () => `Swap ${thing(a.a)} and ${thing(a.b)} (${thing(a.source)})`,
+      move: () => `Move ${thing(a.card)} under ${thing(a.tile)} (${thing(a.source)})`,
+      refresh: () => `Refresh ${thing(a.card)} (${thing(a.source)})`,
     }[a.type];
     return m ? m() : null;
   },
