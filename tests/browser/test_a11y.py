@@ -68,8 +68,9 @@ async def test_replay_viewer(tabs: Any) -> None:
     await play_to_result([page], seed=3)
     await page.click("#replay-link")
     await page.wait_for_selector("#replay:not(.hidden) #verify-btn:enabled")
+    await page.wait_for_selector("#server-seed")
     await page.wait_for_function(
-        "document.querySelector('#replay-board').textContent.includes('Board after 1 of')")
+        "(document.querySelector('#replay-board')?.textContent || '').includes('Board after 1 of')")
     await page.click("#verify-btn")
     await page.locator("#verify-out .verdict").wait_for()
     problems = await serious(page, "replay")

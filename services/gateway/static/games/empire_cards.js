@@ -48,8 +48,10 @@ function handPanel(v, ctx) {
     const attrs = { class: [red(c) ? "red" : "", ok ? "legal" : "", sel.cards.includes(c) ? "sel" : ""].join(" "),
       title: c, dataset: { card: c } };
     if (!ok) return h("li.card", attrs, card(c));
-    return h("li.card", { ...attrs, role: "button", tabindex: 0, "aria-pressed": sel.cards.includes(c) ? "true" : "false",
-      onclick: () => toggle(c), onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(c); } } }, card(c));
+    // the list item stays a list item; the card face inside it is the button
+    return h("li.card", attrs, h("span.cardbtn.legal", { role: "button", tabindex: 0, title: c,
+      "aria-pressed": sel.cards.includes(c) ? "true" : "false", onclick: () => toggle(c),
+      onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(c); } } }, card(c)));
   }));
   const inHand = new Set(v.hand);
   const other = plays.filter((a) => !cardsOf(a).every((c) => inHand.has(c)));

@@ -45,9 +45,10 @@ function mapSvg(v, ctx, comp) {
     const isFrom = sel.from === n.id;
     const legal = sel.from ? second.has(n.id) || isFrom : first.has(n.id);
     const cls = ["nb", legal ? "legal" : "", isFrom ? "from" : "", st.owner === null || st.owner === undefined ? "" : "own s" + st.owner].join(" ");
-    const label = `${n.name} (${(comp.boroughs.find((b) => b.id === n.borough) || {}).name}), ${words(n.pest)}: ` +
-      `${st.cubes ?? 0} cubes of ${st.owner === null || st.owner === undefined ? "nobody" : ctx.name(st.owner)}` +
-      (legal ? " — click to choose" : "");
+    // starts with what it shows (the cube count, then the name) so a voice command that
+    // reads the visible text finds it
+    const label = `${st.cubes ?? 0} ${n.name}: ${st.cubes ?? 0} cubes of ${st.owner === null || st.owner === undefined ? "nobody" : ctx.name(st.owner)}` +
+      `; ${(comp.boroughs.find((b) => b.id === n.borough) || {}).name}, ${words(n.pest)}` + (legal ? " — click to choose" : "");
     const body = [
       s("title", label),
       s("circle", { cx: n.x, cy: n.y, r, fill: colour[n.borough], class: "ground" }),
