@@ -63,8 +63,8 @@ async def test_a_whole_game_on_the_board(
     suffix = "-360" if phone else ""
     played = await play_on_board(page, seed=len(game) * width, max_moves=max_moves,
                                  timeout_s=timeout_s, phone=phone,
-                                 shot=(4, f"board-{game}{suffix}"))
-    await shots(page, f"board-{game}{suffix}-end")
+                                 shot=(4, f"game-{game}{suffix}"))
+    await shots(page, f"game-{game}{suffix}-end")
     assert played.finished
     assert played.moves >= 2, played
     assert not played.small, f"controls under 44x44 px at {width} px: {sorted(played.small)}"

@@ -79,9 +79,13 @@ async def test_empire_standard_nations_and_auction_on_the_board(tabs: Any) -> No
         assert "would win" in panel or "nobody" in panel
         assert await page.locator("#board .yourbid .amount input[type=number]").count() <= 1
         assert await page.locator("#controls .picker select").count() == 0
-        amounts = await page.locator("#board .bids b").all_inner_texts()
-        if all(a.strip() in ("0 gold", "withdrawn") for a in amounts):
-            assert "Withdraw" not in await page.locator("#board .yourbid").inner_text()
+        # the bids and the seat's buttons read in one go (one drawn view, never two)
+        snap = await page.evaluate(
+            "() => ({amounts: [...document.querySelectorAll('#board .bids b')]"
+            ".map((b) => b.textContent.trim()),"
+            " mine: (document.querySelector('#board .yourbid') || {}).textContent || ''})")
+        if all(a in ("0 gold", "withdrawn") for a in snap["amounts"]):
+            assert "Withdraw" not in snap["mine"], snap
         key = await page.get_attribute("#controls", "data-key") or ""
         if bids == 0 and await page.locator("#board .yourbid .amount-go").count():
             await page.click("#board .yourbid .amount-go")  # bid the lowest raise

@@ -160,6 +160,48 @@ async def test_tui_joins_by_invite_plays_and_spectates(clients_system: Superviso
             await _until(pilot, lambda: gid not in lobby.live)
 
 
+async def test_tui_draws_the_engine_from_its_component_data(clients_system: Supervisor) -> None:
+    """Issue 21: in a real Engine game the terminal client fetches the component data and
+    draws the wheels (no key dumps), and its sealed placements read as sentences naming the
+    action on top."""
+    async with Client(clients_system.url) as host:
+        await host.sign_in("sdk-host-engine")
+        table = await host.create_table("empire-engine", seats=2)
+        app = EmpireApp(clients_system.url, name="tui-wheels")
+        async with app.run_test(size=SIZE) as pilot:
+            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            await pilot.press("i")
+            await _until(pilot, lambda: app.focused is not None and app.focused.id == "code")
+            await pilot.press(*table["invite"], "enter")
+            await _until(pilot, lambda: lobby.my_table is not None)
+            gid = await host.start(table["table_id"])
+            hosting = asyncio.create_task(play_seat(host, gid))
+            try:
+                await _until(pilot, lambda: isinstance(app.screen, GameScreen), timeout=15)
+                game = app.screen
+                assert isinstance(game, GameScreen)
+                # the first sealed placement: engine and top action, as sentences
+                await _until(pilot, lambda: game.components is not None and any(
+                    d[0] == "commit" for d in game.decisions), timeout=60)
+                box = game.query_one("#choices", OptionList)
+                labels = [str(box.get_option_at_index(i).prompt) for i in range(box.option_count)]
+                assert labels and all(x.startswith("engine ") and x.endswith(" on top")
+                                      for x in labels), labels
+                # place both engines by keys; the wheels appear once every placement is in
+                deadline = time.monotonic() + 60
+                while "< (L) >" not in str(game.query_one("#view").render()):
+                    assert time.monotonic() < deadline, "no wheels drawn"
+                    if game.decisions and not game.busy and box.option_count and box.has_focus:
+                        await pilot.press("enter")
+                    await pilot.pause(0.05)
+                view = str(game.query_one("#view").render())
+                assert "=" not in view and "Round " in view
+            finally:
+                hosting.cancel()
+
+
 async def test_tui_spectator_has_no_choices(clients_system: Supervisor) -> None:
     async with Client(clients_system.url) as host:
         await host.sign_in("sdk-host2")

@@ -106,7 +106,7 @@ export default {
         ctx.components ? h("div.wheels", v.players.map((p) => h("div.wheelset", { class: p.seat === v.seat ? "me" : "" },
           h("div.wname", ctx.name(p.seat)),
           ["L", "R"].map((e) => (p.engines && p.engines[e] ? wheel(ctx.components, e, p.engines[e].orientation, `${ctx.name(p.seat)}'s engine ${e}`)
-            : h("span.muted", `${e}: not placed yet`)))))) : null,
+            : h("div.muted.small", `${e}: not placed yet`)))))) : null,
         ctx.components ? table(["Engine", "Top action after 0, 1, 2, 3 clockwise turns", "Attacks"],
           Object.entries(ctx.components.engines).map(([e, w]) => [e, w.top_by_orientation.join(" → "), w.attacks]))
           : table(["Engine", "Edges (top, right, bottom, left)"], Object.entries(v.layout).map(([e, acts]) => [e, acts.join(", ")])),
@@ -122,8 +122,8 @@ export default {
         v.attacks.map((a) => [ctx.name(a.attacker), a.engine, ctx.name(a.target), words(a.status), a.loot || "—"]))));
     }
     if (v.pending && v.pending.order) {
-      parts.push(section(`Planning order (${v.pending.round_id})`,
-        h("ol", v.pending.order.map(([s, k]) => h("li", `${ctx.name(s)} places engine ${k}`)))));
+      parts.push(section("Order of the sealed placements",
+        h("ol", v.pending.order.map(([s, k]) => h("li", `${ctx.name(s)}: ${k === 1 ? "first" : "second"} placement`)))));
     }
     if (v.pending && v.pending.block) {
       const mine = legalOf(ctx, ["block"]);
