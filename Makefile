@@ -96,7 +96,7 @@ test-e2e: install
 	$(VENV)/bin/pytest -q -m "e2e and not slow" -p no:cacheprovider
 
 test: install tools-nginx lint type schema-check
-	$(VENV)/bin/pytest -q -m "not slow" -p no:cacheprovider --durations=15
+	$(VENV)/bin/pytest -q -m "not slow and not board_full" -p no:cacheprovider --durations=15
 
 slow: install
 	$(VENV)/bin/pytest -q -m slow -p no:cacheprovider -s
@@ -130,7 +130,13 @@ faults: install
 	@$(RUN) -m tests.faults.summary test-output/faults
 
 test-browser: install
-	$(VENV)/bin/pytest -q -m browser -p no:cacheprovider
+	$(VENV)/bin/pytest -q -m "browser and not board_full" -p no:cacheprovider
+
+# the whole games played on the board beyond make test's (tests/browser/test_board_games.py:
+# every game at 1280 and 360 px; make test plays the Engine and Empire at 360 px)
+.PHONY: test-browser-full
+test-browser-full: install
+	$(VENV)/bin/pytest -q -m board_full -p no:cacheprovider --durations=15
 
 # the deploy tier alone: compose and Kubernetes files validated, linted and run (tests/deploy)
 deploy-check: install tools-nginx

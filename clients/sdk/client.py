@@ -466,6 +466,11 @@ class Client:
     async def games_catalog(self) -> list[dict[str, Any]]:
         return list((await self._call("GET", "/api/games"))["games"])
 
+    async def game_components(self, game: str) -> dict[str, Any]:
+        """A game's public component data (maps, cards and their text, the Engine's wheels):
+        ``GET /api/games/{game}/components``, from the engines' data modules."""
+        return dict(await self._call("GET", f"/api/games/{game}/components"))
+
     async def create_table(
         self, game: str, seats: int, options: dict[str, Any] | None = None, **extra: Any
     ) -> dict[str, Any]:

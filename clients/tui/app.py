@@ -428,6 +428,7 @@ class GameScreen(Screen[None]):
         self.decision_key: Any = None
         self.busy = False
         self.outcome: dict[str, Any] | None = None
+        self.components: dict[str, Any] | None = None  # the game's component data
         self.verified: bool | None = None  # the dealer's proofs, once the game is over
         self._events = 0
         self._records = 0
@@ -474,6 +475,10 @@ class GameScreen(Screen[None]):
         except NETWORK as exc:
             self.log_line(f"cannot watch {self.game_id}: {error_text(exc)}")
             return
+        try:  # the board's component data (the Engine's wheels); without it, plain text
+            self.components = await c.game_components(self.game)
+        except NETWORK:
+            self.components = None
         self.chat_panel.follow(c, game_id=self.game_id)
         seat = self.session.seat
         self.log_line(
@@ -533,10 +538,17 @@ class GameScreen(Screen[None]):
                 return (
                     ("sealed", node["round_id"], slot["key"]),
                     out,
-                    [render.choice_label(ch) for ch in allowed],
+                    [self._choice_text(ch, msg["view"], seat) for ch in allowed],
                     prompt,
                 )
         return None, [], [], ""
+
+    def _choice_text(self, choice: Any, view: dict[str, Any], seat: int) -> str:
+        """A sealed choice as a sentence: the Engine's placements name the action they bring
+        to the top (from the component data); other games' choices as before."""
+        if self.game == "empire-engine":
+            return render.engine_choice_text(choice, view, self.components, seat)
+        return render.choice_label(choice)
 
     def _next_slot(self, s: GameSession, node: dict[str, Any]) -> dict[str, Any] | None:
         rid = node["round_id"]
@@ -603,7 +615,7 @@ class GameScreen(Screen[None]):
             and any(e.get("type") == "seed_revealed" for e in s.record)
         ):
             await self.action_verify()
-        view = render.render_view(self.game, msg["view"], self.names)
+        view = render.render_view(self.game, msg["view"], self.names, self.components)
         if self.outcome is not None:
             view += "\n\nRESULT\n" + "\n".join(render.result_lines(self.outcome, self.names))
             view += "\n" + self._fairness()

@@ -143,6 +143,125 @@ def _engine(v: dict[str, Any], names: Names) -> list[str]:
     return lines
 
 
+# -- The Empire Engine drawn from its component data (GET /api/games/empire-engine/components)
+
+
+def _edges(comp: dict[str, Any], engine: str, orientation: int) -> dict[str, str]:
+    """The action at each edge of an engine now: ``top_by_orientation[o]`` is on top after o
+    clockwise quarter-turns, and each further turn brings the left edge up (the page's rule,
+    services/gateway/static/games/empire_engine.js)."""
+    order = comp["engines"][engine]["top_by_orientation"]
+    o = orientation % 4
+    return {"top": order[o], "left": order[(o + 1) % 4], "bottom": order[(o + 2) % 4],
+            "right": order[(o + 3) % 4]}
+
+
+WHEEL_W = 30
+
+
+def wheel_lines(comp: dict[str, Any], engine: str, orientation: int | None) -> list[str]:
+    """One engine as a text wheel: the top action above the hub, left and right beside it,
+    the bottom one below (five lines of WHEEL_W characters)."""
+    if orientation is None:
+        return [f"engine {engine}: not placed yet".ljust(WHEEL_W)] + [" " * WHEEL_W] * 4
+    e = _edges(comp, engine, orientation)
+    return [
+        f"[{e['top'].upper()}]".center(WHEEL_W),
+        "^".center(WHEEL_W),
+        f"{e['left']} < ({engine}) > {e['right']}".center(WHEEL_W),
+        "v".center(WHEEL_W),
+        e["bottom"].center(WHEEL_W),
+    ]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def engine_choice_text(choice: Any, view: dict[str, Any] | None, comp: dict[str, Any] | None,
+                       seat: int | None) -> str:
+    """A sealed placement as a sentence with the action it brings to the top (from the
+    component data), e.g. ``engine L, gear 2 + good: 3 turns, export on top``."""
+    if not isinstance(choice, dict) or "engine" not in choice:
+        return choice_label(choice)
+    e = choice["engine"]
+    if "top" in choice:
+        return f"engine {e} with {choice['top']} on top"
+    boost = choice.get("boost", "none")
+    base = f"engine {e}, gear {choice.get('gear')}" + (f" + {boost}" if boost != "none" else "")
+    if not comp or not view:
+        return base
+    me = next((p for p in view.get("players", []) if p.get("seat") == seat), None)
+    engines = me.get("engines") if me else None
+    gear = next((g for g in comp["gears"] if g["gear"] == choice.get("gear")), None)
+    if not isinstance(engines, dict) or e not in engines or gear is None:
+        return base
+    turns = int(gear["boosted_turns"] if boost != "none" else gear["turns"])
+    top = _edges(comp, e, int(engines[e]["orientation"]) + turns)["top"]
+    return f"{base}: {_plural(turns, 'turn')}, {top} on top"
+
+
+def _engine_board(v: dict[str, Any], names: Names, comp: dict[str, Any]) -> list[str]:
+    """The Engine as players see it: each player's two wheels side by side, then sentences for
+    the round's placements, attacks and what is awaited."""
+    seat = v.get("seat")
+    lines = [
+        f"Round {v.get('round')} of {v.get('rounds')}, "
+        f"{str(v.get('phase')).replace('_', ' ')} phase."
+        + (" Turn order: " + ", then ".join(names_of(v.get("turn_order", []), names)) + "."
+           if v.get("turn_order") else "")
+    ]
+    for p in v.get("players", []):
+        who = _seat(p["seat"], names) + (" — you" if p["seat"] == seat else "")
+        ready = p["ready"]
+        score = p.get("score")
+        held = (f"score pile {_plural(score['soldiers'], 'soldier')}, "
+                f"{_plural(score['goods'], 'good')}, "
+                f"{_plural(score['inventions'], 'invention')}" if isinstance(score, dict)
+                else "score pile hidden")
+        lines += ["", f"{who}: ready {_plural(ready['soldiers'], 'soldier')} and "
+                  f"{_plural(ready['goods'], 'good')}; {held}."]
+        engines = p.get("engines") if isinstance(p.get("engines"), dict) else {}
+        wheels = [wheel_lines(comp, e, engines[e]["orientation"] if e in engines else None)
+                  for e in ("L", "R")]
+        lines += ["  " + a + "  " + b for a, b in zip(*wheels, strict=True)]
+    for pl in v.get("placements", []):
+        boost = f" + {pl['boost']}" if pl.get("boost") not in (None, "none") else ""
+        what = (f"gear {pl['gear']}{boost} ({_plural(int(pl['turns']), 'turn')})"
+                if pl.get("gear") is not None else "a flip")
+        over = " (overridden)" if pl.get("overridden") else ""
+        lines.append(f"{_seat(pl['seat'], names)} placed engine {pl['engine']} "
+                     f"{'first' if pl.get('order') == 1 else 'second'} with {what}: "
+                     f"{pl.get('top') or '?'} on top{over}.")
+    for a in v.get("attacks", []):
+        loot = f", looting a {a['loot']}" if a.get("loot") else ""
+        lines.append(f"{_seat(a['attacker'], names)} attacks {_seat(a['target'], names)} "
+                     f"with engine {a['engine']}: "
+                     f"{str(a.get('status')).replace('_', ' ')}{loot}.")
+    pending = v.get("pending") or {}
+    if pending.get("order"):
+        nxt = ", ".join(f"{_seat(s, names)} ({'first' if k == 1 else 'second'} placement)"
+                        for s, k in pending["order"])
+        lines.append(f"Placements are sealed in this order: {nxt}.")
+    for b in pending.get("block") or []:
+        lines.append(f"{_seat(b['defender'], names)} blocks one attack of "
+                     + " or ".join(names_of(b["attackers"], names)) + ".")
+    if pending.get("loot"):
+        lo = pending["loot"]
+        lines.append(f"{_seat(lo['attacker'], names)} takes a soldier or a good from "
+                     f"{_seat(lo['target'], names)}.")
+    if pending.get("salvage"):
+        lines.append(", ".join(names_of(pending["salvage"], names))
+                     + " choose what to salvage from the stock.")
+    if v.get("awaiting"):
+        lines.append("Waiting for " + ", ".join(names_of(v["awaiting"], names)) + ".")
+    return lines
+
+
+def names_of(seats: Sequence[Any], names: Names) -> list[str]:
+    return [_seat(s, names) for s in seats]
+
+
 def _nyc(v: dict[str, Any], names: Names) -> list[str]:
     lines = [
         f"turn {v.get('turn')} · phase {v.get('phase')} · current "
@@ -250,10 +369,20 @@ RENDERERS: dict[str, Callable[[dict[str, Any], Names], list[str]]] = {
 }
 
 
-def render_view(game: str, view: dict[str, Any], names: Names) -> str:
-    """The seat's view as readable lines (unknown games: one line per field)."""
+# games drawn from their component data when the client has it
+COMPONENT_RENDERERS: dict[str, Callable[[dict[str, Any], Names, dict[str, Any]], list[str]]] = {
+    "empire-engine": _engine_board,
+}
+
+
+def render_view(game: str, view: dict[str, Any], names: Names,
+                components: dict[str, Any] | None = None) -> str:
+    """The seat's view as readable lines (unknown games: one line per field); drawn from the
+    game's component data (``components``) where this client has a board for it."""
     try:
-        lines = RENDERERS.get(game, _generic)(view, names)
+        drawn = COMPONENT_RENDERERS.get(game) if components else None
+        lines = drawn(view, names, components) if drawn and components else \
+            RENDERERS.get(game, _generic)(view, names)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
         lines = _generic(view, names)  # a shape this client does not know yet
     return "\n".join(lines)

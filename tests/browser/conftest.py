@@ -11,10 +11,12 @@ import pytest
 from playwright.async_api import Browser, BrowserContext, ConsoleMessage, Page, async_playwright
 
 from services.supervisor import Supervisor
+from shared.runtime.valkey import free_port
 from tests.browser.chromium import ARGS, ensure_chromium
-from tests.e2e.conftest import OUT, start_system, with_db
+from tests.e2e.conftest import OUT, with_db
 
 BROWSER_DB = 7  # e2e uses 0 and 1, the clients tier 5
+STARTUP_S = 180.0
 SHOTS = OUT / "screenshots"
 
 
@@ -25,7 +27,15 @@ def chromium_path() -> Path:
 
 @pytest.fixture(scope="session")
 def web(redis_url: str) -> Iterator[Supervisor]:
-    sup = start_system(with_db(redis_url, BROWSER_DB), "browser")
+    # a loaded CI machine may take longer than the default minute to bring eight processes
+    # up; and a start that fails must not leave them running
+    sup = Supervisor(redis_url=with_db(redis_url, BROWSER_DB), port=free_port(),
+                     log_dir=OUT / "logs" / "browser")
+    try:
+        sup.start(wait=STARTUP_S)
+    except BaseException:
+        sup.stop()
+        raise
     yield sup
     sup.stop()
 

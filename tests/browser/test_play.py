@@ -148,18 +148,24 @@ async def test_board_of_every_game(
             break
         if await page.locator("#board g.legal[role=button]").count():
             seq = await page.get_attribute("#controls", "data-seq") or ""
+            key = await page.get_attribute("#controls", "data-key") or ""
             await page.locator("#board g.legal[role=button]").first.click()
-            go = page.locator("#board .amount-go:enabled, #board button.dice:enabled").first
+            # what the spot offers: an amount, dice, or (the Engine's wheel edge) the sealed
+            # placements that bring that action to the top
+            go = page.locator("#board .amount-go:enabled, #board button.dice:enabled,"
+                              " #board button.go.seal").first
             if await go.count():
                 await go.click()
             clicks += 1
             # the click took effect: a new view (a one-cube placement is sent at once, and the
-            # seat may be to move again by the time this looks), an amount to choose, or a
-            # refusal
+            # seat may be to move again by the time this looks), a sealed choice's receipt, an
+            # amount to choose, or a refusal
             await page.wait_for_function(
-                "s => document.querySelector('#controls').dataset.seq !== s"
+                "([s, k]) => document.querySelector('#controls').dataset.seq !== s"
+                " || document.querySelector('#controls').dataset.key !== k"
                 " || document.querySelector('#status').textContent.includes('refused')"
-                " || document.querySelector('#board .amount-go, #board button.dice')", arg=seq)
+                " || document.querySelector('#board .amount-go, #board button.dice')",
+                arg=[seq, key])
             continue
         key = await page.get_attribute("#controls", "data-key") or ""
         await button.click()

@@ -22,7 +22,7 @@ def clients_system(redis_url: str) -> Iterator[Supervisor]:
         redis_url=with_db(redis_url, CLIENTS_DB), port=free_port(), log_dir=OUT / "logs" / "clients"
     )
     try:
-        sup.start()
+        sup.start(wait=180.0)  # eight processes on a loaded 2-core CI machine can take minutes
         yield sup
     finally:
         sup.stop()

@@ -160,6 +160,48 @@ async def test_tui_joins_by_invite_plays_and_spectates(clients_system: Superviso
             await _until(pilot, lambda: gid not in lobby.live)
 
 
+async def test_tui_draws_the_engine_from_its_component_data(clients_system: Supervisor) -> None:
+    """Issue 21: in a real Engine game the terminal client fetches the component data and
+    draws the wheels (no key dumps), and its sealed placements read as sentences naming the
+    action on top."""
+    async with Client(clients_system.url) as host:
+        await host.sign_in("sdk-host-engine")
+        table = await host.create_table("empire-engine", seats=2)
+        app = EmpireApp(clients_system.url, name="tui-wheels")
+        async with app.run_test(size=SIZE) as pilot:
+            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            await pilot.press("i")
+            await _until(pilot, lambda: app.focused is not None and app.focused.id == "code")
+            await pilot.press(*table["invite"], "enter")
+            await _until(pilot, lambda: lobby.my_table is not None)
+            gid = await host.start(table["table_id"])
+            hosting = asyncio.create_task(play_seat(host, gid))
+            try:
+                await _until(pilot, lambda: isinstance(app.screen, GameScreen), timeout=15)
+                game = app.screen
+                assert isinstance(game, GameScreen)
+                # the first sealed placement: engine and top action, as sentences
+                await _until(pilot, lambda: game.components is not None and any(
+                    d[0] == "commit" for d in game.decisions), timeout=60)
+                box = game.query_one("#choices", OptionList)
+                labels = [str(box.get_option_at_index(i).prompt) for i in range(box.option_count)]
+                assert labels and all(x.startswith("engine ") and x.endswith(" on top")
+                                      for x in labels), labels
+                # place both engines by keys; the wheels appear once every placement is in
+                deadline = time.monotonic() + 60
+                while "< (L) >" not in str(game.query_one("#view").render()):
+                    assert time.monotonic() < deadline, "no wheels drawn"
+                    if game.decisions and not game.busy and box.option_count and box.has_focus:
+                        await pilot.press("enter")
+                    await pilot.pause(0.05)
+                view = str(game.query_one("#view").render())
+                assert "=" not in view and "Round " in view
+            finally:
+                hosting.cancel()
+
+
 async def test_tui_spectator_has_no_choices(clients_system: Supervisor) -> None:
     async with Client(clients_system.url) as host:
         await host.sign_in("sdk-host2")
@@ -284,3 +326,63 @@ async def test_tui_shows_and_sends_table_talk(clients_system: Supervisor) -> Non
             await pilot.press(*"hi host", "enter")
             await log.wait_for(lambda: "hi host" in log.texts(), 20)
             assert log.messages[-1]["name"] == "tui-talker"
+
+
+def test_the_engine_board_is_drawn_as_wheels_with_sentences() -> None:
+    """Issue 21: the terminal client draws The Empire Engine from its component data
+    (GET /api/games/empire-engine/components): each player's two wheels with the action at
+    each edge (top, left, right, bottom) as the engine's own rules place them, sentences
+    instead of key dumps, and each sealed gear placement named with the action it brings to
+    the top (checked against the engine's data.top_action, not the renderer's own maths)."""
+    from shared.rules import components
+    from shared.rules.empire_engine import data
+
+    comp = components.components("empire-engine")
+    g = registry.get("empire-engine")
+    names = ["Ada", "Bob", "Cy"]
+    checked = {"wheels": 0, "gears": 0}
+
+    def check(state: Any, move: Any) -> None:
+        for seat in (None, 0):
+            view = dict(g.view(state, seat))
+            text = render.render_view("empire-engine", view, names, comp)
+            assert "=" not in text, text  # no k=v dumps
+            lines = text.splitlines()
+            for p in view["players"]:
+                if not isinstance(p["engines"], dict):
+                    continue
+                for e in ("L", "R"):
+                    o = p["engines"][e]["orientation"]
+                    top = data.top_action(e, o)  # type: ignore[arg-type]
+                    # a further clockwise turn brings the left edge up; the right edge is
+                    # the one three turns away, the bottom two
+                    left = data.top_action(e, o + 1)  # type: ignore[arg-type]
+                    right = data.top_action(e, o + 3)  # type: ignore[arg-type]
+                    bottom = data.top_action(e, o + 2)  # type: ignore[arg-type]
+                    assert any(f"[{top.upper()}]" in ln for ln in lines)
+                    assert any(f"{left} < ({e}) > {right}" in ln for ln in lines), text
+                    assert any(bottom in ln for ln in lines)
+                    checked["wheels"] += 1
+        node = g.next(state)
+        if isinstance(node, Simultaneous):
+            view = dict(g.view(state, 0))
+            me = view["players"][0]
+            for slot in node.slots:
+                if slot.seat != 0:
+                    continue
+                for ch in slot.allowed or ():
+                    assert isinstance(ch, dict)
+                    label = render.engine_choice_text(ch, view, comp, 0)
+                    if "top" in ch:
+                        assert label == f"engine {ch['engine']} with {ch['top']} on top"
+                        continue
+                    turns = data.gear_turns(ch["gear"], ch["boost"] != "none")
+                    o = me["engines"][ch["engine"]]["orientation"] + turns
+                    assert label.endswith(f"{data.top_action(ch['engine'], o)} on top"), label
+                    checked["gears"] += 1
+
+    play(g, 3, {}, seed=5, on_step=check, max_steps=300)
+    assert checked["wheels"] > 20 and checked["gears"] > 20, checked
+    # without component data the client still renders (the older plain lines)
+    view = dict(g.view(g.setup({}, 2), 0))
+    assert render.render_view("empire-engine", view, names)

@@ -77,7 +77,7 @@ function selects(group, keys, label, valueLabel, opts) {
         if (!options.some((o) => o.c === c)) options.push({ c, v: fields(it)[k] ?? null });
       }
       if (!options.some((o) => o.c === sel[k])) sel[k] = options[0].c;
-      const s = h("select", { name: k || "choice", title: words(k), onchange: () => { sel[k] = s.value; render(); } },
+      const s = h("select", { name: k || "choice", title: words(k), "aria-label": words(k || "choice"), onchange: () => { sel[k] = s.value; render(); } },
         options.map((o) => h("option", { value: o.c }, (k ? words(k) + ": " : "") + valueLabel(k, o.v))));
       s.value = sel[k];
       wrap.append(s);

@@ -9,7 +9,8 @@ import { loadComponents } from "./components.js";
 import { picker } from "./controls.js";
 import { $, fill, h, kv, short, table, words } from "./dom.js";
 import { canonical, commitment, commitmentsRoot, newNonce } from "./fairness.js";
-import { eventText, makeCtx } from "./labels.js";
+import { entropyPanel } from "./games/kit.js";
+import { eventText, gameModule, makeCtx } from "./labels.js";
 
 let S = null; // the open game
 let socket = null;
@@ -118,7 +119,7 @@ function addLog(seq, e) {
 function context() {
   return makeCtx(S.meta.game, S.meta.players, S.seat, { view: S.msg && S.msg.view, act: (a) => act(a),
     components: S.components, legal: S.msg ? S.msg.legal : [], seq: S.msg ? S.msg.seq : 0, busy: !!S.busy,
-    redraw: () => render(), slot: openSlot(), commit: (slot, choice) => commitChoice(slot.round_id, slot, choice) });
+    redraw: () => render(), slot: openSlot(), seedSlot: seedSlot(), commit: (slot, choice) => commitChoice(slot.round_id, slot, choice) });
 }
 
 /** The seat's sealed slot that may be committed now (none committed yet, its turn in a
@@ -131,9 +132,33 @@ function openSlot() {
     const key = `${n.round_id}/${slot.key}`;
     if (S.receipts[key] || S.seen[key] || S.committing.has(key)) continue;
     if (n.ordered && order.slice(0, order.indexOf(slot.key)).some((k) => !done(`${n.round_id}/${k}`))) return null;
-    return { ...slot, round_id: n.round_id, allowed: slot.allowed || [slot.default] };
+    // narrowed by what is already public (the Engine's second placement, EE-1/EE-2), as the
+    // side panel offers it
+    return { ...slot, round_id: n.round_id, allowed: allowedNow(slot, n, { game: gameModule(S.meta.game), view: S.msg.view, seat: S.seat }) };
   }
   return null;
+}
+
+/** The opening entropy round's slot of this seat while it is not yet committed (the board
+ * offers "Add my random seed" with it). */
+function seedSlot() {
+  const n = S && S.msg && S.msg.node;
+  if (!n || n.kind !== "simultaneous" || !n.platform || S.seat === null) return null;
+  for (const slot of n.my_slots) {
+    const key = `${n.round_id}/${slot.key}`;
+    if (S.receipts[key] || S.seen[key] || S.committing.has(key)) continue;
+    return { ...slot, round_id: n.round_id };
+  }
+  return null;
+}
+
+const slotKeyNow = () => { const sl = openSlot(); return sl ? `${sl.round_id}/${sl.key}` : ""; };
+
+/** A commit on the record may open this seat's turn in a fixed-order round: the board (which
+ * offers the slot) is redrawn then, else only the side panel. */
+function redrawForSlot() {
+  if (slotKeyNow() !== S.boardSlot) render();
+  else renderControls();
 }
 
 // ---- rendering ------------------------------------------------------------------------------
@@ -141,13 +166,14 @@ function openSlot() {
 function render() {
   const m = S.msg;
   const ctx = context();
+  S.boardSlot = ctx.slot ? `${ctx.slot.round_id}/${ctx.slot.key}` : "";
   let board;
   try {
     board = ctx.game.board(m.view, ctx);
   } catch (exc) {
     board = h("p.bad", "This view could not be drawn: " + exc.message);
   }
-  fill($("board"), board, h("details.raw", h("summary", "raw view (exactly what this seat receives)"),
+  fill($("board"), entropyPanel(ctx), board, h("details.raw", h("summary", "raw view (exactly what this seat receives)"),
     h("pre", JSON.stringify(m.view, null, 1))));
   renderStatus();
   renderControls(true);
@@ -363,14 +389,14 @@ async function onRecord(st, e, text) {
     const key = `${e.round_id}/${e.slot}`;
     S.timedOut[key] = true;
     if (e.public) S.publics[key] = e.public;
-    if (S.msg && S.msg.node.kind === "simultaneous") renderControls();
+    if (S.msg && S.msg.node.kind === "simultaneous") redrawForSlot();
   } else if (t === "committed") {
     const key = `${e.round_id}/${e.slot}`;
     S.seen[key] = e.commitment;
     if (e.public) S.publics[key] = e.public;
     const r = S.receipts[key];
     if (r && r.commitment !== e.commitment) r.ack = "bad";
-    if (S.msg && S.msg.node.kind === "simultaneous") renderControls();
+    if (S.msg && S.msg.node.kind === "simultaneous") redrawForSlot();
   } else if (t === "round_closed") {
     const round = S.rounds.get(e.round_id);
     S.closedSeen[e.round_id] = Object.fromEntries(Object.entries(S.seen).filter(([k]) => k.startsWith(e.round_id + "/")));

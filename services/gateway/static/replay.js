@@ -110,7 +110,7 @@ function timeline(d, ctx, gid) {
   if (!steps.length) return section("Moves", h("p.muted", "No move log yet."));
   const rows = steps.map((s) => h("tr", { dataset: { seq: s.seq } }, h("td", String(s.seq)), h("td", s.by),
     h("td", moveText(s, ctx), h("ul.evs", (events[s.seq] || []).map((e) => h("li", eventText({ type: e.event, data: e.data }, ctx)))))));
-  const range = h("input", { type: "range", min: 0, max: steps.length - 1, value: 0 });
+  const range = h("input", { type: "range", min: 0, max: steps.length - 1, value: 0, "aria-label": "Step of the replay" });
   const label = h("span");
   const now = h("div.step");
   const board = d.ended ? boardPanel(d, gid) : null;

@@ -24,13 +24,22 @@ def conflict_text(c: data.ConflictCard) -> str:
             f"Victory (highest strength): {_reward(c.victory)}.")
 
 
+def _convert(a: data.Ability) -> Json:
+    """A conversion ability's choices (``convert``'s ``option`` indexes ``outs``), else None."""
+    if a.kind != "convert" or a.src is None:
+        return None
+    return {"src": a.src, "outs": [{r: n for r, n in out} for out in a.outs], "times": a.times}
+
+
 def components() -> dict[str, Json]:
     return {
         "game": "empires-end",
         "tiles": [{"id": t.id, "type": t.type, "vp": t.vp, "repair": t.repair,
-                   "phase": t.ability.phase, "text": t.ability.text} for t in data.TILES],
+                   "phase": t.ability.phase, "text": t.ability.text,
+                   "convert": _convert(t.ability)} for t in data.TILES],
         "disasters": [{"id": c.id, "type": c.type, "target": c.target, "cost": c.cost,
-                       "bids": list(c.bids), "phase": c.ability.phase, "text": c.ability.text}
+                       "bids": list(c.bids), "phase": c.ability.phase, "text": c.ability.text,
+                       "convert": _convert(c.ability)}
                       for c in data.DISASTERS],
         "conflicts": [{"id": c.id, "text": conflict_text(c)} for c in data.CONFLICTS],
         "tracks": {"2": list(data.TRACK_2P), "3-4": list(data.TRACK_34P)},

@@ -44,3 +44,29 @@ def test_relayed_events_carry_their_sentence_with_player_names() -> None:
     assert out["text"] == "Ada places 1 cube on Inwood (Manhattan)." and out["seq"] == 4
     other = {"type": "round_opened", "round_id": "r"}
     assert "text" not in Hub._narrated(w, other)
+
+
+def test_empires_end_conversions_name_each_choice() -> None:
+    """The board names a conversion by what it gives ("Road (14 VP): 1 wheat → 1 axe"), so the
+    component data carries each conversion's choices: every ``convert`` move the engine offers
+    along a random game indexes one of its source's ``outs``."""
+    from shared.rules._kit.playout import play
+
+    comp = asyncio.run(gateway.game_components("empires-end"))
+    by_id = {x["id"]: x for x in comp["tiles"] + comp["disasters"]}
+    road = by_id["road-14"]["convert"]
+    assert road == {"src": "wheat", "outs": [{"hammer": 1}, {"axe": 1}], "times": 2}
+    g = registry.get("empires-end")
+    seen = 0
+
+    def check(state: object, move: object) -> None:
+        nonlocal seen
+        for seat in range(2):
+            for a in g.legal_actions(state, seat):
+                if isinstance(a, dict) and a.get("type") == "convert":
+                    conv = by_id[a["source"]]["convert"]
+                    assert conv is not None and 0 <= a["option"] < len(conv["outs"]), a
+                    seen += 1
+
+    play(g, 2, {}, seed=4, on_step=check, max_steps=400)
+    assert seen > 0

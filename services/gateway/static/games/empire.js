@@ -24,7 +24,7 @@ function offerForm(v, ctx) {
       .filter(([, n]) => n > 0));
     ctx.act({ type: "offer_trade", to: +to.value, give: pick("give"), get: pick("get") });
   };
-  return h("details.panel", h("summary", "Offer a trade (open trading)"), form);
+  return h("details.panel.offerform", h("summary", "Offer a trade"), form);
 }
 
 // ---- the drawn parts: cards from the server's component data (GET /api/games/empire/components)
@@ -159,15 +159,25 @@ export default {
       parts.push(section("You", kv({ "Locked in bids": `${v.you.locked_gold} gold`,
         "Tradeable now": bundle(v.you.tradeable) })));
     }
-    if (v.offers.length) parts.push(section("Open offers", h("ul", v.offers.map((o) => h("li", offerText(o, ctx))))));
+    if (v.offers.length) {
+      parts.push(section("Open offers", h("ul.offers", v.offers.map((o) => h("li.offerrow", { dataset: { offer: o.offer } },
+        h("span", offerText(o, ctx)), moveButtons(legalOf(ctx, ["accept", "decline", "cancel"], (a) => a.offer === o.offer), ctx))))));
+    }
+    // open trading (E-6, E-7): the offer form and "done" on the board, for every seated player
+    if (v.trading_open && v.seat !== null && v.seat !== undefined) {
+      const done = legalOf(ctx, ["done"]);
+      parts.push(section("Trading", done.length ? h("p", "The trade window is open: make offers, answer them, then say you are done.") : null,
+        offerForm(v, ctx), done.length ? h("div.row", moveButtons(done, ctx)) : null));
+    }
     if (v.standings) {
       parts.push(section("Standings", table(["Place", "Player", "Support", "Gold"], v.standings
         .slice().sort((a, b) => a.place - b.place).map((s) => [String(s.place), ctx.name(s.seat), String(s.support), String(s.gold)]))));
     }
     return h("div.board.empire", parts);
   },
-  // the auction is played on the board (pass / take it, withdraw, any raise by a stepper)
-  boardActions: new Set(["pass", "withdraw", "raise"]),
+  // every move is played on the board: the auction (pass / take it, withdraw, any raise by a
+  // stepper), the offers (accept, decline, cancel), the offer form and "done"
+  boardActions: new Set(["pass", "withdraw", "raise", "accept", "decline", "cancel", "done", "offer_trade"]),
   label(a, ctx) {
     const offer = ctx.view && (ctx.view.offers || []).find((o) => o.offer === a.offer);
     switch (a.type) {
@@ -191,10 +201,5 @@ export default {
     if (c.nations) return `Select a nation: ${c.nations.map((n) => `${n.number} ${n.name}`).join(", ")}`;
     if ("goods" in c) return `Commerce, round ${c.round}: you hold ${c.goods} goods; the price is 10 minus all sales.`;
     return null;
-  },
-  extra(v, msg, ctx) {
-    const node = msg.node;
-    const mayAct = node.kind === "turn" && (node.seats.includes(v.seat) || node.open_to.includes(v.seat));
-    return v.trading_open && v.seat !== null && mayAct ? offerForm(v, ctx) : null;
   },
 };

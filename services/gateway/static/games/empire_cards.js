@@ -1,7 +1,7 @@
 // Empire The Card Game: build armies and empire sets from two packs, steal, trade, battle,
 // tribute; regimes (thief, merchant, warlord) earn achievements.
 import { h, kv, section, table, words } from "../dom.js";
-import { legalOf, moveButtons, openSlot, sealButton } from "./kit.js";
+import { legalOf, moveButtons, movesPicker, openSlot, sealButton } from "./kit.js";
 
 const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 /** "10S0" -> "10♠", "W3" -> "Wizard" (the last digit is the pack: copies are interchangeable). */
@@ -22,6 +22,9 @@ function pending(p, ctx) {
 
 // plays made with cards from the hand: chosen by tapping the cards on the board
 const ON_BOARD = new Set(["discard", "army", "empire", "barbarian", "serf", "trade", "trade_reply", "battle_give", "tribute", "gift"]);
+// every move is on the board: the plays above in the hand, the rest in the move panels
+const ALL_ON_BOARD = new Set([...ON_BOARD, "draw", "pass", "gift_skip", "steal", "battle", "battle_set", "disband",
+  "sabotage_take", "sabotage_skip", "sabotage_none", "spell", "spell_take", "spell_pick", "spell_trade", "spell_give", "plunder", "destroy"]);
 const cardsOf = (a) => (Array.isArray(a.cards) ? a.cards : typeof a.card === "string" ? [a.card] : []);
 const SHAPE = { rock: "✊ Rock", paper: "✋ Paper", scissors: "✌ Scissors" };
 const MAX_PLAYS = 24;
@@ -45,8 +48,10 @@ function handPanel(v, ctx) {
     const attrs = { class: [red(c) ? "red" : "", ok ? "legal" : "", sel.cards.includes(c) ? "sel" : ""].join(" "),
       title: c, dataset: { card: c } };
     if (!ok) return h("li.card", attrs, card(c));
-    return h("li.card", { ...attrs, role: "button", tabindex: 0, "aria-pressed": sel.cards.includes(c) ? "true" : "false",
-      onclick: () => toggle(c), onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(c); } } }, card(c));
+    // the list item stays a list item; the card face inside it is the button
+    return h("li.card", attrs, h("span.cardbtn.legal", { role: "button", tabindex: 0, title: c,
+      "aria-pressed": sel.cards.includes(c) ? "true" : "false", onclick: () => toggle(c),
+      onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(c); } } }, card(c)));
   }));
   const inHand = new Set(v.hand);
   const other = plays.filter((a) => !cardsOf(a).every((c) => inHand.has(c)));
@@ -86,6 +91,12 @@ export default {
       rpsPanel(v, ctx),
       pending(v.pending || {}, ctx),
       v.hand ? handPanel(v, ctx) : null,
+      // the moves not made with cards from the hand, on the board too
+      movesPicker(ctx, "Your turn", ["draw", "pass", "gift_skip"]),
+      movesPicker(ctx, "Interactions", ["steal", "battle", "battle_set", "disband"]),
+      movesPicker(ctx, "Sabotage", ["sabotage_take", "sabotage_skip", "sabotage_none"]),
+      movesPicker(ctx, "Spells", ["spell", "spell_take", "spell_pick", "spell_trade", "spell_give"]),
+      movesPicker(ctx, "Rewards", ["plunder", "destroy"]),
       section("Armies and sets", table(["Player", "Hand", "Army sets", "Empire sets", "Regime", "Discard", "Achievements", "Hands won"],
         v.players.map((p) => h("tr", { class: p.seat === v.seat ? "me" : "" },
           h("td", ctx.name(p.seat) + (p.can_win ? " ★" : "")), h("td.num", String(p.hand_size)),
@@ -95,7 +106,7 @@ export default {
           h("td", Object.entries(p.achievements).filter(([, n]) => n).map(([r, n]) => `${r} ${n}`).join(", ") || "—"),
           h("td.num", String(p.hands_won)))))));
   },
-  boardActions: ON_BOARD,
+  boardActions: ALL_ON_BOARD,
   label(a, ctx) {
     const t = (x) => ctx.name(x);
     switch (a.type) {
@@ -105,7 +116,7 @@ export default {
       case "empire": return `Empire set (${a.regime}) ${cards(a.cards)}`;
       case "barbarian": case "serf": return `${words(a.type)} ${cards(a.cards)}`;
       case "disband": return `Disband ${card(a.card)} from set ${a.set}`;
-      case "steal": return `Steal from ${t(a.target)}`;
+      case "steal": return a.target === ctx.seat ? "Take the top card of your own discard pile" : `Steal from ${t(a.target)}`;
       case "trade": return `Trade ${card(a.card)} to ${t(a.target)}`;
       case "trade_reply": return `Give ${card(a.card)} back`;
       case "battle": return `Battle ${t(a.target)} for ${a.rank}${a.suit ? SUIT[a.suit] || a.suit : ""}`;
@@ -116,6 +127,15 @@ export default {
       case "sabotage_take": return `Sabotage ${t(a.target)}: take ${card(a.card)} from set ${a.set}`;
       case "sabotage_skip": return `Sabotage ${t(a.target)}: skip their turn`;
       case "sabotage_none": return "No sabotage";
+      case "pass": return "Pass (nothing to discard)";
+      case "gift_skip": return "Give no gift";
+      case "spell": return `Cast a spell: discard a Wizard with ${card(a.card)} on top`;
+      case "spell_take": return `Spell: take ${card(a.card)} from ${t(a.target)}'s set ${a.set}`;
+      case "spell_pick": return `Spell: pick ${t(a.target)}'s set ${a.set}`;
+      case "spell_trade": return `Spell: trade ${a.n} card${a.n === 1 ? "" : "s"} with ${t(a.target)}`;
+      case "spell_give": return `Spell: give ${card(a.card)}`;
+      case "plunder": return a.target === null ? `Claim the unowned ${a.regime} achievement` : `Plunder ${t(a.target)}'s ${a.regime} achievement`;
+      case "destroy": return `Destroy ${t(a.target)}'s ${a.regime} achievement`;
       default: return null;
     }
   },

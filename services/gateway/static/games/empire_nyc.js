@@ -5,6 +5,7 @@
 import { amount } from "../controls.js";
 import { h, kv, section, table, words } from "../dom.js";
 import { clickable, s } from "../svg.js";
+import { moveButtons, movesPanel } from "./kit.js";
 
 const owner = (ctx, seat) => (seat === null || seat === undefined ? h("span", "—") : h("span.seat", { class: "s" + seat }, ctx.name(seat)));
 const PEST = { squirrel: "🐿", rat: "🐀", pigeon: "🐦" };
@@ -44,9 +45,10 @@ function mapSvg(v, ctx, comp) {
     const isFrom = sel.from === n.id;
     const legal = sel.from ? second.has(n.id) || isFrom : first.has(n.id);
     const cls = ["nb", legal ? "legal" : "", isFrom ? "from" : "", st.owner === null || st.owner === undefined ? "" : "own s" + st.owner].join(" ");
-    const label = `${n.name} (${(comp.boroughs.find((b) => b.id === n.borough) || {}).name}), ${words(n.pest)}: ` +
-      `${st.cubes ?? 0} cubes of ${st.owner === null || st.owner === undefined ? "nobody" : ctx.name(st.owner)}` +
-      (legal ? " — click to choose" : "");
+    // starts with what it shows (the cube count, then the name) so a voice command that
+    // reads the visible text finds it
+    const label = `${st.cubes ?? 0} ${n.name}: ${st.cubes ?? 0} cubes of ${st.owner === null || st.owner === undefined ? "nobody" : ctx.name(st.owner)}` +
+      `; ${(comp.boroughs.find((b) => b.id === n.borough) || {}).name}, ${words(n.pest)}` + (legal ? " — click to choose" : "");
     const body = [
       s("title", label),
       s("circle", { cx: n.x, cy: n.y, r, fill: colour[n.borough], class: "ground" }),
@@ -137,13 +139,16 @@ export default {
       const b = v.battle;
       parts.push(section("Battle", kv({ Attack: `${nbName(b.from)} → ${nbName(b.to)}`, Instigator: ctx.name(b.instigator),
         Defender: ctx.name(b.defender), Dice: `${b.dice} vs ${b.defender_dice ?? "?"}`,
-        Roll: b.instigator_roll ? b.instigator_roll.join(" ") : null })));
-    }
+        Roll: b.instigator_roll ? b.instigator_roll.join(" ") : null }),
+      legalBy(ctx, "defend").length ? h("div.row.yourmove", h("span", "Defend with: "), moveButtons(legalBy(ctx, "defend"), ctx)) : null));
+    } else if (legalBy(ctx, "defend").length) parts.push(movesPanel(ctx, "Defend", ["defend"]));
     if (v.hand) {
       parts.push(section("Your cards", v.hand.length ? h("ul.hand", v.hand.map((c) => h("li.card", nbName(c.card), h("small", words(c.pest)))))
         : "none", v.must_trade ? h("p.warn", "You must trade a set first.") : null,
-      v.mission ? h("p", `Your mission: ${v.mission.boroughs.map((b) => v.boroughs[b]?.name || b).join(" + ")}`) : null));
-    }
+      v.mission ? h("p", `Your mission: ${v.mission.boroughs.map((b) => v.boroughs[b]?.name || b).join(" + ")}`) : null,
+      legalBy(ctx, "trade").length ? h("div.row.trades", h("span", "Trade a set: "), moveButtons(legalBy(ctx, "trade"), ctx)) : null));
+    } else if (legalBy(ctx, "trade").length) parts.push(movesPanel(ctx, "Trade a set", ["trade"]));
+    parts.push(movesPanel(ctx, "Finish", ["end_attack", "end_turn"]));
     if (comp && comp.reconstructed) parts.push(h("p.muted.small", "Reconstructed data: " + comp.reconstructed.join("; ") + "."));
     return h("div.board.nyc", parts);
   },
@@ -162,6 +167,7 @@ export default {
       default: return null;
     }
   },
-  // the board takes these over (any amount by the stepper); the rest stay as buttons
-  boardActions: new Set(["place", "attack", "fortify", "move_in"]),
+  // every move is on the board: the map (any amount by the stepper), defend in the battle,
+  // trades with the cards, ending the attack or the turn
+  boardActions: new Set(["place", "attack", "fortify", "move_in", "defend", "trade", "end_attack", "end_turn"]),
 };

@@ -1,7 +1,7 @@
 // Empire's End: a 20-phase track of disasters (bid tokens or take the disaster), economy,
 // industry and sealed conflicts (axes and coins in a closed fist).
 import { h, kv, section, table, words } from "../dom.js";
-import { legalOf, moveButtons } from "./kit.js";
+import { legalOf, moveButtons, movesPanel, openSlot, sealFields } from "./kit.js";
 
 const tokens = (r) => Object.entries(r || {}).map(([k, n]) => `${n} ${k}`).join(", ") || "none";
 
@@ -33,8 +33,9 @@ function tile(comp, l, buttons) {
     buttons.length ? h("div.row", buttons) : null);
 }
 
-// moves played on the board's cards and tiles (the rest stay in the side panel)
-const ON_BOARD = new Set(["bid", "take", "free_bid", "replace", "place", "destroy", "shore_up", "build", "sell", "repair"]);
+// every move is played on the board: on its card or tile, or in the turn's move panels
+const ON_BOARD = new Set(["bid", "take", "free_bid", "replace", "place", "destroy", "shore_up", "build", "sell", "repair",
+  "choose_order", "convert", "repeat", "swap", "move", "refresh", "discard_hand", "end_economy", "end_industry", "end_turn"]);
 
 export default {
   board(v, ctx) {
@@ -60,10 +61,18 @@ export default {
           moveButtons(shore, ctx, { amountKey: "coins", amountLabel: (n) => (n ? `Shore up: buy ${n} coins (${2 * n} VP)` : "Do not shore up") })));
       }
     }
-    if (v.conflict_card) {
-      const k = comp && comp.conflicts.find((c) => c.id === v.conflict_card);
-      parts.push(section(`Conflict card ${v.conflict_card}`, h("div.ecard.conflict", h("span.inst", k ? k.text : v.conflict_card))));
+    const fist = openSlot(ctx, (x) => x.context && "base_strength" in x.context);
+    if (v.conflict_card || fist) {
+      const id = v.conflict_card || (fist && fist.context.card);
+      const k = comp && comp.conflicts.find((c) => c.id === id);
+      parts.push(section(`Conflict card ${id}`, h("div.ecard.conflict", h("span.inst", k ? k.text : id)),
+        fist ? h("div.fist", h("p.yourmove", `Your closed fist: your base strength is ${fist.context.base_strength}; choose the axes and coins to hold (sealed until every fist is in).`),
+          sealFields(ctx, fist, ["axes", "coins"], (c) => `Seal my fist: ${c.axes} axes, ${c.coins} coins`)) : null));
     }
+    // the turn's other moves: order, abilities and innovations, ending a stage or the turn
+    parts.push(movesPanel(ctx, "Your turn: which stage first", ["choose_order"]),
+      movesPanel(ctx, "Abilities and innovations", ["convert", "repeat", "swap", "move", "refresh"]),
+      movesPanel(ctx, "Finish", ["discard_hand", "end_economy", "end_industry", "end_turn"]));
     if (v.you) {
       const w = v.you.work;
       parts.push(section("You", kv({ Resources: tokens(v.you.resources),
@@ -89,28 +98,38 @@ export default {
     return h("div.board.end", parts);
   },
   boardActions: ON_BOARD,
-  label(a) {
+  label(a, ctx) {
+    const comp = ctx && ctx.components;
+    // a tile or card by name from the data module ("Road (14 VP)", "Fire 7"), else its id
+    const thing = (id) => {
+      const t = tileOf(comp, id);
+      if (t) return `${t.type} (${t.vp} VP)`;
+      const c = cardOf(comp, id);
+      return c ? `${c.type} ${id.split("-").pop()}` : id;
+    };
+    const conv = (a.type === "convert" && (tileOf(comp, a.source) || cardOf(comp, a.source)) || {}).convert;
     const m = {
       bid: () => `Bid 1 ${a.resource} on disaster ${a.disaster}`,
       take: () => `Take disaster ${a.disaster}`,
       free_bid: () => `Free bid on ${a.disaster} with ${a.card}`,
-      place: () => `Place innovation at ${a.tile}`,
-      destroy: () => `Destroy ${a.tile}`,
+      place: () => `Place innovation at ${thing(a.tile)}`,
+      destroy: () => `Destroy ${thing(a.tile)}`,
       shore_up: () => (a.coins ? `Shore up: buy ${a.coins} coins (2 VP each)` : "Do not shore up"),
-      build: () => `Build ${a.card} at ${a.tile} (${a.coins} coins)`,
-      sell: () => `Sell ${a.card}`,
-      repair: () => `Repair ${a.tile} (${a.coins} coins)`,
+      build: () => `Build ${thing(a.card)} at ${thing(a.tile)} (${a.coins} coins)`,
+      sell: () => `Sell ${thing(a.card)}`,
+      repair: () => `Repair ${thing(a.tile)} (${a.coins} coins)`,
       end_economy: () => "End economy",
       end_industry: () => "End industry",
       end_turn: () => "End turn",
       discard_hand: () => "Discard hand",
       choose_order: () => `Do ${a.first} first`,
-      convert: () => `Convert with ${a.source} (option ${a.option})`,
-      repeat: () => `Repeat ${a.target} with ${a.source}`,
+      convert: () => (conv ? `${thing(a.source)}: 1 ${conv.src} → ${tokens(conv.outs[a.option])}`
+        : `Convert with ${thing(a.source)} (choice ${a.option + 1})`),
+      repeat: () => `Repeat ${thing(a.target)} with ${thing(a.source)}`,
       replace: () => `Replace disaster ${a.disaster} with ${a.card}`,
-      swap: () => `Swap ${a.a} and ${a.b} (${a.source})`,
-      move: () => `Move ${a.card} under ${a.tile} (${a.source})`,
-      refresh: () => `Refresh ${a.card} (${a.source})`,
+      swap: () => `Swap ${thing(a.a)} and ${thing(a.b)} (${thing(a.source)})`,
+      move: () => `Move ${thing(a.card)} under ${thing(a.tile)} (${thing(a.source)})`,
+      refresh: () => `Refresh ${thing(a.card)} (${thing(a.source)})`,
     }[a.type];
     return m ? m() : null;
   },
