@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import random
+import time
 from collections.abc import Iterator
 
 import httpx
@@ -63,6 +64,13 @@ def _limited(r: httpx.Response) -> bool:
             and int(r.headers.get("Retry-After", "0")) >= 1)
 
 
+def most(burst: int, per_s: float, t0: float) -> int:
+    """The most a token bucket can let through since ``t0``: its burst and what it refilled
+    meanwhile (a loaded machine sends the same requests over a longer time: no speed is
+    assumed)."""
+    return burst + int(per_s * (time.monotonic() - t0)) + 1
+
+
 async def test_sign_ups_per_ip_hold_across_two_gateways(pair: list[str]) -> None:
     ip = fresh_ip()
     async with httpx.AsyncClient(timeout=30) as http:
@@ -77,6 +85,7 @@ async def test_sign_ups_per_ip_hold_across_two_gateways(pair: list[str]) -> None
 
 async def test_http_requests_per_ip_hold_across_two_gateways(pair: list[str]) -> None:
     ip = fresh_ip()
+    t0 = time.monotonic()
     async with httpx.AsyncClient(timeout=30) as http:
         rs = await asyncio.gather(*[http.get(f"{pair[i % 2]}/api/games",
                                              headers={"X-Forwarded-For": ip})
@@ -84,20 +93,21 @@ async def test_http_requests_per_ip_hold_across_two_gateways(pair: list[str]) ->
     ok = [r.status_code for r in rs].count(200)
     report("rate_http_ip", {"burst": 40, "sent": 80, "ok": ok,
                             "limited": sum(map(_limited, rs))})
-    assert 40 <= ok <= 43 and ok + sum(map(_limited, rs)) == 80, ok
+    assert 40 <= ok <= max(43, most(40, 1, t0)) and ok + sum(map(_limited, rs)) == 80, ok
 
 
 async def test_requests_per_token_hold_across_addresses_and_gateways(pair: list[str]) -> None:
     async with httpx.AsyncClient(timeout=30) as http:
         me = (await _sign_up(http, pair[0], "per-token", fresh_ip())).json()
         auth = {"Authorization": f"Bearer {me['token']}"}
+        t0 = time.monotonic()
         rs = await asyncio.gather(*[http.get(f"{pair[i % 2]}/api/tables",
                                              headers={**auth, "X-Forwarded-For": fresh_ip()})
                                     for i in range(60)])
     ok = [r.status_code for r in rs].count(200)
     report("rate_token", {"burst": 30, "sent": 60, "ok": ok,
                           "limited": sum(map(_limited, rs))})
-    assert 30 <= ok <= 33 and ok + sum(map(_limited, rs)) == 60, ok
+    assert 30 <= ok <= max(33, most(30, 1, t0)) and ok + sum(map(_limited, rs)) == 60, ok
 
 
 async def _open(url: str, token: str, ip: str) -> tuple[websockets.ClientConnection, dict]:
@@ -161,9 +171,11 @@ async def test_forwarded_for_from_an_untrusted_peer_is_ignored(pair: list[str]) 
     """127.0.0.2 is not a trusted proxy: a fresh X-Forwarded-For on every request does not
     escape its per-IP limit."""
     transport = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+    t0 = time.monotonic()
     async with httpx.AsyncClient(timeout=30, transport=transport) as http:
         rs = [await http.get(f"{pair[i % 2]}/api/games",
                              headers={"X-Forwarded-For": fresh_ip()}) for i in range(60)]
     ok = [r.status_code for r in rs].count(200)
     report("rate_untrusted_xff", {"burst": 40, "sent": 60, "ok": ok})
-    assert 40 <= ok <= 45 and all(_limited(r) for r in rs if r.status_code != 200), ok
+    assert 40 <= ok <= max(45, most(40, 1, t0)), ok
+    assert all(_limited(r) for r in rs if r.status_code != 200)
