@@ -86,6 +86,18 @@ def unseal(msg: im.CommitChoice, private_hex: str) -> Opening | str:
     return Opening(choice, nonce)
 
 
+def open_commit(spec: im.OpenRound, msg: im.CommitChoice, private_hex: str) -> Opening | str:
+    """A commit's opening once every check passed, or the first error code: the slot must be
+    the stamped seat's, the opening must unseal for it (escrow/bad_seal), then ``validate``."""
+    slot = slot_of(spec, msg.slot)
+    if slot is None or slot.seat != msg.seat:
+        return "escrow/not_your_slot"
+    opening = unseal(msg, private_hex)
+    if isinstance(opening, str):
+        return opening
+    return validate(spec, msg, opening) or opening
+
+
 def validate(spec: im.OpenRound, msg: im.CommitChoice, opening: Opening) -> str | None:
     """An error code, or None when the commit is acceptable (order/duplicates are checked
     atomically by the store)."""

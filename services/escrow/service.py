@@ -246,9 +246,10 @@ class Escrow:
                     break
                 await asyncio.sleep(0.02)
                 spec = await self._spec(msg.game_id, msg.round_id)
-            opening = core.unseal(msg, await self.seal_key())  # never logged
-            error = "escrow/no_round" if spec is None else \
-                opening if isinstance(opening, str) else core.validate(spec, msg, opening)
+            # the opening (never logged), or the first refusal
+            opening = "escrow/no_round" if spec is None else \
+                core.open_commit(spec, msg, await self.seal_key())
+            error = opening if isinstance(opening, str) else None
             receipt = im.Reply(game_id=msg.game_id, player_id=msg.player_id,
                                cmd_id=msg.cmd_id, ok=True, commitment=msg.commitment,
                                round_id=msg.round_id, slot=msg.slot)

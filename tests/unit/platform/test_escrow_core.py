@@ -38,12 +38,12 @@ def commit(seat: int, slot: str, choice: object, *, c_seat: int | None = None,
 
 
 class _Core:
-    """core.validate after core.unseal, as the escrow's on_commit runs them."""
+    """core.open_commit (slot, unseal, validate), as the escrow's on_commit runs it."""
 
     @staticmethod
     def validate(sp: im.OpenRound, msg: im.CommitChoice) -> str | None:
-        opening = core.unseal(msg, KEY)
-        return opening if isinstance(opening, str) else core.validate(sp, msg, opening)
+        opening = core.open_commit(sp, msg, KEY)
+        return opening if isinstance(opening, str) else None
 
 
 def test_an_opening_sealed_for_another_slot_seat_game_round_or_key_is_refused() -> None:
