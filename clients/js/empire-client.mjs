@@ -682,7 +682,7 @@ async function escrowKeyOf(game, roundId) {
 export function receiptsOf(game) {
   const receipts = [...game.receipts.values()].filter((r) => r.acknowledged)
     .map((r) => ({ round_id: r.round_id, slot: r.slot, choice: r.choice, nonce: r.nonce,
-      commitment: r.commitment, escrow_key: r.escrow_key }));
+      commitment: r.commitment, ...(r.escrow_key ? { escrow_key: r.escrow_key } : {}) }));
   return { game_id: game.gameId, seat: game.seat, receipts };
 }
 

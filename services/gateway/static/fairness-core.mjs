@@ -954,7 +954,7 @@ class Checker {
       const spec = rd !== undefined ? rd.spec.slots.find((s) => s.key === key) : undefined;
       if (rd === undefined || spec === undefined) { this.add("receipt", where, "the record has no such round and slot"); return; }
       const mine = isInt(seat) ? seat : spec.seat;
-      const sealedTo = get(x, "escrow_key", null);
+      const sealedTo = get(x, "escrow_key", null) ?? null;
       if (sealedTo !== null && sealedTo !== get(rd.spec, "escrow_key", null)) {
         this.add("seal", where, `my opening was sealed to ${short(sealedTo)}, not to the escrow key the record publishes for the round (${short(get(rd.spec, "escrow_key", null))}): the key I was shown was substituted`);
       }
