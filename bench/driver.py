@@ -192,7 +192,7 @@ class Player:
             rid = entry["round_id"]
             tr.escrow_keys[rid] = entry["escrow_key"]
             node, tr.waiting = tr.waiting, None
-            if node is not None and node["round_id"] == rid:
+            if node is not None:
                 await self._commit_round(tr, node)
         if tr.until is None:
             return
@@ -230,7 +230,7 @@ class Player:
         rid = node["round_id"]
         if rid in tr.committed or rid == tr.until:
             return
-        if rid not in tr.escrow_keys:  # its round_opened (the key to seal to) comes next
+        if not tr.escrow_keys:  # the first round_opened (the key to seal to) comes next
             tr.waiting = node
             return
         await self._commit_round(tr, node)
@@ -247,8 +247,10 @@ class Player:
                 choice = self.rng.choice(slot["allowed"])
             nonce = new_nonce()
             c = commitment(tr.game_id, rid, slot["key"], tr.seat, choice, nonce)
-            sealed = seal_opening(tr.escrow_keys[rid], tr.game_id, rid, slot["key"], tr.seat,
-                                  choice, nonce)
+            # the round's key, or until its round_opened arrives the game's latest (the
+            # escrow has one key)
+            key = tr.escrow_keys.get(rid) or next(reversed(tr.escrow_keys.values()))
+            sealed = seal_opening(key, tr.game_id, rid, slot["key"], tr.seat, choice, nonce)
             cmd_id = f"k{next(_ids):x}"
             t0 = time.perf_counter()
             self.pending[cmd_id] = t0

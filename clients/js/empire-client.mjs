@@ -668,11 +668,13 @@ export function verifyReveals(game) {
   return { problems, checked };
 }
 
-/** The escrow key of a round, from its round_opened record entry (which may arrive a little
- * after the view that offers the round); escrow/no_round if it never comes (10 s). */
+/** The escrow key of a round, from its round_opened record entry. That entry may arrive a
+ * little after the view that offers the round: until then the key of the game's latest round
+ * (the escrow has one key; another would be refused with escrow/bad_seal); in the game's
+ * first round, wait for it (escrow/no_round if it never comes, 10 s). */
 async function escrowKeyOf(game, roundId) {
-  for (let i = 0; i < 100 && !game.escrowKeys.has(roundId); i++) await game.wait(100);
-  const key = game.escrowKeys.get(roundId);
+  for (let i = 0; i < 100 && !game.escrowKeys.size; i++) await game.wait(100);
+  const key = game.escrowKeys.get(roundId) ?? [...game.escrowKeys.values()].pop();
   if (key === undefined) throw new ApiError("escrow/no_round", `round ${roundId} was never opened by the escrow`);
   return key;
 }

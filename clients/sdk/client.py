@@ -200,10 +200,15 @@ class GameSession:
 
 
 async def _escrow_key(game: GameSession, round_id: str, timeout_s: float = 10.0) -> str:
-    """The escrow key of a round, from its ``round_opened`` record entry (which may arrive a
-    little after the view that offers the round); escrow/no_round if it never comes."""
+    """The escrow key of a round, from its ``round_opened`` record entry. That entry may
+    arrive a little after the view that offers the round: until it does, the key of the
+    game's latest round (the escrow has one key; were it another, the escrow would refuse
+    the commit with escrow/bad_seal, and ``verify --receipts`` shows the key used); in the
+    game's first round, wait for it (escrow/no_round if it never comes)."""
     for _ in range(int(timeout_s / 0.02)):
         key = game.escrow_keys.get(round_id)
+        if key is None and game.escrow_keys:
+            key = next(reversed(game.escrow_keys.values()))
         if key is not None:
             return key
         await asyncio.sleep(0.02)

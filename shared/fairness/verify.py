@@ -484,12 +484,15 @@ class _Checker:
 
     # the escrow key: every round's openings were sealed to the same one (issue 20 item 3)
     def escrow_key(self) -> None:
-        for e in self.rec:
-            k = e.get("escrow_key") if e["type"] == "round_opened" else None
+        opened = [e for e in self.rec if e["type"] == "round_opened"]
+        self.key = next((e["escrow_key"] for e in opened if "escrow_key" in e), None)
+        if self.key is None:
+            return  # a game of protocol v1: its openings were not sealed
+        for e in opened:
+            k = e.get("escrow_key")
             if k is None:
-                continue  # a round opened before sealed openings (protocol v1)
-            if self.key is None:
-                self.key = k
+                self.add("seal", f"round {e['round_id']} round_opened", "publishes no escrow "
+                         "key, though the game's other rounds do")
             elif k != self.key:
                 self.add("seal", f"round {e['round_id']} round_opened", f"escrow key "
                          f"{_short(k)} is not the game's ({_short(self.key)}): its openings "

@@ -92,7 +92,8 @@ def _bundles() -> list[tuple[str, dict[str, Any], str | None]]:
         doc = tamper.load(game)
         created = tamper.one(doc, "game_created")
         honest = {**doc, "audit": 1, "options": created["options"],
-                  "rules_version": created["rules_version"], "escrow_key": None,
+                  "rules_version": created["rules_version"],
+                  "escrow_key": tamper.one(doc, "round_opened")["escrow_key"],
                   "signatures": None, "reveals": [e for e in doc["record"] if e["type"] in (
                       "round_revealed", "seed_revealed")]}
         out.append((f"{game}: honest", honest, None))

@@ -589,12 +589,15 @@ class Checker {
 
   // the escrow key: every round's openings were sealed to the same one (verify.py: escrow_key)
   escrowKey() {
-    this.key = null;
-    for (const e of this.rec) {
-      const k = e.type === "round_opened" ? get(e, "escrow_key", null) : null;
-      if (k === null) continue; // a round opened before sealed openings (protocol v1)
-      if (this.key === null) this.key = k;
-      else if (k !== this.key) {
+    const opened = this.rec.filter((e) => e.type === "round_opened");
+    const first = opened.find((e) => has(e, "escrow_key"));
+    this.key = first === undefined ? null : first.escrow_key;
+    if (this.key === null) return; // a game of protocol v1: its openings were not sealed
+    for (const e of opened) {
+      const k = get(e, "escrow_key", null);
+      if (k === null) {
+        this.add("seal", `round ${e.round_id} round_opened`, "publishes no escrow key, though the game's other rounds do");
+      } else if (k !== this.key) {
         this.add("seal", `round ${e.round_id} round_opened`, `escrow key ${short(k)} is not the game's (${short(this.key)}): its openings were sealed to another key`);
       }
     }
