@@ -3,7 +3,8 @@
 Each :class:`Player` holds one WebSocket to the gateway (one per player, as the web page and the
 SDK do) and plays any number of games on it, one after another or at once. Its reader reacts
 to every view as soon as it arrives: a sealed round that this seat has not committed yet is
-committed at once (commitment from ``shared.fairness.commitments``, fresh 32-byte nonce), so
+committed at once (commitment from ``shared.fairness.commitments``, fresh 32-byte nonce, the
+opening sealed to the escrow key of the round's round_opened record entry), so
 every seat "moves as soon as allowed". Timings use ``time.perf_counter``:
 
 * submit->ack: the commit frame is sent -> the escrow's receipt (``committed``) arrives;
@@ -30,6 +31,8 @@ import websockets
 from websockets.typing import Subprotocol
 
 from shared.fairness.commitments import commitment, new_nonce
+from shared.fairness.seal import seal_opening
+from shared.protocol.versions import SEALED_COMMIT_VERSION
 
 GAME = "duel"
 OPTIONS: dict[str, Any] = {"rounds": 5, "with_turns": False, "with_dice": False}
@@ -74,6 +77,8 @@ class Track:
     seat: int | None = None
     committed: set[str] = field(default_factory=set)
     submitted: dict[str, float] = field(default_factory=dict)  # round id -> send time
+    escrow_keys: dict[str, str] = field(default_factory=dict)  # round id -> round_opened's key
+    waiting: dict[str, Any] | None = None  # a round's node offered before its round_opened
 
 
 _ids = itertools.count(1)
@@ -157,7 +162,7 @@ class Player:
                 if kind == "view":
                     await self._on_view(msg, now)
                 elif kind == "record":
-                    self._on_record(msg)
+                    await self._on_record(msg)
                 elif kind == "committed":
                     t0 = self.pending.pop(msg["cmd_id"], None)
                     if t0 is not None and self.stats.measuring:
@@ -178,11 +183,19 @@ class Player:
                 if not tr.done.done():
                     tr.done.set_exception(BenchError("connection lost"))
 
-    def _on_record(self, msg: dict[str, Any]) -> None:
+    async def _on_record(self, msg: dict[str, Any]) -> None:
         tr = self.tracks.get(msg["game_id"])
-        if tr is None or tr.until is None:
+        if tr is None:
             return
         entry = msg["entry"]
+        if entry.get("type") == "round_opened" and isinstance(entry.get("escrow_key"), str):
+            rid = entry["round_id"]
+            tr.escrow_keys[rid] = entry["escrow_key"]
+            node, tr.waiting = tr.waiting, None
+            if node is not None:
+                await self._commit_round(tr, node)
+        if tr.until is None:
+            return
         if (
             entry.get("type") == "round_opened"
             and entry.get("round_id") == tr.until
@@ -217,6 +230,15 @@ class Player:
         rid = node["round_id"]
         if rid in tr.committed or rid == tr.until:
             return
+        if not tr.escrow_keys:  # the first round_opened (the key to seal to) comes next
+            tr.waiting = node
+            return
+        await self._commit_round(tr, node)
+
+    async def _commit_round(self, tr: Track, node: dict[str, Any]) -> None:
+        rid = node["round_id"]
+        if rid in tr.committed or tr.seat is None:
+            return
         tr.committed.add(rid)
         for slot in node["my_slots"]:
             if node.get("platform"):
@@ -225,6 +247,10 @@ class Player:
                 choice = self.rng.choice(slot["allowed"])
             nonce = new_nonce()
             c = commitment(tr.game_id, rid, slot["key"], tr.seat, choice, nonce)
+            # the round's key, or until its round_opened arrives the game's latest (the
+            # escrow has one key)
+            key = tr.escrow_keys.get(rid) or next(reversed(tr.escrow_keys.values()))
+            sealed = seal_opening(key, tr.game_id, rid, slot["key"], tr.seat, choice, nonce)
             cmd_id = f"k{next(_ids):x}"
             t0 = time.perf_counter()
             self.pending[cmd_id] = t0
@@ -233,13 +259,13 @@ class Player:
             await self.send(
                 {
                     "type": "commit",
+                    "v": SEALED_COMMIT_VERSION,
                     "cmd_id": cmd_id,
                     "game_id": tr.game_id,
                     "round_id": rid,
                     "slot": slot["key"],
                     "commitment": c,
-                    "choice": choice,
-                    "nonce": nonce,
+                    "sealed": sealed,
                 }
             )
 

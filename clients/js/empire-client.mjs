@@ -40,12 +40,14 @@ import { pathToFileURL } from "node:url";
 import {
   canonical, commitment, verifyRecord,
 } from "../../services/gateway/static/fairness-core.mjs";
+import { sealOpening } from "../../services/gateway/static/seal.mjs";
 
 export {
   ESCROW_DOMAIN, DEFAULT_DOMAIN, SEED_DOMAIN, GAME_KEY_DOMAIN, lp, canonical, canonicalJson,
   sha256, hmac, commitment, defaultCommitment, commitmentsRoot, seedCommitment, gameKey, draw,
   verifyRecord,
 } from "../../services/gateway/static/fairness-core.mjs";
+export { sealOpening, openSealed } from "../../services/gateway/static/seal.mjs";
 
 // ---------------------------------------------------------------------------------------
 // WebSocket: the platform's if there is one, else a minimal RFC 6455 client on node:http
@@ -191,6 +193,7 @@ export class GameSession {
     this.record = []; // public record entries, in order
     this.recordId = "0-0"; // resume point: the last record id held
     this.commitmentsSeen = new Map(); // "<round>/<slot>" -> commitment, seen before close
+    this.escrowKeys = new Map(); // round -> the escrow key of its round_opened entry
     this.closedRounds = new Set();
     this.receipts = new Map(); // "<round>/<slot>" -> {round_id, slot, choice, nonce, commitment}
     this.rejections = [];
@@ -227,6 +230,8 @@ export class GameSession {
     this.record.push(e);
     if (e.type === "committed" && !this.closedRounds.has(e.round_id)) {
       this.commitmentsSeen.set(`${e.round_id}/${e.slot}`, e.commitment);
+    } else if (e.type === "round_opened" && typeof e.escrow_key === "string") {
+      this.escrowKeys.set(e.round_id, e.escrow_key);
     } else if (e.type === "round_closed") {
       this.closedRounds.add(e.round_id);
     }
@@ -586,21 +591,25 @@ export class Client {
     if (reply.type === "rejected") throw new ApiError(reply.code, reply.message);
   }
 
-  /** Commit a sealed choice: the commitment and its opening go to the escrow, which answers
+  /** Commit a sealed choice: the commitment and its opening, sealed to the escrow key of the
+   * round's round_opened entry (only the escrow can read it), go to the escrow, which answers
    * with a receipt ("committed"); only the commitment is ever published before the close. */
   async commit(game, roundId, slot, choice, publicPart = null) {
+    const escrowKey = await escrowKeyOf(game, roundId);
     const nonce = randomBytes(32).toString("hex");
     const c = commitment(game.gameId, roundId, slot, game.seat, choice, nonce);
+    const sealed = sealOpening(escrowKey, game.gameId, roundId, slot, game.seat, choice, nonce);
     const key = `${roundId}/${slot}`;
-    const receipt = { round_id: roundId, slot, choice, nonce, commitment: c, acknowledged: false };
+    const receipt = { round_id: roundId, slot, choice, nonce, commitment: c, escrow_key: escrowKey,
+      acknowledged: false };
     game.receipts.set(key, receipt);
     // a commit not acknowledged (refused, not taken, no answer) leaves no receipt, so the
     // slot is committed again instead of waiting for the round's deadline
     const forget = () => { if (game.receipts.get(key) === receipt) game.receipts.delete(key); };
     let reply;
     try {
-      reply = await this.command({ type: "commit", cmd_id: newId("k"), game_id: game.gameId,
-        round_id: roundId, slot, commitment: c, choice, nonce, public: publicPart });
+      reply = await this.command({ type: "commit", v: 2, cmd_id: newId("k"), game_id: game.gameId,
+        round_id: roundId, slot, commitment: c, sealed, public: publicPart });
     } catch (err) {
       forget();
       throw err;
@@ -659,12 +668,23 @@ export function verifyReveals(game) {
   return { problems, checked };
 }
 
+/** The escrow key of a round, from its round_opened record entry. That entry may arrive a
+ * little after the view that offers the round: until then the key of the game's latest round
+ * (the escrow has one key; another would be refused with escrow/bad_seal); in the game's
+ * first round, wait for it (escrow/no_round if it never comes, 10 s). */
+async function escrowKeyOf(game, roundId) {
+  for (let i = 0; i < 100 && !game.escrowKeys.size; i++) await game.wait(100);
+  const key = game.escrowKeys.get(roundId) ?? [...game.escrowKeys.values()].pop();
+  if (key === undefined) throw new ApiError("escrow/no_round", `round ${roundId} was never opened by the escrow`);
+  return key;
+}
+
 /** This seat's receipts as the verifier takes them (verify --receipts FILE): only commits the
  * escrow acknowledged; an unanswered one may never have been stored. */
 export function receiptsOf(game) {
   const receipts = [...game.receipts.values()].filter((r) => r.acknowledged)
     .map((r) => ({ round_id: r.round_id, slot: r.slot, choice: r.choice, nonce: r.nonce,
-      commitment: r.commitment }));
+      commitment: r.commitment, ...(r.escrow_key ? { escrow_key: r.escrow_key } : {}) }));
   return { game_id: game.gameId, seat: game.seat, receipts };
 }
 

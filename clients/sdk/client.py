@@ -36,7 +36,9 @@ import websockets
 from websockets.typing import Subprotocol
 
 from shared.fairness.commitments import commitment, new_nonce
+from shared.fairness.seal import seal_opening
 from shared.fairness.verify import verify
+from shared.protocol.versions import SEALED_COMMIT_VERSION
 
 # refusals that say the message was not taken and may be sent again as it is
 TRANSIENT_CODES = frozenset({"message/unavailable", "message/rate_limited"})
@@ -69,6 +71,7 @@ class Receipt:
     nonce: str
     commitment: str
     acknowledged: bool = False
+    escrow_key: str | None = None  # the key the opening was sealed to (verify --receipts)
 
 
 @dataclass
@@ -83,6 +86,7 @@ class GameSession:
     events: list[dict[str, Any]] = field(default_factory=list)
     receipts: dict[str, Receipt] = field(default_factory=dict)  # "<round>/<slot>" -> receipt
     commitments_seen: dict[str, str] = field(default_factory=dict)  # before close
+    escrow_keys: dict[str, str] = field(default_factory=dict)  # round -> its round_opened key
     closed_rounds: set[str] = field(default_factory=set)
     rejections: list[dict[str, Any]] = field(default_factory=list)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -113,6 +117,8 @@ class GameSession:
         self.record_id = msg["id"]
         if entry.get("type") == "committed":
             self.commitments_seen[f"{entry['round_id']}/{entry['slot']}"] = entry["commitment"]
+        elif entry.get("type") == "round_opened" and isinstance(entry.get("escrow_key"), str):
+            self.escrow_keys[entry["round_id"]] = entry["escrow_key"]
         elif entry.get("type") == "round_closed":
             self.closed_rounds.add(entry["round_id"])
         self.changed.set()
@@ -158,7 +164,8 @@ class GameSession:
         one may never have been stored)."""
         return {"game_id": self.game_id, "seat": self.seat, "receipts": [
             {"round_id": r.round_id, "slot": r.slot, "choice": r.choice, "nonce": r.nonce,
-             "commitment": r.commitment} for r in self.receipts.values() if r.acknowledged]}
+             "commitment": r.commitment, "escrow_key": r.escrow_key}
+            for r in self.receipts.values() if r.acknowledged]}
 
     def save_receipts(self, path: str | Path) -> Path:
         """Write ``receipts_doc()`` to ``path`` (for ``verify --receipts``); returns it."""
@@ -196,6 +203,22 @@ class GameSession:
         self, round_id: str, slot: str, choice: Any, public: dict[str, Any] | None = None
     ) -> Receipt:
         return await self.client.commit(self, round_id, slot, choice, public)
+
+
+async def _escrow_key(game: GameSession, round_id: str, timeout_s: float = 10.0) -> str:
+    """The escrow key of a round, from its ``round_opened`` record entry. That entry may
+    arrive a little after the view that offers the round: until it does, the key of the
+    game's latest round (the escrow has one key; were it another, the escrow would refuse
+    the commit with escrow/bad_seal, and ``verify --receipts`` shows the key used); in the
+    game's first round, wait for it (escrow/no_round if it never comes)."""
+    for _ in range(int(timeout_s / 0.02)):
+        key = game.escrow_keys.get(round_id)
+        if key is None and game.escrow_keys:
+            key = next(reversed(game.escrow_keys.values()))
+        if key is not None:
+            return key
+        await asyncio.sleep(0.02)
+    raise ApiError("escrow/no_round", f"round {round_id} was never opened by the escrow")
 
 
 def _stream_id(sid: str) -> tuple[int, int]:
@@ -799,13 +822,16 @@ class Client:
         choice: Any,
         public: dict[str, Any] | None = None,
     ) -> Receipt:
-        """Commit a sealed choice; the nonce never leaves this process except in the opening
-        sent to the escrow."""
+        """Commit a sealed choice; the opening (choice and nonce) leaves this process only
+        sealed to the escrow's key from the round's ``round_opened`` entry."""
         if game.seat is None:
             raise ApiError("seat/not_seated", "spectators cannot commit")
+        escrow_key = await _escrow_key(game, round_id)
         nonce = new_nonce()
         c = commitment(game.game_id, round_id, slot, game.seat, choice, nonce)
-        receipt = Receipt(round_id=round_id, slot=slot, choice=choice, nonce=nonce, commitment=c)
+        sealed = seal_opening(escrow_key, game.game_id, round_id, slot, game.seat, choice, nonce)
+        receipt = Receipt(round_id=round_id, slot=slot, choice=choice, nonce=nonce, commitment=c,
+                          escrow_key=escrow_key)
         key = f"{round_id}/{slot}"
         game.receipts[key] = receipt
         cmd_id = "k" + secrets.token_hex(8)
@@ -813,13 +839,13 @@ class Client:
             reply, pending = await self._request(
                 {
                     "type": "commit",
+                    "v": SEALED_COMMIT_VERSION,
                     "cmd_id": cmd_id,
                     "game_id": game.game_id,
                     "round_id": round_id,
                     "slot": slot,
                     "commitment": c,
-                    "choice": choice,
-                    "nonce": nonce,
+                    "sealed": sealed,
                     "public": public,
                 }
             )

@@ -1,9 +1,11 @@
 """The escrow's functional core: validate a commitment, build the close and reveal records.
 
-FAIRNESS.md §Escrow: the commitment is recomputed from the opening with the seat and game
-stamped by the gateway (never values from the payload); the choice must be allowed for the
-slot; in an ordered round the slot must be the next one and the declared public part must
-equal the opening's. Nothing here sees another seat's opening before the round closes.
+FAIRNESS.md §Escrow: the opening arrives sealed to the escrow's key (shared/fairness/seal.py),
+bound to the game, round, slot and seat stamped by the gateway; it is opened here, and the
+commitment is recomputed from it with that seat and game (never values from the payload); the
+choice must be allowed for the slot; in an ordered round the slot must be the next one and the
+declared public part must equal the opening's. Nothing here sees another seat's opening
+before the round closes, and no opening is ever logged.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ import secrets
 from typing import Any
 
 from shared.fairness.commitments import commitment, commitments_root, default_commitment
+from shared.fairness.seal import BadSeal, open_sealed
 from shared.protocol import internal as im
+from shared.protocol.versions import SEALED_COMMIT_VERSION
 from shared.rules import registry
 from shared.rules.api import SealedSlot
 
@@ -52,32 +56,76 @@ def public_part(slot: im.SlotSpec, choice: Any) -> dict[str, Any] | None:
     return {k: choice.get(k) for k in slot.public_keys}
 
 
-def validate(spec: im.OpenRound, msg: im.CommitChoice) -> str | None:
+class Opening:
+    """A seat's opening, once unsealed: secret until the round closes (no repr, never
+    logged)."""
+
+    __slots__ = ("choice", "nonce")
+
+    def __init__(self, choice: Any, nonce: str) -> None:
+        self.choice, self.nonce = choice, nonce
+
+    def __repr__(self) -> str:
+        return "Opening(<sealed>)"
+
+
+def unseal(msg: im.CommitChoice, private_hex: str) -> Opening | str:
+    """The opening of a commit, or an error code. A v2 commit's opening is sealed to the
+    escrow key for exactly this game, round, slot and stamped seat (escrow/bad_seal if it
+    does not open so); a v1 entry in clear is one the previous release left pending in
+    esc:commits (the upgrade window; the gateway writes only sealed ones now)."""
+    if msg.sealed is None:
+        if msg.v >= SEALED_COMMIT_VERSION or msg.nonce is None:
+            return "escrow/bad_seal"
+        return Opening(msg.choice, msg.nonce)
+    try:
+        choice, nonce = open_sealed(private_hex, msg.game_id, msg.round_id, msg.slot, msg.seat,
+                                    msg.sealed)
+    except BadSeal:
+        return "escrow/bad_seal"
+    return Opening(choice, nonce)
+
+
+def open_commit(spec: im.OpenRound, msg: im.CommitChoice, private_hex: str) -> Opening | str:
+    """A commit's opening once every check passed, or the first error code: the slot must be
+    the stamped seat's, the opening must unseal for it (escrow/bad_seal), then ``validate``."""
+    slot = slot_of(spec, msg.slot)
+    if slot is None or slot.seat != msg.seat:
+        return "escrow/not_your_slot"
+    opening = unseal(msg, private_hex)
+    if isinstance(opening, str):
+        return opening
+    return validate(spec, msg, opening) or opening
+
+
+def validate(spec: im.OpenRound, msg: im.CommitChoice, opening: Opening) -> str | None:
     """An error code, or None when the commit is acceptable (order/duplicates are checked
     atomically by the store)."""
     slot = slot_of(spec, msg.slot)
     if slot is None or slot.seat != msg.seat:
         return "escrow/not_your_slot"
     try:
-        expected = commitment(msg.game_id, msg.round_id, msg.slot, msg.seat, msg.choice,
-                              msg.nonce)
+        expected = commitment(msg.game_id, msg.round_id, msg.slot, msg.seat, opening.choice,
+                              opening.nonce)
     except ValueError:
         return "escrow/bad_commitment"
     if expected != msg.commitment:
         return "escrow/bad_commitment"
-    if not choice_allowed(spec, slot, msg.choice):
+    if not choice_allowed(spec, slot, opening.choice):
         return "escrow/choice_not_allowed"
-    if (msg.public or None) != public_part(slot, msg.choice):
+    if (msg.public or None) != public_part(slot, opening.choice):
         return "escrow/public_mismatch"
     return None
 
 
-def opened_entry(spec: im.OpenRound, salts: dict[str, str]) -> dict[str, Any]:
-    """Public: who must commit, in which order, by when, and a salted commitment to each
-    default. The allowed choices are not published: they can reveal hidden holdings."""
+def opened_entry(spec: im.OpenRound, salts: dict[str, str], escrow_key: str
+                 ) -> dict[str, Any]:
+    """Public: who must commit, in which order, by when, a salted commitment to each
+    default, and the escrow's public key the seats seal their openings to. The allowed
+    choices are not published: they can reveal hidden holdings."""
     entry: dict[str, Any] = {
         "type": "round_opened", "round_id": spec.round_id, "ordered": spec.ordered,
-        "deadline_ms": spec.deadline_ms,
+        "deadline_ms": spec.deadline_ms, "escrow_key": escrow_key,
         "slots": [{"seat": s.seat, "key": s.key,
                    "default_commitment": default_commitment(
                        spec.game_id, spec.round_id, s.key, s.default, salts[s.key])}
@@ -107,9 +155,10 @@ def timed_out_entry(spec: im.OpenRound, slot: im.SlotSpec) -> dict[str, Any]:
             "seat": slot.seat, "public": public_part(slot, slot.default)}
 
 
-def committed_entry(msg: im.CommitChoice, slot: im.SlotSpec) -> dict[str, Any]:
+def committed_entry(msg: im.CommitChoice, slot: im.SlotSpec, opening: Opening
+                    ) -> dict[str, Any]:
     return {"type": "committed", "round_id": msg.round_id, "slot": msg.slot, "seat": msg.seat,
-            "commitment": msg.commitment, "public": public_part(slot, msg.choice)}
+            "commitment": msg.commitment, "public": public_part(slot, opening.choice)}
 
 
 def reveal(spec: im.OpenRound, openings: dict[str, dict[str, Any]],

@@ -1,5 +1,6 @@
-"""The escrow's shell. Openings live only under ``esc:{game}:*`` keys, which only the escrow's
-Redis user may read (deploy/valkey/users.acl). Logs carry commitments, never openings."""
+"""The escrow's shell. Openings arrive sealed to the escrow's key (esc:keys) and, once opened,
+live only under ``esc:{game}:*`` keys, which only the escrow's Redis user may read
+(deploy/valkey/users.acl). Logs carry commitments, never openings."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from services.escrow.store import (
     OPEN_LUA,
     SKIP_LUA,
 )
+from shared.fairness import seal
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.streams import Keys
@@ -48,6 +50,16 @@ class Escrow:
         self._extend = redis.register_script(EXTEND_TTL_LUA)
         self.timers = Timers(redis, streams.TIMERS_ESC, settings.partitions)
         self._specs: dict[tuple[str, str], im.OpenRound] = {}
+        self._seal_key: str | None = None  # the X25519 private key openings are sealed to
+
+    async def seal_key(self) -> str:
+        """The escrow's private X25519 key (hex): made once by the first replica to start,
+        kept in esc:keys (only the escrow's Redis user reads esc:*), shared by every replica.
+        Its public half is published in every round_opened entry."""
+        if self._seal_key is None:
+            await self.redis.hsetnx(streams.ESC_KEYS, "x25519", seal.new_private_key())
+            self._seal_key = text(await self.redis.hget(streams.ESC_KEYS, "x25519"))
+        return self._seal_key
 
     async def _notify(self, game_id: str) -> None:
         await self.broker.publish(im.Notify(game_id=game_id).model_dump(mode="json"),
@@ -84,8 +96,9 @@ class Escrow:
                                                      round_id=spec.round_id):
             salts = core.new_salts(spec)
             keys = [k.esc_status, k.esc_round, k.record]
+            public = seal.public_key(await self.seal_key())
             args = [spec.round_id, spec.model_dump_json(),
-                    dumps(core.opened_entry(spec, salts)), dumps(salts), now_ms()]
+                    dumps(core.opened_entry(spec, salts, public)), dumps(salts), now_ms()]
             # the deadline timer first (a timer without its round is dropped by the timer
             # loop), then the open
             created = await self._timer_and_open(spec, keys, args)
@@ -126,12 +139,15 @@ class Escrow:
                     break
                 await asyncio.sleep(0.02)
                 spec = await self._spec(msg.game_id, msg.round_id)
-            error = "escrow/no_round" if spec is None else core.validate(spec, msg)
+            # the opening (never logged), or the first refusal
+            opening = "escrow/no_round" if spec is None else \
+                core.open_commit(spec, msg, await self.seal_key())
+            error = opening if isinstance(opening, str) else None
             receipt = im.Reply(game_id=msg.game_id, player_id=msg.player_id,
                                cmd_id=msg.cmd_id, ok=True, commitment=msg.commitment,
                                round_id=msg.round_id, slot=msg.slot)
-            if error is None and spec is not None:
-                error = await self._store_commit(spec, msg, receipt)
+            if error is None and spec is not None and isinstance(opening, core.Opening):
+                error = await self._store_commit(spec, msg, opening, receipt)
             if error is not None:
                 log.info("commit_refused", code=error)
                 metrics.REJECTIONS.labels(error).inc()
@@ -143,18 +159,19 @@ class Escrow:
             log.debug("committed", commitment=msg.commitment)
 
     async def _store_commit(self, spec: im.OpenRound, msg: im.CommitChoice,
-                            receipt: im.Reply) -> str | None:
+                            opening: core.Opening, receipt: im.Reply) -> str | None:
         """Store the commitment and send its receipt (with the reveal when it was the last
         slot: one pipelined publish); an error code instead when it is refused."""
         k = Keys(msg.game_id)
         slot = core.slot_of(spec, msg.slot)
         assert slot is not None
-        opening = dumps({"choice": msg.choice, "nonce": msg.nonce})
+        clear = dumps({"choice": opening.choice, "nonce": opening.nonce})
         res = await self._commit(
             keys=[k.esc_status, k.esc_commits(msg.round_id), k.esc_open, k.record,
                   k.esc_round],
-            args=[msg.round_id, msg.slot, msg.commitment, opening,
-                  core.previous_slot(spec, msg.slot), dumps(core.committed_entry(msg, slot)),
+            args=[msg.round_id, msg.slot, msg.commitment, clear,
+                  core.previous_slot(spec, msg.slot),
+                  dumps(core.committed_entry(msg, slot, opening)),
                   len(spec.slots), *(s.key for s in spec.slots)])
         status = text(res[0])
         if status in ("closed", "dup"):
@@ -346,6 +363,8 @@ _MESSAGES = {
     "escrow/bad_commitment": "the opening does not hash to the commitment",
     "escrow/choice_not_allowed": "this choice is not allowed for the slot",
     "escrow/public_mismatch": "the declared public part differs from the choice",
+    "escrow/bad_seal": "the sealed opening does not open with the escrow's key for this "
+                       "game, round, slot and seat",
     "escrow/slot_timed_out": "this slot's own time in the fixed order ran out; its default "
                              "stands",
 }

@@ -600,8 +600,9 @@ async def record(game_id: str) -> dict[str, Any]:
 @app.get("/api/matches/{game_id}/audit", **typed(hm.Audit))
 async def audit(game_id: str) -> dict[str, Any]:
     """A finished game's audit bundle: the record document (record and move log) plus the
-    game's options, rules version and reveal entries, with ``escrow_key`` and ``signatures``
-    reserved (null: no sealed openings or signatures yet). ``python -m shared.fairness.verify
+    game's options, rules version and reveal entries, the escrow key its rounds' openings were
+    sealed to (``escrow_key``, from the record's round_opened entries; null if none) and
+    ``signatures`` reserved (null). ``python -m shared.fairness.verify
     bundle.json`` and the replay viewer take it as it is (docs/fairness.md)."""
     meta, archived = await _game(game_id)
     if archived is not None:
@@ -619,7 +620,9 @@ async def audit(game_id: str) -> dict[str, Any]:
             "ended": True, "options": created.get("options", meta.get("options", {})),
             "rules_version": created.get("rules_version"), "record": rec, "log": log,
             "reveals": [e for e in rec if e.get("type") in ("round_revealed", "seed_revealed")],
-            "escrow_key": None, "signatures": None}
+            "escrow_key": next((e["escrow_key"] for e in rec if e.get("type") == "round_opened"
+                                and e.get("escrow_key") is not None), None),
+            "signatures": None}
 
 
 @app.get("/api/matches/{game_id}/replay", **typed(hm.ReplayStep))

@@ -42,7 +42,11 @@ from shared.protocol import client as cm
 from shared.protocol import internal as im
 from shared.protocol import server as sm
 from shared.protocol import streams
-from shared.protocol.versions import KNOWN_PROTOCOL_VERSIONS, PROTOCOL_VERSION
+from shared.protocol.versions import (
+    KNOWN_PROTOCOL_VERSIONS,
+    PROTOCOL_VERSION,
+    SEALED_COMMIT_VERSION,
+)
 from shared.runtime import tokens, tracing
 from shared.runtime.settings import Settings
 
@@ -219,6 +223,12 @@ class Edge:
         if isinstance(data, dict) and data.get("v", 1) not in KNOWN_PROTOCOL_VERSIONS:
             return _rejected("message/unsupported_version", "unknown protocol version",
                              cmd_id=_str(data.get("cmd_id")))
+        if isinstance(data, dict) and data.get("type") == "commit" \
+                and data.get("v", 1) < SEALED_COMMIT_VERSION:
+            return _rejected("message/unsupported_version",
+                             f"a commit needs protocol version {SEALED_COMMIT_VERSION}: its "
+                             "opening sealed to the escrow, never in clear",
+                             cmd_id=_str(data.get("cmd_id")), game_id=_str(data.get("game_id")))
         try:
             msg = cm.CLIENT_ADAPTER.validate_python(data)
         except ValidationError as exc:
@@ -264,7 +274,7 @@ class Edge:
         commit = {"v": PROTOCOL_VERSION, "type": "commit_choice", "cmd_id": msg.cmd_id,
                   "game_id": msg.game_id, "seat": seat, "player_id": conn.player_id,
                   "round_id": msg.round_id, "slot": msg.slot, "commitment": msg.commitment,
-                  "choice": msg.choice, "nonce": msg.nonce, "public": msg.public}
+                  "sealed": msg.sealed, "public": msg.public}
         await self.out.publish(commit,
                                   stream=streams.sharded(streams.ESC_COMMITS, msg.game_id,
                                                          shards),

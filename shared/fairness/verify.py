@@ -15,13 +15,15 @@ deadline; in an ordered round the commits follow the fixed order and every publi
 to later seats is the public part of the seat's revealed choice; the move log is public and
 applies every revealed round exactly once with exactly the revealed choices, and every draw
 with the dealer's outcome, in the record's order. ``--receipts FILE`` (a seat's own receipts:
-``{"game_id", "seat", "receipts": [{round_id, slot, choice, nonce, commitment}]}``) also
-proves that seat's choices reached the record unchanged, which no public trace can show.
+``{"game_id", "seat", "receipts": [{round_id, slot, choice, nonce, commitment,
+escrow_key}]}``) also proves that seat's choices reached the record unchanged, which no public
+trace can show, and that its openings were sealed to the escrow key the record publishes.
 ``--rules`` (needs this project's rules package, not stdlib) re-applies the log with the game's
 engine and compares every round, draw request, public event and the outcome. An audit bundle
 (GET /api/matches/<id>/audit: the record document plus ``audit``, ``options``,
 ``rules_version``, ``reveals``, ``escrow_key`` and ``signatures``) is verified as its record,
-and its copies must agree with the record (``escrow_key`` and ``signatures`` null: reserved).
+and its copies must agree with the record (``escrow_key``: the key every round_opened
+publishes, null for a game without one; ``signatures`` null: reserved).
 
 Each problem is printed as ``FAIL <class>: <where>: <what>``; exit status 1 on any, else OK.
 The browser and the Node client run the same checks (services/gateway/static/
@@ -74,6 +76,8 @@ CLASSES = {
     "log": "the move log is missing or its seqs or origins are wrong",
     "applied": "the log does not apply exactly the revealed rounds and the dealer's draws",
     "receipt": "a seat's own receipt disagrees with the record",
+    "seal": "the escrow key openings were sealed to differs between rounds, the bundle or a "
+            "seat's receipt (a substituted key)",
     "rules": "the game's engine disagrees with the record (--rules)",
 }
 
@@ -266,6 +270,9 @@ def _check_shapes(r: Report, doc: Any) -> bool:
             r.add("shape", where, "field id must be a stream id <ms>-<n>")
             ok = False
         ok = _shape(r, e, ENTRY_SHAPES[t], where) and ok
+        if t == "round_opened" and "escrow_key" in e and not _kind_ok("hex64", e["escrow_key"]):
+            r.add("shape", where, f"field escrow_key must be {KIND_TEXT['hex64']}")
+            ok = False
         if t == "round_opened" and isinstance(e.get("slots"), list):
             for j, s in enumerate(e["slots"]):
                 ok = _shape(r, s, SLOT_SHAPE, f"{where} slots[{j}]") and ok
@@ -357,6 +364,7 @@ class _Checker:
         self.joint: dict[str, dict[str, Any]] = {}  # rid -> slot -> revealed choice
         self.joint_defaulted: dict[str, list[str]] = {}
         self.dealt: dict[str, dict[str, Any]] = {}
+        self.key: str | None = None  # the escrow key the rounds' openings were sealed to
 
     def add(self, cls: str, where: str, text: str) -> None:
         self.r.add(cls, where, text)
@@ -378,6 +386,7 @@ class _Checker:
             return
         self.seed()
         self.sealed_rounds()
+        self.escrow_key()
         self.entropy()
         self.draws()
         self.applied()
@@ -393,10 +402,13 @@ class _Checker:
             self.add("shape", "document", f"audit bundle version {canon(doc['audit'])}, this "
                      f"verifier reads version {AUDIT_VERSION}")
             return
-        for name in ("escrow_key", "signatures"):
-            if doc.get(name, _MISSING) is not None:
-                self.add("shape", "document", f"field {name} must be null (reserved: this "
-                         "verifier checks no sealed openings or signatures)")
+        if doc.get("signatures", _MISSING) is not None:
+            self.add("shape", "document", "field signatures must be null (reserved: this "
+                     "verifier checks no signatures)")
+        if doc.get("escrow_key", _MISSING) != self.key:
+            self.add("seal", "document", f"the bundle's escrow key "
+                     f"{_short(doc.get('escrow_key'))} is not the one the record's rounds "
+                     f"publish ({_short(self.key)})")
         if not same(doc.get("options", _MISSING), self.created["options"]):
             self.add("record", "document", "the bundle's options are not game_created's")
         if not same(doc.get("rules_version", _MISSING), self.created["rules_version"]):
@@ -469,6 +481,22 @@ class _Checker:
             self.add("seed", "seed_committed", f"published after record[{before}] "
                      f"({e['type']} {what}): the dealer could choose its seed after seeing "
                      "play or the seats' entropy")
+
+    # the escrow key: every round's openings were sealed to the same one (issue 20 item 3)
+    def escrow_key(self) -> None:
+        opened = [e for e in self.rec if e["type"] == "round_opened"]
+        self.key = next((e["escrow_key"] for e in opened if "escrow_key" in e), None)
+        if self.key is None:
+            return  # a game of protocol v1: its openings were not sealed
+        for e in opened:
+            k = e.get("escrow_key")
+            if k is None:
+                self.add("seal", f"round {e['round_id']} round_opened", "publishes no escrow "
+                         "key, though the game's other rounds do")
+            elif k != self.key:
+                self.add("seal", f"round {e['round_id']} round_opened", f"escrow key "
+                         f"{_short(k)} is not the game's ({_short(self.key)}): its openings "
+                         "were sealed to another key")
 
     # sealed rounds: every seat and slot against the round's opening
     def sealed_rounds(self) -> None:
@@ -883,6 +911,12 @@ class _Checker:
                 self.add("receipt", where, "the record has no such round and slot")
                 continue
             mine = seat if _is_int(seat) else spec["seat"]
+            sealed_to = x.get("escrow_key")
+            if sealed_to is not None and sealed_to != rd.spec.get("escrow_key"):
+                self.add("seal", where, f"my opening was sealed to {_short(sealed_to)}, not to "
+                         f"the escrow key the record publishes for the round "
+                         f"({_short(rd.spec.get('escrow_key'))}): the key I was shown was "
+                         "substituted")
             if spec["seat"] != mine:
                 self.add("receipt", where, f"the record opens my slot for seat {spec['seat']}, "
                          f"not mine ({mine})")

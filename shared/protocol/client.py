@@ -14,6 +14,9 @@ from shared.protocol.base import Wire
 
 Id = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:\-]+$")]
 Hex64 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+# base64 of HPKE enc (32 bytes) + ciphertext (at least the 16-byte tag); SEALED_MAX_CHARS
+Sealed = Annotated[str, Field(min_length=64, max_length=16384,
+                              pattern=r"^[A-Za-z0-9+/]+={0,2}$")]
 
 
 class ClientWire(Wire):
@@ -49,10 +52,14 @@ class Act(ClientWire):
 
 
 class Commit(ClientWire):
-    """A sealed choice: the commitment and its opening (choice, nonce) for one slot.
+    """A sealed choice (protocol v2): the commitment and the opening sealed to the escrow.
 
     commitment = SHA-256(LP(domain) ‖ LP(game) ‖ LP(round/slot) ‖ LP(seat) ‖ LP(choice) ‖
-    LP(nonce)); ``public`` repeats the public part of the choice in ordered rounds.
+    LP(nonce)); ``sealed`` = base64(HPKE base-mode seal, to the escrow key published in the
+    round's ``round_opened`` entry, of the canonical JSON {"choice", "nonce"}; info =
+    LP("empire-hall/seal/v1") ‖ LP(game) ‖ LP(round/slot) ‖ LP(seat)): only the escrow can read
+    it. ``public`` repeats the public part of the choice in ordered rounds. A version 1 commit
+    (the opening in clear) is refused with message/unsupported_version.
     """
 
     type: Literal["commit"] = "commit"
@@ -61,8 +68,7 @@ class Commit(ClientWire):
     round_id: Annotated[str, Field(min_length=1, max_length=128)]
     slot: Annotated[str, Field(min_length=1, max_length=64)]
     commitment: Hex64
-    choice: JsonValue
-    nonce: Hex64
+    sealed: Sealed
     public: dict[str, JsonValue] | None = None
 
 

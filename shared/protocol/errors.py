@@ -45,6 +45,7 @@ ErrorCode: TypeAlias = Literal[
     "escrow/bad_commitment",  # the opening does not hash to the commitment
     "escrow/choice_not_allowed",
     "escrow/public_mismatch",  # the declared public part differs from the opening
+    "escrow/bad_seal",  # the sealed opening does not open with the escrow key for this slot
     "escrow/slot_timed_out",  # ordered round: this slot's own time ran out (P-S1)
     # lobby
     "lobby/not_found",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, model_validator
 
 from shared.protocol.base import Wire
 
@@ -125,7 +125,10 @@ class OpenRound(Wire):
 
 
 class CommitChoice(Wire):
-    """A seat's commitment with its opening; ``seat``/``player_id`` stamped by the gateway."""
+    """A seat's commitment with its opening sealed to the escrow (``sealed``, v2);
+    ``seat``/``player_id`` stamped by the gateway. ``choice``/``nonce`` in clear only in
+    entries the previous release (v1) left pending in esc:commits, accepted during the
+    upgrade window (tests/upgrade); the gateway never writes them."""
 
     type: Literal["commit_choice"] = "commit_choice"
     cmd_id: str
@@ -135,9 +138,17 @@ class CommitChoice(Wire):
     round_id: str
     slot: str
     commitment: str
-    choice: JsonValue
-    nonce: str
+    sealed: str | None = None
+    choice: JsonValue = None
+    nonce: str | None = None
     public: dict[str, JsonValue] | None = None
+
+    @model_validator(mode="after")
+    def _one_form(self) -> CommitChoice:
+        if (self.sealed is None) == (self.nonce is None) or (
+                self.sealed is not None and self.choice is not None):
+            raise ValueError("give either sealed (v2) or choice and nonce (v1)")
+        return self
 
 
 EscrowInput: TypeAlias = Annotated[OpenRound | CommitChoice, Field(discriminator="type")]

@@ -24,7 +24,8 @@ ADJ_REVEALS = "adj:reveals"  # escrow -> adjudicator: revealed joint actions
 ADJ_DRAWS = "adj:draws"  # dealer -> adjudicator: seed commitments and draw outcomes
 ADJ_CONTROL = "adj:control"  # lobby -> adjudicator: create game; timers -> adjudicator
 ESC_OPEN = "esc:open"  # adjudicator -> escrow: open a sealed round
-ESC_COMMITS = "esc:commits"  # gateway -> escrow: commitments with openings
+ESC_COMMITS = "esc:commits"  # gateway -> escrow: commitments with sealed openings
+ESC_KEYS = "esc:keys"  # hash: the escrow's X25519 private key (escrow only; Keys.esc_keys)
 DEALER_IN = "dealer:in"  # adjudicator -> dealer: seed commit, draw, reveal
 GAME_ENDED = "game:ended"  # adjudicator -> scoring (and anyone): game over
 BOTS_IN = "bots:in"  # lobby -> bot runner: seat a bot
@@ -58,6 +59,7 @@ KEY_READERS: dict[str, frozenset[str]] = {
     "log": frozenset({"adjudicator"}),  # the private move log (secret shuffle orders too)
     "publog": frozenset({"adjudicator", "gateway"}),  # its copy, made at the game's end
     "esc_open": frozenset({"escrow"}),  # sealed openings
+    "esc_keys": frozenset({"escrow"}),  # the private key openings are sealed to
     "dealer": frozenset({"dealer"}),  # the server seed
 }
 KEY_WRITERS: dict[str, frozenset[str]] = {
@@ -65,6 +67,7 @@ KEY_WRITERS: dict[str, frozenset[str]] = {
     "log": frozenset({"adjudicator"}),
     "publog": frozenset({"adjudicator"}),
     "esc_open": frozenset({"escrow"}),
+    "esc_keys": frozenset({"escrow"}),
     "dealer": frozenset({"dealer"}),
 }
 
@@ -172,6 +175,7 @@ class Keys:
         self.esc_round = f"esc:{t}:round"  # hash: round id -> spec JSON; "<id>#reveal" -> reveal
         self.esc_status = f"esc:{t}:st"  # hash: round id -> open | closing | closed
         self.esc_open = f"esc:{t}:open"  # hash: "<round>/<slot>" -> opening JSON (secret)
+        self.esc_keys = ESC_KEYS  # (not the game's: the escrow's one key, for the registry)
         # dealer-only keys (ACL: only the dealer's Redis user reads dealer:*)
         self.dealer = f"dealer:{t}:seed"  # hash: server seed, game key, draws
 

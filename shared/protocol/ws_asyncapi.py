@@ -39,7 +39,10 @@ CLOSE_CODES: dict[str, str] = {
 }
 CHANNEL = "play"
 
-_NONCE = "9f" * 32
+# an opening ({"choice": 7, "nonce": "9f" * 32}) sealed to an escrow key (HPKE, base64)
+_SEALED = ("WVq8GtoZJjFmrwKELEWj6PGl7HIJZv2mS8+a9h3Bi0O3xoKGuBR6T1SPpr3bJEyUhp0pdFMc2GBomDPewv2XI5m"
+           "UeDstZw+Ut+Stjy+AZAjsjYqIj6lfdWKvzvTs8tXqE+g3o2U1q7PYKC98tKJeTgcgu5VgRgyCImybN1KkaQOjmA"
+           "agmDa7")
 _COMMITMENT = "3c1d0b6a5e2f4978a1b2c3d4e5f60718293a4b5c6d7e8f9012a3b4c5d6e7f809"
 
 # One example per message, validated against its model when the document is built.
@@ -64,9 +67,9 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         "game_id": "g-4f1c2a9e8b7d6c5a",
         "round_id": "pick:1",
         "slot": "s0",
+        "v": 2,
         "commitment": _COMMITMENT,
-        "choice": 7,
-        "nonce": _NONCE,
+        "sealed": _SEALED,
         "public": None,
     },
     "Ping": {"type": "ping"},

@@ -40,6 +40,13 @@ JS_VECTORS = """async (v) => {
     x.client_seeds.map(F.unhex))));
   out.draws = v.draws.map((d) => F.draw(F.unhex(d.key), d.label, d.kind,
     typeof d.n === "string" ? BigInt(d.n) : d.n, d.count).map(String));
+  const S = await import("/static/seal.mjs");  // sealed openings, on the vendored @noble
+  out.hpke = v.hpke.map((x) => F.hex(S.hpkeSeal(F.unhex(x.pkRm), F.unhex(x.info),
+    F.unhex(x.pt), F.unhex(x.aad), F.unhex(x.skEm)).subarray(32)));
+  out.seals = v.seals.map((x) => S.sealOpening(x.escrow_key, x.game, x.round, x.slot, x.seat,
+    x.choice, x.nonce, F.unhex(x.ephemeral)));
+  out.opened = v.seals.map((x) => S.openSealed(x.escrow_private, x.game, x.round, x.slot,
+    x.seat, x.sealed));
   const nonces = new Set(Array.from({ length: 50 }, () => F.newNonce()));
   out.nonces = [...nonces].every((n) => /^[0-9a-f]{64}$/.test(n)) ? nonces.size : -1;
   return out;
@@ -69,6 +76,7 @@ async def test_js_computes_the_shared_vectors(browser: Browser, web: Supervisor)
         await page.close()
     want = fairness_vectors.expected(v)
     assert {k: js[k] for k in want} == want
+    assert js["opened"] == [{"choice": x["choice"], "nonce": x["nonce"]} for x in v["seals"]]
     assert js["nonces"] == 50  # 32 random bytes each, never repeated
 
 

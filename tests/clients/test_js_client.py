@@ -18,6 +18,7 @@ from services.supervisor import Supervisor
 from shared.fairness.commitments import commitment, commitments_root, default_commitment
 from shared.fairness.draws import draw, game_key, seed_commitment
 from shared.fairness.lp import canonical_json
+from shared.fairness.seal import public_key
 
 pytestmark = pytest.mark.clients
 
@@ -164,6 +165,9 @@ async def test_js_client_plays_a_duel_and_verifies(
     assert checked.counts["commitments"] == result["reveals_verified"]
 
 
+ESCROW_KEY = public_key("11" * 32)
+
+
 @needs_node
 def test_js_commit_refused_or_unanswered_leaves_no_receipt() -> None:
     """As in the SDK: a commit that was refused, not taken (``message/unavailable``) or not
@@ -174,6 +178,7 @@ import * as m from {json.dumps(CLIENT.as_uri())};
 const client = new m.Client("http://127.0.0.1:1");
 const game = new m.GameSession("g-1");
 game.seat = 0;
+game.escrowKeys.set("r-0", "{ESCROW_KEY}");  // a round_opened seen: the escrow's key
 const out = {{}};
 for (const [name, reply] of [
   ["refused", {{type: "rejected", code: "escrow/bad_choice", message: "no"}}],

@@ -38,8 +38,11 @@ def _node(mode: str, path: Path) -> Any:
 def test_node_computes_the_shared_vectors() -> None:
     got = _node("vectors", fairness_vectors.PATH)
     want = fairness_vectors.expected(json.loads(fairness_vectors.PATH.read_text(encoding="utf-8")))
+    vectors = json.loads(fairness_vectors.PATH.read_text(encoding="utf-8"))
     for lib in ("core", "client"):
         assert {k: got[lib][k] for k in want} == want, lib
+        assert got[lib]["opened"] == [{"choice": x["choice"], "nonce": x["nonce"]}
+                                      for x in vectors["seals"]], lib
 
 
 @needs_node
@@ -89,7 +92,8 @@ def _bundles() -> list[tuple[str, dict[str, Any], str | None]]:
         doc = tamper.load(game)
         created = tamper.one(doc, "game_created")
         honest = {**doc, "audit": 1, "options": created["options"],
-                  "rules_version": created["rules_version"], "escrow_key": None,
+                  "rules_version": created["rules_version"],
+                  "escrow_key": tamper.one(doc, "round_opened")["escrow_key"],
                   "signatures": None, "reveals": [e for e in doc["record"] if e["type"] in (
                       "round_revealed", "seed_revealed")]}
         out.append((f"{game}: honest", honest, None))
@@ -98,7 +102,8 @@ def _bundles() -> list[tuple[str, dict[str, Any], str | None]]:
             ("rules", {"rules_version": "x"}, "record: document: the bundle's rules version"),
             ("reveals", {"reveals": honest["reveals"][:-1]}, "record: document: the bundle's "
              "reveals"),
-            ("escrow key", {"escrow_key": "ab"}, "shape: document: field escrow_key must be"),
+            ("escrow key", {"escrow_key": "ab"}, "seal: document: the bundle's escrow key ab "
+             "is not the one the record's rounds publish"),
             ("version", {"audit": 2}, "shape: document: audit bundle version 2"),
         ]:
             out.append((f"{game}: {name}", {**honest, **change}, want))

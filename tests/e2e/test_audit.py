@@ -65,7 +65,8 @@ async def test_receipts_and_the_audit_bundle_prove_my_choices(system: Supervisor
         assert saved["game_id"] == gid and saved["seat"] == 0
         assert {r["round_id"] for r in saved["receipts"]} >= {"entropy", "pick:1"}
 
-    # the bundle: the record document plus its copies, the reserved fields null
+    # the bundle: the record document plus its copies, the escrow key its rounds published
+    # (every seat sealed its openings to it), signatures reserved (null)
     rec = v.record
     created = rec["record"][0]
     assert bundle["audit"] == 1 and bundle["ended"] is True
@@ -73,7 +74,10 @@ async def test_receipts_and_the_audit_bundle_prove_my_choices(system: Supervisor
     assert bundle["players"] == rec["players"] and bundle["options"] == created["options"]
     assert bundle["rules_version"] == created["rules_version"]
     assert bundle["reveals"] == _reveals(rec)
-    assert bundle["escrow_key"] is None and bundle["signatures"] is None
+    keys = {e["escrow_key"] for e in rec["record"] if e["type"] == "round_opened"}
+    assert keys == {bundle["escrow_key"]} and len(bundle["escrow_key"]) == 64, keys
+    assert {r["escrow_key"] for r in saved["receipts"]} == keys
+    assert bundle["signatures"] is None
     path = tmp_path / "bundle.json"
     path.write_text(json.dumps(bundle))
     rc, out = _verify(str(path), "--receipts", str(receipts))
@@ -93,6 +97,14 @@ async def test_receipts_and_the_audit_bundle_prove_my_choices(system: Supervisor
     rc, out = _verify(str(path), "--receipts", str(receipts))
     assert rc == 1 and "FAIL receipt: pick:1/s0 receipt:" in out, out
     assert all(line.startswith("FAIL receipt: ") for line in out.splitlines()), out
+
+    # a substituted escrow key (a gateway that showed seat 0 its own key, to read its openings
+    # and re-seal them): the receipts say which key seat 0 sealed to
+    swapped = {**saved, "receipts": [{**x, "escrow_key": "ab" * 32} for x in saved["receipts"]]}
+    other = tmp_path / "swapped.json"
+    other.write_text(json.dumps(swapped))
+    rc, out = _verify(system.url, gid, "--receipts", str(other))
+    assert rc == 1 and "FAIL seal: entropy/s0 receipt: my opening was sealed to abab" in out, out
 
     # a copy in the bundle that disagrees with the record is caught
     bad = json.loads(json.dumps(bundle))

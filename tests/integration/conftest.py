@@ -11,6 +11,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from tests.e2e.conftest import with_db
+from tests.support.sealing import seed_escrow_key
 
 
 @pytest.fixture
@@ -18,5 +19,6 @@ async def r(redis_url: str, request: pytest.FixtureRequest) -> AsyncIterator[Any
     db = getattr(request.module, "DB", 0)
     client = aioredis.Redis.from_url(with_db(redis_url, db) if db else redis_url)
     await client.flushdb()
+    await seed_escrow_key(client)  # the escrow's sealing key, as a running escrow makes it
     yield client
     await client.aclose()

@@ -51,11 +51,11 @@ CONSUMER_COMMANDS: list[tuple[str, ...]] = [
 READ: dict[str, tuple[str, ...]] = {  # one read per key kind of KEY_READERS
     "state": ("HGET", "{k}", "doc"), "log": ("XRANGE", "{k}", "-", "+"),
     "publog": ("XRANGE", "{k}", "-", "+"), "esc_open": ("HGET", "{k}", "x"),
-    "dealer": ("HGET", "{k}", "seed")}
+    "esc_keys": ("HGET", "{k}", "x25519"), "dealer": ("HGET", "{k}", "seed")}
 WRITE: dict[str, tuple[str, ...]] = {
     "state": ("HSET", "{k}", "doc", "{{}}"), "log": ("XADD", "{k}", "*", "d", "{{}}"),
     "publog": ("XADD", "{k}", "*", "d", "{{}}"), "esc_open": ("HSET", "{k}", "x", "1"),
-    "dealer": ("HSET", "{k}", "seed", "00")}
+    "esc_keys": ("HSET", "{k}", "x25519", "00"), "dealer": ("HSET", "{k}", "seed", "00")}
 
 
 @pytest.fixture(scope="module")

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from services.escrow.service import Escrow
-from shared.fairness.commitments import commitment, new_nonce
 from shared.protocol import internal as im
 from shared.protocol.streams import Keys
 from shared.runtime.settings import Settings
+from tests.support.sealing import sealed_commit
 
 pytestmark = pytest.mark.integration
 
@@ -49,11 +49,7 @@ def spec(game_id: str, slot_timeout_ms: int | None, deadline_ms: int = 10**13) -
 
 
 def commit(game_id: str, seat: int, choice: int) -> im.CommitChoice:
-    nonce = new_nonce()
-    return im.CommitChoice(cmd_id=f"k{seat}-{choice}", game_id=game_id, seat=seat,
-                           player_id=f"p{seat}", round_id=RID, slot=f"s{seat}", choice=choice,
-                           nonce=nonce,
-                           commitment=commitment(game_id, RID, f"s{seat}", seat, choice, nonce))
+    return sealed_commit(game_id, RID, f"s{seat}", seat, choice, cmd_id=f"k{seat}-{choice}")
 
 
 async def record_types(r: Any, game_id: str) -> list[str]:

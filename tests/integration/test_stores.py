@@ -11,10 +11,10 @@ import pytest
 from services.adjudicator import core
 from services.adjudicator.store import Store
 from services.escrow.service import Escrow
-from shared.fairness.commitments import commitment, new_nonce
 from shared.protocol import internal as im
 from shared.protocol.streams import Keys
 from shared.runtime.settings import Settings
+from tests.support.sealing import sealed_commit
 
 pytestmark = pytest.mark.integration
 
@@ -71,10 +71,7 @@ async def test_a_command_id_applies_once(r: Any) -> None:
 
 
 def _commit(game: str, seat: int, slot: str, choice: int) -> im.CommitChoice:
-    nonce = new_nonce()
-    return im.CommitChoice(cmd_id=f"k{seat}", game_id=game, seat=seat, player_id=f"p{seat}",
-                           round_id="pick:1", slot=slot, choice=choice, nonce=nonce,
-                           commitment=commitment(game, "pick:1", slot, seat, choice, nonce))
+    return sealed_commit(game, "pick:1", slot, seat, choice)
 
 
 async def test_escrow_reveals_once_after_all_commit_and_refuses_after_close(r: Any) -> None:

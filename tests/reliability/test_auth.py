@@ -124,8 +124,8 @@ async def test_forged_expired_and_other_seat_tokens_are_refused(hall: Supervisor
                 "round_id": "entropy",
                 "slot": "s0",
                 "commitment": "0" * 64,
-                "choice": "",
-                "nonce": "0" * 64,
+                "v": 2,
+                "sealed": "A" * 64,
             },
             {
                 "type": "act",

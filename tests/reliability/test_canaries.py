@@ -6,7 +6,10 @@ commit-reveal variant: every round is sealed), no canary may appear
   the reveal carries it, as it should);
 - anywhere in the adjudicator's input streams, its state, its move log or the view streams
   (the adjudicator only ever receives revealed choices, never an opening);
-- in the gateway fan-out stream, in any service's log lines, or in the metrics.
+- in the gateway fan-out stream, in any service's log lines, or in the metrics;
+- in any command written to the escrow's input streams (esc:commits:*, seen through MONITOR as
+  the gateway sends them): the openings cross the gateway sealed to the escrow's key (issue 20
+  item 3), so neither the gateway nor its Redis user ever holds one in clear.
 """
 
 from __future__ import annotations
@@ -126,10 +129,28 @@ async def test_escrow_canaries_never_leak_before_the_round_closes(hall: Supervis
         async with sem:
             return await _one_game(hall.url, i)
 
+    # every command that writes the escrow's input streams, as the server receives it
+    to_escrow: list[str] = []
+    monitor_conn = aioredis.Redis.from_url(hall.redis_url or "")
+
+    async def monitor() -> None:  # until cancelled once every game has ended
+        async with monitor_conn.monitor() as m:
+            await m.connect()
+            while True:
+                text = str((await m.next_command()).get("command", ""))
+                if streams.ESC_COMMITS in text:
+                    to_escrow.append(text)
+
+    monitoring = asyncio.create_task(monitor())
     scraper = asyncio.create_task(scrape())
+    await asyncio.sleep(0.2)  # MONITOR is on before the first commit
     results = await asyncio.gather(*[one(i) for i in range(games)])
     done.set()
     await scraper
+    monitoring.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await monitoring
+    await monitor_conn.aclose()
     admin = aioredis.Redis.from_url(hall.redis_url or "")
     try:
         nonces: dict[str, str] = {}
@@ -175,6 +196,12 @@ async def test_escrow_canaries_never_leak_before_the_round_closes(hall: Supervis
         assert len(scrapes) >= len(targets)
         assert any("empire_sealed_rounds_open" in t for t in scrapes)  # the escrow's answered
         assert not set(HEX64.findall("".join(scrapes))) & set(nonces), "a canary in /metrics"
+        # the gateway -> escrow stream carried every commit, sealed, and never an opening
+        commits = [t for t in to_escrow if "commit_choice" in t]
+        assert len(commits) >= len(nonces), (len(commits), len(nonces))
+        assert all("sealed" in t for t in commits)
+        assert not set(HEX64.findall("".join(to_escrow))) & set(nonces), \
+            "a canary crossed the gateway -> escrow stream"
 
         report(
             "canaries",
@@ -186,6 +213,7 @@ async def test_escrow_canaries_never_leak_before_the_round_closes(hall: Supervis
                 "internal_streams": len(internal),
                 "metrics_scrapes": len(scrapes),
                 "metrics_targets": len(targets),
+                "escrow_stream_commands": len(to_escrow),
                 "leaks": 0,
                 "wall_s": round(time.monotonic() - t0, 1),
             },

@@ -17,12 +17,12 @@ import redis.asyncio as aioredis
 from services.adjudicator.service import Adjudicator
 from services.adjudicator.store import Store
 from services.escrow.service import Escrow
-from shared.fairness.commitments import commitment, new_nonce
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.runtime.settings import Settings
 from shared.runtime.valkey import EmbeddedValkey
+from tests.support.sealing import opening_of, sealed_commit, seed_escrow_key
 
 pytestmark = pytest.mark.reliability
 
@@ -52,6 +52,7 @@ async def r() -> AsyncIterator[Any]:
     server = EmbeddedValkey()
     try:
         client = aioredis.Redis.from_url(server.start())
+        await seed_escrow_key(client)
         yield client
         await client.aclose()
     finally:
@@ -115,18 +116,7 @@ async def test_adjudicator_resends_what_follows_a_redelivered_seed_draw_and_reve
 
 
 def _commit(gid: str, rid: str, seat: int, choice: int) -> im.CommitChoice:
-    nonce = new_nonce()
-    return im.CommitChoice(
-        cmd_id=f"k{seat}",
-        game_id=gid,
-        seat=seat,
-        player_id=f"p{seat}",
-        round_id=rid,
-        slot=f"s{seat}",
-        choice=choice,
-        nonce=nonce,
-        commitment=commitment(gid, rid, f"s{seat}", seat, choice, nonce),
-    )
+    return sealed_commit(gid, rid, f"s{seat}", seat, choice)
 
 
 async def _round(r: Any, gid: str) -> tuple[im.OpenRound, Escrow]:
@@ -147,7 +137,7 @@ async def _round(r: Any, gid: str) -> tuple[im.OpenRound, Escrow]:
 async def _store_only(esc: Escrow, c: Any, choice: int) -> None:
     """The escrow's commit script alone: the commit is stored and recorded, nothing after."""
     k = Keys(c.game_id)
-    opening = json.dumps({"choice": choice, "nonce": c.nonce}, separators=(",", ":"))
+    opening = json.dumps({"choice": choice, "nonce": opening_of(c)[1]}, separators=(",", ":"))
     await esc._commit(
         keys=[k.esc_status, k.esc_commits(c.round_id), k.esc_open, k.record, k.esc_round],
         args=[c.round_id, c.slot, c.commitment, opening, "", "{}"],

@@ -33,6 +33,7 @@ from hypothesis import strategies as st
 from clients.sdk import Client, GameSession
 from services.supervisor import Supervisor
 from shared.fairness.commitments import commitment, new_nonce
+from shared.fairness.seal import seal_opening
 from shared.protocol import client as cm
 from shared.protocol.errors import ERROR_CODES
 from shared.protocol.streams import Keys
@@ -83,6 +84,7 @@ async def _duel(a: Client, b: Client, to_round: bool) -> tuple[Target, list[Game
     for g in (ga, gb):
         await _until(lambda g=g: _node(g).get("kind") == "simultaneous", g)
         await g.commit("entropy", f"s{g.seat}", "")
+    ESCROW_KEY[:] = [ga.escrow_keys["entropy"]]
     await _until(lambda: _node(ga).get("kind") == "turn" and ga.seq == gb.seq, ga)
     caller = _node(ga)["seats"][0]
     cmds: list[str] = []
@@ -142,20 +144,27 @@ def _act(gid: str, action: Any, expected: Any = None, **extra: Any) -> dict[str,
     }
 
 
+# the escrow's public key (one per system), from a round_opened entry the players saw
+ESCROW_KEY: list[str] = []
+
+
 def _commit(
-    gid: str, round_id: str, slot: str, seat: int, choice: Any, good: bool = True, **extra: Any
+    gid: str, round_id: str, slot: str, seat: int, choice: Any, good: bool = True,
+    sealed_by: int | None = None, **extra: Any
 ) -> dict[str, Any]:
+    """A v2 commit frame, its opening sealed for ``sealed_by`` (default: ``seat``)."""
     nonce = new_nonce()
     c = commitment(gid, round_id, slot, seat, choice, nonce) if good else new_nonce()
+    by = seat if sealed_by is None else sealed_by
     return {
         "type": "commit",
+        "v": 2,
         "cmd_id": _cid(),
         "game_id": gid,
         "round_id": round_id,
         "slot": slot,
         "commitment": c,
-        "choice": choice,
-        "nonce": nonce,
+        "sealed": seal_opening(ESCROW_KEY[0], gid, round_id, slot, by, choice, nonce),
         **extra,
     }
 
@@ -181,7 +190,7 @@ def handmade(scene: Scene, rng: random.Random, n: int) -> list[Msg]:
     ]
 
     def one() -> Msg:
-        k = rng.randrange(22)
+        k = rng.randrange(24)
         s = rng.randrange(3)
         if k == 0:  # not JSON at all
             text = rng.choice(
@@ -215,7 +224,7 @@ def handmade(scene: Scene, rng: random.Random, n: int) -> list[Msg]:
                             {"type": None},
                             {"type": "hack"},
                             {"type": "act"},
-                            {"type": "commit"},
+                            {"type": "commit", "v": 2},
                             {"type": 7},
                             {"TYPE": "ping"},
                         ]
@@ -250,7 +259,7 @@ def handmade(scene: Scene, rng: random.Random, n: int) -> list[Msg]:
             return Msg(
                 s,
                 "version",
-                json.dumps({**_act(t.game_id, junk_actions[0]), "v": rng.choice([0, 2, 99, -1])}),
+                json.dumps({**_act(t.game_id, junk_actions[0]), "v": rng.choice([0, 3, 99, -1])}),
             )
         if k == 5:  # forged seat / identity fields (refused: the gateway stamps the seat)
             forged: dict[str, Any] = rng.choice(
@@ -361,24 +370,13 @@ def handmade(scene: Scene, rng: random.Random, n: int) -> list[Msg]:
             )
         if k == 16:  # the commitment computed for another seat or slot of mine
             seat = rng.randrange(2)
+            frame = _commit(r.game_id, rid, f"s{seat}", seat, 3)  # sealed for my seat ...
             nonce = new_nonce()
-            c = commitment(r.game_id, rid, f"s{seat}", 1 - seat, 3, nonce)
-            return Msg(
-                seat,
-                "forged_commitment",
-                json.dumps(
-                    {
-                        "type": "commit",
-                        "cmd_id": _cid(),
-                        "game_id": r.game_id,
-                        "round_id": rid,
-                        "slot": f"s{seat}",
-                        "commitment": c,
-                        "choice": 3,
-                        "nonce": nonce,
-                    }
-                ),
-            )
+            frame["sealed"] = seal_opening(ESCROW_KEY[0], r.game_id, rid, f"s{seat}", seat, 3,
+                                           nonce)
+            # ... but the commitment computed for the other seat
+            frame["commitment"] = commitment(r.game_id, rid, f"s{seat}", 1 - seat, 3, nonce)
+            return Msg(seat, "forged_commitment", json.dumps(frame))
         if k == 17:  # a round that has closed
             seat = rng.randrange(2)
             return Msg(
@@ -397,7 +395,9 @@ def handmade(scene: Scene, rng: random.Random, n: int) -> list[Msg]:
             seat = rng.randrange(2)
             bad_commit: dict[str, Any] = rng.choice(
                 [
-                    {"nonce": "00"},
+                    {"sealed": "00"},
+                    {"sealed": "not base64 " * 8},
+                    {"nonce": "00" * 32, "choice": 1},  # the opening in clear
                     {"commitment": "zz" * 32},
                     {"commitment": "A" * 64},
                     {"slot": ""},
@@ -423,6 +423,24 @@ def handmade(scene: Scene, rng: random.Random, n: int) -> list[Msg]:
                     ]
                 ),
             )
+        if k == 22:  # my slot, but the opening sealed for another seat, slot, round or game
+            seat = rng.randrange(2)
+            frame = _commit(r.game_id, rid, f"s{seat}", seat, 2)
+            nonce = new_nonce()
+            g, rr, sl, by = rng.choice([(r.game_id, rid, f"s{seat}", 1 - seat),
+                                        (r.game_id, rid, f"s{1 - seat}", seat),
+                                        (r.game_id, "pick:9", f"s{seat}", seat),
+                                        (t.game_id, rid, f"s{seat}", seat)])
+            frame["sealed"] = seal_opening(ESCROW_KEY[0], g, rr, sl, by, 2, nonce)
+            frame["commitment"] = commitment(r.game_id, rid, f"s{seat}", seat, 2, nonce)
+            return Msg(seat, "sealed_elsewhere", json.dumps(frame))
+        if k == 23:  # a protocol v1 commit: the opening in clear, through the gateway
+            seat = rng.randrange(2)
+            nonce = new_nonce()
+            v1 = {"type": "commit", "cmd_id": _cid(), "game_id": r.game_id, "round_id": rid,
+                  "slot": f"s{seat}", "choice": 2, "nonce": nonce,
+                  "commitment": commitment(r.game_id, rid, f"s{seat}", seat, 2, nonce)}
+            return Msg(seat, "v1_commit", json.dumps(rng.choice([v1, {**v1, "v": 1}])))
         # k == 21: watch / unwatch shapes that are wrong
         return Msg(
             s,
@@ -476,6 +494,7 @@ _shaped = st.fixed_dictionaries(
             "commitment",
             "choice",
             "nonce",
+            "sealed",
             "public",
             "v",
             "seat",
@@ -551,6 +570,8 @@ EXPECTED: dict[str, set[str]] = {
     "bad_commitment": {"escrow/bad_commitment"},
     "choice_not_allowed": {"escrow/choice_not_allowed"},
     "forged_commitment": {"escrow/bad_commitment"},
+    "sealed_elsewhere": {"escrow/bad_seal"},
+    "v1_commit": {"message/unsupported_version"},
     "closed_round": {"escrow/closed"},
     "public_mismatch": {"escrow/public_mismatch"},
     "malformed_commit": {"message/malformed"},

@@ -184,9 +184,9 @@ async def test_hostile_websocket_frames_get_typed_refusals_and_keep_the_socket(
             ("huge_int", act(b"1" + b"0" * 5000), 1),
             ("nan", act(b"NaN"), 1),
             ("act_over_move_cap", act(b'"' + b"x" * 6000 + b'"'), 1),
-            ("commit_over_move_cap", b'{"type": "commit", "cmd_id": "c", "game_id": "g", '
-             b'"round_id": "r", "slot": "s", "commitment": "' + b"0" * 64 + b'", "nonce": "'
-             + b"0" * 64 + b'", "choice": "' + b"y" * 6000 + b'"}', 1),
+            ("commit_over_move_cap", b'{"type": "commit", "v": 2, "cmd_id": "c", "game_id": '
+             b'"g", "round_id": "r", "slot": "s", "commitment": "' + b"0" * 64
+             + b'", "sealed": "' + b"y" * 8000 + b'"}', 1),
             ("not_object", b"[1, 2]", 1),
             ("empty", b"", 1),
         ]

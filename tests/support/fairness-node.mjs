@@ -10,6 +10,7 @@
 
 import { readFileSync } from "node:fs";
 import * as F from "../../services/gateway/static/fairness-core.mjs";
+import * as S from "../../services/gateway/static/seal.mjs";
 import * as C from "../../clients/js/empire-client.mjs";
 
 export function runVectors(v, lib = F) {
@@ -30,6 +31,14 @@ export function runVectors(v, lib = F) {
     const n = typeof d.n === "string" ? BigInt(d.n) : d.n;
     return lib.draw(F.unhex(d.key), d.label, d.kind, n, d.count).map(String);
   });
+  // sealed openings: static/seal.mjs (the client re-exports its sealOpening)
+  out.hpke = v.hpke.map((x) => F.hex(S.hpkeSeal(F.unhex(x.pkRm), F.unhex(x.info), F.unhex(x.pt),
+    F.unhex(x.aad), F.unhex(x.skEm)).subarray(32)));
+  const seal = lib.sealOpening ?? S.sealOpening;
+  out.seals = v.seals.map((x) => seal(x.escrow_key, x.game, x.round, x.slot, x.seat, x.choice,
+    x.nonce, F.unhex(x.ephemeral)));
+  out.opened = v.seals.map((x) => S.openSealed(x.escrow_private, x.game, x.round, x.slot, x.seat,
+    x.sealed));
   return out;
 }
 

@@ -325,12 +325,17 @@ def _expired(doc: Doc) -> bool:
 
 
 def receipts_only(doc: Doc, m: Mutation) -> str | None:
-    """Why nothing public holds this change of a game ended by its lifetime, or None."""
+    """Why nothing public holds this change (of a game ended by its lifetime, or the escrow key
+    of a game's only sealed round), or None."""
     e = _open_at_end(doc, m)
     if e is not None and e["type"] == "committed" and (
             m.path[2:] == ("commitment",) or (m.kind == "drop" and len(m.path) == 2)):
         return ("a commitment of a round still open when the game ended by its lifetime: "
                 "never opened nor applied, only its seat's receipt holds it")
+    opened = [e for e in doc["record"] if e.get("type") == "round_opened"]
+    if m.field == "record[round_opened].escrow_key" and len(opened) == 1:
+        return ("the escrow key of a game's only sealed round: no other round to agree with; "
+                "the seats' receipts (and the audit bundle, or any copy from elsewhere) hold it")
     if _expired(doc) and m.field.startswith(("record[game_ended].outcome.reason",
                                              "record[game_ended].outcome.tiebreak")):
         return "the wording of an expired outcome: no claim beyond its status and no placings"

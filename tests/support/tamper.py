@@ -280,6 +280,17 @@ def _public_draw(d: Doc) -> None:
     e["values"] = [v + 1 for v in e["values"]]
 
 
+def _escrow_key_swapped(d: Doc) -> None:
+    """One round's openings sealed to another key (one the escrow may not hold: a server
+    that read them), its round_opened showing that key (issue 20 item 3)."""
+    one(d, "round_opened", round_id="pick:1")["escrow_key"] = "ab" * 32
+
+
+def _escrow_key_dropped(d: Doc) -> None:
+    """One round published no escrow key, so its seats could not seal to the escrow's."""
+    del one(d, "round_opened", round_id="pick:1")["escrow_key"]
+
+
 LIES: list[tuple[str, str, Callable[[Doc], None], str, str | None]] = [
     # name, game, tamper, class reported, class of issue #20
     ("seat of a published commitment", "duel-defaults", _seat_committed, "seat", "seat"),
@@ -309,6 +320,8 @@ LIES: list[tuple[str, str, Callable[[Doc], None], str, str | None]] = [
     ("applied choices", "duel-defaults", _applied_choice, "applied", None),
     ("commit after close", "duel-defaults", _commit_after_close, "round", None),
     ("public draw value", "duel-defaults", _public_draw, "draw", None),
+    ("escrow key of one round", "duel-defaults", _escrow_key_swapped, "seal", None),
+    ("escrow key missing in one round", "duel-defaults", _escrow_key_dropped, "seal", None),
 ]
 
 

@@ -278,6 +278,7 @@ export const CLASSES = {
   log: "the move log is missing or its seqs or origins are wrong",
   applied: "the log does not apply exactly the revealed rounds and the dealer's draws",
   receipt: "a seat's own receipt disagrees with the record",
+  seal: "the escrow key openings were sealed to differs between rounds, the bundle or a seat's receipt (a substituted key)",
 };
 
 const isInt = (v) => Number.isSafeInteger(v);
@@ -411,6 +412,10 @@ function checkShapes(r, doc) {
       ok = false;
     }
     ok = shape(r, e, ENTRY_SHAPES[t], where) && ok;
+    if (t === "round_opened" && has(e, "escrow_key") && !kindOk("hex64", e.escrow_key)) {
+      r.add("shape", where, `field escrow_key must be ${KIND_TEXT.hex64}`);
+      ok = false;
+    }
     if (t === "round_opened" && Array.isArray(e.slots)) {
       e.slots.forEach((s, j) => { ok = shape(r, s, SLOT_SHAPE, `${where} slots[${j}]`) && ok; });
     } else if (t === "round_revealed" && Array.isArray(e.openings)) {
@@ -480,6 +485,7 @@ class Checker {
     if (!this.structure()) return;
     this.seed();
     this.sealedRounds();
+    this.escrowKey();
     this.entropy();
     this.draws();
     this.applied();
@@ -495,10 +501,11 @@ class Checker {
       this.add("shape", "document", `audit bundle version ${canon(doc.audit)}, this verifier reads version ${AUDIT_VERSION}`);
       return;
     }
-    for (const name of ["escrow_key", "signatures"]) {
-      if (get(doc, name, undefined) !== null) {
-        this.add("shape", "document", `field ${name} must be null (reserved: this verifier checks no sealed openings or signatures)`);
-      }
+    if (get(doc, "signatures", undefined) !== null) {
+      this.add("shape", "document", "field signatures must be null (reserved: this verifier checks no signatures)");
+    }
+    if (get(doc, "escrow_key", undefined) !== this.key) {
+      this.add("seal", "document", `the bundle's escrow key ${short(get(doc, "escrow_key", undefined))} is not the one the record's rounds publish (${short(this.key)})`);
     }
     if (!same(get(doc, "options", undefined), this.created.options)) {
       this.add("record", "document", "the bundle's options are not game_created's");
@@ -577,6 +584,22 @@ class Checker {
       const e = this.rec[before];
       const what = has(e, "round_id") ? e.round_id : has(e, "label") ? e.label : has(e, "seq") ? e.seq : "";
       this.add("seed", "seed_committed", `published after record[${before}] (${e.type} ${what}): the dealer could choose its seed after seeing play or the seats' entropy`);
+    }
+  }
+
+  // the escrow key: every round's openings were sealed to the same one (verify.py: escrow_key)
+  escrowKey() {
+    const opened = this.rec.filter((e) => e.type === "round_opened");
+    const first = opened.find((e) => has(e, "escrow_key"));
+    this.key = first === undefined ? null : first.escrow_key;
+    if (this.key === null) return; // a game of protocol v1: its openings were not sealed
+    for (const e of opened) {
+      const k = get(e, "escrow_key", null);
+      if (k === null) {
+        this.add("seal", `round ${e.round_id} round_opened`, "publishes no escrow key, though the game's other rounds do");
+      } else if (k !== this.key) {
+        this.add("seal", `round ${e.round_id} round_opened`, `escrow key ${short(k)} is not the game's (${short(this.key)}): its openings were sealed to another key`);
+      }
     }
   }
 
@@ -934,6 +957,10 @@ class Checker {
       const spec = rd !== undefined ? rd.spec.slots.find((s) => s.key === key) : undefined;
       if (rd === undefined || spec === undefined) { this.add("receipt", where, "the record has no such round and slot"); return; }
       const mine = isInt(seat) ? seat : spec.seat;
+      const sealedTo = get(x, "escrow_key", null) ?? null;
+      if (sealedTo !== null && sealedTo !== get(rd.spec, "escrow_key", null)) {
+        this.add("seal", where, `my opening was sealed to ${short(sealedTo)}, not to the escrow key the record publishes for the round (${short(get(rd.spec, "escrow_key", null))}): the key I was shown was substituted`);
+      }
       if (spec.seat !== mine) this.add("receipt", where, `the record opens my slot for seat ${spec.seat}, not mine (${mine})`);
       if (commitment(this.gid, rid, key, mine, x.choice, x.nonce) !== x.commitment) {
         this.add("receipt", where, "the receipt does not hash to its own commitment (not a receipt of this game, seat and slot)");

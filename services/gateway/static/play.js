@@ -11,6 +11,7 @@ import { $, fill, h, kv, short, table, words } from "./dom.js";
 import { canonical, commitment, commitmentsRoot, newNonce } from "./fairness.js";
 import { entropyPanel } from "./games/kit.js";
 import { eventText, gameModule, makeCtx } from "./labels.js";
+import { sealOpening } from "./seal.mjs";
 
 let S = null; // the open game
 let socket = null;
@@ -317,25 +318,37 @@ async function commitChoice(roundId, slot, choice) {
   const key = `${roundId}/${slot.key}`;
   if (S.receipts[key] || S.committing.has(key)) return;
   S.committing.add(key);
+  const st = S;
   const nonce = newNonce();
-  let c;
+  let c, sealed, escrowKey;
   try {
+    // the escrow key of the round's round_opened entry (it may follow the view by a moment)
+    for (let i = 0; i < 50 && !(S.rounds.get(roundId) || {}).escrow_key; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (S !== st) return;
+    escrowKey = (S.rounds.get(roundId) || {}).escrow_key;
+    if (!escrowKey) throw new Error("the escrow has not opened this round yet; try again");
     c = await commitment(S.id, roundId, slot.key, S.seat, choice, nonce);
+    // only the escrow can read the opening: the gateway carries the ciphertext alone
+    sealed = sealOpening(escrowKey, S.id, roundId, slot.key, S.seat, choice, nonce);
   } catch (exc) {
-    S.error = "could not compute the commitment: " + exc.message;
-    renderStatus();
+    if (S === st) {
+      S.error = "could not seal the choice: " + exc.message;
+      renderStatus();
+    }
     return;
   } finally {
-    S.committing.delete(key);
+    st.committing.delete(key);
   }
   const pub = slot.public_keys && slot.public_keys.length
     ? Object.fromEntries(slot.public_keys.map((k) => [k, choice[k] ?? null])) : null;
   const id = cmdId();
-  S.receipts[key] = { round_id: roundId, slot: slot.key, choice, nonce, commitment: c, ack: null, verified: null, label: slot.allowed === null && roundId === "entropy" ? "random seed" : context().choiceLabel(choice, { ...slot, round_id: roundId }) };
+  S.receipts[key] = { round_id: roundId, slot: slot.key, choice, nonce, commitment: c, escrow_key: escrowKey, ack: null, verified: null, label: slot.allowed === null && roundId === "entropy" ? "random seed" : context().choiceLabel(choice, { ...slot, round_id: roundId }) };
   S.cmds[id] = key;
   saveReceipts();
   S.error = null;
-  socket.send({ type: "commit", cmd_id: id, game_id: S.id, round_id: roundId, slot: slot.key, commitment: c, choice, nonce, public: pub });
+  socket.send({ type: "commit", v: 2, cmd_id: id, game_id: S.id, round_id: roundId, slot: slot.key, commitment: c, sealed, public: pub });
   if (S.msg) render(); // the board drops its offer of this slot too
   else { renderStatus(); renderControls(); renderSealed(); }
 }
@@ -360,7 +373,7 @@ function saveReceipts() {
  * (docs/fairness.md): the commits the escrow acknowledged. */
 export function receiptsFile(gid, seat, stored) {
   const receipts = Object.values(stored || {}).filter((r) => r && r.ack === "ok")
-    .map((r) => ({ round_id: r.round_id, slot: r.slot, choice: r.choice, nonce: r.nonce, commitment: r.commitment }));
+    .map((r) => ({ round_id: r.round_id, slot: r.slot, choice: r.choice, nonce: r.nonce, commitment: r.commitment, escrow_key: r.escrow_key ?? null }));
   return { game_id: gid, seat, receipts };
 }
 
@@ -384,7 +397,7 @@ async function onRecord(st, e, text) {
   if (t === "seed_committed") S.seed = e.commitment;
   else if (t === "seed_revealed") S.seedRevealed = true;
   else if (t === "round_opened") {
-    S.rounds.set(e.round_id, { id: e.round_id, ordered: e.ordered, deadline_ms: e.deadline_ms, slots: e.slots, status: "open", ok: null, problems: [] });
+    S.rounds.set(e.round_id, { id: e.round_id, ordered: e.ordered, deadline_ms: e.deadline_ms, slots: e.slots, escrow_key: e.escrow_key ?? null, status: "open", ok: null, problems: [] });
   } else if (t === "slot_timed_out") { // P-S1: a fixed-order slot let its own time pass
     const key = `${e.round_id}/${e.slot}`;
     S.timedOut[key] = true;

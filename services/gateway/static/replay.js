@@ -145,7 +145,7 @@ function myReceipts(d) {
     return null;
   }
   const receipts = Object.values(stored).filter((r) => r && r.ack === "ok")
-    .map((r) => ({ round_id: r.round_id, slot: r.slot, choice: r.choice, nonce: r.nonce, commitment: r.commitment }));
+    .map((r) => ({ round_id: r.round_id, slot: r.slot, choice: r.choice, nonce: r.nonce, commitment: r.commitment, escrow_key: r.escrow_key ?? null }));
   return receipts.length ? { game_id: d.game_id, seat, receipts } : null;
 }
 

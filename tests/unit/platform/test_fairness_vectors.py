@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from shared.fairness.seal import BadSeal, open_sealed, public_key, seal_opening
 from tests.fixtures import fairness_vectors
 
 pytestmark = pytest.mark.unit
@@ -27,3 +28,27 @@ def test_the_vectors_cover_the_hard_cases() -> None:
     assert any("😀" in (t or "") and "\uffff" in (t or "") for t in texts)  # code point order
     assert any(d["n"] == str(fairness_vectors.BIG) for d in v["draws"])  # ~50% rejections
     assert {len(bytes.fromhex(x["key"])) for x in v["hmac"]} >= {0, 64, 65, 100}
+
+
+def test_the_seal_vectors_open_with_the_production_hpke() -> None:
+    """The vectors' sealed openings (built step by step from RFC 9180, which reproduces the
+    RFC's own A.2.1 ciphertext) open with shared/fairness/seal.py, i.e. cryptography's HPKE,
+    and only for their own game, round, slot and seat."""
+    v = fairness_vectors.build()
+    rfc = v["hpke"][0]
+    assert public_key(rfc["skRm"]) == rfc["pkRm"] and public_key(rfc["skEm"]) == rfc["pkEm"]
+    sealed = fairness_vectors.hpke_seal_with(
+        bytes.fromhex(rfc["skEm"]), bytes.fromhex(rfc["pkRm"]), bytes.fromhex(rfc["info"]),
+        bytes.fromhex(rfc["pt"]), bytes.fromhex(rfc["aad"]))
+    assert sealed.hex() == rfc["pkEm"] + rfc["ct"]
+    for x in v["seals"]:
+        assert public_key(x["escrow_private"]) == x["escrow_key"]
+        args = (x["game"], x["round"], x["slot"], x["seat"])
+        assert open_sealed(x["escrow_private"], *args, x["sealed"]) == (x["choice"], x["nonce"])
+        with pytest.raises(BadSeal):
+            open_sealed(x["escrow_private"], x["game"], x["round"], x["slot"], x["seat"] + 1,
+                        x["sealed"])
+        # the production seal round-trips (a fresh ephemeral key each time: never equal)
+        again = seal_opening(x["escrow_key"], *args, x["choice"], x["nonce"])
+        assert again != x["sealed"]
+        assert open_sealed(x["escrow_private"], *args, again) == (x["choice"], x["nonce"])

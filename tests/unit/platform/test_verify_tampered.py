@@ -5,6 +5,7 @@ expose a choice rewritten in every public trace, and the command line says so.""
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from pathlib import Path
@@ -117,6 +118,29 @@ def test_a_damaged_or_foreign_receipt_is_reported() -> None:
     assert "receipt" in check(case.doc, {**case.receipts, "game_id": "g-other"}).classes
     assert "receipt" in check(case.doc, {"receipts": [{"round_id": "pick:1"}]}).classes
     assert "receipt" in check(case.doc, {**case.receipts, "seat": 1}).classes
+
+
+def test_a_receipt_sealed_to_a_substituted_key_is_reported() -> None:
+    """A gateway that showed the seat its own key (to read the seat's openings and seal them
+    again to the escrow's): the seat's receipts name the key it sealed to."""
+    doc, receipts = tamper.load("duel-defaults"), tamper.load_receipts("duel-defaults")
+    key = tamper.one(doc, "round_opened")["escrow_key"]
+    assert {x["escrow_key"] for x in receipts["receipts"]} == {key}
+    assert verify(doc, receipts)[0] == []
+    swapped = copy.deepcopy(receipts)
+    swapped["receipts"][-1]["escrow_key"] = "ab" * 32
+    problems, _ = verify(doc, swapped)
+    assert len(problems) == 1 and problems[0].startswith("seal: "), problems
+    assert "my opening was sealed to abababababababab" in problems[0]
+    # a bundle naming another key than its rounds'
+    bundle = {**doc, "audit": 1, "options": tamper.one(doc, "game_created")["options"],
+              "rules_version": tamper.one(doc, "game_created")["rules_version"],
+              "reveals": [e for e in doc["record"] if e["type"] in ("round_revealed",
+                                                                     "seed_revealed")],
+              "signatures": None}
+    assert verify({**bundle, "escrow_key": key})[0] == []
+    assert verify({**bundle, "escrow_key": "cd" * 32})[0][0].startswith("seal: document: ")
+    assert verify({**bundle, "escrow_key": None})[0][0].startswith("seal: document: ")
 
 
 def test_malformed_documents_are_reported_not_raised() -> None:
