@@ -54,13 +54,18 @@ def valkey_binary() -> str:
 
 
 class EmbeddedValkey:
-    """Start/stop one valkey-server process. ``aof=True`` turns on appendfsync always.
+    """Start/stop one valkey-server process. ``aof``: False (the default: the tests' fast
+    throwaway servers; one fsync costs ~5 ms on the CI disk) turns the AOF off; True turns it
+    on with appendfsync always; None keeps what the configuration says: with ``shipped`` the
+    shipped valkey.conf's own persistence lines (``appendonly yes``, ``appendfsync always``),
+    untouched, as ``make run`` starts it.
 
     ``shipped=True``: the production configuration (see the module docstring); ``url`` is then
     the admin user's URL and ``url_for(user)`` each ACL user's. ``passwords`` keeps the same
     passwords across a restart on the same data dir (pass the first server's)."""
 
-    def __init__(self, port: int | None = None, data_dir: str | None = None, aof: bool = False,
+    def __init__(self, port: int | None = None, data_dir: str | None = None,
+                 aof: bool | None = False,
                  extra: list[str] | None = None, shipped: bool = False,
                  passwords: dict[str, str] | None = None, template: Path = TEMPLATE) -> None:
         self.port = port or free_port()
@@ -92,7 +97,7 @@ class EmbeddedValkey:
     def _argv(self) -> tuple[list[str], dict[str, str] | None]:
         log = ["--daemonize", "no", "--loglevel", "warning", "--logfile", str(self.log_path)]
         aof = (["--appendonly", "yes", "--appendfsync", "always"] if self.aof
-               else ["--appendonly", "no"])
+               else [] if self.aof is None and self.shipped else ["--appendonly", "no"])
         if self.shipped:
             env = {**os.environ, "VALKEY_ACL_TEMPLATE": str(self.template),
                    "VALKEY_ACL_OUT": str(self.acl_path), "VALKEY_SERVER": valkey_binary(),
