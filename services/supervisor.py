@@ -10,9 +10,10 @@ is) and the ACL rendered from users.acl.template (fresh random passwords; the de
 off), so every service connects as its own ACL user and ``Supervisor.redis_url`` is the admin
 user's URL. ``make run`` keeps the data in .run/valkey across runs (``--no-aof``: a throwaway
 server without persistence). The library default (``Supervisor(aof=False)``) is that
-throwaway server: the tests start hundreds of systems and an fsync per write would slow them. With REDIS_URL the given URL is used as is by
-every service: set up the users of deploy/valkey/users.acl.template on that server yourself
-(deploy/valkey/entrypoint.sh renders them) and run each service with its own EMPIRE_REDIS_URL.
+throwaway server: the tests start hundreds of systems and an fsync per write would slow them.
+With REDIS_URL the given URL is used as is by every service: set up the users of
+deploy/valkey/users.acl.template on that server yourself (deploy/valkey/entrypoint.sh renders
+them) and run each service with its own EMPIRE_REDIS_URL.
 
 Secrets where they belong: only the lobby (which signs tokens) and the gateway (which checks
 them) get the token key; the other services never see it.
