@@ -267,6 +267,7 @@ def endpoints(overlay: str) -> dict[str, Endpoint]:
     )
     out["other-in-ingress-ns"] = Endpoint("ingress-nginx", {"app": "other"})
     out["prometheus"] = Endpoint("monitoring", {"app.kubernetes.io/name": "prometheus"})
+    out["other-in-monitoring"] = Endpoint("monitoring", {"app.kubernetes.io/name": "grafana"})
     out["other-namespace"] = Endpoint("default", {"app": "x"})
     out["kube-dns"] = Endpoint("kube-system", {"k8s-app": "kube-dns"})
     out["internet"] = Endpoint(None, ip="93.184.216.34")
@@ -301,10 +302,13 @@ def test_network_policies_allow_exactly_the_needed_flows(overlay: str) -> None:
     assert not ok("other-in-ingress-ns", "gateway", 8000)
     for svc in stream:
         assert not ok("ingress-controller", svc, 9100), svc
-    # Prometheus scrapes the metrics ports only
-    for svc in stream:
+    # Prometheus scrapes the metrics ports only: the gateway's 9100, never its public 8000;
+    # another pod of the monitoring namespace (Grafana, an exporter) reaches neither
+    for svc in services:
         assert ok("prometheus", svc, 9100), svc
-    assert ok("prometheus", "gateway", 8000)
+        assert not ok("other-in-monitoring", svc, 9100), svc
+    assert not ok("prometheus", "gateway", 8000)
+    assert not ok("other-in-monitoring", "gateway", 8000)
     # the bot runner plays through the gateway; nobody else of ours talks to another service
     assert ok("bots", "gateway", 8000)
     for a in services:
@@ -373,3 +377,10 @@ def test_the_ingress_never_routes_metrics_or_probes(overlay: str) -> None:
             assert backend == {"name": "empire-gateway", "port": {"name": "http"}}
             assert backend["port"]["name"] in names
     assert all(p["name"] != "metrics" for p in service["spec"]["ports"])
+    # nor does the gateway's public port serve /metrics: no setting turns it on
+    settings = [cm.get("data", {}) for cm in by_kind(docs, "ConfigMap").values()]
+    settings += [
+        {e["name"]: e.get("value", "") for e in c.get("env", [])} for c in containers(docs)
+    ]
+    for values in settings:
+        assert values.get("EMPIRE_PUBLIC_METRICS", "false").lower() in ("false", "0", ""), values
