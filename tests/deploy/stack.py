@@ -295,7 +295,13 @@ class Stack:
             log = self.valkey.log.read_text()[-2000:] if self.valkey.log.exists() else ""
             raise AssertionError(f"valkey-server exited: {log}")
         dead = [p.name for p in self.procs if p.popen is not None and p.popen.poll() is not None]
-        assert not dead, f"exited early: {dead} (logs in {self.log_dir})"
+        if dead:
+            tails = "\n".join(
+                f"--- {name}:\n{(self.log_dir / f'{name}.log').read_text(errors='replace')[-3000:]}"
+                for name in dead
+                if (self.log_dir / f"{name}.log").exists()
+            )
+            raise AssertionError(f"exited early: {dead} (logs in {self.log_dir})\n{tails}")
         return [p.name for p in self.procs]
 
     def terminate(self, grace: dict[str, float]) -> None:
