@@ -193,12 +193,13 @@ class EmbeddedCluster:
     all nodes, as an operator deploys it); ``url`` is then the admin user's and
     ``url_for(user)`` each user's."""
 
-    def __init__(self, masters: int = 3, shipped: bool = False) -> None:
+    def __init__(self, masters: int = 3, shipped: bool = False,
+                 aof: bool | None = False) -> None:
         self.dir = tempfile.mkdtemp(prefix="empire-cluster-")
         self.shipped = shipped
         self.passwords = random_passwords() if shipped else {}
         self.nodes = [EmbeddedValkey(port=cluster_port(), data_dir=str(Path(self.dir) / f"n{i}"),
-                                     shipped=shipped, passwords=self.passwords, extra=[
+                                     shipped=shipped, passwords=self.passwords, aof=aof, extra=[
             "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
             "--cluster-node-timeout", "5000"]) for i in range(masters)]
 
@@ -222,12 +223,17 @@ class EmbeddedCluster:
         self._cli("--cluster", "create", *[f"127.0.0.1:{n.port}" for n in self.nodes],
                   "--cluster-replicas", "0", "--cluster-yes", check=True,
                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout)
+        self.wait_ok(timeout)
+        return self.url
+
+    def wait_ok(self, timeout: float = 30.0) -> None:
+        """Until every node reports cluster_state:ok (after a node restarted)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             states = [self._cli("-p", str(n.port), "cluster", "info", capture_output=True).stdout
                       for n in self.nodes]
             if all("cluster_state:ok" in s for s in states):
-                return self.url
+                return
             time.sleep(0.2)
         raise RuntimeError("the cluster did not reach cluster_state:ok")
 
