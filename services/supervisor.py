@@ -140,7 +140,11 @@ class Supervisor:
                 self.procs.append(p)
         self._watch = threading.Thread(target=self._watchdog, daemon=True)
         self._watch.start()
-        self._wait_healthy(wait)
+        try:
+            self._wait_healthy(wait)
+        except BaseException:
+            self.stop()  # no orphans when a caller does not stop a system that never came up
+            raise
         return self.url
 
     def make_valkey(self) -> EmbeddedValkey:
