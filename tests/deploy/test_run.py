@@ -142,6 +142,7 @@ class Running:
     values: dict[str, str] = field(default_factory=dict)  # compose: the generated .env
     valkey_check: tuple[list[str], dict[str, str]] | None = None  # Valkey's health check
     ca_file: Path | None = None  # the CA bundle the services check Valkey against
+    restarts: dict[str, int] = field(default_factory=dict)  # exits while starting (revive)
 
     proxy_port: int | None = None  # compose: the published proxy (nginx) in front
 
@@ -302,7 +303,7 @@ def compose() -> Iterator[Running]:
                 running.checks[name] = compose_healthcheck(proc, svc["healthcheck"]["test"], files)
                 running.grace[name] = seconds(svc["stop_grace_period"])
                 started.add(name)
-            stack.alive()
+            stack.revive(running.restarts)
             for name in started - healthy:
                 if passes(running.checks[name], running.proc(name).env):
                     healthy.add(name)
@@ -315,7 +316,8 @@ def compose() -> Iterator[Running]:
 
 def test_compose_health_checks_pass(compose: Running) -> None:
     assert set(compose.ready_s) == {p.service for p in compose.stack.procs}
-    print("compose: healthy after", {k: round(v, 1) for k, v in compose.ready_s.items()})
+    print("compose: healthy after", {k: round(v, 1) for k, v in compose.ready_s.items()},
+          "restarts while starting", compose.restarts)
     for name, argv in compose.checks.items():
         assert passes(argv, compose.proc(name).env), name
 
@@ -469,7 +471,7 @@ def k8s() -> Iterator[Running]:
             if time.monotonic() - t0 > START_TIMEOUT:
                 failing = set(running.probes) - set(running.ready_s)
                 pytest.fail(f"startup probes failing: {failing}\n{log_tail(stack, failing)}")
-            stack.alive()
+            stack.revive(running.restarts)
             for proc in stack.procs:
                 if proc.service not in running.ready_s and probe_ok(
                     proc, running.probes[proc.service], "startupProbe"
@@ -492,7 +494,8 @@ def probe_ok(proc: Proc, container: Doc, which: str) -> bool:
 
 
 def test_k8s_probes_pass(k8s: Running) -> None:
-    print("k8s: startup probes passed after", {k: round(v, 1) for k, v in k8s.ready_s.items()})
+    print("k8s: startup probes passed after", {k: round(v, 1) for k, v in k8s.ready_s.items()},
+          "restarts while starting", k8s.restarts)
     for proc in k8s.stack.procs:
         container = k8s.probes[proc.service]
         for which in ("startupProbe", "livenessProbe"):
