@@ -1,14 +1,19 @@
 """Start the whole system on one machine: a private Valkey (unless REDIS_URL is set), every
 service as its own process (N replicas each), restarted if it dies; stop it all on Ctrl-C.
 
-    python -m services.supervisor [--port 8000] [--replicas adjudicator=2,escrow=2] [--aof]
+    python -m services.supervisor [--port 8000] [--replicas adjudicator=2,escrow=2]
+                                  [--data-dir .run/valkey | --no-aof]
 
-The same ACL model as production: the private Valkey starts through deploy/valkey/entrypoint.sh
-with the shipped valkey.conf and the ACL rendered from users.acl.template (fresh random
-passwords; the default user off), so every service connects as its own ACL user and
-``Supervisor.redis_url`` is the admin user's URL. With REDIS_URL the given URL is used as is by
-every service: set up the users of deploy/valkey/users.acl.template on that server yourself
-(deploy/valkey/entrypoint.sh renders them) and run each service with its own EMPIRE_REDIS_URL.
+The same ACL model and persistence as production: the private Valkey starts through
+deploy/valkey/entrypoint.sh with the shipped valkey.conf (its AOF with appendfsync always, as
+is) and the ACL rendered from users.acl.template (fresh random passwords; the default user
+off), so every service connects as its own ACL user and ``Supervisor.redis_url`` is the admin
+user's URL. ``make run`` keeps the data in .run/valkey across runs (``--no-aof``: a throwaway
+server without persistence). The library default (``Supervisor(aof=False)``) is that
+throwaway server: the tests start hundreds of systems and an fsync per write would slow them.
+With REDIS_URL the given URL is used as is by every service: set up the users of
+deploy/valkey/users.acl.template on that server yourself (deploy/valkey/entrypoint.sh renders
+them) and run each service with its own EMPIRE_REDIS_URL.
 
 Secrets where they belong: only the lobby (which signs tokens) and the gateway (which checks
 them) get the token key; the other services never see it.
@@ -60,7 +65,10 @@ class Supervisor:
     port: int = 8000
     host: str = "127.0.0.1"
     replicas: dict[str, int] = field(default_factory=dict)
-    aof: bool = False
+    # False: the AOF off (the tests' throwaway server); None: the shipped valkey.conf's (AOF,
+    # appendfsync always; make run); True: AOF with appendfsync always
+    aof: bool | None = False
+    data_dir: str | None = None  # the private Valkey's data (None: a temporary directory)
     partitions: int = 1
     secret: str | None = None
     secret_previous: str | None = None
@@ -115,7 +123,7 @@ class Supervisor:
     def start(self, wait: float = 60.0) -> str:
         if self.redis_url is None:
             if self.valkey is None:  # ours; a caller's (already started) is kept running
-                self.valkey = EmbeddedValkey(aof=self.aof, shipped=True)
+                self.valkey = self.make_valkey()
                 self.valkey.start()
                 self._own_valkey = True
             self.redis_url = self.valkey.url  # the admin user's URL
@@ -132,8 +140,21 @@ class Supervisor:
                 self.procs.append(p)
         self._watch = threading.Thread(target=self._watchdog, daemon=True)
         self._watch.start()
-        self._wait_healthy(wait)
+        try:
+            self._wait_healthy(wait)
+        except BaseException:
+            self.stop()  # no orphans when a caller does not stop a system that never came up
+            raise
         return self.url
+
+    def make_valkey(self) -> EmbeddedValkey:
+        """The private Valkey (not started): the shipped configuration and ACL."""
+        data = None
+        if self.data_dir is not None:
+            data = Path(self.data_dir).resolve()  # valkey.conf's dir and aclfile: absolute
+            data.mkdir(parents=True, exist_ok=True)
+        return EmbeddedValkey(aof=self.aof, shipped=True,
+                              data_dir=None if data is None else str(data))
 
     def _migrate(self) -> None:
         """The upgrade steps that need the admin user (services/adjudicator/migrate.py: the
@@ -244,14 +265,19 @@ def parse_replicas(text: str) -> dict[str, int]:
     return out
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
+def from_args(argv: list[str] | None = None) -> Supervisor:
+    """The supervisor ``make run`` starts (command line and environment)."""
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--port", type=int, default=int(os.environ.get("EMPIRE_PORT", 8000)))
     ap.add_argument("--host", default=os.environ.get("EMPIRE_HOST", "127.0.0.1"))
     ap.add_argument("--replicas", default=os.environ.get("EMPIRE_REPLICAS", ""))
-    ap.add_argument("--aof", action="store_true", help="embedded Valkey with appendfsync always")
+    ap.add_argument("--data-dir", default=".run/valkey",
+                    help="the private Valkey's data (AOF), kept across runs")
+    ap.add_argument("--no-aof", action="store_true",
+                    help="a throwaway private Valkey: no AOF, data in a temporary directory")
     ap.add_argument("--partitions", type=int, default=1)
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     port = args.port
     try:
         import socket
@@ -260,16 +286,24 @@ def main() -> None:
             port = free_port()  # the default port is taken: use a free one
     except OSError:
         pass
-    sup = Supervisor(redis_url=os.environ.get("REDIS_URL") or None, port=port, host=args.host,
-                     replicas=parse_replicas(args.replicas), aof=args.aof,
-                     partitions=args.partitions, secret=os.environ.get("EMPIRE_SECRET"),
-                     secret_previous=os.environ.get("EMPIRE_SECRET_PREVIOUS"),
-                     log_dir=Path(".run/logs"))
+    return Supervisor(redis_url=os.environ.get("REDIS_URL") or None, port=port, host=args.host,
+                      replicas=parse_replicas(args.replicas),
+                      aof=False if args.no_aof else None,  # None: valkey.conf's, as shipped
+                      data_dir=None if args.no_aof else args.data_dir,
+                      partitions=args.partitions, secret=os.environ.get("EMPIRE_SECRET"),
+                      secret_previous=os.environ.get("EMPIRE_SECRET_PREVIOUS"),
+                      log_dir=Path(".run/logs"))
+
+
+def main() -> None:
+    sup = from_args()
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
         url = sup.start()
-        where = (f"embedded Valkey 127.0.0.1:{sup.valkey.port} (shipped valkey.conf, one ACL "
-                 f"user per service, default user off)" if sup.valkey
+        kept = (f"AOF in {sup.valkey.dir}, kept across runs" if sup.aof is None
+                else "no AOF: nothing kept") if sup.valkey else ""
+        where = (f"embedded Valkey 127.0.0.1:{sup.valkey.port} (shipped valkey.conf, {kept}, "
+                 f"one ACL user per service, default user off)" if sup.valkey
                  else "REDIS_URL (as given, for every service)")
         print(f"\nEmpire Hall is running: open {url}\n  storage: {where}\n"
               f"  services: {', '.join(f'{p.service}#{p.index}' for p in sup.procs)}\n"

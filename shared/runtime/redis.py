@@ -102,11 +102,14 @@ class CheckedCluster(aioredis.RedisCluster):
 
 def client(settings: Settings) -> Any:
     """A redis-py asyncio client (RedisCluster when configured for a cluster)."""
-    if settings.cluster:
+    if settings.cluster:  # max_connections: per master node
         return CheckedCluster.from_url(settings.redis_url, decode_responses=False,
+                                       max_connections=settings.redis_max_connections,
                                        **tls(settings.redis_url, settings.redis_ca_file))
-    # a blocking pool: under a burst, callers wait for a connection instead of failing
-    pool = FreeFirstPool.from_url(settings.redis_url, max_connections=512, timeout=10,
+    # a blocking pool: under a burst, callers wait for a connection instead of failing;
+    # EMPIRE_REDIS_MAX_CONNECTIONS is the per-replica budget (docs/operations.md)
+    pool = FreeFirstPool.from_url(settings.redis_url,
+                                  max_connections=settings.redis_max_connections, timeout=10,
                                   **healthy(settings.redis_url, settings.redis_ca_file))
     return aioredis.Redis(connection_pool=pool)
 

@@ -23,6 +23,10 @@ class Settings(BaseSettings):
     # redis:// is refused at start unless redis_plaintext (development: make run, the tests)
     redis_ca_file: str = ""
     redis_plaintext: bool = False
+    # the process's command pool (every replica): at most this many connections (per master on
+    # a cluster); callers wait for a free one (up to 10 s) beyond it. Stream readers (the
+    # broker's, ~2 per shard read) come on top: docs/operations.md "Connection budget"
+    redis_max_connections: int = Field(24, ge=2, le=1024)
     dev: bool = False  # EMPIRE_DEV=1: development keys and short passwords are accepted
     cluster: bool = False  # use RedisCluster clients (Valkey/Redis Cluster)
     partitions: int = Field(1, ge=1, le=1024)  # shards of each inter-service stream

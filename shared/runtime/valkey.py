@@ -54,13 +54,18 @@ def valkey_binary() -> str:
 
 
 class EmbeddedValkey:
-    """Start/stop one valkey-server process. ``aof=True`` turns on appendfsync always.
+    """Start/stop one valkey-server process. ``aof``: False (the default: the tests' fast
+    throwaway servers; one fsync costs ~5 ms on the CI disk) turns the AOF off; True turns it
+    on with appendfsync always; None keeps what the configuration says: with ``shipped`` the
+    shipped valkey.conf's own persistence lines (``appendonly yes``, ``appendfsync always``),
+    untouched, as ``make run`` starts it.
 
     ``shipped=True``: the production configuration (see the module docstring); ``url`` is then
     the admin user's URL and ``url_for(user)`` each ACL user's. ``passwords`` keeps the same
     passwords across a restart on the same data dir (pass the first server's)."""
 
-    def __init__(self, port: int | None = None, data_dir: str | None = None, aof: bool = False,
+    def __init__(self, port: int | None = None, data_dir: str | None = None,
+                 aof: bool | None = False,
                  extra: list[str] | None = None, shipped: bool = False,
                  passwords: dict[str, str] | None = None, template: Path = TEMPLATE) -> None:
         self.port = port or free_port()
@@ -92,7 +97,7 @@ class EmbeddedValkey:
     def _argv(self) -> tuple[list[str], dict[str, str] | None]:
         log = ["--daemonize", "no", "--loglevel", "warning", "--logfile", str(self.log_path)]
         aof = (["--appendonly", "yes", "--appendfsync", "always"] if self.aof
-               else ["--appendonly", "no"])
+               else [] if self.aof is None and self.shipped else ["--appendonly", "no"])
         if self.shipped:
             env = {**os.environ, "VALKEY_ACL_TEMPLATE": str(self.template),
                    "VALKEY_ACL_OUT": str(self.acl_path), "VALKEY_SERVER": valkey_binary(),
@@ -188,12 +193,13 @@ class EmbeddedCluster:
     all nodes, as an operator deploys it); ``url`` is then the admin user's and
     ``url_for(user)`` each user's."""
 
-    def __init__(self, masters: int = 3, shipped: bool = False) -> None:
+    def __init__(self, masters: int = 3, shipped: bool = False,
+                 aof: bool | None = False) -> None:
         self.dir = tempfile.mkdtemp(prefix="empire-cluster-")
         self.shipped = shipped
         self.passwords = random_passwords() if shipped else {}
         self.nodes = [EmbeddedValkey(port=cluster_port(), data_dir=str(Path(self.dir) / f"n{i}"),
-                                     shipped=shipped, passwords=self.passwords, extra=[
+                                     shipped=shipped, passwords=self.passwords, aof=aof, extra=[
             "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
             "--cluster-node-timeout", "5000"]) for i in range(masters)]
 
@@ -217,12 +223,17 @@ class EmbeddedCluster:
         self._cli("--cluster", "create", *[f"127.0.0.1:{n.port}" for n in self.nodes],
                   "--cluster-replicas", "0", "--cluster-yes", check=True,
                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout)
+        self.wait_ok(timeout)
+        return self.url
+
+    def wait_ok(self, timeout: float = 30.0) -> None:
+        """Until every node reports cluster_state:ok (after a node restarted)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             states = [self._cli("-p", str(n.port), "cluster", "info", capture_output=True).stdout
                       for n in self.nodes]
             if all("cluster_state:ok" in s for s in states):
-                return self.url
+                return
             time.sleep(0.2)
         raise RuntimeError("the cluster did not reach cluster_state:ok")
 

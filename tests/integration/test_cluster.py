@@ -93,3 +93,49 @@ async def test_cluster_connections_are_checked_before_use(
             assert node.connection_kwargs["health_check_interval"] == 1
     finally:
         await rc.aclose()
+
+
+async def test_a_restarted_node_costs_the_caller_no_error() -> None:
+    """One master of a 3-master cluster (shipped config, AOF) is SIGKILLed and restarted on its
+    data and nodes.conf; the client's pooled connections to it are stale. The next command
+    after an idle second succeeds and runs once, with redis-py's own cluster retry turned off
+    (retries 0): the PING-before-use check replaced the dead connection before the command
+    went out. The control, a plain RedisCluster with the same retries 0, gets the
+    ConnectionError. (By default redis-py's RedisCluster also retries a command up to 3 times
+    after a ConnectionError, re-reading the slot map: that would hide the stale connection
+    but may run a command twice when only its reply was lost; the check avoids reaching it.)"""
+    import asyncio
+
+    import redis.asyncio as aioredis
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    from shared.runtime.redis import client
+    from shared.runtime.settings import Settings
+
+    cluster = EmbeddedCluster(3, shipped=True, aof=True)
+    cluster.start()
+    checked = client(Settings(redis_url=cluster.url, cluster=True, redis_max_connections=4))
+    plain = aioredis.RedisCluster.from_url(cluster.url)
+    key = "lobby:{restart}:n"
+    try:
+        for rc in (checked, plain):
+            rc.set_retry(Retry(NoBackoff(), 0))
+            await rc.initialize()
+        assert all(n.max_connections == 4 for n in checked.get_nodes())  # the budget, per node
+        assert await checked.incr(key) == 1
+        assert await plain.get(key) == b"1"  # both now hold a connection to the key's node
+        port = checked.get_node_from_key(key).port
+        (node,) = [n for n in cluster.nodes if n.port == port]
+        node.kill()  # SIGKILL: the pooled connections to it are dead
+        node.restart()
+        cluster.wait_ok()
+        await asyncio.sleep(1.2)  # idle past the check interval (1 s)
+        assert await checked.incr(key) == 2  # no error, and run exactly once
+        with pytest.raises(RedisConnectionError):
+            await plain.get(key)
+    finally:
+        await checked.aclose()
+        await plain.aclose()
+        cluster.stop()

@@ -1,6 +1,7 @@
 """Probes that mean something (issue 26): a stream service whose consumer is wedged fails
 liveness, one whose consume loop stopped fails readiness and liveness, a healthy one passes
-both; consumers of processes that are gone are removed from their groups."""
+both; consumers of processes that are gone are removed from their groups; the gateway's
+/readyz answers 503 ("fan-out") once its gw:updates subscriber stops."""
 
 from __future__ import annotations
 
@@ -73,3 +74,60 @@ async def test_consumers_of_gone_processes_are_removed(redis_url: str) -> None:
     finally:
         await r.delete(stream)
         await r.aclose()
+
+
+# The gateway in a process of its own (its settings are read at import): the real app with
+# its lifespan (broker, fan-out subscriber on gw:updates, lobby reply channel) against the test
+# server; its /readyz through ASGI before and after the fan-out subscriber's consume loop ends
+# (as when its task dies: the loop is cancelled, the process lives on).
+GATEWAY_READINESS = """
+import asyncio, json, sys
+import httpx
+from services.gateway import app as gw
+
+async def main():
+    out = {}
+    async with gw.lifespan(gw.app):
+        transport = httpx.ASGITransport(app=gw.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://gw") as http:
+            async def readyz():
+                for _ in range(100):  # the subscribers start their loops right after start
+                    r = await http.get("/readyz")
+                    if r.status_code == 200 or out.get("ready"):
+                        return r.status_code, r.json()
+                    await asyncio.sleep(0.1)
+                return r.status_code, r.json()
+            out["ready"] = await readyz()
+            fan_out = [s for s in gw.broker.subscribers if "gw:updates" in str(
+                getattr(getattr(s, "stream_sub", None), "name", ""))]
+            out["fan_out_subscribers"] = len(fan_out)
+            for s in fan_out:
+                for t in s.tasks:
+                    t.cancel()
+            await asyncio.sleep(0.2)
+            out["after"] = await readyz()
+            out["healthz"] = (await http.get("/healthz")).status_code
+    print(json.dumps(out))
+
+asyncio.run(main())
+"""
+
+
+def test_the_gateway_is_not_ready_once_its_fan_out_subscriber_stops(redis_url: str) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "EMPIRE_REDIS_URL": redis_url, "EMPIRE_REDIS_PLAINTEXT": "1",
+           "EMPIRE_LOG_JSON": "0", "EMPIRE_INSTANCE": f"gw-probe-{uuid.uuid4().hex[:6]}",
+           "EMPIRE_METRICS_PORT": "0"}
+    env.pop("REDIS_URL", None)
+    run = subprocess.run([sys.executable, "-c", GATEWAY_READINESS], env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert out["ready"] == [200, {"ok": True, "instance": env["EMPIRE_INSTANCE"]}], out
+    assert out["fan_out_subscribers"] == 1, out
+    assert out["after"] == [503, {"ok": False, "reason": "fan-out"}], out
+    assert out["healthz"] == 200  # alive: the process answers; it only stops taking sockets

@@ -112,3 +112,19 @@ async def test_with_no_free_connection_the_wait_is_bounded_by_the_pool_timeout(
         assert await busy is None
     finally:
         await r.aclose()
+
+
+async def test_a_service_pool_holds_at_most_its_budget_and_callers_wait(redis_url: str) -> None:
+    """EMPIRE_REDIS_MAX_CONNECTIONS bounds a process's pool (it was a fixed 512): 12 commands
+    at once on a budget of 3 open 3 connections and all 12 succeed (the others wait)."""
+    settings = Settings(redis_url=redis_url, redis_max_connections=3)
+    assert Settings(redis_url=redis_url).redis_max_connections == 24  # the documented budget
+    r = client(settings)
+    try:
+        assert r.connection_pool.max_connections == 3
+        got = await asyncio.gather(
+            *[r.execute_command("BLPOP", f"budget:{i}", 0.05) for i in range(12)])
+        assert got == [None] * 12
+        assert len(r.connection_pool._available_connections) == 3  # never more were made
+    finally:
+        await r.aclose()
