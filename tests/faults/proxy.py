@@ -120,9 +120,14 @@ class FaultProxy:
 
     def stop(self) -> None:
         if self._server is not None:
-            self._server.close()
+            server = self._server
+
+            async def close() -> None:  # on the proxy's loop: asyncio is not thread-safe
+                server.close()
+                await self._reset_all()
+
             with contextlib.suppress(Exception):
-                self.reset_all()
+                asyncio.run_coroutine_threadsafe(close(), self._loop).result(5)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(5)
 

@@ -180,15 +180,25 @@ def client_cuts(times: int, cut_s: float) -> Fault:
     async def fault(ctx: Ctx) -> None:
         sent = asyncio.Event()
         acked = asyncio.Event()
-        for c in ctx.clients:
-            c.on_commit_sent.append(lambda *_: sent.set())
-            c.on_committed.append(lambda *_: acked.set())
+        hooked: set[int] = set()
+
+        def hook() -> None:  # the clients of games started since (a new game when one ends)
+            for c in list(ctx.clients):
+                if id(c) not in hooked:
+                    hooked.add(id(c))
+                    c.on_commit_sent.append(lambda *_: sent.set())
+                    c.on_committed.append(lambda *_: acked.set())
+
         kinds: Counter[str] = Counter()
         for i in range(times):
             ev = sent if i % 2 == 0 else acked
             ev.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(ev.wait(), 30)
+            for _ in range(300):  # bounded: 30 s for the next commit
+                hook()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(ev.wait(), 0.1)
+                if ev.is_set():
+                    break
             if not ev.is_set():
                 break
             kinds["mid_commit" if ev is sent else "mid_reveal"] += 1
@@ -200,7 +210,7 @@ def client_cuts(times: int, cut_s: float) -> Fault:
             ctx.marks.off()
             await asyncio.sleep(1.0)
         ctx.figures["cuts"] = dict(kinds)
-        assert sum(kinds.values()) >= min(times, 2), "no commit to cut"
+        assert sum(kinds.values()) >= min(times, 2), f"only {dict(kinds)}: no commit to cut"
     return fault
 
 
