@@ -22,7 +22,7 @@ pytestmark = pytest.mark.integration
 
 # what the gateway's ACL line needs for its rate-limit keys (one selector: these commands on
 # rl:* only; the gateway's other keys get no new command)
-RL_SELECTOR = ("(%RW~rl:* +evalsha +script|load +get +set +zadd +zrem +zcard +zscore "
+RL_SELECTOR = ("(~rl:* +evalsha +script|load +get +set +zadd +zrem +zcard +zscore "
                "+zremrangebyscore +pexpire)")
 
 
