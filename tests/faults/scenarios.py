@@ -33,9 +33,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
 import redis.asyncio as aioredis
+import websockets
 
 from clients.sdk import ApiError
+from clients.sdk.bot_player import play_seat
 from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import loads
@@ -54,9 +57,9 @@ from tests.faults.system import (
     silent,
     size,
 )
-from tests.reliability.conftest import retry
+from tests.reliability.conftest import RecordingClient, retry, transient
 from tests.reliability.test_canaries import HEX64, _leaks_in_stream, _stream_text
-from tests.reliability.test_crashes import GameRun, _check, _play
+from tests.reliability.test_crashes import GAME_TIMEOUT_S, GameRun, _check
 
 DEADLINE_MS = 15_000  # turn and round time-outs in every scenario (the default is 120 s)
 RESUME_BOUND_S = 60.0
@@ -254,6 +257,27 @@ async def _setup(url: str, game: str, seats: int, options: dict[str, Any], tag: 
             raise
         run.game_id = (await retry(host.get_table, tid))["game_id"]
     return run
+
+
+async def _play(run: GameRun) -> None:
+    """Every seat of ours plays to the end (test_crashes._play, and an HTTP call whose link
+    was cut is one more transient error: decide again from the latest view)."""
+    async def seat(c: RecordingClient) -> None:
+        for _ in range(10_000):  # bounded: every retry waits 0.2 s (and the game's timeout)
+            try:
+                session = await play_seat(c, run.game_id)
+                if session.ended:
+                    return
+            except (TimeoutError, ConnectionError, OSError, websockets.WebSocketException,
+                    httpx.TransportError, ApiError) as exc:
+                run.replays_of_play_seat += 1
+                if isinstance(exc, ConnectionError) and c._closing:
+                    raise
+                if isinstance(exc, ApiError) and not transient(exc):
+                    raise
+            await asyncio.sleep(0.2)
+
+    await asyncio.wait_for(asyncio.gather(*[seat(c) for c in run.clients]), GAME_TIMEOUT_S)
 
 
 async def _games_of(kind: int, lane: int, system: ProxiedSystem, history: History,
