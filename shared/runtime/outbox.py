@@ -72,7 +72,8 @@ class Outbox:
         it is stored. Unknown keyword arguments are a ``TypeError``, not silently dropped."""
         with tracing.publish_span(stream):
             carried = dict(headers) if headers else {}
-            tracing.inject(carried)  # the trace continues in whoever reads the entry
+            if "traceparent" not in carried:  # a caller's own trace context wins
+                tracing.inject(carried)  # the trace continues in whoever reads the entry
             data = encode(body, correlation_id or self._prefix + str(next(self._ids)),
                           reply_to, carried)
             cap = streams.maxlen(stream)

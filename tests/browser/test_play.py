@@ -140,8 +140,9 @@ async def test_board_of_every_game(
         # a move is a ready control, or (games played on their drawn board) a highlighted
         # spot on the board, then the amount it asks for
         button = page.locator(
-            "#controls[data-state=ready] button.go:enabled, #board g.legal[role=button],"
-            " #board button.go.onboard:enabled").first
+            "#controls[data-state=ready] button.go:enabled:visible,"
+            " #board g.legal[role=button]:visible,"
+            " #board button.go.onboard:enabled:visible").first  # a hidden one is no move
         try:
             await button.wait_for(timeout=60_000 if clicks < 2 else 10_000)
         except PlaywrightTimeout:
@@ -168,7 +169,10 @@ async def test_board_of_every_game(
                 arg=[seq, key])
             continue
         key = await page.get_attribute("#controls", "data-key") or ""
-        await button.click()
+        try:
+            await button.click(timeout=5_000)
+        except PlaywrightTimeout:
+            continue  # a new view took that move away before the click: look again
         clicks += 1
         # the click took effect: the controls' inputs changed (a new view, the sealed
         # choice's receipt, the seat busy with its action) or the server refused it

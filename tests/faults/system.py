@@ -172,7 +172,12 @@ class HistoryClient(RecordingClient):
         self.history.add(self.process, "invoke", f, key, game)
         t = self.timed[str(msg["cmd_id"])] = Timed(time.monotonic())
         if f == "commit":
-            self.nonces[str(msg["nonce"])] = str(msg["round_id"])
+            # the nonce travels only sealed (protocol v2): the seat's own receipt keeps it
+            session = self.games.get(str(msg["game_id"]))
+            receipt = (session.receipts.get(f"{msg['round_id']}/{msg['slot']}")
+                       if session is not None else None)
+            if receipt is not None:
+                self.nonces[receipt.nonce] = str(msg["round_id"])
             for cb in self.on_commit_sent:
                 cb(self, msg)
         try:

@@ -36,6 +36,9 @@ async def test_an_unanswered_commit_is_answered_unavailable_within_the_bound() -
         game = await a.watch(gid)
         await game.wait_until(lambda: game.view is not None
                               and game.view["node"]["kind"] == "simultaneous", 60)
+        round_id = game.view["node"]["round_id"] if game.view else ""
+        # the round is open at the escrow (its key is in the record) before it goes
+        await game.wait_until(lambda: round_id in game.escrow_keys, 60)
         sup.kill("escrow", 0, restart=False)  # nobody answers commits now
         await asyncio.sleep(0.5)
         node = game.view["node"] if game.view else {}

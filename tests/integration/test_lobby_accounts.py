@@ -19,6 +19,7 @@ from services.scoring.store import (
     ratings_key,
 )
 from shared.protocol.streams import Keys
+from shared.protocol.versions import PROTOCOL_VERSION
 from shared.runtime import tokens
 from shared.runtime.jsonutil import dumps, loads
 from shared.runtime.settings import Settings
@@ -244,7 +245,7 @@ async def test_admin_suspends_closes_ends_and_audits(lobby: Lobby, r: Any, sink:
     ended = await call(lobby, warden, "admin_end_game", game_id="g-run", reason="abuse")
     assert ended["ok"]
     assert [b for _, b in sink.sent if b.get("type") == "end_game"] == [
-        {"v": 1, "type": "end_game", "game_id": "g-run", "reason": "abuse"}]
+        {"v": PROTOCOL_VERSION, "type": "end_game", "game_id": "g-run", "reason": "abuse"}]
     missing = await call(lobby, warden, "admin_end_game", game_id="g-none", reason="abuse")
     assert missing["code"] == "lobby/not_found"
     audit = await call(lobby, warden, "admin_audit")
