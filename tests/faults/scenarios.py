@@ -35,10 +35,8 @@ from typing import Any
 
 import httpx
 import redis.asyncio as aioredis
-import websockets
 
 from clients.sdk import ApiError
-from clients.sdk.bot_player import play_seat
 from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import loads
@@ -57,9 +55,10 @@ from tests.faults.system import (
     silent,
     size,
 )
-from tests.reliability.conftest import RecordingClient, retry, transient
+from tests.reliability.conftest import retry
 from tests.reliability.test_canaries import HEX64, _leaks_in_stream, _stream_text
-from tests.reliability.test_crashes import GAME_TIMEOUT_S, GameRun, _check
+from tests.reliability.test_crashes import GameRun, _check
+from tests.reliability.test_crashes import _play as _play_run
 
 DEADLINE_MS = 15_000  # turn and round time-outs in every scenario (the default is 120 s)
 RESUME_BOUND_S = 60.0
@@ -144,6 +143,18 @@ def loss(pct: float, hold_s: float) -> Fault:
     return fault
 
 
+async def _hold_partition(ctx: Ctx, links: list[Any], hold_s: float) -> None:
+    """Cut ``links`` for ``hold_s`` (bytes in flight held and delivered after the heal), the
+    fault's window marked."""
+    ctx.marks.on()
+    for p in links:
+        p.partition(hold=True)
+    await asyncio.sleep(hold_s)
+    for p in links:
+        p.heal()
+    ctx.marks.off()
+
+
 def partition(service: str, index: int | None, hold_s: float) -> Fault:
     """The replica(s)' Valkey links silently cut (nothing arrives, nothing closes, new
     connections held) for ``hold_s``; their clients' sockets stay up. What was in flight is
@@ -151,13 +162,7 @@ def partition(service: str, index: int | None, hold_s: float) -> Fault:
     async def fault(ctx: Ctx) -> None:
         links = ctx.system.of(service, index)
         assert links
-        ctx.marks.on()
-        for p in links:
-            p.partition(hold=True)
-        await asyncio.sleep(hold_s)
-        for p in links:
-            p.heal()
-        ctx.marks.off()
+        await _hold_partition(ctx, links, hold_s)
     return fault
 
 
@@ -165,13 +170,7 @@ def replicas_partitioned(hold_s: float) -> Fault:
     """One adjudicator and one escrow replica cut off from Valkey; the others serve."""
     async def fault(ctx: Ctx) -> None:
         links = [*ctx.system.of("adjudicator", 0), *ctx.system.of("escrow", 0)]
-        ctx.marks.on()
-        for p in links:
-            p.partition(hold=True)
-        await asyncio.sleep(hold_s)
-        for p in links:
-            p.heal()
-        ctx.marks.off()
+        await _hold_partition(ctx, links, hold_s)
     return fault
 
 
@@ -260,24 +259,9 @@ async def _setup(url: str, game: str, seats: int, options: dict[str, Any], tag: 
 
 
 async def _play(run: GameRun) -> None:
-    """Every seat of ours plays to the end (test_crashes._play, and an HTTP call whose link
-    was cut is one more transient error: decide again from the latest view)."""
-    async def seat(c: RecordingClient) -> None:
-        for _ in range(10_000):  # bounded: every retry waits 0.2 s (and the game's timeout)
-            try:
-                session = await play_seat(c, run.game_id)
-                if session.ended:
-                    return
-            except (TimeoutError, ConnectionError, OSError, websockets.WebSocketException,
-                    httpx.TransportError, ApiError) as exc:
-                run.replays_of_play_seat += 1
-                if isinstance(exc, ConnectionError) and c._closing:
-                    raise
-                if isinstance(exc, ApiError) and not transient(exc):
-                    raise
-            await asyncio.sleep(0.2)
-
-    await asyncio.wait_for(asyncio.gather(*[seat(c) for c in run.clients]), GAME_TIMEOUT_S)
+    """Every seat of ours plays to the end (test_crashes._play), and an HTTP call whose link
+    was cut is one more transient error: decide again from the latest view."""
+    await _play_run(run, also_transient=(httpx.TransportError,))
 
 
 async def _games_of(kind: int, lane: int, system: ProxiedSystem, history: History,

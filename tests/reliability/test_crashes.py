@@ -101,9 +101,11 @@ async def _setup(url: str, game: str, seats: int, options: dict[str, Any], tag: 
     return run
 
 
-async def _play(run: GameRun) -> None:
+async def _play(run: GameRun, also_transient: tuple[type[Exception], ...] = ()) -> None:
+    """Every seat of ours plays to the end; ``also_transient``: more errors after which a seat
+    decides again (the fault tier: an HTTP call whose link was cut)."""
     async def seat(c: RecordingClient) -> None:
-        while True:
+        for _ in range(10_000):  # bounded: every retry waits 0.2 s (and the game's timeout)
             try:
                 session = await play_seat(c, run.game_id)
                 if session.ended:
@@ -114,6 +116,7 @@ async def _play(run: GameRun) -> None:
                 OSError,
                 websockets.WebSocketException,
                 ApiError,
+                *also_transient,
             ) as exc:
                 # a reply that never came (its connection died first) or a server that was
                 # briefly unavailable: decide again from the latest view; the command itself
