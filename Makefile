@@ -102,9 +102,8 @@ slow: install
 	$(VENV)/bin/pytest -q -m slow -p no:cacheprovider -s
 
 # full-size siege figures: attacks on a running system, its victims measured and the issue's
-# bounds asserted (make test runs tests/siege's limit checks; the small victim run, which asserts
-# nothing that is a speed, runs here and in siege-small while an intermittent unanswered commit
-# under stalled readers is open: issue 28)
+# bounds asserted (make test runs tests/siege's limit checks and the small victim run, which
+# asserts nothing that is a speed)
 siege: install tools-nginx
 	EMPIRE_SIEGE_SCALE=full $(VENV)/bin/pytest -q -m siege -p no:cacheprovider -s tests/siege
 

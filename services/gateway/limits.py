@@ -45,6 +45,9 @@ class GatewayLimits(BaseSettings):
     ws_send_timeout_s: float = Field(10.0, gt=0)  # one frame blocked this long: closed 4008
     ws_close_grace_s: float = Field(5.0, gt=0)  # after a 4008 close frame, the socket is cut
     ws_max_sockets: int = Field(10_000, ge=16)  # per process; beyond it close 1013
+    # one player's connections watching one game, per process (more sockets of one account
+    # on one game add nothing but fan-out work): message/rate_limited
+    ws_watches_per_game: int = Field(4, ge=1)
     # Valkey memory: from this fraction of maxmemory on, new players, tables and games are
     # refused 503 storage/full; running games' moves go on (services/gateway/memory_guard.py)
     memory_soft_limit: float = Field(0.85, gt=0, le=1)

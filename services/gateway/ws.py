@@ -182,6 +182,9 @@ class Edge:
                             reply = await self._handle_safely(conn, raw, bucket)
                 if reply is not None:
                     await conn.send(reply)
+                    if reply.get("code") == "message/rate_limited":
+                        # paced: the next frame is read once a token is back (ratelimit.py)
+                        await asyncio.sleep(bucket.wait_s())
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -254,6 +257,11 @@ class Edge:
             if seat is None and not await self.hub.spectators_allowed(msg.game_id):
                 return _rejected("game/private", "only this game's players may watch it", cmd,
                                  msg.game_id)
+            if self.hub.watchers_of(conn.player_id, msg.game_id, besides=conn) \
+                    >= self.limits.ws_watches_per_game:
+                return _rejected("message/rate_limited",
+                                 f"at most {self.limits.ws_watches_per_game} of your connections "
+                                 "may watch one game", cmd, msg.game_id)
             await self.hub.watch(conn, msg.game_id, seat, msg.after_seq, msg.after_record)
             return None
         if seat is None:

@@ -298,3 +298,49 @@ async def test_a_slow_consumer_closed_4008_resumes_from_its_last_seq(
             assert _contiguous(session.seen_seqs), session.seen_seqs
             assert session.record == [{k: v for k, v in e.items() if k != "id"}
                                       for e in want]
+
+
+async def test_one_account_watches_one_game_from_at_most_four_sockets(siege: Supervisor) -> None:
+    """Sockets of one account on one game add only fan-out work: the fifth ``watch`` of a game
+    by one player (EMPIRE_WS_WATCHES_PER_GAME, 4) is refused ``message/rate_limited`` and its
+    socket stays open; another player still watches; a socket that stops watching frees its
+    place."""
+    url = siege.url
+    async with Client(url) as host, Client(url) as fan, Client(url) as other:
+        await host.sign_in("watch-cap-host")
+        await fan.sign_in("watch-cap-fan")
+        await other.sign_in("watch-cap-other")
+        t = await host.create_table("duel", 2, {"rounds": 30})
+        await host.add_bot(t["table_id"])
+        gid = await host.start(t["table_id"])
+        socks = [await websockets.connect(ws_url(url), subprotocols=offer(fan.token or ""))
+                 for _ in range(5)]
+        try:
+            for ws in socks:
+                assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "welcome"
+
+            async def first_answer(ws: websockets.ClientConnection) -> dict[str, Any]:
+                await ws.send(json.dumps({"type": "watch", "game_id": gid}))
+                return dict(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+
+            for ws in socks[:4]:
+                assert (await first_answer(ws))["type"] in ("view", "record")
+            refused = await first_answer(socks[4])
+            assert refused["type"] == "rejected", refused
+            assert refused["code"] == "message/rate_limited", refused
+            await socks[4].send(json.dumps({"type": "ping"}))  # still open
+            while (f := json.loads(await asyncio.wait_for(socks[4].recv(), 10)))["type"] != "pong":
+                assert f["type"] != "view", f  # nothing of the game came to it
+            session = await other.watch(gid)  # another account is not held back
+            assert session.view is not None
+            await socks[0].send(json.dumps({"type": "unwatch", "game_id": gid}))
+            await asyncio.sleep(0.2)
+            for _ in range(50):  # the freed place is taken (bounded)
+                answer = await first_answer(socks[4])
+                if answer["type"] != "rejected":
+                    break
+                await asyncio.sleep(0.1)
+            assert answer["type"] in ("view", "record"), answer
+        finally:
+            for ws in socks:
+                await ws.close()

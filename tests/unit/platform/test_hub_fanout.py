@@ -1,0 +1,139 @@
+"""The fan-out shares its work between watchers (issue 28): watchers at the same place of the
+same stream share one read, and every frame is encoded once for all of them; every watcher
+still gets every frame, in order, as its own queue allows."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import orjson
+import pytest
+
+from services.gateway.hub import Connection, Hub, Watch
+from services.gateway.outbound import Outbound
+from shared.protocol.streams import Keys
+
+pytestmark = pytest.mark.unit
+
+GAME = "g-fan"
+VIEW = {"seq": 3, "seat": None, "stage": "play", "view": {"round": 2}, "legal": [],
+        "node": "act", "events": []}
+RECORD = [{"type": "committed", "round_id": "r1", "slot": "s0", "commitment": "ab" * 32}]
+
+
+class Pipe:
+    def __init__(self, redis: FakeRedis) -> None:
+        self.redis = redis
+        self.calls: list[tuple[str, str]] = []
+
+    async def __aenter__(self) -> Pipe:
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        return None
+
+    def xrange(self, key: str, min: str, count: int) -> None:
+        self.calls.append((key, min))
+
+    async def execute(self) -> list[Any]:
+        self.redis.reads.extend(self.calls)
+        return [[(i, f) for i, f in self.redis.streams.get(key, []) if _id(i) > _id(after[1:])]
+                for key, after in self.calls]
+
+
+def _id(i: bytes | str) -> tuple[int, int]:
+    ms, n = (i.decode() if isinstance(i, bytes) else i).split("-")
+    return int(ms), int(n)
+
+
+class FakeRedis:
+    def __init__(self) -> None:
+        k = Keys(GAME)
+        self.streams: dict[str, list[Any]] = {
+            k.view(None): [(b"1-0", {b"d": orjson.dumps(VIEW)})],
+            k.record: [(f"{i + 1}-0".encode(), {b"d": orjson.dumps(e)})
+                       for i, e in enumerate(RECORD)],
+        }
+        self.reads: list[tuple[str, str]] = []
+
+    def pipeline(self, transaction: bool = False) -> Pipe:
+        return Pipe(self)
+
+
+def _spectator(hub: Hub, i: int, sent: list[str]) -> Connection:
+    async def send(text: str) -> None:
+        sent.append(text)
+
+    async def close(code: int, reason: str) -> None:
+        return None
+
+    out = Outbound(send, close, 64, 1 << 20, 5.0, label=f"p{i}")
+    conn = Connection(player_id=f"p{i}", name=f"P{i}", out=out)
+    conn.watches[GAME] = Watch(game_id=GAME, seat=None)
+    hub.by_game[GAME].add(conn)
+    hub.add(conn)
+    return conn
+
+
+def test_spectators_of_one_game_share_one_read_per_stream_and_one_encoding() -> None:
+    async def run() -> None:
+        redis = FakeRedis()
+        hub = Hub(redis)
+        sent: list[list[str]] = [[] for _ in range(50)]
+        conns = [_spectator(hub, i, sent[i]) for i in range(50)]
+        for c in conns:
+            c.out.start()
+        encoded: list[int] = []
+        real = orjson.dumps
+
+        def counting(obj: Any, *a: Any, **kw: Any) -> bytes:
+            encoded.append(1)
+            return real(obj, *a, **kw)
+
+        import services.gateway.hub as hub_module
+
+        hub_module.orjson.dumps = counting  # type: ignore[assignment]
+        try:
+            await hub.pump(GAME)
+        finally:
+            hub_module.orjson.dumps = real  # type: ignore[assignment]
+        # 50 watchers, two streams: two reads (before: 100), two encodings (before: 100)
+        assert len(redis.reads) == 2, redis.reads
+        assert len(encoded) == 2, len(encoded)
+        await asyncio.sleep(0.05)  # the writers send
+        for got in sent:
+            assert [orjson.loads(t)["type"] for t in got] == ["view", "record"], got
+        assert len({t for got in sent for t in got}) == 2  # the very same frames
+        for c in conns:
+            w = c.watches[GAME]
+            assert (w.view_id, w.record_id) == ("1-0", "1-0")
+        # caught up: the next pump reads from where they are, still once per stream
+        await hub.pump(GAME)
+        assert redis.reads[2:] == [(Keys(GAME).view(None), "(1-0"), (Keys(GAME).record, "(1-0")]
+        for c in conns:
+            await c.out.aclose()
+
+    asyncio.run(run())
+
+
+def test_watchers_at_different_places_read_apart_and_each_gets_its_own_frames() -> None:
+    async def run() -> None:
+        redis = FakeRedis()
+        hub = Hub(redis)
+        sent: list[list[str]] = [[], []]
+        a, b = (_spectator(hub, i, sent[i]) for i in range(2))
+        b.watches[GAME].view_id = "1-0"  # b has the view already, not the record
+        for c in (a, b):
+            c.out.start()
+        await hub.pump(GAME)
+        assert sorted(redis.reads) == sorted([(Keys(GAME).view(None), "(0-0"),
+                                              (Keys(GAME).view(None), "(1-0"),
+                                              (Keys(GAME).record, "(0-0")])
+        await asyncio.sleep(0.05)
+        assert [orjson.loads(t)["type"] for t in sent[0]] == ["view", "record"]
+        assert [orjson.loads(t)["type"] for t in sent[1]] == ["record"]
+        for c in (a, b):
+            await c.out.aclose()
+
+    asyncio.run(run())
