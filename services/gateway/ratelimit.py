@@ -4,7 +4,8 @@ A connection over its rate is refused (``message/rate_limited``) and then paced:
 reads its next frame only once a token is back (``wait_s``). The frames a flooder sends
 meanwhile wait in its socket (uvicorn stops reading once its small queue is full, then TCP
 holds the sender), so a flood costs the gateway about ``2 × rate`` frames a second per
-connection, however fast it is sent (issue 28: an act flood took one gateway core before).
+connection, however fast it is sent (issue 28: an act flood took one gateway core before). A socket
+refused more times than its burst before its bucket is full again is closed 1008 (flooding).
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ class TokenBucket:
             self.tokens -= 1
             return True
         return False
+
+    def full(self) -> bool:
+        self._refill()
+        return self.tokens >= self.burst
 
     def wait_s(self) -> float:
         """Seconds until a token is back (0 when one is there)."""

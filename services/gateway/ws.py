@@ -53,6 +53,7 @@ from shared.runtime.settings import Settings
 log = structlog.get_logger("gateway")
 
 TOO_MANY_SOCKETS = 4029  # close code after a typed message/rate_limited
+FLOODING = 1008  # policy violation: more rate refusals than the burst without calming down
 TRY_AGAIN_LATER = 1013  # this process is full
 BAD_TOKEN = 4401
 MOVES = ("act", "commit")
@@ -164,6 +165,7 @@ class Edge:
         out.start()
         self.hub.add(conn)
         bucket = TokenBucket(self.settings.rate_per_s, self.settings.rate_burst)
+        strikes = 0  # rate refusals since the bucket was last full
         await conn.send(sm.Welcome(player_id=ident.player_id, name=ident.name
                                    ).model_dump(mode="json"))
         try:
@@ -182,9 +184,16 @@ class Edge:
                             reply = await self._handle_safely(conn, raw, bucket)
                 if reply is not None:
                     await conn.send(reply)
-                    if reply.get("code") == "message/rate_limited":
-                        # paced: the next frame is read once a token is back (ratelimit.py)
-                        await asyncio.sleep(bucket.wait_s())
+                if reply is not None and reply.get("code") == "message/rate_limited":
+                    strikes += 1
+                    if strikes > self.settings.rate_burst:
+                        log.info("ws_flooding_closed", player_id=ident.player_id)
+                        conn.out.end(FLOODING, "message/rate_limited: flooding")
+                        break
+                    # paced: the next frame is read once a token is back (ratelimit.py)
+                    await asyncio.sleep(bucket.wait_s())
+                elif strikes and bucket.full():
+                    strikes = 0  # calmed down
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:

@@ -26,6 +26,8 @@ from shared.protocol.versions import KNOWN_PROTOCOL_VERSIONS, PROTOCOL_VERSION
 REF = "#/components/schemas/{model}"
 # the gateway's WebSocket close codes (docs/protocol.md, "Close codes")
 CLOSE_CODES: dict[str, str] = {
+    "1008": "flooding: the socket kept sending over its frame rate (more rate refusals "
+            "than its burst before calming down); slow down and reconnect",
     "1009": "a frame over the WebSocket limit (4 x EMPIRE_MAX_MESSAGE_BYTES)",
     "1011": "no pong to the server's keepalive ping within 20 s",
     "1012": "this gateway is restarting (a gradual drain over EMPIRE_DRAIN_S): reconnect "

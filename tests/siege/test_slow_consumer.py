@@ -344,3 +344,41 @@ async def test_one_account_watches_one_game_from_at_most_four_sockets(siege: Sup
         finally:
             for ws in socks:
                 await ws.close()
+
+
+async def test_a_flooding_socket_is_paced_then_closed_1008_and_the_player_plays_on(
+        siege: Supervisor) -> None:
+    """A socket that keeps sending over its rate is paced (after a refusal its next frame is
+    read once a token is back) and, past its burst of refusals (200) without calming down,
+    closed 1008; the player's other socket is not held back."""
+    url = siege.url
+    async with Client(url) as c:
+        await c.sign_in("flooder")
+        flood = await websockets.connect(ws_url(url), subprotocols=offer(c.token or ""))
+        calm = await websockets.connect(ws_url(url), subprotocols=offer(c.token or ""))
+        try:
+            for ws in (flood, calm):
+                assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "welcome"
+
+            async def send_all() -> None:
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    for _ in range(2_000):
+                        await flood.send('{"type":"ping"}')
+
+            sender = asyncio.create_task(send_all())
+            answers: dict[str, int] = {}
+            with pytest.raises(websockets.ConnectionClosed):
+                while True:
+                    f = json.loads(await asyncio.wait_for(flood.recv(), 30))
+                    key = f.get("code") or f["type"]
+                    answers[key] = answers.get(key, 0) + 1
+            await asyncio.wait_for(sender, 30)
+            assert flood.close_code == 1008, (flood.close_code, answers)
+            # its burst answered, then paced: about one pong per refusal, never all 2,000
+            assert 150 <= answers.get("message/rate_limited", 0) <= 201, answers
+            assert answers["pong"] >= 250 and sum(answers.values()) < 1_000, answers
+            await calm.send('{"type":"ping"}')
+            assert json.loads(await asyncio.wait_for(calm.recv(), 10))["type"] == "pong"
+        finally:
+            for ws in (flood, calm):
+                await ws.close()
