@@ -13,6 +13,7 @@ from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.base import Wire
 from shared.runtime import bus
+from shared.runtime.archive import ValkeyArchive
 from shared.runtime.outbox import Outbox
 from shared.runtime.service import ServiceKit, compose
 from shared.runtime.settings import Settings
@@ -40,7 +41,9 @@ def _handler(kit: ServiceKit, adjudicator: Adjudicator, base: str) -> Any:
 
 
 def wire(kit: ServiceKit) -> Adjudicator:
-    adjudicator = Adjudicator(kit.settings, Store(kit.redis), Outbox(kit.redis))
+    adjudicator = Adjudicator(kit.settings, Store.for_settings(kit.redis, kit.settings),
+                              Outbox(kit.redis),
+                              ValkeyArchive(kit.redis, kit.settings.archive_ttl_s))
     for base in ACCEPTS:
         for stream in streams.all_shards(base, kit.settings.partitions):
             kit.consume(stream, streams.GROUP_ADJUDICATOR, _handler(kit, adjudicator, base),

@@ -9,11 +9,14 @@ from typing import Any
 
 import pytest
 
+from services.adjudicator import core as adj_core
+from services.adjudicator.store import Store as AdjudicatorStore
 from services.dealer.store import DealerStore
 from services.scoring.store import ScoringStore, game_history_key, history_key
+from shared.protocol import internal as im
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import loads
-from tests.support.fakes import FakeDealerStore, FakeScoringStore
+from tests.support.fakes import FakeAdjudicatorStore, FakeDealerStore, FakeScoringStore
 
 pytestmark = pytest.mark.integration
 
@@ -92,3 +95,45 @@ async def test_scoring_store_contract(scoring_store: Any, r: Any) -> None:
         assert await r.zcard(game_history_key("duel")) == 2
         assert await r.zscore("lb:duel", "p0") == 1.5
         assert await r.exists(Keys("h-2").result)
+
+
+@pytest.fixture(params=["fake", "redis"])
+def adjudicator_store(request: pytest.FixtureRequest, r: Any) -> Any:
+    return FakeAdjudicatorStore() if request.param == "fake" else AdjudicatorStore(r)
+
+
+async def test_adjudicator_store_contract(adjudicator_store: Any) -> None:
+    s = adjudicator_store
+    players = [im.PlayerRef(player_id=f"p{i}", name=f"n{i}") for i in range(2)]
+    eff = adj_core.create(im.CreateGame(game_id="g-1", game="duel", players=players,
+                                        client_entropy=False), expires_ms=10**13)
+    doc = eff.doc
+    assert doc is not None and await s.load("g-1") is None
+    views = adj_core.render_views(doc, [])
+    assert (await s.commit(-1, doc, eff.log, eff.records, views)).ok
+    again = await s.commit(-1, doc, eff.log, eff.records, views)  # created already
+    assert (again.ok, again.duplicate, again.current_seq) == (False, False, doc.seq)
+    nxt = doc.model_copy(update={"seq": doc.seq + 1})
+    stale = await s.commit(doc.seq + 5, nxt, [], [], views, cmd_id="c1", seat=0)
+    assert (stale.ok, stale.current_seq) == (False, doc.seq)
+    assert not await s.command_known("g-1", 0, "c1")  # a failed CAS applies no id
+    assert (await s.commit(doc.seq, nxt, [{"cmd_id": "c1"}], [], views, "c1", 0)).ok
+    assert await s.command_known("g-1", 0, "c1") and not await s.command_known("g-1", 1, "c1")
+    later = nxt.model_copy(update={"seq": nxt.seq + 1})
+    dup = await s.commit(nxt.seq, later, [], [], views, cmd_id="c1", seat=0)
+    assert (dup.ok, dup.duplicate) == (False, True)
+    loaded = await s.load("g-1")
+    assert loaded is not None and loaded.seq == nxt.seq
+    assert await s.remember_rejection("g-1", 1, "c9")
+    assert not await s.remember_rejection("g-1", 1, "c9")
+    assert await s.command_known("g-1", 1, "c9") and not await s.command_known("g-1", 0, "c9")
+    await s.arm_timer("g-1", "expire", 1_000)
+    await s.arm_timer("g-1", "expire", 5_000, keep=True)  # an armed timer keeps its time
+    fired: list[str] = []
+
+    async def handle(member: str) -> bool:
+        fired.append(member)
+        return True
+
+    assert await s.timers.poll_once(handle, 2_000) == 1 and fired == ["g-1|expire"]
+    assert await s.timers.poll_once(handle, 20_000) == 0  # done: dropped
