@@ -12,11 +12,21 @@ import pytest
 from services.adjudicator import core as adj_core
 from services.adjudicator.store import Store as AdjudicatorStore
 from services.dealer.store import DealerStore
+from services.lobby import tables as lobby_tables
+from services.lobby.store import LobbyStore
+from services.lobby.tables import LobbyError
 from services.scoring.store import ScoringStore, game_history_key, history_key
 from shared.protocol import internal as im
+from shared.protocol import keys as lobby_keys
+from shared.protocol import lobby as lm
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import loads
-from tests.support.fakes import FakeAdjudicatorStore, FakeDealerStore, FakeScoringStore
+from tests.support.fakes import (
+    FakeAdjudicatorStore,
+    FakeDealerStore,
+    FakeLobbyStore,
+    FakeScoringStore,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -137,3 +147,79 @@ async def test_adjudicator_store_contract(adjudicator_store: Any) -> None:
 
     assert await s.timers.poll_once(handle, 2_000) == 1 and fired == ["g-1|expire"]
     assert await s.timers.poll_once(handle, 20_000) == 0  # done: dropped
+
+
+@pytest.fixture(params=["fake", "redis"])
+def lobby_store(request: pytest.FixtureRequest, r: Any) -> Any:
+    return FakeLobbyStore() if request.param == "fake" else LobbyStore(r)
+
+
+def _table(tid: str, created: int, **kw: Any) -> lm.Table:
+    return lm.Table(table_id=tid, game="duel", seats=2, host="p-h", invite="inv-" + tid,
+                    players=[im.PlayerRef(player_id="p-h", name="H")], turn_timeout_ms=1,
+                    round_timeout_ms=1, created_ms=created, **kw)
+
+
+async def test_lobby_store_contract(lobby_store: Any, r: Any) -> None:
+    s = lobby_store
+    assert await s.claim_handle("ada", "p-1", 60) and not await s.claim_handle("ada", "p-2", 60)
+    with pytest.raises(LobbyError):
+        await s.load("t-none")
+    await s.create(_table("t-1", 100))
+    await s.create(_table("t-2", 200))
+    await s.create(_table("t-3", 300, public=False))
+    assert (await s.load("t-1")).created_ms == 100 and await s.table_of_invite("inv-1") is None
+    assert await s.table_of_invite("inv-t-2") == "t-2"
+    assert [m for m, _ in await s.newest(lobby_keys.LOBBY_OPEN_TABLES, None, 10)] == ["t-2",
+                                                                                      "t-1"]
+    assert await s.newest(lobby_keys.LOBBY_OPEN_TABLES, (150, ""), 10) == [("t-1", 100)]
+    assert await s.idle(250) == ["t-1", "t-2"]
+
+    def join(t: lm.Table) -> lm.Table:
+        return t.model_copy(update={"players": [*t.players, im.PlayerRef(player_id="p-2",
+                                                                          name="B")],
+                                    "updated_ms": 400})
+
+    same = await s.load("t-1")
+    assert await s.update("t-1", lambda t: t, 60) == same  # no change: nothing written
+    assert len((await s.update("t-1", join, 60)).players) == 2
+    assert [m for m, _ in await s.newest(lobby_keys.LOBBY_OPEN_TABLES, None, 10)] == ["t-2"]
+    assert await s.idle(250) == ["t-2"]  # t-1 changed at 400
+    started = await s.update("t-1", lambda t: t.model_copy(update={"status": "started"}), 60)
+    assert started.status == "started" and "t-1" not in await s.idle(10**6)
+    assert set((await s.load_many(["t-1", "t-9"])).keys()) == {"t-1", "t-9"}
+    assert (await s.load_many(["t-9"]))["t-9"] is None
+    await s.forget_idle("t-2")
+    assert await s.idle(10**6) == ["t-3"] and await s.newest(lobby_keys.LOBBY_OPEN_TABLES,
+                                                             None, 10) == []
+    limits = (2, 1, 2)
+    assert await s.reserve("p-h", "table", "t-1", 1, limits) == ""
+    assert await s.reserve("p-h", "table", "t-2", 1, limits) == ""
+    assert await s.reserve("p-h", "table", "t-3", 1, limits) == "open_tables"
+    assert await s.reserve("p-h", "bot", "t-1", 2, limits) == ""
+    assert await s.reserve("p-h", "bot", "t-1", 3, limits) == ""
+    assert await s.reserve("p-h", "bot", "t-2", 3, limits) == "bot_seats"
+    assert await s.reserve("p-h", "unbot", "t-1", 4, limits) == ""
+    assert await s.reserve("p-h", "start", "t-1", 5, limits, "g-1", 1) == ""
+    assert await s.reserve("p-h", "start", "t-1", 5, limits, "g-1", 1) == ""  # held already
+    assert await s.reserve("p-h", "start", "t-2", 6, limits, "g-2", 0) == "running_games"
+    assert await s.reservations("p-h") == ({"t-2": "0:1"}, {"g-1": "1:5"})
+    assert await s.reserve("p-h", "unstart", "t-1", 7, limits, "g-1") == ""
+    assert await s.reservations("p-h") == ({"t-2": "0:1", "t-1": "1:5"}, {})
+    await s.apply("p-h", lobby_tables.Reconcile(drop_tables=["t-2"], set_tables={"t-4": "0:9"}))
+    assert await s.reservations("p-h") == ({"t-1": "1:5", "t-4": "0:9"}, {})
+    assert await s.reserve("p-h", "drop_table", "t-1", 8, limits) == ""
+    assert await s.games_over(["g-1"]) == {"g-1": None}
+    await s.put_meta("g-1", {"n": 1})
+    await s.put_meta("g-1", {"n": 2})  # written once
+    assert await s.games_over(["g-1"]) == {"g-1": False}
+    await s.add_live("g-1", 10)
+    await s.add_live("g-1", 20)  # a retry keeps the first
+    assert await s.newest(lobby_keys.LOBBY_LIVE_GAMES, None, 5) == [("g-1", 10)]
+    await s.drop_live_before(10)
+    assert await s.newest(lobby_keys.LOBBY_LIVE_GAMES, None, 5) == []
+    for i in range(3):
+        await s.audit({"action": f"a{i}"}, 100)
+    assert [e["action"] for e in await s.audit_entries(2)] == ["a2", "a1"]
+    if isinstance(s, LobbyStore):
+        assert loads(await r.get(Keys("g-1").meta)) == {"n": 1}

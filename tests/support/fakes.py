@@ -12,6 +12,10 @@ from typing import Any
 
 from services.adjudicator.core import GameDoc
 from services.adjudicator.store import CommitResult
+from services.lobby import tables
+from services.lobby.store import IDLE_TABLES, LIVE_GAMES, OPEN_TABLES
+from services.lobby.tables import LobbyError
+from shared.protocol import lobby as lm
 from shared.runtime.jsonutil import dumps, loads
 from shared.runtime.ports import Decide
 
@@ -249,3 +253,167 @@ class FakeAdjudicatorStore:
     async def expire_live(self, game_id: str, seats: int, ttl_ms: int) -> None:
         self.expiring[game_id] = ttl_ms
         self._cache.pop(game_id, None)
+
+
+class FakeLobbyStore:
+    """services/lobby/store.py: tables as JSON, the listing indexes as dicts (member ->
+    score), the per-player quota reservations with QUOTA_LUA's rules."""
+
+    def __init__(self) -> None:
+        self.players: dict[str, dict[str, Any]] = {}
+        self.handles: dict[str, str] = {}
+        self.tables: dict[str, str] = {}
+        self.invites: dict[str, str] = {}
+        self.indexes: dict[str, dict[str, int]] = {OPEN_TABLES: {}, IDLE_TABLES: {},
+                                                   LIVE_GAMES: {}}
+        self.metas: dict[str, dict[str, Any]] = {}
+        self.over: set[str] = set()  # games scored or archived
+        self.audit_log: list[dict[str, Any]] = []
+        self.quota_tables: dict[str, dict[str, str]] = {}
+        self.quota_games: dict[str, dict[str, str]] = {}
+
+    async def put_player(self, player: dict[str, Any], ttl_s: int) -> None:
+        self.players[player["player_id"]] = copy.deepcopy(player)
+
+    async def claim_handle(self, handle_key: str, player_id: str, ttl_s: int) -> bool:
+        if handle_key in self.handles:  # SET NX: held, even by the same player
+            return False
+        self.handles[handle_key] = player_id
+        return True
+
+    async def load(self, table_id: str) -> lm.Table:
+        raw = self.tables.get(table_id)
+        if raw is None:
+            raise LobbyError("lobby/not_found", "no such table")
+        return lm.Table.model_validate_json(raw)
+
+    async def load_many(self, table_ids: list[str]) -> dict[str, lm.Table | None]:
+        return {tid: lm.Table.model_validate_json(self.tables[tid]) if tid in self.tables
+                else None for tid in table_ids}
+
+    async def table_of_invite(self, code: str) -> str | None:
+        return self.invites.get(code)
+
+    async def create(self, t: lm.Table) -> None:
+        self.tables[t.table_id] = t.model_dump_json()
+        self.invites[t.invite] = t.table_id
+        self.indexes[IDLE_TABLES][t.table_id] = tables.last_change(t)
+        if tables.listed(t):
+            self.indexes[OPEN_TABLES][t.table_id] = t.created_ms
+
+    async def update(self, table_id: str, change: Callable[[lm.Table], lm.Table],
+                     expire_s: int) -> lm.Table:
+        before = await self.load(table_id)
+        t = change(before)
+        if t is before:
+            return t
+        self.tables[table_id] = t.model_dump_json()
+        if tables.listed(t):
+            self.indexes[OPEN_TABLES][t.table_id] = t.created_ms
+        else:
+            self.indexes[OPEN_TABLES].pop(t.table_id, None)
+        if t.status == "open":
+            self.indexes[IDLE_TABLES][t.table_id] = tables.last_change(t)
+        else:
+            self.indexes[IDLE_TABLES].pop(t.table_id, None)
+        return t
+
+    async def idle(self, before_ms: int, count: int = 100) -> list[str]:
+        rows = sorted((s, m) for m, s in self.indexes[IDLE_TABLES].items() if s <= before_ms)
+        return [m for _, m in rows[:count]]
+
+    async def forget_idle(self, table_id: str) -> None:
+        self.indexes[IDLE_TABLES].pop(table_id, None)
+        self.indexes[OPEN_TABLES].pop(table_id, None)
+
+    async def reindex_idle(self, t: lm.Table) -> None:
+        self.indexes[IDLE_TABLES][t.table_id] = tables.last_change(t)
+
+    async def newest(self, index: str, cursor: tuple[int, str] | None,
+                     count: int) -> list[tuple[str, int]]:
+        top = float("inf") if cursor is None else cursor[0]
+        rows = sorted(((s, m) for m, s in self.indexes[index].items() if s <= top),
+                      reverse=True)
+        return [(m, s) for s, m in rows[:count]]
+
+    async def unlist(self, index: str, members: list[str]) -> None:
+        for m in members:
+            self.indexes[index].pop(m, None)
+
+    async def add_live(self, game_id: str, now_ms: int) -> None:
+        self.indexes[LIVE_GAMES].setdefault(game_id, now_ms)
+
+    async def drop_live_before(self, before_ms: int) -> None:
+        live = self.indexes[LIVE_GAMES]
+        for gid in [g for g, s in live.items() if s <= before_ms]:
+            del live[gid]
+
+    async def games_over(self, game_ids: list[str]) -> dict[str, bool | None]:
+        return {gid: True if gid in self.over else (False if gid in self.metas else None)
+                for gid in game_ids}
+
+    async def put_meta(self, game_id: str, meta: dict[str, Any]) -> None:
+        self.metas.setdefault(game_id, loads(dumps(meta)))
+
+    async def audit(self, entry: dict[str, Any], maxlen: int) -> None:
+        self.audit_log.append({"id": f"{len(self.audit_log) + 1}-0", **loads(dumps(entry))})
+        del self.audit_log[:max(0, len(self.audit_log) - maxlen)]
+
+    async def audit_entries(self, limit: int) -> list[dict[str, Any]]:
+        return copy.deepcopy(self.audit_log[::-1][:limit])
+
+    async def reserve(self, player_id: str, op: str, table_id: str, now_ms: int,
+                      limits: tuple[int, int, int], game_id: str = "", bots: int = 0
+                      ) -> str:
+        held_t = self.quota_tables.setdefault(player_id, {})
+        held_g = self.quota_games.setdefault(player_id, {})
+
+        def bots_of(v: str) -> int:
+            return int(v.split(":", 1)[0] or 0)
+
+        max_tables, max_games, max_bots = limits
+        if op == "table":
+            if table_id in held_t:
+                return ""
+            if len(held_t) >= max_tables:
+                return "open_tables"
+            held_t[table_id] = f"0:{now_ms}"
+        elif op == "bot":
+            if sum(map(bots_of, [*held_t.values(), *held_g.values()])) + 1 > max_bots:
+                return "bot_seats"
+            v = held_t.get(table_id)
+            since = v.split(":", 1)[1] if v else str(now_ms)
+            held_t[table_id] = f"{(bots_of(v) if v else 0) + 1}:{since}"
+        elif op == "unbot":
+            v = held_t.get(table_id)
+            if v and bots_of(v) > 0:
+                held_t[table_id] = f"{bots_of(v) - 1}:{v.split(':', 1)[1]}"
+        elif op == "start":
+            if game_id in held_g:
+                return ""
+            if len(held_g) >= max_games:
+                return "running_games"
+            held_t.pop(table_id, None)
+            held_g[game_id] = f"{bots}:{now_ms}"
+        elif op == "unstart":
+            v = held_g.pop(game_id, None)
+            if v is not None:
+                held_t[table_id] = v
+        elif op == "drop_table":
+            held_t.pop(table_id, None)
+        else:
+            raise ValueError("unknown quota op")
+        return ""
+
+    async def reservations(self, player_id: str) -> tuple[dict[str, str], dict[str, str]]:
+        return (dict(self.quota_tables.get(player_id, {})),
+                dict(self.quota_games.get(player_id, {})))
+
+    async def apply(self, player_id: str, fix: tables.Reconcile) -> None:
+        held_t = self.quota_tables.setdefault(player_id, {})
+        held_g = self.quota_games.setdefault(player_id, {})
+        for tid in fix.drop_tables:
+            held_t.pop(tid, None)
+        for gid in fix.drop_games:
+            held_g.pop(gid, None)
+        held_t.update(fix.set_tables)
