@@ -11,6 +11,7 @@ import pytest
 
 from services.adjudicator import core as adj_core
 from services.adjudicator.store import Store as AdjudicatorStore
+from services.bots.store import BotsStore, decode
 from services.dealer.store import DealerStore
 from services.lobby import tables as lobby_tables
 from services.lobby.store import LobbyStore
@@ -19,10 +20,13 @@ from services.scoring.store import ScoringStore, game_history_key, history_key
 from shared.protocol import internal as im
 from shared.protocol import keys as lobby_keys
 from shared.protocol import lobby as lm
+from shared.protocol import streams
 from shared.protocol.streams import Keys
-from shared.runtime.jsonutil import loads
+from shared.runtime.jsonutil import dumps, loads, text
+from shared.runtime.redis import ensure_group
 from tests.support.fakes import (
     FakeAdjudicatorStore,
+    FakeBotsStore,
     FakeDealerStore,
     FakeLobbyStore,
     FakeScoringStore,
@@ -223,3 +227,37 @@ async def test_lobby_store_contract(lobby_store: Any, r: Any) -> None:
     assert [e["action"] for e in await s.audit_entries(2)] == ["a2", "a1"]
     if isinstance(s, LobbyStore):
         assert loads(await r.get(Keys("g-1").meta)) == {"n": 1}
+
+
+@pytest.fixture(params=["fake", "redis"])
+def bots_store(request: pytest.FixtureRequest, r: Any) -> Any:
+    return FakeBotsStore("runner-1") if request.param == "fake" else BotsStore(r, "runner-1")
+
+
+async def test_bots_store_contract(bots_store: Any, r: Any) -> None:
+    s = bots_store
+    await s.keep("g-1:0", '{"seat":0}')
+    await s.keep("g-2:1", '{"seat":1}')
+    await s.forget("g-2:1")
+    cursor, page = await s.active_page(0)
+    assert cursor == 0 and [text(x) for x in page] == ['{"seat":0}']
+    assert await s.lease("g-1:0") and not await s.lease("g-1:0")  # held (by anyone)
+    await s.renew("g-1:0")
+    assert not await s.lease("g-1:0")
+    await s.release("g-1:0")
+    assert await s.lease("g-1:0")
+    await ensure_group(r, streams.BOTS_IN, streams.GROUP_BOTS)
+
+    async def add(body: dict[str, Any]) -> bytes:  # the lobby's XADD
+        if isinstance(s, FakeBotsStore):
+            return s.add(body)
+        return bytes(await r.xadd(streams.BOTS_IN, {"d": dumps(body)}))
+
+    ids = [await add({"n": i}) for i in range(3)]
+    first = await s.read(2, 0.1)
+    assert [decode(f) for _, f in first] == [{"n": 0}, {"n": 1}]  # at most what was asked
+    assert [decode(f) for _, f in await s.read(5, 0.1)] == [{"n": 2}]
+    assert await s.read(5, 0.1) == []  # each entry delivered once
+    await s.done(ids)
+    if not isinstance(s, FakeBotsStore):
+        assert await r.xlen(streams.BOTS_IN) == 0  # XACKed and XDELed: no bytes left
