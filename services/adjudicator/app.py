@@ -41,9 +41,11 @@ def _handler(kit: ServiceKit, adjudicator: Adjudicator, base: str) -> Any:
 
 
 def wire(kit: ServiceKit) -> Adjudicator:
-    adjudicator = Adjudicator(kit.settings, Store.for_settings(kit.redis, kit.settings),
-                              Outbox(kit.redis),
-                              ValkeyArchive(kit.redis, kit.settings.archive_ttl_s))
+    s = kit.settings
+    store = Store(kit.redis, refusals_kept=s.refusals_kept,
+                  refusals_ttl_ms=int(s.refusals_ttl_s * 1000), partitions=s.partitions)
+    adjudicator = Adjudicator(s, store, Outbox(kit.redis),
+                              ValkeyArchive(kit.redis, s.archive_ttl_s))
     for base in ACCEPTS:
         for stream in streams.all_shards(base, kit.settings.partitions):
             kit.consume(stream, streams.GROUP_ADJUDICATOR, _handler(kit, adjudicator, base),

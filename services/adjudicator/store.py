@@ -27,7 +27,6 @@ from services.adjudicator.core import GameDoc
 from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import dumps, loads, text
-from shared.runtime.settings import Settings
 from shared.runtime.timers import Timers
 
 COMMIT_LUA = """
@@ -94,13 +93,6 @@ class Store:
         # it is only committed if the stored seq still matches (the CAS), so it saves the
         # read and the validation, never correctness
         self._docs: LRUCache[str, GameDoc] = LRUCache(maxsize=20_000)  # least recent out
-
-    @classmethod
-    def for_settings(cls, redis: Any, settings: Settings) -> Store:
-        """The store as the service's settings configure it (refusals kept, partitions)."""
-        return cls(redis, refusals_kept=settings.refusals_kept,
-                   refusals_ttl_ms=int(settings.refusals_ttl_s * 1000),
-                   partitions=settings.partitions)
 
     def cached(self, game_id: str) -> GameDoc | None:
         return self._docs.get(game_id)

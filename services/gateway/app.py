@@ -51,8 +51,8 @@ def build(settings: Settings) -> Gateway:
     edge = Edge(settings, hub, broker, Outbox(redis), limits, quotas, revocations)
     chat = Chat(redis, settings, hub, quotas, edge.out.publish)  # table talk (issue 21)
     edge.chat = chat
-    gw = Gateway(settings=settings, logger=logger, broker=broker, redis=redis,
-                 store=GatewayStore(redis), hub=hub, limits=limits, quotas=quotas,
+    gw = Gateway(settings=settings, logger=logger, broker=broker, store=GatewayStore(redis),
+                 hub=hub, limits=limits, quotas=quotas,
                  memory=MemoryGuard(redis, limits.memory_soft_limit), revocations=revocations,
                  edge=edge, chat=chat, boards=ReplayBoards(),
                  archive=ValkeyArchive(redis),  # finished games once their live keys expire

@@ -12,6 +12,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from faststream.redis import RedisBroker, RedisClusterBroker
+
 from services.gateway import erased
 from services.gateway.chat import Chat
 from services.gateway.http_errors import HttpError
@@ -45,8 +47,7 @@ def stamp(who: tokens.Identity, **fields: Any) -> dict[str, Any]:
 class Gateway:
     settings: Settings
     logger: Any
-    broker: Any
-    redis: Any
+    broker: RedisBroker | RedisClusterBroker
     store: GatewayStore
     hub: Hub
     limits: GatewayLimits
@@ -87,7 +88,7 @@ class Gateway:
         for task in tasks:
             task.cancel()
         await self.broker.stop()
-        await self.redis.aclose()
+        await self.store.close()
 
     # -- what the routes share ---------------------------------------------------------------
 

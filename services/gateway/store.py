@@ -17,6 +17,10 @@ class GatewayStore:
     def __init__(self, redis: Any) -> None:
         self.redis = redis
 
+    async def close(self) -> None:
+        """Close the Redis client (every part of the gateway shares it): at shutdown."""
+        await self.redis.aclose()
+
     async def ping(self) -> None:
         await self.redis.ping()
 
