@@ -67,3 +67,13 @@ def test_the_operator_puts_metrics_and_docs_on_the_public_port(
     client = TestClient(create_app(offline(monkeypatch, public_metrics=True, public_docs=True)))
     for path in ("/metrics", "/docs", "/redoc", "/openapi.json"):
         assert client.get(path).status_code == 200, path
+
+
+def test_each_app_has_its_own_parts_and_the_module_holds_none(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import services.gateway.app as module
+
+    one, two = create_app(offline(monkeypatch)), create_app(offline(monkeypatch))
+    a, b = one.state.gateway, two.state.gateway
+    assert a.hub is not b.hub and a.broker is not b.broker and a.store is not b.store
+    assert not {"app", "hub", "broker", "redis", "settings"} & set(vars(module))
