@@ -141,6 +141,10 @@ async def test_adjudicator_store_contract(adjudicator_store: Any) -> None:
     assert await s.remember_rejection("g-1", 1, "c9")
     assert not await s.remember_rejection("g-1", 1, "c9")
     assert await s.command_known("g-1", 1, "c9") and not await s.command_known("g-1", 0, "c9")
+    s.refusals_kept = 2  # a seat keeps only its latest refusals (ids in time and name order)
+    assert await s.remember_rejection("g-1", 1, "d1")
+    assert await s.remember_rejection("g-1", 1, "d2")
+    assert not await s.command_known("g-1", 1, "c9") and await s.command_known("g-1", 1, "d2")
     await s.arm_timer("g-1", "expire", 1_000)
     await s.arm_timer("g-1", "expire", 5_000, keep=True)  # an armed timer keeps its time
     fired: list[str] = []

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import itertools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -165,6 +166,7 @@ class FakeAdjudicatorStore:
         self.results: dict[str, dict[str, Any]] = {}  # scoring's g:{id}:result
         self.expiring: dict[str, int] = {}  # game id -> ttl ms of its live keys
         self.refusals_kept = refusals_kept
+        self._clock = itertools.count()  # the order refusals came in (the Lua's "now")
         self._timers = FakeTimers()
         self._cache: dict[str, GameDoc] = {}
 
@@ -198,7 +200,7 @@ class FakeAdjudicatorStore:
         seen = self.refusals.setdefault((game_id, seat), {})
         if cmd_id in seen:
             return False
-        seen[cmd_id] = len(seen)
+        seen[cmd_id] = next(self._clock)
         while len(seen) > self.refusals_kept:  # the oldest out
             del seen[min(seen, key=seen.__getitem__)]
         return True
