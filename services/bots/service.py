@@ -49,6 +49,7 @@ class BotRunner:
         self.settings = settings
         self.store = store
         self.play_seat: PlaySeat = play or self._play_through_gateway
+        self.reclaim_s = RECLAIM_IDLE_MS / 1000  # how often entries of dead runners are looked for
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.capacity = settings.bots_max_seats
         self._http: httpx.AsyncClient | None = None
@@ -150,7 +151,7 @@ class BotRunner:
     async def reclaim_loop(self) -> None:
         """Entries a dead runner read but did not store: taken over when there is room."""
         while True:
-            await asyncio.sleep(RECLAIM_IDLE_MS / 1000)
+            await asyncio.sleep(self.reclaim_s)
             if self.free <= 0:
                 continue
             with contextlib.suppress(Exception):

@@ -115,10 +115,9 @@ async def test_a_malformed_entry_goes_to_the_dead_letters_and_the_rest_play() ->
         "g2:0": dumps(im.SeatBot.model_validate(seat("g2")).model_dump())}
 
 
-async def test_entries_of_a_dead_runner_are_reclaimed_only_with_room(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("services.bots.service.RECLAIM_IDLE_MS", 1)  # reclaim at once
+async def test_entries_of_a_dead_runner_are_reclaimed_only_with_room() -> None:
     bots, store, seats = runner(capacity=1)
+    bots.reclaim_s = 0.001  # look at once
     store.orphans = [(b"7-0", {b"d": dumps(seat("g7")).encode()}),
                      (b"8-0", {b"d": dumps(seat("g8")).encode()})]
     async with running(bots.reclaim_loop):
