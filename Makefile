@@ -8,7 +8,7 @@ RUN := $(VENV)/bin/python
 export UV_PYTHON_DOWNLOADS := never
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: help install run test test-unit test-property test-integration test-e2e lint type fmt \
+.PHONY: help install run test test-unit test-property test-service test-integration test-e2e lint type fmt \
         schema schema-check bench reliability slow clean test-browser deploy-check certs \
         tools-nginx siege upgrade-fixture
 
@@ -88,6 +88,10 @@ test-unit: install
 
 test-property: install
 	$(VENV)/bin/pytest -q -m "property and not slow" -p no:cacheprovider
+
+# each service's behaviour through in-memory ports: no server, seconds in all
+test-service: install
+	$(VENV)/bin/pytest -q -m "service and not slow" -p no:cacheprovider tests/service
 
 test-integration: install
 	$(VENV)/bin/pytest -q -m "integration and not slow" -p no:cacheprovider

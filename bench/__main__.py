@@ -258,7 +258,7 @@ async def amain(args: argparse.Namespace) -> dict[str, Any]:
             "options": OPTIONS,
             "seats": 2,
             "throughput_client_entropy": False,
-            "driver": "raw websockets, 1 process",
+            "driver": "SDK client sockets, raw frames, 1 process",
         },
         "machine": {
             "cpus": os.cpu_count(),

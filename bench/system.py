@@ -22,8 +22,11 @@ from services.supervisor import Proc, Supervisor
 from shared.runtime.valkey import free_port
 
 # The gateway's per-connection rate limit (50 msg/s) is for people; the driver's players
-# move as fast as the system lets them, like the peer's clients, so the bench lifts it.
-BENCH_ENV = {"EMPIRE_RATE_PER_S": "1000000", "EMPIRE_RATE_BURST": "1000000"}
+# move as fast as the system lets them, like the peer's clients, so the bench lifts it. So
+# too the lobby's per-player quotas (5 open tables, 3 running games): a bench pair hosts a
+# whole pool of idle games (as bench/bot_seats.py lifts them for its seats).
+BENCH_ENV = {"EMPIRE_RATE_PER_S": "1000000", "EMPIRE_RATE_BURST": "1000000",
+             "EMPIRE_QUOTA_OPEN_TABLES": "100000", "EMPIRE_QUOTA_RUNNING_GAMES": "100000"}
 HOT = ("adjudicator", "escrow", "gateway")
 
 

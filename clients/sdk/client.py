@@ -305,12 +305,17 @@ class Client:
     reconnect_delays: tuple[float, ...] = (0.1, 0.2, 0.5, 1, 2, 2, 2, 5, 5, 5)
 
     def __init__(self, base_url: str, token: str | None = None, capture: bool = False,
-                 http: httpx.AsyncClient | None = None, compression: bool = True) -> None:
+                 http: httpx.AsyncClient | None = None, compression: bool = True,
+                 keepalive: bool = True, open_timeout_s: float = 10.0) -> None:
         """``http``: an HTTP client to share (e.g. one per bot runner for all its seats: each
         httpx client holds a TLS context of ~0.8 MiB); it is not closed with this client.
         ``compression``: permessage-deflate on the WebSocket (its zlib state costs ~300 KiB
-        per connection; off for many connections in one process)."""
+        per connection; off for many connections in one process). ``keepalive``: WebSocket
+        pings every 20 s (off for a load driver, whose loop may be busier than the pings'
+        timeout). ``open_timeout_s``: the WebSocket's opening handshake."""
         self.base_url = base_url.rstrip("/")
+        self._ping_interval: float | None = 20.0 if keepalive else None
+        self._open_timeout_s = open_timeout_s
         self.captured: list[str] | None = [] if capture else None  # raw frames, for audits
         self.token = token  # the access token (minutes) or a bot's seat token
         self.refresh_token: str | None = None  # spent on every refresh, replaced
@@ -589,9 +594,13 @@ class Client:
         offer = [Subprotocol("empire.v1"), Subprotocol(f"empire.token.{self.token}")]
         return await websockets.connect(self.base_url.replace("http", "ws", 1) + "/ws",
                                         max_size=2**24, compression=self._compression,
-                                        subprotocols=offer)
+                                        subprotocols=offer, ping_interval=self._ping_interval,
+                                        open_timeout=self._open_timeout_s)
 
-    async def connect(self) -> None:
+    async def connect(self, read: bool = True) -> None:
+        """Open the socket and wait for the gateway's welcome. ``read=False``: the caller
+        reads the socket itself (``raw_frames``; a load driver that reacts to every frame):
+        nothing is dispatched to game sessions and a lost connection is not resumed."""
         self.ws = await self._open_socket()
         hello = json.loads(await self.ws.recv())
         if hello.get("type") != "welcome" and hello.get("code") == "auth/expired_token" \
@@ -603,7 +612,19 @@ class Client:
         if hello.get("type") != "welcome":
             raise ApiError(hello.get("code", "auth/invalid_token"), hello.get("message", ""))
         self.player_id = hello["player_id"]
-        self._reader = asyncio.create_task(self._read())
+        if read:
+            self._reader = asyncio.create_task(self._read())
+
+    async def raw_frames(self) -> AsyncIterator[str | bytes]:
+        """Every frame of a socket opened with ``connect(read=False)``, as it arrives, until
+        the connection closes."""
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async for raw in self.ws:
+                yield raw
+
+    async def send_raw(self, text: str) -> None:
+        """Send one frame as it is (a socket opened with ``connect(read=False)``)."""
+        await self.ws.send(text)
 
     async def _read(self) -> None:
         while not self._closing:

@@ -13,6 +13,7 @@ from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.base import Wire
 from shared.runtime import bus
+from shared.runtime.archive import ValkeyArchive
 from shared.runtime.outbox import Outbox
 from shared.runtime.service import ServiceKit, compose
 from shared.runtime.settings import Settings
@@ -40,7 +41,11 @@ def _handler(kit: ServiceKit, adjudicator: Adjudicator, base: str) -> Any:
 
 
 def wire(kit: ServiceKit) -> Adjudicator:
-    adjudicator = Adjudicator(kit.settings, Store(kit.redis), Outbox(kit.redis))
+    s = kit.settings
+    store = Store(kit.redis, refusals_kept=s.refusals_kept,
+                  refusals_ttl_ms=int(s.refusals_ttl_s * 1000), partitions=s.partitions)
+    adjudicator = Adjudicator(s, store, Outbox(kit.redis),
+                              ValkeyArchive(kit.redis, s.archive_ttl_s))
     for base in ACCEPTS:
         for stream in streams.all_shards(base, kit.settings.partitions):
             kit.consume(stream, streams.GROUP_ADJUDICATOR, _handler(kit, adjudicator, base),

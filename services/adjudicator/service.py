@@ -12,13 +12,13 @@ from pydantic import ValidationError
 
 from services.adjudicator import core
 from services.adjudicator.core import Effects, GameDoc
-from services.adjudicator.store import Store
+from services.adjudicator.ports import AdjudicatorStorePort
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.base import Wire
 from shared.rules.registry import UnknownGame
 from shared.runtime import metrics
-from shared.runtime.archive import ARCHIVE_VERSION, Archive, ValkeyArchive
+from shared.runtime.archive import ARCHIVE_VERSION, Archive
 from shared.runtime.ports import Publisher
 from shared.runtime.settings import Settings
 
@@ -33,16 +33,12 @@ def now_ms() -> int:
 
 
 class Adjudicator:
-    def __init__(self, settings: Settings, store: Store, broker: Publisher,
-                 archive: Archive | None = None) -> None:
+    def __init__(self, settings: Settings, store: AdjudicatorStorePort, broker: Publisher,
+                 archive: Archive) -> None:
         self.settings = settings
         self.store = store
         self.broker = broker
-        self.archive: Archive = archive if archive is not None else ValkeyArchive(
-            store.redis, settings.archive_ttl_s)
-        store.refusals_kept = settings.refusals_kept
-        store.refusals_ttl_ms = int(settings.refusals_ttl_s * 1000)
-        store.timers.partitions = settings.partitions
+        self.archive = archive
 
     # -- publishing ---------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from faststream import FastStream
 from faststream.redis import RedisBroker, StreamSub
 
 from services.bots.service import BotRunner
+from services.bots.store import BotsStore
 from shared.protocol import streams
 from shared.protocol.internal import SeatBot
 from shared.runtime.service import ServiceKit, compose
@@ -15,7 +16,7 @@ from shared.runtime.settings import Settings
 
 
 def wire(kit: ServiceKit) -> BotRunner:
-    runner = BotRunner(kit.settings, kit.redis)
+    runner = BotRunner(kit.settings, BotsStore(kit.redis, kit.settings.instance))
     kit.groups.append((streams.BOTS_IN, streams.GROUP_BOTS))
     kit.readers.append(runner.read_loop)
     kit.loops += [runner.reclaim_loop, runner.resume_loop]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
@@ -28,19 +29,27 @@ import structlog
 from clients.sdk.bot_player import play_seat
 from clients.sdk.client import Client
 from services.bots.search import SEARCH_KINDS, SearchPool, play_search_seat
-from services.bots.store import ACTIVE, LEASE_MS, BotsStore, decode
+from services.bots.store import ACTIVE, LEASE_MS, decode
 from shared.protocol import internal as im
 from shared.protocol.streams import RECLAIM_IDLE_MS
 from shared.runtime.jsonutil import dumps, loads
+from shared.runtime.ports import BotsStorePort
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("bots")
 
 
+# plays one seat to its end (the default: the SDK through the gateway's WebSocket)
+PlaySeat = Callable[[im.SeatBot], Awaitable[None]]
+
+
 class BotRunner:
-    def __init__(self, settings: Settings, redis: Any) -> None:
+    def __init__(self, settings: Settings, store: BotsStorePort,
+                 play: PlaySeat | None = None) -> None:
         self.settings = settings
-        self.store = BotsStore(redis, settings.instance)
+        self.store = store
+        self.play_seat: PlaySeat = play or self._play_through_gateway
+        self.reclaim_s = RECLAIM_IDLE_MS / 1000  # how often entries of dead runners are looked for
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.capacity = settings.bots_max_seats
         self._http: httpx.AsyncClient | None = None
@@ -93,12 +102,7 @@ class BotRunner:
         key = self._key(seat)
         renew = asyncio.create_task(self._renew(key))
         try:
-            async with Client(self.settings.gateway_url, token=seat.token, http=self.http(),
-                              compression=False) as c:
-                if seat.kind in SEARCH_KINDS:  # issue 22: ISMCTS in the worker pool
-                    await play_search_seat(c, seat.game_id, seat.kind, self.search)
-                else:
-                    await play_seat(c, seat.game_id, kind=seat.kind)
+            await self.play_seat(seat)
             await self.store.forget(key)
             log.info("bot_done", game_id=seat.game_id, seat=seat.seat)
         except Exception as exc:
@@ -109,6 +113,14 @@ class BotRunner:
                 await self.store.release(key)
             self.tasks.pop(key, None)
             self._room.set()
+
+    async def _play_through_gateway(self, seat: im.SeatBot) -> None:
+        async with Client(self.settings.gateway_url, token=seat.token, http=self.http(),
+                          compression=False) as c:
+            if seat.kind in SEARCH_KINDS:  # issue 22: ISMCTS in the worker pool
+                await play_search_seat(c, seat.game_id, seat.kind, self.search)
+            else:
+                await play_seat(c, seat.game_id, kind=seat.kind)
 
     async def _renew(self, key: str) -> None:
         while True:
@@ -139,7 +151,7 @@ class BotRunner:
     async def reclaim_loop(self) -> None:
         """Entries a dead runner read but did not store: taken over when there is room."""
         while True:
-            await asyncio.sleep(RECLAIM_IDLE_MS / 1000)
+            await asyncio.sleep(self.reclaim_s)
             if self.free <= 0:
                 continue
             with contextlib.suppress(Exception):

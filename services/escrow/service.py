@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import structlog
+from cachetools import LRUCache
 from pydantic import ValidationError
 from redis.exceptions import NoScriptError
 
@@ -27,6 +28,7 @@ from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.runtime import metrics
 from shared.runtime.jsonutil import dumps, loads, text
+from shared.runtime.ports import Publisher
 from shared.runtime.settings import Settings
 from shared.runtime.timers import Timers
 
@@ -38,7 +40,7 @@ def now_ms() -> int:
 
 
 class Escrow:
-    def __init__(self, settings: Settings, redis: Any, broker: Any) -> None:
+    def __init__(self, settings: Settings, redis: Any, broker: Publisher) -> None:
         self.settings = settings
         self.redis = redis
         self.broker = broker
@@ -49,7 +51,10 @@ class Escrow:
         self._close = redis.register_script(CLOSE_LUA)
         self._extend = redis.register_script(EXTEND_TTL_LUA)
         self.timers = Timers(redis, streams.TIMERS_ESC, settings.partitions)
-        self._specs: dict[tuple[str, str], im.OpenRound] = {}
+        # a round's spec never changes once opened: cached until the round closes; the bound
+        # only guards against rounds that never close in this process (another replica
+        # closed them): the least recently used go first, one at a time
+        self._specs: LRUCache[tuple[str, str], im.OpenRound] = LRUCache(maxsize=20_000)
         self._seal_key: str | None = None  # the X25519 private key openings are sealed to
 
     async def seal_key(self) -> str:
@@ -82,13 +87,7 @@ class Escrow:
         return spec
 
     def _remember(self, spec: im.OpenRound) -> None:
-        """Cache a round's spec (it never changes once opened) until the round closes; the
-        cap only guards against rounds that never close in this process (another replica
-        closed them): the oldest entries go first."""
-        specs = self._specs
-        while len(specs) >= 20_000:
-            del specs[next(iter(specs))]
-        specs[(spec.game_id, spec.round_id)] = spec
+        self._specs[(spec.game_id, spec.round_id)] = spec
 
     async def on_open(self, spec: im.OpenRound) -> None:
         k = Keys(spec.game_id)

@@ -4,6 +4,7 @@ from shared.runtime.startup import refuse_unsafe
 
 refuse_unsafe("gateway")  # before anything connects: placeholder secrets, plaintext (exit 78)
 
+from services.gateway.app import create_app  # noqa: E402
 from services.gateway.limits import get_limits  # noqa: E402
 from services.gateway.server import DrainingServer, config, raise_nofile  # noqa: E402
 from shared.runtime.settings import get_settings  # noqa: E402
@@ -11,11 +12,12 @@ from shared.runtime.settings import get_settings  # noqa: E402
 s = get_settings()
 raise_nofile()  # the soft descriptor limit up to the hard one: the connection cap follows it
 # uvicorn with the gateway's guards against slow and hostile clients (services/gateway/server.py)
-cfg = config(s, get_limits())
+app = create_app(s)
+cfg = config(s, get_limits(), app)
 # replicas on one host share the port (SO_REUSEPORT: the kernel spreads the connections)
 sock = socket.socket(socket.AF_INET6 if ":" in s.host else socket.AF_INET, socket.SOCK_STREAM)
 sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 if hasattr(socket, "SO_REUSEPORT"):
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
 sock.bind((s.host, s.port))
-DrainingServer(cfg, s.drain_s).run(sockets=[sock])
+DrainingServer(cfg, s.drain_s, app.state.gateway.hub).run(sockets=[sock])

@@ -43,10 +43,12 @@ from typing import Any
 import h11
 import structlog
 import uvicorn
+from fastapi import FastAPI
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from services.gateway import edge_metrics
+from services.gateway.hub import Hub
 from services.gateway.limits import GatewayLimits
 from shared.runtime.settings import Settings
 
@@ -276,25 +278,24 @@ class DrainingServer(uvicorn.Server):
     then uvicorn's own shutdown. Keep the orchestrator's grace period above EMPIRE_DRAIN_S
     plus the stream consumers' shutdown deadline."""
 
-    def __init__(self, config: uvicorn.Config, drain_s: float) -> None:
+    def __init__(self, config: uvicorn.Config, drain_s: float, hub: Hub) -> None:
         super().__init__(config)
-        self.drain_s = drain_s
+        self.drain_s, self.hub = drain_s, hub
 
     async def shutdown(self, sockets: list[Any] | None = None) -> None:
         for server in self.servers:
             server.close()  # no new connections; the open ones are drained below
         try:
-            from services.gateway.app import hub
-
-            closed = await hub.drain(self.drain_s)
+            closed = await self.hub.drain(self.drain_s)
             log.info("drained", sockets=closed, seconds=self.drain_s)
         except Exception as exc:  # never block the stop on the drain
             log.warning("drain_failed", error=repr(exc)[:200])
         await super().shutdown(sockets)
 
 
-def config(settings: Settings, limits: GatewayLimits, app: Any = "services.gateway.app:app",
+def config(settings: Settings, limits: GatewayLimits, app: FastAPI,
            loop: str = "uvloop") -> uvicorn.Config:
+    """uvicorn's configuration for ``app`` (services/gateway/app.py ``create_app``)."""
     http, ws = guarded_protocols(limits)
     return uvicorn.Config(
         app, host=settings.host, port=settings.port, loop=loop, log_level="warning",

@@ -9,16 +9,25 @@ from typing import Any
 from faststream import FastStream
 from faststream.redis import RedisBroker, StreamSub
 
+from services.lobby.accounts import Accounts
 from services.lobby.rpc import RpcServer
 from services.lobby.service import Lobby
+from services.lobby.store import LobbyStore
 from shared.protocol import streams
 from shared.protocol.lobby import LobbyRequest
+from shared.runtime.ports import Publisher
 from shared.runtime.service import ServiceKit, compose
 from shared.runtime.settings import Settings
 
 
+def lobby_on(settings: Settings, redis: Any, broker: Publisher) -> Lobby:
+    """The lobby on one Redis client: its store and accounts there, ``broker`` its
+    publisher."""
+    return Lobby(settings, LobbyStore(redis), Accounts(settings, redis), broker)
+
+
 def wire(kit: ServiceKit) -> Lobby:
-    lobby = Lobby(kit.settings, kit.redis, kit.broker)
+    lobby = lobby_on(kit.settings, kit.redis, kit.broker)
     server = RpcServer(kit.settings, kit.redis, lobby.handle)
     kit.groups.append((streams.LOBBY_RPC, streams.GROUP_LOBBY))
     kit.readers.append(server.run)

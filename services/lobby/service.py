@@ -21,8 +21,8 @@ from cachetools import TTLCache
 from pydantic import ValidationError
 
 from services.lobby import tables
-from services.lobby.accounts import Accounts
-from services.lobby.store import AUDIT, IDLE_TABLES, LIVE_GAMES, OPEN_TABLES, LobbyStore
+from services.lobby.ports import AccountsPort, LobbyStorePort
+from services.lobby.store import AUDIT, IDLE_TABLES, LIVE_GAMES, OPEN_TABLES
 from services.lobby.tables import LobbyError
 from shared.identity import handles
 from shared.protocol import internal as im
@@ -62,12 +62,12 @@ class KeyedLocks:
 
 
 class Lobby:
-    def __init__(self, settings: Settings, redis: Any, broker: Publisher) -> None:
+    def __init__(self, settings: Settings, store: LobbyStorePort, accounts: AccountsPort,
+                 broker: Publisher) -> None:
         self.settings = settings
-        self.redis = redis
         self.broker = broker
-        self.store = LobbyStore(redis)
-        self.accounts = Accounts(settings, redis)
+        self.store = store
+        self.accounts = accounts
         self.table_locks = KeyedLocks()
         self.player_locks = KeyedLocks()
         # identical listing requests share one page for lobby_list_cache_ms (0: none)

@@ -52,8 +52,8 @@ def render() -> dict[str, str]:
         app = importlib.import_module(f"services.{svc}.app").create_app()
         spec = json.loads(app.schema.to_specification().to_json())
         out[f"asyncapi-{svc}.json"] = json.dumps(spec, indent=2, sort_keys=True) + "\n"
-    gw = importlib.import_module("services.gateway.app")
-    out["openapi.json"] = json.dumps(gw.app.openapi(), indent=2, sort_keys=True) + "\n"
+    gw = importlib.import_module("services.gateway.app").create_app()
+    out["openapi.json"] = json.dumps(gw.openapi(), indent=2, sort_keys=True) + "\n"
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 from typing import Any
 
 import pytest
@@ -171,3 +172,20 @@ async def test_a_late_receipt_for_an_earlier_attempt_does_not_vouch_for_a_later_
         assert second.acknowledged
     finally:
         await c.close()
+
+
+async def test_a_raw_socket_hands_every_frame_to_its_reader_and_does_not_resume(
+        clients_system: Supervisor) -> None:
+    """``connect(read=False)`` (the bench's players): the caller reads the frames; nothing
+    is dispatched to sessions, and a dropped socket ends the frames instead of resuming."""
+    async with Client(clients_system.url, compression=False, keepalive=False) as c:
+        await c.sign_in("raw-reader")
+        await c.connect(read=False)
+        assert c._reader is None and c.ws.ping_interval is None
+        await c.send_raw('{"type": "watch", "game_id": "g-none"}')
+        frames = c.raw_frames()
+        first = json.loads(await anext(frames))
+        assert (first["type"], first["code"]) == ("rejected", "game/not_found")
+        assert c.games == {}  # not dispatched
+        await c.disconnect()
+        assert [f async for f in frames] == [] and c.reconnects == 0

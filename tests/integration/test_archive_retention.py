@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from services.adjudicator.service import Adjudicator
-from services.adjudicator.store import Store
+from services.adjudicator.app import wire
 from shared.runtime.archive import ValkeyArchive, archive_key
+from shared.runtime.service import build
 from shared.runtime.settings import Settings
 
 pytestmark = pytest.mark.integration
@@ -39,9 +39,11 @@ async def test_a_retention_of_zero_keeps_the_archive_for_good(r: Any) -> None:
     assert await r.pttl(archive_key("g-forever")) == -1
 
 
-async def test_the_adjudicator_archives_with_the_setting(r: Any) -> None:
+async def test_the_adjudicator_archives_with_the_setting(r: Any, redis_url: str) -> None:
     assert Settings().archive_ttl_s == 30 * 86400  # the documented default
-    adj = Adjudicator(Settings(archive_ttl_s=3600), Store(r), broker=None)
+    kit = build("adjudicator", Settings(archive_ttl_s=3600, redis_url=redis_url))
+    adj = wire(kit)  # as create_app wires it
     await adj.archive.put("g-adj", {**DOC, "game_id": "g-adj"})
+    await kit.redis.aclose()
     pttl = await r.pttl(archive_key("g-adj"))
     assert 3600_000 - 60_000 < pttl <= 3600_000, pttl

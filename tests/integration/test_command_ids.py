@@ -14,6 +14,7 @@ from services.adjudicator.service import Adjudicator
 from services.adjudicator.store import Store
 from shared.protocol import internal as im
 from shared.protocol.streams import Keys
+from shared.runtime.archive import ValkeyArchive
 from shared.runtime.settings import Settings
 
 pytestmark = pytest.mark.integration
@@ -42,7 +43,10 @@ async def playing_duel(r: Any, gid: str, settings: Settings | None = None
                        ) -> tuple[Adjudicator, Sink]:
     """A duel at its first turn (seat 0 to call), driven through the adjudicator's handlers."""
     sink = Sink()
-    adj = Adjudicator(settings or Settings(), Store(r), sink)
+    s = settings or Settings()
+    store = Store(r, refusals_kept=s.refusals_kept,
+                  refusals_ttl_ms=int(s.refusals_ttl_s * 1000))  # as app.py builds it
+    adj = Adjudicator(s, store, sink, ValkeyArchive(r))
     players = [im.PlayerRef(player_id="p0", name="a"), im.PlayerRef(player_id="p1", name="b")]
     await adj.on_create(im.CreateGame(game_id=gid, game="duel", players=players,
                                       client_entropy=False, options={"rounds": 2}))

@@ -11,6 +11,7 @@ import pytest
 from services.gateway.hub import Hub
 from services.gateway.sessions import Revocations
 from services.lobby.accounts import REVOKED_CHANNEL, challenge_key
+from services.lobby.app import lobby_on
 from services.lobby.service import AUDIT, Lobby
 from services.scoring.store import (
     game_history_key,
@@ -52,7 +53,7 @@ def sink() -> Sink:
 
 @pytest.fixture
 def lobby(r: Any, sink: Sink) -> Lobby:
-    return Lobby(settings(), r, sink)
+    return lobby_on(settings(), r, sink)
 
 
 async def guest(lobby: Lobby, name: str) -> dict[str, Any]:
@@ -344,9 +345,9 @@ async def test_revoked_sessions_sockets_close_by_pubsub_and_sweep(r: Any, lobby:
 
 
 async def test_signing_key_rotation_logs_nobody_out(r: Any, sink: Sink) -> None:
-    old = Lobby(settings(secret="o" * 64), r, sink)
+    old = lobby_on(settings(secret="o" * 64), r, sink)
     g = await guest(old, "kim")
-    new = Lobby(settings(secret="n" * 64, secret_previous="o" * 64), r, sink)
+    new = lobby_on(settings(secret="n" * 64, secret_previous="o" * 64), r, sink)
     turned = await new.handle({"op": "refresh", "refresh_token": g["refresh_token"]})
     assert turned["ok"] and turned["player_id"] == g["player_id"]
     ident = tokens.verify(["n" * 64], turned["token"], tokens_now())

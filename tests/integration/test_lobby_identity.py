@@ -10,6 +10,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from services.gateway.hub import Hub
+from services.lobby.app import lobby_on
 from services.lobby.service import LIVE_GAMES, Lobby
 from shared.runtime.jsonutil import dumps
 from shared.runtime.settings import Settings
@@ -32,7 +33,7 @@ async def r(redis_url: str) -> AsyncIterator[Any]:
 
 @pytest.fixture
 def lobby(r: Any) -> Lobby:
-    return Lobby(Settings(secret="x" * 64, dev=True), r, Sink())
+    return lobby_on(Settings(secret="x" * 64, dev=True), r, Sink())
 
 
 async def sign_in(lobby: Lobby, name: str, **kw: Any) -> dict[str, Any]:

@@ -76,19 +76,21 @@ async def test_consumers_of_gone_processes_are_removed(redis_url: str) -> None:
         await r.aclose()
 
 
-# The gateway in a process of its own (its settings are read at import): the real app with
-# its lifespan (broker, fan-out subscriber on gw:updates, lobby reply channel) against the test
-# server; its /readyz through ASGI before and after the fan-out subscriber's consume loop ends
-# (as when its task dies: the loop is cancelled, the process lives on).
+# The gateway in a process of its own (create_app reads the environment's settings): the real
+# app with its lifespan (broker, fan-out subscriber on gw:updates, lobby reply channel) against
+# the test server; its /readyz through ASGI before and after the fan-out subscriber's consume
+# loop ends (as when its task dies: the loop is cancelled, the process lives on).
 GATEWAY_READINESS = """
 import asyncio, json, sys
 import httpx
-from services.gateway import app as gw
+from services.gateway.app import create_app
 
 async def main():
     out = {}
-    async with gw.lifespan(gw.app):
-        transport = httpx.ASGITransport(app=gw.app)
+    app = create_app()
+    gw = app.state.gateway
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://gw") as http:
             async def readyz():
                 for _ in range(100):  # the subscribers start their loops right after start

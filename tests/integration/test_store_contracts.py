@@ -9,11 +9,28 @@ from typing import Any
 
 import pytest
 
+from services.adjudicator import core as adj_core
+from services.adjudicator.store import Store as AdjudicatorStore
+from services.bots.store import BotsStore, decode
 from services.dealer.store import DealerStore
+from services.lobby import tables as lobby_tables
+from services.lobby.store import LobbyStore
+from services.lobby.tables import LobbyError
 from services.scoring.store import ScoringStore, game_history_key, history_key
+from shared.protocol import internal as im
+from shared.protocol import keys as lobby_keys
+from shared.protocol import lobby as lm
+from shared.protocol import streams
 from shared.protocol.streams import Keys
-from shared.runtime.jsonutil import loads
-from tests.support.fakes import FakeDealerStore, FakeScoringStore
+from shared.runtime.jsonutil import dumps, loads, text
+from shared.runtime.redis import ensure_group
+from tests.support.fakes import (
+    FakeAdjudicatorStore,
+    FakeBotsStore,
+    FakeDealerStore,
+    FakeLobbyStore,
+    FakeScoringStore,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -92,3 +109,159 @@ async def test_scoring_store_contract(scoring_store: Any, r: Any) -> None:
         assert await r.zcard(game_history_key("duel")) == 2
         assert await r.zscore("lb:duel", "p0") == 1.5
         assert await r.exists(Keys("h-2").result)
+
+
+@pytest.fixture(params=["fake", "redis"])
+def adjudicator_store(request: pytest.FixtureRequest, r: Any) -> Any:
+    return FakeAdjudicatorStore() if request.param == "fake" else AdjudicatorStore(r)
+
+
+async def test_adjudicator_store_contract(adjudicator_store: Any) -> None:
+    s = adjudicator_store
+    players = [im.PlayerRef(player_id=f"p{i}", name=f"n{i}") for i in range(2)]
+    eff = adj_core.create(im.CreateGame(game_id="g-1", game="duel", players=players,
+                                        client_entropy=False), expires_ms=10**13)
+    doc = eff.doc
+    assert doc is not None and await s.load("g-1") is None
+    views = adj_core.render_views(doc, [])
+    assert (await s.commit(-1, doc, eff.log, eff.records, views)).ok
+    again = await s.commit(-1, doc, eff.log, eff.records, views)  # created already
+    assert (again.ok, again.duplicate, again.current_seq) == (False, False, doc.seq)
+    nxt = doc.model_copy(update={"seq": doc.seq + 1})
+    stale = await s.commit(doc.seq + 5, nxt, [], [], views, cmd_id="c1", seat=0)
+    assert (stale.ok, stale.current_seq) == (False, doc.seq)
+    assert not await s.command_known("g-1", 0, "c1")  # a failed CAS applies no id
+    assert (await s.commit(doc.seq, nxt, [{"cmd_id": "c1"}], [], views, "c1", 0)).ok
+    assert await s.command_known("g-1", 0, "c1") and not await s.command_known("g-1", 1, "c1")
+    later = nxt.model_copy(update={"seq": nxt.seq + 1})
+    dup = await s.commit(nxt.seq, later, [], [], views, cmd_id="c1", seat=0)
+    assert (dup.ok, dup.duplicate) == (False, True)
+    loaded = await s.load("g-1")
+    assert loaded is not None and loaded.seq == nxt.seq
+    assert await s.remember_rejection("g-1", 1, "c9")
+    assert not await s.remember_rejection("g-1", 1, "c9")
+    assert await s.command_known("g-1", 1, "c9") and not await s.command_known("g-1", 0, "c9")
+    s.refusals_kept = 2  # a seat keeps only its latest refusals (ids in time and name order)
+    assert await s.remember_rejection("g-1", 1, "d1")
+    assert await s.remember_rejection("g-1", 1, "d2")
+    assert not await s.command_known("g-1", 1, "c9") and await s.command_known("g-1", 1, "d2")
+    await s.arm_timer("g-1", "expire", 1_000)
+    await s.arm_timer("g-1", "expire", 5_000, keep=True)  # an armed timer keeps its time
+    fired: list[str] = []
+
+    async def handle(member: str) -> bool:
+        fired.append(member)
+        return True
+
+    assert await s.timers.poll_once(handle, 2_000) == 1 and fired == ["g-1|expire"]
+    assert await s.timers.poll_once(handle, 20_000) == 0  # done: dropped
+
+
+@pytest.fixture(params=["fake", "redis"])
+def lobby_store(request: pytest.FixtureRequest, r: Any) -> Any:
+    return FakeLobbyStore() if request.param == "fake" else LobbyStore(r)
+
+
+def _table(tid: str, created: int, **kw: Any) -> lm.Table:
+    return lm.Table(table_id=tid, game="duel", seats=2, host="p-h", invite="inv-" + tid,
+                    players=[im.PlayerRef(player_id="p-h", name="H")], turn_timeout_ms=1,
+                    round_timeout_ms=1, created_ms=created, **kw)
+
+
+async def test_lobby_store_contract(lobby_store: Any, r: Any) -> None:
+    s = lobby_store
+    assert await s.claim_handle("ada", "p-1", 60) and not await s.claim_handle("ada", "p-2", 60)
+    with pytest.raises(LobbyError):
+        await s.load("t-none")
+    await s.create(_table("t-1", 100))
+    await s.create(_table("t-2", 200))
+    await s.create(_table("t-3", 300, public=False))
+    assert (await s.load("t-1")).created_ms == 100 and await s.table_of_invite("inv-1") is None
+    assert await s.table_of_invite("inv-t-2") == "t-2"
+    assert [m for m, _ in await s.newest(lobby_keys.LOBBY_OPEN_TABLES, None, 10)] == ["t-2",
+                                                                                      "t-1"]
+    assert await s.newest(lobby_keys.LOBBY_OPEN_TABLES, (150, ""), 10) == [("t-1", 100)]
+    assert await s.idle(250) == ["t-1", "t-2"]
+
+    def join(t: lm.Table) -> lm.Table:
+        return t.model_copy(update={"players": [*t.players, im.PlayerRef(player_id="p-2",
+                                                                          name="B")],
+                                    "updated_ms": 400})
+
+    same = await s.load("t-1")
+    assert await s.update("t-1", lambda t: t, 60) == same  # no change: nothing written
+    assert len((await s.update("t-1", join, 60)).players) == 2
+    assert [m for m, _ in await s.newest(lobby_keys.LOBBY_OPEN_TABLES, None, 10)] == ["t-2"]
+    assert await s.idle(250) == ["t-2"]  # t-1 changed at 400
+    started = await s.update("t-1", lambda t: t.model_copy(update={"status": "started"}), 60)
+    assert started.status == "started" and "t-1" not in await s.idle(10**6)
+    assert set((await s.load_many(["t-1", "t-9"])).keys()) == {"t-1", "t-9"}
+    assert (await s.load_many(["t-9"]))["t-9"] is None
+    await s.forget_idle("t-2")
+    assert await s.idle(10**6) == ["t-3"] and await s.newest(lobby_keys.LOBBY_OPEN_TABLES,
+                                                             None, 10) == []
+    limits = (2, 1, 2)
+    assert await s.reserve("p-h", "table", "t-1", 1, limits) == ""
+    assert await s.reserve("p-h", "table", "t-2", 1, limits) == ""
+    assert await s.reserve("p-h", "table", "t-3", 1, limits) == "open_tables"
+    assert await s.reserve("p-h", "bot", "t-1", 2, limits) == ""
+    assert await s.reserve("p-h", "bot", "t-1", 3, limits) == ""
+    assert await s.reserve("p-h", "bot", "t-2", 3, limits) == "bot_seats"
+    assert await s.reserve("p-h", "unbot", "t-1", 4, limits) == ""
+    assert await s.reserve("p-h", "start", "t-1", 5, limits, "g-1", 1) == ""
+    assert await s.reserve("p-h", "start", "t-1", 5, limits, "g-1", 1) == ""  # held already
+    assert await s.reserve("p-h", "start", "t-2", 6, limits, "g-2", 0) == "running_games"
+    assert await s.reservations("p-h") == ({"t-2": "0:1"}, {"g-1": "1:5"})
+    assert await s.reserve("p-h", "unstart", "t-1", 7, limits, "g-1") == ""
+    assert await s.reservations("p-h") == ({"t-2": "0:1", "t-1": "1:5"}, {})
+    await s.apply("p-h", lobby_tables.Reconcile(drop_tables=["t-2"], set_tables={"t-4": "0:9"}))
+    assert await s.reservations("p-h") == ({"t-1": "1:5", "t-4": "0:9"}, {})
+    assert await s.reserve("p-h", "drop_table", "t-1", 8, limits) == ""
+    assert await s.games_over(["g-1"]) == {"g-1": None}
+    await s.put_meta("g-1", {"n": 1})
+    await s.put_meta("g-1", {"n": 2})  # written once
+    assert await s.games_over(["g-1"]) == {"g-1": False}
+    await s.add_live("g-1", 10)
+    await s.add_live("g-1", 20)  # a retry keeps the first
+    assert await s.newest(lobby_keys.LOBBY_LIVE_GAMES, None, 5) == [("g-1", 10)]
+    await s.drop_live_before(10)
+    assert await s.newest(lobby_keys.LOBBY_LIVE_GAMES, None, 5) == []
+    for i in range(3):
+        await s.audit({"action": f"a{i}"}, 100)
+    assert [e["action"] for e in await s.audit_entries(2)] == ["a2", "a1"]
+    if isinstance(s, LobbyStore):
+        assert loads(await r.get(Keys("g-1").meta)) == {"n": 1}
+
+
+@pytest.fixture(params=["fake", "redis"])
+def bots_store(request: pytest.FixtureRequest, r: Any) -> Any:
+    return FakeBotsStore("runner-1") if request.param == "fake" else BotsStore(r, "runner-1")
+
+
+async def test_bots_store_contract(bots_store: Any, r: Any) -> None:
+    s = bots_store
+    await s.keep("g-1:0", '{"seat":0}')
+    await s.keep("g-2:1", '{"seat":1}')
+    await s.forget("g-2:1")
+    cursor, page = await s.active_page(0)
+    assert cursor == 0 and [text(x) for x in page] == ['{"seat":0}']
+    assert await s.lease("g-1:0") and not await s.lease("g-1:0")  # held (by anyone)
+    await s.renew("g-1:0")
+    assert not await s.lease("g-1:0")
+    await s.release("g-1:0")
+    assert await s.lease("g-1:0")
+    await ensure_group(r, streams.BOTS_IN, streams.GROUP_BOTS)
+
+    async def add(body: dict[str, Any]) -> bytes:  # the lobby's XADD
+        if isinstance(s, FakeBotsStore):
+            return s.add(body)
+        return bytes(await r.xadd(streams.BOTS_IN, {"d": dumps(body)}))
+
+    ids = [await add({"n": i}) for i in range(3)]
+    first = await s.read(2, 0.1)
+    assert [decode(f) for _, f in first] == [{"n": 0}, {"n": 1}]  # at most what was asked
+    assert [decode(f) for _, f in await s.read(5, 0.1)] == [{"n": 2}]
+    assert await s.read(5, 0.1) == []  # each entry delivered once
+    await s.done(ids)
+    if not isinstance(s, FakeBotsStore):
+        assert await r.xlen(streams.BOTS_IN) == 0  # XACKed and XDELed: no bytes left

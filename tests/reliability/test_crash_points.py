@@ -20,6 +20,7 @@ from services.escrow.service import Escrow
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.streams import Keys
+from shared.runtime.archive import ValkeyArchive
 from shared.runtime.settings import Settings
 from shared.runtime.valkey import EmbeddedValkey
 from tests.support.sealing import opening_of, sealed_commit, seed_escrow_key
@@ -60,7 +61,7 @@ async def r() -> AsyncIterator[Any]:
 
 
 def _adj(r: Any, sink: Sink) -> Adjudicator:
-    return Adjudicator(Settings(), Store(r), sink)
+    return Adjudicator(Settings(), Store(r), sink, ValkeyArchive(r))
 
 
 async def _redelivered(r: Any, msg: Any, handler: str) -> Sink:

@@ -51,7 +51,7 @@ async def test_adjudicator_accepts_each_message_only_on_its_own_stream(
 
 
 async def test_gateway_routes_a_reply_to_its_sender_only() -> None:
-    from services.gateway import app as gw
+    from services.gateway.app import create_app
     from services.gateway.hub import Connection
     from services.gateway.outbound import Outbound
 
@@ -68,6 +68,7 @@ async def test_gateway_routes_a_reply_to_its_sender_only() -> None:
         out.start()  # frames are queued by the fan-out and sent by this writer task
         return Connection(player_id=f"p-{who}", name=who, out=out)
 
+    gw = create_app().state.gateway  # the fan-out subscriber as create_app wires it
     alice, bob = connection("alice"), connection("bob")
     gw.hub.add(alice)
     gw.hub.add(bob)

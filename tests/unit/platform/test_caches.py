@@ -64,3 +64,37 @@ def test_the_gateway_keeps_game_metadata_least_recently_used_out() -> None:
         assert r.gets == [Keys(g).meta for g in ("g-0", "g-1", "g-2", "g-1")]
 
     asyncio.run(run())
+
+
+class SpecRedis:
+    """Just enough Redis for the escrow's spec lookup: its round hash, reads counted."""
+
+    def __init__(self) -> None:
+        self.hgets: list[str] = []
+
+    def register_script(self, script: str) -> object:
+        return object()
+
+    async def hget(self, key: str, field: str) -> str:
+        self.hgets.append(field)
+        game = key.split("{", 1)[1].split("}", 1)[0]
+        return dumps({"game_id": game, "game": "duel", "round_id": field, "deadline_ms": 1,
+                      "slots": []})
+
+
+def test_the_escrow_keeps_round_specs_least_recently_used_out() -> None:
+    from services.escrow.service import Escrow
+    from shared.runtime.settings import Settings
+
+    r = SpecRedis()
+    esc = Escrow(Settings(), r, broker=None)  # type: ignore[arg-type]
+    assert esc._specs.maxsize == 20_000
+    esc._specs = LRUCache(maxsize=2)  # the same policy, a bound small enough to reach
+
+    async def run() -> None:
+        for rid in ("r0", "r1", "r0", "r2", "r0", "r1"):
+            spec = await esc._spec("g", rid)
+            assert spec is not None and spec.round_id == rid
+        assert r.hgets == ["r0", "r1", "r2", "r1"]  # r1 went when r2 came, r0 stayed
+
+    asyncio.run(run())

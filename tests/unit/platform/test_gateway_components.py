@@ -7,9 +7,9 @@ import asyncio
 
 import pytest
 
-from services.gateway import app as gateway
 from services.gateway.http_errors import HttpError
 from services.gateway.hub import Hub, Watch
+from services.gateway.routes import games
 from shared.rules import registry
 
 pytestmark = pytest.mark.unit
@@ -17,20 +17,20 @@ pytestmark = pytest.mark.unit
 
 @pytest.mark.parametrize("game", registry.names())
 def test_components_and_rules_of_every_game(game: str) -> None:
-    comp = asyncio.run(gateway.game_components(game))
+    comp = asyncio.run(games.game_components(game))
     assert comp["game"] == game and isinstance(comp["reconstructed"], list)
-    rules = asyncio.run(gateway.game_rules(game))
+    rules = asyncio.run(games.game_rules(game))
     assert rules["markdown"].startswith("# ") and rules["reconstructed"] == comp["reconstructed"]
 
 
 def test_an_unknown_game_is_a_typed_404() -> None:
     with pytest.raises(HttpError) as err:
-        asyncio.run(gateway.game_components("chess"))
+        asyncio.run(games.game_components("chess"))
     assert err.value.status == 404
 
 
 def test_rules_pages_cite_the_rulings() -> None:
-    md = asyncio.run(gateway.game_rules("empire-nyc"))["markdown"]
+    md = asyncio.run(games.game_rules("empire-nyc"))["markdown"]
     assert "NY-S1" in md and "RECONSTRUCTED" in md and "../shared" not in md
 
 
@@ -52,7 +52,7 @@ def test_empires_end_conversions_name_each_choice() -> None:
     along a random game indexes one of its source's ``outs``."""
     from shared.rules._kit.playout import play
 
-    comp = asyncio.run(gateway.game_components("empires-end"))
+    comp = asyncio.run(games.game_components("empires-end"))
     by_id = {x["id"]: x for x in comp["tiles"] + comp["disasters"]}
     road = by_id["road-14"]["convert"]
     assert road == {"src": "wheat", "outs": [{"hammer": 1}, {"axe": 1}], "times": 2}

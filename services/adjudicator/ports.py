@@ -1,0 +1,50 @@
+"""The adjudicator's store as a port (services/adjudicator/store.py is the Redis adapter;
+tests/support/fakes.py ``FakeAdjudicatorStore`` the in-memory one, checked against it in
+tests/integration/test_store_contracts.py). Beside the service rather than in
+shared/runtime/ports.py: it speaks the adjudicator's own types (GameDoc, CommitResult)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from services.adjudicator.core import GameDoc
+from services.adjudicator.store import CommitResult
+
+
+class TimerRunner(Protocol):
+    """shared/runtime/timers.py ``Timers.run``: fires each due timer through ``handle``."""
+
+    async def run(self, handle: Callable[[str], Awaitable[bool]], poll_s: float,
+                  now: Callable[[], int]) -> None: ...
+
+
+class AdjudicatorStorePort(Protocol):
+    @property
+    def timers(self) -> TimerRunner: ...
+
+    def cached(self, game_id: str) -> GameDoc | None: ...
+
+    async def load(self, game_id: str) -> GameDoc | None: ...
+
+    async def command_known(self, game_id: str, seat: int, cmd_id: str) -> bool: ...
+
+    async def remember_rejection(self, game_id: str, seat: int, cmd_id: str) -> bool: ...
+
+    async def commit(self, expected_seq: int, doc: GameDoc, log: list[dict[str, Any]],
+                     records: list[dict[str, Any]], views: dict[int | None, dict[str, Any]],
+                     cmd_id: str = "", seat: int | None = None) -> CommitResult: ...
+
+    async def arm_timer(self, game_id: str, seq: int | str, due_ms: int,
+                        keep: bool = False) -> None: ...
+
+    async def drop_timer(self, member: str) -> None: ...
+
+    async def game_for_archive(self, game_id: str, seats: int
+                               ) -> tuple[Any, list[dict[str, Any]], list[dict[str, Any]],
+                                          Any, Any]: ...
+
+    async def chat_for_archive(self, game_id: str, table_id: str | None
+                               ) -> dict[str, list[dict[str, Any]]]: ...
+
+    async def expire_live(self, game_id: str, seats: int, ttl_ms: int) -> None: ...

@@ -1,0 +1,48 @@
+"""The game catalogue: the games, their options, component data and rules pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from services.gateway.http_errors import HttpError
+from shared.protocol import http as hm
+from shared.protocol.http import typed
+from shared.rules import components, registry
+
+router = APIRouter()
+
+
+@router.get("/api/games", **typed(hm.Games))
+async def games() -> dict[str, Any]:
+    out = []
+    for name in registry.names():
+        g = registry.get(name)
+        out.append({"name": name, "title": g.title, "min_seats": g.min_seats,
+                    "max_seats": g.max_seats, "rules_version": g.rules_version,
+                    "options": g.options_schema()})
+    return {"games": out}
+
+
+def _known_game(game: str) -> str:
+    if game not in registry.names():
+        raise HttpError(404, "game/not_found", "no such game")
+    return game
+
+
+@router.get("/api/games/{game}/components", **typed(hm.Components))
+async def game_components(game: str) -> dict[str, Any]:
+    """The game's public component data (maps, cards, their text) from its data modules;
+    ``reconstructed`` names what is the server's reconstruction (shared/rules/components.py)."""
+    return components.components(_known_game(game))
+
+
+@router.get("/api/games/{game}/rules", **typed(hm.Rules))
+async def game_rules(game: str) -> dict[str, Any]:
+    """The rulings this server follows for the game (``shared/rules/<game>/rulings.md``,
+    markdown) and what of its data is reconstructed."""
+    name = _known_game(game)
+    markdown = components.rulings(name)
+    return {"game": name, "title": registry.get(name).title, "markdown": markdown,
+            "reconstructed": components.components(name).get("reconstructed", [])}
