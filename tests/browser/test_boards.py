@@ -17,7 +17,27 @@ from tests.browser.ui import add_bots, create_table, receipts, start
 
 pytestmark = pytest.mark.browser
 
-SEED = "#board button.seed"
+SEED = "#board .seed[role=button]"
+# a move drawn on the board (SVG) or an HTML button on it
+MOVE = "#board button.go:enabled, #board svg .go[role=button]"
+
+# every target on the board ([role=button], buttons) and whether it is an SVG element
+TARGETS = """() => [...document.querySelectorAll('#board [role=button], #board button')]
+  .filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; })
+  .filter((e) => !e.closest('details'))
+  .map((e) => ({svg: e instanceof SVGElement, what: e.tagName + '.' + [...e.classList].join('.'),
+               focusable: e.tabIndex >= 0, named: !!(e.getAttribute('aria-label') || e.textContent.trim())}))"""
+
+
+async def assert_drawn(page: Page, game: str) -> int:
+    """The board is drawn: every target on it is an SVG element, keyboard-focusable and
+    named (an HTML button or a list item on the board fails); returns how many there are."""
+    targets = await page.evaluate(TARGETS)
+    html = [x["what"] for x in targets if not x["svg"]]
+    assert not html, f"{game}: targets on the board that are not drawn in SVG: {html}"
+    assert all(x["focusable"] and x["named"] for x in targets), targets
+    assert await page.locator("#board svg.drawn").count() > 0, f"{game}: nothing drawn"
+    return len(targets)
 
 
 async def _settled(page: Page, key: str) -> None:
@@ -35,6 +55,10 @@ async def phone_check(page: Page, game: str) -> None:
     await page.screenshot(path=str(SHOTS / f"board-{game}.png"), full_page=True)
     await page.set_viewport_size({"width": 360, "height": 740})
     await page.wait_for_function("() => innerWidth === 360")
+    # a board drawn in SVG lays itself out again for the new width (drawn.js redrawOnResize)
+    await page.wait_for_function(
+        "() => [...document.querySelectorAll('#board svg.drawn')]"
+        ".every((s) => +(s.getAttribute('width') || 0) <= innerWidth)")
     wide = await page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
     assert wide <= 0, f"{game}: the page scrolls {wide} px sideways at 360 px"
     await page.screenshot(path=str(SHOTS / f"board-{game}-360.png"), full_page=True)
@@ -51,10 +75,12 @@ async def new_game(tabs: Any, game: str, seats: int, options: dict[str, Any]) ->
 async def test_empire_standard_nations_and_auction_on_the_board(tabs: Any) -> None:
     page = await new_game(tabs, "empire", 3, {"version": "standard"})
     await page.locator(SEED).click()  # the entropy seed, on the board
-    # the nation market: cards with their starting cards and institution, claimed by a click
-    claim = page.locator("#board .ecard.nation.legal button.seal").first
+    # the nation market: drawn cards with their starting cards and institution, claimed by a
+    # click on the card itself
+    claim = page.locator("#board svg .ecard.nation.legal[role=button]").first
     await claim.wait_for(timeout=60_000)
-    text = await page.locator("#board .ecard.nation").first.inner_text()
+    await assert_drawn(page, "empire")
+    text = await page.locator("#board .ecard.nation").first.text_content() or ""
     assert "Starting cards" in text and "Institution" in text and "per institution" in text
     key = await page.get_attribute("#controls", "data-key") or ""
     await claim.click()
@@ -63,7 +89,7 @@ async def test_empire_standard_nations_and_auction_on_the_board(tabs: Any) -> No
     # the auction: one amount stepper for any raise, never "withdraw" at 0/0/0, a status line
     bids = 0
     for _ in range(12):
-        mine = page.locator("#board .yourbid, #board button.go:enabled")
+        mine = page.locator(f"#board .yourbid, {MOVE}")
         try:
             await mine.first.wait_for(timeout=90_000)
         except PlaywrightTimeout:
@@ -72,43 +98,59 @@ async def test_empire_standard_nations_and_auction_on_the_board(tabs: Any) -> No
             # a collided claim again, commerce's sealed sale (a stepper on the board), or
             # the trade window's "done" (all on the board)
             key = await page.get_attribute("#controls", "data-key") or ""
-            await page.locator("#board button.go:enabled").first.click()
+            await page.locator(MOVE).first.click()
             await _settled(page, key)
             continue
-        panel = await page.locator("#board div.auction").inner_text()
+        await assert_drawn(page, "empire")
+        panel = await page.locator("#board svg.auction").text_content() or ""
         assert "would win" in panel or "nobody" in panel
-        assert await page.locator("#board .yourbid .amount input[type=number]").count() <= 1
+        # one stepper (drawn: − amount + and the bid it sends) for any raise
+        assert await page.locator("#board .yourbid .stepper").count() <= 1
         assert await page.locator("#controls .picker select").count() == 0
         # the bids and the seat's buttons read in one go (one drawn view, never two)
         snap = await page.evaluate(
-            "() => ({amounts: [...document.querySelectorAll('#board .bids b')]"
+            "() => ({amounts: [...document.querySelectorAll('#board svg.auction .bid text.amount')]"
             ".map((b) => b.textContent.trim()),"
             " mine: (document.querySelector('#board .yourbid') || {}).textContent || ''})")
+        assert snap["amounts"], "no bids drawn"
         if all(a in ("0 gold", "withdrawn") for a in snap["amounts"]):
             assert "Withdraw" not in snap["mine"], snap
         key = await page.get_attribute("#controls", "data-key") or ""
         if bids == 0 and await page.locator("#board .yourbid .amount-go").count():
-            await page.click("#board .yourbid .amount-go")  # bid the lowest raise
+            # one more than the lowest raise with the drawn + (when allowed), then send it
+            go = page.locator("#board .yourbid .amount-go")
+            before = await go.get_attribute("aria-label") or ""
+            await page.locator("#board .yourbid .stepper .step").last.click()  # the drawn +
+            after = await go.get_attribute("aria-label") or ""
+            # a stepper spans at least two amounts: + moved from the lowest to the next
+            assert after.startswith("Bid ") and after != before, (before, after)
+            if "not allowed" in after:
+                await page.locator("#board .yourbid .stepper .step").first.click()
+            await go.click()
         else:
-            await page.click("#board .yourbid button.pass")  # pass / take it
+            await page.click("#board .yourbid .pass")  # pass / take it
         bids += 1
         await _settled(page, key)
         if bids >= 3:
             break
     assert bids >= 2, "the seat was never polled in an auction"
-    await page.wait_for_selector("#board .ecard.nation >> text=Held by")
+    await page.wait_for_function(
+        "() => [...document.querySelectorAll('#board .ecard.nation')]"
+        ".some((c) => c.textContent.includes('Held by'))")
     assert (await receipts(page))["bad"] == 0
     await phone_check(page, "empire")
 
 
 async def test_empires_end_cards_with_text(tabs: Any) -> None:
     page = await new_game(tabs, "empires-end", 2, {})
-    made = await play_on_board(page, seed=1, max_moves=400, timeout_s=300, stop_after=5)
+    made = await play_on_board(page, seed=1, max_moves=400, timeout_s=300, stop_after=5,
+                               svg_only=True)
     assert made.moves >= 5 or made.finished, made
-    tiles = await page.locator("#board .ecard.tile").count()
+    await assert_drawn(page, "empires-end")
+    tiles = await page.locator("#board svg .ecard.tile").count()
     assert tiles > 0
     # every tile and disaster card carries its text from the data module
-    text = await page.locator("#board .board.end").inner_text()
+    text = await page.locator("#board .board.end").text_content() or ""
     assert "Reconstructed data" in text
     assert await page.locator("#board .ecard.tile .small").count() >= tiles
     await phone_check(page, "empires-end")
@@ -117,14 +159,16 @@ async def test_empires_end_cards_with_text(tabs: Any) -> None:
 async def test_card_game_rps_and_hand(tabs: Any) -> None:
     page = await new_game(tabs, "empire-cards", 3, {"first_dealer": "rps", "max_hands": 1})
     await page.locator(SEED).click()  # the entropy seed, on the board
-    shape = page.locator("#board .rps button.seal").first
+    shape = page.locator("#board svg.rps .seal[role=button]").first
     await shape.wait_for(timeout=60_000)
     key = await page.get_attribute("#controls", "data-key") or ""
     await shape.click()
     await _settled(page, key)
     await page.wait_for_selector("#sealed .receipt")
-    await page.wait_for_selector("#board ul.cardhand li.card", timeout=90_000)
-    made = await play_on_board(page, seed=2, max_moves=400, timeout_s=300, stop_after=4)
+    await page.wait_for_selector("#board svg.hand g.pc", timeout=90_000)
+    await assert_drawn(page, "empire-cards")
+    made = await play_on_board(page, seed=2, max_moves=400, timeout_s=300, stop_after=4,
+                               svg_only=True)
     assert made.moves >= 4 or made.finished, made
     await phone_check(page, "empire-cards")
 

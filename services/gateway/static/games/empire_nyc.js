@@ -8,7 +8,19 @@ import { clickable, s } from "../svg.js";
 import { moveButtons, movesPanel } from "./kit.js";
 
 const owner = (ctx, seat) => (seat === null || seat === undefined ? h("span", "—") : h("span.seat", { class: "s" + seat }, ctx.name(seat)));
-const PEST = { squirrel: "🐿", rat: "🐀", pigeon: "🐦" };
+// a neighborhood's pest, drawn as shapes (no colour-emoji font needed): centred at x, y
+const PEST = {
+  squirrel: () => [s("path", { d: "M 2 6 C 10 8 10 -6 3 -8 C -3 -9 -5 -2 0 0", class: "tail" }),
+    s("ellipse", { cx: -3, cy: 3, rx: 5, ry: 4.5, class: "body" }), s("circle", { cx: -7, cy: -2, r: 3, class: "body" }),
+    s("circle", { cx: -7.5, cy: -5, r: 1.2, class: "body" })],
+  rat: () => [s("path", { d: "M 5 3 C 9 3 10 7 7 8", class: "tail" }),
+    s("ellipse", { cx: 0, cy: 2, rx: 6, ry: 3.8, class: "body" }), s("path", { d: "M -5 0 L -10 2.5 L -5 4.5 Z", class: "body" }),
+    s("circle", { cx: -4, cy: -1.5, r: 1.8, class: "body" })],
+  pigeon: () => [s("ellipse", { cx: 1, cy: 2, rx: 6.5, ry: 4.2, class: "body" }), s("circle", { cx: -5, cy: -3, r: 3, class: "body" }),
+    s("path", { d: "M -8 -3.5 L -10.5 -2.5 L -8 -1.5 Z", class: "beak" }), s("path", { d: "M 6 1 L 10 -1 L 9 4 Z", class: "body" })],
+};
+const pestIcon = (kind, x, y) => (PEST[kind]
+  ? s("g", { class: `pest pest-${kind}`, transform: `translate(${x} ${y})`, "aria-hidden": "true" }, PEST[kind]()) : null);
 
 // the player's half-made move on the map: {seq, from}
 let sel = { seq: -1, from: null };
@@ -54,7 +66,7 @@ function mapSvg(v, ctx, comp) {
       s("circle", { cx: n.x, cy: n.y, r, fill: colour[n.borough], class: "ground" }),
       s("circle", { cx: n.x, cy: n.y, r: r - 7, class: "owner" + (st.owner === null || st.owner === undefined ? " none" : " s" + st.owner) }),
       s("text", { x: n.x, y: n.y + 8, class: "cubes", "text-anchor": "middle" }, String(st.cubes ?? 0)),
-      s("text", { x: n.x + r - 6, y: n.y - r + 14, class: "pest", "text-anchor": "middle" }, PEST[n.pest] || ""),
+      pestIcon(n.pest, n.x + r - 6, n.y - r + 9),
       s("text", { x: n.x, y: n.y + r + 16, class: "name", "text-anchor": "middle" }, n.name),
     ];
     const attrs = { class: cls, dataset: { nb: n.id, borough: n.borough }, "aria-label": label };

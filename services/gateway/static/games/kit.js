@@ -4,6 +4,7 @@
 import { amount, picker } from "../controls.js";
 import { h } from "../dom.js";
 import { canonical, newNonce } from "../fairness.js";
+import { boardWidth, button, drawing } from "./drawn.js";
 
 /** The seat's legal turn actions of the given types (a Set or an array), optionally filtered. */
 export function legalOf(ctx, types, pred = () => true) {
@@ -73,7 +74,8 @@ export function entropyPanel(ctx) {
   if (!slot) return null;
   return h("section.panel.entropy", h("h3", "Before the game: your random seed"),
     h("p", "Add your own random seed to the dealer's: nobody, not even the server, can then choose the game's randomness alone."),
-    h("button.go.onboard.seal.seed", { type: "button", onclick: () => ctx.commit(slot, newNonce()) }, "Add my random seed"));
+    drawing(button("Add my random seed", () => ctx.commit(slot, newNonce()), Math.min(boardWidth(), 260), { cls: "seal seed" }),
+      "Your random seed"));
 }
 
 /**
