@@ -21,12 +21,15 @@ SEED = "#board .seed[role=button]"
 # a move drawn on the board (SVG) or an HTML button on it
 MOVE = "#board button.go:enabled, #board svg .go[role=button]"
 
-# every target on the board ([role=button], buttons) and whether it is an SVG element
+# every visible target on the board ([role=button], buttons) and whether it is an SVG element
+# (Empire's trade offer form, a composer of any bundle inside a <details>, is not a target)
 TARGETS = """() => [...document.querySelectorAll('#board [role=button], #board button')]
   .filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; })
   .filter((e) => !e.closest('details'))
-  .map((e) => ({svg: e instanceof SVGElement, what: e.tagName + '.' + [...e.classList].join('.'),
-               focusable: e.tabIndex >= 0, named: !!(e.getAttribute('aria-label') || e.textContent.trim())}))"""
+  .map((e) => ({svg: e instanceof SVGElement,
+                what: e.tagName + '.' + [...e.classList].join('.'),
+                focusable: e.tabIndex >= 0,
+                named: !!(e.getAttribute('aria-label') || e.textContent.trim())}))"""
 
 
 async def assert_drawn(page: Page, game: str) -> int:
