@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.async_api import Page
+from playwright.async_api import Browser, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.board_play import play_on_board
+from tests.browser.board_play import PROBE, play_on_board
 from tests.browser.conftest import SHOTS
 from tests.browser.ui import add_bots, create_table, receipts, start
 
@@ -182,3 +182,28 @@ async def test_map_and_wheels_fit_a_phone(tabs: Any, game: str, seats: int) -> N
     made = await play_on_board(page, seed=3, max_moves=400, timeout_s=300, stop_after=3)
     assert made.moves >= 3 or made.finished, made
     await phone_check(page, game)
+
+
+async def test_the_drawn_check_fails_on_an_html_target(browser: Browser) -> None:
+    """The SVG boards' checks (assert_drawn here, board_play's svg_only probe) pass on a drawn
+    target and fail as soon as the board holds an HTML one, so a board that is not drawn
+    cannot pass them."""
+    page = await browser.new_page()
+    try:
+        await page.set_content(
+            '<div id="board"><svg class="drawn" width="120" height="60" role="group"'
+            ' aria-label="board"><g role="button" tabindex="0" class="go" aria-label="Bid 1 gold">'
+            '<rect width="60" height="60"/></g></svg></div>'
+            '<div id="controls"></div><div id="status"></div>')
+        assert await assert_drawn(page, "drawn") == 1
+        st = await page.evaluate(PROBE)
+        assert (st["buttons"], st["html"]) == (1, [])
+        await page.evaluate(
+            "() => { const b = document.createElement('button'); b.className = 'go';"
+            " b.textContent = 'Bid 1 gold'; document.querySelector('#board').append(b); }")
+        with pytest.raises(AssertionError, match="not drawn in SVG"):
+            await assert_drawn(page, "html")
+        st = await page.evaluate(PROBE)
+        assert st["html"] == ['button.go "Bid 1 gold"']
+    finally:
+        await page.close()

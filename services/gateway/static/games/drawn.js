@@ -80,7 +80,7 @@ export function text(str, w, { size = 14, cls = "", weight = "normal", lh = Math
   const lines = wrap(str, w, size, weight);
   return block(w, lines.length * lh, (x, y) => s("text", { x: center ? x + w / 2 : x, y, class: `t ${cls}`.trim(),
     "font-size": size, "font-weight": weight === "normal" ? null : weight, "text-anchor": center ? "middle" : null },
-  lines.map((l, i) => s("tspan", { x: center ? x + w / 2 : x, dy: i ? lh : Math.round(size * 1.0) }, i < lines.length - 1 ? l + " " : l))));
+  lines.map((l, i) => s("tspan", { x: center ? x + w / 2 : x, dy: i ? lh : Math.round(size * 1.0) }, i < lines.length - 1 || !center ? l + " " : l))));
 }
 
 /** Blocks one under the other. */
@@ -133,7 +133,9 @@ export function box(w, { title = null, cls = "", inner, padX = 8, padY = 6, data
   return block(w, h, (x, y) => {
     const parts = [s("rect", { x, y, width: w, height: h, rx: 8, class: "bg" }), body.draw(x + padX, y + padY)];
     const attrs = { class: `box ${cls}`.trim(), dataset: data || undefined };
-    if (onPick) return clickable({ ...attrs, class: `${attrs.class} legal${go ? " go" : ""}`, "aria-label": label || title || "" }, onPick, ...parts);
+    // a card that is itself a target is named by all it shows (axe: the visible text must be
+    // part of the name)
+    if (onPick) return clickable({ ...attrs, class: `${attrs.class} legal${go ? " go" : ""}` }, onPick, ...parts);
     return s("g", { ...attrs, role: label ? "group" : null, "aria-label": label }, ...parts);
   });
 }
@@ -150,7 +152,7 @@ export function button(label, onPick, w, { go = true, cls = "", data = null, dis
     const ty = y + (h - lines.length * lh) / 2 + size * 0.95;
     const parts = [s("rect", { x, y, width: w, height: h, rx: 6, class: "btn" }),
       s("text", { x: x + w / 2, y: ty, "text-anchor": "middle", class: "t btnt", "font-size": size, "font-weight": 600 },
-        lines.map((l, i) => s("tspan", { x: x + w / 2, dy: i ? lh : 0 }, l)))];
+        lines.map((l, i) => s("tspan", { x: x + w / 2, dy: i ? lh : 0 }, i < lines.length - 1 ? l + " " : l)))];
     const c = `${go ? "go" : "legal spot"} ${cls}`.trim();
     if (disabled) return s("g", { class: `off ${cls}`.trim(), "aria-disabled": "true", role: "img", "aria-label": label }, ...parts);
     return clickable({ class: c, "aria-label": label, dataset: data || undefined, "aria-pressed": pressed === null ? null : String(pressed) }, onPick, ...parts);
@@ -194,7 +196,7 @@ export function stepper({ w, min, max, value = min, label, onPick, legal = null,
       const lh = 17;
       const ty = y + TAP + 6 + (go.h - lines.length * lh) / 2 + 13;
       t.setAttribute("y", String(ty));
-      t.replaceChildren(...lines.map((l, i) => s("tspan", { x: x + w / 2, dy: i ? lh : 0 }, l)));
+      t.replaceChildren(...lines.map((l, i) => s("tspan", { x: x + w / 2, dy: i ? lh : 0 }, i < lines.length - 1 ? l + " " : l)));
       goNode.setAttribute("aria-label", say(n));
       goNode.classList.toggle("notallowed", !ok(n));
     };

@@ -65,7 +65,8 @@ function mapSvg(v, ctx, comp) {
       s("title", label),
       s("circle", { cx: n.x, cy: n.y, r, fill: colour[n.borough], class: "ground" }),
       s("circle", { cx: n.x, cy: n.y, r: r - 7, class: "owner" + (st.owner === null || st.owner === undefined ? " none" : " s" + st.owner) }),
-      s("text", { x: n.x, y: n.y + 8, class: "cubes", "text-anchor": "middle" }, String(st.cubes ?? 0)),
+      // "3 " then the name: the visible text reads as the label begins (axe)
+      s("text", { x: n.x, y: n.y + 8, class: "cubes", "text-anchor": "middle" }, `${st.cubes ?? 0} `),
       pestIcon(n.pest, n.x + r - 6, n.y - r + 9),
       s("text", { x: n.x, y: n.y + r + 16, class: "name", "text-anchor": "middle" }, n.name),
     ];
