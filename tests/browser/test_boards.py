@@ -21,11 +21,11 @@ SEED = "#board .seed[role=button]"
 # a move drawn on the board (SVG) or an HTML button on it
 MOVE = "#board button.go:enabled, #board svg .go[role=button]"
 
-# every visible target on the board ([role=button], buttons) and whether it is an SVG element
-# (Empire's trade offer form, a composer of any bundle inside a <details>, is not a target)
-TARGETS = """() => [...document.querySelectorAll('#board [role=button], #board button')]
+# every visible target on the board ([role=button], buttons, fields) and whether it is an SVG
+# element
+TARGETS = """() => [...document.querySelectorAll(
+    '#board [role=button], #board button, #board input, #board select')]
   .filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; })
-  .filter((e) => !e.closest('details'))
   .map((e) => ({svg: e instanceof SVGElement,
                 what: e.tagName + '.' + [...e.classList].join('.'),
                 focusable: e.tabIndex >= 0,
@@ -142,6 +142,39 @@ async def test_empire_standard_nations_and_auction_on_the_board(tabs: Any) -> No
         ".some((c) => c.textContent.includes('Held by'))")
     assert (await receipts(page))["bad"] == 0
     await phone_check(page, "empire")
+
+
+async def test_empire_trade_offer_put_together_on_the_drawing(tabs: Any) -> None:
+    """Empire's trade offer is made on the drawing: open it, − / + per kind of card given and
+    asked for (bounded by what the seat may trade), and one move naming the whole offer."""
+    page = await new_game(tabs, "empire", 2, {"version": "beginner"})
+    await page.locator(SEED).click()
+    toggle = page.locator("#board svg.trading .toggle[role=button]")
+    sell = page.locator("#board svg.commerce .go[role=button]")
+    await page.locator("#board svg.trading .toggle[role=button],"
+                       " #board svg.commerce .go[role=button]").first.wait_for(timeout=90_000)
+    if await sell.count():  # the round's sealed sale comes first: sell, on the drawing
+        await sell.first.click()
+    await toggle.wait_for(timeout=90_000)
+    await toggle.click()
+    send = page.locator("#board svg.trading .offer")
+    assert "Choose what to give" in (await send.get_attribute("aria-label") or "")
+    # by keyboard: the drawn + is focusable, Enter and Space act, and the focus stays on it
+    # when the board is drawn again
+    plus = '[aria-label="You give: one gold more"]'
+    await page.locator(f"#board svg.trading {plus}").focus()
+    await page.keyboard.press("Enter")
+    focused = "() => document.activeElement.getAttribute('aria-label')"
+    assert await page.evaluate(focused) == "You give: one gold more"
+    await page.keyboard.press(" ")
+    assert await page.evaluate(focused) == "You give: one gold more"
+    await page.locator('#board svg.trading [aria-label="You give: one gold less"]').click()
+    label = await send.get_attribute("aria-label") or ""
+    assert "you give 1 gold for nothing" in label, label
+    await assert_drawn(page, "empire")
+    await page.locator("#board svg.trading .go.offer[role=button]").click()
+    # the offer is on the record (the bot may take it at once: a gift raises its value)
+    await page.wait_for_selector("#log li.ev[data-type=trade_offered]", timeout=30_000)
 
 
 async def test_empires_end_cards_with_text(tabs: Any) -> None:

@@ -280,8 +280,26 @@ export function pickBlocks(actions, ctx, w, state, { valueLabel = (k, v) => Stri
   return out;
 }
 
+// a keyboard user keeps their place: a target focused before a redraw is focused again after
+// it (the same name on the new drawing), as long as nothing else took the focus meanwhile
+let focusKey = null;
+const keyOf = (el) => el.getAttribute("aria-label") || el.textContent;
+document.addEventListener("focusin", (e) => {
+  const t = e.target;
+  focusKey = t instanceof SVGElement && t.getAttribute("role") === "button" && t.closest("svg.drawn") ? keyOf(t) : null;
+});
+let restoring = false;
+function restoreFocus() {
+  restoring = false;
+  const a = document.activeElement;
+  if (!focusKey || (a && a !== document.body)) return;
+  const el = [...document.querySelectorAll("#board svg.drawn [role=button]")].find((x) => keyOf(x) === focusKey);
+  if (el) el.focus({ preventScroll: true });
+}
+
 /** One drawn SVG: ``b`` at the origin, ``w`` wide, scaled with its viewBox when narrower. */
 export function drawing(b, label, cls = "") {
+  if (!restoring) { restoring = true; queueMicrotask(restoreFocus); }
   const w = Math.max(1, Math.ceil(b.w)), ht = Math.max(1, Math.ceil(b.h)) + 2;
   return s("svg", { viewBox: `0 0 ${w} ${ht}`, width: w, class: `drawn ${cls}`.trim(), role: "group", "aria-label": label,
     preserveAspectRatio: "xMinYMin meet" }, b.draw(0, 1));

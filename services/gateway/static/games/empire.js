@@ -1,7 +1,8 @@
 // Empire (beginner and standard): auctions of the resource row, open trading, sealed
 // commerce (and nation claiming in standard), development, support.
 import { h, kv, section, table, words } from "../dom.js";
-import { box, boardWidth, textWidth, button, drawing, flow, grid, moveBlocks, pill, redrawOnResize, sectionSvg, stepper, text, vstack } from "./drawn.js";
+import { s } from "../svg.js";
+import { TAP, block, box, boardWidth, chipButton, textWidth, button, drawing, flow, grid, moveBlocks, pill, redrawOnResize, sectionSvg, stepper, text, vstack } from "./drawn.js";
 import { legalOf, openSlot } from "./kit.js";
 
 const RES = ["goods", "populations", "colonies", "bonds", "supporters", "revolts", "gold"];
@@ -11,20 +12,53 @@ function offerText(o, ctx) {
   return `#${o.offer} ${ctx.name(o.from)} → ${ctx.name(o.to)}: gives ${bundle(o.give)} for ${bundle(o.get)}`;
 }
 
-function offerForm(v, ctx) {
-  const others = v.players.map((p) => p.seat).filter((s) => s !== v.seat);
-  const to = h("select", { name: "to" }, others.map((s) => h("option", { value: s }, ctx.name(s))));
-  const row = (side) => h("div.bundle", h("b", side === "give" ? "You give" : "You get"),
-    RES.map((r) => h("label", r, h("input", { type: "number", min: 0, value: 0, name: `${side}-${r}`, size: 3 }))));
-  const form = h("form.offer", h("label", "Offer to ", to), row("give"), row("get"),
-    h("button", { type: "submit" }, "Make offer"));
-  form.onsubmit = (e) => {
-    e.preventDefault();
-    const pick = (side) => Object.fromEntries(RES.map((r) => [r, +form.elements[`${side}-${r}`].value || 0])
-      .filter(([, n]) => n > 0));
-    ctx.act({ type: "offer_trade", to: +to.value, give: pick("give"), get: pick("get") });
+// the seat's trade offer as it is being put together on the board (kept across new views,
+// which come often while others bid and trade; emptied once sent)
+let draft = { game: null, open: false, to: null, give: {}, get: {} };
+const MAX_ASK = 20; // the most of one kind asked for when the other seat's holdings are hidden
+
+/** The trade offer drawn on the board (E-6, E-7): whom to, then − / + for each kind of card
+ * given and asked for, and one move naming the whole offer. */
+function offerBlock(v, ctx, W) {
+  if (draft.game !== ctx.players) draft = { game: ctx.players, open: false, to: null, give: {}, get: {} };
+  const others = v.players.map((p) => p.seat).filter((x) => x !== v.seat);
+  const toggle = button(draft.open ? "Hide the trade offer" : "Offer a trade…", () => { draft.open = !draft.open; ctx.redraw(); },
+    Math.min(W, 240), { go: false, cls: "toggle", pressed: draft.open });
+  if (!draft.open) return toggle;
+  if (!others.includes(draft.to)) draft.to = others[0];
+  const target = v.players.find((p) => p.seat === draft.to);
+  const mine = (v.you && v.you.tradeable) || {};
+  const side = (key, title, most) => {
+    const cw = 200;
+    const cells = RES.map((r) => {
+      const n = draft[key][r] || 0;
+      const max = most(r);
+      const set = (d) => () => { draft[key][r] = Math.min(max, Math.max(0, n + d)); ctx.redraw(); };
+      return block(cw, TAP, (x, y) => {
+        const minus = button("−", set(-1), TAP, { go: false, cls: "step", size: 20 }).draw(x + 96, y);
+        minus.setAttribute("aria-label", `${title}: one ${r} less`);
+        const plus = button("+", set(1), TAP, { go: false, cls: "step", size: 20 }).draw(x + 96 + TAP + 14, y);
+        plus.setAttribute("aria-label", `${title}: one ${r} more`);
+        return s("g", { class: "field", role: "group", "aria-label": `${title}: ${n} ${r}` },
+          s("text", { x, y: y + 27, class: "t", "font-size": 13 }, r),
+          s("text", { x: x + 96 + TAP + 7, y: y + 28, "text-anchor": "middle", class: "t amt", "font-size": 16, "font-weight": 700 }, String(n)),
+          n > 0 ? minus : null, n < max ? plus : null);
+      });
+    });
+    return vstack([text(title, W, { size: 13, weight: "600" }), flow(cells, W, 6)], 4);
   };
-  return h("details.panel.offerform", h("summary", "Offer a trade"), form);
+  const pick = (b) => Object.fromEntries(RES.map((r) => [r, b[r] || 0]).filter(([, n]) => n > 0));
+  const offer = { type: "offer_trade", to: draft.to, give: pick(draft.give), get: pick(draft.get) };
+  const empty = !Object.keys(offer.give).length && !Object.keys(offer.get).length;
+  const send = button(empty ? "Choose what to give and what to ask for" : `Offer ${ctx.name(draft.to)}: you give ${bundle(offer.give)} for ${bundle(offer.get)}`,
+    () => { draft = { game: ctx.players, open: false, to: null, give: {}, get: {} }; ctx.act(offer); }, Math.min(W, 360),
+    { disabled: empty || !!ctx.busy, cls: "offer" });
+  return vstack([toggle,
+    text("To:", W, { size: 13, weight: "600" }),
+    flow(others.map((x) => chipButton(ctx.name(x), () => { draft.to = x; ctx.redraw(); }, { go: false, pressed: draft.to === x })), W, 6),
+    side("give", "You give", (r) => mine[r] ?? 0),
+    side("get", `You ask ${ctx.name(draft.to)} for`, (r) => (target && target.holdings ? target.holdings[r] : MAX_ASK)),
+    send], 8);
 }
 
 // ---- the drawn board (SVG, drawn.js): cards from the server's component data
@@ -192,14 +226,13 @@ export default {
         text("Tradeable now:", W, { size: 12, cls: "muted" }), pills(v.you.tradeable, comp, W)]), "you"));
     }
     if (v.offers.length) parts.push(sectionSvg("Open offers", offersBlock(v, ctx, W), "offers"));
-    // open trading (E-6, E-7): "done" on the drawing, the offer form (a composer of any
-    // bundle, not a legal-move list) attached under it, for every seated player
+    // open trading (E-6, E-7): the offer put together on the drawing and "done", for a seated
+    // player while it has a move to make (its turn in an auction, or the trade window)
     if (v.trading_open && v.seat !== null && v.seat !== undefined) {
       const done = legalOf(ctx, ["done"]);
-      parts.push(h("section.panel.drawnpanel", h("h3", "Trading"),
-        drawing(vstack([text(done.length ? "The trade window is open: make offers, answer them, then say you are done."
-          : "The trade window is open.", W, { size: 13 }), ...moveBlocks(done, ctx, Math.min(W, 260))]), "Trading"),
-        offerForm(v, ctx)));
+      const mayOffer = (ctx.legal || []).length > 0 && !ctx.busy;
+      parts.push(sectionSvg("Trading", vstack([text(done.length ? "The trade window is open: make offers, answer them, then say you are done."
+        : "The trade window is open.", W, { size: 13 }), mayOffer ? offerBlock(v, ctx, W) : null, ...moveBlocks(done, ctx, Math.min(W, 260))], 8), "trading"));
     }
     if (v.standings) {
       parts.push(section("Standings", table(["Place", "Player", "Support", "Gold"], v.standings

@@ -99,13 +99,13 @@ function seatBlock(p, v, ctx, w, armyActs, seatActs, pick) {
       if (!acts.length || ctx.busy) return pcard(c, comp, { w: 44, ht: 60 });
       if (acts.length === 1) return pcard(c, comp, { w: 44, ht: 60, go: true, onPick: () => ctx.act(acts[0]), label: ctx.actionLabel(acts[0]) });
       const key = `${p.seat}:${si}:${c}`;
-      return pcard(c, comp, { w: 44, ht: 60, pressed: pick.army === key, label: `${cardName(c, comp)} in ${ctx.name(p.seat)}'s set ${si}: ${acts.length} moves`,
-        onPick: () => { pick.army = pick.army === key ? null : key; ctx.redraw(); } });
+      return pcard(c, comp, { w: 44, ht: 60, pressed: pick.armyCard === key, label: `${cardName(c, comp)} in ${ctx.name(p.seat)}'s set ${si}: ${acts.length} moves`,
+        onPick: () => { pick.armyCard = pick.armyCard === key ? null : key; ctx.redraw(); } });
     });
     return flow(cardsB, cardsB.length * 46, 2);
   });
-  const chosen = armyActs.filter((a) => pick.army && pick.army.startsWith(`${p.seat}:${a.set}:`)
-    && (a.target ?? ctx.seat) === p.seat && (a.card === undefined || pick.army.endsWith(`:${a.card}`)));
+  const chosen = armyActs.filter((a) => pick.armyCard && pick.armyCard.startsWith(`${p.seat}:${a.set}:`)
+    && (a.target ?? ctx.seat) === p.seat && (a.card === undefined || pick.armyCard.endsWith(`:${a.card}`)));
   const ach = Object.entries(p.achievements).filter(([, n]) => n).map(([r, n]) => `${r} ${n}`).join(", ") || "none";
   return box(w, { title: `${ctx.name(p.seat)}${p.can_win ? " ★ can win" : ""}`,
     cls: "seat" + (own ? " me" : "") + (seatActs.length || armyActs.some((a) => (a.target ?? ctx.seat) === p.seat) ? " legal" : ""),

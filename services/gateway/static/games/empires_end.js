@@ -69,6 +69,7 @@ export default {
     const W = boardWidth();
     const comp = ctx.components;
     const pick = seqState("end-pick", ctx);
+    const own = (id) => (pick[`@${id}`] ||= {}); // a card's or a tile's own half-made choices
     const legal = legalOf(ctx, ON_BOARD);
     const used = new Set();
     const take = (pred) => legal.filter((a) => !used.has(a) && pred(a)).map((a) => { used.add(a); return a; });
@@ -113,7 +114,7 @@ export default {
       const w = v.you.work;
       const hand = v.you.hand.length ? grid(W, 230, (id, cw) => {
         const mine = take((a) => (a.type === "sell" || a.type === "build") && a.card === id);
-        return dcard(comp, id, cw, { cls: mine.length ? "legal" : "", moves: mine.length ? [(iw) => vstack(pickBlocks(mine, ctx, bw(iw), pick,
+        return dcard(comp, id, cw, { cls: mine.length ? "legal" : "", moves: mine.length ? [(iw) => vstack(pickBlocks(mine, ctx, bw(iw), own(id),
           { amountKey: "coins", valueLabel: (kk, x) => (kk === "tile" ? `${(tileOf(comp, x) || { type: x }).type}` : String(x)) }))] : [] });
       }, v.you.hand) : text("empty", W, { size: 13, cls: "muted" });
       parts.push(sectionSvg("You", vstack([text("Resources:", W, { size: 12, cls: "muted" }), pills(v.you.resources, W),
@@ -132,7 +133,7 @@ export default {
     parts.push(sectionSvg("Empires", vstack(v.players.map((p) => vstack([
       text(`${ctx.name(p.seat)} — ${p.vp} VP · strength ${p.base_strength} · ${p.hand_count} cards · ${p.destroyed} destroyed`, W, { size: 14, weight: "600" }),
       grid(W, 200, (l, cw) => tile(comp, l, cw, p.seat === ctx.seat ? (tileMoves[l.tile] || []).length
-        ? [(iw) => vstack(pickBlocks(tileMoves[l.tile], ctx, bw(iw), pick, { amountKey: "coins" }))] : [] : []), p.empire)]), 14)), "empires"));
+        ? [(iw) => vstack(pickBlocks(tileMoves[l.tile], ctx, bw(iw), own(l.tile), { amountKey: "coins" }))] : [] : []), p.empire)]), 14)), "empires"));
     if (v.final) {
       parts.push(section("Final score", table(["Player", "Total", "Track", "Locations", "Innovations", "Destroyed"],
         v.final.map((f, s) => [ctx.name(s), String(f.total), String(f.vp_track), String(f.locations), String(f.innovations), String(f.destroyed)]))));
