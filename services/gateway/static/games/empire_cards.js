@@ -37,7 +37,7 @@ const MAX_PLAYS = 24;
 /** "10 of Spades" from the component data's suit names ("♠ Spades"). */
 function cardName(c, comp) {
   if (typeof c !== "string") return String(c);
-  if (c.startsWith("W")) return "Wizard";
+  if (c.startsWith("W")) return "W, a Wizard"; // the card shows "W": its name says it first (axe)
   const suit = comp && comp.suits && comp.suits[c.slice(-2, -1)];
   return `${c.slice(0, -2)} of ${suit ? suit.split(" ").pop() : c.slice(-2, -1)}`;
 }
@@ -97,7 +97,8 @@ function seatBlock(p, v, ctx, w, armyActs, seatActs, pick) {
     const cardsB = set.map((c) => {
       const acts = armyActs.filter((a) => (a.target ?? ctx.seat) === p.seat && a.set === si && (a.card === undefined || a.card === c));
       if (!acts.length || ctx.busy) return pcard(c, comp, { w: 44, ht: 60 });
-      if (acts.length === 1) return pcard(c, comp, { w: 44, ht: 60, go: true, onPick: () => ctx.act(acts[0]), label: ctx.actionLabel(acts[0]) });
+      if (acts.length === 1) return pcard(c, comp, { w: 44, ht: 60, go: true, onPick: () => ctx.act(acts[0]),
+        label: `${cardName(c, comp)}: ${ctx.actionLabel(acts[0])}` });
       const key = `${p.seat}:${si}:${c}`;
       return pcard(c, comp, { w: 44, ht: 60, pressed: pick.armyCard === key, label: `${cardName(c, comp)} in ${ctx.name(p.seat)}'s set ${si}: ${acts.length} moves`,
         onPick: () => { pick.armyCard = pick.armyCard === key ? null : key; ctx.redraw(); } });

@@ -21,7 +21,7 @@ const PEST = {
 };
 const pestIcon = (kind, x, y) => (PEST[kind]
   ? s("g", { class: `pest pest-${kind}`, transform: `translate(${x} ${y})`, "aria-hidden": "true" },
-    s("circle", { cx: 0, cy: 0, r: 13, class: "badge" }), s("g", { transform: "scale(1.15)" }, PEST[kind]())) : null);
+    s("circle", { cx: 0, cy: 0, r: 10.5, class: "badge" }), s("g", { transform: "scale(0.85)" }, PEST[kind]())) : null);
 
 // the player's half-made move on the map: {seq, from}
 let sel = { seq: -1, from: null };
@@ -68,7 +68,7 @@ function mapSvg(v, ctx, comp) {
       s("circle", { cx: n.x, cy: n.y, r: r - 7, class: "owner" + (st.owner === null || st.owner === undefined ? " none" : " s" + st.owner) }),
       // "3 " then the name: the visible text reads as the label begins (axe)
       s("text", { x: n.x, y: n.y + 8, class: "cubes", "text-anchor": "middle" }, `${st.cubes ?? 0} `),
-      pestIcon(n.pest, n.x + r - 4, n.y - r + 4),
+      pestIcon(n.pest, n.x + r - 8, n.y - r + 9),
       s("text", { x: n.x, y: n.y + r + 16, class: "name", "text-anchor": "middle" }, n.name),
     ];
     const attrs = { class: cls, dataset: { nb: n.id, borough: n.borough }, "aria-label": label };
