@@ -172,6 +172,8 @@ async def test_empire_trade_offer_put_together_on_the_drawing(tabs: Any) -> None
     label = await send.get_attribute("aria-label") or ""
     assert "you give 1 gold for nothing" in label, label
     await assert_drawn(page, "empire")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SHOTS / "board-empire-trade.png"), full_page=True)
     await page.locator("#board svg.trading .go.offer[role=button]").click()
     # the offer is on the record (the bot may take it at once: a gift raises its value)
     await page.wait_for_selector("#log li.ev[data-type=trade_offered]", timeout=30_000)

@@ -57,7 +57,7 @@ function offerBlock(v, ctx, W) {
     text("To:", W, { size: 13, weight: "600" }),
     flow(others.map((x) => chipButton(ctx.name(x), () => { draft.to = x; ctx.redraw(); }, { go: false, pressed: draft.to === x })), W, 6),
     side("give", "You give", (r) => mine[r] ?? 0),
-    side("get", `You ask ${ctx.name(draft.to)} for`, (r) => (target && target.holdings ? target.holdings[r] : MAX_ASK)),
+    side("get", `You ask ${ctx.name(draft.to)} for`, (r) => ((target && (target.tradeable || target.holdings)) || {})[r] ?? MAX_ASK),
     send], 8);
 }
 

@@ -14,10 +14,11 @@ const red = (c) => /[HD]\d$/.test(c);
 
 function pending(p, ctx) {
   const rows = [];
+  const spell = p.spell && ctx.components && (ctx.components.spells || []).find((x) => x.spell === p.spell.kind);
   if (p.trade) rows.push(`Trade: ${ctx.name(p.trade.initiator)} offers ${p.trade.card ? card(p.trade.card) : "a card"} to ${ctx.name(p.trade.target)}`);
   if (p.battle) rows.push(`Battle: ${ctx.name(p.battle.attacker)} demands ${p.battle.rank}${p.battle.suit ? SUIT[p.battle.suit] || p.battle.suit : ""} from ${ctx.name(p.battle.defender)}`);
   if (p.tribute) rows.push(`Tribute: ${p.tribute.owing.map(ctx.name).join(", ")} owe ${ctx.name(p.tribute.to)} a card`);
-  if (p.spell) rows.push(`Spell: ${ctx.name(p.spell.caster)} casts ${words(p.spell.kind)} (${words(p.spell.stage)})`);
+  if (p.spell) rows.push(`Spell: ${ctx.name(p.spell.caster)} casts ${words(p.spell.kind)} (${words(p.spell.stage)})${spell ? ` — ${spell.text}` : ""}`);
   if (p.rewards) rows.push(`Rewards: ${p.rewards.map((r) => `${words(r.kind)}${r.target === null ? "" : " on " + ctx.name(r.target)}`).join(", ")}`);
   return rows;
 }
