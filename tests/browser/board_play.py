@@ -1,11 +1,14 @@
 """Playing a seat by clicking on the drawn board only (issue 21).
 
-A move is a click on ``#board``: a highlighted spot (a card, a neighborhood, a wheel's edge:
-``.legal[role=button]``) or a board button (``button.go``, an amount stepper's send button,
-a seal button). The side panel (``#controls``) is never clicked: when it offers a move for a
-while and the board offers none, the game is not playable on its board and the run fails.
-After every move the page must not scroll sideways, and at phone width every visible control
-on the board and in the side panel must be at least 44 by 44 px.
+A move is a click on ``#board``: a highlighted spot that selects (a card, a neighborhood, a
+wheel's edge: ``.legal[role=button]`` without ``go``) or a move that sends (an HTML
+``button.go``, or a drawn SVG target ``[role=button].go``: an amount stepper's send button, a
+seal button, a nation card). The side panel (``#controls``) is never clicked: when it offers a
+move for a while and the board offers none, the game is not playable on its board and the run
+fails. With ``svg_only`` (Empire, Empire's End, the Card Game: boards drawn in SVG) every target
+on the board must be an SVG element: an HTML button or spot on the board fails the run. After
+every move the page must not scroll sideways, and at phone width every visible control on the
+board and in the side panel must be at least 44 by 44 px.
 """
 
 from __future__ import annotations
@@ -30,8 +33,13 @@ PROBE = """() => {
   const c = document.querySelector('#controls');
   return {
     result: !!document.querySelector('#result:not(.hidden) table.result'),
-    spots: on('#board .legal[role=button]').length,
-    buttons: on('#board button.go').length,
+    spots: on('#board .legal[role=button]:not(.go)').length,
+    buttons: on('#board button.go, #board svg .go[role=button]').length,
+    // targets on the board that are not drawn (HTML buttons and spots, not SVG elements)
+    html: on('#board button.go, #board .legal[role=button]:not(.go), #board [role=button].go')
+      .filter((e) => !(e instanceof SVGElement))
+      .map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}`
+        + ` "${(e.textContent || '').trim().slice(0, 30)}"`),
     side: on('#controls button.go').length,
     key: c ? c.dataset.key || '' : '',
     refused: (document.querySelector('#status') || {}).textContent?.includes('refused') || false,
@@ -80,10 +88,12 @@ async def _settle(page: Page, key: str, timeout_ms: float) -> None:
 async def play_on_board(
     page: Page, *, seed: int, max_moves: int, timeout_s: float, phone: bool = False,
     side_grace_s: float = 4.0, shot: tuple[int, str] | None = None, stop_after: int = 0,
+    svg_only: bool = False,
 ) -> Played:
     """Play this page's seat on the board until the result screen shows (bounded by
     ``max_moves`` clicks and ``timeout_s``). Fails when a move is offered only in the side
-    panel, when the page scrolls sideways, or (``phone``) when a control is under 44 px.
+    panel, when the page scrolls sideways, (``phone``) when a control is under 44 px, or
+    (``svg_only``) when a target on the board is not an SVG element.
     ``shot`` = (n, name): a screenshot once the seat has made n moves; ``stop_after`` > 0:
     return (unfinished) after that many moves."""
     rng = random.Random(seed)
@@ -96,6 +106,8 @@ async def play_on_board(
         assert st["wide"] <= 0, f"the page scrolls {st['wide']} px sideways after {out.moves} moves"
         if phone:
             out.small.update(await page.evaluate(SMALL_TARGETS))
+        if svg_only:
+            assert not st["html"], f"targets on the board that are not drawn in SVG: {st['html']}"
         if st["result"]:
             out.finished = True
             return out
@@ -118,7 +130,8 @@ async def play_on_board(
         assert out.moves < max_moves, f"no result after {max_moves} moves on the board"
         # a board button is the move; a spot (card, neighborhood, wheel edge) selects first
         use_spot = st["spots"] and (not st["buttons"] or rng.random() < 0.35)
-        sel = "#board .legal[role=button]" if use_spot else "#board button.go:enabled"
+        sel = ("#board .legal[role=button]:not(.go)" if use_spot
+               else "#board button.go:enabled, #board svg .go[role=button]")
         loc = page.locator(sel)
         n = await loc.count()
         if not n:

@@ -53,9 +53,9 @@ async def test_board(tabs: Any, game: str) -> None:
     await start(page)
     problems = await serious(page, f"{game} board (seed)")
     # the seed on the board, then the board with the seat's first move on offer
-    await page.locator("#board button.seed").click(timeout=60_000)
-    await page.locator("#board button.go:enabled, #board .legal[role=button]").first.wait_for(
-        timeout=90_000)
+    await page.locator("#board .seed[role=button]").click(timeout=60_000)
+    await page.locator("#board button.go:enabled, #board .legal[role=button],"
+                       " #board svg .go[role=button]").first.wait_for(timeout=90_000)
     problems += await serious(page, f"{game} board")
     assert not problems, "\n".join(problems)
 

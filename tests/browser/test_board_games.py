@@ -2,7 +2,8 @@
 board only (tests/browser/board_play.py: a move offered only in the side panel fails the run),
 at desktop width (1280 px) and phone width (360 px), checking after every move that nothing
 scrolls sideways and, at 360 px, that every control is at least 44 by 44 px. Screenshots of
-each board (mid-game and at the end) go to test-output/screenshots.
+each board (mid-game and at the end) go to test-output/screenshots. Empire, Empire's End and the
+Card Game are drawn in SVG: there every target on the board must be an SVG element.
 
 Short options keep them quick (Empire's beginner version, one Card Game hand, a few New York
 rounds). ``make test`` plays the Engine and Empire at 360 px (about a minute together); the
@@ -21,6 +22,8 @@ from tests.browser.ui import add_bots, create_table, start
 pytestmark = pytest.mark.browser
 
 FULL = pytest.mark.board_full
+# boards drawn in SVG whose every target must be an SVG element (board_play's svg_only)
+DRAWN_SVG = {"empire", "empires-end", "empire-cards"}
 
 # (game, seats, options, move bound, time bound in s)
 ENGINE = ("empire-engine", 2, {}, 120, 300)
@@ -63,7 +66,7 @@ async def test_a_whole_game_on_the_board(
     suffix = "-360" if phone else ""
     played = await play_on_board(page, seed=len(game) * width, max_moves=max_moves,
                                  timeout_s=timeout_s, phone=phone,
-                                 shot=(4, f"game-{game}{suffix}"))
+                                 shot=(4, f"game-{game}{suffix}"), svg_only=game in DRAWN_SVG)
     await shots(page, f"game-{game}{suffix}-end")
     assert played.finished
     assert played.moves >= 2, played

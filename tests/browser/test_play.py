@@ -139,22 +139,26 @@ async def test_board_of_every_game(
     for _ in range(4):  # the entropy seed, then game moves as they come (bots may be slow)
         # a move is a ready control, or (games played on their drawn board) a highlighted
         # spot on the board, then the amount it asks for
+        # (a drawn SVG move, g.go[role=button], sends at once; a g.legal spot selects)
         button = page.locator(
             "#controls[data-state=ready] button.go:enabled:visible,"
-            " #board g.legal[role=button]:visible,"
+            " #board g.legal[role=button]:not(.go):visible,"
+            " #board svg .go[role=button]:visible,"
             " #board button.go.onboard:enabled:visible").first  # a hidden one is no move
         try:
             await button.wait_for(timeout=60_000 if clicks < 2 else 10_000)
         except PlaywrightTimeout:
             break
-        if await page.locator("#board g.legal[role=button]").count():
+        spot = page.locator("#board g.legal[role=button]:not(.go)")
+        if await spot.count():
             seq = await page.get_attribute("#controls", "data-seq") or ""
             key = await page.get_attribute("#controls", "data-key") or ""
-            await page.locator("#board g.legal[role=button]").first.click()
-            # what the spot offers: an amount, dice, or (the Engine's wheel edge) the sealed
-            # placements that bring that action to the top
+            await spot.first.click()
+            # what the spot offers: an amount, dice, (the Engine's wheel edge) the sealed
+            # placements that bring that action to the top, or (the Card Game's hand) the
+            # drawn plays with the card
             go = page.locator("#board .amount-go:enabled, #board button.dice:enabled,"
-                              " #board button.go.seal").first
+                              " #board button.go.seal, #board svg .go[role=button]").first
             if await go.count():
                 await go.click()
             clicks += 1
@@ -165,7 +169,8 @@ async def test_board_of_every_game(
                 "([s, k]) => document.querySelector('#controls').dataset.seq !== s"
                 " || document.querySelector('#controls').dataset.key !== k"
                 " || document.querySelector('#status').textContent.includes('refused')"
-                " || document.querySelector('#board .amount-go, #board button.dice')",
+                " || document.querySelector('#board .amount-go, #board button.dice,"
+                " #board svg .go[role=button]')",
                 arg=[seq, key])
             continue
         key = await page.get_attribute("#controls", "data-key") or ""
@@ -187,7 +192,8 @@ async def test_board_of_every_game(
     await page.wait_for_selector("#sealed .verified", state="attached")
     SHOTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(SHOTS / f"{game}.png"), full_page=True)
-    assert await page.locator("#board .board table").count() > 0
+    # a table of the players, or a board drawn in SVG
+    assert await page.locator("#board .board table, #board .board svg.drawn").count() > 0
 
 
 async def test_nyc_map_is_clicked_and_fits_a_phone(tabs: Any) -> None:

@@ -9,8 +9,10 @@ from typing import Any
 
 from playwright.async_api import Page
 
-# the seat's side-panel controls, or the moves its board offers as buttons (Empire's auction)
-READY = "#controls[data-state=ready] button.go:enabled, #board button.go:enabled"
+# the seat's side-panel controls, or the moves its board offers as buttons (HTML, or drawn in
+# SVG: Empire's auction)
+READY = ("#controls[data-state=ready] button.go:enabled, #board button.go:enabled,"
+         " #board svg .go[role=button]")
 
 
 async def create_table(

@@ -1,8 +1,9 @@
 // Empire (beginner and standard): auctions of the resource row, open trading, sealed
 // commerce (and nation claiming in standard), development, support.
-import { amount } from "../controls.js";
 import { h, kv, section, table, words } from "../dom.js";
-import { legalOf, moveButtons, openSlot, sealButton } from "./kit.js";
+import { s } from "../svg.js";
+import { TAP, block, box, boardWidth, chipButton, textWidth, button, drawing, flow, grid, moveBlocks, pill, redrawOnResize, sectionSvg, stepper, text, vstack } from "./drawn.js";
+import { legalOf, openSlot } from "./kit.js";
 
 const RES = ["goods", "populations", "colonies", "bonds", "supporters", "revolts", "gold"];
 const bundle = (b) => Object.entries(b || {}).filter(([, n]) => n).map(([k, n]) => `${n} ${k}`).join(", ") || "nothing";
@@ -11,40 +12,74 @@ function offerText(o, ctx) {
   return `#${o.offer} ${ctx.name(o.from)} → ${ctx.name(o.to)}: gives ${bundle(o.give)} for ${bundle(o.get)}`;
 }
 
-function offerForm(v, ctx) {
-  const others = v.players.map((p) => p.seat).filter((s) => s !== v.seat);
-  const to = h("select", { name: "to" }, others.map((s) => h("option", { value: s }, ctx.name(s))));
-  const row = (side) => h("div.bundle", h("b", side === "give" ? "You give" : "You get"),
-    RES.map((r) => h("label", r, h("input", { type: "number", min: 0, value: 0, name: `${side}-${r}`, size: 3 }))));
-  const form = h("form.offer", h("label", "Offer to ", to), row("give"), row("get"),
-    h("button", { type: "submit" }, "Make offer"));
-  form.onsubmit = (e) => {
-    e.preventDefault();
-    const pick = (side) => Object.fromEntries(RES.map((r) => [r, +form.elements[`${side}-${r}`].value || 0])
-      .filter(([, n]) => n > 0));
-    ctx.act({ type: "offer_trade", to: +to.value, give: pick("give"), get: pick("get") });
+// the seat's trade offer as it is being put together on the board (kept across new views,
+// which come often while others bid and trade; emptied once sent)
+let draft = { game: null, open: false, to: null, give: {}, get: {} };
+const MAX_ASK = 20; // the most of one kind asked for when the other seat's holdings are hidden
+
+/** The trade offer drawn on the board (E-6, E-7): whom to, then − / + for each kind of card
+ * given and asked for, and one move naming the whole offer. */
+function offerBlock(v, ctx, W) {
+  if (draft.game !== ctx.players) draft = { game: ctx.players, open: false, to: null, give: {}, get: {} };
+  const others = v.players.map((p) => p.seat).filter((x) => x !== v.seat);
+  const toggle = button(draft.open ? "Hide the trade offer" : "Offer a trade…", () => { draft.open = !draft.open; ctx.redraw(); },
+    Math.min(W, 240), { go: false, cls: "toggle", pressed: draft.open });
+  if (!draft.open) return toggle;
+  if (!others.includes(draft.to)) draft.to = others[0];
+  const target = v.players.find((p) => p.seat === draft.to);
+  const mine = (v.you && v.you.tradeable) || {};
+  const side = (key, title, most) => {
+    const cw = 200;
+    const cells = RES.map((r) => {
+      const n = draft[key][r] || 0;
+      const max = most(r);
+      const set = (d) => () => { draft[key][r] = Math.min(max, Math.max(0, n + d)); ctx.redraw(); };
+      return block(cw, TAP, (x, y) => {
+        const minus = button("−", set(-1), TAP, { go: false, cls: "step", size: 20 }).draw(x + 96, y);
+        minus.setAttribute("aria-label", `${title}: one ${r} less`);
+        const plus = button("+", set(1), TAP, { go: false, cls: "step", size: 20 }).draw(x + 96 + TAP + 14, y);
+        plus.setAttribute("aria-label", `${title}: one ${r} more`);
+        return s("g", { class: "field", role: "group", "aria-label": `${title}: ${n} ${r}` },
+          s("text", { x, y: y + 27, class: "t", "font-size": 13 }, r),
+          s("text", { x: x + 96 + TAP + 7, y: y + 28, "text-anchor": "middle", class: "t amt", "font-size": 16, "font-weight": 700 }, String(n)),
+          n > 0 ? minus : null, n < max ? plus : null);
+      });
+    });
+    return vstack([text(title, W, { size: 13, weight: "600" }), flow(cells, W, 6)], 4);
   };
-  return h("details.panel.offerform", h("summary", "Offer a trade"), form);
+  const pick = (b) => Object.fromEntries(RES.map((r) => [r, b[r] || 0]).filter(([, n]) => n > 0));
+  const offer = { type: "offer_trade", to: draft.to, give: pick(draft.give), get: pick(draft.get) };
+  const empty = !Object.keys(offer.give).length && !Object.keys(offer.get).length;
+  const send = button(empty ? "Choose what to give and what to ask for" : `Offer ${ctx.name(draft.to)}: you give ${bundle(offer.give)} for ${bundle(offer.get)}`,
+    () => { draft = { game: ctx.players, open: false, to: null, give: {}, get: {} }; ctx.act(offer); }, Math.min(W, 360),
+    { disabled: empty || !!ctx.busy, cls: "offer" });
+  return vstack([toggle,
+    text("To:", W, { size: 13, weight: "600" }),
+    flow(others.map((x) => chipButton(ctx.name(x), () => { draft.to = x; ctx.redraw(); }, { go: false, pressed: draft.to === x })), W, 6),
+    side("give", "You give", (r) => mine[r] ?? 0),
+    side("get", `You ask ${ctx.name(draft.to)} for`, (r) => ((target && (target.tradeable || target.holdings)) || {})[r] ?? MAX_ASK),
+    send], 8);
 }
 
-// ---- the drawn parts: cards from the server's component data (GET /api/games/empire/components)
+// ---- the drawn board (SVG, drawn.js): cards from the server's component data
+// (GET /api/games/empire/components); nothing here keeps its own copy of their text
 
-const chip = (k, n, comp) => h("span.res", { class: "r-" + k, title: k }, `${n} ${n === 1 && comp ? comp.singular[k] || k : k}`);
-const chips = (b, comp) => {
+const sing = (comp, k, n) => (n === 1 && comp ? comp.singular[k] || k : k);
+const pills = (b, comp, w) => {
   const xs = Object.entries(b || {}).filter(([, n]) => n);
-  return xs.length ? h("span.chips", xs.map(([k, n]) => chip(k, n, comp))) : h("span.muted", "nothing");
+  return xs.length ? flow(xs.map(([k, n]) => pill(`${n} ${sing(comp, k, n)}`, "r-" + k)), w, 4) : text("nothing", w, { size: 13, cls: "muted" });
 };
+const nationOf = (comp, number) => (comp && comp.nations ? comp.nations.find((n) => n.number === number) : null);
+const reconstructedTag = (comp, w) => (comp && comp.reconstructed && comp.reconstructed.length
+  ? text("Reconstructed data: " + comp.reconstructed.join("; ") + ".", w, { size: 12, cls: "muted recon" }) : null);
 
 /** A nation card: its starting cards and its national institution (the data module's text). */
-function nationCard(n, comp, extra = {}) {
-  return h("div.ecard.nation", { class: extra.cls || "", dataset: { nation: n.number } },
-    h("div.ecard-title", h("b", n.name), h("small", ` #${n.number}`)),
-    h("div.ecard-row", h("small.muted", "Starting cards: "), chips(n.start, comp)),
-    h("div.ecard-row", h("small.muted", "Institution: "), h("span.inst", n.text)),
-    extra.more || null, extra.buttons || null);
+function nationCard(n, comp, w, { cls = "", more = [], onPick = null, label = null } = {}) {
+  return box(w, { title: `${n.name} · nation ${n.number}`, cls: `ecard nation ${cls}`.trim(), data: { nation: n.number },
+    onPick, go: !!onPick, label: label || `${n.name}: starting cards and institution`,
+    inner: (iw) => [text("Starting cards:", iw, { size: 12, cls: "muted" }), pills(n.start, comp, iw),
+      text("Institution:", iw, { size: 12, cls: "muted" }), text(n.text, iw, { size: 13, cls: "inst" }), ...more.map((m) => m(iw))] });
 }
-
-const nationOf = (comp, number) => (comp && comp.nations ? comp.nations.find((n) => n.number === number) : null);
 
 /** E-2: the highest untied bid among seats still in wins, even a 0; all tied: nobody. */
 function leader(a, minOne) {
@@ -55,119 +90,149 @@ function leader(a, minOne) {
   return { seat: untied[0][1], bid: untied[0][0] };
 }
 
-function auctionPanel(v, ctx) {
+function rowBlock(v, W) {
+  const a = v.auction;
+  const cw = Math.min(W, Math.max(86, ...v.row.map((c) => Math.ceil(textWidth(words(c.resource), 13, "700")) + 14)));
+  return flow(v.row.map((c) => {
+    const now = a && a.card === c.index;
+    const status = c.status === "waiting" ? "to come" : c.status === "auction" ? "bidding now" : c.status;
+    return box(cw, { cls: `rowcard ${c.status}${now ? " now" : ""} r-${c.resource}`, data: { card: c.index },
+      label: `card ${c.index + 1}: ${c.resource} (${status})`, padX: 5,
+      inner: (iw) => [text(`card ${c.index + 1}`, iw, { size: 11, cls: "muted", center: true }),
+        text(words(c.resource), iw, { size: 13, weight: "700", center: true }), text(status, iw, { size: 11, cls: "muted", center: true })] });
+  }), W, 6);
+}
+
+function auctionBlock(v, ctx, W) {
   const a = v.auction;
   const comp = ctx.components;
   const lead = leader(a, v.options && v.options.min_winning_bid_one);
-  const live = a.withdrawn.filter((w) => !w).length;
-  const bids = h("ul.bids", v.players.map((p) => h("li.bid", {
-    class: [a.withdrawn[p.seat] ? "out" : "", lead && lead.seat === p.seat ? "lead" : "", a.to_act === p.seat ? "toact" : ""].join(" "),
-  }, h("span", ctx.name(p.seat)), h("b", a.withdrawn[p.seat] ? "withdrawn" : `${a.bids[p.seat]} gold`),
-  lead && lead.seat === p.seat ? h("small", "leads") : a.to_act === p.seat ? h("small", "to act") : null)));
+  const live = a.withdrawn.filter((x) => !x).length;
   const what = comp ? comp.singular[a.resource] || a.resource : a.resource;
   let status;
   if (!lead) status = a.bids.every((b, s) => a.withdrawn[s] || b === 0) ? "No bids yet: if everyone passes, nobody wins this card."
     : "Every bid is tied: nobody would win it now.";
   else status = `${ctx.name(lead.seat)} would win the ${what} for ${lead.bid} gold if it closed now.`;
-  const parts = [h("p.auction-status", status),
-    h("p.muted.small", `The auction closes when every seat still in has passed in a row (${a.passes} of ${live} so far; RULINGS E-1).`), bids];
+  const bids = flow(v.players.map((p) => {
+    const out = a.withdrawn[p.seat], leads = lead && lead.seat === p.seat, acts = a.to_act === p.seat;
+    return box(Math.min(W, Math.max(132, Math.ceil(textWidth(ctx.name(p.seat), 13)) + 18)), { cls: ["bid", out ? "out" : "", leads ? "lead" : "", acts ? "toact" : "", p.seat === v.seat ? "me" : ""].join(" "),
+      data: { seat: p.seat }, label: `${ctx.name(p.seat)}: ${out ? "withdrawn" : `${a.bids[p.seat]} gold`}${leads ? ", leads" : acts ? ", to act" : ""}`,
+      inner: (iw) => [text(ctx.name(p.seat), iw, { size: 13 }), text(out ? "withdrawn" : `${a.bids[p.seat]} gold`, iw, { size: 16, weight: "700", cls: "amount" }),
+        text(leads ? "leads" : acts ? "to act" : " ", iw, { size: 12, cls: "muted" })] });
+  }), W, 6);
+  const parts = [text(status, W, { size: 15, weight: "600", cls: "status" }),
+    text(`The auction closes when every seat still in has passed in a row (${a.passes} of ${live} so far; RULINGS E-1).`, W, { size: 12, cls: "muted" }),
+    bids];
   const mine = legalOf(ctx, ["pass", "withdraw", "raise"]);
   if (mine.length) {
     const me = ctx.seat;
     const closes = a.passes + 1 >= live;
     const iLead = lead && lead.seat === me;
     const pass = mine.find((x) => x.type === "pass");
-    const passText = iLead && closes ? `Take it: win the ${what} for ${a.bids[me]} gold`
-      : iLead ? `Pass, keeping the lead at ${a.bids[me]} gold` : `Pass (stay at ${a.bids[me]} gold)`;
+    const bw = Math.min(W, 300);
     const row = [];
-    if (pass) row.push(h("button.go.onboard.pass", { type: "button", disabled: !!ctx.busy, onclick: () => ctx.act(pass), class: iLead && closes ? "take" : "" }, passText));
+    if (pass) {
+      row.push(button(iLead && closes ? `Take it: win the ${what} for ${a.bids[me]} gold`
+        : iLead ? `Pass, keeping the lead at ${a.bids[me]} gold` : `Pass (stay at ${a.bids[me]} gold)`, () => ctx.act(pass), bw,
+      { disabled: !!ctx.busy, cls: "pass" + (iLead && closes ? " take" : "") }));
+    }
     // withdrawing is legal while tied (E-1), but at 0 with every bid still 0 it only drops out
     // of an untouched auction: not offered then (issue 21)
     const allZero = a.bids.every((b, s) => a.withdrawn[s] || b === 0);
-    if (!allZero) row.push(...moveButtons(mine.filter((x) => x.type === "withdraw"), ctx));
+    if (!allZero) row.push(...moveBlocks(mine.filter((x) => x.type === "withdraw"), ctx, bw));
     const raises = mine.filter((x) => x.type === "raise");
-    if (raises.length) row.push(h("div.raise", h("small.muted", "Raise your bid to:"),
-      moveButtons(raises, ctx, { amountKey: "bid", amountLabel: (n) => `Bid ${n} gold` })));
-    parts.push(h("div.yourbid", h("p.yourmove", iLead && closes ? "You lead and everyone else has passed: take it."
-      : iLead ? "You lead: pass to keep your bid." : "Your bid:"), h("div.row", row)));
+    if (raises.length) {
+      row.push(vstack([text("Raise your bid to:", bw, { size: 12, cls: "muted" }),
+        ...moveBlocks(raises, ctx, bw, { amountKey: "bid", amountLabel: (n) => `Bid ${n} gold`, cls: "raise" })], 3));
+    }
+    parts.push(box(W, { cls: "yourbid", label: "Your bid", inner: (iw) => [
+      text(iLead && closes ? "You lead and everyone else has passed: take it." : iLead ? "You lead: pass to keep your bid." : "Your bid:", iw,
+        { size: 14, weight: "600", cls: "yourmove" }), flow(row, iw, 8)] }));
   }
-  return section(`Auction: card ${a.card + 1}, ${words(a.resource)}`, h("div.auction", parts));
+  return vstack(parts, 6);
 }
 
-function rowCards(v, ctx) {
-  const a = v.auction;
-  return h("ol.cards.auction-row", v.row.map((c) => h("li.card", { class: c.status + (a && a.card === c.index ? " now" : ""),
-    dataset: { card: c.index }, title: `card ${c.index + 1}: ${c.resource} (${c.status})` },
-  h("small", `card ${c.index + 1}`), h("b", words(c.resource)),
-  h("small", c.status === "waiting" ? "to come" : c.status === "auction" ? "bidding now" : c.status))));
-}
-
-function claimPanel(v, ctx) {
+function claimBlock(v, ctx, W) {
   const comp = ctx.components;
-  const slot = openSlot(ctx, (s) => String(s.round_id).startsWith("claim"));
-  const cards = v.claim.market.map((m) => {
+  const slot = openSlot(ctx, (x) => String(x.round_id).startsWith("claim"));
+  const cards = grid(W, 230, (m, cw) => {
     const { number, name, institution, ...stack } = m;
     const n = nationOf(comp, number) || { number, name, start: {}, text: institution || "" };
-    const ok = slot && slot.allowed.includes(number);
-    return nationCard(n, comp, { cls: ok ? "legal" : "",
-      more: h("div.ecard-row", h("small.muted", "Stack with it: "), chips(stack, comp)),
-      buttons: ok ? sealButton(ctx, slot, number, `Claim ${n.name}`) : null });
-  });
-  return section(`Nation market (selection round ${v.claim.round})`,
-    slot ? h("p.yourmove", "Choose a nation: your selection card is sealed until every seat has chosen.") : null,
-    h("div.ecards", cards));
+    const ok = slot && slot.allowed.includes(number) && !ctx.busy;
+    return nationCard(n, comp, cw, { cls: ok ? "legal" : "", label: ok ? `Claim ${n.name}` : null,
+      onPick: ok ? () => ctx.commit(slot, number) : null,
+      more: [(iw) => text("Stack with it:", iw, { size: 12, cls: "muted" }), (iw) => pills(stack, comp, iw),
+        ...(ok ? [(iw) => text(`Click to claim ${n.name} (sealed)`, iw, { size: 13, weight: "700", cls: "cta" })] : [])] });
+  }, v.claim.market);
+  return vstack([slot ? text("Choose a nation: your selection card is sealed until every seat has chosen.", W, { size: 14, weight: "600", cls: "yourmove" }) : null,
+    cards], 6);
 }
 
-function commercePanel(v, ctx) {
-  const slot = openSlot(ctx, (s) => String(s.round_id).startsWith("commerce"));
+function commerceBlock(v, ctx, W) {
+  const slot = openSlot(ctx, (x) => String(x.round_id).startsWith("commerce"));
   if (!slot) return null;
   const ns = slot.allowed.filter(Number.isInteger);
   const c = slot.context || {};
-  return section("Commerce: sell goods (sealed)", h("p", `You hold ${c.goods} goods; the price is 10 minus all sales.`),
-    amount({ min: Math.min(...ns), max: Math.max(...ns), value: Math.min(...ns), name: "goods",
-      label: (n) => `Sell ${n} goods`, onPick: (n) => { if (ns.includes(n)) ctx.commit(slot, n); } }));
+  return vstack([text(`You hold ${c.goods} goods; the price is 10 minus all sales.`, W, { size: 14 }),
+    stepper({ w: Math.min(W, 300), min: Math.min(...ns), max: Math.max(...ns), value: Math.min(...ns), name: "goods", legal: new Set(ns),
+      label: (n) => `Sell ${n} goods`, onPick: (n) => ctx.commit(slot, n) })]);
 }
 
+function empiresBlock(v, ctx, W) {
+  const comp = ctx.components;
+  return grid(W, 250, (p, cw) => box(cw, { title: ctx.name(p.seat),
+    cls: "empire" + (p.seat === v.seat ? " me" : ""), data: { seat: p.seat }, label: `${ctx.name(p.seat)}'s empire`,
+    inner: (iw) => [text(`Nation: ${p.nation_name || "—"} · support ${p.support ?? "—"}${p.done ? " · done" : ""}`, iw, { size: 13 }),
+      p.holdings ? flow(RES.map((r) => pill(`${p.holdings[r]} ${sing(comp, r, p.holdings[r])}`, "r-" + r)), iw, 4)
+        : text("holdings hidden", iw, { size: 13, cls: "muted" })] }), v.players);
+}
+
+function offersBlock(v, ctx, W) {
+  return grid(W, 280, (o, cw) => {
+    const mine = legalOf(ctx, ["accept", "decline", "cancel"], (a) => a.offer === o.offer);
+    return box(cw, { cls: "offer" + (mine.length ? " legal" : ""), data: { offer: o.offer }, label: `offer ${o.offer}`,
+      inner: (iw) => [text(offerText(o, ctx), iw, { size: 13 }), mine.length ? flow(moveBlocks(mine, ctx, Math.min(iw, 240)), iw, 6) : null] });
+  }, v.offers);
+}
 export default {
   board(v, ctx) {
+    redrawOnResize(ctx);
+    const W = boardWidth();
     const comp = ctx.components;
     const parts = [
       kv({ Version: v.version, Round: v.round, Phase: words(v.phase), "Developments left": v.developments_left,
         "Start player": v.start_player === null ? "—" : ctx.name(v.start_player),
         "Last commerce": v.last_commerce ? `price ${v.last_commerce.price}, sold ${v.last_commerce.sold.join("/")}` : null }),
-      section("Auction row", rowCards(v, ctx)),
+      sectionSvg("Auction row", rowBlock(v, W), "auction-row"),
     ];
-    if (v.auction) parts.push(auctionPanel(v, ctx));
-    if (v.claim) parts.push(claimPanel(v, ctx));
-    const sell = commercePanel(v, ctx);
-    if (sell) parts.push(sell);
-    parts.push(section("Empires", table(["Player", "Nation", ...RES, "Support", ""], v.players.map((p) => {
-      const cells = p.holdings ? RES.map((r) => h("td.num", String(p.holdings[r]))) : RES.map(() => h("td", "hidden"));
-      return h("tr", { class: p.seat === v.seat ? "me" : "" }, h("td", ctx.name(p.seat)),
-        h("td", p.nation_name || "—"), cells, h("td.num", p.support ?? "—"), h("td", p.done ? "done" : ""));
-    }))));
+    if (v.auction) parts.push(sectionSvg(`Auction: card ${v.auction.card + 1}, ${words(v.auction.resource)}`, auctionBlock(v, ctx, W), "auction"));
+    if (v.claim) parts.push(sectionSvg(`Nation market (selection round ${v.claim.round})`, claimBlock(v, ctx, W), "market"));
+    const sell = commerceBlock(v, ctx, W);
+    if (sell) parts.push(sectionSvg("Commerce: sell goods (sealed)", sell, "commerce"));
+    parts.push(sectionSvg("Empires", empiresBlock(v, ctx, W), "empires"));
     if (comp && comp.nations) {
       const claimed = v.players.filter((p) => p.nation !== null && p.nation !== undefined);
       if (claimed.length) {
-        parts.push(section("Nation cards", h("div.ecards", claimed.map((p) => nationCard(nationOf(comp, p.nation) || { number: p.nation, name: p.nation_name, start: {}, text: "" }, comp,
-          { cls: p.seat === v.seat ? "me" : "", more: h("div.ecard-row", h("small.muted", "Held by "), ctx.name(p.seat)) })))));
+        parts.push(sectionSvg("Nation cards", grid(W, 230, (p, cw) => nationCard(nationOf(comp, p.nation) || { number: p.nation, name: p.nation_name, start: {}, text: "" },
+          comp, cw, { cls: p.seat === v.seat ? "me" : "", more: [(iw) => text(`Held by ${ctx.name(p.seat)}`, iw, { size: 13, weight: "600" })] }), claimed), "nations"));
       } else if (v.version === "beginner") {
-        parts.push(section("Starting cards (beginner version: no nations)", chips(comp.beginner_start, comp)));
+        parts.push(sectionSvg("Starting cards (beginner version: no nations)", pills(comp.beginner_start, comp, W), "start"));
       }
+      const rec = reconstructedTag(comp, W);
+      if (rec) parts.push(drawing(rec, "Reconstructed data"));
     }
     if (v.you) {
-      parts.push(section("You", kv({ "Locked in bids": `${v.you.locked_gold} gold`,
-        "Tradeable now": bundle(v.you.tradeable) })));
+      parts.push(sectionSvg("You", vstack([text(`Locked in bids: ${v.you.locked_gold} gold`, W, { size: 13 }),
+        text("Tradeable now:", W, { size: 12, cls: "muted" }), pills(v.you.tradeable, comp, W)]), "you"));
     }
-    if (v.offers.length) {
-      parts.push(section("Open offers", h("ul.offers", v.offers.map((o) => h("li.offerrow", { dataset: { offer: o.offer } },
-        h("span", offerText(o, ctx)), moveButtons(legalOf(ctx, ["accept", "decline", "cancel"], (a) => a.offer === o.offer), ctx))))));
-    }
-    // open trading (E-6, E-7): the offer form and "done" on the board, for every seated player
+    if (v.offers.length) parts.push(sectionSvg("Open offers", offersBlock(v, ctx, W), "offers"));
+    // open trading (E-6, E-7): the offer put together on the drawing and "done", for a seated
+    // player while it has a move to make (its turn in an auction, or the trade window)
     if (v.trading_open && v.seat !== null && v.seat !== undefined) {
       const done = legalOf(ctx, ["done"]);
-      parts.push(section("Trading", done.length ? h("p", "The trade window is open: make offers, answer them, then say you are done.") : null,
-        offerForm(v, ctx), done.length ? h("div.row", moveButtons(done, ctx)) : null));
+      const mayOffer = (ctx.legal || []).length > 0 && !ctx.busy;
+      parts.push(sectionSvg("Trading", vstack([text(done.length ? "The trade window is open: make offers, answer them, then say you are done."
+        : "The trade window is open.", W, { size: 13 }), mayOffer ? offerBlock(v, ctx, W) : null, ...moveBlocks(done, ctx, Math.min(W, 260))], 8), "trading"));
     }
     if (v.standings) {
       parts.push(section("Standings", table(["Place", "Player", "Support", "Gold"], v.standings

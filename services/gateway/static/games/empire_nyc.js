@@ -8,7 +8,20 @@ import { clickable, s } from "../svg.js";
 import { moveButtons, movesPanel } from "./kit.js";
 
 const owner = (ctx, seat) => (seat === null || seat === undefined ? h("span", "—") : h("span.seat", { class: "s" + seat }, ctx.name(seat)));
-const PEST = { squirrel: "🐿", rat: "🐀", pigeon: "🐦" };
+// a neighborhood's pest, drawn as shapes on a round badge (no colour-emoji font needed)
+const PEST = {
+  squirrel: () => [s("path", { d: "M 2 6 C 10 6 11 -4 7 -8 C 3 -11 -1 -7 2 -4 C 4 -1 3 2 0 3 Z", class: "body" }),
+    s("ellipse", { cx: -2, cy: 4, rx: 4.5, ry: 3.8, class: "body" }), s("circle", { cx: -5, cy: -1.5, r: 3, class: "body" }),
+    s("path", { d: "M -7 -3.5 L -6.5 -7 L -4.5 -4 Z", class: "body" })],
+  rat: () => [s("path", { d: "M 5 2 C 10 2 11 6 8 8", class: "tail" }),
+    s("ellipse", { cx: 0, cy: 1.5, rx: 6, ry: 3.8, class: "body" }), s("path", { d: "M -5 -1 L -10.5 2 L -5 4 Z", class: "body" }),
+    s("circle", { cx: -4, cy: -2, r: 2, class: "body" })],
+  pigeon: () => [s("ellipse", { cx: 1, cy: 2, rx: 6.5, ry: 4.2, class: "body" }), s("circle", { cx: -5, cy: -3, r: 3, class: "body" }),
+    s("path", { d: "M -7.5 -4 L -10.5 -2.8 L -7.5 -1.6 Z", class: "beak" }), s("path", { d: "M 6 1 L 11 -1.5 L 10 4.5 Z", class: "body" })],
+};
+const pestIcon = (kind, x, y) => (PEST[kind]
+  ? s("g", { class: `pest pest-${kind}`, transform: `translate(${x} ${y})`, "aria-hidden": "true" },
+    s("circle", { cx: 0, cy: 0, r: 10.5, class: "badge" }), s("g", { transform: "scale(0.85)" }, PEST[kind]())) : null);
 
 // the player's half-made move on the map: {seq, from}
 let sel = { seq: -1, from: null };
@@ -53,8 +66,9 @@ function mapSvg(v, ctx, comp) {
       s("title", label),
       s("circle", { cx: n.x, cy: n.y, r, fill: colour[n.borough], class: "ground" }),
       s("circle", { cx: n.x, cy: n.y, r: r - 7, class: "owner" + (st.owner === null || st.owner === undefined ? " none" : " s" + st.owner) }),
-      s("text", { x: n.x, y: n.y + 8, class: "cubes", "text-anchor": "middle" }, String(st.cubes ?? 0)),
-      s("text", { x: n.x + r - 6, y: n.y - r + 14, class: "pest", "text-anchor": "middle" }, PEST[n.pest] || ""),
+      // "3 " then the name: the visible text reads as the label begins (axe)
+      s("text", { x: n.x, y: n.y + 8, class: "cubes", "text-anchor": "middle" }, `${st.cubes ?? 0} `),
+      pestIcon(n.pest, n.x + r - 8, n.y - r + 9),
       s("text", { x: n.x, y: n.y + r + 16, class: "name", "text-anchor": "middle" }, n.name),
     ];
     const attrs = { class: cls, dataset: { nb: n.id, borough: n.borough }, "aria-label": label };
@@ -64,8 +78,11 @@ function mapSvg(v, ctx, comp) {
   const legend = comp.boroughs.map((b, i) => s("g", { class: "legend" },
     s("rect", { x: 12, y: 12 + i * 26, width: 18, height: 18, fill: b.colour, class: "swatch" }),
     s("text", { x: 36, y: 26 + i * 26 }, `${b.name} +${b.bonus}`)));
+  const nb = comp.boroughs.length;
+  const pests = Object.keys(PEST).map((k, i) => s("g", { class: "legend" }, pestIcon(k, 21, 21 + (nb + i) * 30 + 6),
+    s("text", { x: 40, y: 26 + (nb + i) * 30 + 6 }, words(k))));
   return h("div.mapbox", s("svg", { viewBox: `${x0} ${y0} ${w} ${hgt}`, class: "nycmap", role: "group",
-    "aria-label": "Map of New York: click a highlighted neighborhood" }, s("g", { class: "links" }, links), legend, nodes));
+    "aria-label": "Map of New York: click a highlighted neighborhood" }, s("g", { class: "links" }, links), legend, pests, nodes));
 }
 
 function pick(nb, v, ctx) {

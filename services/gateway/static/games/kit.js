@@ -1,9 +1,10 @@
 // Helpers the drawn boards share: the legal moves that concern one thing on the board (a
 // card, a tile, an auction) as buttons on it, an amount stepper wherever the rules allow any
 // amount, and sealed choices offered on the board (ctx.slot / ctx.commit from play.js).
-import { amount, picker } from "../controls.js";
+import { amount } from "../controls.js";
 import { h } from "../dom.js";
 import { canonical, newNonce } from "../fairness.js";
+import { boardWidth, button, drawing } from "./drawn.js";
 
 /** The seat's legal turn actions of the given types (a Set or an array), optionally filtered. */
 export function legalOf(ctx, types, pred = () => true) {
@@ -73,45 +74,6 @@ export function entropyPanel(ctx) {
   if (!slot) return null;
   return h("section.panel.entropy", h("h3", "Before the game: your random seed"),
     h("p", "Add your own random seed to the dealer's: nobody, not even the server, can then choose the game's randomness alone."),
-    h("button.go.onboard.seal.seed", { type: "button", onclick: () => ctx.commit(slot, newNonce()) }, "Add my random seed"));
-}
-
-/**
- * A sealed choice of several integer fields (e.g. axes and coins in a fist) from the slot's
- * allowed list: a stepper per field, narrowed to allowed combinations, and a seal button
- * naming exactly what will be sealed.
- */
-export function sealFields(ctx, slot, keys, label) {
-  const allowed = (slot.allowed || []).filter((c) => c && typeof c === "object");
-  if (!allowed.length) return null;
-  const pick = { ...allowed[0] };
-  const box = h("div.sealfields");
-  const ok = (c) => allowed.some((x) => keys.every((k) => x[k] === c[k]));
-  const draw = () => {
-    const rows = keys.map((k) => {
-      const vals = [...new Set(allowed.map((x) => x[k]))].sort((a, b) => a - b);
-      const i = vals.indexOf(pick[k]);
-      const step = (d) => () => { pick[k] = vals[Math.min(vals.length - 1, Math.max(0, i + d))]; draw(); };
-      return h("div.amount", h("span.fname", k),
-        h("button.step", { type: "button", onclick: step(-1), disabled: i <= 0, "aria-label": `one ${k} less` }, "−"),
-        h("output", { "aria-live": "polite" }, String(pick[k])),
-        h("button.step", { type: "button", onclick: step(1), disabled: i >= vals.length - 1, "aria-label": `one ${k} more` }, "+"));
-    });
-    const good = ok(pick);
-    box.replaceChildren(...rows, good ? sealButton(ctx, slot, { ...allowed.find((x) => keys.every((k) => x[k] === pick[k])) }, label(pick))
-      : h("p.muted", `${label(pick)}: not allowed`));
-  };
-  draw();
-  return box;
-}
-
-/** Like movesPanel, for move types with many combinations (a target, a rank, a suit): a row
- * of buttons when few, else a select per varying field narrowed to legal combinations and one
- * button naming the move (controls.js picker), drawn on the board. */
-export function movesPicker(ctx, title, types) {
-  const mine = legalOf(ctx, types);
-  if (!mine.length) return null;
-  return h("section.panel.moves", { dataset: { moves: [...new Set(mine.map((a) => a.type))].join(" ") } },
-    h("h3", title), picker(mine, { label: ctx.actionLabel, valueLabel: ctx.valueLabel, onPick: (a) => ctx.act(a),
-      disabled: !!ctx.busy, cls: "onboard" }));
+    drawing(button("Add my random seed", () => ctx.commit(slot, newNonce()), Math.min(boardWidth(), 260), { cls: "seal seed" }),
+      "Your random seed"));
 }
