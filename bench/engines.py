@@ -3,6 +3,8 @@ from setup to Terminal, every move through ``apply``, draws from the dealer's fu
 
 Each configuration runs in its own worker process for a CPU-time budget and reports finished
 games per CPU-second ("per core"), applied moves per CPU-second and the mean moves per game.
+Games with a fast engine (``<package>/fast.py``, issue 22) also run as "fast": the same
+random games, seed for seed, on the compact state (``shared.rules._kit.fast``).
 Uniformly random play never ends in some games (Empire: The Game of New York is a war of
 attrition that random seats do not finish), so those also run with the heuristic bots.
 
@@ -26,13 +28,14 @@ class EngineRun:
     game: str
     seats: int
     options: dict[str, Any]
-    players: str  # "random" | "heuristic"
+    players: str  # "random" | "heuristic" | "fast" (random seats on the game's fast engine)
     note: str = ""
 
 
 RUNS: tuple[EngineRun, ...] = (
     EngineRun("empire", 4, {}, "random"),
     EngineRun("empire-engine", 4, {}, "random"),
+    EngineRun("empire-engine", 4, {}, "fast", "the same games on the fast engine"),
     EngineRun("empires-end", 4, {}, "random"),
     EngineRun("empire-nyc", 4, {}, "random", "random seats rarely conquer the map"),
     EngineRun("empire-nyc", 4, {}, "heuristic"),
@@ -62,7 +65,11 @@ def run_one(run: EngineRun, budget_s: float, max_steps: int) -> dict[str, Any]:
                 "actors": {i: bot_actor(registry.get_bot(run.game)) for i in range(run.seats)},
                 "choosers": {i: bot_chooser(registry.get_bot(run.game)) for i in range(run.seats)},
             }
-        p = play(game, run.seats, dict(run.options), seed=games, max_steps=max_steps, **kw)
+        if run.players == "fast":  # the same random games as "random" (_kit/fast.py)
+            p = registry.get_fast(run.game).play_random(
+                run.seats, dict(run.options), seed=games, max_steps=max_steps)
+        else:
+            p = play(game, run.seats, dict(run.options), seed=games, max_steps=max_steps, **kw)
         games += 1
         finished += p.finished
         steps += p.steps

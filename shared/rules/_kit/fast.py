@@ -1,0 +1,66 @@
+"""Fast playouts for search (issue 22): a compact internal state with the models at the edge.
+
+The contract path (``game.apply`` on frozen pydantic states, see ``_kit.playout.play``) builds
+and validates models on every move. Search and benchmarks play many full games in which
+nobody looks at the intermediate states, so a game may also ship ``<package>/fast.py``: the
+same rules on a compact mutable state (plain ints, lists and tuples) that only its own
+playout touches. The models appear only at the edge:
+
+* ``from_state(state)`` copies a contract state into a fresh compact one;
+* ``to_state(compact)`` builds the contract state back (equal to, and encoding like, the
+  state the contract path reaches);
+* ``play_random(...)`` plays a full game with uniformly random seats, exactly as
+  ``_kit.playout.play`` with its default actors and choosers: the same ``random.Random``
+  calls in the same order, the same dealer draws (``shared.fairness.draws.draw`` from the
+  same key), so the same seed gives the same moves and the same final state.
+
+The property tests (``tests/property/test_fast_engines.py``) check that equivalence move by
+move over many seeds: the move of every step, the state after it (``to_state`` against the
+contract's state, compared as encoded JSON) and the final outcome. The fast path makes no
+events (nothing in a playout reads them) and is pure: no I/O, no clock, randomness only from
+the ``random.Random`` it is given and the draw key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from shared.rules.api import Json
+
+# (kind, payload) of one applied move, for the equivalence tests:
+#   ("chance", label, values) | ("joint", round_id, choices) | ("act", seat, action)
+FastMove = tuple[str, Any, Any]
+OnStep = Callable[[Any, FastMove], None]  # called after each move: (compact state, move)
+
+
+@dataclass
+class FastPlayout:
+    state: Any  # the compact state at the end (``to_state`` builds the model)
+    steps: int = 0
+    finished: bool = False
+
+
+class FastEngine(Protocol):
+    """What a game's ``fast`` module exports (``registry.get_fast``)."""
+
+    def from_state(self, state: Any) -> Any: ...
+
+    def to_state(self, compact: Any) -> Any: ...
+
+    def play_random(
+        self,
+        n_seats: int,
+        options: dict[str, Json] | None = None,
+        *,
+        seed: int = 0,
+        max_steps: int = 100_000,
+        key: bytes | None = None,
+        on_step: OnStep | None = None,
+    ) -> FastPlayout: ...
+
+
+def draw_key(seed: int, key: bytes | None) -> bytes:
+    """The draw key ``_kit.playout.play`` uses for ``seed`` unless one is given."""
+    return key if key is not None else seed.to_bytes(8, "big") * 4
