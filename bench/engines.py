@@ -34,6 +34,7 @@ class EngineRun:
 
 RUNS: tuple[EngineRun, ...] = (
     EngineRun("empire", 4, {}, "random"),
+    EngineRun("empire", 4, {}, "fast", "the same games on the fast engine"),
     EngineRun("empire-engine", 4, {}, "random"),
     EngineRun("empire-engine", 4, {}, "fast", "the same games on the fast engine"),
     EngineRun("empires-end", 4, {}, "random"),
