@@ -39,6 +39,7 @@ RUNS: tuple[EngineRun, ...] = (
     EngineRun("empire-engine", 4, {}, "fast", "the same games on the fast engine"),
     EngineRun("empires-end", 4, {}, "random"),
     EngineRun("empire-nyc", 4, {}, "random", "random seats rarely conquer the map"),
+    EngineRun("empire-nyc", 4, {}, "fast", "the same games on the fast engine"),
     EngineRun("empire-nyc", 4, {}, "heuristic"),
     EngineRun("empire-cards", 4, {}, "random", "a match runs to an Emperor Overlord"),
     EngineRun(

@@ -9,14 +9,33 @@ score the same. ``from_state`` and ``to_state`` round-trip every state on the wa
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
+from shared.fairness.draws import draw
 from shared.rules import registry
 from shared.rules._kit.fast import FastMove
-from shared.rules._kit.playout import play
-from shared.rules.api import Act, ChanceOutcome, JointAction, Json, Move
+from shared.rules._kit.playout import (
+    apply_or_raise,
+    bot_actor,
+    bot_chooser,
+    play,
+    random_actor,
+    random_chooser,
+)
+from shared.rules.api import (
+    Act,
+    Chance,
+    ChanceOutcome,
+    Game,
+    JointAction,
+    Json,
+    Move,
+    Simultaneous,
+    Terminal,
+)
 
 pytestmark = pytest.mark.property
 
@@ -27,6 +46,13 @@ CASES: dict[str, tuple[tuple[int, ...], tuple[dict[str, Json], ...], int]] = {
         ({}, {"version": "beginner"},
          {"strict_supply": True, "min_winning_bid_one": True, "claim_collision_cap": 1}),
         10,
+    ),
+    "empire-nyc": (
+        (3, 6),
+        ({"max_rounds": 6}, {"missions": True, "extra_links": True, "eliminated_cards": "discard",
+                             "max_rounds": 10},
+         {"forced_trade": True, "defender_chooses_dice": False, "max_rounds": 8}),
+        6,
     ),
     "empire-engine": (
         (2, 3, 4),
@@ -88,8 +114,84 @@ def test_fast_playout_equals_the_contract_path(name: str, n: int,
         check_equal(name, n, options, seed)
 
 
+def play_on(game: Game, state: Any, rng: random.Random, key: bytes
+            ) -> tuple[list[Move], list[Any], bool]:
+    """``play``'s loop with random seats from ``state`` on: (moves, states after, ended)."""
+    moves: list[Move] = []
+    states: list[Any] = []
+    for _ in range(100_000):
+        node = game.next(state)
+        move: Move
+        if isinstance(node, Terminal):
+            return moves, states, True
+        if isinstance(node, Chance):
+            values = draw(key, node.label, node.draw, node.n, node.count)
+            move = ChanceOutcome(label=node.label, values=tuple(values))
+        elif isinstance(node, Simultaneous):
+            move = JointAction(round_id=node.round_id, choices={
+                slot.key: random_chooser(game, state, slot, rng, {}) for slot in node.slots})
+        else:
+            seat = rng.choice(list(node.seats)) if node.seats else rng.choice(list(node.open_to))
+            move = Act(seat=seat, action=random_actor(game, state, seat, rng))
+        state = apply_or_raise(game, state, move).state
+        moves.append(move)
+        states.append(state)
+    return moves, states, False
+
+
+def with_offers(game: Game, state: Any) -> Any:
+    """Empire: open trade offers (the bots make none) from every seat to the next one."""
+    if state.phase not in ("exploration", "trade_window"):
+        return state
+    for seat in range(state.n):
+        give = {"gold": 1} if state.holdings[seat].gold > 3 else {}
+        offer = {"type": "offer_trade", "to": (seat + 1) % state.n, "give": give,
+                 "get": {"goods": 1}}
+        state = apply_or_raise(game, state, Act(seat=seat, action=offer)).state
+    return state
+
+
+# game -> (seats, options, where the heuristic game is cut (share of its moves), a change)
+MIDGAME: dict[str, tuple[int, dict[str, Json], tuple[float, ...], Any]] = {
+    "empire": (4, {}, (0.1, 0.5, 0.8, 0.95), with_offers),
+    "empire-nyc": (4, {"missions": True}, (0.5, 0.9, 0.99), None),
+    "empire-engine": (3, {}, (0.2, 0.6, 0.9), None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_from_a_midgame_state_the_paths_agree(name: str) -> None:
+    """``from_state`` of a state the heuristic bots reached, then random seats on both paths
+    (states random play seldom reaches: near a win by mission or map, open trade offers)."""
+    game = registry.get(name)
+    fast = registry.get_fast(name)
+    n, options, cuts, change = MIDGAME[name]
+    bot = registry.get_bot(name)
+    seen: list[Any] = []
+    play(game, n, dict(options), seed=7, actors={s: bot_actor(bot) for s in range(n)},
+         choosers={s: bot_chooser(bot) for s in range(n)}, on_step=lambda s, m: seen.append(s))
+    for seed, cut in enumerate(cuts):
+        start = seen[int(cut * len(seen))]
+        if change is not None:
+            start = change(game, start)
+        key = bytes([seed]) * 32
+        moves, states, ended = play_on(game, start, random.Random(seed), key)
+        got: list[tuple[FastMove, Any]] = []
+
+        def record(c: Any, m: FastMove, got: list[tuple[FastMove, Any]] = got) -> None:
+            got.append((m, fast.to_state(c)))
+
+        f = fast.playout(fast.from_state(start), random.Random(seed), key, on_step=record)
+        for i, ((fmove, fstate), move, want) in enumerate(zip(got, moves, states)):  # noqa: B905
+            assert fmove == as_fast_move(move), f"seed {seed} step {i}: another move"
+            assert game.encode(fstate) == game.encode(want), f"seed {seed} step {i}"
+        assert (f.steps, f.finished) == (len(moves), ended)
+        assert game.score(fast.to_state(f.state)) == game.score(states[-1] if states else start)
+
+
 # game -> (module attribute, a wrong value): one rule of the fast engine changed
 MUTANTS: dict[str, tuple[str, Any]] = {
+    "empire-nyc": ("MAX_DEFENDER_DICE", 3),
     "empire": ("BOND_GOLD", 9),
     "empire-engine": ("PRODUCE_GOODS", 3),
 }

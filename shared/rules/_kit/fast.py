@@ -23,10 +23,12 @@ the ``random.Random`` it is given and the draw key.
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from shared.fairness import draws
 from shared.rules.api import Json
 
 # (kind, payload) of one applied move, for the equivalence tests:
@@ -64,3 +66,25 @@ class FastEngine(Protocol):
 def draw_key(seed: int, key: bytes | None) -> bytes:
     """The draw key ``_kit.playout.play`` uses for ``seed`` unless one is given."""
     return key if key is not None else seed.to_bytes(8, "big") * 4
+
+
+_TWO64 = 1 << 64
+_BLOCK0 = (0).to_bytes(4, "big")
+
+
+def dice(key: bytes, label: str, sides: int, count: int = 1) -> list[int]:
+    """``shared.fairness.draws.dice`` with one HMAC call for up to four dice: the first
+    block of the label's stream holds four 8-byte words; a word the rejection sampling
+    refuses (p < 2**-61 for a d6) or a fifth die falls back to ``draws.dice`` itself."""
+    if count > 4:
+        return draws.dice(key, label, sides, count)
+    raw = label.encode()
+    block = hmac.digest(key, len(raw).to_bytes(4, "big") + raw + _BLOCK0, "sha256")  # lp()
+    limit = _TWO64 - (_TWO64 % sides)
+    out = []
+    for i in range(0, 8 * count, 8):
+        x = int.from_bytes(block[i:i + 8], "big")
+        if x >= limit:
+            return draws.dice(key, label, sides, count)
+        out.append(x % sides + 1)
+    return out

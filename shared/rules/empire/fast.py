@@ -354,7 +354,7 @@ def _is_tied(a: list[Any], seat: int) -> bool:
     bids, withdrawn = a[2], a[3]
     b = bids[seat]
     if True not in withdrawn:
-        return bids.count(b) > 1
+        return bool(bids.count(b) > 1)
     return any(s != seat and not withdrawn[s] and bids[s] == b for s in range(len(bids)))
 
 
