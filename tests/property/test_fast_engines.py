@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
+from shared.fairness import draws
 from shared.fairness.draws import draw
 from shared.rules import registry
-from shared.rules._kit.fast import FastMove
+from shared.rules._kit.fast import FastMove, dice_drawer
 from shared.rules._kit.playout import (
     apply_or_raise,
     bot_actor,
@@ -39,26 +40,27 @@ from shared.rules.api import (
 
 pytestmark = pytest.mark.property
 
-# game -> (seat counts, option sets, seeds per seat count and option set)
+# game -> (seat counts, option sets, seeds per seat count and option set in make test; the
+# slow sweep (make fast-engines) plays SLOW_FACTOR times as many further seeds)
 CASES: dict[str, tuple[tuple[int, ...], tuple[dict[str, Json], ...], int]] = {
     "empire": (
         (2, 4, 6),
         ({}, {"version": "beginner"},
          {"strict_supply": True, "min_winning_bid_one": True, "claim_collision_cap": 1}),
-        10,
+        4,
     ),
     "empire-nyc": (
         (3, 6),
         ({"max_rounds": 6}, {"missions": True, "extra_links": True, "eliminated_cards": "discard",
                              "max_rounds": 10},
          {"forced_trade": True, "defender_chooses_dice": False, "max_rounds": 8}),
-        6,
+        3,
     ),
     "empire-engine": (
         (2, 3, 4),
         ({}, {"long_game": True, "random_start_player": False},
          {"hidden_score_piles": False, "majority_bonus_at_zero": True}),
-        40,
+        15,
     ),
 }
 
@@ -111,6 +113,18 @@ def check_equal(name: str, n: int, options: dict[str, Json], seed: int) -> None:
 def test_fast_playout_equals_the_contract_path(name: str, n: int,
                                                options: dict[str, Json]) -> None:
     for seed in range(CASES[name][2]):
+        check_equal(name, n, options, seed)
+
+
+SLOW_FACTOR = 10
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "n", "options"), cases())
+def test_fast_playout_equals_the_contract_path_over_many_seeds(
+        name: str, n: int, options: dict[str, Json]) -> None:
+    seeds = CASES[name][2]
+    for seed in range(seeds, seeds * (1 + SLOW_FACTOR)):
         check_equal(name, n, options, seed)
 
 
@@ -205,3 +219,15 @@ def test_a_changed_rule_is_caught(name: str, monkeypatch: pytest.MonkeyPatch) ->
     with pytest.raises(AssertionError):
         for seed in range(5):
             check_equal(name, 4, {}, seed)
+
+
+def test_the_fast_dice_are_the_dealers() -> None:
+    """``_kit.fast.dice_drawer`` gives ``draws.dice``'s values for every label and count
+    (more than four dice take the dealer's own path)."""
+    for k in range(40):
+        key = bytes([k]) * 32
+        dice = dice_drawer(key)
+        for i in range(50):
+            label = f"dice:turn:{i}:attack:{k}:defender"
+            sides, count = (6, 2, 20, 100)[i % 4], 1 + i % 6
+            assert dice(label, sides, count) == draws.dice(key, label, sides, count)

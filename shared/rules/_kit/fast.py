@@ -72,19 +72,29 @@ _TWO64 = 1 << 64
 _BLOCK0 = (0).to_bytes(4, "big")
 
 
-def dice(key: bytes, label: str, sides: int, count: int = 1) -> list[int]:
-    """``shared.fairness.draws.dice`` with one HMAC call for up to four dice: the first
-    block of the label's stream holds four 8-byte words; a word the rejection sampling
-    refuses (p < 2**-61 for a d6) or a fifth die falls back to ``draws.dice`` itself."""
-    if count > 4:
-        return draws.dice(key, label, sides, count)
-    raw = label.encode()
-    block = hmac.digest(key, len(raw).to_bytes(4, "big") + raw + _BLOCK0, "sha256")  # lp()
-    limit = _TWO64 - (_TWO64 % sides)
-    out = []
-    for i in range(0, 8 * count, 8):
-        x = int.from_bytes(block[i:i + 8], "big")
-        if x >= limit:
+def dice_drawer(key: bytes) -> Callable[[str, int, int], list[int]]:
+    """``shared.fairness.draws.dice`` for one draw key, with one HMAC block for up to four
+    dice (from a copy of the keyed HMAC: the key's pads are hashed once per playout).
+
+    The first block of the label's stream holds four 8-byte words; a word the rejection
+    sampling refuses (p < 2**-61 for a d6) or a fifth die falls back to ``draws.dice``."""
+    keyed: Any = hmac.new(key, digestmod="sha256")
+    keyed = getattr(keyed, "_hmac", None) or keyed  # OpenSSL's own object: no wrapper calls
+
+    def dice(label: str, sides: int, count: int = 1) -> list[int]:
+        if count > 4:
             return draws.dice(key, label, sides, count)
-        out.append(x % sides + 1)
-    return out
+        raw = label.encode()
+        h = keyed.copy()
+        h.update(len(raw).to_bytes(4, "big") + raw + _BLOCK0)  # LP(label) || u32(0)
+        block = h.digest()
+        limit = _TWO64 - (_TWO64 % sides)
+        out = []
+        for i in range(0, 8 * count, 8):
+            x = int.from_bytes(block[i:i + 8], "big")
+            if x >= limit:
+                return draws.dice(key, label, sides, count)
+            out.append(x % sides + 1)
+        return out
+
+    return dice

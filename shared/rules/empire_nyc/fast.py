@@ -17,11 +17,11 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from shared.fairness.draws import draw
-from shared.rules._kit.fast import FastMove, FastPlayout, OnStep, dice, draw_key
+from shared.rules._kit.fast import FastMove, FastPlayout, OnStep, dice_drawer, draw_key
 from shared.rules._kit.model import construct
 from shared.rules.api import Json, RuleError
 from shared.rules.empire_nyc import board, data
-from shared.rules.empire_nyc.combat import MAX_DEFENDER_DICE, MAX_INSTIGATOR_DICE, compare
+from shared.rules.empire_nyc.combat import MAX_DEFENDER_DICE, MAX_INSTIGATOR_DICE
 from shared.rules.empire_nyc.state import Battle, Elimination, MoveIn, NycOptions, NycState
 
 LABEL_FIRST = "setup:first_player"  # engine.LABEL_*
@@ -48,9 +48,9 @@ class Fast:
         "current",
         "deck",
         "deck_shuffles",
-        "enemies",
         "discard",
         "eliminated",
+        "enemies",
         "first_player",
         "hands",
         "mine",
@@ -369,7 +369,12 @@ def _rolled(f: Fast, values: tuple[int, ...]) -> None:
     if b[5] is None:
         b[5] = values
         return
-    inst_losses, def_losses = compare(b[5], values)
+    inst_losses = def_losses = 0  # combat.compare: highest against highest, ties defend
+    for x, y in zip(sorted(b[5], reverse=True), sorted(values, reverse=True)):  # noqa: B905
+        if x > y:
+            def_losses += 1
+        else:
+            inst_losses += 1
     frm, to, defender, dice = b[0], b[1], b[2], b[3]
     cubes = f.cubes
     cubes[frm] -= inst_losses
@@ -456,26 +461,29 @@ def _pick(f: Fast, seat: int, below: Any) -> tuple[Any, ...]:
     phase = f.phase
     owner, cubes = f.owner, f.cubes
     if phase == "attack":
-        adj = f.adj
-        rows = []  # (from, enemy neighbours, dice choices) in legal_actions' order
+        adj, enemy_cache = f.adj, f.enemies
+        rows = []  # (from, enemy neighbours, dice choices, options) in legal_actions' order
         total = 1
         for i in f.mine[seat]:
-            if cubes[i] >= 2:
-                top = min(MAX_INSTIGATOR_DICE, cubes[i] - 1)
-                enemies = f.enemies.get(i)
-                if enemies is None:
-                    enemies = f.enemies[i] = [j for j in adj[i] if owner[j] != seat]
-                if enemies:
-                    rows.append((i, enemies, top))
-                    total += top * len(enemies)
+            c = cubes[i]
+            if c < 2:
+                continue
+            enemies = enemy_cache.get(i)
+            if enemies is None:
+                enemies = enemy_cache[i] = [j for j in adj[i] if owner[j] != seat]
+            if enemies:
+                top = c - 1 if c <= MAX_INSTIGATOR_DICE else MAX_INSTIGATOR_DICE
+                w = top * len(enemies)
+                rows.append((i, enemies, top, w))
+                total += w
         k = below(total)
         if k == 0:
             return ("end_attack",)
         k -= 1
-        for i, enemies, top in rows:
-            if k < top * len(enemies):
+        for i, enemies, top, w in rows:
+            if k < w:
                 return ("attack", i, enemies[k // top], k % top + 1)
-            k -= top * len(enemies)
+            k -= w
         raise AssertionError("unreachable")
     if phase == "reinforce":
         trades = _trades(f.hands[seat])
@@ -508,8 +516,12 @@ def _pick(f: Fast, seat: int, below: Any) -> tuple[Any, ...]:
                 return ("fortify", i, friends[k // len(counts)], counts[k % len(counts)])
             k -= len(friends) * len(counts)
         raise AssertionError("unreachable")
+    if phase == "defend":
+        assert f.battle is not None
+        return ("defend", below(min(MAX_DEFENDER_DICE, cubes[f.battle[1]])) + 1)
     legal = _legal(f, seat)
-    return legal[below(len(legal))]
+    act: tuple[Any, ...] = legal[below(len(legal))]
+    return act
 
 
 def _legal(f: Fast, seat: int) -> list[tuple[Any, ...]]:
@@ -601,10 +613,22 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
     below = rng._randbelow  # type: ignore[attr-defined]
     out = FastPlayout(state=f)
     move: FastMove = ("", None, None)
+    getrandbits = rng.getrandbits
+    dice = dice_drawer(key)
     for _ in range(max_steps):
         phase = f.phase
-        if phase in TURN_PHASES:
-            below(1)  # play's rng.choice of the one awaited seat
+        if phase == "roll":
+            b = f.battle
+            assert b is not None
+            role, count = ("instigator", b[3]) if b[5] is None else ("defender", b[4])
+            label = f"dice:turn:{f.turn}:attack:{f.attacks}:{role}"
+            values = tuple(dice(label, 6, count))
+            if on_step is not None:
+                move = ("chance", label, values)
+            _rolled(f, values)
+        elif phase in TURN_PHASES:
+            while getrandbits(1):  # play's rng.choice of the one awaited seat: below(1)
+                pass
             if phase == "defend":
                 assert f.battle is not None
                 seat = f.battle[2]
@@ -614,15 +638,6 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
             if on_step is not None:
                 move = ("act", seat, _json(act))
             _act(f, seat, act)
-        elif phase == "roll":
-            b = f.battle
-            assert b is not None
-            role, count = ("instigator", b[3]) if b[5] is None else ("defender", b[4])
-            label = f"dice:turn:{f.turn}:attack:{f.attacks}:{role}"
-            values = tuple(dice(key, label, 6, count))
-            if on_step is not None:
-                move = ("chance", label, values)
-            _rolled(f, values)
         elif phase == "over":
             out.finished = True
             break
