@@ -56,6 +56,12 @@ CASES: dict[str, tuple[tuple[int, ...], tuple[dict[str, Json], ...], int]] = {
          {"forced_trade": True, "defender_chooses_dice": False, "max_rounds": 8}),
         3,
     ),
+    "empires-end": (
+        (2, 3, 4),
+        ({}, {"random_first_player": False, "low_resources_rule": False},
+         {"reshuffle_discards": False}),
+        3,
+    ),
     "empire-engine": (
         (2, 3, 4),
         ({}, {"long_game": True, "random_start_player": False},
@@ -170,6 +176,7 @@ MIDGAME: dict[str, tuple[int, dict[str, Json], tuple[float, ...], Any]] = {
     "empire": (4, {}, (0.1, 0.5, 0.8, 0.95), with_offers),
     "empire-nyc": (4, {"missions": True}, (0.5, 0.9, 0.99), None),
     "empire-engine": (3, {}, (0.2, 0.6, 0.9), None),
+    "empires-end": (3, {}, (0.2, 0.5, 0.8, 0.95), None),
 }
 
 
@@ -205,6 +212,7 @@ def test_from_a_midgame_state_the_paths_agree(name: str) -> None:
 
 # game -> (module attribute, a wrong value): one rule of the fast engine changed
 MUTANTS: dict[str, tuple[str, Any]] = {
+    "empires-end": ("LOW_RESOURCES", 4),
     "empire-nyc": ("MAX_DEFENDER_DICE", 3),
     "empire": ("BOND_GOLD", 9),
     "empire-engine": ("PRODUCE_GOODS", 3),
