@@ -102,7 +102,7 @@ class Fast:
     def __init__(self, options: Options, n: int) -> None:
         self.options = options
         self.n = n
-        self.track = track_for(n)
+        self.track: tuple[str, ...] = track_for(n)
         self.setup_step = 0
         self.phase_index = -1
         self.order: tuple[str, ...] = ()
@@ -148,7 +148,7 @@ def _res(v: list[int]) -> Res:
 
 def from_state(state: State) -> Fast:
     f = Fast(state.options, state.n)
-    f.track = tuple(state.track)
+    f.track = state.track
     f.setup_step = state.setup_step
     f.phase_index = state.phase_index
     f.order = tuple(state.order)
@@ -454,6 +454,83 @@ def _ind_legal(f: Fast, seat: int) -> list[Json]:
     return out
 
 
+def _pair(n: int, k: int) -> tuple[int, int]:
+    """The k-th (a, b), a < b, in ``for a in range(n) for b in range(a + 1, n)`` order."""
+    for a in range(n):
+        if k < n - 1 - a:
+            return a, a + 1 + k
+        k -= n - 1 - a
+    raise AssertionError("unreachable")
+
+
+def _ind_pick(f: Fast, seat: int, below: Any) -> Json:
+    """``rng.choice(_ind_legal(f, seat))`` counting the options and building only the one
+    drawn (a hand of four cards and a City's swap are over a hundred dicts)."""
+    w = f.work[seat]
+    p = f.players[seat]
+    emp, res = p[2], p[0]
+    active = _active(p, "industry")
+    used = w[6]
+    segments: list[tuple[int, str, Any]] = []  # (options, kind, what), in _ind_legal order
+    if w[4] < 2:
+        cands = _placement(emp)
+        discount = 1 if any(ab.kind == "build_discount" and ref not in used
+                            for _, ref, ab in active) else 0
+        for card in p[3]:
+            pays = _pay_options(res, max(0, CARD[card].cost - discount))
+            if pays and cands:
+                segments.append((len(pays) * len(cands), "build", (card, pays, cands)))
+            segments.append((1, "sell", card))
+    if not w[5]:
+        for pos, loc in enumerate(emp):
+            if not loc[1]:
+                cost = TILE[loc[0]].repair
+                for q, _, ab in active:
+                    if ab.kind == "repair_discount_adjacent" and abs(q - pos) == 1:
+                        cost -= 1
+                pays = _pay_options(res, max(0, cost))
+                if pays:
+                    segments.append((len(pays), "repair", (loc[0], pays)))
+    for pos, ref, ab in active:
+        if ref in used:
+            continue
+        if ab.kind == "swap":
+            n = len(emp)
+            segments.append((n * (n - 1) // 2, "swap", ref))
+        elif ab.kind == "move_innovation":
+            moves = [{"type": "move", "source": ref, "card": inn[0], "tile": emp[d][0]}
+                     for q, loc in enumerate(emp) for inn in loc[2]
+                     for d in _placement(emp, exclude=q, minus=q)]
+            if moves:
+                segments.append((len(moves), "list", moves))
+        elif ab.kind == "refresh_one_adjacent":
+            refresh = [{"type": "refresh", "source": ref, "card": inn[0]}
+                       for q in _neighbours(pos, len(emp)) for inn in emp[q][2] if inn[1]]
+            if refresh:
+                segments.append((len(refresh), "list", refresh))
+    if w[4] >= 2 and p[3] and not w[7]:
+        segments.append((1, "list", [DISCARD_HAND]))
+    segments.append((1, "list", [END_INDUSTRY]))
+    k = below(sum(seg[0] for seg in segments))
+    for count, kind, what in segments:
+        if k >= count:
+            k -= count
+            continue
+        if kind == "build":
+            card, pays, cands = what
+            return {"type": "build", "card": card, "tile": emp[cands[k % len(cands)]][0],
+                    "coins": pays[k // len(cands)]}
+        if kind == "sell":
+            return {"type": "sell", "card": what}
+        if kind == "repair":
+            return {"type": "repair", "tile": what[0], "coins": what[1][k]}
+        if kind == "swap":
+            a, b = _pair(len(emp), k)
+            return {"type": "swap", "source": what, "a": emp[a][0], "b": emp[b][0]}
+        return what[k]  # type: ignore[no-any-return]
+    raise AssertionError("unreachable")
+
+
 def _ind_pay(p: list[Any], cost: int, coins: int) -> None:
     p[0][3] -= coins
     p[0][1] -= cost - coins
@@ -742,8 +819,8 @@ def _resolve_conflict(f: Fast, bids: list[tuple[int, int]]) -> None:
             _reward(p, card.victory)
         else:  # upheaval
             emp = p[2]
-            healthy = sorted((i for i, loc in enumerate(emp) if loc[1]),
-                             key=lambda i, emp=emp: -TILE[emp[i][0]].vp)
+            minus_vp = {i: -TILE[loc[0]].vp for i, loc in enumerate(emp) if loc[1]}
+            healthy = sorted(minus_vp, key=minus_vp.__getitem__)  # stable: by position
             if len(healthy) >= card.upheaval_rank:
                 src, dst = healthy[card.upheaval_rank - 1], card.upheaval_pos - 1
                 if src != dst:
@@ -973,8 +1050,11 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
                 else:
                     waiting = [s for s, w in enumerate(f.work) if w[0] != "done"]
                     seat = waiting[below(len(waiting))]
-                legal = _legal(f, seat)
-                action = legal[below(len(legal))]
+                if phase not in DISASTER_PHASES and f.work[seat][0] == "industry":
+                    action = _ind_pick(f, seat, below)
+                else:
+                    legal = _legal(f, seat)
+                    action = legal[below(len(legal))]
                 if on_step is not None:
                     move = ("act", seat, action)
                 _act(f, seat, action)
