@@ -108,7 +108,8 @@ class Fast:
         self.order: tuple[str, ...] = ()
         self.first = 0
         self.players: list[list[Any]] = [
-            [[START_RESOURCES] * 4, 0, [[t, True, []] for t in TILE_IDS], []] for _ in range(n)]
+            [[START_RESOURCES] * 4, 0, [[t, True, []] for t in TILE_IDS], [], {}]
+            for _ in range(n)]
         self.deck: list[str] = []
         self.discard: list[str] = []
         self.conflict_deck: list[str] = []
@@ -155,7 +156,7 @@ def from_state(state: State) -> Fast:
     f.first = state.first
     f.players = [[_res_list(p.res), p.vp,
                   [[loc.tile, loc.healthy, [[i.card, i.exhausted] for i in loc.innovations]]
-                   for loc in p.empire], list(p.hand)] for p in state.players]
+                   for loc in p.empire], list(p.hand), {}] for p in state.players]
     f.deck = list(state.deck)
     f.discard = list(state.discard)
     f.conflict_deck = list(state.conflict_deck)
@@ -229,6 +230,19 @@ def _pos_ref(emp: list[Any], ref: str) -> int | None:
 
 
 def _active(p: list[Any], phase: str) -> list[tuple[int, str, Ability]]:
+    """board.active as a list; remembered in ``p[4]`` until the empire changes (every change
+    of a location, its health or its innovations clears it: ``_changed``)."""
+    got: list[tuple[int, str, Ability]] | None = p[4].get(phase)
+    if got is None:
+        got = p[4][phase] = _find_active(p, phase)
+    return got
+
+
+def _changed(p: list[Any]) -> None:
+    p[4].clear()
+
+
+def _find_active(p: list[Any], phase: str) -> list[tuple[int, str, Ability]]:
     out = []
     for pos, loc in enumerate(p[2]):
         if not loc[1]:
@@ -263,14 +277,11 @@ def _placement(emp: list[Any], exclude: int | None = None, minus: int | None = N
                ) -> list[int]:
     """board.placement_candidates; ``minus``: a position counted with one innovation less
     (industry._without for the move ability)."""
-    def count(i: int) -> int:
-        return len(emp[i][2]) - (1 if i == minus else 0)
-
-    healthy = [i for i, loc in enumerate(emp) if loc[1]]
+    healthy = [(i, len(loc[2]) - (i == minus)) for i, loc in enumerate(emp) if loc[1]]
     if not healthy:
         return []
-    least = min(count(i) for i in healthy)
-    return [i for i in healthy if count(i) == least and i != exclude]
+    least = min(c for _, c in healthy)
+    return [i for i, c in healthy if c == least and i != exclude]
 
 
 def _destroy_candidates(emp: list[Any], target: int) -> list[int]:
@@ -559,6 +570,7 @@ def _ind_apply(f: Fast, seat: int, action: Any) -> bool:
         pos = _pos_tile(p[2], action["tile"])
         assert pos is not None
         p[2][pos][2].append([card, False])
+        _changed(p)
         w[4] += 1
         return False
     if kind == "sell":
@@ -569,6 +581,7 @@ def _ind_apply(f: Fast, seat: int, action: Any) -> bool:
         assert pos is not None
         _ind_pay(p, _repair_cost(p, pos), action["coins"])
         p[2][pos][1] = True
+        _changed(p)
         w[5] = True
         return False
     if kind == "discard_hand":
@@ -585,6 +598,7 @@ def _ind_apply(f: Fast, seat: int, action: Any) -> bool:
         a, b = _pos_tile(emp, action["a"]), _pos_tile(emp, action["b"])
         assert a is not None and b is not None
         emp[a], emp[b] = emp[b], emp[a]
+        _changed(p)
     elif kind == "move":
         q, d = _pos_ref(emp, action["card"]), _pos_tile(emp, action["tile"])
         assert q is not None and d is not None
@@ -592,6 +606,7 @@ def _ind_apply(f: Fast, seat: int, action: Any) -> bool:
         assert inn is not None
         emp[q][2] = [i for i in emp[q][2] if i[0] != action["card"]]
         emp[d][2].append(inn)
+        _changed(p)
     else:  # refresh
         _set_exhausted(p, action["card"], False)
     w[6].append(action["source"])
@@ -754,6 +769,7 @@ def _progress(f: Fast) -> None:
 def _destroy(f: Fast, seat: int, pos: int | None) -> None:
     if pos is not None:
         f.players[seat][2][pos][1] = False
+        _changed(f.players[seat])
 
 
 def _place(f: Fast, seat: int, pos: int | None) -> None:
@@ -763,6 +779,7 @@ def _place(f: Fast, seat: int, pos: int | None) -> None:
         f.discard.append(card)
         return
     f.players[seat][2][pos][2].append([card, False])  # EEND-25
+    _changed(f.players[seat])
 
 
 def _settle(f: Fast) -> bool:
@@ -825,6 +842,7 @@ def _resolve_conflict(f: Fast, bids: list[tuple[int, int]]) -> None:
                 src, dst = healthy[card.upheaval_rank - 1], card.upheaval_pos - 1
                 if src != dst:
                     emp[src], emp[dst] = emp[dst], emp[src]
+                    _changed(p)
     f.conflict_discard.append(card.id)
     f.conflict_card = None
 
@@ -888,6 +906,7 @@ def _chance(f: Fast, values: list[int]) -> None:
         f.order = tuple(TILE_IDS[i] for i in values)
         for p in f.players:
             p[2] = [[t, True, []] for t in f.order]
+            _changed(p)
         if not f.options.random_first_player:
             f.setup_step, f.first = 2, 0
             return
