@@ -38,6 +38,7 @@ RUNS: tuple[EngineRun, ...] = (
     EngineRun("empire-engine", 4, {}, "random"),
     EngineRun("empire-engine", 4, {}, "fast", "the same games on the fast engine"),
     EngineRun("empires-end", 4, {}, "random"),
+    EngineRun("empires-end", 4, {}, "fast", "the same games on the fast engine"),
     EngineRun("empire-nyc", 4, {}, "random", "random seats rarely conquer the map"),
     EngineRun("empire-nyc", 4, {}, "fast", "the same games on the fast engine"),
     EngineRun("empire-nyc", 4, {}, "heuristic"),

@@ -98,3 +98,36 @@ def dice_drawer(key: bytes) -> Callable[[str, int, int], list[int]]:
         return out
 
     return dice
+
+
+def shuffle_drawer(key: bytes) -> Callable[[str, int], list[int]]:
+    """``shared.fairness.draws.shuffle`` for one draw key: the same label stream (HMAC blocks
+    of LP(label) || u32(block), 8-byte words, rejection sampling) and the same Durstenfeld
+    Fisher-Yates, from a copy of the keyed HMAC per block."""
+    keyed: Any = hmac.new(key, digestmod="sha256")
+    keyed = getattr(keyed, "_hmac", None) or keyed
+
+    def shuffle(label: str, n: int) -> list[int]:
+        raw = label.encode()
+        prefix = len(raw).to_bytes(4, "big") + raw  # LP(label)
+        buf = b""
+        block = 0
+        items = list(range(n))
+        for i in range(n - 1, 0, -1):
+            m = i + 1
+            limit = _TWO64 - (_TWO64 % m)
+            while True:
+                if len(buf) < 8:
+                    h = keyed.copy()
+                    h.update(prefix + block.to_bytes(4, "big"))
+                    buf += h.digest()
+                    block += 1
+                x = int.from_bytes(buf[:8], "big")
+                buf = buf[8:]
+                if x < limit:
+                    break
+            j = x % m
+            items[i], items[j] = items[j], items[i]
+        return items
+
+    return shuffle

@@ -21,7 +21,7 @@ import random
 from typing import Any
 
 from shared.fairness.draws import draw
-from shared.rules._kit.fast import FastMove, FastPlayout, OnStep, draw_key
+from shared.rules._kit.fast import FastMove, FastPlayout, OnStep, draw_key, shuffle_drawer
 from shared.rules._kit.model import construct
 from shared.rules.api import Json, RuleError
 from shared.rules.empires_end.data import (
@@ -91,6 +91,7 @@ class Fast:
         "n",
         "options",
         "order",
+        "phase",
         "phase_index",
         "players",
         "reshuffles",
@@ -120,13 +121,12 @@ class Fast:
         self.draw_queue: list[int] = []
         self.reshuffles = 0
 
-    @property
-    def phase(self) -> str:
-        if self.phase_index < 0:
-            return "setup"
-        if self.phase_index >= len(self.track):
-            return "end"
-        return self.track[self.phase_index]
+        self.phase = "setup"  # State.phase, kept with phase_index (_set_index)
+
+
+def _set_index(f: Fast, index: int) -> None:
+    f.phase_index = index
+    f.phase = "setup" if index < 0 else "end" if index >= len(f.track) else f.track[index]
 
 
 # ---------------------------------------------------------------------------- the edge
@@ -151,7 +151,7 @@ def from_state(state: State) -> Fast:
     f = Fast(state.options, state.n)
     f.track = state.track
     f.setup_step = state.setup_step
-    f.phase_index = state.phase_index
+    _set_index(f, state.phase_index)
     f.order = tuple(state.order)
     f.first = state.first
     f.players = [[_res_list(p.res), p.vp,
@@ -484,11 +484,17 @@ def _ind_pick(f: Fast, seat: int, below: Any) -> Json:
     used = w[6]
     segments: list[tuple[int, str, Any]] = []  # (options, kind, what), in _ind_legal order
     if w[4] < 2:
-        cands = _placement(emp)
+        cands = p[4].get("place")
+        if cands is None:
+            cands = p[4]["place"] = _placement(emp)
         discount = 1 if any(ab.kind == "build_discount" and ref not in used
                             for _, ref, ab in active) else 0
+        by_cost: dict[int, list[int]] = {}
         for card in p[3]:
-            pays = _pay_options(res, max(0, CARD[card].cost - discount))
+            cost = max(0, CARD[card].cost - discount)
+            pays = by_cost.get(cost)
+            if pays is None:
+                pays = by_cost[cost] = _pay_options(res, cost)
             if pays and cands:
                 segments.append((len(pays) * len(cands), "build", (card, pays, cands)))
             segments.append((1, "sell", card))
@@ -920,14 +926,15 @@ def _chance(f: Fast, values: list[int]) -> None:
             seat = (f.first + k) % f.n
             f.players[seat][3] = f.deck[:HAND_SIZE]
             f.deck = f.deck[HAND_SIZE:]
-        f.setup_step, f.phase_index = 4, -1
+        f.setup_step = 4
+        _set_index(f, -1)
         _next_phase(f)
         return
     f.setup_step = step + 1
 
 
 def _next_phase(f: Fast) -> None:
-    f.phase_index += 1
+    _set_index(f, f.phase_index + 1)
     f.disaster = None
     f.work = []
     if f.phase_index >= len(f.track):
@@ -1024,12 +1031,13 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
     # rng.choice(seq) is seq[rng._randbelow(len(seq))] (CPython 3.11-3.13): the same draws
     # as _kit.playout's random seats (the property test pins it)
     below = rng._randbelow  # type: ignore[attr-defined]
+    shuffle = shuffle_drawer(key)
     out = FastPlayout(state=f)
     move: FastMove = ("", None, None)
     for _ in range(max_steps):
         if f.phase_index < 0:  # setup draws
             label, kind, n = SETUP_CHANCES[f.setup_step]
-            values = draw(key, label, kind, n or f.n)
+            values = shuffle(label, n) if kind == "shuffle" else draw(key, label, kind, f.n)
             if on_step is not None:
                 move = ("chance", label, tuple(values))
             _chance(f, values)
@@ -1040,7 +1048,7 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
             break
         elif _needs_reshuffle(f):  # EEND-19
             label = f"deck:disaster:shuffle:{f.reshuffles + 1}"
-            values = draw(key, label, "shuffle", len(f.discard))
+            values = shuffle(label, len(f.discard))
             if on_step is not None:
                 move = ("chance", label, tuple(values))
             _chance(f, values)
