@@ -514,12 +514,13 @@ def _ind_pick(f: Fast, seat: int, below: Any) -> Json:
         if ab.kind == "swap":
             n = len(emp)
             segments.append((n * (n - 1) // 2, "swap", ref))
-        elif ab.kind == "move_innovation":
-            moves = [{"type": "move", "source": ref, "card": inn[0], "tile": emp[d][0]}
-                     for q, loc in enumerate(emp) for inn in loc[2]
-                     for d in _placement(emp, exclude=q, minus=q)]
-            if moves:
-                segments.append((len(moves), "list", moves))
+        elif ab.kind == "move_innovation":  # per location: its innovations x targets
+            for q, loc in enumerate(emp):
+                if loc[2]:
+                    targets = _placement(emp, exclude=q, minus=q)
+                    if targets:
+                        segments.append((len(loc[2]) * len(targets), "move",
+                                         (ref, loc[2], targets)))
         elif ab.kind == "refresh_one_adjacent":
             refresh = [{"type": "refresh", "source": ref, "card": inn[0]}
                        for q in _neighbours(pos, len(emp)) for inn in emp[q][2] if inn[1]]
@@ -541,6 +542,10 @@ def _ind_pick(f: Fast, seat: int, below: Any) -> Json:
             return {"type": "sell", "card": what}
         if kind == "repair":
             return {"type": "repair", "tile": what[0], "coins": what[1][k]}
+        if kind == "move":
+            ref, inns, targets = what
+            return {"type": "move", "source": ref, "card": inns[k // len(targets)][0],
+                    "tile": emp[targets[k % len(targets)]][0]}
         if kind == "swap":
             a, b = _pair(len(emp), k)
             return {"type": "swap", "source": what, "a": emp[a][0], "b": emp[b][0]}
