@@ -8,7 +8,8 @@ random games, seed for seed, on the compact state (``shared.rules._kit.fast``).
 Uniformly random play never ends in some games (Empire: The Game of New York is a war of
 attrition that random seats do not finish), so those also run with the heuristic bots.
 
-``python -m bench.engines [--budget S] [--only GAME ...] [--json]`` runs them alone, one
+``python -m bench.engines [--budget S] [--only GAME ...] [--json]`` runs them alone
+(``--ab``: the fast engines against the contract path, interleaved in one process), one
 process at a time (``python -m bench`` runs them as its ``engines`` part). The machine is often
 shared: compare two trees back to back and repeat, CPU time varies by 10-20% with the load.
 """
@@ -16,6 +17,7 @@ shared: compare two trees back to back and repeat, CPU time varies by 10-20% wit
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -93,6 +95,39 @@ def run_one(run: EngineRun, budget_s: float, max_steps: int) -> dict[str, Any]:
     }
 
 
+def interleaved(game: str, seats: int = 4, rounds: int = 4, slice_s: float = 1.5
+                ) -> dict[str, Any]:
+    """The contract path and the fast engine alternating in CPU-time slices in one process,
+    the same seeds in the same order: their ratio is fair on a machine whose load changes."""
+    from shared.rules import registry
+    from shared.rules._kit.playout import play
+
+    def contract(seed: int) -> Any:
+        return play(registry.get(game), seats, {}, seed=seed)
+
+    def fast(seed: int) -> Any:
+        return registry.get_fast(game).play_random(seats, {}, seed=seed)
+
+    paths: dict[str, Callable[[int], Any]] = {"random": contract, "fast": fast}
+    cpu = dict.fromkeys(paths, 0.0)
+    games = dict.fromkeys(paths, 0)
+    moves = dict.fromkeys(paths, 0)
+    for _ in range(rounds):
+        for name, run in paths.items():
+            t0 = time.process_time()
+            while time.process_time() - t0 < slice_s:
+                p = run(games[name])
+                games[name] += 1
+                moves[name] += p.steps
+            cpu[name] += time.process_time() - t0
+    rate = {name: games[name] / cpu[name] for name in paths}
+    return {"game": game, "seats": seats, "random_games_per_cpu_s": round(rate["random"], 2),
+            "fast_games_per_cpu_s": round(rate["fast"], 2),
+            "ratio": round(rate["fast"] / rate["random"], 1),
+            "moves_ratio": round((moves["fast"] / cpu["fast"])
+                                 / (moves["random"] / cpu["random"]), 1)}
+
+
 def run_all(
     budget_s: float = 4.0, max_steps: int = 60_000, workers: int = 2
 ) -> list[dict[str, Any]]:
@@ -115,7 +150,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--only", nargs="*", default=None, help="games to run (registry names)")
     parser.add_argument("--workers", type=int, default=1, help="processes (1: one at a time)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON lines")
+    parser.add_argument("--ab", action="store_true",
+                        help="fast engines only: interleaved A/B of random vs fast (--budget "
+                        "= CPU seconds per slice, 4 rounds)")
     args = parser.parse_args(argv)
+    if args.ab:
+        from shared.rules import registry
+
+        for game in args.only or registry.fast_names():
+            print(json.dumps(interleaved(game, slice_s=args.budget)))
+        return
     runs = [r for r in RUNS if args.only is None or r.game in args.only]
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         futures = [pool.submit(run_one, r, args.budget, args.max_steps) for r in runs]
