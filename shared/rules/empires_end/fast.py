@@ -234,7 +234,8 @@ def _active(p: list[Any], phase: str) -> list[tuple[int, str, Ability]]:
     of a location, its health or its innovations clears it: ``_changed``)."""
     got: list[tuple[int, str, Ability]] | None = p[4].get(phase)
     if got is None:
-        got = p[4][phase] = _find_active(p, phase)
+        _find_active(p)
+        got = p[4][phase]
     return got
 
 
@@ -242,19 +243,21 @@ def _changed(p: list[Any]) -> None:
     p[4].clear()
 
 
-def _find_active(p: list[Any], phase: str) -> list[tuple[int, str, Ability]]:
-    out = []
+PHASES = ("economy", "industry", "disaster", "conflict", "end")
+
+
+def _find_active(p: list[Any]) -> None:
+    """board.active for every phase at once, into ``p[4]``."""
+    out: dict[str, list[tuple[int, str, Ability]]] = {phase: [] for phase in PHASES}
     for pos, loc in enumerate(p[2]):
         if not loc[1]:
             continue
         own = ABILITY[loc[0]]
-        if own.phase == phase:
-            out.append((pos, loc[0], own))
+        out[own.phase].append((pos, loc[0], own))
         for inn in loc[2]:
             ab = ABILITY[inn[0]]
-            if ab.phase == phase:
-                out.append((pos, inn[0], ab))
-    return out
+            out[ab.phase].append((pos, inn[0], ab))
+    p[4].update(out)
 
 
 def _inn_at(loc: list[Any], card: str) -> list[Any] | None:
@@ -314,6 +317,7 @@ def _set_exhausted(p: list[Any], card: str, exhausted: bool) -> None:
     pos = _pos_ref(p[2], card)
     if pos is None:
         return
+    p[4].pop("usable", None)  # _usable's answers change
     for inn in p[2][pos][2]:
         if inn[0] == card:
             inn[1] = exhausted
@@ -639,13 +643,20 @@ def _pending_reveal(d: list[Any]) -> int | None:
 
 
 def _usable(f: Fast, seat: int, kind: str) -> list[str]:
+    """disaster.usable; remembered in ``p[4]`` until the empire or an exhaust marker
+    changes."""
     p = f.players[seat]
-    out = []
-    for pos, ref, ab in _active(p, "disaster"):
-        inn = _inn_at(p[2][pos], ref)
-        if ab.kind == kind and inn is not None and not inn[1]:
-            out.append(ref)
-    return out
+    usable = p[4].get("usable")
+    if usable is None:
+        usable = p[4]["usable"] = {}
+    got: list[str] | None = usable.get(kind)
+    if got is None:
+        got = usable[kind] = []
+        for pos, ref, ab in _active(p, "disaster"):
+            inn = _inn_at(p[2][pos], ref)
+            if ab.kind == kind and inn is not None and not inn[1]:
+                got.append(ref)
+    return got
 
 
 def _replace_options(f: Fast, seat: int) -> list[Json]:
