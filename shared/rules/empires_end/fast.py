@@ -646,10 +646,10 @@ def _usable(f: Fast, seat: int, kind: str) -> list[str]:
     """disaster.usable; remembered in ``p[4]`` until the empire or an exhaust marker
     changes."""
     p = f.players[seat]
-    usable = p[4].get("usable")
+    usable: dict[str, list[str]] | None = p[4].get("usable")
     if usable is None:
         usable = p[4]["usable"] = {}
-    got: list[str] | None = usable.get(kind)
+    got = usable.get(kind)
     if got is None:
         got = usable[kind] = []
         for pos, ref, ab in _active(p, "disaster"):
