@@ -17,7 +17,7 @@ import pytest
 from shared.fairness import draws
 from shared.fairness.draws import draw
 from shared.rules import registry
-from shared.rules._kit.fast import FastMove, dice_drawer
+from shared.rules._kit.fast import FastMove, dice_drawer, shuffle_drawer
 from shared.rules._kit.playout import (
     apply_or_raise,
     bot_actor,
@@ -229,12 +229,16 @@ def test_a_changed_rule_is_caught(name: str, monkeypatch: pytest.MonkeyPatch) ->
             check_equal(name, 4, {}, seed)
 
 
-def test_the_fast_dice_are_the_dealers() -> None:
-    """``_kit.fast.dice_drawer`` gives ``draws.dice``'s values for every label and count
-    (more than four dice take the dealer's own path)."""
+def test_the_fast_draws_are_the_dealers() -> None:
+    """``_kit.fast.dice_drawer`` and ``shuffle_drawer`` give ``draws.dice``'s and
+    ``draws.shuffle``'s values for every label, count and size (more than four dice take the
+    dealer's own path)."""
     for k in range(40):
         key = bytes([k]) * 32
-        dice = dice_drawer(key)
+        dice, shuffle = dice_drawer(key), shuffle_drawer(key)
+        for n in (1, 2, 11, 43, 66):
+            label = f"deck:disaster:shuffle:{k}"
+            assert shuffle(label, n) == draws.shuffle(key, label, n)
         for i in range(50):
             label = f"dice:turn:{i}:attack:{k}:defender"
             sides, count = (6, 2, 20, 100)[i % 4], 1 + i % 6
