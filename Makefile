@@ -17,6 +17,7 @@ help:
 	@echo "make test   install everything and run the whole suite (lint, types, all tiers)"
 	@echo "make test-unit | test-property | test-integration | test-e2e | lint | type | schema"
 	@echo "make slow   long runs (bot-vs-random, big fuzzing) excluded from make test"
+	@echo "make fast-engines   the fast playout engines against the contract path, many seeds"
 
 $(UV):
 	$(PY) -m venv $(TOOLS)
@@ -101,6 +102,11 @@ test-e2e: install
 
 test: install tools-nginx lint type schema-check
 	$(VENV)/bin/pytest -q -m "not slow and not board_full" -p no:cacheprovider --durations=15
+
+# the fast playout engines against the contract path over many more seeds (issue 22)
+.PHONY: fast-engines
+fast-engines: install
+	nice $(VENV)/bin/pytest -q -m slow -p no:cacheprovider tests/property/test_fast_engines.py
 
 slow: install
 	$(VENV)/bin/pytest -q -m slow -p no:cacheprovider -s

@@ -3,10 +3,13 @@ from setup to Terminal, every move through ``apply``, draws from the dealer's fu
 
 Each configuration runs in its own worker process for a CPU-time budget and reports finished
 games per CPU-second ("per core"), applied moves per CPU-second and the mean moves per game.
+Games with a fast engine (``<package>/fast.py``, issue 22) also run as "fast": the same
+random games, seed for seed, on the compact state (``shared.rules._kit.fast``).
 Uniformly random play never ends in some games (Empire: The Game of New York is a war of
 attrition that random seats do not finish), so those also run with the heuristic bots.
 
-``python -m bench.engines [--budget S] [--only GAME ...] [--json]`` runs them alone, one
+``python -m bench.engines [--budget S] [--only GAME ...] [--json]`` runs them alone
+(``--ab``: the fast engines against the contract path, interleaved in one process), one
 process at a time (``python -m bench`` runs them as its ``engines`` part). The machine is often
 shared: compare two trees back to back and repeat, CPU time varies by 10-20% with the load.
 """
@@ -14,6 +17,7 @@ shared: compare two trees back to back and repeat, CPU time varies by 10-20% wit
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -26,15 +30,19 @@ class EngineRun:
     game: str
     seats: int
     options: dict[str, Any]
-    players: str  # "random" | "heuristic"
+    players: str  # "random" | "heuristic" | "fast" (random seats on the game's fast engine)
     note: str = ""
 
 
 RUNS: tuple[EngineRun, ...] = (
     EngineRun("empire", 4, {}, "random"),
+    EngineRun("empire", 4, {}, "fast", "the same games on the fast engine"),
     EngineRun("empire-engine", 4, {}, "random"),
+    EngineRun("empire-engine", 4, {}, "fast", "the same games on the fast engine"),
     EngineRun("empires-end", 4, {}, "random"),
+    EngineRun("empires-end", 4, {}, "fast", "the same games on the fast engine"),
     EngineRun("empire-nyc", 4, {}, "random", "random seats rarely conquer the map"),
+    EngineRun("empire-nyc", 4, {}, "fast", "the same games on the fast engine"),
     EngineRun("empire-nyc", 4, {}, "heuristic"),
     EngineRun("empire-cards", 4, {}, "random", "a match runs to an Emperor Overlord"),
     EngineRun(
@@ -62,7 +70,11 @@ def run_one(run: EngineRun, budget_s: float, max_steps: int) -> dict[str, Any]:
                 "actors": {i: bot_actor(registry.get_bot(run.game)) for i in range(run.seats)},
                 "choosers": {i: bot_chooser(registry.get_bot(run.game)) for i in range(run.seats)},
             }
-        p = play(game, run.seats, dict(run.options), seed=games, max_steps=max_steps, **kw)
+        if run.players == "fast":  # the same random games as "random" (_kit/fast.py)
+            p = registry.get_fast(run.game).play_random(
+                run.seats, dict(run.options), seed=games, max_steps=max_steps)
+        else:
+            p = play(game, run.seats, dict(run.options), seed=games, max_steps=max_steps, **kw)
         games += 1
         finished += p.finished
         steps += p.steps
@@ -81,6 +93,39 @@ def run_one(run: EngineRun, budget_s: float, max_steps: int) -> dict[str, Any]:
         "moves_per_game": round(steps / games, 1),
         "max_steps": max_steps,
     }
+
+
+def interleaved(game: str, seats: int = 4, rounds: int = 4, slice_s: float = 1.5
+                ) -> dict[str, Any]:
+    """The contract path and the fast engine alternating in CPU-time slices in one process,
+    the same seeds in the same order: their ratio is fair on a machine whose load changes."""
+    from shared.rules import registry
+    from shared.rules._kit.playout import play
+
+    def contract(seed: int) -> Any:
+        return play(registry.get(game), seats, {}, seed=seed)
+
+    def fast(seed: int) -> Any:
+        return registry.get_fast(game).play_random(seats, {}, seed=seed)
+
+    paths: dict[str, Callable[[int], Any]] = {"random": contract, "fast": fast}
+    cpu = dict.fromkeys(paths, 0.0)
+    games = dict.fromkeys(paths, 0)
+    moves = dict.fromkeys(paths, 0)
+    for _ in range(rounds):
+        for name, run in paths.items():
+            t0 = time.process_time()
+            while time.process_time() - t0 < slice_s:
+                p = run(games[name])
+                games[name] += 1
+                moves[name] += p.steps
+            cpu[name] += time.process_time() - t0
+    rate = {name: games[name] / cpu[name] for name in paths}
+    return {"game": game, "seats": seats, "random_games_per_cpu_s": round(rate["random"], 2),
+            "fast_games_per_cpu_s": round(rate["fast"], 2),
+            "ratio": round(rate["fast"] / rate["random"], 1),
+            "moves_ratio": round((moves["fast"] / cpu["fast"])
+                                 / (moves["random"] / cpu["random"]), 1)}
 
 
 def run_all(
@@ -105,7 +150,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--only", nargs="*", default=None, help="games to run (registry names)")
     parser.add_argument("--workers", type=int, default=1, help="processes (1: one at a time)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON lines")
+    parser.add_argument("--ab", action="store_true",
+                        help="fast engines only: interleaved A/B of random vs fast (--budget "
+                        "= CPU seconds per slice, 4 rounds)")
     args = parser.parse_args(argv)
+    if args.ab:
+        from shared.rules import registry
+
+        for game in args.only or registry.fast_names():
+            print(json.dumps(interleaved(game, slice_s=args.budget)))
+        return
     runs = [r for r in RUNS if args.only is None or r.game in args.only]
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         futures = [pool.submit(run_one, r, args.budget, args.max_steps) for r in runs]

@@ -62,3 +62,20 @@ def get_search_bot(name: str, level: str = "normal", seed: int | None = None) ->
     from shared.rules._kit.search import SearchBot
 
     return SearchBot(get(name), get_search_spec(name), level, seed)
+
+
+# name -> the game's fast playout module (``<package>.fast``, see ``_kit/fast.py``), for the
+# games that have one.
+_FAST: frozenset[str] = frozenset({"empire", "empire-engine", "empire-nyc", "empires-end"})
+
+
+def fast_names() -> tuple[str, ...]:
+    """Games with a fast playout engine (``get_fast``)."""
+    return tuple(n for n in _MODULES if n in _FAST)
+
+
+def get_fast(name: str) -> Any:
+    """The game's fast playout module (``shared.rules._kit.fast.FastEngine``)."""
+    if name not in _FAST:
+        raise UnknownGame(name)
+    return importlib.import_module(_MODULES[name] + ".fast")

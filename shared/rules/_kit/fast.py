@@ -1,0 +1,133 @@
+"""Fast playouts for search (issue 22): a compact internal state with the models at the edge.
+
+The contract path (``game.apply`` on frozen pydantic states, see ``_kit.playout.play``) builds
+and validates models on every move. Search and benchmarks play many full games in which
+nobody looks at the intermediate states, so a game may also ship ``<package>/fast.py``: the
+same rules on a compact mutable state (plain ints, lists and tuples) that only its own
+playout touches. The models appear only at the edge:
+
+* ``from_state(state)`` copies a contract state into a fresh compact one;
+* ``to_state(compact)`` builds the contract state back (equal to, and encoding like, the
+  state the contract path reaches);
+* ``play_random(...)`` plays a full game with uniformly random seats, exactly as
+  ``_kit.playout.play`` with its default actors and choosers: the same ``random.Random``
+  calls in the same order, the same dealer draws (``shared.fairness.draws.draw`` from the
+  same key), so the same seed gives the same moves and the same final state.
+
+The property tests (``tests/property/test_fast_engines.py``) check that equivalence move by
+move over many seeds: the move of every step, the state after it (``to_state`` against the
+contract's state, compared as encoded JSON) and the final outcome. The fast path makes no
+events (nothing in a playout reads them) and is pure: no I/O, no clock, randomness only from
+the ``random.Random`` it is given and the draw key.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from shared.fairness import draws
+from shared.rules.api import Json
+
+# (kind, payload) of one applied move, for the equivalence tests:
+#   ("chance", label, values) | ("joint", round_id, choices) | ("act", seat, action)
+FastMove = tuple[str, Any, Any]
+OnStep = Callable[[Any, FastMove], None]  # called after each move: (compact state, move)
+
+
+@dataclass
+class FastPlayout:
+    state: Any  # the compact state at the end (``to_state`` builds the model)
+    steps: int = 0
+    finished: bool = False
+
+
+class FastEngine(Protocol):
+    """What a game's ``fast`` module exports (``registry.get_fast``)."""
+
+    def from_state(self, state: Any) -> Any: ...
+
+    def to_state(self, compact: Any) -> Any: ...
+
+    def play_random(
+        self,
+        n_seats: int,
+        options: dict[str, Json] | None = None,
+        *,
+        seed: int = 0,
+        max_steps: int = 100_000,
+        key: bytes | None = None,
+        on_step: OnStep | None = None,
+    ) -> FastPlayout: ...
+
+
+def draw_key(seed: int, key: bytes | None) -> bytes:
+    """The draw key ``_kit.playout.play`` uses for ``seed`` unless one is given."""
+    return key if key is not None else seed.to_bytes(8, "big") * 4
+
+
+_TWO64 = 1 << 64
+_BLOCK0 = (0).to_bytes(4, "big")
+
+
+def dice_drawer(key: bytes) -> Callable[[str, int, int], list[int]]:
+    """``shared.fairness.draws.dice`` for one draw key, with one HMAC block for up to four
+    dice (from a copy of the keyed HMAC: the key's pads are hashed once per playout).
+
+    The first block of the label's stream holds four 8-byte words; a word the rejection
+    sampling refuses (p < 2**-61 for a d6) or a fifth die falls back to ``draws.dice``."""
+    keyed: Any = hmac.new(key, digestmod="sha256")
+    keyed = getattr(keyed, "_hmac", None) or keyed  # OpenSSL's own object: no wrapper calls
+
+    def dice(label: str, sides: int, count: int = 1) -> list[int]:
+        if count > 4:
+            return draws.dice(key, label, sides, count)
+        raw = label.encode()
+        h = keyed.copy()
+        h.update(len(raw).to_bytes(4, "big") + raw + _BLOCK0)  # LP(label) || u32(0)
+        block = h.digest()
+        limit = _TWO64 - (_TWO64 % sides)
+        out = []
+        for i in range(0, 8 * count, 8):
+            x = int.from_bytes(block[i:i + 8], "big")
+            if x >= limit:
+                return draws.dice(key, label, sides, count)
+            out.append(x % sides + 1)
+        return out
+
+    return dice
+
+
+def shuffle_drawer(key: bytes) -> Callable[[str, int], list[int]]:
+    """``shared.fairness.draws.shuffle`` for one draw key: the same label stream (HMAC blocks
+    of LP(label) || u32(block), 8-byte words, rejection sampling) and the same Durstenfeld
+    Fisher-Yates, from a copy of the keyed HMAC per block."""
+    keyed: Any = hmac.new(key, digestmod="sha256")
+    keyed = getattr(keyed, "_hmac", None) or keyed
+
+    def shuffle(label: str, n: int) -> list[int]:
+        raw = label.encode()
+        prefix = len(raw).to_bytes(4, "big") + raw  # LP(label)
+        buf = b""
+        block = 0
+        items = list(range(n))
+        for i in range(n - 1, 0, -1):
+            m = i + 1
+            limit = _TWO64 - (_TWO64 % m)
+            while True:
+                if len(buf) < 8:
+                    h = keyed.copy()
+                    h.update(prefix + block.to_bytes(4, "big"))
+                    buf += h.digest()
+                    block += 1
+                x = int.from_bytes(buf[:8], "big")
+                buf = buf[8:]
+                if x < limit:
+                    break
+            j = x % m
+            items[i], items[j] = items[j], items[i]
+        return items
+
+    return shuffle

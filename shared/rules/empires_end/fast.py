@@ -1,0 +1,1108 @@
+"""Empire's End on a compact state, for playouts (issue 22; see ``_kit/fast.py``).
+
+The same rules as ``engine.py``, ``board.py``, ``economy.py``, ``industry.py``,
+``disaster.py`` and ``conflict.py`` (EEND-1 to EEND-26) on plain lists, changed in place:
+
+* a player is ``[res, vp, empire, hand]``: ``res`` = [wheat, hammer, axe, coin], a location
+  ``[tile, healthy, innovations]``, an innovation ``[card, exhausted]``;
+* the disaster phase ``[slots, bidder, addressed, resolution]``, a slot ``[card, pool,
+  closed]``, a resolution ``[seat, card, target, stage, choices]``;
+* a seat's work ``[stage, todo, conv, repeats, acts, repaired, used, discarded]``, a
+  conversion left ``[source, left]``.
+
+Legal actions are the contract's JSON dicts in the contract's order (the random seat picks
+one by index). ``tests/property/test_fast_engines.py`` proves it equal to the contract path
+move by move; a rules change goes into both.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from shared.fairness.draws import draw
+from shared.rules._kit.fast import FastMove, FastPlayout, OnStep, draw_key, shuffle_drawer
+from shared.rules._kit.model import construct
+from shared.rules.api import Json, RuleError
+from shared.rules.empires_end.data import (
+    CARD,
+    CARD_IDS,
+    CONFLICT,
+    CONFLICT_IDS,
+    HAND_SIZE,
+    LOW_RESOURCES,
+    LOW_RESOURCES_VP_PER_COIN,
+    START_RESOURCES,
+    TILE,
+    TILE_IDS,
+    Ability,
+    Reward,
+    ability,
+    track_for,
+)
+from shared.rules.empires_end.state import (
+    ConvLeft,
+    DisasterPhase,
+    DisasterSlot,
+    Innovation,
+    Location,
+    Options,
+    Player,
+    Res,
+    Resolution,
+    SeatWork,
+    State,
+)
+
+RI = {"wheat": 0, "hammer": 1, "axe": 2, "coin": 3}
+DISASTER_PHASES = ("disaster", "double_disaster")
+SETUP_CHANCES = (  # engine._SETUP_CHANCES: (label, draw, n)
+    ("locations:order:shuffle", "shuffle", len(TILE_IDS)),
+    ("first_player:below", "below", 0),  # n = seats
+    ("deck:disaster:shuffle:0", "shuffle", len(CARD_IDS)),
+    ("deck:conflict:shuffle:0", "shuffle", len(CONFLICT_IDS)),
+)
+ABILITY: dict[str, Ability] = {**{t: ability(t) for t in TILE_IDS},
+                               **{c: ability(c) for c in CARD_IDS}}
+CHOOSE: tuple[Json, ...] = ({"type": "choose_order", "first": "economy"},
+                            {"type": "choose_order", "first": "industry"})
+END_ECONOMY: Json = {"type": "end_economy"}
+END_INDUSTRY: Json = {"type": "end_industry"}
+DISCARD_HAND: Json = {"type": "discard_hand"}
+END_TURN: Json = {"type": "end_turn"}
+
+
+def _work(stage: str, todo: tuple[str, ...] = ()) -> list[Any]:
+    return [stage, todo, [], [], 0, False, [], False]
+
+
+class Fast:
+    """The compact state (mutable; only this module's playout changes it)."""
+
+    __slots__ = (
+        "conflict_card",
+        "conflict_deck",
+        "conflict_discard",
+        "deck",
+        "disaster",
+        "discard",
+        "draw_queue",
+        "first",
+        "n",
+        "options",
+        "order",
+        "phase",
+        "phase_index",
+        "players",
+        "reshuffles",
+        "setup_step",
+        "track",
+        "work",
+    )
+
+    def __init__(self, options: Options, n: int) -> None:
+        self.options = options
+        self.n = n
+        self.track: tuple[str, ...] = track_for(n)
+        self.setup_step = 0
+        self.phase_index = -1
+        self.order: tuple[str, ...] = ()
+        self.first = 0
+        self.players: list[list[Any]] = [
+            [[START_RESOURCES] * 4, 0, [[t, True, []] for t in TILE_IDS], [], {}]
+            for _ in range(n)]
+        self.deck: list[str] = []
+        self.discard: list[str] = []
+        self.conflict_deck: list[str] = []
+        self.conflict_discard: list[str] = []
+        self.conflict_card: str | None = None
+        self.disaster: list[Any] | None = None
+        self.work: list[list[Any]] = []
+        self.draw_queue: list[int] = []
+        self.reshuffles = 0
+
+        self.phase = "setup"  # State.phase, kept with phase_index (_set_index)
+
+
+def _set_index(f: Fast, index: int) -> None:
+    f.phase_index = index
+    f.phase = "setup" if index < 0 else "end" if index >= len(f.track) else f.track[index]
+
+
+# ---------------------------------------------------------------------------- the edge
+
+
+def setup(options: dict[str, Json], n_seats: int) -> Fast:
+    opts = Options.model_validate(options)
+    if not isinstance(n_seats, int) or not 2 <= n_seats <= 4:
+        raise RuleError(f"Empire's End needs 2-4 seats, got {n_seats!r}")
+    return Fast(opts, n_seats)
+
+
+def _res_list(r: Res) -> list[int]:
+    return [r.wheat, r.hammer, r.axe, r.coin]
+
+
+def _res(v: list[int]) -> Res:
+    return construct(Res, wheat=v[0], hammer=v[1], axe=v[2], coin=v[3])
+
+
+def from_state(state: State) -> Fast:
+    f = Fast(state.options, state.n)
+    f.track = state.track
+    f.setup_step = state.setup_step
+    _set_index(f, state.phase_index)
+    f.order = tuple(state.order)
+    f.first = state.first
+    f.players = [[_res_list(p.res), p.vp,
+                  [[loc.tile, loc.healthy, [[i.card, i.exhausted] for i in loc.innovations]]
+                   for loc in p.empire], list(p.hand), {}] for p in state.players]
+    f.deck = list(state.deck)
+    f.discard = list(state.discard)
+    f.conflict_deck = list(state.conflict_deck)
+    f.conflict_discard = list(state.conflict_discard)
+    f.conflict_card = state.conflict_card
+    d = state.disaster
+    if d is not None:
+        r = d.resolution
+        f.disaster = [[[s.card, _res_list(s.pool), s.closed] for s in d.slots], d.bidder,
+                      list(d.addressed),
+                      None if r is None else [r.seat, r.card, r.target, r.stage, r.choices]]
+    f.work = [[w.stage, tuple(w.todo), [[c.source, c.left] for c in w.conv], list(w.repeats),
+               w.acts, w.repaired, list(w.used), w.discarded] for w in state.work]
+    f.draw_queue = list(state.draw_queue)
+    f.reshuffles = state.reshuffles
+    return f
+
+
+def to_state(f: Fast) -> State:
+    players = tuple(
+        construct(Player, res=_res(p[0]), vp=p[1], hand=tuple(p[3]), empire=tuple(
+            construct(Location, tile=loc[0], healthy=loc[1], innovations=tuple(
+                construct(Innovation, card=i[0], exhausted=i[1]) for i in loc[2]))
+            for loc in p[2]))
+        for p in f.players)
+    disaster = None
+    d = f.disaster
+    if d is not None:
+        r = d[3]
+        disaster = construct(
+            DisasterPhase,
+            slots=tuple(construct(DisasterSlot, card=s[0], pool=_res(s[1]), closed=s[2])
+                        for s in d[0]),
+            bidder=d[1], addressed=tuple(d[2]),
+            resolution=None if r is None else construct(
+                Resolution, seat=r[0], card=r[1], target=r[2], stage=r[3], choices=r[4]))
+    work = tuple(
+        construct(SeatWork, stage=w[0], todo=w[1],
+                  conv=tuple(construct(ConvLeft, source=c[0], left=c[1]) for c in w[2]),
+                  repeats=tuple(w[3]), acts=w[4], repaired=w[5], used=tuple(w[6]),
+                  discarded=w[7])
+        for w in f.work)
+    return construct(
+        State, n=f.n, options=f.options, track=f.track, setup_step=f.setup_step,
+        phase_index=f.phase_index, order=f.order, first=f.first, players=players,
+        deck=tuple(f.deck), discard=tuple(f.discard), conflict_deck=tuple(f.conflict_deck),
+        conflict_discard=tuple(f.conflict_discard), conflict_card=f.conflict_card,
+        disaster=disaster, work=work, draw_queue=tuple(f.draw_queue),
+        reshuffles=f.reshuffles)
+
+
+# ---------------------------------------------------------------------------- board.py
+
+
+def _neighbours(pos: int, size: int) -> tuple[int, ...]:
+    return tuple(p for p in (pos - 1, pos + 1) if 0 <= p < size)
+
+
+def _pos_tile(emp: list[Any], tile: str) -> int | None:
+    for i, loc in enumerate(emp):
+        if loc[0] == tile:
+            return i
+    return None
+
+
+def _pos_ref(emp: list[Any], ref: str) -> int | None:
+    for i, loc in enumerate(emp):
+        if loc[0] == ref or any(inn[0] == ref for inn in loc[2]):
+            return i
+    return None
+
+
+def _active(p: list[Any], phase: str) -> list[tuple[int, str, Ability]]:
+    """board.active as a list; remembered in ``p[4]`` until the empire changes (every change
+    of a location, its health or its innovations clears it: ``_changed``)."""
+    got: list[tuple[int, str, Ability]] | None = p[4].get(phase)
+    if got is None:
+        _find_active(p)
+        got = p[4][phase]
+    return got
+
+
+def _changed(p: list[Any]) -> None:
+    p[4].clear()
+
+
+PHASES = ("economy", "industry", "disaster", "conflict", "end")
+
+
+def _find_active(p: list[Any]) -> None:
+    """board.active for every phase at once, into ``p[4]``."""
+    out: dict[str, list[tuple[int, str, Ability]]] = {phase: [] for phase in PHASES}
+    for pos, loc in enumerate(p[2]):
+        if not loc[1]:
+            continue
+        own = ABILITY[loc[0]]
+        out[own.phase].append((pos, loc[0], own))
+        for inn in loc[2]:
+            ab = ABILITY[inn[0]]
+            out[ab.phase].append((pos, inn[0], ab))
+    p[4].update(out)
+
+
+def _inn_at(loc: list[Any], card: str) -> list[Any] | None:
+    for inn in loc[2]:
+        if inn[0] == card:
+            return inn  # type: ignore[no-any-return]
+    return None
+
+
+def _count_adjacent(emp: list[Any], pos: int, healthy: bool, kind: str | None = None) -> int:
+    n = 0
+    for q in _neighbours(pos, len(emp)):
+        loc = emp[q]
+        if loc[1] == healthy and (kind is None or TILE[loc[0]].type == kind):
+            n += 1
+    return n
+
+
+def _placement(emp: list[Any], exclude: int | None = None, minus: int | None = None
+               ) -> list[int]:
+    """board.placement_candidates; ``minus``: a position counted with one innovation less
+    (industry._without for the move ability)."""
+    healthy = [(i, len(loc[2]) - (i == minus)) for i, loc in enumerate(emp) if loc[1]]
+    if not healthy:
+        return []
+    least = min(c for _, c in healthy)
+    return [i for i, c in healthy if c == least and i != exclude]
+
+
+def _destroy_candidates(emp: list[Any], target: int) -> list[int]:
+    if emp[target][1]:
+        return [target]
+    for d in range(1, len(emp)):
+        found = [p for p in (target - d, target + d) if 0 <= p < len(emp) and emp[p][1]]
+        if found:
+            return found
+    return []
+
+
+def _base_strength(p: list[Any]) -> int:
+    return sum(ab.amount for _, _, ab in _active(p, "conflict") if ab.kind == "strength")
+
+
+def _repair_cost(p: list[Any], pos: int) -> int:
+    cost = TILE[p[2][pos][0]].repair
+    for q, _, ab in _active(p, "industry"):
+        if ab.kind == "repair_discount_adjacent" and abs(q - pos) == 1:
+            cost -= 1
+    return max(0, cost)
+
+
+def _pay_options(res: list[int], cost: int) -> list[int]:
+    return [k for k in range(0, min(cost, res[3]) + 1) if res[1] >= cost - k]
+
+
+def _set_exhausted(p: list[Any], card: str, exhausted: bool) -> None:
+    pos = _pos_ref(p[2], card)
+    if pos is None:
+        return
+    p[4].pop("usable", None)  # _usable's answers change
+    for inn in p[2][pos][2]:
+        if inn[0] == card:
+            inn[1] = exhausted
+
+
+def _refresh_positions(p: list[Any], positions: tuple[int, ...] | range) -> None:
+    for q in positions:
+        for inn in list(p[2][q][2]):
+            if inn[1]:
+                _set_exhausted(p, inn[0], False)
+
+
+def _add(res: list[int], bundle: Any, times: int = 1) -> None:
+    for r, n in bundle:
+        res[RI[r]] += n * times
+
+
+# ---------------------------------------------------------------------------- economy.py
+
+
+def _effect(p: list[Any], pos: int, ab: Ability) -> None:
+    kind = ab.kind
+    if kind == "gain":
+        _add(p[0], ab.res)
+        p[1] += ab.vp
+    elif kind == "gain_per_adjacent":
+        k = _count_adjacent(p[2], pos, True, ab.per)
+        _add(p[0], ab.res, k)
+        p[1] += ab.vp * k
+    elif kind == "vp_per_adjacent_destroyed":
+        p[1] += ab.vp * _count_adjacent(p[2], pos, False)
+    elif kind == "refresh_adjacent":
+        _refresh_positions(p, _neighbours(pos, len(p[2])))
+
+
+def _econ_begin(f: Fast, seat: int, todo: tuple[str, ...]) -> bool:
+    p = f.players[seat]
+    conv: list[list[Any]] = []
+    repeats: list[str] = []
+    for pos, ref, ab in _active(p, "economy"):
+        if ab.kind == "convert":
+            conv.append([ref, ab.times])
+        elif ab.kind == "repeat":
+            repeats.append(ref)
+        else:
+            _effect(p, pos, ab)
+    w = _work("economy", todo)
+    w[2], w[3] = conv, repeats
+    f.work[seat] = w
+    return not conv and not repeats
+
+
+def _econ_legal(f: Fast, seat: int) -> list[Json]:
+    w = f.work[seat]
+    p = f.players[seat]
+    out: list[Json] = []
+    for source, left in w[2]:
+        ab = ABILITY[source]
+        if left > 0 and ab.src is not None and p[0][RI[ab.src]] >= 1:
+            out.extend({"type": "convert", "source": source, "option": j}
+                       for j in range(len(ab.outs)))
+    if w[3]:
+        active = _active(p, "economy")
+        for src in w[3]:
+            for _, ref, ab in active:
+                if ref != src and ab.kind != "repeat":
+                    out.append({"type": "repeat", "source": src, "target": ref})
+    out.append(END_ECONOMY)
+    return out
+
+
+def _econ_apply(f: Fast, seat: int, action: Any) -> bool:
+    w = f.work[seat]
+    p = f.players[seat]
+    kind = action["type"]
+    if kind == "convert":
+        ab = ABILITY[action["source"]]
+        assert ab.src is not None
+        p[0][RI[ab.src]] -= 1
+        _add(p[0], ab.outs[action["option"]])
+        for c in w[2]:
+            if c[0] == action["source"]:
+                c[1] -= 1
+        return False
+    if kind == "repeat":
+        found = next((pos, ab) for pos, ref, ab in _active(p, "economy")
+                     if ref == action["target"])
+        pos, ab = found
+        w[3] = [r for r in w[3] if r != action["source"]]
+        if ab.kind == "convert":
+            for c in w[2]:
+                if c[0] == action["target"]:
+                    c[1] += ab.times
+        else:
+            _effect(p, pos, ab)
+        return False
+    return True
+
+
+# ---------------------------------------------------------------------------- industry.py
+
+
+def _discounts(p: list[Any], w: list[Any]) -> list[str]:
+    return [ref for _, ref, ab in _active(p, "industry")
+            if ab.kind == "build_discount" and ref not in w[6]]
+
+
+def _build_cost(p: list[Any], w: list[Any], card: str) -> int:
+    return max(0, CARD[card].cost - (1 if _discounts(p, w) else 0))
+
+
+def _ind_legal(f: Fast, seat: int) -> list[Json]:
+    w = f.work[seat]
+    p = f.players[seat]
+    emp = p[2]
+    out: list[Json] = []
+    if w[4] < 2:
+        cands = _placement(emp)
+        for card in p[3]:
+            for k in _pay_options(p[0], _build_cost(p, w, card)):
+                out.extend({"type": "build", "card": card, "tile": emp[q][0], "coins": k}
+                           for q in cands)
+            out.append({"type": "sell", "card": card})
+    if not w[5]:
+        for pos, loc in enumerate(emp):
+            if not loc[1]:
+                for k in _pay_options(p[0], _repair_cost(p, pos)):
+                    out.append({"type": "repair", "tile": loc[0], "coins": k})
+    for pos, ref, ab in _active(p, "industry"):
+        if ref in w[6]:
+            continue
+        if ab.kind == "swap":
+            out.extend({"type": "swap", "source": ref, "a": emp[a][0], "b": emp[b][0]}
+                       for a in range(len(emp)) for b in range(a + 1, len(emp)))
+        elif ab.kind == "move_innovation":
+            for q, loc in enumerate(emp):
+                for inn in loc[2]:
+                    for d in _placement(emp, exclude=q, minus=q):
+                        out.append({"type": "move", "source": ref, "card": inn[0],
+                                    "tile": emp[d][0]})
+        elif ab.kind == "refresh_one_adjacent":
+            for q in _neighbours(pos, len(emp)):
+                for inn in emp[q][2]:
+                    if inn[1]:
+                        out.append({"type": "refresh", "source": ref, "card": inn[0]})
+    if w[4] >= 2 and p[3] and not w[7]:
+        out.append(DISCARD_HAND)
+    out.append(END_INDUSTRY)
+    return out
+
+
+def _pair(n: int, k: int) -> tuple[int, int]:
+    """The k-th (a, b), a < b, in ``for a in range(n) for b in range(a + 1, n)`` order."""
+    for a in range(n):
+        if k < n - 1 - a:
+            return a, a + 1 + k
+        k -= n - 1 - a
+    raise AssertionError("unreachable")
+
+
+def _ind_pick(f: Fast, seat: int, below: Any) -> Json:
+    """``rng.choice(_ind_legal(f, seat))`` counting the options and building only the one
+    drawn (a hand of four cards and a City's swap are over a hundred dicts)."""
+    w = f.work[seat]
+    p = f.players[seat]
+    emp, res = p[2], p[0]
+    active = _active(p, "industry")
+    used = w[6]
+    segments: list[tuple[int, str, Any]] = []  # (options, kind, what), in _ind_legal order
+    if w[4] < 2:
+        cands = p[4].get("place")
+        if cands is None:
+            cands = p[4]["place"] = _placement(emp)
+        discount = 1 if any(ab.kind == "build_discount" and ref not in used
+                            for _, ref, ab in active) else 0
+        by_cost: dict[int, list[int]] = {}
+        for card in p[3]:
+            cost = max(0, CARD[card].cost - discount)
+            pays = by_cost.get(cost)
+            if pays is None:
+                pays = by_cost[cost] = _pay_options(res, cost)
+            if pays and cands:
+                segments.append((len(pays) * len(cands), "build", (card, pays, cands)))
+            segments.append((1, "sell", card))
+    if not w[5]:
+        for pos, loc in enumerate(emp):
+            if not loc[1]:
+                cost = TILE[loc[0]].repair
+                for q, _, ab in active:
+                    if ab.kind == "repair_discount_adjacent" and abs(q - pos) == 1:
+                        cost -= 1
+                pays = _pay_options(res, max(0, cost))
+                if pays:
+                    segments.append((len(pays), "repair", (loc[0], pays)))
+    for pos, ref, ab in active:
+        if ref in used:
+            continue
+        if ab.kind == "swap":
+            n = len(emp)
+            segments.append((n * (n - 1) // 2, "swap", ref))
+        elif ab.kind == "move_innovation":  # per location: its innovations x targets
+            for q, loc in enumerate(emp):
+                if loc[2]:
+                    targets = _placement(emp, exclude=q, minus=q)
+                    if targets:
+                        segments.append((len(loc[2]) * len(targets), "move",
+                                         (ref, loc[2], targets)))
+        elif ab.kind == "refresh_one_adjacent":
+            refresh = [{"type": "refresh", "source": ref, "card": inn[0]}
+                       for q in _neighbours(pos, len(emp)) for inn in emp[q][2] if inn[1]]
+            if refresh:
+                segments.append((len(refresh), "list", refresh))
+    if w[4] >= 2 and p[3] and not w[7]:
+        segments.append((1, "list", [DISCARD_HAND]))
+    segments.append((1, "list", [END_INDUSTRY]))
+    k = below(sum(seg[0] for seg in segments))
+    for count, kind, what in segments:
+        if k >= count:
+            k -= count
+            continue
+        if kind == "build":
+            card, pays, cands = what
+            return {"type": "build", "card": card, "tile": emp[cands[k % len(cands)]][0],
+                    "coins": pays[k // len(cands)]}
+        if kind == "sell":
+            return {"type": "sell", "card": what}
+        if kind == "repair":
+            return {"type": "repair", "tile": what[0], "coins": what[1][k]}
+        if kind == "move":
+            ref, inns, targets = what
+            return {"type": "move", "source": ref, "card": inns[k // len(targets)][0],
+                    "tile": emp[targets[k % len(targets)]][0]}
+        if kind == "swap":
+            a, b = _pair(len(emp), k)
+            return {"type": "swap", "source": what, "a": emp[a][0], "b": emp[b][0]}
+        return what[k]  # type: ignore[no-any-return]
+    raise AssertionError("unreachable")
+
+
+def _ind_pay(p: list[Any], cost: int, coins: int) -> None:
+    p[0][3] -= coins
+    p[0][1] -= cost - coins
+
+
+def _sell(f: Fast, seat: int, card: str) -> None:
+    p = f.players[seat]
+    p[3] = [c for c in p[3] if c != card]
+    p[0][3] += 1
+    f.work[seat][4] += 1
+    f.discard.append(card)
+
+
+def _ind_apply(f: Fast, seat: int, action: Any) -> bool:
+    w = f.work[seat]
+    p = f.players[seat]
+    kind = action["type"]
+    if kind == "build":
+        card = action["card"]
+        cost = _build_cost(p, w, card)
+        sources = _discounts(p, w)
+        if sources:
+            w[6].append(sources[0])
+        _ind_pay(p, cost, action["coins"])
+        p[3] = [c for c in p[3] if c != card]
+        pos = _pos_tile(p[2], action["tile"])
+        assert pos is not None
+        p[2][pos][2].append([card, False])
+        _changed(p)
+        w[4] += 1
+        return False
+    if kind == "sell":
+        _sell(f, seat, action["card"])
+        return False
+    if kind == "repair":
+        pos = _pos_tile(p[2], action["tile"])
+        assert pos is not None
+        _ind_pay(p, _repair_cost(p, pos), action["coins"])
+        p[2][pos][1] = True
+        _changed(p)
+        w[5] = True
+        return False
+    if kind == "discard_hand":
+        f.discard.extend(p[3])
+        p[3] = []
+        w[7] = True
+        return False
+    if kind == "end_industry":
+        while f.work[seat][4] < 2 and f.players[seat][3]:
+            _sell(f, seat, f.players[seat][3][-1])
+        return True
+    emp = p[2]
+    if kind == "swap":
+        a, b = _pos_tile(emp, action["a"]), _pos_tile(emp, action["b"])
+        assert a is not None and b is not None
+        emp[a], emp[b] = emp[b], emp[a]
+        _changed(p)
+    elif kind == "move":
+        q, d = _pos_ref(emp, action["card"]), _pos_tile(emp, action["tile"])
+        assert q is not None and d is not None
+        inn = _inn_at(emp[q], action["card"])
+        assert inn is not None
+        emp[q][2] = [i for i in emp[q][2] if i[0] != action["card"]]
+        emp[d][2].append(inn)
+        _changed(p)
+    else:  # refresh
+        _set_exhausted(p, action["card"], False)
+    w[6].append(action["source"])
+    return False
+
+
+# ---------------------------------------------------------------------------- disaster.py
+
+
+def _open_slots(d: list[Any]) -> list[int]:
+    return [i for i, s in enumerate(d[0]) if s[0] is not None and not s[2]]
+
+
+def _pending_reveal(d: list[Any]) -> int | None:
+    for i, s in enumerate(d[0]):
+        if s[0] is None and not s[2]:
+            return i
+    return None
+
+
+def _usable(f: Fast, seat: int, kind: str) -> list[str]:
+    """disaster.usable; remembered in ``p[4]`` until the empire or an exhaust marker
+    changes."""
+    p = f.players[seat]
+    usable: dict[str, list[str]] | None = p[4].get("usable")
+    if usable is None:
+        usable = p[4]["usable"] = {}
+    got = usable.get(kind)
+    if got is None:
+        got = usable[kind] = []
+        for pos, ref, ab in _active(p, "disaster"):
+            inn = _inn_at(p[2][pos], ref)
+            if ab.kind == kind and inn is not None and not inn[1]:
+                got.append(ref)
+    return got
+
+
+def _replace_options(f: Fast, seat: int) -> list[Json]:
+    d = f.disaster
+    assert d is not None
+    return [{"type": "replace", "disaster": i, "card": ref}
+            for ref in _usable(f, seat, "replace_disaster") for i in _open_slots(d)]
+
+
+def _dis_legal(f: Fast, seat: int) -> list[Json]:
+    d = f.disaster
+    assert d is not None
+    res = d[3]
+    if res is not None:
+        if res[3] == "destroy":
+            return [{"type": "destroy", "tile": t} for t in res[4]]
+        if res[3] == "place":
+            return [{"type": "place", "tile": t} for t in res[4]]
+        most = max(0, LOW_RESOURCES - sum(f.players[seat][0]))
+        return [{"type": "shore_up", "coins": k} for k in range(most + 1)]
+    p = f.players[seat]
+    out: list[Json] = []
+    for i in _open_slots(d):
+        if i in d[2]:
+            continue
+        card = CARD[d[0][i][0]]
+        for r in (*card.bids, "coin"):
+            if (r != "coin" or "coin" not in card.bids) and p[0][RI[r]] > 0:
+                out.append({"type": "bid", "disaster": i, "resource": r})
+        for ref in _usable(f, seat, "free_bid"):
+            if CARD[ref].ability.resource in card.bids:
+                out.append({"type": "free_bid", "disaster": i, "card": ref})
+        out.append({"type": "take", "disaster": i})
+    replace = _replace_options(f, seat)
+    out.extend(replace)
+    if replace and all(i in d[2] for i in _open_slots(d)):
+        out.append(END_TURN)
+    return out
+
+
+def _next_bidder(f: Fast) -> None:
+    d = f.disaster
+    assert d is not None
+    d[1] = (d[1] + 1) % f.n
+    d[2] = []
+
+
+def _dis_apply(f: Fast, seat: int, action: Any) -> None:
+    d = f.disaster
+    assert d is not None
+    kind = action["type"]
+    p = f.players[seat]
+    if kind == "bid":
+        r = RI[action["resource"]]
+        p[0][r] -= 1
+        d[0][action["disaster"]][1][r] += 1
+        d[2].append(action["disaster"])
+    elif kind == "free_bid":  # EEND-8
+        _set_exhausted(p, action["card"], True)
+        d[2].append(action["disaster"])
+    elif kind == "replace":  # EEND-7: bids stay with the new disaster
+        old = d[0][action["disaster"]]
+        _set_exhausted(p, action["card"], True)
+        f.discard.append(old[0] or "")
+        old[0] = None
+    elif kind == "end_turn":
+        _next_bidder(f)
+    elif kind == "take":
+        _take(f, seat, action["disaster"])
+    elif kind == "destroy":
+        _destroy(f, seat, _pos_tile(p[2], action["tile"]))
+        _set_stage(f, "place")
+        _progress(f)
+    elif kind == "place":
+        _place(f, seat, _pos_tile(p[2], action["tile"]))
+        _set_stage(f, "shore")
+        _progress(f)
+    else:  # shore_up (EEND-9)
+        coins = action["coins"]
+        if coins > 0:
+            p[1] -= LOW_RESOURCES_VP_PER_COIN * coins
+            p[0][3] += coins
+        d[3] = None
+
+
+def _take(f: Fast, seat: int, i: int) -> None:
+    d = f.disaster
+    assert d is not None
+    slot = d[0][i]
+    card = slot[0] or ""
+    pool = f.players[seat][0]
+    for r in range(4):
+        pool[r] += slot[1][r]
+    d[0][i] = [None, [0, 0, 0, 0], True]
+    d[2].append(i)
+    if not _open_slots(d) and _pending_reveal(d) is None:  # EEND-6
+        f.first = seat
+    d[3] = [seat, card, CARD[card].target - 1, "destroy", ()]
+    _progress(f)
+
+
+def _set_stage(f: Fast, stage: str) -> None:
+    assert f.disaster is not None
+    res = f.disaster[3]
+    res[3], res[4] = stage, ()
+
+
+def _progress(f: Fast) -> None:
+    d = f.disaster
+    assert d is not None
+    res = d[3]
+    p = f.players[res[0]]
+    if res[3] == "destroy":
+        cands = _destroy_candidates(p[2], res[2])  # EEND-4
+        if len(cands) > 1:
+            res[4] = tuple(p[2][c][0] for c in cands)
+            return
+        _destroy(f, res[0], cands[0] if cands else None)
+        _set_stage(f, "place")
+    if res[3] == "place":
+        cands = _placement(p[2])
+        if len(cands) > 1:
+            res[4] = tuple(p[2][c][0] for c in cands)
+            return
+        _place(f, res[0], cands[0] if cands else None)
+        _set_stage(f, "shore")
+    if f.options.low_resources_rule:
+        return
+    d[3] = None
+
+
+def _destroy(f: Fast, seat: int, pos: int | None) -> None:
+    if pos is not None:
+        f.players[seat][2][pos][1] = False
+        _changed(f.players[seat])
+
+
+def _place(f: Fast, seat: int, pos: int | None) -> None:
+    assert f.disaster is not None
+    card = f.disaster[3][1]
+    if pos is None:  # EEND-5
+        f.discard.append(card)
+        return
+    f.players[seat][2][pos][2].append([card, False])  # EEND-25
+    _changed(f.players[seat])
+
+
+def _settle(f: Fast) -> bool:
+    """disaster.settle: (phase over); stops early when a reshuffle is needed."""
+    while True:
+        d = f.disaster
+        assert d is not None
+        i = _pending_reveal(d)
+        if i is not None:
+            if f.deck:
+                d[0][i][0] = f.deck.pop(0)
+                continue
+            if f.discard and f.options.reshuffle_discards:
+                return False
+            d[0][i][2] = True
+            continue
+        if d[3] is not None:
+            return False
+        opened = _open_slots(d)
+        if not opened:
+            return True
+        if all(j in d[2] for j in opened) and not _replace_options(f, d[1]):
+            _next_bidder(f)
+        return False
+
+
+# ---------------------------------------------------------------------------- conflict.py
+
+
+def _reward(p: list[Any], reward: Reward) -> None:
+    p[1] += reward.vp
+    _add(p[0], reward.res)
+    if reward.refresh:  # EEND-16
+        _refresh_positions(p, range(len(p[2])))
+
+
+def _resolve_conflict(f: Fast, bids: list[tuple[int, int]]) -> None:
+    assert f.conflict_card is not None
+    card = CONFLICT[f.conflict_card]
+    totals = [_base_strength(p) + a + c for p, (a, c) in zip(f.players, bids, strict=True)]
+    best = max(totals)
+    for seat, p in enumerate(f.players):
+        axes, coins = bids[seat]
+        p[0][2] -= axes
+        p[0][3] -= coins
+        strength = totals[seat]
+        if strength >= card.tier3_min:
+            _reward(p, card.tier3)
+        elif strength >= card.tier2_min:
+            _reward(p, card.tier2)
+        elif strength <= card.penalty_max:
+            p[1] -= card.penalty_vp
+        if strength == best:  # EEND-15
+            _reward(p, card.victory)
+        else:  # upheaval
+            emp = p[2]
+            minus_vp = {i: -TILE[loc[0]].vp for i, loc in enumerate(emp) if loc[1]}
+            healthy = sorted(minus_vp, key=minus_vp.__getitem__)  # stable: by position
+            if len(healthy) >= card.upheaval_rank:
+                src, dst = healthy[card.upheaval_rank - 1], card.upheaval_pos - 1
+                if src != dst:
+                    emp[src], emp[dst] = emp[dst], emp[src]
+                    _changed(p)
+    f.conflict_discard.append(card.id)
+    f.conflict_card = None
+
+
+# ---------------------------------------------------------------------------- engine.py
+
+
+def _enter(f: Fast, seat: int, sub: str, todo: tuple[str, ...]) -> None:
+    if sub == "industry":
+        f.work[seat] = _work("industry", todo)
+        return
+    if _econ_begin(f, seat, todo):
+        _finish_sub(f, seat)
+
+
+def _finish_sub(f: Fast, seat: int) -> None:
+    w = f.work[seat]
+    if w[1]:
+        _enter(f, seat, w[1][0], w[1][1:])
+        return
+    f.work[seat] = _work("done")
+
+
+def _act(f: Fast, seat: int, action: Any) -> None:
+    if f.phase in DISASTER_PHASES:
+        _dis_apply(f, seat, action)
+        return
+    if action["type"] == "choose_order":  # EEND-22
+        if action["first"] == "economy":
+            _enter(f, seat, "economy", ("industry",))
+        else:
+            _enter(f, seat, "industry", ("economy",))
+        return
+    if f.work[seat][0] == "economy":
+        done = _econ_apply(f, seat, action)
+    else:
+        done = _ind_apply(f, seat, action)
+    if done:
+        _finish_sub(f, seat)
+
+
+def _legal(f: Fast, seat: int) -> list[Json]:
+    if f.phase in DISASTER_PHASES:
+        return _dis_legal(f, seat)
+    stage = f.work[seat][0]
+    if stage == "choose":
+        return list(CHOOSE)
+    if stage == "economy":
+        return _econ_legal(f, seat)
+    return _ind_legal(f, seat)
+
+
+def _chance(f: Fast, values: list[int]) -> None:
+    if f.phase_index >= 0:  # EEND-19
+        f.deck = [f.discard[i] for i in values]
+        f.discard = []
+        f.reshuffles += 1
+        return
+    step = f.setup_step
+    if step == 0:
+        f.order = tuple(TILE_IDS[i] for i in values)
+        for p in f.players:
+            p[2] = [[t, True, []] for t in f.order]
+            _changed(p)
+        if not f.options.random_first_player:
+            f.setup_step, f.first = 2, 0
+            return
+    elif step == 1:
+        f.first = values[0]
+    elif step == 2:
+        f.deck = [CARD_IDS[i] for i in values]
+    else:
+        f.conflict_deck = [CONFLICT_IDS[i] for i in values]
+        for k in range(f.n):  # _deal
+            seat = (f.first + k) % f.n
+            f.players[seat][3] = f.deck[:HAND_SIZE]
+            f.deck = f.deck[HAND_SIZE:]
+        f.setup_step = 4
+        _set_index(f, -1)
+        _next_phase(f)
+        return
+    f.setup_step = step + 1
+
+
+def _next_phase(f: Fast) -> None:
+    _set_index(f, f.phase_index + 1)
+    f.disaster = None
+    f.work = []
+    if f.phase_index >= len(f.track):
+        return
+    kind = f.phase
+    if kind in DISASTER_PHASES:
+        f.disaster = [[[None, [0, 0, 0, 0], False]
+                       for _ in range(2 if kind == "double_disaster" else 1)],
+                      f.first, [], None]
+        return
+    if kind == "conflict":
+        if not f.conflict_deck:
+            _next_phase(f)
+            return
+        f.conflict_card = f.conflict_deck.pop(0)
+        return
+    f.work = [_work("choose") for _ in f.players]
+    if kind == "industry_economy":
+        return
+    for seat in range(f.n):
+        _enter(f, seat, "economy" if kind == "economy" else "industry", ())
+
+
+def _advance(f: Fast) -> None:
+    while 0 <= f.phase_index < len(f.track) and not _needs_reshuffle(f):
+        kind = f.phase
+        if kind in DISASTER_PHASES:
+            if not _settle(f):
+                return
+            _next_phase(f)
+            continue
+        if kind == "conflict":
+            return
+        if f.work:
+            if any(w[0] != "done" for w in f.work):
+                return
+            queue: list[int] = []
+            if kind != "economy" and f.phase_index != len(f.track) - 1:
+                queue = [(f.first + k) % f.n for k in range(f.n)]
+            f.work = []
+            f.draw_queue = queue
+        if f.draw_queue:
+            _draw(f)
+            if f.draw_queue:
+                return
+        _next_phase(f)
+
+
+def _draw(f: Fast) -> None:
+    while f.draw_queue:
+        seat = f.draw_queue[0]
+        hand = f.players[seat][3]
+        if len(hand) >= HAND_SIZE:
+            f.draw_queue.pop(0)
+            continue
+        if f.deck:
+            hand.append(f.deck.pop(0))
+            continue
+        if f.discard and f.options.reshuffle_discards:
+            return
+        f.draw_queue.pop(0)
+
+
+def _needs_reshuffle(f: Fast) -> bool:
+    if f.deck or not f.discard or not f.options.reshuffle_discards:
+        return False
+    if f.phase in DISASTER_PHASES and f.disaster is not None:
+        return _pending_reveal(f.disaster) is not None
+    if f.draw_queue and not f.work:
+        return any(len(f.players[s][3]) < HAND_SIZE for s in f.draw_queue)
+    return False
+
+
+# ---------------------------------------------------------------------------- playouts
+
+
+def play_random(
+    n_seats: int,
+    options: dict[str, Json] | None = None,
+    *,
+    seed: int = 0,
+    max_steps: int = 100_000,
+    key: bytes | None = None,
+    on_step: OnStep | None = None,
+) -> FastPlayout:
+    """``_kit.playout.play(GAME, n_seats, options, seed=seed)`` with random seats."""
+    return playout(setup(options or {}, n_seats), random.Random(seed), draw_key(seed, key),
+                   max_steps, on_step)
+
+
+def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
+            on_step: OnStep | None = None) -> FastPlayout:
+    """Play ``f`` on (in place) with random seats to the end or ``max_steps`` moves."""
+    # rng.choice(seq) is seq[rng._randbelow(len(seq))] (CPython 3.11-3.13): the same draws
+    # as _kit.playout's random seats (the property test pins it)
+    below = rng._randbelow  # type: ignore[attr-defined]
+    shuffle = shuffle_drawer(key)
+    out = FastPlayout(state=f)
+    move: FastMove = ("", None, None)
+    for _ in range(max_steps):
+        if f.phase_index < 0:  # setup draws
+            label, kind, n = SETUP_CHANCES[f.setup_step]
+            values = shuffle(label, n) if kind == "shuffle" else draw(key, label, kind, f.n)
+            if on_step is not None:
+                move = ("chance", label, tuple(values))
+            _chance(f, values)
+            if f.phase_index >= 0:
+                _advance(f)
+        elif f.phase_index >= len(f.track):
+            out.finished = True
+            break
+        elif _needs_reshuffle(f):  # EEND-19
+            label = f"deck:disaster:shuffle:{f.reshuffles + 1}"
+            values = shuffle(label, len(f.discard))
+            if on_step is not None:
+                move = ("chance", label, tuple(values))
+            _chance(f, values)
+            _advance(f)
+        else:
+            phase = f.phase
+            if phase == "conflict":
+                bids = []
+                choices: dict[str, Json] = {}
+                for seat, p in enumerate(f.players):
+                    coins = p[0][3] + 1
+                    k = below((p[0][2] + 1) * coins)
+                    bids.append((k // coins, k % coins))
+                    choices[f"s{seat}"] = {"axes": k // coins, "coins": k % coins}
+                if on_step is not None:
+                    move = ("joint", f"conflict:{f.phase_index + 1}", choices)
+                _resolve_conflict(f, bids)
+                _next_phase(f)
+                _advance(f)
+            else:
+                if phase in DISASTER_PHASES:
+                    d = f.disaster
+                    assert d is not None
+                    below(1)  # play's rng.choice of the one awaited seat
+                    seat = d[3][0] if d[3] is not None else d[1]
+                else:
+                    waiting = [s for s, w in enumerate(f.work) if w[0] != "done"]
+                    seat = waiting[below(len(waiting))]
+                if phase not in DISASTER_PHASES and f.work[seat][0] == "industry":
+                    action = _ind_pick(f, seat, below)
+                else:
+                    legal = _legal(f, seat)
+                    action = legal[below(len(legal))]
+                if on_step is not None:
+                    move = ("act", seat, action)
+                _act(f, seat, action)
+                _advance(f)
+        out.steps += 1
+        if on_step is not None:
+            on_step(f, move)
+    return out

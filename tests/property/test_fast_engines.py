@@ -1,0 +1,245 @@
+"""The fast playout engines equal the contract path move by move (issue 22, ``_kit/fast.py``).
+
+For every game with a ``fast`` module, over many seeds, seat counts and option sets: the fast
+random playout and ``_kit.playout.play`` (random seats, the same seed and draw key) make the
+same move at every step, reach the same state after every move (``to_state`` of the compact
+state against the contract's state, as models and as encoded JSON), end at the same step and
+score the same. ``from_state`` and ``to_state`` round-trip every state on the way.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from shared.fairness import draws
+from shared.fairness.draws import draw
+from shared.rules import registry
+from shared.rules._kit.fast import FastMove, dice_drawer, shuffle_drawer
+from shared.rules._kit.playout import (
+    apply_or_raise,
+    bot_actor,
+    bot_chooser,
+    play,
+    random_actor,
+    random_chooser,
+)
+from shared.rules.api import (
+    Act,
+    Chance,
+    ChanceOutcome,
+    Game,
+    JointAction,
+    Json,
+    Move,
+    Simultaneous,
+    Terminal,
+)
+
+pytestmark = pytest.mark.property
+
+# game -> (seat counts, option sets, seeds per seat count and option set in make test; the
+# slow sweep (make fast-engines) plays SLOW_FACTOR times as many further seeds)
+CASES: dict[str, tuple[tuple[int, ...], tuple[dict[str, Json], ...], int]] = {
+    "empire": (
+        (2, 4, 6),
+        ({}, {"version": "beginner"},
+         {"strict_supply": True, "min_winning_bid_one": True, "claim_collision_cap": 1}),
+        4,
+    ),
+    "empire-nyc": (
+        (3, 6),
+        ({"max_rounds": 6}, {"missions": True, "extra_links": True, "eliminated_cards": "discard",
+                             "max_rounds": 10},
+         {"forced_trade": True, "defender_chooses_dice": False, "max_rounds": 8}),
+        3,
+    ),
+    "empires-end": (
+        (2, 3, 4),
+        ({}, {"random_first_player": False, "low_resources_rule": False},
+         {"reshuffle_discards": False}),
+        3,
+    ),
+    "empire-engine": (
+        (2, 3, 4),
+        ({}, {"long_game": True, "random_start_player": False},
+         {"hidden_score_piles": False, "majority_bonus_at_zero": True}),
+        15,
+    ),
+}
+
+
+def as_fast_move(move: Move) -> FastMove:
+    if isinstance(move, ChanceOutcome):
+        return ("chance", move.label, tuple(move.values))
+    if isinstance(move, JointAction):
+        return ("joint", move.round_id, move.choices)
+    assert isinstance(move, Act)
+    return ("act", move.seat, move.action)
+
+
+def test_every_fast_engine_is_checked() -> None:
+    assert set(CASES) == set(registry.fast_names())
+
+
+def cases() -> list[Any]:
+    return [pytest.param(name, n, opts, id=f"{name}-{n}p-{i}")
+            for name, (seats, option_sets, _) in CASES.items()
+            for n in seats for i, opts in enumerate(option_sets)]
+
+
+def check_equal(name: str, n: int, options: dict[str, Json], seed: int) -> None:
+    """The fast random playout of ``seed`` makes the contract path's moves and states."""
+    game = registry.get(name)
+    fast = registry.get_fast(name)
+    before: list[Any] = []  # the contract's state before each move
+    moves: list[Move] = []
+
+    def record(state: Any, move: Move) -> None:
+        before.append(state)
+        moves.append(move)
+
+    p = play(game, n, dict(options), seed=seed, on_step=record)
+    after = [*before[1:], p.state]
+    got: list[tuple[FastMove, Any]] = []
+    f = fast.play_random(n, dict(options), seed=seed,
+                         on_step=lambda c, m: got.append((m, fast.to_state(c))))
+    for i, ((fmove, fstate), move, want) in enumerate(zip(got, moves, after)):  # noqa: B905
+        assert fmove == as_fast_move(move), f"seed {seed} step {i}: another move"
+        assert fstate == want, f"seed {seed} step {i}: another state"
+        assert game.encode(fstate) == game.encode(want), f"seed {seed} step {i}"
+        assert game.encode(fast.to_state(fast.from_state(want))) == game.encode(want)
+    assert (f.steps, f.finished, len(got)) == (p.steps, p.finished, len(moves)), f"seed {seed}"
+    assert game.score(fast.to_state(f.state)) == game.score(p.state)
+
+
+@pytest.mark.parametrize(("name", "n", "options"), cases())
+def test_fast_playout_equals_the_contract_path(name: str, n: int,
+                                               options: dict[str, Json]) -> None:
+    for seed in range(CASES[name][2]):
+        check_equal(name, n, options, seed)
+
+
+SLOW_FACTOR = 10
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "n", "options"), cases())
+def test_fast_playout_equals_the_contract_path_over_many_seeds(
+        name: str, n: int, options: dict[str, Json]) -> None:
+    seeds = CASES[name][2]
+    for seed in range(seeds, seeds * (1 + SLOW_FACTOR)):
+        check_equal(name, n, options, seed)
+
+
+def play_on(game: Game, state: Any, rng: random.Random, key: bytes
+            ) -> tuple[list[Move], list[Any], bool]:
+    """``play``'s loop with random seats from ``state`` on: (moves, states after, ended)."""
+    moves: list[Move] = []
+    states: list[Any] = []
+    for _ in range(100_000):
+        node = game.next(state)
+        move: Move
+        if isinstance(node, Terminal):
+            return moves, states, True
+        if isinstance(node, Chance):
+            values = draw(key, node.label, node.draw, node.n, node.count)
+            move = ChanceOutcome(label=node.label, values=tuple(values))
+        elif isinstance(node, Simultaneous):
+            move = JointAction(round_id=node.round_id, choices={
+                slot.key: random_chooser(game, state, slot, rng, {}) for slot in node.slots})
+        else:
+            seat = rng.choice(list(node.seats)) if node.seats else rng.choice(list(node.open_to))
+            move = Act(seat=seat, action=random_actor(game, state, seat, rng))
+        state = apply_or_raise(game, state, move).state
+        moves.append(move)
+        states.append(state)
+    return moves, states, False
+
+
+def with_offers(game: Game, state: Any) -> Any:
+    """Empire: open trade offers (the bots make none) from every seat to the next one."""
+    if state.phase not in ("exploration", "trade_window"):
+        return state
+    for seat in range(state.n):
+        give = {"gold": 1} if state.holdings[seat].gold > 3 else {}
+        offer = {"type": "offer_trade", "to": (seat + 1) % state.n, "give": give,
+                 "get": {"goods": 1}}
+        state = apply_or_raise(game, state, Act(seat=seat, action=offer)).state
+    return state
+
+
+# game -> (seats, options, where the heuristic game is cut (share of its moves), a change)
+MIDGAME: dict[str, tuple[int, dict[str, Json], tuple[float, ...], Any]] = {
+    "empire": (4, {}, (0.1, 0.5, 0.8, 0.95), with_offers),
+    "empire-nyc": (4, {"missions": True}, (0.5, 0.9, 0.99), None),
+    "empire-engine": (3, {}, (0.2, 0.6, 0.9), None),
+    "empires-end": (3, {}, (0.2, 0.5, 0.8, 0.95), None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_from_a_midgame_state_the_paths_agree(name: str) -> None:
+    """``from_state`` of a state the heuristic bots reached, then random seats on both paths
+    (states random play seldom reaches: near a win by mission or map, open trade offers)."""
+    game = registry.get(name)
+    fast = registry.get_fast(name)
+    n, options, cuts, change = MIDGAME[name]
+    bot = registry.get_bot(name)
+    seen: list[Any] = []
+    play(game, n, dict(options), seed=7, actors={s: bot_actor(bot) for s in range(n)},
+         choosers={s: bot_chooser(bot) for s in range(n)}, on_step=lambda s, m: seen.append(s))
+    for seed, cut in enumerate(cuts):
+        start = seen[int(cut * len(seen))]
+        if change is not None:
+            start = change(game, start)
+        key = bytes([seed]) * 32
+        moves, states, ended = play_on(game, start, random.Random(seed), key)
+        got: list[tuple[FastMove, Any]] = []
+
+        def record(c: Any, m: FastMove, got: list[tuple[FastMove, Any]] = got) -> None:
+            got.append((m, fast.to_state(c)))
+
+        f = fast.playout(fast.from_state(start), random.Random(seed), key, on_step=record)
+        for i, ((fmove, fstate), move, want) in enumerate(zip(got, moves, states)):  # noqa: B905
+            assert fmove == as_fast_move(move), f"seed {seed} step {i}: another move"
+            assert game.encode(fstate) == game.encode(want), f"seed {seed} step {i}"
+        assert (f.steps, f.finished) == (len(moves), ended)
+        assert game.score(fast.to_state(f.state)) == game.score(states[-1] if states else start)
+
+
+# game -> (module attribute, a wrong value): one rule of the fast engine changed
+MUTANTS: dict[str, tuple[str, Any]] = {
+    "empires-end": ("LOW_RESOURCES", 4),
+    "empire-nyc": ("MAX_DEFENDER_DICE", 3),
+    "empire": ("BOND_GOLD", 9),
+    "empire-engine": ("PRODUCE_GOODS", 3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_a_changed_rule_is_caught(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison can fail: the fast engine with one rule changed differs."""
+    attr, value = MUTANTS[name]
+    monkeypatch.setattr(registry.get_fast(name), attr, value)
+    with pytest.raises(AssertionError):
+        for seed in range(5):
+            check_equal(name, 4, {}, seed)
+
+
+def test_the_fast_draws_are_the_dealers() -> None:
+    """``_kit.fast.dice_drawer`` and ``shuffle_drawer`` give ``draws.dice``'s and
+    ``draws.shuffle``'s values for every label, count and size (more than four dice take the
+    dealer's own path)."""
+    for k in range(40):
+        key = bytes([k]) * 32
+        dice, shuffle = dice_drawer(key), shuffle_drawer(key)
+        for n in (1, 2, 11, 43, 66):
+            label = f"deck:disaster:shuffle:{k}"
+            assert shuffle(label, n) == draws.shuffle(key, label, n)
+        for i in range(50):
+            label = f"dice:turn:{i}:attack:{k}:defender"
+            sides, count = (6, 2, 20, 100)[i % 4], 1 + i % 6
+            assert dice(label, sides, count) == draws.dice(key, label, sides, count)
