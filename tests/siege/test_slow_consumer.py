@@ -283,7 +283,12 @@ async def test_a_slow_consumer_closed_4008_resumes_from_its_last_seq(
             finally:
                 if player is not None:
                     player.cancel()
-            want = (await w.record(gid))["record"]
+            # the record's last entry (the dealer's seed_revealed) follows the game's end
+            for _ in range(300):  # bounded
+                want = (await w.record(gid))["record"]
+                if want and want[-1].get("type") == "seed_revealed":
+                    break
+                await asyncio.sleep(0.1)
             await session.wait_until(lambda: len(session.record) >= len(want), 30)
             report("slow_consumer_resume", {"acts_sent": sent, "close_code": code,
                                             "views_before_close": len(seqs),
