@@ -323,6 +323,20 @@ async def sign_out(authorization: Auth = None) -> dict[str, Any]:
     return await lobby(lobby_request(lm.SignOut, {}, stamp(who)))
 
 
+@app.post("/api/session-keys", **typed(hm.SessionKeyRegistered),
+          openapi_extra=body_schema(lm.RegisterSessionKey, "token"))
+async def register_session_key(request: Request, authorization: Auth = None
+                               ) -> dict[str, Any]:
+    """Register this session's Ed25519 public key (body ``{"key": "<64 hex>"}``) for signed
+    acts and commits (issue 20 item 4). The bearer token is handed to the lobby as it is: the
+    lobby verifies it itself and binds the key to its player (docs/protocol.md "Signed
+    commands")."""
+    await identity(authorization)
+    body = await json_object(request, limits)
+    token = (authorization or "").removeprefix("Bearer ").strip()
+    return await lobby(lobby_request(lm.RegisterSessionKey, body, {"token": token}))
+
+
 @app.get("/api/sessions", **typed(hm.Sessions))
 async def list_sessions(authorization: Auth = None) -> dict[str, Any]:
     who = await identity(authorization)

@@ -97,6 +97,14 @@ class Sessions(Answer):
     sessions: list[SessionInfo]
 
 
+class SessionKeyRegistered(Answer):
+    """A session key bound to the player (POST /api/session-keys)."""
+
+    player_id: str
+    key: str
+    expires_ms: int
+
+
 class Revoked(Answer):
     revoked: str
 
