@@ -46,7 +46,7 @@ def choice_allowed(spec: im.OpenRound, slot: im.SlotSpec, choice: Any) -> bool:
     if spec.game == "":  # platform round: the dealer's client-seed contribution
         return choice == "" or (isinstance(choice, str) and bool(_HEX32.match(choice)))
     game = registry.get(spec.game)
-    return game.check_choice(SealedSlot.model_validate(slot.model_dump()), choice)
+    return game.check_choice(SealedSlot.model_validate(slot.model_dump(exclude={"player_id"})), choice)
 
 
 def public_part(slot: im.SlotSpec, choice: Any) -> dict[str, Any] | None:

@@ -21,6 +21,7 @@ is services/gateway/static/signing.mjs.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from typing import Any
@@ -61,8 +62,25 @@ def well_formed(key: Any, sig: Any) -> bool:
         and bool(_SIG.fullmatch(sig))
 
 
+@functools.lru_cache(maxsize=4096)
 def verify(key: str, sig: str, msg: bytes) -> bool:
-    """Stdlib verification (slow: for the verifier, not the services)."""
+    """Stdlib verification (~10 ms: for the verifier, not the services; remembered, so a
+    record checked again costs nothing)."""
     if not well_formed(key, sig):
         return False
     return ed25519.verify(bytes.fromhex(key), msg, bytes.fromhex(sig))
+
+
+def keys_by_seat(record: list[dict[str, Any]], log: list[dict[str, Any]] | None
+                 ) -> dict[str, list[str]]:
+    """The session keys a game's signed commands use, per seat (decimal text), sorted: the
+    audit bundle's ``signatures`` (shared/fairness/verify.py checks it against the record)."""
+    out: dict[str, set[str]] = {}
+    acts = [(x.get("seat"), x.get("key")) for x in log or []
+            if isinstance(x, dict) and x.get("by") == "seat"]
+    commits = [(e.get("seat"), e.get("key")) for e in record
+               if isinstance(e, dict) and e.get("type") == "committed"]
+    for seat, key in acts + commits:
+        if isinstance(key, str) and isinstance(seat, int) and not isinstance(seat, bool):
+            out.setdefault(str(seat), set()).add(key)
+    return {seat: sorted(keys) for seat, keys in sorted(out.items(), key=lambda kv: int(kv[0]))}

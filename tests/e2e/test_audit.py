@@ -66,7 +66,7 @@ async def test_receipts_and_the_audit_bundle_prove_my_choices(system: Supervisor
         assert {r["round_id"] for r in saved["receipts"]} >= {"entropy", "pick:1"}
 
     # the bundle: the record document plus its copies, the escrow key its rounds published
-    # (every seat sealed its openings to it), signatures reserved (null)
+    # (every seat sealed its openings to it), the session key each seat signed with
     rec = v.record
     created = rec["record"][0]
     assert bundle["audit"] == 1 and bundle["ended"] is True
@@ -77,7 +77,11 @@ async def test_receipts_and_the_audit_bundle_prove_my_choices(system: Supervisor
     keys = {e["escrow_key"] for e in rec["record"] if e["type"] == "round_opened"}
     assert keys == {bundle["escrow_key"]} and len(bundle["escrow_key"]) == 64, keys
     assert {r["escrow_key"] for r in saved["receipts"]} == keys
-    assert bundle["signatures"] is None
+    assert sorted(bundle["signatures"]) == ["0", "1"], bundle["signatures"]
+    assert all(len(k) == 1 for k in bundle["signatures"].values())  # one session per seat
+    signed = [e for e in rec["record"] if e["type"] == "committed"] + [
+        x for x in rec["log"] if x["by"] == "seat"]
+    assert v.counts["signatures"] == len(signed) > 0
     path = tmp_path / "bundle.json"
     path.write_text(json.dumps(bundle))
     rc, out = _verify(str(path), "--receipts", str(receipts))
