@@ -46,7 +46,8 @@ def choice_allowed(spec: im.OpenRound, slot: im.SlotSpec, choice: Any) -> bool:
     if spec.game == "":  # platform round: the dealer's client-seed contribution
         return choice == "" or (isinstance(choice, str) and bool(_HEX32.match(choice)))
     game = registry.get(spec.game)
-    return game.check_choice(SealedSlot.model_validate(slot.model_dump(exclude={"player_id"})), choice)
+    rules_slot = SealedSlot.model_validate(slot.model_dump(exclude={"player_id"}))
+    return game.check_choice(rules_slot, choice)
 
 
 def public_part(slot: im.SlotSpec, choice: Any) -> dict[str, Any] | None:

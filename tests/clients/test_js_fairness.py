@@ -96,7 +96,8 @@ def _bundles() -> list[tuple[str, dict[str, Any], str | None]]:
         honest = {**doc, "audit": 1, "options": created["options"],
                   "rules_version": created["rules_version"],
                   "escrow_key": tamper.one(doc, "round_opened")["escrow_key"],
-                  "signatures": keys_by_seat(doc["record"], doc["log"]), "reveals": [e for e in doc["record"] if e["type"] in (
+                  "signatures": keys_by_seat(doc["record"], doc["log"]),
+                  "reveals": [e for e in doc["record"] if e["type"] in (
                       "round_revealed", "seed_revealed")]}
         out.append((f"{game}: honest", honest, None))
         for name, change, want in [
