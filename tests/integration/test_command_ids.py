@@ -42,7 +42,7 @@ async def playing_duel(r: Any, gid: str, settings: Settings | None = None
                        ) -> tuple[Adjudicator, Sink]:
     """A duel at its first turn (seat 0 to call), driven through the adjudicator's handlers."""
     sink = Sink()
-    adj = Adjudicator(settings or Settings(), Store(r), sink)
+    adj = Adjudicator(settings or Settings(require_signatures=False), Store(r), sink)
     players = [im.PlayerRef(player_id="p0", name="a"), im.PlayerRef(player_id="p1", name="b")]
     await adj.on_create(im.CreateGame(game_id=gid, game="duel", players=players,
                                       client_entropy=False, options={"rounds": 2}))
@@ -76,7 +76,7 @@ async def test_a_seat_cannot_burn_another_seats_command_id(r: Any) -> None:
 
 async def test_refused_command_ids_are_remembered_boundedly(r: Any) -> None:
     gid = "g-refusals"
-    settings = Settings(refusals_kept=100, refusals_ttl_s=3600)
+    settings = Settings(refusals_kept=100, refusals_ttl_s=3600, require_signatures=False)
     adj, sink = await playing_duel(r, gid, settings)
     k = Keys(gid)
 
