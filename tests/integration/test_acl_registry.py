@@ -114,9 +114,9 @@ def test_only_the_lobby_writes_the_session_key_registry(server: EmbeddedValkey) 
                 if dry(admin, user, cmd, k=registry) != (user in writers):
                     wrong.append(f"{user} {cmd[0]} {registry}")
     assert wrong == [], wrong
-    with redis.Redis.from_url(server.url_for("gateway")) as gw:
-        with pytest.raises(NoPermissionError):
-            gw.hset(registry, "ab" * 32, "9" * 15)
+    with redis.Redis.from_url(server.url_for("gateway")) as gw, \
+            pytest.raises(NoPermissionError):
+        gw.hset(registry, "ab" * 32, "9" * 15)
 
 
 def test_the_registry_names_users_the_template_has() -> None:
