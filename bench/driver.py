@@ -33,6 +33,7 @@ from websockets.typing import Subprotocol
 from shared.fairness.commitments import commitment, new_nonce
 from shared.fairness.seal import seal_opening
 from shared.protocol.versions import SEALED_COMMIT_VERSION
+from shared.runtime.session_keys import SessionKey
 
 GAME = "duel"
 OPTIONS: dict[str, Any] = {"rounds": 5, "with_turns": False, "with_dice": False}
@@ -94,10 +95,12 @@ class Player:
         token: str,
         stats: Stats,
         rng: random.Random | None = None,
+        key: SessionKey | None = None,
     ) -> None:
         self.ws_url = base_url.replace("http", "ws", 1) + "/ws"  # the token: never in the URL
         self.player_id = player_id
         self.token = token
+        self.key = key or SessionKey()  # registered for the player (Lobby.sign_in)
         self.stats = stats
         self.rng = rng or random.Random()
         self.ws: Any = None
@@ -266,6 +269,8 @@ class Player:
                     "slot": slot["key"],
                     "commitment": c,
                     "sealed": sealed,
+                    **self.key.sign_commit(tr.game_id, tr.seat, cmd_id, rid, slot["key"], c,
+                                           sealed, None),
                 }
             )
 
@@ -277,6 +282,7 @@ class Player:
 class Identity:
     player_id: str
     token: str
+    key: SessionKey = field(default_factory=SessionKey)  # registered at sign-in
 
 
 class Lobby:
@@ -311,7 +317,10 @@ class Lobby:
 
     async def sign_in(self, name: str) -> Identity:
         data = await self._call("POST", "/api/players", body={"name": name})
-        return Identity(player_id=data["player_id"], token=data["token"])
+        ident = Identity(player_id=data["player_id"], token=data["token"])
+        # the session key every commit is signed with (docs/protocol.md "Signed commands")
+        await self._call("POST", "/api/session-keys", ident.token, {"key": ident.key.public})
+        return ident
 
     async def new_game(
         self, host: Identity, guest: Identity, client_entropy: bool

@@ -803,7 +803,37 @@ class Client:
                 await self._send({"type": "unwatch", "game_id": game_id})
 
     async def _command(self, msg: dict[str, Any]) -> dict[str, Any]:
-        return (await self._request(msg))[0]
+        """Send a command frame as given; an act or commit without a ``sig`` is signed first
+        (as this player's seat in the game) when it can be: this client signs every move it
+        sends (docs/protocol.md "Signed commands")."""
+        return (await self._request(await self._signed(msg)))[0]
+
+    async def _signed(self, msg: dict[str, Any]) -> dict[str, Any]:
+        kind, gid, cmd = msg.get("type"), msg.get("game_id"), msg.get("cmd_id")
+        if kind not in ("act", "commit") or "sig" in msg or not isinstance(gid, str) \
+                or not isinstance(cmd, str):
+            return msg
+        try:
+            seat = await self._seat_of(gid)
+        except ApiError:
+            return msg  # no such game: refused as such, unsigned
+        if seat is None:
+            return msg  # not seated: refused as such
+        try:
+            if kind == "act" and "action" in msg:
+                sig = self.session_key.sign_act(gid, seat, cmd, msg["action"],
+                                                msg.get("expected_seq"))
+            elif kind == "commit" and all(isinstance(msg.get(k), str) for k in (
+                    "round_id", "slot", "commitment", "sealed")):
+                sig = self.session_key.sign_commit(gid, seat, cmd, msg["round_id"], msg["slot"],
+                                                   msg["commitment"], msg["sealed"],
+                                                   msg.get("public"))
+            else:
+                return msg
+        except (ValueError, TypeError):
+            return msg  # nothing canonical to sign: the gateway refuses it anyway
+        await self.register_session_key()
+        return {**msg, **sig}
 
     async def register_session_key(self) -> None:
         """Register this client's session key for its player (once per player): the lobby
