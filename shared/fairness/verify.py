@@ -456,6 +456,8 @@ class _Checker:
                                                           e["public"]))
             signed.append((where, e.get("key"), e.get("sig"), msg))
             self.seat_key(where, e["seat"], e.get("key"))
+        if all(key is None and sig is None for _, key, sig, _ in signed):
+            return  # a game recorded before signed commands: who acted is the server's word
         for where, key, sig, msg in signed:
             if not signing.well_formed(key, sig) or msg is None:
                 self.add("signature", where, "a seat's command without its session key's "
@@ -1046,6 +1048,9 @@ def main(argv: list[str] | None = None) -> int:
         with open(receipts_path, encoding="utf-8") as f:
             receipts = json.load(f)
     report = check(doc, receipts, rules)
+    unsigned = report.counts["signatures"] == 0 and (any(
+        x.get("by") == "seat" for x in doc.get("log") or [] if isinstance(x, dict)) or any(
+        e.get("type") == "committed" for e in doc.get("record") or [] if isinstance(e, dict)))
     if report.problems:
         for p in report.problems:
             print("FAIL", p)
@@ -1054,6 +1059,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"OK {doc['game_id']}: {c['draws']} draws recomputed, {c['commitments']} "
           f"commitments in {c['rounds']} sealed rounds verified, {c['applied']} applied moves "
           f"match, {c['signatures']} seat signatures hold"
+          + (" (no command is signed: a game recorded before signed commands, who acted is "
+             "the server's word)" if unsigned else "")
           + (f", {c['receipts']} receipts hold" if receipts is not None else "")
           + (", the engine agrees with every step" if rules else ""))
     return 0

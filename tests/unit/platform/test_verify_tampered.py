@@ -190,3 +190,23 @@ def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     out = capsys.readouterr().out
     assert out.startswith("OK ") and "FAIL receipt: pick:1/s0 receipt: " in out
     assert main([str(paths["doc"]), "--receipts"]) == 2
+
+
+def test_a_record_from_before_signed_commands_is_not_checked_and_says_so(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A game recorded before signed commands (the upgrade fixtures) carries no signature at
+    all: the class is not checked, and the command line's OK says who acted is the server's
+    word. One unsigned command among signed ones is a forgery (class signature)."""
+    doc = tamper.load("duel-defaults")
+    for e in [*doc["record"], *doc["log"]]:
+        for k in ("key", "sig", "cmd_id", "sealed_sha256", "expected_seq"):
+            if e.get("type") == "committed" or e.get("by") == "seat":
+                e.pop(k, None)
+    report = check(doc)
+    assert report.ok and report.counts["signatures"] == 0, report.problems
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(doc))
+    assert main([str(path)]) == 0
+    assert "no command is signed" in capsys.readouterr().out
+    assert main([str(tamper.RECORDS / "duel-defaults.json")]) == 0
+    assert "no command is signed" not in capsys.readouterr().out
