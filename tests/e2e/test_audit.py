@@ -19,6 +19,7 @@ import redis.asyncio as aioredis
 from clients.sdk import ApiError, Client
 from clients.sdk.bot_player import play_seat
 from services.supervisor import Supervisor
+from shared.fairness.signing import keys_by_seat
 from shared.protocol.streams import Keys
 from shared.runtime.archive import archive_key
 from tests.support import tamper
@@ -89,12 +90,14 @@ async def test_receipts_and_the_audit_bundle_prove_my_choices(system: Supervisor
     rc, out = _verify(system.url, gid, "--receipts", str(receipts))
     assert rc == 0 and "receipts hold" in out, out
 
-    # the escrow swaps seat 0's pick and rewrites every public trace to agree
+    # the escrow swaps seat 0's pick and rewrites every public trace to agree (the commitment
+    # signed again with a key the server registered for seat 0 itself: the lobby is trusted)
     bad = json.loads(json.dumps(bundle))
     o = next(x for x in tamper.one(bad, "round_revealed", round_id="pick:1")["openings"]
              if x["slot"] == "s0")
     tamper.rewrite_choice(bad, "pick:1", "s0", (o["choice"] + 1) % 10)
     bad["reveals"] = _reveals(bad)
+    bad["signatures"] = keys_by_seat(bad["record"], bad["log"])
     path.write_text(json.dumps(bad))
     rc, out = _verify(str(path))
     assert rc == 0, out  # no public check can see it
