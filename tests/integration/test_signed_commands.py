@@ -138,3 +138,23 @@ async def test_a_commit_is_taken_only_when_its_seats_player_signed_it(r: Any) ->
         gid, 0, "k-0", "commit", signing.commit_body(
             "pick:1", "s0", committed["commitment"], committed["sealed_sha256"],
             committed["public"])))
+
+
+async def test_a_round_opened_before_signed_commands_takes_commits_only_when_not_required(
+        r: Any) -> None:
+    """A round whose spec names no player (opened by the previous release) cannot check
+    whose key signs: its commits pass only with EMPIRE_REQUIRE_SIGNATURES=0 (the rolling
+    upgrade's window), signed or not."""
+    old = _spec("g-old").model_copy(update={"slots": [
+        s.model_copy(update={"player_id": ""}) for s in _spec("g-old").slots]})
+    for settings, ok in ((SIGNED, False), (Settings(require_signatures=False), True)):
+        await r.delete(*[k async for k in r.scan_iter("esc:{g-old}*")] or ["x"])
+        await r.delete(Keys("g-old").record)
+        sink = Sink()
+        esc = Escrow(settings, r, sink)
+        await esc.on_open(old)
+        key = SessionKey()
+        await esc.on_commit(_signed(sealed_commit("g-old", "pick:1", "s0", 0, 7, cmd_id="k"),
+                                    key))
+        last = [b for _, b in sink.sent if b.get("type") == "reply"][-1]
+        assert last["ok"] is ok, last
