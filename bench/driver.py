@@ -337,7 +337,8 @@ class Lobby:
         }
         table = (await self._call("POST", "/api/tables", host.token, body))["table"]
         tid = table["table_id"]
-        await self._call("POST", f"/api/tables/{tid}/join", guest.token)
+        # a private table (out of the public listing) is joined with its invite
+        await self._call("POST", f"/api/invites/{table['invite']}/join", guest.token)
         gid = str((await self._call("POST", f"/api/tables/{tid}/start", host.token))["game_id"])
         if self.table_log is not None:
             self.table_log[gid] = tid
