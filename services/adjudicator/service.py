@@ -43,6 +43,7 @@ class Adjudicator:
         store.refusals_kept = settings.refusals_kept
         store.refusals_ttl_ms = int(settings.refusals_ttl_s * 1000)
         store.timers.partitions = settings.partitions
+        self.registered = session_keys.Registered(store.redis)  # the lobby's session keys
 
     # -- publishing ---------------------------------------------------------------------
 
@@ -176,7 +177,7 @@ class Adjudicator:
         except ValueError:  # no canonical JSON (a float): nothing a client could have signed
             return False
         return session_keys.verify(msg.key, msg.sig, signed) and \
-            await session_keys.registered(self.store.redis, player, msg.key, now_ms())
+            await self.registered(player, msg.key, now_ms())
 
     async def on_action(self, msg: im.SubmitAction) -> None:
         with structlog.contextvars.bound_contextvars(game_id=msg.game_id, seat=msg.seat,

@@ -51,6 +51,7 @@ class Escrow:
         self.timers = Timers(redis, streams.TIMERS_ESC, settings.partitions)
         self._specs: dict[tuple[str, str], im.OpenRound] = {}
         self._seal_key: str | None = None  # the X25519 private key openings are sealed to
+        self.registered = session_keys.Registered(redis)  # the lobby's session keys
 
     async def seal_key(self) -> str:
         """The escrow's private X25519 key (hex): made once by the first replica to start,
@@ -175,7 +176,7 @@ class Escrow:
             return False
         signed = core.signed_commit(msg)
         return signed is not None and session_keys.verify(msg.key, msg.sig, signed) and \
-            await session_keys.registered(self.redis, slot.player_id, msg.key, now_ms())
+            await self.registered(slot.player_id, msg.key, now_ms())
 
     async def _store_commit(self, spec: im.OpenRound, msg: im.CommitChoice,
                             opening: core.Opening, receipt: im.Reply) -> str | None:

@@ -93,3 +93,32 @@ async def registered(redis: Any, player_id: str, key: str, now_ms: int) -> bool:
 
 def _text(v: Any) -> str:
     return v.decode() if isinstance(v, bytes) else str(v)
+
+
+class Registered:
+    """``registered`` with a bounded in-process memory of the keys found: one HGET per
+    (player, key) instead of one per command. A found key is remembered until its expiry (a
+    registration is not withdrawn, only dropped when a player registers more than
+    KEYS_PER_PLAYER keys: a key this process already found then holds until its expiry).
+    Unknown or expired keys are never remembered."""
+
+    def __init__(self, redis: Any, cap: int = 50_000) -> None:
+        self.redis = redis
+        self.cap = cap
+        self.found: dict[tuple[str, str], int] = {}  # (player, key) -> expiry ms
+
+    async def __call__(self, player_id: str, key: str, now_ms: int) -> bool:
+        exp = self.found.get((player_id, key))
+        if exp is not None and exp > now_ms:
+            return True
+        from shared.protocol import keys
+
+        if not player_id or not signing.well_formed(key, "0" * 128):
+            return False
+        raw = await self.redis.hget(keys.lobby_session_keys(player_id), key)
+        if raw is None or int(raw) <= now_ms:
+            return False
+        while len(self.found) >= self.cap:  # the oldest entries go first
+            del self.found[next(iter(self.found))]
+        self.found[(player_id, key)] = int(raw)
+        return True
