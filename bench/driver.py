@@ -34,6 +34,7 @@ from clients.sdk.client import ApiError, Client
 from shared.fairness.commitments import commitment, new_nonce
 from shared.fairness.seal import seal_opening
 from shared.protocol.versions import SEALED_COMMIT_VERSION
+from shared.runtime.session_keys import SessionKey
 
 GAME = "duel"
 OPTIONS: dict[str, Any] = {"rounds": 5, "with_turns": False, "with_dice": False}
@@ -103,8 +104,11 @@ class Player:
         token: str,
         stats: Stats,
         rng: random.Random | None = None,
+        key: SessionKey | None = None,
     ) -> None:
         self.player_id = player_id
+        self.token = token
+        self.key = key or SessionKey()  # registered for the player (Lobby.sign_in)
         self.stats = stats
         self.rng = rng or random.Random()
         # the SDK's client holds the socket (token in the subprotocol offer, never in the
@@ -269,6 +273,8 @@ class Player:
                     "slot": slot["key"],
                     "commitment": c,
                     "sealed": sealed,
+                    **self.key.sign_commit(tr.game_id, tr.seat, cmd_id, rid, slot["key"], c,
+                                           sealed, None),
                 }
             )
 
@@ -280,6 +286,7 @@ class Player:
 class Identity:
     player_id: str
     token: str
+    key: SessionKey = field(default_factory=SessionKey)  # registered at sign-in
 
 
 class Lobby:
@@ -314,7 +321,10 @@ class Lobby:
 
     async def sign_in(self, name: str) -> Identity:
         data = await self._call("POST", "/api/players", body={"name": name})
-        return Identity(player_id=data["player_id"], token=data["token"])
+        ident = Identity(player_id=data["player_id"], token=data["token"])
+        # the session key every commit is signed with (docs/protocol.md "Signed commands")
+        await self._call("POST", "/api/session-keys", ident.token, {"key": ident.key.public})
+        return ident
 
     async def new_game(
         self, host: Identity, guest: Identity, client_entropy: bool
@@ -331,7 +341,7 @@ class Lobby:
         }
         table = (await self._call("POST", "/api/tables", host.token, body))["table"]
         tid = table["table_id"]
-        # a private table is joined with its invite (the host's answer carries it)
+        # a private table (out of the public listing) is joined with its invite
         await self._call("POST", f"/api/invites/{table['invite']}/join", guest.token)
         gid = str((await self._call("POST", f"/api/tables/{tid}/start", host.token))["game_id"])
         if self.table_log is not None:

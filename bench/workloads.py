@@ -59,7 +59,7 @@ async def sign_in_pairs(lobby: Lobby, n: int, tag: str) -> list[Pair]:
 
 
 async def connect(base_url: str, ident: Identity, stats: Stats, seed: int) -> Player:
-    p = Player(base_url, ident.player_id, ident.token, stats, random.Random(seed))
+    p = Player(base_url, ident.player_id, ident.token, stats, random.Random(seed), ident.key)
     await p.connect()
     return p
 

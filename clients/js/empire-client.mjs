@@ -41,6 +41,7 @@ import {
   canonical, commitment, verifyRecord,
 } from "../../services/gateway/static/fairness-core.mjs";
 import { sealOpening } from "../../services/gateway/static/seal.mjs";
+import { SessionKey } from "../../services/gateway/static/signing.mjs";
 
 export {
   ESCROW_DOMAIN, DEFAULT_DOMAIN, SEED_DOMAIN, GAME_KEY_DOMAIN, lp, canonical, canonicalJson,
@@ -48,6 +49,7 @@ export {
   verifyRecord,
 } from "../../services/gateway/static/fairness-core.mjs";
 export { sealOpening, openSealed } from "../../services/gateway/static/seal.mjs";
+export { SessionKey, message as signedMessage } from "../../services/gateway/static/signing.mjs";
 
 // ---------------------------------------------------------------------------------------
 // WebSocket: the platform's if there is one, else a minimal RFC 6455 client on node:http
@@ -290,6 +292,17 @@ export class Client {
     this.closing = false;
     this.reconnects = 0;
     this.failure = null; // set when reconnecting gave up
+    // this session's Ed25519 key: every act and commit is signed with it, once the lobby has
+    // registered it for the player (docs/protocol.md "Signed commands")
+    this.sessionKey = new SessionKey();
+    this.keyFor = null; // the player the key is registered for
+  }
+
+  /** Register the session key for the token's player (once per player). */
+  async registerSessionKey() {
+    if (this.keyFor !== null && (this.playerId === null || this.keyFor === this.playerId)) return;
+    const d = await this.call("POST", "/api/session-keys", { key: this.sessionKey.public });
+    this.keyFor = d.player_id;
   }
 
   /** One request; with a session the access token is refreshed first when it is about to
@@ -586,8 +599,11 @@ export class Client {
   /** Take an action in a turn, based on the view at expectedSeq. Resolves on "accepted";
    * the adjudicator's refusal, if any, arrives later in game.rejections. */
   async act(game, action, expectedSeq = game.seq) {
-    const reply = await this.command({ type: "act", cmd_id: newId("c"), game_id: game.gameId,
-      expected_seq: expectedSeq, action });
+    const cmdId = newId("c");
+    await this.registerSessionKey();
+    const reply = await this.command({ type: "act", cmd_id: cmdId, game_id: game.gameId,
+      expected_seq: expectedSeq, action,
+      ...this.sessionKey.signAct(game.gameId, game.seat, cmdId, action, expectedSeq) });
     if (reply.type === "rejected") throw new ApiError(reply.code, reply.message);
   }
 
@@ -608,8 +624,12 @@ export class Client {
     const forget = () => { if (game.receipts.get(key) === receipt) game.receipts.delete(key); };
     let reply;
     try {
-      reply = await this.command({ type: "commit", v: 2, cmd_id: newId("k"), game_id: game.gameId,
-        round_id: roundId, slot, commitment: c, sealed, public: publicPart });
+      const cmdId = newId("k");
+      await this.registerSessionKey();
+      reply = await this.command({ type: "commit", v: 2, cmd_id: cmdId, game_id: game.gameId,
+        round_id: roundId, slot, commitment: c, sealed, public: publicPart,
+        ...this.sessionKey.signCommit(game.gameId, game.seat, cmdId, roundId, slot, c, sealed,
+          publicPart) });
     } catch (err) {
       forget();
       throw err;

@@ -39,6 +39,7 @@ from shared.fairness.commitments import commitment, new_nonce
 from shared.fairness.seal import seal_opening
 from shared.fairness.verify import verify
 from shared.protocol.versions import SEALED_COMMIT_VERSION
+from shared.runtime.session_keys import SessionKey
 
 # refusals that say the message was not taken and may be sent again as it is
 TRANSIENT_CODES = frozenset({"message/unavailable", "message/rate_limited"})
@@ -196,7 +197,8 @@ class GameSession:
 
     async def act(self, action: Any, expected_seq: int | None = None) -> str:
         return await self.client.act(
-            self.game_id, action, self.seq if expected_seq is None else expected_seq
+            self.game_id, action, self.seq if expected_seq is None else expected_seq,
+            seat=self.seat,
         )
 
     async def commit(
@@ -324,6 +326,10 @@ class Client:
         self.player_id: str | None = None
         self.name: str | None = None
         self._refreshing: asyncio.Lock | None = None
+        # this session's Ed25519 key: every act and commit is signed with it (registered
+        # through the lobby for the player first: docs/protocol.md "Signed commands")
+        self.session_key = SessionKey()
+        self._key_registered = ""
         self._own_http = http is None
         self.http = http if http is not None else httpx.AsyncClient(base_url=self.base_url,
                                                                      timeout=30.0)
@@ -818,19 +824,75 @@ class Client:
                 await self._send({"type": "unwatch", "game_id": game_id})
 
     async def _command(self, msg: dict[str, Any]) -> dict[str, Any]:
-        return (await self._request(msg))[0]
+        """Send a command frame as given; an act or commit without a ``sig`` is signed first
+        (as this player's seat in the game) when it can be: this client signs every move it
+        sends (docs/protocol.md "Signed commands")."""
+        return (await self._request(await self._signed(msg)))[0]
 
-    async def act(self, game_id: str, action: Any, expected_seq: int | None) -> str:
+    async def _signed(self, msg: dict[str, Any]) -> dict[str, Any]:
+        kind, gid, cmd = msg.get("type"), msg.get("game_id"), msg.get("cmd_id")
+        if kind not in ("act", "commit") or "sig" in msg or not isinstance(gid, str) \
+                or not isinstance(cmd, str):
+            return msg
+        try:
+            seat = await self._seat_of(gid)
+        except ApiError:
+            return msg  # no such game: refused as such, unsigned
+        if seat is None:
+            return msg  # not seated: refused as such
+        try:
+            if kind == "act" and "action" in msg:
+                sig = self.session_key.sign_act(gid, seat, cmd, msg["action"],
+                                                msg.get("expected_seq"))
+            elif kind == "commit" and all(isinstance(msg.get(k), str) for k in (
+                    "round_id", "slot", "commitment", "sealed")):
+                sig = self.session_key.sign_commit(gid, seat, cmd, msg["round_id"], msg["slot"],
+                                                   msg["commitment"], msg["sealed"],
+                                                   msg.get("public"))
+            else:
+                return msg
+        except (ValueError, TypeError):
+            return msg  # nothing canonical to sign: the gateway refuses it anyway
+        await self.register_session_key()
+        return {**msg, **sig}
+
+    async def register_session_key(self) -> None:
+        """Register this client's session key for its player (once per player): the lobby
+        checks the token and binds the key; acts and commits are then signed with it."""
+        if self._key_registered and self._key_registered == (self.player_id
+                                                             or self._key_registered):
+            return
+        answer = await self._call("POST", "/api/session-keys", {"key": self.session_key.public})
+        self._key_registered = str(answer["player_id"])
+
+    async def _seat_of(self, game_id: str) -> int | None:
+        game = self.games.get(game_id)
+        if game is not None and game.seat is not None:
+            return game.seat
+        if self.player_id is None:
+            return None
+        players = (await self.match(game_id)).get("players", [])
+        return next((i for i, p in enumerate(players) if p.get("player_id") == self.player_id),
+                    None)
+
+    async def act(self, game_id: str, action: Any, expected_seq: int | None,
+                  seat: int | None = None) -> str:
+        """Take an action, signed with this session's key for ``seat`` (the game's seat map
+        when not given)."""
         cmd_id = "c" + secrets.token_hex(8)
-        reply = await self._command(
-            {
-                "type": "act",
-                "cmd_id": cmd_id,
-                "game_id": game_id,
-                "expected_seq": expected_seq,
-                "action": action,
-            }
-        )
+        frame: dict[str, Any] = {
+            "type": "act",
+            "cmd_id": cmd_id,
+            "game_id": game_id,
+            "expected_seq": expected_seq,
+            "action": action,
+        }
+        if seat is None:
+            seat = await self._seat_of(game_id)
+        if seat is not None:  # (no seat: refused as seat/not_seated)
+            await self.register_session_key()
+            frame.update(self.session_key.sign_act(game_id, seat, cmd_id, action, expected_seq))
+        reply = await self._command(frame)
         if reply["type"] == "rejected":
             raise ApiError(reply["code"], reply.get("message", ""))
         return cmd_id
@@ -857,6 +919,7 @@ class Client:
         game.receipts[key] = receipt
         cmd_id = "k" + secrets.token_hex(8)
         try:
+            await self.register_session_key()
             reply, pending = await self._request(
                 {
                     "type": "commit",
@@ -868,6 +931,8 @@ class Client:
                     "commitment": c,
                     "sealed": sealed,
                     "public": public,
+                    **self.session_key.sign_commit(game.game_id, game.seat, cmd_id, round_id,
+                                                   slot, c, sealed, public),
                 }
             )
         except BaseException:

@@ -12,7 +12,7 @@ from services.adjudicator.store import Store
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.base import Wire
-from shared.runtime import bus
+from shared.runtime import bus, session_keys
 from shared.runtime.archive import ValkeyArchive
 from shared.runtime.outbox import Outbox
 from shared.runtime.service import ServiceKit, compose
@@ -45,7 +45,8 @@ def wire(kit: ServiceKit) -> Adjudicator:
     store = Store(kit.redis, refusals_kept=s.refusals_kept,
                   refusals_ttl_ms=int(s.refusals_ttl_s * 1000), partitions=s.partitions)
     adjudicator = Adjudicator(s, store, Outbox(kit.redis),
-                              ValkeyArchive(kit.redis, s.archive_ttl_s))
+                              ValkeyArchive(kit.redis, s.archive_ttl_s),
+                              session_keys.Registered(kit.redis))  # the lobby's session keys
     for base in ACCEPTS:
         for stream in streams.all_shards(base, kit.settings.partitions):
             kit.consume(stream, streams.GROUP_ADJUDICATOR, _handler(kit, adjudicator, base),

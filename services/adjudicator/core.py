@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
+from shared.fairness import signing
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.base import Wire
@@ -138,8 +139,8 @@ def redrive(doc: GameDoc, now_ms: int) -> Effects:
 
 def _entropy_round(doc: GameDoc, now_ms: int) -> im.OpenRound:
     # FAIRNESS.md §Dealer 2: each seat may add a 32-byte client seed ("" = none).
-    slots = [im.SlotSpec(seat=i, key=f"s{i}", allowed=None, default="")
-             for i in range(len(doc.players))]
+    slots = [im.SlotSpec(seat=i, player_id=doc.players[i].player_id, key=f"s{i}",
+                         allowed=None, default="") for i in range(len(doc.players))]
     return im.OpenRound(game_id=doc.game_id, game="", round_id=ENTROPY_ROUND, slots=slots,
                         deadline_ms=now_ms + doc.round_timeout_ms)
 
@@ -208,8 +209,10 @@ def on_action(doc: GameDoc, msg: im.SubmitAction, now_ms: int) -> Effects:
     if msg.expected_seq is not None and msg.expected_seq != doc.seq:
         return refuse("action/stale_seq", f"expected seq {msg.expected_seq}, game is at {doc.seq}")
     # the turn and the seat are the rules kit's guards (shared/rules/_kit/base.py)
-    eff = _apply(doc, Act(seat=msg.seat, action=msg.action), now_ms,
-                 origin={"by": "seat", "seat": msg.seat, "cmd_id": msg.cmd_id})
+    origin: dict[str, Any] = {"by": "seat", "seat": msg.seat, "cmd_id": msg.cmd_id}
+    if msg.sig is not None:  # checked by the shell: kept so the verifier can check who acted
+        origin.update(expected_seq=msg.expected_seq, key=msg.key, sig=msg.sig)
+    eff = _apply(doc, Act(seat=msg.seat, action=msg.action), now_ms, origin=origin)
     if eff.reply is not None:
         eff.reply = eff.reply.model_copy(update={"player_id": msg.player_id,
                                                  "cmd_id": msg.cmd_id})
@@ -329,7 +332,7 @@ def _request(doc: GameDoc, game: Game, node: Node, eff: Effects, now_ms: int,
             game_id=doc.game_id, label=node.label, draw=node.draw, n=node.n, count=node.count,
             client_seeds=doc.client_seeds)))
     elif isinstance(node, Simultaneous):
-        slots = [im.SlotSpec(seat=s.seat, key=s.key,
+        slots = [im.SlotSpec(seat=s.seat, player_id=player_at(doc, s.seat), key=s.key,
                              allowed=list(s.allowed) if s.allowed is not None else None,
                              default=s.default, public_keys=list(s.public_keys),
                              context=s.context) for s in node.slots]
@@ -355,6 +358,18 @@ def _request(doc: GameDoc, game: Game, node: Node, eff: Effects, now_ms: int,
             game_id=doc.game_id, game=doc.game, players=doc.players,
             outcome=outcome.model_dump(mode="json"))))
         eff.outbound.append((streams.DEALER_IN, im.RevealSeed(game_id=doc.game_id)))
+
+
+def player_at(doc: GameDoc, seat: int) -> str:
+    """The player the game seats at ``seat`` ("" for no such seat): whose keys sign its acts
+    and commits."""
+    return doc.players[seat].player_id if 0 <= seat < len(doc.players) else ""
+
+
+def signed_act(msg: im.SubmitAction) -> bytes:
+    """The message the seat's session key signed for this act (shared/fairness/signing.py)."""
+    return signing.message(msg.game_id, msg.seat, msg.cmd_id, "act",
+                           signing.act_body(msg.action, msg.expected_seq))
 
 
 def node_info(doc: GameDoc, game: Game, node: Node, seat: int | None) -> dict[str, Any]:

@@ -17,9 +17,9 @@ from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.base import Wire
 from shared.rules.registry import UnknownGame
-from shared.runtime import metrics
+from shared.runtime import metrics, session_keys
 from shared.runtime.archive import ARCHIVE_VERSION, Archive
-from shared.runtime.ports import Publisher
+from shared.runtime.ports import KeyRegistry, Publisher
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("adjudicator")
@@ -34,11 +34,12 @@ def now_ms() -> int:
 
 class Adjudicator:
     def __init__(self, settings: Settings, store: AdjudicatorStorePort, broker: Publisher,
-                 archive: Archive) -> None:
+                 archive: Archive, registered: KeyRegistry) -> None:
         self.settings = settings
         self.store = store
         self.broker = broker
         self.archive = archive
+        self.registered = registered  # the lobby's session keys (shared/runtime/session_keys)
 
     # -- publishing ---------------------------------------------------------------------
 
@@ -154,9 +155,37 @@ class Adjudicator:
                 await self._redrive(doc)
         log.info("game_created", game_id=msg.game_id, game=msg.game, seats=len(msg.players))
 
+    async def signed_by_seat(self, msg: im.SubmitAction) -> bool:
+        """Whether the act carries a signature, over exactly this game, seat, command and
+        body, by a session key the lobby registered for the player the game seats at
+        ``msg.seat`` (never ``msg.player_id``: the gateway stamps that). Unsigned acts pass
+        only with EMPIRE_REQUIRE_SIGNATURES=0."""
+        if msg.sig is None and msg.key is None:
+            return not self.settings.require_signatures
+        if msg.sig is None or msg.key is None:
+            return False
+        doc = self.store.cached(msg.game_id) or await self.store.load(msg.game_id)
+        if doc is None:
+            return True  # no such game: answered game/not_found, nothing changes
+        player = core.player_at(doc, msg.seat)
+        try:
+            signed = core.signed_act(msg)
+        except ValueError:  # no canonical JSON (a float): nothing a client could have signed
+            return False
+        return session_keys.verify(msg.key, msg.sig, signed) and \
+            await self.registered(player, msg.key, now_ms())
+
     async def on_action(self, msg: im.SubmitAction) -> None:
         with structlog.contextvars.bound_contextvars(game_id=msg.game_id, seat=msg.seat,
                                                      cmd_id=msg.cmd_id):
+            if not await self.signed_by_seat(msg):
+                log.warning("bad_signature", signed=msg.sig is not None)
+                metrics.REJECTIONS.labels("auth/bad_signature").inc()
+                await self.reply(im.Reply(
+                    game_id=msg.game_id, player_id=msg.player_id, cmd_id=msg.cmd_id, ok=False,
+                    code="auth/bad_signature", message="this act is not signed by a session "
+                    "key registered for the player of this seat"))
+                return
             if await self.store.command_known(msg.game_id, msg.seat, msg.cmd_id):
                 doc = await self.store.load(msg.game_id)
                 if doc is not None:

@@ -14,6 +14,7 @@ import re
 import secrets
 from typing import Any
 
+from shared.fairness import signing
 from shared.fairness.commitments import commitment, commitments_root, default_commitment
 from shared.fairness.seal import BadSeal, open_sealed
 from shared.protocol import internal as im
@@ -45,7 +46,8 @@ def choice_allowed(spec: im.OpenRound, slot: im.SlotSpec, choice: Any) -> bool:
     if spec.game == "":  # platform round: the dealer's client-seed contribution
         return choice == "" or (isinstance(choice, str) and bool(_HEX32.match(choice)))
     game = registry.get(spec.game)
-    return game.check_choice(SealedSlot.model_validate(slot.model_dump()), choice)
+    rules_slot = SealedSlot.model_validate(slot.model_dump(exclude={"player_id"}))
+    return game.check_choice(rules_slot, choice)
 
 
 def public_part(slot: im.SlotSpec, choice: Any) -> dict[str, Any] | None:
@@ -155,10 +157,24 @@ def timed_out_entry(spec: im.OpenRound, slot: im.SlotSpec) -> dict[str, Any]:
             "seat": slot.seat, "public": public_part(slot, slot.default)}
 
 
+def signed_commit(msg: im.CommitChoice) -> bytes | None:
+    """The message the seat's session key signed for this commit (shared/fairness/signing.py);
+    None for a v1 entry in clear (no sealed text to sign)."""
+    if msg.sealed is None:
+        return None
+    return signing.message(msg.game_id, msg.seat, msg.cmd_id, "commit", signing.commit_body(
+        msg.round_id, msg.slot, msg.commitment, signing.sealed_digest(msg.sealed), msg.public))
+
+
 def committed_entry(msg: im.CommitChoice, slot: im.SlotSpec, opening: Opening
                     ) -> dict[str, Any]:
-    return {"type": "committed", "round_id": msg.round_id, "slot": msg.slot, "seat": msg.seat,
-            "commitment": msg.commitment, "public": public_part(slot, opening.choice)}
+    entry = {"type": "committed", "round_id": msg.round_id, "slot": msg.slot,
+             "seat": msg.seat, "commitment": msg.commitment,
+             "public": public_part(slot, opening.choice)}
+    if msg.sig is not None and msg.sealed is not None:  # who committed, for the verifier
+        entry.update(cmd_id=msg.cmd_id, sealed_sha256=signing.sealed_digest(msg.sealed),
+                     key=msg.key, sig=msg.sig)
+    return entry
 
 
 def reveal(spec: im.OpenRound, openings: dict[str, dict[str, Any]],

@@ -26,7 +26,7 @@ from shared.fairness import seal
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.streams import Keys
-from shared.runtime import metrics
+from shared.runtime import metrics, session_keys
 from shared.runtime.jsonutil import dumps, loads, text
 from shared.runtime.ports import Publisher
 from shared.runtime.settings import Settings
@@ -56,6 +56,7 @@ class Escrow:
         # closed them): the least recently used go first, one at a time
         self._specs: LRUCache[tuple[str, str], im.OpenRound] = LRUCache(maxsize=20_000)
         self._seal_key: str | None = None  # the X25519 private key openings are sealed to
+        self.registered = session_keys.Registered(redis)  # the lobby's session keys
 
     async def seal_key(self) -> str:
         """The escrow's private X25519 key (hex): made once by the first replica to start,
@@ -140,6 +141,7 @@ class Escrow:
                 spec = await self._spec(msg.game_id, msg.round_id)
             # the opening (never logged), or the first refusal
             opening = "escrow/no_round" if spec is None else \
+                "auth/bad_signature" if not await self.signed_by_seat(spec, msg) else \
                 core.open_commit(spec, msg, await self.seal_key())
             error = opening if isinstance(opening, str) else None
             receipt = im.Reply(game_id=msg.game_id, player_id=msg.player_id,
@@ -156,6 +158,24 @@ class Escrow:
                                            round_id=msg.round_id, slot=msg.slot))
                 return
             log.debug("committed", commitment=msg.commitment)
+
+    async def signed_by_seat(self, spec: im.OpenRound, msg: im.CommitChoice) -> bool:
+        """Whether the commit carries a signature, over exactly this game, seat, command and
+        body, by a session key the lobby registered for the player the round's spec seats at
+        the slot (the adjudicator's word, never ``msg.player_id``: the gateway stamps that).
+        Unsigned commits pass only with EMPIRE_REQUIRE_SIGNATURES=0."""
+        if msg.sig is None and msg.key is None:
+            return not self.settings.require_signatures
+        slot = core.slot_of(spec, msg.slot)
+        if slot is None or slot.seat != msg.seat:
+            return True  # refused as escrow/not_your_slot, whoever signed it
+        if not slot.player_id:  # a round opened before signed commands (a rolling upgrade)
+            return not self.settings.require_signatures
+        if msg.sig is None or msg.key is None:
+            return False
+        signed = core.signed_commit(msg)
+        return signed is not None and session_keys.verify(msg.key, msg.sig, signed) and \
+            await self.registered(slot.player_id, msg.key, now_ms())
 
     async def _store_commit(self, spec: im.OpenRound, msg: im.CommitChoice,
                             opening: core.Opening, receipt: im.Reply) -> str | None:
@@ -354,6 +374,8 @@ class Escrow:
 
 
 _MESSAGES = {
+    "auth/bad_signature": "this commit is not signed by a session key registered for the "
+                          "player of this seat",
     "escrow/no_round": "no such sealed round is open",
     "escrow/closed": "the round has closed; nothing is accepted after close",
     "escrow/not_your_slot": "this slot does not belong to your seat",

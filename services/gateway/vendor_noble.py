@@ -1,6 +1,8 @@
 """Vendor the @noble packages the page and the Node client use for sealed openings
 (static/seal.mjs): X25519 (@noble/curves), ChaCha20-Poly1305 (@noble/ciphers), HKDF-SHA256
-(@noble/hashes). Run from the directory holding the unpacked ``npm pack`` tarballs::
+(@noble/hashes); and for signed commands (static/signing.mjs, static/fairness-core.mjs):
+Ed25519 (@noble/curves' ed25519.js, the same entry point). Run from the directory holding
+the unpacked ``npm pack`` tarballs::
 
     npm pack @noble/curves@2.4.0 @noble/ciphers@2.4.0 @noble/hashes@2.4.0
     for p in curves ciphers hashes; do mkdir -p $p && tar xzf noble-$p-2.4.0.tgz -C $p; done

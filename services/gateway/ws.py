@@ -280,7 +280,7 @@ class Edge:
         if isinstance(msg, cm.Act):
             body = im.SubmitAction(cmd_id=msg.cmd_id, game_id=msg.game_id, seat=seat,
                                    player_id=conn.player_id, expected_seq=msg.expected_seq,
-                                   action=msg.action)
+                                   action=msg.action, key=msg.key, sig=msg.sig)
             await self.out.publish(body.model_dump(mode="json"),
                                       stream=streams.sharded(streams.ADJ_ACTIONS, msg.game_id,
                                                              shards),
@@ -291,7 +291,7 @@ class Edge:
         commit = {"v": PROTOCOL_VERSION, "type": "commit_choice", "cmd_id": msg.cmd_id,
                   "game_id": msg.game_id, "seat": seat, "player_id": conn.player_id,
                   "round_id": msg.round_id, "slot": msg.slot, "commitment": msg.commitment,
-                  "sealed": msg.sealed, "public": msg.public}
+                  "sealed": msg.sealed, "public": msg.public, "key": msg.key, "sig": msg.sig}
         await self.out.publish(commit,
                                   stream=streams.sharded(streams.ESC_COMMITS, msg.game_id,
                                                          shards),

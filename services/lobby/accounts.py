@@ -53,7 +53,7 @@ from shared.identity import handles
 from shared.protocol import keys
 from shared.protocol import lobby as lm
 from shared.rules import registry
-from shared.runtime import tokens
+from shared.runtime import session_keys, tokens
 from shared.runtime.jsonutil import dumps, loads, text
 from shared.runtime.settings import Settings
 
@@ -271,6 +271,30 @@ class Accounts:
         await self.redis.publish(REVOKED_CHANNEL, sid)
         log.info("session_revoked", player_id=pid, session=sid[:6])
         return bool(res[0])
+
+    async def register_session_key(self, req: lm.RegisterSessionKey) -> dict[str, Any]:
+        """Bind a session's public key to the player its token names (issue 20 item 4). The
+        token is checked HERE (the lobby's own copy of the token key, its session not revoked,
+        the player not suspended), never taken from the gateway's stamp, so writing the lobby's
+        stream without a valid token binds no key. The key lives as long as the session can
+        (a bot's seat token: until the token expires)."""
+        t = now_ms()
+        try:
+            who = tokens.verify(self.settings.verify_secrets, req.token, t)
+        except tokens.TokenError as exc:
+            raise LobbyError(exc.code, str(exc)) from None
+        if who.session and (await self.redis.exists(revoked_key(who.session))
+                            or not await self.redis.exists(session_key(who.session))):
+            raise LobbyError("auth/revoked_session", "this session was signed out or revoked")
+        p = await self.player(who.player_id)
+        if p is None:
+            raise LobbyError("auth/revoked_session", "no such player (deleted or expired)")
+        if p.get("suspended"):
+            raise LobbyError("auth/suspended", "this player is suspended")
+        expires = t + self._ttl(p) * 1000 if who.session else who.exp_ms
+        await session_keys.register(self.redis, who.player_id, req.key, expires, t)
+        log.info("session_key_registered", player_id=who.player_id, key=req.key[:8])
+        return {"player_id": who.player_id, "key": req.key, "expires_ms": expires}
 
     async def revoke_all(self, pid: str) -> int:
         sids = [text(s) for s in await self.redis.zrange(sessions_key(pid), 0, -1)]

@@ -184,6 +184,8 @@ class Lobby:
             return await a.passkey_sign_in_begin(req)
         if isinstance(req, lm.PasskeySignInFinish):
             return await a.passkey_sign_in_finish(req)
+        if isinstance(req, lm.RegisterSessionKey):  # checks the token itself
+            return await a.register_session_key(req)
         # signed in from here on (the gateway stamped the token's identity)
         if isinstance(req, lm.SignOut):
             if req.session:

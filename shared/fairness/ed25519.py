@@ -1,11 +1,12 @@
 """Ed25519 signature verification (RFC 8032 §5.1.7), stdlib only, for the verifier
 (shared/fairness/verify.py must run without this project's dependencies).
 
-Groundwork for signed commands (issue 20 item 4: each act/commit signed by the seat's session
-key, the signatures kept in the record); nothing signs or checks commands yet. Verification
+Used by the verifier's class ``signature`` (issue 20 item 4: each act/commit signed by the
+seat's session key, the signatures kept in the record; shared/fairness/signing.py). Verification
 only: it handles public data, so it need not be constant-time. The cofactored group equation
 [8][S]B = [8]R + [8][k]A is checked, as RFC 8032 specifies; S must be below L and A and R must
-decode to curve points, else the signature is refused.
+decode to curve points, else the signature is refused. It is computed as
+[8]([S]B - [k]A - R) = 0, with [S]B and [k](-A) in one joint double-and-add.
 """
 
 from __future__ import annotations
@@ -90,6 +91,18 @@ def verify(public: bytes, message: bytes, signature: bytes) -> bool:
         return False
     k = int.from_bytes(hashlib.sha512(signature[:32] + public + message).digest(),
                        "little") % L
-    left = _mul(8, _mul(s, BASE))
-    right = _mul(8, _add(r, _mul(k, a)))
-    return _equal(left, right)
+    # [8]([S]B - [k]A - R) is the neutral element: [S]B and [k](-A) in one joint
+    # double-and-add (Straus), then three doublings
+    minus_a = ((P - a[0]) % P, a[1], a[2], (P - a[3]) % P)
+    table = {(1, 0): BASE, (0, 1): minus_a, (1, 1): _add(BASE, minus_a)}
+    q: Point = (0, 1, 1, 0)
+    for i in range(max(s.bit_length(), k.bit_length()) - 1, -1, -1):
+        q = _add(q, q)
+        bits = ((s >> i) & 1, (k >> i) & 1)
+        if bits != (0, 0):
+            q = _add(q, table[bits])
+    minus_r = ((P - r[0]) % P, r[1], r[2], (P - r[3]) % P)
+    q = _add(q, minus_r)
+    for _ in range(3):
+        q = _add(q, q)
+    return _equal(q, (0, 1, 1, 0))

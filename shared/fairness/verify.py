@@ -23,7 +23,10 @@ engine and compares every round, draw request, public event and the outcome. An 
 (GET /api/matches/<id>/audit: the record document plus ``audit``, ``options``,
 ``rules_version``, ``reveals``, ``escrow_key`` and ``signatures``) is verified as its record,
 and its copies must agree with the record (``escrow_key``: the key every round_opened
-publishes, null for a game without one; ``signatures`` null: reserved).
+publishes, null for a game without one; ``signatures``: the session keys each seat's signed
+commands use, ``{"<seat>": [key, ...]}``). Every seat's act in the log and every commitment in
+the record must carry a valid signature by that seat's session key (class ``signature``,
+shared/fairness/signing.py); the server's own moves (timeouts, defaults) are unsigned.
 
 Each problem is printed as ``FAIL <class>: <where>: <what>``; exit status 1 on any, else OK.
 The browser and the Node client run the same checks (services/gateway/static/
@@ -39,6 +42,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
+from shared.fairness import signing
 from shared.fairness.commitments import commitment, commitments_root, default_commitment
 from shared.fairness.draws import draw, game_key, seed_commitment
 from shared.fairness.lp import SAFE_INT, canonical_json
@@ -78,6 +82,8 @@ CLASSES = {
     "receipt": "a seat's own receipt disagrees with the record",
     "seal": "the escrow key openings were sealed to differs between rounds, the bundle or a "
             "seat's receipt (a substituted key)",
+    "signature": "a seat's act or commitment is not signed by that seat's session key, or a "
+                 "key signs for two seats",
     "rules": "the game's engine disagrees with the record (--rules)",
 }
 
@@ -96,7 +102,8 @@ class Problem:
 class Report:
     problems: list[Problem] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=lambda: {
-        "draws": 0, "commitments": 0, "rounds": 0, "applied": 0, "receipts": 0})
+        "draws": 0, "commitments": 0, "rounds": 0, "applied": 0, "receipts": 0,
+        "signatures": 0})
 
     @property
     def ok(self) -> bool:
@@ -390,6 +397,7 @@ class _Checker:
         self.entropy()
         self.draws()
         self.applied()
+        self.signatures()
         if "audit" in self.doc:
             self.bundle()
         if receipts is not None:
@@ -402,9 +410,9 @@ class _Checker:
             self.add("shape", "document", f"audit bundle version {canon(doc['audit'])}, this "
                      f"verifier reads version {AUDIT_VERSION}")
             return
-        if doc.get("signatures", _MISSING) is not None:
-            self.add("shape", "document", "field signatures must be null (reserved: this "
-                     "verifier checks no signatures)")
+        if not same(doc.get("signatures", _MISSING), signing.keys_by_seat(self.rec, self.log)):
+            self.add("signature", "document", "the bundle's signatures (the session keys per "
+                     "seat) are not the keys the record's signed commands use")
         if doc.get("escrow_key", _MISSING) != self.key:
             self.add("seal", "document", f"the bundle's escrow key "
                      f"{_short(doc.get('escrow_key'))} is not the one the record's rounds "
@@ -417,6 +425,57 @@ class _Checker:
         if not same(doc.get("reveals", _MISSING), reveals):
             self.add("record", "document", "the bundle's reveals are not the record's reveal "
                      "entries")
+
+    # signed commands (issue 20 item 4): every seat's act in the log and every commitment in
+    # the record carries its session key's signature over exactly what was applied, and no
+    # key signs for two seats (shared/fairness/signing.py; the key registry is the lobby's)
+    def signatures(self) -> None:
+        self.keys: dict[str, int] = {}  # session key -> the seat it signs for
+        self.shared: set[str] = set()  # keys found signing for two seats
+        signed: list[tuple[str, Any, Any, bytes | None]] = []  # (where, key, sig, message)
+        for x in self.log or []:
+            if x["by"] != "seat" or x["move"]["kind"] != "act":
+                continue  # the server's moves (timeouts, rounds, draws) are not signed
+            m, where = x["move"], f"log seq {x['seq']}"
+            msg = None
+            if isinstance(x.get("cmd_id"), str) and (x.get("expected_seq") is None
+                                                     or _is_int(x.get("expected_seq"))):
+                msg = signing.message(self.gid, m["seat"], x["cmd_id"], "act",
+                                      signing.act_body(m["action"], x.get("expected_seq")))
+            signed.append((where, x.get("key"), x.get("sig"), msg))
+            self.seat_key(where, m["seat"], x.get("key"))
+        for e in self.rec:
+            if e["type"] != "committed":
+                continue
+            where = f"round {e['round_id']} slot {e['slot']} committed"
+            msg = None
+            if isinstance(e.get("cmd_id"), str) and _kind_ok("hex64", e.get("sealed_sha256")):
+                msg = signing.message(self.gid, e["seat"], e["cmd_id"], "commit",
+                                      signing.commit_body(e["round_id"], e["slot"],
+                                                          e["commitment"], e["sealed_sha256"],
+                                                          e["public"]))
+            signed.append((where, e.get("key"), e.get("sig"), msg))
+            self.seat_key(where, e["seat"], e.get("key"))
+        if all(key is None and sig is None for _, key, sig, _ in signed):
+            return  # a game recorded before signed commands: who acted is the server's word
+        for where, key, sig, msg in signed:
+            if not signing.well_formed(key, sig) or msg is None:
+                self.add("signature", where, "a seat's command without its session key's "
+                         "signature (key, sig, cmd_id and the signed fields)")
+            elif not signing.verify(key, sig, msg):
+                self.add("signature", where, f"the signature does not verify under key "
+                         f"{_short(key)} for this game, seat, command and body")
+            else:
+                self.r.counts["signatures"] += 1
+
+    def seat_key(self, where: str, seat: int, key: Any) -> None:
+        if not isinstance(key, str):
+            return
+        first = self.keys.setdefault(key, seat)
+        if first != seat and key not in self.shared:  # (said once per key)
+            self.shared.add(key)
+            self.add("signature", where, f"key {_short(key)} signs for seat {seat} and for "
+                     f"seat {first}: a session key is one player's")
 
     # the record's frame: one of each singleton, the end, ids in order, the log public
     def structure(self) -> bool:
@@ -989,6 +1048,9 @@ def main(argv: list[str] | None = None) -> int:
         with open(receipts_path, encoding="utf-8") as f:
             receipts = json.load(f)
     report = check(doc, receipts, rules)
+    unsigned = report.counts["signatures"] == 0 and (any(
+        x.get("by") == "seat" for x in doc.get("log") or [] if isinstance(x, dict)) or any(
+        e.get("type") == "committed" for e in doc.get("record") or [] if isinstance(e, dict)))
     if report.problems:
         for p in report.problems:
             print("FAIL", p)
@@ -996,7 +1058,10 @@ def main(argv: list[str] | None = None) -> int:
     c = report.counts
     print(f"OK {doc['game_id']}: {c['draws']} draws recomputed, {c['commitments']} "
           f"commitments in {c['rounds']} sealed rounds verified, {c['applied']} applied moves "
-          f"match" + (f", {c['receipts']} receipts hold" if receipts is not None else "")
+          f"match, {c['signatures']} seat signatures hold"
+          + (" (no command is signed: a game recorded before signed commands, who acted is "
+             "the server's word)" if unsigned else "")
+          + (f", {c['receipts']} receipts hold" if receipts is not None else "")
           + (", the engine agrees with every step" if rules else ""))
     return 0
 

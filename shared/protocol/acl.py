@@ -35,6 +35,9 @@ ESCROW = "esc:*"
 DEALER = "dealer:*"
 TABLE_CHAT = "tchat:*"
 CHAT = "chat:*"
+# the lobby's session key registry (issue 20 item 4): the adjudicator and the escrow read it
+# to verify signed acts and commits; only the lobby writes it, the gateway cannot even read it
+SESSION_KEYS = keys.lobby_session_keys("*")
 
 
 def _sharded(base: str) -> str:
@@ -87,7 +90,7 @@ USERS: tuple[User, ...] = (
           ("W", _sharded(streams.DEALER_IN)), ("W", streams.GAME_ENDED),
           ("W", streams.GW_UPDATES), ("W", streams.DEAD_LETTERS), ("RW", G_REFUSALS),
           ("RW", G_CHAT), ("R", TABLE_CHAT), ("RW", G_META), ("RW", G_RESULT),
-          ("W", keys.PATTERNS["archive"])),
+          ("W", keys.PATTERNS["archive"]), ("R", SESSION_KEYS)),
          selectors=(Selector((*CONSUMER[:1], "xack", "xdel", *CONSUMER[2:]),
                              (("RW", _sharded(streams.ADJ_REVEALS)),
                               ("RW", _sharded(streams.ADJ_DRAWS)))),)),
@@ -98,7 +101,7 @@ USERS: tuple[User, ...] = (
          (("RW", ESCROW), ("RW", G_RECORD), ("RW", streams.TIMERS_ESC),
           ("RW", streams.TIMERS_ESC + ":*"),
           ("RW", keys.lease("esc-timer:*")), ("W", streams.GW_UPDATES),
-          ("W", streams.DEAD_LETTERS)),
+          ("W", streams.DEAD_LETTERS), ("R", SESSION_KEYS)),
          selectors=(Selector(("xadd",), (("W", _sharded(streams.ADJ_REVEALS)),)),)),
     User("dealer",
          (*STREAM_SERVICE, "evalsha", "script|load", "hget", "hgetall", "hset", "hsetnx",

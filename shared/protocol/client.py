@@ -14,6 +14,7 @@ from shared.protocol.base import Wire
 
 Id = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:\-]+$")]
 Hex64 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+Sig = Annotated[str, Field(pattern=r"^[0-9a-f]{128}$")]  # an Ed25519 signature, hex
 # base64 of HPKE enc (32 bytes) + ciphertext (at least the 16-byte tag); SEALED_MAX_CHARS
 Sealed = Annotated[str, Field(min_length=64, max_length=16384,
                               pattern=r"^[A-Za-z0-9+/]+={0,2}$")]
@@ -49,6 +50,11 @@ class Act(ClientWire):
     game_id: Id
     expected_seq: int | None = None
     action: JsonValue
+    # the session key's signature (docs/protocol.md "Signed commands"): ``key`` the public
+    # key registered through POST /api/session-keys, ``sig`` over shared/fairness/signing.py's
+    # message; required by the adjudicator unless EMPIRE_REQUIRE_SIGNATURES=0
+    key: Hex64 | None = None
+    sig: Sig | None = None
 
 
 class Commit(ClientWire):
@@ -70,6 +76,8 @@ class Commit(ClientWire):
     commitment: Hex64
     sealed: Sealed
     public: dict[str, JsonValue] | None = None
+    key: Hex64 | None = None  # the session key's signature, as an act's (checked by the escrow)
+    sig: Sig | None = None
 
 
 class Ping(ClientWire):

@@ -24,6 +24,8 @@ ErrorCode: TypeAlias = Literal[
     "auth/bad_challenge",  # the passkey challenge expired, was used, or is someone else's
     "auth/passkey_failed",  # the passkey's answer did not verify
     "auth/forbidden",  # the admin role is needed
+    "auth/bad_signature",  # an act/commit not signed by a session key registered to the seat's
+    # player (docs/protocol.md "Signed commands"); also a session key the lobby refuses
     "seat/not_seated",  # the player has no seat in this game
     "game/not_found",
     "game/over",

@@ -97,6 +97,14 @@ class Sessions(Answer):
     sessions: list[SessionInfo]
 
 
+class SessionKeyRegistered(Answer):
+    """A session key bound to the player (POST /api/session-keys)."""
+
+    player_id: str
+    key: str
+    expires_ms: int
+
+
 class Revoked(Answer):
     revoked: str
 
@@ -220,7 +228,8 @@ class Audit(Record):
     rules_version: str | None = None
     reveals: list[dict[str, Any]] = []
     escrow_key: str | None = None
-    signatures: JsonValue = None
+    # the session keys each seat's signed commands use (seat as decimal text -> keys, sorted)
+    signatures: dict[str, list[str]] = {}
 
 
 class ReplayStep(Answer):

@@ -28,6 +28,7 @@ class PlayerRef(Part):
 
 class SlotSpec(Part):
     seat: int
+    player_id: str = ""  # the player seated there: whose session keys sign its commit
     key: str
     allowed: list[JsonValue] | None = None
     default: JsonValue
@@ -59,6 +60,10 @@ class SubmitAction(Wire):
     player_id: str
     expected_seq: int | None = None
     action: JsonValue
+    # the client's signature, passed through untouched (the adjudicator checks it against the
+    # keys the lobby registered for the player the game seats at ``seat``)
+    key: str | None = None
+    sig: str | None = None
 
 
 class TurnTimeout(Wire):
@@ -142,6 +147,8 @@ class CommitChoice(Wire):
     choice: JsonValue = None
     nonce: str | None = None
     public: dict[str, JsonValue] | None = None
+    key: str | None = None  # the client's signature, passed through (checked by the escrow)
+    sig: str | None = None
 
     @model_validator(mode="after")
     def _one_form(self) -> CommitChoice:

@@ -62,6 +62,13 @@ def lobby_failures(digest: str) -> str:
     return f"lobby:fail:{digest}"
 
 
+def lobby_session_keys(player_id: str) -> str:
+    """hash: a player's registered session public keys (hex) -> expiry (ms), written only by
+    the lobby (after it checked the player's token itself), read by the adjudicator and the
+    escrow to verify signed commands (shared/runtime/session_keys.py)."""
+    return f"lobby:skey:{player_id}"
+
+
 def lobby_table(table_id: str) -> str:
     """JSON: a table (read by the gateway's chat for its seats)."""
     return f"lobby:table:{table_id}"

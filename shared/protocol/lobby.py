@@ -71,6 +71,18 @@ class Refresh(Wire):
     agent: Agent = ""
 
 
+class RegisterSessionKey(Wire):
+    """Register a session's public key (issue 20 item 4): the key the client signs its acts
+    and commits with. ``token`` is the client's own bearer access token (or a bot's seat
+    token), passed through untouched: the LOBBY verifies it with its own copy of the token key
+    and binds the key to the token's player, so a writer of the lobby's stream without a
+    valid token binds nothing."""
+
+    op: Literal["register_session_key"] = "register_session_key"
+    token: Annotated[str, Field(min_length=1, max_length=4096)]
+    key: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+
+
 class SignOut(_Req):
     op: Literal["sign_out"] = "sign_out"
 
@@ -228,7 +240,8 @@ class ListTables(_Req):
 AccountRequest: TypeAlias = (
     Refresh | SignOut | ListSessions | RevokeSession | Me | SetPassword | PasswordSignIn
     | PasskeyRegisterBegin | PasskeyRegisterFinish | PasskeySignInBegin | PasskeySignInFinish
-    | ExportData | DeleteAccount | AdminSuspend | AdminCloseTable | AdminEndGame | AdminAudit)
+    | ExportData | DeleteAccount | RegisterSessionKey | AdminSuspend | AdminCloseTable
+    | AdminEndGame | AdminAudit)
 ACCOUNT_OPS: frozenset[str] = frozenset(
     m.model_fields["op"].default for m in AccountRequest.__args__)  # type: ignore[attr-defined]
 LobbyRequest: TypeAlias = Annotated[

@@ -19,6 +19,13 @@ class Publisher(Protocol):
     async def publish(self, body: Any, /, *, stream: str, maxlen: int | None = None) -> Any: ...
 
 
+class KeyRegistry(Protocol):
+    """Whether ``key`` is a session key the lobby registered for ``player_id`` and unexpired
+    at ``now_ms`` (shared/runtime/session_keys.py: Registered, over the lobby's registry)."""
+
+    async def __call__(self, player_id: str, key: str, now_ms: int) -> bool: ...
+
+
 class DealerStorePort(Protocol):
     """services/dealer/store.py."""
 

@@ -101,6 +101,10 @@ class Settings(BaseSettings):
     access_ttl_s: int = Field(600, ge=10, le=86_400)  # an access token's lifetime
     refresh_ttl_s: int = Field(30 * 24 * 3600, ge=60)  # a session unused this long ends
     sessions_max: int = Field(20, ge=1)  # per player: signing in beyond it ends the oldest
+    # issue 20 item 4: every act and commit must carry a valid signature by a session key the
+    # lobby registered for the seat's player (auth/bad_signature otherwise). 0 accepts unsigned
+    # commands (a signature that is present is still checked): a rolling upgrade's window only
+    require_signatures: bool = True
     # Origin values allowed on /ws (comma-separated); empty: the page's own origin (the
     # Origin's host equals the request's Host). A socket without Origin (not a browser) passes
     ws_origins: str = ""

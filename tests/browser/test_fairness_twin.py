@@ -47,6 +47,12 @@ JS_VECTORS = """async (v) => {
     x.choice, x.nonce, F.unhex(x.ephemeral)));
   out.opened = v.seals.map((x) => S.openSealed(x.escrow_private, x.game, x.round, x.slot,
     x.seat, x.sealed));
+  const G = await import("/static/signing.mjs");  // signed commands, on the vendored @noble
+  out.signed = v.signatures.map((x) => F.hex(G.message(x.game, x.seat, x.cmd_id, x.kind,
+    x.body)));
+  out.signatures = v.signatures.map((x) => new G.SessionKey(x.secret).sign(F.unhex(x.message)));
+  out.verified = v.signatures.map((x) => [G.verifySignature(x.public, x.sig, F.unhex(x.message)),
+    G.verifySignature(x.public, x.sig, F.unhex(x.message + "00"))]);
   const nonces = new Set(Array.from({ length: 50 }, () => F.newNonce()));
   out.nonces = [...nonces].every((n) => /^[0-9a-f]{64}$/.test(n)) ? nonces.size : -1;
   return out;
@@ -78,6 +84,7 @@ async def test_js_computes_the_shared_vectors(browser: Browser, web: Supervisor)
     assert {k: js[k] for k in want} == want
     assert js["opened"] == [{"choice": x["choice"], "nonce": x["nonce"]} for x in v["seals"]]
     assert js["nonces"] == 50  # 32 random bytes each, never repeated
+    assert js["verified"] == [[True, False]] * len(v["signatures"])
 
 
 async def test_js_verifier_agrees_with_python_on_every_lie(

@@ -53,3 +53,23 @@ def test_guide_vectors_are_the_reference_implementation() -> None:
         str(draw(key, "setup:first", "below", 4)).replace(" ", ""),
     ]
     assert [v for v in expected if v not in text] == []
+
+
+def test_the_signed_command_example_is_the_vector() -> None:
+    """docs/protocol.md's worked example of a signed act is the first signature vector, and
+    that vector is what shared/fairness/signing.py and `cryptography` compute."""
+    import json
+
+    from shared.fairness import signing
+    from shared.runtime.session_keys import SessionKey
+
+    text = (DOCS / "protocol.md").read_text()
+    vectors = Path(__file__).resolve().parents[1] / "fixtures" / "fairness-vectors.json"
+    v = json.loads(vectors.read_text(encoding="utf-8"))["signatures"][0]
+    msg = signing.message(v["game"], v["seat"], v["cmd_id"], v["kind"], v["body"])
+    key = SessionKey.from_seed(v["secret"])
+    assert (msg.hex(), key.public, key.sign(msg)) == (v["message"], v["public"], v["sig"])
+    flat = "".join(text.split())  # the example's hex is broken over lines
+    for piece in (v["message"], v["sig"], v["public"], canonical_json(v["body"]),
+                  f'"key":"{v["public"]}"', f'"sig":"{v["sig"]}"'):
+        assert piece.replace(" ", "") in flat, piece

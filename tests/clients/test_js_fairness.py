@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from shared.fairness.signing import keys_by_seat
 from shared.fairness.verify import verify
 from tests.fixtures import fairness_vectors
 from tests.support import tamper
@@ -43,6 +44,7 @@ def test_node_computes_the_shared_vectors() -> None:
         assert {k: got[lib][k] for k in want} == want, lib
         assert got[lib]["opened"] == [{"choice": x["choice"], "nonce": x["nonce"]}
                                       for x in vectors["seals"]], lib
+        assert got[lib]["verified"] == [[True, False]] * len(vectors["signatures"]), lib
 
 
 @needs_node
@@ -94,7 +96,8 @@ def _bundles() -> list[tuple[str, dict[str, Any], str | None]]:
         honest = {**doc, "audit": 1, "options": created["options"],
                   "rules_version": created["rules_version"],
                   "escrow_key": tamper.one(doc, "round_opened")["escrow_key"],
-                  "signatures": None, "reveals": [e for e in doc["record"] if e["type"] in (
+                  "signatures": keys_by_seat(doc["record"], doc["log"]),
+                  "reveals": [e for e in doc["record"] if e["type"] in (
                       "round_revealed", "seed_revealed")]}
         out.append((f"{game}: honest", honest, None))
         for name, change, want in [
@@ -109,7 +112,11 @@ def _bundles() -> list[tuple[str, dict[str, Any], str | None]]:
             out.append((f"{game}: {name}", {**honest, **change}, want))
         missing = dict(honest)
         del missing["signatures"]
-        out.append((f"{game}: signatures missing", missing, "shape: document: field signatures"))
+        out.append((f"{game}: signatures missing", missing, "signature: document: the bundle's "
+                    "signatures"))
+        other = {**honest, "signatures": {"0": ["ab" * 32]}}
+        out.append((f"{game}: signatures swapped", other, "signature: document: the bundle's "
+                    "signatures"))
     return out
 
 

@@ -19,6 +19,7 @@ import redis.asyncio as aioredis
 from clients.sdk import ApiError, Client
 from clients.sdk.bot_player import play_seat
 from services.supervisor import Supervisor
+from shared.fairness.signing import keys_by_seat
 from shared.protocol.streams import Keys
 from shared.runtime.archive import archive_key
 from tests.support import tamper
@@ -66,7 +67,7 @@ async def test_receipts_and_the_audit_bundle_prove_my_choices(system: Supervisor
         assert {r["round_id"] for r in saved["receipts"]} >= {"entropy", "pick:1"}
 
     # the bundle: the record document plus its copies, the escrow key its rounds published
-    # (every seat sealed its openings to it), signatures reserved (null)
+    # (every seat sealed its openings to it), the session key each seat signed with
     rec = v.record
     created = rec["record"][0]
     assert bundle["audit"] == 1 and bundle["ended"] is True
@@ -77,7 +78,11 @@ async def test_receipts_and_the_audit_bundle_prove_my_choices(system: Supervisor
     keys = {e["escrow_key"] for e in rec["record"] if e["type"] == "round_opened"}
     assert keys == {bundle["escrow_key"]} and len(bundle["escrow_key"]) == 64, keys
     assert {r["escrow_key"] for r in saved["receipts"]} == keys
-    assert bundle["signatures"] is None
+    assert sorted(bundle["signatures"]) == ["0", "1"], bundle["signatures"]
+    assert all(len(k) == 1 for k in bundle["signatures"].values())  # one session per seat
+    signed = [e for e in rec["record"] if e["type"] == "committed"] + [
+        x for x in rec["log"] if x["by"] == "seat"]
+    assert v.counts["signatures"] == len(signed) > 0
     path = tmp_path / "bundle.json"
     path.write_text(json.dumps(bundle))
     rc, out = _verify(str(path), "--receipts", str(receipts))
@@ -85,12 +90,14 @@ async def test_receipts_and_the_audit_bundle_prove_my_choices(system: Supervisor
     rc, out = _verify(system.url, gid, "--receipts", str(receipts))
     assert rc == 0 and "receipts hold" in out, out
 
-    # the escrow swaps seat 0's pick and rewrites every public trace to agree
+    # the escrow swaps seat 0's pick and rewrites every public trace to agree (the commitment
+    # signed again with a key the server registered for seat 0 itself: the lobby is trusted)
     bad = json.loads(json.dumps(bundle))
     o = next(x for x in tamper.one(bad, "round_revealed", round_id="pick:1")["openings"]
              if x["slot"] == "s0")
     tamper.rewrite_choice(bad, "pick:1", "s0", (o["choice"] + 1) % 10)
     bad["reveals"] = _reveals(bad)
+    bad["signatures"] = keys_by_seat(bad["record"], bad["log"])
     path.write_text(json.dumps(bad))
     rc, out = _verify(str(path))
     assert rc == 0, out  # no public check can see it

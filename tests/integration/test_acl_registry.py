@@ -26,7 +26,7 @@ from services.adjudicator import core
 from services.adjudicator.migrate import MARKER, publish_ended_logs
 from services.adjudicator.store import Store
 from shared.protocol import internal as im
-from shared.protocol import streams
+from shared.protocol import keys, streams
 from shared.protocol.streams import Keys
 from shared.runtime.valkey import EmbeddedValkey
 from shared.runtime.valkey_acl import password_users
@@ -97,6 +97,26 @@ def test_the_acl_grants_the_registry_and_nothing_more(server: EmbeddedValkey) ->
                 if dry(admin, user, WRITE[attr], k=key) != (user in writers):
                     wrong.append(f"{user} writes {key}: {user not in writers}")
     assert wrong == [], "\n".join(wrong)
+
+
+def test_only_the_lobby_writes_the_session_key_registry(server: EmbeddedValkey) -> None:
+    """Issue 20 item 4 on the real server: the registry of keys that sign acts and commits is
+    written by the lobby only and read by the adjudicator and the escrow; the gateway's user
+    can neither (a stolen gateway password registers no key)."""
+    registry = keys.lobby_session_keys("p-1")
+    readers, writers = {"lobby", "adjudicator", "escrow"}, {"lobby"}
+    wrong = []
+    with redis.Redis.from_url(server.url) as admin:
+        for user in USERS:
+            if dry(admin, user, ("HGET", "{k}", "ab"), k=registry) != (user in readers):
+                wrong.append(f"{user} reads {registry}")
+            for cmd in (("HSET", "{k}", "ab", "1"), ("HDEL", "{k}", "ab"), ("DEL", "{k}")):
+                if dry(admin, user, cmd, k=registry) != (user in writers):
+                    wrong.append(f"{user} {cmd[0]} {registry}")
+    assert wrong == [], wrong
+    with redis.Redis.from_url(server.url_for("gateway")) as gw, \
+            pytest.raises(NoPermissionError):
+        gw.hset(registry, "ab" * 32, "9" * 15)
 
 
 def test_the_registry_names_users_the_template_has() -> None:

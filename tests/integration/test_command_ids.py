@@ -15,6 +15,7 @@ from services.adjudicator.store import Store
 from shared.protocol import internal as im
 from shared.protocol.streams import Keys
 from shared.runtime.archive import ValkeyArchive
+from shared.runtime.session_keys import Registered
 from shared.runtime.settings import Settings
 
 pytestmark = pytest.mark.integration
@@ -43,10 +44,10 @@ async def playing_duel(r: Any, gid: str, settings: Settings | None = None
                        ) -> tuple[Adjudicator, Sink]:
     """A duel at its first turn (seat 0 to call), driven through the adjudicator's handlers."""
     sink = Sink()
-    s = settings or Settings()
+    s = settings or Settings(require_signatures=False)
     store = Store(r, refusals_kept=s.refusals_kept,
                   refusals_ttl_ms=int(s.refusals_ttl_s * 1000))  # as app.py builds it
-    adj = Adjudicator(s, store, sink, ValkeyArchive(r))
+    adj = Adjudicator(s, store, sink, ValkeyArchive(r), Registered(r))
     players = [im.PlayerRef(player_id="p0", name="a"), im.PlayerRef(player_id="p1", name="b")]
     await adj.on_create(im.CreateGame(game_id=gid, game="duel", players=players,
                                       client_entropy=False, options={"rounds": 2}))
@@ -80,7 +81,7 @@ async def test_a_seat_cannot_burn_another_seats_command_id(r: Any) -> None:
 
 async def test_refused_command_ids_are_remembered_boundedly(r: Any) -> None:
     gid = "g-refusals"
-    settings = Settings(refusals_kept=100, refusals_ttl_s=3600)
+    settings = Settings(refusals_kept=100, refusals_ttl_s=3600, require_signatures=False)
     adj, sink = await playing_duel(r, gid, settings)
     k = Keys(gid)
 

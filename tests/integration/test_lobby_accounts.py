@@ -355,3 +355,43 @@ async def test_signing_key_rotation_logs_nobody_out(r: Any, sink: Sink) -> None:
     # the token from before the rotation still verifies with the previous key
     assert tokens.verify(["n" * 64, "o" * 64], g["token"], tokens_now()).session
     assert loads(await r.get(f"lobby:player:{g['player_id']}"))["name"] == "kim"
+
+
+async def test_the_lobby_registers_a_session_key_only_for_a_valid_token(lobby: Lobby,
+                                                                       r: Any) -> None:
+    """Issue 20 item 4: the lobby checks the token itself (its own key, expiry, a live
+    session, the player not suspended) before it binds a session key to the token's player;
+    a forged token, one signed with another key, a signed-out session's bind nothing. The
+    registry is bounded (KEYS_PER_PLAYER, the ones expiring first go)."""
+    from shared.protocol import keys
+    from shared.runtime import session_keys
+
+    g = await guest(lobby, "keyholder")
+    pid = g["player_id"]
+
+    async def register(token: str, key: str) -> dict[str, Any]:
+        return await lobby.handle({"op": "register_session_key", "token": token, "key": key})
+
+    ok = await register(g["token"], "ab" * 32)
+    assert ok["ok"] and ok["player_id"] == pid and ok["expires_ms"] > tokens_now()
+    assert await session_keys.registered(r, pid, "ab" * 32, tokens_now())
+    other_key = tokens.issue("x" * 64, pid, "keyholder", tokens_now() + 60_000, g["session_id"])
+    expired = tokens.issue(SECRET, pid, "keyholder", tokens_now() - 1, g["session_id"])
+    for token, code in (("forged", "auth/invalid_token"), (other_key, "auth/invalid_token"),
+                        (expired, "auth/expired_token")):
+        out = await register(token, "cd" * 32)
+        assert (out["ok"], out["code"]) == (False, code), out
+    bad = await register(g["token"], "not-hex")
+    assert bad["code"] == "lobby/bad_request"
+    assert not await session_keys.registered(r, pid, "cd" * 32, tokens_now())
+    # a signed-out session registers nothing more (its access token still verifies)
+    assert (await call(lobby, g, "sign_out"))["ok"]
+    out = await register(g["token"], "ef" * 32)
+    assert out["code"] == "auth/revoked_session"
+    # bounded: the ones expiring first go
+    h = await guest(lobby, "manykeys")
+    for i in range(session_keys.KEYS_PER_PLAYER + 5):
+        assert (await register(h["token"], f"{i:064x}"))["ok"]
+    held = await r.hgetall(keys.lobby_session_keys(h["player_id"]))
+    assert len(held) == session_keys.KEYS_PER_PLAYER
+    assert await r.ttl(keys.lobby_session_keys(h["player_id"])) > 0

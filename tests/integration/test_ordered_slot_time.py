@@ -19,6 +19,9 @@ from shared.runtime.settings import Settings
 from tests.support.sealing import sealed_commit
 
 pytestmark = pytest.mark.integration
+# the escrow's mechanics, driven in process as the gateway would: signed commits are
+# tests/reliability/test_forged_seats.py's (and tests/service/test_signed_commands.py's)
+UNSIGNED = Settings(require_signatures=False)
 
 RID = "pick:1"
 
@@ -58,7 +61,7 @@ async def record_types(r: Any, game_id: str) -> list[str]:
 
 async def test_an_idle_first_seat_defaults_alone(r: Any) -> None:
     sink = Sink()
-    esc = Escrow(Settings(), r, sink)
+    esc = Escrow(UNSIGNED, r, sink)
     s = spec("g-idle", slot_timeout_ms=60_000)
     await esc.on_open(s)
     # the first slot's own timer is armed at open, beside the round's deadline
@@ -85,7 +88,7 @@ async def test_an_idle_first_seat_defaults_alone(r: Any) -> None:
 
 async def test_a_timer_that_fires_twice_or_after_a_commit_changes_nothing(r: Any) -> None:
     sink = Sink()
-    esc = Escrow(Settings(), r, sink)
+    esc = Escrow(UNSIGNED, r, sink)
     s = spec("g-race", slot_timeout_ms=60_000)
     await esc.on_open(s)
     await esc.on_commit(commit("g-race", 0, 4))
@@ -103,7 +106,7 @@ async def test_a_timer_that_fires_twice_or_after_a_commit_changes_nothing(r: Any
 
 async def test_a_slot_cannot_time_out_before_its_turn(r: Any) -> None:
     sink = Sink()
-    esc = Escrow(Settings(), r, sink)
+    esc = Escrow(UNSIGNED, r, sink)
     s = spec("g-early", slot_timeout_ms=60_000)
     await esc.on_open(s)
     await esc.skip(s, "s2")  # s0 and s1 have not had their turn
@@ -114,7 +117,7 @@ async def test_the_timer_loop_runs_the_order_on_its_own(r: Any) -> None:
     """Nobody commits: each slot times out after its own time, one after the other, and the
     last one closes the round (well before the round's own deadline)."""
     sink = Sink()
-    esc = Escrow(Settings(timer_poll_ms=20), r, sink)
+    esc = Escrow(Settings(timer_poll_ms=20, require_signatures=False), r, sink)
     s = spec("g-loop", slot_timeout_ms=150)
     await esc.on_open(s)
     loop = asyncio.create_task(esc.timer_loop())
@@ -137,7 +140,7 @@ async def test_control_without_a_time_per_slot_an_idle_first_seat_defaults_every
     """The shape before P-S1 (one deadline for the whole order): seat 1 and seat 2 cannot
     commit while seat 0 idles, and the deadline defaults all three."""
     sink = Sink()
-    esc = Escrow(Settings(), r, sink)
+    esc = Escrow(UNSIGNED, r, sink)
     s = spec("g-old", slot_timeout_ms=None, deadline_ms=0)
     await esc.on_open(s)
     assert await esc.timers.due("g-old|pick:1|s0") is None

@@ -17,6 +17,9 @@ from shared.runtime.settings import Settings
 from tests.support.sealing import sealed_commit
 
 pytestmark = pytest.mark.integration
+# the escrow's mechanics, driven in process as the gateway would: signed commits are
+# tests/reliability/test_forged_seats.py's (and tests/service/test_signed_commands.py's)
+UNSIGNED = Settings(require_signatures=False)
 
 
 class Sink:
@@ -76,7 +79,7 @@ def _commit(game: str, seat: int, slot: str, choice: int) -> im.CommitChoice:
 
 async def test_escrow_reveals_once_after_all_commit_and_refuses_after_close(r: Any) -> None:
     sink = Sink()
-    esc = Escrow(Settings(), r, sink)
+    esc = Escrow(UNSIGNED, r, sink)
     spec = im.OpenRound(game_id="g-esc", game="duel", round_id="pick:1", deadline_ms=10**13,
                         slots=[im.SlotSpec(seat=i, key=f"s{i}", allowed=list(range(10)),
                                            default=0) for i in range(2)])
@@ -108,7 +111,7 @@ async def test_escrow_reveals_once_after_all_commit_and_refuses_after_close(r: A
 
 async def test_escrow_deadline_closes_with_defaults(r: Any) -> None:
     sink = Sink()
-    esc = Escrow(Settings(), r, sink)
+    esc = Escrow(UNSIGNED, r, sink)
     spec = im.OpenRound(game_id="g-late", game="duel", round_id="pick:1", deadline_ms=0,
                         slots=[im.SlotSpec(seat=i, key=f"s{i}", allowed=list(range(10)),
                                            default=5) for i in range(2)])

@@ -21,6 +21,7 @@ from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.runtime.archive import ValkeyArchive
+from shared.runtime.session_keys import Registered
 from shared.runtime.settings import Settings
 from shared.runtime.valkey import EmbeddedValkey
 from tests.support.sealing import opening_of, sealed_commit, seed_escrow_key
@@ -60,8 +61,13 @@ async def r() -> AsyncIterator[Any]:
         server.stop()
 
 
+# crash points of the services' mechanics, driven in process as the gateway would: signed
+# commands are tests/integration/test_signed_commands.py's
+UNSIGNED = Settings(require_signatures=False)
+
+
 def _adj(r: Any, sink: Sink) -> Adjudicator:
-    return Adjudicator(Settings(), Store(r), sink, ValkeyArchive(r))
+    return Adjudicator(UNSIGNED, Store(r), sink, ValkeyArchive(r), Registered(r))
 
 
 async def _redelivered(r: Any, msg: Any, handler: str) -> Sink:
@@ -130,7 +136,7 @@ async def _round(r: Any, gid: str) -> tuple[im.OpenRound, Escrow]:
             im.SlotSpec(seat=i, key=f"s{i}", allowed=list(range(10)), default=0) for i in range(2)
         ],
     )
-    esc = Escrow(Settings(), r, Sink())
+    esc = Escrow(UNSIGNED, r, Sink())
     await esc.on_open(spec)
     return spec, esc
 
@@ -162,7 +168,7 @@ async def test_escrow_finishes_a_close_cut_short_and_acknowledges_redelivered_co
     await esc._closing(keys=[k.esc_status], args=["pick:1"])
     # the commit is redelivered to another replica
     sink = Sink()
-    await Escrow(Settings(), r, sink).on_commit(last)
+    await Escrow(UNSIGNED, r, sink).on_commit(last)
     reveals = [b for s, b in sink.sent if s.startswith(streams.ADJ_REVEALS)]
     assert reveals and reveals[0]["choices"] == {"s0": 7, "s1": 3}, sink.types()
     assert _replies(sink) == [(True, None)]  # its own commit, not "escrow/closed"
@@ -176,10 +182,10 @@ async def test_escrow_closes_when_the_last_commit_is_redelivered_before_the_clos
     # stored and recorded, then dead before the close and before the reply
     await _store_only(esc, last, 2)
     sink = Sink()
-    await Escrow(Settings(), r, sink).on_commit(last)
+    await Escrow(UNSIGNED, r, sink).on_commit(last)
     assert any(s.startswith(streams.ADJ_REVEALS) for s, _ in sink.sent), sink.types()
     assert _replies(sink) == [(True, None)]  # not "escrow/already_committed"
     # a different commitment for the same slot is still refused
     other = Sink()
-    await Escrow(Settings(), r, other).on_commit(_commit(gid, "pick:1", 1, 9))
+    await Escrow(UNSIGNED, r, other).on_commit(_commit(gid, "pick:1", 1, 9))
     assert _replies(other) == [(False, "escrow/closed")]

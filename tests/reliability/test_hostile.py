@@ -40,6 +40,7 @@ from shared.protocol.streams import Keys
 from shared.rules import registry
 from shared.rules.api import Act, Rejection
 from shared.runtime.jsonutil import loads
+from shared.runtime.session_keys import SessionKey
 from tests.reliability.conftest import report, retry, size
 from tests.reliability.conftest import until as _until
 from tests.support.wsauth import offer, ws_url
@@ -68,6 +69,9 @@ class Scene:
     t: Target
     r: Target
     sessions: list[GameSession] = field(default_factory=list)
+    # each sender's registered session key: a hostile player signs its own frames, so the
+    # services' own refusals are reached (an unsigned frame is refused first: auth/bad_signature)
+    keys: list[SessionKey] = field(default_factory=list)
 
 
 def _node(g: GameSession) -> dict[str, Any]:
@@ -104,8 +108,37 @@ async def _scene(url: str) -> tuple[Scene, list[Client]]:
     t, s1 = await _duel(a, b, to_round=False)
     r, s2 = await _duel(a, b, to_round=True)
     assert all(x.seat == i for i, x in enumerate(s1)) and all(x.seat == i for i, x in enumerate(s2))
-    scene = Scene(url, [a.token or "", b.token or "", c.token or ""], t, r, [*s1, *s2])
+    for cl in (a, b, c):
+        await retry(cl.register_session_key)
+    scene = Scene(url, [a.token or "", b.token or "", c.token or ""], t, r, [*s1, *s2],
+                  [a.session_key, b.session_key, c.session_key])
     return scene, [a, b, c]
+
+
+def signed(payload: str | bytes, key: SessionKey, seat: int) -> str | bytes:
+    """The frame signed as ``seat`` with ``key`` when it is an act or commit without a ``sig``
+    that can be signed at all (anything else is sent as it is)."""
+    if not isinstance(payload, str):
+        return payload
+    try:
+        f = json.loads(payload)
+        if not isinstance(f, dict) or "sig" in f or not isinstance(f.get("game_id"), str) \
+                or not isinstance(f.get("cmd_id"), str):
+            return payload
+        if f.get("type") == "act" and "action" in f and (
+                f.get("expected_seq") is None or type(f["expected_seq"]) is int):
+            f.update(key.sign_act(f["game_id"], seat, f["cmd_id"], f["action"],
+                                  f.get("expected_seq")))
+        elif f.get("type") == "commit" and all(isinstance(f.get(x), str) for x in (
+                "round_id", "slot", "commitment", "sealed")) and (
+                f.get("public") is None or isinstance(f["public"], dict)):
+            f.update(key.sign_commit(f["game_id"], seat, f["cmd_id"], f["round_id"], f["slot"],
+                                     f["commitment"], f["sealed"], f.get("public")))
+        else:
+            return payload
+    except (ValueError, TypeError, RecursionError):
+        return payload
+    return json.dumps(f)
 
 
 async def _snapshot(admin: Any, game_id: str) -> dict[str, Any]:
@@ -190,7 +223,7 @@ def handmade(scene: Scene, rng: random.Random, n: int) -> list[Msg]:
     ]
 
     def one() -> Msg:
-        k = rng.randrange(24)
+        k = rng.randrange(25)
         s = rng.randrange(3)
         if k == 0:  # not JSON at all
             text = rng.choice(
@@ -423,6 +456,18 @@ def handmade(scene: Scene, rng: random.Random, n: int) -> list[Msg]:
                     ]
                 ),
             )
+        if k == 24:  # a legal move or commit of mine, not signed by my registered key
+            seat = rng.randrange(2)
+            frame = rng.choice([_act(t.game_id, {"type": "call", "stake": 2}, t.seq),
+                                _commit(r.game_id, rid, f"s{seat}", seat, 2)])
+            who = caller if frame["type"] == "act" else seat
+            how = rng.randrange(3)
+            if how == 0:  # unsigned
+                frame.update(key=None, sig=None)
+            else:  # a stranger's key, or the other seat's (registered) key
+                key = SessionKey() if how == 1 else scene.keys[1 - who]
+                frame = json.loads(signed(json.dumps(frame), key, who))
+            return Msg(who, "bad_signature", json.dumps(frame))
         if k == 22:  # my slot, but the opening sealed for another seat, slot, round or game
             seat = rng.randrange(2)
             frame = _commit(r.game_id, rid, f"s{seat}", seat, 2)
@@ -575,6 +620,7 @@ EXPECTED: dict[str, set[str]] = {
     "closed_round": {"escrow/closed"},
     "public_mismatch": {"escrow/public_mismatch"},
     "malformed_commit": {"message/malformed"},
+    "bad_signature": {"auth/bad_signature"},
     "binary": {"message/malformed"},
     "bad_watch": {"message/malformed", "game/not_found"},
 }
@@ -595,7 +641,8 @@ class Tally:
     accepted_frames: list[str] = field(default_factory=list)  # "committed" etc.
 
 
-async def _connection(url: str, token: str, msgs: list[Msg], tally: Tally) -> None:
+async def _connection(url: str, token: str, msgs: list[Msg], tally: Tally,
+                      keys: list[SessionKey]) -> None:
     ws = await websockets.connect(ws_url(url), subprotocols=offer(token), max_size=2**24)
     try:
         hello = json.loads(await asyncio.wait_for(ws.recv(), 30))
@@ -634,7 +681,8 @@ async def _connection(url: str, token: str, msgs: list[Msg], tally: Tally) -> No
                         settle(f, outstanding.pop(fc))
             tally.sent += 1
             tally.by_kind[m.kind] = tally.by_kind.get(m.kind, 0) + 1
-            await ws.send(m.payload)
+            await ws.send(signed(m.payload, keys[m.sender], m.sender) if m.sender < 2
+                          and m.kind != "bad_signature" else m.payload)
             mine = cid[:64] if cid is not None else None  # the gateway echoes 64 chars
             while True:
                 f = await next_frame()
@@ -684,7 +732,7 @@ async def _fire(scene: Scene, msgs: list[Msg]) -> Tally:
     async def worker() -> None:
         while not queue.empty():
             sender, part = queue.get_nowait()
-            await _connection(scene.url, scene.tokens[sender], part, tally)
+            await _connection(scene.url, scene.tokens[sender], part, tally, scene.keys)
 
     await asyncio.gather(*[worker() for _ in range(WORKERS)])
     return tally

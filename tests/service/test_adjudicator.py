@@ -13,12 +13,18 @@ from services.adjudicator.service import Adjudicator
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.runtime.archive import Archive
+from shared.runtime.session_keys import SessionKey
 from shared.runtime.settings import Settings
-from tests.support.fakes import FakeAdjudicatorStore, FakePublisher
+from tests.support.fakes import FakeAdjudicatorStore, FakeKeyRegistry, FakePublisher
 
 pytestmark = pytest.mark.service
 
 CALL = {"type": "call", "stake": 2}
+# each seat's player signs its acts with a session key the lobby registered (issue 20 item 4)
+KEYS = [SessionKey(), SessionKey()]
+REGISTRY = FakeKeyRegistry()
+for _i, _k in enumerate(KEYS):
+    REGISTRY.register(f"p{_i}", _k.public)
 
 
 class FakeArchive:
@@ -36,7 +42,7 @@ def adjudicator(store: FakeAdjudicatorStore | None = None
                 ) -> tuple[Adjudicator, FakeAdjudicatorStore, FakePublisher]:
     store, out = store or FakeAdjudicatorStore(), FakePublisher()
     archive: Archive = FakeArchive()
-    return Adjudicator(Settings(), store, out, archive), store, out
+    return Adjudicator(Settings(), store, out, archive, REGISTRY), store, out
 
 
 async def seat_zero_to_act() -> tuple[Adjudicator, FakeAdjudicatorStore, FakePublisher]:
@@ -51,9 +57,13 @@ async def seat_zero_to_act() -> tuple[Adjudicator, FakeAdjudicatorStore, FakePub
     return adj, store, out
 
 
-def act(seat: int, cmd_id: str, action: Any = None) -> im.SubmitAction:
+def act(seat: int, cmd_id: str, action: Any = None, key: SessionKey | None = None
+        ) -> im.SubmitAction:
+    """Seat ``seat``'s act, signed by its player's key (or by ``key``)."""
+    action = CALL if action is None else action
+    signed = (key or KEYS[seat]).sign_act("g", seat, cmd_id, action, None)
     return im.SubmitAction(cmd_id=cmd_id, game_id="g", seat=seat, player_id=f"p{seat}",
-                           action=CALL if action is None else action)
+                           action=action, **signed)
 
 
 async def seq(store: FakeAdjudicatorStore) -> int:
@@ -139,3 +149,21 @@ async def test_a_malformed_input_changes_nothing() -> None:
     await adj.on_action(act(0, "c1"))  # no such game
     assert store.docs == {} and [r["code"] for r in out.bodies("reply")] == ["game/not_found"]
     assert all(s == streams.GW_UPDATES for s, _ in out.sent)
+
+
+async def test_a_forged_act_is_refused_bad_signature_and_changes_nothing() -> None:
+    """Issue 20 item 4: whoever writes the action stream (the gateway's password) cannot act
+    for a seat without its player's registered key: unsigned, signed by an unregistered key,
+    or by the other seat's player, each refused auth/bad_signature, nothing applied or kept."""
+    adj, store, out = await seat_zero_to_act()
+    before, log = await seq(store), len(store.logs["g"])
+    bare = act(0, "f1").model_copy(update={"key": None, "sig": None})
+    await adj.on_action(bare)
+    await adj.on_action(act(0, "f2", key=SessionKey()))  # a key nobody registered
+    await adj.on_action(act(0, "f3", key=KEYS[1]))  # the other seat's player's key
+    tampered = act(0, "f4").model_copy(update={"action": {"type": "call", "stake": 3}})
+    await adj.on_action(tampered)  # the signed action changed on the way
+    assert [r["code"] for r in out.bodies("reply")] == ["auth/bad_signature"] * 4
+    assert await seq(store) == before and len(store.logs["g"]) == log
+    await adj.on_action(act(0, "f1"))  # a refused forgery burns no id: the real one applies
+    assert store.logs["g"][-1]["cmd_id"] == "f1"

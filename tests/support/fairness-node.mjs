@@ -12,6 +12,7 @@ import { readFileSync } from "node:fs";
 import * as F from "../../services/gateway/static/fairness-core.mjs";
 import * as S from "../../services/gateway/static/seal.mjs";
 import * as C from "../../clients/js/empire-client.mjs";
+import * as G from "../../services/gateway/static/signing.mjs";
 
 export function runVectors(v, lib = F) {
   const out = {};
@@ -39,6 +40,13 @@ export function runVectors(v, lib = F) {
     x.nonce, F.unhex(x.ephemeral)));
   out.opened = v.seals.map((x) => S.openSealed(x.escrow_private, x.game, x.round, x.slot, x.seat,
     x.sealed));
+  // signed commands: static/signing.mjs (the client re-exports its SessionKey)
+  const Key = lib.SessionKey ?? G.SessionKey;
+  out.signed = v.signatures.map((x) => F.hex(F.signedMessage(x.game, x.seat, x.cmd_id, x.kind,
+    x.body)));
+  out.signatures = v.signatures.map((x) => new Key(x.secret).sign(F.unhex(x.message)));
+  out.verified = v.signatures.map((x) => [F.verifySignature(x.public, x.sig, F.unhex(x.message)),
+    F.verifySignature(x.public, x.sig, F.unhex(x.message + "00"))]);
   return out;
 }
 

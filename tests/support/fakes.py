@@ -21,6 +21,20 @@ from shared.runtime.jsonutil import dumps, loads
 from shared.runtime.ports import Decide
 
 
+class FakeKeyRegistry:
+    """The lobby's session-key registry (shared/runtime/ports.KeyRegistry): the keys
+    ``register``ed for a player, unexpiring."""
+
+    def __init__(self) -> None:
+        self.keys: set[tuple[str, str]] = set()
+
+    def register(self, player_id: str, key: str) -> None:
+        self.keys.add((player_id, key))
+
+    async def __call__(self, player_id: str, key: str, now_ms: int) -> bool:
+        return (player_id, key) in self.keys
+
+
 class FakePublisher:
     """Records what a service publishes: (stream, body) in order."""
 

@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from shared.fairness import signing
 from shared.fairness.commitments import commitment, commitments_root
 from shared.fairness.draws import draw, game_key
 
@@ -94,15 +95,34 @@ def nonce_for(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+SERVER_KEY = "5e" * 32  # a session key the server made itself (its lobby registered it)
+
+
+def resign(doc: Doc, entry: dict[str, Any]) -> None:
+    """Sign a committed entry again with a key of the server's own: what a server that also
+    runs the lobby (the key registry, which stays trusted) can do, and nobody else."""
+    from shared.runtime.session_keys import SessionKey
+
+    key = SessionKey.from_seed(SERVER_KEY)
+    msg = signing.message(doc["game_id"], entry["seat"], entry["cmd_id"], "commit",
+                          signing.commit_body(entry["round_id"], entry["slot"],
+                                              entry["commitment"], entry["sealed_sha256"],
+                                              entry["public"]))
+    entry["key"], entry["sig"] = key.public, key.sign(msg)
+
+
 def rewrite_choice(doc: Doc, rid: str, slot: str, choice: Any) -> None:
     """The escrow swaps one committed choice and rewrites every public trace to agree: a new
-    nonce and commitment, the published commitment, the round's root, the log's joint move."""
+    nonce and commitment, the published commitment (signed again with a session key the
+    server registered for the seat itself), the round's root, the log's joint move."""
     gid = doc["game_id"]
     rev = one(doc, "round_revealed", round_id=rid)
     o = next(x for x in rev["openings"] if x["slot"] == slot)
     o["choice"], o["nonce"] = choice, nonce_for(f"{rid}/{slot}/{choice}")
     o["commitment"] = commitment(gid, rid, slot, o["seat"], choice, o["nonce"])
-    one(doc, "committed", round_id=rid, slot=slot)["commitment"] = o["commitment"]
+    entry = one(doc, "committed", round_id=rid, slot=slot)
+    entry["commitment"] = o["commitment"]
+    resign(doc, entry)
     pairs = [(c["slot"], c["commitment"]) for c in entries(doc, "committed", round_id=rid)]
     one(doc, "round_closed", round_id=rid)["root"] = commitments_root(sorted(pairs))
     for x in doc["log"] or []:
@@ -280,6 +300,42 @@ def _public_draw(d: Doc) -> None:
     e["values"] = [v + 1 for v in e["values"]]
 
 
+def _first_act(d: Doc, seat: int | None = None) -> dict[str, Any]:
+    return next(x for x in d["log"] if x["by"] == "seat" and seat in (None, x["seat"]))
+
+
+def _act_signature_forged(d: Doc) -> None:
+    """A seat's act the gateway's Redis user stamped (issue 20 item 4): signed with a key the
+    seat never held."""
+    x = _first_act(d)
+    x["sig"] = f"{int(x['sig'][0], 16) ^ 1:x}" + x["sig"][1:]
+
+
+def _act_other_seat(d: Doc) -> None:
+    """An act attributed to another seat than the one that signed it."""
+    x = _first_act(d, 0)
+    x["seat"] = x["move"]["seat"] = 1
+
+
+def _act_unsigned(d: Doc) -> None:
+    """A seat's act with no signature at all (a server-made move shown as the seat's)."""
+    x = _first_act(d)
+    for k in ("key", "sig"):
+        del x[k]
+
+
+def _commit_signatures_swapped(d: Doc) -> None:
+    """Two seats' commitments showing each other's signatures."""
+    a, b = entries(d, "committed", round_id="pick:1")[:2]
+    a["key"], b["key"], a["sig"], b["sig"] = b["key"], a["key"], b["sig"], a["sig"]
+
+
+def _commit_unsigned(d: Doc) -> None:
+    """A commitment the escrow recorded without the seat's signature."""
+    for k in ("cmd_id", "sealed_sha256", "key", "sig"):
+        del one(d, "committed", round_id="pick:1", slot="s0")[k]
+
+
 def _escrow_key_swapped(d: Doc) -> None:
     """One round's openings sealed to another key (one the escrow may not hold: a server
     that read them), its round_opened showing that key (issue 20 item 3)."""
@@ -322,6 +378,16 @@ LIES: list[tuple[str, str, Callable[[Doc], None], str, str | None]] = [
     ("public draw value", "duel-defaults", _public_draw, "draw", None),
     ("escrow key of one round", "duel-defaults", _escrow_key_swapped, "seal", None),
     ("escrow key missing in one round", "duel-defaults", _escrow_key_dropped, "seal", None),
+    # issue 20 item 4: no forged seats (class signature)
+    ("forged signature on an act", "empire-cards", _act_signature_forged, "signature",
+     "signature"),
+    ("act attributed to another seat", "empire-cards", _act_other_seat, "signature",
+     "signature"),
+    ("act without a signature", "empire-cards", _act_unsigned, "signature", "signature"),
+    ("commit signatures swapped between seats", "duel-defaults", _commit_signatures_swapped,
+     "signature", "signature"),
+    ("commit without a signature", "duel-defaults", _commit_unsigned, "signature",
+     "signature"),
 ]
 
 

@@ -66,6 +66,20 @@ async def sign_out(gw: Gw, authorization: Auth = None) -> dict[str, Any]:
     return await gw.lobby(lobby_request(lm.SignOut, {}, stamp(who)))
 
 
+@router.post("/api/session-keys", **typed(hm.SessionKeyRegistered),
+             openapi_extra=body_schema(lm.RegisterSessionKey, "token"))
+async def register_session_key(request: Request, gw: Gw, authorization: Auth = None
+                               ) -> dict[str, Any]:
+    """Register this session's Ed25519 public key (body ``{"key": "<64 hex>"}``) for signed
+    acts and commits (issue 20 item 4). The bearer token is handed to the lobby as it is: the
+    lobby verifies it itself and binds the key to its player (docs/protocol.md "Signed
+    commands")."""
+    await gw.identity(authorization)
+    body = await json_object(request, gw.limits)
+    token = (authorization or "").removeprefix("Bearer ").strip()
+    return await gw.lobby(lobby_request(lm.RegisterSessionKey, body, {"token": token}))
+
+
 @router.get("/api/sessions", **typed(hm.Sessions))
 async def list_sessions(gw: Gw, authorization: Auth = None) -> dict[str, Any]:
     who = await gw.identity(authorization)

@@ -12,6 +12,7 @@ from services.gateway import erased
 from services.gateway.chat import archive_room, readable_channels
 from services.gateway.deps import Auth, Gw
 from services.gateway.http_errors import HttpError
+from shared.fairness import signing
 from shared.protocol import http as hm
 from shared.protocol.http import typed
 from shared.protocol.streams import Keys
@@ -53,8 +54,9 @@ async def audit(game_id: str, gw: Gw) -> dict[str, Any]:
     """A finished game's audit bundle: the record document (record and move log) plus the
     game's options, rules version and reveal entries, the escrow key its rounds' openings were
     sealed to (``escrow_key``, from the record's round_opened entries; null if none) and
-    ``signatures`` reserved (null). ``python -m shared.fairness.verify
-    bundle.json`` and the replay viewer take it as it is (docs/fairness.md)."""
+    ``signatures``, the session keys each seat's signed commands use (seat -> keys).
+    ``python -m shared.fairness.verify bundle.json`` and the replay viewer take it as it is
+    (docs/fairness.md)."""
     meta, archived = await gw.game(game_id)
     if archived is not None:
         rec, log = archived["record"], archived["log"]
@@ -73,7 +75,7 @@ async def audit(game_id: str, gw: Gw) -> dict[str, Any]:
             "reveals": [e for e in rec if e.get("type") in ("round_revealed", "seed_revealed")],
             "escrow_key": next((e["escrow_key"] for e in rec if e.get("type") == "round_opened"
                                 and e.get("escrow_key") is not None), None),
-            "signatures": None}
+            "signatures": signing.keys_by_seat(rec, log)}
 
 
 @router.get("/api/matches/{game_id}/replay", **typed(hm.ReplayStep))

@@ -1,5 +1,7 @@
 // HTTP API (services/gateway/app.py) and the one WebSocket per player (ws.py, hub.py).
 
+import { SessionKey } from "./signing.mjs";
+
 const STORE = "empire-hall";
 
 // {player_id, name, token (access, minutes), refresh_token (spent on every refresh),
@@ -196,6 +198,24 @@ export async function signInPasskey() {
   const cred = await navigator.credentials.get({ publicKey: { ...o, challenge: b64u.decode(o.challenge),
     allowCredentials: ids(o.allowCredentials) } });
   return raw("POST", "/api/session/passkey/finish", { challenge_id: begin.challenge_id, credential: credentialJSON(cred) }, false);
+}
+
+// This page's session key (Ed25519, kept in memory only): every act and commit it sends is
+// signed with it, once the lobby registered it for the player (docs/protocol.md "Signed
+// commands"). A new page (or tab) makes a new key.
+export const sessionKey = new SessionKey();
+let keyFor = null; // the player the key is registered for
+let registering = null;
+
+/** The session key, registered for the signed-in player first (once per player). */
+export async function signingKey() {
+  if (keyFor === null || keyFor !== (session.me && session.me.player_id)) {
+    registering = registering || api("POST", "/api/session-keys", { key: sessionKey.public })
+      .then((d) => { keyFor = d.player_id; })
+      .finally(() => { registering = null; });
+    await registering;
+  }
+  return sessionKey;
 }
 
 /** Sign in to an account with its name and password. */

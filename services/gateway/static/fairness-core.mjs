@@ -1,8 +1,9 @@
 // Empire Hall's fairness in JavaScript: ONE file for the browser (served as
 // /static/fairness-core.mjs, imported by fairness.js, verify.js and replay.js) and for Node
-// (clients/js/empire-client.mjs imports it by relative path). No dependencies, no platform
-// crypto: a small synchronous SHA-256 / HMAC-SHA256, so it runs the same everywhere, also on a
-// page that is not a secure context (plain http on a LAN address has no crypto.subtle).
+// (clients/js/empire-client.mjs imports it by relative path). No platform crypto: a small
+// synchronous SHA-256 / HMAC-SHA256, so it runs the same everywhere, also on a page that is not
+// a secure context (plain http on a LAN address has no crypto.subtle); one dependency, the
+// vendored @noble/curves, for the Ed25519 signatures of seats' commands (class signature).
 //
 // The twin of shared/fairness (lp.py, commitments.py, draws.py, verify.py), byte for byte and
 // problem text for problem text; tests/fixtures/fairness-vectors.json holds the vectors that
@@ -16,6 +17,8 @@
 //   game key     = HMAC-SHA256(server_seed, LP("game-key/v1") | LP(game) | LP(rules) | LP(seeds)...)
 //   label stream = HMAC-SHA256(game_key, LP(label) | u32be(block)), block = 0, 1, ...
 // Integers: rejection sampling on 8-byte big-endian words; shuffles: Durstenfeld Fisher-Yates.
+
+import { ed25519 } from "./vendor/noble-curves/ed25519.js";
 
 export const ESCROW_DOMAIN = "empire-hall/escrow/v1";
 export const DEFAULT_DOMAIN = "empire-hall/escrow/default/v1";
@@ -156,6 +159,55 @@ export function hmac(key) {
   return (msg) => sha256(concat([opad, sha256(concat([ipad, msg]))]));
 }
 
+// ---- signed commands (shared/fairness/signing.py; static/signing.mjs signs) --------------
+
+export const CMD_DOMAIN = "empire-hall/cmd/v1";
+const te = new TextEncoder();
+const KEY = /^[0-9a-f]{64}$/;
+const SIG = /^[0-9a-f]{128}$/;
+
+export const sealedDigest = (sealed) => hex(sha256(te.encode(sealed)));
+export const actBody = (action, expectedSeq) => ({ action, expected_seq: expectedSeq ?? null });
+export const commitBody = (roundId, slot, commitment, sealedSha256, pub) => ({
+  commitment, public: pub && Object.keys(pub).length ? pub : null, round_id: roundId,
+  sealed_sha256: sealedSha256, slot });
+
+export function signedMessage(game, seat, cmdId, kind, body) {
+  if (kind !== "act" && kind !== "commit") throw new Error(`unknown command kind ${kind}`);
+  return concat([lp(CMD_DOMAIN), lp(game), lp(String(seat)), lp(cmdId), lp(kind),
+    lp(canonical(body))]);
+}
+
+export const wellFormed = (key, sig) =>
+  typeof key === "string" && typeof sig === "string" && KEY.test(key) && SIG.test(sig);
+
+/** Whether ``sig`` (hex) is ``key``'s (hex) over ``msg`` (bytes). */
+export function verifySignature(key, sig, msg) {
+  if (!wellFormed(key, sig)) return false;
+  try {
+    return ed25519.verify(unhex(sig), msg, unhex(key), { zip215: false });
+  } catch {
+    return false;
+  }
+}
+
+/** The session keys a game's signed commands use, per seat (decimal text), sorted: the audit
+ * bundle's ``signatures`` (signing.py: keys_by_seat). */
+export function keysBySeat(record, log) {
+  const out = new Map();
+  const acts = (log || []).filter((x) => isObj(x) && x.by === "seat").map((x) => [get(x, "seat", null), get(x, "key", null)]);
+  const commits = record.filter((e) => isObj(e) && e.type === "committed").map((e) => [get(e, "seat", null), get(e, "key", null)]);
+  for (const [seat, key] of [...acts, ...commits]) {
+    if (typeof key === "string" && Number.isInteger(seat)) {
+      if (!out.has(seat)) out.set(seat, new Set());
+      out.get(seat).add(key);
+    }
+  }
+  const obj = {};
+  for (const seat of [...out.keys()].sort((a, b) => a - b)) obj[String(seat)] = [...out.get(seat)].sort();
+  return obj;
+}
+
 // ---- escrow -------------------------------------------------------------------------------
 
 /** A fresh 32-byte nonce from the platform CSPRNG, hex. Never reuse one. */
@@ -279,6 +331,7 @@ export const CLASSES = {
   applied: "the log does not apply exactly the revealed rounds and the dealer's draws",
   receipt: "a seat's own receipt disagrees with the record",
   seal: "the escrow key openings were sealed to differs between rounds, the bundle or a seat's receipt (a substituted key)",
+  signature: "a seat's act or commitment is not signed by that seat's session key, or a key signs for two seats",
 };
 
 const isInt = (v) => Number.isSafeInteger(v);
@@ -362,7 +415,7 @@ const get = (o, k, dflt) => (isObj(o) && has(o, k) ? o[k] : dflt);
 class Report {
   constructor() {
     this.problems = []; // {cls, where, text}
-    this.counts = { draws: 0, commitments: 0, rounds: 0, applied: 0, receipts: 0 };
+    this.counts = { draws: 0, commitments: 0, rounds: 0, applied: 0, receipts: 0, signatures: 0 };
   }
   add(cls, where, text) { this.problems.push({ cls, where, text }); }
 }
@@ -489,6 +542,7 @@ class Checker {
     this.entropy();
     this.draws();
     this.applied();
+    this.signatures();
     if (has(this.doc, "audit")) this.bundle();
     if (receipts !== null && receipts !== undefined) this.receipts(receipts);
   }
@@ -501,8 +555,8 @@ class Checker {
       this.add("shape", "document", `audit bundle version ${canon(doc.audit)}, this verifier reads version ${AUDIT_VERSION}`);
       return;
     }
-    if (get(doc, "signatures", undefined) !== null) {
-      this.add("shape", "document", "field signatures must be null (reserved: this verifier checks no signatures)");
+    if (!same(get(doc, "signatures", undefined), keysBySeat(this.rec, this.log))) {
+      this.add("signature", "document", "the bundle's signatures (the session keys per seat) are not the keys the record's signed commands use");
     }
     if (get(doc, "escrow_key", undefined) !== this.key) {
       this.add("seal", "document", `the bundle's escrow key ${short(get(doc, "escrow_key", undefined))} is not the one the record's rounds publish (${short(this.key)})`);
@@ -837,6 +891,57 @@ class Checker {
       } else if (!has(e, "values")) this.add("draw", where, "a public draw without its values");
       else if (!same(e.values, d.values)) this.add("draw", where, "public values differ from the dealer's");
     }
+  }
+
+  // signed commands (verify.py: _Checker.signatures): every seat's act in the log and every
+  // commitment in the record carries its session key's signature, no key signs for two seats
+  signatures() {
+    this.keys = new Map(); // session key -> the seat it signs for
+    this.shared = new Set(); // keys found signing for two seats
+    const signed = []; // [where, key, sig, message or null]
+    for (const x of this.log || []) {
+      if (x.by !== "seat" || x.move.kind !== "act") continue;
+      const m = x.move;
+      const where = `log seq ${x.seq}`;
+      const seq = get(x, "expected_seq", null);
+      let msg = null;
+      if (typeof get(x, "cmd_id", null) === "string" && (seq === null || isInt(seq))) {
+        msg = signedMessage(this.gid, m.seat, x.cmd_id, "act", actBody(m.action, seq));
+      }
+      signed.push([where, get(x, "key", null), get(x, "sig", null), msg]);
+      this.seatKey(where, m.seat, get(x, "key", null));
+    }
+    for (const e of this.rec) {
+      if (e.type !== "committed") continue;
+      const where = `round ${e.round_id} slot ${e.slot} committed`;
+      let msg = null;
+      if (typeof get(e, "cmd_id", null) === "string" && kindOk("hex64", get(e, "sealed_sha256", null))) {
+        msg = signedMessage(this.gid, e.seat, e.cmd_id, "commit",
+          commitBody(e.round_id, e.slot, e.commitment, e.sealed_sha256, e.public));
+      }
+      signed.push([where, get(e, "key", null), get(e, "sig", null), msg]);
+      this.seatKey(where, e.seat, get(e, "key", null));
+    }
+    // a game recorded before signed commands: who acted is the server's word
+    if (signed.every(([, key, sig]) => key === null && sig === null)) return;
+    for (const [where, key, sig, msg] of signed) {
+      if (!wellFormed(key, sig) || msg === null) {
+        this.add("signature", where, "a seat's command without its session key's signature (key, sig, cmd_id and the signed fields)");
+      } else if (!verifySignature(key, sig, msg)) {
+        this.add("signature", where, `the signature does not verify under key ${short(key)} for this game, seat, command and body`);
+      } else {
+        this.r.counts.signatures += 1;
+      }
+    }
+  }
+
+  seatKey(where, seat, key) {
+    if (typeof key !== "string") return;
+    if (!this.keys.has(key)) this.keys.set(key, seat);
+    const first = this.keys.get(key);
+    if (first !== seat && !this.shared.has(key)) this.shared.add(key);
+    else return;
+    this.add("signature", where, `key ${short(key)} signs for seat ${seat} and for seat ${first}: a session key is one player's`);
   }
 
   applied() {

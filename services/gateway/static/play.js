@@ -4,7 +4,7 @@
 // crypto.getRandomValues, SHA-256 commitment as shared/fairness/commitments.py), the escrow's
 // receipt, and a check of every reveal against the commitment published before the round closed.
 
-import { api, cmdId, session } from "./api.js";
+import { api, cmdId, session, signingKey } from "./api.js";
 import { loadComponents } from "./components.js";
 import { picker } from "./controls.js";
 import { $, fill, h, kv, short, table, words } from "./dom.js";
@@ -300,11 +300,28 @@ function allowedNow(slot, n, ctx) {
 
 // ---- acting ---------------------------------------------------------------------------------
 
-function act(action) {
+async function act(action) {
   if (!S || !S.msg || S.busy) return;
   const id = cmdId();
+  const st = S;
+  const seq = S.msg.seq;
   S.error = null;
-  if (!socket.send({ type: "act", cmd_id: id, game_id: S.id, expected_seq: S.msg.seq, action })) {
+  S.busy = id; // (signing may wait for the key's registration)
+  let signed;
+  try {
+    signed = (await signingKey()).signAct(S.id, S.seat, id, action, seq);
+  } catch (exc) {
+    if (S === st) {
+      clearBusy();
+      S.error = "could not sign the action: " + exc.message;
+      renderStatus();
+      renderControls();
+    }
+    return;
+  }
+  if (S !== st) return;
+  if (!socket.send({ type: "act", cmd_id: id, game_id: S.id, expected_seq: seq, action, ...signed })) {
+    S.busy = null;
     S.error = "not connected; retrying";
   } else {
     S.busy = id;
@@ -320,7 +337,7 @@ async function commitChoice(roundId, slot, choice) {
   S.committing.add(key);
   const st = S;
   const nonce = newNonce();
-  let c, sealed, escrowKey;
+  let c, sealed, escrowKey, key25519;
   try {
     // the escrow key of the round's round_opened entry (it may follow the view by a moment)
     for (let i = 0; i < 50 && !(S.rounds.get(roundId) || {}).escrow_key; i++) {
@@ -332,6 +349,8 @@ async function commitChoice(roundId, slot, choice) {
     c = await commitment(S.id, roundId, slot.key, S.seat, choice, nonce);
     // only the escrow can read the opening: the gateway carries the ciphertext alone
     sealed = sealOpening(escrowKey, S.id, roundId, slot.key, S.seat, choice, nonce);
+    key25519 = await signingKey(); // registered for this player through the lobby
+    if (S !== st) return;
   } catch (exc) {
     if (S === st) {
       S.error = "could not seal the choice: " + exc.message;
@@ -348,7 +367,8 @@ async function commitChoice(roundId, slot, choice) {
   S.cmds[id] = key;
   saveReceipts();
   S.error = null;
-  socket.send({ type: "commit", v: 2, cmd_id: id, game_id: S.id, round_id: roundId, slot: slot.key, commitment: c, sealed, public: pub });
+  socket.send({ type: "commit", v: 2, cmd_id: id, game_id: S.id, round_id: roundId, slot: slot.key, commitment: c, sealed, public: pub,
+    ...key25519.signCommit(S.id, S.seat, id, roundId, slot.key, c, sealed, pub) });
   if (S.msg) render(); // the board drops its offer of this slot too
   else { renderStatus(); renderControls(); renderSealed(); }
 }

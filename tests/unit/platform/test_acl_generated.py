@@ -60,6 +60,17 @@ def test_the_gateway_reads_the_log_only_through_its_public_copy() -> None:
     assert not acl.access("gateway", k.dealer).read
 
 
+def test_only_the_lobby_writes_the_session_key_registry() -> None:
+    """Issue 20 item 4: the keys that sign acts and commits are registered by the lobby only;
+    the adjudicator and the escrow read them to verify; the gateway can do neither."""
+    key = keys.lobby_session_keys("p-1")
+    assert {u for u in SERVICES if acl.access(u, key).write} == {"lobby"}
+    assert {u for u in SERVICES if acl.access(u, key).read} == {"lobby", "adjudicator",
+                                                                  "escrow"}
+    assert "hget" in acl.access("adjudicator", key).commands
+    assert "hget" in acl.access("escrow", key).commands
+
+
 def test_every_key_a_builder_makes_is_granted_to_a_service() -> None:
     k = Keys("g-1")
     made = [k.meta, k.state, k.log, k.publog, k.record, k.cmds, k.spectator, k.result,
@@ -74,6 +85,7 @@ def test_every_key_a_builder_makes_is_granted_to_a_service() -> None:
             keys.lobby_handle("h"), keys.lobby_session("s"), keys.lobby_sessions("p"),
             keys.lobby_revoked("s"), keys.lobby_credentials("p"), keys.lobby_passkey("c"),
             keys.lobby_challenge("c"), keys.lobby_failures("f"), keys.lobby_table("t"),
+            keys.lobby_session_keys("p"),
             keys.lobby_invite("i"), *keys.lobby_quota("{p}"), keys.BOTS_ACTIVE,
             keys.bots_lease("g|1"), keys.leaderboard("empire"), keys.ratings("empire"),
             keys.player_history("p"), keys.game_history("empire"),

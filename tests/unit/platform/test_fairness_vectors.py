@@ -52,3 +52,28 @@ def test_the_seal_vectors_open_with_the_production_hpke() -> None:
         again = seal_opening(x["escrow_key"], *args, x["choice"], x["nonce"])
         assert again != x["sealed"]
         assert open_sealed(x["escrow_private"], *args, again) == (x["choice"], x["nonce"])
+
+
+def test_the_signature_vectors_are_the_services_and_the_verifiers() -> None:
+    """The signed-command vectors (docs/protocol.md's worked example is the first): the
+    message is shared/fairness/signing.py's, the signature is `cryptography`'s (the
+    services' check) and the stdlib verifier's, and one flipped bit of the message, the
+    signature or the key fails both."""
+    from shared.fairness import ed25519, signing
+    from shared.runtime import session_keys
+
+    for x in fairness_vectors.build()["signatures"]:
+        msg = signing.message(x["game"], x["seat"], x["cmd_id"], x["kind"], x["body"])
+        assert msg.hex() == x["message"]
+        assert session_keys.SessionKey.from_seed(x["secret"]).public == x["public"]
+        assert session_keys.verify(x["public"], x["sig"], msg)
+        assert ed25519.verify(bytes.fromhex(x["public"]), msg, bytes.fromhex(x["sig"]))
+        flipped = (bytes([msg[0] ^ 1]) + msg[1:], x["sig"], x["public"]), \
+            (msg, f"{int(x['sig'][0], 16) ^ 1:x}" + x["sig"][1:], x["public"]), \
+            (msg, x["sig"], f"{int(x['public'][0], 16) ^ 1:x}" + x["public"][1:])
+        for m, sig, key in flipped:
+            assert not session_keys.verify(key, sig, m)
+            assert not signing.verify(key, sig, m)
+        # another seat, command or kind is another message
+        assert signing.message(x["game"], x["seat"] + 1, x["cmd_id"], x["kind"],
+                               x["body"]) != msg

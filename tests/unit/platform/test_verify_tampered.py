@@ -13,13 +13,14 @@ from typing import Any
 
 import pytest
 
+from shared.fairness.signing import keys_by_seat
 from shared.fairness.verify import CLASSES, check, main, verify
 from tests.support import tamper
 
 pytestmark = pytest.mark.unit
 CASES = tamper.cases()
 ISSUE_CLASSES = {"seat", "seed-late", "entropy", "log", "applied", "default", "public", "secret",
-                 "receipt"}
+                 "receipt", "signature"}
 
 
 @pytest.mark.parametrize("case", tamper.honest(), ids=lambda c: c.game)
@@ -96,6 +97,23 @@ def test_the_messages_name_the_place() -> None:
         "secret: draw hand:1:deal: the faces of a secret draw were published during play"]
     assert any(p.startswith("receipt: pick:1/s0 receipt: my choice ")
                for p in got["choice rewritten everywhere (duel-defaults)"])
+    # signed commands (issue 20 item 4)
+    assert [p.split(": ")[0] for p in got["forged signature on an act"]] == ["signature"]
+    assert got["forged signature on an act"][0].startswith(
+        "signature: log seq 5: the signature does not verify under key ")
+    other = got["act attributed to another seat"]
+    assert other[0].startswith("signature: log seq 6: key ") and other[0].endswith(
+        "signs for seat 0 and for seat 1: a session key is one player's"), other
+    assert other[1].startswith("signature: log seq 5: the signature does not verify"), other
+    assert len(other) == 2, other
+    assert got["act without a signature"] == [
+        "signature: log seq 5: a seat's command without its session key's signature (key, sig, "
+        "cmd_id and the signed fields)"]
+    assert {p.split(": ")[0] for p in got["commit signatures swapped between seats"]} == {
+        "signature"}
+    assert got["commit without a signature"] == [
+        "signature: round pick:1 slot s0 committed: a seat's command without its session "
+        "key's signature (key, sig, cmd_id and the signed fields)"]
 
 
 def test_only_the_engine_replay_sees_a_secret_draw_marked_public() -> None:
@@ -137,7 +155,7 @@ def test_a_receipt_sealed_to_a_substituted_key_is_reported() -> None:
               "rules_version": tamper.one(doc, "game_created")["rules_version"],
               "reveals": [e for e in doc["record"] if e["type"] in ("round_revealed",
                                                                      "seed_revealed")],
-              "signatures": None}
+              "signatures": keys_by_seat(doc["record"], doc["log"])}
     assert verify({**bundle, "escrow_key": key})[0] == []
     assert verify({**bundle, "escrow_key": "cd" * 32})[0][0].startswith("seal: document: ")
     assert verify({**bundle, "escrow_key": None})[0][0].startswith("seal: document: ")
@@ -172,3 +190,23 @@ def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     out = capsys.readouterr().out
     assert out.startswith("OK ") and "FAIL receipt: pick:1/s0 receipt: " in out
     assert main([str(paths["doc"]), "--receipts"]) == 2
+
+
+def test_a_record_from_before_signed_commands_is_not_checked_and_says_so(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A game recorded before signed commands (the upgrade fixtures) carries no signature at
+    all: the class is not checked, and the command line's OK says who acted is the server's
+    word. One unsigned command among signed ones is a forgery (class signature)."""
+    doc = tamper.load("duel-defaults")
+    for e in [*doc["record"], *doc["log"]]:
+        for k in ("key", "sig", "cmd_id", "sealed_sha256", "expected_seq"):
+            if e.get("type") == "committed" or e.get("by") == "seat":
+                e.pop(k, None)
+    report = check(doc)
+    assert report.ok and report.counts["signatures"] == 0, report.problems
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(doc))
+    assert main([str(path)]) == 0
+    assert "no command is signed" in capsys.readouterr().out
+    assert main([str(tamper.RECORDS / "duel-defaults.json")]) == 0
+    assert "no command is signed" not in capsys.readouterr().out
