@@ -6,7 +6,7 @@ run the real adapters against Valkey."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 Rows = dict[str, dict[str, Any]]
@@ -17,6 +17,13 @@ class Publisher(Protocol):
     """Appends a message to a stream (the broker, or the pipelining outbox)."""
 
     async def publish(self, body: Any, /, *, stream: str, maxlen: int | None = None) -> Any: ...
+
+
+class TimerRunner(Protocol):
+    """shared/runtime/timers.py ``Timers.run``: fires each due timer through ``handle``."""
+
+    async def run(self, handle: Callable[[str], Awaitable[bool]], poll_s: float,
+                  now: Callable[[], int]) -> None: ...
 
 
 class DealerStorePort(Protocol):
