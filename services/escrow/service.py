@@ -1,6 +1,8 @@
-"""The escrow's shell. Openings arrive sealed to the escrow's key (esc:keys) and, once opened,
-live only under ``esc:{game}:*`` keys, which only the escrow's Redis user may read
-(deploy/valkey/users.acl). Logs carry commitments, never openings."""
+"""The escrow's shell: decodes, checks with the core (services/escrow/core.py), calls its store
+(the port of services/escrow/ports.py; Redis and Lua in services/escrow/store.py) and publishes.
+Openings arrive sealed to the escrow's key (esc:keys) and, once opened, live only under
+``esc:{game}:*`` keys, which only the escrow's Redis user may read (deploy/valkey/users.acl).
+Logs carry commitments, never openings."""
 
 from __future__ import annotations
 
