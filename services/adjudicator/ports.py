@@ -5,18 +5,11 @@ shared/runtime/ports.py: it speaks the adjudicator's own types (GameDoc, CommitR
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from services.adjudicator.core import GameDoc
 from services.adjudicator.store import CommitResult
-
-
-class TimerRunner(Protocol):
-    """shared/runtime/timers.py ``Timers.run``: fires each due timer through ``handle``."""
-
-    async def run(self, handle: Callable[[str], Awaitable[bool]], poll_s: float,
-                  now: Callable[[], int]) -> None: ...
+from shared.runtime.ports import TimerRunner
 
 
 class AdjudicatorStorePort(Protocol):

@@ -1,6 +1,8 @@
-"""The escrow's shell. Openings arrive sealed to the escrow's key (esc:keys) and, once opened,
-live only under ``esc:{game}:*`` keys, which only the escrow's Redis user may read
-(deploy/valkey/users.acl). Logs carry commitments, never openings."""
+"""The escrow's shell: decodes, checks with the core (services/escrow/core.py), calls its store
+(the port of services/escrow/ports.py; Redis and Lua in services/escrow/store.py) and publishes.
+Openings arrive sealed to the escrow's key (esc:keys) and, once opened, live only under
+``esc:{game}:*`` keys, which only the escrow's Redis user may read (deploy/valkey/users.acl).
+Logs carry commitments, never openings."""
 
 from __future__ import annotations
 
@@ -11,26 +13,17 @@ from typing import Any
 import structlog
 from cachetools import LRUCache
 from pydantic import ValidationError
-from redis.exceptions import NoScriptError
 
 from services.escrow import core
-from services.escrow.store import (
-    CLOSE_LUA,
-    CLOSING_LUA,
-    COMMIT_LUA,
-    EXTEND_TTL_LUA,
-    OPEN_LUA,
-    SKIP_LUA,
-)
+from services.escrow.ports import EscrowStorePort
+from services.escrow.store import CloseInputs
 from shared.fairness import seal
 from shared.protocol import internal as im
 from shared.protocol import streams
-from shared.protocol.streams import Keys
 from shared.runtime import metrics, session_keys
-from shared.runtime.jsonutil import dumps, loads, text
-from shared.runtime.ports import Publisher
+from shared.runtime.jsonutil import dumps
+from shared.runtime.ports import KeyRegistry, Publisher
 from shared.runtime.settings import Settings
-from shared.runtime.timers import Timers
 
 log = structlog.get_logger("escrow")
 
@@ -40,31 +33,24 @@ def now_ms() -> int:
 
 
 class Escrow:
-    def __init__(self, settings: Settings, redis: Any, broker: Publisher) -> None:
+    def __init__(self, settings: Settings, store: EscrowStorePort, broker: Publisher,
+                 registered: KeyRegistry) -> None:
         self.settings = settings
-        self.redis = redis
+        self.store = store  # every Redis call (services/escrow/store.py)
         self.broker = broker
-        self._open = redis.register_script(OPEN_LUA)
-        self._commit = redis.register_script(COMMIT_LUA)
-        self._skip = redis.register_script(SKIP_LUA)
-        self._closing = redis.register_script(CLOSING_LUA)
-        self._close = redis.register_script(CLOSE_LUA)
-        self._extend = redis.register_script(EXTEND_TTL_LUA)
-        self.timers = Timers(redis, streams.TIMERS_ESC, settings.partitions)
         # a round's spec never changes once opened: cached until the round closes; the bound
         # only guards against rounds that never close in this process (another replica
         # closed them): the least recently used go first, one at a time
         self._specs: LRUCache[tuple[str, str], im.OpenRound] = LRUCache(maxsize=20_000)
         self._seal_key: str | None = None  # the X25519 private key openings are sealed to
-        self.registered = session_keys.Registered(redis)  # the lobby's session keys
+        self.registered = registered  # the lobby's session keys (shared/runtime/session_keys)
 
     async def seal_key(self) -> str:
         """The escrow's private X25519 key (hex): made once by the first replica to start,
         kept in esc:keys (only the escrow's Redis user reads esc:*), shared by every replica.
         Its public half is published in every round_opened entry."""
         if self._seal_key is None:
-            await self.redis.hsetnx(streams.ESC_KEYS, "x25519", seal.new_private_key())
-            self._seal_key = text(await self.redis.hget(streams.ESC_KEYS, "x25519"))
+            self._seal_key = await self.store.seal_key(seal.new_private_key())
         return self._seal_key
 
     async def _notify(self, game_id: str) -> None:
@@ -80,10 +66,9 @@ class Escrow:
         spec = self._specs.get(key)
         if spec is not None:
             return spec
-        raw = await self.redis.hget(Keys(game_id).esc_round, round_id)
-        if raw is None:
+        spec = await self.store.round_spec(game_id, round_id)
+        if spec is None:
             return None
-        spec = im.OpenRound.model_validate(loads(raw))
         self._remember(spec)
         return spec
 
@@ -91,17 +76,15 @@ class Escrow:
         self._specs[(spec.game_id, spec.round_id)] = spec
 
     async def on_open(self, spec: im.OpenRound) -> None:
-        k = Keys(spec.game_id)
         with structlog.contextvars.bound_contextvars(game_id=spec.game_id,
                                                      round_id=spec.round_id):
             salts = core.new_salts(spec)
-            keys = [k.esc_status, k.esc_round, k.record]
             public = seal.public_key(await self.seal_key())
-            args = [spec.round_id, spec.model_dump_json(),
-                    dumps(core.opened_entry(spec, salts, public)), dumps(salts), now_ms()]
             # the deadline timer first (a timer without its round is dropped by the timer
             # loop), then the open
-            created = await self._timer_and_open(spec, keys, args)
+            created = await self.store.open_round(
+                spec, self._timers_at_open(spec), dumps(core.opened_entry(spec, salts, public)),
+                dumps(salts), now_ms())
             if created:
                 self._remember(spec)
                 await self._expire_later(spec, spec.deadline_ms - now_ms())
@@ -111,24 +94,13 @@ class Escrow:
             else:  # a duplicate open: if it already closed, resend the reveal
                 await self.resend_reveal(spec.game_id, spec.round_id)
 
-    async def _timer_and_open(self, spec: im.OpenRound, keys: list[str],
-                              args: list[Any]) -> Any:
+    def _timers_at_open(self, spec: im.OpenRound) -> dict[str, int]:
+        """The round's deadline and, P-S1, the first slot's own time: member -> due ms."""
         timer = {f"{spec.game_id}|{spec.round_id}": spec.deadline_ms}
         if core.timed_slots(spec):  # P-S1: the first slot's own time
             assert spec.slot_timeout_ms is not None
             timer[self._slot_member(spec, spec.slots[0].key)] = now_ms() + spec.slot_timeout_ms
-        if self.settings.cluster:  # a cluster pipeline refuses EVALSHA
-            await self.timers.arm_many(spec.game_id, timer)
-            return await self._open(keys=keys, args=args)
-        async with self.redis.pipeline(transaction=False) as pipe:  # one round trip
-            pipe.zadd(self.timers.key(spec.game_id), timer)
-            pipe.evalsha(self._open.sha, len(keys), *keys, *args)
-            _, created = await pipe.execute(raise_on_error=False)
-        if isinstance(created, NoScriptError):  # Valkey restarted: load it and run
-            return await self._open(keys=keys, args=args)
-        if isinstance(created, Exception):
-            raise created
-        return created
+        return timer
 
     async def on_commit(self, msg: im.CommitChoice) -> None:
         with structlog.contextvars.bound_contextvars(game_id=msg.game_id, seat=msg.seat,
@@ -181,25 +153,21 @@ class Escrow:
                             opening: core.Opening, receipt: im.Reply) -> str | None:
         """Store the commitment and send its receipt (with the reveal when it was the last
         slot: one pipelined publish); an error code instead when it is refused."""
-        k = Keys(msg.game_id)
         slot = core.slot_of(spec, msg.slot)
         assert slot is not None
         clear = dumps({"choice": opening.choice, "nonce": opening.nonce})
-        res = await self._commit(
-            keys=[k.esc_status, k.esc_commits(msg.round_id), k.esc_open, k.record,
-                  k.esc_round],
-            args=[msg.round_id, msg.slot, msg.commitment, clear,
-                  core.previous_slot(spec, msg.slot),
-                  dumps(core.committed_entry(msg, slot, opening)),
-                  len(spec.slots), *(s.key for s in spec.slots)])
-        status = text(res[0])
+        res = await self.store.record_commit(
+            msg.game_id, msg.round_id, msg.slot, msg.commitment, clear,
+            core.previous_slot(spec, msg.slot), dumps(core.committed_entry(msg, slot, opening)),
+            [s.key for s in spec.slots])
+        status = res.status
         if status in ("closed", "dup"):
             # this very commitment stored already: a redelivery after a crash (or the client
             # re-sending it), so finish what the first delivery may not have done
-            mine = await self.redis.hget(k.esc_commits(msg.round_id), msg.slot)
-            if mine is not None and text(mine) == msg.commitment:
-                if status == "closed" or await self.redis.hlen(
-                        k.esc_commits(msg.round_id)) >= len(spec.slots):
+            mine = await self.store.commitment(msg.game_id, msg.round_id, msg.slot)
+            if mine is not None and mine == msg.commitment:
+                if status == "closed" or await self.store.commit_count(
+                        msg.game_id, msg.round_id) >= len(spec.slots):
                     await self.close(spec, receipt=receipt)
                 else:
                     await self._arm_next(spec, msg.slot)  # (P-S1) if the first try could not
@@ -214,8 +182,8 @@ class Escrow:
             return "escrow/already_committed"
         if status == "timed_out":
             return "escrow/slot_timed_out"
-        if len(res) > 3:  # the last slot: the script moved the round to 'closing' and read
-            await self.close(spec, inputs=(res[3], res[4], res[5]), receipt=receipt)
+        if res.closing is not None:  # the last slot: the round moved to 'closing' and read
+            await self.close(spec, inputs=res.closing, receipt=receipt)
         else:
             await self._arm_next(spec, msg.slot)
             await self._reply(receipt)  # also tells every gateway the game changed
@@ -236,8 +204,8 @@ class Escrow:
         if nxt is None:
             return
         assert spec.slot_timeout_ms is not None
-        await self.timers.arm(self._slot_member(spec, nxt), now_ms() + spec.slot_timeout_ms,
-                              keep=True)
+        await self.store.arm_timer(self._slot_member(spec, nxt),
+                                   now_ms() + spec.slot_timeout_ms, keep=True)
 
     async def skip(self, spec: im.OpenRound, key: str) -> None:
         """P-S1: the slot's own time passed without a commit; its default stands and the next
@@ -245,14 +213,10 @@ class Escrow:
         slot = core.slot_of(spec, key)
         if slot is None or not core.timed_slots(spec):
             return
-        k = Keys(spec.game_id)
-        res = await self._skip(
-            keys=[k.esc_status, k.esc_commits(spec.round_id), k.esc_open, k.record,
-                  k.esc_round],
-            args=[spec.round_id, key, core.previous_slot(spec, key),
-                  dumps(core.timed_out_entry(spec, slot)), len(spec.slots),
-                  *(s.key for s in spec.slots)])
-        status = text(res[0])
+        res = await self.store.time_out_slot(
+            spec.game_id, spec.round_id, key, core.previous_slot(spec, key),
+            dumps(core.timed_out_entry(spec, slot)), [s.key for s in spec.slots])
+        status = res.status
         with structlog.contextvars.bound_contextvars(game_id=spec.game_id, seat=slot.seat,
                                                      round_id=spec.round_id, slot=key):
             if status == "committed" or status == "dup":
@@ -264,48 +228,36 @@ class Escrow:
                 return
             log.info("slot_timed_out")
             metrics.REJECTIONS.labels("escrow/slot_timed_out").inc()
-            if len(res) > 3:
-                await self.close(spec, inputs=(res[3], res[4], res[5]))
+            if res.closing is not None:
+                await self.close(spec, inputs=res.closing)
             else:
                 await self._arm_next(spec, key)
                 await self._notify(spec.game_id)
 
-    async def close(self, spec: im.OpenRound, inputs: tuple[Any, Any, Any] | None = None,
+    async def close(self, spec: im.OpenRound, inputs: CloseInputs | None = None,
                     receipt: im.Reply | None = None) -> None:
         """Close (idempotent, resumable): defaults for missing slots, then one reveal.
         ``inputs``: the commit script already set the round to 'closing' and read the
-        openings, commitments (flat) and salts. ``receipt``: a commit's receipt, published
+        openings, commitments and salts. ``receipt``: a commit's receipt, published
         with the reveal (it tells the gateways the game changed, so no separate notify)."""
-        k = Keys(spec.game_id)
         if inputs is None:
-            st = text(await self._closing(keys=[k.esc_status], args=[spec.round_id]))
+            st = await self.store.begin_close(spec.game_id, spec.round_id)
             if st != "closing":  # closed already: resend its reveal
                 receipts = [] if receipt is None else [self._reply(receipt)]
                 reveal = [self.resend_reveal(spec.game_id, spec.round_id)] if st else []
                 await asyncio.gather(*reveal, *receipts)
                 return
-            inputs = await self._close_inputs(spec)
-        raw_o, raw_c, raw_s = inputs
-        openings: dict[str, dict[str, Any]] = {
-            s.key: loads(raw) for s, raw in zip(spec.slots, raw_o, strict=True)
-            if raw is not None}
-        commits = {text(raw_c[i]): text(raw_c[i + 1]) for i in range(0, len(raw_c), 2)}
-        salts = loads(raw_s or "{}")
-        closed, revealed, msg = core.reveal(spec, openings, commits, salts)
-        member = f"{spec.game_id}|{spec.round_id}"
-        keys = [k.esc_status, k.esc_round, k.record]
-        if not self.settings.cluster:
-            keys.append(self.timers.key(spec.game_id))
-        done, opened = await self._close(keys=keys, args=[
-            spec.round_id, dumps(closed), dumps(revealed), msg.model_dump_json(), member])
-        if self.settings.cluster:
-            await self.timers.drop(member)
+            inputs = await self.store.close_inputs(spec.game_id, spec.round_id,
+                                                   [s.key for s in spec.slots])
+        closed, revealed, msg = core.reveal(spec, inputs.openings, inputs.commits, inputs.salts)
+        done, opened = await self.store.close_round(
+            spec.game_id, spec.round_id, dumps(closed), dumps(revealed), msg.model_dump_json())
         self._specs.pop((spec.game_id, spec.round_id), None)  # re-read if ever needed again
         if done:
             await self._expire_later(spec, 0)
             metrics.SEALED_OPEN.dec()
             if opened is not None:
-                metrics.REVEAL_LATENCY.observe(max(0.0, (now_ms() - int(opened)) / 1000))
+                metrics.REVEAL_LATENCY.observe(max(0.0, (now_ms() - opened) / 1000))
             log.info("round_closed", game_id=spec.game_id, round_id=spec.round_id,
                      defaulted=len(msg.defaulted))
         # one pipelined round trip through the outbox
@@ -315,22 +267,8 @@ class Escrow:
 
     async def _expire_later(self, spec: im.OpenRound, extra_ms: int) -> None:
         """The game's escrow keys live at least ``extra_ms`` + the live TTL from now."""
-        k = Keys(spec.game_id)
         ttl = max(0, extra_ms) + int(self.settings.archive_live_ttl_s * 1000)
-        await self._extend(keys=[k.esc_status, k.esc_round, k.esc_open,
-                                 k.esc_commits(spec.round_id)], args=[ttl])
-
-    async def _close_inputs(self, spec: im.OpenRound) -> tuple[Any, Any, Any]:
-        """What a close resumed outside the commit script reads (the same as the script's)."""
-        k = Keys(spec.game_id)
-        prefix = spec.round_id + "/"
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hmget(k.esc_open, [prefix + s.key for s in spec.slots])
-            pipe.hgetall(k.esc_commits(spec.round_id))
-            pipe.hget(k.esc_round, spec.round_id + "#salts")
-            raw_o, raw_c, raw_s = await pipe.execute()
-        flat = [x for kv in raw_c.items() for x in kv]
-        return raw_o, flat, raw_s
+        await self.store.extend_ttl(spec.game_id, spec.round_id, ttl)
 
     async def _send_reveal(self, msg: im.RoundRevealed) -> None:
         stream = streams.sharded(streams.ADJ_REVEALS, msg.game_id, self.settings.partitions)
@@ -338,9 +276,9 @@ class Escrow:
                                   maxlen=streams.maxlen(stream))
 
     async def resend_reveal(self, game_id: str, round_id: str) -> None:
-        raw = await self.redis.hget(Keys(game_id).esc_round, round_id + "#reveal")
-        if raw is not None:
-            await self._send_reveal(im.RoundRevealed.model_validate(loads(raw)))
+        msg = await self.store.reveal_of(game_id, round_id)
+        if msg is not None:
+            await self._send_reveal(msg)
 
     async def dispatch_open(self, body: dict[str, Any]) -> None:
         try:
@@ -359,7 +297,7 @@ class Escrow:
     async def timer_loop(self) -> None:
         """Round deadlines (close with the defaults fixed at open) and, in a fixed-order
         round with a time per slot, each slot's own time (P-S1): shared/runtime/timers.py."""
-        await self.timers.run(self.on_timer, self.settings.timer_poll_ms / 1000, now_ms)
+        await self.store.timers.run(self.on_timer, self.settings.timer_poll_ms / 1000, now_ms)
 
     async def on_timer(self, member: str) -> bool:
         """``<game>|<round>`` the round's deadline, ``<game>|<round>|<slot>`` a slot's."""

@@ -1,11 +1,25 @@
-"""The escrow's Redis scripts: every multi-key step is one Lua script on one game's keys
-(one hash tag ``esc:{game}``, plus the game's record ``g:{game}:rec``), so each is atomic, on a
-cluster too. Openings live only under ``esc:{game}:*`` keys, which only the escrow's Redis user
-may read (deploy/valkey/users.acl.template). The shell that runs them is
-services/escrow/service.py.
+"""The escrow's store: every Redis call and Lua script of the escrow (``EscrowStore``, the
+adapter of services/escrow/ports.py ``EscrowStorePort``). Every multi-key step is one Lua script
+on one game's keys (one hash tag ``esc:{game}``, plus the game's record ``g:{game}:rec``), so
+each is atomic, on a cluster too. Openings live only under ``esc:{game}:*`` keys, which only the
+escrow's Redis user may read (deploy/valkey/users.acl.template). The shell that calls it is
+services/escrow/service.py; tests/support/fakes.py ``FakeEscrowStore`` answers the same
+(tests/integration/test_store_contracts.py).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from redis.exceptions import NoScriptError
+
+from shared.protocol import internal as im
+from shared.protocol import streams
+from shared.protocol.streams import Keys
+from shared.runtime.jsonutil import loads, text
+from shared.runtime.settings import Settings
+from shared.runtime.timers import Timers
 
 OPEN_LUA = """
 if redis.call('HSETNX', KEYS[1], ARGV[1], 'open') == 0 then return 0 end
@@ -123,3 +137,168 @@ for _, key in ipairs(KEYS) do
 end
 return 1
 """
+
+
+@dataclass(frozen=True)
+class CloseInputs:
+    """What a close reveals from: the openings by slot key (the slots that committed), the
+    commitments by slot key and the round's salts."""
+
+    openings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    commits: dict[str, str] = field(default_factory=dict)
+    salts: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Step:
+    """A commit's or a time-out's outcome: ``status`` ok | closed | dup | order | timed_out |
+    committed; ``done`` the slots done so far; ``closing`` set when this was the last slot (the
+    round moved to 'closing' in the same step and what the close needs was read)."""
+
+    status: str
+    done: int = 0
+    closing: CloseInputs | None = None
+
+
+def _close_inputs(slot_keys: list[str], raw_o: list[Any], raw_c: list[Any],
+                  raw_s: Any) -> CloseInputs:
+    openings = {key: loads(raw) for key, raw in zip(slot_keys, raw_o, strict=True)
+                if raw is not None}
+    commits = {text(raw_c[i]): text(raw_c[i + 1]) for i in range(0, len(raw_c), 2)}
+    return CloseInputs(openings, commits, loads(raw_s or "{}"))
+
+
+def _step(res: list[Any], slot_keys: list[str]) -> Step:
+    status, done = text(res[0]), int(res[1])
+    if len(res) > 3:
+        return Step(status, done, _close_inputs(slot_keys, res[3], res[4], res[5]))
+    return Step(status, done)
+
+
+class EscrowStore:
+    """The escrow's keys on one Redis client (``for_settings`` applies the settings)."""
+
+    def __init__(self, redis: Any, partitions: int = 1, cluster: bool = False) -> None:
+        self.redis = redis
+        self.cluster = cluster  # a cluster pipeline refuses EVALSHA; the timer key elsewhere
+        self.timers = Timers(redis, streams.TIMERS_ESC, partitions)
+        self._open = redis.register_script(OPEN_LUA)
+        self._commit = redis.register_script(COMMIT_LUA)
+        self._skip = redis.register_script(SKIP_LUA)
+        self._closing = redis.register_script(CLOSING_LUA)
+        self._close = redis.register_script(CLOSE_LUA)
+        self._extend = redis.register_script(EXTEND_TTL_LUA)
+
+    @classmethod
+    def for_settings(cls, redis: Any, settings: Settings) -> EscrowStore:
+        return cls(redis, partitions=settings.partitions, cluster=settings.cluster)
+
+    async def seal_key(self, candidate: str) -> str:
+        """The escrow's one X25519 private key (esc:keys): ``candidate`` if none is kept yet,
+        else the kept one (the first replica to start makes it, every replica shares it)."""
+        await self.redis.hsetnx(streams.ESC_KEYS, "x25519", candidate)
+        return text(await self.redis.hget(streams.ESC_KEYS, "x25519"))
+
+    async def round_spec(self, game_id: str, round_id: str) -> im.OpenRound | None:
+        raw = await self.redis.hget(Keys(game_id).esc_round, round_id)
+        return None if raw is None else im.OpenRound.model_validate(loads(raw))
+
+    async def open_round(self, spec: im.OpenRound, timers: dict[str, int], entry: str,
+                         salts: str, now_ms: int) -> bool:
+        """Arm the round's timers (``member -> due ms``), then open it: its spec, salts and
+        open time kept and its ``round_opened`` ``entry`` recorded, unless it was opened
+        already (False). The timers first: a timer without its round is dropped by the loop."""
+        k = Keys(spec.game_id)
+        keys = [k.esc_status, k.esc_round, k.record]
+        args = [spec.round_id, spec.model_dump_json(), entry, salts, now_ms]
+        if self.cluster:
+            await self.timers.arm_many(spec.game_id, timers)
+            return bool(await self._open(keys=keys, args=args))
+        async with self.redis.pipeline(transaction=False) as pipe:  # one round trip
+            pipe.zadd(self.timers.key(spec.game_id), timers)
+            pipe.evalsha(self._open.sha, len(keys), *keys, *args)
+            _, created = await pipe.execute(raise_on_error=False)
+        if isinstance(created, NoScriptError):  # Valkey restarted: load it and run
+            return bool(await self._open(keys=keys, args=args))
+        if isinstance(created, Exception):
+            raise created
+        return bool(created)
+
+    def _round_keys(self, game_id: str, round_id: str) -> list[str]:
+        k = Keys(game_id)
+        return [k.esc_status, k.esc_commits(round_id), k.esc_open, k.record, k.esc_round]
+
+    async def record_commit(self, game_id: str, round_id: str, slot: str, commitment: str,
+                            opening: str, previous: str, entry: str,
+                            slot_keys: list[str]) -> Step:
+        """Keep a slot's commitment and its (secret) ``opening``, record its ``committed``
+        entry; refused when the round is not open or the game ended (closed), ``previous``
+        (the slot before it in a fixed order, '' if none) is not done (order), the slot timed
+        out (timed_out) or committed already (dup)."""
+        res = await self._commit(
+            keys=self._round_keys(game_id, round_id),
+            args=[round_id, slot, commitment, opening, previous, entry, len(slot_keys),
+                  *slot_keys])
+        return _step(res, slot_keys)
+
+    async def time_out_slot(self, game_id: str, round_id: str, slot: str, previous: str,
+                            entry: str, slot_keys: list[str]) -> Step:
+        """P-S1: the slot's own time ran out: its ``slot_timed_out`` entry recorded; refused
+        when closed, committed, not its turn (order) or timed out already (dup)."""
+        res = await self._skip(
+            keys=self._round_keys(game_id, round_id),
+            args=[round_id, slot, previous, entry, len(slot_keys), *slot_keys])
+        return _step(res, slot_keys)
+
+    async def commitment(self, game_id: str, round_id: str, slot: str) -> str | None:
+        raw = await self.redis.hget(Keys(game_id).esc_commits(round_id), slot)
+        return None if raw is None else text(raw)
+
+    async def commit_count(self, game_id: str, round_id: str) -> int:
+        return int(await self.redis.hlen(Keys(game_id).esc_commits(round_id)))
+
+    async def begin_close(self, game_id: str, round_id: str) -> str:
+        """'open' -> 'closing' (commits stop); the status after ('' for no such round)."""
+        return text(await self._closing(keys=[Keys(game_id).esc_status], args=[round_id]))
+
+    async def close_inputs(self, game_id: str, round_id: str,
+                           slot_keys: list[str]) -> CloseInputs:
+        """What a close resumed outside the commit script reads (the same as the script's)."""
+        k = Keys(game_id)
+        prefix = round_id + "/"
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hmget(k.esc_open, [prefix + s for s in slot_keys])
+            pipe.hgetall(k.esc_commits(round_id))
+            pipe.hget(k.esc_round, round_id + "#salts")
+            raw_o, raw_c, raw_s = await pipe.execute()
+        flat = [x for kv in raw_c.items() for x in kv]
+        return _close_inputs(slot_keys, raw_o, flat, raw_s)
+
+    async def close_round(self, game_id: str, round_id: str, closed: str, revealed: str,
+                          reveal: str) -> tuple[bool, int | None]:
+        """'closing' -> 'closed': the reveal kept, the ``closed`` and ``revealed`` entries
+        recorded (none once the game ended) and the round's deadline timer dropped. (True if
+        this call closed it, the round's open time in ms)."""
+        k = Keys(game_id)
+        member = f"{game_id}|{round_id}"
+        keys = [k.esc_status, k.esc_round, k.record]
+        if not self.cluster:  # in a cluster the timer key lives in another slot
+            keys.append(self.timers.key(game_id))
+        res = await self._close(keys=keys, args=[round_id, closed, revealed, reveal, member])
+        if self.cluster:
+            await self.timers.drop(member)
+        opened = res[1] if len(res) > 1 else None  # (a nil ends a Lua reply's array)
+        return bool(res[0]), None if opened is None else int(opened)
+
+    async def reveal_of(self, game_id: str, round_id: str) -> im.RoundRevealed | None:
+        raw = await self.redis.hget(Keys(game_id).esc_round, round_id + "#reveal")
+        return None if raw is None else im.RoundRevealed.model_validate(loads(raw))
+
+    async def arm_timer(self, member: str, due_ms: int, keep: bool = False) -> None:
+        await self.timers.arm(member, due_ms, keep=keep)
+
+    async def extend_ttl(self, game_id: str, round_id: str, ttl_ms: int) -> None:
+        """The game's escrow keys live at least ``ttl_ms`` from now (never shortened)."""
+        k = Keys(game_id)
+        await self._extend(keys=[k.esc_status, k.esc_round, k.esc_open,
+                                 k.esc_commits(round_id)], args=[ttl_ms])

@@ -6,7 +6,7 @@ run the real adapters against Valkey."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 Rows = dict[str, dict[str, Any]]
@@ -24,6 +24,13 @@ class KeyRegistry(Protocol):
     at ``now_ms`` (shared/runtime/session_keys.py: Registered, over the lobby's registry)."""
 
     async def __call__(self, player_id: str, key: str, now_ms: int) -> bool: ...
+
+
+class TimerRunner(Protocol):
+    """shared/runtime/timers.py ``Timers.run``: fires each due timer through ``handle``."""
+
+    async def run(self, handle: Callable[[str], Awaitable[bool]], poll_s: float,
+                  now: Callable[[], int]) -> None: ...
 
 
 class DealerStorePort(Protocol):

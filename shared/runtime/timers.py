@@ -163,5 +163,10 @@ class Timers:
             try:
                 await self.poll_once(handle, now())
             except Exception as exc:  # keep the loop alive; the timers stay due
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    # a cancel that a library turned into another error (a timeout racing
+                    # it): the loop still ends, else awaiting its cancel would never return
+                    raise asyncio.CancelledError from exc
                 log.error("timer_loop_error", error=repr(exc)[:300])
             await asyncio.sleep(poll_s)

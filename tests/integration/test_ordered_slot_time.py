@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 
 from services.escrow.service import Escrow
+from services.escrow.store import EscrowStore
 from shared.protocol import internal as im
 from shared.protocol.streams import Keys
+from shared.runtime.session_keys import Registered
 from shared.runtime.settings import Settings
 from tests.support.sealing import sealed_commit
 
@@ -61,19 +63,19 @@ async def record_types(r: Any, game_id: str) -> list[str]:
 
 async def test_an_idle_first_seat_defaults_alone(r: Any) -> None:
     sink = Sink()
-    esc = Escrow(UNSIGNED, r, sink)
+    esc = Escrow(UNSIGNED, EscrowStore(r), sink, Registered(r))
     s = spec("g-idle", slot_timeout_ms=60_000)
     await esc.on_open(s)
     # the first slot's own timer is armed at open, beside the round's deadline
-    assert await esc.timers.due("g-idle|pick:1|s0") is not None
-    assert await esc.timers.due("g-idle|pick:1") == 10**13
+    assert await esc.store.timers.due("g-idle|pick:1|s0") is not None
+    assert await esc.store.timers.due("g-idle|pick:1") == 10**13
     await esc.on_commit(commit("g-idle", 1, 7))  # not seat 1's turn yet
     assert sink.codes() == ["escrow/out_of_order"]
     await esc.skip(s, "s0")  # what the timer loop does when s0's own time has passed
-    assert await esc.timers.due("g-idle|pick:1|s1") is not None  # s1's turn
+    assert await esc.store.timers.due("g-idle|pick:1|s1") is not None  # s1's turn
     await esc.on_commit(commit("g-idle", 0, 3))  # too late: s0's default stands
     await esc.on_commit(commit("g-idle", 1, 7))
-    assert await esc.timers.due("g-idle|pick:1|s2") is not None
+    assert await esc.store.timers.due("g-idle|pick:1|s2") is not None
     await esc.on_commit(commit("g-idle", 2, 8))
     assert sink.codes() == ["escrow/out_of_order", "escrow/slot_timed_out"]
     (reveal,) = sink.reveals()
@@ -88,7 +90,7 @@ async def test_an_idle_first_seat_defaults_alone(r: Any) -> None:
 
 async def test_a_timer_that_fires_twice_or_after_a_commit_changes_nothing(r: Any) -> None:
     sink = Sink()
-    esc = Escrow(UNSIGNED, r, sink)
+    esc = Escrow(UNSIGNED, EscrowStore(r), sink, Registered(r))
     s = spec("g-race", slot_timeout_ms=60_000)
     await esc.on_open(s)
     await esc.on_commit(commit("g-race", 0, 4))
@@ -106,7 +108,7 @@ async def test_a_timer_that_fires_twice_or_after_a_commit_changes_nothing(r: Any
 
 async def test_a_slot_cannot_time_out_before_its_turn(r: Any) -> None:
     sink = Sink()
-    esc = Escrow(UNSIGNED, r, sink)
+    esc = Escrow(UNSIGNED, EscrowStore(r), sink, Registered(r))
     s = spec("g-early", slot_timeout_ms=60_000)
     await esc.on_open(s)
     await esc.skip(s, "s2")  # s0 and s1 have not had their turn
@@ -117,7 +119,8 @@ async def test_the_timer_loop_runs_the_order_on_its_own(r: Any) -> None:
     """Nobody commits: each slot times out after its own time, one after the other, and the
     last one closes the round (well before the round's own deadline)."""
     sink = Sink()
-    esc = Escrow(Settings(timer_poll_ms=20, require_signatures=False), r, sink)
+    esc = Escrow(Settings(timer_poll_ms=20, require_signatures=False), EscrowStore(r), sink,
+                 Registered(r))
     s = spec("g-loop", slot_timeout_ms=150)
     await esc.on_open(s)
     loop = asyncio.create_task(esc.timer_loop())
@@ -140,10 +143,10 @@ async def test_control_without_a_time_per_slot_an_idle_first_seat_defaults_every
     """The shape before P-S1 (one deadline for the whole order): seat 1 and seat 2 cannot
     commit while seat 0 idles, and the deadline defaults all three."""
     sink = Sink()
-    esc = Escrow(UNSIGNED, r, sink)
+    esc = Escrow(UNSIGNED, EscrowStore(r), sink, Registered(r))
     s = spec("g-old", slot_timeout_ms=None, deadline_ms=0)
     await esc.on_open(s)
-    assert await esc.timers.due("g-old|pick:1|s0") is None
+    assert await esc.store.timers.due("g-old|pick:1|s0") is None
     await esc.on_commit(commit("g-old", 1, 7))
     await esc.on_commit(commit("g-old", 2, 8))
     await esc.skip(s, "s0")  # no time per slot: nothing happens

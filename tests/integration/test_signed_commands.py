@@ -15,12 +15,13 @@ from typing import Any
 import pytest
 
 from services.escrow.service import Escrow
+from services.escrow.store import EscrowStore
 from shared.fairness import signing
 from shared.protocol import internal as im
 from shared.protocol import keys
 from shared.protocol.streams import Keys
 from shared.runtime import session_keys
-from shared.runtime.session_keys import SessionKey
+from shared.runtime.session_keys import Registered, SessionKey
 from shared.runtime.settings import Settings
 from tests.integration.test_command_ids import Sink, playing_duel
 from tests.support.sealing import sealed_commit
@@ -108,7 +109,7 @@ def _signed(c: im.CommitChoice, key: SessionKey, seat: int | None = None) -> im.
 async def test_a_commit_is_taken_only_when_its_seats_player_signed_it(r: Any) -> None:
     gid = "g-esc-signed"
     sink = Sink()
-    esc = Escrow(SIGNED, r, sink)
+    esc = Escrow(SIGNED, EscrowStore(r), sink, Registered(r))
     await esc.on_open(_spec(gid))
     mine, theirs = SessionKey(), SessionKey()
     await _register(r, "p0", mine)
@@ -151,7 +152,7 @@ async def test_a_round_opened_before_signed_commands_takes_commits_only_when_not
         await r.delete(*[k async for k in r.scan_iter("esc:{g-old}*")] or ["x"])
         await r.delete(Keys("g-old").record)
         sink = Sink()
-        esc = Escrow(settings, r, sink)
+        esc = Escrow(settings, EscrowStore(r), sink, Registered(r))
         await esc.on_open(old)
         key = SessionKey()
         await esc.on_commit(_signed(sealed_commit("g-old", "pick:1", "s0", 0, 7, cmd_id="k"),

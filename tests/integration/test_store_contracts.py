@@ -13,6 +13,7 @@ from services.adjudicator import core as adj_core
 from services.adjudicator.store import Store as AdjudicatorStore
 from services.bots.store import BotsStore, decode
 from services.dealer.store import DealerStore
+from services.escrow.store import CloseInputs, EscrowStore, Step
 from services.lobby import tables as lobby_tables
 from services.lobby.store import LobbyStore
 from services.lobby.tables import LobbyError
@@ -28,9 +29,11 @@ from tests.support.fakes import (
     FakeAdjudicatorStore,
     FakeBotsStore,
     FakeDealerStore,
+    FakeEscrowStore,
     FakeLobbyStore,
     FakeScoringStore,
 )
+from tests.support.sealing import ESCROW_KEY
 
 pytestmark = pytest.mark.integration
 
@@ -265,3 +268,123 @@ async def test_bots_store_contract(bots_store: Any, r: Any) -> None:
     await s.done(ids)
     if not isinstance(s, FakeBotsStore):
         assert await r.xlen(streams.BOTS_IN) == 0  # XACKed and XDELed: no bytes left
+
+
+@pytest.fixture(params=["fake", "redis"])
+def escrow_store(request: pytest.FixtureRequest, r: Any) -> Any:
+    return FakeEscrowStore() if request.param == "fake" else EscrowStore(r)
+
+
+async def _escrow_record(s: Any, r: Any, gid: str) -> list[str]:
+    if isinstance(s, FakeEscrowStore):
+        return [e["type"] for e in s.records.get(gid, [])]
+    return [loads(f[b"d"])["type"] for _, f in await r.xrange(Keys(gid).record)]
+
+
+async def _fired(s: Any, now_ms: int) -> list[str]:
+    fired: list[str] = []
+
+    async def handle(member: str) -> bool:
+        fired.append(member)
+        return True
+
+    await s.timers.poll_once(handle, now_ms)
+    return fired
+
+
+def _entry(kind: str, **kw: Any) -> str:
+    return dumps({"type": kind, **kw})
+
+
+ESC_SLOTS = ["s0", "s1", "s2"]
+
+
+def _esc_spec(gid: str) -> im.OpenRound:
+    return im.OpenRound(game_id=gid, game="duel", round_id="r1", ordered=True, deadline_ms=9,
+                        slots=[im.SlotSpec(seat=i, key=k, default=0)
+                               for i, k in enumerate(ESC_SLOTS)])
+
+
+async def test_escrow_store_contract(escrow_store: Any, r: Any) -> None:
+    s = escrow_store
+    assert await s.seal_key(ESCROW_KEY) == ESCROW_KEY
+    assert await s.seal_key("ff" * 32) == ESCROW_KEY  # the first key stays
+    spec = _esc_spec("e-1")
+    assert await s.round_spec("e-1", "r1") is None
+    assert await s.begin_close("e-1", "r1") == ""  # no such round
+    assert await s.open_round(spec, {"e-1|r1": 9, "e-1|r1|s0": 5}, _entry("round_opened"),
+                              dumps({"s0": "aa"}), 1_000)
+    assert not await s.open_round(spec, {"e-1|r1": 9}, _entry("round_opened"), "{}",
+                                  2_000)  # once
+    assert await s.round_spec("e-1", "r1") == spec
+    assert await _fired(s, 6) == ["e-1|r1|s0"]  # armed with the open
+
+    def commit(slot: str, prev: str) -> Any:
+        return s.record_commit("e-1", "r1", slot, "c-" + slot, dumps({"choice": slot}), prev,
+                               _entry("committed", slot=slot), ESC_SLOTS)
+
+    assert (await commit("s1", "s0")).status == "order"  # s0 not done yet
+    assert await commit("s0", "") == Step("ok", 1)
+    assert (await commit("s0", "")).status == "dup"
+    assert await s.commitment("e-1", "r1", "s0") == "c-s0"
+    assert await s.commitment("e-1", "r1", "s1") is None
+
+    def skip(slot: str, prev: str) -> Any:
+        return s.time_out_slot("e-1", "r1", slot, prev, _entry("slot_timed_out", slot=slot),
+                               ESC_SLOTS)
+
+    assert (await skip("s0", "")).status == "committed"
+    assert (await skip("s2", "s1")).status == "order"
+    assert await skip("s1", "s0") == Step("ok", 2)
+    assert (await skip("s1", "s0")).status == "dup"
+    assert (await commit("s1", "s0")).status == "timed_out"
+    assert await s.commit_count("e-1", "r1") == 1
+    last = await commit("s2", "s1")  # the last slot: closing, with what the close reads
+    expected = CloseInputs({"s0": {"choice": "s0"}, "s2": {"choice": "s2"}},
+                           {"s0": "c-s0", "s2": "c-s2"}, {"s0": "aa"})
+    assert last == Step("ok", 3, expected)
+    assert (await commit("s2", "s1")).status == "closed"
+    assert await s.begin_close("e-1", "r1") == "closing"
+    assert await s.close_inputs("e-1", "r1", ESC_SLOTS) == expected
+    reveal = im.RoundRevealed(game_id="e-1", round_id="r1", choices={"s0": 1})
+    assert await s.reveal_of("e-1", "r1") is None
+    assert await s.close_round("e-1", "r1", _entry("round_closed"), _entry("round_revealed"),
+                               reveal.model_dump_json()) == (True, 1_000)
+    assert await s.close_round("e-1", "r1", _entry("x"), _entry("y"), "{}") == (False, 1_000)
+    assert await s.begin_close("e-1", "r1") == "closed"
+    assert await s.reveal_of("e-1", "r1") == reveal
+    assert await _fired(s, 10**6) == []  # the close dropped the round's deadline
+    assert await _escrow_record(s, r, "e-1") == [
+        "round_opened", "committed", "slot_timed_out", "committed", "round_closed",
+        "round_revealed"]
+    await s.arm_timer("e-1|r2|s1", 50)
+    await s.arm_timer("e-1|r2|s1", 10, keep=True)  # armed already: keeps its time
+    assert await _fired(s, 20) == [] and await _fired(s, 60) == ["e-1|r2|s1"]
+
+
+async def test_escrow_store_writes_nothing_after_the_game_ended(escrow_store: Any,
+                                                                r: Any) -> None:
+    s = escrow_store
+    assert await s.open_round(_esc_spec("e-2"), {"e-2|r1": 9}, _entry("round_opened"), "{}", 1)
+    if isinstance(s, FakeEscrowStore):  # the adjudicator's game_ended in the game's record
+        s.records["e-2"].append({"type": "game_ended"})
+    else:
+        await r.xadd(Keys("e-2").record, {"d": _entry("game_ended")})
+    res = await s.record_commit("e-2", "r1", "s0", "c", "{}", "", _entry("committed"),
+                                ESC_SLOTS)
+    assert res.status == "closed"
+    assert (await s.time_out_slot("e-2", "r1", "s0", "", _entry("t"), ESC_SLOTS)).status \
+        == "closed"
+    assert await s.begin_close("e-2", "r1") == "closing"
+    assert (await s.close_round("e-2", "r1", _entry("round_closed"), _entry("round_revealed"),
+                                "{}"))[0]
+    assert await _escrow_record(s, r, "e-2") == ["round_opened", "game_ended"]
+
+
+async def test_escrow_store_only_extends_its_keys_lifetime(r: Any) -> None:
+    s = EscrowStore(r)
+    assert await s.open_round(_esc_spec("e-3"), {"e-3|r1": 9}, _entry("round_opened"), "{}", 1)
+    await s.extend_ttl("e-3", "r1", 60_000)
+    await s.extend_ttl("e-3", "r1", 1_000)  # never shortened
+    assert 1_000 < await r.pttl(Keys("e-3").esc_round) <= 60_000
+    assert await r.pttl(Keys("e-3").esc_commits("r1")) == -2  # missing: skipped

@@ -11,8 +11,10 @@ import pytest
 from services.adjudicator import core
 from services.adjudicator.store import Store
 from services.escrow.service import Escrow
+from services.escrow.store import EscrowStore
 from shared.protocol import internal as im
 from shared.protocol.streams import Keys
+from shared.runtime.session_keys import Registered
 from shared.runtime.settings import Settings
 from tests.support.sealing import sealed_commit
 
@@ -79,7 +81,7 @@ def _commit(game: str, seat: int, slot: str, choice: int) -> im.CommitChoice:
 
 async def test_escrow_reveals_once_after_all_commit_and_refuses_after_close(r: Any) -> None:
     sink = Sink()
-    esc = Escrow(UNSIGNED, r, sink)
+    esc = Escrow(UNSIGNED, EscrowStore(r), sink, Registered(r))
     spec = im.OpenRound(game_id="g-esc", game="duel", round_id="pick:1", deadline_ms=10**13,
                         slots=[im.SlotSpec(seat=i, key=f"s{i}", allowed=list(range(10)),
                                            default=0) for i in range(2)])
@@ -106,12 +108,12 @@ async def test_escrow_reveals_once_after_all_commit_and_refuses_after_close(r: A
                     ("reply", "s0", None), ("reply", "s0", "escrow/already_committed"),
                     ("round_revealed", None, None), ("reply", "s1", None),  # no notify
                     ("round_revealed", None, None), ("reply", "s1", "escrow/closed")]
-    assert await esc.timers.due("g-esc|pick:1") is None
+    assert await esc.store.timers.due("g-esc|pick:1") is None
 
 
 async def test_escrow_deadline_closes_with_defaults(r: Any) -> None:
     sink = Sink()
-    esc = Escrow(UNSIGNED, r, sink)
+    esc = Escrow(UNSIGNED, EscrowStore(r), sink, Registered(r))
     spec = im.OpenRound(game_id="g-late", game="duel", round_id="pick:1", deadline_ms=0,
                         slots=[im.SlotSpec(seat=i, key=f"s{i}", allowed=list(range(10)),
                                            default=5) for i in range(2)])

@@ -17,6 +17,7 @@ import redis.asyncio as aioredis
 from services.adjudicator.service import Adjudicator
 from services.adjudicator.store import Store
 from services.escrow.service import Escrow
+from services.escrow.store import EscrowStore
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.streams import Keys
@@ -136,16 +137,18 @@ async def _round(r: Any, gid: str) -> tuple[im.OpenRound, Escrow]:
             im.SlotSpec(seat=i, key=f"s{i}", allowed=list(range(10)), default=0) for i in range(2)
         ],
     )
-    esc = Escrow(UNSIGNED, r, Sink())
+    esc = Escrow(UNSIGNED, EscrowStore(r), Sink(), Registered(r))
     await esc.on_open(spec)
     return spec, esc
 
 
 async def _store_only(esc: Escrow, c: Any, choice: int) -> None:
-    """The escrow's commit script alone: the commit is stored and recorded, nothing after."""
+    """The escrow's commit script alone: the commit is stored and recorded, nothing after
+    (no slot count: the script does not take the close's first step)."""
     k = Keys(c.game_id)
     opening = json.dumps({"choice": choice, "nonce": opening_of(c)[1]}, separators=(",", ":"))
-    await esc._commit(
+    assert isinstance(esc.store, EscrowStore)
+    await esc.store._commit(
         keys=[k.esc_status, k.esc_commits(c.round_id), k.esc_open, k.record, k.esc_round],
         args=[c.round_id, c.slot, c.commitment, opening, "", "{}"],
     )
@@ -163,12 +166,11 @@ async def test_escrow_finishes_a_close_cut_short_and_acknowledges_redelivered_co
     await esc.on_commit(_commit(gid, "pick:1", 0, 7))
     last = _commit(gid, "pick:1", 1, 3)
     # the last commit is stored, the close starts ('closing') and the process dies
-    k = Keys(gid)
     await _store_only(esc, last, 3)
-    await esc._closing(keys=[k.esc_status], args=["pick:1"])
+    assert await esc.store.begin_close(gid, "pick:1") == "closing"
     # the commit is redelivered to another replica
     sink = Sink()
-    await Escrow(UNSIGNED, r, sink).on_commit(last)
+    await Escrow(UNSIGNED, EscrowStore(r), sink, Registered(r)).on_commit(last)
     reveals = [b for s, b in sink.sent if s.startswith(streams.ADJ_REVEALS)]
     assert reveals and reveals[0]["choices"] == {"s0": 7, "s1": 3}, sink.types()
     assert _replies(sink) == [(True, None)]  # its own commit, not "escrow/closed"
@@ -182,10 +184,11 @@ async def test_escrow_closes_when_the_last_commit_is_redelivered_before_the_clos
     # stored and recorded, then dead before the close and before the reply
     await _store_only(esc, last, 2)
     sink = Sink()
-    await Escrow(UNSIGNED, r, sink).on_commit(last)
+    await Escrow(UNSIGNED, EscrowStore(r), sink, Registered(r)).on_commit(last)
     assert any(s.startswith(streams.ADJ_REVEALS) for s, _ in sink.sent), sink.types()
     assert _replies(sink) == [(True, None)]  # not "escrow/already_committed"
     # a different commitment for the same slot is still refused
     other = Sink()
-    await Escrow(UNSIGNED, r, other).on_commit(_commit(gid, "pick:1", 1, 9))
+    await Escrow(UNSIGNED, EscrowStore(r), other, Registered(r)).on_commit(
+        _commit(gid, "pick:1", 1, 9))
     assert _replies(other) == [(False, "escrow/closed")]

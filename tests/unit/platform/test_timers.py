@@ -43,3 +43,32 @@ def test_a_claim_reply_is_the_lease_then_the_members() -> None:
     c = timers.parse_claim("k", [b"1700000010000", b"g-1|3", "g-2|expire"])
     assert c == timers.Claim("k", "1700000010000", ["g-1|3", "g-2|expire"])
     assert timers.parse_claim("k", [b"5"]).members == []
+
+
+def test_the_loop_ends_when_cancelled_even_if_a_library_turns_the_cancel_into_an_error() -> None:
+    """A cancel that lands in a library which turns it into another error (a timeout racing
+    the cancel) is consumed; the loop must still end instead of logging and polling on, or
+    awaiting its cancel never returns (seen as an intermittent hang of the escrow's timer
+    test)."""
+    import asyncio
+
+    class Turns:
+        """A timers object whose poll turns a cancel into a TimeoutError."""
+
+        async def poll_once(self, handle: object, now_ms: int) -> int:
+            try:
+                await asyncio.sleep(10)
+            except asyncio.CancelledError:
+                raise TimeoutError("the library's timeout") from None
+            return 0
+
+    async def run() -> None:
+        loop = asyncio.create_task(
+            timers.Timers.run(Turns(), lambda m: None, 0.01, lambda: 0))  # type: ignore[arg-type]
+        await asyncio.sleep(0.05)
+        loop.cancel()
+        done, _ = await asyncio.wait({loop}, timeout=5)
+        assert done, "the timer loop went on polling after its cancel"
+        assert loop.cancelled()
+
+    asyncio.run(run())
