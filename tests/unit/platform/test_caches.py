@@ -88,7 +88,7 @@ def test_the_escrow_keeps_round_specs_least_recently_used_out() -> None:
     from shared.runtime.settings import Settings
 
     r = SpecRedis()
-    esc = Escrow(Settings(), EscrowStore(r), broker=None)  # type: ignore[arg-type]
+    esc = Escrow(Settings(), EscrowStore(r), None, None)  # type: ignore[arg-type]
     assert esc._specs.maxsize == 20_000
     esc._specs = LRUCache(maxsize=2)  # the same policy, a bound small enough to reach
 
