@@ -1,0 +1,521 @@
+"""Empire The Card Game on a compact state, for playouts (issue 22; see ``_kit/fast.py``).
+
+The hot part of a hand runs on plain tuples and lists: the active player's turn (draw, steal
+CG-15, trade CG-5, battle CG-6 .. CG-8, armies CG-9, discard/disband, the 2's sabotage CG-14,
+the turn order CG-4 and the run-out refill CG-12). The moves that change the rarer parts of
+the state (empire, Barbarian and Serf sets CG-10 .. CG-13 with their tribute and gift, the
+Expert spells CG-17, winning a hand and its rewards CG-19, the deal, the dealer CG-3/CG-S3/
+CG-S4, the deck rebuild CG-18, the hand cap CG-S1) and the turns where the deck might not
+cover a draw are played by the contract path itself: ``to_state``, ``game.apply``,
+``from_state``. The same seat and legal-action index are drawn either way, so the moves are
+the contract path's moves; ``tests/property/test_fast_engines.py`` proves it move by move.
+
+A player is kept as four lists indexed by seat (``hands``, ``armies``, ``discards``,
+``skips``; hands sorted as ``cards.sorted_cards`` keeps them); what only the rare moves
+change (empire sets, regime, specials, the ledger, options, spells, rewards) stays on the
+``base`` model. A rules change goes into both paths.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from shared.fairness.draws import draw
+from shared.rules._kit.fast import FastMove, FastPlayout, OnStep, draw_key
+from shared.rules._kit.model import construct
+from shared.rules._kit.playout import apply_or_raise
+from shared.rules.api import (
+    Chance,
+    ChanceOutcome,
+    Json,
+    JointAction,
+    Simultaneous,
+    Terminal,
+    Act,
+)
+from shared.rules.empire_cards.cards import (
+    distinct_by_label,
+    rank_of,
+    remove_cards,
+    sorted_cards,
+    suit_of,
+)
+from shared.rules.empire_cards.combat import battle_sets, battle_winner
+from shared.rules.empire_cards.data import (
+    EMPIRE_SETS_TO_WIN,
+    RANKS,
+    REGIME_BONUS,
+    REGIMES,
+    RUNOUT_DRAW,
+    SUITS,
+    WIZARD,
+)
+from shared.rules.empire_cards.engine import EmpireCardsGame
+from shared.rules.empire_cards.match import has_won_condition
+from shared.rules.empire_cards.sets import (
+    army_addition_options,
+    barbarian_options,
+    empire_options,
+    new_army_options,
+    plunderable_sets,
+    serf_options,
+)
+from shared.rules.empire_cards.state import Battle, State, Trade
+
+GAME = EmpireCardsGame()
+# the phases the compact path plays (with no spell under way and no draw owed)
+COMPACT_PHASES = frozenset({"play", "trade_reply", "battle_attack", "battle_defend",
+                            "battle_give", "sabotage"})
+# a compact move draws at most one card (the turn's draw) or one run-out refill (CG-12)
+DECK_RESERVE = RUNOUT_DRAW + 1
+DEMANDS = {"rank": (*((r, None) for r in RANKS), (WIZARD, None)),
+           "rank_suit": (*((r, s) for r in RANKS for s in SUITS), (WIZARD, None))}
+
+
+class Fast:
+    """The compact state (mutable; only this module's playout changes it)."""
+
+    __slots__ = ("active", "armies", "base", "battle", "cap", "deck", "discards", "drawn",
+                 "hands", "interactions", "n", "phase", "skips", "trade", "turn_no", "won")
+
+    def __init__(self, state: State) -> None:
+        self.load(state)
+
+    def load(self, state: State) -> None:
+        players = state.players
+        self.base = state
+        self.n = state.n_seats
+        self.cap = state.options.hand_turn_limit(state.n_seats)
+        self.phase = state.phase
+        self.active = state.active
+        self.turn_no = state.turn_no
+        self.deck = state.deck
+        self.drawn = state.drawn
+        self.interactions = state.interactions
+        t = state.trade
+        self.trade = None if t is None else (t.initiator, t.target, t.card)
+        b = state.battle
+        self.battle = None if b is None else [b.attacker, b.defender, b.rank, b.suit,
+                                              b.attack_set]
+        self.hands = [p.hand for p in players]
+        self.armies = [list(p.army) for p in players]
+        self.discards = [p.discard for p in players]
+        self.skips = [p.skip_pending for p in players]
+        self.won = [has_won_condition(p) for p in players]  # CG-12 (rare moves change it)
+
+
+def from_state(state: State) -> Fast:
+    return Fast(state)
+
+
+def to_state(f: Fast) -> State:
+    base = f.base
+    players = tuple(
+        p.model_copy(update={"hand": f.hands[i], "army": tuple(f.armies[i]),
+                             "discard": f.discards[i], "skip_pending": f.skips[i]})
+        for i, p in enumerate(base.players))
+    t, b = f.trade, f.battle
+    return base.model_copy(update={
+        "phase": f.phase, "active": f.active, "turn_no": f.turn_no, "deck": f.deck,
+        "players": players, "drawn": f.drawn, "interactions": f.interactions,
+        "trade": None if t is None else construct(Trade, initiator=t[0], target=t[1],
+                                                  card=t[2]),
+        "battle": None if b is None else construct(Battle, attacker=b[0], defender=b[1],
+                                                   rank=b[2], suit=b[3], attack_set=b[4])})
+
+
+# ---------------------------------------------------------------------------- the rules
+
+
+def _first_round(f: Fast) -> bool:
+    return f.turn_no < f.n  # CG-1
+
+
+def _interaction_allowed(f: Fast, kind: str) -> bool:
+    """turn.interaction_allowed (CG-4, CG-13)."""
+    if f.turn_no < f.n:
+        return False
+    p = f.base.players[f.active]
+    extra = REGIME_BONUS[p.regime] if p.regime and len(p.empire_sets) >= 2 else None
+    used = (*f.interactions, kind)
+    slots = 2 if extra else 1
+    return len(used) <= slots and sum(1 for k in used if k != extra) <= 1
+
+
+def _stealable(f: Fast, target: int) -> bool:
+    if target == f.active and not f.base.options.steal_own_pile:
+        return False
+    pile = f.discards[target]
+    return bool(pile) and rank_of(pile[-1]) not in ("2", WIZARD)
+
+
+def _add(f: Fast, seat: int, cards: tuple[str, ...]) -> None:
+    f.hands[seat] = sorted_cards(f.hands[seat] + cards)
+
+
+def _take(f: Fast, seat: int, card: str) -> None:
+    f.hands[seat] = remove_cards(f.hands[seat], (card,))
+
+
+def _draw(f: Fast, seat: int, count: int) -> None:
+    """ops.draw_cards when the deck covers it (DECK_RESERVE)."""
+    cards, f.deck = f.deck[:count], f.deck[count:]
+    _add(f, seat, cards)
+
+
+def _disband(f: Fast, owner: int, index: int, card: str) -> None:
+    army = f.armies[owner]
+    rest = remove_cards(army[index], (card,))
+    if len(rest) <= 1:
+        del army[index]
+        f.hands[owner] = sorted_cards(f.hands[owner] + rest)
+    else:
+        army[index] = rest
+
+
+def _end_turn(f: Fast) -> None:
+    """match.end_turn short of the hand cap (CG-S1 is a rare move)."""
+    f.turn_no += 1
+    f.drawn = False
+    f.interactions = ()
+    f.trade = None
+    f.battle = None
+    seat = f.active
+    skips = f.skips
+    for _ in range(f.n):
+        seat = (seat + 1) % f.n
+        if not skips[seat]:
+            break
+        skips[seat] = False  # CG-14
+    f.active = seat
+    f.phase = "play"
+
+
+def _after_discard(f: Fast, card: str) -> None:
+    if rank_of(card) == "2" and f.turn_no >= f.n:  # CG-14 (CG-12's win is a rare move)
+        f.phase = "sabotage"
+    else:
+        _end_turn(f)
+
+
+def _candidates(f: Fast) -> tuple[str, ...]:
+    b = f.battle
+    assert b is not None
+    rank, suit = b[2], b[3]
+    return tuple(c for c in f.hands[b[1]]
+                 if rank_of(c) == rank and (suit is None or suit_of(c) == suit))
+
+
+def _after_attack_set(f: Fast) -> None:
+    b = f.battle
+    assert b is not None
+    options = battle_sets(f.armies[b[1]])
+    if len(options) <= 1:
+        _resolve(f, options[0] if options else None)
+    else:
+        f.phase = "battle_defend"
+
+
+def _resolve(f: Fast, defend_set: int | None) -> None:
+    b = f.battle
+    assert b is not None and b[4] is not None
+    attack = f.armies[b[0]][b[4]]
+    defence = None if defend_set is None else f.armies[b[1]][defend_set]
+    if battle_winner(attack, defence) == "defender":  # CG-8
+        f.battle = None
+        f.phase = "play"
+        return
+    candidates = _candidates(f)
+    if len(distinct_by_label(candidates)) == 1:
+        _give(f, candidates[0])
+    else:
+        f.phase = "battle_give"
+
+
+def _give(f: Fast, card: str) -> None:
+    b = f.battle
+    assert b is not None
+    _take(f, b[1], card)
+    _add(f, b[0], (card,))
+    f.battle = None
+    f.phase = "play"
+
+
+# ------------------------------------------------------------ legal actions, by index
+
+# An action is built only once chosen: the legal list is a sequence of segments (count,
+# build(i) -> the action, compact: whether this module plays it), in legal.py's order.
+Segment = tuple[int, Callable[[int], Json], bool]
+
+
+def _play_segments(f: Fast) -> list[Segment]:
+    """legal.play_actions, segment by segment."""
+    seat, n = f.active, f.n
+    base = f.base
+    p = base.players[seat]
+    hand, army = f.hands[seat], f.armies[seat]
+    drawn = f.drawn
+    out: list[Segment] = []
+    if not drawn:
+        out.append((1, lambda i: {"type": "draw"}, True))
+    if _interaction_allowed(f, "steal"):
+        ts = [t for t in range(n) if _stealable(f, t)]
+        out.append((len(ts), lambda i: {"type": "steal", "target": ts[i]}, True))
+    distinct = distinct_by_label(hand)
+    if _interaction_allowed(f, "trade"):
+        others = [t for t in range(n) if t != seat and f.hands[t]]
+        k = len(distinct)
+        out.append((len(others) * k, lambda i: {"type": "trade", "target": others[i // k],
+                                                "card": distinct[i % k]}, True))
+    if _interaction_allowed(f, "battle") and battle_sets(army):
+        demands = DEMANDS[base.options.battle_demand]
+        foes = [t for t in range(n) if t != seat]
+        m = len(demands)  # (closures see the last value of a name: one name per segment)
+        out.append((len(foes) * m, lambda i: {"type": "battle", "target": foes[i // m],
+                                              "rank": demands[i % m][0],
+                                              "suit": demands[i % m][1]}, True))
+    new = new_army_options(hand)
+    out.append((len(new), lambda i: {"type": "army", "cards": list(new[i]), "set": None},
+                True))
+    more = army_addition_options(hand, army)
+    out.append((len(more), lambda i: {"type": "army", "cards": list(more[i][1]),
+                                      "set": more[i][0]}, True))
+    if f.turn_no >= n or base.options.first_round_sets:  # CG-1
+        sets: list[Json] = []
+        if len(p.empire_sets) < EMPIRE_SETS_TO_WIN:
+            for regime in (p.regime,) if p.regime else REGIMES:
+                sets += [{"type": "empire", "regime": regime, "cards": list(c)}
+                         for c in empire_options(hand, regime)]
+        sets += [{"type": "barbarian", "cards": list(c)} for c in barbarian_options(hand)]
+        sets += [{"type": "serf", "cards": list(c)} for c in serf_options(hand)]
+        out.append((len(sets), sets.__getitem__, False))
+    if drawn:
+        ends: list[Json] = [{"type": "discard", "card": c} for c in distinct]
+        ends += [{"type": "disband", "set": i, "card": c}
+                 for i, cards in enumerate(army) for c in distinct_by_label(cards)]
+        if not ends:
+            ends = [{"type": "pass"}]
+        out.append((len(ends), ends.__getitem__, not f.won[seat]))  # CG-12: a win is rare
+        if base.options.expert_spells and f.turn_no >= n:  # spells.can_cast (CG-17)
+            spells = [{"type": "spell", "card": c} for c in distinct
+                      if any(w.startswith(WIZARD) and w != c for w in hand)]
+            out.append((len(spells), spells.__getitem__, False))
+    return out
+
+
+def _segments(f: Fast, seat: int) -> list[Segment]:
+    phase = f.phase
+    if phase == "play":
+        return _play_segments(f)
+    if phase == "trade_reply":
+        cards = distinct_by_label(f.hands[seat])
+        return [(len(cards), lambda i: {"type": "trade_reply", "card": cards[i]}, True)]
+    if phase in ("battle_attack", "battle_defend"):
+        sets = battle_sets(f.armies[seat])
+        return [(len(sets), lambda i: {"type": "battle_set", "set": sets[i]}, True)]
+    if phase == "battle_give":
+        cards = distinct_by_label(_candidates(f))
+        return [(len(cards), lambda i: {"type": "battle_give", "card": cards[i]}, True)]
+    # sabotage (CG-14)
+    out: list[Json] = [{"type": "sabotage_none"}]
+    out += [{"type": "sabotage_skip", "target": t} for t in range(f.n)
+            if t != seat and not f.skips[t]]
+    for t, army in enumerate(f.armies):
+        out += [{"type": "sabotage_take", "target": t, "set": i, "card": c}
+                for i in plunderable_sets(army) for c in distinct_by_label(army[i])]
+    return [(len(out), out.__getitem__, True)]
+
+
+def _act(f: Fast, seat: int, action: Any) -> None:
+    """One compact move (engine._dispatch, then ops.runout_refill)."""
+    kind = action["type"]
+    before = list(f.hands)
+    if kind == "draw":
+        f.drawn = True
+        _draw(f, f.active, 1)
+    elif kind == "steal":  # CG-15
+        t = action["target"]
+        pile = f.discards[t]
+        f.discards[t] = pile[:-1]
+        f.interactions = (*f.interactions, "steal")
+        _add(f, f.active, (pile[-1],))
+    elif kind == "trade":  # CG-5
+        t, card = action["target"], action["card"]
+        _take(f, seat, card)
+        f.interactions = (*f.interactions, "trade")
+        _add(f, t, (card,))
+        f.phase, f.trade = "trade_reply", (seat, t, card)
+    elif kind == "trade_reply":
+        trade = f.trade
+        assert trade is not None
+        _take(f, trade[1], action["card"])
+        _add(f, trade[0], (action["card"],))
+        f.phase, f.trade = "play", None
+    elif kind == "battle":  # CG-6, CG-20: the engine answers for the defender
+        t, rank, suit = action["target"], action["rank"], action["suit"]
+        f.interactions = (*f.interactions, "battle")
+        if any(rank_of(c) == rank and (suit is None or suit_of(c) == suit)
+               for c in f.hands[t]):
+            f.battle = [seat, t, rank, suit, None]
+            options = battle_sets(f.armies[seat])
+            if len(options) == 1:
+                f.battle[4] = options[0]
+                _after_attack_set(f)
+            else:
+                f.phase = "battle_attack"
+    elif kind == "battle_set":
+        assert f.battle is not None
+        if f.phase == "battle_attack":
+            f.battle[4] = action["set"]
+            _after_attack_set(f)
+        else:
+            _resolve(f, action["set"])
+    elif kind == "battle_give":
+        _give(f, action["card"])
+    elif kind == "army":  # CG-9
+        cards = tuple(action["cards"])
+        army = f.armies[seat]
+        if action["set"] is None:
+            army.append(sorted_cards(cards))
+        else:
+            army[action["set"]] = sorted_cards(army[action["set"]] + cards)
+        f.hands[seat] = remove_cards(f.hands[seat], cards)
+    elif kind == "discard":
+        card = action["card"]
+        _take(f, seat, card)
+        f.discards[seat] = (*f.discards[seat], card)
+        _after_discard(f, card)
+    elif kind == "disband":
+        card = action["card"]
+        _disband(f, seat, action["set"], card)
+        f.discards[seat] = (*f.discards[seat], card)
+        _after_discard(f, card)
+    elif kind == "pass":
+        _end_turn(f)
+    elif kind == "sabotage_skip":
+        f.skips[action["target"]] = True
+        _end_turn(f)
+    elif kind == "sabotage_take":
+        _disband(f, action["target"], action["set"], action["card"])
+        _add(f, seat, (action["card"],))
+        _end_turn(f)
+    else:  # sabotage_none
+        _end_turn(f)
+    if f.phase != "trade_reply":  # ops.runout_refill (CG-12)
+        for s, was in enumerate(before):
+            if was and not f.hands[s]:
+                _draw(f, s, RUNOUT_DRAW)
+
+
+def _compact_turn(f: Fast) -> bool:
+    """Whether this node is a Turn the compact path may play (if the chosen action is)."""
+    if f.phase not in COMPACT_PHASES or len(f.deck) < DECK_RESERVE:
+        return False
+    base = f.base
+    if base.owed or base.spell is not None:
+        return False
+    return f.cap is None or f.turn_no + 1 < f.cap  # CG-S1 ends the hand: a rare move
+
+
+def _awaited(f: Fast) -> int:
+    phase = f.phase
+    if phase == "trade_reply":
+        assert f.trade is not None
+        return f.trade[1]
+    if phase == "battle_attack":
+        assert f.battle is not None
+        return int(f.battle[0])
+    if phase in ("battle_defend", "battle_give"):
+        assert f.battle is not None
+        return int(f.battle[1])
+    return f.active
+
+
+# ---------------------------------------------------------------------------- playouts
+
+
+def play_random(
+    n_seats: int,
+    options: dict[str, Json] | None = None,
+    *,
+    seed: int = 0,
+    max_steps: int = 100_000,
+    key: bytes | None = None,
+    on_step: OnStep | None = None,
+) -> FastPlayout:
+    """``_kit.playout.play(GAME, n_seats, options, seed=seed)`` with random seats."""
+    rng = random.Random(seed)
+    f = Fast(GAME.setup(options or {}, n_seats))
+    return playout(f, rng, draw_key(seed, key), max_steps, on_step)
+
+
+def _model_move(f: Fast, below: Callable[[int], int], key: bytes, seat: int | None,
+                index: int | None) -> FastMove | None:
+    """One move on the contract path (``_kit.playout.play``'s random seats); ``seat`` and
+    ``index`` when the compact path has drawn them already. None at the end."""
+    state = to_state(f)
+    node = GAME.next(state)
+    move: Any
+    if isinstance(node, Terminal):
+        return None
+    if isinstance(node, Chance):
+        values = draw(key, node.label, node.draw, node.n, node.count)
+        move = construct(ChanceOutcome, label=node.label, values=tuple(values))
+        fmove: FastMove = ("chance", node.label, tuple(values))
+    elif isinstance(node, Simultaneous):
+        choices: dict[str, Json] = {}
+        for slot in node.slots:  # random_chooser: rng.choice(slot.allowed)
+            allowed = list(slot.allowed)
+            choices[slot.key] = allowed[below(len(allowed))] if allowed else slot.default
+        move = JointAction(round_id=node.round_id, choices=choices)
+        fmove = ("joint", node.round_id, choices)
+    else:
+        if seat is None:
+            seats = list(node.seats)
+            seat = seats[below(len(seats))]
+        legal = list(GAME.legal_actions(state, seat))
+        if index is None:
+            index = below(len(legal))
+        action = legal[index]
+        move = Act(seat=seat, action=action)
+        fmove = ("act", seat, action)
+    f.load(apply_or_raise(GAME, state, move).state)
+    return fmove
+
+
+def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
+            on_step: OnStep | None = None) -> FastPlayout:
+    """Play ``f`` on (in place) with random seats to the end or ``max_steps`` moves."""
+    # rng.choice(seq) is seq[rng._randbelow(len(seq))] (CPython 3.11-3.13), as in the
+    # other fast engines
+    below = rng._randbelow  # type: ignore[attr-defined]
+    out = FastPlayout(state=f)
+    for _ in range(max_steps):
+        move: FastMove | None
+        if _compact_turn(f):
+            seat = _awaited(f)
+            below(1)  # rng.choice over the one awaited seat
+            segments = _segments(f, seat)
+            index = below(sum(s[0] for s in segments))
+            i = index
+            for count, build, compact in segments:
+                if i < count:
+                    break
+                i -= count
+            if compact:
+                action = build(i)
+                _act(f, seat, action)
+                move = ("act", seat, action)
+            else:
+                move = _model_move(f, below, key, seat, index)
+        else:
+            move = _model_move(f, below, key, None, None)
+        if move is None:
+            out.finished = True
+            break
+        out.steps += 1
+        if on_step is not None:
+            on_step(f, move)
+    return out
