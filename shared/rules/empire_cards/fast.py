@@ -20,24 +20,26 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from shared.fairness.draws import draw
-from shared.rules._kit.fast import FastMove, FastPlayout, OnStep, draw_key
+from shared.rules._kit.fast import FastMove, FastPlayout, OnStep, draw_key, shuffle_drawer
 from shared.rules._kit.model import construct
 from shared.rules._kit.playout import apply_or_raise
 from shared.rules.api import (
+    Act,
     Chance,
     ChanceOutcome,
-    Json,
     JointAction,
+    Json,
     Simultaneous,
     Terminal,
-    Act,
 )
 from shared.rules.empire_cards.cards import (
     distinct_by_label,
     rank_of,
+    regime_of_rank,
     remove_cards,
     sorted_cards,
     suit_of,
@@ -47,29 +49,30 @@ from shared.rules.empire_cards.data import (
     EMPIRE_SETS_TO_WIN,
     RANKS,
     REGIME_BONUS,
+    REGIME_RANKS,
     REGIMES,
     RUNOUT_DRAW,
+    SPECIAL_SET_SIZE,
     SUITS,
     WIZARD,
 )
 from shared.rules.empire_cards.engine import EmpireCardsGame
 from shared.rules.empire_cards.match import has_won_condition
 from shared.rules.empire_cards.sets import (
+    _by_rank,
     army_addition_options,
     barbarian_options,
-    empire_options,
     new_army_options,
     plunderable_sets,
+    run_options,
     serf_options,
 )
-from shared.rules.empire_cards.state import Battle, State, Trade
+from shared.rules.empire_cards.state import Battle, Owed, State, Trade
 
 GAME = EmpireCardsGame()
 # the phases the compact path plays (with no spell under way and no draw owed)
 COMPACT_PHASES = frozenset({"play", "trade_reply", "battle_attack", "battle_defend",
                             "battle_give", "sabotage"})
-# a compact move draws at most one card (the turn's draw) or one run-out refill (CG-12)
-DECK_RESERVE = RUNOUT_DRAW + 1
 DEMANDS = {"rank": (*((r, None) for r in RANKS), (WIZARD, None)),
            "rank_suit": (*((r, s) for r in RANKS for s in SUITS), (WIZARD, None))}
 
@@ -78,7 +81,8 @@ class Fast:
     """The compact state (mutable; only this module's playout changes it)."""
 
     __slots__ = ("active", "armies", "base", "battle", "cap", "deck", "discards", "drawn",
-                 "hands", "interactions", "n", "phase", "skips", "trade", "turn_no", "won")
+                 "hands", "interactions", "n", "owed", "phase", "rebuilds", "skips", "trade",
+                 "turn_no", "won")
 
     def __init__(self, state: State) -> None:
         self.load(state)
@@ -97,13 +101,15 @@ class Fast:
         t = state.trade
         self.trade = None if t is None else (t.initiator, t.target, t.card)
         b = state.battle
-        self.battle = None if b is None else [b.attacker, b.defender, b.rank, b.suit,
-                                              b.attack_set]
+        self.battle: list[Any] | None = (
+            None if b is None else [b.attacker, b.defender, b.rank, b.suit, b.attack_set])
         self.hands = [p.hand for p in players]
         self.armies = [list(p.army) for p in players]
         self.discards = [p.discard for p in players]
         self.skips = [p.skip_pending for p in players]
         self.won = [has_won_condition(p) for p in players]  # CG-12 (rare moves change it)
+        self.owed = [(o.seat, o.count) for o in state.owed]  # CG-18
+        self.rebuilds = state.rebuilds
 
 
 def from_state(state: State) -> Fast:
@@ -120,6 +126,8 @@ def to_state(f: Fast) -> State:
     return base.model_copy(update={
         "phase": f.phase, "active": f.active, "turn_no": f.turn_no, "deck": f.deck,
         "players": players, "drawn": f.drawn, "interactions": f.interactions,
+        "owed": tuple(construct(Owed, seat=s, count=c) for s, c in f.owed),
+        "rebuilds": f.rebuilds,
         "trade": None if t is None else construct(Trade, initiator=t[0], target=t[1],
                                                   card=t[2]),
         "battle": None if b is None else construct(Battle, attacker=b[0], defender=b[1],
@@ -159,10 +167,31 @@ def _take(f: Fast, seat: int, card: str) -> None:
     f.hands[seat] = remove_cards(f.hands[seat], (card,))
 
 
+def _pool(f: Fast) -> tuple[str, ...]:
+    """ops.rebuild_pool (CG-18): every discard pile but its top card, in seat order."""
+    return tuple(card for pile in f.discards for card in pile[:-1])
+
+
 def _draw(f: Fast, seat: int, count: int) -> None:
-    """ops.draw_cards when the deck covers it (DECK_RESERVE)."""
+    """ops.draw_cards: what the deck has; the rest owed until the rebuild (CG-18), or lost
+    when no discard pile can rebuild it."""
     cards, f.deck = f.deck[:count], f.deck[count:]
-    _add(f, seat, cards)
+    if cards:
+        _add(f, seat, cards)
+    short = count - len(cards)
+    if short > 0 and any(len(pile) > 1 for pile in f.discards):
+        f.owed.append((seat, short))
+
+
+def _rebuild(f: Fast, perm: list[int]) -> None:
+    """ops.rebuild_deck: the shuffled pool, then the owed draws in order."""
+    pool = _pool(f)
+    f.deck = tuple(pool[i] for i in perm)
+    f.discards = [pile[-1:] for pile in f.discards]
+    owed, f.owed = f.owed, []
+    f.rebuilds += 1
+    for seat, count in owed:
+        _draw(f, seat, count)
 
 
 def _disband(f: Fast, owner: int, index: int, card: str) -> None:
@@ -250,6 +279,27 @@ def _give(f: Fast, card: str) -> None:
 Segment = tuple[int, Callable[[int], Json], bool]
 
 
+# sets.py's options, memoized on the part of the hand they read (a rank's cards recur far
+# more often than whole hands); bounded like sets.py's own caches
+@lru_cache(maxsize=8192)
+def _new_sets(rank: str, cards: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """sets.new_army_options for one rank group."""
+    return tuple(new_army_options(cards))
+
+
+@lru_cache(maxsize=8192)
+def _additions(cards: tuple[str, ...], size: int) -> tuple[tuple[str, ...], ...]:
+    """sets.army_addition_options for a set of ``size`` cards of the group's rank."""
+    return tuple(c for _, c in army_addition_options(cards, (cards[:1] * size,))) \
+        if cards else ()
+
+
+@lru_cache(maxsize=8192)
+def _runs(sub: tuple[str, ...], ranks: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """sets.run_options of a hand from the cards it reads (those ranks and the Wizards)."""
+    return tuple(run_options(sub, ranks))
+
+
 def _play_segments(f: Fast) -> list[Segment]:
     """legal.play_actions, segment by segment."""
     seat, n = f.active, f.n
@@ -276,32 +326,39 @@ def _play_segments(f: Fast) -> list[Segment]:
         out.append((len(foes) * m, lambda i: {"type": "battle", "target": foes[i // m],
                                               "rank": demands[i % m][0],
                                               "suit": demands[i % m][1]}, True))
-    new = new_army_options(hand)
+    groups = _by_rank(hand)
+    new = [c for rank, cards in groups.items() for c in _new_sets(rank, cards)]
     out.append((len(new), lambda i: {"type": "army", "cards": list(new[i]), "set": None},
                 True))
-    more = army_addition_options(hand, army)
+    more = [(index, c) for index, existing in enumerate(army)
+            if regime_of_rank(rank_of(existing[0])) is not None  # sets.army_addition_options
+            for c in _additions(groups.get(rank_of(existing[0]), ()), len(existing))]
     out.append((len(more), lambda i: {"type": "army", "cards": list(more[i][1]),
                                       "set": more[i][0]}, True))
     if f.turn_no >= n or base.options.first_round_sets:  # CG-1
         sets: list[Json] = []
+        wizards = groups.get(WIZARD, ())
         if len(p.empire_sets) < EMPIRE_SETS_TO_WIN:
             for regime in (p.regime,) if p.regime else REGIMES:
+                ranks = REGIME_RANKS[regime]
+                sub = tuple(c for r in ranks for c in groups.get(r, ())) + wizards
                 sets += [{"type": "empire", "regime": regime, "cards": list(c)}
-                         for c in empire_options(hand, regime)]
-        sets += [{"type": "barbarian", "cards": list(c)} for c in barbarian_options(hand)]
-        sets += [{"type": "serf", "cards": list(c)} for c in serf_options(hand)]
-        out.append((len(sets), sets.__getitem__, False))
+                         for c in _runs(sub, ranks)]
+        if len(hand) >= SPECIAL_SET_SIZE:  # a Barbarian or Serf set is 12 cards
+            sets += [{"type": "barbarian", "cards": list(c)} for c in barbarian_options(hand)]
+            sets += [{"type": "serf", "cards": list(c)} for c in serf_options(hand)]
+        out.append((len(sets), lambda i: sets[i], False))
     if drawn:
         ends: list[Json] = [{"type": "discard", "card": c} for c in distinct]
         ends += [{"type": "disband", "set": i, "card": c}
                  for i, cards in enumerate(army) for c in distinct_by_label(cards)]
         if not ends:
             ends = [{"type": "pass"}]
-        out.append((len(ends), ends.__getitem__, not f.won[seat]))  # CG-12: a win is rare
+        out.append((len(ends), lambda i: ends[i], not f.won[seat]))  # CG-12: a win is rare
         if base.options.expert_spells and f.turn_no >= n:  # spells.can_cast (CG-17)
-            spells = [{"type": "spell", "card": c} for c in distinct
+            spells: list[Json] = [{"type": "spell", "card": c} for c in distinct
                       if any(w.startswith(WIZARD) and w != c for w in hand)]
-            out.append((len(spells), spells.__getitem__, False))
+            out.append((len(spells), lambda i: spells[i], False))
     return out
 
 
@@ -325,7 +382,16 @@ def _segments(f: Fast, seat: int) -> list[Segment]:
     for t, army in enumerate(f.armies):
         out += [{"type": "sabotage_take", "target": t, "set": i, "card": c}
                 for i in plunderable_sets(army) for c in distinct_by_label(army[i])]
-    return [(len(out), out.__getitem__, True)]
+    return [(len(out), lambda i: out[i], True)]
+
+
+def _locate(segments: list[Segment], index: int) -> tuple[Callable[[int], Json], int, bool]:
+    """The segment holding the legal action at ``index``, and the index within it."""
+    for count, build, compact in segments:
+        if index < count:
+            return build, index, compact
+        index -= count
+    raise IndexError(index)
 
 
 def _act(f: Fast, seat: int, action: Any) -> None:
@@ -405,16 +471,13 @@ def _act(f: Fast, seat: int, action: Any) -> None:
         _end_turn(f)
     if f.phase != "trade_reply":  # ops.runout_refill (CG-12)
         for s, was in enumerate(before):
-            if was and not f.hands[s]:
+            if was and not f.hands[s] and not any(o[0] == s for o in f.owed):
                 _draw(f, s, RUNOUT_DRAW)
 
 
 def _compact_turn(f: Fast) -> bool:
     """Whether this node is a Turn the compact path may play (if the chosen action is)."""
-    if f.phase not in COMPACT_PHASES or len(f.deck) < DECK_RESERVE:
-        return False
-    base = f.base
-    if base.owed or base.spell is not None:
+    if f.phase not in COMPACT_PHASES or f.owed or f.base.spell is not None:
         return False
     return f.cap is None or f.turn_no + 1 < f.cap  # CG-S1 ends the hand: a rare move
 
@@ -426,10 +489,10 @@ def _awaited(f: Fast) -> int:
         return f.trade[1]
     if phase == "battle_attack":
         assert f.battle is not None
-        return int(f.battle[0])
+        return f.battle[0]  # type: ignore[no-any-return]
     if phase in ("battle_defend", "battle_give"):
         assert f.battle is not None
-        return int(f.battle[1])
+        return f.battle[1]  # type: ignore[no-any-return]
     return f.active
 
 
@@ -467,7 +530,7 @@ def _model_move(f: Fast, below: Callable[[int], int], key: bytes, seat: int | No
     elif isinstance(node, Simultaneous):
         choices: dict[str, Json] = {}
         for slot in node.slots:  # random_chooser: rng.choice(slot.allowed)
-            allowed = list(slot.allowed)
+            allowed = list(slot.allowed or ())
             choices[slot.key] = allowed[below(len(allowed))] if allowed else slot.default
         move = JointAction(round_id=node.round_id, choices=choices)
         fmove = ("joint", node.round_id, choices)
@@ -492,18 +555,20 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
     # other fast engines
     below = rng._randbelow  # type: ignore[attr-defined]
     out = FastPlayout(state=f)
+    shuffle = shuffle_drawer(key)
     for _ in range(max_steps):
         move: FastMove | None
-        if _compact_turn(f):
+        if f.owed and f.phase != "over":  # CG-18: the rebuild shuffle (secret)
+            label = f"hand:{f.base.hand_no}:rebuild:{f.rebuilds}"
+            perm = shuffle(label, len(_pool(f)))
+            _rebuild(f, perm)
+            move = ("chance", label, tuple(perm))
+        elif _compact_turn(f):
             seat = _awaited(f)
             below(1)  # rng.choice over the one awaited seat
             segments = _segments(f, seat)
             index = below(sum(s[0] for s in segments))
-            i = index
-            for count, build, compact in segments:
-                if i < count:
-                    break
-                i -= count
+            build, i, compact = _locate(segments, index)
             if compact:
                 action = build(i)
                 _act(f, seat, action)
