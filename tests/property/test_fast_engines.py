@@ -62,6 +62,15 @@ CASES: dict[str, tuple[tuple[int, ...], tuple[dict[str, Json], ...], int]] = {
          {"reshuffle_discards": False}),
         3,
     ),
+    "empire-cards": (  # the capped tables of test_conformance and test_empire_cards_play
+        (3, 4, 6),
+        ({"max_hands": 1, "max_turns_per_hand": 60},
+         {"max_hands": 1, "max_turns_per_hand": 80, "expert_spells": True,
+          "battle_demand": "rank_suit", "first_dealer": "rps"},
+         {"max_hands": 2, "max_rounds_per_hand": 12, "perfect_deal": True,
+          "first_round_sets": False, "steal_own_pile": False}),
+        2,
+    ),
     "empire-engine": (
         (2, 3, 4),
         ({}, {"long_game": True, "random_start_player": False},
@@ -177,6 +186,8 @@ MIDGAME: dict[str, tuple[int, dict[str, Json], tuple[float, ...], Any]] = {
     "empire-nyc": (4, {"missions": True}, (0.5, 0.9, 0.99), None),
     "empire-engine": (3, {}, (0.2, 0.6, 0.9), None),
     "empires-end": (3, {}, (0.2, 0.5, 0.8, 0.95), None),
+    "empire-cards": (4, {"max_hands": 2, "max_turns_per_hand": 80, "expert_spells": True},
+                     (0.3, 0.6, 0.9), None),
 }
 
 
@@ -216,6 +227,10 @@ MUTANTS: dict[str, tuple[str, Any]] = {
     "empire-nyc": ("MAX_DEFENDER_DICE", 3),
     "empire": ("BOND_GOLD", 9),
     "empire-engine": ("PRODUCE_GOODS", 3),
+    "empire-cards": ("battle_winner", lambda attack, defence: "attacker"),  # not CG-8
+}
+MUTANT_OPTIONS: dict[str, dict[str, Json]] = {  # a shorter game than the default (7 hands)
+    "empire-cards": {"max_hands": 1, "max_turns_per_hand": 80},
 }
 
 
@@ -226,7 +241,7 @@ def test_a_changed_rule_is_caught(name: str, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(registry.get_fast(name), attr, value)
     with pytest.raises(AssertionError):
         for seed in range(5):
-            check_equal(name, 4, {}, seed)
+            check_equal(name, 4, MUTANT_OPTIONS.get(name, {}), seed)
 
 
 def test_the_fast_draws_are_the_dealers() -> None:
