@@ -300,6 +300,39 @@ def _runs(sub: tuple[str, ...], ranks: tuple[str, ...]) -> tuple[tuple[str, ...]
     return tuple(run_options(sub, ranks))
 
 
+@lru_cache(maxsize=8192)
+def _hand_armies(hand: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], ...],
+                                                 dict[str, tuple[str, ...]]]:
+    """sets.new_army_options of a hand, and its rank groups (read-only)."""
+    groups = _by_rank(hand)
+    return tuple(c for rank, cards in groups.items() for c in _new_sets(rank, cards)), groups
+
+
+SetChoice = tuple[str, str | None, tuple[str, ...]]  # (type, regime, cards)
+
+
+@lru_cache(maxsize=8192)
+def _hand_sets(hand: tuple[str, ...], regimes: tuple[str, ...]) -> tuple[SetChoice, ...]:
+    """legal.play_actions' empire (of ``regimes``), Barbarian and Serf choices."""
+    groups = _by_rank(hand)
+    wizards = groups.get(WIZARD, ())
+    out: list[SetChoice] = []
+    for regime in regimes:
+        ranks = REGIME_RANKS[regime]  # type: ignore[index]
+        sub = tuple(c for r in ranks for c in groups.get(r, ())) + wizards
+        out += [("empire", regime, c) for c in _runs(sub, ranks)]
+    if len(hand) >= SPECIAL_SET_SIZE:  # a Barbarian or Serf set is 12 cards
+        out += [("barbarian", None, c) for c in barbarian_options(hand)]
+        out += [("serf", None, c) for c in serf_options(hand)]
+    return tuple(out)
+
+
+def _set_action(kind: str, regime: str | None, cards: tuple[str, ...]) -> Json:
+    if kind == "empire":
+        return {"type": "empire", "regime": regime, "cards": list(cards)}
+    return {"type": kind, "cards": list(cards)}
+
+
 def _play_segments(f: Fast) -> list[Segment]:
     """legal.play_actions, segment by segment."""
     seat, n = f.active, f.n
@@ -310,44 +343,36 @@ def _play_segments(f: Fast) -> list[Segment]:
     out: list[Segment] = []
     if not drawn:
         out.append((1, lambda i: {"type": "draw"}, True))
-    if _interaction_allowed(f, "steal"):
+    interact = f.turn_no >= n  # CG-1: none in the first round
+    if interact and _interaction_allowed(f, "steal"):
         ts = [t for t in range(n) if _stealable(f, t)]
         out.append((len(ts), lambda i: {"type": "steal", "target": ts[i]}, True))
     distinct = distinct_by_label(hand)
-    if _interaction_allowed(f, "trade"):
+    if interact and _interaction_allowed(f, "trade"):
         others = [t for t in range(n) if t != seat and f.hands[t]]
         k = len(distinct)
         out.append((len(others) * k, lambda i: {"type": "trade", "target": others[i // k],
                                                 "card": distinct[i % k]}, True))
-    if _interaction_allowed(f, "battle") and battle_sets(army):
+    if interact and army and _interaction_allowed(f, "battle") and battle_sets(army):
         demands = DEMANDS[base.options.battle_demand]
         foes = [t for t in range(n) if t != seat]
         m = len(demands)  # (closures see the last value of a name: one name per segment)
         out.append((len(foes) * m, lambda i: {"type": "battle", "target": foes[i // m],
                                               "rank": demands[i % m][0],
                                               "suit": demands[i % m][1]}, True))
-    groups = _by_rank(hand)
-    new = [c for rank, cards in groups.items() for c in _new_sets(rank, cards)]
+    new, groups = _hand_armies(hand)
     out.append((len(new), lambda i: {"type": "army", "cards": list(new[i]), "set": None},
                 True))
-    more = [(index, c) for index, existing in enumerate(army)
+    more = [] if not army else [(index, c) for index, existing in enumerate(army)
             if regime_of_rank(rank_of(existing[0])) is not None  # sets.army_addition_options
             for c in _additions(groups.get(rank_of(existing[0]), ()), len(existing))]
     out.append((len(more), lambda i: {"type": "army", "cards": list(more[i][1]),
                                       "set": more[i][0]}, True))
     if f.turn_no >= n or base.options.first_round_sets:  # CG-1
-        sets: list[Json] = []
-        wizards = groups.get(WIZARD, ())
-        if len(p.empire_sets) < EMPIRE_SETS_TO_WIN:
-            for regime in (p.regime,) if p.regime else REGIMES:
-                ranks = REGIME_RANKS[regime]
-                sub = tuple(c for r in ranks for c in groups.get(r, ())) + wizards
-                sets += [{"type": "empire", "regime": regime, "cards": list(c)}
-                         for c in _runs(sub, ranks)]
-        if len(hand) >= SPECIAL_SET_SIZE:  # a Barbarian or Serf set is 12 cards
-            sets += [{"type": "barbarian", "cards": list(c)} for c in barbarian_options(hand)]
-            sets += [{"type": "serf", "cards": list(c)} for c in serf_options(hand)]
-        out.append((len(sets), lambda i: sets[i], False))
+        regimes = ((p.regime,) if p.regime else REGIMES) \
+            if len(p.empire_sets) < EMPIRE_SETS_TO_WIN else ()
+        sets = _hand_sets(hand, regimes)
+        out.append((len(sets), lambda i: _set_action(*sets[i]), False))
     if drawn:
         ends: list[Json] = [{"type": "discard", "card": c} for c in distinct]
         ends += [{"type": "disband", "set": i, "card": c}
