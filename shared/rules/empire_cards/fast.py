@@ -152,6 +152,29 @@ def _interaction_allowed(f: Fast, kind: str) -> bool:
     return len(used) <= slots and sum(1 for k in used if k != extra) <= 1
 
 
+_ALLOWED_NONE: frozenset[str] = frozenset()
+
+
+@lru_cache(maxsize=1024)
+def _allowed(used: tuple[str, ...], extra: str | None) -> frozenset[str]:
+    """The interactions turn.interaction_allowed grants after ``used`` (past CG-1's round),
+    ``extra`` the regime's second one (CG-13)."""
+    slots = 2 if extra else 1
+    return frozenset(kind for kind in ("steal", "trade", "battle")
+                     if len(used) + 1 <= slots
+                     and sum(1 for k in (*used, kind) if k != extra) <= 1)
+
+
+@lru_cache(maxsize=8192)
+def _army_info(army: tuple[tuple[str, ...], ...]) -> tuple[tuple[int, ...],
+                                                           tuple[tuple[int, str, int], ...]]:
+    """An army's battle sets (combat.battle_sets) and the sets one may build onto: (index,
+    rank, size) of each regime-rank set (sets.army_addition_options)."""
+    addable = tuple((i, rank_of(s[0]), len(s)) for i, s in enumerate(army)
+                    if regime_of_rank(rank_of(s[0])) is not None)
+    return battle_sets(army), addable
+
+
 def _stealable(f: Fast, target: int) -> bool:
     if target == f.active and not f.base.options.steal_own_pile:
         return False
@@ -343,17 +366,20 @@ def _play_segments(f: Fast) -> list[Segment]:
     out: list[Segment] = []
     if not drawn:
         out.append((1, lambda i: {"type": "draw"}, True))
-    interact = f.turn_no >= n  # CG-1: none in the first round
-    if interact and _interaction_allowed(f, "steal"):
+    allowed = _ALLOWED_NONE if f.turn_no < n else _allowed(
+        f.interactions, REGIME_BONUS[p.regime] if p.regime and len(p.empire_sets) >= 2
+        else None)
+    battles, addable = _army_info(tuple(army))
+    if "steal" in allowed:
         ts = [t for t in range(n) if _stealable(f, t)]
         out.append((len(ts), lambda i: {"type": "steal", "target": ts[i]}, True))
     distinct = distinct_by_label(hand)
-    if interact and _interaction_allowed(f, "trade"):
+    if "trade" in allowed:
         others = [t for t in range(n) if t != seat and f.hands[t]]
         k = len(distinct)
         out.append((len(others) * k, lambda i: {"type": "trade", "target": others[i // k],
                                                 "card": distinct[i % k]}, True))
-    if interact and army and _interaction_allowed(f, "battle") and battle_sets(army):
+    if battles and "battle" in allowed:
         demands = DEMANDS[base.options.battle_demand]
         foes = [t for t in range(n) if t != seat]
         m = len(demands)  # (closures see the last value of a name: one name per segment)
@@ -363,9 +389,8 @@ def _play_segments(f: Fast) -> list[Segment]:
     new, groups = _hand_armies(hand)
     out.append((len(new), lambda i: {"type": "army", "cards": list(new[i]), "set": None},
                 True))
-    more = [] if not army else [(index, c) for index, existing in enumerate(army)
-            if regime_of_rank(rank_of(existing[0])) is not None  # sets.army_addition_options
-            for c in _additions(groups.get(rank_of(existing[0]), ()), len(existing))]
+    more = [(index, c) for index, rank, size in addable
+            for c in _additions(groups.get(rank, ()), size)]
     out.append((len(more), lambda i: {"type": "army", "cards": list(more[i][1]),
                                       "set": more[i][0]}, True))
     if f.turn_no >= n or base.options.first_round_sets:  # CG-1
@@ -374,12 +399,16 @@ def _play_segments(f: Fast) -> list[Segment]:
         sets = _hand_sets(hand, regimes)
         out.append((len(sets), lambda i: _set_action(*sets[i]), False))
     if drawn:
-        ends: list[Json] = [{"type": "discard", "card": c} for c in distinct]
-        ends += [{"type": "disband", "set": i, "card": c}
-                 for i, cards in enumerate(army) for c in distinct_by_label(cards)]
-        if not ends:
-            ends = [{"type": "pass"}]
-        out.append((len(ends), lambda i: ends[i], not f.won[seat]))  # CG-12: a win is rare
+        disbands = [(i, c) for i, cards in enumerate(army) for c in distinct_by_label(cards)]
+        k_hand = len(distinct)
+        ends = k_hand + len(disbands)
+        won = f.won[seat]  # CG-12: a win is a rare move
+        if ends:
+            out.append((ends, lambda i: {"type": "discard", "card": distinct[i]} if i < k_hand
+                        else {"type": "disband", "set": disbands[i - k_hand][0],
+                              "card": disbands[i - k_hand][1]}, not won))
+        else:
+            out.append((1, lambda i: {"type": "pass"}, not won))
         if base.options.expert_spells and f.turn_no >= n:  # spells.can_cast (CG-17)
             spells: list[Json] = [{"type": "spell", "card": c} for c in distinct
                       if any(w.startswith(WIZARD) and w != c for w in hand)]
