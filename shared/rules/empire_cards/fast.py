@@ -323,21 +323,23 @@ def _runs(sub: tuple[str, ...], ranks: tuple[str, ...]) -> tuple[tuple[str, ...]
     return tuple(run_options(sub, ranks))
 
 
-@lru_cache(maxsize=8192)
-def _hand_armies(hand: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], ...],
-                                                 dict[str, tuple[str, ...]]]:
-    """sets.new_army_options of a hand, and its rank groups (read-only)."""
-    groups = _by_rank(hand)
-    return tuple(c for rank, cards in groups.items() for c in _new_sets(rank, cards)), groups
-
-
-SetChoice = tuple[str, str | None, tuple[str, ...]]  # (type, regime, cards)
+Cards = tuple[str, ...]
+SetChoice = tuple[str, str | None, Cards]  # (type, regime, cards)
 
 
 @lru_cache(maxsize=8192)
-def _hand_sets(hand: tuple[str, ...], regimes: tuple[str, ...]) -> tuple[SetChoice, ...]:
-    """legal.play_actions' empire (of ``regimes``), Barbarian and Serf choices."""
+def _hand_info(hand: Cards, regimes: tuple[str, ...]) -> tuple[
+        Cards, tuple[Cards, ...], dict[str, Cards], tuple[SetChoice, ...]]:
+    """What legal.play_actions reads of a hand (read-only): one card per label, the new army
+    sets (sets.new_army_options), the rank groups, and the empire (of ``regimes``),
+    Barbarian and Serf choices."""
     groups = _by_rank(hand)
+    new = tuple(c for rank, cards in groups.items() for c in _new_sets(rank, cards))
+    return distinct_by_label(hand), new, groups, _hand_sets(hand, groups, regimes)
+
+
+def _hand_sets(hand: Cards, groups: dict[str, Cards], regimes: tuple[str, ...]
+               ) -> tuple[SetChoice, ...]:
     wizards = groups.get(WIZARD, ())
     out: list[SetChoice] = []
     for regime in regimes:
@@ -373,7 +375,9 @@ def _play_segments(f: Fast) -> list[Segment]:
     if "steal" in allowed:
         ts = [t for t in range(n) if _stealable(f, t)]
         out.append((len(ts), lambda i: {"type": "steal", "target": ts[i]}, True))
-    distinct = distinct_by_label(hand)
+    regimes = ((p.regime,) if p.regime else REGIMES) \
+        if len(p.empire_sets) < EMPIRE_SETS_TO_WIN else ()
+    distinct, new, groups, sets = _hand_info(hand, regimes)
     if "trade" in allowed:
         others = [t for t in range(n) if t != seat and f.hands[t]]
         k = len(distinct)
@@ -386,7 +390,6 @@ def _play_segments(f: Fast) -> list[Segment]:
         out.append((len(foes) * m, lambda i: {"type": "battle", "target": foes[i // m],
                                               "rank": demands[i % m][0],
                                               "suit": demands[i % m][1]}, True))
-    new, groups = _hand_armies(hand)
     out.append((len(new), lambda i: {"type": "army", "cards": list(new[i]), "set": None},
                 True))
     more = [(index, c) for index, rank, size in addable
@@ -394,9 +397,6 @@ def _play_segments(f: Fast) -> list[Segment]:
     out.append((len(more), lambda i: {"type": "army", "cards": list(more[i][1]),
                                       "set": more[i][0]}, True))
     if f.turn_no >= n or base.options.first_round_sets:  # CG-1
-        regimes = ((p.regime,) if p.regime else REGIMES) \
-            if len(p.empire_sets) < EMPIRE_SETS_TO_WIN else ()
-        sets = _hand_sets(hand, regimes)
         out.append((len(sets), lambda i: _set_action(*sets[i]), False))
     if drawn:
         disbands = [(i, c) for i, cards in enumerate(army) for c in distinct_by_label(cards)]
