@@ -38,6 +38,7 @@ from shared.rules.api import (
 )
 from shared.rules.empire_cards.cards import (
     distinct_by_label,
+    label,
     rank_of,
     regime_of_rank,
     remove_cards,
@@ -47,6 +48,7 @@ from shared.rules.empire_cards.cards import (
 from shared.rules.empire_cards.combat import battle_sets, battle_winner
 from shared.rules.empire_cards.data import (
     EMPIRE_SETS_TO_WIN,
+    PACKS_BY_SEATS,
     RANKS,
     REGIME_BONUS,
     REGIME_RANKS,
@@ -55,6 +57,7 @@ from shared.rules.empire_cards.data import (
     SPECIAL_SET_SIZE,
     SUITS,
     WIZARD,
+    deck_cards,
 )
 from shared.rules.empire_cards.engine import EmpireCardsGame
 from shared.rules.empire_cards.match import has_won_condition
@@ -324,6 +327,8 @@ def _runs(sub: tuple[str, ...], ranks: tuple[str, ...]) -> tuple[tuple[str, ...]
 
 
 Cards = tuple[str, ...]
+_RANK = {c: rank_of(c) for c in deck_cards(max(PACKS_BY_SEATS.values()))}
+_LABEL = {c: label(c) for c in _RANK}
 SetChoice = tuple[str, str | None, Cards]  # (type, regime, cards)
 
 
@@ -333,9 +338,18 @@ def _hand_info(hand: Cards, regimes: tuple[str, ...]) -> tuple[
     """What legal.play_actions reads of a hand (read-only): one card per label, the new army
     sets (sets.new_army_options), the rank groups, and the empire (of ``regimes``),
     Barbarian and Serf choices."""
-    groups = _by_rank(hand)
+    if not all(c in _RANK for c in hand):  # not a card of this game: the plain helpers
+        groups, distinct = _by_rank(hand), distinct_by_label(hand)
+    else:  # hands are kept sorted (cards.sorted_cards): one pass groups them
+        lists: dict[str, list[str]] = {}
+        labels: dict[str, str] = {}
+        for c in hand:
+            lists.setdefault(_RANK[c], []).append(c)
+            labels.setdefault(_LABEL[c], c)
+        groups = {rank: tuple(cards) for rank, cards in lists.items()}
+        distinct = tuple(labels.values())
     new = tuple(c for rank, cards in groups.items() for c in _new_sets(rank, cards))
-    return distinct_by_label(hand), new, groups, _hand_sets(hand, groups, regimes)
+    return distinct, new, groups, _hand_sets(hand, groups, regimes)
 
 
 def _hand_sets(hand: Cards, groups: dict[str, Cards], regimes: tuple[str, ...]
