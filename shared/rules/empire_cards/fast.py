@@ -338,16 +338,16 @@ def _hand_info(hand: Cards, regimes: tuple[str, ...]) -> tuple[
     """What legal.play_actions reads of a hand (read-only): one card per label, the new army
     sets (sets.new_army_options), the rank groups, and the empire (of ``regimes``),
     Barbarian and Serf choices."""
-    if not all(c in _RANK for c in hand):  # not a card of this game: the plain helpers
-        groups, distinct = _by_rank(hand), distinct_by_label(hand)
-    else:  # hands are kept sorted (cards.sorted_cards): one pass groups them
-        lists: dict[str, list[str]] = {}
-        labels: dict[str, str] = {}
+    lists: dict[str, list[str]] = {}
+    labels: dict[str, str] = {}
+    try:  # hands are kept sorted (cards.sorted_cards): one pass groups them
         for c in hand:
             lists.setdefault(_RANK[c], []).append(c)
             labels.setdefault(_LABEL[c], c)
         groups = {rank: tuple(cards) for rank, cards in lists.items()}
         distinct = tuple(labels.values())
+    except KeyError:  # not a card of this game: the plain helpers
+        groups, distinct = _by_rank(hand), distinct_by_label(hand)
     new = tuple(c for rank, cards in groups.items() for c in _new_sets(rank, cards))
     return distinct, new, groups, _hand_sets(hand, groups, regimes)
 
@@ -356,9 +356,13 @@ def _hand_sets(hand: Cards, groups: dict[str, Cards], regimes: tuple[str, ...]
                ) -> tuple[SetChoice, ...]:
     wizards = groups.get(WIZARD, ())
     out: list[SetChoice] = []
+    get = groups.get
     for regime in regimes:
         ranks = REGIME_RANKS[regime]  # type: ignore[index]
-        sub = tuple(c for r in ranks for c in groups.get(r, ())) + wizards
+        parts = [get(r) for r in ranks]
+        if parts.count(None) > len(wizards):  # sets.run_options: neither run can be made
+            continue
+        sub = tuple(c for part in parts if part for c in part) + wizards
         out += [("empire", regime, c) for c in _runs(sub, ranks)]
     if len(hand) >= SPECIAL_SET_SIZE:  # a Barbarian or Serf set is 12 cards
         out += [("barbarian", None, c) for c in barbarian_options(hand)]
