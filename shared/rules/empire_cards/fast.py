@@ -10,10 +10,12 @@ cover a draw are played by the contract path itself: ``to_state``, ``game.apply`
 ``from_state``. The same seat and legal-action index are drawn either way, so the moves are
 the contract path's moves; ``tests/property/test_fast_engines.py`` proves it move by move.
 
-A player is kept as four lists indexed by seat (``hands``, ``armies``, ``discards``,
-``skips``; hands sorted as ``cards.sorted_cards`` keeps them); what only the rare moves
-change (empire sets, regime, specials, the ledger, options, spells, rewards) stays on the
-``base`` model. A rules change goes into both paths.
+A player is kept in four lists indexed by seat (``hands``, ``armies``, ``discards``,
+``skips``) whose entries are the model's own immutable tuples, replaced when they change
+(hands stay sorted as ``cards.sorted_cards`` keeps them, so one pass groups a hand by rank);
+what only the rare moves change (empire sets, regime, specials, the ledger, options, spells,
+rewards) stays on the ``base`` model. What a turn's legal list reads of a hand or an army is
+memoized on it (bounded caches). A rules change goes into both paths.
 """
 
 from __future__ import annotations
@@ -107,7 +109,7 @@ class Fast:
         self.battle: list[Any] | None = (
             None if b is None else [b.attacker, b.defender, b.rank, b.suit, b.attack_set])
         self.hands = [p.hand for p in players]
-        self.armies = [list(p.army) for p in players]
+        self.armies = [p.army for p in players]  # tuples of sets, replaced on change
         self.discards = [p.discard for p in players]
         self.skips = [p.skip_pending for p in players]
         self.won = [has_won_condition(p) for p in players]  # CG-12 (rare moves change it)
@@ -122,7 +124,7 @@ def from_state(state: State) -> Fast:
 def to_state(f: Fast) -> State:
     base = f.base
     players = tuple(
-        p.model_copy(update={"hand": f.hands[i], "army": tuple(f.armies[i]),
+        p.model_copy(update={"hand": f.hands[i], "army": f.armies[i],
                              "discard": f.discards[i], "skip_pending": f.skips[i]})
         for i, p in enumerate(base.players))
     t, b = f.trade, f.battle
@@ -169,13 +171,14 @@ def _allowed(used: tuple[str, ...], extra: str | None) -> frozenset[str]:
 
 
 @lru_cache(maxsize=8192)
-def _army_info(army: tuple[tuple[str, ...], ...]) -> tuple[tuple[int, ...],
-                                                           tuple[tuple[int, str, int], ...]]:
-    """An army's battle sets (combat.battle_sets) and the sets one may build onto: (index,
-    rank, size) of each regime-rank set (sets.army_addition_options)."""
+def _army_info(army: tuple[tuple[str, ...], ...]) -> tuple[
+        tuple[int, ...], tuple[tuple[int, str, int], ...], tuple[tuple[int, str], ...]]:
+    """An army's battle sets (combat.battle_sets), the sets one may build onto: (index, rank,
+    size) of each regime-rank set (sets.army_addition_options), and its disband choices."""
     addable = tuple((i, rank_of(s[0]), len(s)) for i, s in enumerate(army)
                     if regime_of_rank(rank_of(s[0])) is not None)
-    return battle_sets(army), addable
+    disbands = tuple((i, c) for i, cards in enumerate(army) for c in distinct_by_label(cards))
+    return battle_sets(army), addable, disbands
 
 
 def _stealable(f: Fast, target: int) -> bool:
@@ -224,10 +227,10 @@ def _disband(f: Fast, owner: int, index: int, card: str) -> None:
     army = f.armies[owner]
     rest = remove_cards(army[index], (card,))
     if len(rest) <= 1:
-        del army[index]
+        f.armies[owner] = army[:index] + army[index + 1:]
         f.hands[owner] = sorted_cards(f.hands[owner] + rest)
     else:
-        army[index] = rest
+        f.armies[owner] = (*army[:index], rest, *army[index + 1:])
 
 
 def _end_turn(f: Fast) -> None:
@@ -389,7 +392,7 @@ def _play_segments(f: Fast) -> list[Segment]:
     allowed = _ALLOWED_NONE if f.turn_no < n else _allowed(
         f.interactions, REGIME_BONUS[p.regime] if p.regime and len(p.empire_sets) >= 2
         else None)
-    battles, addable = _army_info(tuple(army))
+    battles, addable, disbands = _army_info(army)
     if "steal" in allowed:
         ts = [t for t in range(n) if _stealable(f, t)]
         out.append((len(ts), lambda i: {"type": "steal", "target": ts[i]}, True))
@@ -417,7 +420,6 @@ def _play_segments(f: Fast) -> list[Segment]:
     if f.turn_no >= n or base.options.first_round_sets:  # CG-1
         out.append((len(sets), lambda i: _set_action(*sets[i]), False))
     if drawn:
-        disbands = [(i, c) for i, cards in enumerate(army) for c in distinct_by_label(cards)]
         k_hand = len(distinct)
         ends = k_hand + len(disbands)
         won = f.won[seat]  # CG-12: a win is a rare move
@@ -515,10 +517,11 @@ def _act(f: Fast, seat: int, action: Any) -> None:
     elif kind == "army":  # CG-9
         cards = tuple(action["cards"])
         army = f.armies[seat]
-        if action["set"] is None:
-            army.append(sorted_cards(cards))
+        i = action["set"]
+        if i is None:
+            f.armies[seat] = (*army, sorted_cards(cards))
         else:
-            army[action["set"]] = sorted_cards(army[action["set"]] + cards)
+            f.armies[seat] = (*army[:i], sorted_cards(army[i] + cards), *army[i + 1:])
         f.hands[seat] = remove_cards(f.hands[seat], cards)
     elif kind == "discard":
         card = action["card"]
