@@ -2,13 +2,14 @@
 
 The hot part of a hand runs on plain tuples and lists: the active player's turn (draw, steal
 CG-15, trade CG-5, battle CG-6 .. CG-8, armies CG-9, discard/disband, the 2's sabotage CG-14,
-the turn order CG-4 and the run-out refill CG-12). The moves that change the rarer parts of
-the state (empire, Barbarian and Serf sets CG-10 .. CG-13 with their tribute and gift, the
-Expert spells CG-17, winning a hand and its rewards CG-19, the deal, the dealer CG-3/CG-S3/
-CG-S4, the deck rebuild CG-18, the hand cap CG-S1) and the turns where the deck might not
-cover a draw are played by the contract path itself: ``to_state``, ``game.apply``,
-``from_state``. The same seat and legal-action index are drawn either way, so the moves are
-the contract path's moves; ``tests/property/test_fast_engines.py`` proves it move by move.
+the turn order CG-4, the run-out refill CG-12, short draws and the deck rebuild CG-18). The
+moves that change the rarer parts of the state (empire, Barbarian and Serf sets CG-10 ..
+CG-13 with their tribute and gift, the Expert spells CG-17, winning a hand and its rewards
+CG-19, the dealer and the deal CG-2/CG-3/CG-S3/CG-S4, the last turn before the hand cap
+CG-S1) are played by the contract path itself: ``to_state``, ``game.apply``, ``from_state``
+(about 2% of a random game's moves). The same seat and legal-action index are drawn either
+way, so the moves are the contract path's moves; ``tests/property/test_fast_engines.py``
+proves it move by move.
 
 A player is kept in four lists indexed by seat (``hands``, ``armies``, ``discards``,
 ``skips``) whose entries are the model's own immutable tuples, replaced when they change
