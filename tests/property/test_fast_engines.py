@@ -143,6 +143,15 @@ def test_fast_playout_equals_the_contract_path_over_many_seeds(
         check_equal(name, n, options, seed)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_the_card_games_whole_match_on_the_fast_engine(n: int) -> None:
+    """The Card Game's default match (7 hands of up to 40 rounds, about 5,000 moves: deck
+    rebuilds, hands won and lost, the hand cap) equals the contract path's."""
+    for seed in range(2):
+        check_equal("empire-cards", n, {}, seed)
+
+
 def play_on(game: Game, state: Any, rng: random.Random, key: bytes
             ) -> tuple[list[Move], list[Any], bool]:
     """``play``'s loop with random seats from ``state`` on: (moves, states after, ended)."""
@@ -186,8 +195,9 @@ MIDGAME: dict[str, tuple[int, dict[str, Json], tuple[float, ...], Any]] = {
     "empire-nyc": (4, {"missions": True}, (0.5, 0.9, 0.99), None),
     "empire-engine": (3, {}, (0.2, 0.6, 0.9), None),
     "empires-end": (3, {}, (0.2, 0.5, 0.8, 0.95), None),
-    "empire-cards": (4, {"max_hands": 2, "max_turns_per_hand": 80, "expert_spells": True},
-                     (0.3, 0.6, 0.9), None),
+    # the bots win hand 1 at 37%; from 80% a seat holds a winning set (CG-12), and random
+    # seats win a hand from every cut (the rewards and the next deal on the contract path)
+    "empire-cards": (4, {"max_hands": 2, "expert_spells": True}, (0.5, 0.8, 0.95), None),
 }
 
 
