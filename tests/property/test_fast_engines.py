@@ -268,3 +268,22 @@ def test_the_fast_draws_are_the_dealers() -> None:
             label = f"dice:turn:{i}:attack:{k}:defender"
             sides, count = (6, 2, 20, 100)[i % 4], 1 + i % 6
             assert dice(label, sides, count) == draws.dice(key, label, sides, count)
+
+
+def test_the_card_games_hand_look_up_matches_the_rules_helpers() -> None:
+    """``empire_cards.fast._hand_info`` (one pass over a sorted hand of this game's cards, the
+    plain helpers for any other code) reads a hand as ``sets``/``cards`` do."""
+    from shared.rules.empire_cards import fast
+    from shared.rules.empire_cards.cards import distinct_by_label, sorted_cards
+    from shared.rules.empire_cards.data import REGIMES
+    from shared.rules.empire_cards.sets import by_rank, new_army_options
+
+    rng = random.Random(3)
+    codes = sorted(fast._RANK)
+    for i in range(200):
+        hand = sorted_cards(rng.sample(codes, rng.randint(0, 30)) + (["3S7"] if i % 4 else []))
+        distinct, new, groups, _ = fast._hand_info(hand, REGIMES)
+        assert distinct == distinct_by_label(hand)
+        assert new == tuple(new_army_options(hand))
+        assert {r: list(c) for r, c in groups.items()} == by_rank(hand)
+        assert list(groups) == list(by_rank(hand))
