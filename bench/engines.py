@@ -45,6 +45,7 @@ RUNS: tuple[EngineRun, ...] = (
     EngineRun("empire-nyc", 4, {}, "fast", "the same games on the fast engine"),
     EngineRun("empire-nyc", 4, {}, "heuristic"),
     EngineRun("empire-cards", 4, {}, "random", "a match runs to an Emperor Overlord"),
+    EngineRun("empire-cards", 4, {}, "fast", "the same games on the fast engine"),
     EngineRun(
         "empire-cards",
         4,
@@ -52,6 +53,8 @@ RUNS: tuple[EngineRun, ...] = (
         "random",
         "capped as in the property tests",
     ),
+    EngineRun("empire-cards", 4, {"max_hands": 2, "max_turns_per_hand": 40}, "fast",
+              "the same capped games on the fast engine"),
     EngineRun("duel", 2, OPTIONS, "random", "the benchmark workload's engine"),
 )
 

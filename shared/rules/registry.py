@@ -66,7 +66,8 @@ def get_search_bot(name: str, level: str = "normal", seed: int | None = None) ->
 
 # name -> the game's fast playout module (``<package>.fast``, see ``_kit/fast.py``), for the
 # games that have one.
-_FAST: frozenset[str] = frozenset({"empire", "empire-engine", "empire-nyc", "empires-end"})
+_FAST: frozenset[str] = frozenset({"empire", "empire-cards", "empire-engine", "empire-nyc",
+                                   "empires-end"})
 
 
 def fast_names() -> tuple[str, ...]:

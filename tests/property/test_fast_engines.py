@@ -62,6 +62,15 @@ CASES: dict[str, tuple[tuple[int, ...], tuple[dict[str, Json], ...], int]] = {
          {"reshuffle_discards": False}),
         3,
     ),
+    "empire-cards": (  # the capped tables of test_conformance and test_empire_cards_play
+        (3, 4, 6),
+        ({"max_hands": 1, "max_turns_per_hand": 60},
+         {"max_hands": 1, "max_turns_per_hand": 80, "expert_spells": True,
+          "battle_demand": "rank_suit", "first_dealer": "rps"},
+         {"max_hands": 2, "max_rounds_per_hand": 12, "perfect_deal": True,
+          "first_round_sets": False, "steal_own_pile": False}),
+        2,
+    ),
     "empire-engine": (
         (2, 3, 4),
         ({}, {"long_game": True, "random_start_player": False},
@@ -134,6 +143,15 @@ def test_fast_playout_equals_the_contract_path_over_many_seeds(
         check_equal(name, n, options, seed)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_the_card_games_whole_match_on_the_fast_engine(n: int) -> None:
+    """The Card Game's default match (7 hands of up to 40 rounds, about 5,000 moves: deck
+    rebuilds, hands won and lost, the hand cap) equals the contract path's."""
+    for seed in range(2):
+        check_equal("empire-cards", n, {}, seed)
+
+
 def play_on(game: Game, state: Any, rng: random.Random, key: bytes
             ) -> tuple[list[Move], list[Any], bool]:
     """``play``'s loop with random seats from ``state`` on: (moves, states after, ended)."""
@@ -177,6 +195,9 @@ MIDGAME: dict[str, tuple[int, dict[str, Json], tuple[float, ...], Any]] = {
     "empire-nyc": (4, {"missions": True}, (0.5, 0.9, 0.99), None),
     "empire-engine": (3, {}, (0.2, 0.6, 0.9), None),
     "empires-end": (3, {}, (0.2, 0.5, 0.8, 0.95), None),
+    # the bots win hand 1 at 37%; from 80% a seat holds a winning set (CG-12), and random
+    # seats win a hand from every cut (the rewards and the next deal on the contract path)
+    "empire-cards": (4, {"max_hands": 2, "expert_spells": True}, (0.5, 0.8, 0.95), None),
 }
 
 
@@ -216,6 +237,10 @@ MUTANTS: dict[str, tuple[str, Any]] = {
     "empire-nyc": ("MAX_DEFENDER_DICE", 3),
     "empire": ("BOND_GOLD", 9),
     "empire-engine": ("PRODUCE_GOODS", 3),
+    "empire-cards": ("battle_winner", lambda attack, defence: "attacker"),  # not CG-8
+}
+MUTANT_OPTIONS: dict[str, dict[str, Json]] = {  # a shorter game than the default (7 hands)
+    "empire-cards": {"max_hands": 1, "max_turns_per_hand": 80},
 }
 
 
@@ -226,7 +251,7 @@ def test_a_changed_rule_is_caught(name: str, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(registry.get_fast(name), attr, value)
     with pytest.raises(AssertionError):
         for seed in range(5):
-            check_equal(name, 4, {}, seed)
+            check_equal(name, 4, MUTANT_OPTIONS.get(name, {}), seed)
 
 
 def test_the_fast_draws_are_the_dealers() -> None:
@@ -243,3 +268,22 @@ def test_the_fast_draws_are_the_dealers() -> None:
             label = f"dice:turn:{i}:attack:{k}:defender"
             sides, count = (6, 2, 20, 100)[i % 4], 1 + i % 6
             assert dice(label, sides, count) == draws.dice(key, label, sides, count)
+
+
+def test_the_card_games_hand_look_up_matches_the_rules_helpers() -> None:
+    """``empire_cards.fast._hand_info`` (one pass over a sorted hand of this game's cards, the
+    plain helpers for any other code) reads a hand as ``sets``/``cards`` do."""
+    from shared.rules.empire_cards import fast
+    from shared.rules.empire_cards.cards import distinct_by_label, sorted_cards
+    from shared.rules.empire_cards.data import REGIMES
+    from shared.rules.empire_cards.sets import by_rank, new_army_options
+
+    rng = random.Random(3)
+    codes = sorted(fast._RANK)
+    for i in range(200):
+        hand = sorted_cards(rng.sample(codes, rng.randint(0, 30)) + (["3S7"] if i % 4 else []))
+        distinct, new, groups, _ = fast._hand_info(hand, REGIMES)
+        assert distinct == distinct_by_label(hand)
+        assert new == tuple(new_army_options(hand))
+        assert {r: list(c) for r, c in groups.items()} == by_rank(hand)
+        assert list(groups) == list(by_rank(hand))
