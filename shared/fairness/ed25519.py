@@ -11,6 +11,7 @@ decode to curve points, else the signature is refused. It is computed as
 
 from __future__ import annotations
 
+import functools
 import hashlib
 
 P = 2**255 - 19
@@ -80,8 +81,12 @@ assert _GX is not None
 BASE: Point = (_GX, _GY, 1, _GX * _GY % P)
 
 
+@functools.lru_cache(maxsize=65_536)
 def verify(public: bytes, message: bytes, signature: bytes) -> bool:
-    """Whether ``signature`` (64 bytes) is ``public``'s (32 bytes) over ``message``."""
+    """Whether ``signature`` (64 bytes) is ``public``'s (32 bytes) over ``message``. The answer
+    depends on these exact bytes only, so it is remembered for them: a verifier that checks
+    the same record again (a game verified twice, a tampered copy that differs in one field)
+    does the curve arithmetic once per signature."""
     if len(public) != 32 or len(signature) != 64:
         return False
     a = _decode(public)
