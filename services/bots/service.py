@@ -35,6 +35,7 @@ from shared.protocol.streams import RECLAIM_IDLE_MS
 from shared.runtime.jsonutil import dumps, loads
 from shared.runtime.ports import BotsStorePort
 from shared.runtime.settings import Settings
+from shared.runtime.tasks import cancel_and_wait
 
 log = structlog.get_logger("bots")
 
@@ -68,11 +69,7 @@ class BotRunner:
         return self._http
 
     async def close(self) -> None:
-        for task in list(self.tasks.values()):
-            task.cancel()
-        for task in list(self.tasks.values()):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(list(self.tasks.values()))
         if self._http is not None:
             await self._http.aclose()
         self.search.close()

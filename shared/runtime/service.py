@@ -21,6 +21,7 @@ from shared.runtime import bus, liveness, metrics, ops, tracing
 from shared.runtime.logging import configure_logging
 from shared.runtime.redis import client, ensure_group
 from shared.runtime.settings import Settings, get_settings
+from shared.runtime.tasks import cancel_and_wait
 
 
 @dataclass
@@ -129,11 +130,7 @@ def make_app(kit: ServiceKit, spec_brokers: list[Any] | None = None) -> FastStre
         _deadline(kit)
         for srv in servers:
             await srv.wait_closed()
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
+        await cancel_and_wait(tasks)
         for fn in kit.shutdown:
             with contextlib.suppress(Exception):
                 await fn()

@@ -148,6 +148,7 @@ class Timers:
                     try:
                         finished = await handle(member)
                     except Exception as exc:  # the others still run; this one later
+                        _raise_if_cancelling(exc)
                         log.error("timer_failed", timer=member, key=key,
                                   error=repr(exc)[:300])
                         continue
@@ -163,10 +164,16 @@ class Timers:
             try:
                 await self.poll_once(handle, now())
             except Exception as exc:  # keep the loop alive; the timers stay due
-                task = asyncio.current_task()
-                if task is not None and task.cancelling():
-                    # a cancel that a library turned into another error (a timeout racing
-                    # it): the loop still ends, else awaiting its cancel would never return
-                    raise asyncio.CancelledError from exc
+                _raise_if_cancelling(exc)
                 log.error("timer_loop_error", error=repr(exc)[:300])
+            _raise_if_cancelling(None)  # a cancel swallowed whole under the poll
             await asyncio.sleep(poll_s)
+
+
+def _raise_if_cancelling(exc: BaseException | None) -> None:
+    """A cancel that a library turned into another error (a timeout racing it), or swallowed
+    whole: the loop still ends, else awaiting its cancel would never return. Callers that
+    stop loops use shared/runtime/tasks.py ``cancel_and_wait``, which cancels again."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError from exc

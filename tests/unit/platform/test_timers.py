@@ -72,3 +72,67 @@ def test_the_loop_ends_when_cancelled_even_if_a_library_turns_the_cancel_into_an
         assert loop.cancelled()
 
     asyncio.run(run())
+
+
+def test_a_cancel_swallowed_whole_still_ends_the_loop() -> None:
+    """A poll that eats the cancel and returns normally (no error to see): the loop checks the
+    task's pending cancel before it sleeps, so it still ends."""
+    import asyncio
+
+    class Eats:
+        async def poll_once(self, handle: object, now_ms: int) -> int:
+            try:
+                await asyncio.sleep(10)
+            except asyncio.CancelledError:
+                return 0  # swallowed: no error, no re-raise
+            return 0
+
+    async def run() -> None:
+        loop = asyncio.create_task(
+            timers.Timers.run(Eats(), lambda m: None, 0.01, lambda: 0))  # type: ignore[arg-type]
+        await asyncio.sleep(0.05)
+        loop.cancel()
+        done, _ = await asyncio.wait({loop}, timeout=5)
+        assert done, "the timer loop went on polling after its cancel"
+        assert loop.cancelled()
+
+    asyncio.run(run())
+
+
+def test_cancel_and_wait_cancels_again_a_task_that_swallowed_the_first_cancel() -> None:
+    import asyncio
+
+    from shared.runtime.tasks import cancel_and_wait
+
+    async def stubborn() -> None:
+        for _ in range(2):  # swallows the first cancel, as a racing library timeout can
+            try:
+                await asyncio.sleep(10)
+            except asyncio.CancelledError:
+                asyncio.current_task().uncancel()  # type: ignore[union-attr]
+        await asyncio.sleep(10)
+
+    stop: list[bool] = []
+
+    async def forever() -> None:
+        while not stop:
+            try:
+                await asyncio.sleep(10)
+            except asyncio.CancelledError:
+                asyncio.current_task().uncancel()  # type: ignore[union-attr]
+
+    async def run() -> None:
+        t = asyncio.create_task(stubborn())
+        await asyncio.sleep(0.01)
+        t.cancel()
+        done, _ = await asyncio.wait({t}, timeout=0.3)
+        assert not done  # plain cancel-then-await would wait forever here
+        assert await cancel_and_wait(t, grace_s=5, every_s=0.05) == []
+        assert t.cancelled()
+        f = asyncio.create_task(forever())
+        await asyncio.sleep(0.01)
+        assert await cancel_and_wait(f, grace_s=0.3, every_s=0.05) == [f]  # said, not hung
+        stop.append(True)
+        assert await cancel_and_wait(f) == []
+
+    asyncio.run(run())
