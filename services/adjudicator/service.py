@@ -160,20 +160,15 @@ class Adjudicator:
         body, by a session key the lobby registered for the player the game seats at
         ``msg.seat`` (never ``msg.player_id``: the gateway stamps that). Unsigned acts pass
         only with EMPIRE_REQUIRE_SIGNATURES=0."""
-        if msg.sig is None and msg.key is None:
-            return not self.settings.require_signatures
-        if msg.sig is None or msg.key is None:
-            return False
-        doc = self.store.cached(msg.game_id) or await self.store.load(msg.game_id)
-        if doc is None:
-            return True  # no such game: answered game/not_found, nothing changes
-        player = core.player_at(doc, msg.seat)
-        try:
-            signed = core.signed_act(msg)
-        except ValueError:  # no canonical JSON (a float): nothing a client could have signed
-            return False
-        return session_keys.verify(msg.key, msg.sig, signed) and \
-            await self.registered(player, msg.key, now_ms())
+        player = ""
+        if msg.sig is not None and msg.key is not None:  # the seat's player, to check against
+            doc = self.store.cached(msg.game_id) or await self.store.load(msg.game_id)
+            if doc is None:
+                return True  # no such game: answered game/not_found, nothing changes
+            player = core.player_at(doc, msg.seat)
+        return await session_keys.signed_by(player, msg.key, msg.sig,
+                                            lambda: core.signed_act(msg), self.registered,
+                                            now_ms(), self.settings.require_signatures)
 
     async def on_action(self, msg: im.SubmitAction) -> None:
         with structlog.contextvars.bound_contextvars(game_id=msg.game_id, seat=msg.seat,

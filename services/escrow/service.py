@@ -136,18 +136,15 @@ class Escrow:
         body, by a session key the lobby registered for the player the round's spec seats at
         the slot (the adjudicator's word, never ``msg.player_id``: the gateway stamps that).
         Unsigned commits pass only with EMPIRE_REQUIRE_SIGNATURES=0."""
-        if msg.sig is None and msg.key is None:
-            return not self.settings.require_signatures
         slot = core.slot_of(spec, msg.slot)
-        if slot is None or slot.seat != msg.seat:
-            return True  # refused as escrow/not_your_slot, whoever signed it
-        if not slot.player_id:  # a round opened before signed commands (a rolling upgrade)
-            return not self.settings.require_signatures
-        if msg.sig is None or msg.key is None:
-            return False
-        signed = core.signed_commit(msg)
-        return signed is not None and session_keys.verify(msg.key, msg.sig, signed) and \
-            await self.registered(slot.player_id, msg.key, now_ms())
+        if msg.sig is not None or msg.key is not None:  # signed (or half): whose seat is it?
+            if slot is None or slot.seat != msg.seat:
+                return True  # refused as escrow/not_your_slot, whoever signed it
+            if not slot.player_id:  # a round opened before signed commands (a rolling upgrade)
+                return not self.settings.require_signatures
+        return await session_keys.signed_by(slot.player_id if slot else "", msg.key, msg.sig,
+                                            lambda: core.signed_commit(msg), self.registered,
+                                            now_ms(), self.settings.require_signatures)
 
     async def _store_commit(self, spec: im.OpenRound, msg: im.CommitChoice,
                             opening: core.Opening, receipt: im.Reply) -> str | None:

@@ -58,6 +58,13 @@ class Watch:
     game: str = ""  # the game's registry name, for the log sentences
     names: list[str] = field(default_factory=list)  # seat -> player name (as shown)
     erased: set[str] = field(default_factory=set)  # its deleted players (erased.py)
+    # how this watch's frames look beyond the entry (game, names, erased): part of the fan-out
+    # memo's key (Frames), computed once per watch instead of once per entry and watcher
+    look: tuple[Any, ...] = ()
+
+
+def _look(w: Watch) -> tuple[Any, ...]:
+    return (w.game, tuple(w.names), frozenset(w.erased))
 
 
 @dataclass(eq=False)
@@ -217,6 +224,7 @@ class Hub:
             # (services/gateway/erased.py); looked up once per watch
             w.erased = await erased.erased(self.redis, erased.row_ids(players))
             w.names = erased.names(players, w.erased)
+        w.look = _look(w)
         conn.watches[game_id] = w
         self.by_game[game_id].add(conn)
         self._active[game_id] = time.monotonic()
@@ -296,8 +304,9 @@ class Hub:
     def _queue_views(self, conn: Connection, w: Watch, entries: list[Any],
                      memo: Frames | None = None) -> None:
         memo = memo if memo is not None else Frames()
+        look = w.look or _look(w)
         for i, f in entries:
-            frame = memo.get(("v", w.game_id, w.seat, i, w.game, tuple(w.names)),
+            frame = memo.get(("v", w.game_id, w.seat, i, look),
                              partial(self._view_of, w, f))
             if not conn.out.push(*frame):
                 return
@@ -306,8 +315,9 @@ class Hub:
     def _queue_records(self, conn: Connection, w: Watch, entries: list[Any],
                        memo: Frames | None = None) -> None:
         memo = memo if memo is not None else Frames()
+        look = w.look or _look(w)
         for i, f in entries:
-            frame = memo.get(("r", w.game_id, i, w.game, tuple(w.names), frozenset(w.erased)),
+            frame = memo.get(("r", w.game_id, i, look),
                              partial(self._record_msg, w, i, f))
             if not conn.out.push(*frame):
                 return

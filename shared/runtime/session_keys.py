@@ -4,6 +4,7 @@ clients' signing half (SDK, bots, bench, test helpers) and the services' fast ve
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
@@ -53,6 +54,27 @@ def verify(key: str, sig: str, msg: bytes) -> bool:
     except (InvalidSignature, ValueError):
         return False
     return True
+
+
+async def signed_by(player_id: str, key: str | None, sig: str | None,
+                    message: Callable[[], bytes | None], registry: Any, now_ms: int,
+                    required: bool) -> bool:
+    """The one check behind signed acts (the adjudicator) and signed commits (the escrow),
+    once the caller knows which player the seat belongs to: an unsigned command passes only
+    when signatures are not required; a half-signed one (key or signature alone) never; a
+    signed one when ``sig`` is ``key``'s over exactly ``message()`` (None, or a ValueError:
+    nothing a client could have signed) and ``registry`` (shared/runtime/ports.KeyRegistry)
+    holds ``key`` for ``player_id`` at ``now_ms``."""
+    if key is None and sig is None:
+        return not required
+    if key is None or sig is None:
+        return False
+    try:
+        signed = message()
+    except ValueError:  # no canonical JSON (a float)
+        return False
+    return signed is not None and verify(key, sig, signed) and \
+        bool(await registry(player_id, key, now_ms))
 
 
 # -- the registry (shared/protocol/keys.lobby_session_keys) ---------------------------------
