@@ -39,3 +39,11 @@ def redis_url() -> Iterator[str]:
         yield server.start()
     finally:
         server.stop()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """A directory's session systems stop after its last test (tests/support/dir_scope.py)."""
+    from tests.support.dir_scope import after_test
+
+    after_test(item.path, nextitem.path if nextitem is not None else None)

@@ -14,6 +14,7 @@ from services.supervisor import Supervisor
 from shared.runtime.valkey import free_port
 from tests.browser.chromium import ARGS, ensure_chromium
 from tests.e2e.conftest import OUT, with_db
+from tests.support.dir_scope import until_directory_ends
 
 BROWSER_DB = 7  # e2e uses 0 and 1, the clients tier 5
 STARTUP_S = 180.0
@@ -36,8 +37,9 @@ def web(redis_url: str) -> Iterator[Supervisor]:
     except BaseException:
         sup.stop()
         raise
+    stop = until_directory_ends(__file__, sup.stop)
     yield sup
-    sup.stop()
+    stop()
 
 
 @pytest.fixture(scope="session")

@@ -11,6 +11,7 @@ import pytest
 from services.supervisor import Supervisor
 from shared.runtime.valkey import free_port
 from tests.e2e.conftest import with_db
+from tests.support.dir_scope import until_directory_ends
 
 CLIENTS_DB = 5
 OUT = Path("test-output")
@@ -21,8 +22,9 @@ def clients_system(redis_url: str) -> Iterator[Supervisor]:
     sup = Supervisor(
         redis_url=with_db(redis_url, CLIENTS_DB), port=free_port(), log_dir=OUT / "logs" / "clients"
     )
+    stop = until_directory_ends(__file__, sup.stop)
     try:
         sup.start(wait=180.0)  # eight processes on a loaded 2-core CI machine can take minutes
         yield sup
     finally:
-        sup.stop()
+        stop()

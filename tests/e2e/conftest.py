@@ -16,6 +16,7 @@ from clients.sdk.bot_player import play_seat
 from services.supervisor import Supervisor
 from shared.fairness.verify import verify
 from shared.runtime.valkey import free_port
+from tests.support.dir_scope import until_directory_ends
 
 OUT = Path("test-output")
 
@@ -35,16 +36,18 @@ def start_system(redis_url: str, name: str, **kw: Any) -> Supervisor:
 @pytest.fixture(scope="session")
 def system(redis_url: str) -> Iterator[Supervisor]:
     sup = start_system(redis_url, "single")
+    stop = until_directory_ends(__file__, sup.stop)
     yield sup
-    sup.stop()
+    stop()
 
 
 @pytest.fixture(scope="session")
 def replicated(redis_url: str) -> Iterator[Supervisor]:
     sup = start_system(with_db(redis_url, 1), "replicas",
                        replicas={"adjudicator": 2, "escrow": 2, "dealer": 2})
+    stop = until_directory_ends(__file__, sup.stop)
     yield sup
-    sup.stop()
+    stop()
 
 
 @dataclass

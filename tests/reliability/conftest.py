@@ -22,6 +22,7 @@ from clients.sdk import ApiError, Client
 from services.supervisor import Supervisor
 from shared.rules.replay import final_state
 from shared.runtime.valkey import free_port
+from tests.support.dir_scope import until_directory_ends
 
 FULL = os.environ.get("EMPIRE_RELIABILITY_SCALE", "small").lower() == "full"
 OUT = Path("test-output") / "reliability"
@@ -56,8 +57,9 @@ def start_system(name: str, **kw: Any) -> Supervisor:
 def hall() -> Iterator[Supervisor]:
     """One system shared by the tests that do not kill anything (embedded least privilege)."""
     sup = start_system("hall", metrics=True)
+    stop = until_directory_ends(__file__, sup.stop)
     yield sup
-    sup.stop()
+    stop()
 
 
 class RecordingClient(Client):

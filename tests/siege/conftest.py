@@ -24,6 +24,7 @@ import pytest
 from services.supervisor import Proc, Supervisor
 from shared.runtime.valkey import free_port
 from tests.e2e.conftest import with_db
+from tests.support.dir_scope import until_directory_ends
 
 OUT = Path("test-output") / "siege"
 
@@ -55,8 +56,9 @@ def siege(redis_url: str) -> Iterator[Supervisor]:
     except Exception:
         sup.stop()
         raise
+    stop = until_directory_ends(__file__, sup.stop)
     yield sup
-    sup.stop()
+    stop()
 
 
 def _ready(url: str) -> bool:
