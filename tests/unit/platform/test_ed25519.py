@@ -55,3 +55,33 @@ def test_malformed_input_is_refused_not_raised() -> None:
     assert not verify(pub, msg, sig[:32] + (s + L).to_bytes(32, "little"))  # S >= L
     assert not verify(pub[:31], msg, sig) and not verify(pub, msg, sig[:63])
     assert not verify(b"\xff" * 32, msg, sig)  # not a point
+
+
+def test_the_openssl_shortcut_gives_the_stdlib_answer_on_every_edge_case(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where ``cryptography`` is importable OpenSSL answers first; on every input, valid or
+    not, the answer must be the stdlib arithmetic's own (RFC 8032's cofactored equation)."""
+    from shared.fairness import ed25519
+
+    assert ed25519._FAST is not None  # this environment has it: the shortcut is exercised
+    rng = random.Random(8032)
+    key = Ed25519PrivateKey.generate()
+    pub = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    msg = b"edge"
+    sig = key.sign(msg)
+    s = int.from_bytes(sig[32:], "little")
+    ident = (1).to_bytes(32, "little")  # the neutral element: a small-order point
+    order2 = (ed25519.P - 1).to_bytes(32, "little")  # (0, -1): order 2
+    noncanon = (ed25519.P + 1).to_bytes(32, "little")  # y = 1 encoded as p + 1
+    cases = [(pub, msg, sig), (pub, msg + b"!", sig),
+             (pub, msg, sig[:32] + (s + ed25519.L).to_bytes(32, "little")),
+             (ident, msg, ident + bytes(32)), (order2, msg, ident + bytes(32)),
+             (pub, msg, ident + bytes(32)), (noncanon, msg, ident + bytes(32)),
+             (ident, msg, noncanon + bytes(32)), (pub, msg, order2 + sig[32:])]
+    cases += [(pub, msg, bytes(b ^ (1 << rng.randrange(8)) if i == rng.randrange(64) else b
+                                for i, b in enumerate(sig))) for _ in range(20)]
+    with_openssl = [ed25519.verify.__wrapped__(*c) for c in cases]
+    monkeypatch.setattr(ed25519, "_FAST", None)
+    stdlib_only = [ed25519.verify.__wrapped__(*c) for c in cases]
+    assert with_openssl == stdlib_only
+    assert with_openssl[0] and not with_openssl[1] and with_openssl[3]  # [8]-equation holds
