@@ -159,6 +159,16 @@ certs:
 bench: install
 	$(RUN) -m bench
 
+# the Python SDK as its own wheel (packaging/sdk: the SDK, its bot player and the pure modules
+# they import; client dependencies only) in dist/; test-package installs it alone in a fresh
+# venv and plays a game with it (tests/clients/test_sdk_package.py)
+.PHONY: sdk-wheel test-package
+sdk-wheel: | $(UV)
+	$(UV) build --wheel packaging/sdk -o dist
+
+test-package: install
+	nice $(VENV)/bin/pytest -q -m package -p no:cacheprovider tests/clients/test_sdk_package.py
+
 # the bot ladder (issue 22): round-robin matches between defaults-only, heuristic and the
 # search levels per game and seat count, win rates with 95% Wilson intervals, seat and nation
 # balance (bench/results/ladder-*.json); then 1,000 random games per game must end in bounds
