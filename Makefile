@@ -18,6 +18,7 @@ help:
 	@echo "make test-unit | test-property | test-integration | test-e2e | lint | type | schema"
 	@echo "make slow   long runs (bot-vs-random, big fuzzing) excluded from make test"
 	@echo "make fast-engines   the fast playout engines against the contract path, many seeds"
+	@echo "make sdk-wheel | test-package   the SDK's own wheel (dist/), installed alone and played"
 
 $(UV):
 	$(PY) -m venv $(TOOLS)
