@@ -113,6 +113,9 @@ def test_the_sdk_closure_needs_only_shipped_modules_and_client_libraries() -> No
     assert {"clients.sdk", "clients.sdk.client", "clients.sdk.bot_player",
             "shared.fairness.verify", "shared.runtime.session_keys"} <= set(shipped)
     assert not [m for m in shipped if m.startswith(("services", "bench", "clients.tui"))]
+    own = tomllib.loads((SDK / "pyproject.toml").read_text())["project"]
+    server = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert own["version"] == server["version"]  # released together: one protocol
     out = subprocess.run(
         [sys.executable, "-c", CLOSURE, json.dumps([shipped, sdk_requirements(),
                                                     list(FIRST_PARTY)])],
@@ -165,11 +168,17 @@ def _uv(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           timeout=300, env={**env, "UV_PYTHON_DOWNLOADS": "never"})
 
 
+def _uv_cached(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """From uv's cache (what make install filled) first; the index only when it cannot."""
+    done = _uv(*args, "--offline", cwd=cwd)
+    return done if done.returncode == 0 else _uv(*args, cwd=cwd)
+
+
 @pytest.mark.slow
 @pytest.mark.package
 def test_the_sdk_wheel_installed_alone_plays_and_verifies_a_game(
         clients_system: Supervisor, tmp_path: Path) -> None:
-    built = _uv("build", "--wheel", str(SDK), "-o", str(tmp_path / "dist"), cwd=ROOT)
+    built = _uv_cached("build", "--wheel", str(SDK), "-o", str(tmp_path / "dist"), cwd=ROOT)
     assert built.returncode == 0, built.stderr[-3000:]
     (wheel,) = (tmp_path / "dist").glob("empire_hall_sdk-*.whl")
     venv = tmp_path / "venv"
@@ -182,10 +191,8 @@ def test_the_sdk_wheel_installed_alone_plays_and_verifies_a_game(
     pins.write_text("".join(f"{d.metadata['Name']}=={d.version}\n"
                             for d in importlib.metadata.distributions()
                             if d.metadata["Name"] and d.metadata["Name"] != "empire-hall"))
-    install = ("pip", "install", "--python", str(py), "-c", str(pins), str(wheel))
-    done = _uv(*install, "--offline", cwd=tmp_path)
-    if done.returncode != 0:
-        done = _uv(*install, cwd=tmp_path)
+    done = _uv_cached("pip", "install", "--python", str(py), "-c", str(pins), str(wheel),
+                      cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     listed = _uv("pip", "list", "--python", str(py), "--format", "json", cwd=tmp_path)
     names = {p["name"] for p in json.loads(listed.stdout)}
