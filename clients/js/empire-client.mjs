@@ -2,7 +2,7 @@
 // Empire Hall: a complete minimal client for Node 20+, with no npm dependencies: this file and
 // the fairness module it shares with the web page (services/gateway/static/fairness-core.mjs).
 //
-//   node --experimental-websocket clients/js/empire-client.mjs \
+//   node [--experimental-websocket: Node 20/21 only] clients/js/empire-client.mjs \
 //        --url http://127.0.0.1:8000 --name ada [--game duel] [--seats 2] \
 //        [--options '{"rounds":2}'] [--bots 1] [--timeout 120] [--drop N] [--receipts FILE]
 //
