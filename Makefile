@@ -18,6 +18,7 @@ help:
 	@echo "make test-unit | test-property | test-integration | test-e2e | lint | type | schema"
 	@echo "make slow   long runs (bot-vs-random, big fuzzing) excluded from make test"
 	@echo "make fast-engines   the fast playout engines against the contract path, many seeds"
+	@echo "make sdk-wheel | test-package   the SDK's own wheel (dist/), installed alone and played"
 
 $(UV):
 	$(PY) -m venv $(TOOLS)
@@ -158,6 +159,16 @@ certs:
 
 bench: install
 	$(RUN) -m bench
+
+# the Python SDK as its own wheel (packaging/sdk: the SDK, its bot player and the pure modules
+# they import; client dependencies only) in dist/; test-package installs it alone in a fresh
+# venv and plays a game with it (tests/clients/test_sdk_package.py)
+.PHONY: sdk-wheel test-package
+sdk-wheel: | $(UV)
+	$(UV) build --wheel packaging/sdk -o dist
+
+test-package: install
+	nice $(VENV)/bin/pytest -q -m package -p no:cacheprovider tests/clients/test_sdk_package.py
 
 # the bot ladder (issue 22): round-robin matches between defaults-only, heuristic and the
 # search levels per game and seat count, win rates with 95% Wilson intervals, seat and nation

