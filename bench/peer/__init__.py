@@ -50,14 +50,18 @@ def node_ready() -> str | None:
     return None
 
 
-def run(levels: list[int], window: float, timeout_s: float = 900.0) -> tuple[str, dict[str, Any]]:
-    """One run of the peer at these levels: (its printed tables, its figures)."""
+def run(levels: list[int], window: float, lifecycle: int = 0, lifecycle_window: float = 20.0,
+        timeout_s: float = 900.0) -> tuple[str, dict[str, Any]]:
+    """One run of the peer at these levels (and the lifecycle at ``lifecycle`` concurrent
+    matches unless 0): (its printed tables, its figures)."""
     why = node_ready()
     if why is not None:
         raise PeerError(why)
+    extra = ["--lifecycle", str(lifecycle), "--lifecycle-window", str(lifecycle_window)] \
+        if lifecycle else []
     proc = subprocess.run(
         ["node", str(PEER_DIR / "driver.js"), "--levels", ",".join(map(str, levels)),
-         "--window", str(window)],
+         "--window", str(window), *extra],
         capture_output=True, text=True, timeout=timeout_s, cwd=PEER_DIR, check=False,
     )
     if proc.returncode != 0:
@@ -126,3 +130,24 @@ def compare_table(rows: list[dict[str, Any]]) -> str:
             f"{_num(c['ours_total_cpu_ms'], '.2f')} vs {_num(c['peer_total_cpu_ms'], '.2f')}",
         ])
     return _table(header, out)
+
+
+def lifecycle_table(ours: list[dict[str, Any]], peer: dict[str, Any]) -> str:
+    """Complete matches/s, ours (client entropy on and off) beside the peer's."""
+    from bench.report import _table
+
+    theirs = {int(lv["concurrency"]): lv for lv in peer.get("lifecycle") or []}
+    rows = []
+    for r in ours:
+        p = theirs.get(int(r["concurrency"]))
+        if p is None:
+            continue
+        rows.append([
+            r.get("config", "single"), str(r["concurrency"]),
+            "on" if r.get("client_entropy") else "off",
+            f"{r['matches_per_s']:.1f} vs {p['matches_per_s']:.1f}",
+            _ratio(r["matches_per_s"], p["matches_per_s"]),
+            f"{_num(r['match_ms'].get('p99'), '.0f')} vs {_num(p['match_ms'].get('p99'), '.0f')}",
+        ])
+    return _table(["config", "concurrent", "our client entropy", "matches/s ours vs peer",
+                   "ratio", "match p99 ms ours vs peer"], rows)

@@ -1,7 +1,8 @@
 """``python -m bench.peer`` (``make bench-peer``): ours and the peer in one window.
 
-For each repeat, ours (``python -m bench --only throughput`` at the levels, config ``single``,
-a fresh system) then the peer (``node bench/peer/driver.js`` at the same levels and window),
+For each repeat, ours (``python -m bench --only throughput,lifecycle`` at the levels, config
+``single``, a fresh system) then the peer (``node bench/peer/driver.js`` at the same levels and
+window, and the lifecycle at the same concurrency),
 back to back on the same machine; prints both sides' tables, then per level the two sides
 side by side and the ratios (with --repeat > 1, the median of each figure over the repeats).
 Writes bench/results/peer-<time>.json.
@@ -27,11 +28,16 @@ from bench import peer
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 
 
-def run_ours(levels: list[int], window: float, config: str) -> tuple[str, list[dict[str, Any]]]:
+def run_ours(
+    levels: list[int], window: float, config: str, lifecycle: int, lifecycle_window: float
+) -> tuple[str, dict[str, Any]]:
+    parts = "throughput,lifecycle" if lifecycle else "throughput"
     with tempfile.TemporaryDirectory(prefix="bench-peer-") as out:
         proc = subprocess.run(
-            [sys.executable, "-m", "bench", "--only", "throughput", "--configs", config,
-             "--levels", ",".join(map(str, levels)), "--window", str(window), "--out", out],
+            [sys.executable, "-m", "bench", "--only", parts, "--configs", config,
+             "--levels", ",".join(map(str, levels)), "--window", str(window),
+             "--lifecycle-concurrency", str(max(lifecycle, 1)),
+             "--lifecycle-window", str(lifecycle_window), "--out", out],
             capture_output=True, text=True, check=False,
         )
         latest = Path(out) / "latest.json"
@@ -41,7 +47,11 @@ def run_ours(levels: list[int], window: float, config: str) -> tuple[str, list[d
     text = proc.stdout
     start = text.find("Throughput")
     end = text.find("Peak RSS")
-    return text[start:end if end > 0 else None].strip(), list(result["throughput"])
+    tables = text[start:end if end > 0 else None].strip()
+    lc = text.find("Lifecycle (")
+    if lc > 0:
+        tables += "\n\n" + text[lc:].split("\n\n")[0].strip()
+    return tables, result
 
 
 def median_rows(runs: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
@@ -64,6 +74,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--window", type=float, default=8.0)
     ap.add_argument("--config", default="single")
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--lifecycle", type=int, default=50, help="concurrent matches; 0: none")
+    ap.add_argument("--lifecycle-window", type=float, default=20.0)
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args(argv)
     levels = [int(x) for x in args.levels.split(",") if x]
@@ -76,15 +88,21 @@ def main(argv: list[str] | None = None) -> None:
     for i in range(args.repeat):
         print(f"[bench-peer {time.strftime('%H:%M:%S')}] run {i + 1}/{args.repeat}: ours",
               file=sys.stderr, flush=True)
-        ours_text, ours = run_ours(levels, args.window, args.config)
+        ours_text, ours_all = run_ours(levels, args.window, args.config, args.lifecycle,
+                                       args.lifecycle_window)
+        ours = list(ours_all["throughput"])
         print(f"[bench-peer {time.strftime('%H:%M:%S')}] run {i + 1}/{args.repeat}: peer",
               file=sys.stderr, flush=True)
-        peer_text, theirs = peer.run(levels, args.window)
+        peer_text, theirs = peer.run(levels, args.window, args.lifecycle, args.lifecycle_window)
         print(f"\n=== run {i + 1}: ours (Empire Hall, config {args.config})\n{ours_text}")
         print(f"\n=== run {i + 1}: peer\n{peer_text}")
         rows = peer.compare_rows(ours, theirs)
         runs.append(rows)
-        raw.append({"ours": ours, "peer": theirs, "compare": rows})
+        raw.append({"ours": ours, "ours_lifecycle": ours_all.get("lifecycle", []),
+                    "peer": theirs, "compare": rows})
+        if args.lifecycle:
+            print(f"\n=== run {i + 1}: lifecycle, ours vs the peer")
+            print(peer.lifecycle_table(ours_all.get("lifecycle", []), theirs))
     final = runs[0] if len(runs) == 1 else median_rows(runs)
     label = "" if len(runs) == 1 else f" (medians of {len(runs)} runs)"
     print(f"\nOurs vs the peer, same window{label}; round p99: ours submit->reveal, peer "

@@ -5,7 +5,7 @@
 // (the client's updateMatchID: one sync on the same socket), as our bench's pairs do on
 // their two WebSockets (bench/workloads.py throughput).
 //
-//   node driver.js [--levels 1,10,100,300] [--window 8]
+//   node driver.js [--levels 1,10,100,300] [--window 8] [--lifecycle 50 [--lifecycle-window 20]]
 //
 // Games come from a pool created through boardgame.io's lobby API before the window (create,
 // join seat 0, join seat 1). The N matches start spread over min(2 s, N x 10 ms); the window
@@ -29,12 +29,15 @@ const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) |
 const GAME_TIMEOUT_MS = 30000;
 
 function parseArgs(argv) {
-  const out = { levels: [1, 10, 100, 300], window: 8, maxRate: 1500 };
+  const out = { levels: [1, 10, 100, 300], window: 8, maxRate: 1500, lifecycle: 0,
+    lifecycleWindow: 20, warmup: 4 };
   for (let i = 0; i < argv.length; i += 1) {
     const [k, v] = [argv[i], argv[i + 1]];
     if (k === '--levels') { out.levels = v.split(',').filter(Boolean).map(Number); i += 1; }
     else if (k === '--window') { out.window = Number(v); i += 1; }
     else if (k === '--max-rate') { out.maxRate = Number(v); i += 1; }
+    else if (k === '--lifecycle') { out.lifecycle = Number(v); i += 1; }
+    else if (k === '--lifecycle-window') { out.lifecycleWindow = Number(v); i += 1; }
     else throw new Error(`unknown argument ${k}`);
   }
   return out;
@@ -276,6 +279,68 @@ async function level(server, lobby, serverPid, n, args) {
   };
 }
 
+// Complete matches/s with n matches in flight (our bench/workloads.py lifecycle): create the
+// match, seat 0 and seat 1 join (the lobby API), both open a new client (a new socket) and
+// sync, 5 rounds, both close. Starts spread over a second; measured after a warm-up.
+async function lifecycle(server, lobby, serverPid, n, args) {
+  const tag = `l${n}-${crypto.randomBytes(3).toString('hex')}`;
+  const stats = new Stats();
+  const times = [];
+  let errors = 0;
+  const t00 = now();
+  const stopAt = t00 + (args.warmup + args.lifecycleWindow) * 1000;
+  const loop = async (i) => {
+    await sleep((1000 * i) / n);
+    while (now() < stopAt) {
+      const t = now();
+      try {
+        const g = await lobby.game(`h${tag}-${i}`, `g${tag}-${i}`);
+        const a = new Player(server, 0, stats);
+        const b = new Player(server, 1, stats);
+        const ok = await Promise.all([a.play(g.matchID, g.creds[0]), b.play(g.matchID, g.creds[1])]);
+        a.stop();
+        b.stop();
+        if (ok[0] && ok[1]) times.push([now(), now() - t]);
+        else errors += 1;
+      } catch (e) {
+        errors += 1;
+      }
+    }
+  };
+  const running = Array.from({ length: n }, (_, i) => loop(i));
+  await sleep(args.warmup * 1000);
+  const s0 = procTicks(serverPid);
+  const d0 = process.cpuUsage();
+  const m0 = machineTicks();
+  const w0 = now();
+  await sleep(Math.max(0, stopAt - w0));
+  const w1 = now();
+  const s1 = procTicks(serverPid);
+  const d1 = process.cpuUsage();
+  const m1 = machineTicks();
+  await Promise.all(running);
+  const done = times.filter(([t]) => t >= w0 && t < w1).map(([, d]) => d);
+  const secs = (w1 - w0) / 1000;
+  const serverCpuS = (s1 - s0) / CLK_TCK;
+  const driverCpuS = (d1.user - d0.user + d1.system - d0.system) / 1e6;
+  const machineBusy = 1 - (m1.idle - m0.idle) / Math.max(1, m1.total - m0.total);
+  return {
+    concurrency: n,
+    window_s: Math.round(secs * 100) / 100,
+    matches: done.length,
+    matches_per_s: done.length / secs,
+    match_ms: summary(done),
+    cpu_ms_per_match: {
+      server: done.length ? (1000 * serverCpuS) / done.length : null,
+      driver: done.length ? (1000 * driverCpuS) / done.length : null,
+    },
+    machine_pct: 100 * machineBusy,
+    other_pct: Math.max(0, 100 * machineBusy * require('os').cpus().length
+      - (100 * (serverCpuS + driverCpuS)) / secs),
+    errors,
+  };
+}
+
 const f1 = (x) => (x === null || x === undefined ? '-' : x.toFixed(1));
 const f2 = (x) => (x === null || x === undefined ? '-' : x.toFixed(2));
 const lat = (s) => (s.n ? `${f1(s.p50)}/${f1(s.p95)}/${f1(s.p99)}` : '-');
@@ -285,6 +350,15 @@ function table(header, rows) {
   const line = header.map((h, i) => h.padEnd(w[i])).join('  ');
   return [line, '-'.repeat(line.length),
     ...rows.map((r) => r.map((c, i) => c.padEnd(w[i])).join('  '))].join('\n');
+}
+
+function reportLifecycle(lc) {
+  console.log('\nPeer lifecycle (create, join, join, 2 new sockets, 5 rounds, close)');
+  console.log(table(['side', 'concurrent', 'matches/s', 'match p50/95/99 ms',
+    'server CPU ms/match', 'driver CPU ms/match', 'machine%', 'other%', 'errors'],
+  lc.map((r) => ['peer', String(r.concurrency), r.matches_per_s.toFixed(1), lat(r.match_ms),
+    f2(r.cpu_ms_per_match.server), f2(r.cpu_ms_per_match.driver), r.machine_pct.toFixed(0),
+    r.other_pct.toFixed(0), String(r.errors)])));
 }
 
 function report(results) {
@@ -311,6 +385,7 @@ async function main() {
   const child = await startServer(port);
   const base = `http://127.0.0.1:${port}`;
   const results = [];
+  const lc = [];
   try {
     for (const n of args.levels) {
       process.stderr.write(`[peer] ${n} concurrent matches, ${args.window} s window\n`);
@@ -319,13 +394,21 @@ async function main() {
         + `${f1(r.move_ms.p50)}/${f1(r.move_ms.p99)} ms, errors ${r.errors}\n`);
       results.push(r);
     }
+    if (args.lifecycle > 0) {
+      process.stderr.write(`[peer] lifecycle: ${args.lifecycle} concurrent, `
+        + `${args.lifecycleWindow} s\n`);
+      const r = await lifecycle(base, new Lobby(base), child.pid, args.lifecycle, args);
+      process.stderr.write(`[peer]   ${r.matches_per_s.toFixed(1)} matches/s, errors ${r.errors}\n`);
+      lc.push(r);
+    }
   } finally {
     child.kill('SIGTERM');
   }
   report(results);
+  if (lc.length) reportLifecycle(lc);
   console.log(`PEER-JSON ${JSON.stringify({
     peer: 'boardgame.io', version: require('boardgame.io/package.json').version,
-    node: process.version, levels: results,
+    node: process.version, levels: results, lifecycle: lc,
   })}`);
   process.exit(0);
 }

@@ -97,3 +97,20 @@ def test_the_real_peer_plays_and_its_output_parses() -> None:
     assert lv["rounds"] > 0 and lv["move_ms"]["n"] >= 4 * lv["rounds"] - 8
     assert lv["cpu_ms_per_round"]["server"] > 0
     assert "Peer CPU ms per completed round" in peer.table_text(proc.stdout)
+
+
+def test_lifecycle_table_pairs_ours_with_the_peer_at_the_same_concurrency() -> None:
+    ours = [
+        {"config": "single", "concurrency": 50, "client_entropy": True, "matches_per_s": 20.0,
+         "match_ms": {"p99": 900.0}},
+        {"config": "single", "concurrency": 50, "client_entropy": False, "matches_per_s": 30.0,
+         "match_ms": {"p99": 700.0}},
+        {"config": "single", "concurrency": 10, "client_entropy": True, "matches_per_s": 9.0,
+         "match_ms": {"p99": 1.0}},  # the peer ran no lifecycle at 10: left out
+    ]
+    theirs = {"levels": [], "lifecycle": [{"concurrency": 50, "matches_per_s": 40.0,
+                                            "match_ms": {"p99": 300.0}}]}
+    lines = peer.lifecycle_table(ours, theirs).splitlines()[2:]
+    assert len(lines) == 2
+    assert "20.0 vs 40.0" in lines[0] and "0.50x" in lines[0] and "900 vs 300" in lines[0]
+    assert "30.0 vs 40.0" in lines[1] and "0.75x" in lines[1]
