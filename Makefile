@@ -170,6 +170,13 @@ sdk-wheel: | $(UV)
 test-package: install
 	nice $(VENV)/bin/pytest -q -m package -p no:cacheprovider tests/clients/test_sdk_package.py
 
+# ours beside boardgame.io 0.50.2 (bench/peer, installed from its package-lock.json) in one
+# window: both tables and the ratios (issue 25); PEER_ARGS="--levels 100 --repeat 3"
+.PHONY: bench-peer
+bench-peer: install
+	cd bench/peer && npm ci --no-audit --no-fund --loglevel=error
+	$(RUN) -m bench.peer $(PEER_ARGS)
+
 # the bot ladder (issue 22): round-robin matches between defaults-only, heuristic and the
 # search levels per game and seat count, win rates with 95% Wilson intervals, seat and nation
 # balance (bench/results/ladder-*.json); then 1,000 random games per game must end in bounds

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import engines, micro, profiles, report, system, workloads
+from bench import driver, engines, micro, profiles, report, system, workloads
 from bench.driver import OPTIONS, Lobby
 
 RESULTS = Path(__file__).parent / "results"
@@ -229,6 +229,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument(
         "--profile-workload", choices=("throughput", "lifecycle"), default="throughput"
     )
+    ap.add_argument(
+        "--signatures", choices=("on", "lenient", "off"), default="on",
+        help="signed commits: on (required and sent), lenient (sent, the services run with "
+        "EMPIRE_REQUIRE_SIGNATURES=0), off (not sent, not required): the A/B of their cost",
+    )
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args(argv)
     if args.quick:
@@ -247,6 +252,15 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     if args.profile_only:
         args.parts, args.profile = [], True
     return args
+
+
+def apply_signatures(mode: str) -> None:
+    """The driver signs unless ``off``; the services require signatures only when ``on``."""
+    driver.SIGN = mode != "off"
+    if mode == "on":
+        system.BENCH_ENV.pop("EMPIRE_REQUIRE_SIGNATURES", None)
+    else:
+        system.BENCH_ENV["EMPIRE_REQUIRE_SIGNATURES"] = "0"
 
 
 async def amain(args: argparse.Namespace) -> dict[str, Any]:
@@ -268,6 +282,7 @@ async def amain(args: argparse.Namespace) -> dict[str, Any]:
         "git": git_state(),
         "configs": {k: CONFIGS[k] for k in args.configs},
         "env": dict(system.BENCH_ENV),
+        "signatures": args.signatures,
         "throughput": [],
         "lifecycle": [],
         "memory": {},
@@ -337,6 +352,7 @@ def print_report(result: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse(argv)
+    apply_signatures(args.signatures)
     try:
         import uvloop
 

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-# The peer (issue 10): moves/s with p50/p99 move latency; 4 moves per round.
+# The peer: boardgame.io 0.50.2 measured beside ours in one window (`make bench-peer`,
+# bench/results/peer-20261128-041302.json, medians of 3 runs on a loaded 2-core machine;
+# bench/README.md "Beside the peer"): moves/s (4 moves per round) with p50/p99 move latency
+# and the p99 of a round (seat 0's commit sent -> the round scored).
 PEER: dict[int, dict[str, float]] = {
-    1: {"moves_per_s": 804, "p50": 1.6, "p99": 6.7},
-    10: {"moves_per_s": 1727, "p50": 10, "p99": 28},
-    100: {"moves_per_s": 2100, "p50": 85, "p99": 161},
-    300: {"moves_per_s": 1884, "p50": 319, "p99": 497},
+    1: {"moves_per_s": 2505, "p50": 0.3, "p99": 4.9, "round_p99": 9.5},
+    10: {"moves_per_s": 4985, "p50": 3.2, "p99": 14.6, "round_p99": 30.4},
+    100: {"moves_per_s": 3738, "p50": 32.1, "p99": 121.1, "round_p99": 268.2},
+    300: {"moves_per_s": 2892, "p50": 126.1, "p99": 534.2, "round_p99": 1026.8},
 }
-PEER_LIFECYCLE_PER_S = 62.0
-TARGET_ROUNDS_100 = 1.5 * PEER[100]["moves_per_s"] / 4  # 787.5
-TARGET_REVEAL_P99_MS = 50.0
-TARGET_LIFECYCLE = 2 * PEER_LIFECYCLE_PER_S
+PEER_LIFECYCLE_PER_S = 42.7
+# issue 25: 1.5x the peer's rounds/s and matches/s, p99 at or below the peer's
+TARGET_ROUNDS_100 = 1.5 * PEER[100]["moves_per_s"] / 4  # 1,402
+TARGET_REVEAL_P99_MS = PEER[100]["round_p99"]
+TARGET_LIFECYCLE = 1.5 * PEER_LIFECYCLE_PER_S
 TARGET_BYTES_PER_GAME = 50 * 1024
 
 

@@ -24,9 +24,15 @@ from shared.runtime.valkey import free_port
 # The gateway's per-connection rate limit (50 msg/s) is for people; the driver's players
 # move as fast as the system lets them, like the peer's clients, so the bench lifts it. So
 # too the lobby's per-player quotas (5 open tables, 3 running games): a bench pair hosts a
-# whole pool of idle games (as bench/bot_seats.py lifts them for its seats).
+# whole pool of idle games (as bench/bot_seats.py lifts them for its seats). And the HTTP
+# rates (per player, per IP, sign-ups: 20 requests/s per player, burst 200): one bench
+# player creates, joins and starts a pool of games, far past a person's burst (HTTP 429
+# message/rate_limited "too many requests (player)" at 1 and 10 matches otherwise).
 BENCH_ENV = {"EMPIRE_RATE_PER_S": "1000000", "EMPIRE_RATE_BURST": "1000000",
-             "EMPIRE_QUOTA_OPEN_TABLES": "100000", "EMPIRE_QUOTA_RUNNING_GAMES": "100000"}
+             "EMPIRE_QUOTA_OPEN_TABLES": "100000", "EMPIRE_QUOTA_RUNNING_GAMES": "100000",
+             "EMPIRE_TOKEN_PER_S": "1000000", "EMPIRE_TOKEN_BURST": "1000000",
+             "EMPIRE_HTTP_PER_S": "1000000", "EMPIRE_HTTP_BURST": "1000000",
+             "EMPIRE_SIGNUP_PER_MIN": "1000000", "EMPIRE_SIGNUP_BURST": "1000000"}
 HOT = ("adjudicator", "escrow", "gateway")
 
 

@@ -1,0 +1,116 @@
+"""The peer benchmark's output parser and side-by-side table (bench/peer, issue 25); the last
+test runs boardgame.io's real server and clients briefly (skipped without node or npm ci; marked
+slow, so `make slow` runs it and `make test` does not: 6-15 s on a loaded machine)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from bench import peer
+
+pytestmark = pytest.mark.unit
+
+
+def _level(matches: int, rounds_per_s: float, server: float | None) -> dict[str, Any]:
+    return {
+        "matches": matches,
+        "rounds_per_s": rounds_per_s,
+        "move_ms": {"n": 4, "p50": 1.0, "p95": 2.0, "p99": 3.0},
+        "round_ms": {"n": 1, "p50": 4.0, "p95": 5.0, "p99": 6.0},
+        "cpu_ms_per_round": {"server": server, "driver": 0.5 if server is not None else None},
+    }
+
+
+def _output(levels: list[dict[str, Any]]) -> str:
+    data = {"peer": "boardgame.io", "version": "0.50.2", "levels": levels}
+    return "Peer: a table\nside  matches\n----\npeer  1\nPEER-JSON " + json.dumps(data) + "\n"
+
+
+def test_parse_output_reads_the_json_line_and_keeps_the_tables() -> None:
+    text = _output([_level(1, 300.0, 1.0), _level(10, 500.0, 0.8)])
+    data = peer.parse_output(text)
+    assert [lv["matches"] for lv in data["levels"]] == [1, 10]
+    assert data["levels"][1]["rounds_per_s"] == 500.0
+    assert "PEER-JSON" not in peer.table_text(text)
+    assert peer.table_text(text).startswith("Peer: a table")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "no json here\n",
+        "PEER-JSON {\"peer\": \"x\"}\n",  # no levels
+        "PEER-JSON " + json.dumps({"levels": [{"matches": 1}]}) + "\n",  # a level cut short
+    ],
+)
+def test_parse_output_refuses_output_without_figures(text: str) -> None:
+    with pytest.raises(peer.PeerError):
+        peer.parse_output(text)
+
+
+def test_compare_rows_reads_server_cpu_as_ours_less_the_driver() -> None:
+    ours = [{
+        "config": "single",
+        "matches": 10,
+        "rounds_per_s": 250.0,
+        "submit_reveal_ms": {"p99": 80.0},
+        "submit_ack_ms": {"p99": 40.0},
+        "cpu_ms_per_round": {"gateway#0": 2.0, "escrow#0": 2.0, "valkey": 1.0, "driver": 1.0},
+    }, {  # a level the peer did not run: left out
+        "config": "single", "matches": 300, "rounds_per_s": 1.0, "submit_reveal_ms": {},
+        "submit_ack_ms": {}, "cpu_ms_per_round": {},
+    }]
+    rows = peer.compare_rows(ours, {"levels": [_level(10, 500.0, 1.25)]})
+    assert len(rows) == 1
+    (row,) = rows
+    assert row["ours_server_cpu_ms"] == pytest.approx(5.0)
+    assert row["ours_total_cpu_ms"] == pytest.approx(6.0)
+    assert row["peer_server_cpu_ms"] == pytest.approx(1.25)
+    assert row["peer_total_cpu_ms"] == pytest.approx(1.75)
+    assert (row["ours_round_p99_ms"], row["peer_round_p99_ms"]) == (80.0, 6.0)
+    table = peer.compare_table(rows)
+    assert "250 vs 500" in table and "0.50x" in table and "4.00x" in table
+
+
+@pytest.mark.slow
+def test_the_real_peer_plays_and_its_output_parses() -> None:
+    why = peer.node_ready()
+    if why is not None:
+        pytest.skip(why)
+    # one match, a small pool (--max-rate sizes it), half a second measured
+    import subprocess
+
+    proc = subprocess.run(
+        ["node", str(peer.PEER_DIR / "driver.js"), "--levels", "1", "--window", "0.5",
+         "--max-rate", "100"],
+        capture_output=True, text=True, timeout=120, cwd=peer.PEER_DIR, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    data = peer.parse_output(proc.stdout)
+    (lv,) = data["levels"]
+    assert data["version"] == "0.50.2"
+    assert lv["matches"] == 1 and lv["errors"] == 0
+    # 4 moves a round; the moves of the rounds cut by the window's ends land outside it
+    assert lv["rounds"] > 0 and lv["move_ms"]["n"] >= 4 * lv["rounds"] - 8
+    assert lv["cpu_ms_per_round"]["server"] > 0
+    assert "Peer CPU ms per completed round" in peer.table_text(proc.stdout)
+
+
+def test_lifecycle_table_pairs_ours_with_the_peer_at_the_same_concurrency() -> None:
+    ours = [
+        {"config": "single", "concurrency": 50, "client_entropy": True, "matches_per_s": 20.0,
+         "match_ms": {"p99": 900.0}},
+        {"config": "single", "concurrency": 50, "client_entropy": False, "matches_per_s": 30.0,
+         "match_ms": {"p99": 700.0}},
+        {"config": "single", "concurrency": 10, "client_entropy": True, "matches_per_s": 9.0,
+         "match_ms": {"p99": 1.0}},  # the peer ran no lifecycle at 10: left out
+    ]
+    theirs = {"levels": [], "lifecycle": [{"concurrency": 50, "matches_per_s": 40.0,
+                                            "match_ms": {"p99": 300.0}}]}
+    lines = peer.lifecycle_table(ours, theirs).splitlines()[2:]
+    assert len(lines) == 2
+    assert "20.0 vs 40.0" in lines[0] and "0.50x" in lines[0] and "900 vs 300" in lines[0]
+    assert "30.0 vs 40.0" in lines[1] and "0.75x" in lines[1]
