@@ -174,8 +174,7 @@ def _uv_cached(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return done if done.returncode == 0 else _uv(*args, cwd=cwd)
 
 
-@pytest.mark.slow
-@pytest.mark.package
+@pytest.mark.package  # in make test too (≈10 s): the issue asks for it in a test
 def test_the_sdk_wheel_installed_alone_plays_and_verifies_a_game(
         clients_system: Supervisor, tmp_path: Path) -> None:
     built = _uv_cached("build", "--wheel", str(SDK), "-o", str(tmp_path / "dist"), cwd=ROOT)
