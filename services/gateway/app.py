@@ -21,6 +21,7 @@ from services.gateway.hub import Hub
 from services.gateway.limits import get_limits
 from services.gateway.lobby_rpc import LobbyRpc
 from services.gateway.memory_guard import MemoryGuard
+from services.gateway.micro_cache import MicroCache
 from services.gateway.quotas import Quotas
 from services.gateway.replays import ReplayBoards
 from services.gateway.routes import accounts, admin, games, health, matches, pages, tables
@@ -56,7 +57,8 @@ def build(settings: Settings) -> Gateway:
                  memory=MemoryGuard(redis, limits.memory_soft_limit), revocations=revocations,
                  edge=edge, chat=chat, boards=ReplayBoards(),
                  archive=ValkeyArchive(redis),  # finished games once their live keys expire
-                 lobby_rpc=LobbyRpc(broker, settings.instance))
+                 lobby_rpc=LobbyRpc(broker, settings.instance),
+                 listings=MicroCache(limits.listing_cache_ms / 1000, "/api/tables"))
 
     @broker.subscriber(stream=StreamSub(streams.GW_UPDATES, last_id="$",
                                         max_records=settings.max_records, batch=True),

@@ -14,7 +14,8 @@ RATE_LIMITED = Counter("empire_rate_limited_total",
                        "Requests and sockets refused by a rate limit or quota, by limit",
                        ["limit"], registry=REGISTRY)
 RATE_LIMIT_ERRORS = Counter("empire_rate_limit_errors_total",
-                            "Rate-limit checks let through because storage failed",
+                            "Rate-limit checks whose storage failed (rates decided locally, "
+                            "sockets let through)",
                             registry=REGISTRY)
 HTTP_TIMEOUTS = Counter("empire_http_timeouts_total",
                         "HTTP connections cut by a server guard, by phase (head, body, write)",

@@ -48,6 +48,9 @@ class GatewayLimits(BaseSettings):
     # one player's connections watching one game, per process (more sockets of one account
     # on one game add nothing but fan-out work): message/rate_limited
     ws_watches_per_game: int = Field(4, ge=1)
+    # the lobby listing (GET /api/tables) reused per replica this long (0: off), whatever the
+    # number of callers: services/gateway/micro_cache.py
+    listing_cache_ms: int = Field(500, ge=0, le=5_000)
     # Valkey memory: from this fraction of maxmemory on, new players, tables and games are
     # refused 503 storage/full; running games' moves go on (services/gateway/memory_guard.py)
     memory_soft_limit: float = Field(0.85, gt=0, le=1)

@@ -9,10 +9,14 @@ works on a cluster too).
   slots every third of EMPIRE_WS_SLOT_TTL_S and removes them on close; a dead replica's
   slots lapse after the TTL.
 
-Storage trouble (Valkey down, a missing ACL permission) lets the request through and is
-logged (``rate_limit_unavailable``, at most once a minute) and counted
+Each replica keeps its own view of the rates (services/gateway/local_rates.py): a request
+the cluster's last known state already refuses is refused without a Valkey call (pre-check),
+and when the Valkey call fails (Valkey down or slow, a missing ACL permission) the request is
+decided by that view, at the same rate and burst per subject, instead of passing unlimited.
+Such failures are logged (``rate_limit_unavailable``, at most once a minute) and counted
 (``empire_rate_limit_errors_total``): the limits protect the service, they must not become
-its single point of failure.
+its single point of failure. Socket slots still fail open (a socket is long-lived and is
+counted again when its replica's slots are refreshed).
 """
 
 from __future__ import annotations
@@ -32,13 +36,15 @@ from redis.exceptions import NoScriptError, RedisError
 from services.gateway import edge_metrics
 from services.gateway.client_ip import within
 from services.gateway.limits import GatewayLimits
+from services.gateway.local_rates import LocalRates
 from shared.protocol import keys
 
 log = structlog.get_logger("gateway")
 PREFIX = keys.RATE_PREFIX
 
 # KEYS[1] the subject's key; ARGV: now (µs), emission interval (µs), burst.
-# Returns 0 (allowed) or the µs until a request fits.
+# Returns the µs until a request fits (> 0: refused), or, allowed, minus the µs from now to
+# the new theoretical arrival time (< 0). Either way the caller learns the subject's TAT.
 GCRA = """
 local now = tonumber(ARGV[1])
 local interval = tonumber(ARGV[2])
@@ -50,7 +56,7 @@ if allow_at > now then return math.ceil(allow_at - now) end
 local new_tat = tat + interval
 redis.call('SET', KEYS[1], string.format('%.0f', new_tat), 'PX',
            math.ceil((new_tat - now) / 1000) + 1)
-return 0
+return -math.ceil(new_tat - now)
 """
 
 # KEYS[1] the subject's slots; ARGV: now (ms), expiry (ms), limit, member, ttl (ms).
@@ -93,6 +99,7 @@ class Quotas:
         self._held: dict[str, Slots] = {}
         self._ids = itertools.count()
         self._warned = 0.0
+        self.local = LocalRates()  # this replica's view of the rates: pre-check, fallback
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -119,12 +126,22 @@ class Quotas:
         if not self.limits.rate_limits:
             return ALLOW
         interval_us = max(1, round(1_000_000 / per_s))
-        try:
-            wait_us = await self._script(GCRA, f"{PREFIX}{limit}:{subject}",
-                                         int(time.time() * 1_000_000), interval_us, burst)
-        except RedisError as exc:
-            self._unavailable(limit, exc)
-            return ALLOW
+        key = f"{PREFIX}{limit}:{subject}"
+        now = int(time.time() * 1_000_000)
+        wait_us = self.local.wait_us(key, now, interval_us, burst)  # refused here already
+        if wait_us <= 0:
+            try:
+                answer = await self._script(GCRA, key, now, interval_us, burst)
+            except RedisError as exc:  # decided by this replica's view (local_rates.py)
+                self._unavailable(limit, exc)
+                wait_us = self.local.take(key, int(time.time() * 1_000_000), interval_us,
+                                          burst)
+            else:
+                # the subject's TAT in the cluster: refused, the next request fits at
+                # tat + interval - burst * interval = now + answer
+                self.local.learn(key, now + answer + (burst - 1) * interval_us
+                                 if answer > 0 else now - answer)
+                wait_us = max(0, answer)
         if wait_us <= 0:
             return ALLOW
         edge_metrics.RATE_LIMITED.labels(limit).inc()

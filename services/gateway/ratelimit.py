@@ -6,6 +6,10 @@ meanwhile wait in its socket (uvicorn stops reading once its small queue is full
 holds the sender), so a flood costs the gateway about ``2 × rate`` frames a second per
 connection, however fast it is sent (issue 28: an act flood took one gateway core before). A socket
 refused more times than its burst before its bucket is full again is closed 1008 (flooding).
+
+Pacing and strikes are keyed on the bucket's own refusals (``refusals``), never on a reply's
+code: other refusals that share the code ``message/rate_limited`` (the per-player watch cap,
+EMPIRE_WS_WATCHES_PER_GAME) are answers to a client within its rate, not a flood.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ class TokenBucket:
         self.burst = float(burst)
         self.tokens = float(burst)
         self.t = time.monotonic()
+        self.refusals = 0  # take() answered False, ever (the serve loop compares counts)
 
     def _refill(self) -> None:
         now = time.monotonic()
@@ -30,6 +35,7 @@ class TokenBucket:
         if self.tokens >= 1:
             self.tokens -= 1
             return True
+        self.refusals += 1
         return False
 
     def full(self) -> bool:

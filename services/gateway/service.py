@@ -21,6 +21,7 @@ from services.gateway.hub import Hub
 from services.gateway.limits import GatewayLimits
 from services.gateway.lobby_rpc import LobbyRpc
 from services.gateway.memory_guard import MemoryGuard
+from services.gateway.micro_cache import MicroCache
 from services.gateway.quotas import Quotas
 from services.gateway.replays import ReplayBoards
 from services.gateway.sessions import Revocations
@@ -59,6 +60,7 @@ class Gateway:
     boards: ReplayBoards
     archive: ValkeyArchive
     lobby_rpc: LobbyRpc
+    listings: MicroCache  # GET /api/tables, per replica (micro_cache.py)
 
     # -- the stream side ---------------------------------------------------------------------
 

@@ -174,6 +174,7 @@ class Edge:
                 if message["type"] == "websocket.disconnect":
                     break
                 raw = message.get("text")
+                refused_before = bucket.refusals
                 with structlog.contextvars.bound_contextvars(player_id=ident.player_id):
                     if raw is None:
                         reply: dict[str, Any] | None = _binary(message.get("bytes") or b"") \
@@ -184,7 +185,7 @@ class Edge:
                             reply = await self._handle_safely(conn, raw, bucket)
                 if reply is not None:
                     await conn.send(reply)
-                if reply is not None and reply.get("code") == "message/rate_limited":
+                if bucket.refusals > refused_before:  # over its rate (not another refusal)
                     strikes += 1
                     if strikes > self.settings.rate_burst:
                         log.info("ws_flooding_closed", player_id=ident.player_id)

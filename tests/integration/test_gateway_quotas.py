@@ -1,8 +1,8 @@
 """The gateway's Redis-backed rate limits and socket quotas (services/gateway/quotas.py) on
 the shipped Valkey configuration, as the ``gateway`` ACL user: with the ACL selector the
 gateway needs for its ``rl:*`` keys, the limits hold; with today's gateway rules alone
-(no ``rl:*`` permission) every check lets the request through and is counted as an error,
-never failing the request."""
+(no ``rl:*`` permission) every check is counted as an error, never failing the request: a
+rate is then decided by the replica's own view (same rate and burst), a socket passes."""
 
 from __future__ import annotations
 
@@ -63,9 +63,13 @@ async def test_rates_and_socket_quotas_as_the_gateway_user(
                     for i in range(5)]
         slots = [await (q if i % 2 else other).open_socket("p-1", "203.0.113.7", True)
                  for i in range(3)]
-        if not enforced:  # no permission on rl:*: nothing refused, every failure counted
+        if not enforced:  # no permission on rl:*: every failure counted; each replica
+            # decides rates from its own view (local_rates.py), sockets fail open
             assert all(v.ok for v in verdicts) and all(isinstance(s, Slots) for s in slots)
             assert edge_metrics.RATE_LIMIT_ERRORS._value.get() > errors
+            alone = [await q.take("http", "203.0.113.10", 1.0, 3) for _ in range(6)]
+            assert [v.ok for v in alone] == [True] * 3 + [False] * 3, alone
+            assert alone[3].retry_after_s >= 1 and alone[3].limit == "http"
             return
         assert [v.ok for v in verdicts] == [True, True, True, False, False]
         assert verdicts[3].retry_after_s >= 1 and verdicts[3].limit == "http"

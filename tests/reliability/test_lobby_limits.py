@@ -38,6 +38,7 @@ LIMITS = {
     "EMPIRE_TABLE_IDLE_S": "15",  # above a busy CI machine's set-up time of a table
     "EMPIRE_LOBBY_PAGE_PER_HOST": "2",
     "EMPIRE_LOBBY_LIST_CACHE_MS": "0",
+    "EMPIRE_LISTING_CACHE_MS": "0",  # the gateway's micro-cache of the listing too
     "EMPIRE_GAME_LIFETIME_S": "12",
     "EMPIRE_ARCHIVE_AFTER_S": "0.5",
     "EMPIRE_ARCHIVE_LIVE_TTL_S": "1",

@@ -15,15 +15,18 @@ import asyncio
 import contextlib
 import json
 import random
+import secrets
 import time
 from collections.abc import Iterator
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 import pytest
+import redis
 import websockets
 
 from services.supervisor import Supervisor
-from tests.siege.conftest import extra_gateways, report
+from tests.siege.conftest import extra_gateways, metric, report
 from tests.support.wsauth import offer, ws_url
 
 pytestmark = [pytest.mark.siege, pytest.mark.timeout(300)]
@@ -48,9 +51,30 @@ def fresh_ip() -> str:
     return f"198.{18 + _rng.randrange(2)}.{_rng.randrange(256)}.{_rng.randrange(1, 255)}"
 
 
+PAIR_USER = "siege-pair"
+
+
 @pytest.fixture(scope="module")
-def pair(siege: Supervisor) -> Iterator[list[str]]:
-    with extra_gateways(siege, STRICT, n=2) as urls:
+def pair_admin(siege: Supervisor) -> Iterator[tuple[redis.Redis, str]]:
+    """The pair's own Valkey user (every permission), so a test can take the rate limiter's
+    script away from these two gateways alone; yields an admin client and the user's URL."""
+    assert siege.redis_url is not None
+    password = secrets.token_hex(16)
+    admin = redis.Redis.from_url(siege.redis_url)
+    admin.execute_command("ACL", "SETUSER", PAIR_USER, "on", f">{password}", "~*", "&*",
+                          "+@all")
+    u = urlsplit(siege.redis_url)
+    try:
+        yield admin, urlunsplit(u._replace(
+            netloc=f"{PAIR_USER}:{password}@{u.hostname}:{u.port}"))
+    finally:
+        admin.execute_command("ACL", "DELUSER", PAIR_USER)
+        admin.close()
+
+
+@pytest.fixture(scope="module")
+def pair(siege: Supervisor, pair_admin: tuple[redis.Redis, str]) -> Iterator[list[str]]:
+    with extra_gateways(siege, {**STRICT, "EMPIRE_REDIS_URL": pair_admin[1]}, n=2) as urls:
         yield urls
 
 
@@ -94,6 +118,62 @@ async def test_http_requests_per_ip_hold_across_two_gateways(pair: list[str]) ->
     report("rate_http_ip", {"burst": 40, "sent": 80, "ok": ok,
                             "limited": sum(map(_limited, rs))})
     assert 40 <= ok <= max(43, most(40, 1, t0)) and ok + sum(map(_limited, rs)) == 80, ok
+
+
+async def test_http_requests_per_ip_stay_bounded_while_the_limiter_cannot_use_valkey(
+        pair: list[str], pair_admin: tuple[redis.Redis, str]) -> None:
+    """The gateway's Valkey user loses its scripts (NOPERM: a broken ACL, as Valkey down or
+    timing out would do): an address's requests are still held near the burst by the
+    gateway's own view of the rate (services/gateway/local_rates.py), not let through
+    unlimited, and each failed check is counted."""
+    admin, _ = pair_admin
+    ip = fresh_ip()
+    errors = metric(pair[0], "empire_rate_limit_errors_total")
+    admin.execute_command("ACL", "SETUSER", PAIR_USER, "-evalsha", "-eval", "-script")
+    try:
+        t0 = time.monotonic()
+        async with httpx.AsyncClient(timeout=30) as http:
+            rs = await asyncio.gather(*[http.get(f"{pair[0]}/api/games",
+                                                 headers={"X-Forwarded-For": ip})
+                                        for _ in range(60)])
+    finally:
+        admin.execute_command("ACL", "SETUSER", PAIR_USER, "+@all")
+    ok = [r.status_code for r in rs].count(200)
+    report("rate_http_ip_without_valkey", {"burst": 40, "sent": 60, "ok": ok,
+                                           "limited": sum(map(_limited, rs))})
+    assert 40 <= ok <= max(43, most(40, 1, t0)) and ok + sum(map(_limited, rs)) == 60, ok
+    assert metric(pair[0], "empire_rate_limit_errors_total") >= errors + 60
+
+
+def _script_calls(admin: redis.Redis) -> int:
+    """EVALSHA calls the Valkey server has run (every service's, all databases)."""
+    stats = admin.info("commandstats")
+    return int(stats.get("cmdstat_evalsha", {}).get("calls", 0))
+
+
+async def test_a_flood_past_the_limit_is_refused_without_asking_valkey(
+        pair: list[str], pair_admin: tuple[redis.Redis, str]) -> None:
+    """Past its burst, an address's requests are refused by the gateway's own view of the
+    rate (the cluster's state it learned from the last answer): 120 requests over the limit
+    cost about one Valkey script call per request let through, not one each (before: 120)."""
+    admin, _ = pair_admin
+    ip = fresh_ip()
+    async with httpx.AsyncClient(timeout=30) as http:
+        async def get() -> httpx.Response:
+            return await http.get(f"{pair[0]}/api/games", headers={"X-Forwarded-For": ip})
+
+        spent = [(await get()).status_code for _ in range(40)]  # the burst
+        before = _script_calls(admin)
+        t0 = time.monotonic()
+        flood = [await get() for _ in range(120)]
+        calls = _script_calls(admin) - before
+    ok = [r.status_code for r in flood].count(200)
+    report("rate_http_precheck", {"burst": 40, "sent": 120, "ok": ok, "script_calls": calls})
+    assert spent.count(200) >= 39, spent
+    assert ok <= most(0, 1, t0) and ok + sum(map(_limited, flood)) == 120, ok
+    # one call per request let through and per token the view was not sure of, plus the
+    # other services' own scripts meanwhile (a few)
+    assert calls <= 2 * ok + 25, (calls, ok)
 
 
 async def test_requests_per_token_hold_across_addresses_and_gateways(pair: list[str]) -> None:

@@ -351,6 +351,48 @@ async def test_one_account_watches_one_game_from_at_most_four_sockets(siege: Sup
                 await ws.close()
 
 
+async def test_refused_watches_are_not_flood_strikes(siege: Supervisor) -> None:
+    """Only the socket's own rate counts as flooding: 300 ``watch`` frames refused by the
+    per-player watch cap (``message/rate_limited``, like a rate refusal) from a client that
+    waits for each answer do not close the socket 1008 (before, every such refusal was a
+    strike and the 201st closed it); the socket still answers a ping. A real flood still
+    closes 1008 (test below)."""
+    url = siege.url
+    async with Client(url) as host, Client(url) as fan:
+        await host.sign_in("strike-host")
+        await fan.sign_in("strike-fan")
+        t = await host.create_table("duel", 2, {"rounds": 30})
+        await host.add_bot(t["table_id"])
+        gid = await host.start(t["table_id"])
+        socks = [await websockets.connect(ws_url(url), subprotocols=offer(fan.token or ""))
+                 for _ in range(5)]
+        try:
+            for ws in socks:
+                assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "welcome"
+            for ws in socks[:4]:  # the player's four places on this game are taken
+                await ws.send(json.dumps({"type": "watch", "game_id": gid}))
+                first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                assert first["type"] in ("view", "record"), first
+            codes: dict[str, int] = {}
+            for _ in range(300):
+                await socks[4].send(json.dumps({"type": "watch", "game_id": gid}))
+                answer = json.loads(await asyncio.wait_for(socks[4].recv(), 10))
+                assert answer["type"] == "rejected", answer
+                codes[answer["code"]] = codes.get(answer["code"], 0) + 1
+            assert codes == {"message/rate_limited": 300}, codes
+            for _ in range(100):  # the last watches may have emptied its bucket: paced
+                await socks[4].send(json.dumps({"type": "ping"}))
+                answer = json.loads(await asyncio.wait_for(socks[4].recv(), 10))
+                if answer["type"] == "pong":
+                    break
+                assert answer.get("code") == "message/rate_limited", answer
+                await asyncio.sleep(0.05)
+            assert answer["type"] == "pong" and socks[4].close_code is None, answer
+        finally:
+            for ws in socks:
+                await ws.close()
+
+
 async def test_a_flooding_socket_is_paced_then_closed_1008_and_the_player_plays_on(
         siege: Supervisor) -> None:
     """A socket that keeps sending over its rate is paced (after a refusal its next frame is

@@ -20,15 +20,24 @@ router = APIRouter()
 
 @router.get("/api/tables", **typed(hm.Tables))
 async def list_tables(request: Request, gw: Gw, authorization: Auth = None) -> dict[str, Any]:
+    """The same for every player: served from this replica's micro-cache
+    (EMPIRE_LISTING_CACHE_MS, services/gateway/micro_cache.py), one lobby RPC per query and
+    window."""
     who = await gw.identity(authorization)
     query = {k: v for k, v in request.query_params.items()
              if k in lm.ListTables.model_fields and k not in ("v", "op", "player_id", "name")}
-    out = await gw.lobby(lobby_request(lm.ListTables, query, stamp(who)))
-    rows = out.get("tables")
-    if isinstance(rows, list):  # a deleted player still seated: one lookup for the page
-        gone = await gw.store.erased([i for t in rows for i in erased.table_ids(t)])
-        out["tables"] = [erased.table(t, gone) for t in rows]
-    return out
+    req = lobby_request(lm.ListTables, query, stamp(who))  # a bad query answers 4xx here
+
+    async def listing() -> dict[str, Any]:
+        out = await gw.lobby(req)
+        rows = out.get("tables")
+        if isinstance(rows, list):  # a deleted player still seated: one lookup for the page
+            gone = await gw.store.erased([i for t in rows for i in erased.table_ids(t)])
+            out["tables"] = [erased.table(t, gone) for t in rows]
+        return out
+
+    key = (req.limit, req.cursor, req.live_limit, req.live_cursor)
+    return await gw.listings.get(key, listing)
 
 
 @router.post("/api/tables", **typed(hm.TableAnswer),
