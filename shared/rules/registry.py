@@ -56,7 +56,7 @@ def get_search_spec(name: str) -> Any:
     return module.SEARCH
 
 
-def get_search_bot(name: str, level: str = "normal", seed: int | None = None) -> Any:
+def get_search_bot(name: str, level: Any = "normal", seed: int | None = None) -> Any:
     """A search bot (ISMCTS, ``shared.rules._kit.search.SearchBot``) at ``level``: "easy",
     "normal" or "hard" (``LEVELS``). Its ``act``/``choose`` take an optional ``deadline``."""
     from shared.rules._kit.search import SearchBot
