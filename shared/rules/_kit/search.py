@@ -24,6 +24,10 @@ callable, built from ``Level.time_s``, that says when to stop. Every iteration:
    the rollout policy. Then the game's ``evaluate(state)`` gives an estimated win chance per
    seat. At Terminal, the reward is half the result (1 for a win, 1/k for a k-way shared
    first place, 0 otherwise) and half ``evaluate``, the margin, which makes it less noisy.
+   With ``Level.fast_depth`` the rollout instead runs on the game's fast engine
+   (``_kit/fast.py``): random seats on the compact state, the models only at its two ends.
+   No level uses it: random rollouts played weaker than the heuristic's, even with 4x the
+   iterations (``bench/README.md``, "Search rollouts on the fast engines").
 
 The chosen move is the root candidate with the best lower confidence bound (mean minus
 ``caution / sqrt(visits)``), where the heuristic's own choice gets ``prior_bias`` added. A
