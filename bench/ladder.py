@@ -124,10 +124,26 @@ class _Timed:
         return out
 
 
+def search_level(who: str) -> Any:
+    """A search entrant's level: a ``LEVELS`` name, optionally ``+fast<depth>`` for the same
+    level with ``fast_depth`` (rollouts on the fast engine) and ``*<k>`` for k times its
+    iterations (the time budget stays), e.g. ``normal+fast300*4``."""
+    import dataclasses
+
+    from shared.rules._kit.search import LEVELS
+
+    name, _, variant = who.partition("+fast")
+    depth, _, times = variant.partition("*")
+    level = LEVELS[name]
+    if not variant:
+        return level
+    return dataclasses.replace(level, name=who, fast_depth=int(depth),
+                               iterations=level.iterations * int(times or 1))
+
+
 def _players(m: Match) -> tuple[dict[int, Any], dict[int, Any], dict[int, _Timed]]:
     from shared.rules import registry
     from shared.rules._kit.playout import bot_actor, bot_chooser
-    from shared.rules._kit.search import LEVELS
     from shared.rules.api import Game, SealedSlot
 
     def default_actor(game: Game, state: Any, seat: int, rng: random.Random) -> Any:
@@ -152,7 +168,8 @@ def _players(m: Match) -> tuple[dict[int, Any], dict[int, Any], dict[int, _Timed
                 bot.rng.seed(seed)
             timed = _Timed(bot, None)
         else:
-            timed = _Timed(registry.get_search_bot(m.game, who, seed), LEVELS[who].time_s)
+            level = search_level(who)
+            timed = _Timed(registry.get_search_bot(m.game, level, seed), level.time_s)
         timers[seat] = timed
         actors[seat], choosers[seat] = bot_actor(timed), bot_chooser(timed)
     return actors, choosers, timers
@@ -320,7 +337,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     games = [g for g in args.games.split(",") if g]
     pairs = [tuple(p.split(":")) for p in args.pairs.split(",") if p] or list(PAIRS)
     for pair in pairs:
-        assert len(pair) == 2 and all(x in ENTRANTS for x in pair), pair
+        assert len(pair) == 2 and all(x.partition("+fast")[0] in ENTRANTS for x in pair), pair
     seats = [int(s) for s in args.seats.split(",") if s] or None
     matches = args.matches
     if args.quick:

@@ -56,12 +56,13 @@ def get_search_spec(name: str) -> Any:
     return module.SEARCH
 
 
-def get_search_bot(name: str, level: str = "normal", seed: int | None = None) -> Any:
+def get_search_bot(name: str, level: Any = "normal", seed: int | None = None) -> Any:
     """A search bot (ISMCTS, ``shared.rules._kit.search.SearchBot``) at ``level``: "easy",
     "normal" or "hard" (``LEVELS``). Its ``act``/``choose`` take an optional ``deadline``."""
     from shared.rules._kit.search import SearchBot
 
-    return SearchBot(get(name), get_search_spec(name), level, seed)
+    return SearchBot(get(name), get_search_spec(name), level, seed,
+                     get_fast(name) if name in _FAST else None)
 
 
 # name -> the game's fast playout module (``<package>.fast``, see ``_kit/fast.py``), for the

@@ -24,6 +24,7 @@ the ``random.Random`` it is given and the draw key.
 from __future__ import annotations
 
 import hmac
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -66,6 +67,33 @@ class FastEngine(Protocol):
 def draw_key(seed: int, key: bytes | None) -> bytes:
     """The draw key ``_kit.playout.play`` uses for ``seed`` unless one is given."""
     return key if key is not None else seed.to_bytes(8, "big") * 4
+
+
+# (compact state, rng, draw key, max_steps, on_step) -> the playout, played on in place
+Playout = Callable[[Any, random.Random, bytes, int, "OnStep | None"], FastPlayout]
+PlayRandom = Callable[..., FastPlayout]
+
+
+def random_player(setup: Callable[[dict[str, Json], int], Any], playout: Playout) -> PlayRandom:
+    """A game's ``play_random`` from its compact ``setup(options, n_seats)`` and its
+    ``playout(f, rng, key, max_steps, on_step)``: ``_kit.playout.play(GAME, n_seats,
+    options, seed=seed)`` with random seats, the seats' ``random.Random(seed)`` and the draw
+    key ``draw_key(seed, key)``."""
+
+    def play_random(
+        n_seats: int,
+        options: dict[str, Json] | None = None,
+        *,
+        seed: int = 0,
+        max_steps: int = 100_000,
+        key: bytes | None = None,
+        on_step: OnStep | None = None,
+    ) -> FastPlayout:
+        return playout(setup(options or {}, n_seats), random.Random(seed), draw_key(seed, key),
+                       max_steps, on_step)
+
+    play_random.__doc__ = random_player.__doc__
+    return play_random
 
 
 _TWO64 = 1 << 64

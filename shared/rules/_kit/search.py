@@ -24,6 +24,10 @@ callable, built from ``Level.time_s``, that says when to stop. Every iteration:
    the rollout policy. Then the game's ``evaluate(state)`` gives an estimated win chance per
    seat. At Terminal, the reward is half the result (1 for a win, 1/k for a k-way shared
    first place, 0 otherwise) and half ``evaluate``, the margin, which makes it less noisy.
+   With ``Level.fast_depth`` the rollout instead runs on the game's fast engine
+   (``_kit/fast.py``): random seats on the compact state, the models only at its two ends.
+   No level uses it: random rollouts played weaker than the heuristic's, even with 4x the
+   iterations (``bench/README.md``, "Search rollouts on the fast engines").
 
 The chosen move is the root candidate with the best lower confidence bound (mean minus
 ``caution / sqrt(visits)``), where the heuristic's own choice gets ``prior_bias`` added. A
@@ -80,6 +84,10 @@ class Level:
     widening: float = 2.0  # candidates admitted at a node: widening + sqrt(visits)
     prior_bias: float = 0.3  # UCB bonus of the heuristic's choice: prior_bias / (1 + visits)
     caution: float = 0.5  # final choice: mean - caution / sqrt(visits) (+ prior_bias, prior)
+    # the rollout on the game's fast engine (``_kit/fast.py``), when it has one: random seats
+    # on the compact state for ``fast_depth`` moves (chance draws included), then evaluate;
+    # 0 = the rollout policy above on the contract path
+    fast_depth: int = 0
 
 
 LEVELS: dict[str, Level] = {
@@ -158,15 +166,17 @@ class _Root:
 
 
 class Searcher:
-    """One search: ``run`` returns the chosen action or sealed choice."""
+    """One search: ``run`` returns the chosen action or sealed choice. ``fast``: the game's
+    fast engine module (``registry.get_fast``), for rollouts when ``Level.fast_depth``."""
 
     def __init__(self, game: Game, spec: SearchSpec, level: Level, rng: random.Random,
-                 heuristic: Any) -> None:
+                 heuristic: Any, fast: Any = None) -> None:
         self.game = game
         self.spec = spec
         self.level = level
         self.rng = rng
         self.heuristic = heuristic
+        self.fast = fast if level.fast_depth > 0 else None
         self.iterations = 0
 
     # ------------------------------------------------------------------ policies
@@ -255,6 +265,9 @@ class Searcher:
                 won, margin = result_values(game, state), self.spec.evaluate(state)
                 values = [0.5 * w + 0.5 * m for w, m in zip(won, margin, strict=True)]
                 break
+            if node is None and self.fast is not None:  # the rollout on compact state
+                values = self._fast_rollout(state)
+                break
             if node is None and moves >= level.rollout_depth:
                 values = list(self.spec.evaluate(state))
                 break
@@ -306,6 +319,19 @@ class Searcher:
             n.visits += 1
             n.value += reward
         self.iterations += 1
+
+    def _fast_rollout(self, state: Any) -> list[float]:
+        """Random seats on the game's compact state for ``Level.fast_depth`` moves, from a
+        fresh draw key (the chance outcomes: the dealer's draws under a key nobody knows,
+        as uniform as ``sample_chance``); the models only at the two ends."""
+        assert self.fast is not None
+        key = self.rng.getrandbits(256).to_bytes(32, "big")
+        out = self.fast.playout(self.fast.from_state(state), self.rng, key, self.level.fast_depth)
+        end = self.fast.to_state(out.state)
+        if out.finished:
+            won, margin = result_values(self.game, end), self.spec.evaluate(end)
+            return [0.5 * w + 0.5 * m for w, m in zip(won, margin, strict=True)]
+        return list(self.spec.evaluate(end))
 
     def _prior(self, state: Any, seat: Seat, legal: list[Json]) -> Json | None:
         try:
@@ -392,9 +418,10 @@ class SearchBot:
     bounds the work."""
 
     def __init__(self, game: Game, spec: SearchSpec, level: str | Level = "normal",
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, fast: Any = None) -> None:
         self.game = game
         self.spec = spec
+        self.fast = fast  # the game's fast engine module, for ``Level.fast_depth`` rollouts
         self.level = LEVELS[level] if isinstance(level, str) else level
         self.rng = random.Random(seed)
         self.heuristic = spec.heuristic()
@@ -404,7 +431,7 @@ class SearchBot:
         self.last_iterations = 0
 
     def _searcher(self) -> Searcher:
-        return Searcher(self.game, self.spec, self.level, self.rng, self.heuristic)
+        return Searcher(self.game, self.spec, self.level, self.rng, self.heuristic, self.fast)
 
     def act(self, view: dict[str, Json], legal: Sequence[Json], seat: Seat,
             deadline: Deadline | None = None) -> Json:

@@ -17,7 +17,7 @@ from collections import Counter
 from typing import Any
 
 from shared.fairness.draws import draw
-from shared.rules._kit.fast import FastMove, FastPlayout, OnStep, draw_key
+from shared.rules._kit.fast import FastMove, FastPlayout, OnStep, random_player
 from shared.rules._kit.model import construct
 from shared.rules.api import Json, RuleError
 from shared.rules.empire.data import (
@@ -459,20 +459,6 @@ def _done(f: Fast, seat: int) -> None:
 # ---------------------------------------------------------------------------- playouts
 
 
-def play_random(
-    n_seats: int,
-    options: dict[str, Json] | None = None,
-    *,
-    seed: int = 0,
-    max_steps: int = 100_000,
-    key: bytes | None = None,
-    on_step: OnStep | None = None,
-) -> FastPlayout:
-    """``_kit.playout.play(GAME, n_seats, options, seed=seed)`` with random seats."""
-    return playout(setup(options or {}, n_seats), random.Random(seed), draw_key(seed, key),
-                   max_steps, on_step)
-
-
 def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
             on_step: OnStep | None = None) -> FastPlayout:
     """Play ``f`` on (in place) with random seats to the end or ``max_steps`` moves."""
@@ -584,3 +570,6 @@ def _commerce(f: Fast, sold: tuple[int, ...]) -> None:
     f.phase = "exploration"
     f.auctions_done = ()
     _open_next_auction(f)
+
+
+play_random = random_player(setup, playout)

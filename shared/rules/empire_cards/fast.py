@@ -27,7 +27,13 @@ from functools import lru_cache
 from typing import Any
 
 from shared.fairness.draws import draw
-from shared.rules._kit.fast import FastMove, FastPlayout, OnStep, draw_key, shuffle_drawer
+from shared.rules._kit.fast import (
+    FastMove,
+    FastPlayout,
+    OnStep,
+    random_player,
+    shuffle_drawer,
+)
 from shared.rules._kit.model import construct
 from shared.rules._kit.playout import apply_or_raise
 from shared.rules.api import (
@@ -575,21 +581,6 @@ def _awaited(f: Fast) -> int:
 # ---------------------------------------------------------------------------- playouts
 
 
-def play_random(
-    n_seats: int,
-    options: dict[str, Json] | None = None,
-    *,
-    seed: int = 0,
-    max_steps: int = 100_000,
-    key: bytes | None = None,
-    on_step: OnStep | None = None,
-) -> FastPlayout:
-    """``_kit.playout.play(GAME, n_seats, options, seed=seed)`` with random seats."""
-    rng = random.Random(seed)
-    f = Fast(GAME.setup(options or {}, n_seats))
-    return playout(f, rng, draw_key(seed, key), max_steps, on_step)
-
-
 def _model_move(f: Fast, below: Callable[[int], int], key: bytes, seat: int | None,
                 index: int | None) -> FastMove | None:
     """One move on the contract path (``_kit.playout.play``'s random seats); ``seat`` and
@@ -660,3 +651,6 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
         if on_step is not None:
             on_step(f, move)
     return out
+
+
+play_random = random_player(lambda options, n_seats: Fast(GAME.setup(options, n_seats)), playout)

@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from shared.fairness.draws import draw
-from shared.rules._kit.fast import FastMove, FastPlayout, OnStep, draw_key
+from shared.rules._kit.fast import FastMove, FastPlayout, OnStep, random_player
 from shared.rules._kit.model import construct
 from shared.rules.api import Json, RuleError
 from shared.rules.empire_engine.data import (
@@ -382,21 +382,6 @@ def _act(f: Fast, seat: int, action: Any) -> None:
 # ---------------------------------------------------------------------------- playouts
 
 
-def play_random(
-    n_seats: int,
-    options: dict[str, Json] | None = None,
-    *,
-    seed: int = 0,
-    max_steps: int = 100_000,
-    key: bytes | None = None,
-    on_step: OnStep | None = None,
-) -> FastPlayout:
-    """``_kit.playout.play(GAME, n_seats, options, seed=seed)`` with random seats."""
-    rng = random.Random(seed)
-    f = setup(options or {}, n_seats)
-    return playout(f, rng, draw_key(seed, key), max_steps, on_step)
-
-
 def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
             on_step: OnStep | None = None) -> FastPlayout:
     """Play ``f`` on (in place) with random seats to the end or ``max_steps`` moves."""
@@ -437,3 +422,6 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
         if on_step is not None:
             on_step(f, move)
     return out
+
+
+play_random = random_player(setup, playout)

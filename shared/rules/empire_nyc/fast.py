@@ -17,7 +17,13 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from shared.fairness.draws import draw
-from shared.rules._kit.fast import FastMove, FastPlayout, OnStep, dice_drawer, draw_key
+from shared.rules._kit.fast import (
+    FastMove,
+    FastPlayout,
+    OnStep,
+    dice_drawer,
+    random_player,
+)
 from shared.rules._kit.model import construct
 from shared.rules.api import Json, RuleError
 from shared.rules.empire_nyc import board, data
@@ -591,20 +597,6 @@ def _act(f: Fast, seat: int, act: tuple[Any, ...]) -> None:
 # ---------------------------------------------------------------------------- playouts
 
 
-def play_random(
-    n_seats: int,
-    options: dict[str, Json] | None = None,
-    *,
-    seed: int = 0,
-    max_steps: int = 100_000,
-    key: bytes | None = None,
-    on_step: OnStep | None = None,
-) -> FastPlayout:
-    """``_kit.playout.play(GAME, n_seats, options, seed=seed)`` with random seats."""
-    return playout(setup(options or {}, n_seats), random.Random(seed), draw_key(seed, key),
-                   max_steps, on_step)
-
-
 def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
             on_step: OnStep | None = None) -> FastPlayout:
     """Play ``f`` on (in place) with random seats to the end or ``max_steps`` moves."""
@@ -666,3 +658,6 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
         if on_step is not None:
             on_step(f, move)
     return out
+
+
+play_random = random_player(setup, playout)

@@ -21,7 +21,13 @@ import random
 from typing import Any
 
 from shared.fairness.draws import draw
-from shared.rules._kit.fast import FastMove, FastPlayout, OnStep, draw_key, shuffle_drawer
+from shared.rules._kit.fast import (
+    FastMove,
+    FastPlayout,
+    OnStep,
+    random_player,
+    shuffle_drawer,
+)
 from shared.rules._kit.model import construct
 from shared.rules.api import Json, RuleError
 from shared.rules.empires_end.data import (
@@ -1027,20 +1033,6 @@ def _needs_reshuffle(f: Fast) -> bool:
 # ---------------------------------------------------------------------------- playouts
 
 
-def play_random(
-    n_seats: int,
-    options: dict[str, Json] | None = None,
-    *,
-    seed: int = 0,
-    max_steps: int = 100_000,
-    key: bytes | None = None,
-    on_step: OnStep | None = None,
-) -> FastPlayout:
-    """``_kit.playout.play(GAME, n_seats, options, seed=seed)`` with random seats."""
-    return playout(setup(options or {}, n_seats), random.Random(seed), draw_key(seed, key),
-                   max_steps, on_step)
-
-
 def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
             on_step: OnStep | None = None) -> FastPlayout:
     """Play ``f`` on (in place) with random seats to the end or ``max_steps`` moves."""
@@ -1106,3 +1098,6 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
         if on_step is not None:
             on_step(f, move)
     return out
+
+
+play_random = random_player(setup, playout)

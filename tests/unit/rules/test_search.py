@@ -107,3 +107,54 @@ def test_a_whole_game_with_search_seats_finishes(name: str) -> None:
     out = play(game, n, {}, seed=4, actors={i: bot_actor(b) for i, b in bots.items()},
                choosers={i: bot_chooser(b) for i, b in bots.items()})
     assert out.finished
+
+
+class _Counted:
+    """The game's real fast engine, counting the rollouts played on it."""
+
+    def __init__(self, fast: Any) -> None:
+        self.fast = fast
+        self.playouts = 0
+        self.finished = 0
+
+    def from_state(self, state: Any) -> Any:
+        return self.fast.from_state(state)
+
+    def to_state(self, compact: Any) -> Any:
+        return self.fast.to_state(compact)
+
+    def playout(self, *args: Any) -> Any:
+        self.playouts += 1
+        out = self.fast.playout(*args)
+        self.finished += out.finished
+        return out
+
+
+@pytest.mark.parametrize("name", registry.fast_names())
+def test_fast_rollouts_run_on_the_compact_engine_and_reproduce(name: str) -> None:
+    """``Level.fast_depth``: every iteration's rollout is one playout on the game's fast
+    engine (none on the contract path), the move is legal and a seed repeats it."""
+    game = registry.get(name)
+    level = Level("tiny-fast", iterations=6, time_s=0.05, tree_depth=2, rollout_depth=4,
+                  heuristic=1.0, fast_depth=400)
+    cases = decisions(name, 3)
+    picks = []
+    for state, node, seat in cases:
+        fast = _Counted(registry.get_fast(name))
+        bot = SearchBot(game, registry.get_search_spec(name), level, seed=5, fast=fast)
+        choice = decide(bot, game, state, node, seat)
+        if isinstance(node, Turn):
+            assert not isinstance(game.apply(state, Act(seat=seat, action=choice)), Rejection)
+        else:
+            slot = next(s for s in node.slots if s.seat == seat)
+            assert game.check_choice(slot, choice)
+        assert 0 < fast.playouts <= bot.last_iterations
+        picks.append(choice)
+    again = [decide(SearchBot(game, registry.get_search_spec(name), level, seed=5,
+                              fast=registry.get_fast(name)), game, *c) for c in cases]
+    assert picks == again
+
+
+def test_the_registry_gives_search_bots_their_fast_engine() -> None:
+    assert registry.get_search_bot("empire", "hard").fast is registry.get_fast("empire")
+    assert registry.get_search_bot("duel", "hard").fast is None  # no fast engine: policy
