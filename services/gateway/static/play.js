@@ -158,6 +158,7 @@ const slotKeyNow = () => { const sl = openSlot(); return sl ? `${sl.round_id}/${
 /** A commit on the record may open this seat's turn in a fixed-order round: the board (which
  * offers the slot) is redrawn then, else only the side panel. */
 function redrawForSlot() {
+  if (!S) return;
   if (slotKeyNow() !== S.boardSlot) render();
   else renderControls();
 }
@@ -165,6 +166,7 @@ function redrawForSlot() {
 // ---- rendering ------------------------------------------------------------------------------
 
 function render() {
+  if (!S) return; // the game was closed meanwhile (a board's handler or timer)
   const m = S.msg;
   const ctx = context();
   S.boardSlot = ctx.slot ? `${ctx.slot.round_id}/${ctx.slot.key}` : "";
@@ -182,6 +184,7 @@ function render() {
 }
 
 function renderStatus() {
+  if (!S) return;
   const m = S.msg;
   if (!m) return;
   const ctx = context();
@@ -227,6 +230,7 @@ function controlsKey(m) {
 }
 
 function renderControls(force = false) {
+  if (!S) return;
   const box = $("controls");
   const m = S.msg;
   if (!m) return;
@@ -333,14 +337,14 @@ async function act(action) {
 
 async function commitChoice(roundId, slot, choice) {
   const key = `${roundId}/${slot.key}`;
-  if (S.receipts[key] || S.committing.has(key)) return;
+  if (!S || S.receipts[key] || S.committing.has(key)) return;
   S.committing.add(key);
   const st = S;
   const nonce = newNonce();
   let c, sealed, escrowKey, key25519;
   try {
     // the escrow key of the round's round_opened entry (it may follow the view by a moment)
-    for (let i = 0; i < 50 && !(S.rounds.get(roundId) || {}).escrow_key; i++) {
+    for (let i = 0; i < 50 && S === st && !(st.rounds.get(roundId) || {}).escrow_key; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     if (S !== st) return;
