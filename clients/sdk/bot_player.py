@@ -35,6 +35,9 @@ def make_bot(game: str, kind: str) -> Any:
     return registry.get_bot(game)
 
 
+TRANSIENT_RETRY_S = 0.1  # a refused-for-now move is sent again after this (paced by the rate)
+
+
 async def play_seat(client: Client, game_id: str, kind: str = "heuristic",
                     stop: asyncio.Event | None = None) -> GameSession:
     """Play until the game ends (or ``stop`` is set). Returns the session."""
@@ -71,7 +74,11 @@ async def play_with(game: GameSession, bot: Any, stop: asyncio.Event | None = No
                 await _commit_slots(game, bot, msg)
         except ApiError as exc:
             if exc.transient:
-                acted_seq = -1  # not taken: act again at this seq (after the wait below)
+                # not taken (over the connection's rate, or the server busy): the same move
+                # again soon, not after a wait for a view that nothing will change
+                acted_seq = -1
+                await asyncio.sleep(TRANSIENT_RETRY_S)
+                continue
             # stale or refused: wait for the next view and decide again
         with contextlib.suppress(asyncio.TimeoutError):
             await game.wait(2.0)

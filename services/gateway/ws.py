@@ -217,9 +217,15 @@ class Edge:
 
     async def handle(self, conn: Connection, raw: str,
                      bucket: TokenBucket) -> dict[str, Any] | None:
-        if not bucket.take():
-            return _rejected("message/rate_limited", "too many messages; slow down")
         size = len(raw.encode())
+        if not bucket.take():
+            # named by its cmd_id (a frame within the size limit), so a client's waiting
+            # command gets its answer and can send it again later (without it, a bot playing
+            # faster than the rate waited out its 30 s command timeout: the "unanswered
+            # commit" of the siege's victims); floods are paced, so this parse is bounded too
+            return _rejected("message/rate_limited", "too many messages; slow down",
+                             cmd_id=_cmd_of(raw) if size <= self.settings.max_message_bytes
+                             else None)
         if size > self.settings.max_message_bytes:
             return _rejected("message/too_large",
                              f"messages are limited to {self.settings.max_message_bytes} bytes")

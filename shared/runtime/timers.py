@@ -176,4 +176,6 @@ def _raise_if_cancelling(exc: BaseException | None) -> None:
     stop loops use shared/runtime/tasks.py ``cancel_and_wait``, which cancels again."""
     task = asyncio.current_task()
     if task is not None and task.cancelling():
+        log.warning("timer_loop_cancelled", cancelling=task.cancelling(),
+                    error=repr(exc)[:200] if exc is not None else None)
         raise asyncio.CancelledError from exc

@@ -790,6 +790,33 @@ async def test_hostile_messages_are_refused_typed_and_change_nothing(hall: Super
         await admin.aclose()
 
 
+async def test_every_command_refused_for_the_rate_is_named_by_its_cmd_id(
+        hall: Supervisor) -> None:
+    """A client faster than its connection's rate (a bot playing flat out) gets each command it
+    sent answered and named, the ones over the rate too: ``message/rate_limited`` with the
+    frame's cmd_id, so its waiting command ends and can be sent again. Before, those refusals
+    carried no cmd_id and the command waited out its 30 s timeout (the siege victims' stall)."""
+    c = Client(hall.url)
+    await retry(c.sign_in, "rate-named")
+    ws = await websockets.connect(ws_url(hall.url), subprotocols=offer(c.token or ""))
+    try:
+        assert json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] == "welcome"
+        sent = [f"rn-{i}" for i in range(260)]  # over the burst (200)
+        await asyncio.gather(*[ws.send(json.dumps(
+            {"type": "act", "cmd_id": k, "game_id": "g-nowhere", "expected_seq": 0,
+             "action": {"kind": "pass"}})) for k in sent])
+        named: dict[str, str] = {}
+        while len(named) < len(sent):
+            f = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            assert f["type"] == "rejected" and f.get("cmd_id") in sent, f
+            named[f["cmd_id"]] = f["code"]
+        assert set(named) == set(sent)
+        assert "message/rate_limited" in named.values(), named
+    finally:
+        await ws.close()
+        await c.close()
+
+
 async def test_per_connection_rate_and_size_limits(hall: Supervisor) -> None:
     """A connection that floods gets its burst (200) and then typed ``message/rate_limited``
     refusals, paced (after a refusal its next frame is read once a token is back: about one
