@@ -238,6 +238,13 @@ class HeuristicBot:
             out.append((plan, left, right, _spend(view, seat, need), cost))
         return out
 
+    def ranked_plans(self, view: dict[str, Any], seat: int) -> list[tuple[float, Plan]]:
+        """Every plan of ``seat`` this round with its value, best first (no noise)."""
+        ranked = [(self._value(spent, seat, left, right) - cost, plan)
+                  for plan, left, right, spent, cost in self._options(view, seat)]
+        ranked.sort(key=lambda vp: -vp[0])
+        return ranked
+
     def best_plan(
         self, view: dict[str, Any], seat: int, rng: random.Random | None = None,
         jitter: float = 0.0,

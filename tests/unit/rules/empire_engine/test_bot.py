@@ -176,3 +176,26 @@ def test_bot_attacks_a_neighbour_who_can_export() -> None:
     tops: list[tuple[Action, Action]] = [("produce", "invent")] * 2
     state = position(2, ready=[(2, 0), (1, 3)], tops=tops, round=3)
     assert bot_plan_tops(state, 0) == ("arm", "attack")
+
+
+@pytest.mark.unit
+def test_the_search_gets_only_the_heuristics_best_plans() -> None:
+    """Issue 22: the search levels choose among the heuristic's MAX_PLANS best whole plans
+    (its own pick first), not all 18 affordable gear/boost plans, of which the easy level's
+    40 iterations picked wasted ones (Attack without a Soldier) against the defaults seat."""
+    from shared.rules.empire_engine.determinize import MAX_PLANS, plans
+
+    state = position(2, ready=[(0, 2), (1, 3)], tops=[("produce", "invent")] * 2, round=4)
+    view = GAME.view(state, 0)
+    bot = HeuristicBot(seed=3, jitter=0.0)
+    found = plans(view, 0, bot)
+    assert 1 < len(found) <= MAX_PLANS
+    left, right = bot.plan(view, 0)
+    assert list(found[0].values()) == [left, right]
+    node = GAME.next(state)
+    assert isinstance(node, Simultaneous)
+    slots = {s.key: s for s in node.slots}
+    ranked = [v for v, _ in bot.ranked_plans(view, 0)]
+    for plan in found:
+        assert all(GAME.check_choice(slots[k], c) for k, c in plan.items())
+    assert len(ranked) > MAX_PLANS  # there was something to prune
