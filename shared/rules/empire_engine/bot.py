@@ -18,13 +18,13 @@ value drops the win share against the defaults seat: bench/README.md):
   ready resource was worth, so the bot paid a Soldier or Good on the '1' gear round after
   round to keep R on Invent (0 turns) and never turned R to Export: 7 Inventions, its Goods
   piling up unexported (a traced game ended with 9 resources in the ready pile and 0 Goods
-  scored). Invent is now worth 1.0 (+1 point, the majority is shared anyway) and a Soldier
+  scored). Invent is now worth 1.0 (its point) and a Soldier
   kept at most 0.4 (``keep_max``), Goods 0.6 (they become points by Export).
 * The threat model gave every enemy engine that could bring up an Attack 0.35, whether it
-  needed a boost or not, and summed the threats. The defaults seat reaches Attack with a
-  plain gear exactly in its Attack rounds, so the bot feared the wrong rounds and exported
-  into attacks. Now 0.5 for an Attack either plain gear reaches, 0.1 for one that needs a
-  boost, combined as independent chances.
+  needed a boost or not, and summed the threats: an enemy that must spend a resource to
+  attack (the defaults seat never does) counted as much as one whose plain gear brings
+  Attack up (the defaults seat's Attack rounds). Now 0.5 for an Attack either plain gear
+  reaches, 0.1 for one that needs a boost, combined as independent chances.
 * An Attack was valued only for its loot, but a successful Attack also voids the target's
   Export and Salvage this round (group 3). ``deny`` now adds a share of what the target
   could export or salvage (split among its opponents with more seats).
