@@ -155,3 +155,47 @@ def test_the_two_slots_of_a_round_follow_one_plan() -> None:
     first = bot.choose(view, mine[0], 0, {})
     again = bot.choose(view, mine[0], 0, {})
     assert first == again and bot.plan(view, 0)[0] == first
+
+
+@pytest.mark.unit
+def test_bot_exports_its_goods_rather_than_paying_to_hold_invent() -> None:
+    """Issue 22: the old evaluation (Invent 1.3, every ready resource worth 0.6) paid a boost
+    round after round to hold R on Invent (the '1' gear boosted to 0 turns) and let its
+    Goods pile up unexported: here it chose Arm + Invent with 3 Goods in hand. Now R turns to
+    Export ('2' gear) and L stays on Produce (boosted '1' gear): 5 Goods scored."""
+    tops: list[tuple[Action, Action]] = [("produce", "invent")] * 2
+    state = position(2, ready=[(1, 3), (1, 3)], tops=tops, round=3)
+    assert bot_plan_tops(state, 0) == ("produce", "export")
+
+
+@pytest.mark.unit
+def test_bot_attacks_a_neighbour_who_can_export() -> None:
+    """A successful Attack also voids the target's Export and Salvage (group 3). The
+    neighbour holds 3 Goods and its '2' gear brings Export up; the bot has 2 Soldiers and
+    now Arms and Attacks (the old evaluation counted only the loot: Arm + Invent)."""
+    tops: list[tuple[Action, Action]] = [("produce", "invent")] * 2
+    state = position(2, ready=[(2, 0), (1, 3)], tops=tops, round=3)
+    assert bot_plan_tops(state, 0) == ("arm", "attack")
+
+
+@pytest.mark.unit
+def test_the_search_gets_only_the_heuristics_best_plans() -> None:
+    """Issue 22: the search levels choose among the heuristic's MAX_PLANS best whole plans
+    (its own pick first), not all 18 affordable gear/boost plans, of which the easy level's
+    40 iterations picked wasted ones (Attack without a Soldier) against the defaults seat."""
+    from shared.rules.empire_engine.determinize import MAX_PLANS, plans
+
+    state = position(2, ready=[(0, 2), (1, 3)], tops=[("produce", "invent")] * 2, round=4)
+    view = GAME.view(state, 0)
+    bot = HeuristicBot(seed=3, jitter=0.0)
+    found = plans(view, 0, bot)
+    assert 1 < len(found) <= MAX_PLANS
+    left, right = bot.plan(view, 0)
+    assert list(found[0].values()) == [left, right]
+    node = GAME.next(state)
+    assert isinstance(node, Simultaneous)
+    slots = {s.key: s for s in node.slots}
+    ranked = [v for v, _ in bot.ranked_plans(view, 0)]
+    for plan in found:
+        assert all(GAME.check_choice(slots[k], c) for k, c in plan.items())
+    assert len(ranked) > MAX_PLANS  # there was something to prune
