@@ -42,6 +42,7 @@ from shared.protocol.versions import SEALED_COMMIT_VERSION
 from shared.runtime.session_keys import SessionKey
 
 # refusals that say the message was not taken and may be sent again as it is
+IDEMPOTENT_TRIES = 3  # a request safe to repeat, sent again after a dead connection
 TRANSIENT_CODES = frozenset({"message/unavailable", "message/rate_limited"})
 # CANCEL_SAFE: the SDK's waits use ``asyncio.timeout``, never ``asyncio.wait_for``: on Python
 # 3.11 wait_for returns the awaited result when a cancel lands after it completed but before
@@ -357,28 +358,36 @@ class Client:
 
     # -- HTTP ----------------------------------------------------------------------------
 
-    async def _call(self, method: str, path: str, body: Any = None, auth: bool = True) -> Any:
+    async def _call(self, method: str, path: str, body: Any = None, auth: bool = True,
+                    idempotent: bool = False) -> Any:
         """One request; with a session, the access token is refreshed first when it is about
-        to expire, and once more if the server says it expired."""
+        to expire, and once more if the server says it expired. ``idempotent``: a request
+        that may safely be sent again (as every GET is)."""
         if auth:
             await self.fresh_token()
         try:
-            return await self._call_once(method, path, body, auth)
+            return await self._call_once(method, path, body, auth, idempotent)
         except ApiError as exc:
             if exc.code != "auth/expired_token" or not auth or not self.refresh_token:
                 raise
         await self.refresh()
-        return await self._call_once(method, path, body, auth)
+        return await self._call_once(method, path, body, auth, idempotent)
 
-    async def _call_once(self, method: str, path: str, body: Any, auth: bool) -> Any:
+    async def _call_once(self, method: str, path: str, body: Any, auth: bool,
+                         idempotent: bool = False) -> Any:
         headers = {"Authorization": f"Bearer {self.token}"} if self.token and auth else {}
-        try:
-            r = await self.http.request(method, path, json=body, headers=headers)
-        except httpx.RemoteProtocolError:
-            if method != "GET":
-                raise
-            # a keep-alive connection the server closed as we reused it: a GET is safe again
-            r = await self.http.request(method, path, json=body, headers=headers)
+        again = method == "GET" or idempotent
+        for attempt in range(IDEMPOTENT_TRIES if again else 1):
+            try:
+                r = await self.http.request(method, path, json=body, headers=headers)
+                break
+            except httpx.TransportError:
+                # the connection died under the request (a keep-alive connection the server
+                # closed as we reused it, a gateway replica killed mid-request): a request
+                # that is safe to repeat goes again, on a new connection
+                if not again or attempt == IDEMPOTENT_TRIES - 1:
+                    raise
+                await asyncio.sleep(0.2 * attempt)
         try:
             data = r.json()
         except ValueError:  # not JSON (a proxy's or a crashed server's error page)
@@ -862,7 +871,9 @@ class Client:
         if self._key_registered and self._key_registered == (self.player_id
                                                              or self._key_registered):
             return
-        answer = await self._call("POST", "/api/session-keys", {"key": self.session_key.public})
+        # the same key registered twice is one registration: safe to send again
+        answer = await self._call("POST", "/api/session-keys", {"key": self.session_key.public},
+                                  idempotent=True)
         self._key_registered = str(answer["player_id"])
 
     async def _seat_of(self, game_id: str) -> int | None:
