@@ -60,11 +60,10 @@ class Watch:
     erased: set[str] = field(default_factory=set)  # its deleted players (erased.py)
     # how this watch's frames look beyond the entry (game, names, erased): part of the fan-out
     # memo's key (Frames), computed once per watch instead of once per entry and watcher
-    look: tuple[Any, ...] = ()
+    look: tuple[Any, ...] = field(init=False)
 
-
-def _look(w: Watch) -> tuple[Any, ...]:
-    return (w.game, tuple(w.names), frozenset(w.erased))
+    def __post_init__(self) -> None:
+        self.look = (self.game, tuple(self.names), frozenset(self.erased))
 
 
 @dataclass(eq=False)
@@ -215,16 +214,17 @@ class Hub:
         old = conn.watches.get(game_id)
         if old is not None:
             _cancel(old)
-        w = Watch(game_id=game_id, seat=seat, record_id=after_record, catching_up=True)
+        game, names, gone = "", [], set()
         meta = await self.meta(game_id)
         if meta is not None:
-            w.game = str(meta.get("game", ""))
+            game = str(meta.get("game", ""))
             players = meta.get("players", [])
             # deleted players' seats are shown anonymized, in the replayed game_created too
             # (services/gateway/erased.py); looked up once per watch
-            w.erased = await erased.erased(self.redis, erased.row_ids(players))
-            w.names = erased.names(players, w.erased)
-        w.look = _look(w)
+            gone = await erased.erased(self.redis, erased.row_ids(players))
+            names = erased.names(players, gone)
+        w = Watch(game_id=game_id, seat=seat, record_id=after_record, catching_up=True,
+                  game=game, names=names, erased=gone)
         conn.watches[game_id] = w
         self.by_game[game_id].add(conn)
         self._active[game_id] = time.monotonic()
@@ -304,7 +304,7 @@ class Hub:
     def _queue_views(self, conn: Connection, w: Watch, entries: list[Any],
                      memo: Frames | None = None) -> None:
         memo = memo if memo is not None else Frames()
-        look = w.look or _look(w)
+        look = w.look
         for i, f in entries:
             frame = memo.get(("v", w.game_id, w.seat, i, look),
                              partial(self._view_of, w, f))
@@ -315,7 +315,7 @@ class Hub:
     def _queue_records(self, conn: Connection, w: Watch, entries: list[Any],
                        memo: Frames | None = None) -> None:
         memo = memo if memo is not None else Frames()
-        look = w.look or _look(w)
+        look = w.look
         for i, f in entries:
             frame = memo.get(("r", w.game_id, i, look),
                              partial(self._record_msg, w, i, f))

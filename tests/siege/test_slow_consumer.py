@@ -14,6 +14,7 @@ import contextlib
 import itertools
 import json
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -305,16 +306,14 @@ async def test_a_slow_consumer_closed_4008_resumes_from_its_last_seq(
                                       for e in want]
 
 
-async def test_one_account_watches_one_game_from_at_most_four_sockets(siege: Supervisor) -> None:
-    """Sockets of one account on one game add only fan-out work: the fifth ``watch`` of a game
-    by one player (EMPIRE_WS_WATCHES_PER_GAME, 4) is refused ``message/rate_limited`` and its
-    socket stays open; another player still watches; a socket that stops watching frees its
-    place."""
-    url = siege.url
-    async with Client(url) as host, Client(url) as fan, Client(url) as other:
-        await host.sign_in("watch-cap-host")
-        await fan.sign_in("watch-cap-fan")
-        await other.sign_in("watch-cap-other")
+@contextlib.asynccontextmanager
+async def _five_sockets_on_a_game(
+        url: str, prefix: str) -> AsyncIterator[tuple[str, list[websockets.ClientConnection]]]:
+    """A host's 30-round duel against a bot, and five welcomed sockets of another account
+    (``{prefix}-fan``) that watch nothing yet; the sockets close on exit."""
+    async with Client(url) as host, Client(url) as fan:
+        await host.sign_in(f"{prefix}-host")
+        await fan.sign_in(f"{prefix}-fan")
         t = await host.create_table("duel", 2, {"rounds": 30})
         await host.add_bot(t["table_id"])
         gid = await host.start(t["table_id"])
@@ -323,32 +322,43 @@ async def test_one_account_watches_one_game_from_at_most_four_sockets(siege: Sup
         try:
             for ws in socks:
                 assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "welcome"
-
-            async def first_answer(ws: websockets.ClientConnection) -> dict[str, Any]:
-                await ws.send(json.dumps({"type": "watch", "game_id": gid}))
-                return dict(json.loads(await asyncio.wait_for(ws.recv(), 10)))
-
-            for ws in socks[:4]:
-                assert (await first_answer(ws))["type"] in ("view", "record")
-            refused = await first_answer(socks[4])
-            assert refused["type"] == "rejected", refused
-            assert refused["code"] == "message/rate_limited", refused
-            await socks[4].send(json.dumps({"type": "ping"}))  # still open
-            while (f := json.loads(await asyncio.wait_for(socks[4].recv(), 10)))["type"] != "pong":
-                assert f["type"] != "view", f  # nothing of the game came to it
-            session = await other.watch(gid)  # another account is not held back
-            assert session.view is not None
-            await socks[0].send(json.dumps({"type": "unwatch", "game_id": gid}))
-            await asyncio.sleep(0.2)
-            for _ in range(50):  # the freed place is taken (bounded)
-                answer = await first_answer(socks[4])
-                if answer["type"] != "rejected":
-                    break
-                await asyncio.sleep(0.1)
-            assert answer["type"] in ("view", "record"), answer
+            yield gid, socks
         finally:
             for ws in socks:
                 await ws.close()
+
+
+async def test_one_account_watches_one_game_from_at_most_four_sockets(siege: Supervisor) -> None:
+    """Sockets of one account on one game add only fan-out work: the fifth ``watch`` of a game
+    by one player (EMPIRE_WS_WATCHES_PER_GAME, 4) is refused ``message/rate_limited`` and its
+    socket stays open; another player still watches; a socket that stops watching frees its
+    place."""
+    url = siege.url
+    async with Client(url) as other, _five_sockets_on_a_game(url, "watch-cap") as (gid, socks):
+        await other.sign_in("watch-cap-other")
+
+        async def first_answer(ws: websockets.ClientConnection) -> dict[str, Any]:
+            await ws.send(json.dumps({"type": "watch", "game_id": gid}))
+            return dict(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+
+        for ws in socks[:4]:
+            assert (await first_answer(ws))["type"] in ("view", "record")
+        refused = await first_answer(socks[4])
+        assert refused["type"] == "rejected", refused
+        assert refused["code"] == "message/rate_limited", refused
+        await socks[4].send(json.dumps({"type": "ping"}))  # still open
+        while (f := json.loads(await asyncio.wait_for(socks[4].recv(), 10)))["type"] != "pong":
+            assert f["type"] != "view", f  # nothing of the game came to it
+        session = await other.watch(gid)  # another account is not held back
+        assert session.view is not None
+        await socks[0].send(json.dumps({"type": "unwatch", "game_id": gid}))
+        await asyncio.sleep(0.2)
+        for _ in range(50):  # the freed place is taken (bounded)
+            answer = await first_answer(socks[4])
+            if answer["type"] != "rejected":
+                break
+            await asyncio.sleep(0.1)
+        assert answer["type"] in ("view", "record"), answer
 
 
 async def test_refused_watches_are_not_flood_strikes(siege: Supervisor) -> None:
@@ -357,40 +367,26 @@ async def test_refused_watches_are_not_flood_strikes(siege: Supervisor) -> None:
     waits for each answer do not close the socket 1008 (before, every such refusal was a
     strike and the 201st closed it); the socket still answers a ping. A real flood still
     closes 1008 (test below)."""
-    url = siege.url
-    async with Client(url) as host, Client(url) as fan:
-        await host.sign_in("strike-host")
-        await fan.sign_in("strike-fan")
-        t = await host.create_table("duel", 2, {"rounds": 30})
-        await host.add_bot(t["table_id"])
-        gid = await host.start(t["table_id"])
-        socks = [await websockets.connect(ws_url(url), subprotocols=offer(fan.token or ""))
-                 for _ in range(5)]
-        try:
-            for ws in socks:
-                assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "welcome"
-            for ws in socks[:4]:  # the player's four places on this game are taken
-                await ws.send(json.dumps({"type": "watch", "game_id": gid}))
-                first = json.loads(await asyncio.wait_for(ws.recv(), 10))
-                assert first["type"] in ("view", "record"), first
-            codes: dict[str, int] = {}
-            for _ in range(300):
-                await socks[4].send(json.dumps({"type": "watch", "game_id": gid}))
-                answer = json.loads(await asyncio.wait_for(socks[4].recv(), 10))
-                assert answer["type"] == "rejected", answer
-                codes[answer["code"]] = codes.get(answer["code"], 0) + 1
-            assert codes == {"message/rate_limited": 300}, codes
-            for _ in range(100):  # the last watches may have emptied its bucket: paced
-                await socks[4].send(json.dumps({"type": "ping"}))
-                answer = json.loads(await asyncio.wait_for(socks[4].recv(), 10))
-                if answer["type"] == "pong":
-                    break
-                assert answer.get("code") == "message/rate_limited", answer
-                await asyncio.sleep(0.05)
-            assert answer["type"] == "pong" and socks[4].close_code is None, answer
-        finally:
-            for ws in socks:
-                await ws.close()
+    async with _five_sockets_on_a_game(siege.url, "strike") as (gid, socks):
+        for ws in socks[:4]:  # the player's four places on this game are taken
+            await ws.send(json.dumps({"type": "watch", "game_id": gid}))
+            first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert first["type"] in ("view", "record"), first
+        codes: dict[str, int] = {}
+        for _ in range(300):
+            await socks[4].send(json.dumps({"type": "watch", "game_id": gid}))
+            answer = json.loads(await asyncio.wait_for(socks[4].recv(), 10))
+            assert answer["type"] == "rejected", answer
+            codes[answer["code"]] = codes.get(answer["code"], 0) + 1
+        assert codes == {"message/rate_limited": 300}, codes
+        for _ in range(100):  # the last watches may have emptied its bucket: paced
+            await socks[4].send(json.dumps({"type": "ping"}))
+            answer = json.loads(await asyncio.wait_for(socks[4].recv(), 10))
+            if answer["type"] == "pong":
+                break
+            assert answer.get("code") == "message/rate_limited", answer
+            await asyncio.sleep(0.05)
+        assert answer["type"] == "pong" and socks[4].close_code is None, answer
 
 
 async def test_a_flooding_socket_is_paced_then_closed_1008_and_the_player_plays_on(

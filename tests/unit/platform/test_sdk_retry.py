@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Awaitable, Callable
 
 import httpx
 import pytest
@@ -27,32 +28,28 @@ def _flaky(fail_first: int) -> tuple[httpx.MockTransport, list[str]]:
     return httpx.MockTransport(handler), seen
 
 
-def test_a_session_key_registration_goes_again_after_a_dead_connection() -> None:
-    async def run() -> list[str]:
-        transport, seen = _flaky(fail_first=2)
-        c = Client("http://gateway.test")
-        c.http = httpx.AsyncClient(base_url="http://gateway.test", transport=transport)
-        c.token = "t"
-        try:
-            await c.register_session_key()
-        finally:
-            await c.http.aclose()
-        return seen
+async def _through(fail_first: int, call: Callable[[Client], Awaitable[object]]) -> list[str]:
+    """Run ``call`` on a signed-in client whose first ``fail_first`` requests die unanswered;
+    the requests the server saw."""
+    transport, seen = _flaky(fail_first)
+    c = Client("http://gateway.test")
+    c.http = httpx.AsyncClient(base_url="http://gateway.test", transport=transport)
+    c.token = "t"
+    try:
+        await call(c)
+    finally:
+        await c.http.aclose()
+    return seen
 
-    assert asyncio.run(run()) == ["POST /api/session-keys"] * 3
+
+def test_a_session_key_registration_goes_again_after_a_dead_connection() -> None:
+    seen = asyncio.run(_through(2, lambda c: c.register_session_key()))
+    assert seen == ["POST /api/session-keys"] * 3
 
 
 def test_a_request_not_safe_to_repeat_is_sent_once() -> None:
-    async def run() -> list[str]:
-        transport, seen = _flaky(fail_first=1)
-        c = Client("http://gateway.test")
-        c.http = httpx.AsyncClient(base_url="http://gateway.test", transport=transport)
-        c.token = "t"
-        try:
-            with pytest.raises(httpx.RemoteProtocolError):
-                await c._call("POST", "/api/tables", json.loads('{"game": "duel"}'))
-        finally:
-            await c.http.aclose()
-        return seen
+    async def create(c: Client) -> None:
+        with pytest.raises(httpx.RemoteProtocolError):
+            await c._call("POST", "/api/tables", json.loads('{"game": "duel"}'))
 
-    assert asyncio.run(run()) == ["POST /api/tables"]
+    assert asyncio.run(_through(1, create)) == ["POST /api/tables"]

@@ -3,6 +3,8 @@ member's game and the claim's reply."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from shared.protocol import streams
@@ -45,26 +47,35 @@ def test_a_claim_reply_is_the_lease_then_the_members() -> None:
     assert timers.parse_claim("k", [b"5"]).members == []
 
 
-def test_the_loop_ends_when_cancelled_even_if_a_library_turns_the_cancel_into_an_error() -> None:
-    """A cancel that lands in a library which turns it into another error (a timeout racing
-    the cancel) is consumed; the loop must still end instead of logging and polling on, or
-    awaiting its cancel never returns (seen as an intermittent hang of the escrow's timer
-    test)."""
-    import asyncio
+class _TurnsCancel:
+    """A timers object whose poll turns a cancel into a TimeoutError (a library timeout racing
+    the cancel)."""
 
-    class Turns:
-        """A timers object whose poll turns a cancel into a TimeoutError."""
+    async def poll_once(self, handle: object, now_ms: int) -> int:
+        try:
+            await asyncio.sleep(10)
+        except asyncio.CancelledError:
+            raise TimeoutError("the library's timeout") from None
+        return 0
 
-        async def poll_once(self, handle: object, now_ms: int) -> int:
-            try:
-                await asyncio.sleep(10)
-            except asyncio.CancelledError:
-                raise TimeoutError("the library's timeout") from None
-            return 0
+
+class _EatsCancel:
+    """A timers object whose poll eats the cancel and returns normally (no error to see)."""
+
+    async def poll_once(self, handle: object, now_ms: int) -> int:
+        try:
+            await asyncio.sleep(10)
+        except asyncio.CancelledError:
+            return 0  # swallowed: no error, no re-raise
+        return 0
+
+
+def _ends_on_cancel(poller: object) -> None:
+    """Run the timer loop on ``poller``, cancel it, and require that it ends as cancelled."""
 
     async def run() -> None:
         loop = asyncio.create_task(
-            timers.Timers.run(Turns(), lambda m: None, 0.01, lambda: 0))  # type: ignore[arg-type]
+            timers.Timers.run(poller, lambda m: None, 0.01, lambda: 0))  # type: ignore[arg-type,return-value]
         await asyncio.sleep(0.05)
         loop.cancel()
         done, _ = await asyncio.wait({loop}, timeout=5)
@@ -72,36 +83,22 @@ def test_the_loop_ends_when_cancelled_even_if_a_library_turns_the_cancel_into_an
         assert loop.cancelled()
 
     asyncio.run(run())
+
+
+def test_the_loop_ends_when_cancelled_even_if_a_library_turns_the_cancel_into_an_error() -> None:
+    """A cancel that lands in a library which turns it into another error is consumed; the loop
+    must still end instead of logging and polling on, or awaiting its cancel never returns (seen
+    as an intermittent hang of the escrow's timer test)."""
+    _ends_on_cancel(_TurnsCancel())
 
 
 def test_a_cancel_swallowed_whole_still_ends_the_loop() -> None:
-    """A poll that eats the cancel and returns normally (no error to see): the loop checks the
-    task's pending cancel before it sleeps, so it still ends."""
-    import asyncio
-
-    class Eats:
-        async def poll_once(self, handle: object, now_ms: int) -> int:
-            try:
-                await asyncio.sleep(10)
-            except asyncio.CancelledError:
-                return 0  # swallowed: no error, no re-raise
-            return 0
-
-    async def run() -> None:
-        loop = asyncio.create_task(
-            timers.Timers.run(Eats(), lambda m: None, 0.01, lambda: 0))  # type: ignore[arg-type]
-        await asyncio.sleep(0.05)
-        loop.cancel()
-        done, _ = await asyncio.wait({loop}, timeout=5)
-        assert done, "the timer loop went on polling after its cancel"
-        assert loop.cancelled()
-
-    asyncio.run(run())
+    """A poll that eats the cancel: the loop checks the task's pending cancel before it sleeps,
+    so it still ends."""
+    _ends_on_cancel(_EatsCancel())
 
 
 def test_cancel_and_wait_cancels_again_a_task_that_swallowed_the_first_cancel() -> None:
-    import asyncio
-
     from shared.runtime.tasks import cancel_and_wait
 
     async def stubborn() -> None:

@@ -27,7 +27,7 @@ def decisions(name: str, limit: int = 6) -> list[tuple[Any, Any, int]]:
     seen: list[Any] = []
     play(game, SEATS[name], {"max_hands": 1} if name == "empire-cards" else {}, seed=3,
          max_steps=600, on_step=lambda s, m: seen.append(s))
-    out = []
+    out: list[tuple[Any, Any, int]] = []
     for state in seen:
         node = game.next(state)
         if isinstance(node, Turn) and len(game.legal_actions(state, node.seats[0])) > 1:
@@ -45,6 +45,15 @@ def decide(bot: SearchBot, game: Any, state: Any, node: Any, seat: int, **kw: An
     return bot.choose(view, slot, seat, {}, **kw)
 
 
+def _assert_legal(game: Any, state: Any, node: Any, seat: int, choice: Any) -> None:
+    """``choice`` is a legal act at a turn, or a legal choice for the seat's sealed slot."""
+    if isinstance(node, Turn):
+        assert not isinstance(game.apply(state, Act(seat=seat, action=choice)), Rejection)
+    else:
+        slot = next(s for s in node.slots if s.seat == seat)
+        assert game.check_choice(slot, choice)
+
+
 @pytest.mark.parametrize("name", registry.names())
 def test_the_search_bot_picks_a_legal_move_from_the_view(name: str) -> None:
     game = registry.get(name)
@@ -53,11 +62,7 @@ def test_the_search_bot_picks_a_legal_move_from_the_view(name: str) -> None:
     assert cases
     for state, node, seat in cases:
         choice = decide(bot, game, state, node, seat)
-        if isinstance(node, Turn):
-            assert not isinstance(game.apply(state, Act(seat=seat, action=choice)), Rejection)
-        else:
-            slot = next(s for s in node.slots if s.seat == seat)
-            assert game.check_choice(slot, choice)
+        _assert_legal(game, state, node, seat, choice)
         assert 0 < bot.last_iterations <= TINY.iterations
 
 
@@ -143,11 +148,7 @@ def test_fast_rollouts_run_on_the_compact_engine_and_reproduce(name: str) -> Non
         fast = _Counted(registry.get_fast(name))
         bot = SearchBot(game, registry.get_search_spec(name), level, seed=5, fast=fast)
         choice = decide(bot, game, state, node, seat)
-        if isinstance(node, Turn):
-            assert not isinstance(game.apply(state, Act(seat=seat, action=choice)), Rejection)
-        else:
-            slot = next(s for s in node.slots if s.seat == seat)
-            assert game.check_choice(slot, choice)
+        _assert_legal(game, state, node, seat, choice)
         assert 0 < fast.playouts <= bot.last_iterations
         picks.append(choice)
     again = [decide(SearchBot(game, registry.get_search_spec(name), level, seed=5,
