@@ -13,7 +13,8 @@ s = get_settings()
 raise_nofile()  # the soft descriptor limit up to the hard one: the connection cap follows it
 # uvicorn with the gateway's guards against slow and hostile clients (services/gateway/server.py)
 app = create_app(s)
-cfg = config(s, get_limits(), app)
+# a connection from an address already over its HTTP rate is answered 429 before any parsing
+cfg = config(s, get_limits(), app, early=app.state.gateway.quotas.http_refused_now)
 # replicas on one host share the port (SO_REUSEPORT: the kernel spreads the connections)
 sock = socket.socket(socket.AF_INET6 if ":" in s.host else socket.AF_INET, socket.SOCK_STREAM)
 sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

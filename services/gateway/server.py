@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import asyncio
 import resource
+from collections.abc import Callable
 from typing import Any
 
 import h11
@@ -48,6 +49,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from services.gateway import edge_metrics
+from services.gateway.client_ip import within
 from services.gateway.hub import Hub
 from services.gateway.limits import GatewayLimits
 from shared.runtime.settings import Settings
@@ -66,6 +68,23 @@ BUSY_503 = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json
             b"retry-after: 1\r\nconnection: close\r\ncontent-length: "
             + str(len(_BUSY_BODY)).encode() + b"\r\n\r\n" + _BUSY_BODY)
 SHED_GRACE_S = 1.0  # a shed connection's unread request is discarded this long, then closed
+
+_LIMITED_BODY = (b'{"ok":false,"code":"message/rate_limited","message":"too many requests '
+                 b'(http); retry later"}')
+
+
+def limited_429(retry_after_s: int) -> bytes:
+    """The answer to a connection whose address is already over its HTTP rate (the same typed
+    429 the middleware gives, before any request is parsed)."""
+    return (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n"
+            b"retry-after: " + str(retry_after_s).encode() + b"\r\nconnection: close\r\n"
+            b"content-length: " + str(len(_LIMITED_BODY)).encode() + b"\r\n\r\n"
+            + _LIMITED_BODY)
+
+
+# peer address -> seconds until its next request fits (0: parse and decide as usual);
+# services/gateway/quotas.py Quotas.http_refused_now
+EarlyRefusal = Callable[[str], int]
 
 
 def connection_cap(limits: GatewayLimits, nofile: int | None = None) -> int:
@@ -102,6 +121,7 @@ class _Shed:
 class GuardedH11Protocol(H11Protocol):
     limits: GatewayLimits  # set by guarded_protocols()
     cap: int  # connection_cap(limits), set by guarded_protocols()
+    early: EarlyRefusal | None = None  # set by guarded_protocols() when the rates are known
 
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
@@ -168,16 +188,33 @@ class GuardedH11Protocol(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         if len(self.connections) > self.cap:
-            self._shed_now()
+            edge_metrics.HTTP_SHED.inc()
+            self._shed_now(BUSY_503)
+            return
+        wait_s = self._refused_early()
+        if wait_s:
+            edge_metrics.RATE_LIMITED.labels("http").inc()
+            self._shed_now(limited_429(wait_s))
             return
         self._arm_head()  # a connection that never sends a byte
 
-    def _shed_now(self) -> None:
-        """Over the cap: a typed 503, the write side closed, the request (if any) read and
-        dropped for SHED_GRACE_S so the client reads the answer, not a reset; then closed."""
+    def _refused_early(self) -> int:
+        """Seconds to wait when the peer is already over its HTTP rate (this replica's view:
+        services/gateway/local_rates.py), else 0. A trusted proxy's connections carry other
+        clients' requests (X-Forwarded-For): those are decided per request, as usual."""
+        if self.early is None:
+            return 0
+        peer = self.transport.get_extra_info("peername")
+        if not peer or within(str(peer[0]), self.limits.trusted):
+            return 0
+        return self.early(str(peer[0]))
+
+    def _shed_now(self, answer: bytes) -> None:
+        """Refused at once (over the connection cap: a typed 503; over the address's rate: a
+        typed 429): the answer, the write side closed, the request (if any) read and dropped
+        for SHED_GRACE_S so the client reads the answer, not a reset; then closed."""
         self._shed = True
-        edge_metrics.HTTP_SHED.inc()
-        self.transport.write(BUSY_503)
+        self.transport.write(answer)
         if _Shed.grace >= max(16, self.limits.fd_reserve // 4) \
                 or not self.transport.can_write_eof():
             self.transport.close()  # a flood of shed connections: no grace for more
@@ -265,10 +302,10 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         super().send_receive_event_to_app()
 
 
-def guarded_protocols(limits: GatewayLimits) -> tuple[type[H11Protocol],
-                                                      type[WebSocketsSansIOProtocol]]:
+def guarded_protocols(limits: GatewayLimits, early: EarlyRefusal | None = None,
+                      ) -> tuple[type[H11Protocol], type[WebSocketsSansIOProtocol]]:
     http = type("GatewayH11Protocol", (GuardedH11Protocol,),
-                {"limits": limits, "cap": connection_cap(limits)})
+                {"limits": limits, "cap": connection_cap(limits), "early": early})
     return http, GuardedWebSocketProtocol
 
 
@@ -294,9 +331,10 @@ class DrainingServer(uvicorn.Server):
 
 
 def config(settings: Settings, limits: GatewayLimits, app: FastAPI,
-           loop: str = "uvloop") -> uvicorn.Config:
-    """uvicorn's configuration for ``app`` (services/gateway/app.py ``create_app``)."""
-    http, ws = guarded_protocols(limits)
+           loop: str = "uvloop", early: EarlyRefusal | None = None) -> uvicorn.Config:
+    """uvicorn's configuration for ``app`` (services/gateway/app.py ``create_app``);
+    ``early``: the replica's rate view, asked as each connection is accepted."""
+    http, ws = guarded_protocols(limits, early)
     return uvicorn.Config(
         app, host=settings.host, port=settings.port, loop=loop, log_level="warning",
         log_config=None,  # uvicorn's records go to the JSON root handler (shared.runtime.logging)

@@ -4,11 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+    generate_latest,
+)
 
 from shared.runtime.jsonutil import text
 
 REGISTRY = CollectorRegistry()
+# the process's own figures (process_cpu_seconds_total, process_resident_memory_bytes,
+# process_open_fds, ...: the alerts and dashboard in deploy/ can use them) and the Python build
+ProcessCollector(registry=REGISTRY)
+PlatformCollector(registry=REGISTRY)
 
 ACTIONS_APPLIED = Counter("empire_actions_applied_total", "Moves applied to games",
                           ["game", "by"], registry=REGISTRY)
