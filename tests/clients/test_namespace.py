@@ -125,3 +125,39 @@ def test_staging_copies_the_tree_under_the_root(tmp_path: Path) -> None:
     assert not list(base.rglob("__pycache__"))
     for f in base.rglob("*.py"):  # every staged module is still Python
         ast.parse(f.read_text())
+
+
+def test_the_staged_server_tree_imports_nothing_outside_its_root(tmp_path: Path) -> None:
+    """What the server wheel ships (the root pyproject's hook include): no absolute import of
+    a top-level ``shared``/``services``/``clients`` and no string naming one of their modules
+    is left anywhere in it."""
+    import tomllib
+
+    table = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    hook = table["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"]
+    assert hook["root"] == "empire_hall"
+    ns.stage(tmp_path, "empire_hall", hook["include"])
+    first_party = set(ns.FIRST_PARTY)
+    module_path = ns._string_pattern(ns.children())
+    left: list[str] = []
+    files = sorted((tmp_path / "empire_hall").rglob("*.py"))
+    assert len(files) > 200
+    for f in files:
+        where = f.relative_to(tmp_path).as_posix()
+        for node in ast.walk(ast.parse(f.read_text())):
+            if isinstance(node, ast.Import):
+                left += [f"{where}: import {a.name}" for a in node.names
+                         if a.name.split(".")[0] in first_party]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                if node.module.split(".")[0] in first_party:
+                    left.append(f"{where}: from {node.module}")
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                left += [f"{where}: {node.value[m.start():m.start() + 40]!r}"
+                         for m in module_path.finditer(node.value)
+                         if not node.value[:m.start()].endswith("empire_hall.")]
+    assert left == []
+    # and the console scripts' targets are there
+    for target in hook["scripts"].values():
+        module, _, func = target.partition(":")
+        path = tmp_path / (module.replace(".", "/") + ".py")
+        assert f"def {func}(" in path.read_text(), target
