@@ -279,4 +279,5 @@ def test_the_wheels_install_side_by_side_and_the_sdk_alone_plays_and_verifies_a_
              "python -m empire_hall_sdk.shared.fairness.verify")):
         ran = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=120)
         assert ran.returncode == 0 and says in ran.stdout, (argv, ran.stdout, ran.stderr[-2000:])
-    assert (venv / "bin" / "empire-hall-supervisor").exists()
+    for script in _hook(ROOT / "pyproject.toml")["scripts"]:
+        assert (venv / "bin" / script).exists(), script
