@@ -64,9 +64,12 @@ def verdict(base: dict[str, float], during: dict[str, float]) -> list[str]:
 
 def table(f: dict[str, Any]) -> str:
     base = f["baseline"]
+    bcpu = f.get("baseline_cpu_s", {})
     rows = ["| phase | attack | frames/s before / during / after | during, of baseline | "
-            "gap p99 ms before / during / after |", "|---|---|---|---|---|",
-            f"| baseline | - | {base['frames_per_s']} | 100 % | {base['gap_p99_ms']} |"]
+            "gap p99 ms before / during / after | CPU s attacker / gateway | load |",
+            "|---|---|---|---|---|---|---|",
+            f"| baseline | - | {base['frames_per_s']} | 100 % | {base['gap_p99_ms']} | "
+            f"- / {bcpu.get('gateway', '-')} | {f.get('baseline_loadavg', '-')} |"]
     for name in ATTACKS:
         if name not in f:
             continue
@@ -78,7 +81,8 @@ def table(f: dict[str, Any]) -> str:
         rows.append(f"| {name.replace('_', ' ')} | {did} | {b.get('frames_per_s', '-')} / "
                     f"**{d['frames_per_s']}** / {after['frames_per_s']} | {share} % | "
                     f"{b.get('gap_p99_ms', '-')} / **{d['gap_p99_ms']}** / "
-                    f"{after['gap_p99_ms']} |")
+                    f"{after['gap_p99_ms']} | {a.get('cpu_s', {}).get('attacker', '-')} / "
+                    f"{a.get('cpu_s', {}).get('gateway', '-')} | {a.get('loadavg', '-')} |")
     refused = ", ".join(f"{k} {v}" for k, v in sorted(f["refused"].items()))
     rows.append("")
     rows.append(f"Refused requests: {f['refused_total']} ({refused}); Valkey used_memory "
