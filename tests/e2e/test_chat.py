@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,7 +31,7 @@ from shared.protocol import streams
 from shared.runtime.archive import archive_key, unpack
 from shared.runtime.valkey import free_port
 from tests.siege.conftest import extra_gateways
-from tests.support.node import WS_FLAGS
+from tests.support.node import NODE, WS_FLAGS
 
 pytestmark = pytest.mark.e2e
 
@@ -252,11 +251,12 @@ process.exit(0);
 """
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node (20+) is not installed")
+@pytest.mark.skipif(NODE is None, reason="node (20+) is not installed")
 def test_the_node_client_talks_at_a_table(hall: tuple[Supervisor, str, str]) -> None:
     _, one, _ = hall
     client = Path(__file__).resolve().parents[2] / "clients" / "js" / "empire-client.mjs"
-    out = subprocess.run(["node", *WS_FLAGS, "--input-type=module", "-e",
+    assert NODE is not None
+    out = subprocess.run([NODE, *WS_FLAGS, "--input-type=module", "-e",
                           NODE_SCRIPT % {"client": client.as_uri()}, one],
                          capture_output=True, text=True, timeout=60, check=False)
     assert out.returncode == 0, out.stderr

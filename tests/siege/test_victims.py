@@ -3,7 +3,9 @@ while each attack runs from other accounts.
 
 Attacks, one at a time, each for a phase of a few seconds: sockets that watch the victim's game and
 never read; 60 KiB body floods; act and commit floods on the victim's game from an account
-with no seat; table and bot floods up to the quotas; slow-loris heads; lobby listing floods;
+with no seat; table and bot floods up to the quotas; slow-loris heads; lobby listing floods,
+without a token (401, then the per-IP limit) and with attacker accounts' tokens (each token
+from all eight attacker addresses, so the per-token limit and the listing's micro-cache take it);
 sockets opened and reopened on one token until refused. Then refused requests of every kind
 (too large, malformed, unauthenticated, bad options, not found, rate-limited (429), over a
 quota, oversized move frames, moves from a seatless account, sockets over the per-player
@@ -15,30 +17,46 @@ address); the attackers attack from 127.0.0.2-9, as strangers on the internet wo
 HTTP floods and handshakes meet the per-IP limits. What protects the victim is isolation
 (per-connection queues, per-account quotas, bounded work) as much as the limits.
 
+How the victim plays, and why: it thinks ``Scale.think_s`` (50 ms) before each decision, as a
+person or a polite bot does, so it sends at most 20 moves a second, well under its connection's
+own limit (settings.rate_per_s, 50 frames/s, bursts of 200). Before, it played flat out, sat at
+that cap in every phase (about 100 frames/s of answers and views) and the baseline window began
+with the unspent burst of 200, so the baseline was inflated and every attack phase was measured
+against the limiter, not the server: 84.5-103.8 % of the baseline whatever the attack. Paced,
+its frame rate is 1 / (think time + the server's time for a move): a server slowed by an eighth
+of a move's cycle (about 8 ms a move at the test size's figures) takes it under 90 %, and a rare
+long stall breaks the 2x p99 gap (tests/siege/test_victim_figures.py checks both on the
+figures code). Each window also counts the victim's moves a second and the rate refusals it met;
+any refusal fails the run (figures.verdict and the assertion below): a window that met the
+limit measured the limit. The first ``Scale.warmup_s`` seconds (the first table, bot and
+caches) are in no window; each attack is compared with the one baseline window that follows the
+warm-up, and its before (the ``after_s`` seconds just before it) / during / after windows are
+recorded.
+
 Two tests share the machinery:
 
-* ``test_the_victim_plays_on_through_every_attack`` (``make siege-small``: small and short, about a
+* ``test_the_victim_plays_on_through_every_attack`` (``make test``: small and short, about a
   minute) asserts only what is not a speed: the victim's game goes on after every attack
-  (a new frame arrives), every acknowledged commit stands in the record of its game, every
-  game's reveals verify, Valkey's used_memory grows by at most 1 MiB across the refused
-  requests, and every refusal kind is counted.
+  (a new frame arrives), it never met its own rate limit, every acknowledged commit stands in
+  the record of its game, every game's reveals verify, Valkey's used_memory grows by at most
+  1 MiB across the refused requests, and every refusal kind is counted.
 * ``test_victims_keep_their_pace_and_valkey_keeps_its_memory`` (``make siege`` full size,
   ``make siege-small``) measures the frame rate and the gap between frames before / during /
   after each attack (test-output/siege/victims.json); at full size it asserts the issue's
-  bounds (>= 90% of the baseline frame rate, p99 gap within 2x) and 10,000 refused requests;
-  small, it prints them.
+  bounds (>= 90% of the baseline frame rate, p99 gap within 2x: figures.verdict) and 10,000
+  refused requests; small, it prints them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
+import inspect
 import json
 import multiprocessing
 import os
+import resource
 import socket
-import statistics
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -52,16 +70,19 @@ import pytest
 import redis.asyncio as aioredis
 
 from clients.sdk import Client
-from clients.sdk.bot_player import play_seat
+from clients.sdk.bot_player import make_bot, play_with
+from clients.sdk.client import ApiError
 from services.supervisor import Supervisor
+from shared.protocol import streams
 from shared.runtime.valkey import free_port
 from tests.siege.conftest import report
+from tests.siege.figures import ATTACKS as ORDER
+from tests.siege.figures import verdict, window
 from tests.siege.rawws import Closed, RawWs
 
 pytestmark = [pytest.mark.siege]
 
 ATTACKER_IPS = [f"127.0.0.{i}" for i in range(2, 10)]
-MIN_RATE, MAX_P99 = 0.9, 2.0  # the issue's bounds, asserted at full size
 
 
 @dataclass(frozen=True)
@@ -77,11 +98,16 @@ class Scale:
     # rate, so the rate-limit probe meets its 429 within a few hundred requests even on a
     # loaded 2-core machine (the full run keeps the defaults: 20/s, bursts of 200)
     env: tuple[tuple[str, str], ...] = ()
+    # the victim's think time before each decision: at most 1 / think_s moves a second, well
+    # under its connection's 50 frames/s (see the module's docstring)
+    think_s: float = 0.05
+    # played before the baseline and in no window: the first game's table, bot and caches
+    warmup_s: float = 5.0
 
 
 SCALES = {
     "test": Scale("test", 1.5, 0.5, 12, 30, 300, 30,
-                  (("EMPIRE_HTTP_PER_S", "5"), ("EMPIRE_HTTP_BURST", "50"))),
+                  (("EMPIRE_HTTP_PER_S", "5"), ("EMPIRE_HTTP_BURST", "50")), warmup_s=2.0),
     "small": Scale("small", 4.0, 2.0, 24, 60, 1_400, 100),
     "full": Scale("full", 20.0, 5.0, 200, 500, 10_000, 100),
 }
@@ -100,11 +126,30 @@ def _discard(ws: RawWs) -> None:
             ws.recv(timeout=0.001)
 
 
-def p99(xs: list[float]) -> float:
-    if not xs:
-        return 0.0
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(0.99 * len(xs)))]
+async def _decided(value: Any) -> Any:
+    return await value if inspect.isawaitable(value) else value
+
+
+class PacedBot:
+    """The victim's player: the duel's heuristic bot with a think time before each decision,
+    as a person (or a polite bot) plays, so the victim's moves stay well within its
+    connection's rate (settings.rate_per_s: 50 frames/s) whatever the server's speed, and
+    every window measures the server, never the victim's own limit. The decisions' times are
+    kept (its moves per second)."""
+
+    def __init__(self, bot: Any, think_s: float, moves: list[float]) -> None:
+        self.bot, self.think_s, self.moves = bot, think_s, moves
+
+    async def act(self, view: dict[str, Any], legal: list[Any], seat: int) -> Any:
+        await asyncio.sleep(self.think_s)
+        self.moves.append(time.monotonic())
+        return await _decided(self.bot.act(view, legal, seat))
+
+    async def choose(self, view: dict[str, Any], slot: Any, seat: int,
+                     public_parts: dict[str, Any]) -> Any:
+        await asyncio.sleep(self.think_s)
+        self.moves.append(time.monotonic())
+        return await _decided(self.bot.choose(view, slot, seat, public_parts))
 
 
 @dataclass
@@ -113,11 +158,30 @@ class Victim:
 
     client: Client
     rounds: int = 100
+    think_s: float = 0.05
     game_id: str = ""
     games: list[str] = field(default_factory=list)
     frames: list[tuple[str, float]] = field(default_factory=list)  # (game, arrival time)
+    moves: list[float] = field(default_factory=list)  # decisions sent
+    refusals: list[float] = field(default_factory=list)  # its own rate limit met
     task: asyncio.Task[Any] | None = None
     stop: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def __post_init__(self) -> None:
+        # the moves its connection's rate refused (message/rate_limited): counted, so a window
+        # that met the limit shows it (figures.verdict fails it)
+        for name in ("commit", "act"):
+            sent = getattr(self.client, name)
+
+            async def counted(*args: Any, _sent: Any = sent, **kwargs: Any) -> Any:
+                try:
+                    return await _sent(*args, **kwargs)
+                except ApiError as exc:
+                    if exc.code == "message/rate_limited":
+                        self.refusals.append(time.monotonic())
+                    raise
+
+            setattr(self.client, name, counted)
 
     async def _one(self) -> None:
         t = await self.client.create_table("duel", 2, {"rounds": self.rounds})
@@ -134,7 +198,8 @@ class Victim:
             on_view(msg)
 
         session.on_view = timed  # type: ignore[method-assign]
-        await play_seat(self.client, self.game_id)
+        await play_with(session, PacedBot(make_bot("duel", "heuristic"), self.think_s,
+                                          self.moves))
 
     async def _run(self) -> None:
         while not self.stop.is_set():
@@ -153,15 +218,7 @@ class Victim:
             await asyncio.sleep(0.05)
 
     def window(self, t0: float, t1: float) -> dict[str, float]:
-        """The frame rate and the gaps between consecutive frames while a game is in play
-        (the pause between two games, a table being set up, is neither play nor a gap)."""
-        inside = [(g, t) for g, t in self.frames if t0 <= t < t1]
-        gaps = [b - a for (ga, a), (gb, b) in itertools.pairwise(inside) if ga == gb]
-        playing = sum(gaps)
-        return {"frames_per_s": round(len(gaps) / playing, 1) if playing else 0.0,
-                "frames": len(inside),
-                "gap_p99_ms": round(p99(gaps) * 1000, 1),
-                "gap_median_ms": round(statistics.median(gaps) * 1000, 1) if gaps else 0.0}
+        return window(self.frames, self.moves, self.refusals, t0, t1)
 
 
 _IP_OF: dict[str, str] = {}
@@ -231,27 +288,37 @@ async def body_flood(url: str, tokens: list[str], game_id: str, stop: float) -> 
 
 
 async def act_flood(url: str, tokens: list[str], game_id: str, stop: float) -> dict[str, int]:
-    def flood(tok: str) -> int:
-        ws = RawWs(url, tok, source=_ip(tok)).connect()
-        n = 0
-        try:
-            while time.monotonic() < stop:
-                ws.send(f'{{"type":"act","game_id":"{game_id}","cmd_id":"a{n}",'
-                        f'"action":{{"pick":{n % 10}}},"expected_seq":1}}')
-                ws.send(f'{{"v":2,"type":"commit","game_id":"{game_id}","cmd_id":"c{n}",'
-                        f'"round_id":"r","slot":"s1","commitment":"{"0" * 64}",'
-                        f'"sealed":"{SEALED}"}}')
-                n += 2
-                if n % 64 == 0:
-                    _discard(ws)
-        except Exception:
-            pass
-        finally:
-            ws.close()
-        return n
+    """Acts and commits on the victim's game from accounts with no seat, flat out; a socket
+    closed for flooding (1008) is opened again until the phase ends, as a persistent attacker
+    would (before, the three sockets were closed within a few seconds and the phase ended
+    early)."""
+    def flood(tok: str) -> tuple[int, int]:
+        n, sockets = 0, 0
+        while time.monotonic() < stop:
+            try:
+                ws = RawWs(url, tok, source=_ip(tok)).connect()
+            except Exception:
+                time.sleep(0.05)
+                continue
+            sockets += 1
+            try:
+                while time.monotonic() < stop:
+                    ws.send(f'{{"type":"act","game_id":"{game_id}","cmd_id":"a{n}",'
+                            f'"action":{{"pick":{n % 10}}},"expected_seq":1}}')
+                    ws.send(f'{{"v":2,"type":"commit","game_id":"{game_id}","cmd_id":"c{n}",'
+                            f'"round_id":"r","slot":"s1","commitment":"{"0" * 64}",'
+                            f'"sealed":"{SEALED}"}}')
+                    n += 2
+                    if n % 64 == 0:
+                        _discard(ws)
+            except Exception:
+                pass
+            finally:
+                ws.close()
+        return n, sockets
 
     sent = await asyncio.gather(*(asyncio.to_thread(flood, t) for t in tokens[:3]))
-    return {"frames_sent": sum(sent)}
+    return {"frames_sent": sum(n for n, _ in sent), "sockets": sum(k for _, k in sent)}
 
 
 async def table_and_bot_flood(url: str, tokens: list[str], game_id: str,
@@ -315,6 +382,30 @@ async def listing_flood(url: str, tokens: list[str], game_id: str,
     return {"listings": sum(counts)}
 
 
+async def listing_flood_authenticated(url: str, tokens: list[str], game_id: str,
+                                      stop: float) -> dict[str, int]:
+    """The lobby listing flooded with valid tokens: three attacker accounts, each from all
+    eight attacker addresses, so a token's own limit (EMPIRE_TOKEN_PER_S) binds before any
+    address's and what it lets through is served from the listing's micro-cache
+    (EMPIRE_LISTING_CACHE_MS) rather than the lobby."""
+    tally: Counter[str] = Counter()
+
+    async def flood(i: int) -> None:
+        tok = tokens[i % 3]
+        async with _http(url, ATTACKER_IPS[i % len(ATTACKER_IPS)]) as http:
+            async def one() -> None:
+                r = await http.get("/api/tables", headers=_auth(tok))
+                if r.status_code == 429:  # which limit: "too many requests (<limit>); ..."
+                    msg = str(r.json().get("message", ""))
+                    tally["refused_" + msg.partition("(")[2].partition(")")[0]] += 1
+                else:
+                    tally[f"status_{r.status_code}"] += 1
+            await _until(stop, one)
+
+    await asyncio.gather(*(flood(i) for i in range(24)))
+    return dict(tally)
+
+
 async def socket_churn(url: str, tokens: list[str], game_id: str, stop: float) -> dict[str, int]:
     def churn() -> tuple[int, int]:
         opened, refused = 0, 0
@@ -346,8 +437,22 @@ ATTACKS: dict[str, Callable[[str, list[str], str, float], Awaitable[dict[str, in
     "table_and_bot_flood": table_and_bot_flood,
     "slow_loris": slow_loris,
     "listing_flood": listing_flood,
+    "listing_flood_authenticated": listing_flood_authenticated,
     "socket_churn": socket_churn,
 }
+assert tuple(ATTACKS) == ORDER  # the README table's order (figures.py)
+
+
+ATTACKER_NICE = int(os.environ.get("EMPIRE_SIEGE_ATTACKER_NICE", "10"))
+
+
+def _attacker_process() -> None:
+    """The attacker's process below the system's priority (EMPIRE_SIEGE_ATTACKER_NICE, +10):
+    on the internet its CPU is its own, here it shares the system's two cores, and a load
+    generator at the same priority took more CPU than the gateway it flooded (test-size run:
+    0.7-1.2 s of a 1.5 s phase against the gateway's 0.2-0.5) -- the victim then measured the
+    load generator. Its CPU and the system's are recorded per phase (cpu_s)."""
+    os.nice(ATTACKER_NICE)
 
 
 def run_attack(name: str, url: str, tokens: list[str], game_id: str,
@@ -356,7 +461,12 @@ def run_attack(name: str, url: str, tokens: list[str], game_id: str,
     client's event loop (or hold its GIL), as it would not on the internet."""
     global SIZE
     SIZE = SCALES[scale]
-    return asyncio.run(ATTACKS[name](url, tokens, game_id, time.monotonic() + seconds))
+    cpu = resource.getrusage(resource.RUSAGE_SELF)
+    did = asyncio.run(ATTACKS[name](url, tokens, game_id, time.monotonic() + seconds))
+    now = resource.getrusage(resource.RUSAGE_SELF)
+    did["attacker_cpu_ms"] = round(1000 * (now.ru_utime + now.ru_stime
+                                           - cpu.ru_utime - cpu.ru_stime))
+    return did
 
 
 # -- refused requests of every kind ------------------------------------------------------------
@@ -535,6 +645,30 @@ def _auth(token: str) -> dict[str, str]:
     return {"authorization": f"Bearer {token}"}
 
 
+async def _cpu_s(sup: Supervisor, admin: aioredis.Redis) -> dict[str, float]:
+    """CPU seconds so far: each service's processes (/proc), Valkey's (INFO cpu) and this
+    process's (the victim's client)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out: dict[str, float] = {}
+    for p in sup.procs:
+        if p.popen is None:
+            continue
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{p.popen.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            out[p.service] = out.get(p.service, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    info = await admin.info("cpu")
+    out["valkey"] = float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    out["victim"] = me.ru_utime + me.ru_stime
+    return out
+
+
+async def _lobby_requests(admin: aioredis.Redis) -> int:
+    """Requests ever sent to the lobby (its request stream's entries-added: answered requests
+    are deleted, the count stays)."""
+    return int((await admin.xinfo_stream(streams.LOBBY_RPC))["entries-added"])
+
+
 # -- the run -----------------------------------------------------------------------------------
 
 async def siege_victim(scale: Scale) -> dict[str, Any]:
@@ -551,29 +685,44 @@ async def siege_victim(scale: Scale) -> dict[str, Any]:
     sup.start(wait=180)
     figures_s: dict[str, float] = {"start": time.monotonic() - began}
     admin = aioredis.Redis.from_url(sup.redis_url or "")
-    figures: dict[str, Any] = {"scale": scale.name, "phase_s": scale.phase_s}
+    figures: dict[str, Any] = {"scale": scale.name, "phase_s": scale.phase_s,
+                               "attacker_nice": ATTACKER_NICE, "think_s": scale.think_s}
     held: list[RawWs] = []
     try:
         async with Client(sup.url) as player:
             await player.sign_in("victim")
-            victim = Victim(player, scale.rounds)
+            victim = Victim(player, scale.rounds, scale.think_s)
+            played = time.monotonic()
             await victim.start()
             attackers = await _accounts(sup.url, 8, "attacker")
-            await asyncio.sleep(2.0)  # warm up
+            await asyncio.sleep(scale.warmup_s)  # in no window
+            figures["warmup"] = victim.window(played, time.monotonic())
             t0 = time.monotonic()
+            cpu_from = await _cpu_s(sup, admin)
             await asyncio.sleep(scale.phase_s)
             figures["baseline"] = victim.window(t0, time.monotonic())
+            figures["baseline_cpu_s"] = {k: round(v - cpu_from.get(k, 0.0), 1)
+                                         for k, v in (await _cpu_s(sup, admin)).items()}
+            figures["baseline_loadavg"] = Path("/proc/loadavg").read_text().split()[0]
             loop = asyncio.get_running_loop()
-            pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                       initializer=_attacker_process)
             try:
                 await loop.run_in_executor(pool, int, 0)  # the attacker process is up first
                 for name in ATTACKS:
                     t0 = time.monotonic()
+                    before = victim.window(t0 - scale.after_s, t0)
+                    lobby_from = await _lobby_requests(admin)
+                    cpu_from = await _cpu_s(sup, admin)
                     did = await loop.run_in_executor(pool, run_attack, name, sup.url,
                                                      attackers, victim.game_id,
                                                      scale.phase_s, scale.name)
                     during = victim.window(t0, time.monotonic())
                     t1 = time.monotonic()
+                    did["lobby_requests"] = await _lobby_requests(admin) - lobby_from
+                    cpu = {k: round(v - cpu_from.get(k, 0.0), 1)
+                           for k, v in (await _cpu_s(sup, admin)).items()}
+                    cpu["attacker"] = round(did.pop("attacker_cpu_ms", 0) / 1000, 1)
                     await asyncio.sleep(scale.after_s)
                     # the victim's game goes on: a frame after the attack began (bounded)
                     for _ in range(600):
@@ -582,7 +731,10 @@ async def siege_victim(scale: Scale) -> dict[str, Any]:
                             break
                         await asyncio.sleep(0.1)
                     after = victim.window(t1, time.monotonic())
-                    figures[name] = {"attack": did, "during": during, "after": after}
+                    figures[name] = {"attack": did, "before": before, "during": during,
+                                     "after": after, "cpu_s": cpu,
+                                     "seconds": round(t1 - t0, 1),
+                                     "loadavg": Path("/proc/loadavg").read_text().split()[0]}
                     assert victim.task is not None
                     if victim.task.done():
                         victim.task.result()  # its error, if it failed
@@ -636,6 +788,9 @@ async def siege_victim(scale: Scale) -> dict[str, Any]:
             figures["seconds"] = {k: round(v, 1) for k, v in figures_s.items()}
         report(f"victims-{scale.name}" if scale.name == "test" else "victims", figures)
         assert figures["handshake_error_lines"] == 0, figures["handshake_error_lines"]
+        # the victim played within its connection's rate throughout: every window measured
+        # the server, not the victim's own limit
+        assert not victim.refusals, len(victim.refusals)
         missing = [k for k in REFUSAL_KINDS if not tally.kinds[k]]
         assert not missing, (missing, figures["refused"])
         wrong = {k: v for k, v in tally.answered.items() if k != "rate_limited_refill"}
@@ -666,8 +821,6 @@ async def test_victims_keep_their_pace_and_valkey_keeps_its_memory() -> None:
     figures = await siege_victim(scale)
     if scale.name != "full":
         return  # a small run on a shared machine: the figures are printed, not asserted
-    base = figures["baseline"]
-    for name in ATTACKS:
-        during = figures[name]["during"]
-        assert during["frames_per_s"] >= MIN_RATE * base["frames_per_s"], (name, during, base)
-        assert during["gap_p99_ms"] <= MAX_P99 * max(base["gap_p99_ms"], 50.0), (name, during)
+    broken = {name: why for name in ATTACKS
+              if (why := verdict(figures["baseline"], figures[name]["during"]))}
+    assert not broken, (broken, figures["baseline"])
