@@ -176,9 +176,9 @@ def update_shards(shards: int) -> list[str]:
 
 def updates_maxlen(shards: int) -> int:
     """One shard's approximate cap: the fan-out's byte budget split over its shards (at least
-    256 entries each: a gateway that missed a few seconds of its shards can still catch up;
+    128 entries each: a gateway that missed a few seconds of its shards can still catch up;
     the slow sweep covers anything older)."""
-    return max(256, MAXLEN_UPDATES // max(1, shards))
+    return max(128, MAXLEN_UPDATES // max(1, shards))
 
 
 class Keys:
