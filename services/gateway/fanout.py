@@ -39,7 +39,7 @@ import structlog
 from faststream.redis.parser.binary import BinaryMessageFormatV1
 
 from shared.protocol import streams
-from shared.runtime import tracing
+from shared.runtime import metrics, tracing
 from shared.runtime.jsonutil import loads, text
 
 log = structlog.get_logger("gateway")
@@ -137,6 +137,7 @@ class ShardReader:
                 await asyncio.wait_for(self._wake.wait(), self.block_ms / 1000)
             return None
         ids = dict(self.cursors)
+        metrics.FANOUT_SHARDS.set(len(ids))
         read = asyncio.ensure_future(self.redis.xread(ids, count=self.count,
                                                       block=self.block_ms))
         wake = asyncio.ensure_future(self._wake.wait())
@@ -167,6 +168,7 @@ class ShardReader:
                 if s in self.cursors:
                     self.cursors[s] = text(i)
         self.entries += len(bodies)
+        metrics.FANOUT_ENTRIES.inc(len(bodies))
         if headers:
             tracing.received(streams.GW_UPDATES, headers)  # the traces end here
         if bodies:
