@@ -4,6 +4,7 @@
                                                   # a Valkey Cluster of 1 and of 3 shards
     python -m bench.scale --replicas 1,2 --clusters ""   # no cluster runs
     python -m bench.scale --matches 100 --window 8 --repeat 2
+    python -m bench.scale --render bench/results/scale-A.json bench/results/scale-B.json
 
 Each configuration runs the throughput workload of ``python -m bench`` (bench/workloads.py:
 N pairs playing pooled duel games, rounds/s over the window, CPU of every process over it) on
@@ -44,6 +45,9 @@ from shared.runtime.valkey import EmbeddedCluster, free_port
 RESULTS = Path(__file__).parent / "results"
 HOT = system.HOT  # adjudicator, escrow, gateway
 CLUSTER_PARTITIONS = 6  # inter-service stream shards in the cluster runs (both sizes alike)
+# redis-py's cluster pool refuses (MaxConnectionsError) where the single server's pool waits:
+# 200 sockets signing in at once passed the default 24 per node in the first cluster runs
+CLUSTER_ENV = {"EMPIRE_REDIS_MAX_CONNECTIONS": "256"}
 
 ASSUMPTIONS = (
     "MODEL, not a measurement: ceilings are 1000 ms divided by the CPU ms per round measured "
@@ -73,6 +77,7 @@ class Figures:
     by_service: dict[str, float]
     machine_pct: float
     other_pct: float
+    valkey_max_node_ms: float = 0.0  # the busiest Valkey process (a cluster's busiest shard)
 
     @property
     def valkey_share(self) -> float:
@@ -84,6 +89,7 @@ def figures(config: str, run: dict[str, Any]) -> Figures:
     ``<service>#<i>``, ``valkey`` or ``valkey#<i>`` for cluster nodes, ``driver``)."""
     per = run.get("cpu_ms_per_round") or {}
     by: dict[str, float] = {}
+    nodes = [float(ms) for name, ms in per.items() if name.split("#")[0] == "valkey"]
     for name, ms in per.items():
         svc = name.split("#")[0]
         by[svc] = by.get(svc, 0.0) + float(ms)
@@ -94,7 +100,8 @@ def figures(config: str, run: dict[str, Any]) -> Figures:
                    python_ms=round(server - valkey, 2),
                    by_service={k: round(v, 2) for k, v in sorted(by.items())},
                    machine_pct=float(run.get("machine_cpu_pct", 0.0)),
-                   other_pct=float(run.get("other_cpu_pct", 0.0)))
+                   other_pct=float(run.get("other_cpu_pct", 0.0)),
+                   valkey_max_node_ms=round(max(nodes, default=0.0), 2))
 
 
 def added(rows: list[Figures]) -> list[dict[str, float | str]]:
@@ -112,12 +119,16 @@ def model(f: Figures, cores: int = 2) -> dict[str, float]:
     ``per_valkey_shard``: one Valkey shard (one core) busy with nothing else;
     ``per_added_core``: one more core for the Python services;
     ``this_machine``: every process on ``cores`` cores, all busy (against the measured rate:
-    ``efficiency`` < 1 when the run did not saturate the machine or others shared it)."""
+    ``efficiency`` < 1 when the run did not saturate the machine or others shared it);
+    ``valkey_as_spread``: the Valkey ceiling of this run's own shards as they were loaded
+    (its busiest shard saturates first: 1000 / that shard's ms per round)."""
     shard = 1000.0 / f.valkey_ms if f.valkey_ms > 0 else float("inf")
     core = 1000.0 / f.python_ms if f.python_ms > 0 else float("inf")
     here = cores * 1000.0 / f.server_ms if f.server_ms > 0 else float("inf")
+    node = f.valkey_max_node_ms or f.valkey_ms
+    spread = 1000.0 / node if node > 0 else float("inf")
     return {"per_valkey_shard": round(shard, 1), "per_added_core": round(core, 1),
-            "this_machine": round(here, 1),
+            "this_machine": round(here, 1), "valkey_as_spread": round(spread, 1),
             "efficiency": round(f.rounds_per_s / here, 2) if here not in (0, float("inf")) else 0.0}
 
 
@@ -131,15 +142,17 @@ def predict(f: Figures, python_cores: int, valkey_shards: int) -> float:
 
 def table(rows: list[Figures]) -> str:
     head = ["config", "rounds/s", "server ms/round", "valkey", "python", "valkey share",
-            "adj/esc/gw ms", "machine%", "other%", "1 shard r/s", "+1 core r/s"]
+            "adj/esc/gw ms", "busiest shard ms", "machine%", "other%", "1 shard r/s",
+            "+1 core r/s", "these shards r/s"]
     out = [head]
     for f in rows:
         m = model(f)
         hot = "/".join(f"{f.by_service.get(s, 0.0):.1f}" for s in HOT)
         out.append([f.config, f"{f.rounds_per_s:.0f}", f"{f.server_ms:.2f}",
                     f"{f.valkey_ms:.2f}", f"{f.python_ms:.2f}", f"{100 * f.valkey_share:.0f}%",
-                    hot, f"{f.machine_pct:.0f}", f"{f.other_pct:.0f}",
-                    f"{m['per_valkey_shard']:.0f}", f"{m['per_added_core']:.0f}"])
+                    hot, f"{f.valkey_max_node_ms:.2f}", f"{f.machine_pct:.0f}",
+                    f"{f.other_pct:.0f}", f"{m['per_valkey_shard']:.0f}",
+                    f"{m['per_added_core']:.0f}", f"{m['valkey_as_spread']:.0f}"])
     widths = [max(len(r[i]) for r in out) for i in range(len(head))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in out]
     lines.insert(1, "-" * len(lines[0]))
@@ -166,7 +179,8 @@ def start_cluster_system(shards: int, replicas: dict[str, int]
     shutil.rmtree(log_dir, ignore_errors=True)
     sup = system.BenchSupervisor(redis_url=url, port=free_port(), replicas=dict(replicas),
                                  partitions=CLUSTER_PARTITIONS, log_dir=log_dir,
-                                 env_extra={**system.BENCH_ENV, "EMPIRE_CLUSTER": "true"})
+                                 env_extra={**system.BENCH_ENV, "EMPIRE_CLUSTER": "true",
+                                            **CLUSTER_ENV})
     sup.service_urls = {svc: cluster.url_for(svc) for svc in SERVICES}
     sup.profile = {}
     sup.cluster_nodes = [psutil.Process(n.proc.pid) for n in cluster.nodes  # type: ignore[attr-defined]
@@ -243,6 +257,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--cluster-replicas", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=1, help="the whole plan, this many times")
     ap.add_argument("--out", type=Path, default=RESULTS)
+    ap.add_argument("--render", type=Path, nargs="*", default=None,
+                    help="print the report of these result files' runs together; run nothing")
     args = ap.parse_args(argv)
     args.replicas = [int(x) for x in str(args.replicas).split(",") if x]
     args.clusters = [int(x) for x in str(args.clusters).split(",") if x]
@@ -270,8 +286,20 @@ def report(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def merged(paths: list[Path]) -> dict[str, Any]:
+    """The runs of several result files in one result (their first file's header)."""
+    docs = [json.loads(p.read_text()) for p in paths]
+    out = dict(docs[0])
+    out["runs"] = [r for d in docs for r in d["runs"]]
+    out["failed"] = [f for d in docs for f in d.get("failed", [])]
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse(argv)
+    if args.render:
+        print(report(merged(args.render)))
+        return
     try:
         import uvloop
 

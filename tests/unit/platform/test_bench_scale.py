@@ -34,6 +34,7 @@ def test_figures_split_valkey_python_and_leave_the_driver_out() -> None:
     assert two.by_service["adjudicator"] == pytest.approx(2.4)  # replicas summed
     c = scale.figures("cluster3", CLUSTER)
     assert c.valkey_ms == 3.0 and c.python_ms == 8.0  # the nodes summed as Valkey
+    assert c.valkey_max_node_ms == 1.0 and f.valkey_max_node_ms == 2.0
 
 
 def test_added_is_per_round_over_the_first_configuration() -> None:
@@ -52,6 +53,9 @@ def test_the_model_is_1000_ms_over_the_cpu_per_round() -> None:
     assert m["this_machine"] == 200.0 and m["efficiency"] == 0.5  # measured 100 of 200
     assert scale.predict(f, 8, 1) == 500.0  # Valkey-bound
     assert scale.predict(f, 2, 3) == 250.0  # core-bound
+    c = scale.figures("cluster3", CLUSTER)  # 3 shards at 1 ms each: the busiest bounds them
+    assert scale.model(c)["valkey_as_spread"] == 1000.0
+    assert scale.model(c)["per_valkey_shard"] == pytest.approx(333.3)
     empty = scale.figures("none", _run(0.0, {}))
     assert scale.model(empty)["per_valkey_shard"] == float("inf")
 
