@@ -130,8 +130,10 @@ class ShardReader:
     async def read_once(self) -> list[dict[str, Any]] | None:
         """One blocking read of the wanted shards; woken early (and None) when a new shard is
         wanted. The entries read are handed to ``deliver``."""
-        self._wake.clear()
         await self._sync(self.wanted())
+        # cleared after the sync (no await between here and the ids taken below): a shard
+        # wanted from now on wakes this read; one wanted before is in the ids already
+        self._wake.clear()
         if not self.cursors:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.block_ms / 1000)
