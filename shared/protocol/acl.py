@@ -47,6 +47,9 @@ def _sharded(base: str) -> str:
 # the game fan-out's shards (issue 25): the adjudicator, escrow and dealer write a game's
 # notify / reply there, gateways only read them (services/gateway/fanout.py)
 GW_SHARDS = _sharded(streams.GW_SHARDED)
+# ... and may still write the shared gw:updates their older release wrote a game's entries to
+# (a rolling upgrade applies this ACL while old replicas still run; gateways read it too)
+GW_LEGACY = streams.GW_UPDATES
 
 
 # what every stream consumer runs (shared/runtime/bus.py, service.py, liveness.py, metrics.py)
@@ -93,7 +96,7 @@ USERS: tuple[User, ...] = (
           ("RW", streams.TIMERS_ADJ + ":*"),
           ("RW", keys.lease("adj-timer:*")), ("W", _sharded(streams.ESC_OPEN)),
           ("W", _sharded(streams.DEALER_IN)), ("W", streams.GAME_ENDED),
-          ("W", GW_SHARDS), ("W", streams.DEAD_LETTERS), ("RW", G_REFUSALS),
+          ("W", GW_SHARDS), ("W", GW_LEGACY), ("W", streams.DEAD_LETTERS), ("RW", G_REFUSALS),
           ("RW", G_CHAT), ("R", TABLE_CHAT), ("RW", G_META), ("RW", G_RESULT),
           ("W", keys.PATTERNS["archive"]), ("R", SESSION_KEYS)),
          selectors=(Selector((*CONSUMER[:1], "xack", "xdel", *CONSUMER[2:]),
@@ -105,14 +108,14 @@ USERS: tuple[User, ...] = (
           "pexpire", "pttl", "xrevrange"),
          (("RW", ESCROW), ("RW", G_RECORD), ("RW", streams.TIMERS_ESC),
           ("RW", streams.TIMERS_ESC + ":*"),
-          ("RW", keys.lease("esc-timer:*")), ("W", GW_SHARDS),
+          ("RW", keys.lease("esc-timer:*")), ("W", GW_SHARDS), ("W", GW_LEGACY),
           ("W", streams.DEAD_LETTERS), ("R", SESSION_KEYS)),
          selectors=(Selector(("xadd",), (("W", _sharded(streams.ADJ_REVEALS)),)),)),
     User("dealer",
          (*STREAM_SERVICE, "evalsha", "script|load", "hget", "hgetall", "hset", "hsetnx",
           "rpush", "lrange", "xdel", "pexpire"),
          (("RW", DEALER), ("RW", streams.GAME_ENDED), ("RW", G_RECORD),
-          ("W", GW_SHARDS), ("W", streams.DEAD_LETTERS)),
+          ("W", GW_SHARDS), ("W", GW_LEGACY), ("W", streams.DEAD_LETTERS)),
          selectors=(Selector(("xadd",), (("W", _sharded(streams.ADJ_DRAWS)),)),)),
     User("scoring",
          (*STREAM_SERVICE, "watch", "multi", "exec", "unwatch", "discard", "hget", "hmget",
