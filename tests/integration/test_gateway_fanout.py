@@ -174,3 +174,16 @@ async def test_a_new_watch_and_a_command_on_an_unwatched_game_get_their_entries(
         assert a not in gw.hub.by_game and c not in gw.hub.by_game
     finally:
         gw.hub.remove(conn)
+
+
+async def test_the_gateway_is_not_ready_once_its_shard_reader_stops(
+        system: tuple[Gateway, Adjudicator, Seen]) -> None:
+    from services.gateway.routes import health
+
+    gw, _, _ = system
+    assert await until(lambda: gw.fanout.running)
+    assert await health.ready(gw)
+    assert gw.fanout.task is not None
+    gw.fanout.task.cancel()  # as when its task dies: the process lives on
+    assert await until(lambda: not gw.fanout.running)
+    assert await health._not_ready(gw) == "fan-out"
