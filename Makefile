@@ -181,6 +181,12 @@ test-package: install
 
 # ours beside boardgame.io 0.50.2 (bench/peer, installed from its package-lock.json) in one
 # window: both tables and the ratios (issue 25); PEER_ARGS="--levels 100 --repeat 3"
+# how it scales (issue 25): 1/2/4 replicas of the hot services, a 1- and a 3-shard Valkey
+# Cluster; rounds/s, CPU per round, Valkey's share and a model of the ceilings (~6 minutes)
+.PHONY: bench-scale
+bench-scale: install
+	$(RUN) -m bench.scale $(SCALE_ARGS)
+
 .PHONY: bench-peer
 bench-peer: install
 	cd bench/peer && npm ci --no-audit --no-fund --loglevel=error

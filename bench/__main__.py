@@ -35,6 +35,7 @@ CONFIGS: dict[str, dict[str, int]] = {
     "single": {},  # one process per service
     "hot2": {"adjudicator": 2, "escrow": 2},  # two replicas of the hot stream services
     "gw2": {"gateway": 2},  # two gateways sharing the port (SO_REUSEPORT)
+    "gw4": {"gateway": 4},  # four (issue 25: each reads only the fan-out of its games)
 }
 # first guesses of rounds/s, only to size the pools of idle games (then the measured rate)
 EST_ROUNDS_PER_S = {1: 150.0, 10: 400.0, 100: 500.0, 300: 500.0}

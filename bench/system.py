@@ -85,6 +85,8 @@ def service_processes(sup: Supervisor) -> dict[str, psutil.Process]:
             out[f"{p.service}#{p.index}"] = psutil.Process(p.popen.pid)
     if sup.valkey is not None and sup.valkey.proc is not None:
         out["valkey"] = psutil.Process(sup.valkey.proc.pid)
+    for i, node in enumerate(getattr(sup, "cluster_nodes", ())):  # bench/scale.py's clusters
+        out[f"valkey#{i}"] = node
     out["driver"] = psutil.Process(os.getpid())
     return out
 

@@ -55,11 +55,15 @@ class Escrow:
 
     async def _notify(self, game_id: str) -> None:
         await self.broker.publish(im.Notify(game_id=game_id).model_dump(mode="json"),
-                                  stream=streams.GW_UPDATES, maxlen=streams.MAXLEN_UPDATES)
+                                  **self._fan_out(game_id))
 
     async def _reply(self, r: im.Reply) -> None:
-        await self.broker.publish(r.model_dump(mode="json"), stream=streams.GW_UPDATES,
-                                  maxlen=streams.MAXLEN_UPDATES)
+        await self.broker.publish(r.model_dump(mode="json"), **self._fan_out(r.game_id))
+
+    def _fan_out(self, game_id: str) -> dict[str, Any]:
+        """The game's fan-out shard (read only by the gateways watching it) and its cap."""
+        n = self.settings.gw_shards
+        return {"stream": streams.updates_for(game_id, n), "maxlen": streams.updates_maxlen(n)}
 
     async def _spec(self, game_id: str, round_id: str) -> im.OpenRound | None:
         key = (game_id, round_id)

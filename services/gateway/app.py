@@ -1,8 +1,8 @@
 """gateway composition root: ``create_app(settings)`` builds the gateway — HTTP (lobby,
 matches, results, replays, leaderboards) + one WebSocket per player — and its stream side
-(the ``gw:updates`` fan-out). Nothing runs at import; ``python -m services.gateway`` and the
-uvicorn entry (services/gateway/server.py) call it. It holds no game state: it relays the
-watcher's own streams."""
+(the game fan-out shards it watches, and the ``gw:updates`` channel). Nothing runs at
+import; ``python -m services.gateway`` and the uvicorn entry (services/gateway/server.py)
+call it. It holds no game state: it relays the watcher's own streams."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from fastapi import FastAPI
 from faststream.redis import StreamSub
 
 from services.gateway.chat import Chat
+from services.gateway.fanout import ShardReader
 from services.gateway.http_errors import add_handlers
 from services.gateway.http_guard import HttpGuard
 from services.gateway.http_metrics import HttpMetrics
@@ -52,17 +53,24 @@ def build(settings: Settings) -> Gateway:
     edge = Edge(settings, hub, broker, Outbox(redis), limits, quotas, revocations)
     chat = Chat(redis, settings, hub, quotas, edge.out.publish)  # table talk (issue 21)
     edge.chat = chat
+    # the game fan-out: only the shards of the games watched here (issue 25)
+    fanout = ShardReader(redis, hub.by_game.keys, settings.gw_shards, hub.deliver_batch)
+    hub.want = fanout.want
     gw = Gateway(settings=settings, logger=logger, broker=broker, store=GatewayStore(redis),
                  hub=hub, limits=limits, quotas=quotas,
                  memory=MemoryGuard(redis, limits.memory_soft_limit), revocations=revocations,
                  edge=edge, chat=chat, boards=ReplayBoards(),
                  archive=ValkeyArchive(redis),  # finished games once their live keys expire
                  lobby_rpc=LobbyRpc(broker, settings.instance),
-                 listings=MicroCache(limits.listing_cache_ms / 1000, "/api/tables"))
+                 listings=MicroCache(limits.listing_cache_ms / 1000, "/api/tables"),
+                 fanout=fanout)
 
     @broker.subscriber(stream=StreamSub(streams.GW_UPDATES, last_id="$",
                                         max_records=settings.max_records, batch=True),
-                       title="gw:updates", description="fan-out to every gateway replica")
+                       title="gw:updates",
+                       description="to every gateway replica: chat_notify, mutes_changed (a "
+                       "game's notify / reply: its shard gw:updates:{u}:<k>, read only by the "
+                       "gateways watching it)")
     async def on_update(bodies: list[dict[str, Any]]) -> None:
         await gw.on_update(bodies)
 

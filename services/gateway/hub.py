@@ -5,8 +5,9 @@ stream) and ``g:{G}:rec`` (the public record); a spectator receives ``g:{G}:v:sp
 else is ever read for a client, but the chat channels it joined (services/gateway/chat.py:
 ``chat_notify`` fan-out entries, handed to ``on_chat``) and which of a watched game's players
 were deleted (shown anonymized: services/gateway/erased.py). Every gateway replica reads the
-``gw:updates`` fan-out stream and pumps the watchers of the games named there; a slow sweep
-catches anything missed.
+fan-out shards of the games its sockets watch (services/gateway/fanout.py: ``want`` before a
+watch's first read) and pumps the watchers of the games named there; a slow sweep catches
+anything missed.
 
 The fan-out never waits for a client: it reads Redis and appends to each connection's
 bounded outbound queue (services/gateway/outbound.py); every socket send happens in the
@@ -126,6 +127,9 @@ class Hub:
         self.rooms: dict[str, set[Connection]] = defaultdict(set)
         self.on_chat: Callable[[list[dict[str, Any]]], Awaitable[None]] | None = None
         self._active: dict[str, float] = {}  # game -> last fan-out (monotonic)
+        # the fan-out reader's hook (services/gateway/fanout.py ShardReader.want): the game's
+        # shard is read from now on; awaited before a watch's first read (no gap)
+        self.want: Callable[..., Awaitable[None]] | None = None
 
     async def drain(self, seconds: float) -> int:
         """Close every connection with 1012, spread evenly over ``seconds`` (not all at once:
@@ -225,6 +229,8 @@ class Hub:
             names = erased.names(players, gone)
         w = Watch(game_id=game_id, seat=seat, record_id=after_record, catching_up=True,
                   game=game, names=names, erased=gone)
+        if self.want is not None:  # the game's fan-out shard is read from before the first
+            await self.want(game_id, pin=True)  # read (pinned: not dropped before w is seen)
         conn.watches[game_id] = w
         self.by_game[game_id].add(conn)
         self._active[game_id] = time.monotonic()
@@ -241,7 +247,11 @@ class Hub:
         w = conn.watches.pop(game_id, None)
         if w is not None:
             _cancel(w)
-        self.by_game[game_id].discard(conn)
+        watchers = self.by_game.get(game_id)
+        if watchers is not None:
+            watchers.discard(conn)
+            if not watchers:  # (its fan-out shard is no longer read for it)
+                del self.by_game[game_id]
 
     async def _catch_up(self, conn: Connection, w: Watch) -> None:
         """Queue the record after ``w.record_id`` a page at a time, each once the queue has

@@ -1,5 +1,6 @@
-"""The gateway's shell: what its routes and its stream side share — the fan-out of
-``gw:updates`` to this replica's sockets, the token check, the lobby round trip, the background
+"""The gateway's shell: what its routes and its stream side share — the fan-out to this
+replica's sockets (the game shards it watches, services/gateway/fanout.py, and the shared
+``gw:updates`` channel), the token check, the lobby round trip, the background
 loops — built once by ``create_app`` (services/gateway/app.py) and
 reached by the routes through ``app.state`` (services/gateway/deps.py)."""
 
@@ -16,6 +17,7 @@ from faststream.redis import RedisBroker, RedisClusterBroker
 
 from services.gateway import erased
 from services.gateway.chat import Chat
+from services.gateway.fanout import ShardReader
 from services.gateway.http_errors import HttpError
 from services.gateway.hub import Hub
 from services.gateway.limits import GatewayLimits
@@ -61,11 +63,12 @@ class Gateway:
     archive: ValkeyArchive
     lobby_rpc: LobbyRpc
     listings: MicroCache  # GET /api/tables, per replica (micro_cache.py)
+    fanout: ShardReader  # the game fan-out shards of the games watched here (fanout.py)
 
     # -- the stream side ---------------------------------------------------------------------
 
     async def on_update(self, bodies: list[dict[str, Any]]) -> None:
-        """gw:updates: fan-out to every gateway replica."""
+        """gw:updates: the shared channel (chat; an older release's notify / reply)."""
         tracing.received(streams.GW_UPDATES, tracing.batch_headers(self.broker))  # traces end
         await self.hub.deliver_batch(bodies)  # each game of the batch pumped once
 
@@ -75,6 +78,7 @@ class Gateway:
         readiness probe the ops port serves (services/gateway/routes/health.py)."""
         s = self.settings
         await self.broker.start()
+        self.fanout.start()
         tasks = [asyncio.create_task(loop()) for loop in (
             self.hub.sweep_loop, self.hub.answer_loop, self.chat.sweep_loop,
             self.quotas.refresh_loop, self.memory.loop, self.revocations.listen,
@@ -89,6 +93,7 @@ class Gateway:
             await ops_server.wait_closed()
         for task in tasks:
             task.cancel()
+        await self.fanout.stop()
         await self.broker.stop()
         await self.store.close()
 

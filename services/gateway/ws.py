@@ -284,6 +284,8 @@ class Edge:
             return _rejected("seat/not_seated", "you have no seat in this game", cmd,
                              msg.game_id)
         shards = self.settings.partitions
+        if self.hub.want is not None:  # its answer comes on the game's fan-out shard
+            await self.hub.want(msg.game_id, pin=True)
         if isinstance(msg, cm.Act):
             body = im.SubmitAction(cmd_id=msg.cmd_id, game_id=msg.game_id, seat=seat,
                                    player_id=conn.player_id, expected_seq=msg.expected_seq,

@@ -44,6 +44,14 @@ def _sharded(base: str) -> str:
     return base + ":*"
 
 
+# the game fan-out's shards (issue 25): the adjudicator, escrow and dealer write a game's
+# notify / reply there, gateways only read them (services/gateway/fanout.py)
+GW_SHARDS = _sharded(streams.GW_SHARDED)
+# ... and may still write the shared gw:updates their older release wrote a game's entries to
+# (a rolling upgrade applies this ACL while old replicas still run; gateways read it too)
+GW_LEGACY = streams.GW_UPDATES
+
+
 # what every stream consumer runs (shared/runtime/bus.py, service.py, liveness.py, metrics.py)
 CONSUMER = ("xreadgroup", "xack", "xautoclaim", "xpending", "xgroup|create", "xinfo|groups",
             "xinfo|consumers", "xgroup|delconsumer")
@@ -88,7 +96,7 @@ USERS: tuple[User, ...] = (
           ("RW", streams.TIMERS_ADJ + ":*"),
           ("RW", keys.lease("adj-timer:*")), ("W", _sharded(streams.ESC_OPEN)),
           ("W", _sharded(streams.DEALER_IN)), ("W", streams.GAME_ENDED),
-          ("W", streams.GW_UPDATES), ("W", streams.DEAD_LETTERS), ("RW", G_REFUSALS),
+          ("W", GW_SHARDS), ("W", GW_LEGACY), ("W", streams.DEAD_LETTERS), ("RW", G_REFUSALS),
           ("RW", G_CHAT), ("R", TABLE_CHAT), ("RW", G_META), ("RW", G_RESULT),
           ("W", keys.PATTERNS["archive"]), ("R", SESSION_KEYS)),
          selectors=(Selector((*CONSUMER[:1], "xack", "xdel", *CONSUMER[2:]),
@@ -100,14 +108,14 @@ USERS: tuple[User, ...] = (
           "pexpire", "pttl", "xrevrange"),
          (("RW", ESCROW), ("RW", G_RECORD), ("RW", streams.TIMERS_ESC),
           ("RW", streams.TIMERS_ESC + ":*"),
-          ("RW", keys.lease("esc-timer:*")), ("W", streams.GW_UPDATES),
+          ("RW", keys.lease("esc-timer:*")), ("W", GW_SHARDS), ("W", GW_LEGACY),
           ("W", streams.DEAD_LETTERS), ("R", SESSION_KEYS)),
          selectors=(Selector(("xadd",), (("W", _sharded(streams.ADJ_REVEALS)),)),)),
     User("dealer",
          (*STREAM_SERVICE, "evalsha", "script|load", "hget", "hgetall", "hset", "hsetnx",
           "rpush", "lrange", "xdel", "pexpire"),
          (("RW", DEALER), ("RW", streams.GAME_ENDED), ("RW", G_RECORD),
-          ("W", streams.GW_UPDATES), ("W", streams.DEAD_LETTERS)),
+          ("W", GW_SHARDS), ("W", GW_LEGACY), ("W", streams.DEAD_LETTERS)),
          selectors=(Selector(("xadd",), (("W", _sharded(streams.ADJ_DRAWS)),)),)),
     User("scoring",
          (*STREAM_SERVICE, "watch", "multi", "exec", "unwatch", "discard", "hget", "hmget",
@@ -136,7 +144,7 @@ USERS: tuple[User, ...] = (
           "unsubscribe", "smismember"),
          (("R", G_VIEWS), ("R", G_RECORD), ("R", G_META), ("R", G_PUBLOG), ("R", G_RESULT),
           ("R", keys.PATTERNS["leaderboard"]), ("R", keys.PATTERNS["ratings"]),
-          ("R", keys.PATTERNS["player_history"]), ("RW", streams.GW_UPDATES),
+          ("R", keys.PATTERNS["player_history"]), ("RW", streams.GW_UPDATES), ("R", GW_SHARDS),
           ("R", keys.lobby_table("*")), ("W", _sharded(streams.ADJ_ACTIONS)),
           ("W", _sharded(streams.ESC_COMMITS)), ("W", streams.LOBBY_RPC),
           ("R", keys.PATTERNS["archive"]), ("R", keys.lobby_revoked("*")),

@@ -30,7 +30,12 @@ DEALER_IN = "dealer:in"  # adjudicator -> dealer: seed commit, draw, reveal
 GAME_ENDED = "game:ended"  # adjudicator -> scoring (and anyone): game over
 BOTS_IN = "bots:in"  # lobby -> bot runner: seat a bot
 LOBBY_RPC = "lobby:rpc"  # gateway -> lobby: request/reply
-GW_UPDATES = "gw:updates"  # everyone -> every gateway replica (fan-out, no group)
+# gateway -> every gateway replica: chat_notify / mutes_changed (a small shared channel, no
+# group; an older release's notify / reply too). A game's notify / reply entries go to its
+# shard ``gw:updates:{u}:<k>`` (``updates_for``): a gateway reads only the shards of the games
+# its own sockets watch (issue 25; services/gateway/fanout.py)
+GW_UPDATES = "gw:updates"
+GW_SHARDED = GW_UPDATES + ":{u}"  # the game fan-out's shards (one hash tag: one XREAD)
 DEAD_LETTERS = "dlq"  # poison messages, after MAX_DELIVERIES
 CHAT_REPORTS = "chat:reports"  # gateway -> operators: reported chat messages (no group)
 
@@ -122,18 +127,19 @@ MULTI_GROUP = frozenset({GAME_ENDED})
 def base_of(stream: str) -> str:
     """The base name of a (possibly sharded) stream: ``adj:actions:3`` -> ``adj:actions``."""
     head, _, tail = stream.rpartition(":")
-    return head if tail.isdigit() and head in SHARDED else stream
+    return head if tail.isdigit() and (head in SHARDED or head == GW_SHARDED) else stream
 
 
 def maxlen(stream: str) -> int:
     """The approximate cap (MAXLEN ~) of a stream, from its byte budget; streams without a
     budget of their own get the smallest one of a client-frame stream."""
-    budget = BUDGETS.get(base_of(stream))
+    base = base_of(stream)
+    budget = BUDGETS.get(GW_UPDATES if base == GW_SHARDED else base)
     return budget.maxlen if budget is not None else BUDGETS[LOBBY_RPC].maxlen
 
 
 MAXLEN_INTERNAL = maxlen(ADJ_ACTIONS)  # kept for callers that pass one figure (~4,000)
-MAXLEN_UPDATES = maxlen(GW_UPDATES)  # the fan-out's retention (~10,000)
+MAXLEN_UPDATES = maxlen(GW_UPDATES)  # the chat channel's retention (~10,000)
 MAXLEN_VIEW = 16  # per-seat view snapshots kept for resume (each is a full snapshot)
 MAX_DELIVERIES = 5
 RECLAIM_IDLE_MS = 5_000
@@ -153,6 +159,26 @@ def sharded(base: str, game_id: str, partitions: int) -> str:
 
 def all_shards(base: str, partitions: int) -> list[str]:
     return [f"{base}:{i}" for i in range(partitions)]
+
+
+def updates_for(game_id: str, shards: int) -> str:
+    """The fan-out shard that carries a game's notify / reply entries: ``gw:updates:{u}:<k>``,
+    k = crc32(game id) mod ``shards`` (EMPIRE_GW_SHARDS). A gateway reads the shards of the
+    games it watches, nothing else; all shards share the hash tag ``{u}`` (one slot on a
+    cluster), so one XREAD reads them all."""
+    return sharded(GW_SHARDED, game_id, shards)
+
+
+def update_shards(shards: int) -> list[str]:
+    """Every fan-out shard (operators, tests: what the fan-out holds)."""
+    return all_shards(GW_SHARDED, shards)
+
+
+def updates_maxlen(shards: int) -> int:
+    """One shard's approximate cap: the fan-out's byte budget split over its shards (at least
+    128 entries each: a gateway that missed a few seconds of its shards can still catch up;
+    the slow sweep covers anything older)."""
+    return max(128, MAXLEN_UPDATES // max(1, shards))
 
 
 class Keys:

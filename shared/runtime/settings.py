@@ -30,6 +30,9 @@ class Settings(BaseSettings):
     dev: bool = False  # EMPIRE_DEV=1: development keys and short passwords are accepted
     cluster: bool = False  # use RedisCluster clients (Valkey/Redis Cluster)
     partitions: int = Field(1, ge=1, le=1024)  # shards of each inter-service stream
+    # shards of the game fan-out gw:updates:<k> (issue 25): every writer and every gateway must
+    # agree; a gateway reads only the shards of the games its sockets watch
+    gw_shards: int = Field(64, ge=1, le=4096)
     secret: str = DEV_SECRET  # signs player tokens (HMAC-SHA256)
     secret_previous: str = ""  # still accepted (not used to sign) while rotating the key
     token_ttl_s: int = 7 * 24 * 3600

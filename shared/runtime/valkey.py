@@ -220,9 +220,13 @@ class EmbeddedCluster:
         for n in self.nodes:
             Path(n.dir).mkdir(parents=True, exist_ok=True)
             n.start()
-        self._cli("--cluster", "create", *[f"127.0.0.1:{n.port}" for n in self.nodes],
-                  "--cluster-replicas", "0", "--cluster-yes", check=True,
-                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout)
+        if len(self.nodes) == 1:  # (--cluster create wants 3 masters): one owns every slot
+            self._cli("-p", str(self.nodes[0].port), "cluster", "addslotsrange", "0", "16383",
+                      check=True, stdout=subprocess.DEVNULL, timeout=timeout)
+        else:
+            self._cli("--cluster", "create", *[f"127.0.0.1:{n.port}" for n in self.nodes],
+                      "--cluster-replicas", "0", "--cluster-yes", check=True,
+                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout)
         self.wait_ok(timeout)
         return self.url
 

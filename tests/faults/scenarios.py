@@ -40,6 +40,7 @@ from clients.sdk import ApiError
 from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import loads
+from shared.runtime.settings import Settings
 from tests.faults.history import History, check
 from tests.faults.system import (
     FULL,
@@ -358,7 +359,7 @@ async def _canaries(admin: Any, runs: list[GameRun], clients: list[HistoryClient
     assert leaks == [], leaks[:3]
     internal = [f"{b}:0" for b in (streams.ADJ_ACTIONS, streams.ADJ_REVEALS, streams.ADJ_DRAWS,
                                    streams.ADJ_CONTROL)]
-    internal.append(streams.GW_UPDATES)
+    internal += [streams.GW_UPDATES, *streams.update_shards(Settings().gw_shards)]
     for r in runs:
         k = Keys(r.game_id)
         internal += [k.log, k.spectator, *(k.view(s) for s in range(r.seats))]

@@ -30,6 +30,7 @@ from clients.sdk import Client, GameSession
 from services.supervisor import Supervisor
 from shared.protocol import streams
 from shared.protocol.streams import Keys
+from shared.runtime.settings import Settings
 from tests.reliability.conftest import report, retry, size
 from tests.reliability.conftest import until as _until
 
@@ -179,7 +180,8 @@ async def test_escrow_canaries_never_leak_before_the_round_closes(hall: Supervis
             streams.ADJ_CONTROL,
         ):
             internal += [f"{base}:{i}" for i in range(hall.partitions)]
-        internal += [streams.GW_UPDATES, streams.DEAD_LETTERS]
+        internal += [streams.GW_UPDATES, streams.DEAD_LETTERS,
+                     *streams.update_shards(Settings().gw_shards)]
         for _, ga, _ in results:
             k = Keys(ga.game_id)
             internal += [k.log, k.spectator, k.view(0), k.view(1)]

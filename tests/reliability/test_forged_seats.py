@@ -30,18 +30,20 @@ from shared.protocol import keys, streams
 from shared.protocol.streams import Keys
 from shared.runtime.outbox import encode
 from shared.runtime.session_keys import SessionKey
+from shared.runtime.settings import Settings
 from tests.reliability.conftest import report, retry
 
 pytestmark = pytest.mark.reliability
 
 
 def _replies(admin: Any, cmd_ids: set[str]) -> dict[str, str]:
-    """cmd_id -> the code of its refusal, from the gateways' fan-out stream."""
+    """cmd_id -> the code of its refusal, from the gateways' fan-out (its game shards)."""
     out = {}
-    for _, fields in admin.xrange(streams.GW_UPDATES):
-        body, _, _ = decode(fields)
-        if isinstance(body, dict) and body.get("cmd_id") in cmd_ids and not body.get("ok"):
-            out[body["cmd_id"]] = body.get("code")
+    for stream in [streams.GW_UPDATES, *streams.update_shards(Settings().gw_shards)]:
+        for _, fields in admin.xrange(stream):
+            body, _, _ = decode(fields)
+            if isinstance(body, dict) and body.get("cmd_id") in cmd_ids and not body.get("ok"):
+                out[body["cmd_id"]] = body.get("code")
     return out
 
 

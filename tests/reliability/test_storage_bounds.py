@@ -179,6 +179,14 @@ async def test_every_stream_is_capped_from_its_byte_budget(redis_url: str) -> No
                                        for _ in range(min(500, cap + 600 - start))))
             rows[stream] = {"cap": cap, "published": cap + 600, "kept": await r.xlen(stream)}
             await r.delete(stream)
+        # a game fan-out shard (issue 25), capped by the writers at its share of the budget
+        n = Settings().gw_shards
+        stream, cap = streams.updates_for("g-x", n), streams.updates_maxlen(n)
+        body = {"type": "notify", "game_id": "g-x"}
+        await asyncio.gather(*(out.publish(body, stream=stream, maxlen=cap)
+                               for _ in range(cap + 600)))
+        rows[stream] = {"cap": cap, "published": cap + 600, "kept": await r.xlen(stream)}
+        await r.delete(stream)
     report("stream-caps", rows)
     # MAXLEN ~ trims whole nodes: at most one node (100 entries) over the cap
     assert all(row["kept"] <= row["cap"] + 100 for row in rows.values()), rows
@@ -230,17 +238,18 @@ async def test_refused_60_kib_acts_leave_almost_nothing(redis_url: str) -> None:
             await flood(streams.MAXLEN_UPDATES + 2_000, "", "w")
             await _wait_settled(r, actions, streams.GROUP_ADJUDICATOR)
             before, before_clients = await used_memory(r), await client_memory(r)
-            updates_before = await r.memory_usage(streams.GW_UPDATES, samples=0) or 0
-            updates_len_before = await r.xlen(streams.GW_UPDATES)
+            fan_out = streams.updates_for(gid, Settings().gw_shards)  # the game's shard
+            updates_before = await r.memory_usage(fan_out, samples=0) or 0
+            updates_len_before = await r.xlen(fan_out)
             t0 = time.monotonic()
             await flood(n, pad, "h")
             await _wait_settled(r, actions, streams.GROUP_ADJUDICATOR)
             elapsed = time.monotonic() - t0
             await asyncio.sleep(1.0)  # Valkey's cron gives idle clients' buffers back
             after, after_clients = await used_memory(r), await client_memory(r)
-            updates_after = await r.memory_usage(streams.GW_UPDATES, samples=0) or 0
+            updates_after = await r.memory_usage(fan_out, samples=0) or 0
             kept = await r.xlen(actions)
-            updates = await r.xlen(streams.GW_UPDATES)
+            updates = await r.xlen(fan_out)
             game_bytes = 0
             async for key in r.scan_iter(match=f"g:{{{gid}}}:*"):
                 game_bytes += await r.memory_usage(key) or 0

@@ -148,7 +148,8 @@ async def test_a_malformed_input_changes_nothing() -> None:
     await adj.dispatch({"type": "submit_action", "game_id": "g"})
     await adj.on_action(act(0, "c1"))  # no such game
     assert store.docs == {} and [r["code"] for r in out.bodies("reply")] == ["game/not_found"]
-    assert all(s == streams.GW_UPDATES for s, _ in out.sent)
+    # only the game's fan-out shard (issue 25: read by the gateways watching it)
+    assert all(s == streams.updates_for("g", adj.settings.gw_shards) for s, _ in out.sent)
 
 
 async def test_a_forged_act_is_refused_bad_signature_and_changes_nothing() -> None:

@@ -25,15 +25,15 @@ async def healthz(gw: Gw) -> dict[str, Any]:
 
 
 async def _not_ready(gw: Gateway) -> str | None:
-    """Why the gateway is not ready (None: ready): Redis answers and the fan-out subscriber
-    (gw:updates) and the lobby reply channel are consuming: a gateway whose fan-out died
-    would accept sockets and send them nothing."""
+    """Why the gateway is not ready (None: ready): Redis answers, the fan-out (the game shards'
+    reader and the gw:updates subscriber) and the lobby reply channel are consuming: a
+    gateway whose fan-out died would accept sockets and send them nothing."""
     try:
         await gw.store.ping()
     except Exception:
         return "redis"
-    if not liveness.subscribers_running(gw.broker):
-        return "fan-out"
+    if not liveness.subscribers_running(gw.broker) or not gw.fanout.running:
+        return "fan-out"  # the chat channel's subscriber or the game shards' reader
     if gw.hub.draining:  # shutting down: the load balancer stops routing new sockets here
         return "draining"
     return None
