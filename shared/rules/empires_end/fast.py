@@ -237,11 +237,20 @@ def _pos_ref(emp: list[Any], ref: str) -> int | None:
 
 def _active(p: list[Any], phase: str) -> list[tuple[int, str, Ability]]:
     """board.active as a list; remembered in ``p[4]`` until the empire changes (every change
-    of a location, its health or its innovations clears it: ``_changed``)."""
+    of a location, its health or its innovations clears it: ``_changed``). One phase at a
+    time: most empire changes are followed by one phase's look-up only."""
     got: list[tuple[int, str, Ability]] | None = p[4].get(phase)
     if got is None:
-        _find_active(p)
-        got = p[4][phase]
+        got = p[4][phase] = []
+        for pos, loc in enumerate(p[2]):
+            if loc[1]:
+                ref = loc[0]
+                if PHASE_OF[ref] == phase:
+                    got.append((pos, ref, ABILITY[ref]))
+                for inn in loc[2]:
+                    ref = inn[0]
+                    if PHASE_OF[ref] == phase:
+                        got.append((pos, ref, ABILITY[ref]))
     return got
 
 
@@ -249,21 +258,21 @@ def _changed(p: list[Any]) -> None:
     p[4].clear()
 
 
+def _innovation_added(p: list[Any], card: str) -> None:
+    """``_changed`` for one innovation put on a healthy location: only the look-ups that
+    read the card's phase or the innovation counts change."""
+    cache = p[4]
+    phase = PHASE_OF[card]
+    cache.pop(phase, None)
+    cache.pop("place", None)
+    if phase == "industry":
+        cache.pop("ind", None)
+    elif phase == "disaster":
+        cache.pop("usable", None)
+
+
 PHASES = ("economy", "industry", "disaster", "conflict", "end")
-
-
-def _find_active(p: list[Any]) -> None:
-    """board.active for every phase at once, into ``p[4]``."""
-    out: dict[str, list[tuple[int, str, Ability]]] = {phase: [] for phase in PHASES}
-    for pos, loc in enumerate(p[2]):
-        if not loc[1]:
-            continue
-        own = ABILITY[loc[0]]
-        out[own.phase].append((pos, loc[0], own))
-        for inn in loc[2]:
-            ab = ABILITY[inn[0]]
-            out[ab.phase].append((pos, inn[0], ab))
-    p[4].update(out)
+PHASE_OF: dict[str, str] = {ref: ab.phase for ref, ab in ABILITY.items()}
 
 
 def _inn_at(loc: list[Any], card: str) -> list[Any] | None:
@@ -284,13 +293,20 @@ def _count_adjacent(emp: list[Any], pos: int, healthy: bool, kind: str | None = 
 
 def _placement(emp: list[Any], exclude: int | None = None, minus: int | None = None
                ) -> list[int]:
-    """board.placement_candidates; ``minus``: a position counted with one innovation less
-    (industry._without for the move ability)."""
-    healthy = [(i, len(loc[2]) - (i == minus)) for i, loc in enumerate(emp) if loc[1]]
-    if not healthy:
-        return []
-    least = min(c for _, c in healthy)
-    return [i for i, c in healthy if c == least and i != exclude]
+    """board.placement_candidates (the healthy locations with the fewest innovations, but
+    ``exclude``); ``minus``: a position counted with one innovation less (industry._without
+    for the move ability)."""
+    least = 1 << 30
+    out: list[int] = []
+    for i, loc in enumerate(emp):
+        if loc[1]:
+            c = len(loc[2]) - (i == minus)
+            if c < least:
+                least = c
+                out = [] if i == exclude else [i]
+            elif c == least and i != exclude:
+                out.append(i)
+    return out
 
 
 def _destroy_candidates(emp: list[Any], target: int) -> list[int]:
@@ -484,82 +500,125 @@ def _pair(n: int, k: int) -> tuple[int, int]:
     raise AssertionError("unreachable")
 
 
+def _ind_abilities(p: list[Any]) -> tuple[list[str], list[int], list[tuple[int, str, str]]]:
+    """The active industry abilities by use: build discounts (refs), repair discounts
+    (positions), the rest (pos, ref, kind) in board order; remembered like ``_active``."""
+    got: tuple[list[str], list[int], list[tuple[int, str, str]]] | None = p[4].get("ind")
+    if got is None:
+        got = p[4]["ind"] = ([], [], [])
+        for pos, ref, ab in _active(p, "industry"):
+            kind = ab.kind
+            if kind == "build_discount":
+                got[0].append(ref)
+            elif kind == "repair_discount_adjacent":
+                got[1].append(pos)
+            elif kind in ("swap", "move_innovation", "refresh_one_adjacent"):
+                got[2].append((pos, ref, kind))
+    return got
+
+
+COST: dict[str, int] = {c: CARD[c].cost for c in CARD_IDS}
+REPAIR: dict[str, int] = {t: TILE[t].repair for t in TILE_IDS}
+
+
 def _ind_pick(f: Fast, seat: int, below: Any) -> Json:
     """``rng.choice(_ind_legal(f, seat))`` counting the options and building only the one
-    drawn (a hand of four cards and a City's swap are over a hundred dicts)."""
+    drawn (a hand of four cards and a City's swap are over a hundred dicts). A payment's
+    options (``_pay_options``) are the coins ``lo`` .. ``hi``: at least what the hammers
+    leave, at most the cost and the coins held."""
     w = f.work[seat]
     p = f.players[seat]
     emp, res = p[2], p[0]
-    active = _active(p, "industry")
+    cache = p[4]
+    discounts, repair_q, others = _ind_abilities(p)
     used = w[6]
-    segments: list[tuple[int, str, Any]] = []  # (options, kind, what), in _ind_legal order
+    coin, hammer = res[3], res[1]
+    # (options, kind, what, lo): kind 0 build, 1 sell, 2 repair, 3 the rest
+    segments: list[tuple[int, int, Any, int]] = []
+    total = 0
     if w[4] < 2:
-        cands = p[4].get("place")
+        cands = cache.get("place")
         if cands is None:
-            cands = p[4]["place"] = _placement(emp)
-        discount = 1 if any(ab.kind == "build_discount" and ref not in used
-                            for _, ref, ab in active) else 0
-        by_cost: dict[int, list[int]] = {}
+            cands = cache["place"] = _placement(emp)
+        nc = len(cands)
+        discount = 0
+        for ref in discounts:
+            if ref not in used:
+                discount = 1
+                break
         for card in p[3]:
-            cost = max(0, CARD[card].cost - discount)
-            pays = by_cost.get(cost)
-            if pays is None:
-                pays = by_cost[cost] = _pay_options(res, cost)
-            if pays and cands:
-                segments.append((len(pays) * len(cands), "build", (card, pays, cands)))
-            segments.append((1, "sell", card))
+            cost = COST[card] - discount
+            if cost < 0:
+                cost = 0
+            lo = cost - hammer if cost > hammer else 0
+            hi = cost if cost < coin else coin
+            if hi >= lo and nc:
+                count = (hi - lo + 1) * nc
+                segments.append((count, 0, card, lo))
+                total += count
+            segments.append((1, 1, card, 0))
+            total += 1
     if not w[5]:
         for pos, loc in enumerate(emp):
             if not loc[1]:
-                cost = TILE[loc[0]].repair
-                for q, _, ab in active:
-                    if ab.kind == "repair_discount_adjacent" and abs(q - pos) == 1:
+                cost = REPAIR[loc[0]]
+                for q in repair_q:
+                    if q - pos == 1 or pos - q == 1:
                         cost -= 1
-                pays = _pay_options(res, max(0, cost))
-                if pays:
-                    segments.append((len(pays), "repair", (loc[0], pays)))
-    for pos, ref, ab in active:
+                if cost < 0:
+                    cost = 0
+                lo = cost - hammer if cost > hammer else 0
+                hi = cost if cost < coin else coin
+                if hi >= lo:
+                    segments.append((hi - lo + 1, 2, loc[0], lo))
+                    total += hi - lo + 1
+    for pos, ref, kind in others:
         if ref in used:
             continue
-        if ab.kind == "swap":
+        if kind == "swap":
             n = len(emp)
-            segments.append((n * (n - 1) // 2, "swap", ref))
-        elif ab.kind == "move_innovation":  # per location: its innovations x targets
+            segments.append((n * (n - 1) // 2, 3, ("swap", ref), 0))
+            total += n * (n - 1) // 2
+        elif kind == "move_innovation":  # per location: its innovations x targets
             for q, loc in enumerate(emp):
                 if loc[2]:
                     targets = _placement(emp, exclude=q, minus=q)
                     if targets:
-                        segments.append((len(loc[2]) * len(targets), "move",
-                                         (ref, loc[2], targets)))
-        elif ab.kind == "refresh_one_adjacent":
+                        segments.append((len(loc[2]) * len(targets), 3,
+                                         ("move", ref, loc[2], targets), 0))
+                        total += len(loc[2]) * len(targets)
+        else:  # refresh_one_adjacent
             refresh = [{"type": "refresh", "source": ref, "card": inn[0]}
                        for q in _neighbours(pos, len(emp)) for inn in emp[q][2] if inn[1]]
             if refresh:
-                segments.append((len(refresh), "list", refresh))
+                segments.append((len(refresh), 3, ("list", refresh), 0))
+                total += len(refresh)
     if w[4] >= 2 and p[3] and not w[7]:
-        segments.append((1, "list", [DISCARD_HAND]))
-    segments.append((1, "list", [END_INDUSTRY]))
-    k = below(sum(seg[0] for seg in segments))
-    for count, kind, what in segments:
+        segments.append((1, 3, ("list", [DISCARD_HAND]), 0))
+        total += 1
+    k = below(total + 1)  # + end_industry, always last
+    if k == total:
+        return END_INDUSTRY
+    for count, kind, what, lo in segments:
         if k >= count:
             k -= count
             continue
-        if kind == "build":
-            card, pays, cands = what
-            return {"type": "build", "card": card, "tile": emp[cands[k % len(cands)]][0],
-                    "coins": pays[k // len(cands)]}
-        if kind == "sell":
+        if kind == 0:
+            nc = len(cands)
+            return {"type": "build", "card": what, "tile": emp[cands[k % nc]][0],
+                    "coins": lo + k // nc}
+        if kind == 1:
             return {"type": "sell", "card": what}
-        if kind == "repair":
-            return {"type": "repair", "tile": what[0], "coins": what[1][k]}
-        if kind == "move":
-            ref, inns, targets = what
+        if kind == 2:
+            return {"type": "repair", "tile": what, "coins": lo + k}
+        if what[0] == "move":
+            _, ref, inns, targets = what
             return {"type": "move", "source": ref, "card": inns[k // len(targets)][0],
                     "tile": emp[targets[k % len(targets)]][0]}
-        if kind == "swap":
+        if what[0] == "swap":
             a, b = _pair(len(emp), k)
-            return {"type": "swap", "source": what, "a": emp[a][0], "b": emp[b][0]}
-        return what[k]  # type: ignore[no-any-return]
+            return {"type": "swap", "source": what[1], "a": emp[a][0], "b": emp[b][0]}
+        return what[1][k]  # type: ignore[no-any-return]
     raise AssertionError("unreachable")
 
 
@@ -591,7 +650,7 @@ def _ind_apply(f: Fast, seat: int, action: Any) -> bool:
         pos = _pos_tile(p[2], action["tile"])
         assert pos is not None
         p[2][pos][2].append([card, False])
-        _changed(p)
+        _innovation_added(p, card)
         w[4] += 1
         return False
     if kind == "sell":
@@ -807,7 +866,7 @@ def _place(f: Fast, seat: int, pos: int | None) -> None:
         f.discard.append(card)
         return
     f.players[seat][2][pos][2].append([card, False])  # EEND-25
-    _changed(f.players[seat])
+    _innovation_added(f.players[seat], card)
 
 
 def _settle(f: Fast) -> bool:
