@@ -762,6 +762,61 @@ def _dis_legal(f: Fast, seat: int) -> list[Json]:
     return out
 
 
+# per disaster card: the resources a seat may bid on it (card.bids, then coin unless it is
+# one of them), and per free-bid card the resource it bids (EEND-8)
+BID_OPTIONS: dict[str, tuple[tuple[str, int], ...]] = {
+    c: tuple((r, RI[r]) for r in (*CARD[c].bids, "coin")
+             if r != "coin" or "coin" not in CARD[c].bids) for c in CARD_IDS}
+FREE_RESOURCE: dict[str, str | None] = {c: CARD[c].ability.resource for c in CARD_IDS}
+
+
+def _dis_pick(f: Fast, seat: int, below: Any) -> Json:
+    """``rng.choice(_dis_legal(f, seat))`` counting the options and building only the one
+    drawn."""
+    d = f.disaster
+    assert d is not None
+    res = d[3]
+    if res is not None:
+        if res[3] == "destroy":
+            return {"type": "destroy", "tile": res[4][below(len(res[4]))]}
+        if res[3] == "place":
+            return {"type": "place", "tile": res[4][below(len(res[4]))]}
+        most = max(0, LOW_RESOURCES - sum(f.players[seat][0]))
+        return {"type": "shore_up", "coins": below(most + 1)}
+    pres = f.players[seat][0]
+    opened = _open_slots(d)
+    addressed = d[2]
+    free = _usable(f, seat, "free_bid")
+    slots: list[tuple[int, list[str], list[str]]] = []
+    total = 0
+    for i in opened:
+        if i in addressed:
+            continue
+        card = d[0][i][0]
+        bids = [r for r, ri in BID_OPTIONS[card] if pres[ri] > 0]
+        frees = [ref for ref in free if FREE_RESOURCE[ref] in CARD[card].bids] if free else []
+        slots.append((i, bids, frees))
+        total += len(bids) + len(frees) + 1
+    replace = _usable(f, seat, "replace_disaster")
+    n_open = len(opened)
+    n_replace = len(replace) * n_open
+    end = 1 if n_replace and all(i in addressed for i in opened) else 0
+    k = below(total + n_replace + end)
+    for i, bids, frees in slots:
+        if k < len(bids):
+            return {"type": "bid", "disaster": i, "resource": bids[k]}
+        k -= len(bids)
+        if k < len(frees):
+            return {"type": "free_bid", "disaster": i, "card": frees[k]}
+        k -= len(frees)
+        if k == 0:
+            return {"type": "take", "disaster": i}
+        k -= 1
+    if k < n_replace:
+        return {"type": "replace", "disaster": opened[k % n_open], "card": replace[k // n_open]}
+    return END_TURN
+
+
 def _next_bidder(f: Fast) -> None:
     d = f.disaster
     assert d is not None
@@ -1113,7 +1168,7 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
         elif f.phase_index >= len(f.track):
             out.finished = True
             break
-        elif _needs_reshuffle(f):  # EEND-19
+        elif not f.deck and _needs_reshuffle(f):  # EEND-19
             label = f"deck:disaster:shuffle:{f.reshuffles + 1}"
             values = shuffle(label, len(f.discard))
             if on_step is not None:
@@ -1135,24 +1190,38 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
                 _resolve_conflict(f, bids)
                 _next_phase(f)
                 _advance(f)
-            else:
-                if phase in DISASTER_PHASES:
-                    d = f.disaster
-                    assert d is not None
-                    below(1)  # play's rng.choice of the one awaited seat
-                    seat = d[3][0] if d[3] is not None else d[1]
-                else:
-                    waiting = [s for s, w in enumerate(f.work) if w[0] != "done"]
-                    seat = waiting[below(len(waiting))]
-                if phase not in DISASTER_PHASES and f.work[seat][0] == "industry":
-                    action = _ind_pick(f, seat, below)
-                else:
-                    legal = _legal(f, seat)
-                    action = legal[below(len(legal))]
+            elif phase in DISASTER_PHASES:
+                d = f.disaster
+                assert d is not None
+                below(1)  # play's rng.choice of the one awaited seat
+                seat = d[3][0] if d[3] is not None else d[1]
+                action = _dis_pick(f, seat, below)
                 if on_step is not None:
                     move = ("act", seat, action)
-                _act(f, seat, action)
+                _dis_apply(f, seat, action)
                 _advance(f)
+            else:
+                work = f.work
+                waiting = [s for s, w in enumerate(work) if w[0] != "done"]
+                seat = waiting[below(len(waiting))]
+                stage = work[seat][0]
+                if stage == "industry":
+                    action = _ind_pick(f, seat, below)
+                    done = _ind_apply(f, seat, action)
+                elif stage == "economy":
+                    legal = _econ_legal(f, seat)
+                    action = legal[below(len(legal))]
+                    done = _econ_apply(f, seat, action)
+                else:  # choose (EEND-22)
+                    action = CHOOSE[below(2)]
+                    _act(f, seat, action)
+                    done = False
+                if done:
+                    _finish_sub(f, seat)
+                if on_step is not None:
+                    move = ("act", seat, action)
+                if f.work[seat][0] == "done":  # else _advance has nothing to do
+                    _advance(f)
         out.steps += 1
         if on_step is not None:
             on_step(f, move)
