@@ -258,13 +258,24 @@ def _changed(p: list[Any]) -> None:
     p[4].clear()
 
 
-def _innovation_added(p: list[Any], card: str) -> None:
-    """``_changed`` for one innovation put on a healthy location: only the look-ups that
-    read the card's phase or the innovation counts change."""
+def _innovation_added(p: list[Any], pos: int, card: str) -> None:
+    """``_changed`` for one innovation put last on the healthy location ``pos``: its phase's
+    active list gets it after every entry of a position up to ``pos`` (board order), the
+    placement candidates lose ``pos``, and the look-ups read from them are dropped."""
     cache = p[4]
     phase = PHASE_OF[card]
-    cache.pop(phase, None)
-    cache.pop("place", None)
+    got = cache.get(phase)
+    if got is not None:
+        i = len(got)
+        while i and got[i - 1][0] > pos:
+            i -= 1
+        got.insert(i, (pos, card, ABILITY[card]))
+    place = cache.get("place")
+    if place is not None:
+        if pos in place and len(place) > 1:
+            cache["place"] = [q for q in place if q != pos]
+        else:
+            del cache["place"]
     if phase == "industry":
         cache.pop("ind", None)
     elif phase == "disaster":
@@ -491,13 +502,15 @@ def _ind_legal(f: Fast, seat: int) -> list[Json]:
     return out
 
 
+_PAIRS: dict[int, list[tuple[int, int]]] = {}
+
+
 def _pair(n: int, k: int) -> tuple[int, int]:
     """The k-th (a, b), a < b, in ``for a in range(n) for b in range(a + 1, n)`` order."""
-    for a in range(n):
-        if k < n - 1 - a:
-            return a, a + 1 + k
-        k -= n - 1 - a
-    raise AssertionError("unreachable")
+    pairs = _PAIRS.get(n)
+    if pairs is None:
+        pairs = _PAIRS[n] = [(a, b) for a in range(n) for b in range(a + 1, n)]
+    return pairs[k]
 
 
 def _ind_abilities(p: list[Any]) -> tuple[list[str], list[int], list[tuple[int, str, str]]]:
@@ -650,7 +663,7 @@ def _ind_apply(f: Fast, seat: int, action: Any) -> bool:
         pos = _pos_tile(p[2], action["tile"])
         assert pos is not None
         p[2][pos][2].append([card, False])
-        _innovation_added(p, card)
+        _innovation_added(p, pos, card)
         w[4] += 1
         return False
     if kind == "sell":
@@ -921,7 +934,7 @@ def _place(f: Fast, seat: int, pos: int | None) -> None:
         f.discard.append(card)
         return
     f.players[seat][2][pos][2].append([card, False])  # EEND-25
-    _innovation_added(f.players[seat], card)
+    _innovation_added(f.players[seat], pos, card)
 
 
 def _settle(f: Fast) -> bool:
