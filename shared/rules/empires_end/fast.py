@@ -534,11 +534,13 @@ COST: dict[str, int] = {c: CARD[c].cost for c in CARD_IDS}
 REPAIR: dict[str, int] = {t: TILE[t].repair for t in TILE_IDS}
 
 
-def _ind_pick(f: Fast, seat: int, below: Any) -> Json:
-    """``rng.choice(_ind_legal(f, seat))`` counting the options and building only the one
-    drawn (a hand of four cards and a City's swap are over a hundred dicts). A payment's
+def _ind_step(f: Fast, seat: int, below: Any, want: bool) -> tuple[bool, Json | None]:
+    """``_ind_apply(f, seat, rng.choice(_ind_legal(f, seat)))``, counting the options and
+    building only the one drawn (a hand of four cards and a City's swap are over a hundred
+    dicts); a build, a sale and the end applied from what the count knows. A payment's
     options (``_pay_options``) are the coins ``lo`` .. ``hi``: at least what the hammers
-    leave, at most the cost and the coins held."""
+    leave, at most the cost and the coins held. (whether the seat's industry is over, the
+    action if ``want``)"""
     w = f.work[seat]
     p = f.players[seat]
     emp, res = p[2], p[0]
@@ -555,9 +557,10 @@ def _ind_pick(f: Fast, seat: int, below: Any) -> Json:
             cands = cache["place"] = _placement(emp)
         nc = len(cands)
         discount = 0
+        source = ""
         for ref in discounts:
             if ref not in used:
-                discount = 1
+                discount, source = 1, ref
                 break
         for card in p[3]:
             cost = COST[card] - discount
@@ -611,27 +614,45 @@ def _ind_pick(f: Fast, seat: int, below: Any) -> Json:
         total += 1
     k = below(total + 1)  # + end_industry, always last
     if k == total:
-        return END_INDUSTRY
+        while w[4] < 2 and p[3]:
+            _sell(f, seat, p[3][-1])
+        return True, END_INDUSTRY
+    action: Json
     for count, kind, what, lo in segments:
         if k >= count:
             k -= count
             continue
-        if kind == 0:
+        if kind == 0:  # build
             nc = len(cands)
-            return {"type": "build", "card": what, "tile": emp[cands[k % nc]][0],
-                    "coins": lo + k // nc}
+            pos = cands[k % nc]
+            coins = lo + k // nc
+            cost = COST[what] - discount
+            if discount:
+                used.append(source)
+            res[3] -= coins
+            res[1] -= (cost if cost > 0 else 0) - coins
+            p[3] = [c for c in p[3] if c != what]
+            emp[pos][2].append([what, False])
+            _innovation_added(p, pos, what)
+            w[4] += 1
+            if not want:
+                return False, None
+            return False, {"type": "build", "card": what, "tile": emp[pos][0], "coins": coins}
         if kind == 1:
-            return {"type": "sell", "card": what}
+            _sell(f, seat, what)
+            return False, {"type": "sell", "card": what} if want else None
         if kind == 2:
-            return {"type": "repair", "tile": what, "coins": lo + k}
-        if what[0] == "move":
+            action = {"type": "repair", "tile": what, "coins": lo + k}
+        elif what[0] == "move":
             _, ref, inns, targets = what
-            return {"type": "move", "source": ref, "card": inns[k // len(targets)][0],
-                    "tile": emp[targets[k % len(targets)]][0]}
-        if what[0] == "swap":
+            action = {"type": "move", "source": ref, "card": inns[k // len(targets)][0],
+                      "tile": emp[targets[k % len(targets)]][0]}
+        elif what[0] == "swap":
             a, b = _pair(len(emp), k)
-            return {"type": "swap", "source": what[1], "a": emp[a][0], "b": emp[b][0]}
-        return what[1][k]  # type: ignore[no-any-return]
+            action = {"type": "swap", "source": what[1], "a": emp[a][0], "b": emp[b][0]}
+        else:
+            action = what[1][k]
+        return _ind_apply(f, seat, action), action
     raise AssertionError("unreachable")
 
 
@@ -1219,8 +1240,7 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
                 seat = waiting[below(len(waiting))]
                 stage = work[seat][0]
                 if stage == "industry":
-                    action = _ind_pick(f, seat, below)
-                    done = _ind_apply(f, seat, action)
+                    done, action = _ind_step(f, seat, below, on_step is not None)
                 elif stage == "economy":
                     legal = _econ_legal(f, seat)
                     action = legal[below(len(legal))]
