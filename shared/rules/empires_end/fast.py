@@ -217,8 +217,15 @@ def to_state(f: Fast) -> State:
 # ---------------------------------------------------------------------------- board.py
 
 
+_NEIGHBOURS: dict[int, list[tuple[int, ...]]] = {}
+
+
 def _neighbours(pos: int, size: int) -> tuple[int, ...]:
-    return tuple(p for p in (pos - 1, pos + 1) if 0 <= p < size)
+    table = _NEIGHBOURS.get(size)
+    if table is None:
+        table = _NEIGHBOURS[size] = [tuple(p for p in (q - 1, q + 1) if 0 <= p < size)
+                                     for q in range(size)]
+    return table[pos]
 
 
 def _pos_tile(emp: list[Any], tile: str) -> int | None:
@@ -293,11 +300,14 @@ def _inn_at(loc: list[Any], card: str) -> list[Any] | None:
     return None
 
 
+TILE_TYPE: dict[str, str] = {t: TILE[t].type for t in TILE_IDS}
+
+
 def _count_adjacent(emp: list[Any], pos: int, healthy: bool, kind: str | None = None) -> int:
     n = 0
     for q in _neighbours(pos, len(emp)):
         loc = emp[q]
-        if loc[1] == healthy and (kind is None or TILE[loc[0]].type == kind):
+        if loc[1] == healthy and (kind is None or TILE_TYPE[loc[0]] == kind):
             n += 1
     return n
 
@@ -977,7 +987,11 @@ def _settle(f: Fast) -> bool:
         opened = _open_slots(d)
         if not opened:
             return True
-        if all(j in d[2] for j in opened) and not _replace_options(f, d[1]):
+        addressed = d[2]
+        for j in opened:
+            if j not in addressed:
+                return False
+        if not _usable(f, d[1], "replace_disaster"):  # _replace_options (opened is not empty)
             _next_bidder(f)
         return False
 
@@ -1139,8 +1153,9 @@ def _advance(f: Fast) -> None:
         if kind == "conflict":
             return
         if f.work:
-            if any(w[0] != "done" for w in f.work):
-                return
+            for w in f.work:
+                if w[0] != "done":
+                    return
             queue: list[int] = []
             if kind != "economy" and f.phase_index != len(f.track) - 1:
                 queue = [(f.first + k) % f.n for k in range(f.n)]
