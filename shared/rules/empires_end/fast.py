@@ -367,10 +367,14 @@ def _set_exhausted(p: list[Any], card: str, exhausted: bool) -> None:
 
 
 def _refresh_positions(p: list[Any], positions: tuple[int, ...] | range) -> None:
+    """Every exhausted innovation at ``positions`` ready again (each card is in one place:
+    ``_set_exhausted`` of each)."""
+    emp = p[2]
     for q in positions:
-        for inn in list(p[2][q][2]):
+        for inn in emp[q][2]:
             if inn[1]:
-                _set_exhausted(p, inn[0], False)
+                inn[1] = False
+                p[4].pop("usable", None)
 
 
 def _add(res: list[int], bundle: Any, times: int = 1) -> None:
@@ -831,13 +835,13 @@ def _dis_pick(f: Fast, seat: int, below: Any) -> Json:
     opened = _open_slots(d)
     addressed = d[2]
     free = _usable(f, seat, "free_bid")
-    slots: list[tuple[int, list[str], list[str]]] = []
+    slots: list[tuple[int, list[tuple[str, int]], list[str]]] = []
     total = 0
     for i in opened:
         if i in addressed:
             continue
         card = d[0][i][0]
-        bids = [r for r, ri in BID_OPTIONS[card] if pres[ri] > 0]
+        bids = [b for b in BID_OPTIONS[card] if pres[b[1]] > 0]
         frees = [ref for ref in free if FREE_RESOURCE[ref] in CARD[card].bids] if free else []
         slots.append((i, bids, frees))
         total += len(bids) + len(frees) + 1
@@ -848,7 +852,7 @@ def _dis_pick(f: Fast, seat: int, below: Any) -> Json:
     k = below(total + n_replace + end)
     for i, bids, frees in slots:
         if k < len(bids):
-            return {"type": "bid", "disaster": i, "resource": bids[k]}
+            return {"type": "bid", "disaster": i, "resource": bids[k][0]}
         k -= len(bids)
         if k < len(frees):
             return {"type": "free_bid", "disaster": i, "card": frees[k]}
