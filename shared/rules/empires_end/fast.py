@@ -289,6 +289,47 @@ def _innovation_added(p: list[Any], pos: int, card: str) -> None:
         cache.pop("usable", None)
 
 
+def _destroyed(p: list[Any], pos: int) -> None:
+    """``_changed`` for the location at ``pos`` destroyed: its entries leave the active
+    lists, and the placement candidates lose it (the fewest innovations of the rest are
+    still the fewest unless it was the last candidate)."""
+    cache = p[4]
+    for phase in PHASES:
+        got = cache.get(phase)
+        if got is not None:
+            cache[phase] = [e for e in got if e[0] != pos]
+    place = cache.get("place")
+    if place is not None and pos in place:
+        if len(place) > 1:
+            cache["place"] = [q for q in place if q != pos]
+        else:
+            del cache["place"]
+    cache.pop("ind", None)
+    cache.pop("usable", None)
+
+
+def _swapped(p: list[Any], a: int, b: int) -> None:
+    """``_changed`` for the locations at ``a`` and ``b`` swapped: the active lists and the
+    placement candidates with the two positions exchanged, in board order again (a stable
+    sort keeps each location's own order)."""
+    cache = p[4]
+    swap = {a: b, b: a}
+    for phase in PHASES:
+        got = cache.get(phase)
+        if got is not None:
+            cache[phase] = sorted([(swap.get(q, q), ref, ab) for q, ref, ab in got],
+                                  key=_first)
+    place = cache.get("place")
+    if place is not None:
+        cache["place"] = sorted([swap.get(q, q) for q in place])
+    cache.pop("ind", None)
+    cache.pop("usable", None)
+
+
+def _first(entry: tuple[int, str, Ability]) -> int:
+    return entry[0]
+
+
 PHASES = ("economy", "industry", "disaster", "conflict", "end")
 PHASE_OF: dict[str, str] = {ref: ab.phase for ref, ab in ABILITY.items()}
 
@@ -726,7 +767,7 @@ def _ind_apply(f: Fast, seat: int, action: Any) -> bool:
         a, b = _pos_tile(emp, action["a"]), _pos_tile(emp, action["b"])
         assert a is not None and b is not None
         emp[a], emp[b] = emp[b], emp[a]
-        _changed(p)
+        _swapped(p, a, b)
     elif kind == "move":
         q, d = _pos_ref(emp, action["card"]), _pos_tile(emp, action["tile"])
         assert q is not None and d is not None
@@ -959,7 +1000,7 @@ def _progress(f: Fast) -> None:
 def _destroy(f: Fast, seat: int, pos: int | None) -> None:
     if pos is not None:
         f.players[seat][2][pos][1] = False
-        _changed(f.players[seat])
+        _destroyed(f.players[seat], pos)
 
 
 def _place(f: Fast, seat: int, pos: int | None) -> None:
@@ -1036,7 +1077,7 @@ def _resolve_conflict(f: Fast, bids: list[tuple[int, int]]) -> None:
                 src, dst = healthy[card.upheaval_rank - 1], card.upheaval_pos - 1
                 if src != dst:
                     emp[src], emp[dst] = emp[dst], emp[src]
-                    _changed(p)
+                    _swapped(p, src, dst)
     f.conflict_discard.append(card.id)
     f.conflict_card = None
 
