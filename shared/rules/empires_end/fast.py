@@ -651,9 +651,17 @@ def _ind_step(f: Fast, seat: int, below: Any, want: bool) -> tuple[bool, Json | 
             segments.append((n * (n - 1) // 2, 3, ("swap", ref), 0))
             total += n * (n - 1) // 2
         elif kind == "move_innovation":  # per location: its innovations x targets
+            # _placement(emp, exclude=q, minus=q) from the candidates: none when q, one
+            # innovation less, would be the only fewest; else the candidates but q
+            base = cache.get("place")
+            if base is None:
+                base = cache["place"] = _placement(emp)
+            least = len(emp[base[0]][2]) if base else 0
             for q, loc in enumerate(emp):
                 if loc[2]:
-                    targets = _placement(emp, exclude=q, minus=q)
+                    if loc[1] and len(loc[2]) - 1 < least:
+                        continue
+                    targets = [d for d in base if d != q]
                     if targets:
                         segments.append((len(loc[2]) * len(targets), 3,
                                          ("move", ref, loc[2], targets), 0))
