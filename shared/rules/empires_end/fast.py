@@ -306,6 +306,7 @@ def _destroyed(p: list[Any], pos: int) -> None:
             del cache["place"]
     cache.pop("ind", None)
     cache.pop("usable", None)
+    cache.pop("broken", None)
 
 
 def _swapped(p: list[Any], a: int, b: int) -> None:
@@ -324,6 +325,7 @@ def _swapped(p: list[Any], a: int, b: int) -> None:
         cache["place"] = sorted([swap.get(q, q) for q in place])
     cache.pop("ind", None)
     cache.pop("usable", None)
+    cache.pop("broken", None)
 
 
 def _first(entry: tuple[int, str, Ability]) -> int:
@@ -603,7 +605,7 @@ def _ind_step(f: Fast, seat: int, below: Any, want: bool) -> tuple[bool, Json | 
     discounts, repair_q, others = _ind_abilities(p)
     used = w[6]
     coin, hammer = res[3], res[1]
-    # (options, kind, what, lo): kind 0 build, 1 sell, 2 repair, 3 the rest
+    # (options, kind, what, lo): kind 0 a card's builds and sale, 2 repair, 3 the rest
     segments: list[tuple[int, int, Any, int]] = []
     total = 0
     if w[4] < 2:
@@ -623,26 +625,27 @@ def _ind_step(f: Fast, seat: int, below: Any, want: bool) -> tuple[bool, Json | 
                 cost = 0
             lo = cost - hammer if cost > hammer else 0
             hi = cost if cost < coin else coin
-            if hi >= lo and nc:
-                count = (hi - lo + 1) * nc
-                segments.append((count, 0, card, lo))
-                total += count
-            segments.append((1, 1, card, 0))
-            total += 1
+            # the card's builds (coins x candidates), then its sale
+            count = (hi - lo + 1) * nc + 1 if hi >= lo else 1
+            segments.append((count, 0, card, lo))
+            total += count
     if not w[5]:
-        for pos, loc in enumerate(emp):
-            if not loc[1]:
-                cost = REPAIR[loc[0]]
-                for q in repair_q:
-                    if q - pos == 1 or pos - q == 1:
-                        cost -= 1
-                if cost < 0:
-                    cost = 0
-                lo = cost - hammer if cost > hammer else 0
-                hi = cost if cost < coin else coin
-                if hi >= lo:
-                    segments.append((hi - lo + 1, 2, loc[0], lo))
-                    total += hi - lo + 1
+        broken = cache.get("broken")
+        if broken is None:
+            broken = cache["broken"] = [pos for pos, loc in enumerate(emp) if not loc[1]]
+        for pos in broken:
+            loc = emp[pos]
+            cost = REPAIR[loc[0]]
+            for q in repair_q:
+                if q - pos == 1 or pos - q == 1:
+                    cost -= 1
+            if cost < 0:
+                cost = 0
+            lo = cost - hammer if cost > hammer else 0
+            hi = cost if cost < coin else coin
+            if hi >= lo:
+                segments.append((hi - lo + 1, 2, loc[0], lo))
+                total += hi - lo + 1
     for pos, ref, kind in others:
         if ref in used:
             continue
@@ -685,6 +688,9 @@ def _ind_step(f: Fast, seat: int, below: Any, want: bool) -> tuple[bool, Json | 
         if k >= count:
             k -= count
             continue
+        if kind == 0 and k == count - 1:  # the sale
+            _sell(f, seat, what)
+            return False, {"type": "sell", "card": what} if want else None
         if kind == 0:  # build
             nc = len(cands)
             pos = cands[k % nc]
@@ -701,9 +707,6 @@ def _ind_step(f: Fast, seat: int, below: Any, want: bool) -> tuple[bool, Json | 
             if not want:
                 return False, None
             return False, {"type": "build", "card": what, "tile": emp[pos][0], "coins": coins}
-        if kind == 1:
-            _sell(f, seat, what)
-            return False, {"type": "sell", "card": what} if want else None
         if kind == 2:
             action = {"type": "repair", "tile": what, "coins": lo + k}
         elif what[0] == "move":
