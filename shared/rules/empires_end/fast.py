@@ -1261,6 +1261,10 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
     shuffle = shuffle_drawer(key)
     out = FastPlayout(state=f)
     move: FastMove = ("", None, None)
+    # the seats still working in ``waiting_in`` (f.work): only the acting seat's work ends
+    # in a step, and a new phase brings a new list
+    waiting: list[int] = []
+    waiting_in: list[list[Any]] | None = None
     for _ in range(max_steps):
         if f.phase_index < 0:  # setup draws
             label, kind, n = SETUP_CHANCES[f.setup_step]
@@ -1307,7 +1311,9 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
                 _advance(f)
             else:
                 work = f.work
-                waiting = [s for s, w in enumerate(work) if w[0] != "done"]
+                if work is not waiting_in:  # a new phase's work, or a seat is done
+                    waiting = [s for s, w in enumerate(work) if w[0] != "done"]
+                    waiting_in = work
                 seat = waiting[below(len(waiting))]
                 stage = work[seat][0]
                 if stage == "industry":
@@ -1325,6 +1331,7 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
                 if on_step is not None:
                     move = ("act", seat, action)
                 if f.work[seat][0] == "done":  # else _advance has nothing to do
+                    waiting_in = None
                     _advance(f)
         out.steps += 1
         if on_step is not None:
