@@ -18,6 +18,7 @@ move by move; a rules change goes into both.
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 from typing import Any
 
 from shared.fairness.draws import draw
@@ -319,7 +320,7 @@ def _swapped(p: list[Any], a: int, b: int) -> None:
         got = cache.get(phase)
         if got is not None:
             cache[phase] = sorted([(swap.get(q, q), ref, ab) for q, ref, ab in got],
-                                  key=_first)
+                                  key=_FIRST)
     place = cache.get("place")
     if place is not None:
         cache["place"] = sorted([swap.get(q, q) for q in place])
@@ -328,8 +329,7 @@ def _swapped(p: list[Any], a: int, b: int) -> None:
     cache.pop("broken", None)
 
 
-def _first(entry: tuple[int, str, Ability]) -> int:
-    return entry[0]
+_FIRST = itemgetter(0)
 
 
 PHASES = ("economy", "industry", "disaster", "conflict", "end")
@@ -997,7 +997,9 @@ def _progress(f: Fast) -> None:
         _destroy(f, res[0], cands[0] if cands else None)
         _set_stage(f, "place")
     if res[3] == "place":
-        cands = _placement(p[2])
+        cands = p[4].get("place")
+        if cands is None:
+            cands = p[4]["place"] = _placement(p[2])
         if len(cands) > 1:
             res[4] = tuple(p[2][c][0] for c in cands)
             return
@@ -1199,7 +1201,8 @@ def _next_phase(f: Fast) -> None:
 
 
 def _advance(f: Fast) -> None:
-    while 0 <= f.phase_index < len(f.track) and not _needs_reshuffle(f):
+    end = len(f.track)
+    while 0 <= f.phase_index < end and (f.deck or not _needs_reshuffle(f)):
         kind = f.phase
         if kind in DISASTER_PHASES:
             if not _settle(f):
