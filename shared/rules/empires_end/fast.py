@@ -310,6 +310,36 @@ def _destroyed(p: list[Any], pos: int) -> None:
     cache.pop("broken", None)
 
 
+def _repaired(p: list[Any], pos: int) -> None:
+    """``_changed`` for the location at ``pos`` healthy again: its tile and innovations join
+    the active lists after every entry of a position before it."""
+    cache = p[4]
+    loc = p[2][pos]
+    refs = (loc[0], *(inn[0] for inn in loc[2]))
+    for phase in PHASES:
+        got = cache.get(phase)
+        if got is not None:
+            new = [(pos, ref, ABILITY[ref]) for ref in refs if PHASE_OF[ref] == phase]
+            if new:
+                i = len(got)
+                while i and got[i - 1][0] > pos:
+                    i -= 1
+                got[i:i] = new
+    for key in ("place", "broken", "ind", "usable"):
+        cache.pop(key, None)
+
+
+def _moved(p: list[Any], card: str, dest: int) -> None:
+    """``_changed`` for the innovation ``card`` moved last onto the healthy location
+    ``dest``: out of its phase's active list, then in as ``_innovation_added``; the
+    placement candidates again from the board (its old location has one less)."""
+    got = p[4].get(PHASE_OF[card])
+    if got is not None:
+        p[4][PHASE_OF[card]] = [e for e in got if e[1] != card]
+    _innovation_added(p, dest, card)
+    p[4].pop("place", None)
+
+
 def _swapped(p: list[Any], a: int, b: int) -> None:
     """``_changed`` for the locations at ``a`` and ``b`` swapped: the active lists and the
     placement candidates with the two positions exchanged, in board order again (a stable
@@ -602,7 +632,7 @@ def _ind_step(f: Fast, seat: int, below: Any, want: bool) -> tuple[bool, Json | 
     p = f.players[seat]
     emp, res = p[2], p[0]
     cache = p[4]
-    discounts, repair_q, others = _ind_abilities(p)
+    discounts, repair_q, others = cache.get("ind") or _ind_abilities(p)
     used = w[6]
     coin, hammer = res[3], res[1]
     # (options, kind, what, lo): kind 0 a card's builds and sale, 2 repair, 3 the rest
@@ -761,7 +791,7 @@ def _ind_apply(f: Fast, seat: int, action: Any) -> bool:
         assert pos is not None
         _ind_pay(p, _repair_cost(p, pos), action["coins"])
         p[2][pos][1] = True
-        _changed(p)
+        _repaired(p, pos)
         w[5] = True
         return False
     if kind == "discard_hand":
@@ -786,7 +816,7 @@ def _ind_apply(f: Fast, seat: int, action: Any) -> bool:
         assert inn is not None
         emp[q][2] = [i for i in emp[q][2] if i[0] != action["card"]]
         emp[d][2].append(inn)
-        _changed(p)
+        _moved(p, inn[0], d)
     else:  # refresh
         _set_exhausted(p, action["card"], False)
     w[6].append(action["source"])
