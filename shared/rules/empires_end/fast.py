@@ -900,19 +900,24 @@ BID_OPTIONS: dict[str, tuple[tuple[str, int], ...]] = {
 FREE_RESOURCE: dict[str, str | None] = {c: CARD[c].ability.resource for c in CARD_IDS}
 
 
-def _dis_pick(f: Fast, seat: int, below: Any) -> Json:
-    """``rng.choice(_dis_legal(f, seat))`` counting the options and building only the one
-    drawn."""
+def _dis_step(f: Fast, seat: int, below: Any, want: bool) -> Json | None:
+    """``_dis_apply(f, seat, rng.choice(_dis_legal(f, seat)))``, counting the options and
+    building only the one drawn; a bid applied from the count. (the action; None for a bid
+    unless ``want``)"""
     d = f.disaster
     assert d is not None
+    action: Json
     res = d[3]
     if res is not None:
         if res[3] == "destroy":
-            return {"type": "destroy", "tile": res[4][below(len(res[4]))]}
-        if res[3] == "place":
-            return {"type": "place", "tile": res[4][below(len(res[4]))]}
-        most = max(0, LOW_RESOURCES - sum(f.players[seat][0]))
-        return {"type": "shore_up", "coins": below(most + 1)}
+            action = {"type": "destroy", "tile": res[4][below(len(res[4]))]}
+        elif res[3] == "place":
+            action = {"type": "place", "tile": res[4][below(len(res[4]))]}
+        else:
+            most = max(0, LOW_RESOURCES - sum(f.players[seat][0]))
+            action = {"type": "shore_up", "coins": below(most + 1)}
+        _dis_apply(f, seat, action)
+        return action
     pres = f.players[seat][0]
     opened = _open_slots(d)
     addressed = d[2]
@@ -933,18 +938,29 @@ def _dis_pick(f: Fast, seat: int, below: Any) -> Json:
     end = 1 if n_replace and all(i in addressed for i in opened) else 0
     k = below(total + n_replace + end)
     for i, bids, frees in slots:
-        if k < len(bids):
-            return {"type": "bid", "disaster": i, "resource": bids[k][0]}
+        if k < len(bids):  # _dis_apply's bid
+            r, ri = bids[k]
+            pres[ri] -= 1
+            d[0][i][1][ri] += 1
+            addressed.append(i)
+            return {"type": "bid", "disaster": i, "resource": r} if want else None
         k -= len(bids)
         if k < len(frees):
-            return {"type": "free_bid", "disaster": i, "card": frees[k]}
+            action = {"type": "free_bid", "disaster": i, "card": frees[k]}
+            break
         k -= len(frees)
         if k == 0:
-            return {"type": "take", "disaster": i}
+            action = {"type": "take", "disaster": i}
+            break
         k -= 1
-    if k < n_replace:
-        return {"type": "replace", "disaster": opened[k % n_open], "card": replace[k // n_open]}
-    return END_TURN
+    else:
+        if k < n_replace:
+            action = {"type": "replace", "disaster": opened[k % n_open],
+                      "card": replace[k // n_open]}
+        else:
+            action = END_TURN
+    _dis_apply(f, seat, action)
+    return action
 
 
 def _next_bidder(f: Fast) -> None:
@@ -1291,6 +1307,7 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
     # rng.choice(seq) is seq[rng._randbelow(len(seq))] (CPython 3.11-3.13): the same draws
     # as _kit.playout's random seats (the property test pins it)
     below = rng._randbelow  # type: ignore[attr-defined]
+    getrandbits = rng.getrandbits
     shuffle = shuffle_drawer(key)
     out = FastPlayout(state=f)
     move: FastMove = ("", None, None)
@@ -1335,12 +1352,12 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
             elif phase in DISASTER_PHASES:
                 d = f.disaster
                 assert d is not None
-                below(1)  # play's rng.choice of the one awaited seat
+                while getrandbits(1):  # play's rng.choice of the one awaited seat
+                    pass  # (rng._randbelow(1): 1-bit draws until a 0)
                 seat = d[3][0] if d[3] is not None else d[1]
-                action = _dis_pick(f, seat, below)
+                action = _dis_step(f, seat, below, on_step is not None)
                 if on_step is not None:
                     move = ("act", seat, action)
-                _dis_apply(f, seat, action)
                 _advance(f)
             else:
                 work = f.work
