@@ -18,7 +18,6 @@ move by move; a rules change goes into both.
 from __future__ import annotations
 
 import random
-from operator import itemgetter
 from typing import Any
 
 from shared.fairness.draws import draw
@@ -310,25 +309,6 @@ def _destroyed(p: list[Any], pos: int) -> None:
     cache.pop("broken", None)
 
 
-def _repaired(p: list[Any], pos: int) -> None:
-    """``_changed`` for the location at ``pos`` healthy again: its tile and innovations join
-    the active lists after every entry of a position before it."""
-    cache = p[4]
-    loc = p[2][pos]
-    refs = (loc[0], *(inn[0] for inn in loc[2]))
-    for phase in PHASES:
-        got = cache.get(phase)
-        if got is not None:
-            new = [(pos, ref, ABILITY[ref]) for ref in refs if PHASE_OF[ref] == phase]
-            if new:
-                i = len(got)
-                while i and got[i - 1][0] > pos:
-                    i -= 1
-                got[i:i] = new
-    for key in ("place", "broken", "ind", "usable"):
-        cache.pop(key, None)
-
-
 def _moved(p: list[Any], card: str, dest: int) -> None:
     """``_changed`` for the innovation ``card`` moved last onto the healthy location
     ``dest``: out of its phase's active list, then in as ``_innovation_added``; the
@@ -341,25 +321,16 @@ def _moved(p: list[Any], card: str, dest: int) -> None:
 
 
 def _swapped(p: list[Any], a: int, b: int) -> None:
-    """``_changed`` for the locations at ``a`` and ``b`` swapped: the active lists and the
-    placement candidates with the two positions exchanged, in board order again (a stable
-    sort keeps each location's own order)."""
+    """``_changed`` for the locations at ``a`` and ``b`` swapped: the placement candidates
+    with the two positions exchanged; the active lists again when next asked for."""
     cache = p[4]
-    swap = {a: b, b: a}
-    for phase in PHASES:
-        got = cache.get(phase)
-        if got is not None:
-            cache[phase] = sorted([(swap.get(q, q), ref, ab) for q, ref, ab in got],
-                                  key=_FIRST)
     place = cache.get("place")
+    cache.clear()
     if place is not None:
+        swap = {a: b, b: a}
         cache["place"] = sorted([swap.get(q, q) for q in place])
-    cache.pop("ind", None)
-    cache.pop("usable", None)
-    cache.pop("broken", None)
 
 
-_FIRST = itemgetter(0)
 
 
 PHASES = ("economy", "industry", "disaster", "conflict", "end")
@@ -791,7 +762,7 @@ def _ind_apply(f: Fast, seat: int, action: Any) -> bool:
         assert pos is not None
         _ind_pay(p, _repair_cost(p, pos), action["coins"])
         p[2][pos][1] = True
-        _repaired(p, pos)
+        _changed(p)
         w[5] = True
         return False
     if kind == "discard_hand":
