@@ -22,8 +22,10 @@ memoized on it (bounded caches). A rules change goes into both paths.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from functools import lru_cache
+from itertools import groupby
 from typing import Any
 
 from shared.fairness.draws import draw
@@ -56,6 +58,7 @@ from shared.rules.empire_cards.cards import (
 )
 from shared.rules.empire_cards.combat import battle_sets, battle_winner
 from shared.rules.empire_cards.data import (
+    BARBARIAN_RANKS,
     EMPIRE_SETS_TO_WIN,
     PACKS_BY_SEATS,
     RANKS,
@@ -73,11 +76,9 @@ from shared.rules.empire_cards.match import has_won_condition
 from shared.rules.empire_cards.sets import (
     _by_rank,
     army_addition_options,
-    barbarian_options,
     new_army_options,
     plunderable_sets,
     run_options,
-    serf_options,
 )
 from shared.rules.empire_cards.state import Battle, Owed, State, Trade
 
@@ -315,6 +316,13 @@ def _give(f: Fast, card: str) -> None:
 Segment = tuple[int, Callable[[int], Json], bool]
 
 
+def _not_built(i: int) -> Json:
+    raise AssertionError("the contract path plays this move")
+
+
+_NOT_BUILT = _not_built
+
+
 # sets.py's options, memoized on the part of the hand they read (a rank's cards recur far
 # more often than whole hands); bounded like sets.py's own caches
 @lru_cache(maxsize=8192)
@@ -339,51 +347,61 @@ def _runs(sub: tuple[str, ...], ranks: tuple[str, ...]) -> tuple[tuple[str, ...]
 Cards = tuple[str, ...]
 _RANK = {c: rank_of(c) for c in deck_cards(max(PACKS_BY_SEATS.values()))}
 _LABEL = {c: label(c) for c in _RANK}
-SetChoice = tuple[str, str | None, Cards]  # (type, regime, cards)
+
+
+_SUIT = {c: suit_of(c) for c in _RANK}
+_RANK_OF = _RANK.__getitem__
+_LABEL_OF = _LABEL.__getitem__
 
 
 @lru_cache(maxsize=8192)
 def _hand_info(hand: Cards, regimes: tuple[str, ...]) -> tuple[
-        Cards, tuple[Cards, ...], dict[str, Cards], tuple[SetChoice, ...]]:
+        Cards, tuple[Cards, ...], dict[str, Cards], int]:
     """What legal.play_actions reads of a hand (read-only): one card per label, the new army
-    sets (sets.new_army_options), the rank groups, and the empire (of ``regimes``),
-    Barbarian and Serf choices."""
-    lists: dict[str, list[str]] = {}
-    labels: dict[str, str] = {}
-    try:  # hands are kept sorted (cards.sorted_cards): one pass groups them
-        for c in hand:
-            lists.setdefault(_RANK[c], []).append(c)
-            labels.setdefault(_LABEL[c], c)
-        groups = {rank: tuple(cards) for rank, cards in lists.items()}
-        distinct = tuple(labels.values())
+    sets (sets.new_army_options), the rank groups, and how many empire (of ``regimes``),
+    Barbarian and Serf choices it has (the contract path plays those: only their count)."""
+    try:  # hands are kept sorted (cards.sorted_cards): a rank's cards, and a label's, are
+        # next to each other; the first card of each label is the last one seen backwards
+        groups = {rank: tuple(cards) for rank, cards in groupby(hand, _RANK_OF)}
+        back = hand[::-1]
+        distinct = tuple(reversed(dict(zip(map(_LABEL_OF, back), back, strict=True)).values()))
     except KeyError:  # not a card of this game: the plain helpers
         groups, distinct = _by_rank(hand), distinct_by_label(hand)
     new = tuple(c for rank, cards in groups.items() for c in _new_sets(rank, cards))
     return distinct, new, groups, _hand_sets(hand, groups, regimes)
 
 
-def _hand_sets(hand: Cards, groups: dict[str, Cards], regimes: tuple[str, ...]
-               ) -> tuple[SetChoice, ...]:
+def _hand_sets(hand: Cards, groups: dict[str, Cards], regimes: tuple[str, ...]) -> int:
+    """How many empire (sets.empire_options), Barbarian and Serf choices a hand has."""
     wizards = groups.get(WIZARD, ())
-    out: list[SetChoice] = []
+    out = 0
     get = groups.get
     for regime in regimes:
-        ranks = REGIME_RANKS[regime]  # type: ignore[index]
-        parts = [get(r) for r in ranks]
-        if parts.count(None) > len(wizards):  # sets.run_options: neither run can be made
-            continue
-        sub = tuple(c for part in parts if part for c in part) + wizards
-        out += [("empire", regime, c) for c in _runs(sub, ranks)]
+        out += _run_count(get, wizards, REGIME_RANKS[regime])  # type: ignore[index]
     if len(hand) >= SPECIAL_SET_SIZE:  # a Barbarian or Serf set is 12 cards
-        out += [("barbarian", None, c) for c in barbarian_options(hand)]
-        out += [("serf", None, c) for c in serf_options(hand)]
-    return tuple(out)
+        out += _run_count(get, wizards, BARBARIAN_RANKS)
+        w = len(wizards)  # sets.serf_options: a suit with a natural, topped up with Wizards
+        try:
+            suits = Counter(map(_SUIT_OF, hand))
+        except KeyError:  # not a card of this game
+            suits = Counter(map(suit_of, hand))
+        for suit, k in suits.items():
+            if suit is not None and min(k, SPECIAL_SET_SIZE) + w >= SPECIAL_SET_SIZE:
+                out += 1
+    return out
 
 
-def _set_action(kind: str, regime: str | None, cards: tuple[str, ...]) -> Json:
-    if kind == "empire":
-        return {"type": "empire", "regime": regime, "cards": list(cards)}
-    return {"type": kind, "cards": list(cards)}
+def _run_count(get: Callable[[str], Cards | None], wizards: Cards,
+               ranks: tuple[str, ...]) -> int:
+    """len(sets.run_options(hand, ranks)) from the hand's rank groups."""
+    parts = [get(r) for r in ranks]
+    if parts.count(None) > len(wizards):  # neither run can be made
+        return 0
+    sub = tuple(c for part in parts if part for c in part) + wizards
+    return len(_runs(sub, ranks))
+
+
+_SUIT_OF = _SUIT.__getitem__
 
 
 def _play_segments(f: Fast) -> list[Segment]:
@@ -425,7 +443,7 @@ def _play_segments(f: Fast) -> list[Segment]:
     out.append((len(more), lambda i: {"type": "army", "cards": list(more[i][1]),
                                       "set": more[i][0]}, True))
     if f.turn_no >= n or base.options.first_round_sets:  # CG-1
-        out.append((len(sets), lambda i: _set_action(*sets[i]), False))
+        out.append((sets, _NOT_BUILT, False))
     if drawn:
         k_hand = len(distinct)
         ends = k_hand + len(disbands)
