@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from shared.fairness.draws import draw
@@ -404,6 +405,23 @@ def _run_count(get: Callable[[str], Cards | None], wizards: Cards,
 _SUIT_OF = _SUIT.__getitem__
 
 
+def _draw_action(i: int) -> Json:
+    return {"type": "draw"}
+
+
+def _pass_action(i: int) -> Json:
+    return {"type": "pass"}
+
+
+def _addition(adds: list[tuple[int, tuple[Cards, ...]]], i: int) -> Json:
+    """The ``i``-th army addition of ``adds`` (set index, its options), in order."""
+    for index, options in adds:
+        if i < len(options):
+            return {"type": "army", "cards": list(options[i]), "set": index}
+        i -= len(options)
+    raise IndexError(i)
+
+
 def _play_segments(f: Fast) -> list[Segment]:
     """legal.play_actions, segment by segment."""
     seat, n = f.active, f.n
@@ -413,13 +431,15 @@ def _play_segments(f: Fast) -> list[Segment]:
     drawn = f.drawn
     out: list[Segment] = []
     if not drawn:
-        out.append((1, lambda i: {"type": "draw"}, True))
+        out.append((1, _draw_action, True))
     allowed = _ALLOWED_NONE if f.turn_no < n else _allowed(
         f.interactions, REGIME_BONUS[p.regime] if p.regime and len(p.empire_sets) >= 2
         else None)
     battles, addable, disbands = _army_info(army)
-    if "steal" in allowed:
-        ts = [t for t in range(n) if _stealable(f, t)]
+    if "steal" in allowed:  # _stealable
+        own = base.options.steal_own_pile
+        ts = [t for t, pile in enumerate(f.discards)
+              if pile and rank_of(pile[-1]) not in ("2", WIZARD) and (own or t != seat)]
         out.append((len(ts), lambda i: {"type": "steal", "target": ts[i]}, True))
     regimes = ((p.regime,) if p.regime else REGIMES) \
         if len(p.empire_sets) < EMPIRE_SETS_TO_WIN else ()
@@ -438,10 +458,15 @@ def _play_segments(f: Fast) -> list[Segment]:
                                               "suit": demands[i % m][1]}, True))
     out.append((len(new), lambda i: {"type": "army", "cards": list(new[i]), "set": None},
                 True))
-    more = [(index, c) for index, rank, size in addable
-            for c in _additions(groups.get(rank, ()), size)]
-    out.append((len(more), lambda i: {"type": "army", "cards": list(more[i][1]),
-                                      "set": more[i][0]}, True))
+    adds: list[tuple[int, tuple[Cards, ...]]] = []
+    n_adds = 0
+    for index, rank, size in addable:
+        cards = groups.get(rank)
+        if cards:
+            options = _additions(cards, size)
+            adds.append((index, options))
+            n_adds += len(options)
+    out.append((n_adds, lambda i: _addition(adds, i), True))
     if f.turn_no >= n or base.options.first_round_sets:  # CG-1
         out.append((sets, _NOT_BUILT, False))
     if drawn:
@@ -453,11 +478,13 @@ def _play_segments(f: Fast) -> list[Segment]:
                         else {"type": "disband", "set": disbands[i - k_hand][0],
                               "card": disbands[i - k_hand][1]}, not won))
         else:
-            out.append((1, lambda i: {"type": "pass"}, not won))
+            out.append((1, _pass_action, not won))
         if base.options.expert_spells and f.turn_no >= n:  # spells.can_cast (CG-17)
-            spells: list[Json] = [{"type": "spell", "card": c} for c in distinct
-                      if any(w.startswith(WIZARD) and w != c for w in hand)]
-            out.append((len(spells), lambda i: spells[i], False))
+            # a spell per card with another Wizard in hand: every card with two Wizards,
+            # every card but the Wizard with one (the contract path plays it: its count)
+            wizards = len(groups.get(WIZARD, ()))
+            out.append((len(distinct) if wizards > 1 else len(distinct) - 1 if wizards else 0,
+                        _not_built, False))
     return out
 
 
@@ -482,6 +509,9 @@ def _segments(f: Fast, seat: int) -> list[Segment]:
         out += [{"type": "sabotage_take", "target": t, "set": i, "card": c}
                 for i in plunderable_sets(army) for c in distinct_by_label(army[i])]
     return [(len(out), lambda i: out[i], True)]
+
+
+_COUNT = itemgetter(0)
 
 
 def _locate(segments: list[Segment], index: int) -> tuple[Callable[[int], Json], int, bool]:
@@ -569,7 +599,7 @@ def _act(f: Fast, seat: int, action: Any) -> None:
         _end_turn(f)
     else:  # sabotage_none
         _end_turn(f)
-    if f.phase != "trade_reply":  # ops.runout_refill (CG-12)
+    if f.phase != "trade_reply" and not all(f.hands):  # ops.runout_refill (CG-12)
         for s, was in enumerate(before):
             if was and not f.hands[s] and not any(o[0] == s for o in f.owed):
                 _draw(f, s, RUNOUT_DRAW)
@@ -639,6 +669,7 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
     # rng.choice(seq) is seq[rng._randbelow(len(seq))] (CPython 3.11-3.13), as in the
     # other fast engines
     below = rng._randbelow  # type: ignore[attr-defined]
+    getrandbits = rng.getrandbits
     out = FastPlayout(state=f)
     shuffle = shuffle_drawer(key)
     for _ in range(max_steps):
@@ -650,9 +681,10 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
             move = ("chance", label, tuple(perm))
         elif _compact_turn(f):
             seat = _awaited(f)
-            below(1)  # rng.choice over the one awaited seat
+            while getrandbits(1):  # rng.choice over the one awaited seat: _randbelow(1)
+                pass
             segments = _segments(f, seat)
-            index = below(sum(s[0] for s in segments))
+            index = below(sum(map(_COUNT, segments)))
             build, i, compact = _locate(segments, index)
             if compact:
                 action = build(i)
