@@ -62,6 +62,7 @@ from shared.rules.empires_end.state import (
 
 RI = {"wheat": 0, "hammer": 1, "axe": 2, "coin": 3}
 DISASTER_PHASES = ("disaster", "double_disaster")
+WORK_PHASES = frozenset({"economy", "industry", "industry_economy"})  # seats' own work
 SETUP_CHANCES = (  # engine._SETUP_CHANCES: (label, draw, n)
     ("locations:order:shuffle", "shuffle", len(TILE_IDS)),
     ("first_player:below", "below", 0),  # n = seats
@@ -1286,8 +1287,11 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
     # in a step, and a new phase brings a new list
     waiting: list[int] = []
     waiting_in: list[list[Any]] | None = None
-    for _ in range(max_steps):
-        if f.phase_index < 0:  # setup draws
+    steps = 0
+    n_track = len(f.track)
+    while steps < max_steps:
+        pi = f.phase_index
+        if pi < 0:  # setup draws
             label, kind, n = SETUP_CHANCES[f.setup_step]
             values = shuffle(label, n) if kind == "shuffle" else draw(key, label, kind, f.n)
             if on_step is not None:
@@ -1295,7 +1299,7 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
             _chance(f, values)
             if f.phase_index >= 0:
                 _advance(f)
-        elif f.phase_index >= len(f.track):
+        elif pi >= n_track:
             out.finished = True
             break
         elif not f.deck and _needs_reshuffle(f):  # EEND-19
@@ -1307,30 +1311,7 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
             _advance(f)
         else:
             phase = f.phase
-            if phase == "conflict":
-                bids = []
-                choices: dict[str, Json] = {}
-                for seat, p in enumerate(f.players):
-                    coins = p[0][3] + 1
-                    k = below((p[0][2] + 1) * coins)
-                    bids.append((k // coins, k % coins))
-                    choices[f"s{seat}"] = {"axes": k // coins, "coins": k % coins}
-                if on_step is not None:
-                    move = ("joint", f"conflict:{f.phase_index + 1}", choices)
-                _resolve_conflict(f, bids)
-                _next_phase(f)
-                _advance(f)
-            elif phase in DISASTER_PHASES:
-                d = f.disaster
-                assert d is not None
-                while getrandbits(1):  # play's rng.choice of the one awaited seat
-                    pass  # (rng._randbelow(1): 1-bit draws until a 0)
-                seat = d[3][0] if d[3] is not None else d[1]
-                action = _dis_step(f, seat, below, on_step is not None)
-                if on_step is not None:
-                    move = ("act", seat, action)
-                _advance(f)
-            else:
+            if phase in WORK_PHASES:
                 work = f.work
                 if work is not waiting_in:  # a new phase's work, or a seat is done
                     waiting = [s for s, w in enumerate(work) if w[0] != "done"]
@@ -1354,9 +1335,33 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
                 if f.work[seat][0] == "done":  # else _advance has nothing to do
                     waiting_in = None
                     _advance(f)
-        out.steps += 1
+            elif phase == "conflict":
+                bids = []
+                choices: dict[str, Json] = {}
+                for seat, p in enumerate(f.players):
+                    coins = p[0][3] + 1
+                    k = below((p[0][2] + 1) * coins)
+                    bids.append((k // coins, k % coins))
+                    choices[f"s{seat}"] = {"axes": k // coins, "coins": k % coins}
+                if on_step is not None:
+                    move = ("joint", f"conflict:{f.phase_index + 1}", choices)
+                _resolve_conflict(f, bids)
+                _next_phase(f)
+                _advance(f)
+            else:  # a disaster phase
+                d = f.disaster
+                assert d is not None
+                while getrandbits(1):  # play's rng.choice of the one awaited seat
+                    pass  # (rng._randbelow(1): 1-bit draws until a 0)
+                seat = d[3][0] if d[3] is not None else d[1]
+                action = _dis_step(f, seat, below, on_step is not None)
+                if on_step is not None:
+                    move = ("act", seat, action)
+                _advance(f)
+        steps += 1
         if on_step is not None:
             on_step(f, move)
+    out.steps = steps
     return out
 
 
