@@ -872,10 +872,11 @@ BID_OPTIONS: dict[str, tuple[tuple[str, int], ...]] = {
 FREE_RESOURCE: dict[str, str | None] = {c: CARD[c].ability.resource for c in CARD_IDS}
 
 
-def _dis_step(f: Fast, seat: int, below: Any, want: bool) -> Json | None:
+def _dis_step(f: Fast, seat: int, below: Any, want: bool) -> tuple[Json | None, bool]:
     """``_dis_apply(f, seat, rng.choice(_dis_legal(f, seat)))``, counting the options and
-    building only the one drawn; a bid applied from the count. (the action; None for a bid
-    unless ``want``)"""
+    building only the one drawn; a bid applied from the count, and settled (``_settle``
+    after a bid: no resolution, no disaster to reveal, the same open slots). (the action,
+    None for a bid unless ``want``; whether ``_advance`` is still to run)"""
     d = f.disaster
     assert d is not None
     action: Json
@@ -889,7 +890,7 @@ def _dis_step(f: Fast, seat: int, below: Any, want: bool) -> Json | None:
             most = max(0, LOW_RESOURCES - sum(f.players[seat][0]))
             action = {"type": "shore_up", "coins": below(most + 1)}
         _dis_apply(f, seat, action)
-        return action
+        return action, True
     pres = f.players[seat][0]
     opened = _open_slots(d)
     addressed = d[2]
@@ -915,7 +916,13 @@ def _dis_step(f: Fast, seat: int, below: Any, want: bool) -> Json | None:
             pres[ri] -= 1
             d[0][i][1][ri] += 1
             addressed.append(i)
-            return {"type": "bid", "disaster": i, "resource": r} if want else None
+            for j in opened:
+                if j not in addressed:
+                    break
+            else:  # every open disaster addressed: the next bidder, unless one may replace
+                if not _usable(f, seat, "replace_disaster"):
+                    _next_bidder(f)
+            return {"type": "bid", "disaster": i, "resource": r} if want else None, False
         k -= len(bids)
         if k < len(frees):
             action = {"type": "free_bid", "disaster": i, "card": frees[k]}
@@ -932,7 +939,7 @@ def _dis_step(f: Fast, seat: int, below: Any, want: bool) -> Json | None:
         else:
             action = END_TURN
     _dis_apply(f, seat, action)
-    return action
+    return action, True
 
 
 def _next_bidder(f: Fast) -> None:
@@ -1354,10 +1361,11 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
                 while getrandbits(1):  # play's rng.choice of the one awaited seat
                     pass  # (rng._randbelow(1): 1-bit draws until a 0)
                 seat = d[3][0] if d[3] is not None else d[1]
-                action = _dis_step(f, seat, below, on_step is not None)
+                action, more = _dis_step(f, seat, below, on_step is not None)
                 if on_step is not None:
                     move = ("act", seat, action)
-                _advance(f)
+                if more:
+                    _advance(f)
         steps += 1
         if on_step is not None:
             on_step(f, move)
