@@ -190,13 +190,6 @@ def _army_info(army: tuple[tuple[str, ...], ...]) -> tuple[
     return battle_sets(army), addable, disbands
 
 
-def _stealable(f: Fast, target: int) -> bool:
-    if target == f.active and not f.base.options.steal_own_pile:
-        return False
-    pile = f.discards[target]
-    return bool(pile) and rank_of(pile[-1]) not in ("2", WIZARD)
-
-
 def _add(f: Fast, seat: int, cards: tuple[str, ...]) -> None:
     f.hands[seat] = sorted_cards(f.hands[seat] + cards)
 
@@ -436,7 +429,7 @@ def _play_segments(f: Fast) -> list[Segment]:
         f.interactions, REGIME_BONUS[p.regime] if p.regime and len(p.empire_sets) >= 2
         else None)
     battles, addable, disbands = _army_info(army)
-    if "steal" in allowed:  # _stealable
+    if "steal" in allowed:  # CG-15: a pile's top card but a 2 or a Wizard
         own = base.options.steal_own_pile
         ts = [t for t, pile in enumerate(f.discards)
               if pile and rank_of(pile[-1]) not in ("2", WIZARD) and (own or t != seat)]

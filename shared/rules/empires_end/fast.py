@@ -249,7 +249,8 @@ def _active(p: list[Any], phase: str) -> list[tuple[int, str, Ability]]:
     time: most empire changes are followed by one phase's look-up only."""
     got: list[tuple[int, str, Ability]] | None = p[4].get(phase)
     if got is None:
-        got = p[4][phase] = []
+        got = []
+        p[4][phase] = got
         for pos, loc in enumerate(p[2]):
             if loc[1]:
                 ref = loc[0]
@@ -397,10 +398,6 @@ def _repair_cost(p: list[Any], pos: int) -> int:
     return max(0, cost)
 
 
-def _pay_options(res: list[int], cost: int) -> list[int]:
-    return [k for k in range(0, min(cost, res[3]) + 1) if res[1] >= cost - k]
-
-
 def _set_exhausted(p: list[Any], card: str, exhausted: bool) -> None:
     pos = _pos_ref(p[2], card)
     if pos is None:
@@ -512,55 +509,6 @@ def _econ_apply(f: Fast, seat: int, action: Any) -> bool:
 # ---------------------------------------------------------------------------- industry.py
 
 
-def _discounts(p: list[Any], w: list[Any]) -> list[str]:
-    return [ref for _, ref, ab in _active(p, "industry")
-            if ab.kind == "build_discount" and ref not in w[6]]
-
-
-def _build_cost(p: list[Any], w: list[Any], card: str) -> int:
-    return max(0, CARD[card].cost - (1 if _discounts(p, w) else 0))
-
-
-def _ind_legal(f: Fast, seat: int) -> list[Json]:
-    w = f.work[seat]
-    p = f.players[seat]
-    emp = p[2]
-    out: list[Json] = []
-    if w[4] < 2:
-        cands = _placement(emp)
-        for card in p[3]:
-            for k in _pay_options(p[0], _build_cost(p, w, card)):
-                out.extend({"type": "build", "card": card, "tile": emp[q][0], "coins": k}
-                           for q in cands)
-            out.append({"type": "sell", "card": card})
-    if not w[5]:
-        for pos, loc in enumerate(emp):
-            if not loc[1]:
-                for k in _pay_options(p[0], _repair_cost(p, pos)):
-                    out.append({"type": "repair", "tile": loc[0], "coins": k})
-    for pos, ref, ab in _active(p, "industry"):
-        if ref in w[6]:
-            continue
-        if ab.kind == "swap":
-            out.extend({"type": "swap", "source": ref, "a": emp[a][0], "b": emp[b][0]}
-                       for a in range(len(emp)) for b in range(a + 1, len(emp)))
-        elif ab.kind == "move_innovation":
-            for q, loc in enumerate(emp):
-                for inn in loc[2]:
-                    for d in _placement(emp, exclude=q, minus=q):
-                        out.append({"type": "move", "source": ref, "card": inn[0],
-                                    "tile": emp[d][0]})
-        elif ab.kind == "refresh_one_adjacent":
-            for q in _neighbours(pos, len(emp)):
-                for inn in emp[q][2]:
-                    if inn[1]:
-                        out.append({"type": "refresh", "source": ref, "card": inn[0]})
-    if w[4] >= 2 and p[3] and not w[7]:
-        out.append(DISCARD_HAND)
-    out.append(END_INDUSTRY)
-    return out
-
-
 _PAIRS: dict[int, list[tuple[int, int]]] = {}
 
 
@@ -577,15 +525,18 @@ def _ind_abilities(p: list[Any]) -> tuple[list[str], list[int], list[tuple[int, 
     (positions), the rest (pos, ref, kind) in board order; remembered like ``_active``."""
     got: tuple[list[str], list[int], list[tuple[int, str, str]]] | None = p[4].get("ind")
     if got is None:
-        got = p[4]["ind"] = ([], [], [])
+        discounts: list[str] = []
+        repair_q: list[int] = []
+        others: list[tuple[int, str, str]] = []
+        got = p[4]["ind"] = (discounts, repair_q, others)
         for pos, ref, ab in _active(p, "industry"):
             kind = ab.kind
             if kind == "build_discount":
-                got[0].append(ref)
+                discounts.append(ref)
             elif kind == "repair_discount_adjacent":
-                got[1].append(pos)
+                repair_q.append(pos)
             elif kind in ("swap", "move_innovation", "refresh_one_adjacent"):
-                got[2].append((pos, ref, kind))
+                others.append((pos, ref, kind))
     return got
 
 
@@ -594,12 +545,13 @@ REPAIR: dict[str, int] = {t: TILE[t].repair for t in TILE_IDS}
 
 
 def _ind_step(f: Fast, seat: int, below: Any, want: bool) -> tuple[bool, Json | None]:
-    """``_ind_apply(f, seat, rng.choice(_ind_legal(f, seat)))``, counting the options and
-    building only the one drawn (a hand of four cards and a City's swap are over a hundred
-    dicts); a build, a sale and the end applied from what the count knows. A payment's
-    options (``_pay_options``) are the coins ``lo`` .. ``hi``: at least what the hammers
-    leave, at most the cost and the coins held. (whether the seat's industry is over, the
-    action if ``want``)"""
+    """industry.apply of ``rng.choice(industry.legal(...))`` (the contract's list, in its
+    order), counting the options and building only the one drawn (a hand of four cards and
+    a City's swap are over a hundred dicts); a build, a sale and the end applied from what
+    the count knows, the rarer moves by ``_ind_apply``. A payment's options
+    (board.pay_options) are the coins ``lo`` .. ``hi``: at least what the hammers leave, at
+    most the cost and the coins held. (whether the seat's industry is over, the action if
+    ``want``)"""
     w = f.work[seat]
     p = f.players[seat]
     emp, res = p[2], p[0]
@@ -738,26 +690,11 @@ def _sell(f: Fast, seat: int, card: str) -> None:
 
 
 def _ind_apply(f: Fast, seat: int, action: Any) -> bool:
+    """industry.apply of a repair, a hand discarded or an ability (``_ind_step`` applies
+    builds, sales and the end itself)."""
     w = f.work[seat]
     p = f.players[seat]
     kind = action["type"]
-    if kind == "build":
-        card = action["card"]
-        cost = _build_cost(p, w, card)
-        sources = _discounts(p, w)
-        if sources:
-            w[6].append(sources[0])
-        _ind_pay(p, cost, action["coins"])
-        p[3] = [c for c in p[3] if c != card]
-        pos = _pos_tile(p[2], action["tile"])
-        assert pos is not None
-        p[2][pos][2].append([card, False])
-        _innovation_added(p, pos, card)
-        w[4] += 1
-        return False
-    if kind == "sell":
-        _sell(f, seat, action["card"])
-        return False
     if kind == "repair":
         pos = _pos_tile(p[2], action["tile"])
         assert pos is not None
@@ -771,10 +708,6 @@ def _ind_apply(f: Fast, seat: int, action: Any) -> bool:
         p[3] = []
         w[7] = True
         return False
-    if kind == "end_industry":
-        while f.work[seat][4] < 2 and f.players[seat][3]:
-            _sell(f, seat, f.players[seat][3][-1])
-        return True
     emp = p[2]
     if kind == "swap":
         a, b = _pos_tile(emp, action["a"]), _pos_tile(emp, action["b"])
@@ -826,44 +759,6 @@ def _usable(f: Fast, seat: int, kind: str) -> list[str]:
     return got
 
 
-def _replace_options(f: Fast, seat: int) -> list[Json]:
-    d = f.disaster
-    assert d is not None
-    return [{"type": "replace", "disaster": i, "card": ref}
-            for ref in _usable(f, seat, "replace_disaster") for i in _open_slots(d)]
-
-
-def _dis_legal(f: Fast, seat: int) -> list[Json]:
-    d = f.disaster
-    assert d is not None
-    res = d[3]
-    if res is not None:
-        if res[3] == "destroy":
-            return [{"type": "destroy", "tile": t} for t in res[4]]
-        if res[3] == "place":
-            return [{"type": "place", "tile": t} for t in res[4]]
-        most = max(0, LOW_RESOURCES - sum(f.players[seat][0]))
-        return [{"type": "shore_up", "coins": k} for k in range(most + 1)]
-    p = f.players[seat]
-    out: list[Json] = []
-    for i in _open_slots(d):
-        if i in d[2]:
-            continue
-        card = CARD[d[0][i][0]]
-        for r in (*card.bids, "coin"):
-            if (r != "coin" or "coin" not in card.bids) and p[0][RI[r]] > 0:
-                out.append({"type": "bid", "disaster": i, "resource": r})
-        for ref in _usable(f, seat, "free_bid"):
-            if CARD[ref].ability.resource in card.bids:
-                out.append({"type": "free_bid", "disaster": i, "card": ref})
-        out.append({"type": "take", "disaster": i})
-    replace = _replace_options(f, seat)
-    out.extend(replace)
-    if replace and all(i in d[2] for i in _open_slots(d)):
-        out.append(END_TURN)
-    return out
-
-
 # per disaster card: the resources a seat may bid on it (card.bids, then coin unless it is
 # one of them), and per free-bid card the resource it bids (EEND-8)
 BID_OPTIONS: dict[str, tuple[tuple[str, int], ...]] = {
@@ -873,10 +768,11 @@ FREE_RESOURCE: dict[str, str | None] = {c: CARD[c].ability.resource for c in CAR
 
 
 def _dis_step(f: Fast, seat: int, below: Any, want: bool) -> tuple[Json | None, bool]:
-    """``_dis_apply(f, seat, rng.choice(_dis_legal(f, seat)))``, counting the options and
-    building only the one drawn; a bid applied from the count, and settled (``_settle``
-    after a bid: no resolution, no disaster to reveal, the same open slots). (the action,
-    None for a bid unless ``want``; whether ``_advance`` is still to run)"""
+    """``_dis_apply`` of ``rng.choice(disaster.legal(...))`` (the contract's list, in its
+    order), counting the options and building only the one drawn; a bid applied from the
+    count, and settled (``_settle`` after a bid: no resolution, no disaster to reveal, the
+    same open slots). (the action, None for a bid unless ``want``; whether ``_advance`` is
+    still to run)"""
     d = f.disaster
     assert d is not None
     action: Json
@@ -1074,7 +970,7 @@ def _settle(f: Fast) -> bool:
         for j in opened:
             if j not in addressed:
                 return False
-        if not _usable(f, d[1], "replace_disaster"):  # _replace_options (opened is not empty)
+        if not _usable(f, d[1], "replace_disaster"):  # disaster._replace_options (opened: some)
             _next_bidder(f)
         return False
 
@@ -1155,17 +1051,6 @@ def _act(f: Fast, seat: int, action: Any) -> None:
         done = _ind_apply(f, seat, action)
     if done:
         _finish_sub(f, seat)
-
-
-def _legal(f: Fast, seat: int) -> list[Json]:
-    if f.phase in DISASTER_PHASES:
-        return _dis_legal(f, seat)
-    stage = f.work[seat][0]
-    if stage == "choose":
-        return list(CHOOSE)
-    if stage == "economy":
-        return _econ_legal(f, seat)
-    return _ind_legal(f, seat)
 
 
 def _chance(f: Fast, values: list[int]) -> None:
