@@ -18,6 +18,7 @@ move by move; a rules change goes into both.
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 from typing import Any
 
 from shared.fairness.draws import draw
@@ -322,15 +323,28 @@ def _moved(p: list[Any], card: str, dest: int) -> None:
     p[4].pop("place", None)
 
 
+_POSITION = itemgetter(0)
+
+
 def _swapped(p: list[Any], a: int, b: int) -> None:
-    """``_changed`` for the locations at ``a`` and ``b`` swapped: the placement candidates
+    """``_changed`` for the locations at ``a`` and ``b`` swapped: the placement candidates,
+    the destroyed positions and the industry abilities (the next industry step reads them)
     with the two positions exchanged; the active lists again when next asked for."""
     cache = p[4]
     place = cache.get("place")
+    broken = cache.get("broken")
+    ind: IndAbilities | None = cache.get("ind")
     cache.clear()
+    swap = {a: b, b: a}
     if place is not None:
-        swap = {a: b, b: a}
         cache["place"] = sorted([swap.get(q, q) for q in place])
+    if broken is not None:
+        cache["broken"] = sorted([swap.get(q, q) for q in broken])
+    if ind is not None:  # a few entries: moved and put in board order again (stable sort)
+        cache["ind"] = (sorted([(swap.get(q, q), ref) for q, ref in ind[0]], key=_POSITION),
+                        sorted([swap.get(q, q) for q in ind[1]]),
+                        sorted([(swap.get(q, q), ref, kind) for q, ref, kind in ind[2]],
+                               key=_POSITION))
 
 
 
@@ -520,19 +534,23 @@ def _pair(n: int, k: int) -> tuple[int, int]:
     return pairs[k]
 
 
-def _ind_abilities(p: list[Any]) -> tuple[list[str], list[int], list[tuple[int, str, str]]]:
-    """The active industry abilities by use: build discounts (refs), repair discounts
-    (positions), the rest (pos, ref, kind) in board order; remembered like ``_active``."""
-    got: tuple[list[str], list[int], list[tuple[int, str, str]]] | None = p[4].get("ind")
+IndAbilities = tuple[list[tuple[int, str]], list[int], list[tuple[int, str, str]]]
+
+
+def _ind_abilities(p: list[Any]) -> IndAbilities:
+    """The active industry abilities by use: build discounts (pos, ref), repair discounts
+    (positions), the rest (pos, ref, kind), each in board order; remembered like
+    ``_active`` (a swap moves them: ``_swapped``)."""
+    got: IndAbilities | None = p[4].get("ind")
     if got is None:
-        discounts: list[str] = []
+        discounts: list[tuple[int, str]] = []
         repair_q: list[int] = []
         others: list[tuple[int, str, str]] = []
         got = p[4]["ind"] = (discounts, repair_q, others)
         for pos, ref, ab in _active(p, "industry"):
             kind = ab.kind
             if kind == "build_discount":
-                discounts.append(ref)
+                discounts.append((pos, ref))
             elif kind == "repair_discount_adjacent":
                 repair_q.append(pos)
             elif kind in ("swap", "move_innovation", "refresh_one_adjacent"):
@@ -569,7 +587,7 @@ def _ind_step(f: Fast, seat: int, below: Any, want: bool) -> tuple[bool, Json | 
         nc = len(cands)
         discount = 0
         source = ""
-        for ref in discounts:
+        for _, ref in discounts:
             if ref not in used:
                 discount, source = 1, ref
                 break
