@@ -335,18 +335,31 @@ def _swapped(p: list[Any], a: int, b: int) -> None:
     broken = cache.get("broken")
     ind: IndAbilities | None = cache.get("ind")
     cache.clear()
-    swap = {a: b, b: a}
     if place is not None:
-        cache["place"] = sorted([swap.get(q, q) for q in place])
+        cache["place"] = _swap_positions(place, a, b)
     if broken is not None:
-        cache["broken"] = sorted([swap.get(q, q) for q in broken])
+        cache["broken"] = _swap_positions(broken, a, b)
     if ind is not None:  # a few entries: moved and put in board order again (stable sort)
-        cache["ind"] = (sorted([(swap.get(q, q), ref) for q, ref in ind[0]], key=_POSITION),
-                        sorted([swap.get(q, q) for q in ind[1]]),
-                        sorted([(swap.get(q, q), ref, kind) for q, ref, kind in ind[2]],
-                               key=_POSITION))
+        discounts, repair_q, others = ind
+        if discounts:
+            discounts = [(b if q == a else a if q == b else q, ref) for q, ref in discounts]
+            if len(discounts) > 1:
+                discounts.sort(key=_POSITION)
+        if repair_q:
+            repair_q = _swap_positions(repair_q, a, b)
+        if others:
+            others = [(b if q == a else a if q == b else q, ref, kind)
+                      for q, ref, kind in others]
+            if len(others) > 1:
+                others.sort(key=_POSITION)
+        cache["ind"] = (discounts, repair_q, others)
 
 
+def _swap_positions(positions: list[int], a: int, b: int) -> list[int]:
+    """Sorted positions with ``a`` and ``b`` exchanged."""
+    out = [b if q == a else a if q == b else q for q in positions]
+    out.sort()
+    return out
 
 
 PHASES = ("economy", "industry", "disaster", "conflict", "end")
