@@ -575,7 +575,8 @@ COST: dict[str, int] = {c: CARD[c].cost for c in CARD_IDS}
 REPAIR: dict[str, int] = {t: TILE[t].repair for t in TILE_IDS}
 
 
-def _ind_step(f: Fast, seat: int, below: Any, want: bool) -> tuple[bool, Json | None]:
+def _ind_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
+              ) -> tuple[bool, Json | None]:
     """industry.apply of ``rng.choice(industry.legal(...))`` (the contract's list, in its
     order), counting the options and building only the one drawn (a hand of four cards and
     a City's swap are over a hundred dicts); a build, a sale and the end applied from what
@@ -663,7 +664,11 @@ def _ind_step(f: Fast, seat: int, below: Any, want: bool) -> tuple[bool, Json | 
     if w[4] >= 2 and p[3] and not w[7]:
         segments.append((1, 3, ("list", [DISCARD_HAND]), 0))
         total += 1
-    k = below(total + 1)  # + end_industry, always last
+    n = total + 1  # + end_industry, always last: k = below(n), Random._randbelow inline
+    width = n.bit_length()
+    k = bits(width)
+    while k >= n:
+        k = bits(width)
     if k == total:
         while w[4] < 2 and p[3]:
             _sell(f, seat, p[3][-1])
@@ -798,7 +803,8 @@ BID_OPTIONS: dict[str, tuple[tuple[str, int], ...]] = {
 FREE_RESOURCE: dict[str, str | None] = {c: CARD[c].ability.resource for c in CARD_IDS}
 
 
-def _dis_step(f: Fast, seat: int, below: Any, want: bool) -> tuple[Json | None, bool]:
+def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
+              ) -> tuple[Json | None, bool]:
     """``_dis_apply`` of ``rng.choice(disaster.legal(...))`` (the contract's list, in its
     order), counting the options and building only the one drawn; a bid applied from the
     count, and settled (``_settle`` after a bid: no resolution, no disaster to reveal, the
@@ -836,7 +842,11 @@ def _dis_step(f: Fast, seat: int, below: Any, want: bool) -> tuple[Json | None, 
     n_open = len(opened)
     n_replace = len(replace) * n_open
     end = 1 if n_replace and all(i in addressed for i in opened) else 0
-    k = below(total + n_replace + end)
+    n = total + n_replace + end  # k = below(n), Random._randbelow inline
+    width = n.bit_length()
+    k = bits(width)
+    while k >= n:
+        k = bits(width)
     for i, bids, frees in slots:
         if k < len(bids):  # _dis_apply's bid
             r, ri = bids[k]
@@ -1239,10 +1249,15 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
                 if work is not waiting_in:  # a new phase's work, or a seat is done
                     waiting = [s for s, w in enumerate(work) if w[0] != "done"]
                     waiting_in = work
-                seat = waiting[below(len(waiting))]
+                n = len(waiting)  # seat = waiting[below(n)], Random._randbelow inline
+                width = n.bit_length()
+                k = getrandbits(width)
+                while k >= n:
+                    k = getrandbits(width)
+                seat = waiting[k]
                 stage = work[seat][0]
                 if stage == "industry":
-                    done, action = _ind_step(f, seat, below, on_step is not None)
+                    done, action = _ind_step(f, seat, below, getrandbits, on_step is not None)
                 elif stage == "economy":
                     legal = _econ_legal(f, seat)
                     action = legal[below(len(legal))]
@@ -1277,7 +1292,7 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
                 while getrandbits(1):  # play's rng.choice of the one awaited seat
                     pass  # (rng._randbelow(1): 1-bit draws until a 0)
                 seat = d[3][0] if d[3] is not None else d[1]
-                action, more = _dis_step(f, seat, below, on_step is not None)
+                action, more = _dis_step(f, seat, below, getrandbits, on_step is not None)
                 if on_step is not None:
                     move = ("act", seat, action)
                 if more:
