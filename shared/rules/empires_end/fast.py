@@ -3,16 +3,22 @@
 The same rules as ``engine.py``, ``board.py``, ``economy.py``, ``industry.py``,
 ``disaster.py`` and ``conflict.py`` (EEND-1 to EEND-26) on plain lists, changed in place:
 
-* a player is ``[res, vp, empire, hand]``: ``res`` = [wheat, hammer, axe, coin], a location
-  ``[tile, healthy, innovations]``, an innovation ``[card, exhausted]``;
+* a player is ``[res, vp, empire, hand, looked_up]``: ``res`` = [wheat, hammer, axe, coin],
+  a location ``[tile, healthy, innovations]``, an innovation ``[card, exhausted]``;
+  ``looked_up`` holds what the steps read of the empire (each phase's active abilities, the
+  placement candidates, the destroyed positions, the industry abilities by use, the usable
+  exhaust abilities), kept up to date by each change (an innovation added, a location
+  destroyed or swapped) or dropped (``_changed``) and found again when next asked for;
 * the disaster phase ``[slots, bidder, addressed, resolution]``, a slot ``[card, pool,
   closed]``, a resolution ``[seat, card, target, stage, choices]``;
 * a seat's work ``[stage, todo, conv, repeats, acts, repaired, used, discarded]``, a
   conversion left ``[source, left]``.
 
-Legal actions are the contract's JSON dicts in the contract's order (the random seat picks
-one by index). ``tests/property/test_fast_engines.py`` proves it equal to the contract path
-move by move; a rules change goes into both.
+The random seat picks the contract's legal action by index (the contract's order): the
+industry and disaster steps count the options and build only the action drawn, and apply
+the common ones (a build, a sale, the end of industry, a bid) from what the count knows.
+``tests/property/test_fast_engines.py`` proves it equal to the contract path move by move;
+a rules change goes into both.
 """
 
 from __future__ import annotations
