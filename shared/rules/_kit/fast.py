@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hmac
 import random
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -97,6 +98,7 @@ def random_player(setup: Callable[[dict[str, Json], int], Any], playout: Playout
 
 
 _TWO64 = 1 << 64
+_WORDS = struct.Struct(">4Q")  # a SHA-256 block as four big-endian 8-byte words
 _BLOCK0 = (0).to_bytes(4, "big")
 
 
@@ -138,20 +140,20 @@ def shuffle_drawer(key: bytes) -> Callable[[str, int], list[int]]:
     def shuffle(label: str, n: int) -> list[int]:
         raw = label.encode()
         prefix = len(raw).to_bytes(4, "big") + raw  # LP(label)
-        buf = b""
+        words: list[int] = []  # the stream's 8-byte words not used yet, last first
         block = 0
         items = list(range(n))
         for i in range(n - 1, 0, -1):
             m = i + 1
             limit = _TWO64 - (_TWO64 % m)
             while True:
-                if len(buf) < 8:
+                if not words:
                     h = keyed.copy()
                     h.update(prefix + block.to_bytes(4, "big"))
-                    buf += h.digest()
+                    words = list(_WORDS.unpack(h.digest()))
+                    words.reverse()
                     block += 1
-                x = int.from_bytes(buf[:8], "big")
-                buf = buf[8:]
+                x = words.pop()
                 if x < limit:
                     break
             j = x % m

@@ -22,8 +22,11 @@ memoized on it (bounded caches). A rules change goes into both paths.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from functools import lru_cache
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from shared.fairness.draws import draw
@@ -56,6 +59,7 @@ from shared.rules.empire_cards.cards import (
 )
 from shared.rules.empire_cards.combat import battle_sets, battle_winner
 from shared.rules.empire_cards.data import (
+    BARBARIAN_RANKS,
     EMPIRE_SETS_TO_WIN,
     PACKS_BY_SEATS,
     RANKS,
@@ -73,11 +77,9 @@ from shared.rules.empire_cards.match import has_won_condition
 from shared.rules.empire_cards.sets import (
     _by_rank,
     army_addition_options,
-    barbarian_options,
     new_army_options,
     plunderable_sets,
     run_options,
-    serf_options,
 )
 from shared.rules.empire_cards.state import Battle, Owed, State, Trade
 
@@ -186,13 +188,6 @@ def _army_info(army: tuple[tuple[str, ...], ...]) -> tuple[
                     if regime_of_rank(rank_of(s[0])) is not None)
     disbands = tuple((i, c) for i, cards in enumerate(army) for c in distinct_by_label(cards))
     return battle_sets(army), addable, disbands
-
-
-def _stealable(f: Fast, target: int) -> bool:
-    if target == f.active and not f.base.options.steal_own_pile:
-        return False
-    pile = f.discards[target]
-    return bool(pile) and rank_of(pile[-1]) not in ("2", WIZARD)
 
 
 def _add(f: Fast, seat: int, cards: tuple[str, ...]) -> None:
@@ -315,6 +310,13 @@ def _give(f: Fast, card: str) -> None:
 Segment = tuple[int, Callable[[int], Json], bool]
 
 
+def _not_built(i: int) -> Json:
+    raise AssertionError("the contract path plays this move")
+
+
+_NOT_BUILT = _not_built
+
+
 # sets.py's options, memoized on the part of the hand they read (a rank's cards recur far
 # more often than whole hands); bounded like sets.py's own caches
 @lru_cache(maxsize=8192)
@@ -339,51 +341,78 @@ def _runs(sub: tuple[str, ...], ranks: tuple[str, ...]) -> tuple[tuple[str, ...]
 Cards = tuple[str, ...]
 _RANK = {c: rank_of(c) for c in deck_cards(max(PACKS_BY_SEATS.values()))}
 _LABEL = {c: label(c) for c in _RANK}
-SetChoice = tuple[str, str | None, Cards]  # (type, regime, cards)
+
+
+_SUIT = {c: suit_of(c) for c in _RANK}
+_RANK_OF = _RANK.__getitem__
+_LABEL_OF = _LABEL.__getitem__
 
 
 @lru_cache(maxsize=8192)
 def _hand_info(hand: Cards, regimes: tuple[str, ...]) -> tuple[
-        Cards, tuple[Cards, ...], dict[str, Cards], tuple[SetChoice, ...]]:
+        Cards, tuple[Cards, ...], dict[str, Cards], int]:
     """What legal.play_actions reads of a hand (read-only): one card per label, the new army
-    sets (sets.new_army_options), the rank groups, and the empire (of ``regimes``),
-    Barbarian and Serf choices."""
-    lists: dict[str, list[str]] = {}
-    labels: dict[str, str] = {}
-    try:  # hands are kept sorted (cards.sorted_cards): one pass groups them
-        for c in hand:
-            lists.setdefault(_RANK[c], []).append(c)
-            labels.setdefault(_LABEL[c], c)
-        groups = {rank: tuple(cards) for rank, cards in lists.items()}
-        distinct = tuple(labels.values())
+    sets (sets.new_army_options), the rank groups, and how many empire (of ``regimes``),
+    Barbarian and Serf choices it has (the contract path plays those: only their count)."""
+    try:  # hands are kept sorted (cards.sorted_cards): a rank's cards, and a label's, are
+        # next to each other; the first card of each label is the last one seen backwards
+        groups = {rank: tuple(cards) for rank, cards in groupby(hand, _RANK_OF)}
+        back = hand[::-1]
+        distinct = tuple(reversed(dict(zip(map(_LABEL_OF, back), back, strict=True)).values()))
     except KeyError:  # not a card of this game: the plain helpers
         groups, distinct = _by_rank(hand), distinct_by_label(hand)
     new = tuple(c for rank, cards in groups.items() for c in _new_sets(rank, cards))
     return distinct, new, groups, _hand_sets(hand, groups, regimes)
 
 
-def _hand_sets(hand: Cards, groups: dict[str, Cards], regimes: tuple[str, ...]
-               ) -> tuple[SetChoice, ...]:
+def _hand_sets(hand: Cards, groups: dict[str, Cards], regimes: tuple[str, ...]) -> int:
+    """How many empire (sets.empire_options), Barbarian and Serf choices a hand has."""
     wizards = groups.get(WIZARD, ())
-    out: list[SetChoice] = []
+    out = 0
     get = groups.get
     for regime in regimes:
-        ranks = REGIME_RANKS[regime]  # type: ignore[index]
-        parts = [get(r) for r in ranks]
-        if parts.count(None) > len(wizards):  # sets.run_options: neither run can be made
-            continue
-        sub = tuple(c for part in parts if part for c in part) + wizards
-        out += [("empire", regime, c) for c in _runs(sub, ranks)]
+        out += _run_count(get, wizards, REGIME_RANKS[regime])  # type: ignore[index]
     if len(hand) >= SPECIAL_SET_SIZE:  # a Barbarian or Serf set is 12 cards
-        out += [("barbarian", None, c) for c in barbarian_options(hand)]
-        out += [("serf", None, c) for c in serf_options(hand)]
-    return tuple(out)
+        out += _run_count(get, wizards, BARBARIAN_RANKS)
+        w = len(wizards)  # sets.serf_options: a suit with a natural, topped up with Wizards
+        try:
+            suits = Counter(map(_SUIT_OF, hand))
+        except KeyError:  # not a card of this game
+            suits = Counter(map(suit_of, hand))
+        for suit, k in suits.items():
+            if suit is not None and min(k, SPECIAL_SET_SIZE) + w >= SPECIAL_SET_SIZE:
+                out += 1
+    return out
 
 
-def _set_action(kind: str, regime: str | None, cards: tuple[str, ...]) -> Json:
-    if kind == "empire":
-        return {"type": "empire", "regime": regime, "cards": list(cards)}
-    return {"type": kind, "cards": list(cards)}
+def _run_count(get: Callable[[str], Cards | None], wizards: Cards,
+               ranks: tuple[str, ...]) -> int:
+    """len(sets.run_options(hand, ranks)) from the hand's rank groups."""
+    parts = [get(r) for r in ranks]
+    if parts.count(None) > len(wizards):  # neither run can be made
+        return 0
+    sub = tuple(c for part in parts if part for c in part) + wizards
+    return len(_runs(sub, ranks))
+
+
+_SUIT_OF = _SUIT.__getitem__
+
+
+def _draw_action(i: int) -> Json:
+    return {"type": "draw"}
+
+
+def _pass_action(i: int) -> Json:
+    return {"type": "pass"}
+
+
+def _addition(adds: list[tuple[int, tuple[Cards, ...]]], i: int) -> Json:
+    """The ``i``-th army addition of ``adds`` (set index, its options), in order."""
+    for index, options in adds:
+        if i < len(options):
+            return {"type": "army", "cards": list(options[i]), "set": index}
+        i -= len(options)
+    raise IndexError(i)
 
 
 def _play_segments(f: Fast) -> list[Segment]:
@@ -395,13 +424,15 @@ def _play_segments(f: Fast) -> list[Segment]:
     drawn = f.drawn
     out: list[Segment] = []
     if not drawn:
-        out.append((1, lambda i: {"type": "draw"}, True))
+        out.append((1, _draw_action, True))
     allowed = _ALLOWED_NONE if f.turn_no < n else _allowed(
         f.interactions, REGIME_BONUS[p.regime] if p.regime and len(p.empire_sets) >= 2
         else None)
     battles, addable, disbands = _army_info(army)
-    if "steal" in allowed:
-        ts = [t for t in range(n) if _stealable(f, t)]
+    if "steal" in allowed:  # CG-15: a pile's top card but a 2 or a Wizard
+        own = base.options.steal_own_pile
+        ts = [t for t, pile in enumerate(f.discards)
+              if pile and rank_of(pile[-1]) not in ("2", WIZARD) and (own or t != seat)]
         out.append((len(ts), lambda i: {"type": "steal", "target": ts[i]}, True))
     regimes = ((p.regime,) if p.regime else REGIMES) \
         if len(p.empire_sets) < EMPIRE_SETS_TO_WIN else ()
@@ -420,12 +451,17 @@ def _play_segments(f: Fast) -> list[Segment]:
                                               "suit": demands[i % m][1]}, True))
     out.append((len(new), lambda i: {"type": "army", "cards": list(new[i]), "set": None},
                 True))
-    more = [(index, c) for index, rank, size in addable
-            for c in _additions(groups.get(rank, ()), size)]
-    out.append((len(more), lambda i: {"type": "army", "cards": list(more[i][1]),
-                                      "set": more[i][0]}, True))
+    adds: list[tuple[int, tuple[Cards, ...]]] = []
+    n_adds = 0
+    for index, rank, size in addable:
+        cards = groups.get(rank)
+        if cards:
+            options = _additions(cards, size)
+            adds.append((index, options))
+            n_adds += len(options)
+    out.append((n_adds, lambda i: _addition(adds, i), True))
     if f.turn_no >= n or base.options.first_round_sets:  # CG-1
-        out.append((len(sets), lambda i: _set_action(*sets[i]), False))
+        out.append((sets, _NOT_BUILT, False))
     if drawn:
         k_hand = len(distinct)
         ends = k_hand + len(disbands)
@@ -435,11 +471,13 @@ def _play_segments(f: Fast) -> list[Segment]:
                         else {"type": "disband", "set": disbands[i - k_hand][0],
                               "card": disbands[i - k_hand][1]}, not won))
         else:
-            out.append((1, lambda i: {"type": "pass"}, not won))
+            out.append((1, _pass_action, not won))
         if base.options.expert_spells and f.turn_no >= n:  # spells.can_cast (CG-17)
-            spells: list[Json] = [{"type": "spell", "card": c} for c in distinct
-                      if any(w.startswith(WIZARD) and w != c for w in hand)]
-            out.append((len(spells), lambda i: spells[i], False))
+            # a spell per card with another Wizard in hand: every card with two Wizards,
+            # every card but the Wizard with one (the contract path plays it: its count)
+            wizards = len(groups.get(WIZARD, ()))
+            out.append((len(distinct) if wizards > 1 else len(distinct) - 1 if wizards else 0,
+                        _not_built, False))
     return out
 
 
@@ -464,6 +502,9 @@ def _segments(f: Fast, seat: int) -> list[Segment]:
         out += [{"type": "sabotage_take", "target": t, "set": i, "card": c}
                 for i in plunderable_sets(army) for c in distinct_by_label(army[i])]
     return [(len(out), lambda i: out[i], True)]
+
+
+_COUNT = itemgetter(0)
 
 
 def _locate(segments: list[Segment], index: int) -> tuple[Callable[[int], Json], int, bool]:
@@ -551,7 +592,7 @@ def _act(f: Fast, seat: int, action: Any) -> None:
         _end_turn(f)
     else:  # sabotage_none
         _end_turn(f)
-    if f.phase != "trade_reply":  # ops.runout_refill (CG-12)
+    if f.phase != "trade_reply" and not all(f.hands):  # ops.runout_refill (CG-12)
         for s, was in enumerate(before):
             if was and not f.hands[s] and not any(o[0] == s for o in f.owed):
                 _draw(f, s, RUNOUT_DRAW)
@@ -621,6 +662,7 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
     # rng.choice(seq) is seq[rng._randbelow(len(seq))] (CPython 3.11-3.13), as in the
     # other fast engines
     below = rng._randbelow  # type: ignore[attr-defined]
+    getrandbits = rng.getrandbits
     out = FastPlayout(state=f)
     shuffle = shuffle_drawer(key)
     for _ in range(max_steps):
@@ -632,9 +674,10 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
             move = ("chance", label, tuple(perm))
         elif _compact_turn(f):
             seat = _awaited(f)
-            below(1)  # rng.choice over the one awaited seat
+            while getrandbits(1):  # rng.choice over the one awaited seat: _randbelow(1)
+                pass
             segments = _segments(f, seat)
-            index = below(sum(s[0] for s in segments))
+            index = below(sum(map(_COUNT, segments)))
             build, i, compact = _locate(segments, index)
             if compact:
                 action = build(i)

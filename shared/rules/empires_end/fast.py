@@ -3,21 +3,28 @@
 The same rules as ``engine.py``, ``board.py``, ``economy.py``, ``industry.py``,
 ``disaster.py`` and ``conflict.py`` (EEND-1 to EEND-26) on plain lists, changed in place:
 
-* a player is ``[res, vp, empire, hand]``: ``res`` = [wheat, hammer, axe, coin], a location
-  ``[tile, healthy, innovations]``, an innovation ``[card, exhausted]``;
+* a player is ``[res, vp, empire, hand, looked_up]``: ``res`` = [wheat, hammer, axe, coin],
+  a location ``[tile, healthy, innovations]``, an innovation ``[card, exhausted]``;
+  ``looked_up`` holds what the steps read of the empire (each phase's active abilities, the
+  placement candidates, the destroyed positions, the industry abilities by use, the usable
+  exhaust abilities), kept up to date by each change (an innovation added, a location
+  destroyed or swapped) or dropped (``_changed``) and found again when next asked for;
 * the disaster phase ``[slots, bidder, addressed, resolution]``, a slot ``[card, pool,
   closed]``, a resolution ``[seat, card, target, stage, choices]``;
 * a seat's work ``[stage, todo, conv, repeats, acts, repaired, used, discarded]``, a
   conversion left ``[source, left]``.
 
-Legal actions are the contract's JSON dicts in the contract's order (the random seat picks
-one by index). ``tests/property/test_fast_engines.py`` proves it equal to the contract path
-move by move; a rules change goes into both.
+The random seat picks the contract's legal action by index (the contract's order): the
+industry and disaster steps count the options and build only the action drawn, and apply
+the common ones (a build, a sale, the end of industry, a bid) from what the count knows.
+``tests/property/test_fast_engines.py`` proves it equal to the contract path move by move;
+a rules change goes into both.
 """
 
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 from typing import Any
 
 from shared.fairness.draws import draw
@@ -62,6 +69,7 @@ from shared.rules.empires_end.state import (
 
 RI = {"wheat": 0, "hammer": 1, "axe": 2, "coin": 3}
 DISASTER_PHASES = ("disaster", "double_disaster")
+WORK_PHASES = frozenset({"economy", "industry", "industry_economy"})  # seats' own work
 SETUP_CHANCES = (  # engine._SETUP_CHANCES: (label, draw, n)
     ("locations:order:shuffle", "shuffle", len(TILE_IDS)),
     ("first_player:below", "below", 0),  # n = seats
@@ -217,8 +225,15 @@ def to_state(f: Fast) -> State:
 # ---------------------------------------------------------------------------- board.py
 
 
+_NEIGHBOURS: dict[int, list[tuple[int, ...]]] = {}
+
+
 def _neighbours(pos: int, size: int) -> tuple[int, ...]:
-    return tuple(p for p in (pos - 1, pos + 1) if 0 <= p < size)
+    table = _NEIGHBOURS.get(size)
+    if table is None:
+        table = _NEIGHBOURS[size] = [tuple(p for p in (q - 1, q + 1) if 0 <= p < size)
+                                     for q in range(size)]
+    return table[pos]
 
 
 def _pos_tile(emp: list[Any], tile: str) -> int | None:
@@ -237,11 +252,21 @@ def _pos_ref(emp: list[Any], ref: str) -> int | None:
 
 def _active(p: list[Any], phase: str) -> list[tuple[int, str, Ability]]:
     """board.active as a list; remembered in ``p[4]`` until the empire changes (every change
-    of a location, its health or its innovations clears it: ``_changed``)."""
+    of a location, its health or its innovations clears it: ``_changed``). One phase at a
+    time: most empire changes are followed by one phase's look-up only."""
     got: list[tuple[int, str, Ability]] | None = p[4].get(phase)
     if got is None:
-        _find_active(p)
-        got = p[4][phase]
+        got = []
+        p[4][phase] = got
+        for pos, loc in enumerate(p[2]):
+            if loc[1]:
+                ref = loc[0]
+                if PHASE_OF[ref] == phase:
+                    got.append((pos, ref, ABILITY[ref]))
+                for inn in loc[2]:
+                    ref = inn[0]
+                    if PHASE_OF[ref] == phase:
+                        got.append((pos, ref, ABILITY[ref]))
     return got
 
 
@@ -249,21 +274,102 @@ def _changed(p: list[Any]) -> None:
     p[4].clear()
 
 
+def _innovation_added(p: list[Any], pos: int, card: str) -> None:
+    """``_changed`` for one innovation put last on the healthy location ``pos``: its phase's
+    active list gets it after every entry of a position up to ``pos`` (board order), the
+    placement candidates lose ``pos``, and the look-ups read from them are dropped."""
+    cache = p[4]
+    phase = PHASE_OF[card]
+    got = cache.get(phase)
+    if got is not None:
+        i = len(got)
+        while i and got[i - 1][0] > pos:
+            i -= 1
+        got.insert(i, (pos, card, ABILITY[card]))
+    place = cache.get("place")
+    if place is not None:
+        if pos in place and len(place) > 1:
+            cache["place"] = [q for q in place if q != pos]
+        else:
+            del cache["place"]
+    if phase == "industry":
+        cache.pop("ind", None)
+    elif phase == "disaster":
+        cache.pop("usable", None)
+
+
+def _destroyed(p: list[Any], pos: int) -> None:
+    """``_changed`` for the location at ``pos`` destroyed: its entries leave the active
+    lists, and the placement candidates lose it (the fewest innovations of the rest are
+    still the fewest unless it was the last candidate)."""
+    cache = p[4]
+    for phase in PHASES:
+        got = cache.get(phase)
+        if got is not None:
+            cache[phase] = [e for e in got if e[0] != pos]
+    place = cache.get("place")
+    if place is not None and pos in place:
+        if len(place) > 1:
+            cache["place"] = [q for q in place if q != pos]
+        else:
+            del cache["place"]
+    cache.pop("ind", None)
+    cache.pop("usable", None)
+    cache.pop("broken", None)
+
+
+def _moved(p: list[Any], card: str, dest: int) -> None:
+    """``_changed`` for the innovation ``card`` moved last onto the healthy location
+    ``dest``: out of its phase's active list, then in as ``_innovation_added``; the
+    placement candidates again from the board (its old location has one less)."""
+    got = p[4].get(PHASE_OF[card])
+    if got is not None:
+        p[4][PHASE_OF[card]] = [e for e in got if e[1] != card]
+    _innovation_added(p, dest, card)
+    p[4].pop("place", None)
+
+
+_POSITION = itemgetter(0)
+
+
+def _swapped(p: list[Any], a: int, b: int) -> None:
+    """``_changed`` for the locations at ``a`` and ``b`` swapped: the placement candidates,
+    the destroyed positions and the industry abilities (the next industry step reads them)
+    with the two positions exchanged; the active lists again when next asked for."""
+    cache = p[4]
+    place = cache.get("place")
+    broken = cache.get("broken")
+    ind: IndAbilities | None = cache.get("ind")
+    cache.clear()
+    if place is not None:
+        cache["place"] = _swap_positions(place, a, b)
+    if broken is not None:
+        cache["broken"] = _swap_positions(broken, a, b)
+    if ind is not None:  # a few entries: moved and put in board order again (stable sort)
+        discounts, repair_q, others = ind
+        if discounts:
+            discounts = [(b if q == a else a if q == b else q, ref) for q, ref in discounts]
+            if len(discounts) > 1:
+                discounts.sort(key=_POSITION)
+        if repair_q:
+            repair_q = _swap_positions(repair_q, a, b)
+        if others:
+            others = [(b if q == a else a if q == b else q, ref, kind)
+                      for q, ref, kind in others]
+            if len(others) > 1:
+                others.sort(key=_POSITION)
+        cache["ind"] = (discounts, repair_q, others)
+
+
+def _swap_positions(positions: list[int], a: int, b: int) -> list[int]:
+    """Sorted positions with ``a`` and ``b`` exchanged."""
+    out = [b if q == a else a if q == b else q for q in positions]
+    out.sort()
+    return out
+
+
 PHASES = ("economy", "industry", "disaster", "conflict", "end")
-
-
-def _find_active(p: list[Any]) -> None:
-    """board.active for every phase at once, into ``p[4]``."""
-    out: dict[str, list[tuple[int, str, Ability]]] = {phase: [] for phase in PHASES}
-    for pos, loc in enumerate(p[2]):
-        if not loc[1]:
-            continue
-        own = ABILITY[loc[0]]
-        out[own.phase].append((pos, loc[0], own))
-        for inn in loc[2]:
-            ab = ABILITY[inn[0]]
-            out[ab.phase].append((pos, inn[0], ab))
-    p[4].update(out)
+PHASE_OF: dict[str, str] = {ref: ab.phase for ref, ab in ABILITY.items()}
 
 
 def _inn_at(loc: list[Any], card: str) -> list[Any] | None:
@@ -273,24 +379,34 @@ def _inn_at(loc: list[Any], card: str) -> list[Any] | None:
     return None
 
 
+TILE_TYPE: dict[str, str] = {t: TILE[t].type for t in TILE_IDS}
+
+
 def _count_adjacent(emp: list[Any], pos: int, healthy: bool, kind: str | None = None) -> int:
     n = 0
     for q in _neighbours(pos, len(emp)):
         loc = emp[q]
-        if loc[1] == healthy and (kind is None or TILE[loc[0]].type == kind):
+        if loc[1] == healthy and (kind is None or TILE_TYPE[loc[0]] == kind):
             n += 1
     return n
 
 
 def _placement(emp: list[Any], exclude: int | None = None, minus: int | None = None
                ) -> list[int]:
-    """board.placement_candidates; ``minus``: a position counted with one innovation less
-    (industry._without for the move ability)."""
-    healthy = [(i, len(loc[2]) - (i == minus)) for i, loc in enumerate(emp) if loc[1]]
-    if not healthy:
-        return []
-    least = min(c for _, c in healthy)
-    return [i for i, c in healthy if c == least and i != exclude]
+    """board.placement_candidates (the healthy locations with the fewest innovations, but
+    ``exclude``); ``minus``: a position counted with one innovation less (industry._without
+    for the move ability)."""
+    least = 1 << 30
+    out: list[int] = []
+    for i, loc in enumerate(emp):
+        if loc[1]:
+            c = len(loc[2]) - (i == minus)
+            if c < least:
+                least = c
+                out = [] if i == exclude else [i]
+            elif c == least and i != exclude:
+                out.append(i)
+    return out
 
 
 def _destroy_candidates(emp: list[Any], target: int) -> list[int]:
@@ -315,10 +431,6 @@ def _repair_cost(p: list[Any], pos: int) -> int:
     return max(0, cost)
 
 
-def _pay_options(res: list[int], cost: int) -> list[int]:
-    return [k for k in range(0, min(cost, res[3]) + 1) if res[1] >= cost - k]
-
-
 def _set_exhausted(p: list[Any], card: str, exhausted: bool) -> None:
     pos = _pos_ref(p[2], card)
     if pos is None:
@@ -330,10 +442,14 @@ def _set_exhausted(p: list[Any], card: str, exhausted: bool) -> None:
 
 
 def _refresh_positions(p: list[Any], positions: tuple[int, ...] | range) -> None:
+    """Every exhausted innovation at ``positions`` ready again (each card is in one place:
+    ``_set_exhausted`` of each)."""
+    emp = p[2]
     for q in positions:
-        for inn in list(p[2][q][2]):
+        for inn in emp[q][2]:
             if inn[1]:
-                _set_exhausted(p, inn[0], False)
+                inn[1] = False
+                p[4].pop("usable", None)
 
 
 def _add(res: list[int], bundle: Any, times: int = 1) -> None:
@@ -426,140 +542,179 @@ def _econ_apply(f: Fast, seat: int, action: Any) -> bool:
 # ---------------------------------------------------------------------------- industry.py
 
 
-def _discounts(p: list[Any], w: list[Any]) -> list[str]:
-    return [ref for _, ref, ab in _active(p, "industry")
-            if ab.kind == "build_discount" and ref not in w[6]]
-
-
-def _build_cost(p: list[Any], w: list[Any], card: str) -> int:
-    return max(0, CARD[card].cost - (1 if _discounts(p, w) else 0))
-
-
-def _ind_legal(f: Fast, seat: int) -> list[Json]:
-    w = f.work[seat]
-    p = f.players[seat]
-    emp = p[2]
-    out: list[Json] = []
-    if w[4] < 2:
-        cands = _placement(emp)
-        for card in p[3]:
-            for k in _pay_options(p[0], _build_cost(p, w, card)):
-                out.extend({"type": "build", "card": card, "tile": emp[q][0], "coins": k}
-                           for q in cands)
-            out.append({"type": "sell", "card": card})
-    if not w[5]:
-        for pos, loc in enumerate(emp):
-            if not loc[1]:
-                for k in _pay_options(p[0], _repair_cost(p, pos)):
-                    out.append({"type": "repair", "tile": loc[0], "coins": k})
-    for pos, ref, ab in _active(p, "industry"):
-        if ref in w[6]:
-            continue
-        if ab.kind == "swap":
-            out.extend({"type": "swap", "source": ref, "a": emp[a][0], "b": emp[b][0]}
-                       for a in range(len(emp)) for b in range(a + 1, len(emp)))
-        elif ab.kind == "move_innovation":
-            for q, loc in enumerate(emp):
-                for inn in loc[2]:
-                    for d in _placement(emp, exclude=q, minus=q):
-                        out.append({"type": "move", "source": ref, "card": inn[0],
-                                    "tile": emp[d][0]})
-        elif ab.kind == "refresh_one_adjacent":
-            for q in _neighbours(pos, len(emp)):
-                for inn in emp[q][2]:
-                    if inn[1]:
-                        out.append({"type": "refresh", "source": ref, "card": inn[0]})
-    if w[4] >= 2 and p[3] and not w[7]:
-        out.append(DISCARD_HAND)
-    out.append(END_INDUSTRY)
-    return out
+_PAIRS: dict[int, list[tuple[int, int]]] = {}
 
 
 def _pair(n: int, k: int) -> tuple[int, int]:
     """The k-th (a, b), a < b, in ``for a in range(n) for b in range(a + 1, n)`` order."""
-    for a in range(n):
-        if k < n - 1 - a:
-            return a, a + 1 + k
-        k -= n - 1 - a
-    raise AssertionError("unreachable")
+    pairs = _PAIRS.get(n)
+    if pairs is None:
+        pairs = _PAIRS[n] = [(a, b) for a in range(n) for b in range(a + 1, n)]
+    return pairs[k]
 
 
-def _ind_pick(f: Fast, seat: int, below: Any) -> Json:
-    """``rng.choice(_ind_legal(f, seat))`` counting the options and building only the one
-    drawn (a hand of four cards and a City's swap are over a hundred dicts)."""
+IndAbilities = tuple[list[tuple[int, str]], list[int], list[tuple[int, str, str]]]
+
+
+def _ind_abilities(p: list[Any]) -> IndAbilities:
+    """The active industry abilities by use: build discounts (pos, ref), repair discounts
+    (positions), the rest (pos, ref, kind), each in board order; remembered like
+    ``_active`` (a swap moves them: ``_swapped``)."""
+    got: IndAbilities | None = p[4].get("ind")
+    if got is None:
+        discounts: list[tuple[int, str]] = []
+        repair_q: list[int] = []
+        others: list[tuple[int, str, str]] = []
+        got = p[4]["ind"] = (discounts, repair_q, others)
+        for pos, ref, ab in _active(p, "industry"):
+            kind = ab.kind
+            if kind == "build_discount":
+                discounts.append((pos, ref))
+            elif kind == "repair_discount_adjacent":
+                repair_q.append(pos)
+            elif kind in ("swap", "move_innovation", "refresh_one_adjacent"):
+                others.append((pos, ref, kind))
+    return got
+
+
+COST: dict[str, int] = {c: CARD[c].cost for c in CARD_IDS}
+REPAIR: dict[str, int] = {t: TILE[t].repair for t in TILE_IDS}
+
+
+def _ind_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
+              ) -> tuple[bool, Json | None]:
+    """industry.apply of ``rng.choice(industry.legal(...))`` (the contract's list, in its
+    order), counting the options and building only the one drawn (a hand of four cards and
+    a City's swap are over a hundred dicts); a build, a sale and the end applied from what
+    the count knows, the rarer moves by ``_ind_apply``. A payment's options
+    (board.pay_options) are the coins ``lo`` .. ``hi``: at least what the hammers leave, at
+    most the cost and the coins held. (whether the seat's industry is over, the action if
+    ``want``)"""
     w = f.work[seat]
     p = f.players[seat]
     emp, res = p[2], p[0]
-    active = _active(p, "industry")
+    cache = p[4]
+    discounts, repair_q, others = cache.get("ind") or _ind_abilities(p)
     used = w[6]
-    segments: list[tuple[int, str, Any]] = []  # (options, kind, what), in _ind_legal order
+    coin, hammer = res[3], res[1]
+    # (options, kind, what, lo): kind 0 a card's builds and sale, 2 repair, 3 the rest
+    segments: list[tuple[int, int, Any, int]] = []
+    total = 0
     if w[4] < 2:
-        cands = p[4].get("place")
+        cands = cache.get("place")
         if cands is None:
-            cands = p[4]["place"] = _placement(emp)
-        discount = 1 if any(ab.kind == "build_discount" and ref not in used
-                            for _, ref, ab in active) else 0
-        by_cost: dict[int, list[int]] = {}
+            cands = cache["place"] = _placement(emp)
+        nc = len(cands)
+        discount = 0
+        source = ""
+        for _, ref in discounts:
+            if ref not in used:
+                discount, source = 1, ref
+                break
         for card in p[3]:
-            cost = max(0, CARD[card].cost - discount)
-            pays = by_cost.get(cost)
-            if pays is None:
-                pays = by_cost[cost] = _pay_options(res, cost)
-            if pays and cands:
-                segments.append((len(pays) * len(cands), "build", (card, pays, cands)))
-            segments.append((1, "sell", card))
+            cost = COST[card] - discount
+            if cost < 0:
+                cost = 0
+            lo = cost - hammer if cost > hammer else 0
+            hi = cost if cost < coin else coin
+            # the card's builds (coins x candidates), then its sale
+            count = (hi - lo + 1) * nc + 1 if hi >= lo else 1
+            segments.append((count, 0, card, lo))
+            total += count
     if not w[5]:
-        for pos, loc in enumerate(emp):
-            if not loc[1]:
-                cost = TILE[loc[0]].repair
-                for q, _, ab in active:
-                    if ab.kind == "repair_discount_adjacent" and abs(q - pos) == 1:
-                        cost -= 1
-                pays = _pay_options(res, max(0, cost))
-                if pays:
-                    segments.append((len(pays), "repair", (loc[0], pays)))
-    for pos, ref, ab in active:
+        broken = cache.get("broken")
+        if broken is None:
+            broken = cache["broken"] = [pos for pos, loc in enumerate(emp) if not loc[1]]
+        for pos in broken:
+            loc = emp[pos]
+            cost = REPAIR[loc[0]]
+            for q in repair_q:
+                if q - pos == 1 or pos - q == 1:
+                    cost -= 1
+            if cost < 0:
+                cost = 0
+            lo = cost - hammer if cost > hammer else 0
+            hi = cost if cost < coin else coin
+            if hi >= lo:
+                segments.append((hi - lo + 1, 2, loc[0], lo))
+                total += hi - lo + 1
+    for pos, ref, kind in others:
         if ref in used:
             continue
-        if ab.kind == "swap":
+        if kind == "swap":
             n = len(emp)
-            segments.append((n * (n - 1) // 2, "swap", ref))
-        elif ab.kind == "move_innovation":  # per location: its innovations x targets
+            segments.append((n * (n - 1) // 2, 3, ("swap", ref), 0))
+            total += n * (n - 1) // 2
+        elif kind == "move_innovation":  # per location: its innovations x targets
+            # _placement(emp, exclude=q, minus=q) from the candidates: none when q, one
+            # innovation less, would be the only fewest; else the candidates but q
+            base = cache.get("place")
+            if base is None:
+                base = cache["place"] = _placement(emp)
+            least = len(emp[base[0]][2]) if base else 0
             for q, loc in enumerate(emp):
                 if loc[2]:
-                    targets = _placement(emp, exclude=q, minus=q)
+                    if loc[1] and len(loc[2]) - 1 < least:
+                        continue
+                    targets = [d for d in base if d != q]
                     if targets:
-                        segments.append((len(loc[2]) * len(targets), "move",
-                                         (ref, loc[2], targets)))
-        elif ab.kind == "refresh_one_adjacent":
+                        segments.append((len(loc[2]) * len(targets), 3,
+                                         ("move", ref, loc[2], targets), 0))
+                        total += len(loc[2]) * len(targets)
+        else:  # refresh_one_adjacent
             refresh = [{"type": "refresh", "source": ref, "card": inn[0]}
                        for q in _neighbours(pos, len(emp)) for inn in emp[q][2] if inn[1]]
             if refresh:
-                segments.append((len(refresh), "list", refresh))
+                segments.append((len(refresh), 3, ("list", refresh), 0))
+                total += len(refresh)
     if w[4] >= 2 and p[3] and not w[7]:
-        segments.append((1, "list", [DISCARD_HAND]))
-    segments.append((1, "list", [END_INDUSTRY]))
-    k = below(sum(seg[0] for seg in segments))
-    for count, kind, what in segments:
+        segments.append((1, 3, ("list", [DISCARD_HAND]), 0))
+        total += 1
+    n = total + 1  # + end_industry, always last: k = below(n), Random._randbelow inline
+    width = n.bit_length()
+    k = bits(width)
+    while k >= n:
+        k = bits(width)
+    if k == total:
+        while w[4] < 2 and p[3]:
+            _sell(f, seat, p[3][-1])
+        return True, END_INDUSTRY
+    action: Json
+    for count, kind, what, lo in segments:
         if k >= count:
             k -= count
             continue
-        if kind == "build":
-            card, pays, cands = what
-            return {"type": "build", "card": card, "tile": emp[cands[k % len(cands)]][0],
-                    "coins": pays[k // len(cands)]}
-        if kind == "sell":
-            return {"type": "sell", "card": what}
-        if kind == "repair":
-            return {"type": "repair", "tile": what[0], "coins": what[1][k]}
-        if kind == "move":
-            ref, inns, targets = what
-            return {"type": "move", "source": ref, "card": inns[k // len(targets)][0],
-                    "tile": emp[targets[k % len(targets)]][0]}
-        if kind == "swap":
+        if kind == 0 and k == count - 1:  # the sale
+            _sell(f, seat, what)
+            return False, {"type": "sell", "card": what} if want else None
+        if kind == 0:  # build
+            nc = len(cands)
+            pos = cands[k % nc]
+            coins = lo + k // nc
+            cost = COST[what] - discount
+            if discount:
+                used.append(source)
+            res[3] -= coins
+            res[1] -= (cost if cost > 0 else 0) - coins
+            p[3] = [c for c in p[3] if c != what]
+            emp[pos][2].append([what, False])
+            _innovation_added(p, pos, what)
+            w[4] += 1
+            if not want:
+                return False, None
+            return False, {"type": "build", "card": what, "tile": emp[pos][0], "coins": coins}
+        if kind == 2:
+            action = {"type": "repair", "tile": what, "coins": lo + k}
+        elif what[0] == "move":
+            _, ref, inns, targets = what
+            action = {"type": "move", "source": ref, "card": inns[k // len(targets)][0],
+                      "tile": emp[targets[k % len(targets)]][0]}
+        elif what[0] == "swap":
             a, b = _pair(len(emp), k)
-            return {"type": "swap", "source": what, "a": emp[a][0], "b": emp[b][0]}
-        return what[k]  # type: ignore[no-any-return]
+            action = {"type": "swap", "source": what[1], "a": emp[a][0], "b": emp[b][0]}
+        else:
+            action = what[1][k]
+        return _ind_apply(f, seat, action), action
     raise AssertionError("unreachable")
 
 
@@ -577,26 +732,11 @@ def _sell(f: Fast, seat: int, card: str) -> None:
 
 
 def _ind_apply(f: Fast, seat: int, action: Any) -> bool:
+    """industry.apply of a repair, a hand discarded or an ability (``_ind_step`` applies
+    builds, sales and the end itself)."""
     w = f.work[seat]
     p = f.players[seat]
     kind = action["type"]
-    if kind == "build":
-        card = action["card"]
-        cost = _build_cost(p, w, card)
-        sources = _discounts(p, w)
-        if sources:
-            w[6].append(sources[0])
-        _ind_pay(p, cost, action["coins"])
-        p[3] = [c for c in p[3] if c != card]
-        pos = _pos_tile(p[2], action["tile"])
-        assert pos is not None
-        p[2][pos][2].append([card, False])
-        _changed(p)
-        w[4] += 1
-        return False
-    if kind == "sell":
-        _sell(f, seat, action["card"])
-        return False
     if kind == "repair":
         pos = _pos_tile(p[2], action["tile"])
         assert pos is not None
@@ -610,16 +750,12 @@ def _ind_apply(f: Fast, seat: int, action: Any) -> bool:
         p[3] = []
         w[7] = True
         return False
-    if kind == "end_industry":
-        while f.work[seat][4] < 2 and f.players[seat][3]:
-            _sell(f, seat, f.players[seat][3][-1])
-        return True
     emp = p[2]
     if kind == "swap":
         a, b = _pos_tile(emp, action["a"]), _pos_tile(emp, action["b"])
         assert a is not None and b is not None
         emp[a], emp[b] = emp[b], emp[a]
-        _changed(p)
+        _swapped(p, a, b)
     elif kind == "move":
         q, d = _pos_ref(emp, action["card"]), _pos_tile(emp, action["tile"])
         assert q is not None and d is not None
@@ -627,7 +763,7 @@ def _ind_apply(f: Fast, seat: int, action: Any) -> bool:
         assert inn is not None
         emp[q][2] = [i for i in emp[q][2] if i[0] != action["card"]]
         emp[d][2].append(inn)
-        _changed(p)
+        _moved(p, inn[0], d)
     else:  # refresh
         _set_exhausted(p, action["card"], False)
     w[6].append(action["source"])
@@ -665,42 +801,88 @@ def _usable(f: Fast, seat: int, kind: str) -> list[str]:
     return got
 
 
-def _replace_options(f: Fast, seat: int) -> list[Json]:
-    d = f.disaster
-    assert d is not None
-    return [{"type": "replace", "disaster": i, "card": ref}
-            for ref in _usable(f, seat, "replace_disaster") for i in _open_slots(d)]
+# per disaster card: the resources a seat may bid on it (card.bids, then coin unless it is
+# one of them), and per free-bid card the resource it bids (EEND-8)
+BID_OPTIONS: dict[str, tuple[tuple[str, int], ...]] = {
+    c: tuple((r, RI[r]) for r in (*CARD[c].bids, "coin")
+             if r != "coin" or "coin" not in CARD[c].bids) for c in CARD_IDS}
+FREE_RESOURCE: dict[str, str | None] = {c: CARD[c].ability.resource for c in CARD_IDS}
 
 
-def _dis_legal(f: Fast, seat: int) -> list[Json]:
+def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
+              ) -> tuple[Json | None, bool]:
+    """``_dis_apply`` of ``rng.choice(disaster.legal(...))`` (the contract's list, in its
+    order), counting the options and building only the one drawn; a bid applied from the
+    count, and settled (``_settle`` after a bid: no resolution, no disaster to reveal, the
+    same open slots). (the action, None for a bid unless ``want``; whether ``_advance`` is
+    still to run)"""
     d = f.disaster
     assert d is not None
+    action: Json
     res = d[3]
     if res is not None:
         if res[3] == "destroy":
-            return [{"type": "destroy", "tile": t} for t in res[4]]
-        if res[3] == "place":
-            return [{"type": "place", "tile": t} for t in res[4]]
-        most = max(0, LOW_RESOURCES - sum(f.players[seat][0]))
-        return [{"type": "shore_up", "coins": k} for k in range(most + 1)]
-    p = f.players[seat]
-    out: list[Json] = []
-    for i in _open_slots(d):
-        if i in d[2]:
+            action = {"type": "destroy", "tile": res[4][below(len(res[4]))]}
+        elif res[3] == "place":
+            action = {"type": "place", "tile": res[4][below(len(res[4]))]}
+        else:
+            most = max(0, LOW_RESOURCES - sum(f.players[seat][0]))
+            action = {"type": "shore_up", "coins": below(most + 1)}
+        _dis_apply(f, seat, action)
+        return action, True
+    pres = f.players[seat][0]
+    opened = _open_slots(d)
+    addressed = d[2]
+    free = _usable(f, seat, "free_bid")
+    slots: list[tuple[int, list[tuple[str, int]], list[str]]] = []
+    total = 0
+    for i in opened:
+        if i in addressed:
             continue
-        card = CARD[d[0][i][0]]
-        for r in (*card.bids, "coin"):
-            if (r != "coin" or "coin" not in card.bids) and p[0][RI[r]] > 0:
-                out.append({"type": "bid", "disaster": i, "resource": r})
-        for ref in _usable(f, seat, "free_bid"):
-            if CARD[ref].ability.resource in card.bids:
-                out.append({"type": "free_bid", "disaster": i, "card": ref})
-        out.append({"type": "take", "disaster": i})
-    replace = _replace_options(f, seat)
-    out.extend(replace)
-    if replace and all(i in d[2] for i in _open_slots(d)):
-        out.append(END_TURN)
-    return out
+        card = d[0][i][0]
+        bids = [b for b in BID_OPTIONS[card] if pres[b[1]] > 0]
+        frees = [ref for ref in free if FREE_RESOURCE[ref] in CARD[card].bids] if free else []
+        slots.append((i, bids, frees))
+        total += len(bids) + len(frees) + 1
+    replace = _usable(f, seat, "replace_disaster")
+    n_open = len(opened)
+    n_replace = len(replace) * n_open
+    end = 1 if n_replace and all(i in addressed for i in opened) else 0
+    n = total + n_replace + end  # k = below(n), Random._randbelow inline
+    width = n.bit_length()
+    k = bits(width)
+    while k >= n:
+        k = bits(width)
+    for i, bids, frees in slots:
+        if k < len(bids):  # _dis_apply's bid
+            r, ri = bids[k]
+            pres[ri] -= 1
+            d[0][i][1][ri] += 1
+            addressed.append(i)
+            for j in opened:
+                if j not in addressed:
+                    break
+            else:  # every open disaster addressed: the next bidder, unless one may replace
+                if not _usable(f, seat, "replace_disaster"):
+                    _next_bidder(f)
+            return {"type": "bid", "disaster": i, "resource": r} if want else None, False
+        k -= len(bids)
+        if k < len(frees):
+            action = {"type": "free_bid", "disaster": i, "card": frees[k]}
+            break
+        k -= len(frees)
+        if k == 0:
+            action = {"type": "take", "disaster": i}
+            break
+        k -= 1
+    else:
+        if k < n_replace:
+            action = {"type": "replace", "disaster": opened[k % n_open],
+                      "card": replace[k // n_open]}
+        else:
+            action = END_TURN
+    _dis_apply(f, seat, action)
+    return action, True
 
 
 def _next_bidder(f: Fast) -> None:
@@ -783,7 +965,9 @@ def _progress(f: Fast) -> None:
         _destroy(f, res[0], cands[0] if cands else None)
         _set_stage(f, "place")
     if res[3] == "place":
-        cands = _placement(p[2])
+        cands = p[4].get("place")
+        if cands is None:
+            cands = p[4]["place"] = _placement(p[2])
         if len(cands) > 1:
             res[4] = tuple(p[2][c][0] for c in cands)
             return
@@ -797,7 +981,7 @@ def _progress(f: Fast) -> None:
 def _destroy(f: Fast, seat: int, pos: int | None) -> None:
     if pos is not None:
         f.players[seat][2][pos][1] = False
-        _changed(f.players[seat])
+        _destroyed(f.players[seat], pos)
 
 
 def _place(f: Fast, seat: int, pos: int | None) -> None:
@@ -807,7 +991,7 @@ def _place(f: Fast, seat: int, pos: int | None) -> None:
         f.discard.append(card)
         return
     f.players[seat][2][pos][2].append([card, False])  # EEND-25
-    _changed(f.players[seat])
+    _innovation_added(f.players[seat], pos, card)
 
 
 def _settle(f: Fast) -> bool:
@@ -829,7 +1013,11 @@ def _settle(f: Fast) -> bool:
         opened = _open_slots(d)
         if not opened:
             return True
-        if all(j in d[2] for j in opened) and not _replace_options(f, d[1]):
+        addressed = d[2]
+        for j in opened:
+            if j not in addressed:
+                return False
+        if not _usable(f, d[1], "replace_disaster"):  # disaster._replace_options (opened: some)
             _next_bidder(f)
         return False
 
@@ -870,7 +1058,7 @@ def _resolve_conflict(f: Fast, bids: list[tuple[int, int]]) -> None:
                 src, dst = healthy[card.upheaval_rank - 1], card.upheaval_pos - 1
                 if src != dst:
                     emp[src], emp[dst] = emp[dst], emp[src]
-                    _changed(p)
+                    _swapped(p, src, dst)
     f.conflict_discard.append(card.id)
     f.conflict_card = None
 
@@ -910,17 +1098,6 @@ def _act(f: Fast, seat: int, action: Any) -> None:
         done = _ind_apply(f, seat, action)
     if done:
         _finish_sub(f, seat)
-
-
-def _legal(f: Fast, seat: int) -> list[Json]:
-    if f.phase in DISASTER_PHASES:
-        return _dis_legal(f, seat)
-    stage = f.work[seat][0]
-    if stage == "choose":
-        return list(CHOOSE)
-    if stage == "economy":
-        return _econ_legal(f, seat)
-    return _ind_legal(f, seat)
 
 
 def _chance(f: Fast, values: list[int]) -> None:
@@ -981,7 +1158,8 @@ def _next_phase(f: Fast) -> None:
 
 
 def _advance(f: Fast) -> None:
-    while 0 <= f.phase_index < len(f.track) and not _needs_reshuffle(f):
+    end = len(f.track)
+    while 0 <= f.phase_index < end and (f.deck or not _needs_reshuffle(f)):
         kind = f.phase
         if kind in DISASTER_PHASES:
             if not _settle(f):
@@ -991,8 +1169,9 @@ def _advance(f: Fast) -> None:
         if kind == "conflict":
             return
         if f.work:
-            if any(w[0] != "done" for w in f.work):
-                return
+            for w in f.work:
+                if w[0] != "done":
+                    return
             queue: list[int] = []
             if kind != "economy" and f.phase_index != len(f.track) - 1:
                 queue = [(f.first + k) % f.n for k in range(f.n)]
@@ -1039,11 +1218,19 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
     # rng.choice(seq) is seq[rng._randbelow(len(seq))] (CPython 3.11-3.13): the same draws
     # as _kit.playout's random seats (the property test pins it)
     below = rng._randbelow  # type: ignore[attr-defined]
+    getrandbits = rng.getrandbits
     shuffle = shuffle_drawer(key)
     out = FastPlayout(state=f)
     move: FastMove = ("", None, None)
-    for _ in range(max_steps):
-        if f.phase_index < 0:  # setup draws
+    # the seats still working in ``waiting_in`` (f.work): only the acting seat's work ends
+    # in a step, and a new phase brings a new list
+    waiting: list[int] = []
+    waiting_in: list[list[Any]] | None = None
+    steps = 0
+    n_track = len(f.track)
+    while steps < max_steps:
+        pi = f.phase_index
+        if pi < 0:  # setup draws
             label, kind, n = SETUP_CHANCES[f.setup_step]
             values = shuffle(label, n) if kind == "shuffle" else draw(key, label, kind, f.n)
             if on_step is not None:
@@ -1051,10 +1238,10 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
             _chance(f, values)
             if f.phase_index >= 0:
                 _advance(f)
-        elif f.phase_index >= len(f.track):
+        elif pi >= n_track:
             out.finished = True
             break
-        elif _needs_reshuffle(f):  # EEND-19
+        elif not f.deck and _needs_reshuffle(f):  # EEND-19
             label = f"deck:disaster:shuffle:{f.reshuffles + 1}"
             values = shuffle(label, len(f.discard))
             if on_step is not None:
@@ -1063,7 +1250,36 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
             _advance(f)
         else:
             phase = f.phase
-            if phase == "conflict":
+            if phase in WORK_PHASES:
+                work = f.work
+                if work is not waiting_in:  # a new phase's work, or a seat is done
+                    waiting = [s for s, w in enumerate(work) if w[0] != "done"]
+                    waiting_in = work
+                n = len(waiting)  # seat = waiting[below(n)], Random._randbelow inline
+                width = n.bit_length()
+                k = getrandbits(width)
+                while k >= n:
+                    k = getrandbits(width)
+                seat = waiting[k]
+                stage = work[seat][0]
+                if stage == "industry":
+                    done, action = _ind_step(f, seat, below, getrandbits, on_step is not None)
+                elif stage == "economy":
+                    legal = _econ_legal(f, seat)
+                    action = legal[below(len(legal))]
+                    done = _econ_apply(f, seat, action)
+                else:  # choose (EEND-22)
+                    action = CHOOSE[below(2)]
+                    _act(f, seat, action)
+                    done = False
+                if done:
+                    _finish_sub(f, seat)
+                if on_step is not None:
+                    move = ("act", seat, action)
+                if f.work[seat][0] == "done":  # else _advance has nothing to do
+                    waiting_in = None
+                    _advance(f)
+            elif phase == "conflict":
                 bids = []
                 choices: dict[str, Json] = {}
                 for seat, p in enumerate(f.players):
@@ -1076,27 +1292,21 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
                 _resolve_conflict(f, bids)
                 _next_phase(f)
                 _advance(f)
-            else:
-                if phase in DISASTER_PHASES:
-                    d = f.disaster
-                    assert d is not None
-                    below(1)  # play's rng.choice of the one awaited seat
-                    seat = d[3][0] if d[3] is not None else d[1]
-                else:
-                    waiting = [s for s, w in enumerate(f.work) if w[0] != "done"]
-                    seat = waiting[below(len(waiting))]
-                if phase not in DISASTER_PHASES and f.work[seat][0] == "industry":
-                    action = _ind_pick(f, seat, below)
-                else:
-                    legal = _legal(f, seat)
-                    action = legal[below(len(legal))]
+            else:  # a disaster phase
+                d = f.disaster
+                assert d is not None
+                while getrandbits(1):  # play's rng.choice of the one awaited seat
+                    pass  # (rng._randbelow(1): 1-bit draws until a 0)
+                seat = d[3][0] if d[3] is not None else d[1]
+                action, more = _dis_step(f, seat, below, getrandbits, on_step is not None)
                 if on_step is not None:
                     move = ("act", seat, action)
-                _act(f, seat, action)
-                _advance(f)
-        out.steps += 1
+                if more:
+                    _advance(f)
+        steps += 1
         if on_step is not None:
             on_step(f, move)
+    out.steps = steps
     return out
 
 
