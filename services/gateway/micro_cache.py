@@ -5,7 +5,8 @@ each gateway replica serves it from here, keyed by the query, for EMPIRE_LISTING
 answer is reused until it is that old. Staleness: a table opened, joined or started shows in
 the listing up to that long later (plus the lobby's own EMPIRE_LOBBY_LIST_CACHE_MS); a
 table's own page (``GET /api/tables/{id}``) and every change are never cached. Failures are
-not cached.
+not cached. What is cached is the answer as sent (the listing's JSON bytes, validated against
+its response model once per fill): a hit costs no validation or serialization.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import asyncio
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
-from typing import Any
+from typing import Generic, TypeVar
 
 from prometheus_client import Counter
 
@@ -24,18 +25,19 @@ LOOKUPS = Counter("empire_gateway_cache_total",
                   "Cached public answers (the lobby listing): hit, or miss (one lobby RPC)",
                   ["route", "result"], registry=REGISTRY)
 SIZE = 256  # distinct queries kept per replica
+T = TypeVar("T")
 
 
-class MicroCache:
+class MicroCache(Generic[T]):
     def __init__(self, ttl_s: float, route: str, size: int = SIZE) -> None:
         self.ttl_s = ttl_s
         self.route = route
         self.size = size
-        self._answers: OrderedDict[Hashable, tuple[float, dict[str, Any]]] = OrderedDict()
-        self._pending: dict[Hashable, asyncio.Future[dict[str, Any]]] = {}
+        self._answers: OrderedDict[Hashable, tuple[float, T]] = OrderedDict()
+        self._pending: dict[Hashable, asyncio.Future[T]] = {}
 
     async def get(self, key: Hashable,
-                  compute: Callable[[], Awaitable[dict[str, Any]]]) -> dict[str, Any]:
+                  compute: Callable[[], Awaitable[T]]) -> T:
         """The answer for ``key``: cached while younger than the TTL, else computed once for
         every concurrent caller. The answer is shared: callers must not change it."""
         if self.ttl_s <= 0:
@@ -55,7 +57,7 @@ class MicroCache:
         return await asyncio.shield(pending)
 
     async def _fill(self, key: Hashable,
-                    compute: Callable[[], Awaitable[dict[str, Any]]]) -> dict[str, Any]:
+                    compute: Callable[[], Awaitable[T]]) -> T:
         out = await compute()
         self._answers[key] = (time.monotonic() + self.ttl_s, out)
         self._answers.move_to_end(key)

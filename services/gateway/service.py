@@ -62,7 +62,7 @@ class Gateway:
     boards: ReplayBoards
     archive: ValkeyArchive
     lobby_rpc: LobbyRpc
-    listings: MicroCache  # GET /api/tables, per replica (micro_cache.py)
+    listings: MicroCache[bytes]  # GET /api/tables, per replica (micro_cache.py)
     fanout: ShardReader  # the game fan-out shards of the games watched here (fanout.py)
 
     # -- the stream side ---------------------------------------------------------------------

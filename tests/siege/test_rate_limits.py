@@ -321,3 +321,37 @@ def _flood_requests(url: str, source: str, n: int) -> int:
             s.sendall(request)
             refused += s.recv(4096).startswith(b"HTTP/1.1 429")
     return refused
+
+
+def _keep_alive_until_refused(url: str, source: str, most: int) -> tuple[int, bytes, bytes]:
+    """GETs on one kept-alive connection from ``source`` until one is not a 200: how many
+    were answered 200, that answer, and what the connection gives after it."""
+    u = urlsplit(url)
+    request = f"GET /api/games HTTP/1.1\r\nhost: {u.hostname}\r\n\r\n".encode()
+    with socket.create_connection((u.hostname, u.port), timeout=10,
+                                  source_address=(source, 0)) as s:
+        buf = s.makefile("rb")
+        for ok in range(most):
+            s.sendall(request)
+            head = b""
+            while not head.endswith(b"\r\n\r\n"):
+                head += buf.readline()
+            length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                          if line.lower().startswith(b"content-length:"))
+            body = buf.read(length)
+            if not head.startswith(b"HTTP/1.1 200"):
+                return ok, head + body, buf.read()  # read() ends when the server closes
+    return most, b"", b""
+
+
+async def test_a_request_over_the_rate_ends_its_kept_alive_connection(pair: list[str]) -> None:
+    """A 429 for the address's HTTP rate says ``Connection: close`` and the server closes the
+    connection after it: a flood on kept-alive connections (the siege's body and listing
+    floods) comes back on new connections, refused as they are accepted, and no refused
+    request's body is read."""
+    source = _loopback_source()
+    ok, answer, after = await asyncio.to_thread(_keep_alive_until_refused, pair[0], source, 60)
+    assert 38 <= ok <= 45, ok  # the burst (40) on one connection
+    head = answer.partition(b"\r\n\r\n")[0].lower()
+    assert head.startswith(b"http/1.1 429") and b"connection: close" in head, answer
+    assert after == b"", after  # closed by the server, nothing more
