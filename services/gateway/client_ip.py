@@ -5,6 +5,7 @@ cannot choose the address it is limited under."""
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -14,6 +15,7 @@ from services.gateway.limits import Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
+@functools.lru_cache(maxsize=4096)  # the same few addresses, parsed per request otherwise
 def _parse(text: str) -> Address | None:
     text = text.strip()
     if text.startswith("["):  # [v6]:port

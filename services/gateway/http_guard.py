@@ -80,13 +80,16 @@ class HttpGuard:
         ip = client_ip(scope, self.limits.trusted)
         player = self._player(scope)
         bot = player is not None and player.startswith("b-")
+        # every request counts against its address's HTTP rate first, a refused sign-up too:
+        # so a sign-up flood past that rate is refused as its connections are accepted
+        # (services/gateway/server.py), like any other flood
+        if not bot:
+            v = await self.quotas.http(ip)
+            if not v.ok:
+                return v
         if scope["type"] == "http" and scope["method"] == "POST" \
                 and scope["path"] in SIGN_IN:
             v = await self.quotas.signup(ip)
-            if not v.ok:
-                return v
-        if not bot:
-            v = await self.quotas.http(ip)
             if not v.ok:
                 return v
         if player is not None and scope["type"] == "http":
