@@ -444,15 +444,26 @@ assert tuple(ATTACKS) == ORDER  # the README table's order (figures.py)
 
 
 ATTACKER_NICE = int(os.environ.get("EMPIRE_SIEGE_ATTACKER_NICE", "10"))
+# "idle": the attacker runs under SCHED_IDLE (only on CPU the system leaves idle); "normal":
+# at ATTACKER_NICE only
+ATTACKER_SCHED = os.environ.get("EMPIRE_SIEGE_ATTACKER_SCHED", "idle")
 
 
 def _attacker_process() -> None:
-    """The attacker's process below the system's priority (EMPIRE_SIEGE_ATTACKER_NICE, +10):
-    on the internet its CPU is its own, here it shares the system's two cores, and a load
-    generator at the same priority took more CPU than the gateway it flooded (test-size run:
-    0.7-1.2 s of a 1.5 s phase against the gateway's 0.2-0.5) -- the victim then measured the
-    load generator. Its CPU and the system's are recorded per phase (cpu_s)."""
+    """The attacker's process below the system's priority. On the internet its CPU is its
+    own; here it shares the system's two cores. At the same priority the load generator took
+    more CPU than the gateway it flooded (test-size run: 0.7-1.2 s of a 1.5 s phase against
+    the gateway's 0.2-0.5), and at nice +10 (EMPIRE_SIEGE_ATTACKER_NICE) it still held a whole
+    core (17-19 s of each 20 s flood), so every hop of the victim's move (its client, the
+    gateway, the escrow, the adjudicator, the bot) waited for the scheduler to take a core
+    back from it: the victim measured the kernel's wake-up latency behind a busy load
+    generator. Under SCHED_IDLE (EMPIRE_SIEGE_ATTACKER_SCHED=idle, the default) the attacker
+    runs on what the system leaves idle and yields at once to the system's processes, as a
+    remote attacker's CPU would not compete with ours; what it still sends is recorded per
+    phase (the attack's counts) beside its CPU and the system's (cpu_s)."""
     os.nice(ATTACKER_NICE)
+    if ATTACKER_SCHED == "idle" and hasattr(os, "SCHED_IDLE"):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 def run_attack(name: str, url: str, tokens: list[str], game_id: str,
@@ -686,7 +697,8 @@ async def siege_victim(scale: Scale) -> dict[str, Any]:
     figures_s: dict[str, float] = {"start": time.monotonic() - began}
     admin = aioredis.Redis.from_url(sup.redis_url or "")
     figures: dict[str, Any] = {"scale": scale.name, "phase_s": scale.phase_s,
-                               "attacker_nice": ATTACKER_NICE, "think_s": scale.think_s}
+                               "attacker_nice": ATTACKER_NICE, "attacker_sched": ATTACKER_SCHED,
+                               "think_s": scale.think_s}
     held: list[RawWs] = []
     try:
         async with Client(sup.url) as player:
