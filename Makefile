@@ -10,7 +10,7 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 .PHONY: help install run test test-unit test-property test-service test-integration test-e2e lint type fmt \
         schema schema-check bench reliability slow clean test-browser deploy-check certs \
-        tools-nginx siege upgrade-fixture
+        tools-nginx tools-promtool siege upgrade-fixture
 
 help:
 	@echo "make run    start everything (private Valkey unless REDIS_URL is set) and print the URL"
@@ -56,6 +56,21 @@ ifeq ($(NGINX_BIN),)
 	  rm -f /usr/sbin/policy-rc.d; \
 	fi
 endif
+
+# promtool (from Debian's prometheus package: the binary alone, unpacked into .tools/promtool;
+# nothing installed, no service) checks deploy/monitoring/alert-rules.yml in
+# tests/deploy/test_monitoring.py; without apt or a network that test says it skipped
+PROMTOOL := $(TOOLS)/promtool/promtool
+tools-promtool:
+	@if ! command -v promtool >/dev/null && [ ! -x $(PROMTOOL) ] && command -v apt-get >/dev/null; then \
+	  d=$$(mktemp -d) && (cd $$d && (apt-get download prometheus >/dev/null 2>&1 || \
+	    ([ "$$(id -u)" = 0 ] && apt-get update -qq >/dev/null 2>&1 && \
+	     apt-get download prometheus >/dev/null 2>&1)) && \
+	    dpkg-deb --fsys-tarfile prometheus_*.deb | tar -x ./usr/bin/promtool) && \
+	  mkdir -p $(TOOLS)/promtool && mv $$d/usr/bin/promtool $(PROMTOOL) \
+	  || echo "promtool not available (Debian's prometheus package): the rules test skips it"; \
+	  rm -rf $$d; \
+	fi
 
 run: install
 	$(RUN) -m services.supervisor
@@ -103,7 +118,7 @@ test-integration: install
 test-e2e: install
 	$(VENV)/bin/pytest -q -m "e2e and not slow" -p no:cacheprovider
 
-test: install tools-nginx lint type schema-check
+test: install tools-nginx tools-promtool lint type schema-check
 	$(VENV)/bin/pytest -q -m "not slow and not board_full" -p no:cacheprovider --durations=15
 
 # the fast playout engines against the contract path over many more seeds (issue 22)
@@ -152,7 +167,7 @@ test-browser-full: install
 	$(VENV)/bin/pytest -q -m board_full -p no:cacheprovider --durations=15
 
 # the deploy tier alone: compose and Kubernetes files validated, linted and run (tests/deploy)
-deploy-check: install tools-nginx
+deploy-check: install tools-nginx tools-promtool
 	$(VENV)/bin/pytest -q -m deploy -p no:cacheprovider tests/deploy
 
 # development TLS for Valkey (docker compose): a throw-away CA and certificate in deploy/env/tls
