@@ -44,6 +44,7 @@ from shared.runtime.session_keys import SessionKey
 # refusals that say the message was not taken and may be sent again as it is
 IDEMPOTENT_TRIES = 3  # a request safe to repeat, sent again after a dead connection
 TRANSIENT_CODES = frozenset({"message/unavailable", "message/rate_limited"})
+WATCH_AGAIN = TRANSIENT_CODES | {"game/not_found"}  # a refused watch that may pass if sent again
 # CANCEL_SAFE: the SDK's waits use ``asyncio.timeout``, never ``asyncio.wait_for``: on Python
 # 3.11 wait_for returns the awaited result when a cancel lands after it completed but before
 # the waiting task resumed, and the cancelled task plays on (a bot seat the runner stopped, a
@@ -795,10 +796,14 @@ class Client:
         while game.view is None:
             with contextlib.suppress(asyncio.TimeoutError):
                 await game.wait(1.0)
-            if game.rejections and game.rejections[-1].get("code") == "game/not_found":
+            # watched again after a refusal that may pass: a game not yet visible, or the
+            # watch refused for the connection's rate or a server hiccup (answered with the
+            # game's id): waiting out the timeout would leave a bot's seat idle for a round
+            if game.rejections and game.rejections[-1].get("code") in WATCH_AGAIN:
                 game.rejections.clear()
                 await asyncio.sleep(0.2)
-                await self._send({"type": "watch", "game_id": game_id})
+                await self._send({"type": "watch", "game_id": game_id,
+                                  "after_seq": game.seq, "after_record": game.record_id})
             if asyncio.get_running_loop().time() > deadline:
                 raise TimeoutError(f"no view of {game_id}")
         return game

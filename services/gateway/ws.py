@@ -211,21 +211,23 @@ class Edge:
         except Exception as exc:  # a backend hiccup must not drop the socket
             log.error("message_failed", error=repr(exc)[:300])
             # named by its cmd_id, so the client's waiting command gets its answer
+            cmd_id, game_id = _ids_of(raw)
             return _rejected("message/unavailable",
                              "the server could not take this message; retry",
-                             cmd_id=_cmd_of(raw))
+                             cmd_id=cmd_id, game_id=game_id)
 
     async def handle(self, conn: Connection, raw: str,
                      bucket: TokenBucket) -> dict[str, Any] | None:
         size = len(raw.encode())
         if not bucket.take():
-            # named by its cmd_id (a frame within the size limit), so a client's waiting
+            # named by its cmd_id and game_id (a frame within the size limit), so a client's waiting
             # command gets its answer and can send it again later (without it, a bot playing
             # faster than the rate waited out its 30 s command timeout: the "unanswered
             # commit" of the siege's victims); floods are paced, so this parse is bounded too
+            cmd_id, game_id = _ids_of(raw) if size <= self.settings.max_message_bytes \
+                else (None, None)
             return _rejected("message/rate_limited", "too many messages; slow down",
-                             cmd_id=_cmd_of(raw) if size <= self.settings.max_message_bytes
-                             else None)
+                             cmd_id=cmd_id, game_id=game_id)
         if size > self.settings.max_message_bytes:
             return _rejected("message/too_large",
                              f"messages are limited to {self.settings.max_message_bytes} bytes")
@@ -335,13 +337,19 @@ def _closer(ws: WebSocket, grace_s: float) -> Close:
     return close
 
 
-def _cmd_of(raw: str) -> str | None:
-    """The cmd_id of a message already known to be JSON and within the size limit."""
+def _ids_of(raw: str) -> tuple[str | None, str | None]:
+    """The cmd_id and game_id of a message within the size limit (None where absent or not
+    JSON): a refusal named by them reaches the client's waiting command, or the game's
+    session for a message with no cmd_id (a ``watch``: without its game_id, a watch refused
+    for the rate or a backend hiccup was never answered, and the client waited out its 30 s
+    for a view)."""
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:
-        return None
-    return _str(data.get("cmd_id")) if isinstance(data, dict) else None
+        return None, None
+    if not isinstance(data, dict):
+        return None, None
+    return _str(data.get("cmd_id")), _str(data.get("game_id"))
 
 
 def _str(v: Any) -> str | None:

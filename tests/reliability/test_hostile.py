@@ -817,6 +817,32 @@ async def test_every_command_refused_for_the_rate_is_named_by_its_cmd_id(
         await c.close()
 
 
+async def test_a_watch_refused_for_the_rate_is_named_by_its_game(hall: Supervisor) -> None:
+    """A ``watch`` has no cmd_id: refused for the connection's rate it is named by its
+    game_id, so the client's session for that game hears of it and watches again
+    (clients/sdk ``watch``). Before, the refusal named nothing and the client waited out its
+    timeout for a view (a bot's seat idle until its round's deadline)."""
+    c = Client(hall.url)
+    await retry(c.sign_in, "watch-named")
+    ws = await websockets.connect(ws_url(hall.url), subprotocols=offer(c.token or ""))
+    try:
+        assert json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] == "welcome"
+        games = [f"g-nowhere-{i}" for i in range(260)]  # over the burst (200)
+        await asyncio.gather(*[ws.send(json.dumps({"type": "watch", "game_id": g}))
+                               for g in games])
+        limited: list[dict[str, Any]] = []
+        for _ in range(len(games)):
+            f = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            assert f["type"] == "rejected", f
+            if f["code"] == "message/rate_limited":
+                limited.append(f)
+        assert limited, "no watch was refused for the rate"
+        assert all(f.get("game_id") in games for f in limited), limited[:3]
+    finally:
+        await ws.close()
+        await c.close()
+
+
 async def test_per_connection_rate_and_size_limits(hall: Supervisor) -> None:
     """A connection that floods gets its burst (200) and then typed ``message/rate_limited``
     refusals, paced (after a refusal its next frame is read once a token is back: about one

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import httpx
 import pytest
@@ -53,3 +54,55 @@ def test_a_request_not_safe_to_repeat_is_sent_once() -> None:
             await c._call("POST", "/api/tables", json.loads('{"game": "duel"}'))
 
     assert asyncio.run(_through(1, create)) == ["POST /api/tables"]
+
+
+@pytest.mark.parametrize("code", ["message/unavailable", "message/rate_limited",
+                                  "game/not_found"])
+def test_a_watch_refused_by_a_refusal_that_may_pass_is_sent_again(code: str) -> None:
+    """A ``watch`` answered with a refusal that may pass (a backend hiccup, the connection's
+    rate, a game not yet visible; the gateway names the game) is sent again from where the
+    session stands, instead of waiting out the timeout for a view (the faults scenario's
+    seat that stalled 30 s and let its entropy round default)."""
+    async def run() -> list[dict[str, Any]]:
+        c = Client("http://gateway.test")
+        c.ws = object()  # type: ignore[assignment]  # "connected": watch() sends at once
+        sent: list[dict[str, Any]] = []
+
+        async def send(msg: dict[str, Any]) -> None:
+            sent.append(msg)
+            game = c.games["g-1"]
+            if len(sent) == 1:
+                c._dispatch({"type": "rejected", "v": 1, "cmd_id": None, "game_id": "g-1",
+                             "code": code, "message": "retry"})
+            else:
+                game.view = {"node": {"kind": "turn"}}
+                game.changed.set()
+
+        c._send = send  # type: ignore[method-assign]
+        async with asyncio.timeout(5):
+            game = await c.watch("g-1", timeout=30)
+        assert game.view is not None
+        return sent
+
+    sent = asyncio.run(run())
+    assert [m["type"] for m in sent] == ["watch", "watch"], sent
+    assert sent[1]["game_id"] == "g-1" and "after_seq" in sent[1], sent
+
+
+def test_a_watch_refused_for_good_is_not_sent_again() -> None:
+    async def run() -> list[dict[str, Any]]:
+        c = Client("http://gateway.test")
+        c.ws = object()  # type: ignore[assignment]
+        sent: list[dict[str, Any]] = []
+
+        async def send(msg: dict[str, Any]) -> None:
+            sent.append(msg)
+            c._dispatch({"type": "rejected", "v": 1, "cmd_id": None, "game_id": "g-1",
+                         "code": "auth/forbidden", "message": "no"})
+
+        c._send = send  # type: ignore[method-assign]
+        with pytest.raises(TimeoutError):
+            await c.watch("g-1", timeout=1.5)
+        return sent
+
+    assert len(asyncio.run(run())) == 1
