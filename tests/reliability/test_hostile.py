@@ -20,7 +20,7 @@ import itertools
 import json
 import random
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -790,17 +790,28 @@ async def test_hostile_messages_are_refused_typed_and_change_nothing(hall: Super
         await admin.aclose()
 
 
+@contextlib.asynccontextmanager
+async def _welcomed_socket(hall: Supervisor, name: str,
+                           ) -> AsyncIterator[websockets.ClientConnection]:
+    """A raw WebSocket of a new player ``name``, past its welcome; closed on exit."""
+    c = Client(hall.url)
+    await retry(c.sign_in, name)
+    ws = await websockets.connect(ws_url(hall.url), subprotocols=offer(c.token or ""))
+    try:
+        assert json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] == "welcome"
+        yield ws
+    finally:
+        await ws.close()
+        await c.close()
+
+
 async def test_every_command_refused_for_the_rate_is_named_by_its_cmd_id(
         hall: Supervisor) -> None:
     """A client faster than its connection's rate (a bot playing flat out) gets each command it
     sent answered and named, the ones over the rate too: ``message/rate_limited`` with the
     frame's cmd_id, so its waiting command ends and can be sent again. Before, those refusals
     carried no cmd_id and the command waited out its 30 s timeout (the siege victims' stall)."""
-    c = Client(hall.url)
-    await retry(c.sign_in, "rate-named")
-    ws = await websockets.connect(ws_url(hall.url), subprotocols=offer(c.token or ""))
-    try:
-        assert json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] == "welcome"
+    async with _welcomed_socket(hall, "rate-named") as ws:
         sent = [f"rn-{i}" for i in range(260)]  # over the burst (200)
         await asyncio.gather(*[ws.send(json.dumps(
             {"type": "act", "cmd_id": k, "game_id": "g-nowhere", "expected_seq": 0,
@@ -812,9 +823,6 @@ async def test_every_command_refused_for_the_rate_is_named_by_its_cmd_id(
             named[f["cmd_id"]] = f["code"]
         assert set(named) == set(sent)
         assert "message/rate_limited" in named.values(), named
-    finally:
-        await ws.close()
-        await c.close()
 
 
 async def test_a_watch_refused_for_the_rate_is_named_by_its_game(hall: Supervisor) -> None:
@@ -822,11 +830,7 @@ async def test_a_watch_refused_for_the_rate_is_named_by_its_game(hall: Superviso
     game_id, so the client's session for that game hears of it and watches again
     (clients/sdk ``watch``). Before, the refusal named nothing and the client waited out its
     timeout for a view (a bot's seat idle until its round's deadline)."""
-    c = Client(hall.url)
-    await retry(c.sign_in, "watch-named")
-    ws = await websockets.connect(ws_url(hall.url), subprotocols=offer(c.token or ""))
-    try:
-        assert json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] == "welcome"
+    async with _welcomed_socket(hall, "watch-named") as ws:
         games = [f"g-nowhere-{i}" for i in range(260)]  # over the burst (200)
         await asyncio.gather(*[ws.send(json.dumps({"type": "watch", "game_id": g}))
                                for g in games])
@@ -838,9 +842,6 @@ async def test_a_watch_refused_for_the_rate_is_named_by_its_game(hall: Superviso
                 limited.append(f)
         assert limited, "no watch was refused for the rate"
         assert all(f.get("game_id") in games for f in limited), limited[:3]
-    finally:
-        await ws.close()
-        await c.close()
 
 
 async def test_per_connection_rate_and_size_limits(hall: Supervisor) -> None:
