@@ -45,6 +45,11 @@ from shared.runtime.session_keys import SessionKey
 IDEMPOTENT_TRIES = 3  # a request safe to repeat, sent again after a dead connection
 TRANSIENT_CODES = frozenset({"message/unavailable", "message/rate_limited"})
 WATCH_AGAIN = TRANSIENT_CODES | {"game/not_found"}  # a refused watch that may pass if sent again
+# a refused watch that may pass is sent again after WATCH_BACKOFF_S[n] (the last one repeats),
+# at most WATCH_TRIES times in a row for a game (a frame of the game resets the count); then
+# the refusal stays in ``GameSession.rejections`` for the caller
+WATCH_BACKOFF_S = (0.2, 0.4, 0.8, 1.6, 3.2, 5.0)
+WATCH_TRIES = 12
 # CANCEL_SAFE: the SDK's waits use ``asyncio.timeout``, never ``asyncio.wait_for``: on Python
 # 3.11 wait_for returns the awaited result when a cancel lands after it completed but before
 # the waiting task resumed, and the cancelled task plays on (a bot seat the runner stopped, a
@@ -350,6 +355,10 @@ class Client:
         self._gen = 0  # bumped on every (re)connection
         self.reconnects = 0
         self.resent = 0  # commands sent again after a reconnect
+        # a watch refused by a refusal that may pass, sent again (``_watch_again``)
+        self._rewatch: dict[str, asyncio.Task[None]] = {}  # game id -> the pending re-send
+        self._rewatch_tries: dict[str, int] = {}  # game id -> refusals in a row
+        self.rewatched = 0  # watches sent again after such a refusal
 
     async def __aenter__(self) -> Client:
         return self
@@ -716,9 +725,14 @@ class Client:
             return
         game = self.games.get(msg.get("game_id", ""))
         if kind == "view" and game is not None:
+            self._rewatch_tries.pop(game.game_id, None)
             game.on_view(msg)
         elif kind == "record" and game is not None:
+            self._rewatch_tries.pop(game.game_id, None)
             game.on_record(msg)
+        elif kind == "rejected" and not msg.get("cmd_id") and game is not None \
+                and msg.get("code") in WATCH_AGAIN and self._watch_again(game):
+            return  # a refused watch (no cmd_id, the game named): sent again shortly
         elif kind in ("accepted", "rejected", "committed"):
             cmd = msg.get("cmd_id")
             if cmd:
@@ -792,21 +806,46 @@ class Client:
                 "after_record": game.record_id,
             }
         )
+        # a refusal that may pass (a game not yet visible, the connection's rate, a server
+        # hiccup: answered with the game's id) is sent again by ``_watch_again``: waiting out
+        # the timeout would leave a bot's seat idle for a round
         deadline = asyncio.get_running_loop().time() + timeout
         while game.view is None:
             with contextlib.suppress(asyncio.TimeoutError):
                 await game.wait(1.0)
-            # watched again after a refusal that may pass: a game not yet visible, or the
-            # watch refused for the connection's rate or a server hiccup (answered with the
-            # game's id): waiting out the timeout would leave a bot's seat idle for a round
-            if game.rejections and game.rejections[-1].get("code") in WATCH_AGAIN:
-                game.rejections.clear()
-                await asyncio.sleep(0.2)
-                await self._send({"type": "watch", "game_id": game_id,
-                                  "after_seq": game.seq, "after_record": game.record_id})
             if asyncio.get_running_loop().time() > deadline:
                 raise TimeoutError(f"no view of {game_id}")
         return game
+
+    def _watch_again(self, game: GameSession) -> bool:
+        """A watch of ``game`` was refused by a refusal that may pass: send it again, from
+        where the session stands, after a backoff. Any watch, ``watch()``'s own or one the
+        reconnect sent (a gateway cut off from storage refuses the resumed watch: without
+        this the seat never hears of its game again and its turns time out). False when the
+        tries are spent: the caller gets the refusal."""
+        gid = game.game_id
+        if gid in self._rewatch:
+            return True  # a re-send is already on its way
+        tries = self._rewatch_tries.get(gid, 0)
+        if tries >= WATCH_TRIES or self._closing:
+            return False
+        self._rewatch_tries[gid] = tries + 1
+        delay = WATCH_BACKOFF_S[min(tries, len(WATCH_BACKOFF_S) - 1)]
+        self._rewatch[gid] = asyncio.get_running_loop().create_task(
+            self._send_watch_later(game, delay))
+        return True
+
+    async def _send_watch_later(self, game: GameSession, delay: float) -> None:
+        try:
+            await asyncio.sleep(delay)
+        finally:  # from here a new refusal schedules a new re-send
+            self._rewatch.pop(game.game_id, None)
+        if self._closing or self.games.get(game.game_id) is not game:
+            return  # closed, or unwatched meanwhile
+        self.rewatched += 1
+        with contextlib.suppress(websockets.ConnectionClosed):  # the reconnect resumes it
+            await self._send({"type": "watch", "game_id": game.game_id,
+                              "after_seq": game.seq, "after_record": game.record_id})
 
     async def _request(
         self, msg: dict[str, Any], timeout: float = 30.0
@@ -829,6 +868,7 @@ class Client:
         """Stop following a game (its session is dropped; its receipts are kept for
         ``verify_game``, the last ``KEPT_RECEIPTS`` games')."""
         session = self.games.get(game_id)
+        self._rewatch_tries.pop(game_id, None)
         if session is not None and session.receipts:
             self.kept_receipts[game_id] = session.receipts_doc()
             while len(self.kept_receipts) > KEPT_RECEIPTS:
@@ -1074,6 +1114,8 @@ class Client:
 
     async def close(self) -> None:
         self._closing = True
+        for task in list(self._rewatch.values()):
+            task.cancel()
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

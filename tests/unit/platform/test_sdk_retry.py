@@ -12,7 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
-from clients.sdk.client import Client
+from clients.sdk import client as sdk
+from clients.sdk.client import WATCH_TRIES, Client, GameSession
 
 pytestmark = pytest.mark.unit
 
@@ -106,3 +107,72 @@ def test_a_watch_refused_for_good_is_not_sent_again() -> None:
         return sent
 
     assert len(asyncio.run(run())) == 1
+
+
+def _refusal(code: str = "message/unavailable") -> dict[str, Any]:
+    return {"type": "rejected", "v": 1, "cmd_id": None, "game_id": "g-1", "code": code,
+            "message": "storage unavailable"}
+
+
+def test_a_resumed_watch_refused_after_a_reconnect_is_sent_again() -> None:
+    """The faults scenario's hang (network loss + a 2 s gateway partition): the client
+    reconnected, its resumed ``watch`` met a gateway cut off from storage and was refused
+    with ``message/unavailable``; nothing sent it again, so the seat never heard of its game
+    again and every one of its turns waited out the 60 s deadline. Any watch refused by a
+    refusal that may pass is now sent again, not only ``watch()``'s own."""
+    async def run() -> tuple[list[dict[str, Any]], Client]:
+        c = Client("http://gateway.test")
+        game = c.games.setdefault("g-1", GameSession(game_id="g-1", client=c))
+        game.view, game.seq, game.record_id = {"node": {"kind": "turn"}}, 7, "5-0"
+        sent: list[dict[str, Any]] = []
+
+        async def send(msg: dict[str, Any]) -> None:
+            sent.append(msg)
+            if len(sent) < 3:
+                c._dispatch(_refusal())  # still cut off: refused again
+
+        c._send = send  # type: ignore[method-assign]
+        c._dispatch(_refusal())  # the reconnect's resumed watch, refused
+        async with asyncio.timeout(5):
+            while len(sent) < 3 or c._rewatch:
+                await asyncio.sleep(0.02)
+        return sent, c
+
+    sent, c = asyncio.run(run())
+    assert [m["type"] for m in sent] == ["watch"] * 3, sent
+    assert all(m["after_seq"] == 7 and m["after_record"] == "5-0" for m in sent), sent
+    assert c.games["g-1"].rejections == [] and c.rewatched == 3
+
+
+def test_a_watch_refused_again_and_again_gives_up_and_tells_the_caller() -> None:
+    """The re-sends are bounded (WATCH_TRIES in a row); then the refusal reaches the
+    session's rejections, as a refusal for good does. A frame of the game resets the count."""
+    async def run() -> tuple[list[dict[str, Any]], Client]:
+        c = Client("http://gateway.test")
+        game = c.games.setdefault("g-1", GameSession(game_id="g-1", client=c))
+        sent: list[dict[str, Any]] = []
+
+        async def send(msg: dict[str, Any]) -> None:
+            sent.append(msg)
+            if len(sent) == 2:  # a frame of the game between refusals: the count starts over
+                c._dispatch({"type": "record", "game_id": "g-1", "id": "9-0",
+                             "entry": {"type": "event"}})
+            c._dispatch(_refusal("game/not_found"))
+
+        c._send = send  # type: ignore[method-assign]
+        sdk.WATCH_BACKOFF_S, backoff = (0.0,), sdk.WATCH_BACKOFF_S
+        try:
+            c._dispatch(_refusal("game/not_found"))
+            async with asyncio.timeout(5):
+                while not game.rejections:
+                    await asyncio.sleep(0.01)
+        finally:
+            sdk.WATCH_BACKOFF_S = backoff
+        await asyncio.sleep(0.05)
+        return sent, c
+
+    sent, c = asyncio.run(run())
+    # 1 try, then a frame resets the count: WATCH_TRIES more, the last refusal kept
+    assert len(sent) == 2 + WATCH_TRIES, len(sent)
+    assert c.games["g-1"].rejections[-1]["code"] == "game/not_found"
+    assert not c._rewatch
