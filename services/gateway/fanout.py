@@ -109,8 +109,13 @@ class ShardReader:
             return
         last = await self.redis.xrevrange(s, count=1)
         if s not in self.cursors:  # (a concurrent want may have set it meanwhile)
-            self.cursors[s] = text(last[0][0]) if last else "0-0"
+            self._start_at_end(s, last)
             self._wake.set()
+
+    def _start_at_end(self, shard: str, last: list[Any]) -> None:
+        """The shard's cursor at its last entry (``last``: XREVRANGE COUNT 1's answer), unless
+        one is held already."""
+        self.cursors.setdefault(shard, text(last[0][0]) if last else "0-0")
 
     async def _sync(self, wanted: set[str]) -> None:
         """Cursors for exactly the wanted shards: dropped ones forget theirs (read from their
@@ -125,7 +130,7 @@ class ShardReader:
                     pipe.xrevrange(s, count=1)
                 lasts = await pipe.execute()
             for s, last in zip(new, lasts, strict=True):
-                self.cursors.setdefault(s, text(last[0][0]) if last else "0-0")
+                self._start_at_end(s, last)
 
     async def read_once(self) -> list[dict[str, Any]] | None:
         """One blocking read of the wanted shards; woken early (and None) when a new shard is

@@ -204,7 +204,7 @@ class GuardedH11Protocol(H11Protocol):
         clients' requests (X-Forwarded-For): those are decided per request, as usual."""
         if self.early is None:
             return 0
-        peer = self.transport.get_extra_info("peername")
+        peer = self.client  # uvicorn's connection_made read it from the transport
         if not peer or within(str(peer[0]), self.limits.trusted):
             return 0
         return self.early(str(peer[0]))

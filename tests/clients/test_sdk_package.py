@@ -187,6 +187,7 @@ from empire_hall_sdk.clients.sdk.bot_player import play_seat
 import empire_hall.services.gateway.app as gw
 from empire_hall.services.supervisor import Supervisor
 from empire_hall.shared.rules import registry
+from empire_hall.shared.runtime import valkey_acl
 registry.get("duel")
 engines = {g: [m, importlib.util.find_spec(m) is not None]
            for g, m in registry._MODULES.items()}
@@ -194,6 +195,9 @@ gw.create_app  # the composition root is there (nothing built at import)
 first_party = sorted({m.split(".")[0] for m in sys.modules} & {"shared", "services", "clients"})
 print(json.dumps({"tops": tops, "importable": importable, "engines": engines,
                   "first_party_loaded": first_party,
+                  "valkey_files": {p.name: p.is_file() for p in (
+                      valkey_acl.CONF, valkey_acl.TEMPLATE, valkey_acl.ENTRYPOINT)},
+                  "acl_users": valkey_acl.password_users(),
                   "supervisor_argv": Supervisor.argv.__code__.co_consts}, default=str))
 """
 
@@ -268,6 +272,11 @@ def test_the_wheels_install_side_by_side_and_the_sdk_alone_plays_and_verifies_a_
     assert all(m.startswith("empire_hall.shared.rules.") and there
                for m, there in found["engines"].values()), found["engines"]
     assert "empire_hall.services." in found["supervisor_argv"], found["supervisor_argv"]
+    # the embedded Valkey's shipped config, ACL template and entrypoint come with the wheel
+    # (the supervisor and `make run`'s private server read them: shared/runtime/valkey.py)
+    assert found["valkey_files"] == {"valkey.conf": True, "users.acl.template": True,
+                                     "entrypoint.sh": True}, found["valkey_files"]
+    assert "gateway" in found["acl_users"], found["acl_users"]
     # the entry points users run, as modules and as the wheel's console scripts
     for argv, says in (
             ([str(py), "-I", "-m", "empire_hall.shared.fairness.verify", "--help"],

@@ -393,7 +393,8 @@ function saveReceipts() {
   localStorage.setItem(KEPT_INDEX, JSON.stringify(kept));
 }
 
-/** This seat's receipts as `python -m shared.fairness.verify --receipts FILE` reads them
+/** This seat's receipts as the verifier's `--receipts FILE` reads them (`python -m
+ * empire_hall_sdk.shared.fairness.verify`, or `python -m shared.fairness.verify` in a checkout)
  * (docs/fairness.md): the commits the escrow acknowledged. */
 export function receiptsFile(gid, seat, stored) {
   const receipts = Object.values(stored || {}).filter((r) => r && r.ack === "ok")
@@ -563,7 +564,7 @@ function renderResult(r) {
     table(["Place", "Player", ...figureKeys.map(words), "Rating"], rows, "result"),
     h("p.muted", "Tie-breaks: " + r.outcome.tiebreak),
     h("div.row", h("a#replay-link.button", { href: `#/replay/${r.game_id}` }, "Replay & verify"),
-      file && file.receipts.length ? h("button#receipts-btn", { type: "button", title: "Your commitments and openings: python -m shared.fairness.verify <url> <game> --receipts FILE",
+      file && file.receipts.length ? h("button#receipts-btn", { type: "button", title: "Your commitments and openings, for the verifier: python -m empire_hall_sdk.shared.fairness.verify <url> <game> --receipts FILE (pip install empire-hall-sdk; in a checkout: python -m shared.fairness.verify)",
         onclick: () => downloadJson(`receipts-${r.game_id}.json`, file) }, "Download my receipts") : null,
       h("a.button", { href: `#/leaderboard/${r.game}` }, "Leaderboard"), h("a.button", { href: "#/lobby" }, "Back to the lobby")));
   $("result").classList.remove("hidden");
