@@ -69,6 +69,12 @@ export function openSocket(url) {
 
 /** Refusals that say the message was not taken and may be sent again as it is. */
 export const TRANSIENT_CODES = new Set(["message/unavailable", "message/rate_limited"]);
+/** A refused watch that may pass if sent again (a game not yet visible, too). As in the SDK
+ * (clients/sdk/client.py): sent again after WATCH_BACKOFF_MS[n] (the last one repeats), at
+ * most WATCH_TRIES times in a row for a game (a frame of the game resets the count). */
+export const WATCH_AGAIN = new Set([...TRANSIENT_CODES, "game/not_found"]);
+export const WATCH_BACKOFF_MS = [200, 400, 800, 1600, 3200, 5000];
+export const WATCH_TRIES = 12;
 
 export class ApiError extends Error {
   constructor(code, message) {
@@ -189,6 +195,9 @@ export class Client {
     this.closing = false;
     this.reconnects = 0;
     this.failure = null; // set when reconnecting gave up
+    this.rewatch = new Map(); // game id -> the timer of a refused watch's re-send
+    this.rewatchTries = new Map(); // game id -> refusals in a row
+    this.rewatched = 0; // watches sent again after a refusal that may pass
     // this session's Ed25519 key: every act and commit is signed with it, once the lobby has
     // registered it for the player (docs/protocol.md "Signed commands")
     this.sessionKey = new SessionKey();
@@ -363,8 +372,15 @@ export class Client {
       return this.onChat(msg); // never a GameSession's: a bot's seat never sees chat
     }
     const game = this.games.get(msg.game_id);
-    if (msg.type === "view" && game) return game.onView(msg);
-    if (msg.type === "record" && game) return game.onRecord(msg);
+    if ((msg.type === "view" || msg.type === "record") && game) {
+      this.rewatchTries.delete(game.gameId);
+      return msg.type === "view" ? game.onView(msg) : game.onRecord(msg);
+    }
+    // a refused watch (no cmd_id, the game named) that may pass: sent again shortly, whoever
+    // sent it (the reconnect's resumed watch too: without this a gateway cut off from storage
+    // leaves the seat deaf to its game, its turns waiting out their deadlines)
+    if (msg.type === "rejected" && !msg.cmd_id && game && WATCH_AGAIN.has(msg.code)
+        && this.watchAgain(game)) return undefined;
     const p = msg.cmd_id ? this.pending.get(msg.cmd_id) : undefined;
     // a re-sent command's refusal is no refusal when its first copy was applied before the
     // drop (command/duplicate); a re-sent commit's first reply goes to commit(), which checks
@@ -481,16 +497,31 @@ export class Client {
       this.games.set(gameId, g);
     }
     this.send({ type: "watch", game_id: gameId, after_seq: g.seq, after_record: g.recordId });
-    const deadline = Date.now() + timeoutMs;
+    const deadline = Date.now() + timeoutMs; // (a refusal that may pass: watchAgain)
     while (!g.view) {
       if (Date.now() > deadline) throw new Error(`no view of ${gameId}`);
       await g.wait(500);
-      if (g.rejections.at(-1)?.code === "game/not_found") { // the game is being created
-        g.rejections.pop();
-        this.send({ type: "watch", game_id: gameId });
-      }
     }
     return g;
+  }
+
+  /** A watch of `game` was refused by a refusal that may pass: send it again from where the
+   * session stands, after a backoff. False when the tries are spent (the refusal is the
+   * caller's). */
+  watchAgain(game) {
+    const gid = game.gameId;
+    if (this.rewatch.has(gid)) return true; // a re-send is on its way
+    const tries = this.rewatchTries.get(gid) ?? 0;
+    if (tries >= WATCH_TRIES || this.closing) return false;
+    this.rewatchTries.set(gid, tries + 1);
+    const delay = WATCH_BACKOFF_MS[Math.min(tries, WATCH_BACKOFF_MS.length - 1)];
+    this.rewatch.set(gid, setTimeout(() => {
+      this.rewatch.delete(gid);
+      if (this.closing || this.games.get(gid) !== game) return; // closed or unwatched
+      this.rewatched++;
+      this.send({ type: "watch", game_id: gid, after_seq: game.seq, after_record: game.recordId });
+    }, delay));
+    return true;
   }
 
   /** Take an action in a turn, based on the view at expectedSeq. Resolves on "accepted";
@@ -549,6 +580,8 @@ export class Client {
 
   close() {
     this.closing = true;
+    for (const timer of this.rewatch.values()) clearTimeout(timer);
+    this.rewatch.clear();
     this.ws?.close();
   }
 }

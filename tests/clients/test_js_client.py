@@ -249,3 +249,87 @@ console.log(JSON.stringify(out));
         "no_answer": {"receipt": False, "error": "no reply"},
         "committed": {"receipt": True, "error": None},
     }
+
+
+@needs_node
+def test_js_a_refused_watch_that_may_pass_is_sent_again_whoever_sent_it() -> None:
+    """As in the SDK (tests/unit/platform/test_sdk_retry.py): a watch refused with a refusal
+    that may pass (here the reconnect's resumed watch, refused by a gateway cut off from
+    storage) is sent again from where the session stands; the re-sends are bounded (then the
+    refusal is the caller's), and a frame of the game starts the count over."""
+    script = f"""
+import * as m from {json.dumps(CLIENT.as_uri())};
+m.WATCH_BACKOFF_MS.splice(0, m.WATCH_BACKOFF_MS.length, 1);
+const client = new m.Client("http://127.0.0.1:1");
+const game = new m.GameSession("g-1");
+game.seq = 7; game.recordId = "5-0";
+client.games.set("g-1", game);
+const sent = [];
+const refusal = (code) => ({{type: "rejected", v: 1, cmd_id: null, game_id: "g-1", code,
+                             message: "storage unavailable"}});
+let refuseAgain = 2;
+client.send = (msg) => {{ sent.push(msg); if (refuseAgain-- > 0) client.dispatch(refusal("message/unavailable")); }};
+client.dispatch(refusal("message/unavailable"));  // the resumed watch, refused
+await new Promise((r) => setTimeout(r, 100));
+const first = {{sent: sent.map((x) => [x.type, x.after_seq, x.after_record]),
+               rejections: game.rejections.length, rewatched: client.rewatched}};
+// refused for ever: bounded, then the caller's; a record frame resets the count once
+sent.length = 0; refuseAgain = 1000;
+client.dispatch({{type: "record", game_id: "g-1", id: "9-0", entry: {{type: "event"}}}});
+client.dispatch(refusal("game/not_found"));
+await new Promise((r) => setTimeout(r, 300));
+const second = {{sent: sent.length, last: game.rejections.at(-1)?.code, pending: client.rewatch.size}};
+// a refusal for good is never sent again
+sent.length = 0;
+client.rewatchTries.clear();
+client.dispatch(refusal("auth/forbidden"));
+await new Promise((r) => setTimeout(r, 50));
+client.close();
+console.log(JSON.stringify({{first, second, forGood: sent.length, tries: m.WATCH_TRIES}}));
+"""
+    got = json.loads(_node(script))
+    assert got["first"] == {"sent": [["watch", 7, "5-0"]] * 3, "rejections": 0, "rewatched": 3}
+    assert got["second"] == {"sent": got["tries"], "last": "message/unavailable", "pending": 0}
+    assert got["forGood"] == 0
+
+
+PAGE_API = ROOT / "services" / "gateway" / "static" / "api.js"
+
+
+@needs_node
+def test_the_page_sends_a_refused_watch_again_and_keeps_it_from_the_board() -> None:
+    """The web page's socket (services/gateway/static/api.js) does as the clients do: its
+    resumed watch refused by a refusal that may pass is sent again from the last seq and
+    record id (the board does not freeze), bounded; a refusal for good reaches the page."""
+    script = f"""
+globalThis.localStorage = {{getItem: () => null, setItem() {{}}, removeItem() {{}}}};
+const api = await import({json.dumps(PAGE_API.as_uri())});
+api.WATCH_BACKOFF_MS.splice(0, api.WATCH_BACKOFF_MS.length, 1);
+const page = [];
+const sock = new api.Socket((m) => page.push(m.code || m.type));
+sock.watching = {{game_id: "g-1", seq: 4, record: "3-0"}};
+const sent = [];
+let refuse = 1;
+sock.send = (m) => {{ sent.push([m.type, m.after_seq, m.after_record]);
+  if (refuse-- > 0) feed({{type: "rejected", cmd_id: null, game_id: "g-1",
+                          code: "message/rate_limited", message: "slow down"}}); }};
+const feed = (m) => {{ if (!sock.watchRefused(m)) page.push(m.code || m.type); }};
+feed({{type: "rejected", cmd_id: null, game_id: "g-1", code: "message/unavailable", message: "x"}});
+await new Promise((r) => setTimeout(r, 50));
+const first = {{sent: [...sent], page: [...page]}};
+sent.length = 0; page.length = 0; refuse = 1000;
+feed({{type: "rejected", cmd_id: null, game_id: "g-1", code: "message/unavailable", message: "x"}});
+await new Promise((r) => setTimeout(r, 300));
+const second = {{sent: sent.length, page: [...page]}};
+page.length = 0;
+feed({{type: "rejected", cmd_id: null, game_id: "g-1", code: "auth/forbidden", message: "no"}});
+feed({{type: "rejected", cmd_id: "w1", game_id: "g-1", code: "message/unavailable", message: "x"}});
+sock.close();
+console.log(JSON.stringify({{first, second, forGood: page, tries: api.WATCH_TRIES}}));
+"""
+    got = json.loads(_node(script))
+    assert got["first"] == {"sent": [["watch", 4, "3-0"]] * 2, "page": []}
+    # 2 tries were spent above (no frame of the game since): the rest, then the page hears
+    assert got["second"] == {"sent": got["tries"] - 2, "page": ["message/rate_limited"]}
+    # a refusal for good, and a command's refusal (it has its cmd_id), go to the page as before
+    assert got["forGood"] == ["auth/forbidden", "message/unavailable"]

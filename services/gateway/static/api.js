@@ -73,6 +73,13 @@ async function raw(method, path, body, auth) {
 
 export const cmdId = () => "w" + Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("");
 
+/** A refused watch that may pass if sent again, as the SDK and the Node client do it
+ * (clients/sdk/client.py WATCH_AGAIN): after WATCH_BACKOFF_MS[n] (the last repeats), at most
+ * WATCH_TRIES in a row (a frame of the game resets the count); then the page shows it. */
+export const WATCH_AGAIN = new Set(["message/unavailable", "message/rate_limited", "game/not_found"]);
+export const WATCH_BACKOFF_MS = [200, 400, 800, 1600, 3200, 5000];
+export const WATCH_TRIES = 12;
+
 /**
  * One WebSocket for the signed-in player. Watches one game at a time; resumes after a drop
  * from the last view seq and record id (Watch.after_seq / after_record).
@@ -85,6 +92,30 @@ export class Socket {
     this.opening = null;
     this.closedByUs = false;
     this.ping = null;
+    this.rewatchTimer = null; // a refused watch's re-send, on its way
+    this.rewatchTries = 0;
+  }
+
+  /** Whether ``m`` was a refusal of this socket's watch that is being sent again (the page
+   * need not hear of it): the resumed watch after a drop meets a gateway cut off from its
+   * storage, or the connection's rate, and would otherwise leave the board frozen. */
+  watchRefused(m) {
+    const w = this.watching;
+    if (!w || m.game_id !== w.game_id) return false;
+    if (m.type === "view" || m.type === "record") { this.rewatchTries = 0; return false; }
+    if (m.type !== "rejected" || m.cmd_id || !WATCH_AGAIN.has(m.code)) return false;
+    if (this.rewatchTimer) return true;
+    if (this.rewatchTries >= WATCH_TRIES) return false;
+    const delay = WATCH_BACKOFF_MS[Math.min(this.rewatchTries, WATCH_BACKOFF_MS.length - 1)];
+    this.rewatchTries += 1;
+    this.rewatchTimer = setTimeout(() => {
+      this.rewatchTimer = null;
+      const v = this.watching;
+      if (v && v.game_id === m.game_id) {
+        this.send({ type: "watch", game_id: v.game_id, after_seq: v.seq, after_record: v.record });
+      }
+    }, delay);
+    return true;
   }
 
   connect() {
@@ -99,7 +130,10 @@ export class Socket {
         this.ws = ws; this.opening = null; resolve();
       };
       ws.onerror = () => { this.opening = null; reject(new Error("websocket failed")); };
-      ws.onmessage = (ev) => this.onMessage(JSON.parse(ev.data));
+      ws.onmessage = (ev) => {
+        const m = JSON.parse(ev.data);
+        if (!this.watchRefused(m)) this.onMessage(m);
+      };
       ws.onclose = (ev) => {
         this.ws = null;
         this.opening = null;
@@ -129,6 +163,7 @@ export class Socket {
   async watch(gameId) {
     if (this.watching && this.watching.game_id !== gameId) this.unwatch();
     this.watching = { game_id: gameId, seq: -1, record: "0-0" };
+    this.rewatchTries = 0;
     await this.connect();
     this.send({ type: "watch", game_id: gameId });
   }
@@ -136,6 +171,8 @@ export class Socket {
   unwatch() {
     if (this.watching) this.send({ type: "unwatch", game_id: this.watching.game_id });
     this.watching = null;
+    clearTimeout(this.rewatchTimer);
+    this.rewatchTimer = null;
   }
 
   send(msg) {
@@ -146,6 +183,8 @@ export class Socket {
   close() {
     this.closedByUs = true;
     this.watching = null;
+    clearTimeout(this.rewatchTimer);
+    this.rewatchTimer = null;
     clearInterval(this.ping);
     if (this.ws) this.ws.close();
   }
