@@ -268,7 +268,10 @@ const sent = [];
 const refusal = (code) => ({{type: "rejected", v: 1, cmd_id: null, game_id: "g-1", code,
                              message: "storage unavailable"}});
 let refuseAgain = 2;
-client.send = (msg) => {{ sent.push(msg); if (refuseAgain-- > 0) client.dispatch(refusal("message/unavailable")); }};
+client.send = (msg) => {{
+  sent.push(msg);
+  if (refuseAgain-- > 0) client.dispatch(refusal("message/unavailable"));
+}};
 client.dispatch(refusal("message/unavailable"));  // the resumed watch, refused
 await new Promise((r) => setTimeout(r, 100));
 const first = {{sent: sent.map((x) => [x.type, x.after_seq, x.after_record]),
@@ -278,7 +281,8 @@ sent.length = 0; refuseAgain = 1000;
 client.dispatch({{type: "record", game_id: "g-1", id: "9-0", entry: {{type: "event"}}}});
 client.dispatch(refusal("game/not_found"));
 await new Promise((r) => setTimeout(r, 300));
-const second = {{sent: sent.length, last: game.rejections.at(-1)?.code, pending: client.rewatch.size}};
+const second = {{sent: sent.length, last: game.rejections.at(-1)?.code,
+                pending: client.rewatch.size}};
 // a refusal for good is never sent again
 sent.length = 0;
 client.rewatchTries.clear();
