@@ -147,6 +147,10 @@ def client(settings: Settings) -> Any:
     pool = FreeFirstPool.from_url(settings.redis_url,
                                   max_connections=settings.redis_max_connections, timeout=10,
                                   **healthy(settings.redis_url, settings.redis_ca_file))
+    if settings.redis_autopipeline:  # one turn's commands in one pipeline (autopipeline.py)
+        from shared.runtime.autopipeline import AutoPipelineRedis
+
+        return AutoPipelineRedis(connection_pool=pool)
     return aioredis.Redis(connection_pool=pool)
 
 

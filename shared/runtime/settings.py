@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     # a cluster); callers wait for a free one (up to 10 s) beyond it. Stream readers (the
     # broker's, ~2 per shard read) come on top: docs/operations.md "Connection budget"
     redis_max_connections: int = Field(24, ge=2, le=1024)
+    # the commands of one event-loop turn sent as one pipeline (shared/runtime/autopipeline.py;
+    # not on a cluster): EMPIRE_REDIS_AUTOPIPELINE=0 sends each alone
+    redis_autopipeline: bool = True
     dev: bool = False  # EMPIRE_DEV=1: development keys and short passwords are accepted
     cluster: bool = False  # use RedisCluster clients (Valkey/Redis Cluster)
     partitions: int = Field(1, ge=1, le=1024)  # shards of each inter-service stream
