@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import functools
 import json
 from typing import Any
 
@@ -66,17 +65,10 @@ def seal_opening(public_hex: str, game_id: str, round_id: str, slot_key: str, se
     return out
 
 
-@functools.lru_cache(maxsize=4)
-def _private_key(private_hex: str) -> X25519PrivateKey:
-    """The escrow's key, parsed once (21 us a parse: a commit's unseal paid it every time);
-    a few kept for a key rotation's overlap."""
-    return X25519PrivateKey.from_private_bytes(bytes.fromhex(private_hex))
-
-
 def open_sealed(private_hex: str, game_id: str, round_id: str, slot_key: str, seat: int,
                 sealed: str) -> tuple[Any, str]:
     """(choice, nonce hex) of a sealed opening; BadSeal when it does not open here."""
-    key = _private_key(private_hex)
+    key = X25519PrivateKey.from_private_bytes(bytes.fromhex(private_hex))
     try:
         raw = base64.b64decode(sealed.encode("ascii"), validate=True)
         plain = _SUITE.decrypt(raw, key, seal_info(game_id, round_id, slot_key, seat))
