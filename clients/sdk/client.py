@@ -17,6 +17,10 @@ The client resumes after a disconnect: it reconnects, watches every game again f
 view seq and record id (the gateway sends only what was missed, or the latest snapshot with
 ``gap`` set when the resume point is too old) and re-sends every command still awaiting its
 reply under the same ``cmd_id`` (commands are idempotent by id, so nothing applies twice).
+
+Watches are sent at protocol version 3 (issue 25): one ``view`` frame per state change with
+the record entries up to it in ``records``, other entries in ``records`` frames; the session
+applies each entry exactly as a version 2 ``record`` frame (docs/protocol.md).
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from websockets.typing import Subprotocol
 from shared.fairness.commitments import commitment, new_nonce
 from shared.fairness.seal import seal_opening
 from shared.fairness.verify import verify
-from shared.protocol.versions import SEALED_COMMIT_VERSION
+from shared.protocol.versions import PROTOCOL_VERSION, SEALED_COMMIT_VERSION
 from shared.runtime.session_keys import SessionKey
 
 # refusals that say the message was not taken and may be sent again as it is
@@ -677,6 +681,7 @@ class Client:
                         json.dumps(
                             {
                                 "type": "watch",
+                                "v": PROTOCOL_VERSION,
                                 "game_id": g.game_id,
                                 "after_seq": g.seq,
                                 "after_record": g.record_id,
@@ -716,9 +721,16 @@ class Client:
             return
         game = self.games.get(msg.get("game_id", ""))
         if kind == "view" and game is not None:
+            # protocol v3: the record entries up to this state change ride in the view
+            # (applied first: they happened first); below v3 they come as ``record`` frames
+            for item in msg.get("records", ()):
+                game.on_record(item)
             game.on_view(msg)
         elif kind == "record" and game is not None:
             game.on_record(msg)
+        elif kind == "records" and game is not None:  # v3: entries of no view, in order
+            for item in msg["records"]:
+                game.on_record(item)
         elif kind in ("accepted", "rejected", "committed"):
             cmd = msg.get("cmd_id")
             if cmd:
@@ -787,6 +799,7 @@ class Client:
         await self._send(
             {
                 "type": "watch",
+                "v": PROTOCOL_VERSION,
                 "game_id": game_id,
                 "after_seq": game.seq,
                 "after_record": game.record_id,
@@ -802,7 +815,7 @@ class Client:
             if game.rejections and game.rejections[-1].get("code") in WATCH_AGAIN:
                 game.rejections.clear()
                 await asyncio.sleep(0.2)
-                await self._send({"type": "watch", "game_id": game_id,
+                await self._send({"type": "watch", "v": PROTOCOL_VERSION, "game_id": game_id,
                                   "after_seq": game.seq, "after_record": game.record_id})
             if asyncio.get_running_loop().time() > deadline:
                 raise TimeoutError(f"no view of {game_id}")

@@ -73,6 +73,10 @@ async function raw(method, path, body, auth) {
 
 export const cmdId = () => "w" + Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("");
 
+/** The protocol version of a watch: 3 gets one `view` frame per state change with its record
+ * entries in `records`, and `records` frames for the others (docs/protocol.md, issue 25). */
+export const WATCH_VERSION = 3;
+
 /**
  * One WebSocket for the signed-in player. Watches one game at a time; resumes after a drop
  * from the last view seq and record id (Watch.after_seq / after_record).
@@ -120,7 +124,7 @@ export class Socket {
     try {
       await this.connect();
       const w = this.watching;
-      if (w) this.send({ type: "watch", game_id: w.game_id, after_seq: w.seq, after_record: w.record });
+      if (w) this.send({ type: "watch", v: WATCH_VERSION, game_id: w.game_id, after_seq: w.seq, after_record: w.record });
     } catch {
       setTimeout(() => this.resume(), 2000);
     }
@@ -130,7 +134,7 @@ export class Socket {
     if (this.watching && this.watching.game_id !== gameId) this.unwatch();
     this.watching = { game_id: gameId, seq: -1, record: "0-0" };
     await this.connect();
-    this.send({ type: "watch", game_id: gameId });
+    this.send({ type: "watch", v: WATCH_VERSION, game_id: gameId });
   }
 
   unwatch() {
