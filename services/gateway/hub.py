@@ -416,11 +416,17 @@ class Hub:
                 "records": [self._record_item(w, i, f) for i, f in entries]}
 
     async def pump(self, game_id: str) -> None:
-        """One pipelined round trip for every watcher of the game; the frames are queued,
-        never sent here. Watchers at the same place of the same stream (a game's spectators,
-        most of the time) share one read, and every frame is encoded once for all of them
-        (issue 28: 200 sockets watching one game cost 400 reads and 200 encodings per move)."""
-        todo = [(conn, w) for conn in list(self.by_game.get(game_id, ()))
+        """One pipelined round trip for every watcher of the game (``pump_games``)."""
+        await self.pump_games([game_id])
+
+    async def pump_games(self, game_ids: list[str]) -> None:
+        """One pipelined round trip for every watcher of every game named; the frames are
+        queued, never sent here. Watchers at the same place of the same stream (a game's
+        spectators, most of the time) share one read, and every frame is encoded once for all
+        of them (issue 28: 200 sockets watching one game cost 400 reads and 200 encodings per
+        move). The games of one fan-out batch share the round trip too (issue 25: one pipeline
+        per game was a Redis write and read per game, the gateway's largest cost)."""
+        todo = [(conn, w) for game_id in game_ids for conn in list(self.by_game.get(game_id, ()))
                 if (w := conn.watches.get(game_id)) is not None and not conn.closed]
         if not todo:
             return
@@ -430,7 +436,6 @@ class Hub:
             for _, w in todo:
                 await w.lock.acquire()
                 held.append(w.lock)
-            k = Keys(game_id)
             slots: dict[tuple[Any, ...], int] = {}  # distinct read -> its result's index
             plan: list[tuple[Connection, Watch, int, int | None]] = []
             async with self.redis.pipeline(transaction=False) as pipe:
@@ -441,10 +446,13 @@ class Hub:
                     return slots[key]
 
                 for conn, w in todo:
-                    v = read(("v", w.seat, w.view_id), k.view(w.seat), w.view_id, VIEW_PAGE)
+                    k = Keys(w.game_id)
+                    v = read(("v", w.game_id, w.seat, w.view_id), k.view(w.seat), w.view_id,
+                             VIEW_PAGE)
                     r = None  # while catching up, the connection's own task reads the record
                     if not w.catching_up:
-                        r = read(("r", w.record_id), k.record, w.record_id, RECORD_PAGE)
+                        r = read(("r", w.game_id, w.record_id), k.record, w.record_id,
+                                 RECORD_PAGE)
                     plan.append((conn, w, v, r))
                 res = await pipe.execute()
             memo = Frames()
@@ -490,7 +498,7 @@ class Hub:
         games = [g for g in dirty if g in self.by_game]
         for g in games:
             self._active[g] = now
-        await asyncio.gather(*(self.pump(g) for g in games))
+        await self.pump_games(games)
         if chat and self.on_chat is not None:
             await self.on_chat(chat)
         for msg in replies:

@@ -214,3 +214,60 @@ def test_watchers_at_one_place_at_v3_share_one_encoding_per_frame() -> None:
         hub_module.orjson.dumps = real  # type: ignore[assignment]
     assert len(encoded) == 3
     assert all(got == sent[0] for got in sent)
+
+
+def test_the_games_of_one_fan_out_batch_share_one_round_trip() -> None:
+    """Issue 25: a batch of fan-out entries naming several games is one pipelined round trip
+    for all their watchers (it was one per game), and each watcher still gets its own game's
+    frames."""
+    games = [f"g-b{i}" for i in range(5)]
+    streams: dict[str, list[Any]] = {}
+    for n, g in enumerate(games):
+        k = Keys(g)
+        streams[k.record] = [(b"1-0", {b"d": orjson.dumps(entry(n))})]
+        streams[k.view(0)] = [(b"2-0", {b"d": orjson.dumps(view(n)), b"r": b"1-0"})]
+    executed: list[int] = []
+
+    class Counting(FakeRedis):
+        def pipeline(self, transaction: bool = False) -> Pipe:
+            pipe = Pipe(self)
+            real = pipe.execute
+
+            async def execute() -> list[Any]:
+                executed.append(len(pipe.calls))
+                return await real()
+
+            pipe.execute = execute  # type: ignore[method-assign]
+            return pipe
+
+    redis = Counting()
+    redis.streams = streams
+    hub = Hub(redis)
+    sent: dict[str, list[str]] = {g: [] for g in games}
+    conns = []
+    for g in games:
+        async def send(text: str, into: list[str] = sent[g]) -> None:
+            into.append(text)
+
+        async def close(code: int, reason: str) -> None:
+            return None
+
+        conn = Connection(player_id=g, name=g, out=Outbound(send, close, 64, 1 << 20, 5.0))
+        conn.watches[g] = Watch(game_id=g, seat=0, version=3)
+        hub.by_game[g].add(conn)
+        conns.append(conn)
+
+    async def run() -> None:
+        for c in conns:
+            c.out.start()
+        await hub.deliver_batch([{"type": "notify", "game_id": g} for g in games])
+        await asyncio.sleep(0.05)
+        for c in conns:
+            await c.out.aclose()
+
+    asyncio.run(run())
+    assert executed == [2 * len(games)]  # one round trip: a view and a record read per game
+    for n, g in enumerate(games):
+        (frame,) = [orjson.loads(t) for t in sent[g]]
+        assert frame["game_id"] == g and frame["seq"] == n
+        assert [r["entry"] for r in frame["records"]] == [entry(n)]
