@@ -380,6 +380,11 @@ class Hub:
                 while j < len(records) and _sid(records[j][0]) <= last:
                     j += 1
             mine = records[start:j]
+            if len(mine) > RECORDS_PER_FRAME:  # a backlog: the older entries go first
+                self._queue_records(conn, w, mine[:-RECORDS_PER_FRAME], memo)
+                if conn.closed:
+                    return
+                mine = mine[-RECORDS_PER_FRAME:]
             key = ("v3", w.game_id, w.seat, i, look,
                    mine[0][0] if mine else None, mine[-1][0] if mine else None)
             frame = memo.get(key, partial(self._view_of, w, f, mine))

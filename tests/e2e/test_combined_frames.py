@@ -33,7 +33,7 @@ class Watcher:
     url: str
     token: str
     game_id: str
-    v: int
+    v: int | None  # None: a watch frame without ``v`` (version 1)
     frames: list[dict[str, Any]] = field(default_factory=list)
     ws: Any = None
     task: asyncio.Task[None] | None = None
@@ -46,9 +46,11 @@ class Watcher:
                                            subprotocols=offer)
         hello = json.loads(await asyncio.wait_for(self.ws.recv(), 30))
         assert hello["type"] == "welcome", hello
-        await self.ws.send(json.dumps({"type": "watch", "v": self.v, "game_id": self.game_id,
-                                       "after_seq": self.seq,
-                                       "after_record": self.record_id}))
+        watch = {"type": "watch", "game_id": self.game_id, "after_seq": self.seq,
+                 "after_record": self.record_id}
+        if self.v is not None:
+            watch["v"] = self.v
+        await self.ws.send(json.dumps(watch))
         self.task = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
@@ -109,12 +111,14 @@ async def test_a_v3_watch_gets_one_frame_per_state_change_with_a_v2_watchs_entri
         v3 = Watcher(system.url, host.token or "", gid, 3)
         resumed = Watcher(system.url, guest.token or "", gid, 3)
         v2g = Watcher(system.url, guest.token or "", gid, 2)
-        for w in (v2, v3, resumed, v2g):
+        plain = Watcher(system.url, host.token or "", gid, None)  # no v: today's frames
+        everyone = (v2, v3, resumed, v2g, plain)
+        for w in everyone:
             await w.open()
         # the game waits for its entropy round (the seats commit): both watches start from
         # the same snapshot, then see the same state changes
         await until(lambda: all(w.frames and w.views() and w.views()[-1]["node"]["kind"]
-                                == "simultaneous" for w in (v2, v3, resumed, v2g)),
+                                == "simultaneous" for w in everyone),
                     "the first sealed round")
         assert v2.views()[-1]["seq"] == v3.views()[-1]["seq"]
         playing = asyncio.gather(play_seat(host, gid, kind="random"),
@@ -137,16 +141,23 @@ async def test_a_v3_watch_gets_one_frame_per_state_change_with_a_v2_watchs_entri
             if await settled():
                 break
             await asyncio.sleep(0.05)
-        await until(lambda: all(len(w.entries()) >= want for w in (v2, v3, resumed, v2g)),
+        await until(lambda: all(len(w.entries()) >= want for w in everyone),
                     "every record entry")
         await asyncio.sleep(0.3)  # anything still coming would show below
-        for w in (v2, v3, resumed, v2g):
+        for w in everyone:
             await w.close()
 
     # version 2: today's frames exactly: one view per seq, one record frame per entry, v 1
     kinds2 = Counter(f["type"] for f in v2.frames)
     assert set(kinds2) == {"view", "record"}, kinds2
     assert all(f["v"] == 1 and "records" not in f for f in v2.frames)
+    # a watch without ``v`` is version 1: the same frames as the v2 watch of the same seat
+    assert set(Counter(f["type"] for f in plain.frames)) == {"view", "record"}
+    assert all(f["v"] == 1 and "records" not in f for f in plain.frames)
+    assert plain.entries() == v2.entries()
+    s0 = max(v2.views()[0]["seq"], plain.views()[0]["seq"])
+    assert [v for v in plain.views() if v["seq"] >= s0] == \
+        [v for v in v2.views() if v["seq"] >= s0]
     # version 3: the same views (one frame each, from the first seq both hold), the same
     # entries in the same order
     kinds3 = Counter(f["type"] for f in v3.frames)

@@ -271,3 +271,25 @@ def test_the_games_of_one_fan_out_batch_share_one_round_trip() -> None:
         (frame,) = [orjson.loads(t) for t in sent[g]]
         assert frame["game_id"] == g and frame["seq"] == n
         assert [r["entry"] for r in frame["records"]] == [entry(n)]
+
+
+def test_a_view_carries_at_most_records_per_frame_entries_the_older_go_first() -> None:
+    """A watch that fell behind a long stretch of entries before a view gets them in
+    ``records`` frames first, then the view with the last RECORDS_PER_FRAME: no frame grows
+    with the backlog."""
+    redis = FakeRedis()
+    n = hub_module.RECORDS_PER_FRAME * 2 + 50
+    for i in range(1, n + 1):
+        redis.add_record(f"{i}-0", entry(i))
+    redis.add_view(f"{n + 1}-0", view(1), f"{n}-0")
+    sent: list[str] = []
+    hub = Hub(redis)
+    conn = seat(hub, "e", 3, sent)
+    asyncio.run(pumped(hub, conn))
+    frames = [orjson.loads(t) for t in sent]
+    per = hub_module.RECORDS_PER_FRAME
+    assert [(f["type"], len(f["records"])) for f in frames] == [
+        ("records", per), ("records", 50), ("view", per)]
+    ids = [r["id"] for f in frames for r in f["records"]]
+    assert ids == [f"{i}-0" for i in range(1, n + 1)]
+    assert frames[-1]["type"] == "view"
