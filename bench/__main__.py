@@ -235,6 +235,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         help="signed commits: on (required and sent), lenient (sent, the services run with "
         "EMPIRE_REQUIRE_SIGNATURES=0), off (not sent, not required): the A/B of their cost",
     )
+    ap.add_argument(
+        "--protocol", type=int, choices=(2, 3), default=driver.WATCH_VERSION,
+        help="the players' watch version: 3 one frame per state change with its record "
+        "entries (issue 25), 2 one frame per record entry: the A/B of the frames",
+    )
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args(argv)
     if args.quick:
@@ -284,6 +289,7 @@ async def amain(args: argparse.Namespace) -> dict[str, Any]:
         "configs": {k: CONFIGS[k] for k in args.configs},
         "env": dict(system.BENCH_ENV),
         "signatures": args.signatures,
+        "protocol": args.protocol,
         "throughput": [],
         "lifecycle": [],
         "memory": {},
@@ -354,6 +360,7 @@ def print_report(result: dict[str, Any]) -> None:
 def main(argv: list[str] | None = None) -> None:
     args = parse(argv)
     apply_signatures(args.signatures)
+    driver.WATCH_VERSION = args.protocol
     try:
         import uvloop
 

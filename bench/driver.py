@@ -33,7 +33,7 @@ import orjson
 from clients.sdk.client import ApiError, Client
 from shared.fairness.commitments import commitment, new_nonce
 from shared.fairness.seal import seal_opening
-from shared.protocol.versions import SEALED_COMMIT_VERSION
+from shared.protocol.versions import PROTOCOL_VERSION, SEALED_COMMIT_VERSION
 from shared.runtime.session_keys import SessionKey
 
 GAME = "duel"
@@ -57,6 +57,9 @@ class Stats:
     errors: Counter[str] = field(default_factory=Counter)
     frames_in: int = 0
     frames_out: int = 0
+    # frames received by kind: the frame's type, a record frame's entry type after a colon
+    # ("record:committed"), issue 25's count of what a seat receives per round
+    frames_by_kind: Counter[str] = field(default_factory=Counter)
     measuring: bool = True
 
     def clear(self) -> None:
@@ -66,6 +69,7 @@ class Stats:
         self.games_done.clear()
         self.errors.clear()
         self.frames_in = self.frames_out = 0
+        self.frames_by_kind.clear()
 
 
 @dataclass
@@ -88,6 +92,10 @@ _ids = itertools.count(1)
 # commands"); off only for the A/B of what signing costs (`python -m bench --signatures off`,
 # which also starts the services with EMPIRE_REQUIRE_SIGNATURES=0, or they refuse them).
 SIGN = True
+# The protocol version of the players' watches: 3 (the default) gets one frame per state change
+# with its record entries (issue 25); 2 today's frames, one per record entry (`python -m bench
+# --protocol 2`, the A/B of the frames alone, same code)
+WATCH_VERSION = PROTOCOL_VERSION
 
 
 @functools.cache
@@ -156,7 +164,7 @@ class Player:
 
     async def watch(self, game_id: str, until: str | None = None) -> asyncio.Future[None]:
         fut = self.follow(game_id, until)
-        await self.send({"type": "watch", "game_id": game_id})
+        await self.send({"type": "watch", "v": WATCH_VERSION, "game_id": game_id})
         return fut
 
     async def unwatch(self, game_id: str) -> None:
@@ -172,10 +180,20 @@ class Player:
                 self.stats.frames_in += 1
                 msg = orjson.loads(raw)
                 kind = msg.get("type")
+                if kind == "record":
+                    self.stats.frames_by_kind[f"record:{msg['entry'].get('type')}"] += 1
+                else:
+                    self.stats.frames_by_kind[str(kind)] += 1
                 if kind == "view":
+                    # version 3: the record entries up to this state change come first
+                    for item in msg.get("records", ()):
+                        await self._on_record({"game_id": msg["game_id"], **item})
                     await self._on_view(msg, now)
                 elif kind == "record":
                     await self._on_record(msg)
+                elif kind == "records":
+                    for item in msg["records"]:
+                        await self._on_record({"game_id": msg["game_id"], **item})
                 elif kind == "committed":
                     t0 = self.pending.pop(msg["cmd_id"], None)
                     if t0 is not None and self.stats.measuring:

@@ -252,6 +252,10 @@ async def throughput(
         "errors": dict(stats.errors),
         "failures": failures,
         "frames_in_per_round": round(stats.frames_in / max(1, len(stats.rounds_done)), 1),
+        "frames_in_per_round_by_kind": {
+            k: round(n / max(1, len(stats.rounds_done)), 2)
+            for k, n in stats.frames_by_kind.most_common()
+        },
     }
 
 

@@ -29,6 +29,11 @@ import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
+// Watches are sent at protocol version 3 (issue 25, docs/protocol.md "Frames per state
+// change"): one `view` frame per state change whose `records` carry the record entries up to
+// it (applied before the view), and `records` frames for the entries of no view.
+export const WATCH_VERSION = 3;
+
 // ---------------------------------------------------------------------------------------
 // Fairness: the one JavaScript implementation the web page also runs (canonical JSON, LP,
 // commitments, the dealer's draws and the verifier of a finished game), served by the gateway
@@ -349,7 +354,8 @@ export class Client {
       }
       this.reconnects++;
       for (const g of this.games.values()) {
-        this.send({ type: "watch", game_id: g.gameId, after_seq: g.seq, after_record: g.recordId });
+        this.send({ type: "watch", v: WATCH_VERSION, game_id: g.gameId, after_seq: g.seq,
+          after_record: g.recordId });
       }
       for (const c of this.chats.values()) { // the history fills the gap (ids are merged)
         this.send({ type: "chat_join", table_id: c.tableId, game_id: c.gameId });
@@ -372,9 +378,17 @@ export class Client {
       return this.onChat(msg); // never a GameSession's: a bot's seat never sees chat
     }
     const game = this.games.get(msg.game_id);
-    if ((msg.type === "view" || msg.type === "record") && game) {
+    if ((msg.type === "view" || msg.type === "record" || msg.type === "records") && game) {
       this.rewatchTries.delete(game.gameId);
-      return msg.type === "view" ? game.onView(msg) : game.onRecord(msg);
+    }
+    if (msg.type === "view" && game) { // v3: the entries up to this state change come first
+      for (const item of msg.records ?? []) game.onRecord(item);
+      return game.onView(msg);
+    }
+    if (msg.type === "record" && game) return game.onRecord(msg);
+    if (msg.type === "records" && game) { // v3: entries that belong to no view, in order
+      for (const item of msg.records) game.onRecord(item);
+      return;
     }
     // a refused watch (no cmd_id, the game named) that may pass: sent again shortly, whoever
     // sent it (the reconnect's resumed watch too: without this a gateway cut off from storage
@@ -496,7 +510,8 @@ export class Client {
       g = new GameSession(gameId);
       this.games.set(gameId, g);
     }
-    this.send({ type: "watch", game_id: gameId, after_seq: g.seq, after_record: g.recordId });
+    this.send({ type: "watch", v: WATCH_VERSION, game_id: gameId, after_seq: g.seq,
+      after_record: g.recordId });
     const deadline = Date.now() + timeoutMs; // (a refusal that may pass: watchAgain)
     while (!g.view) {
       if (Date.now() > deadline) throw new Error(`no view of ${gameId}`);
@@ -519,7 +534,8 @@ export class Client {
       this.rewatch.delete(gid);
       if (this.closing || this.games.get(gid) !== game) return; // closed or unwatched
       this.rewatched++;
-      this.send({ type: "watch", game_id: gid, after_seq: game.seq, after_record: game.recordId });
+      this.send({ type: "watch", v: WATCH_VERSION, game_id: gid, after_seq: game.seq,
+        after_record: game.recordId });
     }, delay));
     return true;
   }

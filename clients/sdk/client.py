@@ -17,6 +17,10 @@ The client resumes after a disconnect: it reconnects, watches every game again f
 view seq and record id (the gateway sends only what was missed, or the latest snapshot with
 ``gap`` set when the resume point is too old) and re-sends every command still awaiting its
 reply under the same ``cmd_id`` (commands are idempotent by id, so nothing applies twice).
+
+Watches are sent at protocol version 3 (issue 25): one ``view`` frame per state change with
+the record entries up to it in ``records``, other entries in ``records`` frames; the session
+applies each entry exactly as a version 2 ``record`` frame (docs/protocol.md).
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from websockets.typing import Subprotocol
 from shared.fairness.commitments import commitment, new_nonce
 from shared.fairness.seal import seal_opening
 from shared.fairness.verify import verify
-from shared.protocol.versions import SEALED_COMMIT_VERSION
+from shared.protocol.versions import PROTOCOL_VERSION, SEALED_COMMIT_VERSION
 from shared.runtime.session_keys import SessionKey
 
 # refusals that say the message was not taken and may be sent again as it is
@@ -686,6 +690,7 @@ class Client:
                         json.dumps(
                             {
                                 "type": "watch",
+                                "v": PROTOCOL_VERSION,
                                 "game_id": g.game_id,
                                 "after_seq": g.seq,
                                 "after_record": g.record_id,
@@ -726,10 +731,18 @@ class Client:
         game = self.games.get(msg.get("game_id", ""))
         if kind == "view" and game is not None:
             self._rewatch_tries.pop(game.game_id, None)
+            # protocol v3: the record entries up to this state change ride in the view
+            # (applied first: they happened first); below v3 they come as ``record`` frames
+            for item in msg.get("records", ()):
+                game.on_record(item)
             game.on_view(msg)
         elif kind == "record" and game is not None:
             self._rewatch_tries.pop(game.game_id, None)
             game.on_record(msg)
+        elif kind == "records" and game is not None:  # v3: entries of no view, in order
+            self._rewatch_tries.pop(game.game_id, None)
+            for item in msg["records"]:
+                game.on_record(item)
         elif kind == "rejected" and not msg.get("cmd_id") and game is not None \
                 and msg.get("code") in WATCH_AGAIN and self._watch_again(game):
             return  # a refused watch (no cmd_id, the game named): sent again shortly
@@ -801,6 +814,7 @@ class Client:
         await self._send(
             {
                 "type": "watch",
+                "v": PROTOCOL_VERSION,
                 "game_id": game_id,
                 "after_seq": game.seq,
                 "after_record": game.record_id,
@@ -844,7 +858,7 @@ class Client:
             return  # closed, or unwatched meanwhile
         self.rewatched += 1
         with contextlib.suppress(websockets.ConnectionClosed):  # the reconnect resumes it
-            await self._send({"type": "watch", "game_id": game.game_id,
+            await self._send({"type": "watch", "v": PROTOCOL_VERSION, "game_id": game.game_id,
                               "after_seq": game.seq, "after_record": game.record_id})
 
     async def _request(

@@ -2,7 +2,10 @@
 
 ``commit`` is one Lua script: compare-and-set on the game's seq, then in the same atomic step
 the new document, the private log entries, the public record entries, every seat's view
-snapshot and the spectator's, and the command id (idempotency). All keys share the game's
+snapshot and the spectator's, and the command id (idempotency). A view entry written with
+record entries carries, beside its ``d``, the id of the last of them (``r``): the gateway
+sends a protocol version 3 watch that view and the record entries up to ``r`` in one frame
+(services/gateway/hub.py, issue 25). All keys share the game's
 hash tag, so this also works on a cluster. When the new document's stage is ``ended`` the same
 step copies the private log ``g:{id}:log`` to its public copy ``g:{id}:publog``: the only copy
 of the log the gateway's Redis user can read (deploy/valkey/users.acl.template), so the log
@@ -46,9 +49,15 @@ local n_rec = tonumber(ARGV[7])
 local maxlen = ARGV[8]
 local i = 10
 for _ = 1, n_log do redis.call('XADD', KEYS[2], '*', 'd', ARGV[i]); i = i + 1 end
-for _ = 1, n_rec do redis.call('XADD', KEYS[3], '*', 'd', ARGV[i]); i = i + 1 end
+local rec = nil
+for _ = 1, n_rec do rec = redis.call('XADD', KEYS[3], '*', 'd', ARGV[i]); i = i + 1 end
 for k = 6, #KEYS do
-  redis.call('XADD', KEYS[k], 'MAXLEN', '~', maxlen, '*', 'd', ARGV[i]); i = i + 1
+  if rec then
+    redis.call('XADD', KEYS[k], 'MAXLEN', '~', maxlen, '*', 'd', ARGV[i], 'r', rec)
+  else
+    redis.call('XADD', KEYS[k], 'MAXLEN', '~', maxlen, '*', 'd', ARGV[i])
+  end
+  i = i + 1
 end
 if ARGV[9] == '1' then redis.call('COPY', KEYS[2], KEYS[5], 'REPLACE') end
 return {1, ARGV[2]}

@@ -14,6 +14,15 @@ bounded outbound queue (services/gateway/outbound.py); every socket send happens
 connection's own writer task, and no lock is held across one. A record backlog (a fresh
 ``watch`` of a long game, a watcher that fell a page behind) is paged by the connection's own
 task, one page whenever its queue has room, never through the shared fan-out.
+
+Protocol version 3 (issue 25, fewer frames; shared/protocol/versions.py): a watch sent with
+``v`` >= 3 gets ONE ``view`` frame per state change, whose ``records`` carry the record entries
+up to the last one that state change wrote (the adjudicator stamps it on the view entry as
+``r``: services/adjudicator/store.py), and the record entries that belong to no view (another
+seat's commitment, the escrow's close, a backlog page) as ``records`` frames of up to
+RECORDS_PER_FRAME entries. The entries, their order and their ids are exactly what a version 1
+or 2 watch gets one ``record`` frame each; ``w.record_id`` moves only as they are queued, so a
+resume (``after_record``) loses nothing.
 """
 
 from __future__ import annotations
@@ -22,7 +31,7 @@ import asyncio
 import contextlib
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -36,6 +45,7 @@ from services.gateway import erased
 from services.gateway.outbound import Outbound
 from shared.protocol import internal as im
 from shared.protocol.streams import Keys
+from shared.protocol.versions import COMBINED_FRAMES_VERSION
 from shared.rules.narrate import narrate
 from shared.runtime import metrics
 from shared.runtime.jsonutil import loads, text
@@ -45,6 +55,7 @@ log = structlog.get_logger("gateway")
 VIEW_PAGE = 200  # view entries read per watcher per pump (a view is a complete snapshot)
 RECORD_PAGE = 500  # public record entries per fan-out read; a longer backlog is paged
 CATCH_UP_PAGE = 100  # record entries queued per page by a connection's own catch-up
+RECORDS_PER_FRAME = 100  # version 3: record entries per ``records`` frame at most
 
 
 @dataclass
@@ -57,6 +68,7 @@ class Watch:
     catching_up: bool = False  # the record backlog is paged by the connection, not the pump
     catch_up: asyncio.Task[None] | None = None
     game: str = ""  # the game's registry name, for the log sentences
+    version: int = 1  # the watch frame's protocol version: >= 3 combines frames (issue 25)
     names: list[str] = field(default_factory=list)  # seat -> player name (as shown)
     erased: set[str] = field(default_factory=set)  # its deleted players (erased.py)
     # how this watch's frames look beyond the entry (game, names, erased): part of the fan-out
@@ -65,6 +77,11 @@ class Watch:
 
     def __post_init__(self) -> None:
         self.look = (self.game, tuple(self.names), frozenset(self.erased))
+
+    @property
+    def combined(self) -> bool:
+        """Version 3: one frame per state change with its record entries (issue 25)."""
+        return self.version >= COMBINED_FRAMES_VERSION
 
 
 @dataclass(eq=False)
@@ -211,7 +228,7 @@ class Hub:
                 del self.rooms[key]
 
     async def watch(self, conn: Connection, game_id: str, seat: int | None, after_seq: int,
-                    after_record: str) -> None:
+                    after_record: str, version: int = 1) -> None:
         """Called from the connection's own task: the resumed views, then the record after
         ``after_record`` page by page, each page once the connection's queue has room."""
         await conn.out.wait_room()
@@ -228,7 +245,7 @@ class Hub:
             gone = await erased.erased(self.redis, erased.row_ids(players))
             names = erased.names(players, gone)
         w = Watch(game_id=game_id, seat=seat, record_id=after_record, catching_up=True,
-                  game=game, names=names, erased=gone)
+                  game=game, names=names, erased=gone, version=version)
         if self.want is not None:  # the game's fan-out shard is read from before the first
             await self.want(game_id, pin=True)  # read (pinned: not dropped before w is seen)
         conn.watches[game_id] = w
@@ -292,12 +309,17 @@ class Hub:
             conn.push(self._view_msg(w, p))
             w.view_id = i
 
-    def _view_msg(self, w: Watch, p: dict[str, Any], gap: bool = False) -> dict[str, Any]:
-        return {"type": "view", "v": 1, "game_id": w.game_id, "seq": p["seq"],
-                "seat": p["seat"], "stage": p.get("stage"), "view": p["view"],
-                "legal": p["legal"], "node": p["node"],
-                "events": [self._narrated(w, e) for e in p["events"]],
-                "cmd_ids": p.get("cmd_ids", []), "gap": gap}
+    def _view_msg(self, w: Watch, p: dict[str, Any], gap: bool = False,
+                  records: Sequence[Any] = ()) -> dict[str, Any]:
+        msg: dict[str, Any] = {"type": "view", "v": 1, "game_id": w.game_id, "seq": p["seq"],
+                               "seat": p["seat"], "stage": p.get("stage"), "view": p["view"],
+                               "legal": p["legal"], "node": p["node"],
+                               "events": [self._narrated(w, e) for e in p["events"]],
+                               "cmd_ids": p.get("cmd_ids", []), "gap": gap}
+        if w.combined:  # version 3: the record entries up to this state change ride along
+            msg["v"] = COMBINED_FRAMES_VERSION
+            msg["records"] = [self._record_item(w, i, f) for i, f in records]
+        return msg
 
     @staticmethod
     def _narrated(w: Watch, e: dict[str, Any]) -> dict[str, Any]:
@@ -326,6 +348,15 @@ class Hub:
                        memo: Frames | None = None) -> None:
         memo = memo if memo is not None else Frames()
         look = w.look
+        if w.combined:  # version 3: several entries per ``records`` frame
+            for n in range(0, len(entries), RECORDS_PER_FRAME):
+                chunk = entries[n:n + RECORDS_PER_FRAME]
+                frame = memo.get(("rs", w.game_id, chunk[0][0], chunk[-1][0], look),
+                                 partial(self._records_msg, w, chunk))
+                if not conn.out.push(*frame):
+                    return
+                w.record_id = text(chunk[-1][0])
+            return
         for i, f in entries:
             frame = memo.get(("r", w.game_id, i, look),
                              partial(self._record_msg, w, i, f))
@@ -333,27 +364,74 @@ class Hub:
                 return
             w.record_id = text(i)
 
-    def _view_of(self, w: Watch, f: Any) -> dict[str, Any]:
-        return self._view_msg(w, loads(f[b"d"]))
+    def _queue_combined(self, conn: Connection, w: Watch, views: list[Any],
+                        records: list[Any], memo: Frames) -> None:
+        """Version 3: each view in one frame with the record entries up to the last one its
+        state change wrote (``r`` on the view entry), then the entries left over (written
+        after the last view, or by the escrow and the dealer alone) in ``records`` frames.
+        A view entry without ``r`` (a move that wrote no record entry) carries none."""
+        look = w.look
+        j = 0
+        for i, f in views:
+            start = j
+            upto = f.get(b"r")
+            if upto is not None:
+                last = _sid(upto)
+                while j < len(records) and _sid(records[j][0]) <= last:
+                    j += 1
+            mine = records[start:j]
+            if len(mine) > RECORDS_PER_FRAME:  # a backlog: the older entries go first
+                self._queue_records(conn, w, mine[:-RECORDS_PER_FRAME], memo)
+                if conn.closed:
+                    return
+                mine = mine[-RECORDS_PER_FRAME:]
+            key = ("v3", w.game_id, w.seat, i, look,
+                   mine[0][0] if mine else None, mine[-1][0] if mine else None)
+            frame = memo.get(key, partial(self._view_of, w, f, mine))
+            if not conn.out.push(*frame):
+                return
+            w.view_id = text(i)
+            if mine:
+                w.record_id = text(mine[-1][0])
+        if j < len(records):
+            self._queue_records(conn, w, records[j:], memo)
 
-    def _record_msg(self, w: Watch, i: Any, f: Any) -> dict[str, Any]:
+    def _view_of(self, w: Watch, f: Any, records: Sequence[Any] = ()) -> dict[str, Any]:
+        return self._view_msg(w, loads(f[b"d"]), records=records)
+
+    def _record_item(self, w: Watch, i: Any, f: Any) -> dict[str, Any]:
+        """A record entry as sent: its id, the entry (a deleted player's seat anonymized)
+        and, for an ``event`` entry, its sentence."""
         entry = erased.entry(loads(f[b"d"]), w.erased)
-        frame = {"type": "record", "v": 1, "game_id": w.game_id, "id": text(i), "entry": entry}
+        item: dict[str, Any] = {"id": text(i), "entry": entry}
         if isinstance(entry, dict) and entry.get("type") == "event":
             # the sentence beside the entry, never inside it: the entry stays exactly the
             # record that clients verify (and compare with the HTTP record; both show a
             # deleted player's seat anonymized alike)
             sentence = self._narrated(w, entry).get("text")
             if isinstance(sentence, str):
-                frame["text"] = sentence
-        return frame
+                item["text"] = sentence
+        return item
+
+    def _record_msg(self, w: Watch, i: Any, f: Any) -> dict[str, Any]:
+        return {"type": "record", "v": 1, "game_id": w.game_id, **self._record_item(w, i, f)}
+
+    def _records_msg(self, w: Watch, entries: list[Any]) -> dict[str, Any]:
+        return {"type": "records", "v": COMBINED_FRAMES_VERSION, "game_id": w.game_id,
+                "records": [self._record_item(w, i, f) for i, f in entries]}
 
     async def pump(self, game_id: str) -> None:
-        """One pipelined round trip for every watcher of the game; the frames are queued,
-        never sent here. Watchers at the same place of the same stream (a game's spectators,
-        most of the time) share one read, and every frame is encoded once for all of them
-        (issue 28: 200 sockets watching one game cost 400 reads and 200 encodings per move)."""
-        todo = [(conn, w) for conn in list(self.by_game.get(game_id, ()))
+        """One pipelined round trip for every watcher of the game (``pump_games``)."""
+        await self.pump_games([game_id])
+
+    async def pump_games(self, game_ids: list[str]) -> None:
+        """One pipelined round trip for every watcher of every game named; the frames are
+        queued, never sent here. Watchers at the same place of the same stream (a game's
+        spectators, most of the time) share one read, and every frame is encoded once for all
+        of them (issue 28: 200 sockets watching one game cost 400 reads and 200 encodings per
+        move). The games of one fan-out batch share the round trip too (issue 25: one pipeline
+        per game was a Redis write and read per game, the gateway's largest cost)."""
+        todo = [(conn, w) for game_id in game_ids for conn in list(self.by_game.get(game_id, ()))
                 if (w := conn.watches.get(game_id)) is not None and not conn.closed]
         if not todo:
             return
@@ -363,7 +441,6 @@ class Hub:
             for _, w in todo:
                 await w.lock.acquire()
                 held.append(w.lock)
-            k = Keys(game_id)
             slots: dict[tuple[Any, ...], int] = {}  # distinct read -> its result's index
             plan: list[tuple[Connection, Watch, int, int | None]] = []
             async with self.redis.pipeline(transaction=False) as pipe:
@@ -374,20 +451,26 @@ class Hub:
                     return slots[key]
 
                 for conn, w in todo:
-                    v = read(("v", w.seat, w.view_id), k.view(w.seat), w.view_id, VIEW_PAGE)
+                    k = Keys(w.game_id)
+                    v = read(("v", w.game_id, w.seat, w.view_id), k.view(w.seat), w.view_id,
+                             VIEW_PAGE)
                     r = None  # while catching up, the connection's own task reads the record
                     if not w.catching_up:
-                        r = read(("r", w.record_id), k.record, w.record_id, RECORD_PAGE)
+                        r = read(("r", w.game_id, w.record_id), k.record, w.record_id,
+                                 RECORD_PAGE)
                     plan.append((conn, w, v, r))
                 res = await pipe.execute()
             memo = Frames()
             for conn, w, v, r in plan:
-                self._queue_views(conn, w, res[v], memo)
-                if r is not None:
-                    entries = res[r]
-                    self._queue_records(conn, w, entries, memo)
-                    if len(entries) >= RECORD_PAGE and not conn.closed:
-                        self._start_catch_up(conn, w)
+                entries = res[r] if r is not None else []
+                if w.combined:
+                    self._queue_combined(conn, w, res[v], entries, memo)
+                else:
+                    self._queue_views(conn, w, res[v], memo)
+                    if r is not None:
+                        self._queue_records(conn, w, entries, memo)
+                if r is not None and len(entries) >= RECORD_PAGE and not conn.closed:
+                    self._start_catch_up(conn, w)
         finally:
             for lock in held:
                 lock.release()
@@ -420,7 +503,7 @@ class Hub:
         games = [g for g in dirty if g in self.by_game]
         for g in games:
             self._active[g] = now
-        await asyncio.gather(*(self.pump(g) for g in games))
+        await self.pump_games(games)
         if chat and self.on_chat is not None:
             await self.on_chat(chat)
         for msg in replies:
@@ -469,6 +552,12 @@ class Hub:
                     continue
                 with contextlib.suppress(Exception):
                     await self.pump(gid)
+
+
+def _sid(i: Any) -> tuple[int, int]:
+    """A stream id as a pair of numbers, for ordering."""
+    ms, _, n = text(i).partition("-")
+    return int(ms), int(n or 0)
 
 
 def _cancel(w: Watch) -> None:

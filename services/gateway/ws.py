@@ -280,7 +280,12 @@ class Edge:
                 return _rejected("message/rate_limited",
                                  f"at most {self.limits.ws_watches_per_game} of your connections "
                                  "may watch one game", cmd, msg.game_id)
-            await self.hub.watch(conn, msg.game_id, seat, msg.after_seq, msg.after_record)
+            # the watch's version picks its frames: >= 3 combined (issue 25), else today's;
+            # a watch without ``v`` is version 1 (as every check above reads it), not the
+            # model's default
+            version = msg.v if "v" in msg.model_fields_set else 1
+            await self.hub.watch(conn, msg.game_id, seat, msg.after_seq, msg.after_record,
+                                 version=version)
             return None
         if seat is None:
             return _rejected("seat/not_seated", "you have no seat in this game", cmd,

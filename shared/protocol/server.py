@@ -45,11 +45,27 @@ class Committed(Wire):
     commitment: str
 
 
+class RecordItem(BaseModel):
+    """One public record entry inside a version 3 frame (``view.records``, ``records``):
+    what a ``record`` frame carries, without its envelope."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str  # the record stream id; resume with Watch.after_record = the last id seen
+    entry: dict[str, JsonValue]
+    text: str | None = None
+
+
 class ViewUpdate(Wire):
     """A full snapshot of the seat's view at ``seq`` with the events since the previous one
     that this seat may see. ``cmd_ids``: commands whose application produced this seq. Each
     event is ``{type, data, text, private?}``: ``text`` is its one-sentence narration
-    (shared/rules/narrate.py), ``private`` marks an event only some seats see."""
+    (shared/rules/narrate.py), ``private`` marks an event only some seats see.
+
+    ``records`` (protocol version 3 only, shared/protocol/versions.py): the public record
+    entries not yet sent to this watch up to the last one this state change wrote, oldest
+    first; a client applies them before the view (they happened first). Below version 3 it
+    is absent and every record entry comes as its own ``record`` frame."""
 
     type: Literal["view"] = "view"
     game_id: str
@@ -62,6 +78,7 @@ class ViewUpdate(Wire):
     events: list[dict[str, JsonValue]]
     cmd_ids: list[str] = []
     gap: bool = False  # the client's resume point was older than what is kept
+    records: list[RecordItem] = []  # version 3 only: the record entries up to this change
 
 
 class RecordEntry(Wire):
@@ -74,6 +91,16 @@ class RecordEntry(Wire):
     id: str  # the record stream id; resume with Watch.after_record = the last id seen
     entry: dict[str, JsonValue]
     text: str | None = None
+
+
+class RecordEntries(Wire):
+    """Protocol version 3: public record entries that belong to no view of this watch
+    (another seat's commitment, the escrow's close, a backlog page after a ``watch``), several
+    per frame, oldest first. Below version 3 each comes as its own ``record`` frame."""
+
+    type: Literal["records"] = "records"
+    game_id: str
+    records: list[RecordItem]
 
 
 class Pong(Wire):
@@ -133,8 +160,8 @@ class ChatMutes(Wire):
 
 
 ServerMessage: TypeAlias = Annotated[
-    Welcome | Accepted | Rejected | Committed | ViewUpdate | RecordEntry | Pong | ChatMessage
-    | ChatHistory | ChatMutes,
+    Welcome | Accepted | Rejected | Committed | ViewUpdate | RecordEntry | RecordEntries | Pong
+    | ChatMessage | ChatHistory | ChatMutes,
     Field(discriminator="type"),
 ]
 SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

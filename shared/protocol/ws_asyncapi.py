@@ -142,6 +142,24 @@ EXAMPLES: dict[str, dict[str, Any]] = {
             "public": None,
         },
     },
+    "RecordEntries": {
+        "type": "records",
+        "v": 3,
+        "game_id": "g-4f1c2a9e8b7d6c5a",
+        "records": [
+            {
+                "id": "1731571200000-5",
+                "entry": {
+                    "type": "committed",
+                    "round_id": "pick:1",
+                    "slot": "s1",
+                    "seat": 1,
+                    "commitment": _COMMITMENT,
+                    "public": None,
+                },
+            }
+        ],
+    },
     "Pong": {"type": "pong"},
     "ChatJoin": {"type": "chat_join", "cmd_id": "j1f2e3d4c5b6a7980",
                  "game_id": "g-4f1c2a9e8b7d6c5a"},
@@ -194,7 +212,7 @@ DESCRIPTIONS: dict[str, str] = {
 
 # client message -> the replies it may get (besides the pushes it causes)
 REPLIES: dict[str, tuple[str, ...]] = {
-    "Watch": ("ViewUpdate", "RecordEntry", "Rejected"),
+    "Watch": ("ViewUpdate", "RecordEntry", "RecordEntries", "Rejected"),
     "Unwatch": (),
     "Act": ("Accepted", "Rejected"),
     "Commit": ("Committed", "Rejected"),
@@ -219,7 +237,14 @@ PUSHES: tuple[tuple[str, str, str], ...] = (
         "sendRecord",
         "RecordEntry",
         "Each new entry of a watched game's public record "
-        "(commitments, reveals, draws, the dealer's seed).",
+        "(commitments, reveals, draws, the dealer's seed), to a watch below version 3.",
+    ),
+    (
+        "sendRecords",
+        "RecordEntries",
+        "Version 3 watches: the new record entries that belong to no view (another seat's "
+        "commitment, the escrow's close, a backlog page), several per frame; the others ride "
+        "in the view's ``records``.",
     ),
     (
         "sendChat",

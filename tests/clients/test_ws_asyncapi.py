@@ -46,6 +46,7 @@ def test_document_is_deterministic_and_complete() -> None:
         "committed",
         "view",
         "record",
+        "records",  # protocol v3 (issue 25): several record entries per frame
         "pong",
         "chat",  # both ways: a client's post, a server's message (two models)
         "chat_join",

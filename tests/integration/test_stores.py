@@ -57,6 +57,24 @@ async def test_compare_and_set_lets_exactly_one_writer_win(r: Any) -> None:
     assert loaded is not None and loaded.seq == 1
 
 
+async def test_a_move_with_record_entries_marks_its_views_with_the_last_one(r: Any) -> None:
+    """Issue 25 (protocol v3): every view entry a move writes carries ``r``, the id of the
+    last record entry the same atomic step wrote, so the gateway can send a v3 watch the view
+    and those entries in one frame; a move without record entries leaves ``r`` out."""
+    store = Store(r)
+    doc = new_doc("g-rmark")
+    views = core.render_views(doc, [])
+    k = Keys("g-rmark")
+    assert (await store.commit(-1, doc, [], [{"type": "a"}, {"type": "b"}], views)).ok
+    last = (await r.xrevrange(k.record, count=1))[0][0]
+    for key in (k.spectator, k.view(0), k.view(1)):
+        (_, fields), = await r.xrange(key)
+        assert fields[b"r"] == last
+    assert (await store.commit(0, doc.model_copy(update={"seq": 1}), [], [], views)).ok
+    for key in (k.spectator, k.view(0), k.view(1)):
+        assert b"r" not in (await r.xrevrange(key, count=1))[0][1]
+
+
 async def test_a_command_id_applies_once(r: Any) -> None:
     store = Store(r)
     doc = new_doc("g-dup")

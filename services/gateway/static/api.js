@@ -79,6 +79,9 @@ export const cmdId = () => "w" + Array.from(crypto.getRandomValues(new Uint8Arra
 export const WATCH_AGAIN = new Set(["message/unavailable", "message/rate_limited", "game/not_found"]);
 export const WATCH_BACKOFF_MS = [200, 400, 800, 1600, 3200, 5000];
 export const WATCH_TRIES = 12;
+/** The protocol version of a watch: 3 gets one `view` frame per state change with its record
+ * entries in `records`, and `records` frames for the others (docs/protocol.md, issue 25). */
+export const WATCH_VERSION = 3;
 
 /**
  * One WebSocket for the signed-in player. Watches one game at a time; resumes after a drop
@@ -102,7 +105,10 @@ export class Socket {
   watchRefused(m) {
     const w = this.watching;
     if (!w || m.game_id !== w.game_id) return false;
-    if (m.type === "view" || m.type === "record") { this.rewatchTries = 0; return false; }
+    if (m.type === "view" || m.type === "record" || m.type === "records") {
+      this.rewatchTries = 0;
+      return false;
+    }
     if (m.type !== "rejected" || m.cmd_id || !WATCH_AGAIN.has(m.code)) return false;
     if (this.rewatchTimer) return true;
     if (this.rewatchTries >= WATCH_TRIES) return false;
@@ -112,7 +118,8 @@ export class Socket {
       this.rewatchTimer = null;
       const v = this.watching;
       if (v && v.game_id === m.game_id) {
-        this.send({ type: "watch", game_id: v.game_id, after_seq: v.seq, after_record: v.record });
+        this.send({ type: "watch", v: WATCH_VERSION, game_id: v.game_id, after_seq: v.seq,
+          after_record: v.record });
       }
     }, delay);
     return true;
@@ -154,7 +161,7 @@ export class Socket {
     try {
       await this.connect();
       const w = this.watching;
-      if (w) this.send({ type: "watch", game_id: w.game_id, after_seq: w.seq, after_record: w.record });
+      if (w) this.send({ type: "watch", v: WATCH_VERSION, game_id: w.game_id, after_seq: w.seq, after_record: w.record });
     } catch {
       setTimeout(() => this.resume(), 2000);
     }
@@ -165,7 +172,7 @@ export class Socket {
     this.watching = { game_id: gameId, seq: -1, record: "0-0" };
     this.rewatchTries = 0;
     await this.connect();
-    this.send({ type: "watch", game_id: gameId });
+    this.send({ type: "watch", v: WATCH_VERSION, game_id: gameId });
   }
 
   unwatch() {

@@ -60,15 +60,22 @@ export const current = () => S;
 
 export function onMessage(m) {
   if (!S) return;
-  if (m.type === "view" && m.game_id === S.id) onView(m);
-  else if (m.type === "record" && m.game_id === S.id) {
-    socket.watching && (socket.watching.record = m.id);
-    const st = S;
-    S.recordQ = S.recordQ.then(() => onRecord(st, m.entry, m.text)).catch((e) => console.error(e));
-  } else if (m.type === "committed" && m.game_id === S.id) {
+  if (m.type === "view" && m.game_id === S.id) { // protocol v3: its record entries first
+    for (const item of m.records || []) queueRecord(item);
+    onView(m);
+  } else if (m.type === "record" && m.game_id === S.id) queueRecord(m);
+  else if (m.type === "records" && m.game_id === S.id) m.records.forEach(queueRecord); // v3
+  else if (m.type === "committed" && m.game_id === S.id) {
     const r = S.receipts[`${m.round_id}/${m.slot}`];
     if (r) { r.ack = m.commitment === r.commitment ? "ok" : "bad"; saveReceipts(); renderSealed(); }
   } else if (m.type === "rejected") onRejected(m);
+}
+
+/** One public record entry (a v2 `record` frame, or an item of a v3 frame's `records`). */
+function queueRecord(item) {
+  socket.watching && (socket.watching.record = item.id);
+  const st = S;
+  S.recordQ = S.recordQ.then(() => onRecord(st, item.entry, item.text)).catch((e) => console.error(e));
 }
 
 function onView(m) {
