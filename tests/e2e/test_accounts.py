@@ -181,7 +181,8 @@ async def test_admin_ends_a_game_suspends_and_everything_is_audited(hall: Superv
         ended = [e for e in rec["record"] if e["type"] == "game_ended"]
         assert ended and ended[0]["outcome"]["status"] == "aborted"
         assert ended[0]["outcome"]["reason"] == "abusive chat"
-        assert (await player.verify_game(gid)).ok
+        v = await player.verify_game(gid)
+        assert v.ok, v.problems
         t2 = await player.create_table("duel", seats=2)
         await admin.admin_close_table(t2["table_id"], "spam")
         assert (await player.get_table(t2["table_id"]))["status"] == "closed"
