@@ -270,10 +270,11 @@ def test_the_fast_draws_are_the_dealers() -> None:
             assert dice(label, sides, count) == draws.dice(key, label, sides, count)
 
 
-def _hand_recount(cards: tuple[str, ...], regimes: tuple[str, ...]) -> dict[str, Any]:
+def _hand_recount(cards: tuple[str, ...], regimes: tuple[int, ...]) -> dict[str, Any]:
     """What ``empire_cards.fast.Hand`` keeps, counted again from scratch with the rules
-    helpers (sets.py, cards.py)."""
+    helpers (sets.py, cards.py); ``regimes`` by index in REGIMES."""
     from shared.rules.empire_cards.cards import distinct_by_label, sorted_cards
+    from shared.rules.empire_cards.data import REGIMES
     from shared.rules.empire_cards.sets import (
         barbarian_options,
         empire_options,
@@ -283,11 +284,11 @@ def _hand_recount(cards: tuple[str, ...], regimes: tuple[str, ...]) -> dict[str,
 
     return {"sorted": cards == sorted_cards(cards), "distinct": list(distinct_by_label(cards)),
             "new": len(new_army_options(cards)),
-            "sets": sum(len(empire_options(cards, r)) for r in regimes)  # type: ignore[misc,arg-type]
+            "sets": sum(len(empire_options(cards, REGIMES[g])) for g in regimes)
             + len(barbarian_options(cards)) + len(serf_options(cards))}
 
 
-def _hand_counts(hand: Any, regimes: tuple[str, ...]) -> dict[str, Any]:
+def _hand_counts(hand: Any, regimes: tuple[int, ...]) -> dict[str, Any]:
     from shared.rules.empire_cards.cards import distinct_by_label
 
     cards = tuple(hand.cards)
@@ -302,8 +303,8 @@ def test_the_card_games_hand_counts_equal_a_recount() -> None:
     sets (CG-9), empire runs of every regime, Barbarian and Serf sets (CG-10 .. CG-13), and
     the additions onto a set of each size; random hands of 2 and 3 packs, Wizards included."""
     from shared.rules.empire_cards import fast
-    from shared.rules.empire_cards.cards import sorted_cards
-    from shared.rules.empire_cards.data import REGIMES, deck_cards
+    from shared.rules.empire_cards.cards import rank_of, sorted_cards
+    from shared.rules.empire_cards.data import RANKS, WIZARD, deck_cards
     from shared.rules.empire_cards.sets import army_addition_options
 
     rng = random.Random(3)
@@ -321,8 +322,10 @@ def test_the_card_games_hand_counts_equal_a_recount() -> None:
                 card = rest.pop(rng.randrange(len(rest)))
                 hand.put(card)
             cards = tuple(hand.cards)
-            regimes = REGIMES[: rng.randint(0, 3)]
+            regimes = tuple(range(rng.randint(0, 3)))
             assert _hand_counts(hand, regimes) == _hand_recount(cards, regimes), cards
+            for rid, rank in enumerate((*RANKS, WIZARD)):
+                assert hand.rank_cards(rid) == tuple(c for c in cards if rank_of(c) == rank)
             for rank in ("3", "7", "Q", "A"):  # additions onto a set of 1-4 cards of rank
                 rid = fast._RID[rank]
                 for size in range(1, 5):
@@ -350,6 +353,7 @@ def test_the_card_games_counts_after_every_move(n: int, options: dict[str, Json]
         for s, hand in enumerate(f.hands):
             regimes = f.regimes[s]
             assert _hand_counts(hand, regimes) == _hand_recount(tuple(hand.cards), regimes)
+            assert f.ainfo[s] in (None, fast._army_info(f.armies[s]))  # dropped on change
         if fast._compact_turn(f) and not f.owed:
             seat = fast._awaited(f)
             seen: list[int] = []

@@ -27,7 +27,7 @@ recount of the hand after every move. A rules change goes into both paths.
 from __future__ import annotations
 
 import random
-from bisect import insort
+from bisect import bisect_left, insort
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import product
@@ -106,6 +106,8 @@ _SUIT = {c: suit_of(c) for c in _ALL}
 W_RANK = len(RANKS)  # 13: the Wizards' rank id
 W_LABEL = 4 * W_RANK  # 52: the Wizards' one label
 _RID = {**{r: i for i, r in enumerate(RANKS)}, WIZARD: W_RANK}  # rank -> rank id (2 = 0)
+_RANK_START = [min(i for i, c in enumerate(_ALL) if _RID[_RANK[c]] == r)
+               for r in range(W_RANK + 1)]  # the sort position of a rank's first card
 # card -> label id: rank id * 4 + suit index for a natural, 52 for a Wizard
 _LID = {c: 4 * _RID[_RANK[c]] + (0 if s is None else SUITS.index(s)) for c, s in _SUIT.items()}
 # A rank's code: the sum of its label counts c_i * 4**i (suit i, at most 3 packs: c_i <= 3);
@@ -139,8 +141,14 @@ _ADD = [[sum(_multisets(code, k) for k in range(1, ARMY_MAX - size + 1)) for cod
 _MASK = [sum(1 << i for i, c in enumerate(_counts(code)) if c) for code in _CODES]
 _LOW = [(m & -m).bit_length() - 1 for m in range(16)]
 _POP = [m.bit_count() for m in range(16)]
-_REGIME_RIDS = {regime: tuple(_RID[r] for r in ranks) for regime, ranks in REGIME_RANKS.items()}
-_BARBARIAN_RIDS = tuple(_RID[r] for r in BARBARIAN_RANKS)
+# the runs a hand keeps counts of: each regime's empire set (REGIMES' order), the Barbarian
+BARBARIAN = len(REGIMES)
+_RUN_RIDS = (*(tuple(_RID[r] for r in REGIME_RANKS[regime]) for regime in REGIMES),
+             tuple(_RID[r] for r in BARBARIAN_RANKS))
+_REGIME_OF_RID = [next((g for g, rids in enumerate(_RUN_RIDS[:BARBARIAN]) if r in rids), -1)
+                  for r in range(W_RANK + 1)]
+_REGIME_ID = {regime: g for g, regime in enumerate(REGIMES)}
+_ALL_REGIMES = tuple(range(len(REGIMES)))
 
 
 def _run_count(rc: list[int], rids: tuple[int, ...]) -> int:
@@ -176,8 +184,9 @@ class Hand:
         self.suits = [0, 0, 0, 0]  # naturals per suit (sets.serf_options)
         self.k = 0  # distinct labels
         self.new = 0  # new army sets (sets.new_army_options)
-        # (runs per regime, Barbarian runs), None once a suit of a rank or the Wizards change
-        self.runs: tuple[dict[str, int], int] | None = None
+        # runs per regime and the Barbarian's (_RUN_RIDS), None once a suit of one of their
+        # ranks or the Wizards change
+        self.runs: list[int | None] = [None, None, None, None]
         for card in cards:
             self._count(card)
 
@@ -192,13 +201,15 @@ class Hand:
         rc[r] = code = old + _STEP[lid]
         table = _NEW[r]
         self.new += table[code] - table[old]
-        if not c:
-            self.k += 1
-            self.runs = None
         if lid == W_LABEL:
-            self.runs = None
+            self.runs = [None, None, None, None]
         else:
             self.suits[lid & 3] += 1
+        if not c:
+            self.k += 1
+            if 0 < r < W_RANK:
+                runs = self.runs
+                runs[_REGIME_OF_RID[r]] = runs[BARBARIAN] = None
 
     def put(self, card: str) -> None:
         insort(self.cards, card, key=_ORD_OF)
@@ -216,13 +227,15 @@ class Hand:
         rc[r] = code = old - _STEP[lid]
         table = _NEW[r]
         self.new += table[code] - table[old]
-        if not c:
-            self.k -= 1
-            self.runs = None
         if lid == W_LABEL:
-            self.runs = None
+            self.runs = [None, None, None, None]
         else:
             self.suits[lid & 3] -= 1
+        if not c:
+            self.k -= 1
+            if 0 < r < W_RANK:
+                runs = self.runs
+                runs[_REGIME_OF_RID[r]] = runs[BARBARIAN] = None
 
     def distinct(self) -> list[str]:
         """One card per label (cards.distinct_by_label): the first of each, in order."""
@@ -237,26 +250,28 @@ class Hand:
         return out
 
     def rank_cards(self, rid: int) -> Cards:
-        """The hand's cards of rank id ``rid``, in order."""
-        lid = _LID
-        return tuple(c for c in self.cards if lid[c] >> 2 == rid)
+        """The hand's cards of rank id ``rid``, in order (next to each other)."""
+        cards = self.cards
+        lo = bisect_left(cards, _RANK_START[rid], key=_ORD_OF)
+        return tuple(cards[lo:lo + sum(self.lab[4 * rid:4 * rid + 4])])
 
-    def sets(self, regimes: tuple[str, ...]) -> int:
-        """How many empire (of ``regimes``), Barbarian and Serf choices the hand has
-        (sets.empire_options, barbarian_options, serf_options: the contract path plays
-        those, so only their count)."""
-        runs = self.runs
-        if runs is None:
-            rc = self.rc
-            per: dict[str, int] = {regime: _run_count(rc, rids)
-                                   for regime, rids in _REGIME_RIDS.items()}
-            runs = (per, _run_count(rc, _BARBARIAN_RIDS))  # (none under 12 cards)
-            self.runs = runs
-        per, out = runs
-        for regime in regimes:
-            out += per[regime]
+    def sets(self, regimes: tuple[int, ...]) -> int:
+        """How many empire (of the regime ids ``regimes``), Barbarian and Serf choices the
+        hand has (sets.empire_options, barbarian_options, serf_options: the contract path
+        plays those, so only their count)."""
+        runs, rc = self.runs, self.rc
+        out = 0
+        for g in regimes:
+            count = runs[g]
+            if count is None:
+                count = runs[g] = _run_count(rc, _RUN_RIDS[g])
+            out += count
         if len(self.cards) >= SPECIAL_SET_SIZE:  # a Barbarian run or a Serf set is 12 cards
-            w = self.rc[W_RANK]  # a suit with a natural, topped up with Wizards
+            count = runs[BARBARIAN]
+            if count is None:
+                count = runs[BARBARIAN] = _run_count(rc, _RUN_RIDS[BARBARIAN])
+            out += count
+            w = rc[W_RANK]  # a Serf set: a suit with a natural, topped up with Wizards
             for k in self.suits:
                 if k and min(k, SPECIAL_SET_SIZE) + w >= SPECIAL_SET_SIZE:
                     out += 1
@@ -266,7 +281,8 @@ class Hand:
 class Fast:
     """The compact state (mutable; only this module's playout changes it)."""
 
-    __slots__ = ("active", "armies", "base", "battle", "cap", "deck", "demands", "discards",
+    __slots__ = ("active", "ainfo", "armies", "base", "battle", "cap", "deck", "demands",
+                 "discards",
                  "drawn", "expert", "extra", "first_sets", "hands", "interactions", "n",
                  "owed", "phase", "rebuilds", "regimes", "skips", "steal_own", "trade",
                  "turn_no", "won")
@@ -297,13 +313,15 @@ class Fast:
             None if b is None else [b.attacker, b.defender, b.rank, b.suit, b.attack_set])
         self.hands = [Hand(p.hand) for p in players]
         self.armies = [p.army for p in players]  # tuples of sets, replaced on change
+        # each army's _army_info, None once the army changes (_set_army)
+        self.ainfo: list[ArmyInfo | None] = [None] * self.n
         self.discards = [p.discard for p in players]
         self.skips = [p.skip_pending for p in players]
         self.won = [has_won_condition(p) for p in players]  # CG-12 (rare moves change it)
         # the regime's second interaction (CG-13) and the regimes a seat may still build
         self.extra = [REGIME_BONUS[p.regime] if p.regime and len(p.empire_sets) >= 2 else None
                       for p in players]
-        self.regimes = [((p.regime,) if p.regime else REGIMES)
+        self.regimes = [((_REGIME_ID[p.regime],) if p.regime else _ALL_REGIMES)
                         if len(p.empire_sets) < EMPIRE_SETS_TO_WIN else () for p in players]
         self.owed = [(o.seat, o.count) for o in state.owed]  # CG-18
         self.rebuilds = state.rebuilds
@@ -347,16 +365,30 @@ def _allowed(used: tuple[str, ...], extra: str | None) -> frozenset[str]:
                      and sum(1 for k in (*used, kind) if k != extra) <= 1)
 
 
-@lru_cache(maxsize=8192)
-def _army_info(army: tuple[Cards, ...]) -> tuple[
-        tuple[int, ...], tuple[tuple[int, int, int], ...], tuple[tuple[int, str], ...]]:
+# an army's battle sets, the sets one may build onto (index, rank id, size), its disbands
+ArmyInfo = tuple[tuple[int, ...], tuple[tuple[int, int, int], ...], tuple[tuple[int, str], ...]]
+
+
+def _army_info(army: tuple[Cards, ...]) -> ArmyInfo:
     """An army's battle sets (combat.battle_sets), the sets one may build onto: (index, rank
     id, size) of each regime-rank set (sets.army_addition_options), and its disband
     choices."""
-    addable = tuple((i, _RID[rank_of(s[0])], len(s)) for i, s in enumerate(army)
-                    if 0 < _RID[rank_of(s[0])] < W_RANK)
+    addable = tuple((i, _RID[_RANK_OF(s[0])], len(s)) for i, s in enumerate(army)
+                    if 0 < _RID[_RANK_OF(s[0])] < W_RANK)
     disbands = tuple((i, c) for i, cards in enumerate(army) for c in distinct_by_label(cards))
     return battle_sets(army), addable, disbands
+
+
+def _info(f: Fast, seat: int) -> ArmyInfo:
+    info = f.ainfo[seat]
+    if info is None:
+        info = f.ainfo[seat] = _army_info(f.armies[seat])
+    return info
+
+
+def _set_army(f: Fast, seat: int, army: tuple[Cards, ...]) -> None:
+    f.armies[seat] = army
+    f.ainfo[seat] = None
 
 
 def _pool(f: Fast) -> Cards:
@@ -391,11 +423,11 @@ def _disband(f: Fast, owner: int, index: int, card: str) -> None:
     army = f.armies[owner]
     rest = remove_cards(army[index], (card,))
     if len(rest) <= 1:
-        f.armies[owner] = army[:index] + army[index + 1:]
+        _set_army(f, owner, army[:index] + army[index + 1:])
         for c in rest:
             f.hands[owner].put(c)
     else:
-        f.armies[owner] = (*army[:index], rest, *army[index + 1:])
+        _set_army(f, owner, (*army[:index], rest, *army[index + 1:]))
 
 
 def _end_turn(f: Fast) -> None:
@@ -431,17 +463,20 @@ def _candidates(f: Fast) -> Cards:
                  if _RANK_OF(c) == rank and (suit is None or _SUIT[c] == suit))
 
 
-def _after_attack_set(f: Fast) -> None:
+def _after_attack_set(f: Fast) -> int:
+    """The defender's set, chosen if it has one or none; the seat that gave a card or -1."""
     b = f.battle
     assert b is not None
-    options = battle_sets(f.armies[b[1]])
+    options = _info(f, b[1])[0]
     if len(options) <= 1:
-        _resolve(f, options[0] if options else None)
-    else:
-        f.phase = "battle_defend"
+        return _resolve(f, options[0] if options else None)
+    f.phase = "battle_defend"
+    return -1
 
 
-def _resolve(f: Fast, defend_set: int | None) -> None:
+def _resolve(f: Fast, defend_set: int | None) -> int:
+    """CG-8's winner; the defender gives a card it has one label of; the seat that gave a
+    card or -1."""
     b = f.battle
     assert b is not None and b[4] is not None
     attack = f.armies[b[0]][b[4]]
@@ -449,21 +484,22 @@ def _resolve(f: Fast, defend_set: int | None) -> None:
     if battle_winner(attack, defence) == "defender":  # CG-8
         f.battle = None
         f.phase = "play"
-        return
+        return -1
     candidates = _candidates(f)
     if len(distinct_by_label(candidates)) == 1:
-        _give(f, candidates[0])
-    else:
-        f.phase = "battle_give"
+        return _give(f, candidates[0])
+    f.phase = "battle_give"
+    return -1
 
 
-def _give(f: Fast, card: str) -> None:
+def _give(f: Fast, card: str) -> int:
     b = f.battle
     assert b is not None
     f.hands[b[1]].take(card)
     f.hands[b[0]].put(card)
     f.battle = None
     f.phase = "play"
+    return b[1]  # type: ignore[no-any-return]
 
 
 # ------------------------------------------------------------ legal actions, by index
@@ -491,7 +527,7 @@ def _play(f: Fast, below: Callable[[int], int]) -> Json | int:
     drawn = f.drawn
     past_first = f.turn_no >= n  # CG-1
     allowed = _allowed(f.interactions, f.extra[seat]) if past_first else _ALLOWED_NONE
-    battles, addable, disbands = _army_info(f.armies[seat])
+    battles, addable, disbands = _info(f, seat)
     total = 0 if drawn else 1  # draw
     steals: list[int] = []
     if "steal" in allowed:  # CG-15: a pile's top card but a 2 or a Wizard
@@ -594,7 +630,7 @@ def _choose(f: Fast, seat: int, below: Callable[[int], int]) -> Json | int:
         labels = f.hands[seat].distinct()
         return {"type": "trade_reply", "card": labels[below(len(labels))]}
     if phase in ("battle_attack", "battle_defend"):
-        sets = battle_sets(f.armies[seat])
+        sets = _info(f, seat)[0]
         return {"type": "battle_set", "set": sets[below(len(sets))]}
     if phase == "battle_give":
         cards = distinct_by_label(_candidates(f))
@@ -607,7 +643,7 @@ def _act(f: Fast, seat: int, action: Any) -> None:
     """One compact move (engine._dispatch, then ops.runout_refill)."""
     kind = action["type"]
     hands = f.hands
-    before = [len(h.cards) for h in hands]
+    loser = -1  # the seat whose hand lost cards (one at most in a compact move)
     if kind == "draw":
         f.drawn = True
         _draw(f, f.active, 1)
@@ -618,10 +654,10 @@ def _act(f: Fast, seat: int, action: Any) -> None:
         rid = _RID[rank]
         if (h.rc[rid] if suit is None else h.lab[4 * rid + SUITS.index(suit)]):
             f.battle = [seat, t, rank, suit, None]
-            options = battle_sets(f.armies[seat])
+            options = _info(f, seat)[0]
             if len(options) == 1:
                 f.battle[4] = options[0]
-                _after_attack_set(f)
+                loser = _after_attack_set(f)
             else:
                 f.phase = "battle_attack"
     elif kind == "army":  # CG-9
@@ -629,17 +665,19 @@ def _act(f: Fast, seat: int, action: Any) -> None:
         army = f.armies[seat]
         i = action["set"]
         if i is None:
-            f.armies[seat] = (*army, sorted_cards(cards))
+            _set_army(f, seat, (*army, sorted_cards(cards)))
         else:
-            f.armies[seat] = (*army[:i], sorted_cards(army[i] + cards), *army[i + 1:])
+            _set_army(f, seat, (*army[:i], sorted_cards(army[i] + cards), *army[i + 1:]))
         take = hands[seat].take
         for card in cards:
             take(card)
+        loser = seat
     elif kind == "discard":
         card = action["card"]
         hands[seat].take(card)
         f.discards[seat] = (*f.discards[seat], card)
         _after_discard(f, card)
+        loser = seat
     elif kind == "disband":
         card = action["card"]
         _disband(f, seat, action["set"], card)
@@ -649,21 +687,23 @@ def _act(f: Fast, seat: int, action: Any) -> None:
         assert f.battle is not None
         if f.phase == "battle_attack":
             f.battle[4] = action["set"]
-            _after_attack_set(f)
+            loser = _after_attack_set(f)
         else:
-            _resolve(f, action["set"])
+            loser = _resolve(f, action["set"])
     elif kind == "trade":  # CG-5
         t, card = action["target"], action["card"]
         hands[seat].take(card)
         f.interactions = (*f.interactions, "trade")
         hands[t].put(card)
         f.phase, f.trade = "trade_reply", (seat, t, card)
+        return  # no refill while the trade is open
     elif kind == "trade_reply":
         trade = f.trade
         assert trade is not None
         hands[trade[1]].take(action["card"])
         hands[trade[0]].put(action["card"])
         f.phase, f.trade = "play", None
+        loser = trade[1]
     elif kind == "steal":  # CG-15
         t = action["target"]
         pile = f.discards[t]
@@ -671,7 +711,7 @@ def _act(f: Fast, seat: int, action: Any) -> None:
         f.interactions = (*f.interactions, "steal")
         hands[f.active].put(pile[-1])
     elif kind == "battle_give":
-        _give(f, action["card"])
+        loser = _give(f, action["card"])
     elif kind == "pass":
         _end_turn(f)
     elif kind == "sabotage_skip":
@@ -683,10 +723,9 @@ def _act(f: Fast, seat: int, action: Any) -> None:
         _end_turn(f)
     else:  # sabotage_none
         _end_turn(f)
-    if f.phase != "trade_reply" and not all(h.cards for h in hands):  # ops.runout_refill
-        for s, was in enumerate(before):  # (CG-12)
-            if was and not hands[s].cards and not any(o[0] == s for o in f.owed):
-                _draw(f, s, RUNOUT_DRAW)
+    # ops.runout_refill (CG-12): a hand this move emptied (the only hand that lost cards)
+    if loser >= 0 and not hands[loser].cards and not any(o[0] == loser for o in f.owed):
+        _draw(f, loser, RUNOUT_DRAW)
 
 
 def _compact_turn(f: Fast) -> bool:
