@@ -65,23 +65,28 @@ from shared.rules.empire_cards.data import (
     ARMY_MAX,
     BARBARIAN_RANKS,
     EMPIRE_SETS_TO_WIN,
+    FIRST_SET_DRAW,
     PACKS_BY_SEATS,
     RANKS,
     REGIME_BONUS,
     REGIME_RANKS,
     REGIMES,
     RUNOUT_DRAW,
+    SAME_SUIT_DRAW,
     SPECIAL_SET_SIZE,
     SUITS,
     WIZARD,
+    Regime,
     deck_cards,
 )
 from shared.rules.empire_cards.engine import EmpireCardsGame
 from shared.rules.empire_cards.match import has_won_condition
 from shared.rules.empire_cards.sets import (
     army_addition_options,
+    empire_options,
     new_army_options,
     plunderable_sets,
+    same_suit_bonus,
 )
 from shared.rules.empire_cards.state import Battle, Owed, State, Trade
 
@@ -430,6 +435,27 @@ def _disband(f: Fast, owner: int, index: int, card: str) -> None:
         _set_army(f, owner, (*army[:index], rest, *army[index + 1:]))
 
 
+def _empire(f: Fast, seat: int, regime: Regime, cards: Cards) -> None:
+    """turn.do_empire for a first or second set: the regime (CG-10), the first set's draw
+    (CG-13) and the same-suit bonus (CG-11)."""
+    h = f.hands[seat]
+    for card in cards:
+        h.take(card)
+    base = f.base
+    players = list(base.players)
+    p = players[seat]
+    players[seat] = p.model_copy(update={"empire_sets": (*p.empire_sets, cards),
+                                         "regime": regime})
+    f.base = base.model_copy(update={"players": tuple(players)})
+    f.regimes[seat] = (_REGIME_ID[regime],)
+    if p.empire_sets:  # the second set: the regime's extra interaction (CG-13)
+        f.extra[seat] = REGIME_BONUS[regime]
+    else:
+        _draw(f, seat, FIRST_SET_DRAW)
+    if same_suit_bonus(cards):
+        _draw(f, seat, SAME_SUIT_DRAW)
+
+
 def _end_turn(f: Fast) -> None:
     """match.end_turn short of the hand cap (CG-S1 is a rare move)."""
     f.turn_no += 1
@@ -597,9 +623,19 @@ def _play(f: Fast, below: Callable[[int], int]) -> Json | int:
         raise AssertionError("army additions miscounted")
     i -= adds
     if i < sets:
+        p = f.base.players[seat]
+        if len(p.empire_sets) < 2:  # a first or second empire set (the third's tribute,
+            # the fourth's gift, Barbarian and Serf sets: the contract path's)
+            for g in f.regimes[seat]:
+                regime = REGIMES[g]
+                options = empire_options(tuple(h.cards), regime)
+                if i < len(options):
+                    return {"type": "empire", "regime": regime, "cards": list(options[i])}
+                i -= len(options)
         return index
     i -= sets
-    if i < ends and not f.won[seat]:  # CG-12: a win is a rare move
+    if i < ends and not f.won[seat] and not _last_turn(f):  # a win (CG-12) and the end of
+        # the hand's last turn (CG-S1) are rare moves
         if not k and not disbands:
             return {"type": "pass"}
         if i < k:
@@ -712,6 +748,9 @@ def _act(f: Fast, seat: int, action: Any) -> None:
         hands[f.active].put(pile[-1])
     elif kind == "battle_give":
         loser = _give(f, action["card"])
+    elif kind == "empire":  # CG-10 .. CG-13: a first or second empire set
+        _empire(f, seat, action["regime"], sorted_cards(action["cards"]))
+        loser = seat
     elif kind == "pass":
         _end_turn(f)
     elif kind == "sabotage_skip":
@@ -732,7 +771,12 @@ def _compact_turn(f: Fast) -> bool:
     """Whether this node is a Turn the compact path may play (if the chosen action is)."""
     if f.phase not in COMPACT_PHASES or f.owed or f.base.spell is not None:
         return False
-    return f.cap is None or f.turn_no + 1 < f.cap  # CG-S1 ends the hand: a rare move
+    return f.phase != "sabotage" or not _last_turn(f)  # its end is the end of the hand
+
+
+def _last_turn(f: Fast) -> bool:
+    """Whether ending this turn ends the hand (CG-S1: a rare move, the contract path's)."""
+    return f.cap is not None and f.turn_no + 1 >= f.cap
 
 
 def _awaited(f: Fast) -> int:
