@@ -60,7 +60,7 @@ from shared.rules.empire_cards.cards import (
     sorted_cards,
     suit_of,
 )
-from shared.rules.empire_cards.combat import battle_sets, battle_winner
+from shared.rules.empire_cards.combat import battle_winner
 from shared.rules.empire_cards.data import (
     ARMY_MAX,
     BARBARIAN_RANKS,
@@ -84,8 +84,10 @@ from shared.rules.empire_cards.match import has_won_condition
 from shared.rules.empire_cards.sets import (
     army_addition_options,
     empire_options,
+    is_battle_set,
+    is_four_twos,
+    is_grail,
     new_army_options,
-    plunderable_sets,
     same_suit_bonus,
 )
 from shared.rules.empire_cards.state import Battle, Owed, State, Trade
@@ -371,17 +373,41 @@ def _allowed(used: tuple[str, ...], extra: str | None) -> frozenset[str]:
 
 
 # an army's battle sets, the sets one may build onto (index, rank id, size), its disbands
-ArmyInfo = tuple[tuple[int, ...], tuple[tuple[int, int, int], ...], tuple[tuple[int, str], ...]]
+# (index, card) and what another seat's 2 may take from it (index, card)
+ArmyInfo = tuple[list[int], list[tuple[int, int, int]], list[tuple[int, str]],
+                 list[tuple[int, str]]]
+
+
+@lru_cache(maxsize=8192)
+def _set_info(cards: Cards) -> tuple[int, bool, bool, bool, Cards]:
+    """An army set's rank id, whether it battles (sets.is_battle_set, CG-8), is four 2s
+    (sets.army_protected, CG-14), is the Holy Grail (sets.is_grail), and its cards one per
+    label (cards.distinct_by_label)."""
+    return (_RID[_RANK_OF(cards[0])] if cards else -1, is_battle_set(cards),
+            is_four_twos(cards), is_grail(cards), distinct_by_label(cards))
 
 
 def _army_info(army: tuple[Cards, ...]) -> ArmyInfo:
     """An army's battle sets (combat.battle_sets), the sets one may build onto: (index, rank
-    id, size) of each regime-rank set (sets.army_addition_options), and its disband
-    choices."""
-    addable = tuple((i, _RID[_RANK_OF(s[0])], len(s)) for i, s in enumerate(army)
-                    if 0 < _RID[_RANK_OF(s[0])] < W_RANK)
-    disbands = tuple((i, c) for i, cards in enumerate(army) for c in distinct_by_label(cards))
-    return battle_sets(army), addable, disbands
+    id, size) of each regime-rank set (sets.army_addition_options), its disband choices and
+    its sabotage takes (sets.plunderable_sets)."""
+    battles: list[int] = []
+    addable: list[tuple[int, int, int]] = []
+    disbands: list[tuple[int, str]] = []
+    takes: list[tuple[int, str]] = []
+    protected = False
+    for i, cards in enumerate(army):
+        rid, battle, twos, grail, labels = _set_info(cards)
+        if battle:
+            battles.append(i)
+        if 0 < rid < W_RANK:
+            addable.append((i, rid, len(cards)))
+        protected = protected or twos
+        for card in labels:
+            disbands.append((i, card))
+            if not grail:
+                takes.append((i, card))
+    return battles, addable, disbands, [] if protected else takes
 
 
 def _info(f: Fast, seat: int) -> ArmyInfo:
@@ -553,7 +579,7 @@ def _play(f: Fast, below: Callable[[int], int]) -> Json | int:
     drawn = f.drawn
     past_first = f.turn_no >= n  # CG-1
     allowed = _allowed(f.interactions, f.extra[seat]) if past_first else _ALLOWED_NONE
-    battles, addable, disbands = _info(f, seat)
+    battles, addable, disbands, _ = _info(f, seat)
     total = 0 if drawn else 1  # draw
     steals: list[int] = []
     if "steal" in allowed:  # CG-15: a pile's top card but a 2 or a Wizard
@@ -645,15 +671,23 @@ def _play(f: Fast, below: Callable[[int], int]) -> Json | int:
     return index
 
 
-def _sabotage(f: Fast, seat: int) -> list[Json]:
-    """legal._sabotage_actions (CG-14)."""
-    out: list[Json] = [{"type": "sabotage_none"}]
-    out += [{"type": "sabotage_skip", "target": t} for t in range(f.n)
-            if t != seat and not f.skips[t]]
-    for t, army in enumerate(f.armies):
-        out += [{"type": "sabotage_take", "target": t, "set": i, "card": c}
-                for i in plunderable_sets(army) for c in distinct_by_label(army[i])]
-    return out
+def _sabotage(f: Fast, seat: int, below: Callable[[int], int]) -> Json:
+    """The drawn one of legal._sabotage_actions (CG-14)."""
+    skips = [t for t in range(f.n) if t != seat and not f.skips[t]]
+    takes = [_info(f, t)[3] for t in range(f.n)]
+    i = below(1 + len(skips) + sum(map(len, takes)))
+    if not i:
+        return {"type": "sabotage_none"}
+    i -= 1
+    if i < len(skips):
+        return {"type": "sabotage_skip", "target": skips[i]}
+    i -= len(skips)
+    for t, options in enumerate(takes):
+        if i < len(options):
+            set_, card = options[i]
+            return {"type": "sabotage_take", "target": t, "set": set_, "card": card}
+        i -= len(options)
+    raise AssertionError("sabotage miscounted")
 
 
 def _choose(f: Fast, seat: int, below: Callable[[int], int]) -> Json | int:
@@ -671,8 +705,7 @@ def _choose(f: Fast, seat: int, below: Callable[[int], int]) -> Json | int:
     if phase == "battle_give":
         cards = distinct_by_label(_candidates(f))
         return {"type": "battle_give", "card": cards[below(len(cards))]}
-    out = _sabotage(f, seat)
-    return out[below(len(out))]
+    return _sabotage(f, seat, below)
 
 
 def _act(f: Fast, seat: int, action: Any) -> None:
