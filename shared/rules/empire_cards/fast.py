@@ -66,6 +66,7 @@ from shared.rules.empire_cards.data import (
     BARBARIAN_RANKS,
     EMPIRE_SETS_TO_WIN,
     FIRST_SET_DRAW,
+    HAND_SIZE,
     PACKS_BY_SEATS,
     RANKS,
     REGIME_BONUS,
@@ -448,6 +449,19 @@ def _rebuild(f: Fast, perm: list[int]) -> None:
     f.rebuilds += 1
     for seat, count in owed:
         _draw(f, seat, count)
+
+
+def _deal(f: Fast, perm: list[int]) -> None:
+    """match.deal: the shuffled cards, ten to each seat from the dealer on (CG-2)."""
+    cards = deck_cards(PACKS_BY_SEATS[f.n])
+    deck = tuple(cards[i] for i in perm)
+    f.deck = deck[HAND_SIZE * f.n:]
+    dealer = f.base.dealer
+    for k in range(f.n):
+        put = f.hands[(dealer + k) % f.n].put
+        for card in deck[k * HAND_SIZE:(k + 1) * HAND_SIZE]:
+            put(card)
+    f.phase = "grab" if f.base.options.perfect_deal else "play"  # CG-S4: the grab first
 
 
 def _disband(f: Fast, owner: int, index: int, card: str) -> None:
@@ -878,6 +892,11 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
             label_ = f"hand:{f.base.hand_no}:rebuild:{f.rebuilds}"
             perm = shuffle(label_, len(_pool(f)))
             _rebuild(f, perm)
+            move = ("chance", label_, tuple(perm))
+        elif f.phase == "shuffle":  # CG-2: the deal (secret)
+            label_ = f"hand:{f.base.hand_no}:deal"
+            perm = shuffle(label_, len(f.deck))
+            _deal(f, perm)
             move = ("chance", label_, tuple(perm))
         elif _compact_turn(f):
             seat = _awaited(f)
