@@ -354,8 +354,8 @@ def test_the_card_games_counts_after_every_move(n: int, options: dict[str, Json]
             regimes = f.regimes[s]
             assert _hand_counts(hand, regimes) == _hand_recount(tuple(hand.cards), regimes)
             assert f.ainfo[s] in (None, fast._army_info(f.armies[s]))  # dropped on change
-        if fast._compact_turn(f) and not f.owed:
-            seat = fast._awaited(f)
+        if fast._compact_turn(f):
+            seat = fast._turn_seat(f)
             seen: list[int] = []
             fast._choose(f, seat, lambda k: seen.append(k) or 0)  # type: ignore[func-returns-value]
             legal = game.legal_actions(fast.to_state(f), seat)

@@ -94,9 +94,6 @@ from shared.rules.empire_cards.sets import (
 from shared.rules.empire_cards.state import Battle, Owed, State, Trade
 
 GAME = EmpireCardsGame()
-# the phases the compact path plays (with no spell under way and no draw owed)
-COMPACT_PHASES = frozenset({"play", "trade_reply", "battle_attack", "battle_defend",
-                            "battle_give", "sabotage"})
 DEMANDS = {"rank": (*((r, None) for r in RANKS), (WIZARD, None)),
            "rank_suit": (*((r, s) for r in RANKS for s in SUITS), (WIZARD, None))}
 
@@ -292,7 +289,7 @@ class Fast:
     __slots__ = ("active", "ainfo", "armies", "base", "battle", "cap", "deck", "demands",
                  "discards",
                  "drawn", "expert", "extra", "first_sets", "hands", "interactions", "n",
-                 "owed", "phase", "rebuilds", "regimes", "skips", "steal_own", "trade",
+                 "owed", "phase", "rebuilds", "regimes", "skips", "spell", "steal_own", "trade",
                  "turn_no", "won")
 
     def __init__(self, state: State) -> None:
@@ -309,6 +306,7 @@ class Fast:
         self.first_sets = options.first_round_sets
         self.expert = options.expert_spells
         self.phase = state.phase
+        self.spell = state.spell is not None  # CG-17: a spell under way (the contract's)
         self.active = state.active
         self.turn_no = state.turn_no
         self.deck = state.deck
@@ -816,28 +814,33 @@ def _act(f: Fast, seat: int, action: Any) -> None:
 
 def _compact_turn(f: Fast) -> bool:
     """Whether this node is a Turn the compact path may play (if the chosen action is)."""
-    if f.phase not in COMPACT_PHASES or f.owed or f.base.spell is not None:
-        return False
-    return f.phase != "sabotage" or not _last_turn(f)  # its end is the end of the hand
+    return not f.owed and _turn_seat(f) >= 0
+
+
+def _turn_seat(f: Fast) -> int:
+    """The awaited seat of a Turn the compact path may play (no draw owed), or -1."""
+    phase = f.phase
+    if f.spell:  # CG-17: the contract path plays a spell to its end
+        return -1
+    if phase == "play":
+        return f.active
+    if phase == "trade_reply":
+        assert f.trade is not None
+        return f.trade[1]
+    if phase in ("battle_defend", "battle_give"):
+        assert f.battle is not None
+        return f.battle[1]  # type: ignore[no-any-return]
+    if phase == "battle_attack":
+        assert f.battle is not None
+        return f.battle[0]  # type: ignore[no-any-return]
+    if phase == "sabotage" and not _last_turn(f):  # (in the last turn its end ends the hand)
+        return f.active
+    return -1
 
 
 def _last_turn(f: Fast) -> bool:
     """Whether ending this turn ends the hand (CG-S1: a rare move, the contract path's)."""
     return f.cap is not None and f.turn_no + 1 >= f.cap
-
-
-def _awaited(f: Fast) -> int:
-    phase = f.phase
-    if phase == "trade_reply":
-        assert f.trade is not None
-        return f.trade[1]
-    if phase == "battle_attack":
-        assert f.battle is not None
-        return f.battle[0]  # type: ignore[no-any-return]
-    if phase in ("battle_defend", "battle_give"):
-        assert f.battle is not None
-        return f.battle[1]  # type: ignore[no-any-return]
-    return f.active
 
 
 # ---------------------------------------------------------------------------- playouts
@@ -886,6 +889,7 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
     getrandbits = rng.getrandbits
     out = FastPlayout(state=f)
     shuffle = shuffle_drawer(key)
+    steps = 0
     for _ in range(max_steps):
         move: FastMove | None
         if f.owed and f.phase != "over":  # CG-18: the rebuild shuffle (secret)
@@ -898,8 +902,7 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
             perm = shuffle(label_, len(f.deck))
             _deal(f, perm)
             move = ("chance", label_, tuple(perm))
-        elif _compact_turn(f):
-            seat = _awaited(f)
+        elif (seat := _turn_seat(f)) >= 0:
             while getrandbits(1):  # rng.choice over the one awaited seat: _randbelow(1)
                 pass
             action = _choose(f, seat, below)
@@ -913,9 +916,10 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
         if move is None:
             out.finished = True
             break
-        out.steps += 1
+        steps += 1
         if on_step is not None:
             on_step(f, move)
+    out.steps = steps
     return out
 
 
