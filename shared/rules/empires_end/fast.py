@@ -318,6 +318,28 @@ def _destroyed(p: list[Any], pos: int) -> None:
     cache.pop("broken", None)
 
 
+def _repaired(p: list[Any], pos: int) -> None:
+    """``_changed`` for the destroyed location at ``pos`` repaired: its tile's and its
+    innovations' abilities join their phases' active lists (board order: after every entry
+    of a position before ``pos``), it leaves the destroyed positions, and the placement
+    candidates and the look-ups read from the lists are found again."""
+    cache = p[4]
+    loc = p[2][pos]
+    for ref in (loc[0], *(inn[0] for inn in loc[2])):
+        got = cache.get(PHASE_OF[ref])
+        if got is not None:
+            i = len(got)
+            while i and got[i - 1][0] > pos:
+                i -= 1
+            got.insert(i, (pos, ref, ABILITY[ref]))
+    broken = cache.get("broken")
+    if broken is not None:
+        cache["broken"] = [q for q in broken if q != pos]
+    cache.pop("place", None)
+    cache.pop("ind", None)
+    cache.pop("usable", None)
+
+
 def _moved(p: list[Any], card: str, dest: int) -> None:
     """``_changed`` for the innovation ``card`` moved last onto the healthy location
     ``dest``: out of its phase's active list, then in as ``_innovation_added``; the
@@ -333,14 +355,23 @@ _POSITION = itemgetter(0)
 
 
 def _swapped(p: list[Any], a: int, b: int) -> None:
-    """``_changed`` for the locations at ``a`` and ``b`` swapped: the placement candidates,
-    the destroyed positions and the industry abilities (the next industry step reads them)
-    with the two positions exchanged; the active lists again when next asked for."""
+    """``_changed`` for the locations at ``a`` and ``b`` swapped: each phase's active list,
+    the placement candidates, the destroyed positions and the industry abilities with the
+    two positions exchanged (the entries of a position keep their order: a stable sort);
+    the usable exhaust abilities (in board order) again when next asked for."""
     cache = p[4]
     place = cache.get("place")
     broken = cache.get("broken")
     ind: IndAbilities | None = cache.get("ind")
+    active = [(phase, cache.get(phase)) for phase in PHASES]
     cache.clear()
+    for phase, got in active:
+        if got is not None:
+            if got:
+                got = [(b if q == a else a if q == b else q, ref, ab) for q, ref, ab in got]
+                if len(got) > 1:
+                    got.sort(key=_POSITION)
+            cache[phase] = got
     if place is not None:
         cache["place"] = _swap_positions(place, a, b)
     if broken is not None:
@@ -742,7 +773,7 @@ def _ind_apply(f: Fast, seat: int, action: Any) -> bool:
         assert pos is not None
         _ind_pay(p, _repair_cost(p, pos), action["coins"])
         p[2][pos][1] = True
-        _changed(p)
+        _repaired(p, pos)
         w[5] = True
         return False
     if kind == "discard_hand":
