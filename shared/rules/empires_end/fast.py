@@ -252,22 +252,26 @@ def _pos_ref(emp: list[Any], ref: str) -> int | None:
 
 def _active(p: list[Any], phase: str) -> list[tuple[int, str, Ability]]:
     """board.active as a list; remembered in ``p[4]`` until the empire changes (every change
-    of a location, its health or its innovations clears it: ``_changed``). One phase at a
-    time: most empire changes are followed by one phase's look-up only."""
+    of a location, its health or its innovations clears it: ``_changed``)."""
     got: list[tuple[int, str, Ability]] | None = p[4].get(phase)
     if got is None:
-        got = []
-        p[4][phase] = got
-        for pos, loc in enumerate(p[2]):
-            if loc[1]:
-                ref = loc[0]
-                if PHASE_OF[ref] == phase:
-                    got.append((pos, ref, ABILITY[ref]))
-                for inn in loc[2]:
-                    ref = inn[0]
-                    if PHASE_OF[ref] == phase:
-                        got.append((pos, ref, ABILITY[ref]))
+        _find_active(p)
+        got = p[4][phase]
     return got
+
+
+def _find_active(p: list[Any]) -> None:
+    """Every phase's active list in one pass over the empire (after a change dropped them,
+    most phases are asked for again before the next change)."""
+    lists: dict[str, list[tuple[int, str, Ability]]] = {phase: [] for phase in PHASES}
+    for pos, loc in enumerate(p[2]):
+        if loc[1]:
+            ref = loc[0]
+            lists[PHASE_OF[ref]].append((pos, ref, ABILITY[ref]))
+            for inn in loc[2]:
+                ref = inn[0]
+                lists[PHASE_OF[ref]].append((pos, ref, ABILITY[ref]))
+    p[4].update(lists)
 
 
 def _changed(p: list[Any]) -> None:
@@ -363,15 +367,7 @@ def _swapped(p: list[Any], a: int, b: int) -> None:
     place = cache.get("place")
     broken = cache.get("broken")
     ind: IndAbilities | None = cache.get("ind")
-    active = [(phase, cache.get(phase)) for phase in PHASES]
     cache.clear()
-    for phase, got in active:
-        if got is not None:
-            if got:
-                got = [(b if q == a else a if q == b else q, ref, ab) for q, ref, ab in got]
-                if len(got) > 1:
-                    got.sort(key=_POSITION)
-            cache[phase] = got
     if place is not None:
         cache["place"] = _swap_positions(place, a, b)
     if broken is not None:
@@ -861,10 +857,15 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
             action = {"type": "shore_up", "coins": below(most + 1)}
         _dis_apply(f, seat, action)
         return action, True
-    pres = f.players[seat][0]
-    opened = _open_slots(d)
+    p = f.players[seat]
+    pres = p[0]
+    opened = [i for i, s in enumerate(d[0]) if s[0] is not None and not s[2]]  # _open_slots
     addressed = d[2]
-    free = _usable(f, seat, "free_bid")
+    usable = p[4].get("usable")  # _usable, its remembered answers first
+    free = usable.get("free_bid") if usable is not None else None
+    if free is None:
+        free = _usable(f, seat, "free_bid")
+        usable = p[4]["usable"]
     slots: list[tuple[int, list[tuple[str, int]], list[str]]] = []
     total = 0
     for i in opened:
@@ -875,7 +876,9 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
         frees = [ref for ref in free if FREE_RESOURCE[ref] in CARD[card].bids] if free else []
         slots.append((i, bids, frees))
         total += len(bids) + len(frees) + 1
-    replace = _usable(f, seat, "replace_disaster")
+    replace = usable.get("replace_disaster")
+    if replace is None:
+        replace = _usable(f, seat, "replace_disaster")
     n_open = len(opened)
     n_replace = len(replace) * n_open
     end = 1 if n_replace and all(i in addressed for i in opened) else 0
@@ -894,7 +897,7 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
                 if j not in addressed:
                     break
             else:  # every open disaster addressed: the next bidder, unless one may replace
-                if not _usable(f, seat, "replace_disaster"):
+                if not replace:  # (a bid changes no exhaust marker)
                     _next_bidder(f)
             return {"type": "bid", "disaster": i, "resource": r} if want else None, False
         k -= len(bids)
@@ -1332,7 +1335,8 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
                 action, more = _dis_step(f, seat, below, getrandbits, on_step is not None)
                 if on_step is not None:
                     move = ("act", seat, action)
-                if more:
+                if more and (d[3] is None or _pending_reveal(d) is not None):  # (with a
+                    # resolution under way and nothing to reveal _advance does nothing)
                     _advance(f)
         steps += 1
         if on_step is not None:
