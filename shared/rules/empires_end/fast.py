@@ -181,7 +181,8 @@ def from_state(state: State) -> Fast:
         r = d.resolution
         f.disaster = [[[s.card, _res_list(s.pool), s.closed] for s in d.slots], d.bidder,
                       list(d.addressed),
-                      None if r is None else [r.seat, r.card, r.target, r.stage, r.choices]]
+                      None if r is None else [r.seat, r.card, r.target, r.stage, r.choices,
+                                              None]]
     f.work = [[w.stage, tuple(w.todo), [[c.source, c.left] for c in w.conv], list(w.repeats),
                w.acts, w.repaired, list(w.used), w.discarded] for w in state.work]
     f.draw_queue = list(state.draw_queue)
@@ -736,9 +737,13 @@ def _ind_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
             _, ref, inns, targets = what
             action = {"type": "move", "source": ref, "card": inns[k // len(targets)][0],
                       "tile": emp[targets[k % len(targets)]][0]}
-        elif what[0] == "swap":
+        elif what[0] == "swap":  # applied here: the positions are known
             a, b = _pair(len(emp), k)
             action = {"type": "swap", "source": what[1], "a": emp[a][0], "b": emp[b][0]}
+            emp[a], emp[b] = emp[b], emp[a]
+            _swapped(p, a, b)
+            used.append(what[1])
+            return False, action
         else:
             action = what[1][k]
         return _ind_apply(f, seat, action), action
@@ -848,10 +853,19 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
     action: Json
     res = d[3]
     if res is not None:
-        if res[3] == "destroy":
-            action = {"type": "destroy", "tile": res[4][below(len(res[4]))]}
-        elif res[3] == "place":
-            action = {"type": "place", "tile": res[4][below(len(res[4]))]}
+        stage = res[3]
+        if stage == "destroy" or stage == "place":  # the position from the candidates
+            c = below(len(res[4]))
+            tile = res[4][c]
+            pos = res[5][c] if res[5] is not None else _pos_tile(f.players[seat][2], tile)
+            if stage == "destroy":
+                _destroy(f, seat, pos)
+                _set_stage(f, "place")
+            else:
+                _place(f, seat, pos)
+                _set_stage(f, "shore")
+            _progress(f)
+            return {"type": stage, "tile": tile}, True
         else:
             most = max(0, LOW_RESOURCES - sum(f.players[seat][0]))
             action = {"type": "shore_up", "coins": below(most + 1)}
@@ -976,14 +990,14 @@ def _take(f: Fast, seat: int, i: int) -> None:
     d[2].append(i)
     if not _open_slots(d) and _pending_reveal(d) is None:  # EEND-6
         f.first = seat
-    d[3] = [seat, card, CARD[card].target - 1, "destroy", ()]
+    d[3] = [seat, card, CARD[card].target - 1, "destroy", (), None]
     _progress(f)
 
 
 def _set_stage(f: Fast, stage: str) -> None:
     assert f.disaster is not None
     res = f.disaster[3]
-    res[3], res[4] = stage, ()
+    res[3], res[4], res[5] = stage, (), None
 
 
 def _progress(f: Fast) -> None:
@@ -995,6 +1009,7 @@ def _progress(f: Fast) -> None:
         cands = _destroy_candidates(p[2], res[2])  # EEND-4
         if len(cands) > 1:
             res[4] = tuple(p[2][c][0] for c in cands)
+            res[5] = cands
             return
         _destroy(f, res[0], cands[0] if cands else None)
         _set_stage(f, "place")
@@ -1004,6 +1019,7 @@ def _progress(f: Fast) -> None:
             cands = p[4]["place"] = _placement(p[2])
         if len(cands) > 1:
             res[4] = tuple(p[2][c][0] for c in cands)
+            res[5] = cands
             return
         _place(f, res[0], cands[0] if cands else None)
         _set_stage(f, "shore")
