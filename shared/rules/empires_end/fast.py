@@ -520,23 +520,43 @@ def _econ_begin(f: Fast, seat: int, todo: tuple[str, ...]) -> bool:
     return not conv and not repeats
 
 
-def _econ_legal(f: Fast, seat: int) -> list[Json]:
+def _econ_step(f: Fast, seat: int, below: Any) -> tuple[bool, Json]:
+    """``_econ_apply`` of ``rng.choice(economy.legal(...))`` (the contract's order: each
+    conversion's options, each repeat's targets, the end): the options counted, the one
+    drawn built (whether the seat's economy is over, the action)."""
     w = f.work[seat]
     p = f.players[seat]
-    out: list[Json] = []
+    res = p[0]
+    total = 0
     for source, left in w[2]:
         ab = ABILITY[source]
-        if left > 0 and ab.src is not None and p[0][RI[ab.src]] >= 1:
-            out.extend({"type": "convert", "source": source, "option": j}
-                       for j in range(len(ab.outs)))
+        if left > 0 and ab.src is not None and res[RI[ab.src]] >= 1:
+            total += len(ab.outs)
+    active: list[tuple[int, str, Ability]] = []
     if w[3]:
         active = _active(p, "economy")
         for src in w[3]:
             for _, ref, ab in active:
                 if ref != src and ab.kind != "repeat":
-                    out.append({"type": "repeat", "source": src, "target": ref})
-    out.append(END_ECONOMY)
-    return out
+                    total += 1
+    k = below(total + 1)
+    if k == total:
+        return True, END_ECONOMY
+    for source, left in w[2]:
+        ab = ABILITY[source]
+        if left > 0 and ab.src is not None and res[RI[ab.src]] >= 1:
+            if k < len(ab.outs):
+                action: Json = {"type": "convert", "source": source, "option": k}
+                return _econ_apply(f, seat, action), action
+            k -= len(ab.outs)
+    for src in w[3]:
+        for _, ref, ab in active:
+            if ref != src and ab.kind != "repeat":
+                if not k:
+                    action = {"type": "repeat", "source": src, "target": ref}
+                    return _econ_apply(f, seat, action), action
+                k -= 1
+    raise AssertionError("unreachable")
 
 
 def _econ_apply(f: Fast, seat: int, action: Any) -> bool:
@@ -1315,9 +1335,7 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
                 if stage == "industry":
                     done, action = _ind_step(f, seat, below, getrandbits, on_step is not None)
                 elif stage == "economy":
-                    legal = _econ_legal(f, seat)
-                    action = legal[below(len(legal))]
-                    done = _econ_apply(f, seat, action)
+                    done, action = _econ_step(f, seat, below)
                 else:  # choose (EEND-22)
                     action = CHOOSE[below(2)]
                     _act(f, seat, action)
