@@ -10,13 +10,15 @@ The same rules as ``engine.py``, ``board.py``, ``economy.py``, ``industry.py``,
   exhaust abilities), kept up to date by each change (an innovation added, a location
   destroyed or swapped) or dropped (``_changed``) and found again when next asked for;
 * the disaster phase ``[slots, bidder, addressed, resolution]``, a slot ``[card, pool,
-  closed]``, a resolution ``[seat, card, target, stage, choices]``;
+  closed]``, a resolution ``[seat, card, target, stage, choices, positions]`` (the
+  choices' positions when this module found them, else None: looked up by tile);
 * a seat's work ``[stage, todo, conv, repeats, acts, repaired, used, discarded]``, a
   conversion left ``[source, left]``.
 
 The random seat picks the contract's legal action by index (the contract's order): the
-industry and disaster steps count the options and build only the action drawn, and apply
-the common ones (a build, a sale, the end of industry, a bid) from what the count knows.
+economy, industry and disaster steps count the options and build only the action drawn, and
+apply the common ones (a build, a sale, a swap, the end of industry, a bid, a destroy or a
+place) from what the count knows.
 ``tests/property/test_fast_engines.py`` proves it equal to the contract path move by move;
 a rules change goes into both.
 """
