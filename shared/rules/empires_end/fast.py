@@ -267,13 +267,14 @@ def _find_active(p: list[Any]) -> None:
     """Every phase's active list in one pass over the empire (after a change dropped them,
     most phases are asked for again before the next change)."""
     lists: dict[str, list[tuple[int, str, Ability]]] = {phase: [] for phase in PHASES}
+    entry = _ENTRY
     for pos, loc in enumerate(p[2]):
         if loc[1]:
-            ref = loc[0]
-            lists[PHASE_OF[ref]].append((pos, ref, ABILITY[ref]))
+            phase, ab = entry[loc[0]]
+            lists[phase].append((pos, loc[0], ab))
             for inn in loc[2]:
-                ref = inn[0]
-                lists[PHASE_OF[ref]].append((pos, ref, ABILITY[ref]))
+                phase, ab = entry[inn[0]]
+                lists[phase].append((pos, inn[0], ab))
     p[4].update(lists)
 
 
@@ -310,19 +311,30 @@ def _destroyed(p: list[Any], pos: int) -> None:
     lists, and the placement candidates lose it (the fewest innovations of the rest are
     still the fewest unless it was the last candidate)."""
     cache = p[4]
+    hit = set()  # the phases whose active lists lose entries (unknown: not remembered)
     for phase in PHASES:
         got = cache.get(phase)
-        if got is not None:
-            cache[phase] = [e for e in got if e[0] != pos]
+        if got is None:
+            hit.add(phase)
+        elif got:
+            for e in got:
+                if e[0] == pos:
+                    cache[phase] = [e for e in got if e[0] != pos]
+                    hit.add(phase)
+                    break
     place = cache.get("place")
     if place is not None and pos in place:
         if len(place) > 1:
             cache["place"] = [q for q in place if q != pos]
         else:
             del cache["place"]
-    cache.pop("ind", None)
-    cache.pop("usable", None)
-    cache.pop("broken", None)
+    if "industry" in hit:  # read from the industry list
+        cache.pop("ind", None)
+    if "disaster" in hit:
+        cache.pop("usable", None)
+    broken = cache.get("broken")
+    if broken is not None:  # (pos was healthy)
+        cache["broken"] = sorted({*broken, pos})
 
 
 def _repaired(p: list[Any], pos: int) -> None:
@@ -400,6 +412,7 @@ def _swap_positions(positions: list[int], a: int, b: int) -> list[int]:
 
 PHASES = ("economy", "industry", "disaster", "conflict", "end")
 PHASE_OF: dict[str, str] = {ref: ab.phase for ref, ab in ABILITY.items()}
+_ENTRY: dict[str, tuple[str, Ability]] = {ref: (ab.phase, ab) for ref, ab in ABILITY.items()}
 
 
 def _inn_at(loc: list[Any], card: str) -> list[Any] | None:
