@@ -423,6 +423,7 @@ def _inn_at(loc: list[Any], card: str) -> list[Any] | None:
 
 
 TILE_TYPE: dict[str, str] = {t: TILE[t].type for t in TILE_IDS}
+TILE_VP: dict[str, int] = {t: TILE[t].vp for t in TILE_IDS}
 
 
 def _count_adjacent(emp: list[Any], pos: int, healthy: bool, kind: str | None = None) -> int:
@@ -1137,10 +1138,10 @@ def _resolve_conflict(f: Fast, bids: list[tuple[int, int]]) -> None:
             _reward(p, card.victory)
         else:  # upheaval
             emp = p[2]
-            minus_vp = {i: -TILE[loc[0]].vp for i, loc in enumerate(emp) if loc[1]}
-            healthy = sorted(minus_vp, key=minus_vp.__getitem__)  # stable: by position
+            # the healthy locations by VP, highest first, then by position
+            healthy = sorted([(-TILE_VP[loc[0]], i) for i, loc in enumerate(emp) if loc[1]])
             if len(healthy) >= card.upheaval_rank:
-                src, dst = healthy[card.upheaval_rank - 1], card.upheaval_pos - 1
+                src, dst = healthy[card.upheaval_rank - 1][1], card.upheaval_pos - 1
                 if src != dst:
                     emp[src], emp[dst] = emp[dst], emp[src]
                     _swapped(p, src, dst)
