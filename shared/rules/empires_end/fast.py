@@ -700,7 +700,7 @@ def _ind_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
             lo = cost - hammer if cost > hammer else 0
             hi = cost if cost < coin else coin
             if hi >= lo:
-                segments.append((hi - lo + 1, 2, loc[0], lo))
+                segments.append((hi - lo + 1, 2, (pos, cost), lo))
                 total += hi - lo + 1
     for pos, ref, kind in others:
         if ref in used:
@@ -767,8 +767,14 @@ def _ind_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
             if not want:
                 return False, None
             return False, {"type": "build", "card": what, "tile": emp[pos][0], "coins": coins}
-        if kind == 2:
-            action = {"type": "repair", "tile": what, "coins": lo + k}
+        if kind == 2:  # a repair, applied here (industry._repair)
+            pos, cost = what
+            coins = lo + k
+            _ind_pay(p, cost, coins)
+            emp[pos][1] = True
+            _repaired(p, pos)
+            w[5] = True
+            return False, {"type": "repair", "tile": emp[pos][0], "coins": coins}
         elif what[0] == "move":
             _, ref, inns, targets = what
             action = {"type": "move", "source": ref, "card": inns[k // len(targets)][0],
@@ -956,8 +962,8 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
             break
         k -= len(frees)
         if k == 0:
-            action = {"type": "take", "disaster": i}
-            break
+            _take(f, seat, i)
+            return {"type": "take", "disaster": i}, True
         k -= 1
     else:
         if k < n_replace:
