@@ -561,9 +561,13 @@ def _econ_step(f: Fast, seat: int, below: Any) -> tuple[bool, Json]:
     for source, left in w[2]:
         ab = ABILITY[source]
         if left > 0 and ab.src is not None and res[RI[ab.src]] >= 1:
-            if k < len(ab.outs):
-                action: Json = {"type": "convert", "source": source, "option": k}
-                return _econ_apply(f, seat, action), action
+            if k < len(ab.outs):  # a conversion, applied here (_econ_apply)
+                res[RI[ab.src]] -= 1
+                _add(res, ab.outs[k])
+                for c in w[2]:
+                    if c[0] == source:
+                        c[1] -= 1
+                return False, {"type": "convert", "source": source, "option": k}
             k -= len(ab.outs)
     for src in w[3]:
         for _, ref, ab in active:
@@ -908,11 +912,13 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
                 _set_stage(f, "shore")
             _progress(f)
             return {"type": stage, "tile": tile}, True
-        else:
-            most = max(0, LOW_RESOURCES - sum(f.players[seat][0]))
-            action = {"type": "shore_up", "coins": below(most + 1)}
-        _dis_apply(f, seat, action)
-        return action, True
+        p = f.players[seat]  # shore up (EEND-9), applied here (_dis_apply)
+        coins = below(max(0, LOW_RESOURCES - sum(p[0])) + 1)
+        if coins > 0:
+            p[1] -= LOW_RESOURCES_VP_PER_COIN * coins
+            p[0][3] += coins
+        d[3] = None
+        return {"type": "shore_up", "coins": coins}, True
     p = f.players[seat]
     pres = p[0]
     opened = [i for i, s in enumerate(d[0]) if s[0] is not None and not s[2]]  # _open_slots
