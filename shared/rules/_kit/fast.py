@@ -100,6 +100,9 @@ def random_player(setup: Callable[[dict[str, Json], int], Any], playout: Playout
 _TWO64 = 1 << 64
 _WORDS = struct.Struct(">4Q")  # a SHA-256 block as four big-endian 8-byte words
 _BLOCK0 = (0).to_bytes(4, "big")
+# a word below this is never refused for a range of up to 2**32 (the refused words of range m
+# are the top 2**64 % m < m)
+_SAFE = _TWO64 - (1 << 32)
 
 
 def dice_drawer(key: bytes) -> Callable[[str, int, int], list[int]]:
@@ -138,25 +141,32 @@ def shuffle_drawer(key: bytes) -> Callable[[str, int], list[int]]:
     keyed = getattr(keyed, "_hmac", None) or keyed
 
     def shuffle(label: str, n: int) -> list[int]:
+        if n > 1 << 32:  # beyond _SAFE's range
+            return draws.shuffle(key, label, n)
         raw = label.encode()
         prefix = len(raw).to_bytes(4, "big") + raw  # LP(label)
         words: list[int] = []  # the stream's 8-byte words not used yet, last first
         block = 0
         items = list(range(n))
         for i in range(n - 1, 0, -1):
-            m = i + 1
-            limit = _TWO64 - (_TWO64 % m)
-            while True:
-                if not words:
-                    h = keyed.copy()
-                    h.update(prefix + block.to_bytes(4, "big"))
-                    words = list(_WORDS.unpack(h.digest()))
-                    words.reverse()
-                    block += 1
-                x = words.pop()
-                if x < limit:
-                    break
-            j = x % m
+            if not words:
+                h = keyed.copy()
+                h.update(prefix + block.to_bytes(4, "big"))
+                words = list(_WORDS.unpack(h.digest()))
+                words.reverse()
+                block += 1
+            x = words.pop()
+            if x >= _SAFE:  # maybe refused (p < 2**-32): the exact rejection sampling
+                limit = _TWO64 - (_TWO64 % (i + 1))
+                while x >= limit:
+                    if not words:
+                        h = keyed.copy()
+                        h.update(prefix + block.to_bytes(4, "big"))
+                        words = list(_WORDS.unpack(h.digest()))
+                        words.reverse()
+                        block += 1
+                    x = words.pop()
+            j = x % (i + 1)
             items[i], items[j] = items[j], items[i]
         return items
 

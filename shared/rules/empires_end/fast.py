@@ -10,13 +10,15 @@ The same rules as ``engine.py``, ``board.py``, ``economy.py``, ``industry.py``,
   exhaust abilities), kept up to date by each change (an innovation added, a location
   destroyed or swapped) or dropped (``_changed``) and found again when next asked for;
 * the disaster phase ``[slots, bidder, addressed, resolution]``, a slot ``[card, pool,
-  closed]``, a resolution ``[seat, card, target, stage, choices]``;
+  closed]``, a resolution ``[seat, card, target, stage, choices, positions]`` (the
+  choices' positions when this module found them, else None: looked up by tile);
 * a seat's work ``[stage, todo, conv, repeats, acts, repaired, used, discarded]``, a
   conversion left ``[source, left]``.
 
 The random seat picks the contract's legal action by index (the contract's order): the
-industry and disaster steps count the options and build only the action drawn, and apply
-the common ones (a build, a sale, the end of industry, a bid) from what the count knows.
+economy, industry and disaster steps count the options and build only the action drawn, and
+apply the common ones (a build, a sale, a swap, the end of industry, a bid, a destroy or a
+place) from what the count knows.
 ``tests/property/test_fast_engines.py`` proves it equal to the contract path move by move;
 a rules change goes into both.
 """
@@ -181,7 +183,8 @@ def from_state(state: State) -> Fast:
         r = d.resolution
         f.disaster = [[[s.card, _res_list(s.pool), s.closed] for s in d.slots], d.bidder,
                       list(d.addressed),
-                      None if r is None else [r.seat, r.card, r.target, r.stage, r.choices]]
+                      None if r is None else [r.seat, r.card, r.target, r.stage, r.choices,
+                                              None]]
     f.work = [[w.stage, tuple(w.todo), [[c.source, c.left] for c in w.conv], list(w.repeats),
                w.acts, w.repaired, list(w.used), w.discarded] for w in state.work]
     f.draw_queue = list(state.draw_queue)
@@ -252,22 +255,27 @@ def _pos_ref(emp: list[Any], ref: str) -> int | None:
 
 def _active(p: list[Any], phase: str) -> list[tuple[int, str, Ability]]:
     """board.active as a list; remembered in ``p[4]`` until the empire changes (every change
-    of a location, its health or its innovations clears it: ``_changed``). One phase at a
-    time: most empire changes are followed by one phase's look-up only."""
+    of a location, its health or its innovations clears it: ``_changed``)."""
     got: list[tuple[int, str, Ability]] | None = p[4].get(phase)
     if got is None:
-        got = []
-        p[4][phase] = got
-        for pos, loc in enumerate(p[2]):
-            if loc[1]:
-                ref = loc[0]
-                if PHASE_OF[ref] == phase:
-                    got.append((pos, ref, ABILITY[ref]))
-                for inn in loc[2]:
-                    ref = inn[0]
-                    if PHASE_OF[ref] == phase:
-                        got.append((pos, ref, ABILITY[ref]))
+        _find_active(p)
+        got = p[4][phase]
     return got
+
+
+def _find_active(p: list[Any]) -> None:
+    """Every phase's active list in one pass over the empire (after a change dropped them,
+    most phases are asked for again before the next change)."""
+    lists: dict[str, list[tuple[int, str, Ability]]] = {phase: [] for phase in PHASES}
+    entry = _ENTRY
+    for pos, loc in enumerate(p[2]):
+        if loc[1]:
+            phase, ab = entry[loc[0]]
+            lists[phase].append((pos, loc[0], ab))
+            for inn in loc[2]:
+                phase, ab = entry[inn[0]]
+                lists[phase].append((pos, inn[0], ab))
+    p[4].update(lists)
 
 
 def _changed(p: list[Any]) -> None:
@@ -303,19 +311,52 @@ def _destroyed(p: list[Any], pos: int) -> None:
     lists, and the placement candidates lose it (the fewest innovations of the rest are
     still the fewest unless it was the last candidate)."""
     cache = p[4]
+    hit = set()  # the phases whose active lists lose entries (unknown: not remembered)
     for phase in PHASES:
         got = cache.get(phase)
-        if got is not None:
-            cache[phase] = [e for e in got if e[0] != pos]
+        if got is None:
+            hit.add(phase)
+        elif got:
+            for e in got:
+                if e[0] == pos:
+                    cache[phase] = [e for e in got if e[0] != pos]
+                    hit.add(phase)
+                    break
     place = cache.get("place")
     if place is not None and pos in place:
         if len(place) > 1:
             cache["place"] = [q for q in place if q != pos]
         else:
             del cache["place"]
+    if "industry" in hit:  # read from the industry list
+        cache.pop("ind", None)
+    if "disaster" in hit:
+        cache.pop("usable", None)
+    broken = cache.get("broken")
+    if broken is not None:  # (pos was healthy)
+        cache["broken"] = sorted({*broken, pos})
+
+
+def _repaired(p: list[Any], pos: int) -> None:
+    """``_changed`` for the destroyed location at ``pos`` repaired: its tile's and its
+    innovations' abilities join their phases' active lists (board order: after every entry
+    of a position before ``pos``), it leaves the destroyed positions, and the placement
+    candidates and the look-ups read from the lists are found again."""
+    cache = p[4]
+    loc = p[2][pos]
+    for ref in (loc[0], *(inn[0] for inn in loc[2])):
+        got = cache.get(PHASE_OF[ref])
+        if got is not None:
+            i = len(got)
+            while i and got[i - 1][0] > pos:
+                i -= 1
+            got.insert(i, (pos, ref, ABILITY[ref]))
+    broken = cache.get("broken")
+    if broken is not None:
+        cache["broken"] = [q for q in broken if q != pos]
+    cache.pop("place", None)
     cache.pop("ind", None)
     cache.pop("usable", None)
-    cache.pop("broken", None)
 
 
 def _moved(p: list[Any], card: str, dest: int) -> None:
@@ -333,9 +374,10 @@ _POSITION = itemgetter(0)
 
 
 def _swapped(p: list[Any], a: int, b: int) -> None:
-    """``_changed`` for the locations at ``a`` and ``b`` swapped: the placement candidates,
-    the destroyed positions and the industry abilities (the next industry step reads them)
-    with the two positions exchanged; the active lists again when next asked for."""
+    """``_changed`` for the locations at ``a`` and ``b`` swapped: each phase's active list,
+    the placement candidates, the destroyed positions and the industry abilities with the
+    two positions exchanged (the entries of a position keep their order: a stable sort);
+    the usable exhaust abilities (in board order) again when next asked for."""
     cache = p[4]
     place = cache.get("place")
     broken = cache.get("broken")
@@ -370,6 +412,7 @@ def _swap_positions(positions: list[int], a: int, b: int) -> list[int]:
 
 PHASES = ("economy", "industry", "disaster", "conflict", "end")
 PHASE_OF: dict[str, str] = {ref: ab.phase for ref, ab in ABILITY.items()}
+_ENTRY: dict[str, tuple[str, Ability]] = {ref: (ab.phase, ab) for ref, ab in ABILITY.items()}
 
 
 def _inn_at(loc: list[Any], card: str) -> list[Any] | None:
@@ -380,6 +423,7 @@ def _inn_at(loc: list[Any], card: str) -> list[Any] | None:
 
 
 TILE_TYPE: dict[str, str] = {t: TILE[t].type for t in TILE_IDS}
+TILE_VP: dict[str, int] = {t: TILE[t].vp for t in TILE_IDS}
 
 
 def _count_adjacent(emp: list[Any], pos: int, healthy: bool, kind: str | None = None) -> int:
@@ -492,23 +536,47 @@ def _econ_begin(f: Fast, seat: int, todo: tuple[str, ...]) -> bool:
     return not conv and not repeats
 
 
-def _econ_legal(f: Fast, seat: int) -> list[Json]:
+def _econ_step(f: Fast, seat: int, below: Any) -> tuple[bool, Json]:
+    """``_econ_apply`` of ``rng.choice(economy.legal(...))`` (the contract's order: each
+    conversion's options, each repeat's targets, the end): the options counted, the one
+    drawn built (whether the seat's economy is over, the action)."""
     w = f.work[seat]
     p = f.players[seat]
-    out: list[Json] = []
+    res = p[0]
+    total = 0
     for source, left in w[2]:
         ab = ABILITY[source]
-        if left > 0 and ab.src is not None and p[0][RI[ab.src]] >= 1:
-            out.extend({"type": "convert", "source": source, "option": j}
-                       for j in range(len(ab.outs)))
+        if left > 0 and ab.src is not None and res[RI[ab.src]] >= 1:
+            total += len(ab.outs)
+    active: list[tuple[int, str, Ability]] = []
     if w[3]:
         active = _active(p, "economy")
         for src in w[3]:
             for _, ref, ab in active:
                 if ref != src and ab.kind != "repeat":
-                    out.append({"type": "repeat", "source": src, "target": ref})
-    out.append(END_ECONOMY)
-    return out
+                    total += 1
+    k = below(total + 1)
+    if k == total:
+        return True, END_ECONOMY
+    for source, left in w[2]:
+        ab = ABILITY[source]
+        if left > 0 and ab.src is not None and res[RI[ab.src]] >= 1:
+            if k < len(ab.outs):  # a conversion, applied here (_econ_apply)
+                res[RI[ab.src]] -= 1
+                _add(res, ab.outs[k])
+                for c in w[2]:
+                    if c[0] == source:
+                        c[1] -= 1
+                return False, {"type": "convert", "source": source, "option": k}
+            k -= len(ab.outs)
+    for src in w[3]:
+        for _, ref, ab in active:
+            if ref != src and ab.kind != "repeat":
+                if not k:
+                    action = {"type": "repeat", "source": src, "target": ref}
+                    return _econ_apply(f, seat, action), action
+                k -= 1
+    raise AssertionError("unreachable")
 
 
 def _econ_apply(f: Fast, seat: int, action: Any) -> bool:
@@ -636,7 +704,7 @@ def _ind_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
             lo = cost - hammer if cost > hammer else 0
             hi = cost if cost < coin else coin
             if hi >= lo:
-                segments.append((hi - lo + 1, 2, loc[0], lo))
+                segments.append((hi - lo + 1, 2, (pos, cost), lo))
                 total += hi - lo + 1
     for pos, ref, kind in others:
         if ref in used:
@@ -703,15 +771,25 @@ def _ind_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
             if not want:
                 return False, None
             return False, {"type": "build", "card": what, "tile": emp[pos][0], "coins": coins}
-        if kind == 2:
-            action = {"type": "repair", "tile": what, "coins": lo + k}
+        if kind == 2:  # a repair, applied here (industry._repair)
+            pos, cost = what
+            coins = lo + k
+            _ind_pay(p, cost, coins)
+            emp[pos][1] = True
+            _repaired(p, pos)
+            w[5] = True
+            return False, {"type": "repair", "tile": emp[pos][0], "coins": coins}
         elif what[0] == "move":
             _, ref, inns, targets = what
             action = {"type": "move", "source": ref, "card": inns[k // len(targets)][0],
                       "tile": emp[targets[k % len(targets)]][0]}
-        elif what[0] == "swap":
+        elif what[0] == "swap":  # applied here: the positions are known
             a, b = _pair(len(emp), k)
             action = {"type": "swap", "source": what[1], "a": emp[a][0], "b": emp[b][0]}
+            emp[a], emp[b] = emp[b], emp[a]
+            _swapped(p, a, b)
+            used.append(what[1])
+            return False, action
         else:
             action = what[1][k]
         return _ind_apply(f, seat, action), action
@@ -742,7 +820,7 @@ def _ind_apply(f: Fast, seat: int, action: Any) -> bool:
         assert pos is not None
         _ind_pay(p, _repair_cost(p, pos), action["coins"])
         p[2][pos][1] = True
-        _changed(p)
+        _repaired(p, pos)
         w[5] = True
         return False
     if kind == "discard_hand":
@@ -821,19 +899,35 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
     action: Json
     res = d[3]
     if res is not None:
-        if res[3] == "destroy":
-            action = {"type": "destroy", "tile": res[4][below(len(res[4]))]}
-        elif res[3] == "place":
-            action = {"type": "place", "tile": res[4][below(len(res[4]))]}
-        else:
-            most = max(0, LOW_RESOURCES - sum(f.players[seat][0]))
-            action = {"type": "shore_up", "coins": below(most + 1)}
-        _dis_apply(f, seat, action)
-        return action, True
-    pres = f.players[seat][0]
-    opened = _open_slots(d)
+        stage = res[3]
+        if stage == "destroy" or stage == "place":  # the position from the candidates
+            c = below(len(res[4]))
+            tile = res[4][c]
+            pos = res[5][c] if res[5] is not None else _pos_tile(f.players[seat][2], tile)
+            if stage == "destroy":
+                _destroy(f, seat, pos)
+                _set_stage(f, "place")
+            else:
+                _place(f, seat, pos)
+                _set_stage(f, "shore")
+            _progress(f)
+            return {"type": stage, "tile": tile}, True
+        p = f.players[seat]  # shore up (EEND-9), applied here (_dis_apply)
+        coins = below(max(0, LOW_RESOURCES - sum(p[0])) + 1)
+        if coins > 0:
+            p[1] -= LOW_RESOURCES_VP_PER_COIN * coins
+            p[0][3] += coins
+        d[3] = None
+        return {"type": "shore_up", "coins": coins}, True
+    p = f.players[seat]
+    pres = p[0]
+    opened = [i for i, s in enumerate(d[0]) if s[0] is not None and not s[2]]  # _open_slots
     addressed = d[2]
-    free = _usable(f, seat, "free_bid")
+    usable = p[4].get("usable")  # _usable, its remembered answers first
+    free = usable.get("free_bid") if usable is not None else None
+    if free is None:
+        free = _usable(f, seat, "free_bid")
+        usable = p[4]["usable"]
     slots: list[tuple[int, list[tuple[str, int]], list[str]]] = []
     total = 0
     for i in opened:
@@ -844,7 +938,9 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
         frees = [ref for ref in free if FREE_RESOURCE[ref] in CARD[card].bids] if free else []
         slots.append((i, bids, frees))
         total += len(bids) + len(frees) + 1
-    replace = _usable(f, seat, "replace_disaster")
+    replace = usable.get("replace_disaster")
+    if replace is None:
+        replace = _usable(f, seat, "replace_disaster")
     n_open = len(opened)
     n_replace = len(replace) * n_open
     end = 1 if n_replace and all(i in addressed for i in opened) else 0
@@ -863,7 +959,7 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
                 if j not in addressed:
                     break
             else:  # every open disaster addressed: the next bidder, unless one may replace
-                if not _usable(f, seat, "replace_disaster"):
+                if not replace:  # (a bid changes no exhaust marker)
                     _next_bidder(f)
             return {"type": "bid", "disaster": i, "resource": r} if want else None, False
         k -= len(bids)
@@ -872,8 +968,8 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
             break
         k -= len(frees)
         if k == 0:
-            action = {"type": "take", "disaster": i}
-            break
+            _take(f, seat, i)
+            return {"type": "take", "disaster": i}, True
         k -= 1
     else:
         if k < n_replace:
@@ -942,14 +1038,14 @@ def _take(f: Fast, seat: int, i: int) -> None:
     d[2].append(i)
     if not _open_slots(d) and _pending_reveal(d) is None:  # EEND-6
         f.first = seat
-    d[3] = [seat, card, CARD[card].target - 1, "destroy", ()]
+    d[3] = [seat, card, CARD[card].target - 1, "destroy", (), None]
     _progress(f)
 
 
 def _set_stage(f: Fast, stage: str) -> None:
     assert f.disaster is not None
     res = f.disaster[3]
-    res[3], res[4] = stage, ()
+    res[3], res[4], res[5] = stage, (), None
 
 
 def _progress(f: Fast) -> None:
@@ -961,6 +1057,7 @@ def _progress(f: Fast) -> None:
         cands = _destroy_candidates(p[2], res[2])  # EEND-4
         if len(cands) > 1:
             res[4] = tuple(p[2][c][0] for c in cands)
+            res[5] = cands
             return
         _destroy(f, res[0], cands[0] if cands else None)
         _set_stage(f, "place")
@@ -970,6 +1067,7 @@ def _progress(f: Fast) -> None:
             cands = p[4]["place"] = _placement(p[2])
         if len(cands) > 1:
             res[4] = tuple(p[2][c][0] for c in cands)
+            res[5] = cands
             return
         _place(f, res[0], cands[0] if cands else None)
         _set_stage(f, "shore")
@@ -1052,10 +1150,10 @@ def _resolve_conflict(f: Fast, bids: list[tuple[int, int]]) -> None:
             _reward(p, card.victory)
         else:  # upheaval
             emp = p[2]
-            minus_vp = {i: -TILE[loc[0]].vp for i, loc in enumerate(emp) if loc[1]}
-            healthy = sorted(minus_vp, key=minus_vp.__getitem__)  # stable: by position
+            # the healthy locations by VP, highest first, then by position
+            healthy = sorted([(-TILE_VP[loc[0]], i) for i, loc in enumerate(emp) if loc[1]])
             if len(healthy) >= card.upheaval_rank:
-                src, dst = healthy[card.upheaval_rank - 1], card.upheaval_pos - 1
+                src, dst = healthy[card.upheaval_rank - 1][1], card.upheaval_pos - 1
                 if src != dst:
                     emp[src], emp[dst] = emp[dst], emp[src]
                     _swapped(p, src, dst)
@@ -1265,9 +1363,7 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
                 if stage == "industry":
                     done, action = _ind_step(f, seat, below, getrandbits, on_step is not None)
                 elif stage == "economy":
-                    legal = _econ_legal(f, seat)
-                    action = legal[below(len(legal))]
-                    done = _econ_apply(f, seat, action)
+                    done, action = _econ_step(f, seat, below)
                 else:  # choose (EEND-22)
                     action = CHOOSE[below(2)]
                     _act(f, seat, action)
@@ -1301,7 +1397,8 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
                 action, more = _dis_step(f, seat, below, getrandbits, on_step is not None)
                 if on_step is not None:
                     move = ("act", seat, action)
-                if more:
+                if more and (d[3] is None or _pending_reveal(d) is not None):  # (with a
+                    # resolution under way and nothing to reveal _advance does nothing)
                     _advance(f)
         steps += 1
         if on_step is not None:
