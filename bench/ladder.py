@@ -127,18 +127,29 @@ class _Timed:
 def search_level(who: str) -> Any:
     """A search entrant's level: a ``LEVELS`` name, optionally ``+fast<depth>`` for the same
     level with ``fast_depth`` (rollouts on the fast engine) and ``*<k>`` for k times its
-    iterations (the time budget stays), e.g. ``normal+fast300*4``."""
+    iterations (the time budget stays), e.g. ``normal+fast300*4``; then any number of
+    ``~field=value`` overrides of ``Level`` fields, e.g. ``normal~iterations=400~time_s=2``
+    (normal's shape with hard's budget)."""
     import dataclasses
 
     from shared.rules._kit.search import LEVELS
 
-    name, _, variant = who.partition("+fast")
+    base, *overrides = who.split("~")
+    name, _, variant = base.partition("+fast")
     depth, _, times = variant.partition("*")
     level = LEVELS[name]
-    if not variant:
-        return level
-    return dataclasses.replace(level, name=who, fast_depth=int(depth),
-                               iterations=level.iterations * int(times or 1))
+    if variant:
+        level = dataclasses.replace(level, fast_depth=int(depth),
+                                    iterations=level.iterations * int(times or 1))
+    types = {f.name: f.type for f in dataclasses.fields(level)}
+    changes: dict[str, Any] = {}
+    for item in overrides:
+        key, _, value = item.partition("=")
+        assert key in types and key != "name", f"not a Level field: {key}"
+        changes[key] = int(value) if types[key] in ("int", int) else float(value)
+    if variant or overrides:
+        level = dataclasses.replace(level, name=who, **changes)
+    return level
 
 
 def _players(m: Match) -> tuple[dict[int, Any], dict[int, Any], dict[int, _Timed]]:
@@ -316,6 +327,19 @@ def schedule(games: Sequence[str], seats: Sequence[int] | None, pairs: Sequence[
     return out
 
 
+def _new_log() -> tuple[str, Any]:
+    """A fresh ``ladder-<time>.jsonl`` (one line per game as it ends), opened for writing. Two
+    runs started in the same second once wrote into one file (each over the other's lines):
+    the second gets ``-2`` after the time, and so on."""
+    stamp = base = time.strftime("%Y%m%d-%H%M%S")
+    for k in range(2, 1000):
+        try:
+            return stamp, (RESULTS / f"ladder-{stamp}.jsonl").open("x")
+        except FileExistsError:
+            stamp = f"{base}-{k}"
+    raise FileExistsError(RESULTS / f"ladder-{base}.jsonl")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", default=",".join(SCHEDULE))
@@ -337,7 +361,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     games = [g for g in args.games.split(",") if g]
     pairs = [tuple(p.split(":")) for p in args.pairs.split(",") if p] or list(PAIRS)
     for pair in pairs:
-        assert len(pair) == 2 and all(x.partition("+fast")[0] in ENTRANTS for x in pair), pair
+        assert len(pair) == 2 and all(
+            x.split("~")[0].partition("+fast")[0] in ENTRANTS for x in pair), pair
     seats = [int(s) for s in args.seats.split(",") if s] or None
     matches = args.matches
     if args.quick:
@@ -348,9 +373,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     t0 = time.time()
     records: list[dict[str, Any]] = []
     RESULTS.mkdir(exist_ok=True)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    partial = RESULTS / f"ladder-{stamp}.jsonl"  # one line per game as it ends
-    with ProcessPoolExecutor(max_workers=args.workers) as pool, partial.open("w") as log:
+    stamp, log = _new_log()
+    with ProcessPoolExecutor(max_workers=args.workers) as pool, log:
         for k, record in enumerate(pool.map(play_match, plan, chunksize=1)):
             records.append(record)
             log.write(json.dumps(record) + "\n")

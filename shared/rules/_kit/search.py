@@ -397,19 +397,24 @@ class Searcher:
             else list(root.plans) if root.plans  # type: ignore[arg-type]
             else list(root.slot.allowed or ()) if root.slot is not None else [])
         by_key = {key_of(o): o for o in options}
-        prior = key_of(fallback)
-        level = self.level
+        stats = {k: (c.value / c.visits, c.visits) for k, c in tree.children.items()
+                 if k in by_key and c.visits}
+        best = final_choice(stats, key_of(fallback), self.level)
+        return by_key[best] if best is not None else fallback
 
-        def confident(k: str) -> float:
-            """A lower confidence bound of the candidate's value: the heuristic's choice
-            stays unless another is better by more than the noise of a few samples."""
-            c = tree.children[k]
-            mean = c.value / c.visits
-            return mean - level.caution / math.sqrt(c.visits) + (
-                level.prior_bias if k == prior else 0.0)
 
-        tried = [k for k, c in tree.children.items() if k in by_key and c.visits]
-        return by_key[max(tried, key=confident)] if tried else fallback
+def final_choice(stats: dict[str, tuple[float, int]], prior: str, level: Level) -> str | None:
+    """The decision among the root candidates, ``stats``: key -> (mean reward, visits). Each
+    gets a lower confidence bound, mean - ``caution / sqrt(visits)``, and the heuristic's
+    choice (``prior``) ``prior_bias`` more: it stays unless another is better by more than
+    the noise of its samples and that margin (None: nothing was tried)."""
+
+    def confident(k: str) -> float:
+        mean, visits = stats[k]
+        return mean - level.caution / math.sqrt(visits) + (
+            level.prior_bias if k == prior else 0.0)
+
+    return max(stats, key=confident) if stats else None
 
 
 class SearchBot:
