@@ -283,6 +283,7 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
         if xs:
             cpu_rows.append({"game": game, "entrant": who, "decisions": len(xs),
                              "mean_s": round(sum(xs) / len(xs), 4),
+                             "p50_s": round(xs[(len(xs) - 1) // 2], 4),
                              "p95_s": round(xs[int(0.95 * (len(xs) - 1))], 4),
                              "max_s": round(xs[-1], 4)})
     return {"matches": matches, "seats": seat_rows, "empire_nations": nation_rows,
@@ -313,7 +314,8 @@ def print_report(summary: dict[str, Any]) -> None:
     print("\nCPU per decision")
     for r in summary["decision_cpu"]:
         print(f"  {r['game']:14} {r['entrant']:9} {r['decisions']:>6} decisions  mean "
-              f"{r['mean_s']:.3f}s  p95 {r['p95_s']:.3f}s  max {r['max_s']:.3f}s")
+              f"{r['mean_s']:.3f}s  p50 {r['p50_s']:.3f}s  p95 {r['p95_s']:.3f}s  "
+              f"max {r['max_s']:.3f}s")
 
 
 def schedule(games: Sequence[str], seats: Sequence[int] | None, pairs: Sequence[tuple[str, str]],
