@@ -319,13 +319,17 @@ def print_report(summary: dict[str, Any]) -> None:
 
 
 def schedule(games: Sequence[str], seats: Sequence[int] | None, pairs: Sequence[tuple[str, str]],
-             matches: int, options: dict[str, dict[str, Any]] | None = None) -> list[Match]:
+             matches: int, options: dict[str, dict[str, Any]] | None = None,
+             first: int = 0) -> list[Match]:
+    """Every game of the run: ``matches`` per pairing, numbered from ``first`` (the number
+    gives the seeds and seat swaps, so a later run with ``first`` = the games already played
+    adds new games instead of repeating them)."""
     out = []
     for game in games:
         opts = tuple(sorted((options or {}).get(game, {}).items()))
         for n in seats or SCHEDULE[game]:
             for a, b in pairs:
-                out += [Match(game, n, a, b, i, opts) for i in range(matches)]
+                out += [Match(game, n, a, b, i, opts) for i in range(first, first + matches)]
     return out
 
 
@@ -348,6 +352,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seats", default="", help="seat counts (default: SCHEDULE)")
     parser.add_argument("--pairs", default="", help="a:b,... (default: PAIRS)")
     parser.add_argument("--matches", type=int, default=20, help="games per pairing")
+    parser.add_argument("--first", type=int, default=0,
+                        help="number of the first game per pairing (seeds: 10000 + number)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--quick", action="store_true", help="2 games per pairing, 2 seats")
     parser.add_argument("--options", default="{}",
@@ -370,7 +376,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.quick:
         matches = 2
         pairs = [("easy", "defaults"), ("easy", "heuristic")]
-    plan = schedule(games, seats, pairs, matches, json.loads(args.options))  # type: ignore[arg-type]
+    plan = schedule(games, seats, pairs, matches, json.loads(args.options), args.first)  # type: ignore[arg-type]
     print(f"{len(plan)} games on {args.workers} workers", flush=True)
     t0 = time.time()
     records: list[dict[str, Any]] = []

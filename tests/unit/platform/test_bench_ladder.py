@@ -36,3 +36,9 @@ def test_two_runs_started_in_one_second_write_two_files(monkeypatch: pytest.Monk
     assert (first_stamp, second_stamp) == ("20261128-101010", "20261128-101010-2")
     assert (tmp_path / "ladder-20261128-101010.jsonl").read_text() == "a\n"
     assert (tmp_path / "ladder-20261128-101010-2.jsonl").read_text() == "b\n"
+
+
+def test_a_later_run_adds_new_games_instead_of_repeating_them() -> None:
+    first = ladder.schedule(["empire"], [2], [("hard", "normal")], 3)
+    more = ladder.schedule(["empire"], [2], [("hard", "normal")], 3, first=3)
+    assert [m.index for m in first] == [0, 1, 2] and [m.index for m in more] == [3, 4, 5]
