@@ -127,18 +127,29 @@ class _Timed:
 def search_level(who: str) -> Any:
     """A search entrant's level: a ``LEVELS`` name, optionally ``+fast<depth>`` for the same
     level with ``fast_depth`` (rollouts on the fast engine) and ``*<k>`` for k times its
-    iterations (the time budget stays), e.g. ``normal+fast300*4``."""
+    iterations (the time budget stays), e.g. ``normal+fast300*4``; then any number of
+    ``~field=value`` overrides of ``Level`` fields, e.g. ``normal~iterations=400~time_s=2``
+    (normal's shape with hard's budget)."""
     import dataclasses
 
     from shared.rules._kit.search import LEVELS
 
-    name, _, variant = who.partition("+fast")
+    base, *overrides = who.split("~")
+    name, _, variant = base.partition("+fast")
     depth, _, times = variant.partition("*")
     level = LEVELS[name]
-    if not variant:
-        return level
-    return dataclasses.replace(level, name=who, fast_depth=int(depth),
-                               iterations=level.iterations * int(times or 1))
+    if variant:
+        level = dataclasses.replace(level, fast_depth=int(depth),
+                                    iterations=level.iterations * int(times or 1))
+    types = {f.name: f.type for f in dataclasses.fields(level)}
+    changes: dict[str, Any] = {}
+    for item in overrides:
+        key, _, value = item.partition("=")
+        assert key in types and key != "name", f"not a Level field: {key}"
+        changes[key] = int(value) if types[key] in ("int", int) else float(value)
+    if variant or overrides:
+        level = dataclasses.replace(level, name=who, **changes)
+    return level
 
 
 def _players(m: Match) -> tuple[dict[int, Any], dict[int, Any], dict[int, _Timed]]:
@@ -272,6 +283,7 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
         if xs:
             cpu_rows.append({"game": game, "entrant": who, "decisions": len(xs),
                              "mean_s": round(sum(xs) / len(xs), 4),
+                             "p50_s": round(xs[(len(xs) - 1) // 2], 4),
                              "p95_s": round(xs[int(0.95 * (len(xs) - 1))], 4),
                              "max_s": round(xs[-1], 4)})
     return {"matches": matches, "seats": seat_rows, "empire_nations": nation_rows,
@@ -302,18 +314,36 @@ def print_report(summary: dict[str, Any]) -> None:
     print("\nCPU per decision")
     for r in summary["decision_cpu"]:
         print(f"  {r['game']:14} {r['entrant']:9} {r['decisions']:>6} decisions  mean "
-              f"{r['mean_s']:.3f}s  p95 {r['p95_s']:.3f}s  max {r['max_s']:.3f}s")
+              f"{r['mean_s']:.3f}s  p50 {r['p50_s']:.3f}s  p95 {r['p95_s']:.3f}s  "
+              f"max {r['max_s']:.3f}s")
 
 
 def schedule(games: Sequence[str], seats: Sequence[int] | None, pairs: Sequence[tuple[str, str]],
-             matches: int, options: dict[str, dict[str, Any]] | None = None) -> list[Match]:
+             matches: int, options: dict[str, dict[str, Any]] | None = None,
+             first: int = 0) -> list[Match]:
+    """Every game of the run: ``matches`` per pairing, numbered from ``first`` (the number
+    gives the seeds and seat swaps, so a later run with ``first`` = the games already played
+    adds new games instead of repeating them)."""
     out = []
     for game in games:
         opts = tuple(sorted((options or {}).get(game, {}).items()))
         for n in seats or SCHEDULE[game]:
             for a, b in pairs:
-                out += [Match(game, n, a, b, i, opts) for i in range(matches)]
+                out += [Match(game, n, a, b, i, opts) for i in range(first, first + matches)]
     return out
+
+
+def _new_log() -> tuple[str, Any]:
+    """A fresh ``ladder-<time>.jsonl`` (one line per game as it ends), opened for writing. Two
+    runs started in the same second once wrote into one file (each over the other's lines):
+    the second gets ``-2`` after the time, and so on."""
+    stamp = base = time.strftime("%Y%m%d-%H%M%S")
+    for k in range(2, 1000):
+        try:
+            return stamp, (RESULTS / f"ladder-{stamp}.jsonl").open("x")
+        except FileExistsError:
+            stamp = f"{base}-{k}"
+    raise FileExistsError(RESULTS / f"ladder-{base}.jsonl")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -322,6 +352,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seats", default="", help="seat counts (default: SCHEDULE)")
     parser.add_argument("--pairs", default="", help="a:b,... (default: PAIRS)")
     parser.add_argument("--matches", type=int, default=20, help="games per pairing")
+    parser.add_argument("--first", type=int, default=0,
+                        help="number of the first game per pairing (seeds: 10000 + number)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--quick", action="store_true", help="2 games per pairing, 2 seats")
     parser.add_argument("--options", default="{}",
@@ -337,20 +369,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     games = [g for g in args.games.split(",") if g]
     pairs = [tuple(p.split(":")) for p in args.pairs.split(",") if p] or list(PAIRS)
     for pair in pairs:
-        assert len(pair) == 2 and all(x.partition("+fast")[0] in ENTRANTS for x in pair), pair
+        assert len(pair) == 2 and all(
+            x.split("~")[0].partition("+fast")[0] in ENTRANTS for x in pair), pair
     seats = [int(s) for s in args.seats.split(",") if s] or None
     matches = args.matches
     if args.quick:
         matches = 2
         pairs = [("easy", "defaults"), ("easy", "heuristic")]
-    plan = schedule(games, seats, pairs, matches, json.loads(args.options))  # type: ignore[arg-type]
+    plan = schedule(games, seats, pairs, matches, json.loads(args.options), args.first)  # type: ignore[arg-type]
     print(f"{len(plan)} games on {args.workers} workers", flush=True)
     t0 = time.time()
     records: list[dict[str, Any]] = []
     RESULTS.mkdir(exist_ok=True)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    partial = RESULTS / f"ladder-{stamp}.jsonl"  # one line per game as it ends
-    with ProcessPoolExecutor(max_workers=args.workers) as pool, partial.open("w") as log:
+    stamp, log = _new_log()
+    with ProcessPoolExecutor(max_workers=args.workers) as pool, log:
         for k, record in enumerate(pool.map(play_match, plan, chunksize=1)):
             records.append(record)
             log.write(json.dumps(record) + "\n")

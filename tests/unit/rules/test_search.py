@@ -11,7 +11,7 @@ import pytest
 
 from shared.rules import registry
 from shared.rules._kit.playout import bot_actor, bot_chooser, play
-from shared.rules._kit.search import LEVELS, Level, SearchBot, win_shares
+from shared.rules._kit.search import LEVELS, Level, SearchBot, final_choice, win_shares
 from shared.rules.api import Act, Rejection, Simultaneous, Turn
 
 pytestmark = pytest.mark.unit
@@ -96,6 +96,28 @@ def test_the_levels_grow_in_budget_and_fit_the_time_limits() -> None:
     assert easy.tree_depth <= normal.tree_depth <= hard.tree_depth
     assert normal.time_s <= 0.5 and hard.time_s <= 2.0
     assert registry.get_search_bot("duel", "hard").level is hard
+
+
+def test_hard_is_normals_estimator_with_more_samples_and_a_smaller_margin() -> None:
+    """Issue 22: hard's deeper tree (3) and longer rollouts (30) did not beat normal, and
+    more samples of one estimator cannot hurt in expectation: hard keeps normal's shape."""
+    normal, hard = LEVELS["normal"], LEVELS["hard"]
+    shape = ("tree_depth", "rollout_depth", "heuristic", "exploration", "widening", "caution",
+             "fast_depth")
+    assert [getattr(hard, f) for f in shape] == [getattr(normal, f) for f in shape]
+    assert hard.iterations >= 3 * normal.iterations
+    assert hard.prior_bias < normal.prior_bias
+
+
+def test_the_final_choice_leaves_the_heuristic_only_on_a_margin_beyond_the_noise() -> None:
+    """The heuristic's move (``h``) at 0.50 and another at 0.65, 100 samples each: normal's
+    fixed margin (0.3) keeps the heuristic's move, hard's (0.1) takes the better one; seen in
+    4 samples only, the other's noise term (0.5 / sqrt 4) keeps the heuristic's at hard too."""
+    many = {"h": (0.50, 100), "x": (0.65, 100)}
+    assert final_choice(many, "h", LEVELS["normal"]) == "h"
+    assert final_choice(many, "h", LEVELS["hard"]) == "x"
+    assert final_choice({"h": (0.50, 100), "x": (0.65, 4)}, "h", LEVELS["hard"]) == "h"
+    assert final_choice({}, "h", LEVELS["hard"]) is None
 
 
 def test_win_shares_are_a_softmax_of_strengths() -> None:

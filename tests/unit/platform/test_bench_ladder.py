@@ -1,0 +1,44 @@
+"""The bot ladder's plumbing (bench/ladder.py, issue 22): entrant variants and result files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench import ladder
+from shared.rules._kit.search import LEVELS
+
+pytestmark = pytest.mark.unit
+
+
+def test_an_entrant_is_a_level_with_field_overrides() -> None:
+    assert ladder.search_level("hard") is LEVELS["hard"]
+    shaped = ladder.search_level("normal~iterations=400~time_s=2~prior_bias=0.1")
+    assert (shaped.iterations, shaped.time_s, shaped.prior_bias) == (400, 2.0, 0.1)
+    assert isinstance(shaped.iterations, int) and shaped.tree_depth == LEVELS["normal"].tree_depth
+    fast = ladder.search_level("normal+fast30*2~tree_depth=1")
+    assert (fast.fast_depth, fast.iterations, fast.tree_depth) == (30, 200, 1)
+    with pytest.raises(AssertionError):
+        ladder.search_level("normal~depth=3")  # not a Level field
+
+
+def test_two_runs_started_in_one_second_write_two_files(monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: Path) -> None:
+    """Two ladders started in the same second wrote over each other's lines in one file."""
+    monkeypatch.setattr(ladder, "RESULTS", tmp_path)
+    monkeypatch.setattr(ladder.time, "strftime", lambda fmt: "20261128-101010")
+    first_stamp, first = ladder._new_log()
+    second_stamp, second = ladder._new_log()
+    with first, second:
+        first.write("a\n")
+        second.write("b\n")
+    assert (first_stamp, second_stamp) == ("20261128-101010", "20261128-101010-2")
+    assert (tmp_path / "ladder-20261128-101010.jsonl").read_text() == "a\n"
+    assert (tmp_path / "ladder-20261128-101010-2.jsonl").read_text() == "b\n"
+
+
+def test_a_later_run_adds_new_games_instead_of_repeating_them() -> None:
+    first = ladder.schedule(["empire"], [2], [("hard", "normal")], 3)
+    more = ladder.schedule(["empire"], [2], [("hard", "normal")], 3, first=3)
+    assert [m.index for m in first] == [0, 1, 2] and [m.index for m in more] == [3, 4, 5]
