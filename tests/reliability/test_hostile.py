@@ -37,6 +37,7 @@ from shared.fairness.seal import seal_opening
 from shared.protocol import client as cm
 from shared.protocol.errors import ERROR_CODES
 from shared.protocol.streams import Keys
+from shared.protocol.versions import PROTOCOL_VERSION
 from shared.rules import registry
 from shared.rules.api import Act, Rejection
 from shared.runtime.jsonutil import loads
@@ -292,7 +293,8 @@ def handmade(scene: Scene, rng: random.Random, n: int) -> list[Msg]:
             return Msg(
                 s,
                 "version",
-                json.dumps({**_act(t.game_id, junk_actions[0]), "v": rng.choice([0, 3, 99, -1])}),
+                json.dumps({**_act(t.game_id, junk_actions[0]),
+                            "v": rng.choice([0, PROTOCOL_VERSION + 1, 99, -1])}),
             )
         if k == 5:  # forged seat / identity fields (refused: the gateway stamps the seat)
             forged: dict[str, Any] = rng.choice(
