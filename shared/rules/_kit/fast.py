@@ -159,6 +159,8 @@ def shuffle_drawer(key: bytes) -> Callable[[str, int], list[int]]:
             if x >= _SAFE:  # maybe refused (p < 2**-32): the exact rejection sampling
                 limit = _TWO64 - (_TWO64 % (i + 1))
                 while x >= limit:
+                    # (the refill again, inline: as a local function both sites cost 15%
+                    # more per 52-card shuffle, 16.4 -> 18.8 us)
                     if not words:
                         h = keyed.copy()
                         h.update(prefix + block.to_bytes(4, "big"))
