@@ -17,6 +17,7 @@ from services.gateway.hub import Connection, Hub, Watch
 from services.gateway.outbound import Outbound
 from shared.protocol.server import SERVER_ADAPTER, RecordEntries, RecordEntry, ViewUpdate
 from shared.protocol.streams import Keys
+from tests.support.encodings import counted_encodings
 
 pytestmark = pytest.mark.unit
 
@@ -200,18 +201,8 @@ def test_watchers_at_one_place_at_v3_share_one_encoding_per_frame() -> None:
     hub = Hub(redis)
     sent: list[list[str]] = [[] for _ in range(20)]
     conns = [seat(hub, f"s{i}", 3, sent[i]) for i in range(20)]
-    encoded: list[int] = []
-    real = orjson.dumps
-
-    def counting(obj: Any, *a: Any, **kw: Any) -> bytes:
-        encoded.append(1)
-        return real(obj, *a, **kw)
-
-    hub_module.orjson.dumps = counting  # type: ignore[assignment]
-    try:
+    with counted_encodings() as encoded:
         asyncio.run(pumped(hub, *conns))
-    finally:
-        hub_module.orjson.dumps = real  # type: ignore[assignment]
     assert len(encoded) == 3
     assert all(got == sent[0] for got in sent)
 

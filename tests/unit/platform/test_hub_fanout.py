@@ -13,6 +13,7 @@ import pytest
 from services.gateway.hub import Connection, Hub, Watch
 from services.gateway.outbound import Outbound
 from shared.protocol.streams import Keys
+from tests.support.encodings import counted_encodings
 
 pytestmark = pytest.mark.unit
 
@@ -84,20 +85,8 @@ def test_spectators_of_one_game_share_one_read_per_stream_and_one_encoding() -> 
         conns = [_spectator(hub, i, sent[i]) for i in range(50)]
         for c in conns:
             c.out.start()
-        encoded: list[int] = []
-        real = orjson.dumps
-
-        def counting(obj: Any, *a: Any, **kw: Any) -> bytes:
-            encoded.append(1)
-            return real(obj, *a, **kw)
-
-        import services.gateway.hub as hub_module
-
-        hub_module.orjson.dumps = counting  # type: ignore[assignment]
-        try:
+        with counted_encodings() as encoded:
             await hub.pump(GAME)
-        finally:
-            hub_module.orjson.dumps = real  # type: ignore[assignment]
         # 50 watchers, two streams: two reads (before: 100), two encodings (before: 100)
         assert len(redis.reads) == 2, redis.reads
         assert len(encoded) == 2, len(encoded)
