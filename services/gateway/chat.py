@@ -52,7 +52,7 @@ from shared.protocol import client as cm
 from shared.protocol import keys, streams
 from shared.protocol import server as sm
 from shared.protocol.streams import Keys
-from shared.runtime.jsonutil import dumps, loads, text
+from shared.runtime.jsonutil import dumps, loads, stream_order, text
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("gateway")
@@ -142,11 +142,6 @@ def room_of_key(key: str) -> Room | None:
     if head == "g:" and tail in (":chat:seats", ":chat:spec"):
         return game_room(inner, "seats" if tail == ":chat:seats" else "spectators")
     return None
-
-
-def _sid(stream_id: str) -> tuple[int, int]:
-    ms, _, n = stream_id.partition("-")
-    return int(ms), int(n or 0)
 
 
 def _line(entry_id: Any, fields: dict[bytes, bytes]) -> dict[str, Any]:
@@ -386,7 +381,7 @@ class Chat:
                     and s.last_id is not None]
             if not subs:
                 return
-            low = min((s.last_id for _, s in subs if s.last_id), key=_sid)
+            low = min((s.last_id for _, s in subs if s.last_id), key=stream_order)
             entries = await self.redis.xrange(key, min=f"({low}", count=PAGE)
             if not entries:
                 return
@@ -409,7 +404,7 @@ class Chat:
                 mutes = conn.mutes or set()
                 for i, f in entries:
                     sid = text(i)
-                    if sub.last_id is None or _sid(sid) <= _sid(sub.last_id):
+                    if sub.last_id is None or stream_order(sid) <= stream_order(sub.last_id):
                         continue
                     sub.last_id = sid
                     line = _line(i, f)

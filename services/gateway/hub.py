@@ -48,7 +48,7 @@ from shared.protocol.streams import Keys
 from shared.protocol.versions import COMBINED_FRAMES_VERSION
 from shared.rules.narrate import narrate
 from shared.runtime import metrics
-from shared.runtime.jsonutil import loads, text
+from shared.runtime.jsonutil import loads, stream_order, text
 
 log = structlog.get_logger("gateway")
 
@@ -376,8 +376,8 @@ class Hub:
             start = j
             upto = f.get(b"r")
             if upto is not None:
-                last = _sid(upto)
-                while j < len(records) and _sid(records[j][0]) <= last:
+                last = stream_order(upto)
+                while j < len(records) and stream_order(records[j][0]) <= last:
                     j += 1
             mine = records[start:j]
             if len(mine) > RECORDS_PER_FRAME:  # a backlog: the older entries go first
@@ -552,12 +552,6 @@ class Hub:
                     continue
                 with contextlib.suppress(Exception):
                     await self.pump(gid)
-
-
-def _sid(i: Any) -> tuple[int, int]:
-    """A stream id as a pair of numbers, for ordering."""
-    ms, _, n = text(i).partition("-")
-    return int(ms), int(n or 0)
 
 
 def _cancel(w: Watch) -> None:

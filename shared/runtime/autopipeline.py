@@ -33,22 +33,21 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-# commands that wait on the server: never held in a pipeline with others
-BLOCKING = frozenset({"BLPOP", "BRPOP", "BLMOVE", "BRPOPLPUSH", "BLMPOP", "BZPOPMIN",
-                      "BZPOPMAX", "BZMPOP", "WAIT", "WAITAOF"})
+# commands that never join a pipeline: those that wait on the server (they would hold every
+# other command of the turn back), and those that change the connection's state
+ALONE = frozenset({"BLPOP", "BRPOP", "BLMOVE", "BRPOPLPUSH", "BLMPOP", "BZPOPMIN", "BZPOPMAX",
+                   "BZMPOP", "WAIT", "WAITAOF", "SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE",
+                   "MONITOR", "MULTI", "EXEC", "WATCH", "UNWATCH", "DISCARD"})
 MAX_BATCH = 512  # commands in one pipeline (the rest go in the next)
 
 
 def _blocking(args: tuple[Any, ...]) -> bool:
     first = args[0]
     name = (first.decode() if isinstance(first, bytes) else str(first)).upper()
-    if name in BLOCKING:
-        return True
-    if name in ("XREAD", "XREADGROUP"):
+    if name in ("XREAD", "XREADGROUP"):  # blocking only with BLOCK
         return any(isinstance(a, (str, bytes)) and a in ("BLOCK", b"BLOCK", "block", b"block")
                    for a in args[1:])
-    return name in ("SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE", "MONITOR", "MULTI", "EXEC",
-                    "WATCH", "UNWATCH", "DISCARD")
+    return name in ALONE
 
 
 class AutoPipelineRedis(aioredis.Redis):

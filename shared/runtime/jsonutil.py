@@ -22,3 +22,9 @@ def loads(data: str | bytes) -> Any:
 def text(value: Any) -> str:
     """A Redis reply field as ``str`` (redis-py returns bytes unless decode_responses)."""
     return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def stream_order(stream_id: Any) -> tuple[int, int]:
+    """A Redis stream id (``<ms>-<n>``, str or bytes) as a pair of numbers, for ordering."""
+    ms, _, n = text(stream_id).partition("-")
+    return int(ms), int(n or 0)
