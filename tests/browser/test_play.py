@@ -136,7 +136,9 @@ async def test_board_of_every_game(
     page = ada.page
     await page.wait_for_selector(f"#board .board.{css}")
     clicks = 0
-    for _ in range(4):  # the entropy seed, then game moves as they come (bots may be slow)
+    for _ in range(8):  # the entropy seed, then game moves as they come (bots may be slow)
+        if clicks >= 4:  # (a look that lost its move to a new view is not a click)
+            break
         # a move is a ready control, or (games played on their drawn board) a highlighted
         # spot on the board, then the amount it asks for
         # (a drawn SVG move, g.go[role=button], sends at once; a g.legal spot selects)
@@ -149,11 +151,14 @@ async def test_board_of_every_game(
             await button.wait_for(timeout=60_000 if clicks < 2 else 10_000)
         except PlaywrightTimeout:
             break
-        spot = page.locator("#board g.legal[role=button]:not(.go)")
+        spot = page.locator("#board g.legal[role=button]:not(.go):visible")
         if await spot.count():
             seq = await page.get_attribute("#controls", "data-seq") or ""
             key = await page.get_attribute("#controls", "data-key") or ""
-            await spot.first.click()
+            try:
+                await spot.first.click(timeout=5_000)
+            except PlaywrightTimeout:
+                continue  # a new view (a bot's move) took that spot away: look again
             # what the spot offers: an amount, dice, (the Engine's wheel edge) the sealed
             # placements that bring that action to the top, or (the Card Game's hand) the
             # drawn plays with the card

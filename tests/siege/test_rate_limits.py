@@ -126,7 +126,9 @@ async def test_http_requests_per_ip_stay_bounded_while_the_limiter_cannot_use_va
     """The gateway's Valkey user loses its scripts (NOPERM: a broken ACL, as Valkey down or
     timing out would do): an address's requests are still held near the burst by the
     gateway's own view of the rate (services/gateway/local_rates.py), not let through
-    unlimited, and each failed check is counted."""
+    unlimited, and each failed check is counted: every allowed request (it asked Valkey), and
+    a refused one unless the gateway's view already refused it without asking (the
+    pre-check, Quotas._known_wait, or the early refusal when the connection is accepted)."""
     admin, _ = pair_admin
     ip = fresh_ip()
     errors = metric(pair[0], "empire_rate_limit_errors_total")
@@ -143,7 +145,8 @@ async def test_http_requests_per_ip_stay_bounded_while_the_limiter_cannot_use_va
     report("rate_http_ip_without_valkey", {"burst": 40, "sent": 60, "ok": ok,
                                            "limited": sum(map(_limited, rs))})
     assert 40 <= ok <= max(43, most(40, 1, t0)) and ok + sum(map(_limited, rs)) == 60, ok
-    assert metric(pair[0], "empire_rate_limit_errors_total") >= errors + 60
+    failed = metric(pair[0], "empire_rate_limit_errors_total") - errors
+    assert ok <= failed <= 60, (ok, failed)
 
 
 def _script_calls(admin: redis.Redis) -> int:
