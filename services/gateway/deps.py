@@ -11,7 +11,10 @@ from starlette.requests import HTTPConnection
 from services.gateway.service import Gateway
 
 
-def gateway(conn: HTTPConnection) -> Gateway:
+async def gateway(conn: HTTPConnection) -> Gateway:
+    """A coroutine, not a function: FastAPI runs a sync dependency in a worker thread on
+    every request (issue 25: that hop was ~10% of the gateway's busy CPU in the lifecycle
+    benchmark; tests/unit/platform/test_gateway_no_thread_hops.py)."""
     gw: Gateway = conn.app.state.gateway
     return gw
 
