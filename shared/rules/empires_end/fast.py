@@ -885,6 +885,14 @@ BID_OPTIONS: dict[str, tuple[tuple[str, int], ...]] = {
     c: tuple((r, RI[r]) for r in (*CARD[c].bids, "coin")
              if r != "coin" or "coin" not in CARD[c].bids) for c in CARD_IDS}
 FREE_RESOURCE: dict[str, str | None] = {c: CARD[c].ability.resource for c in CARD_IDS}
+NO_FREES: list[str] = []  # (read only)
+CARD_BIDS: dict[str, tuple[str, ...]] = {c: CARD[c].bids for c in CARD_IDS}
+# per disaster card and the resources a seat holds (bit ``ri`` of the mask: some of
+# resource ``ri``): its bid options and their number
+BIDS: dict[str, tuple[tuple[tuple[tuple[str, int], ...], int], ...]] = {
+    c: tuple((opts, len(opts)) for opts in (
+        tuple(b for b in BID_OPTIONS[c] if mask >> b[1] & 1) for mask in range(16)))
+    for c in CARD_IDS}
 
 
 def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
@@ -921,52 +929,56 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
         return {"type": "shore_up", "coins": coins}, True
     p = f.players[seat]
     pres = p[0]
-    opened = [i for i, s in enumerate(d[0]) if s[0] is not None and not s[2]]  # _open_slots
+    mask = (pres[0] > 0) | (pres[1] > 0) << 1 | (pres[2] > 0) << 2 | (pres[3] > 0) << 3
     addressed = d[2]
     usable = p[4].get("usable")  # _usable, its remembered answers first
-    free = usable.get("free_bid") if usable is not None else None
-    if free is None:
-        free = _usable(f, seat, "free_bid")
+    if usable is None or "free_bid" not in usable or "replace_disaster" not in usable:
+        _usable(f, seat, "free_bid")
+        _usable(f, seat, "replace_disaster")
         usable = p[4]["usable"]
-    slots: list[tuple[int, list[tuple[str, int]], list[str]]] = []
+    free = usable["free_bid"]
+    replace = usable["replace_disaster"]
+    opened: list[int] = []  # _open_slots
+    slots: list[tuple[int, tuple[tuple[str, int], ...], int, list[str]]] = []
     total = 0
-    for i in opened:
+    for i, s in enumerate(d[0]):
+        card = s[0]
+        if card is None or s[2]:
+            continue
+        opened.append(i)
         if i in addressed:
             continue
-        card = d[0][i][0]
-        bids = [b for b in BID_OPTIONS[card] if pres[b[1]] > 0]
-        frees = [ref for ref in free if FREE_RESOURCE[ref] in CARD[card].bids] if free else []
-        slots.append((i, bids, frees))
-        total += len(bids) + len(frees) + 1
-    replace = usable.get("replace_disaster")
-    if replace is None:
-        replace = _usable(f, seat, "replace_disaster")
+        bids, nb = BIDS[card][mask]
+        if free:
+            frees = [ref for ref in free if FREE_RESOURCE[ref] in CARD_BIDS[card]]
+            slots.append((i, bids, nb, frees))
+            total += nb + len(frees) + 1
+        else:
+            slots.append((i, bids, nb, NO_FREES))
+            total += nb + 1
     n_open = len(opened)
     n_replace = len(replace) * n_open
-    end = 1 if n_replace and all(i in addressed for i in opened) else 0
+    end = 1 if n_replace and not slots else 0  # every open disaster addressed
     n = total + n_replace + end  # k = below(n), Random._randbelow inline
     width = n.bit_length()
     k = bits(width)
     while k >= n:
         k = bits(width)
-    for i, bids, frees in slots:
-        if k < len(bids):  # _dis_apply's bid
+    for i, bids, nb, frees in slots:
+        if k < nb:  # _dis_apply's bid
             r, ri = bids[k]
             pres[ri] -= 1
             d[0][i][1][ri] += 1
             addressed.append(i)
-            for j in opened:
-                if j not in addressed:
-                    break
-            else:  # every open disaster addressed: the next bidder, unless one may replace
-                if not replace:  # (a bid changes no exhaust marker)
-                    _next_bidder(f)
+            if len(slots) == 1 and not replace:  # every open disaster addressed: the next
+                _next_bidder(f)  # bidder, unless one may replace (a bid changes no exhaust)
             return {"type": "bid", "disaster": i, "resource": r} if want else None, False
-        k -= len(bids)
-        if k < len(frees):
-            action = {"type": "free_bid", "disaster": i, "card": frees[k]}
-            break
-        k -= len(frees)
+        k -= nb
+        if frees:
+            if k < len(frees):
+                action = {"type": "free_bid", "disaster": i, "card": frees[k]}
+                break
+            k -= len(frees)
         if k == 0:
             _take(f, seat, i)
             return {"type": "take", "disaster": i}, True
