@@ -266,16 +266,19 @@ def _active(p: list[Any], phase: str) -> list[tuple[int, str, Ability]]:
 def _find_active(p: list[Any]) -> None:
     """Every phase's active list in one pass over the empire (after a change dropped them,
     most phases are asked for again before the next change)."""
-    lists: dict[str, list[tuple[int, str, Ability]]] = {phase: [] for phase in PHASES}
+    lists: tuple[list[tuple[int, str, Ability]], ...] = ([], [], [], [], [])  # PHASES
     entry = _ENTRY
     for pos, loc in enumerate(p[2]):
         if loc[1]:
-            phase, ab = entry[loc[0]]
-            lists[phase].append((pos, loc[0], ab))
+            ref = loc[0]
+            i, ab = entry[ref]
+            lists[i].append((pos, ref, ab))
             for inn in loc[2]:
-                phase, ab = entry[inn[0]]
-                lists[phase].append((pos, inn[0], ab))
-    p[4].update(lists)
+                ref = inn[0]
+                i, ab = entry[ref]
+                lists[i].append((pos, ref, ab))
+    cache = p[4]
+    cache["economy"], cache["industry"], cache["disaster"], cache["conflict"], cache["end"] = lists
 
 
 def _changed(p: list[Any]) -> None:
@@ -307,30 +310,28 @@ def _innovation_added(p: list[Any], pos: int, card: str) -> None:
 
 
 def _destroyed(p: list[Any], pos: int) -> None:
-    """``_changed`` for the location at ``pos`` destroyed: its entries leave the active
-    lists, and the placement candidates lose it (the fewest innovations of the rest are
-    still the fewest unless it was the last candidate)."""
+    """``_changed`` for the location at ``pos`` destroyed: the entries of its tile and
+    innovations leave their phases' active lists, and the placement candidates lose it (the
+    fewest innovations of the rest are still the fewest unless it was the last candidate);
+    the look-ups read from a list that loses entries are dropped."""
     cache = p[4]
-    hit = set()  # the phases whose active lists lose entries (unknown: not remembered)
-    for phase in PHASES:
+    loc = p[2][pos]
+    phases = {PHASE_OF[loc[0]]}  # the phases whose active lists lose entries
+    for inn in loc[2]:
+        phases.add(PHASE_OF[inn[0]])
+    for phase in phases:
         got = cache.get(phase)
-        if got is None:
-            hit.add(phase)
-        elif got:
-            for e in got:
-                if e[0] == pos:
-                    cache[phase] = [e for e in got if e[0] != pos]
-                    hit.add(phase)
-                    break
+        if got:
+            cache[phase] = [e for e in got if e[0] != pos]
     place = cache.get("place")
     if place is not None and pos in place:
         if len(place) > 1:
             cache["place"] = [q for q in place if q != pos]
         else:
             del cache["place"]
-    if "industry" in hit:  # read from the industry list
+    if "industry" in phases:  # read from the industry list
         cache.pop("ind", None)
-    if "disaster" in hit:
+    if "disaster" in phases:
         cache.pop("usable", None)
     broken = cache.get("broken")
     if broken is not None:  # (pos was healthy)
@@ -412,7 +413,8 @@ def _swap_positions(positions: list[int], a: int, b: int) -> list[int]:
 
 PHASES = ("economy", "industry", "disaster", "conflict", "end")
 PHASE_OF: dict[str, str] = {ref: ab.phase for ref, ab in ABILITY.items()}
-_ENTRY: dict[str, tuple[str, Ability]] = {ref: (ab.phase, ab) for ref, ab in ABILITY.items()}
+_ENTRY: dict[str, tuple[int, Ability]] = {ref: (PHASES.index(ab.phase), ab)
+                                          for ref, ab in ABILITY.items()}
 
 
 def _inn_at(loc: list[Any], card: str) -> list[Any] | None:
@@ -496,22 +498,36 @@ def _refresh_positions(p: list[Any], positions: tuple[int, ...] | range) -> None
                 p[4].pop("usable", None)
 
 
-def _add(res: list[int], bundle: Any, times: int = 1) -> None:
+def _add(res: list[int], bundle: tuple[tuple[int, int], ...]) -> None:
+    """Resources (resource index, amount) added."""
     for r, n in bundle:
-        res[RI[r]] += n * times
+        res[r] += n
 
 
 # ---------------------------------------------------------------------------- economy.py
 
 
-def _effect(p: list[Any], pos: int, ab: Ability) -> None:
+# per ability: the resources it gains (ability.res) and a conversion's source and outputs,
+# as (resource index, amount) pairs
+GAINS: dict[str, tuple[tuple[int, int], ...]] = {
+    ref: tuple((RI[r], n) for r, n in ab.res) for ref, ab in ABILITY.items()}
+CONVERSIONS: dict[str, tuple[int, tuple[tuple[tuple[int, int], ...], ...]]] = {
+    ref: (RI[ab.src], tuple(tuple((RI[r], n) for r, n in out) for out in ab.outs))
+    for ref, ab in ABILITY.items() if ab.src is not None}
+
+
+def _effect(p: list[Any], pos: int, ref: str, ab: Ability) -> None:
     kind = ab.kind
     if kind == "gain":
-        _add(p[0], ab.res)
+        res = p[0]
+        for r, n in GAINS[ref]:
+            res[r] += n
         p[1] += ab.vp
     elif kind == "gain_per_adjacent":
         k = _count_adjacent(p[2], pos, True, ab.per)
-        _add(p[0], ab.res, k)
+        res = p[0]
+        for r, n in GAINS[ref]:
+            res[r] += n * k
         p[1] += ab.vp * k
     elif kind == "vp_per_adjacent_destroyed":
         p[1] += ab.vp * _count_adjacent(p[2], pos, False)
@@ -523,16 +539,20 @@ def _econ_begin(f: Fast, seat: int, todo: tuple[str, ...]) -> bool:
     p = f.players[seat]
     conv: list[list[Any]] = []
     repeats: list[str] = []
-    for pos, ref, ab in _active(p, "economy"):
-        if ab.kind == "convert":
+    res = p[0]
+    for pos, ref, ab in p[4].get("economy") or _active(p, "economy"):
+        kind = ab.kind
+        if kind == "gain":  # _effect's commonest case inline
+            for r, n in GAINS[ref]:
+                res[r] += n
+            p[1] += ab.vp
+        elif kind == "convert":
             conv.append([ref, ab.times])
-        elif ab.kind == "repeat":
+        elif kind == "repeat":
             repeats.append(ref)
         else:
-            _effect(p, pos, ab)
-    w = _work("economy", todo)
-    w[2], w[3] = conv, repeats
-    f.work[seat] = w
+            _effect(p, pos, ref, ab)
+    f.work[seat] = ["economy", todo, conv, repeats, 0, False, [], False]  # _work
     return not conv and not repeats
 
 
@@ -545,9 +565,10 @@ def _econ_step(f: Fast, seat: int, below: Any) -> tuple[bool, Json]:
     res = p[0]
     total = 0
     for source, left in w[2]:
-        ab = ABILITY[source]
-        if left > 0 and ab.src is not None and res[RI[ab.src]] >= 1:
-            total += len(ab.outs)
+        if left > 0:
+            src, outs = CONVERSIONS[source]
+            if res[src] >= 1:
+                total += len(outs)
     active: list[tuple[int, str, Ability]] = []
     if w[3]:
         active = _active(p, "economy")
@@ -559,16 +580,18 @@ def _econ_step(f: Fast, seat: int, below: Any) -> tuple[bool, Json]:
     if k == total:
         return True, END_ECONOMY
     for source, left in w[2]:
-        ab = ABILITY[source]
-        if left > 0 and ab.src is not None and res[RI[ab.src]] >= 1:
-            if k < len(ab.outs):  # a conversion, applied here (_econ_apply)
-                res[RI[ab.src]] -= 1
-                _add(res, ab.outs[k])
-                for c in w[2]:
-                    if c[0] == source:
-                        c[1] -= 1
-                return False, {"type": "convert", "source": source, "option": k}
-            k -= len(ab.outs)
+        if left > 0:
+            src, outs = CONVERSIONS[source]
+            if res[src] >= 1:
+                if k < len(outs):  # a conversion, applied here (_econ_apply)
+                    res[src] -= 1
+                    for r, n in outs[k]:
+                        res[r] += n
+                    for c in w[2]:
+                        if c[0] == source:
+                            c[1] -= 1
+                    return False, {"type": "convert", "source": source, "option": k}
+                k -= len(outs)
     for src in w[3]:
         for _, ref, ab in active:
             if ref != src and ab.kind != "repeat":
@@ -584,10 +607,9 @@ def _econ_apply(f: Fast, seat: int, action: Any) -> bool:
     p = f.players[seat]
     kind = action["type"]
     if kind == "convert":
-        ab = ABILITY[action["source"]]
-        assert ab.src is not None
-        p[0][RI[ab.src]] -= 1
-        _add(p[0], ab.outs[action["option"]])
+        src, outs = CONVERSIONS[action["source"]]
+        p[0][src] -= 1
+        _add(p[0], outs[action["option"]])
         for c in w[2]:
             if c[0] == action["source"]:
                 c[1] -= 1
@@ -602,7 +624,7 @@ def _econ_apply(f: Fast, seat: int, action: Any) -> bool:
                 if c[0] == action["target"]:
                     c[1] += ab.times
         else:
-            _effect(p, pos, ab)
+            _effect(p, pos, action["target"], ab)
         return False
     return True
 
@@ -1048,7 +1070,10 @@ def _take(f: Fast, seat: int, i: int) -> None:
         pool[r] += slot[1][r]
     d[0][i] = [None, [0, 0, 0, 0], True]
     d[2].append(i)
-    if not _open_slots(d) and _pending_reveal(d) is None:  # EEND-6
+    for s in d[0]:  # none open, none to reveal: every slot closed (EEND-6)
+        if not s[2]:
+            break
+    else:
         f.first = seat
     d[3] = [seat, card, CARD[card].target - 1, "destroy", (), None]
     _progress(f)
@@ -1068,7 +1093,7 @@ def _progress(f: Fast) -> None:
     if res[3] == "destroy":
         cands = _destroy_candidates(p[2], res[2])  # EEND-4
         if len(cands) > 1:
-            res[4] = tuple(p[2][c][0] for c in cands)
+            res[4] = tuple([p[2][c][0] for c in cands])
             res[5] = cands
             return
         _destroy(f, res[0], cands[0] if cands else None)
@@ -1078,7 +1103,7 @@ def _progress(f: Fast) -> None:
         if cands is None:
             cands = p[4]["place"] = _placement(p[2])
         if len(cands) > 1:
-            res[4] = tuple(p[2][c][0] for c in cands)
+            res[4] = tuple([p[2][c][0] for c in cands])
             res[5] = cands
             return
         _place(f, res[0], cands[0] if cands else None)
@@ -1106,30 +1131,31 @@ def _place(f: Fast, seat: int, pos: int | None) -> None:
 
 def _settle(f: Fast) -> bool:
     """disaster.settle: (phase over); stops early when a reshuffle is needed."""
-    while True:
-        d = f.disaster
-        assert d is not None
-        i = _pending_reveal(d)
-        if i is not None:
+    d = f.disaster
+    assert d is not None
+    slots = d[0]
+    for s in slots:  # each disaster to reveal, in order (_pending_reveal)
+        if s[0] is None and not s[2]:
             if f.deck:
-                d[0][i][0] = f.deck.pop(0)
-                continue
-            if f.discard and f.options.reshuffle_discards:
+                s[0] = f.deck.pop(0)
+            elif f.discard and f.options.reshuffle_discards:
                 return False
-            d[0][i][2] = True
-            continue
-        if d[3] is not None:
-            return False
-        opened = _open_slots(d)
-        if not opened:
-            return True
-        addressed = d[2]
-        for j in opened:
-            if j not in addressed:
-                return False
-        if not _usable(f, d[1], "replace_disaster"):  # disaster._replace_options (opened: some)
-            _next_bidder(f)
+            else:
+                s[2] = True
+    if d[3] is not None:
         return False
+    addressed = d[2]
+    some = False  # _open_slots
+    for i, s in enumerate(slots):
+        if s[0] is not None and not s[2]:
+            if i not in addressed:
+                return False
+            some = True
+    if not some:
+        return True
+    if not _usable(f, d[1], "replace_disaster"):  # disaster._replace_options (opened: some)
+        _next_bidder(f)
+    return False
 
 
 # ---------------------------------------------------------------------------- conflict.py
@@ -1137,7 +1163,7 @@ def _settle(f: Fast) -> bool:
 
 def _reward(p: list[Any], reward: Reward) -> None:
     p[1] += reward.vp
-    _add(p[0], reward.res)
+    _add(p[0], tuple((RI[r], n) for r, n in reward.res))
     if reward.refresh:  # EEND-16
         _refresh_positions(p, range(len(p[2])))
 
