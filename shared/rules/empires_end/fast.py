@@ -671,7 +671,7 @@ COST: dict[str, int] = {c: CARD[c].cost for c in CARD_IDS}
 REPAIR: dict[str, int] = {t: TILE[t].repair for t in TILE_IDS}
 
 
-def _ind_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
+def _ind_step(f: Fast, seat: int, bits: Any, want: bool
               ) -> tuple[bool, Json | None]:
     """industry.apply of ``rng.choice(industry.legal(...))`` (the contract's list, in its
     order), counting the options and building only the one drawn (a hand of four cards and
@@ -1350,18 +1350,21 @@ def _needs_reshuffle(f: Fast) -> bool:
 
 def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
             on_step: OnStep | None = None) -> FastPlayout:
-    """Play ``f`` on (in place) with random seats to the end or ``max_steps`` moves."""
+    """Play ``f`` on (in place) with random seats to the end or ``max_steps`` moves.
+
+    A work or disaster phase plays its steps in an inner loop until a step runs
+    ``_advance`` (only then can the phase change or a reshuffle be needed: a step that
+    leaves the acting seat working, a bid, or a resolution under way with nothing to reveal
+    changes neither)."""
     # rng.choice(seq) is seq[rng._randbelow(len(seq))] (CPython 3.11-3.13): the same draws
     # as _kit.playout's random seats (the property test pins it)
     below = rng._randbelow  # type: ignore[attr-defined]
     getrandbits = rng.getrandbits
     shuffle = shuffle_drawer(key)
     out = FastPlayout(state=f)
+    want = on_step is not None
     move: FastMove = ("", None, None)
-    # the seats still working in ``waiting_in`` (f.work): only the acting seat's work ends
-    # in a step, and a new phase brings a new list
-    waiting: list[int] = []
-    waiting_in: list[list[Any]] | None = None
+    action: Json | None
     steps = 0
     n_track = len(f.track)
     while steps < max_steps:
@@ -1369,7 +1372,7 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
         if pi < 0:  # setup draws
             label, kind, n = SETUP_CHANCES[f.setup_step]
             values = shuffle(label, n) if kind == "shuffle" else draw(key, label, kind, f.n)
-            if on_step is not None:
+            if want:
                 move = ("chance", label, tuple(values))
             _chance(f, values)
             if f.phase_index >= 0:
@@ -1380,7 +1383,7 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
         elif not f.deck and _needs_reshuffle(f):  # EEND-19
             label = f"deck:disaster:shuffle:{f.reshuffles + 1}"
             values = shuffle(label, len(f.discard))
-            if on_step is not None:
+            if want:
                 move = ("chance", label, tuple(values))
             _chance(f, values)
             _advance(f)
@@ -1388,40 +1391,47 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
             phase = f.phase
             if phase in WORK_PHASES:
                 work = f.work
-                if work is not waiting_in:  # a new phase's work, or a seat is done
-                    waiting = [s for s, w in enumerate(work) if w[0] != "done"]
-                    waiting_in = work
+                # the seats still working: only the acting seat's work ends in a step
+                waiting = [s for s, w in enumerate(work) if w[0] != "done"]
                 n = len(waiting)  # seat = waiting[below(n)], Random._randbelow inline
                 width = n.bit_length()
-                k = getrandbits(width)
-                while k >= n:
+                while True:
                     k = getrandbits(width)
-                seat = waiting[k]
-                stage = work[seat][0]
-                if stage == "industry":
-                    done, action = _ind_step(f, seat, below, getrandbits, on_step is not None)
-                elif stage == "economy":
-                    done, action = _econ_step(f, seat, below)
-                else:  # choose (EEND-22)
-                    action = CHOOSE[below(2)]
-                    _act(f, seat, action)
-                    done = False
-                if done:
-                    _finish_sub(f, seat)
-                if on_step is not None:
-                    move = ("act", seat, action)
-                if f.work[seat][0] == "done":  # else _advance has nothing to do
-                    waiting_in = None
-                    _advance(f)
-            elif phase == "conflict":
+                    while k >= n:
+                        k = getrandbits(width)
+                    seat = waiting[k]
+                    stage = work[seat][0]
+                    if stage == "industry":
+                        done, action = _ind_step(f, seat, getrandbits, want)
+                    elif stage == "economy":
+                        done, action = _econ_step(f, seat, below)
+                    else:  # choose (EEND-22)
+                        action = CHOOSE[below(2)]
+                        _act(f, seat, action)
+                        done = False
+                    if done:
+                        _finish_sub(f, seat)
+                    steps += 1
+                    if work[seat][0] == "done":  # else _advance has nothing to do
+                        _advance(f)
+                        if want:
+                            on_step(f, ("act", seat, action))  # type: ignore[misc]
+                        break
+                    if want:
+                        on_step(f, ("act", seat, action))  # type: ignore[misc]
+                    if steps >= max_steps:
+                        break
+                continue
+            if phase == "conflict":
                 bids = []
                 choices: dict[str, Json] = {}
                 for seat, p in enumerate(f.players):
                     coins = p[0][3] + 1
                     k = below((p[0][2] + 1) * coins)
                     bids.append((k // coins, k % coins))
-                    choices[f"s{seat}"] = {"axes": k // coins, "coins": k % coins}
-                if on_step is not None:
+                    if want:
+                        choices[f"s{seat}"] = {"axes": k // coins, "coins": k % coins}
+                if want:
                     move = ("joint", f"conflict:{f.phase_index + 1}", choices)
                 _resolve_conflict(f, bids)
                 _next_phase(f)
@@ -1429,18 +1439,26 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
             else:  # a disaster phase
                 d = f.disaster
                 assert d is not None
-                while getrandbits(1):  # play's rng.choice of the one awaited seat
-                    pass  # (rng._randbelow(1): 1-bit draws until a 0)
-                seat = d[3][0] if d[3] is not None else d[1]
-                action, more = _dis_step(f, seat, below, getrandbits, on_step is not None)
-                if on_step is not None:
-                    move = ("act", seat, action)
-                if more and (d[3] is None or _pending_reveal(d) is not None):  # (with a
-                    # resolution under way and nothing to reveal _advance does nothing)
-                    _advance(f)
+                while True:
+                    while getrandbits(1):  # play's rng.choice of the one awaited seat
+                        pass  # (rng._randbelow(1): 1-bit draws until a 0)
+                    seat = d[3][0] if d[3] is not None else d[1]
+                    action, more = _dis_step(f, seat, below, getrandbits, want)
+                    steps += 1
+                    if more and (d[3] is None or _pending_reveal(d) is not None):  # (with a
+                        # resolution under way and nothing to reveal _advance does nothing)
+                        _advance(f)
+                        if want:
+                            on_step(f, ("act", seat, action))  # type: ignore[misc]
+                        break
+                    if want:
+                        on_step(f, ("act", seat, action))  # type: ignore[misc]
+                    if steps >= max_steps:
+                        break
+                continue
         steps += 1
-        if on_step is not None:
-            on_step(f, move)
+        if want:
+            on_step(f, move)  # type: ignore[misc]
     out.steps = steps
     return out
 
