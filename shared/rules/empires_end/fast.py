@@ -668,6 +668,8 @@ def _ind_abilities(p: list[Any]) -> IndAbilities:
 
 
 COST: dict[str, int] = {c: CARD[c].cost for c in CARD_IDS}
+# a card's cost to build without and with a build discount (EEND-12's one coin or hammer off)
+COSTS: tuple[dict[str, int], dict[str, int]] = (COST, {c: max(0, k - 1) for c, k in COST.items()})
 REPAIR: dict[str, int] = {t: TILE[t].repair for t in TILE_IDS}
 
 
@@ -678,46 +680,54 @@ def _ind_step(f: Fast, seat: int, bits: Any, want: bool
     a City's swap are over a hundred dicts); a build, a sale and the end applied from what
     the count knows, the rarer moves by ``_ind_apply``. A payment's options
     (board.pay_options) are the coins ``lo`` .. ``hi``: at least what the hammers leave, at
-    most the cost and the coins held. (whether the seat's industry is over, the action if
-    ``want``)"""
+    most the cost and the coins held; a card's builds are (hi - lo + 1) x the placement
+    candidates, none when the hammers and coins do not reach its cost. (whether the seat's
+    industry is over, the action if ``want``)"""
     w = f.work[seat]
     p = f.players[seat]
-    emp, res = p[2], p[0]
+    emp = p[2]
+    res = p[0]
     cache = p[4]
-    discounts, repair_q, others = cache.get("ind") or _ind_abilities(p)
+    hand = p[3]
+    ind = cache.get("ind")
+    if ind is None:
+        ind = _ind_abilities(p)
+    discounts, repair_q, others = ind
     used = w[6]
-    coin, hammer = res[3], res[1]
-    # (options, kind, what, lo): kind 0 a card's builds and sale, 2 repair, 3 the rest
-    segments: list[tuple[int, int, Any, int]] = []
-    total = 0
-    if w[4] < 2:
+    coin = res[3]
+    hammer = res[1]
+    total = 0  # the options counted so far
+    counts: list[int] = []  # per card in hand: its builds, then its sale
+    if w[4] < 2 and hand:
         cands = cache.get("place")
         if cands is None:
             cands = cache["place"] = _placement(emp)
         nc = len(cands)
         discount = 0
-        source = ""
-        for _, ref in discounts:
-            if ref not in used:
-                discount, source = 1, ref
+        for _, source in discounts:
+            if source not in used:
+                discount = 1
                 break
-        for card in p[3]:
-            cost = COST[card] - discount
-            if cost < 0:
-                cost = 0
-            lo = cost - hammer if cost > hammer else 0
-            hi = cost if cost < coin else coin
-            # the card's builds (coins x candidates), then its sale
-            count = (hi - lo + 1) * nc + 1 if hi >= lo else 1
-            segments.append((count, 0, card, lo))
-            total += count
+        cost_of = COSTS[discount]
+        budget = coin + hammer
+        for card in hand:
+            cost = cost_of[card]
+            if budget >= cost:
+                c = ((cost if cost < coin else coin) - (cost - hammer if cost > hammer else 0)
+                     + 1) * nc + 1
+            else:
+                c = 1
+            counts.append(c)
+            total += c
+    n_hand = total
+    # the rest (options, kind, what, lo): kind 2 a repair, 3 an ability or the discard
+    segments: list[tuple[int, int, Any, int]] = []
     if not w[5]:
         broken = cache.get("broken")
         if broken is None:
             broken = cache["broken"] = [pos for pos, loc in enumerate(emp) if not loc[1]]
         for pos in broken:
-            loc = emp[pos]
-            cost = REPAIR[loc[0]]
+            cost = REPAIR[emp[pos][0]]
             for q in repair_q:
                 if q - pos == 1 or pos - q == 1:
                     cost -= 1
@@ -757,7 +767,7 @@ def _ind_step(f: Fast, seat: int, bits: Any, want: bool
             if refresh:
                 segments.append((len(refresh), 3, ("list", refresh), 0))
                 total += len(refresh)
-    if w[4] >= 2 and p[3] and not w[7]:
+    if w[4] >= 2 and hand and not w[7]:
         segments.append((1, 3, ("list", [DISCARD_HAND]), 0))
         total += 1
     n = total + 1  # + end_industry, always last: k = below(n), Random._randbelow inline
@@ -770,29 +780,36 @@ def _ind_step(f: Fast, seat: int, bits: Any, want: bool
             _sell(f, seat, p[3][-1])
         return True, END_INDUSTRY
     action: Json
+    if k < n_hand:
+        for i, c in enumerate(counts):
+            if k < c:
+                break
+            k -= c
+        card = hand[i]
+        if k == c - 1:  # the sale
+            _sell(f, seat, card)
+            return False, {"type": "sell", "card": card} if want else None
+        # a build, applied here
+        nc = len(cands)
+        pos = cands[k % nc]
+        cost = cost_of[card]
+        coins = (cost - hammer if cost > hammer else 0) + k // nc
+        if discount:
+            used.append(source)
+        res[3] -= coins
+        res[1] -= cost - coins
+        p[3] = [c for c in hand if c != card]
+        emp[pos][2].append([card, False])
+        _innovation_added(p, pos, card)
+        w[4] += 1
+        if not want:
+            return False, None
+        return False, {"type": "build", "card": card, "tile": emp[pos][0], "coins": coins}
+    k -= n_hand
     for count, kind, what, lo in segments:
         if k >= count:
             k -= count
             continue
-        if kind == 0 and k == count - 1:  # the sale
-            _sell(f, seat, what)
-            return False, {"type": "sell", "card": what} if want else None
-        if kind == 0:  # build
-            nc = len(cands)
-            pos = cands[k % nc]
-            coins = lo + k // nc
-            cost = COST[what] - discount
-            if discount:
-                used.append(source)
-            res[3] -= coins
-            res[1] -= (cost if cost > 0 else 0) - coins
-            p[3] = [c for c in p[3] if c != what]
-            emp[pos][2].append([what, False])
-            _innovation_added(p, pos, what)
-            w[4] += 1
-            if not want:
-                return False, None
-            return False, {"type": "build", "card": what, "tile": emp[pos][0], "coins": coins}
         if kind == 2:  # a repair, applied here (industry._repair)
             pos, cost = what
             coins = lo + k
