@@ -10,8 +10,9 @@ The same rules as ``engine.py``, ``board.py``, ``economy.py``, ``industry.py``,
   exhaust abilities), kept up to date by each change (an innovation added, a location
   destroyed or swapped) or dropped (``_changed``) and found again when next asked for;
 * the disaster phase ``[slots, bidder, addressed, resolution]``, a slot ``[card, pool,
-  closed]``, a resolution ``[seat, card, target, stage, choices, positions]`` (the
-  choices' positions when this module found them, else None: looked up by tile);
+  closed]``, a resolution ``[seat, card, target, stage, choices, positions]`` (when this
+  module found the choices: their positions, and None for the choices, the tiles at them;
+  from ``from_state``: the choices, and None for the positions, looked up by tile);
 * a seat's work ``[stage, todo, conv, repeats, acts, repaired, used, discarded]``, a
   conversion left ``[source, left]``.
 
@@ -26,6 +27,7 @@ a rules change goes into both.
 from __future__ import annotations
 
 import random
+from bisect import insort
 from operator import itemgetter
 from typing import Any
 
@@ -209,7 +211,9 @@ def to_state(f: Fast) -> State:
                         for s in d[0]),
             bidder=d[1], addressed=tuple(d[2]),
             resolution=None if r is None else construct(
-                Resolution, seat=r[0], card=r[1], target=r[2], stage=r[3], choices=r[4]))
+                Resolution, seat=r[0], card=r[1], target=r[2], stage=r[3],
+                choices=r[4] if r[4] is not None else tuple(
+                    [f.players[r[0]][2][c][0] for c in r[5]])))
     work = tuple(
         construct(SeatWork, stage=w[0], todo=w[1],
                   conv=tuple(construct(ConvLeft, source=c[0], left=c[1]) for c in w[2]),
@@ -248,8 +252,11 @@ def _pos_tile(emp: list[Any], tile: str) -> int | None:
 
 def _pos_ref(emp: list[Any], ref: str) -> int | None:
     for i, loc in enumerate(emp):
-        if loc[0] == ref or any(inn[0] == ref for inn in loc[2]):
+        if loc[0] == ref:
             return i
+        for inn in loc[2]:
+            if inn[0] == ref:
+                return i
     return None
 
 
@@ -395,7 +402,8 @@ def _swapped(p: list[Any], a: int, b: int) -> None:
             if len(discounts) > 1:
                 discounts.sort(key=_POSITION)
         if repair_q:
-            repair_q = _swap_positions(repair_q, a, b)
+            repair_q = [b if q == a else a if q == b else q for q in repair_q]  # (repeats)
+            repair_q.sort()
         if others:
             others = [(b if q == a else a if q == b else q, ref, kind)
                       for q, ref, kind in others]
@@ -405,9 +413,17 @@ def _swapped(p: list[Any], a: int, b: int) -> None:
 
 
 def _swap_positions(positions: list[int], a: int, b: int) -> list[int]:
-    """Sorted positions with ``a`` and ``b`` exchanged."""
-    out = [b if q == a else a if q == b else q for q in positions]
-    out.sort()
+    """Sorted distinct positions with ``a`` and ``b`` exchanged (the same list when both or
+    neither are among them)."""
+    if (a in positions) == (b in positions):
+        return positions
+    out = positions.copy()
+    if a in out:
+        out.remove(a)
+        insort(out, b)
+    else:
+        out.remove(b)
+        insort(out, a)
     return out
 
 
@@ -948,9 +964,13 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
     if res is not None:
         stage = res[3]
         if stage == "destroy" or stage == "place":  # the position from the candidates
-            c = below(len(res[4]))
-            tile = res[4][c]
-            pos = res[5][c] if res[5] is not None else _pos_tile(f.players[seat][2], tile)
+            cands = res[5]
+            if cands is not None:
+                pos = cands[below(len(cands))]
+                tile = f.players[seat][2][pos][0]
+            else:  # (from_state: the choices by tile)
+                tile = res[4][below(len(res[4]))]
+                pos = _pos_tile(f.players[seat][2], tile)
             if stage == "destroy":
                 _destroy(f, seat, pos)
                 _set_stage(f, "place")
@@ -1083,8 +1103,11 @@ def _take(f: Fast, seat: int, i: int) -> None:
     slot = d[0][i]
     card = slot[0] or ""
     pool = f.players[seat][0]
-    for r in range(4):
-        pool[r] += slot[1][r]
+    bid = slot[1]
+    pool[0] += bid[0]
+    pool[1] += bid[1]
+    pool[2] += bid[2]
+    pool[3] += bid[3]
     d[0][i] = [None, [0, 0, 0, 0], True]
     d[2].append(i)
     for s in d[0]:  # none open, none to reveal: every slot closed (EEND-6)
@@ -1110,7 +1133,7 @@ def _progress(f: Fast) -> None:
     if res[3] == "destroy":
         cands = _destroy_candidates(p[2], res[2])  # EEND-4
         if len(cands) > 1:
-            res[4] = tuple([p[2][c][0] for c in cands])
+            res[4] = None  # the tiles at the positions (to_state)
             res[5] = cands
             return
         _destroy(f, res[0], cands[0] if cands else None)
@@ -1120,7 +1143,7 @@ def _progress(f: Fast) -> None:
         if cands is None:
             cands = p[4]["place"] = _placement(p[2])
         if len(cands) > 1:
-            res[4] = tuple([p[2][c][0] for c in cands])
+            res[4] = None  # the tiles at the positions (to_state)
             res[5] = cands
             return
         _place(f, res[0], cands[0] if cands else None)
