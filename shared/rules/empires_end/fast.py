@@ -482,7 +482,11 @@ def _destroy_candidates(emp: list[Any], target: int) -> list[int]:
 
 
 def _base_strength(p: list[Any]) -> int:
-    return sum(ab.amount for _, _, ab in _active(p, "conflict") if ab.kind == "strength")
+    total = 0
+    for _, _, ab in _active(p, "conflict"):
+        if ab.kind == "strength":
+            total += ab.amount
+    return total
 
 
 def _repair_cost(p: list[Any], pos: int) -> int:
@@ -572,7 +576,7 @@ def _econ_begin(f: Fast, seat: int, todo: tuple[str, ...]) -> bool:
     return not conv and not repeats
 
 
-def _econ_step(f: Fast, seat: int, below: Any) -> tuple[bool, Json]:
+def _econ_step(f: Fast, seat: int, bits: Any) -> tuple[bool, Json]:
     """``_econ_apply`` of ``rng.choice(economy.legal(...))`` (the contract's order: each
     conversion's options, each repeat's targets, the end): the options counted, the one
     drawn built (whether the seat's economy is over, the action)."""
@@ -592,7 +596,11 @@ def _econ_step(f: Fast, seat: int, below: Any) -> tuple[bool, Json]:
             for _, ref, ab in active:
                 if ref != src and ab.kind != "repeat":
                     total += 1
-    k = below(total + 1)
+    n = total + 1  # k = below(n), Random._randbelow inline
+    width = n.bit_length()
+    k = bits(width)
+    while k >= n:
+        k = bits(width)
     if k == total:
         return True, END_ECONOMY
     for source, left in w[2]:
@@ -966,7 +974,12 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
         if stage == "destroy" or stage == "place":  # the position from the candidates
             cands = res[5]
             if cands is not None:
-                pos = cands[below(len(cands))]
+                n = len(cands)  # cands[below(n)], Random._randbelow inline
+                width = n.bit_length()
+                c = bits(width)
+                while c >= n:
+                    c = bits(width)
+                pos = cands[c]
                 tile = f.players[seat][2][pos][0]
             else:  # (from_state: the choices by tile)
                 tile = res[4][below(len(res[4]))]
@@ -980,7 +993,18 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
             _progress(f)
             return {"type": stage, "tile": tile}, True
         p = f.players[seat]  # shore up (EEND-9), applied here (_dis_apply)
-        coins = below(max(0, LOW_RESOURCES - sum(p[0])) + 1)
+        pres = p[0]
+        n = LOW_RESOURCES - pres[0] - pres[1] - pres[2] - pres[3]  # below(max(0, n) + 1)
+        if n > 0:
+            n += 1
+            width = n.bit_length()
+            coins = bits(width)
+            while coins >= n:
+                coins = bits(width)
+        else:  # below(1): 1-bit draws until a 0
+            while bits(1):
+                pass
+            coins = 0
         if coins > 0:
             p[1] -= LOW_RESOURCES_VP_PER_COIN * coins
             p[0][3] += coins
@@ -1203,9 +1227,18 @@ def _settle(f: Fast) -> bool:
 
 def _reward(p: list[Any], reward: Reward) -> None:
     p[1] += reward.vp
-    _add(p[0], tuple((RI[r], n) for r, n in reward.res))
+    _add(p[0], REWARD_RES[reward.res])
     if reward.refresh:  # EEND-16
         _refresh_positions(p, range(len(p[2])))
+
+
+# a conflict reward's resources as (resource index, amount); a location's VP * 16 (its
+# position below: the upheaval's order, positions < 16)
+REWARD_RES: dict[Any, tuple[tuple[int, int], ...]] = {
+    rw.res: tuple((RI[r], n) for r, n in rw.res)
+    for c in CONFLICT.values() for rw in (c.tier2, c.tier3, c.victory)}
+VP_KEY: dict[str, int] = {t: TILE[t].vp * 16 for t in TILE_IDS}
+assert len(TILE_IDS) <= 16
 
 
 def _resolve_conflict(f: Fast, bids: list[tuple[int, int]]) -> None:
@@ -1228,10 +1261,17 @@ def _resolve_conflict(f: Fast, bids: list[tuple[int, int]]) -> None:
             _reward(p, card.victory)
         else:  # upheaval
             emp = p[2]
-            # the healthy locations by VP, highest first, then by position
-            healthy = sorted([(-TILE_VP[loc[0]], i) for i, loc in enumerate(emp) if loc[1]])
-            if len(healthy) >= card.upheaval_rank:
-                src, dst = healthy[card.upheaval_rank - 1][1], card.upheaval_pos - 1
+            # the healthy locations by VP, highest first (all distinct: EEND-15), as VP *
+            # 16 + position
+            healthy = [VP_KEY[loc[0]] + i for i, loc in enumerate(emp) if loc[1]]
+            rank = card.upheaval_rank
+            if len(healthy) >= rank:
+                if rank == 1:
+                    src = max(healthy) & 15
+                else:
+                    healthy.sort(reverse=True)
+                    src = healthy[rank - 1] & 15
+                dst = card.upheaval_pos - 1
                 if src != dst:
                     emp[src], emp[dst] = emp[dst], emp[src]
                     _swapped(p, src, dst)
@@ -1444,9 +1484,12 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
                     if stage == "industry":
                         done, action = _ind_step(f, seat, getrandbits, want)
                     elif stage == "economy":
-                        done, action = _econ_step(f, seat, below)
+                        done, action = _econ_step(f, seat, getrandbits)
                     else:  # choose (EEND-22)
-                        action = CHOOSE[below(2)]
+                        k = getrandbits(2)  # below(2), Random._randbelow inline
+                        while k >= 2:
+                            k = getrandbits(2)
+                        action = CHOOSE[k]
                         _act(f, seat, action)
                         done = False
                     if done:
