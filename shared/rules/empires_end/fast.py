@@ -307,7 +307,7 @@ def _innovation_added(p: list[Any], pos: int, card: str) -> None:
     place = cache.get("place")
     if place is not None:
         if pos in place and len(place) > 1:
-            cache["place"] = [q for q in place if q != pos]
+            place.remove(pos)  # (in place: the lists read from it are done with it)
         else:
             del cache["place"]
     if phase == "industry":
@@ -333,7 +333,7 @@ def _destroyed(p: list[Any], pos: int) -> None:
     place = cache.get("place")
     if place is not None and pos in place:
         if len(place) > 1:
-            cache["place"] = [q for q in place if q != pos]
+            place.remove(pos)
         else:
             del cache["place"]
     if "industry" in phases:  # read from the industry list
@@ -926,20 +926,24 @@ def _pending_reveal(d: list[Any]) -> int | None:
 
 
 def _usable(f: Fast, seat: int, kind: str) -> list[str]:
-    """disaster.usable; remembered in ``p[4]`` until the empire or an exhaust marker
-    changes."""
+    """disaster.usable of ``kind`` (free_bid or replace_disaster, the disaster phase's
+    abilities: all innovations); both remembered in ``p[4]`` until the empire or an exhaust
+    marker changes."""
     p = f.players[seat]
     usable: dict[str, list[str]] | None = p[4].get("usable")
     if usable is None:
-        usable = p[4]["usable"] = {}
-    got = usable.get(kind)
-    if got is None:
-        got = usable[kind] = []
+        free: list[str] = []
+        replace: list[str] = []
+        emp = p[2]
         for pos, ref, ab in _active(p, "disaster"):
-            inn = _inn_at(p[2][pos], ref)
-            if ab.kind == kind and inn is not None and not inn[1]:
-                got.append(ref)
-    return got
+            inn = _inn_at(emp[pos], ref)
+            if inn is not None and not inn[1]:
+                if ab.kind == "free_bid":
+                    free.append(ref)
+                elif ab.kind == "replace_disaster":
+                    replace.append(ref)
+        usable = p[4]["usable"] = {"free_bid": free, "replace_disaster": replace}
+    return usable[kind]
 
 
 # per disaster card: the resources a seat may bid on it (card.bids, then coin unless it is
@@ -1015,9 +1019,8 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
     mask = (pres[0] > 0) | (pres[1] > 0) << 1 | (pres[2] > 0) << 2 | (pres[3] > 0) << 3
     addressed = d[2]
     usable = p[4].get("usable")  # _usable, its remembered answers first
-    if usable is None or "free_bid" not in usable or "replace_disaster" not in usable:
+    if usable is None:
         _usable(f, seat, "free_bid")
-        _usable(f, seat, "replace_disaster")
         usable = p[4]["usable"]
     free = usable["free_bid"]
     replace = usable["replace_disaster"]
