@@ -576,10 +576,11 @@ def _econ_begin(f: Fast, seat: int, todo: tuple[str, ...]) -> bool:
     return not conv and not repeats
 
 
-def _econ_step(f: Fast, seat: int, bits: Any) -> tuple[bool, Json]:
+def _econ_step(f: Fast, seat: int, bits: Any, want: bool) -> tuple[bool, Json | None]:
     """``_econ_apply`` of ``rng.choice(economy.legal(...))`` (the contract's order: each
     conversion's options, each repeat's targets, the end): the options counted, the one
-    drawn built (whether the seat's economy is over, the action)."""
+    drawn built (whether the seat's economy is over, the action; a conversion's only if
+    ``want``)."""
     w = f.work[seat]
     p = f.players[seat]
     res = p[0]
@@ -614,7 +615,8 @@ def _econ_step(f: Fast, seat: int, bits: Any) -> tuple[bool, Json]:
                     for c in w[2]:
                         if c[0] == source:
                             c[1] -= 1
-                    return False, {"type": "convert", "source": source, "option": k}
+                    return False, ({"type": "convert", "source": source, "option": k}
+                                   if want else None)
                 k -= len(outs)
     for src in w[3]:
         for _, ref, ab in active:
@@ -841,18 +843,20 @@ def _ind_step(f: Fast, seat: int, bits: Any, want: bool
             emp[pos][1] = True
             _repaired(p, pos)
             w[5] = True
-            return False, {"type": "repair", "tile": emp[pos][0], "coins": coins}
+            return False, ({"type": "repair", "tile": emp[pos][0], "coins": coins}
+                           if want else None)
         elif what[0] == "move":
             _, ref, inns, targets = what
             action = {"type": "move", "source": ref, "card": inns[k // len(targets)][0],
                       "tile": emp[targets[k % len(targets)]][0]}
         elif what[0] == "swap":  # applied here: the positions are known
             a, b = _pair(len(emp), k)
-            action = {"type": "swap", "source": what[1], "a": emp[a][0], "b": emp[b][0]}
+            swap = ({"type": "swap", "source": what[1], "a": emp[a][0], "b": emp[b][0]}
+                    if want else None)
             emp[a], emp[b] = emp[b], emp[a]
             _swapped(p, a, b)
             used.append(what[1])
-            return False, action
+            return False, swap
         else:
             action = what[1][k]
         return _ind_apply(f, seat, action), action
@@ -967,8 +971,8 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
     """``_dis_apply`` of ``rng.choice(disaster.legal(...))`` (the contract's list, in its
     order), counting the options and building only the one drawn; a bid applied from the
     count, and settled (``_settle`` after a bid: no resolution, no disaster to reveal, the
-    same open slots). (the action, None for a bid unless ``want``; whether ``_advance`` is
-    still to run)"""
+    same open slots). (the action, None for a bid, a take, a destroy, a place or a shore-up
+    unless ``want``; whether ``_advance`` is still to run)"""
     d = f.disaster
     assert d is not None
     action: Json
@@ -984,7 +988,7 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
                 while c >= n:
                     c = bits(width)
                 pos = cands[c]
-                tile = f.players[seat][2][pos][0]
+                tile = f.players[seat][2][pos][0] if want else ""
             else:  # (from_state: the choices by tile)
                 tile = res[4][below(len(res[4]))]
                 pos = _pos_tile(f.players[seat][2], tile)
@@ -995,7 +999,7 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
                 _place(f, seat, pos)
                 _set_stage(f, "shore")
             _progress(f)
-            return {"type": stage, "tile": tile}, True
+            return {"type": stage, "tile": tile} if want else None, True
         p = f.players[seat]  # shore up (EEND-9), applied here (_dis_apply)
         pres = p[0]
         n = LOW_RESOURCES - pres[0] - pres[1] - pres[2] - pres[3]  # below(max(0, n) + 1)
@@ -1013,7 +1017,7 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
             p[1] -= LOW_RESOURCES_VP_PER_COIN * coins
             p[0][3] += coins
         d[3] = None
-        return {"type": "shore_up", "coins": coins}, True
+        return {"type": "shore_up", "coins": coins} if want else None, True
     p = f.players[seat]
     pres = p[0]
     mask = (pres[0] > 0) | (pres[1] > 0) << 1 | (pres[2] > 0) << 2 | (pres[3] > 0) << 3
@@ -1067,7 +1071,7 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
             k -= len(frees)
         if k == 0:
             _take(f, seat, i)
-            return {"type": "take", "disaster": i}, True
+            return {"type": "take", "disaster": i} if want else None, True
         k -= 1
     else:
         if k < n_replace:
@@ -1487,7 +1491,7 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
                     if stage == "industry":
                         done, action = _ind_step(f, seat, getrandbits, want)
                     elif stage == "economy":
-                        done, action = _econ_step(f, seat, getrandbits)
+                        done, action = _econ_step(f, seat, getrandbits, want)
                     else:  # choose (EEND-22)
                         k = getrandbits(2)  # below(2), Random._randbelow inline
                         while k >= 2:
