@@ -778,15 +778,16 @@ def _ind_step(f: Fast, seat: int, bits: Any, want: bool
             if base is None:
                 base = cache["place"] = _placement(emp)
             least = len(emp[base[0]][2]) if base else 0
+            n_base = len(base)
             for q, loc in enumerate(emp):
-                if loc[2]:
-                    if loc[1] and len(loc[2]) - 1 < least:
+                inns = loc[2]
+                if inns:
+                    if loc[1] and len(inns) - 1 < least:
                         continue
-                    targets = [d for d in base if d != q]
+                    targets = n_base - 1 if q in base else n_base
                     if targets:
-                        segments.append((len(loc[2]) * len(targets), 3,
-                                         ("move", ref, loc[2], targets), 0))
-                        total += len(loc[2]) * len(targets)
+                        segments.append((len(inns) * targets, 3, ("move", ref, q, base), 0))
+                        total += len(inns) * targets
         else:  # refresh_one_adjacent
             refresh = [{"type": "refresh", "source": ref, "card": inn[0]}
                        for q in _neighbours(pos, len(emp)) for inn in emp[q][2] if inn[1]]
@@ -846,8 +847,9 @@ def _ind_step(f: Fast, seat: int, bits: Any, want: bool
             return False, ({"type": "repair", "tile": emp[pos][0], "coins": coins}
                            if want else None)
         elif what[0] == "move":
-            _, ref, inns, targets = what
-            action = {"type": "move", "source": ref, "card": inns[k // len(targets)][0],
+            _, ref, q, base = what
+            targets = [d for d in base if d != q]
+            action = {"type": "move", "source": ref, "card": emp[q][2][k // len(targets)][0],
                       "tile": emp[targets[k % len(targets)]][0]}
         elif what[0] == "swap":  # applied here: the positions are known
             a, b = _pair(len(emp), k)
