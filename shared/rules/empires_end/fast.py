@@ -1480,7 +1480,8 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
             phase = f.phase
             if phase in WORK_PHASES:
                 work = f.work
-                # the seats still working: only the acting seat's work ends in a step
+                # the seats still working (only the acting seat's work ends in a step): while
+                # some work, _advance has nothing to do
                 waiting = [s for s, w in enumerate(work) if w[0] != "done"]
                 n = len(waiting)  # seat = waiting[below(n)], Random._randbelow inline
                 width = n.bit_length()
@@ -1504,11 +1505,15 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
                     if done:
                         _finish_sub(f, seat)
                     steps += 1
-                    if work[seat][0] == "done":  # else _advance has nothing to do
-                        _advance(f)
-                        if want:
-                            on_step(f, ("act", seat, action))  # type: ignore[misc]
-                        break
+                    if work[seat][0] == "done":
+                        if n == 1:  # the last seat done (else _advance has nothing to do)
+                            _advance(f)
+                            if want:
+                                on_step(f, ("act", seat, action))  # type: ignore[misc]
+                            break
+                        waiting.remove(seat)
+                        n -= 1
+                        width = n.bit_length()
                     if want:
                         on_step(f, ("act", seat, action))  # type: ignore[misc]
                     if steps >= max_steps:
