@@ -1030,14 +1030,14 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
         usable = p[4]["usable"]
     free = usable["free_bid"]
     replace = usable["replace_disaster"]
-    opened: list[int] = []  # _open_slots
+    n_open = 0  # len(_open_slots(d))
     slots: list[tuple[int, tuple[tuple[str, int], ...], int, list[str]]] = []
     total = 0
     for i, s in enumerate(d[0]):
         card = s[0]
         if card is None or s[2]:
             continue
-        opened.append(i)
+        n_open += 1
         if i in addressed:
             continue
         bids, nb = BIDS[card][mask]
@@ -1048,7 +1048,6 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
         else:
             slots.append((i, bids, nb, NO_FREES))
             total += nb + 1
-    n_open = len(opened)
     n_replace = len(replace) * n_open
     end = 1 if n_replace and not slots else 0  # every open disaster addressed
     n = total + n_replace + end  # k = below(n), Random._randbelow inline
@@ -1077,7 +1076,7 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
         k -= 1
     else:
         if k < n_replace:
-            action = {"type": "replace", "disaster": opened[k % n_open],
+            action = {"type": "replace", "disaster": _open_slots(d)[k % n_open],
                       "card": replace[k // n_open]}
         else:
             action = END_TURN
