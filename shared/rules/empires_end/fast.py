@@ -150,8 +150,19 @@ def _set_index(f: Fast, index: int) -> None:
 # ---------------------------------------------------------------------------- the edge
 
 
+_OPTIONS: dict[Any, Options] = {}  # validated options by their items (frozen models)
+
+
 def setup(options: dict[str, Json], n_seats: int) -> Fast:
-    opts = Options.model_validate(options)
+    try:
+        key: Any = tuple(sorted(options.items()))
+        opts = _OPTIONS.get(key)
+    except TypeError:  # (an unhashable value: validated, not remembered)
+        key = opts = None
+    if opts is None:
+        opts = Options.model_validate(options)
+        if key is not None and len(_OPTIONS) < 64:
+            _OPTIONS[key] = opts
     if not isinstance(n_seats, int) or not 2 <= n_seats <= 4:
         raise RuleError(f"Empire's End needs 2-4 seats, got {n_seats!r}")
     return Fast(opts, n_seats)
@@ -453,20 +464,19 @@ def _count_adjacent(emp: list[Any], pos: int, healthy: bool, kind: str | None = 
     return n
 
 
-def _placement(emp: list[Any], exclude: int | None = None, minus: int | None = None
-               ) -> list[int]:
-    """board.placement_candidates (the healthy locations with the fewest innovations, but
-    ``exclude``); ``minus``: a position counted with one innovation less (industry._without
-    for the move ability)."""
+def _placement(emp: list[Any]) -> list[int]:
+    """board.placement_candidates: the healthy locations with the fewest innovations (the
+    move ability's, with one location excluded and counted with one innovation less, are
+    found from these: ``_ind_step``)."""
     least = 1 << 30
     out: list[int] = []
     for i, loc in enumerate(emp):
         if loc[1]:
-            c = len(loc[2]) - (i == minus)
+            c = len(loc[2])
             if c < least:
                 least = c
-                out = [] if i == exclude else [i]
-            elif c == least and i != exclude:
+                out = [i]
+            elif c == least:
                 out.append(i)
     return out
 
