@@ -1384,11 +1384,14 @@ def _next_phase(f: Fast) -> None:
             return
         f.conflict_card = f.conflict_deck.pop(0)
         return
-    f.work = [_work("choose") for _ in f.players]
-    if kind == "industry_economy":
-        return
-    for seat in range(f.n):
-        _enter(f, seat, "economy" if kind == "economy" else "industry", ())
+    if kind == "industry":  # _enter(f, seat, "industry", ()) for each seat
+        f.work = [_work("industry") for _ in f.players]
+    elif kind == "economy":
+        f.work = [[]] * f.n  # (each seat's replaced by _enter)
+        for seat in range(f.n):
+            _enter(f, seat, "economy", ())
+    else:  # industry_economy
+        f.work = [_work("choose") for _ in f.players]
 
 
 def _advance(f: Fast) -> None:
