@@ -198,7 +198,8 @@ def shuffle_drawer(key: bytes) -> Callable[[str, int], list[int]]:
         if max(words[:n - 1]) >= _SAFE:  # maybe refused
             return exact(label, n)
         items = list(range(n))
-        for i, x in zip(range(n - 1, 0, -1), words):  # (the last block's spare words unused)
+        # (the last block's spare words unused)
+        for i, x in zip(range(n - 1, 0, -1), words, strict=False):
             j = x % (i + 1)
             items[i], items[j] = items[j], items[i]
         return items

@@ -794,10 +794,10 @@ def _ind_step(f: Fast, seat: int, bits: Any, want: bool
                 if inns:
                     if loc[1] and len(inns) - 1 < least:
                         continue
-                    targets = n_base - 1 if q in base else n_base
-                    if targets:
-                        segments.append((len(inns) * targets, 3, ("move", ref, q, base), 0))
-                        total += len(inns) * targets
+                    n_targets = n_base - 1 if q in base else n_base
+                    if n_targets:
+                        segments.append((len(inns) * n_targets, 3, ("move", ref, q, base), 0))
+                        total += len(inns) * n_targets
         else:  # refresh_one_adjacent
             refresh = [{"type": "refresh", "source": ref, "card": inn[0]}
                        for q in _neighbours(pos, len(emp)) for inn in emp[q][2] if inn[1]]
@@ -818,10 +818,11 @@ def _ind_step(f: Fast, seat: int, bits: Any, want: bool
         return True, END_INDUSTRY
     action: Json
     if k < n_hand:
-        for i, c in enumerate(counts):
-            if k < c:
-                break
-            k -= c
+        i = 0
+        while k >= counts[i]:
+            k -= counts[i]
+            i += 1
+        c = counts[i]
         card = hand[i]
         if k == c - 1:  # the sale
             _sell(f, seat, card)
