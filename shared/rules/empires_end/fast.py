@@ -393,10 +393,11 @@ _POSITION = itemgetter(0)
 
 
 def _swapped(p: list[Any], a: int, b: int) -> None:
-    """``_changed`` for the locations at ``a`` and ``b`` swapped: each phase's active list,
-    the placement candidates, the destroyed positions and the industry abilities with the
-    two positions exchanged (the entries of a position keep their order: a stable sort);
-    the usable exhaust abilities (in board order) again when next asked for."""
+    """``_changed`` for the locations at ``a`` and ``b`` swapped: the placement candidates,
+    the destroyed positions and the industry abilities with the two positions exchanged (the
+    entries of a position keep their order: a stable sort); the active lists and the usable
+    exhaust abilities (in board order) found again when next asked for (remapping the lists
+    measured dearer: bench/README.md)."""
     cache = p[4]
     place = cache.get("place")
     broken = cache.get("broken")
@@ -704,7 +705,7 @@ def _ind_abilities(p: list[Any]) -> IndAbilities:
 
 
 COST: dict[str, int] = {c: CARD[c].cost for c in CARD_IDS}
-# a card's cost to build without and with a build discount (EEND-12's one coin or hammer off)
+# a card's cost to build without and with a build discount (one Hammer off: EEND-12)
 COSTS: tuple[dict[str, int], dict[str, int]] = (COST, {c: max(0, k - 1) for c, k in COST.items()})
 REPAIR: dict[str, int] = {t: TILE[t].repair for t in TILE_IDS}
 
