@@ -270,6 +270,23 @@ def test_the_fast_draws_are_the_dealers() -> None:
             assert dice(label, sides, count) == draws.dice(key, label, sides, count)
 
 
+def test_the_fast_shuffles_word_by_word_path_is_the_dealers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A word near the top of the range (p < 2**-32) sends ``shuffle_drawer``'s shuffle to
+    its word-by-word path with the exact rejection sampling: with the bound lowered to half
+    the range, almost every shuffle takes it, and every one gives ``draws.shuffle``'s
+    values."""
+    from shared.rules._kit import fast as kit_fast
+
+    monkeypatch.setattr(kit_fast, "_SAFE", 1 << 63)
+    for k in range(20):
+        key = bytes([k]) * 32
+        shuffle = shuffle_drawer(key)
+        for n in (2, 3, 11, 66):
+            label = f"deck:disaster:shuffle:{k}"
+            assert shuffle(label, n) == draws.shuffle(key, label, n)
+
+
 def _hand_recount(cards: tuple[str, ...], regimes: tuple[int, ...]) -> dict[str, Any]:
     """What ``empire_cards.fast.Hand`` keeps, counted again from scratch with the rules
     helpers (sets.py, cards.py); ``regimes`` by index in REGIMES."""

@@ -100,6 +100,8 @@ def random_player(setup: Callable[[dict[str, Json], int], Any], playout: Playout
 _TWO64 = 1 << 64
 _WORDS = struct.Struct(">4Q")  # a SHA-256 block as four big-endian 8-byte words
 _BLOCK0 = (0).to_bytes(4, "big")
+_UNPACK: dict[int, Callable[[bytes], tuple[int, ...]]] = {}  # per number of blocks
+_U32 = tuple(b.to_bytes(4, "big") for b in range(64))  # u32(block) of the first blocks
 # a word below this is never refused for a range of up to 2**32 (the refused words of range m
 # are the top 2**64 % m < m)
 _SAFE = _TWO64 - (1 << 32)
@@ -136,13 +138,15 @@ def dice_drawer(key: bytes) -> Callable[[str, int, int], list[int]]:
 def shuffle_drawer(key: bytes) -> Callable[[str, int], list[int]]:
     """``shared.fairness.draws.shuffle`` for one draw key: the same label stream (HMAC blocks
     of LP(label) || u32(block), 8-byte words, rejection sampling) and the same Durstenfeld
-    Fisher-Yates, from a copy of the keyed HMAC per block."""
+    Fisher-Yates, from a copy of the keyed HMAC per block.
+
+    A shuffle of n items takes the stream's first n - 1 words unless one is refused (p <
+    2**-32 per word): those words' blocks are hashed first and unpacked at once, and only a
+    word within 2**32 of the top sends the shuffle to the word-by-word path."""
     keyed: Any = hmac.new(key, digestmod="sha256")
     keyed = getattr(keyed, "_hmac", None) or keyed
 
-    def shuffle(label: str, n: int) -> list[int]:
-        if n > 1 << 32:  # beyond _SAFE's range
-            return draws.shuffle(key, label, n)
+    def exact(label: str, n: int) -> list[int]:  # the word-by-word path
         raw = label.encode()
         prefix = len(raw).to_bytes(4, "big") + raw  # LP(label)
         words: list[int] = []  # the stream's 8-byte words not used yet, last first
@@ -168,6 +172,34 @@ def shuffle_drawer(key: bytes) -> Callable[[str, int], list[int]]:
                         words.reverse()
                         block += 1
                     x = words.pop()
+            j = x % (i + 1)
+            items[i], items[j] = items[j], items[i]
+        return items
+
+    def shuffle(label: str, n: int) -> list[int]:
+        if n > 1 << 32:  # beyond _SAFE's range
+            return draws.shuffle(key, label, n)
+        if n < 2:
+            return list(range(n))
+        raw = label.encode()
+        prefix = len(raw).to_bytes(4, "big") + raw  # LP(label)
+        blocks = (n + 2) // 4  # the blocks of the first n - 1 words
+        digests = []
+        copy = keyed.copy
+        for block in _U32[:blocks] if blocks <= len(_U32) else (
+                b.to_bytes(4, "big") for b in range(blocks)):
+            h = copy()
+            h.update(prefix + block)
+            digests.append(h.digest())
+        unpack = _UNPACK.get(blocks)
+        if unpack is None:
+            unpack = _UNPACK[blocks] = struct.Struct(f">{4 * blocks}Q").unpack
+        words = unpack(b"".join(digests))
+        if max(words[:n - 1]) >= _SAFE:  # maybe refused
+            return exact(label, n)
+        items = list(range(n))
+        # (the last block's spare words unused)
+        for i, x in zip(range(n - 1, 0, -1), words, strict=False):
             j = x % (i + 1)
             items[i], items[j] = items[j], items[i]
         return items

@@ -10,8 +10,9 @@ The same rules as ``engine.py``, ``board.py``, ``economy.py``, ``industry.py``,
   exhaust abilities), kept up to date by each change (an innovation added, a location
   destroyed or swapped) or dropped (``_changed``) and found again when next asked for;
 * the disaster phase ``[slots, bidder, addressed, resolution]``, a slot ``[card, pool,
-  closed]``, a resolution ``[seat, card, target, stage, choices, positions]`` (the
-  choices' positions when this module found them, else None: looked up by tile);
+  closed]``, a resolution ``[seat, card, target, stage, choices, positions]`` (when this
+  module found the choices: their positions, and None for the choices, the tiles at them;
+  from ``from_state``: the choices, and None for the positions, looked up by tile);
 * a seat's work ``[stage, todo, conv, repeats, acts, repaired, used, discarded]``, a
   conversion left ``[source, left]``.
 
@@ -26,6 +27,7 @@ a rules change goes into both.
 from __future__ import annotations
 
 import random
+from bisect import insort
 from operator import itemgetter
 from typing import Any
 
@@ -148,8 +150,19 @@ def _set_index(f: Fast, index: int) -> None:
 # ---------------------------------------------------------------------------- the edge
 
 
+_OPTIONS: dict[Any, Options] = {}  # validated options by their items (frozen models)
+
+
 def setup(options: dict[str, Json], n_seats: int) -> Fast:
-    opts = Options.model_validate(options)
+    try:
+        key: Any = tuple(sorted(options.items()))
+        opts = _OPTIONS.get(key)
+    except TypeError:  # (an unhashable value: validated, not remembered)
+        key = opts = None
+    if opts is None:
+        opts = Options.model_validate(options)
+        if key is not None and len(_OPTIONS) < 64:
+            _OPTIONS[key] = opts
     if not isinstance(n_seats, int) or not 2 <= n_seats <= 4:
         raise RuleError(f"Empire's End needs 2-4 seats, got {n_seats!r}")
     return Fast(opts, n_seats)
@@ -209,7 +222,9 @@ def to_state(f: Fast) -> State:
                         for s in d[0]),
             bidder=d[1], addressed=tuple(d[2]),
             resolution=None if r is None else construct(
-                Resolution, seat=r[0], card=r[1], target=r[2], stage=r[3], choices=r[4]))
+                Resolution, seat=r[0], card=r[1], target=r[2], stage=r[3],
+                choices=r[4] if r[4] is not None else tuple(
+                    [f.players[r[0]][2][c][0] for c in r[5]])))
     work = tuple(
         construct(SeatWork, stage=w[0], todo=w[1],
                   conv=tuple(construct(ConvLeft, source=c[0], left=c[1]) for c in w[2]),
@@ -248,8 +263,11 @@ def _pos_tile(emp: list[Any], tile: str) -> int | None:
 
 def _pos_ref(emp: list[Any], ref: str) -> int | None:
     for i, loc in enumerate(emp):
-        if loc[0] == ref or any(inn[0] == ref for inn in loc[2]):
+        if loc[0] == ref:
             return i
+        for inn in loc[2]:
+            if inn[0] == ref:
+                return i
     return None
 
 
@@ -266,16 +284,19 @@ def _active(p: list[Any], phase: str) -> list[tuple[int, str, Ability]]:
 def _find_active(p: list[Any]) -> None:
     """Every phase's active list in one pass over the empire (after a change dropped them,
     most phases are asked for again before the next change)."""
-    lists: dict[str, list[tuple[int, str, Ability]]] = {phase: [] for phase in PHASES}
+    lists: tuple[list[tuple[int, str, Ability]], ...] = ([], [], [], [], [])  # PHASES
     entry = _ENTRY
     for pos, loc in enumerate(p[2]):
         if loc[1]:
-            phase, ab = entry[loc[0]]
-            lists[phase].append((pos, loc[0], ab))
+            ref = loc[0]
+            i, ab = entry[ref]
+            lists[i].append((pos, ref, ab))
             for inn in loc[2]:
-                phase, ab = entry[inn[0]]
-                lists[phase].append((pos, inn[0], ab))
-    p[4].update(lists)
+                ref = inn[0]
+                i, ab = entry[ref]
+                lists[i].append((pos, ref, ab))
+    cache = p[4]
+    cache["economy"], cache["industry"], cache["disaster"], cache["conflict"], cache["end"] = lists
 
 
 def _changed(p: list[Any]) -> None:
@@ -297,7 +318,7 @@ def _innovation_added(p: list[Any], pos: int, card: str) -> None:
     place = cache.get("place")
     if place is not None:
         if pos in place and len(place) > 1:
-            cache["place"] = [q for q in place if q != pos]
+            place.remove(pos)  # (in place: the lists read from it are done with it)
         else:
             del cache["place"]
     if phase == "industry":
@@ -307,30 +328,28 @@ def _innovation_added(p: list[Any], pos: int, card: str) -> None:
 
 
 def _destroyed(p: list[Any], pos: int) -> None:
-    """``_changed`` for the location at ``pos`` destroyed: its entries leave the active
-    lists, and the placement candidates lose it (the fewest innovations of the rest are
-    still the fewest unless it was the last candidate)."""
+    """``_changed`` for the location at ``pos`` destroyed: the entries of its tile and
+    innovations leave their phases' active lists, and the placement candidates lose it (the
+    fewest innovations of the rest are still the fewest unless it was the last candidate);
+    the look-ups read from a list that loses entries are dropped."""
     cache = p[4]
-    hit = set()  # the phases whose active lists lose entries (unknown: not remembered)
-    for phase in PHASES:
+    loc = p[2][pos]
+    phases = {PHASE_OF[loc[0]]}  # the phases whose active lists lose entries
+    for inn in loc[2]:
+        phases.add(PHASE_OF[inn[0]])
+    for phase in phases:
         got = cache.get(phase)
-        if got is None:
-            hit.add(phase)
-        elif got:
-            for e in got:
-                if e[0] == pos:
-                    cache[phase] = [e for e in got if e[0] != pos]
-                    hit.add(phase)
-                    break
+        if got:
+            cache[phase] = [e for e in got if e[0] != pos]
     place = cache.get("place")
     if place is not None and pos in place:
         if len(place) > 1:
-            cache["place"] = [q for q in place if q != pos]
+            place.remove(pos)
         else:
             del cache["place"]
-    if "industry" in hit:  # read from the industry list
+    if "industry" in phases:  # read from the industry list
         cache.pop("ind", None)
-    if "disaster" in hit:
+    if "disaster" in phases:
         cache.pop("usable", None)
     broken = cache.get("broken")
     if broken is not None:  # (pos was healthy)
@@ -374,10 +393,11 @@ _POSITION = itemgetter(0)
 
 
 def _swapped(p: list[Any], a: int, b: int) -> None:
-    """``_changed`` for the locations at ``a`` and ``b`` swapped: each phase's active list,
-    the placement candidates, the destroyed positions and the industry abilities with the
-    two positions exchanged (the entries of a position keep their order: a stable sort);
-    the usable exhaust abilities (in board order) again when next asked for."""
+    """``_changed`` for the locations at ``a`` and ``b`` swapped: the placement candidates,
+    the destroyed positions and the industry abilities with the two positions exchanged (the
+    entries of a position keep their order: a stable sort); the active lists and the usable
+    exhaust abilities (in board order) found again when next asked for (remapping the lists
+    measured dearer: bench/README.md)."""
     cache = p[4]
     place = cache.get("place")
     broken = cache.get("broken")
@@ -394,7 +414,8 @@ def _swapped(p: list[Any], a: int, b: int) -> None:
             if len(discounts) > 1:
                 discounts.sort(key=_POSITION)
         if repair_q:
-            repair_q = _swap_positions(repair_q, a, b)
+            repair_q = [b if q == a else a if q == b else q for q in repair_q]  # (repeats)
+            repair_q.sort()
         if others:
             others = [(b if q == a else a if q == b else q, ref, kind)
                       for q, ref, kind in others]
@@ -404,15 +425,24 @@ def _swapped(p: list[Any], a: int, b: int) -> None:
 
 
 def _swap_positions(positions: list[int], a: int, b: int) -> list[int]:
-    """Sorted positions with ``a`` and ``b`` exchanged."""
-    out = [b if q == a else a if q == b else q for q in positions]
-    out.sort()
+    """Sorted distinct positions with ``a`` and ``b`` exchanged (the same list when both or
+    neither are among them)."""
+    if (a in positions) == (b in positions):
+        return positions
+    out = positions.copy()
+    if a in out:
+        out.remove(a)
+        insort(out, b)
+    else:
+        out.remove(b)
+        insort(out, a)
     return out
 
 
 PHASES = ("economy", "industry", "disaster", "conflict", "end")
 PHASE_OF: dict[str, str] = {ref: ab.phase for ref, ab in ABILITY.items()}
-_ENTRY: dict[str, tuple[str, Ability]] = {ref: (ab.phase, ab) for ref, ab in ABILITY.items()}
+_ENTRY: dict[str, tuple[int, Ability]] = {ref: (PHASES.index(ab.phase), ab)
+                                          for ref, ab in ABILITY.items()}
 
 
 def _inn_at(loc: list[Any], card: str) -> list[Any] | None:
@@ -435,20 +465,19 @@ def _count_adjacent(emp: list[Any], pos: int, healthy: bool, kind: str | None = 
     return n
 
 
-def _placement(emp: list[Any], exclude: int | None = None, minus: int | None = None
-               ) -> list[int]:
-    """board.placement_candidates (the healthy locations with the fewest innovations, but
-    ``exclude``); ``minus``: a position counted with one innovation less (industry._without
-    for the move ability)."""
+def _placement(emp: list[Any]) -> list[int]:
+    """board.placement_candidates: the healthy locations with the fewest innovations (the
+    move ability's, with one location excluded and counted with one innovation less, are
+    found from these: ``_ind_step``)."""
     least = 1 << 30
     out: list[int] = []
     for i, loc in enumerate(emp):
         if loc[1]:
-            c = len(loc[2]) - (i == minus)
+            c = len(loc[2])
             if c < least:
                 least = c
-                out = [] if i == exclude else [i]
-            elif c == least and i != exclude:
+                out = [i]
+            elif c == least:
                 out.append(i)
     return out
 
@@ -464,7 +493,11 @@ def _destroy_candidates(emp: list[Any], target: int) -> list[int]:
 
 
 def _base_strength(p: list[Any]) -> int:
-    return sum(ab.amount for _, _, ab in _active(p, "conflict") if ab.kind == "strength")
+    total = 0
+    for _, _, ab in _active(p, "conflict"):
+        if ab.kind == "strength":
+            total += ab.amount
+    return total
 
 
 def _repair_cost(p: list[Any], pos: int) -> int:
@@ -496,22 +529,36 @@ def _refresh_positions(p: list[Any], positions: tuple[int, ...] | range) -> None
                 p[4].pop("usable", None)
 
 
-def _add(res: list[int], bundle: Any, times: int = 1) -> None:
+def _add(res: list[int], bundle: tuple[tuple[int, int], ...]) -> None:
+    """Resources (resource index, amount) added."""
     for r, n in bundle:
-        res[RI[r]] += n * times
+        res[r] += n
 
 
 # ---------------------------------------------------------------------------- economy.py
 
 
-def _effect(p: list[Any], pos: int, ab: Ability) -> None:
+# per ability: the resources it gains (ability.res) and a conversion's source and outputs,
+# as (resource index, amount) pairs
+GAINS: dict[str, tuple[tuple[int, int], ...]] = {
+    ref: tuple((RI[r], n) for r, n in ab.res) for ref, ab in ABILITY.items()}
+CONVERSIONS: dict[str, tuple[int, tuple[tuple[tuple[int, int], ...], ...]]] = {
+    ref: (RI[ab.src], tuple(tuple((RI[r], n) for r, n in out) for out in ab.outs))
+    for ref, ab in ABILITY.items() if ab.src is not None}
+
+
+def _effect(p: list[Any], pos: int, ref: str, ab: Ability) -> None:
     kind = ab.kind
     if kind == "gain":
-        _add(p[0], ab.res)
+        res = p[0]
+        for r, n in GAINS[ref]:
+            res[r] += n
         p[1] += ab.vp
     elif kind == "gain_per_adjacent":
         k = _count_adjacent(p[2], pos, True, ab.per)
-        _add(p[0], ab.res, k)
+        res = p[0]
+        for r, n in GAINS[ref]:
+            res[r] += n * k
         p[1] += ab.vp * k
     elif kind == "vp_per_adjacent_destroyed":
         p[1] += ab.vp * _count_adjacent(p[2], pos, False)
@@ -523,31 +570,37 @@ def _econ_begin(f: Fast, seat: int, todo: tuple[str, ...]) -> bool:
     p = f.players[seat]
     conv: list[list[Any]] = []
     repeats: list[str] = []
-    for pos, ref, ab in _active(p, "economy"):
-        if ab.kind == "convert":
+    res = p[0]
+    for pos, ref, ab in p[4].get("economy") or _active(p, "economy"):
+        kind = ab.kind
+        if kind == "gain":  # _effect's commonest case inline
+            for r, n in GAINS[ref]:
+                res[r] += n
+            p[1] += ab.vp
+        elif kind == "convert":
             conv.append([ref, ab.times])
-        elif ab.kind == "repeat":
+        elif kind == "repeat":
             repeats.append(ref)
         else:
-            _effect(p, pos, ab)
-    w = _work("economy", todo)
-    w[2], w[3] = conv, repeats
-    f.work[seat] = w
+            _effect(p, pos, ref, ab)
+    f.work[seat] = ["economy", todo, conv, repeats, 0, False, [], False]  # _work
     return not conv and not repeats
 
 
-def _econ_step(f: Fast, seat: int, below: Any) -> tuple[bool, Json]:
+def _econ_step(f: Fast, seat: int, bits: Any, want: bool) -> tuple[bool, Json | None]:
     """``_econ_apply`` of ``rng.choice(economy.legal(...))`` (the contract's order: each
     conversion's options, each repeat's targets, the end): the options counted, the one
-    drawn built (whether the seat's economy is over, the action)."""
+    drawn built (whether the seat's economy is over, the action; a conversion's only if
+    ``want``)."""
     w = f.work[seat]
     p = f.players[seat]
     res = p[0]
     total = 0
     for source, left in w[2]:
-        ab = ABILITY[source]
-        if left > 0 and ab.src is not None and res[RI[ab.src]] >= 1:
-            total += len(ab.outs)
+        if left > 0:
+            src, outs = CONVERSIONS[source]
+            if res[src] >= 1:
+                total += len(outs)
     active: list[tuple[int, str, Ability]] = []
     if w[3]:
         active = _active(p, "economy")
@@ -555,20 +608,27 @@ def _econ_step(f: Fast, seat: int, below: Any) -> tuple[bool, Json]:
             for _, ref, ab in active:
                 if ref != src and ab.kind != "repeat":
                     total += 1
-    k = below(total + 1)
+    n = total + 1  # k = below(n), Random._randbelow inline
+    width = n.bit_length()
+    k = bits(width)
+    while k >= n:
+        k = bits(width)
     if k == total:
         return True, END_ECONOMY
     for source, left in w[2]:
-        ab = ABILITY[source]
-        if left > 0 and ab.src is not None and res[RI[ab.src]] >= 1:
-            if k < len(ab.outs):  # a conversion, applied here (_econ_apply)
-                res[RI[ab.src]] -= 1
-                _add(res, ab.outs[k])
-                for c in w[2]:
-                    if c[0] == source:
-                        c[1] -= 1
-                return False, {"type": "convert", "source": source, "option": k}
-            k -= len(ab.outs)
+        if left > 0:
+            src, outs = CONVERSIONS[source]
+            if res[src] >= 1:
+                if k < len(outs):  # a conversion, applied here (_econ_apply)
+                    res[src] -= 1
+                    for r, n in outs[k]:
+                        res[r] += n
+                    for c in w[2]:
+                        if c[0] == source:
+                            c[1] -= 1
+                    return False, ({"type": "convert", "source": source, "option": k}
+                                   if want else None)
+                k -= len(outs)
     for src in w[3]:
         for _, ref, ab in active:
             if ref != src and ab.kind != "repeat":
@@ -584,10 +644,9 @@ def _econ_apply(f: Fast, seat: int, action: Any) -> bool:
     p = f.players[seat]
     kind = action["type"]
     if kind == "convert":
-        ab = ABILITY[action["source"]]
-        assert ab.src is not None
-        p[0][RI[ab.src]] -= 1
-        _add(p[0], ab.outs[action["option"]])
+        src, outs = CONVERSIONS[action["source"]]
+        p[0][src] -= 1
+        _add(p[0], outs[action["option"]])
         for c in w[2]:
             if c[0] == action["source"]:
                 c[1] -= 1
@@ -602,7 +661,7 @@ def _econ_apply(f: Fast, seat: int, action: Any) -> bool:
                 if c[0] == action["target"]:
                     c[1] += ab.times
         else:
-            _effect(p, pos, ab)
+            _effect(p, pos, action["target"], ab)
         return False
     return True
 
@@ -646,56 +705,66 @@ def _ind_abilities(p: list[Any]) -> IndAbilities:
 
 
 COST: dict[str, int] = {c: CARD[c].cost for c in CARD_IDS}
+# a card's cost to build without and with a build discount (one Hammer off: EEND-12)
+COSTS: tuple[dict[str, int], dict[str, int]] = (COST, {c: max(0, k - 1) for c, k in COST.items()})
 REPAIR: dict[str, int] = {t: TILE[t].repair for t in TILE_IDS}
 
 
-def _ind_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
+def _ind_step(f: Fast, seat: int, bits: Any, want: bool
               ) -> tuple[bool, Json | None]:
     """industry.apply of ``rng.choice(industry.legal(...))`` (the contract's list, in its
     order), counting the options and building only the one drawn (a hand of four cards and
     a City's swap are over a hundred dicts); a build, a sale and the end applied from what
     the count knows, the rarer moves by ``_ind_apply``. A payment's options
     (board.pay_options) are the coins ``lo`` .. ``hi``: at least what the hammers leave, at
-    most the cost and the coins held. (whether the seat's industry is over, the action if
-    ``want``)"""
+    most the cost and the coins held; a card's builds are (hi - lo + 1) x the placement
+    candidates, none when the hammers and coins do not reach its cost. (whether the seat's
+    industry is over, the action if ``want``)"""
     w = f.work[seat]
     p = f.players[seat]
-    emp, res = p[2], p[0]
+    emp = p[2]
+    res = p[0]
     cache = p[4]
-    discounts, repair_q, others = cache.get("ind") or _ind_abilities(p)
+    hand = p[3]
+    ind = cache.get("ind")
+    if ind is None:
+        ind = _ind_abilities(p)
+    discounts, repair_q, others = ind
     used = w[6]
-    coin, hammer = res[3], res[1]
-    # (options, kind, what, lo): kind 0 a card's builds and sale, 2 repair, 3 the rest
-    segments: list[tuple[int, int, Any, int]] = []
-    total = 0
-    if w[4] < 2:
+    coin = res[3]
+    hammer = res[1]
+    total = 0  # the options counted so far
+    counts: list[int] = []  # per card in hand: its builds, then its sale
+    if w[4] < 2 and hand:
         cands = cache.get("place")
         if cands is None:
             cands = cache["place"] = _placement(emp)
         nc = len(cands)
         discount = 0
-        source = ""
-        for _, ref in discounts:
-            if ref not in used:
-                discount, source = 1, ref
+        for _, source in discounts:
+            if source not in used:
+                discount = 1
                 break
-        for card in p[3]:
-            cost = COST[card] - discount
-            if cost < 0:
-                cost = 0
-            lo = cost - hammer if cost > hammer else 0
-            hi = cost if cost < coin else coin
-            # the card's builds (coins x candidates), then its sale
-            count = (hi - lo + 1) * nc + 1 if hi >= lo else 1
-            segments.append((count, 0, card, lo))
-            total += count
+        cost_of = COSTS[discount]
+        budget = coin + hammer
+        for card in hand:
+            cost = cost_of[card]
+            if budget >= cost:
+                c = ((cost if cost < coin else coin) - (cost - hammer if cost > hammer else 0)
+                     + 1) * nc + 1
+            else:
+                c = 1
+            counts.append(c)
+            total += c
+    n_hand = total
+    # the rest (options, kind, what, lo): kind 2 a repair, 3 an ability or the discard
+    segments: list[tuple[int, int, Any, int]] = []
     if not w[5]:
         broken = cache.get("broken")
         if broken is None:
             broken = cache["broken"] = [pos for pos, loc in enumerate(emp) if not loc[1]]
         for pos in broken:
-            loc = emp[pos]
-            cost = REPAIR[loc[0]]
+            cost = REPAIR[emp[pos][0]]
             for q in repair_q:
                 if q - pos == 1 or pos - q == 1:
                     cost -= 1
@@ -720,22 +789,23 @@ def _ind_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
             if base is None:
                 base = cache["place"] = _placement(emp)
             least = len(emp[base[0]][2]) if base else 0
+            n_base = len(base)
             for q, loc in enumerate(emp):
-                if loc[2]:
-                    if loc[1] and len(loc[2]) - 1 < least:
+                inns = loc[2]
+                if inns:
+                    if loc[1] and len(inns) - 1 < least:
                         continue
-                    targets = [d for d in base if d != q]
-                    if targets:
-                        segments.append((len(loc[2]) * len(targets), 3,
-                                         ("move", ref, loc[2], targets), 0))
-                        total += len(loc[2]) * len(targets)
+                    n_targets = n_base - 1 if q in base else n_base
+                    if n_targets:
+                        segments.append((len(inns) * n_targets, 3, ("move", ref, q, base), 0))
+                        total += len(inns) * n_targets
         else:  # refresh_one_adjacent
             refresh = [{"type": "refresh", "source": ref, "card": inn[0]}
                        for q in _neighbours(pos, len(emp)) for inn in emp[q][2] if inn[1]]
             if refresh:
                 segments.append((len(refresh), 3, ("list", refresh), 0))
                 total += len(refresh)
-    if w[4] >= 2 and p[3] and not w[7]:
+    if w[4] >= 2 and hand and not w[7]:
         segments.append((1, 3, ("list", [DISCARD_HAND]), 0))
         total += 1
     n = total + 1  # + end_industry, always last: k = below(n), Random._randbelow inline
@@ -748,29 +818,37 @@ def _ind_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
             _sell(f, seat, p[3][-1])
         return True, END_INDUSTRY
     action: Json
+    if k < n_hand:
+        i = 0
+        while k >= counts[i]:
+            k -= counts[i]
+            i += 1
+        c = counts[i]
+        card = hand[i]
+        if k == c - 1:  # the sale
+            _sell(f, seat, card)
+            return False, {"type": "sell", "card": card} if want else None
+        # a build, applied here
+        nc = len(cands)
+        pos = cands[k % nc]
+        cost = cost_of[card]
+        coins = (cost - hammer if cost > hammer else 0) + k // nc
+        if discount:
+            used.append(source)
+        res[3] -= coins
+        res[1] -= cost - coins
+        p[3] = [c for c in hand if c != card]
+        emp[pos][2].append([card, False])
+        _innovation_added(p, pos, card)
+        w[4] += 1
+        if not want:
+            return False, None
+        return False, {"type": "build", "card": card, "tile": emp[pos][0], "coins": coins}
+    k -= n_hand
     for count, kind, what, lo in segments:
         if k >= count:
             k -= count
             continue
-        if kind == 0 and k == count - 1:  # the sale
-            _sell(f, seat, what)
-            return False, {"type": "sell", "card": what} if want else None
-        if kind == 0:  # build
-            nc = len(cands)
-            pos = cands[k % nc]
-            coins = lo + k // nc
-            cost = COST[what] - discount
-            if discount:
-                used.append(source)
-            res[3] -= coins
-            res[1] -= (cost if cost > 0 else 0) - coins
-            p[3] = [c for c in p[3] if c != what]
-            emp[pos][2].append([what, False])
-            _innovation_added(p, pos, what)
-            w[4] += 1
-            if not want:
-                return False, None
-            return False, {"type": "build", "card": what, "tile": emp[pos][0], "coins": coins}
         if kind == 2:  # a repair, applied here (industry._repair)
             pos, cost = what
             coins = lo + k
@@ -778,18 +856,21 @@ def _ind_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
             emp[pos][1] = True
             _repaired(p, pos)
             w[5] = True
-            return False, {"type": "repair", "tile": emp[pos][0], "coins": coins}
+            return False, ({"type": "repair", "tile": emp[pos][0], "coins": coins}
+                           if want else None)
         elif what[0] == "move":
-            _, ref, inns, targets = what
-            action = {"type": "move", "source": ref, "card": inns[k // len(targets)][0],
+            _, ref, q, base = what
+            targets = [d for d in base if d != q]
+            action = {"type": "move", "source": ref, "card": emp[q][2][k // len(targets)][0],
                       "tile": emp[targets[k % len(targets)]][0]}
         elif what[0] == "swap":  # applied here: the positions are known
             a, b = _pair(len(emp), k)
-            action = {"type": "swap", "source": what[1], "a": emp[a][0], "b": emp[b][0]}
+            swap = ({"type": "swap", "source": what[1], "a": emp[a][0], "b": emp[b][0]}
+                    if want else None)
             emp[a], emp[b] = emp[b], emp[a]
             _swapped(p, a, b)
             used.append(what[1])
-            return False, action
+            return False, swap
         else:
             action = what[1][k]
         return _ind_apply(f, seat, action), action
@@ -863,20 +944,24 @@ def _pending_reveal(d: list[Any]) -> int | None:
 
 
 def _usable(f: Fast, seat: int, kind: str) -> list[str]:
-    """disaster.usable; remembered in ``p[4]`` until the empire or an exhaust marker
-    changes."""
+    """disaster.usable of ``kind`` (free_bid or replace_disaster, the disaster phase's
+    abilities: all innovations); both remembered in ``p[4]`` until the empire or an exhaust
+    marker changes."""
     p = f.players[seat]
     usable: dict[str, list[str]] | None = p[4].get("usable")
     if usable is None:
-        usable = p[4]["usable"] = {}
-    got = usable.get(kind)
-    if got is None:
-        got = usable[kind] = []
+        free: list[str] = []
+        replace: list[str] = []
+        emp = p[2]
         for pos, ref, ab in _active(p, "disaster"):
-            inn = _inn_at(p[2][pos], ref)
-            if ab.kind == kind and inn is not None and not inn[1]:
-                got.append(ref)
-    return got
+            inn = _inn_at(emp[pos], ref)
+            if inn is not None and not inn[1]:
+                if ab.kind == "free_bid":
+                    free.append(ref)
+                elif ab.kind == "replace_disaster":
+                    replace.append(ref)
+        usable = p[4]["usable"] = {"free_bid": free, "replace_disaster": replace}
+    return usable[kind]
 
 
 # per disaster card: the resources a seat may bid on it (card.bids, then coin unless it is
@@ -885,6 +970,14 @@ BID_OPTIONS: dict[str, tuple[tuple[str, int], ...]] = {
     c: tuple((r, RI[r]) for r in (*CARD[c].bids, "coin")
              if r != "coin" or "coin" not in CARD[c].bids) for c in CARD_IDS}
 FREE_RESOURCE: dict[str, str | None] = {c: CARD[c].ability.resource for c in CARD_IDS}
+NO_FREES: list[str] = []  # (read only)
+CARD_BIDS: dict[str, tuple[str, ...]] = {c: CARD[c].bids for c in CARD_IDS}
+# per disaster card and the resources a seat holds (bit ``ri`` of the mask: some of
+# resource ``ri``): its bid options and their number
+BIDS: dict[str, tuple[tuple[tuple[tuple[str, int], ...], int], ...]] = {
+    c: tuple((opts, len(opts)) for opts in (
+        tuple(b for b in BID_OPTIONS[c] if mask >> b[1] & 1) for mask in range(16)))
+    for c in CARD_IDS}
 
 
 def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
@@ -892,8 +985,8 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
     """``_dis_apply`` of ``rng.choice(disaster.legal(...))`` (the contract's list, in its
     order), counting the options and building only the one drawn; a bid applied from the
     count, and settled (``_settle`` after a bid: no resolution, no disaster to reveal, the
-    same open slots). (the action, None for a bid unless ``want``; whether ``_advance`` is
-    still to run)"""
+    same open slots). (the action, None for a bid, a take, a destroy, a place or a shore-up
+    unless ``want``; whether ``_advance`` is still to run)"""
     d = f.disaster
     assert d is not None
     action: Json
@@ -901,9 +994,18 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
     if res is not None:
         stage = res[3]
         if stage == "destroy" or stage == "place":  # the position from the candidates
-            c = below(len(res[4]))
-            tile = res[4][c]
-            pos = res[5][c] if res[5] is not None else _pos_tile(f.players[seat][2], tile)
+            cands = res[5]
+            if cands is not None:
+                n = len(cands)  # cands[below(n)], Random._randbelow inline
+                width = n.bit_length()
+                c = bits(width)
+                while c >= n:
+                    c = bits(width)
+                pos = cands[c]
+                tile = f.players[seat][2][pos][0] if want else ""
+            else:  # (from_state: the choices by tile)
+                tile = res[4][below(len(res[4]))]
+                pos = _pos_tile(f.players[seat][2], tile)
             if stage == "destroy":
                 _destroy(f, seat, pos)
                 _set_stage(f, "place")
@@ -911,69 +1013,82 @@ def _dis_step(f: Fast, seat: int, below: Any, bits: Any, want: bool
                 _place(f, seat, pos)
                 _set_stage(f, "shore")
             _progress(f)
-            return {"type": stage, "tile": tile}, True
+            return {"type": stage, "tile": tile} if want else None, True
         p = f.players[seat]  # shore up (EEND-9), applied here (_dis_apply)
-        coins = below(max(0, LOW_RESOURCES - sum(p[0])) + 1)
+        pres = p[0]
+        n = LOW_RESOURCES - pres[0] - pres[1] - pres[2] - pres[3]  # below(max(0, n) + 1)
+        if n > 0:
+            n += 1
+            width = n.bit_length()
+            coins = bits(width)
+            while coins >= n:
+                coins = bits(width)
+        else:  # below(1): 1-bit draws until a 0
+            while bits(1):
+                pass
+            coins = 0
         if coins > 0:
             p[1] -= LOW_RESOURCES_VP_PER_COIN * coins
             p[0][3] += coins
         d[3] = None
-        return {"type": "shore_up", "coins": coins}, True
+        return {"type": "shore_up", "coins": coins} if want else None, True
     p = f.players[seat]
     pres = p[0]
-    opened = [i for i, s in enumerate(d[0]) if s[0] is not None and not s[2]]  # _open_slots
+    mask = (pres[0] > 0) | (pres[1] > 0) << 1 | (pres[2] > 0) << 2 | (pres[3] > 0) << 3
     addressed = d[2]
     usable = p[4].get("usable")  # _usable, its remembered answers first
-    free = usable.get("free_bid") if usable is not None else None
-    if free is None:
-        free = _usable(f, seat, "free_bid")
+    if usable is None:
+        _usable(f, seat, "free_bid")
         usable = p[4]["usable"]
-    slots: list[tuple[int, list[tuple[str, int]], list[str]]] = []
+    free = usable["free_bid"]
+    replace = usable["replace_disaster"]
+    n_open = 0  # len(_open_slots(d))
+    slots: list[tuple[int, tuple[tuple[str, int], ...], int, list[str]]] = []
     total = 0
-    for i in opened:
+    for i, s in enumerate(d[0]):
+        card = s[0]
+        if card is None or s[2]:
+            continue
+        n_open += 1
         if i in addressed:
             continue
-        card = d[0][i][0]
-        bids = [b for b in BID_OPTIONS[card] if pres[b[1]] > 0]
-        frees = [ref for ref in free if FREE_RESOURCE[ref] in CARD[card].bids] if free else []
-        slots.append((i, bids, frees))
-        total += len(bids) + len(frees) + 1
-    replace = usable.get("replace_disaster")
-    if replace is None:
-        replace = _usable(f, seat, "replace_disaster")
-    n_open = len(opened)
+        bids, nb = BIDS[card][mask]
+        if free:
+            frees = [ref for ref in free if FREE_RESOURCE[ref] in CARD_BIDS[card]]
+            slots.append((i, bids, nb, frees))
+            total += nb + len(frees) + 1
+        else:
+            slots.append((i, bids, nb, NO_FREES))
+            total += nb + 1
     n_replace = len(replace) * n_open
-    end = 1 if n_replace and all(i in addressed for i in opened) else 0
+    end = 1 if n_replace and not slots else 0  # every open disaster addressed
     n = total + n_replace + end  # k = below(n), Random._randbelow inline
     width = n.bit_length()
     k = bits(width)
     while k >= n:
         k = bits(width)
-    for i, bids, frees in slots:
-        if k < len(bids):  # _dis_apply's bid
+    for i, bids, nb, frees in slots:
+        if k < nb:  # _dis_apply's bid
             r, ri = bids[k]
             pres[ri] -= 1
             d[0][i][1][ri] += 1
             addressed.append(i)
-            for j in opened:
-                if j not in addressed:
-                    break
-            else:  # every open disaster addressed: the next bidder, unless one may replace
-                if not replace:  # (a bid changes no exhaust marker)
-                    _next_bidder(f)
+            if len(slots) == 1 and not replace:  # every open disaster addressed: the next
+                _next_bidder(f)  # bidder, unless one may replace (a bid changes no exhaust)
             return {"type": "bid", "disaster": i, "resource": r} if want else None, False
-        k -= len(bids)
-        if k < len(frees):
-            action = {"type": "free_bid", "disaster": i, "card": frees[k]}
-            break
-        k -= len(frees)
+        k -= nb
+        if frees:
+            if k < len(frees):
+                action = {"type": "free_bid", "disaster": i, "card": frees[k]}
+                break
+            k -= len(frees)
         if k == 0:
             _take(f, seat, i)
-            return {"type": "take", "disaster": i}, True
+            return {"type": "take", "disaster": i} if want else None, True
         k -= 1
     else:
         if k < n_replace:
-            action = {"type": "replace", "disaster": opened[k % n_open],
+            action = {"type": "replace", "disaster": _open_slots(d)[k % n_open],
                       "card": replace[k // n_open]}
         else:
             action = END_TURN
@@ -1032,11 +1147,17 @@ def _take(f: Fast, seat: int, i: int) -> None:
     slot = d[0][i]
     card = slot[0] or ""
     pool = f.players[seat][0]
-    for r in range(4):
-        pool[r] += slot[1][r]
+    bid = slot[1]
+    pool[0] += bid[0]
+    pool[1] += bid[1]
+    pool[2] += bid[2]
+    pool[3] += bid[3]
     d[0][i] = [None, [0, 0, 0, 0], True]
     d[2].append(i)
-    if not _open_slots(d) and _pending_reveal(d) is None:  # EEND-6
+    for s in d[0]:  # none open, none to reveal: every slot closed (EEND-6)
+        if not s[2]:
+            break
+    else:
         f.first = seat
     d[3] = [seat, card, CARD[card].target - 1, "destroy", (), None]
     _progress(f)
@@ -1056,7 +1177,7 @@ def _progress(f: Fast) -> None:
     if res[3] == "destroy":
         cands = _destroy_candidates(p[2], res[2])  # EEND-4
         if len(cands) > 1:
-            res[4] = tuple(p[2][c][0] for c in cands)
+            res[4] = None  # the tiles at the positions (to_state)
             res[5] = cands
             return
         _destroy(f, res[0], cands[0] if cands else None)
@@ -1066,7 +1187,7 @@ def _progress(f: Fast) -> None:
         if cands is None:
             cands = p[4]["place"] = _placement(p[2])
         if len(cands) > 1:
-            res[4] = tuple(p[2][c][0] for c in cands)
+            res[4] = None  # the tiles at the positions (to_state)
             res[5] = cands
             return
         _place(f, res[0], cands[0] if cands else None)
@@ -1094,30 +1215,31 @@ def _place(f: Fast, seat: int, pos: int | None) -> None:
 
 def _settle(f: Fast) -> bool:
     """disaster.settle: (phase over); stops early when a reshuffle is needed."""
-    while True:
-        d = f.disaster
-        assert d is not None
-        i = _pending_reveal(d)
-        if i is not None:
+    d = f.disaster
+    assert d is not None
+    slots = d[0]
+    for s in slots:  # each disaster to reveal, in order (_pending_reveal)
+        if s[0] is None and not s[2]:
             if f.deck:
-                d[0][i][0] = f.deck.pop(0)
-                continue
-            if f.discard and f.options.reshuffle_discards:
+                s[0] = f.deck.pop(0)
+            elif f.discard and f.options.reshuffle_discards:
                 return False
-            d[0][i][2] = True
-            continue
-        if d[3] is not None:
-            return False
-        opened = _open_slots(d)
-        if not opened:
-            return True
-        addressed = d[2]
-        for j in opened:
-            if j not in addressed:
-                return False
-        if not _usable(f, d[1], "replace_disaster"):  # disaster._replace_options (opened: some)
-            _next_bidder(f)
+            else:
+                s[2] = True
+    if d[3] is not None:
         return False
+    addressed = d[2]
+    some = False  # _open_slots
+    for i, s in enumerate(slots):
+        if s[0] is not None and not s[2]:
+            if i not in addressed:
+                return False
+            some = True
+    if not some:
+        return True
+    if not _usable(f, d[1], "replace_disaster"):  # disaster._replace_options (opened: some)
+        _next_bidder(f)
+    return False
 
 
 # ---------------------------------------------------------------------------- conflict.py
@@ -1125,9 +1247,18 @@ def _settle(f: Fast) -> bool:
 
 def _reward(p: list[Any], reward: Reward) -> None:
     p[1] += reward.vp
-    _add(p[0], reward.res)
+    _add(p[0], REWARD_RES[reward.res])
     if reward.refresh:  # EEND-16
         _refresh_positions(p, range(len(p[2])))
+
+
+# a conflict reward's resources as (resource index, amount); a location's VP * 16 (its
+# position below: the upheaval's order, positions < 16)
+REWARD_RES: dict[Any, tuple[tuple[int, int], ...]] = {
+    rw.res: tuple((RI[r], n) for r, n in rw.res)
+    for c in CONFLICT.values() for rw in (c.tier2, c.tier3, c.victory)}
+VP_KEY: dict[str, int] = {t: TILE[t].vp * 16 for t in TILE_IDS}
+assert len(TILE_IDS) <= 16
 
 
 def _resolve_conflict(f: Fast, bids: list[tuple[int, int]]) -> None:
@@ -1150,10 +1281,17 @@ def _resolve_conflict(f: Fast, bids: list[tuple[int, int]]) -> None:
             _reward(p, card.victory)
         else:  # upheaval
             emp = p[2]
-            # the healthy locations by VP, highest first, then by position
-            healthy = sorted([(-TILE_VP[loc[0]], i) for i, loc in enumerate(emp) if loc[1]])
-            if len(healthy) >= card.upheaval_rank:
-                src, dst = healthy[card.upheaval_rank - 1][1], card.upheaval_pos - 1
+            # the healthy locations by VP, highest first (all distinct: EEND-15), as VP *
+            # 16 + position
+            healthy = [VP_KEY[loc[0]] + i for i, loc in enumerate(emp) if loc[1]]
+            rank = card.upheaval_rank
+            if len(healthy) >= rank:
+                if rank == 1:
+                    src = max(healthy) & 15
+                else:
+                    healthy.sort(reverse=True)
+                    src = healthy[rank - 1] & 15
+                dst = card.upheaval_pos - 1
                 if src != dst:
                     emp[src], emp[dst] = emp[dst], emp[src]
                     _swapped(p, src, dst)
@@ -1248,11 +1386,14 @@ def _next_phase(f: Fast) -> None:
             return
         f.conflict_card = f.conflict_deck.pop(0)
         return
-    f.work = [_work("choose") for _ in f.players]
-    if kind == "industry_economy":
-        return
-    for seat in range(f.n):
-        _enter(f, seat, "economy" if kind == "economy" else "industry", ())
+    if kind == "industry":  # _enter(f, seat, "industry", ()) for each seat
+        f.work = [_work("industry") for _ in f.players]
+    elif kind == "economy":
+        f.work = [[]] * f.n  # (each seat's replaced by _enter)
+        for seat in range(f.n):
+            _enter(f, seat, "economy", ())
+    else:  # industry_economy
+        f.work = [_work("choose") for _ in f.players]
 
 
 def _advance(f: Fast) -> None:
@@ -1312,18 +1453,21 @@ def _needs_reshuffle(f: Fast) -> bool:
 
 def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
             on_step: OnStep | None = None) -> FastPlayout:
-    """Play ``f`` on (in place) with random seats to the end or ``max_steps`` moves."""
+    """Play ``f`` on (in place) with random seats to the end or ``max_steps`` moves.
+
+    A work or disaster phase plays its steps in an inner loop until a step runs
+    ``_advance`` (only then can the phase change or a reshuffle be needed: a step that
+    leaves the acting seat working, a bid, or a resolution under way with nothing to reveal
+    changes neither)."""
     # rng.choice(seq) is seq[rng._randbelow(len(seq))] (CPython 3.11-3.13): the same draws
     # as _kit.playout's random seats (the property test pins it)
     below = rng._randbelow  # type: ignore[attr-defined]
     getrandbits = rng.getrandbits
     shuffle = shuffle_drawer(key)
     out = FastPlayout(state=f)
+    want = on_step is not None
     move: FastMove = ("", None, None)
-    # the seats still working in ``waiting_in`` (f.work): only the acting seat's work ends
-    # in a step, and a new phase brings a new list
-    waiting: list[int] = []
-    waiting_in: list[list[Any]] | None = None
+    action: Json | None
     steps = 0
     n_track = len(f.track)
     while steps < max_steps:
@@ -1331,7 +1475,7 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
         if pi < 0:  # setup draws
             label, kind, n = SETUP_CHANCES[f.setup_step]
             values = shuffle(label, n) if kind == "shuffle" else draw(key, label, kind, f.n)
-            if on_step is not None:
+            if want:
                 move = ("chance", label, tuple(values))
             _chance(f, values)
             if f.phase_index >= 0:
@@ -1342,7 +1486,7 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
         elif not f.deck and _needs_reshuffle(f):  # EEND-19
             label = f"deck:disaster:shuffle:{f.reshuffles + 1}"
             values = shuffle(label, len(f.discard))
-            if on_step is not None:
+            if want:
                 move = ("chance", label, tuple(values))
             _chance(f, values)
             _advance(f)
@@ -1350,40 +1494,55 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
             phase = f.phase
             if phase in WORK_PHASES:
                 work = f.work
-                if work is not waiting_in:  # a new phase's work, or a seat is done
-                    waiting = [s for s, w in enumerate(work) if w[0] != "done"]
-                    waiting_in = work
+                # the seats still working (only the acting seat's work ends in a step): while
+                # some work, _advance has nothing to do
+                waiting = [s for s, w in enumerate(work) if w[0] != "done"]
                 n = len(waiting)  # seat = waiting[below(n)], Random._randbelow inline
                 width = n.bit_length()
-                k = getrandbits(width)
-                while k >= n:
+                while True:
                     k = getrandbits(width)
-                seat = waiting[k]
-                stage = work[seat][0]
-                if stage == "industry":
-                    done, action = _ind_step(f, seat, below, getrandbits, on_step is not None)
-                elif stage == "economy":
-                    done, action = _econ_step(f, seat, below)
-                else:  # choose (EEND-22)
-                    action = CHOOSE[below(2)]
-                    _act(f, seat, action)
-                    done = False
-                if done:
-                    _finish_sub(f, seat)
-                if on_step is not None:
-                    move = ("act", seat, action)
-                if f.work[seat][0] == "done":  # else _advance has nothing to do
-                    waiting_in = None
-                    _advance(f)
-            elif phase == "conflict":
+                    while k >= n:
+                        k = getrandbits(width)
+                    seat = waiting[k]
+                    stage = work[seat][0]
+                    if stage == "industry":
+                        done, action = _ind_step(f, seat, getrandbits, want)
+                    elif stage == "economy":
+                        done, action = _econ_step(f, seat, getrandbits, want)
+                    else:  # choose (EEND-22)
+                        k = getrandbits(2)  # below(2), Random._randbelow inline
+                        while k >= 2:
+                            k = getrandbits(2)
+                        action = CHOOSE[k]
+                        _act(f, seat, action)
+                        done = False
+                    if done:
+                        _finish_sub(f, seat)
+                    steps += 1
+                    if work[seat][0] == "done":
+                        if n == 1:  # the last seat done (else _advance has nothing to do)
+                            _advance(f)
+                            if want:
+                                on_step(f, ("act", seat, action))  # type: ignore[misc]
+                            break
+                        waiting.remove(seat)
+                        n -= 1
+                        width = n.bit_length()
+                    if want:
+                        on_step(f, ("act", seat, action))  # type: ignore[misc]
+                    if steps >= max_steps:
+                        break
+                continue
+            if phase == "conflict":
                 bids = []
                 choices: dict[str, Json] = {}
                 for seat, p in enumerate(f.players):
                     coins = p[0][3] + 1
                     k = below((p[0][2] + 1) * coins)
                     bids.append((k // coins, k % coins))
-                    choices[f"s{seat}"] = {"axes": k // coins, "coins": k % coins}
-                if on_step is not None:
+                    if want:
+                        choices[f"s{seat}"] = {"axes": k // coins, "coins": k % coins}
+                if want:
                     move = ("joint", f"conflict:{f.phase_index + 1}", choices)
                 _resolve_conflict(f, bids)
                 _next_phase(f)
@@ -1391,18 +1550,26 @@ def playout(f: Fast, rng: random.Random, key: bytes, max_steps: int = 100_000,
             else:  # a disaster phase
                 d = f.disaster
                 assert d is not None
-                while getrandbits(1):  # play's rng.choice of the one awaited seat
-                    pass  # (rng._randbelow(1): 1-bit draws until a 0)
-                seat = d[3][0] if d[3] is not None else d[1]
-                action, more = _dis_step(f, seat, below, getrandbits, on_step is not None)
-                if on_step is not None:
-                    move = ("act", seat, action)
-                if more and (d[3] is None or _pending_reveal(d) is not None):  # (with a
-                    # resolution under way and nothing to reveal _advance does nothing)
-                    _advance(f)
+                while True:
+                    while getrandbits(1):  # play's rng.choice of the one awaited seat
+                        pass  # (rng._randbelow(1): 1-bit draws until a 0)
+                    seat = d[3][0] if d[3] is not None else d[1]
+                    action, more = _dis_step(f, seat, below, getrandbits, want)
+                    steps += 1
+                    if more and (d[3] is None or _pending_reveal(d) is not None):  # (with a
+                        # resolution under way and nothing to reveal _advance does nothing)
+                        _advance(f)
+                        if want:
+                            on_step(f, ("act", seat, action))  # type: ignore[misc]
+                        break
+                    if want:
+                        on_step(f, ("act", seat, action))  # type: ignore[misc]
+                    if steps >= max_steps:
+                        break
+                continue
         steps += 1
-        if on_step is not None:
-            on_step(f, move)
+        if want:
+            on_step(f, move)  # type: ignore[misc]
     out.steps = steps
     return out
 
