@@ -21,7 +21,7 @@ def _sync_calls(dependant: Any, where: str) -> list[str]:
     found = []
     call = dependant.call
     if call is not None and not (inspect.iscoroutinefunction(call)
-                                 or inspect.iscoroutinefunction(getattr(call, "__call__", None))):
+                                 or inspect.iscoroutinefunction(type(call).__call__)):
         found.append(f"{where}: {getattr(call, '__qualname__', call)!r}")
     for sub in dependant.dependencies:
         found += _sync_calls(sub, where)
