@@ -12,10 +12,14 @@ entrants are:
 
 A match between A and B is a series of games. In a 2-seat game they alternate seats. With
 more seats, A and B alternate around the table, and whoever gets the even seats swaps from
-one game to the next. A's score in a game is its share of the win: 1 for a sole win, shared
-among tied winners, so a tie between an A and a B seat gives each half. The report gives
-A's mean score with a 95% Wilson interval (games = trials; a shared win counts as its
-fraction), the all-way ties, the win rate per seat position, the nations' balance in
+one game to the next; with ``--lone`` A plays one seat (seat = the game's number mod the
+seats) and B all the others, which is how issue 22's multi-player target reads (a hard seat
+among heuristic seats takes first place >= 2x its fair share 1/N; with two A seats at one
+table they take first places from each other). A's score in a game is its share of the win:
+1 for a sole win, shared among tied winners, so a tie between an A and a B seat gives each
+half. The report gives A's mean score with a 95% Wilson interval (games = trials; a shared
+win counts as its fraction), A's first places per A seat against the fair share 1/N, the
+all-way ties, the win rate per seat position, the nations' balance in
 *Empire*, and the CPU time per decision of each entrant. Every game's record goes to
 ``bench/results/ladder-<time>.jsonl`` as it ends, and the summary with all records to
 ``ladder-<time>.json`` (and ``ladder-latest.json``). ``--summarize`` reports on saved
@@ -24,6 +28,7 @@ fraction), the all-way ties, the win rate per seat position, the nations' balanc
 ```sh
 python -m bench.ladder                              # the default schedule (hours)
 python -m bench.ladder --games empire --seats 2 --pairs hard:heuristic --matches 40
+python -m bench.ladder --games empire-engine --seats 3 --pairs hard:heuristic --lone
 python -m bench.ladder --quick                      # a smoke run, a few minutes
 ```
 """
@@ -73,8 +78,11 @@ class Match:
     b: str
     index: int  # the game's number in this pairing (seeds and seat swaps)
     options: tuple[tuple[str, Any], ...] = ()
+    lone: bool = False  # A in one seat (index mod seats), B in every other
 
     def entrant_of(self, seat: int) -> str:
+        if self.lone:
+            return self.a if seat == self.index % self.seats else self.b
         if self.seats == 2:
             return self.a if seat == self.index % 2 else self.b
         return self.a if (seat + self.index) % 2 == 0 else self.b
@@ -230,16 +238,20 @@ def play_match(m: Match) -> dict[str, Any]:
 
 
 def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
-    pairs: dict[tuple[str, int, str, str], list[dict[str, Any]]] = defaultdict(list)
+    pairs: dict[tuple[str, int, str, str, bool], list[dict[str, Any]]] = defaultdict(list)
     for r in records:
-        pairs[(r["game"], r["seats"], r["a"], r["b"])].append(r)
+        pairs[(r["game"], r["seats"], r["a"], r["b"], r.get("lone", False))].append(r)
     matches = []
-    for (game, seats, a, b), rs in sorted(pairs.items()):
+    for (game, seats, a, b, lone), rs in sorted(pairs.items()):
         n = len(rs)
         p = sum(r["score_a"] for r in rs) / n
         lo, hi = wilson(p, n)
-        matches.append({"game": game, "seats": seats, "a": a, "b": b, "games": n,
+        a_seats = sum(r["entrants"].count(a) for r in rs)
+        matches.append({"game": game, "seats": seats, "a": a, "b": b, "lone": lone, "games": n,
                         "score_a": round(p, 3), "ci95": [round(lo, 3), round(hi, 3)],
+                        # A's first places per A seat (= score_a when A has one seat a game)
+                        "first_per_a_seat": round(p * n / max(1, a_seats), 3),
+                        "fair_share": round(1 / seats, 3),
                         "all_way_ties": sum(r["all_way_tie"] for r in rs),
                         "unfinished": sum(not r["finished"] for r in rs)})
     seat_rows = []
@@ -293,11 +305,13 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
 def print_report(summary: dict[str, Any]) -> None:
     print("\nMatches: A's score vs B (win share), 95% Wilson interval")
     print(f"{'game':14} {'n':>2} {'A':>9} {'B':>9} {'games':>5} {'A score':>8} {'CI95':>15} "
-          f"{'all-tie':>7}")
+          f"{'all-tie':>7} {'1st/A seat':>10} {'fair':>5}")
     for m in summary["matches"]:
         lo, hi = m["ci95"]
-        print(f"{m['game']:14} {m['seats']:>2} {m['a']:>9} {m['b']:>9} {m['games']:>5} "
-              f"{m['score_a']:>8.2f} {f'[{lo:.2f}, {hi:.2f}]':>15} {m['all_way_ties']:>7}")
+        a = f"{m['a']}(1)" if m.get("lone") else m["a"]
+        print(f"{m['game']:14} {m['seats']:>2} {a:>9} {m['b']:>9} {m['games']:>5} "
+              f"{m['score_a']:>8.2f} {f'[{lo:.2f}, {hi:.2f}]':>15} {m['all_way_ties']:>7} "
+              f"{m['first_per_a_seat']:>10.2f} {m['fair_share']:>5.2f}")
     print("\nSeat balance (every game of that game and seat count)")
     for s in summary["seats"]:
         where = (f"seat {s['seat']}" if "seat" in s
@@ -320,16 +334,17 @@ def print_report(summary: dict[str, Any]) -> None:
 
 def schedule(games: Sequence[str], seats: Sequence[int] | None, pairs: Sequence[tuple[str, str]],
              matches: int, options: dict[str, dict[str, Any]] | None = None,
-             first: int = 0) -> list[Match]:
+             first: int = 0, lone: bool = False) -> list[Match]:
     """Every game of the run: ``matches`` per pairing, numbered from ``first`` (the number
     gives the seeds and seat swaps, so a later run with ``first`` = the games already played
-    adds new games instead of repeating them)."""
+    adds new games instead of repeating them). ``lone``: A in one seat, B in the others."""
     out = []
     for game in games:
         opts = tuple(sorted((options or {}).get(game, {}).items()))
         for n in seats or SCHEDULE[game]:
             for a, b in pairs:
-                out += [Match(game, n, a, b, i, opts) for i in range(first, first + matches)]
+                out += [Match(game, n, a, b, i, opts, lone)
+                        for i in range(first, first + matches)]
     return out
 
 
@@ -355,6 +370,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--first", type=int, default=0,
                         help="number of the first game per pairing (seeds: 10000 + number)")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--lone", action="store_true",
+                        help="A plays one seat (rotating), B every other seat")
     parser.add_argument("--quick", action="store_true", help="2 games per pairing, 2 seats")
     parser.add_argument("--options", default="{}",
                         help='per-game options, JSON: {"empire-cards": {"max_hands": 2}}')
@@ -376,7 +393,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.quick:
         matches = 2
         pairs = [("easy", "defaults"), ("easy", "heuristic")]
-    plan = schedule(games, seats, pairs, matches, json.loads(args.options), args.first)  # type: ignore[arg-type]
+    plan = schedule(games, seats, pairs, matches, json.loads(args.options), args.first,  # type: ignore[arg-type]
+                    args.lone)
     print(f"{len(plan)} games on {args.workers} workers", flush=True)
     t0 = time.time()
     records: list[dict[str, Any]] = []

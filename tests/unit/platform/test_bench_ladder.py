@@ -42,3 +42,32 @@ def test_a_later_run_adds_new_games_instead_of_repeating_them() -> None:
     first = ladder.schedule(["empire"], [2], [("hard", "normal")], 3)
     more = ladder.schedule(["empire"], [2], [("hard", "normal")], 3, first=3)
     assert [m.index for m in first] == [0, 1, 2] and [m.index for m in more] == [3, 4, 5]
+
+
+def test_a_lone_entrant_plays_one_rotating_seat_among_the_others() -> None:
+    """Issue 22's multi-player target is one hard seat among heuristic seats; with A and B
+    alternating, two A seats at a table take first places from each other."""
+    plan = ladder.schedule(["empire-engine"], [3], [("hard", "heuristic")], 4, lone=True)
+    tables = [[m.entrant_of(s) for s in range(3)] for m in plan]
+    assert tables == [["hard", "heuristic", "heuristic"], ["heuristic", "hard", "heuristic"],
+                      ["heuristic", "heuristic", "hard"], ["hard", "heuristic", "heuristic"]]
+    alternate = ladder.schedule(["empire-engine"], [3], [("hard", "heuristic")], 2)
+    assert [[m.entrant_of(s) for s in range(3)] for m in alternate] == [
+        ["hard", "heuristic", "hard"], ["heuristic", "hard", "heuristic"]]
+
+
+def test_the_summary_gives_first_places_per_a_seat_against_the_fair_share() -> None:
+    def record(entrants: list[str], winners: list[int], lone: bool) -> dict[str, object]:
+        score = sum(entrants[w] == "hard" for w in winners) / len(winners)
+        return {"game": "g", "seats": 3, "a": "hard", "b": "heuristic", "lone": lone,
+                "finished": True, "winners": winners, "entrants": entrants, "score_a": score,
+                "all_way_tie": len(winners) == 3, "decision_s": {}}
+
+    two_a = [record(["hard", "heuristic", "hard"], [0], False),
+             record(["heuristic", "hard", "heuristic"], [0], False)]
+    one_a = [record(["hard", "heuristic", "heuristic"], [0], True),
+             record(["heuristic", "hard", "heuristic"], [1, 2], True)]
+    rows = {m["lone"]: m for m in ladder.summarize(two_a + one_a)["matches"]}
+    assert (rows[False]["score_a"], rows[False]["first_per_a_seat"]) == (0.5, round(1 / 3, 3))
+    assert (rows[True]["score_a"], rows[True]["first_per_a_seat"]) == (0.75, 0.75)
+    assert rows[True]["fair_share"] == round(1 / 3, 3)
