@@ -79,7 +79,7 @@ def memoize_stream_sub() -> None:
     100 ms while idle). Nothing writes to the copy, so one copy per prefix serves every read
     (issue 25: the copies were ~6% of the adjudicator's busy CPU under load)."""
     prop = _MIXIN.__dict__.get("stream_sub")
-    if prop is None or not isinstance(prop, property):
+    if not isinstance(prop, property):
         raise RuntimeError("faststream changed: _StreamHandlerMixin.stream_sub is gone")
     if prop.fget is _stream_sub_once:
         return

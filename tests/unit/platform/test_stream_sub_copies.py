@@ -15,19 +15,21 @@ from shared.runtime.bus import consume, make_broker
 from shared.runtime.settings import Settings
 
 
-def _subscribers(broker: Any) -> list[Any]:
+async def _handler(body: dict[str, Any]) -> None:
+    return None
+
+
+def _subscribers(stream: str, group: str, instance: str) -> list[Any]:
+    """The stream subscribers ``consume`` registers (the live batch reader, its reclaim
+    twin) on a broker built as the services build theirs."""
+    broker = make_broker(Settings(redis_url="redis://127.0.0.1:1/0", instance=instance))
+    consume(broker, stream, group, Settings(instance=instance), _handler)
     return [s for s in broker.subscribers if hasattr(s, "_stream_sub")]
 
 
 def test_every_stream_subscriber_copies_its_settings_once(monkeypatch: pytest.MonkeyPatch
                                                            ) -> None:
-    broker = make_broker(Settings(redis_url="redis://127.0.0.1:1/0", instance="t1"))
-
-    async def handler(body: dict[str, Any]) -> None:
-        return None
-
-    consume(broker, "copies:in", "copies", Settings(instance="t1"), handler)
-    subs = _subscribers(broker)
+    subs = _subscribers("copies:in", "copies", "t1")
     assert len(subs) == 2  # the live batch reader and its reclaim twin
     copies = 0
     real = copy.deepcopy
@@ -48,13 +50,7 @@ def test_every_stream_subscriber_copies_its_settings_once(monkeypatch: pytest.Mo
 
 
 def test_a_new_prefix_gets_its_own_copy(monkeypatch: pytest.MonkeyPatch) -> None:
-    broker = make_broker(Settings(redis_url="redis://127.0.0.1:1/0", instance="t2"))
-
-    async def handler(body: dict[str, Any]) -> None:
-        return None
-
-    consume(broker, "prefixed:in", "prefixed", Settings(instance="t2"), handler)
-    sub = _subscribers(broker)[0]
+    sub = _subscribers("prefixed:in", "prefixed", "t2")[0]
     assert sub.stream_sub.name == "prefixed:in"
     monkeypatch.setattr(type(sub._outer_config), "prefix", property(lambda _: "tenant:"))
     assert sub.stream_sub.name == "tenant:prefixed:in"
