@@ -30,10 +30,12 @@ callable, built from ``Level.time_s``, that says when to stop. Every iteration:
    iterations (``bench/README.md``, "Search rollouts on the fast engines").
 
 The chosen move is the root candidate with the best lower confidence bound (mean minus
-``caution / sqrt(visits)``), where the heuristic's own choice gets ``prior_bias`` added. A
-small budget therefore keeps the heuristic's move unless the samples clearly disagree.
-Levels differ in iterations, tree depth, rollout length, that margin and the time the runner
-should allow (``LEVELS``). Hard is normal's estimator with 4x the samples and a smaller margin
+``caution / sqrt(visits)``), where the heuristic's own choice gets a margin added
+(``Level.margin``: ``prior_bias``, or ``prior_bias_multi`` at a table of 3 or more seats,
+whose size the search reads off its first determinization). A small budget therefore keeps
+the heuristic's move unless the samples clearly disagree. Levels differ in iterations, tree
+depth, rollout length, that margin and the time the runner should allow (``LEVELS``). Hard is
+normal's estimator with 4x the samples, a smaller margin at 2 seats and none at 3 or more
 (issue 22: with a deeper tree and longer rollouts it did not beat normal). The references are
 Cowling et al., "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2), 2012, and
 OpenSpiel's ``ISMCTSBot``.
@@ -84,11 +86,19 @@ class Level:
     exploration: float = 0.7  # UCB1 constant (values are win chances in [0, 1])
     widening: float = 2.0  # candidates admitted at a node: widening + sqrt(visits)
     prior_bias: float = 0.3  # UCB bonus of the heuristic's choice: prior_bias / (1 + visits)
+    # prior_bias at a table of 3 or more seats (None: ``prior_bias`` at every table size)
+    prior_bias_multi: float | None = None
     caution: float = 0.5  # final choice: mean - caution / sqrt(visits) (+ prior_bias, prior)
     # the rollout on the game's fast engine (``_kit/fast.py``), when it has one: random seats
     # on the compact state for ``fast_depth`` moves (chance draws included), then evaluate;
     # 0 = the rollout policy above on the contract path
     fast_depth: int = 0
+
+    def margin(self, seats: int) -> float:
+        """The heuristic's margin (``prior_bias``) at a table of ``seats``."""
+        if seats >= 3 and self.prior_bias_multi is not None:
+            return self.prior_bias_multi
+        return self.prior_bias
 
 
 LEVELS: dict[str, Level] = {
@@ -100,9 +110,14 @@ LEVELS: dict[str, Level] = {
     # heuristic's move at the final choice: prior_bias 0.3 is a fixed margin however many
     # samples, so 4x them left the heuristic's move as often as normal (rarely); hard's old
     # shape (tree depth 3, rollouts of 30) did not beat normal (bench/README.md, "Bot
-    # ladder: levels that rank (issue 22)")
+    # ladder: levels that rank (issue 22)"). At 3 or more seats no margin at all: a fair
+    # share is 1/3 or less, the candidates' win chances differ by less, and the 0.1 kept the
+    # heuristic's plan where another was better (the Engine, one hard seat among two
+    # heuristic seats: 0.57 of 30 first places with 0.1, 0.83 with 0; in Empire at 2 seats
+    # no margin fell from 0.75 to 0.50 against normal: bench/README.md, "Bot ladder,
+    # 2026-11-29" and "The margin by table size")
     "hard": Level("hard", iterations=400, time_s=2.0, tree_depth=2, rollout_depth=16,
-                  heuristic=1.0, prior_bias=0.1),
+                  heuristic=1.0, prior_bias=0.1, prior_bias_multi=0.0),
 }  # fmt: skip
 
 
@@ -184,6 +199,8 @@ class Searcher:
         self.heuristic = heuristic
         self.fast = fast if level.fast_depth > 0 else None
         self.iterations = 0
+        self.bias = level.prior_bias  # the margin at this table (``Level.margin``)
+        self.seats = 0  # the table size, read off the first determinization
 
     # ------------------------------------------------------------------ policies
 
@@ -246,7 +263,7 @@ class Searcher:
             ucb = child.value / child.visits + self.level.exploration * math.sqrt(
                 math.log(child.avail) / child.visits)
             if k == prior_key:
-                ucb += self.level.prior_bias / (1 + child.visits)
+                ucb += self.bias / (1 + child.visits)
             if best is None or ucb > best[0]:
                 best = (ucb, k, choice)
         if untried is not None:
@@ -260,6 +277,9 @@ class Searcher:
                 root_prior: Json | None) -> None:
         game, seat, level = self.game, root.seat, self.level
         state = self.spec.determinize(view, seat, self.rng)
+        if not self.seats:  # the table size: one estimate per seat
+            self.seats = len(self.spec.evaluate(state))
+            self.bias = level.margin(self.seats)
         path: list[_Node] = [tree]
         node: _Node | None = tree
         depth = 0  # own decisions in the tree so far
@@ -405,20 +425,22 @@ class Searcher:
         by_key = {key_of(o): o for o in options}
         stats = {k: (c.value / c.visits, c.visits) for k, c in tree.children.items()
                  if k in by_key and c.visits}
-        best = final_choice(stats, key_of(fallback), self.level)
+        best = final_choice(stats, key_of(fallback), self.level, self.seats)
         return by_key[best] if best is not None else fallback
 
 
-def final_choice(stats: dict[str, tuple[float, int]], prior: str, level: Level) -> str | None:
+def final_choice(stats: dict[str, tuple[float, int]], prior: str, level: Level,
+                 seats: int = 2) -> str | None:
     """The decision among the root candidates, ``stats``: key -> (mean reward, visits). Each
     gets a lower confidence bound, mean - ``caution / sqrt(visits)``, and the heuristic's
-    choice (``prior``) ``prior_bias`` more: it stays unless another is better by more than
-    the noise of its samples and that margin (None: nothing was tried)."""
+    choice (``prior``) the level's margin at a table of ``seats`` (``Level.margin``) more: it
+    stays unless another is better by more than the noise of its samples and that margin
+    (None: nothing was tried)."""
+    bias = level.margin(seats)
 
     def confident(k: str) -> float:
         mean, visits = stats[k]
-        return mean - level.caution / math.sqrt(visits) + (
-            level.prior_bias if k == prior else 0.0)
+        return mean - level.caution / math.sqrt(visits) + (bias if k == prior else 0.0)
 
     return max(stats, key=confident) if stats else None
 

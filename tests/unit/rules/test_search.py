@@ -21,11 +21,12 @@ SEATS = {"duel": 2, "empire": 2, "empire-engine": 2, "empires-end": 2, "empire-n
          "empire-cards": 3}  # fmt: skip
 
 
-def decisions(name: str, limit: int = 6) -> list[tuple[Any, Any, int]]:
+def decisions(name: str, limit: int = 6, seats: int | None = None
+              ) -> list[tuple[Any, Any, int]]:
     """(state, pending node, seat) at a few decision points with a real choice."""
     game = registry.get(name)
     seen: list[Any] = []
-    play(game, SEATS[name], {"max_hands": 1} if name == "empire-cards" else {}, seed=3,
+    play(game, seats or SEATS[name], {"max_hands": 1} if name == "empire-cards" else {}, seed=3,
          max_steps=600, on_step=lambda s, m: seen.append(s))
     out: list[tuple[Any, Any, int]] = []
     for state in seen:
@@ -107,6 +108,39 @@ def test_hard_is_normals_estimator_with_more_samples_and_a_smaller_margin() -> N
     assert [getattr(hard, f) for f in shape] == [getattr(normal, f) for f in shape]
     assert hard.iterations >= 3 * normal.iterations
     assert hard.prior_bias < normal.prior_bias
+
+
+def test_hard_keeps_no_margin_for_the_heuristic_at_three_or_more_seats() -> None:
+    """Issue 22's multi-player target: at 3+ seats hard's margin is 0 (the Engine, one hard
+    seat among heuristic seats: 0.57 of 30 first places with 0.1, 0.83 with 0), at 2 seats
+    it stays 0.1 (Empire, 2 seats: no margin fell from 0.75 to 0.50 against normal)."""
+    hard, normal = LEVELS["hard"], LEVELS["normal"]
+    assert [hard.margin(n) for n in (2, 3, 4, 6)] == [0.1, 0.0, 0.0, 0.0]
+    assert [normal.margin(n) for n in (2, 3, 5)] == [0.3, 0.3, 0.3]
+    close = {"h": (0.30, 100), "x": (0.36, 100)}  # another plan better by 0.06
+    assert final_choice(close, "h", hard, seats=2) == "h"
+    assert final_choice(close, "h", hard, seats=3) == "x"
+
+
+@pytest.mark.parametrize(("name", "seats"), [("empire-engine", 3), ("empire", 2)])
+def test_the_search_reads_the_table_size_off_its_determinization(name: str, seats: int) -> None:
+    """The margin follows the real table: a 3-seat search runs with ``prior_bias_multi``,
+    a 2-seat one with ``prior_bias`` (in the tree's UCB bonus as in the final choice)."""
+    from shared.rules._kit.search import Searcher, _Node, _Root
+
+    game = registry.get(name)
+    spec = registry.get_search_spec(name)
+    level = Level("m", iterations=2, time_s=1.0, tree_depth=2, rollout_depth=2, heuristic=1.0,
+                  prior_bias=0.25, prior_bias_multi=0.05)
+    searcher = Searcher(game, spec, level, random.Random(1), spec.heuristic())
+    assert searcher.bias == 0.25 and searcher.seats == 0
+    state, node, seat = decisions(name, 1, seats=seats)[0]
+    root = (_Root(seat=seat, legal=list(game.legal_actions(state, seat)))
+            if isinstance(node, Turn)
+            else _Root(seat=seat, slot=next(x for x in node.slots if x.seat == seat)))
+    searcher.iterate(game.view(state, seat), root, _Node(), None)
+    assert searcher.seats == seats
+    assert searcher.bias == (0.05 if seats >= 3 else 0.25)
 
 
 def test_the_final_choice_leaves_the_heuristic_only_on_a_margin_beyond_the_noise() -> None:
