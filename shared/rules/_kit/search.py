@@ -67,9 +67,10 @@ from shared.rules.api import (
 
 Determinizer = Callable[[dict[str, Json], Seat, random.Random], Any]
 Evaluator = Callable[[Any], Sequence[float]]
-# view, seat, heuristic bot -> the seat's candidate plans for a sealed round in which it
-# fills several slots (slot key -> choice), the heuristic's plan first; [] = slot by slot
-Planner = Callable[[dict[str, Json], Seat, Any], list[dict[str, Json]]]
+# view, seat, heuristic bot, most plans (``Level.max_plans``) -> the seat's candidate plans
+# for a sealed round in which it fills several slots (slot key -> choice), the heuristic's
+# plan first; [] = slot by slot
+Planner = Callable[[dict[str, Json], Seat, Any, int], list[dict[str, Json]]]
 Deadline = Callable[[], bool]  # True: stop searching now (the runner's clock, not ours)
 
 
@@ -93,6 +94,9 @@ class Level:
     # on the compact state for ``fast_depth`` moves (chance draws included), then evaluate;
     # 0 = the rollout policy above on the contract path
     fast_depth: int = 0
+    # the heuristic's best whole plans searched in a round where a seat fills several slots
+    # (``SearchSpec.plans``: the Engine's Plan round), its own pick added first
+    max_plans: int = 4
 
     def margin(self, seats: int) -> float:
         """The heuristic's margin (``prior_bias``) at a table of ``seats``."""
@@ -486,7 +490,8 @@ class SearchBot:
             return fixed[slot.key]
         fallback: Json = self.heuristic.choose(view, slot, seat, public_parts)
         allowed = list(slot.allowed) if slot.allowed is not None else None
-        plans = self.spec.plans(view, seat, self.heuristic) if self.spec.plans else []
+        plans = (self.spec.plans(view, seat, self.heuristic, self.level.max_plans)
+                 if self.spec.plans else [])
         plans = [p for p in plans if all(fixed.get(k, c) == c for k, c in p.items())]
         if plans and len(plans) > 1:
             searcher = self._searcher()

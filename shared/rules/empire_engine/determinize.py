@@ -67,14 +67,12 @@ def evaluate(state: State) -> Sequence[float]:
     return win_shares(strengths, 2.0)
 
 
-MAX_PLANS = 4  # candidate plans searched per Plan round (issue 22, bench/README.md)
-
-
-def plans(view: dict[str, Json], seat: int, heuristic: Any) -> list[dict[str, Json]]:
+def plans(view: dict[str, Json], seat: int, heuristic: Any, limit: int = 4
+          ) -> list[dict[str, Json]]:
     """The seat's whole plans for a Plan round: both placements at once (EE-1, EE-2). The
     second placement uses the other engine (and gear); boosts must be affordable together.
-    Only the heuristic's ``MAX_PLANS`` best (L placed first), its own pick first (the pick
-    may be a near-best plan drawn by its jitter: then it is added).
+    Only the heuristic's ``limit`` best (``Level.max_plans``; L placed first), its own pick
+    first (the pick may be a near-best plan drawn by its jitter: then it is added).
 
     Issue 22: with all 16-36 plans the easy level's 40 iterations spread too thin and it
     played wasted plans (Attack with no Soldier, Export with no Goods) often enough that the
@@ -98,9 +96,9 @@ def plans(view: dict[str, Json], seat: int, heuristic: Any) -> list[dict[str, Js
                 continue
             out.append({first["key"]: c1, second["key"]: c2})
     legal = out
-    if hasattr(heuristic, "ranked_plans"):  # the heuristic's MAX_PLANS best plans only
+    if hasattr(heuristic, "ranked_plans"):  # the heuristic's ``limit`` best plans only
         best = [{first["key"]: a, second["key"]: b}
-                for _, (a, b) in heuristic.ranked_plans(v, seat)[:MAX_PLANS]]
+                for _, (a, b) in heuristic.ranked_plans(v, seat)[:limit]]
         out = [p for p in best if p in legal]
     if hasattr(heuristic, "plan"):
         left, right = heuristic.plan(v, seat)

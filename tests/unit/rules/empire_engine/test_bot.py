@@ -180,16 +180,21 @@ def test_bot_attacks_a_neighbour_who_can_export() -> None:
 
 @pytest.mark.unit
 def test_the_search_gets_only_the_heuristics_best_plans() -> None:
-    """Issue 22: the search levels choose among the heuristic's MAX_PLANS best whole plans
-    (its own pick first), not all 18 affordable gear/boost plans, of which the easy level's
-    40 iterations picked wasted ones (Attack without a Soldier) against the defaults seat."""
-    from shared.rules.empire_engine.determinize import MAX_PLANS, plans
+    """Issue 22: the search levels choose among the heuristic's best whole plans
+    (``Level.max_plans`` of them, its own pick first), not all 18 affordable gear/boost plans,
+    of which the easy level's 40 iterations picked wasted ones (Attack without a Soldier)
+    against the defaults seat."""
+    from shared.rules._kit.search import LEVELS
+    from shared.rules.empire_engine.determinize import plans
+
+    MAX_PLANS = LEVELS["easy"].max_plans
 
     state = position(2, ready=[(0, 2), (1, 3)], tops=[("produce", "invent")] * 2, round=4)
     view = GAME.view(state, 0)
     bot = HeuristicBot(seed=3, jitter=0.0)
-    found = plans(view, 0, bot)
+    found = plans(view, 0, bot, MAX_PLANS)
     assert 1 < len(found) <= MAX_PLANS
+    assert len(plans(view, 0, bot, 2)) <= 2 < len(plans(view, 0, bot, 8))
     left, right = bot.plan(view, 0)
     assert list(found[0].values()) == [left, right]
     node = GAME.next(state)
