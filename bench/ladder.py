@@ -68,6 +68,9 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("normal", "heuristic"),
     ("hard", "heuristic"),
 )
+# also in the default schedule, at tables of 3 or more seats: A in one seat, B in every other
+# (issue 22's multi-player target: one hard seat takes first place >= 2x its fair share)
+LONE_PAIRS: tuple[tuple[str, str], ...] = (("hard", "heuristic"),)
 
 
 @dataclass(frozen=True)
@@ -334,18 +337,38 @@ def print_report(summary: dict[str, Any]) -> None:
 
 def schedule(games: Sequence[str], seats: Sequence[int] | None, pairs: Sequence[tuple[str, str]],
              matches: int, options: dict[str, dict[str, Any]] | None = None,
-             first: int = 0, lone: bool = False) -> list[Match]:
+             first: int = 0, lone: bool = False, min_seats: int = 2) -> list[Match]:
     """Every game of the run: ``matches`` per pairing, numbered from ``first`` (the number
     gives the seeds and seat swaps, so a later run with ``first`` = the games already played
-    adds new games instead of repeating them). ``lone``: A in one seat, B in the others."""
+    adds new games instead of repeating them). ``lone``: A in one seat, B in the others;
+    ``min_seats``: only tables of at least that many seats."""
     out = []
     for game in games:
         opts = tuple(sorted((options or {}).get(game, {}).items()))
-        for n in seats or SCHEDULE[game]:
+        for n in [k for k in seats or SCHEDULE[game] if k >= min_seats]:
             for a, b in pairs:
                 out += [Match(game, n, a, b, i, opts, lone)
                         for i in range(first, first + matches)]
     return out
+
+
+def plan_of(games: Sequence[str], seats: Sequence[int] | None, pairs_arg: str, matches: int,
+            options: dict[str, dict[str, Any]], first: int = 0, lone: bool = False,
+            quick: bool = False) -> list[Match]:
+    """The run's games from the command line: ``pairs_arg`` ``a:b,...`` (empty: ``PAIRS``,
+    and ``LONE_PAIRS`` with A alone at the tables of 3 or more seats)."""
+    pairs = [tuple(p.split(":")) for p in pairs_arg.split(",") if p] or list(PAIRS)
+    for pair in pairs:
+        assert len(pair) == 2 and all(
+            x.split("~")[0].partition("+fast")[0] in ENTRANTS for x in pair), pair
+    if quick:
+        return schedule(games, seats, [("easy", "defaults"), ("easy", "heuristic")], 2, options,
+                        first)
+    plan = schedule(games, seats, pairs, matches, options, first, lone)  # type: ignore[arg-type]
+    if not pairs_arg and not lone:  # the multi-player target's match
+        plan += schedule(games, seats, LONE_PAIRS, matches, options, first, lone=True,
+                         min_seats=3)
+    return plan
 
 
 def _new_log() -> tuple[str, Any]:
@@ -384,17 +407,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         print_report(summarize(saved))
         return
     games = [g for g in args.games.split(",") if g]
-    pairs = [tuple(p.split(":")) for p in args.pairs.split(",") if p] or list(PAIRS)
-    for pair in pairs:
-        assert len(pair) == 2 and all(
-            x.split("~")[0].partition("+fast")[0] in ENTRANTS for x in pair), pair
     seats = [int(s) for s in args.seats.split(",") if s] or None
-    matches = args.matches
-    if args.quick:
-        matches = 2
-        pairs = [("easy", "defaults"), ("easy", "heuristic")]
-    plan = schedule(games, seats, pairs, matches, json.loads(args.options), args.first,  # type: ignore[arg-type]
-                    args.lone)
+    plan = plan_of(games, seats, args.pairs, args.matches, json.loads(args.options),
+                   args.first, args.lone, args.quick)
     print(f"{len(plan)} games on {args.workers} workers", flush=True)
     t0 = time.time()
     records: list[dict[str, Any]] = []

@@ -56,6 +56,19 @@ def test_a_lone_entrant_plays_one_rotating_seat_among_the_others() -> None:
         ["hard", "heuristic", "hard"], ["heuristic", "hard", "heuristic"]]
 
 
+def test_the_default_run_also_seats_one_hard_bot_among_heuristics_at_3_or_more_seats() -> None:
+    """``make bots`` measures issue 22's multi-player target: besides the alternating
+    pairings, hard alone among heuristic seats at every table of 3 or more seats."""
+    plan = ladder.plan_of(["empire", "empire-engine"], None, "", 2, {})
+    lone = {(m.game, m.seats, m.a, m.b) for m in plan if m.lone}
+    assert lone == {("empire", 4, "hard", "heuristic"), ("empire-engine", 3, "hard", "heuristic")}
+    assert len(plan) == 2 * len(ladder.PAIRS) * 4 + 2 * 2
+    assert not any(m.lone for m in ladder.plan_of(["empire"], None, "hard:normal", 2, {}))
+    assert all(m.lone for m in ladder.plan_of(["empire"], [4], "", 2, {}, lone=True))
+    quick = ladder.plan_of(["empire"], [2], "", 20, {}, quick=True)
+    assert len(quick) == 4 and not any(m.lone for m in quick)
+
+
 def test_the_summary_gives_first_places_per_a_seat_against_the_fair_share() -> None:
     def record(entrants: list[str], winners: list[int], lone: bool) -> dict[str, object]:
         score = sum(entrants[w] == "hard" for w in winners) / len(winners)
