@@ -308,7 +308,8 @@ async def amain(args: argparse.Namespace) -> dict[str, Any]:
         say(f"engines: full playouts, {args.engine_budget:.0f} CPU s each, 2 processes")
         result["engines"] = await asyncio.to_thread(engines.run_all, args.engine_budget)
     if "micro" in args.parts:
-        say("micro: unit costs (Redis round trip, publish, consume, thread hop, model work)")
+        say("micro: unit costs (Redis round trip, publish, consume, thread hop, model work, "
+            "a commit's cryptography)")
         result["micro"] = await micro.run(3000)
     if {"memory", "throughput", "lifecycle"} & set(args.parts):
         for name in args.configs:

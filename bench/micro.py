@@ -1,7 +1,9 @@
 """Unit costs behind the profile (CPU microseconds in this process, uvloop, a private Valkey):
-what one Redis round trip, one faststream publish, one consumed message, one thread hop and
-the adjudicator's per-action model work cost. Multiplied by the counts per round they say
-what each optimisation can save.
+what one Redis round trip, one faststream publish, one consumed message, one thread hop, the
+adjudicator's per-action model work and a commit's cryptography (FAIRNESS.md: the client seals
+its opening to the escrow and signs the command, the escrow opens and verifies it) cost.
+Multiplied by the counts per round they say what each optimisation can save, and what no
+optimisation can (bench/README.md, "The floor under issue 25's target").
 
     python -m bench --only micro
 """
@@ -175,6 +177,43 @@ def model_costs(n: int) -> dict[str, float]:
     return {"adjudicator_model_work_us": round(1e6 * (time.process_time() - t) / n, 1)}
 
 
+def crypto_costs(n: int) -> dict[str, float]:
+    """One commit's cryptography as the workload does it (a pick in a duel round): the
+    client seals its opening (HPKE to the escrow's X25519 key) and signs the commit (Ed25519),
+    the escrow opens the seal and verifies the signature over the rebuilt message."""
+    import os
+
+    from shared.fairness import seal, signing
+    from shared.runtime.session_keys import SessionKey, verify
+
+    private = seal.new_private_key()
+    public = seal.public_key(private)
+    nonce = os.urandom(32).hex()
+    args = ("g-0123456789abcdef", "pick:1", "s0", 0)
+    sealed = seal.seal_opening(public, *args, 7, nonce)
+    key = SessionKey()
+    commitment = "ab" * 32
+
+    def message() -> bytes:
+        return signing.message("g-0123456789abcdef", 0, "c-1", "commit", signing.commit_body(
+            "pick:1", "s0", commitment, signing.sealed_digest(sealed), None))
+
+    sig = key.sign(message())
+
+    def cpu_us(fn: Callable[[], Any]) -> float:
+        for _ in range(min(200, n)):
+            fn()
+        t = time.process_time()
+        for _ in range(n):
+            fn()
+        return round(1e6 * (time.process_time() - t) / n, 1)
+
+    return {"client_seal_us": cpu_us(lambda: seal.seal_opening(public, *args, 7, nonce)),
+            "client_sign_us": cpu_us(lambda: key.sign(message())),
+            "escrow_open_us": cpu_us(lambda: seal.open_sealed(private, *args, sealed)),
+            "escrow_verify_us": cpu_us(lambda: verify(key.public, sig, message()))}
+
+
 async def run(n: int = 3000) -> dict[str, float]:
     server = EmbeddedValkey()
     url = server.start()
@@ -184,6 +223,7 @@ async def run(n: int = 3000) -> dict[str, float]:
         out.update(await faststream_costs(url, n))
         out.update(await thread_hop(n))
         out.update(model_costs(n // 3))
+        out.update(crypto_costs(n))
         await asyncio.sleep(0.5)  # let the brokers' last reads return before the server goes
         return out
     finally:
