@@ -106,8 +106,12 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
+    # easy searches the heuristic's 2 best whole plans in the Engine's Plan round, not 4:
+    # with 4 it played as well as normal there (0.51 of 60), with 2 normal beats it 0.78 of
+    # 30 and the timeout seat still wins 1 of 30 against it (bench/README.md, "Bot ladder,
+    # 2026-11-29, second pass")
     "easy": Level("easy", iterations=40, time_s=0.15, tree_depth=1, rollout_depth=6,
-                  heuristic=0.85),
+                  heuristic=0.85, max_plans=2),
     "normal": Level("normal", iterations=100, time_s=0.5, tree_depth=2, rollout_depth=16,
                     heuristic=1.0),
     # normal's shape (the same estimator) with 4x its samples, and a smaller margin for the

@@ -33,6 +33,28 @@ The constants were fitted by a random search (60 settings, 4 match-ups of 120 ga
 defaults seat and the old bot, 2 and 3 seats, seeds 20000+); the ladder (seeds 10000+) is
 the held-out check.
 
+At 3 or more seats each bot draws, once per game, what an Invention is worth to it: 1.0 to
+3.0, its point and a share of the Invention majority (issue 22, 2026-11-29). One timeout seat
+alone among bots that valued an Invention at 1.0 took first place in 44% of 3-seat games
+(fair 33%) and 42% at 4 seats (fair 25%): it ends with 7 Inventions, the Invention majority
+(+3, EE-13) and often the Soldier majority with 2, while the bots score Goods and split that
+majority between them. With more seats the Goods routes are split among more opponents while
+the Invention majority goes whole to whoever builds it. A fixed 1.9 for every bot fixed that
+(0.03) but the bots then mirrored one peaceful cycle (7 Inventions, 10 Goods, 27 points each)
+into all-way ties in 63% of 3-seat bot-only games; a value drawn per bot gives the table
+different strategies. 150 games per match-up, seeds 20000+ (one seat alone among the others;
+its first places, ties shared; "1.0" = a bot valuing an Invention at 1.0):
+
+| at the table | 3 seats | 4 seats |
+|---|---|---|
+| the timeout seat alone among these bots (was 0.44 / 0.42) | 0.07 | 0.06 |
+| a "1.0" bot alone among these bots | 0.33 | 0.13 |
+| one of these bots alone among "1.0" bots | 0.46 | 0.46 |
+| all-way ties, these bots only (fixed 1.9: 63%) | 5% | 1% |
+
+At 2 seats it stays 1.0: there 1.3 already paid a boost every round to keep Invent up
+(above).
+
 Plans within ``JITTER`` of each other are told apart at random (the bot's own seeded RNG).
 A deterministic choice made every seat at a bot-only table play the same plan in this
 symmetric game (identical engines and start): 30 of 30 three-player games ended in an
@@ -80,6 +102,8 @@ class HeuristicBot:
     keep_max = 0.4  # a Soldier (Attacks, boosts)
     keep_g_max = 0.6  # a Good (a point at the next Export)
     invent_value = 1.0
+    # at 3 or more seats: drawn once per bot (a game) from this range (the module docstring)
+    invent_range_multi = (1.0, 3.0)
     salvage_value = 0.9
     deny = 0.3  # weight of the target's Export/Salvage an Attack of ours would void
 
@@ -87,6 +111,16 @@ class HeuristicBot:
         self.rng = random.Random(seed)  # None: OS entropy, so bots at one table differ
         self.jitter = jitter
         self._plans: dict[tuple[int, int, str], Plan] = {}  # (round, seat, table) -> plan
+        self._invent_multi: float | None = None  # this bot's Invention at 3+ seats, once drawn
+
+    def _invent(self, view: dict[str, Any]) -> float:
+        """What an Invention is worth to this bot at this table (module docstring)."""
+        if int(view["n_seats"]) < 3:
+            return self.invent_value
+        if self._invent_multi is None:
+            lo, hi = self.invent_range_multi
+            self._invent_multi = lo + (hi - lo) * self.rng.random()
+        return self._invent_multi
 
     # ------------------------------------------------------------------ threat model
 
@@ -155,7 +189,7 @@ class HeuristicBot:
         if "produce" in tops:
             goods += 2
         if "invent" in tops:
-            points += self.invent_value
+            points += self._invent(view)
         # group 2
         n_att = tops.count("attack")
         if n_att:
