@@ -123,7 +123,7 @@ LEVELS: dict[str, Level] = {
     # heuristic's plan where another was better (the Engine, one hard seat among two
     # heuristic seats: 0.57 of 30 first places with 0.1, 0.83 with 0; in Empire at 2 seats
     # no margin fell from 0.75 to 0.50 against normal: bench/README.md, "Bot ladder,
-    # 2026-11-29" and "The margin by table size")
+    # 2026-11-29" and "Bot ladder, 2026-11-29, second pass")
     "hard": Level("hard", iterations=400, time_s=2.0, tree_depth=2, rollout_depth=16,
                   heuristic=1.0, prior_bias=0.1, prior_bias_multi=0.0),
 }  # fmt: skip
