@@ -112,7 +112,7 @@ def test_hard_is_normals_estimator_with_more_samples_and_a_smaller_margin() -> N
 
 def test_hard_keeps_no_margin_for_the_heuristic_at_three_or_more_seats() -> None:
     """Issue 22's multi-player target: at 3+ seats hard's margin is 0 (the Engine, one hard
-    seat among heuristic seats: 0.57 of 30 first places with 0.1, 0.83 with 0), at 2 seats
+    seat among the old heuristic's seats: 0.57 of 30 first places with 0.1, 0.83 with 0), at 2 seats
     it stays 0.1 (Empire, 2 seats: no margin fell from 0.75 to 0.50 against normal)."""
     hard, normal = LEVELS["hard"], LEVELS["normal"]
     assert [hard.margin(n) for n in (2, 3, 4, 6)] == [0.1, 0.0, 0.0, 0.0]
