@@ -122,7 +122,7 @@ LEVELS: dict[str, Level] = {
     # share is 1/3 or less, the candidates' win chances differ by less, and the 0.1 kept the
     # heuristic's plan where another was better. The Engine, one hard seat among two seats of
     # its heuristic before the 3-seat Invention value: 0.57 of 30 first places with 0.1,
-    # 0.75-0.83 with 0 (against the new, much stronger heuristic: 0.26 with 0, 0.28 with
+    # 0.75-0.83 with 0 (against the new, much stronger heuristic: 0.23 with 0, 0.28 with
     # 0.3). At 2 seats no margin fell from 0.75 to 0.50 against normal in Empire
     # (bench/README.md, "Bot ladder, 2026-11-29" and "Bot ladder, 2026-11-29, second pass").
     "hard": Level("hard", iterations=400, time_s=2.0, tree_depth=2, rollout_depth=16,
