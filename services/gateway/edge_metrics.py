@@ -17,6 +17,11 @@ RATE_LIMIT_ERRORS = Counter("empire_rate_limit_errors_total",
                             "Rate-limit checks whose storage failed (rates decided locally, "
                             "sockets let through)",
                             registry=REGISTRY)
+RATE_LIMIT_CHECKS = Counter("empire_rate_limit_checks_total",
+                            "Rate-limit and quota checks asked of Valkey (one script call "
+                            "each), by limit; a request the replica's own view of the rate "
+                            "refuses asks nothing",
+                            ["limit"], registry=REGISTRY)
 HTTP_TIMEOUTS = Counter("empire_http_timeouts_total",
                         "HTTP connections cut by a server guard, by phase (head, body, write)",
                         ["phase"], registry=REGISTRY)

@@ -127,6 +127,7 @@ class Quotas:
             return ALLOW
         key, now, interval_us, wait_us = self._known_wait(limit, subject, per_s, burst)
         if wait_us <= 0:  # (else refused here already)
+            edge_metrics.RATE_LIMIT_CHECKS.labels(limit).inc()
             try:
                 answer = await self._script(GCRA, key, now, interval_us, burst)
             except RedisError as exc:  # decided by this replica's view (local_rates.py)
@@ -194,6 +195,7 @@ class Quotas:
         ttl_ms = int(self.limits.ws_slot_ttl_s * 1000)
         for key, limit, name in wanted:
             now = int(time.time() * 1000)
+            edge_metrics.RATE_LIMIT_CHECKS.labels(name).inc()
             try:
                 held = await self._script(SLOT, key, now, now + ttl_ms, limit, member, ttl_ms)
             except RedisError as exc:

@@ -149,35 +149,31 @@ async def test_http_requests_per_ip_stay_bounded_while_the_limiter_cannot_use_va
     assert ok <= failed <= 60, (ok, failed)
 
 
-def _script_calls(admin: redis.Redis) -> int:
-    """EVALSHA calls the Valkey server has run (every service's, all databases)."""
-    stats = admin.info("commandstats")
-    return int(stats.get("cmdstat_evalsha", {}).get("calls", 0))
-
-
 async def test_a_flood_past_the_limit_is_refused_without_asking_valkey(
-        pair: list[str], pair_admin: tuple[redis.Redis, str]) -> None:
+        pair: list[str]) -> None:
     """Past its burst, an address's requests are refused by the gateway's own view of the
     rate (the cluster's state it learned from the last answer): 120 requests over the limit
-    cost about one Valkey script call per request let through, not one each (before: 120)."""
-    admin, _ = pair_admin
+    cost about one Valkey script call per request let through, not one each (before: 120).
+    The gateway counts its own calls (``empire_rate_limit_checks_total``); the server's
+    EVALSHA total also counted every other service's scripts meanwhile (44 on a slow VM)."""
     ip = fresh_ip()
+    checks = "empire_rate_limit_checks_total"
     async with httpx.AsyncClient(timeout=30) as http:
         async def get() -> httpx.Response:
             return await http.get(f"{pair[0]}/api/games", headers={"X-Forwarded-For": ip})
 
+        t0 = time.monotonic()  # the bucket refills from here on, while the burst is spent too
         spent = [(await get()).status_code for _ in range(40)]  # the burst
-        before = _script_calls(admin)
-        t0 = time.monotonic()
+        before = metric(pair[0], checks)
         flood = [await get() for _ in range(120)]
-        calls = _script_calls(admin) - before
+        calls = metric(pair[0], checks) - before
     ok = [r.status_code for r in flood].count(200)
     report("rate_http_precheck", {"burst": 40, "sent": 120, "ok": ok, "script_calls": calls})
     assert spent.count(200) >= 39, spent
-    assert ok <= most(0, 1, t0) and ok + sum(map(_limited, flood)) == 120, ok
-    # one call per request let through and per token the view was not sure of, plus the
-    # other services' own scripts meanwhile (a few)
-    assert calls <= 2 * ok + 25, (calls, ok)
+    assert ok <= most(40, 1, t0) - spent.count(200) and ok + sum(map(_limited, flood)) == 120, ok
+    # one call per request let through, and one per refusal the view was not sure of: the
+    # first past the burst, and the first after each token the cluster's rate grants (a few)
+    assert calls <= 2 * ok + 5, (calls, ok)
 
 
 async def test_requests_per_token_hold_across_addresses_and_gateways(pair: list[str]) -> None:
