@@ -9,6 +9,11 @@ entrants are:
 * ``easy``, ``normal``, ``hard``: the search bot (``shared/rules/_kit/search.py``) at that
   level. Each gets the level's iteration budget and a CPU-time deadline of ``Level.time_s``
   per decision, built here as the bot runner would build it (the engine has no clock).
+* ``oracle-<level>`` (e.g. ``oracle-hard``): a diagnostic, never a seat a host can pick. The
+  same search at that level, but every iteration starts from the true state instead of a
+  determinization of the view: it sees the hidden hands, score piles and missions (and any
+  deck order already dealt into the state). It bounds what a better determinizer or opponent
+  tally could win with the same search and budget.
 
 A match between A and B is a series of games. In a 2-seat game they alternate seats. With
 more seats, A and B alternate around the table, and whoever gets the even seats swaps from
@@ -165,15 +170,7 @@ def search_level(who: str) -> Any:
 
 def _players(m: Match) -> tuple[dict[int, Any], dict[int, Any], dict[int, _Timed]]:
     from shared.rules import registry
-    from shared.rules._kit.playout import bot_actor, bot_chooser
-    from shared.rules.api import Game, SealedSlot
-
-    def default_actor(game: Game, state: Any, seat: int, rng: random.Random) -> Any:
-        return game.default_action(state, seat)
-
-    def default_chooser(game: Game, state: Any, slot: SealedSlot, rng: random.Random,
-                        public_parts: dict[str, Any]) -> Any:
-        return slot.default
+    from shared.rules._kit.playout import bot_actor, bot_chooser, default_actor, default_chooser
 
     actors: dict[int, Any] = {}
     choosers: dict[int, Any] = {}
@@ -189,12 +186,47 @@ def _players(m: Match) -> tuple[dict[int, Any], dict[int, Any], dict[int, _Timed
             if isinstance(getattr(bot, "rng", None), random.Random):
                 bot.rng.seed(seed)
             timed = _Timed(bot, None)
+        elif who.startswith(ORACLE):
+            level = search_level(who.removeprefix(ORACLE))
+            timed = _Timed(registry.get_search_bot(m.game, level, seed), level.time_s)
+            timers[seat] = timed
+            actors[seat], choosers[seat] = oracle_players(timed)
+            continue
         else:
             level = search_level(who)
             timed = _Timed(registry.get_search_bot(m.game, level, seed), level.time_s)
         timers[seat] = timed
         actors[seat], choosers[seat] = bot_actor(timed), bot_chooser(timed)
     return actors, choosers, timers
+
+
+ORACLE = "oracle-"
+
+
+def oracle_players(timed: _Timed) -> tuple[Any, Any]:
+    """An actor and a chooser for ``timed``'s search bot that search from the true state:
+    before each decision the bot's spec gets a determinizer that returns ``state`` itself
+    (the engines are pure, so one state serves every iteration)."""
+    import dataclasses
+
+    from shared.rules.api import Game, SealedSlot
+
+    bot = timed.bot
+    spec = bot.spec
+
+    def see(state: Any) -> None:
+        bot.spec = dataclasses.replace(spec, determinize=lambda view, seat, rng: state)
+
+    def act(game: Game, state: Any, seat: int, rng: random.Random) -> Any:
+        see(state)
+        return timed.act(game.view(state, seat), list(game.legal_actions(state, seat)), seat)
+
+    def choose(game: Game, state: Any, slot: SealedSlot, rng: random.Random,
+               public_parts: dict[str, Any]) -> Any:
+        see(state)
+        return timed.choose(game.view(state, slot.seat), slot, slot.seat, public_parts)
+
+    return act, choose
 
 
 def play_match(m: Match) -> dict[str, Any]:
@@ -360,7 +392,8 @@ def plan_of(games: Sequence[str], seats: Sequence[int] | None, pairs_arg: str, m
     pairs = [tuple(p.split(":")) for p in pairs_arg.split(",") if p] or list(PAIRS)
     for pair in pairs:
         assert len(pair) == 2 and all(
-            x.split("~")[0].partition("+fast")[0] in ENTRANTS for x in pair), pair
+            x.removeprefix(ORACLE).split("~")[0].partition("+fast")[0] in ENTRANTS
+            for x in pair), pair
     if quick:
         return schedule(games, seats, [("easy", "defaults"), ("easy", "heuristic")], 2, options,
                         first)

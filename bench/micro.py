@@ -26,11 +26,22 @@ QUIET.setLevel(logging.WARNING)
 
 
 async def _cpu_us(n: int, fn: Callable[[], Awaitable[Any]]) -> float:
+    """CPU µs per call of ``fn`` over ``n`` calls, after up to 200 warm-up calls."""
     for _ in range(min(200, n)):
         await fn()
     t = time.process_time()
     for _ in range(n):
         await fn()
+    return round(1e6 * (time.process_time() - t) / n, 1)
+
+
+def _cpu_us_sync(n: int, fn: Callable[[], Any]) -> float:
+    """``_cpu_us`` for a plain function."""
+    for _ in range(min(200, n)):
+        fn()
+    t = time.process_time()
+    for _ in range(n):
+        fn()
     return round(1e6 * (time.process_time() - t) / n, 1)
 
 
@@ -171,10 +182,7 @@ def model_costs(n: int) -> dict[str, float]:
         for _, m in e.outbound:
             m.model_dump(mode="json")
 
-    t = time.process_time()
-    for _ in range(n):
-        step()
-    return {"adjudicator_model_work_us": round(1e6 * (time.process_time() - t) / n, 1)}
+    return {"adjudicator_model_work_us": _cpu_us_sync(n, step)}
 
 
 def crypto_costs(n: int) -> dict[str, float]:
@@ -200,18 +208,10 @@ def crypto_costs(n: int) -> dict[str, float]:
 
     sig = key.sign(message())
 
-    def cpu_us(fn: Callable[[], Any]) -> float:
-        for _ in range(min(200, n)):
-            fn()
-        t = time.process_time()
-        for _ in range(n):
-            fn()
-        return round(1e6 * (time.process_time() - t) / n, 1)
-
-    return {"client_seal_us": cpu_us(lambda: seal.seal_opening(public, *args, 7, nonce)),
-            "client_sign_us": cpu_us(lambda: key.sign(message())),
-            "escrow_open_us": cpu_us(lambda: seal.open_sealed(private, *args, sealed)),
-            "escrow_verify_us": cpu_us(lambda: verify(key.public, sig, message()))}
+    return {"client_seal_us": _cpu_us_sync(n, lambda: seal.seal_opening(public, *args, 7, nonce)),
+            "client_sign_us": _cpu_us_sync(n, lambda: key.sign(message())),
+            "escrow_open_us": _cpu_us_sync(n, lambda: seal.open_sealed(private, *args, sealed)),
+            "escrow_verify_us": _cpu_us_sync(n, lambda: verify(key.public, sig, message()))}
 
 
 async def run(n: int = 3000) -> dict[str, float]:

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared.rules._kit.playout import play
-from shared.rules.api import Act, Game, Move, Rejection, SealedSlot, Simultaneous, Turn
+from shared.rules._kit.playout import default_actor, default_chooser, play
+from shared.rules.api import Act, Move, Rejection, Simultaneous, Turn
 from shared.rules.empires_end import GAME
 from shared.rules.empires_end.data import CARD_IDS, CONFLICT_IDS, RESOURCES, TILE_IDS
 from shared.rules.empires_end.scenario import cards_everywhere
@@ -116,16 +116,6 @@ def test_random_play_invariants(n: int, seed: int) -> None:
     run(n, seed)
 
 
-def _default_actor(game: Game, state: Any, seat: int, rng: random.Random) -> Any:
-    return game.default_action(state, seat)
-
-
-def _default_chooser(
-    game: Game, state: Any, slot: SealedSlot, rng: random.Random, public_parts: dict[str, Any]
-) -> Any:
-    return slot.default
-
-
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_timeouts_only_game_ends(n: int) -> None:
     """A game where every turn times out (default actions, empty fists) still ends."""
@@ -133,8 +123,8 @@ def test_timeouts_only_game_ends(n: int) -> None:
     run(
         n,
         n,
-        actors={s: _default_actor for s in seats},
-        choosers={s: _default_chooser for s in seats},
+        actors={s: default_actor for s in seats},
+        choosers={s: default_chooser for s in seats},
     )
 
 

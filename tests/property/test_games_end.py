@@ -33,14 +33,10 @@ per game and print the longest game.
 
 from __future__ import annotations
 
-import random
-from typing import Any
-
 import pytest
 
 from shared.rules import registry
-from shared.rules._kit.playout import play
-from shared.rules.api import SealedSlot
+from shared.rules._kit.playout import default_actor, default_chooser, play
 
 pytestmark = pytest.mark.property
 
@@ -98,15 +94,6 @@ def test_1000_random_games_end_within_the_bound(name: str) -> None:
           f"bound {bound(name, seats)}")
 
 
-def _default_actor(game: Any, state: Any, seat: int, rng: random.Random) -> Any:
-    return game.default_action(state, seat)
-
-
-def _default_chooser(game: Any, state: Any, slot: SealedSlot, rng: random.Random,
-                     public_parts: dict[str, Any]) -> Any:
-    return slot.default
-
-
 @pytest.mark.parametrize("name", registry.names())
 def test_a_table_of_seats_that_always_time_out_ends(name: str) -> None:
     """Every seat plays its timeout default (what the adjudicator applies to absent players):
@@ -115,6 +102,6 @@ def test_a_table_of_seats_that_always_time_out_ends(name: str) -> None:
     for seats in seat_counts(name):
         cap = bound(name, seats)
         out = play(game, seats, {}, seed=seats, max_steps=cap + 1,
-                   actors=dict.fromkeys(range(seats), _default_actor),
-                   choosers=dict.fromkeys(range(seats), _default_chooser))
+                   actors=dict.fromkeys(range(seats), default_actor),
+                   choosers=dict.fromkeys(range(seats), default_chooser))
         assert out.finished, f"{name}, {seats} seats of defaults: no end in {cap} moves"

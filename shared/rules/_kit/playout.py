@@ -47,6 +47,16 @@ def random_chooser(game: Game, state: Any, slot: SealedSlot, rng: random.Random,
     return slot.default
 
 
+def default_actor(game: Game, state: Any, seat: int, rng: random.Random) -> Json:
+    """The seat that plays only defaults (a timed-out player, issue 22's timeout seat)."""
+    return game.default_action(state, seat)
+
+
+def default_chooser(game: Game, state: Any, slot: SealedSlot, rng: random.Random,
+                    public_parts: dict[str, Json]) -> Json:
+    return slot.default
+
+
 def bot_actor(bot: Any) -> Actor:
     """Adapt a contract ``Bot`` (view + legal actions only) to an Actor."""
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bench import ladder
 from shared.rules._kit.search import LEVELS
+from shared.rules.api import Simultaneous
 
 pytestmark = pytest.mark.unit
 
@@ -84,3 +86,36 @@ def test_the_summary_gives_first_places_per_a_seat_against_the_fair_share() -> N
     assert (rows[False]["score_a"], rows[False]["first_per_a_seat"]) == (0.5, round(1 / 3, 3))
     assert (rows[True]["score_a"], rows[True]["first_per_a_seat"]) == (0.75, 0.75)
     assert rows[True]["fair_share"] == round(1 / 3, 3)
+
+
+def test_an_oracle_entrant_searches_from_the_true_state() -> None:
+    """``oracle-<level>`` (a diagnostic: what perfect information is worth to the same
+    search) hands the search the true state, hidden score piles included (EE-12), instead of
+    a determinization of the view; the view the bot is given is still the seat's own."""
+    import random
+
+    from shared.rules import registry
+    from shared.rules._kit.playout import default_actor, default_chooser, play
+
+    game = registry.get("empire-engine")
+    seen: list[Any] = []  # plan rounds with something in the score piles
+
+    def keep(state: Any, move: Any) -> None:
+        if state.phase == "plan" and state.round >= 4:
+            seen.append(state)
+
+    play(game, 3, {}, seed=5, actors=dict.fromkeys(range(3), default_actor),
+         choosers=dict.fromkeys(range(3), default_chooser), on_step=keep)
+    state = seen[0]
+    node = game.next(state)
+    assert isinstance(node, Simultaneous)
+    slots = [s for s in node.slots if s.seat == 0]
+    timed = ladder._Timed(registry.get_search_bot("empire-engine", "easy", 1), None)
+    _act, choose = ladder.oracle_players(timed)
+    choice = choose(game, state, slots[0], random.Random(0), {})
+    assert choice in slots[0].allowed
+    view = game.view(state, 0)
+    assert view["players"][1]["score"] is None  # the seat's view hides it ...
+    assert timed.bot.spec.determinize(view, 0, random.Random(0)) is state  # ... the oracle not
+    plan = ladder.plan_of(["empire-engine"], [3], "oracle-hard:heuristic", 1, {}, lone=True)
+    assert plan[0].a == "oracle-hard"

@@ -7,7 +7,7 @@ from typing import Any, cast
 
 import pytest
 
-from shared.rules._kit.playout import bot_actor, bot_chooser, play
+from shared.rules._kit.playout import bot_actor, bot_chooser, default_actor, default_chooser, play
 from shared.rules.api import Json, Simultaneous, Transition
 from shared.rules.empire_engine import GAME
 from shared.rules.empire_engine.bot import HeuristicBot
@@ -222,8 +222,7 @@ def test_a_timeout_seat_alone_among_bots_rarely_takes_first_place(seats: int) ->
         bots = {s: HeuristicBot(seed=10 * i + s) for s in range(seats) if s != lone}
         actors: dict[int, Any] = {s: bot_actor(b) for s, b in bots.items()}
         choosers: dict[int, Any] = {s: bot_chooser(b) for s, b in bots.items()}
-        actors[lone] = lambda game, state, seat, rng: game.default_action(state, seat)
-        choosers[lone] = lambda game, state, slot, rng, public: slot.default
+        actors[lone], choosers[lone] = default_actor, default_chooser
         out = play(GAME, seats, {}, seed=20_000 + i, actors=actors, choosers=choosers)
         winners = GAME.score(out.state).winners
         first += (lone in winners) / len(winners)
