@@ -215,7 +215,8 @@ def oracle_players(timed: _Timed) -> tuple[Any, Any]:
     spec = bot.spec
 
     def see(state: Any) -> None:
-        bot.spec = dataclasses.replace(spec, determinize=lambda view, seat, rng: state)
+        bot.spec = dataclasses.replace(spec, determinize=lambda view, seat, rng: state,
+                                       recall=None)
 
     def act(game: Game, state: Any, seat: int, rng: random.Random) -> Any:
         see(state)
@@ -232,12 +233,19 @@ def oracle_players(timed: _Timed) -> tuple[Any, Any]:
 def play_match(m: Match) -> dict[str, Any]:
     from shared.rules import registry
     from shared.rules._kit.playout import play
+    from shared.rules.api import Event, client_events
 
     game = registry.get(m.game)
     actors, choosers, timers = _players(m)
+    watchers = {seat: t.bot for seat, t in timers.items() if hasattr(t.bot, "observe")}
+
+    def observe(events: list[Event]) -> None:  # as each seat's client gets them
+        for seat, bot in watchers.items():
+            bot.observe(client_events(events, seat), seat)
+
     t0 = time.process_time()
     out = play(game, m.seats, dict(m.options), seed=10_000 + m.index, actors=actors,
-               choosers=choosers, max_steps=200_000)
+               choosers=choosers, max_steps=200_000, on_events=observe)
     times: dict[str, list[float]] = defaultdict(list)
     for seat, timed in timers.items():
         times[m.entrant_of(seat)] += timed.times
@@ -394,6 +402,13 @@ def plan_of(games: Sequence[str], seats: Sequence[int] | None, pairs_arg: str, m
         assert len(pair) == 2 and all(
             x.removeprefix(ORACLE).split("~")[0].partition("+fast")[0] in ENTRANTS
             for x in pair), pair
+    from shared.rules import registry
+
+    for g in games:  # refused before any game is played, not when the first one sets up
+        lo, hi = registry.get(g).min_seats, registry.get(g).max_seats
+        wrong = [n for n in seats or () if not lo <= n <= hi]
+        if wrong:
+            raise SystemExit(f"{g} plays {lo} to {hi} seats, not {wrong}")
     if quick:
         return schedule(games, seats, [("easy", "defaults"), ("easy", "heuristic")], 2, options,
                         first)

@@ -105,6 +105,9 @@ class GameSession:
     seen_seqs: list[int] = field(default_factory=list)  # every view seq received, in order
     resumed_from: list[int] = field(default_factory=list)  # after_seq of each resume
     gaps: int = 0  # resumes answered with a fresh snapshot (the resume point was too old)
+    # the seq of the latest view that brought a public event: the record (which carries
+    # every public event with its seq) has caught up with the game once it reaches it
+    public_event_seq: int = -1
 
     @property
     def ended(self) -> bool:
@@ -119,6 +122,8 @@ class GameSession:
         if msg.get("gap"):
             self.gaps += 1
         self.events.extend(msg.get("events", []))
+        if any(not e.get("private") for e in msg.get("events", ())):
+            self.public_event_seq = msg["seq"]
         self.changed.set()
 
     def on_record(self, msg: dict[str, Any]) -> None:

@@ -38,6 +38,7 @@ from shared.rules.api import (
     Simultaneous,
     Terminal,
     Turn,
+    client_events,
 )
 from shared.rules.replay import check_rules_version
 
@@ -419,8 +420,6 @@ def render_views(doc: GameDoc, events: list[Event]) -> dict[int | None, dict[str
         out[seat] = {
             "seq": doc.seq, "seat": seat, "stage": doc.stage,
             "view": game.view(state, seat), "legal": legal, "node": info,
-            "events": [{"type": e.type, "data": e.data,
-                        **({"private": True} if e.visible_to is not None else {})}
-                       for e in events if e.visible(seat)],
+            "events": client_events(events, seat),
         }
     return out

@@ -18,6 +18,11 @@ view, its legal actions, its own slots and the public parts already committed.
 
 Between the slots of one sealed round a search bot remembers the plan it chose
 (``SearchBot._sealed``); the worker is stateless, so that memory travels with each call.
+So does what the seat remembers of the public record (``SearchSpec.remember``: the Engine's
+tally of the hidden score piles, EE-12). The runner folds in the public events of the game's
+record, which a watch replays from the game's first entry whatever the moment it began (a
+view carries only its own change's events), and sends None (the search then samples without
+it) while the record has not yet caught up with the latest view that brought a public event.
 """
 
 from __future__ import annotations
@@ -49,7 +54,8 @@ Memory = dict[str, dict[str, Any]]  # round id -> own slot key -> choice (Search
 def decide(game: str, level: str, seed: int, budget_s: float, memory: Memory,
            request: dict[str, Any]) -> tuple[Any, Memory, int]:
     """One decision in a worker process: ``request`` is {"act": view, legal, seat} or
-    {"choose": view, slot, seat, public_parts}. Returns (choice, memory, iterations)."""
+    {"choose": view, slot, seat, public_parts}, each with the "remembered" public record.
+    Returns (choice, memory, iterations)."""
     end = time.monotonic() + max(0.0, budget_s)
 
     def deadline() -> bool:
@@ -57,6 +63,7 @@ def decide(game: str, level: str, seed: int, budget_s: float, memory: Memory,
 
     bot = registry.get_search_bot(game, level, seed)
     bot._sealed = memory
+    bot.remembered = request.get("remembered")
     if request["kind"] == "act":
         choice = bot.act(request["view"], request["legal"], request["seat"], deadline)
     else:
@@ -124,10 +131,16 @@ class SearchPool:
 class SearchSeat:
     """One seat's search bot: the heuristic plays at once when the search has no answer."""
 
-    def __init__(self, pool: SearchPool, game: str, level: str) -> None:
+    def __init__(self, pool: SearchPool, game: str, level: str,
+                 session: GameSession | None = None) -> None:
         self.pool = pool
         self.game = game
         self.level = level
+        self.session = session  # its record feeds the public record remembered
+        self.remember = registry.get_search_spec(game).remember
+        self.remembered: Any = None
+        self.folded = 0  # the session's record entries folded into ``remembered`` so far
+        self.record_seq = -1  # the seq of the latest event entry folded
         self.heuristic = registry.get_bot(game)
         if isinstance(getattr(self.heuristic, "rng", None), random.Random):
             self.heuristic.rng.seed(secrets.randbits(32))
@@ -139,7 +152,8 @@ class SearchSeat:
         self.decisions += 1
         if len(legal) > 1:
             got = await self.pool.decide(self.game, self.level, self.memory, {
-                "kind": "act", "view": view, "legal": legal, "seat": seat})
+                "kind": "act", "view": view, "legal": legal, "seat": seat,
+                "remembered": self.recall(seat)})
             if got is not None and got[0] in legal:
                 return got[0]
             self.fallbacks += 1
@@ -150,7 +164,7 @@ class SearchSeat:
         self.decisions += 1
         got = await self.pool.decide(self.game, self.level, self.memory, {
             "kind": "choose", "view": view, "slot": slot.model_dump(mode="json"),
-            "seat": seat, "public_parts": public_parts})
+            "seat": seat, "public_parts": public_parts, "remembered": self.recall(seat)})
         if got is not None:
             choice, self.memory, _ = got
             return choice
@@ -160,6 +174,26 @@ class SearchSeat:
         if round_id is not None:  # keep the round's memory consistent with what was sent
             self.memory = {round_id: {**self.memory.get(round_id, {}), slot.key: choice}}
         return choice
+
+
+    def recall(self, seat: int) -> Any:
+        """The public record as a watcher of every public event knows it: the record's
+        event entries folded in (once each); None while the record lags the views (a watch's
+        catch-up still under way) and when the record did not begin at the game's first
+        event (``remember`` then stays None)."""
+        if self.remember is None or self.session is None:
+            return None
+        record = self.session.record
+        for entry in record[self.folded:]:
+            if entry.get("type") == "event":
+                self.remembered = self.remember(
+                    self.remembered, [{"type": entry.get("event"), "data": entry.get("data")}],
+                    seat)
+                self.record_seq = int(entry.get("seq", -1))
+        self.folded = len(record)
+        if self.record_seq < self.session.public_event_seq:
+            return None
+        return self.remembered
 
 
 def _round_of(view: dict[str, Any]) -> str | None:
@@ -174,7 +208,7 @@ async def play_search_seat(client: Client, game_id: str, level: str, pool: Searc
     (``play_with``), each decision awaited from the pool within its budget."""
     game = await client.watch(game_id)
     meta = await client._call("GET", f"/api/matches/{game_id}")
-    bot = SearchSeat(pool, meta["game"], level)
+    bot = SearchSeat(pool, meta["game"], level, game)
     await play_with(game, bot, stop)
     log.info("search_seat_done", game_id=game_id, level=level, decisions=bot.decisions,
              fallbacks=bot.fallbacks)

@@ -166,6 +166,14 @@ class Event(Frozen):
         return self.visible_to is None or (seat is not None and seat in self.visible_to)
 
 
+def client_events(events: Sequence[Event], seat: Seat | None) -> list[dict[str, Json]]:
+    """The events as ``seat``'s client receives them in its view messages (the adjudicator's
+    ``render_views``): the ones it may see, private ones marked."""
+    return [{"type": e.type, "data": e.data, **({"private": True} if e.visible_to is not None
+                                                 else {})}
+            for e in events if e.visible(seat)]
+
+
 # The one set of codes of every game. The kit's template (shared/rules/_kit/base.py) checks,
 # before any move runs and in this order: the move's kind against the pending node
 # (wrong_phase), a draw's label or a round's id (unknown_round), a draw's values, a round's

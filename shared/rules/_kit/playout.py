@@ -101,6 +101,7 @@ def play(
     max_steps: int = 100_000,
     key: bytes | None = None,
     on_step: Callable[[Any, Move], None] | None = None,
+    on_events: Callable[[list[Event]], None] | None = None,
 ) -> Playout:
     """Play one game; ``seed`` drives the seats' random choices and (by default) the draws."""
     rng = random.Random(seed)
@@ -138,6 +139,8 @@ def play(
         state = result.state
         out.moves.append(move)
         out.events.extend(result.events)
+        if on_events is not None:  # what the clients would now receive (bots' memory)
+            on_events(list(result.events))
         out.steps += 1
     out.state = state
     return out

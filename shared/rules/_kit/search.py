@@ -8,7 +8,10 @@ callable, built from ``Level.time_s``, that says when to stop. Every iteration:
 1. **Determinize.** It samples a full state consistent with the view with the game's
    ``determinize(view, seat, rng)``: hidden hands, deck orders and missions, drawn afresh
    from what the seat cannot see. The sample never looks at the true state, because it only
-   has the view.
+   has the view, and what the seat remembers of the public record: a game whose view forgets
+   what every player saw (the Engine's hidden score piles, EE-12) gives ``SearchSpec.remember``
+   and ``recall``, and the bot folds the public events it was sent into its memory
+   (``SearchBot.observe``; the bot runner reads them off the game's record).
 2. **Tree.** This is open-loop, single-observer ISMCTS (Cowling, Powley & Whitehouse, 2012).
    The tree's nodes are the observer's own decisions, keyed by the actions taken so far.
    UCB1 with availability counts chooses among the actions legal in this determinization.
@@ -66,6 +69,11 @@ from shared.rules.api import (
 )
 
 Determinizer = Callable[[dict[str, Json], Seat, random.Random], Any]
+# the seat's memory of the public record so far, the events it saw since (as its client gets
+# them: ``client_events``), the seat -> the new memory (JSON; None = nothing remembered)
+Remember = Callable[[Json, Sequence[dict[str, Json]], Seat], Json]
+# a determinizer that also uses that memory (``SearchSpec.recall``)
+Recaller = Callable[[dict[str, Json], Seat, random.Random, Json], Any]
 Evaluator = Callable[[Any], Sequence[float]]
 # view, seat, heuristic bot, most plans (``Level.max_plans``) -> the seat's candidate plans
 # for a sealed round in which it fills several slots (slot key -> choice), the heuristic's
@@ -138,6 +146,13 @@ class SearchSpec:
     evaluate: Evaluator  # state -> each seat's estimated chance of winning, in [0, 1]
     heuristic: Callable[[], Any]  # a fresh heuristic ``Bot``: rollout policy and prior
     plans: Planner | None = None  # several own slots in one round: search whole plans
+    # A bot's memory of the public record (issue 22): what a player who watched every public
+    # event knows and the view no longer shows (the Engine's hidden score piles, EE-12, are
+    # the sum of public moves but one). ``remember`` folds the events a seat saw into a
+    # summary; ``recall`` determinizes with it. The memory must be complete (every public
+    # event since the game began) or None: then ``determinize`` samples without it.
+    remember: Remember | None = None
+    recall: Recaller | None = None
 
 
 @dataclass
@@ -200,9 +215,10 @@ class Searcher:
     fast engine module (``registry.get_fast``), for rollouts when ``Level.fast_depth``."""
 
     def __init__(self, game: Game, spec: SearchSpec, level: Level, rng: random.Random,
-                 heuristic: Any, fast: Any = None) -> None:
+                 heuristic: Any, fast: Any = None, remembered: Json = None) -> None:
         self.game = game
         self.spec = spec
+        self.remembered = remembered  # the public record as the bot remembers it (``recall``)
         self.level = level
         self.rng = rng
         self.heuristic = heuristic
@@ -285,7 +301,10 @@ class Searcher:
     def iterate(self, view: dict[str, Json], root: _Root, tree: _Node,
                 root_prior: Json | None) -> None:
         game, seat, level = self.game, root.seat, self.level
-        state = self.spec.determinize(view, seat, self.rng)
+        if self.spec.recall is not None and self.remembered is not None:
+            state = self.spec.recall(view, seat, self.rng, self.remembered)
+        else:
+            state = self.spec.determinize(view, seat, self.rng)
         if not self.seats:  # the table size: one estimate per seat
             self.seats = len(self.spec.evaluate(state))
             self.bias = level.margin(self.seats)
@@ -470,10 +489,20 @@ class SearchBot:
         if isinstance(getattr(self.heuristic, "rng", None), random.Random):
             self.heuristic.rng.seed(self.rng.random())
         self._sealed: dict[str, dict[str, Json]] = {}  # round id -> own slot -> choice
+        # the public record remembered (``SearchSpec.remember``): complete from the game's
+        # first event, else None; the bot runner passes it with each decision
+        self.remembered: Json = None
         self.last_iterations = 0
 
+    def observe(self, events: Sequence[dict[str, Json]], seat: Seat) -> None:
+        """Remember the events the seat's client just received (all of them, in order, from
+        the game's first; a caller that missed some must set ``remembered`` to None)."""
+        if self.spec.remember is not None:
+            self.remembered = self.spec.remember(self.remembered, events, seat)
+
     def _searcher(self) -> Searcher:
-        return Searcher(self.game, self.spec, self.level, self.rng, self.heuristic, self.fast)
+        return Searcher(self.game, self.spec, self.level, self.rng, self.heuristic, self.fast,
+                        self.remembered)
 
     def act(self, view: dict[str, Json], legal: Sequence[Json], seat: Seat,
             deadline: Deadline | None = None) -> Json:

@@ -119,3 +119,11 @@ def test_an_oracle_entrant_searches_from_the_true_state() -> None:
     assert timed.bot.spec.determinize(view, 0, random.Random(0)) is state  # ... the oracle not
     plan = ladder.plan_of(["empire-engine"], [3], "oracle-hard:heuristic", 1, {}, lone=True)
     assert plan[0].a == "oracle-hard"
+
+
+def test_a_seat_count_the_game_does_not_allow_is_refused_before_any_game() -> None:
+    """New York and the Card Game are for 3-6 players (NY-13): a 2-seat run of either ran
+    the ladder's workers up and then failed in the first game's setup."""
+    with pytest.raises(SystemExit, match="empire-nyc plays 3 to 6 seats"):
+        ladder.plan_of(["empire-nyc"], [2], "hard:heuristic", 1, {})
+    assert ladder.plan_of(["empire-nyc"], [3], "hard:heuristic", 1, {})

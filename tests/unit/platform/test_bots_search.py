@@ -114,3 +114,71 @@ def a_view_and_legal(name: str) -> tuple[Any, list[Any], int]:
     game = registry.get(name)
     state, seat = a_turn(name, 3)
     return game.view(state, seat), list(game.legal_actions(state, seat)), seat
+
+
+def an_engine_record(seed: int = 3) -> tuple[list[dict[str, Any]], int]:
+    """A 3-seat Engine game's public record, as the adjudicator writes it (one event entry
+    per public event, with the seq of its change), and the seq of its last public event."""
+    from shared.rules.api import Event
+
+    game = registry.get("empire-engine")
+    changes: list[list[Event]] = []
+    play(game, 3, {}, seed=seed, on_events=lambda evs: changes.append(evs))
+    record = [{"type": "event", "seq": seq, "event": e.type, "data": e.data}
+              for seq, evs in enumerate(changes, start=1) for e in evs if e.visible_to is None]
+    return record, int(record[-1]["seq"])
+
+
+def test_a_search_seat_remembers_the_public_record_once_it_has_caught_up() -> None:
+    """Issue 22 (EE-12): the Engine's search bot knows the hidden score piles as well as a
+    player who watched every public event. The runner reads them off the game's record (a
+    watch replays it from the first entry, whenever it began) and sends nothing while the
+    record lags the views, or when it did not begin at the game's start."""
+    from clients.sdk.client import GameSession
+    from shared.rules.empire_engine.determinize import remember
+
+    record, last = an_engine_record()
+    public = [{"type": r["event"], "data": r["data"]} for r in record]
+
+    def seat_with(entries: list[dict[str, Any]], seen_seq: int) -> SearchSeat:
+        session = GameSession(game_id="g", client=None)  # type: ignore[arg-type]
+        session.record, session.public_event_seq = list(entries), seen_seq
+        return SearchSeat(SearchPool(1), "empire-engine", "easy", session)
+
+    whole = seat_with(record, last)
+    assert whole.recall(1) == remember(None, public, 1) and whole.recall(1) is not None
+    lagging = seat_with(record[:-3], last)  # the catch-up still under way
+    assert lagging.recall(1) is None
+    assert lagging.session is not None
+    lagging.session.record = list(record)  # caught up: the rest is folded in, once
+    assert lagging.recall(1) == remember(None, public, 1)
+    assert seat_with(record[1:], last).recall(1) is None  # began after the game's first event
+    other = SearchSeat(SearchPool(1), "empire", "easy", GameSession(game_id="g", client=None))  # type: ignore[arg-type]
+    assert other.recall(0) is None  # a game that keeps no such memory
+
+
+def test_a_worker_searches_with_the_public_record_it_is_sent(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from shared.rules.empire_engine.determinize import remember
+
+    made: list[Any] = []
+    real = registry.get_search_bot
+    monkeypatch.setattr(registry, "get_search_bot",
+                        lambda *a: made.append(real(*a)) or made[-1])
+
+    game = registry.get("empire-engine")
+    seen: list[tuple[Any, list[Any]]] = []
+    events: list[Any] = []
+    play(game, 3, {}, seed=3, on_events=events.extend,
+         on_step=lambda s, m: seen.append((s, list(events))))
+    state, before = next((s, ev) for s, ev in reversed(seen) if s.phase == "plan")
+    node = game.next(state)
+    assert isinstance(node, Simultaneous)
+    slot = node.slots[0]
+    public = [{"type": e.type, "data": e.data} for e in before if e.visible_to is None]
+    choice, _, iterations = decide("empire-engine", "easy", 3, 0.5, {}, {
+        "kind": "choose", "view": game.view(state, slot.seat),
+        "slot": slot.model_dump(mode="json"), "seat": slot.seat, "public_parts": {},
+        "remembered": remember(None, public, slot.seat)})
+    assert game.check_choice(slot, choice) and iterations >= 1
+    assert made[0].remembered == remember(None, public, slot.seat) is not None
