@@ -175,7 +175,6 @@ class SearchSeat:
             self.memory = {round_id: {**self.memory.get(round_id, {}), slot.key: choice}}
         return choice
 
-
     def recall(self, seat: int) -> Any:
         """The public record as a watcher of every public event knows it: the record's
         event entries folded in (once each); None while the record lags the views (a watch's
