@@ -28,7 +28,18 @@ from typing import Any
 from shared.rules._kit.search import SearchSpec, win_shares
 from shared.rules.api import Json
 from shared.rules.empire_engine.scoring import points
-from shared.rules.empire_engine.state import Attack, Counts, Options, Placement, Player, State
+from shared.rules.empire_engine.state import (
+    FIELD,
+    Attack,
+    Counts,
+    Options,
+    Placement,
+    Player,
+    State,
+)
+
+_FIELDS: tuple[str, ...] = tuple(FIELD.values())  # the Counts fields, one per resource
+_FIELD_OF: dict[str, str] = {str(r): f for r, f in FIELD.items()}  # (any string an event carries)
 
 
 def _counts(data: Any) -> Counts:
@@ -45,7 +56,7 @@ def determinize(view: dict[str, Json], seat: int, rng: random.Random) -> State:
             score = _counts(p["score"])
         else:  # hidden (EE-12): the seat's own pile, give or take one of each type
             score = Counts(**{f: max(0, getattr(mine, f) + rng.randint(-1, 1))
-                              for f in ("soldiers", "goods", "inventions")})
+                              for f in _FIELDS})
         engines = p["engines"]
         players.append(Player(
             ready=Counts(soldiers=int(p["ready"]["soldiers"]), goods=int(p["ready"]["goods"])),
@@ -65,9 +76,6 @@ def determinize(view: dict[str, Json], seat: int, rng: random.Random) -> State:
         attacks=tuple(Attack(**a) for a in v["attacks"]),
         awaiting=tuple(int(s) for s in v["awaiting"]),
     )
-
-
-_TYPES = {"soldier": "soldiers", "good": "goods", "invention": "inventions"}
 
 
 def remember(memory: Json, events: Sequence[dict[str, Json]], seat: int) -> Json:
@@ -91,11 +99,11 @@ def remember(memory: Json, events: Sequence[dict[str, Json]], seat: int) -> Json
         elif kind == "export":
             gained["goods"] = int(data.get("goods", 0))
         elif kind == "loot":  # "stock": a Soldier from the stock
-            gained[_TYPES.get(str(data.get("took")), "soldiers")] = 1
+            gained[_FIELD_OF.get(str(data.get("took")), "soldiers")] = 1
         elif kind == "block":
-            gained[_TYPES.get(str(data.get("reward", "soldier")), "soldiers")] = 1
+            gained[_FIELD_OF.get(str(data.get("reward", "soldier")), "soldiers")] = 1
         elif kind == "salvage":  # its type is the salvager's own (EE-12), unless piles are open
-            gained[_TYPES.get(str(data.get("took")), "unknown")] = 1
+            gained[_FIELD_OF.get(str(data.get("took")), "unknown")] = 1
         if gained and "seat" in data:
             pile = mem["piles"].setdefault(
                 str(data["seat"]), {"soldiers": 0, "goods": 0, "inventions": 0, "unknown": 0})
@@ -118,9 +126,9 @@ def recall(view: dict[str, Json], seat: int, rng: random.Random, memory: Json) -
         if p["score"] is not None:
             continue
         known = piles.get(str(s), {})
-        counts = {f: int(known.get(f, 0)) for f in ("soldiers", "goods", "inventions")}
+        counts = {f: int(known.get(f, 0)) for f in _FIELDS}
         for _ in range(int(known.get("unknown", 0))):
-            counts[rng.choice(("soldiers", "goods", "inventions"))] += 1
+            counts[rng.choice(_FIELDS)] += 1
         players[s] = players[s].model_copy(update={"score": Counts(**counts)})
     return state.model_copy(update={"players": tuple(players)})
 
