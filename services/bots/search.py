@@ -183,13 +183,13 @@ class SearchSeat:
         if self.remember is None or self.session is None:
             return None
         record = self.session.record
-        for entry in record[self.folded:]:
-            if entry.get("type") == "event":
-                self.remembered = self.remember(
-                    self.remembered, [{"type": entry.get("event"), "data": entry.get("data")}],
-                    seat)
-                self.record_seq = int(entry.get("seq", -1))
+        new = [e for e in record[self.folded:] if e.get("type") == "event"]
         self.folded = len(record)
+        if new:  # folded in one call (``remember`` copies the memory once per call)
+            self.remembered = self.remember(
+                self.remembered, [{"type": e.get("event"), "data": e.get("data")} for e in new],
+                seat)
+            self.record_seq = int(new[-1].get("seq", -1))
         if self.record_seq < self.session.public_event_seq:
             return None
         return self.remembered
