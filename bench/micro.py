@@ -32,17 +32,22 @@ async def _cpu_us(n: int, fn: Callable[[], Awaitable[Any]]) -> float:
     t = time.process_time()
     for _ in range(n):
         await fn()
-    return round(1e6 * (time.process_time() - t) / n, 1)
+    return _per_call_us(t, n)
 
 
 def _cpu_us_sync(n: int, fn: Callable[[], Any]) -> float:
     """``_cpu_us`` for a plain function."""
-    for _ in range(min(200, n)):
-        fn()
+    calls = [fn] * (min(200, n) + n)  # the warm-up calls, then the timed ones
+    for call in calls[:-n]:
+        call()
     t = time.process_time()
-    for _ in range(n):
-        fn()
-    return round(1e6 * (time.process_time() - t) / n, 1)
+    for call in calls[-n:]:
+        call()
+    return _per_call_us(t, n)
+
+
+def _per_call_us(since: float, n: int) -> float:
+    return round(1e6 * (time.process_time() - since) / n, 1)
 
 
 async def redis_costs(url: str, n: int) -> dict[str, float]:

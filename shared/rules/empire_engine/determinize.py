@@ -22,7 +22,7 @@ ladder, 2026-11-29, third pass").
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from shared.rules._kit.search import SearchSpec, win_shares
@@ -50,13 +50,19 @@ def _counts(data: Any) -> Counts:
 def determinize(view: dict[str, Json], seat: int, rng: random.Random) -> State:
     v: dict[str, Any] = view
     mine = _counts(v["players"][seat]["score"])
+
+    def hidden(s: int) -> Counts:  # EE-12: the seat's own pile, give or take one of each type
+        return Counts(**{f: max(0, getattr(mine, f) + rng.randint(-1, 1)) for f in _FIELDS})
+
+    return _state(view, hidden)
+
+
+def _state(view: dict[str, Json], hidden: Callable[[int], Counts]) -> State:
+    """The state the view shows, each hidden score pile (EE-12) from ``hidden(seat)``."""
+    v: dict[str, Any] = view
     players: list[Player] = []
-    for p in v["players"]:
-        if p["score"] is not None:
-            score = _counts(p["score"])
-        else:  # hidden (EE-12): the seat's own pile, give or take one of each type
-            score = Counts(**{f: max(0, getattr(mine, f) + rng.randint(-1, 1))
-                              for f in _FIELDS})
+    for s, p in enumerate(v["players"]):
+        score = _counts(p["score"]) if p["score"] is not None else hidden(s)
         engines = p["engines"]
         players.append(Player(
             ready=Counts(soldiers=int(p["ready"]["soldiers"]), goods=int(p["ready"]["goods"])),
@@ -115,22 +121,19 @@ def remember(memory: Json, events: Sequence[dict[str, Json]], seat: int) -> Json
 def recall(view: dict[str, Json], seat: int, rng: random.Random, memory: Json) -> State:
     """``determinize`` with the tally: each hidden pile is what the public record says, and
     each salvage of unknown type is drawn from Soldier, Good and Invention."""
-    state = determinize(view, seat, rng)
     if not isinstance(memory, dict):
-        return state
-    v: dict[str, Any] = view
+        return determinize(view, seat, rng)
     remembered: Any = memory
     piles: dict[str, Any] = remembered["piles"]
-    players = list(state.players)
-    for s, p in enumerate(v["players"]):
-        if p["score"] is not None:
-            continue
+
+    def hidden(s: int) -> Counts:
         known = piles.get(str(s), {})
         counts = {f: int(known.get(f, 0)) for f in _FIELDS}
         for _ in range(int(known.get("unknown", 0))):
             counts[rng.choice(_FIELDS)] += 1
-        players[s] = players[s].model_copy(update={"score": Counts(**counts)})
-    return state.model_copy(update={"players": tuple(players)})
+        return Counts(**counts)
+
+    return _state(view, hidden)
 
 
 def evaluate(state: State) -> Sequence[float]:
