@@ -75,6 +75,9 @@ Remember = Callable[[Json, Sequence[dict[str, Json]], Seat], Json]
 # a determinizer that also uses that memory (``SearchSpec.recall``)
 Recaller = Callable[[dict[str, Json], Seat, random.Random, Json], Any]
 Evaluator = Callable[[Any], Sequence[float]]
+# a rollout heuristic, rng -> none: a fresh draw of that bot's style from the population the
+# game's heuristic bots come from (``SearchSpec.restyle``)
+Restyle = Callable[[Any, random.Random], None]
 # view, seat, heuristic bot, most plans (``Level.max_plans``) -> the seat's candidate plans
 # for a sealed round in which it fills several slots (slot key -> choice), the heuristic's
 # plan first; [] = slot by slot
@@ -153,6 +156,12 @@ class SearchSpec:
     # event since the game began) or None: then ``determinize`` samples without it.
     remember: Remember | None = None
     recall: Recaller | None = None
+    # Other seats' styles (issue 22): a game whose heuristic bots differ in style (the
+    # Engine's, each drawing once a game what an Invention is worth to it at 3+ seats) gives
+    # ``restyle``; the search then models each other seat by its own heuristic, its style
+    # drawn afresh every iteration (the seat's style is hidden: it is sampled like a hand).
+    # Without it every seat plays the search's own heuristic, its own style included.
+    restyle: Restyle | None = None
 
 
 @dataclass
@@ -224,24 +233,44 @@ class Searcher:
         self.heuristic = heuristic
         self.fast = fast if level.fast_depth > 0 else None
         self.iterations = 0
+        self.others: dict[Seat, Any] = {}  # the other seats' heuristics (``SearchSpec.restyle``)
         self.bias = level.prior_bias  # the margin at this table (``Level.margin``)
         self.seats = 0  # the table size, read off the first determinization
 
     # ------------------------------------------------------------------ policies
 
-    def policy_act(self, state: Any, seat: Seat) -> Json:
+    def policy(self, seat: Seat, observer: Seat) -> Any:
+        """The heuristic that plays ``seat`` in this iteration's rollouts: the search's own
+        for the observer (and for every seat without ``SearchSpec.restyle``), else the
+        seat's own, styled at this iteration's start (``restyle_others``)."""
+        if seat == observer or self.spec.restyle is None:
+            return self.heuristic
+        bot = self.others.get(seat)
+        if bot is None:
+            bot = self.others[seat] = self.spec.heuristic()
+            self.spec.restyle(bot, self.rng)
+        return bot
+
+    def restyle_others(self) -> None:
+        """A fresh style for every other seat's heuristic (one iteration = one sample of the
+        hidden styles, as of the hidden cards)."""
+        if self.spec.restyle is not None:
+            for bot in self.others.values():
+                self.spec.restyle(bot, self.rng)
+
+    def policy_act(self, state: Any, seat: Seat, observer: Seat) -> Json:
         legal = list(self.game.legal_actions(state, seat))
         if len(legal) == 1:
             return legal[0]
         if self.rng.random() < self.level.heuristic:
-            choice = self.heuristic.act(self.game.view(state, seat), legal, seat)
+            choice = self.policy(seat, observer).act(self.game.view(state, seat), legal, seat)
             if choice is not None:
                 return choice  # type: ignore[no-any-return]
         return self.rng.choice(legal)
 
     def policy_choose(self, state: Any, slot: SealedSlot, publics: dict[str, Json],
-                      known: Json = None, views: dict[Seat, dict[str, Json]] | None = None
-                      ) -> Json:
+                      observer: Seat, known: Json = None,
+                      views: dict[Seat, dict[str, Json]] | None = None) -> Json:
         """A sealed choice by the rollout policy. ``known``: the public part already
         committed for this slot (the choice must agree with it). ``views``: the seats' views
         of ``state`` made so far in this round (one per seat, however many slots it fills:
@@ -256,7 +285,7 @@ class Searcher:
                 view = self.game.view(state, slot.seat)
                 if views is not None:
                     views[slot.seat] = view
-            choice = self.heuristic.choose(view, slot, slot.seat, publics)
+            choice = self.policy(slot.seat, observer).choose(view, slot, slot.seat, publics)
             if allowed is None or choice in allowed:
                 return choice  # type: ignore[no-any-return]
         return self.rng.choice(allowed) if allowed else slot.default
@@ -308,6 +337,7 @@ class Searcher:
     def iterate(self, view: dict[str, Json], root: _Root, tree: _Node,
                 root_prior: Json | None) -> None:
         game, seat, level = self.game, root.seat, self.level
+        self.restyle_others()
         if self.spec.recall is not None and self.remembered is not None:
             state = self.spec.recall(view, seat, self.rng, self.remembered)
         else:
@@ -361,7 +391,7 @@ class Searcher:
                 else:
                     if actor == seat:
                         node = None  # left the tree: the rollout starts
-                    move = Act(seat=actor, action=self.policy_act(state, actor))
+                    move = Act(seat=actor, action=self.policy_act(state, actor, seat))
             else:  # pragma: no cover - the Node union is closed
                 raise AssertionError(pending)
             first = False
@@ -437,7 +467,7 @@ class Searcher:
                 depth += 1
             else:
                 choice = self.policy_choose(state, slot, dict(publics) if pending.ordered
-                                            else {}, known, views)
+                                            else {}, seat, known, views)
             choices[slot.key] = choice
             if pending.ordered and slot.public_keys and isinstance(choice, dict):
                 publics[slot.key] = {k: choice.get(k) for k in slot.public_keys}

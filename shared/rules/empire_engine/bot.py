@@ -122,6 +122,14 @@ class HeuristicBot:
             self._invent_multi = lo + (hi - lo) * self.rng.random()
         return self._invent_multi
 
+    def restyle(self, rng: random.Random) -> None:
+        """A fresh bot of this population: a new Invention value at 3+ seats and new jitter
+        draws (``rng`` seeds them; issue 22: the search's model of another seat, whose own
+        draw it cannot see)."""
+        self.rng.seed(rng.getrandbits(64))
+        self._invent_multi = None
+        self._plans.clear()
+
     # ------------------------------------------------------------------ threat model
 
     def _threats(self, view: dict[str, Any], seat: int) -> list[float]:

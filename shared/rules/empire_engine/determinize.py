@@ -194,5 +194,9 @@ def _heuristic() -> Any:
     return HeuristicBot()
 
 
+def _restyle(bot: Any, rng: random.Random) -> None:
+    bot.restyle(rng)
+
+
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
-                    plans=plans, remember=remember, recall=recall)
+                    plans=plans, remember=remember, recall=recall, restyle=_restyle)

@@ -246,3 +246,46 @@ def test_the_rollout_policy_makes_one_view_per_seat_of_a_sealed_round() -> None:
         _assert_legal(game, state, node, seat, decide(bot, game, state, node, seat))
         keys = [(id(s), seat_) for s, seat_ in counted.calls]
         assert keys and len(keys) == len(set(keys)), "a view of one state and seat made twice"
+
+
+def test_other_seats_are_modelled_by_their_own_heuristic_restyled_every_iteration() -> None:
+    """``SearchSpec.restyle`` (the Engine: each heuristic bot draws what an Invention is worth
+    to it at 3+ seats): every other seat plays its own heuristic in the rollouts, its style
+    drawn afresh each iteration; the observer plays the search's own. Without it, every
+    seat plays the search's own heuristic."""
+    import dataclasses
+
+    from shared.rules._kit.search import Searcher, _Node, _Root
+
+    name = "empire-engine"
+    game = registry.get(name)
+    spec = registry.get_search_spec(name)
+    assert spec.restyle is not None
+    drawn: list[tuple[int, float]] = []
+
+    def restyle(bot: Any, rng: random.Random) -> None:
+        assert spec.restyle is not None
+        spec.restyle(bot, rng)
+        drawn.append((id(bot), bot._invent({"n_seats": 3})))
+
+    counting = dataclasses.replace(spec, restyle=restyle)
+    state, node, seat = decisions(name, 1, seats=3)[0]
+    view = game.view(state, seat)
+    root = (_Root(seat=seat, legal=list(game.legal_actions(state, seat)))
+            if isinstance(node, Turn)
+            else _Root(seat=seat, slot=next(x for x in node.slots if x.seat == seat)))
+    own = spec.heuristic()
+    searcher = Searcher(game, counting, TINY, random.Random(3), own)
+    for _ in range(5):
+        searcher.iterate(view, root, _Node(), None)
+    others = {s for s in range(3) if s != seat}
+    assert set(searcher.others) == others
+    assert own not in searcher.others.values()
+    assert searcher.policy(seat, seat) is own
+    assert len({id(b) for b in searcher.others.values()}) == 2
+    per_bot = {b: [v for i, v in drawn if i == b] for b in {i for i, _ in drawn}}
+    assert all(len(v) >= 4 for v in per_bot.values())  # once an iteration (first use included)
+    assert len({round(v, 9) for vs in per_bot.values() for v in vs}) > 4  # fresh draws
+    plain = Searcher(game, dataclasses.replace(spec, restyle=None), TINY, random.Random(3), own)
+    plain.iterate(view, root, _Node(), None)
+    assert not plain.others and all(plain.policy(s, seat) is own for s in range(3))
