@@ -22,7 +22,9 @@ callable, built from ``Level.time_s``, that says when to stop. Every iteration:
    choices are hidden, so they are drawn in each iteration and never branched on. This
    applies to simultaneous rounds. In an ordered round, it also applies to the public part
    already committed, except that the sample respects that part. Chance outcomes are
-   sampled.
+   sampled. A game whose heuristic bots differ in style gives ``SearchSpec.restyle``: each
+   other seat then plays its own heuristic, its style drawn afresh every iteration, as a
+   hidden hand is (the Engine: what an Invention is worth to it at 3+ seats).
 4. **Rollout.** After leaving the tree, everyone plays ``Level.rollout_depth`` more moves by
    the rollout policy. Then the game's ``evaluate(state)`` gives an estimated win chance per
    seat. At Terminal, the reward is half the result (1 for a win, 1/k for a k-way shared
