@@ -250,6 +250,8 @@ class Searcher:
         bot = self.others.get(seat)
         if bot is None:
             bot = self.others[seat] = self.spec.heuristic()
+            if isinstance(getattr(bot, "rng", None), random.Random):
+                bot.rng.seed(self.rng.random())  # its other draws (jitter): reproducible
             self.spec.restyle(bot, self.rng)
         return bot
 

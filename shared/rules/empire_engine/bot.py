@@ -110,7 +110,8 @@ class HeuristicBot:
     def __init__(self, seed: int | None = None, jitter: float = JITTER) -> None:
         self.rng = random.Random(seed)  # None: OS entropy, so bots at one table differ
         self.jitter = jitter
-        self._plans: dict[tuple[int, int, str], Plan] = {}  # (round, seat, table) -> plan
+        # (round, seat, this bot's Invention value, table) -> plan
+        self._plans: dict[tuple[int, int, float, str], Plan] = {}
         self._invent_multi: float | None = None  # this bot's Invention at 3+ seats, once drawn
 
     def _invent(self, view: dict[str, Any]) -> float:
@@ -123,12 +124,12 @@ class HeuristicBot:
         return self._invent_multi
 
     def restyle(self, rng: random.Random) -> None:
-        """A fresh bot of this population: a new Invention value at 3+ seats and new jitter
-        draws (``rng`` seeds them; issue 22: the search's model of another seat, whose own
-        draw it cannot see)."""
-        self.rng.seed(rng.getrandbits(64))
-        self._invent_multi = None
-        self._plans.clear()
+        """Another bot of this population: what an Invention is worth to it at 3+ seats,
+        drawn afresh from ``rng`` (issue 22: the search's model of another seat, whose own
+        draw it cannot see). Plans are kept per style, so at 2 seats (one style) a table
+        seen again gets the same plan, as before."""
+        lo, hi = self.invent_range_multi
+        self._invent_multi = lo + (hi - lo) * rng.random()
 
     # ------------------------------------------------------------------ threat model
 
@@ -233,7 +234,8 @@ class HeuristicBot:
 
     def plan(self, view: dict[str, Any], seat: int) -> Plan:
         """This round's plan for ``seat``: drawn once, then repeated for its second slot."""
-        key = (int(view["round"]), seat, json.dumps(view["players"], sort_keys=True))
+        key = (int(view["round"]), seat, self._invent(view),
+               json.dumps(view["players"], sort_keys=True))
         if key not in self._plans:
             if len(self._plans) > 64:  # a game has a few plans in flight at most
                 self._plans.clear()
