@@ -158,6 +158,35 @@ def test_the_two_slots_of_a_round_follow_one_plan() -> None:
 
 
 @pytest.mark.unit
+def test_restyle_draws_another_invention_value_and_keeps_plans_per_style() -> None:
+    """The search's model of another seat (``SearchSpec.restyle``, issue 22): a fresh
+    Invention value at 3+ seats, drawn from the search's rng; a plan is kept per (table,
+    style), so at 2 seats, where every bot has one style, a table seen again keeps its plan."""
+    import random
+
+    rng = random.Random(9)
+    three = position(3, ready=[(1, 2)] * 3, tops=[("arm", "invent")] * 3, round=3)
+    bot = HeuristicBot(seed=5)
+    view3 = GAME.view(three, 0)
+    values = []
+    for _ in range(6):
+        bot.restyle(rng)
+        values.append(bot._invent(view3))
+        bot.plan(view3, 0)
+    lo, hi = HeuristicBot.invent_range_multi
+    assert len(set(values)) == 6 and all(lo <= v <= hi for v in values)
+    assert len(bot._plans) == 6  # one plan per style of this table
+    two = position(2, ready=[(1, 2)] * 2, tops=[("arm", "invent")] * 2, round=3)
+    view2 = GAME.view(two, 0)
+    first = bot.plan(view2, 0)
+    for _ in range(5):
+        bot.restyle(rng)
+        assert bot._invent(view2) == HeuristicBot.invent_value
+        assert bot.plan(view2, 0) == first  # cached: no new jitter draw
+    assert len(bot._plans) == 7
+
+
+@pytest.mark.unit
 def test_bot_exports_its_goods_rather_than_paying_to_hold_invent() -> None:
     """Issue 22: the old evaluation (Invent 1.3, every ready resource worth 0.6) paid a boost
     round after round to hold R on Invent (the '1' gear boosted to 0 turns) and let its
