@@ -164,6 +164,10 @@ class SearchSpec:
     # drawn afresh every iteration (the seat's style is hidden: it is sampled like a hand).
     # Without it every seat plays the search's own heuristic, its own style included.
     restyle: Restyle | None = None
+    # the smallest table at which ``restyle`` applies (the Engine's styles are a 3+ seat
+    # matter; at 2 seats its search against normal did no better with it: bench/README.md,
+    # "Bot ladder, 2026-11-29, fourth pass")
+    restyle_seats: int = 3
 
 
 @dataclass
@@ -243,9 +247,11 @@ class Searcher:
 
     def policy(self, seat: Seat, observer: Seat) -> Any:
         """The heuristic that plays ``seat`` in this iteration's rollouts: the search's own
-        for the observer (and for every seat without ``SearchSpec.restyle``), else the
-        seat's own, styled at this iteration's start (``restyle_others``)."""
-        if seat == observer or self.spec.restyle is None:
+        for the observer (and for every seat without ``SearchSpec.restyle``, or at a table
+        smaller than ``restyle_seats``), else the seat's own, styled at this iteration's
+        start (``restyle_others``)."""
+        if (seat == observer or self.spec.restyle is None
+                or self.seats < self.spec.restyle_seats):
             return self.heuristic
         bot = self.others.get(seat)
         if bot is None:

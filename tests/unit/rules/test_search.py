@@ -251,8 +251,8 @@ def test_the_rollout_policy_makes_one_view_per_seat_of_a_sealed_round() -> None:
 def test_other_seats_are_modelled_by_their_own_heuristic_restyled_every_iteration() -> None:
     """``SearchSpec.restyle`` (the Engine: each heuristic bot draws what an Invention is worth
     to it at 3+ seats): every other seat plays its own heuristic in the rollouts, its style
-    drawn afresh each iteration; the observer plays the search's own. Without it, every
-    seat plays the search's own heuristic."""
+    drawn afresh each iteration; the observer plays the search's own. Without it, or at a
+    table smaller than ``restyle_seats``, every seat plays the search's own heuristic."""
     import dataclasses
 
     from shared.rules._kit.search import Searcher, _Node, _Root
@@ -289,3 +289,11 @@ def test_other_seats_are_modelled_by_their_own_heuristic_restyled_every_iteratio
     plain = Searcher(game, dataclasses.replace(spec, restyle=None), TINY, random.Random(3), own)
     plain.iterate(view, root, _Node(), None)
     assert not plain.others and all(plain.policy(s, seat) is own for s in range(3))
+    # at 2 seats (below ``restyle_seats``) the one other seat plays the search's own too
+    state2, node2, seat2 = decisions(name, 1, seats=2)[0]
+    root2 = (_Root(seat=seat2, legal=list(game.legal_actions(state2, seat2)))
+             if isinstance(node2, Turn)
+             else _Root(seat=seat2, slot=next(x for x in node2.slots if x.seat == seat2)))
+    duel = Searcher(game, counting, TINY, random.Random(3), own)
+    duel.iterate(game.view(state2, seat2), root2, _Node(), None)
+    assert duel.seats == 2 and not duel.others and duel.policy(1 - seat2, seat2) is own
