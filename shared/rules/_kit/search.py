@@ -255,9 +255,7 @@ class Searcher:
             return self.heuristic
         bot = self.others.get(seat)
         if bot is None:
-            bot = self.others[seat] = self.spec.heuristic()
-            if isinstance(getattr(bot, "rng", None), random.Random):
-                bot.rng.seed(self.rng.random())  # its other draws (jitter): reproducible
+            bot = self.others[seat] = seeded_heuristic(self.spec, self.rng)
             self.spec.restyle(bot, self.rng)
         return bot
 
@@ -279,8 +277,8 @@ class Searcher:
         return self.rng.choice(legal)
 
     def policy_choose(self, state: Any, slot: SealedSlot, publics: dict[str, Json],
-                      observer: Seat, known: Json = None,
-                      views: dict[Seat, dict[str, Json]] | None = None) -> Json:
+                      observer: Seat, known: Json,
+                      views: dict[Seat, dict[str, Json]]) -> Json:
         """A sealed choice by the rollout policy. ``known``: the public part already
         committed for this slot (the choice must agree with it). ``views``: the seats' views
         of ``state`` made so far in this round (one per seat, however many slots it fills:
@@ -290,12 +288,10 @@ class Searcher:
             allowed = [a for a in allowed if isinstance(a, dict)
                        and all(a.get(k) == v for k, v in known.items())] or allowed
         if allowed is None or self.rng.random() < self.level.heuristic:
-            view = views.get(slot.seat) if views is not None else None
-            if view is None:
-                view = self.game.view(state, slot.seat)
-                if views is not None:
-                    views[slot.seat] = view
-            choice = self.policy(slot.seat, observer).choose(view, slot, slot.seat, publics)
+            if slot.seat not in views:
+                views[slot.seat] = self.game.view(state, slot.seat)
+            choice = self.policy(slot.seat, observer).choose(views[slot.seat], slot, slot.seat,
+                                                             publics)
             if allowed is None or choice in allowed:
                 return choice  # type: ignore[no-any-return]
         return self.rng.choice(allowed) if allowed else slot.default
@@ -533,9 +529,7 @@ class SearchBot:
         self.fast = fast  # the game's fast engine module, for ``Level.fast_depth`` rollouts
         self.level = LEVELS[level] if isinstance(level, str) else level
         self.rng = random.Random(seed)
-        self.heuristic = spec.heuristic()
-        if isinstance(getattr(self.heuristic, "rng", None), random.Random):
-            self.heuristic.rng.seed(self.rng.random())
+        self.heuristic = seeded_heuristic(spec, self.rng)
         self._sealed: dict[str, dict[str, Json]] = {}  # round id -> own slot -> choice
         # the public record remembered (``SearchSpec.remember``): complete from the game's
         # first event, else None; the bot runner passes it with each decision
@@ -595,6 +589,15 @@ class SearchBot:
         if round_id is not None:
             self._sealed = {round_id: {**fixed, slot.key: choice}}  # only the pending round
         return choice
+
+
+def seeded_heuristic(spec: SearchSpec, rng: random.Random) -> Any:
+    """A fresh heuristic of the spec, its own draws (if it has an ``rng``) seeded from
+    ``rng``, so a seeded search is reproducible."""
+    bot = spec.heuristic()
+    if isinstance(getattr(bot, "rng", None), random.Random):
+        bot.rng.seed(rng.random())
+    return bot
 
 
 def _round_id(view: dict[str, Json]) -> str | None:

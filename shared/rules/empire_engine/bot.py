@@ -119,17 +119,19 @@ class HeuristicBot:
         if int(view["n_seats"]) < 3:
             return self.invent_value
         if self._invent_multi is None:
-            lo, hi = self.invent_range_multi
-            self._invent_multi = lo + (hi - lo) * self.rng.random()
+            self._invent_multi = self._draw_invent(self.rng)
         return self._invent_multi
+
+    def _draw_invent(self, rng: random.Random) -> float:
+        lo, hi = self.invent_range_multi
+        return lo + (hi - lo) * rng.random()
 
     def restyle(self, rng: random.Random) -> None:
         """Another bot of this population: what an Invention is worth to it at 3+ seats,
         drawn afresh from ``rng`` (issue 22: the search's model of another seat, whose own
         draw it cannot see). Plans are kept per style, so at 2 seats (one style) a table
         seen again gets the same plan, as before."""
-        lo, hi = self.invent_range_multi
-        self._invent_multi = lo + (hi - lo) * rng.random()
+        self._invent_multi = self._draw_invent(rng)
 
     # ------------------------------------------------------------------ threat model
 
