@@ -37,12 +37,11 @@ async def _cpu_us(n: int, fn: Callable[[], Awaitable[Any]]) -> float:
 
 def _cpu_us_sync(n: int, fn: Callable[[], Any]) -> float:
     """``_cpu_us`` for a plain function."""
-    calls = [fn] * (min(200, n) + n)  # the warm-up calls, then the timed ones
-    for call in calls[:-n]:
-        call()
+    for _ in range(min(200, n)):
+        fn()
     t = time.process_time()
-    for call in calls[-n:]:
-        call()
+    for _ in range(n):
+        fn()
     return _per_call_us(t, n)
 
 
