@@ -55,6 +55,15 @@ def _assert_legal(game: Any, state: Any, node: Any, seat: int, choice: Any) -> N
         assert game.check_choice(slot, choice)
 
 
+def _root_of(game: Any, state: Any, node: Any, seat: int) -> Any:
+    """The search's root for ``seat`` at ``node``: its legal acts, or its first sealed slot."""
+    from shared.rules._kit.search import _Root
+
+    if isinstance(node, Turn):
+        return _Root(seat=seat, legal=list(game.legal_actions(state, seat)))
+    return _Root(seat=seat, slot=next(x for x in node.slots if x.seat == seat))
+
+
 @pytest.mark.parametrize("name", registry.names())
 def test_the_search_bot_picks_a_legal_move_from_the_view(name: str) -> None:
     game = registry.get(name)
@@ -126,7 +135,7 @@ def test_hard_keeps_no_margin_for_the_heuristic_at_three_or_more_seats() -> None
 def test_the_search_reads_the_table_size_off_its_determinization(name: str, seats: int) -> None:
     """The margin follows the real table: a 3-seat search runs with ``prior_bias_multi``,
     a 2-seat one with ``prior_bias`` (in the tree's UCB bonus as in the final choice)."""
-    from shared.rules._kit.search import Searcher, _Node, _Root
+    from shared.rules._kit.search import Searcher, _Node
 
     game = registry.get(name)
     spec = registry.get_search_spec(name)
@@ -135,9 +144,7 @@ def test_the_search_reads_the_table_size_off_its_determinization(name: str, seat
     searcher = Searcher(game, spec, level, random.Random(1), spec.heuristic())
     assert searcher.bias == 0.25 and searcher.seats == 0
     state, node, seat = decisions(name, 1, seats=seats)[0]
-    root = (_Root(seat=seat, legal=list(game.legal_actions(state, seat)))
-            if isinstance(node, Turn)
-            else _Root(seat=seat, slot=next(x for x in node.slots if x.seat == seat)))
+    root = _root_of(game, state, node, seat)
     searcher.iterate(game.view(state, seat), root, _Node(), None)
     assert searcher.seats == seats
     assert searcher.bias == (0.05 if seats >= 3 else 0.25)
@@ -255,7 +262,7 @@ def test_other_seats_are_modelled_by_their_own_heuristic_restyled_every_iteratio
     table smaller than ``restyle_seats``, every seat plays the search's own heuristic."""
     import dataclasses
 
-    from shared.rules._kit.search import Searcher, _Node, _Root
+    from shared.rules._kit.search import Searcher, _Node
 
     name = "empire-engine"
     game = registry.get(name)
@@ -271,9 +278,7 @@ def test_other_seats_are_modelled_by_their_own_heuristic_restyled_every_iteratio
     counting = dataclasses.replace(spec, restyle=restyle)
     state, node, seat = decisions(name, 1, seats=3)[0]
     view = game.view(state, seat)
-    root = (_Root(seat=seat, legal=list(game.legal_actions(state, seat)))
-            if isinstance(node, Turn)
-            else _Root(seat=seat, slot=next(x for x in node.slots if x.seat == seat)))
+    root = _root_of(game, state, node, seat)
     own = spec.heuristic()
     searcher = Searcher(game, counting, TINY, random.Random(3), own)
     for _ in range(5):
@@ -291,9 +296,7 @@ def test_other_seats_are_modelled_by_their_own_heuristic_restyled_every_iteratio
     assert not plain.others and all(plain.policy(s, seat) is own for s in range(3))
     # at 2 seats (below ``restyle_seats``) the one other seat plays the search's own too
     state2, node2, seat2 = decisions(name, 1, seats=2)[0]
-    root2 = (_Root(seat=seat2, legal=list(game.legal_actions(state2, seat2)))
-             if isinstance(node2, Turn)
-             else _Root(seat=seat2, slot=next(x for x in node2.slots if x.seat == seat2)))
+    root2 = _root_of(game, state2, node2, seat2)
     duel = Searcher(game, counting, TINY, random.Random(3), own)
     duel.iterate(game.view(state2, seat2), root2, _Node(), None)
     assert duel.seats == 2 and not duel.others and duel.policy(1 - seat2, seat2) is own
