@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.async_api import Page
+from playwright.async_api import Page, WebSocketRoute
 
 from services.supervisor import Supervisor
 from tests.browser.conftest import SHOTS
@@ -71,3 +71,32 @@ async def test_two_browsers_chat_at_a_table_and_in_a_game(tabs: Any, web: Superv
     await sees(ada.page, "game-chat", "quiet now")
     assert await texts(ada.page, "game-chat") == ["bluff or not?", "quiet now"]
     await ada.page.screenshot(path=str(SHOTS / "chat-game.png"))
+
+
+async def test_a_dropped_socket_at_a_table_comes_back_and_the_chat_with_it(
+        tabs: Any, web: Supervisor) -> None:
+    """A socket that drops before the start (a flaky network, a gateway restart) comes back
+    on its own, joins the table's chat again and shows what was said meanwhile; before, the
+    page reconnected only while it watched a game, and the table's chat went silent."""
+    ada, bob = await tabs("drop-ada"), await tabs("drop-bob")
+    sockets: list[WebSocketRoute] = []
+
+    def through(ws: WebSocketRoute) -> None:  # bob's sockets, each passed on to the gateway
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    await bob.page.route_web_socket("**/ws", through)
+    invite = await create_table(ada.page, "duel", 2, {"rounds": 1})
+    await bob.page.fill("#invite", invite)
+    await bob.page.click("#invite-form button[type=submit]")
+    await bob.page.wait_for_selector("#table-chat .chat-title >> text=Table chat")
+    await ada.page.wait_for_selector("#seats-list >> text=drop-bob")
+    assert len(sockets) == 1
+
+    await sockets[0].close(code=4000, reason="dropped by the test")  # bob's page loses it
+    await say(ada.page, "table-chat", "still there?")
+    await sees(bob.page, "table-chat", "still there?")  # from the history of the new join
+    assert len(sockets) == 2
+    await say(bob.page, "table-chat", "back again")
+    await sees(ada.page, "table-chat", "back again")
+    assert await texts(bob.page, "table-chat") == ["still there?", "back again"]

@@ -97,6 +97,8 @@ export class Socket {
     this.ping = null;
     this.rewatchTimer = null; // a refused watch's re-send, on its way
     this.rewatchTries = 0;
+    this.retryMs = 1000; // the wait before reconnecting after a drop (doubles, at most 10 s)
+    this.wanted = () => false; // another reason to stay connected (chat.js: an open panel)
   }
 
   /** Whether ``m`` was a refusal of this socket's watch that is being sent again (the page
@@ -134,7 +136,7 @@ export class Socket {
       const ws = new WebSocket(url);
       ws.onopen = () => {
         ws.send(JSON.stringify({ type: "auth", token: session.me.token }));
-        this.ws = ws; this.opening = null; resolve();
+        this.ws = ws; this.opening = null; this.retryMs = 1000; resolve();
       };
       ws.onerror = () => { this.opening = null; reject(new Error("websocket failed")); };
       ws.onmessage = (ev) => {
@@ -144,12 +146,18 @@ export class Socket {
       ws.onclose = (ev) => {
         this.ws = null;
         this.opening = null;
+        // a drop the page did not ask for: back again while a game is watched or a chat
+        // panel is open (its welcome frame makes chat.js join every panel again)
+        const wanted = () => !this.closedByUs && (this.watching || this.wanted());
         if (ev.code === 4401) { // the token expired, or the session was revoked
-          refresh().then(() => { if (!this.closedByUs && this.watching) this.resume(); }, () => {
+          refresh().then(() => { if (wanted()) this.resume(); }, () => {
             this.watching = null;
             if (this.onAuthLost) this.onAuthLost();
           });
-        } else if (!this.closedByUs && this.watching) setTimeout(() => this.resume(), 1000);
+        } else if (wanted()) {
+          setTimeout(() => this.resume(), this.retryMs);
+          this.retryMs = Math.min(this.retryMs * 2, 10000);
+        }
       };
     }));
     clearInterval(this.ping);
@@ -163,7 +171,7 @@ export class Socket {
       const w = this.watching;
       if (w) this.send({ type: "watch", v: WATCH_VERSION, game_id: w.game_id, after_seq: w.seq, after_record: w.record });
     } catch {
-      setTimeout(() => this.resume(), 2000);
+      // a failed attempt's close event schedules the next one (onclose), later each time
     }
   }
 

@@ -27,6 +27,7 @@ const clock = (ts) => new Date(ts).toTimeString().slice(0, 5);
 export function attach(s, whoami) {
   socket = s;
   me = whoami;
+  socket.wanted = () => panels.size > 0; // a dropped socket comes back while a panel is open
 }
 
 /** Open a panel in the container for a place ({table_id} or {game_id}). */
@@ -82,8 +83,9 @@ function send(panel) {
   if (socket.send({ type: "chat", cmd_id, channel, text, ...panel.place })) {
     panel.input.value = "";
     fill(panel.status);
-  } else {
-    fill(panel.status, "Not connected; try again in a moment.");
+  } else { // the text stays in the box; the panel joins again once the socket is back
+    fill(panel.status, "Not connected; reconnecting, try again in a moment.");
+    socket.connect().catch(() => {});
   }
 }
 
