@@ -120,8 +120,9 @@ class _Timed:
     def _deadline(self) -> Callable[[], bool] | None:
         if self.budget_s is None:
             return None
-        end = time.process_time() + self.budget_s
-        return lambda: time.process_time() >= end
+        from shared.rules._kit.search import deadline_within
+
+        return deadline_within(self.budget_s, time.process_time)
 
     def act(self, view: Any, legal: Sequence[Any], seat: int) -> Any:
         t0 = time.process_time()

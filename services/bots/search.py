@@ -7,14 +7,16 @@ budget (``LEVELS[level].time_s``: hard 2 s, normal 0.5 s, easy 0.15 s) that cove
 a worker too:
 
 * the seat waits for a free worker at most until its budget is spent;
-* the worker gets the rest of the budget as its deadline (the search checks it between
-  iterations, ``SearchBot.act(..., deadline)``);
-* the runner waits for the answer at most the budget plus ``GRACE_S`` (one iteration that
-  started just before the deadline, and the process hop);
+* the worker gets the rest of the budget less ``HOP_S`` (the process hop both ways) as its
+  deadline; the search asks it between iterations and stops once one more iteration as
+  long as its longest yet would end past it (``deadline_within``), so the last iteration
+  does not run over;
+* the runner waits for the answer at most the rest of the budget, never beyond it;
 
 and whenever one of these runs out, the seat plays the heuristic bot's move instead (it is
-computed here, in microseconds). The bot sees only what the gateway sends the seat: its
-view, its legal actions, its own slots and the public parts already committed.
+computed here, in microseconds). So a decision takes at most its budget. The bot sees only
+what the gateway sends the seat: its view, its legal actions, its own slots and the public
+parts already committed.
 
 Between the slots of one sealed round a search bot remembers the plan it chose
 (``SearchBot._sealed``); the worker is stateless, so that memory travels with each call.
@@ -41,12 +43,12 @@ import structlog
 from clients.sdk.bot_player import play_with
 from clients.sdk.client import Client, GameSession
 from shared.rules import registry
-from shared.rules._kit.search import LEVELS
+from shared.rules._kit.search import LEVELS, deadline_within
 from shared.rules.api import SealedSlot
 
 log = structlog.get_logger("bots.search")
 SEARCH_KINDS = frozenset(LEVELS)  # "easy", "normal", "hard"
-GRACE_S = 0.25  # beyond the budget: the last iteration and the process hop
+HOP_S = 0.05  # of the budget, kept back from the worker's deadline: the process hop
 
 Memory = dict[str, dict[str, Any]]  # round id -> own slot key -> choice (SearchBot._sealed)
 
@@ -56,11 +58,7 @@ def decide(game: str, level: str, seed: int, budget_s: float, memory: Memory,
     """One decision in a worker process: ``request`` is {"act": view, legal, seat} or
     {"choose": view, slot, seat, public_parts}, each with the "remembered" public record.
     Returns (choice, memory, iterations)."""
-    end = time.monotonic() + max(0.0, budget_s)
-
-    def deadline() -> bool:
-        return time.monotonic() >= end
-
+    deadline = deadline_within(max(0.0, budget_s), time.monotonic)
     bot = registry.get_search_bot(game, level, seed)
     bot._sealed = memory
     bot.remembered = request.get("remembered")
@@ -108,9 +106,9 @@ class SearchPool:
             if left <= 0:
                 return None
             fut = loop.run_in_executor(self.executor(), decide, game, level,
-                                       secrets.randbits(32), left, memory, request)
+                                       secrets.randbits(32), left - HOP_S, memory, request)
             try:
-                return await asyncio.wait_for(asyncio.shield(fut), left + GRACE_S)
+                return await asyncio.wait_for(asyncio.shield(fut), left)
             except TimeoutError:  # the worker is still busy: its slot frees when it ends
                 held = False
                 fut.add_done_callback(self._free)

@@ -591,6 +591,26 @@ class SearchBot:
         return choice
 
 
+def deadline_within(budget_s: float, clock: Callable[[], float]) -> Deadline:
+    """A deadline that keeps a decision inside ``budget_s`` of ``clock`` (the runner's: wall
+    or CPU time; this module reads none itself), counted from now. The search asks it once
+    before each iteration, so the longest gap between two asks is the longest iteration
+    yet: it says stop once another such iteration would end past the budget, not once the
+    budget is spent (which let the last iteration run over it)."""
+    end = clock() + budget_s
+    last = clock()
+    longest = 0.0
+
+    def deadline() -> bool:
+        nonlocal last, longest
+        now = clock()
+        longest = max(longest, now - last)
+        last = now
+        return now + longest >= end
+
+    return deadline
+
+
 def seeded_heuristic(spec: SearchSpec, rng: random.Random) -> Any:
     """A fresh heuristic of the spec, its own draws (if it has an ``rng``) seeded from
     ``rng``, so a seeded search is reproducible."""

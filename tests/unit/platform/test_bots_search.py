@@ -6,12 +6,14 @@ the stateless workers, and the lobby's add-bot kinds."""
 from __future__ import annotations
 
 import asyncio
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
+from services.bots import search
 from services.bots.search import SEARCH_KINDS, SearchPool, SearchSeat, decide
 from shared.protocol import lobby as lm
 from shared.rules import registry
@@ -83,6 +85,41 @@ def test_no_budget_left_means_no_search() -> None:
             return await SearchPool(1, ex).decide("empire-nyc", "hard", {}, request, 0.0)
 
     assert asyncio.run(run()) is None
+
+
+def test_an_answer_later_than_the_budget_is_not_waited_for(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runner waits for a worker at most the decision's budget (hard <= 2 s, issue 22),
+    not beyond it: it gives the worker the budget less the process hop (``HOP_S``), and a
+    worker late past the budget (here 0.12 s, which the old quarter-second grace waited
+    for) leaves the seat the heuristic's move."""
+    given: list[float] = []
+
+    def slow(game: str, level: str, seed: int, budget_s: float, memory: Any,
+             request: Any) -> tuple[Any, Any, int]:
+        given.append(budget_s)
+        time.sleep(budget_s + search.HOP_S + 0.12)
+        return "late", memory, 1
+
+    def quick(game: str, level: str, seed: int, budget_s: float, memory: Any,
+              request: Any) -> tuple[Any, Any, int]:
+        given.append(budget_s)
+        return "in time", memory, 1
+
+    async def run() -> list[Any]:
+        with ThreadPoolExecutor(1) as ex:
+            pool = SearchPool(1, ex)
+            monkeypatch.setattr(search, "decide", slow)
+            late = await pool.decide("empire-nyc", "hard", {}, {}, 0.3)
+            await asyncio.sleep(0.3)  # the slow worker's slot comes back when it ends
+            monkeypatch.setattr(search, "decide", quick)
+            on_time = await pool.decide("empire-nyc", "hard", {}, {}, 0.3)
+            return [late, on_time]
+
+    late, on_time = asyncio.run(run())
+    assert late is None
+    assert on_time is not None and on_time[0] == "in time"
+    assert given[0] <= 0.3 - search.HOP_S + 1e-9 and given[1] <= 0.3 - search.HOP_S + 1e-9
 
 
 def test_a_busy_pool_makes_a_seat_play_the_heuristic_move() -> None:

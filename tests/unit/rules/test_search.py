@@ -11,7 +11,14 @@ import pytest
 
 from shared.rules import registry
 from shared.rules._kit.playout import bot_actor, bot_chooser, play
-from shared.rules._kit.search import LEVELS, Level, SearchBot, final_choice, win_shares
+from shared.rules._kit.search import (
+    LEVELS,
+    Level,
+    SearchBot,
+    deadline_within,
+    final_choice,
+    win_shares,
+)
 from shared.rules.api import Act, Rejection, Simultaneous, Turn
 
 pytestmark = pytest.mark.unit
@@ -300,3 +307,36 @@ def test_other_seats_are_modelled_by_their_own_heuristic_restyled_every_iteratio
     duel = Searcher(game, counting, TINY, random.Random(3), own)
     duel.iterate(game.view(state2, seat2), root2, _Node(), None)
     assert duel.seats == 2 and not duel.others and duel.policy(1 - seat2, seat2) is own
+
+
+class _Clock:
+    """A clock the test moves: each iteration of a search loop costs what the test says."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize("costs", [[0.3] * 10, [0.1, 0.1, 0.2, 0.25, 0.25, 0.25, 0.25],
+                                   [0.0, 0.05] * 40, [0.45, 0.4, 0.3, 0.3]])
+def test_the_deadline_stops_before_an_iteration_would_run_past_the_budget(
+        costs: list[float]) -> None:
+    """Issue 22, hard <= 2 s: the search asks the deadline before each iteration. One that
+    only says "the budget is spent" lets the last iteration run over it (hard's decisions
+    took up to 2.16 s); this one stops once an iteration as long as the longest yet would
+    end past the budget, so iterations no longer than the longest seen end inside it."""
+    clock = _Clock()
+    deadline = deadline_within(1.0, clock)
+    done = 0
+    for cost in costs:
+        if deadline():
+            break
+        clock.now += cost
+        done += 1
+    spent = clock.now - 100.0
+    assert spent <= 1.0 + 1e-9, (costs, spent)
+    assert done > 0 and spent > 1.0 - 2 * max(costs)  # and the budget is used, not wasted
+    no_budget = deadline_within(0.0, clock)
+    assert no_budget()
