@@ -7,23 +7,48 @@ once from the seat's view (a fresh bot, seed = the position's number); the count
 its choice differs from the heuristic's own choice there. Variants are ``bench.ladder``
 entrants (``normal``, ``hard``, ``normal~iterations=400~prior_bias=0.1``, ...).
 
+With ``--judge N`` each move the variant chose instead of the heuristic's (on a turn) is
+judged against the heuristic's own: both are played from the true state (every hand and the
+deck as they are), N playouts each to the end of the game, every seat played by its
+heuristic with a random legal move one time in ten (so the playouts differ), scored as the
+search scores a finished game (half the result, half ``evaluate``'s margin). The report gives
+the mean difference per deviation (the variant's move minus the heuristic's, in the seat's
+win share) with its standard error, and how many deviations came out better and worse. It
+knows what no seat knows, so it says whether the moves were better in these deals, not
+whether they were wise with what the seat could see; over many positions that is the usual
+test of a search's deviations from its prior.
+
 ```sh
 python -m bench.search_deviation --game empires-end --positions 30 --levels normal,hard
 python -m bench.search_deviation --game empire-cards --seats 3 --options '{"max_hands": 2}'
+python -m bench.search_deviation --game empire-cards --seats 3 --options '{"max_hands": 2}' \
+    --levels hard,hard~prior_bias_multi=0.1 --positions 40 --judge 24
 ```
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import math
+import random
+import statistics
 from collections.abc import Sequence
 from typing import Any
 
 from bench.ladder import search_level
 from shared.rules import registry
 from shared.rules._kit.playout import play
-from shared.rules._kit.search import SearchBot
+from shared.rules._kit.search import (
+    Level,
+    SearchBot,
+    Searcher,
+    _Node,
+    _Root,
+    key_of,
+    seeded_heuristic,
+)
 from shared.rules.api import Simultaneous, Turn
 
 
@@ -45,9 +70,34 @@ def positions(name: str, n: int, seats: int = 2, options: dict[str, Any] | None 
     return cases[:: max(1, len(cases) // n)][:n]
 
 
-def deviations(name: str, level: str, cases: list[tuple[Any, Any, int]]) -> int:
+JUDGE = Level("judge", iterations=0, time_s=0.0, tree_depth=1, rollout_depth=1_000_000,
+              heuristic=0.9)
+
+
+def judge(name: str, state: Any, seat: int, move: Any, playouts: int, seed: int) -> float:
+    """The seat's mean reward over ``playouts`` playouts from the true ``state`` after
+    ``move`` (a turn's action): the search's own iteration with the true state as its only
+    determinization, one candidate at the root and the rollout to the end of the game."""
+    game = registry.get(name)
+    spec = registry.get_search_spec(name)
+    oracle = dataclasses.replace(spec, determinize=lambda view, s, rng: state, recall=None)
+    searcher = Searcher(game, oracle, JUDGE, random.Random(seed), seeded_heuristic(
+        spec, random.Random(seed)))
+    tree = _Node()
+    root = _Root(seat=seat, legal=[move])
+    for _ in range(playouts):
+        searcher.iterate({}, root, tree, move)
+    child = tree.children[key_of(move)]
+    return child.value / max(1, child.visits)
+
+
+def deviations(name: str, level: str, cases: list[tuple[Any, Any, int]],
+               playouts: int = 0) -> int:
+    """How often ``level`` leaves the heuristic's move; with ``playouts``, each such move on a
+    turn is judged against the heuristic's (``judge``) and the figures printed."""
     game = registry.get(name)
     out = 0
+    diffs: list[float] = []
     for i, (state, node, seat) in enumerate(cases):
         bot = SearchBot(game, registry.get_search_spec(name), search_level(level), seed=i)
         view = game.view(state, seat)
@@ -60,6 +110,17 @@ def deviations(name: str, level: str, cases: list[tuple[Any, Any, int]]) -> int:
             heuristic = bot.heuristic.choose(view, slot, seat, {})
             choice = bot.choose(view, slot, seat, {})
         out += choice != heuristic
+        if playouts and choice != heuristic and isinstance(node, Turn):
+            mine = judge(name, state, seat, choice, playouts, seed=1000 + i)
+            theirs = judge(name, state, seat, heuristic, playouts, seed=1000 + i)
+            diffs.append(mine - theirs)
+    if diffs:
+        mean = statistics.fmean(diffs)
+        se = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else float("nan")
+        better = sum(d > 0 for d in diffs)
+        worse = sum(d < 0 for d in diffs)
+        print(f"{name} {level:40} judged {len(diffs)} deviations ({playouts} playouts a move): "
+              f"mean {mean:+.3f} (se {se:.3f}), better {better}, worse {worse}", flush=True)
     return out
 
 
@@ -70,10 +131,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--levels", default="normal,normal~iterations=400,hard")
     parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--options", default="{}", help="the game's options, JSON")
+    parser.add_argument("--judge", type=int, default=0,
+                        help="playouts per move to judge each deviation on a turn (0: none)")
     args = parser.parse_args(argv)
     cases = positions(args.game, args.positions, args.seats, json.loads(args.options))
     for level in args.levels.split(","):
-        n = deviations(args.game, level, cases)
+        n = deviations(args.game, level, cases, args.judge)
         print(f"{args.game} {level:40} leaves the heuristic's move in {n}/{len(cases)}",
               flush=True)
 

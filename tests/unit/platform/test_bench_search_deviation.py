@@ -1,0 +1,38 @@
+"""The deviation judge (bench/search_deviation.py, issue 22): a move played out from the true
+state, the same figure for the same seed, a win share."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from bench import search_deviation
+from shared.rules import registry
+from shared.rules.api import Turn
+
+pytestmark = pytest.mark.unit
+
+
+def test_the_judge_plays_a_move_out_from_the_true_state(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    game = registry.get("empire")
+    cases = [c for c in search_deviation.positions("empire", 12) if isinstance(c[1], Turn)]
+    state, _, seat = cases[0]
+    legal = list(game.legal_actions(state, seat))
+    spec = registry.get_search_spec("empire")
+
+    def never(*_: object) -> object:  # the judge knows the state: it never samples one
+        raise AssertionError("the judge determinized")
+
+    blind = dataclasses.replace(spec, determinize=never)
+    monkeypatch.setattr(search_deviation.registry, "get_search_spec", lambda name: blind)
+    first = search_deviation.judge("empire", state, seat, legal[0], 3, seed=7)
+    assert 0.0 <= first <= 1.0
+    assert search_deviation.judge("empire", state, seat, legal[0], 3, seed=7) == first
+    monkeypatch.undo()
+
+    # a variant that leaves the heuristic's move is judged, and the figures printed
+    n = search_deviation.deviations("empire", "easy~prior_bias=0~caution=0", cases[:4], 2)
+    out = capsys.readouterr().out
+    assert n >= 1 and f"judged {n} deviations (2 playouts a move)" in out
