@@ -3,7 +3,8 @@
 A search bot sees what a client sees: its view (``game.view(state, seat)``) and its legal
 actions or sealed slot. The bot runner calls it through the contract's ``Bot`` methods, so it
 gets nothing more. The search takes no input from a clock. The runner may pass a ``deadline``
-callable, built from ``Level.time_s``, that says when to stop. Every iteration:
+callable, built from ``Level.time_s`` and the runner's clock by ``deadline_within``, that says
+when to stop (before an iteration would run past the budget). Every iteration:
 
 1. **Determinize.** It samples a full state consistent with the view with the game's
    ``determinize(view, seat, rng)``: hidden hands, deck orders and missions, drawn afresh
