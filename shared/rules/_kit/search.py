@@ -39,7 +39,9 @@ The chosen move is the root candidate with the best lower confidence bound (mean
 ``caution / sqrt(visits)``), where the heuristic's own choice gets a margin added
 (``Level.margin``: ``prior_bias``, or ``prior_bias_multi`` at a table of 3 or more seats,
 whose size the search reads off its first determinization). A small budget therefore keeps
-the heuristic's move unless the samples clearly disagree. Levels differ in iterations, tree
+the heuristic's move unless the samples clearly disagree; a game whose search cannot tell close
+moves apart at 3+ seats keeps a margin there whatever the level (``SearchSpec.margin_multi``:
+Empire's End, the Card Game and New York keep 0.1). Levels differ in iterations, tree
 depth, rollout length, that margin and the time the runner should allow (``LEVELS``). Hard is
 normal's estimator with 4x the samples, a smaller margin at 2 seats and none at 3 or more
 (issue 22: with a deeper tree and longer rollouts it did not beat normal). The references are
@@ -169,6 +171,17 @@ class SearchSpec:
     # matter; at 2 seats its search against normal did no better with it: bench/README.md,
     # "Bot ladder, 2026-11-29, fourth pass")
     restyle_seats: int = 3
+    # the least margin (``Level.margin``) the heuristic's move keeps at a table of 3 or more
+    # in this game: where the search's estimates there are too close to tell moves apart,
+    # hard's margin of 0 lets it leave the heuristic on noise (bench/README.md, "Bot
+    # ladder, 2026-11-29, fifth pass": ``bench.search_deviation --judge``)
+    margin_multi: float = 0.0
+
+    def margin(self, level: Level, seats: int) -> float:
+        """The heuristic's margin for ``level`` at a table of ``seats`` in this game."""
+        if seats >= 3:
+            return max(level.margin(seats), self.margin_multi)
+        return level.margin(seats)
 
 
 @dataclass
@@ -351,7 +364,7 @@ class Searcher:
             state = self.spec.determinize(view, seat, self.rng)
         if not self.seats:  # the table size: one estimate per seat
             self.seats = len(self.spec.evaluate(state))
-            self.bias = level.margin(self.seats)
+            self.bias = self.spec.margin(level, self.seats)
         path: list[_Node] = [tree]
         node: _Node | None = tree
         depth = 0  # own decisions in the tree so far
@@ -498,18 +511,19 @@ class Searcher:
         by_key = {key_of(o): o for o in options}
         stats = {k: (c.value / c.visits, c.visits) for k, c in tree.children.items()
                  if k in by_key and c.visits}
-        best = final_choice(stats, key_of(fallback), self.level, self.seats)
+        best = final_choice(stats, key_of(fallback), self.level, self.seats, self.bias)
         return by_key[best] if best is not None else fallback
 
 
 def final_choice(stats: dict[str, tuple[float, int]], prior: str, level: Level,
-                 seats: int = 2) -> str | None:
+                 seats: int = 2, bias: float | None = None) -> str | None:
     """The decision among the root candidates, ``stats``: key -> (mean reward, visits). Each
     gets a lower confidence bound, mean - ``caution / sqrt(visits)``, and the heuristic's
-    choice (``prior``) the level's margin at a table of ``seats`` (``Level.margin``) more: it
-    stays unless another is better by more than the noise of its samples and that margin
-    (None: nothing was tried)."""
-    bias = level.margin(seats)
+    choice (``prior``) the level's margin at a table of ``seats`` (``Level.margin``; ``bias``:
+    the search's own, ``SearchSpec.margin``) more: it stays unless another is better by more
+    than the noise of its samples and that margin (None: nothing was tried)."""
+    if bias is None:
+        bias = level.margin(seats)
 
     def confident(k: str) -> float:
         mean, visits = stats[k]

@@ -119,4 +119,10 @@ def _heuristic() -> Any:
     return HeuristicBot()
 
 
-SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic)
+# Issue 22: at 3+ seats the search keeps a margin of 0.1 for the heuristic's move
+# (``SearchSpec.margin_multi``; hard's own is 0 there). ``bench.search_deviation --judge 10``
+# at 3 seats, 30 positions (bench/README.md, "Bot ladder, 2026-11-29, fifth pass"): with a
+# margin of 0 hard leaves the heuristic's move at 22, judged +0.004 (se 0.037) a move; with
+# 0.1 at 3, judged +0.133 (se 0.067), 3 better and none worse.
+SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
+                    margin_multi=0.1)

@@ -4,6 +4,7 @@ decision of every game from the view alone, the budget as an input (iterations, 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -155,6 +156,27 @@ def test_the_search_reads_the_table_size_off_its_determinization(name: str, seat
     searcher.iterate(game.view(state, seat), root, _Node(), None)
     assert searcher.seats == seats
     assert searcher.bias == (0.05 if seats >= 3 else 0.25)
+
+
+def test_a_game_may_keep_a_margin_at_three_seats_and_more() -> None:
+    """``SearchSpec.margin_multi``: the least margin the heuristic's move keeps at 3+ seats in
+    a game whose search cannot tell close moves apart there (hard's own is 0); a level's
+    larger margin stays, and 2 seats are the level's alone. The search's tree and its final
+    choice both use it."""
+    from shared.rules._kit.search import Searcher, _Node
+
+    spec = dataclasses.replace(registry.get_search_spec("empire-engine"), margin_multi=0.2)
+    hard, normal = LEVELS["hard"], LEVELS["normal"]
+    assert [spec.margin(hard, n) for n in (2, 3, 4)] == [0.1, 0.2, 0.2]
+    assert [spec.margin(normal, n) for n in (2, 3)] == [0.3, 0.3]
+    close = {"h": (0.30, 100), "x": (0.45, 100)}  # better by 0.15: hard's 0 would take it
+    assert final_choice(close, "h", hard, 3) == "x"
+    assert final_choice(close, "h", hard, 3, spec.margin(hard, 3)) == "h"
+    game = registry.get("empire-engine")
+    searcher = Searcher(game, spec, hard, random.Random(1), spec.heuristic())
+    state, node, seat = decisions("empire-engine", 1, seats=3)[0]
+    searcher.iterate(game.view(state, seat), _root_of(game, state, node, seat), _Node(), None)
+    assert (searcher.seats, searcher.bias) == (3, 0.2)
 
 
 def test_the_final_choice_leaves_the_heuristic_only_on_a_margin_beyond_the_noise() -> None:
