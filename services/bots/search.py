@@ -21,10 +21,11 @@ parts already committed.
 Between the slots of one sealed round a search bot remembers the plan it chose
 (``SearchBot._sealed``); the worker is stateless, so that memory travels with each call.
 So does what the seat remembers of the public record (``SearchSpec.remember``: the Engine's
-tally of the hidden score piles, EE-12). The runner folds in the public events of the game's
-record, which a watch replays from the game's first entry whatever the moment it began (a
-view carries only its own change's events), and sends None (the search then samples without
-it) while the record has not yet caught up with the latest view that brought a public event.
+tally of the hidden score piles, EE-12; the Card Game's discard piles under their tops, CG-16).
+The runner folds in the public events of the game's record, which a watch replays from the
+game's first entry whatever the moment it began (a view carries only its own change's
+events), and sends None (the search then samples without it) while the record has not yet
+caught up with the latest view that brought a public event.
 """
 
 from __future__ import annotations

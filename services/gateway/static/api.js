@@ -148,13 +148,13 @@ export class Socket {
         this.opening = null;
         // a drop the page did not ask for: back again while a game is watched or a chat
         // panel is open (its welcome frame makes chat.js join every panel again)
-        const wanted = () => !this.closedByUs && (this.watching || this.wanted());
+        const keepOpen = () => !this.closedByUs && (this.watching || this.wanted());
         if (ev.code === 4401) { // the token expired, or the session was revoked
-          refresh().then(() => { if (wanted()) this.resume(); }, () => {
+          refresh().then(() => { if (keepOpen()) this.resume(); }, () => {
             this.watching = null;
             if (this.onAuthLost) this.onAuthLost();
           });
-        } else if (wanted()) {
+        } else if (keepOpen()) {
           setTimeout(() => this.resume(), this.retryMs);
           this.retryMs = Math.min(this.retryMs * 2, 10000);
         }

@@ -10,7 +10,8 @@ when to stop (before an iteration would run past the budget). Every iteration:
    ``determinize(view, seat, rng)``: hidden hands, deck orders and missions, drawn afresh
    from what the seat cannot see. The sample never looks at the true state, because it only
    has the view, and what the seat remembers of the public record: a game whose view forgets
-   what every player saw (the Engine's hidden score piles, EE-12) gives ``SearchSpec.remember``
+   what every player saw (the Engine's hidden score piles, EE-12; the Card Game's discard
+   piles under their tops, CG-16) gives ``SearchSpec.remember``
    and ``recall``, and the bot folds the public events it was sent into its memory
    (``SearchBot.observe``; the bot runner reads them off the game's record).
 2. **Tree.** This is open-loop, single-observer ISMCTS (Cowling, Powley & Whitehouse, 2012).

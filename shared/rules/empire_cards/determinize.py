@@ -15,8 +15,12 @@ interactions, the match ledger. Hidden, and sampled from the view alone:
 * **Bookkeeping** that never changes a decision: rebuild counters and owed draws (the latter
   is empty at any decision).
 
-Cards the seat once saw leave (discards under the top, trades, tributes) are not remembered.
-The sample uses less than a good memory would, never more than the view.
+``determinize`` uses the view alone. ``recall`` also uses what the seat remembers of the hand's
+public events (``memory.remember``): the cards under each pile's top, cards known to be in
+another hand (stolen from a pile, taken from an army), and the battle demands a hand answered
+"no" to since its last new card (its sampled hand then holds none, while the pool allows).
+Cards passed face down are not remembered, even by the seat that passed them (its bot reads
+only the public record).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from shared.rules.empire_cards.cards import sorted_cards
 from shared.rules.empire_cards.data import REGIMES
 from shared.rules.empire_cards.interact import matches_demand
 from shared.rules.empire_cards.match import all_cards, has_won_condition
+from shared.rules.empire_cards.memory import fits, remember
 from shared.rules.empire_cards.state import (
     Battle,
     Options,
@@ -54,6 +59,60 @@ def _table_cards(p: dict[str, Any]) -> list[str]:
 
 
 def determinize(view: dict[str, Json], seat: int, rng: random.Random) -> State:
+    return _sample(view, seat, rng, {}, {})
+
+
+def _deal(unknown: list[str], k: int, lacks: list[list[Any]]) -> tuple[list[str], list[str]]:
+    """``k`` cards off the shuffled pool for a hand, none answering a demand it said "no" to
+    (while the pool has enough); the pool left."""
+    if not lacks:
+        return unknown[:k], unknown[k:]
+    ok = [i for i, c in enumerate(unknown) if not any(fits(c, d) for d in lacks)][:k]
+    if len(ok) < k:
+        chosen = set(ok)
+        ok += [i for i in range(len(unknown)) if i not in chosen][: k - len(ok)]
+    taken = set(ok)
+    return [unknown[i] for i in ok], [c for i, c in enumerate(unknown) if i not in taken]
+
+
+def recall(view: dict[str, Json], seat: int, rng: random.Random, memory: Json) -> State:
+    """``determinize`` with the seat's memory of the hand (``memory.remember``): each pile
+    the memory agrees with (its height and top card are the view's) is dealt as remembered,
+    and the cards known to be in a hand are put there; the rest is sampled as before."""
+    v: dict[str, Any] = view
+    m: Any = memory
+    if not isinstance(m, dict):
+        return determinize(view, seat, rng)
+    seen = set(v.get("hand", []))
+    for p in v["players"]:
+        seen.update(_table_cards(p))
+    piles: dict[int, list[str]] = {}
+    below: set[str] = set()
+    for s, p in enumerate(v["players"]):
+        pile = [str(c) for c in m["piles"].get(str(s), [])]
+        under = pile[:-1]
+        if (len(pile) != int(p["discard_size"]) or (pile[-1] if pile else None) != p["discard_top"]
+                or any(c in seen or c in below for c in under) or len(set(under)) < len(under)):
+            continue  # not what the view shows: sampled instead
+        piles[s] = pile
+        below.update(under)
+    known: dict[int, list[str]] = {}
+    claimed: set[str] = set()
+    for s, p in enumerate(v["players"]):
+        cards = [str(c) for c in m["known"].get(str(s), [])
+                 if c not in seen and c not in below and c not in claimed]
+        if s == seat or not cards:
+            continue
+        known[s] = list(dict.fromkeys(cards))[: int(p["hand_size"])]
+        claimed.update(known[s])
+    lacks = {int(s): [list(d) for d in ds] for s, ds in m.get("lacks", {}).items()
+             if int(s) != seat}
+    return _sample(view, seat, rng, piles, known, lacks)
+
+
+def _sample(view: dict[str, Json], seat: int, rng: random.Random,
+            piles: dict[int, list[str]], known: dict[int, list[str]],
+            lacks: dict[int, list[list[Any]]] | None = None) -> State:
     v: dict[str, Any] = view
     n = int(v["n_seats"])
     players = v["players"]
@@ -62,35 +121,46 @@ def determinize(view: dict[str, Json], seat: int, rng: random.Random) -> State:
     seen = set(hand)
     for p in players:
         seen.update(_table_cards(p))
-    unknown = [c for c in all_cards(n) if c not in seen]
+    fixed = {c for pile in piles.values() for c in pile} | {c for h in known.values() for c in h}
+    unknown = [c for c in all_cards(n) if c not in seen and c not in fixed]
     rng.shuffle(unknown)
-    placed: dict[int, list[str]] = {s: [] for s in range(n)}  # cards known to be in a hand
+    # cards known to be in a hand
+    placed: dict[int, list[str]] = {s: list(known.get(s, ())) for s in range(n)}
     trade = pending.get("trade")
-    if trade is not None and trade.get("card") is not None and trade["target"] != seat:
-        placed[trade["target"]].append(trade["card"])  # the seat passed it (CG-5)
+    if (trade is not None and trade.get("card") is not None and trade["target"] != seat
+            and trade["card"] in unknown):  # the seat passed it (CG-5)
+        placed[trade["target"]].append(trade["card"])
         unknown.remove(trade["card"])
     battle = pending.get("battle")
-    if battle is not None and v["phase"] in BATTLE_PHASES and battle["defender"] != seat:
+    if (battle is not None and v["phase"] in BATTLE_PHASES and battle["defender"] != seat
+            and not any(matches_demand(c, battle["rank"], battle["suit"])
+                        for c in placed[battle["defender"]])):
         fits = [c for c in unknown if matches_demand(c, battle["rank"], battle["suit"])]
         if fits:  # the defender answered "yes" (CG-20)
             card = rng.choice(fits)
             placed[battle["defender"]].append(card)
             unknown.remove(card)
+    for s, p in enumerate(players):  # (a known card beyond the hand's size: back to the pool)
+        while s != seat and len(placed[s]) > int(p["hand_size"]):
+            unknown.append(placed[s].pop(0))
     hands: list[list[str]] = []
     for s, p in enumerate(players):
         if s == seat:
             hands.append(hand)
             continue
         k = max(0, int(p["hand_size"]) - len(placed[s]))
-        hands.append(placed[s] + unknown[:k])
-        unknown = unknown[k:]
+        dealt, unknown = _deal(unknown, k, (lacks or {}).get(s, []))
+        hands.append(placed[s] + dealt)
     deck = unknown[: int(v["deck_size"])]
     unknown = unknown[len(deck):]
     new_players = []
     for s, p in enumerate(players):
-        below = max(0, int(p["discard_size"]) - 1)
-        pile = unknown[:below] + ([p["discard_top"]] if p["discard_top"] is not None else [])
-        unknown = unknown[below:]
+        if s in piles:
+            pile = piles[s]
+        else:
+            below = max(0, int(p["discard_size"]) - 1)
+            pile = unknown[:below] + ([p["discard_top"]] if p["discard_top"] is not None else [])
+            unknown = unknown[below:]
         ach = p["achievements"]
         new_players.append(Player(
             hand=sorted_cards(hands[s]),
@@ -178,4 +248,4 @@ def _heuristic() -> Any:
 # better and 12 worse (noise: the hand's progress moves little in a rollout); with 0.1 at 1,
 # judged better.
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
-                    margin_multi=0.1)
+                    margin_multi=0.1, remember=remember, recall=recall)
