@@ -3,7 +3,8 @@
 The positions are every k-th decision with a real choice in heuristic games (2 seats unless
 ``--seats``; the Card Game needs 3; seeds 20001-20003, the tuning seeds, not the ladder's
 10000+; ``--options`` as in ``bench.ladder``). Each variant decides each position
-once from the seat's view (a fresh bot, seed = the position's number); the count is how often
+once from the seat's view and what it remembers of the events so far (a fresh bot, seed = the
+position's number; ``--no-memory``: the view alone); the count is how often
 its choice differs from the heuristic's own choice there. Variants are ``bench.ladder``
 entrants (``normal``, ``hard``, ``normal~iterations=400~prior_bias=0.1``, ...).
 
@@ -49,24 +50,32 @@ from shared.rules._kit.search import (
     key_of,
     seeded_heuristic,
 )
-from shared.rules.api import Simultaneous, Turn
+from shared.rules.api import Event, Simultaneous, Turn, client_events
+
+Case = tuple[Any, Any, int, list[Event]]
 
 
 def positions(name: str, n: int, seats: int = 2, options: dict[str, Any] | None = None
-              ) -> list[tuple[Any, Any, int]]:
-    """(state, pending node, seat) at ``n`` decisions with more than one choice."""
+              ) -> list[Case]:
+    """(state, pending node, seat, the game's events so far) at ``n`` decisions with more
+    than one choice."""
     game = registry.get(name)
-    seen: list[Any] = []
+    seen: list[tuple[Any, list[Event], int]] = []
     for seed in (20001, 20002, 20003):
-        play(game, seats, options or {}, seed=seed, max_steps=3000,
-             on_step=lambda s, m: seen.append(s))
-    cases: list[tuple[Any, Any, int]] = []
-    for state in seen:
+        events: list[Event] = []
+
+        def keep(state: Any, move: Any, events: list[Event] = events) -> None:
+            seen.append((state, events, len(events)))
+
+        play(game, seats, options or {}, seed=seed, max_steps=3000, on_step=keep,
+             on_events=events.extend)
+    cases: list[Case] = []
+    for state, events, upto in seen:
         node = game.next(state)
         if isinstance(node, Turn) and len(game.legal_actions(state, node.seats[0])) > 1:
-            cases.append((state, node, node.seats[0]))
+            cases.append((state, node, node.seats[0], events[:upto]))
         elif isinstance(node, Simultaneous) and len(node.slots[0].allowed or ()) > 1:
-            cases.append((state, node, node.slots[0].seat))
+            cases.append((state, node, node.slots[0].seat, events[:upto]))
     return cases[:: max(1, len(cases) // n)][:n]
 
 
@@ -91,15 +100,23 @@ def judge(name: str, state: Any, seat: int, move: Any, playouts: int, seed: int)
     return child.value / max(1, child.visits)
 
 
-def deviations(name: str, level: str, cases: list[tuple[Any, Any, int]],
-               playouts: int = 0) -> int:
+def deviations(name: str, level: str, cases: list[Case], playouts: int = 0,
+               memory: bool = True, margin_multi: float | None = None) -> int:
     """How often ``level`` leaves the heuristic's move; with ``playouts``, each such move on a
-    turn is judged against the heuristic's (``judge``) and the figures printed."""
+    turn is judged against the heuristic's (``judge``) and the figures printed. With
+    ``memory`` the bot first observes the events the seat's client got so far, as in a game
+    (``SearchSpec.remember``; the ladder and the bot runner do the same). ``margin_multi``
+    replaces the game's ``SearchSpec.margin_multi`` (the least margin at 3+ seats)."""
     game = registry.get(name)
+    spec = registry.get_search_spec(name)
+    if margin_multi is not None:
+        spec = dataclasses.replace(spec, margin_multi=margin_multi)
     out = 0
     diffs: list[float] = []
-    for i, (state, node, seat) in enumerate(cases):
-        bot = SearchBot(game, registry.get_search_spec(name), search_level(level), seed=i)
+    for i, (state, node, seat, events) in enumerate(cases):
+        bot = SearchBot(game, spec, search_level(level), seed=i)
+        if memory:
+            bot.observe(client_events(events, seat), seat)
         view = game.view(state, seat)
         if isinstance(node, Turn):
             legal = list(game.legal_actions(state, seat))
@@ -133,12 +150,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--options", default="{}", help="the game's options, JSON")
     parser.add_argument("--judge", type=int, default=0,
                         help="playouts per move to judge each deviation on a turn (0: none)")
+    parser.add_argument("--no-memory", action="store_true",
+                        help="the bots do not observe the game's events (SearchSpec.remember)")
+    parser.add_argument("--margin-multi", type=float, default=None,
+                        help="replace the game's SearchSpec.margin_multi (3+ seats)")
     args = parser.parse_args(argv)
     cases = positions(args.game, args.positions, args.seats, json.loads(args.options))
     for level in args.levels.split(","):
-        n = deviations(args.game, level, cases, args.judge)
-        print(f"{args.game} {level:40} leaves the heuristic's move in {n}/{len(cases)}",
-              flush=True)
+        n = deviations(args.game, level, cases, args.judge, memory=not args.no_memory,
+                       margin_multi=args.margin_multi)
+        print(f"{args.game} {level:40} leaves the heuristic's move in {n}/{len(cases)}"
+              f"{' (no memory)' if args.no_memory else ''}", flush=True)
 
 
 if __name__ == "__main__":

@@ -4,11 +4,13 @@ state, the same figure for the same seed, a win share."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pytest
 
 from bench import search_deviation
 from shared.rules import registry
+from shared.rules._kit.search import SearchBot
 from shared.rules.api import Turn
 
 pytestmark = pytest.mark.unit
@@ -18,7 +20,7 @@ def test_the_judge_plays_a_move_out_from_the_true_state(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     game = registry.get("empire")
     cases = [c for c in search_deviation.positions("empire", 12) if isinstance(c[1], Turn)]
-    state, _, seat = cases[0]
+    state, _, seat, _ = cases[0]
     legal = list(game.legal_actions(state, seat))
     spec = registry.get_search_spec("empire")
 
@@ -36,3 +38,21 @@ def test_the_judge_plays_a_move_out_from_the_true_state(
     n = search_deviation.deviations("empire", "easy~prior_bias=0~caution=0", cases[:4], 2)
     out = capsys.readouterr().out
     assert n >= 1 and f"judged {n} deviations (2 playouts a move)" in out
+
+
+def test_the_bots_observe_the_events_so_far_unless_told_not_to(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    cases = search_deviation.positions("empire-cards", 3, seats=3, options={"max_hands": 1})
+    assert all(len(c[3]) > 0 for c in cases)
+    seen: list[int] = []
+
+    class Watching(SearchBot):
+        def observe(self, events: Any, seat: int) -> None:
+            seen.append(len(events))
+            super().observe(events, seat)
+
+    monkeypatch.setattr(search_deviation, "SearchBot", Watching)
+    search_deviation.deviations("empire-cards", "easy~iterations=2", cases[:2])
+    assert len(seen) == 2 and all(n > 0 for n in seen)
+    search_deviation.deviations("empire-cards", "easy~iterations=2", cases[:2], memory=False)
+    assert len(seen) == 2
