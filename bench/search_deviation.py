@@ -6,7 +6,9 @@ The positions are every k-th decision with a real choice in heuristic games (2 s
 once from the seat's view and what it remembers of the events so far (a fresh bot, seed = the
 position's number; ``--no-memory``: the view alone); the count is how often
 its choice differs from the heuristic's own choice there. Variants are ``bench.ladder``
-entrants (``normal``, ``hard``, ``normal~iterations=400~prior_bias=0.1``, ...).
+entrants (``normal``, ``hard``, ``normal~iterations=400~prior_bias=0.1``, ...), or ``random``:
+a yardstick that always leaves it, for a random other legal move (turns only), so that
+``--judge`` shows how much a move can matter there.
 
 With ``--judge N`` each move the variant chose instead of the heuristic's (on a turn) is
 judged against the heuristic's own: both are played from the true state (every hand and the
@@ -114,14 +116,20 @@ def deviations(name: str, level: str, cases: list[Case], playouts: int = 0,
     out = 0
     diffs: list[float] = []
     for i, (state, node, seat, events) in enumerate(cases):
-        bot = SearchBot(game, spec, search_level(level), seed=i)
+        bot = SearchBot(game, spec, search_level("easy" if level == "random" else level), seed=i)
         if memory:
             bot.observe(client_events(events, seat), seat)
         view = game.view(state, seat)
         if isinstance(node, Turn):
             legal = list(game.legal_actions(state, seat))
             heuristic = bot.heuristic.act(view, legal, seat)
-            choice = bot.act(view, legal, seat)
+            if level == "random":  # the yardstick: any other legal move
+                others = [a for a in legal if a != heuristic]
+                choice = random.Random(i).choice(others) if others else heuristic
+            else:
+                choice = bot.act(view, legal, seat)
+        elif level == "random":
+            continue
         else:
             slot = next(s for s in node.slots if s.seat == seat)
             heuristic = bot.heuristic.choose(view, slot, seat, {})

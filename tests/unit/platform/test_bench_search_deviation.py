@@ -56,3 +56,10 @@ def test_the_bots_observe_the_events_so_far_unless_told_not_to(
     assert len(seen) == 2 and all(n > 0 for n in seen)
     search_deviation.deviations("empire-cards", "easy~iterations=2", cases[:2], memory=False)
     assert len(seen) == 2
+
+
+def test_the_random_yardstick_always_leaves_the_heuristics_move(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    cases = [c for c in search_deviation.positions("empire", 12) if isinstance(c[1], Turn)]
+    n = search_deviation.deviations("empire", "random", cases[:3], 2)
+    assert n == 3 and "judged 3 deviations (2 playouts a move)" in capsys.readouterr().out
