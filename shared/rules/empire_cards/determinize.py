@@ -245,7 +245,9 @@ def _heuristic() -> Any:
 # (``SearchSpec.margin_multi``; hard's own is 0 there). ``bench.search_deviation --judge 20``
 # at 3 seats, 40 positions (bench/README.md, "Bot ladder, 2026-11-29, fifth pass"): with a
 # margin of 0 hard leaves the heuristic's move at 29, judged +0.012 (se 0.021) a move, 13
-# better and 12 worse (noise: the hand's progress moves little in a rollout); with 0.1 at 1,
-# judged better.
+# better and 12 worse; with 0.1 at 1. The judge cannot tell the Card Game's moves apart: a
+# random other legal move is judged +0.003 (se 0.015) ("sixth pass"). The ladder leans to the
+# margin: one hard seat among heuristic seats took 0.25 of 8 first places with none, 0.48 of
+# 23 with it (neither significant).
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
                     margin_multi=0.1, remember=remember, recall=recall)

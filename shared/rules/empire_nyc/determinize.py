@@ -123,6 +123,9 @@ def _heuristic() -> Any:
 # (``SearchSpec.margin_multi``; hard's own is 0 there). ``bench.search_deviation --judge 10``
 # at 3 seats, 30 positions (bench/README.md, "Bot ladder, 2026-11-29, fifth pass"): with a
 # margin of 0 hard leaves the heuristic's move at 22, judged +0.004 (se 0.037) a move; with
-# 0.1 at 3, judged +0.133 (se 0.067), 3 better and none worse.
+# 0.1 at 3, judged +0.133 (se 0.067), 3 better and none worse. But the judge cannot tell New
+# York's moves apart at that size: a random other legal move is judged +0.022 (se 0.037)
+# ("sixth pass"), so these figures do not show that 0.1 is better; it is kept as in the
+# Card Game, where its ladder leaned that way.
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
                     margin_multi=0.1)

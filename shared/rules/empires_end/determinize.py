@@ -180,6 +180,7 @@ def _heuristic() -> Any:
 # (``SearchSpec.margin_multi``; hard's own is 0 there). ``bench.search_deviation --judge 20``
 # at 3 seats, 40 positions (bench/README.md, "Bot ladder, 2026-11-29, fifth pass"): with a
 # margin of 0 hard leaves the heuristic's move at 25, judged -0.005 (se 0.025) a move; with
-# 0.1 at 4, judged +0.105 (se 0.027), 3 better and none worse.
+# 0.1 at 4, judged +0.105 (se 0.027), 3 better and none worse. Here the judge does tell
+# moves apart: a random other legal move is judged -0.053 (se 0.023) ("sixth pass").
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
                     margin_multi=0.1)
