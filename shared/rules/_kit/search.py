@@ -159,7 +159,8 @@ class SearchSpec:
     # event knows and the view no longer shows (the Engine's hidden score piles, EE-12, are
     # the sum of public moves but one). ``remember`` folds the events a seat saw into a
     # summary; ``recall`` determinizes with it. The memory must be complete (every public
-    # event since the game began) or None: then ``determinize`` samples without it.
+    # event since the game began, or since whatever start the game's memory folds from: the
+    # Card Game's, a hand's deal) or None: then ``determinize`` samples without it.
     remember: Remember | None = None
     recall: Recaller | None = None
     # Other seats' styles (issue 22): a game whose heuristic bots differ in style (the

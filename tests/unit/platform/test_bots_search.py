@@ -194,6 +194,26 @@ def test_a_search_seat_remembers_the_public_record_once_it_has_caught_up() -> No
     assert other.recall(0) is None  # a game that keeps no such memory
 
 
+def test_a_card_game_seat_remembers_the_hand_from_the_record() -> None:
+    """Issue 22 (CG-15, CG-16): the Card Game's search seat folds the record's event entries
+    into the same memory of the hand as the ladder's bots fold their client's events."""
+    from clients.sdk.client import GameSession
+    from shared.rules.api import Event, client_events
+    from shared.rules.empire_cards.memory import remember
+
+    game = registry.get("empire-cards")
+    changes: list[list[Event]] = []
+    play(game, 3, {"max_hands": 1}, seed=5, on_events=lambda evs: changes.append(evs))
+    record = [{"type": "event", "seq": seq, "event": e.type, "data": e.data}
+              for seq, evs in enumerate(changes, start=1) for e in evs if e.visible_to is None]
+    session = GameSession(game_id="g", client=None)  # type: ignore[arg-type]
+    session.record, session.public_event_seq = record, int(record[-1]["seq"])
+    seat = SearchSeat(SearchPool(1), "empire-cards", "easy", session)
+    got = seat.recall(2)
+    mine = remember(None, client_events([e for evs in changes for e in evs], 2), 2)
+    assert got == mine and isinstance(got, dict) and any(got["piles"].values())
+
+
 def test_a_worker_searches_with_the_public_record_it_is_sent(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from shared.rules.empire_engine.determinize import remember
