@@ -146,3 +146,25 @@ def test_a_search_bot_remembers_the_hand() -> None:
     bot.observe(events[:9], 2)
     bot.observe(events[9:], 2)
     assert bot.remembered == remember(None, events, 2)
+
+
+def test_a_lack_ends_when_a_card_may_have_come_into_the_hand() -> None:
+    """A "no" to a demand (CG-20) holds until the seat's hand may have gained a card: a draw,
+    a pass or steal into it, or a card taken from its army (a set left with one card sends
+    it back to the hand, CG-9)."""
+    start = [{"type": "deal", "data": {"hand": 0, "dealer": 0, "cards_each": 10}},
+             {"type": "battle", "data": {"seat": 0, "target": 1, "rank": "7", "suit": None}},
+             {"type": "battle_answer", "data": {"seat": 1, "has": False}}]
+    lacking: Any = remember(None, start, 0)
+    assert lacking["lacks"] == {"1": [["7", None]]}
+
+    def after(kind: str, **data: Any) -> Any:
+        return remember(lacking, [{"type": kind, "data": data}], 0)["lacks"]
+
+    assert after("discard", seat=1, card="9H0", source="hand") == {"1": [["7", None]]}
+    assert after("discard", seat=1, card="7S0", source="army") == {}
+    assert after("draw", seat=1, count=1, reason="turn") == {}
+    assert after("draw", seat=2, count=1, reason="turn") == {"1": [["7", None]]}
+    assert after("steal", seat=1, target=2, card="KH0") == {}
+    assert after("trade_done", seat=2, to=1) == {}
+    assert after("sabotage_take", seat=2, target=1, set=0, card="8C0") == {}
