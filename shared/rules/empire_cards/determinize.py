@@ -35,7 +35,7 @@ from shared.rules.empire_cards.cards import sorted_cards
 from shared.rules.empire_cards.data import REGIMES
 from shared.rules.empire_cards.interact import matches_demand
 from shared.rules.empire_cards.match import all_cards, has_won_condition
-from shared.rules.empire_cards.memory import fits, remember
+from shared.rules.empire_cards.memory import remember
 from shared.rules.empire_cards.state import (
     Battle,
     Options,
@@ -59,7 +59,15 @@ def _table_cards(p: dict[str, Any]) -> list[str]:
 
 
 def determinize(view: dict[str, Json], seat: int, rng: random.Random) -> State:
-    return _sample(view, seat, rng, {}, {})
+    return _sample(view, seat, rng, _seen(view), {}, {}, {})
+
+
+def _seen(view: dict[str, Any]) -> set[str]:
+    """Every card the seat sees: its hand and the table."""
+    seen = set(view.get("hand", []))
+    for p in view["players"]:
+        seen.update(_table_cards(p))
+    return seen
 
 
 def _deal(unknown: list[str], k: int, lacks: list[list[Any]]) -> tuple[list[str], list[str]]:
@@ -67,7 +75,8 @@ def _deal(unknown: list[str], k: int, lacks: list[list[Any]]) -> tuple[list[str]
     (while the pool has enough); the pool left."""
     if not lacks:
         return unknown[:k], unknown[k:]
-    ok = [i for i, c in enumerate(unknown) if not any(fits(c, d) for d in lacks)][:k]
+    ok = [i for i, c in enumerate(unknown)
+          if not any(matches_demand(c, *d) for d in lacks)][:k]
     if len(ok) < k:
         chosen = set(ok)
         ok += [i for i in range(len(unknown)) if i not in chosen][: k - len(ok)]
@@ -83,9 +92,7 @@ def recall(view: dict[str, Json], seat: int, rng: random.Random, memory: Json) -
     m: Any = memory
     if not isinstance(m, dict):
         return determinize(view, seat, rng)
-    seen = set(v.get("hand", []))
-    for p in v["players"]:
-        seen.update(_table_cards(p))
+    seen = _seen(v)
     piles: dict[int, list[str]] = {}
     below: set[str] = set()
     for s, p in enumerate(v["players"]):
@@ -107,20 +114,17 @@ def recall(view: dict[str, Json], seat: int, rng: random.Random, memory: Json) -
         claimed.update(known[s])
     lacks = {int(s): [list(d) for d in ds] for s, ds in m.get("lacks", {}).items()
              if int(s) != seat}
-    return _sample(view, seat, rng, piles, known, lacks)
+    return _sample(view, seat, rng, seen, piles, known, lacks)
 
 
-def _sample(view: dict[str, Json], seat: int, rng: random.Random,
+def _sample(view: dict[str, Json], seat: int, rng: random.Random, seen: set[str],
             piles: dict[int, list[str]], known: dict[int, list[str]],
-            lacks: dict[int, list[list[Any]]] | None = None) -> State:
+            lacks: dict[int, list[list[Any]]]) -> State:
     v: dict[str, Any] = view
     n = int(v["n_seats"])
     players = v["players"]
     pending = v["pending"]
     hand = list(v.get("hand", []))
-    seen = set(hand)
-    for p in players:
-        seen.update(_table_cards(p))
     fixed = {c for pile in piles.values() for c in pile} | {c for h in known.values() for c in h}
     unknown = [c for c in all_cards(n) if c not in seen and c not in fixed]
     rng.shuffle(unknown)
@@ -149,7 +153,7 @@ def _sample(view: dict[str, Json], seat: int, rng: random.Random,
             hands.append(hand)
             continue
         k = max(0, int(p["hand_size"]) - len(placed[s]))
-        dealt, unknown = _deal(unknown, k, (lacks or {}).get(s, []))
+        dealt, unknown = _deal(unknown, k, lacks.get(s, []))
         hands.append(placed[s] + dealt)
     deck = unknown[: int(v["deck_size"])]
     unknown = unknown[len(deck):]

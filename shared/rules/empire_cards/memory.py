@@ -29,8 +29,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from shared.rules.api import Json
-from shared.rules.empire_cards.cards import rank_of, suit_of
+from shared.rules.empire_cards.cards import rank_of
 from shared.rules.empire_cards.data import WIZARD
+from shared.rules.empire_cards.interact import matches_demand
 
 # public events of a card passed face down: the kind -> (the giver's field, the taker's field)
 HIDDEN_PASSES: dict[str, tuple[str, str]] = {
@@ -56,11 +57,6 @@ def _copy(old: Any) -> dict[str, Any]:
             "known": {k: list(v) for k, v in old["known"].items()},
             "lacks": {k: [list(d) for d in v] for k, v in old.get("lacks", {}).items()},
             "demand": old.get("demand")}
-
-
-def fits(card: str, demand: Sequence[Any]) -> bool:
-    """Does ``card`` answer a battle demand [rank, suit or None] (CG-6)?"""
-    return rank_of(card) == demand[0] and (demand[1] is None or suit_of(card) == demand[1])
 
 
 def _drop(cards: list[str], gone: Sequence[str]) -> None:
@@ -139,7 +135,7 @@ def _fold(mem: dict[str, Any], kind: str, data: dict[str, Any], me: str) -> None
     elif kind == "battle_spoils":  # CG-6: a card of the demand
         demand = mem.get("demand") or [str(data["rank"]), None]
         held = hand(data["seat"])
-        held[:] = [c for c in held if not fits(c, demand)]
+        held[:] = [c for c in held if not matches_demand(c, *demand)]
 
 
 def _takers(kind: str, data: dict[str, Any]) -> list[str]:

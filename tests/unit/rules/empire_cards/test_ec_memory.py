@@ -15,7 +15,8 @@ from shared.rules.api import Event, client_events
 from shared.rules.empire_cards import GAME
 from shared.rules.empire_cards.bot import HeuristicBot
 from shared.rules.empire_cards.determinize import SEARCH, determinize, recall
-from shared.rules.empire_cards.memory import fits, remember
+from shared.rules.empire_cards.interact import matches_demand
+from shared.rules.empire_cards.memory import remember
 from shared.rules.empire_cards.state import State
 
 pytestmark = pytest.mark.unit
@@ -47,7 +48,7 @@ def _true(state: State, memory: Any, me: int) -> tuple[int, int, int]:
     piles = known = lacks = 0
     for s, p in enumerate(state.players):
         for demand in memory["lacks"].get(str(s), []):
-            assert not any(fits(c, demand) for c in p.hand), (s, demand, p.hand)
+            assert not any(matches_demand(c, *demand) for c in p.hand), (s, demand, p.hand)
             lacks += 1
         pile = memory["piles"].get(str(s), [])
         assert tuple(pile) == p.discard, (s, pile, p.discard)
@@ -111,7 +112,7 @@ def test_recall_deals_the_remembered_piles_and_known_cards_and_keeps_the_view() 
                 for s, p in enumerate(guess.players):
                     assert p.discard == state.players[s].discard  # piles: as remembered
                     for demand in memory["lacks"].get(str(s), []):  # (the pool has plenty)
-                        assert s == me or not any(fits(c, demand) for c in p.hand)
+                        assert s == me or not any(matches_demand(c, *demand) for c in p.hand)
                         lacked += s != me
                     for c in memory["known"].get(str(s), []):
                         if s != me:
