@@ -45,7 +45,10 @@ moves apart at 3+ seats keeps a margin there whatever the level (``SearchSpec.ma
 Empire's End, the Card Game and New York keep 0.1). Levels differ in iterations, tree
 depth, rollout length, that margin and the time the runner should allow (``LEVELS``). Hard is
 normal's estimator with 4x the samples, a smaller margin at 2 seats and none at 3 or more
-(issue 22: with a deeper tree and longer rollouts it did not beat normal). The references are
+(issue 22: with a deeper tree and longer rollouts it did not beat normal). Where that still
+leaves every level on the heuristic's move (the Card Game and New York at 3+ seats), easy also
+plays a share of its decisions at random (``Level.blunder``, set per game by
+``SearchSpec.blunders``), as a weaker player would. The references are
 Cowling et al., "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2), 2012, and
 OpenSpiel's ``ISMCTSBot``.
 """
@@ -55,8 +58,8 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from shared.rules.api import (
@@ -114,6 +117,11 @@ class Level:
     # the heuristic's best whole plans searched in a round where a seat fills several slots
     # (``SearchSpec.plans``: the Engine's Plan round), its own pick added first
     max_plans: int = 4
+    # the share of its decisions (among two or more moves, or a slot's two or more allowed
+    # choices) at which the bot plays a uniformly random one instead of searching: a weaker
+    # level by design where the search at this budget never leaves the heuristic's move
+    # (``SearchSpec.blunders``); 0 at every level by default
+    blunder: float = 0.0
 
     def margin(self, seats: int) -> float:
         """The heuristic's margin (``prior_bias``) at a table of ``seats``."""
@@ -178,6 +186,11 @@ class SearchSpec:
     # hard's margin of 0 lets it leave the heuristic on noise (bench/README.md, "Bot
     # ladder, 2026-11-29, fifth pass": ``bench.search_deviation --judge``)
     margin_multi: float = 0.0
+    # level name -> ``Level.blunder`` in this game (issue 22): where every level keeps the
+    # heuristic's move almost everywhere (the Card Game and New York at 3+ seats, under
+    # ``margin_multi``), easy and normal play alike; easy then plays some random moves, as a
+    # weaker player does, so that the levels a host picks differ
+    blunders: Mapping[str, float] = field(default_factory=dict)
 
     def margin(self, level: Level, seats: int) -> float:
         """The heuristic's margin for ``level`` at a table of ``seats`` in this game."""
@@ -545,6 +558,8 @@ class SearchBot:
         self.spec = spec
         self.fast = fast  # the game's fast engine module, for ``Level.fast_depth`` rollouts
         self.level = LEVELS[level] if isinstance(level, str) else level
+        if self.level.name in spec.blunders:
+            self.level = replace(self.level, blunder=spec.blunders[self.level.name])
         self.rng = random.Random(seed)
         self.heuristic = seeded_heuristic(spec, self.rng)
         self._sealed: dict[str, dict[str, Json]] = {}  # round id -> own slot -> choice
@@ -559,6 +574,12 @@ class SearchBot:
         if self.spec.remember is not None:
             self.remembered = self.spec.remember(self.remembered, events, seat)
 
+    def _blunders(self) -> bool:
+        """Whether this decision is one of the level's random ones (``Level.blunder``; the
+        bot's own draws, so a seeded bot stays reproducible and a level without blunders
+        draws nothing for it)."""
+        return self.level.blunder > 0 and self.rng.random() < self.level.blunder
+
     def _searcher(self) -> Searcher:
         return Searcher(self.game, self.spec, self.level, self.rng, self.heuristic, self.fast,
                         self.remembered)
@@ -569,6 +590,9 @@ class SearchBot:
         fallback = self.heuristic.act(view, options, seat)
         if len(options) <= 1:
             return options[0] if options else fallback
+        if self._blunders():
+            self.last_iterations = 0
+            return self.rng.choice(options)
         searcher = self._searcher()
         choice = searcher.run(view, _Root(seat=seat, legal=options), fallback, deadline)
         self.last_iterations = searcher.iterations
@@ -583,10 +607,15 @@ class SearchBot:
             return fixed[slot.key]
         fallback: Json = self.heuristic.choose(view, slot, seat, public_parts)
         allowed = list(slot.allowed) if slot.allowed is not None else None
+        blunder = allowed is not None and len(allowed) > 1 and self._blunders()
         plans = (self.spec.plans(view, seat, self.heuristic, self.level.max_plans)
-                 if self.spec.plans else [])
+                 if self.spec.plans and not blunder else [])
         plans = [p for p in plans if all(fixed.get(k, c) == c for k, c in p.items())]
-        if plans and len(plans) > 1:
+        if blunder:
+            assert allowed is not None
+            self.last_iterations = 0
+            choice = self.rng.choice(allowed)
+        elif plans and len(plans) > 1:
             searcher = self._searcher()
             root = _Root(seat=seat, slot=slot, round_id=round_id, fixed=dict(fixed),
                          public_parts=dict(public_parts), plans=plans)

@@ -179,6 +179,58 @@ def test_a_game_may_keep_a_margin_at_three_seats_and_more() -> None:
     assert (searcher.seats, searcher.bias) == (3, 0.2)
 
 
+def test_easy_blunders_only_where_the_game_says_its_levels_would_play_alike() -> None:
+    """``SearchSpec.blunders`` (issue 22): in the Card Game and New York every level keeps the
+    heuristic's move at 3+ seats almost everywhere, so easy plays a quarter of its decisions at
+    random (a random seat among heuristic seats took 0 of 30 first places in each); every
+    other game and level keeps ``Level.blunder`` 0."""
+    for name in registry.names():
+        for level in ("easy", "normal", "hard"):
+            got = registry.get_search_bot(name, level).level.blunder
+            want = 0.25 if (name, level) in {("empire-cards", "easy"), ("empire-nyc", "easy")} \
+                else 0.0
+            assert got == want, (name, level)
+    assert registry.get_search_bot("empire-cards", "easy").level.iterations == \
+        LEVELS["easy"].iterations  # only the blunder differs
+
+
+@pytest.mark.parametrize("name", ["empire-cards", "empire-nyc", "empire-engine"])
+def test_a_blunder_is_a_random_legal_choice_made_without_searching(name: str) -> None:
+    game = registry.get(name)
+    spec = registry.get_search_spec(name)
+    always = dataclasses.replace(TINY, blunder=1.0)
+    cases = decisions(name, 8)
+    picks = []
+    for state, node, seat in cases:
+        bot = SearchBot(game, spec, always, seed=5)
+        choice = decide(bot, game, state, node, seat)
+        _assert_legal(game, state, node, seat, choice)
+        assert bot.last_iterations == 0  # no search ran
+        again = decide(SearchBot(game, spec, always, seed=5), game, state, node, seat)
+        assert again == choice  # the bot's own seeded draw
+        picks.append({repr(decide(SearchBot(game, spec, always, seed=k), game, state, node, seat))
+                      for k in range(12)})
+    assert any(len(p) > 1 for p in picks)  # random, not the heuristic's move every time
+
+
+def test_a_level_without_blunders_draws_nothing_for_them() -> None:
+    """A game's seeded bots play as before the blunders were added: a level at 0 consumes no
+    draw of the bot's rng for them, so a blunder of 0 gives the same choices as no field."""
+    name = "empire-cards"
+    game = registry.get(name)
+    spec = registry.get_search_spec(name)
+    for state, node, seat in decisions(name, 3):
+        bot = SearchBot(game, spec, TINY, seed=9)
+        decide(bot, game, state, node, seat)
+        after = bot.rng.random()
+        twin = SearchBot(game, spec, TINY, seed=9)
+        decide(twin, game, state, node, seat)
+        assert twin.rng.random() == after
+        half = SearchBot(game, spec, dataclasses.replace(TINY, blunder=0.5), seed=9)
+        decide(half, game, state, node, seat)
+        assert half.rng.random() != after  # a level that blunders draws once per decision
+
+
 def test_the_final_choice_leaves_the_heuristic_only_on_a_margin_beyond_the_noise() -> None:
     """The heuristic's move (``h``) at 0.50 and another at 0.65, 100 samples each: normal's
     fixed margin (0.3) keeps the heuristic's move, hard's (0.1) takes the better one; seen in
