@@ -253,6 +253,11 @@ def _heuristic() -> Any:
 # random other legal move is judged +0.003 (se 0.015) ("sixth pass"). The ladder leans to the
 # margin: one hard seat among heuristic seats took 0.25 of 8 first places with none, 0.48 of
 # 23 with it (neither significant).
+#
+# Under that margin easy and normal played alike (normal 0.59 [0.44, 0.73] of 40 against easy,
+# "sixth pass"), so easy plays a quarter of its decisions at random (``SearchSpec.blunders``):
+# normal then scores 0.80 [0.65, 0.90] of 40, and a timeout-only seat among easy seats still
+# takes none of 30 first places (bench/README.md, "Bot ladder, 2026-11-30, seventh pass").
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
                     margin_multi=0.1, remember=remember, recall=recall,
                     blunders={"easy": 0.25})

@@ -127,5 +127,9 @@ def _heuristic() -> Any:
 # York's moves apart at that size: a random other legal move is judged +0.022 (se 0.037)
 # ("sixth pass"), so these figures do not show that 0.1 is better; it is kept as in the
 # Card Game, where its ladder leaned that way.
+#
+# Under that margin easy and normal played alike (normal 0.47 [0.33, 0.62] of 40 against easy,
+# "sixth pass"), so easy plays a quarter of its decisions at random (``SearchSpec.blunders``;
+# bench/README.md, "Bot ladder, 2026-11-30, seventh pass").
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
                     margin_multi=0.1, blunders={"easy": 0.25})

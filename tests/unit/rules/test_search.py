@@ -215,20 +215,16 @@ def test_a_blunder_is_a_random_legal_choice_made_without_searching(name: str) ->
 
 def test_a_level_without_blunders_draws_nothing_for_them() -> None:
     """A game's seeded bots play as before the blunders were added: a level at 0 consumes no
-    draw of the bot's rng for them, so a blunder of 0 gives the same choices as no field."""
-    name = "empire-cards"
-    game = registry.get(name)
-    spec = registry.get_search_spec(name)
-    for state, node, seat in decisions(name, 3):
-        bot = SearchBot(game, spec, TINY, seed=9)
-        decide(bot, game, state, node, seat)
-        after = bot.rng.random()
-        twin = SearchBot(game, spec, TINY, seed=9)
-        decide(twin, game, state, node, seat)
-        assert twin.rng.random() == after
-        half = SearchBot(game, spec, dataclasses.replace(TINY, blunder=0.5), seed=9)
-        decide(half, game, state, node, seat)
-        assert half.rng.random() != after  # a level that blunders draws once per decision
+    draw of the bot's rng for them, while a level that blunders draws once per decision."""
+    game = registry.get("empire-cards")
+    spec = registry.get_search_spec("empire-cards")
+    calm = SearchBot(game, spec, TINY, seed=9)
+    before = calm.rng.getstate()
+    assert not calm._blunders()
+    assert calm.rng.getstate() == before
+    half = SearchBot(game, spec, dataclasses.replace(TINY, blunder=0.5), seed=9)
+    half._blunders()
+    assert half.rng.getstate() != before
 
 
 def test_the_final_choice_leaves_the_heuristic_only_on_a_margin_beyond_the_noise() -> None:
