@@ -146,7 +146,9 @@ def search_level(who: str) -> Any:
     level with ``fast_depth`` (rollouts on the fast engine) and ``*<k>`` for k times its
     iterations (the time budget stays), e.g. ``normal+fast300*4``; then any number of
     ``~field=value`` overrides of ``Level`` fields, e.g. ``normal~iterations=400~time_s=2``
-    (normal's shape with hard's budget)."""
+    (normal's shape with hard's budget). A variant is a level of its own: a game's
+    ``SearchSpec.blunders`` name the plain levels only, so give a variant ``~blunder=<share>``
+    to keep easy's random moves in the Card Game or New York."""
     import dataclasses
 
     from shared.rules._kit.search import LEVELS

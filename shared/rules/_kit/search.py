@@ -611,8 +611,7 @@ class SearchBot:
         plans = (self.spec.plans(view, seat, self.heuristic, self.level.max_plans)
                  if self.spec.plans and not blunder else [])
         plans = [p for p in plans if all(fixed.get(k, c) == c for k, c in p.items())]
-        if blunder:
-            assert allowed is not None
+        if blunder and allowed:
             self.last_iterations = 0
             choice = self.rng.choice(allowed)
         elif plans and len(plans) > 1:

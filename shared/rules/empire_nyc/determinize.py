@@ -129,7 +129,8 @@ def _heuristic() -> Any:
 # Card Game, where its ladder leaned that way.
 #
 # Under that margin easy and normal played alike (normal 0.47 [0.33, 0.62] of 40 against easy,
-# "sixth pass"), so easy plays a quarter of its decisions at random (``SearchSpec.blunders``;
-# bench/README.md, "Bot ladder, 2026-11-30, seventh pass").
+# "sixth pass"), so easy plays a quarter of its decisions at random (``SearchSpec.blunders``):
+# normal then scores 0.73 [0.56, 0.86] of 30, and a timeout-only seat among easy seats still
+# takes none of 20 first places (bench/README.md, "Bot ladder, 2026-11-30, seventh pass").
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
                     margin_multi=0.1, blunders={"easy": 0.25})

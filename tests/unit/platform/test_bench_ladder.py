@@ -25,6 +25,20 @@ def test_an_entrant_is_a_level_with_field_overrides() -> None:
         ladder.search_level("normal~depth=3")  # not a Level field
 
 
+def test_a_games_blunders_follow_the_plain_level_and_a_variant_sets_its_own() -> None:
+    """``SearchSpec.blunders`` (issue 22): the ladder's plain ``easy`` in the Card Game is the
+    easy a host picks (a quarter of its moves random); a variant is its own level."""
+    from shared.rules import registry
+
+    def blunder(game: str, who: str) -> float:
+        return float(registry.get_search_bot(game, ladder.search_level(who), 1).level.blunder)
+
+    assert blunder("empire-cards", "easy") == 0.25
+    assert blunder("empire", "easy") == 0.0
+    assert blunder("empire-cards", "easy~iterations=80") == 0.0
+    assert blunder("empire-cards", "easy~blunder=0.1") == 0.1
+
+
 def test_two_runs_started_in_one_second_write_two_files(monkeypatch: pytest.MonkeyPatch,
                                                         tmp_path: Path) -> None:
     """Two ladders started in the same second wrote over each other's lines in one file."""
