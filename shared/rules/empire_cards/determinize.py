@@ -254,10 +254,14 @@ def _heuristic() -> Any:
 # margin: one hard seat among heuristic seats took 0.25 of 8 first places with none, 0.48 of
 # 23 with it (neither significant).
 #
-# Under that margin easy and normal played alike (normal 0.59 [0.44, 0.73] of 40 against easy,
-# "sixth pass"), so easy plays a quarter of its decisions at random (``SearchSpec.blunders``):
-# normal then scores 0.80 [0.65, 0.90] of 40, and a timeout-only seat among easy seats still
-# takes none of 30 first places (bench/README.md, "Bot ladder, 2026-11-30, seventh pass").
+# Under that margin every level played alike (normal 0.59 [0.44, 0.73] of 40 against easy,
+# "sixth pass"; hard 0.54 [0.35, 0.72] of 24 against normal, "seventh pass"), so the levels
+# differ by the share of their decisions they play at random (``SearchSpec.blunders``), as
+# human players of different skill do: easy two in five, normal one in five, hard none. As
+# proxies (the heuristic with that share of random moves, 3 seats), none beats a fifth 0.69
+# [0.61, 0.77] of 136 and a fifth beats two in five 0.85 [0.78, 0.90] of 150; the real normal
+# beats easy 0.93 [0.73, 0.98] of 20, and a timeout-only seat among easy seats takes 0.02 of 30
+# (two all-way ties, no win) (bench/README.md, "Bot ladder, 2026-11-30, eighth pass").
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
                     margin_multi=0.1, remember=remember, recall=recall,
-                    blunders={"easy": 0.25})
+                    blunders={"easy": 0.4, "normal": 0.2})

@@ -27,13 +27,14 @@ def test_an_entrant_is_a_level_with_field_overrides() -> None:
 
 def test_a_games_blunders_follow_the_plain_level_and_a_variant_sets_its_own() -> None:
     """``SearchSpec.blunders`` (issue 22): the ladder's plain ``easy`` in the Card Game is the
-    easy a host picks (a quarter of its moves random); a variant is its own level."""
+    easy a host picks (two in five of its moves random); a variant is its own level."""
     from shared.rules import registry
 
     def blunder(game: str, who: str) -> float:
         return float(registry.get_search_bot(game, ladder.search_level(who), 1).level.blunder)
 
-    assert blunder("empire-cards", "easy") == 0.25
+    assert blunder("empire-cards", "easy") == 0.4
+    assert blunder("empire-cards", "normal") == 0.2
     assert blunder("empire", "easy") == 0.0
     assert blunder("empire-cards", "easy~iterations=80") == 0.0
     assert blunder("empire-cards", "easy~blunder=0.1") == 0.1
