@@ -47,9 +47,9 @@ depth, rollout length, that margin and the time the runner should allow (``LEVEL
 normal's estimator with 4x the samples, a smaller margin at 2 seats and none at 3 or more
 (issue 22: with a deeper tree and longer rollouts it did not beat normal). Where that still
 leaves every level on the heuristic's move (the Card Game and New York at 3+ seats), the levels
-differ by the share of their decisions they play at random, as weaker players would (the Card
-Game: easy two in five, normal one in five, hard none; New York: easy a quarter; ``Level.blunder``,
-set per game by ``SearchSpec.blunders``). The references are
+differ by the share of their decisions they play at random, as weaker players would
+(``Level.blunder``, set per game and level by ``SearchSpec.blunders``: each game's
+``determinize.py`` says its shares and the figures behind them). The references are
 Cowling et al., "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2), 2012, and
 OpenSpiel's ``ISMCTSBot``.
 """
@@ -189,7 +189,7 @@ class SearchSpec:
     margin_multi: float = 0.0
     # level name -> ``Level.blunder`` in this game (issue 22): where every level keeps the
     # heuristic's move almost everywhere (the Card Game and New York at 3+ seats, under
-    # ``margin_multi``), the levels play alike; easy and normal then play some random moves,
+    # ``margin_multi``), the levels play alike; the lower levels then play some random moves,
     # as weaker players do, so that the levels a host picks differ
     blunders: Mapping[str, float] = field(default_factory=dict)
 
