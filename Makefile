@@ -17,6 +17,7 @@ help:
 	@echo "make test   install everything and run the whole suite (lint, types, all tiers)"
 	@echo "make test-unit | test-property | test-integration | test-e2e | lint | type | schema"
 	@echo "make slow   long runs (bot-vs-random, big fuzzing) excluded from make test"
+	@echo "make bots   the bot ladder; make tune TUNE='--game G' a heuristic's style (issue 22)"
 	@echo "make fast-engines   the fast playout engines against the contract path, many seeds"
 	@echo "make sdk-wheel | server-wheel | wheels   the SDK's and the server's wheels (dist/;"
 	@echo "           namespaced: empire_hall_sdk, empire_hall), installable side by side"
@@ -214,6 +215,14 @@ bench-peer: install
 bots: install
 	nice $(RUN) -m bench.ladder $(LADDER)
 	nice $(VENV)/bin/pytest -q -m slow -p no:cacheprovider -s tests/property/test_games_end.py
+
+# tune a game's heuristic style against its plain heuristic (issue 22): the cross-entropy
+# method, one styled seat among plain ones; the style hard plays its own seat with is the
+# game's TUNED (<package>/bot.py). TUNE="--game empires-end --generations 10 --validate 300"
+TUNE ?= --game empires-end --generations 10 --validate 300
+.PHONY: tune
+tune: install
+	nice $(RUN) -m bench.tune_style $(TUNE)
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .run .pytest_cache .mypy_cache .ruff_cache

@@ -140,7 +140,11 @@ class SearchSeat:
         self.remembered: Any = None
         self.folded = 0  # the session's record entries folded into ``remembered`` so far
         self.record_seq = -1  # the seq of the latest event entry folded
-        self.heuristic = registry.get_bot(game)
+        # the move when the search has no answer: the level's own heuristic (hard's is the
+        # game's tuned one, where it has one: ``SearchSpec.tuned``)
+        spec = registry.get_search_spec(game)
+        tuned = LEVELS[level].tuned and spec.tuned is not None
+        self.heuristic = spec.tuned() if tuned else registry.get_bot(game)
         if isinstance(getattr(self.heuristic, "rng", None), random.Random):
             self.heuristic.rng.seed(secrets.randbits(32))
         self.memory: Memory = {}

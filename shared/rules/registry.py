@@ -37,6 +37,14 @@ def get(name: str) -> Game:
     return game
 
 
+def package_of(name: str) -> str:
+    """The game's package (``shared.rules.<package>``)."""
+    try:
+        return _MODULES[name]
+    except KeyError as exc:
+        raise UnknownGame(name) from exc
+
+
 def get_bot(name: str) -> Any:
     """A fresh heuristic bot for the game (``<package>.bot.HeuristicBot``)."""
     try:

@@ -49,7 +49,11 @@ normal's estimator with 4x the samples, a smaller margin at 2 seats and none at 
 leaves every level on the heuristic's move (the Card Game and New York at 3+ seats), the levels
 differ by the share of their decisions they play at random, as weaker players would
 (``Level.blunder``, set per game and level by ``SearchSpec.blunders``: each game's
-``determinize.py`` says its shares and the figures behind them). The references are
+``determinize.py`` says its shares and the figures behind them). Hard plays its own seat with
+the game's tuned heuristic where the game has one (``Level.tuned``, ``SearchSpec.tuned``:
+Empire's End and New York, whose heuristic bots take a ``Style`` of weights that
+``bench.tune_style`` tuned against the plain heuristic): its prior, its fallback and its own
+rollout moves; the other seats are still modelled by the plain heuristic. The references are
 Cowling et al., "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2), 2012, and
 OpenSpiel's ``ISMCTSBot``.
 """
@@ -123,6 +127,10 @@ class Level:
     # level by design where the search at this budget never leaves the heuristic's move
     # (``SearchSpec.blunders``); 0 at every level by default
     blunder: float = 0.0
+    # the search plays its own seat with the game's tuned heuristic (``SearchSpec.tuned``)
+    # where the game has one: its prior, its fallback and its own rollout moves; the other
+    # seats keep the game's heuristic, the model of the others
+    tuned: bool = False
 
     def margin(self, seats: int) -> float:
         """The heuristic's margin (``prior_bias``) at a table of ``seats``."""
@@ -152,7 +160,7 @@ LEVELS: dict[str, Level] = {
     # 0.3). At 2 seats no margin fell from 0.75 to 0.50 against normal in Empire
     # (bench/README.md, "Bot ladder, 2026-11-29" and "Bot ladder, 2026-11-29, second pass").
     "hard": Level("hard", iterations=400, time_s=2.0, tree_depth=2, rollout_depth=16,
-                  heuristic=1.0, prior_bias=0.1, prior_bias_multi=0.0),
+                  heuristic=1.0, prior_bias=0.1, prior_bias_multi=0.0, tuned=True),
 }  # fmt: skip
 
 
@@ -192,6 +200,11 @@ class SearchSpec:
     # ``margin_multi``), the levels play alike; the lower levels then play some random moves,
     # as weaker players do, so that the levels a host picks differ
     blunders: Mapping[str, float] = field(default_factory=dict)
+    # a fresh heuristic ``Bot`` of a stronger style (issue 22): the game's heuristic with its
+    # weights tuned by ``bench.tune_style`` against seats of the plain heuristic. A level with
+    # ``Level.tuned`` plays its own seat with it; None: the game has none, and every level
+    # plays its own seat with ``heuristic``
+    tuned: Callable[[], Any] | None = None
 
     def margin(self, level: Level, seats: int) -> float:
         """The heuristic's margin for ``level`` at a table of ``seats`` in this game."""
@@ -260,13 +273,17 @@ class Searcher:
     fast engine module (``registry.get_fast``), for rollouts when ``Level.fast_depth``."""
 
     def __init__(self, game: Game, spec: SearchSpec, level: Level, rng: random.Random,
-                 heuristic: Any, fast: Any = None, remembered: Json = None) -> None:
+                 heuristic: Any, fast: Any = None, remembered: Json = None,
+                 model: Any = None) -> None:
         self.game = game
         self.spec = spec
         self.remembered = remembered  # the public record as the bot remembers it (``recall``)
         self.level = level
         self.rng = rng
-        self.heuristic = heuristic
+        self.heuristic = heuristic  # the observer's own policy and prior
+        # the other seats' policy, unless ``SearchSpec.restyle`` gives each its own (None:
+        # the observer's, as when the level plays the game's plain heuristic)
+        self.model = model if model is not None else heuristic
         self.fast = fast if level.fast_depth > 0 else None
         self.iterations = 0
         self.others: dict[Seat, Any] = {}  # the other seats' heuristics (``SearchSpec.restyle``)
@@ -277,12 +294,13 @@ class Searcher:
 
     def policy(self, seat: Seat, observer: Seat) -> Any:
         """The heuristic that plays ``seat`` in this iteration's rollouts: the search's own
-        for the observer (and for every seat without ``SearchSpec.restyle``, or at a table
-        smaller than ``restyle_seats``), else the seat's own, styled at this iteration's
-        start (``restyle_others``)."""
-        if (seat == observer or self.spec.restyle is None
-                or self.seats < self.spec.restyle_seats):
+        for the observer; for another seat the model of the others (the game's heuristic)
+        without ``SearchSpec.restyle`` or at a table smaller than ``restyle_seats``, else the
+        seat's own, styled at this iteration's start (``restyle_others``)."""
+        if seat == observer:
             return self.heuristic
+        if self.spec.restyle is None or self.seats < self.spec.restyle_seats:
+            return self.model
         bot = self.others.get(seat)
         if bot is None:
             bot = self.others[seat] = seeded_heuristic(self.spec, self.rng)
@@ -562,7 +580,10 @@ class SearchBot:
         if self.level.name in spec.blunders:
             self.level = replace(self.level, blunder=spec.blunders[self.level.name])
         self.rng = random.Random(seed)
-        self.heuristic = seeded_heuristic(spec, self.rng)
+        self.heuristic = seeded_heuristic(spec, self.rng)  # the model of the others
+        # its own seat's heuristic: the game's tuned one at a level that asks for it
+        self.own = (seeded_heuristic(spec, self.rng, tuned=True)
+                    if self.level.tuned and spec.tuned is not None else self.heuristic)
         self._sealed: dict[str, dict[str, Json]] = {}  # round id -> own slot -> choice
         # the public record remembered (``SearchSpec.remember``): complete from the game's
         # first event, else None; the bot runner passes it with each decision
@@ -582,13 +603,13 @@ class SearchBot:
         return self.level.blunder > 0 and self.rng.random() < self.level.blunder
 
     def _searcher(self) -> Searcher:
-        return Searcher(self.game, self.spec, self.level, self.rng, self.heuristic, self.fast,
-                        self.remembered)
+        return Searcher(self.game, self.spec, self.level, self.rng, self.own, self.fast,
+                        self.remembered, model=self.heuristic)
 
     def act(self, view: dict[str, Json], legal: Sequence[Json], seat: Seat,
             deadline: Deadline | None = None) -> Json:
         options = list(legal)
-        fallback = self.heuristic.act(view, options, seat)
+        fallback = self.own.act(view, options, seat)
         if len(options) <= 1:
             return options[0] if options else fallback
         if self._blunders():
@@ -606,10 +627,10 @@ class SearchBot:
         if slot.key in fixed:  # the rest of a plan searched at this round's first slot
             self.last_iterations = 0
             return fixed[slot.key]
-        fallback: Json = self.heuristic.choose(view, slot, seat, public_parts)
+        fallback: Json = self.own.choose(view, slot, seat, public_parts)
         allowed = list(slot.allowed) if slot.allowed is not None else None
         blunder = allowed is not None and len(allowed) > 1 and self._blunders()
-        plans = (self.spec.plans(view, seat, self.heuristic, self.level.max_plans)
+        plans = (self.spec.plans(view, seat, self.own, self.level.max_plans)
                  if self.spec.plans and not blunder else [])
         plans = [p for p in plans if all(fixed.get(k, c) == c for k, c in p.items())]
         if blunder and allowed:
@@ -657,10 +678,11 @@ def deadline_within(budget_s: float, clock: Callable[[], float]) -> Deadline:
     return deadline
 
 
-def seeded_heuristic(spec: SearchSpec, rng: random.Random) -> Any:
-    """A fresh heuristic of the spec, its own draws (if it has an ``rng``) seeded from
-    ``rng``, so a seeded search is reproducible."""
-    bot = spec.heuristic()
+def seeded_heuristic(spec: SearchSpec, rng: random.Random, tuned: bool = False) -> Any:
+    """A fresh heuristic of the spec (``tuned``: its tuned one, ``SearchSpec.tuned``), its
+    own draws (if it has an ``rng``) seeded from ``rng``, so a seeded search is
+    reproducible."""
+    bot = spec.tuned() if tuned and spec.tuned is not None else spec.heuristic()
     if isinstance(getattr(bot, "rng", None), random.Random):
         bot.rng.seed(rng.random())
     return bot

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from shared.rules.api import Json, SealedSlot
@@ -24,10 +25,34 @@ from shared.rules.empire_cards.data import REGIME_RANKS, REGIMES, Regime
 Action = dict[str, Any]
 
 
+@dataclass(frozen=True)
+class Style:
+    """The heuristic's weights and thresholds; the defaults are the heuristic bot's."""
+
+    wizard: float = 100  # a Wizard's usefulness (keep it)
+    two: float = 1  # a 2's (discard it: a free sabotage, CG-14)
+    regime: float = 60  # a rank of the regime's sets still wanted
+    regime_extra: float = 10  # ... less this for each copy beyond the sets left
+    pair: float = 25  # a rank held twice or more (an army set)
+    single: float = 10  # any other card, plus its value / 100
+    shed_keep: float = 30  # in the endgame, a card that can join the army
+    shed_other: float = 10  # in the endgame, any other card but a 2 or a Wizard
+    junk: float = 20  # a card less useful than this is junk (mass trade)
+    army_keep: int = 2  # park an army set only if this many cards stay in hand
+    cast_keep: float = 3.0  # a spell must gain this much while its Wizard fills a set
+    cast_spare: float = 1.5  # ... or this much with a spare Wizard
+    rise: float = 0.6  # rise of the dead: cards gained per discarded card
+    mass_sabotage: float = 1.5  # mass sabotage: per opponent with an unprotected army
+    berserker: float = 1.2  # Berserker: per opponent with an unprotected army
+    mass_steal: float = 0.6  # mass steal: per opponent's army, beside a card per hand
+    mass_trade: float = 0.5  # mass trade: per junk card and hand
+
+
 class _Plan:
     """What the bot wants, derived from its view."""
 
-    def __init__(self, view: dict[str, Any], seat: int) -> None:
+    def __init__(self, view: dict[str, Any], seat: int, style: Style) -> None:
+        self.style = style
         self.view = view
         self.seat = seat
         self.me: dict[str, Any] = view["players"][seat]
@@ -56,20 +81,21 @@ class _Plan:
 
     def usefulness(self, card: str) -> float:
         rank = rank_of(card)
+        st = self.style
         if self.endgame:  # shed: cards that can join the army are worth keeping
             if rank in self.army_ranks or (self.ranks[rank] >= 2 and regime_of_rank(rank)):
-                return 30
-            return 0 if rank in ("2", "W") else 10 + value(card) / 100
+                return st.shed_keep
+            return 0 if rank in ("2", "W") else st.shed_other + value(card) / 100
         if is_wizard(card):
-            return 100
+            return st.wizard
         if rank == "2":
-            return 1  # discarding it sabotages someone (CG-14)
+            return st.two  # discarding it sabotages someone (CG-14)
         if rank in REGIME_RANKS[self.regime]:
             extra = self.ranks[rank] - (4 - len(self.me["empire_sets"]))
-            return 60 - 10 * max(0, extra)
+            return st.regime - st.regime_extra * max(0, extra)
         if self.ranks[rank] >= 2:
-            return 25
-        return 10 + value(card) / 100
+            return st.pair
+        return st.single + value(card) / 100
 
     def worst(self, cards: Sequence[str]) -> str:
         return min(cards, key=lambda c: (self.usefulness(c), c))
@@ -83,9 +109,12 @@ class _Plan:
 
 
 class HeuristicBot:
+    def __init__(self, style: Style | None = None) -> None:
+        self.style = style or Style()
+
     def act(self, view: dict[str, Json], legal: Sequence[Json], seat: int) -> Json:
         acts: list[Action] = [a for a in legal if isinstance(a, dict)]
-        plan = _Plan(view, seat)  # type: ignore[arg-type]
+        plan = _Plan(view, seat, self.style)  # type: ignore[arg-type]
         phase = view["phase"]
         handler = getattr(self, f"_{phase}", None)
         choice = handler(plan, acts) if handler is not None else None
@@ -155,27 +184,29 @@ class HeuristicBot:
         sets = sum(len(p["army"]) for p in others if not p["army_protected"])
         holders = sum(1 for p in others if p["army"] and not p["army_protected"])
         hands = sum(1 for p in others if p["hand_size"])
-        junk = sum(1 for c in plan.hand if plan.usefulness(c) < 20)
+        st = self.style
+        junk = sum(1 for c in plan.hand if plan.usefulness(c) < st.junk)
         wizards = sum(1 for c in plan.hand if is_wizard(c))
         # a Wizard still filling a missing rank of our regime's next empire set is worth more
         missing = sum(1 for r in REGIME_RANKS[plan.regime] if not plan.ranks[r])
-        keep_cost = 3.0 if wizards <= missing and len(plan.me["empire_sets"]) < 4 else 1.5
+        keep_cost = (st.cast_keep if wizards <= missing and len(plan.me["empire_sets"]) < 4
+                     else st.cast_spare)
 
         def gain(card: str) -> float:
             if is_wizard(card):
                 piles = sum(int(p["discard_size"]) for p in players)
-                return 0.6 * piles - 1.5  # costs a second Wizard
+                return st.rise * piles - 1.5  # costs a second Wizard
             rank, regime = rank_of(card), regime_of_rank(rank_of(card))
             cost = plan.usefulness(card) / 40
             if rank == "2":
-                return 1.5 * holders + 0.2 * sets - cost
+                return st.mass_sabotage * holders + 0.2 * sets - cost
             if regime == "warlord":
                 lead = plan.leader([s for s in range(len(players)) if s != plan.seat])
-                return 1.2 * holders + 0.6 * bool(players[lead]["battle_sets"]) - cost
+                return st.berserker * holders + 0.6 * bool(players[lead]["battle_sets"]) - cost
             if regime == "thief":
-                return hands + 0.6 * holders - cost
+                return hands + st.mass_steal * holders - cost
             if regime == "merchant":
-                return 0.5 * min(junk, 3) * hands - cost
+                return st.mass_trade * min(junk, 3) * hands - cost
             return -1.0
 
         best = max(casts, key=lambda a: (gain(a["card"]), a["card"]))
@@ -198,7 +229,8 @@ class HeuristicBot:
             return False
         if rank == "2":
             return True  # four 2s protect the army (CG-14)
-        return rank not in REGIME_RANKS[plan.regime] and len(plan.hand) - len(action["cards"]) >= 2
+        return (rank not in REGIME_RANKS[plan.regime]
+                and len(plan.hand) - len(action["cards"]) >= plan.style.army_keep)
 
     def _interaction(self, plan: _Plan, by_type: dict[str, list[Action]]) -> Action | None:
         players = plan.view["players"]
@@ -269,7 +301,7 @@ class HeuristicBot:
 
     def _spell(self, plan: _Plan, acts: list[Action]) -> Action | None:
         if acts and acts[0]["type"] == "spell_trade":
-            junk = sum(1 for c in plan.hand if plan.usefulness(c) < 20)
+            junk = sum(1 for c in plan.hand if plan.usefulness(c) < plan.style.junk)
             return max((a for a in acts if a["n"] <= junk), key=lambda a: a["n"])
         if acts and acts[0]["type"] == "spell_give":
             return self._give_worst(plan, acts)

@@ -119,6 +119,13 @@ def _heuristic() -> Any:
     return HeuristicBot()
 
 
+def _tuned() -> Any:
+    """Hard's own seat (``SearchSpec.tuned``): the heuristic with ``bot.TUNED``'s weights."""
+    from shared.rules.empire_nyc.bot import TUNED, HeuristicBot
+
+    return HeuristicBot(TUNED)
+
+
 # Issue 22: at 3+ seats the search keeps a margin of 0.1 for the heuristic's move
 # (``SearchSpec.margin_multi``; hard's own is 0 there). ``bench.search_deviation --judge 10``
 # at 3 seats, 30 positions (bench/README.md, "Bot ladder, 2026-11-29, fifth pass"): with a
@@ -133,4 +140,4 @@ def _heuristic() -> Any:
 # normal then scores 0.73 [0.56, 0.86] of 30, and a timeout-only seat among easy seats still
 # takes none of 20 first places (bench/README.md, "Bot ladder, 2026-11-30, seventh pass").
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
-                    margin_multi=0.1, blunders={"easy": 0.25})
+                    tuned=_tuned, margin_multi=0.1, blunders={"easy": 0.25})

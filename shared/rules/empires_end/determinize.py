@@ -176,6 +176,13 @@ def _heuristic() -> Any:
     return HeuristicBot()
 
 
+def _tuned() -> Any:
+    """Hard's own seat (``SearchSpec.tuned``): the heuristic with ``bot.TUNED``'s weights."""
+    from shared.rules.empires_end.bot import TUNED, HeuristicBot
+
+    return HeuristicBot(TUNED)
+
+
 # Issue 22: at 3+ seats the search keeps a margin of 0.1 for the heuristic's move
 # (``SearchSpec.margin_multi``; hard's own is 0 there). ``bench.search_deviation --judge 20``
 # at 3 seats, 40 positions (bench/README.md, "Bot ladder, 2026-11-29, fifth pass"): with a
@@ -183,4 +190,4 @@ def _heuristic() -> Any:
 # 0.1 at 4, judged +0.105 (se 0.027), 3 better and none worse. Here the judge does tell
 # moves apart: a random other legal move is judged -0.053 (se 0.023) ("sixth pass").
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
-                    margin_multi=0.1)
+                    tuned=_tuned, margin_multi=0.1)

@@ -147,6 +147,20 @@ def test_a_busy_pool_makes_a_seat_play_the_heuristic_move() -> None:
     assert searched is not None and searched[0] in legal
 
 
+def test_a_hard_seat_falls_back_on_its_own_tuned_heuristic() -> None:
+    """When the search has no answer, a seat plays its level's own heuristic: hard's is the
+    game's tuned one where it has one (``SearchSpec.tuned``: Empire's End, New York), the
+    other levels' the plain heuristic bot."""
+    from shared.rules.empire_nyc.bot import TUNED, Style
+
+    with ThreadPoolExecutor(1) as ex:
+        pool = SearchPool(1, ex)
+        assert SearchSeat(pool, "empire-nyc", "hard").heuristic.style == TUNED != Style()
+        assert SearchSeat(pool, "empire-nyc", "normal").heuristic.style == Style()
+        assert type(SearchSeat(pool, "empire-engine", "hard").heuristic) is type(
+            registry.get_bot("empire-engine"))
+
+
 def a_view_and_legal(name: str) -> tuple[Any, list[Any], int]:
     game = registry.get(name)
     state, seat = a_turn(name, 3)

@@ -412,3 +412,76 @@ def test_the_deadline_stops_before_an_iteration_would_run_past_the_budget(
     assert done > 0 and spent > 1.0 - 2 * max(costs)  # and the budget is used, not wasted
     no_budget = deadline_within(0.0, clock)
     assert no_budget()
+
+
+def test_a_tuned_level_plays_its_own_seat_by_the_tuned_heuristic_and_the_others_by_the_plain(
+) -> None:
+    """``SearchSpec.tuned`` (issue 22): a level with ``Level.tuned`` (hard, and only hard)
+    plays its own seat with the game's tuned heuristic (its fallback, its prior and its own
+    rollout moves) and models every other seat by the game's plain heuristic; a level
+    without it plays the plain heuristic for every seat, its own included."""
+    name = "empires-end"
+    game = registry.get(name)
+    spec = registry.get_search_spec(name)
+    assert spec.tuned is not None
+    asked: list[tuple[str, int]] = []
+
+    def counted(kind: str, factory: Any) -> Any:
+        def make() -> Any:
+            bot = factory()
+            act, choose = bot.act, bot.choose
+
+            def counted_act(view: Any, legal: Any, seat: int) -> Any:
+                asked.append((kind, seat))
+                return act(view, legal, seat)
+
+            def counted_choose(view: Any, slot: Any, seat: int, public_parts: Any) -> Any:
+                asked.append((kind, seat))
+                return choose(view, slot, seat, public_parts)
+
+            bot.act, bot.choose = counted_act, counted_choose
+            return bot
+
+        return make
+
+    both = dataclasses.replace(spec, heuristic=counted("plain", spec.heuristic),
+                               tuned=counted("tuned", spec.tuned))
+    cases = [c for c in decisions(name, 6, seats=3) if isinstance(c[1], Turn)]
+    assert cases
+    for level, tuned_seats in ((dataclasses.replace(TINY, tuned=True), "own"), (TINY, "none")):
+        for state, node, seat in cases[:2]:
+            asked.clear()
+            bot = SearchBot(game, both, level, seed=4)
+            _assert_legal(game, state, node, seat, decide(bot, game, state, node, seat))
+            tuned = {s for kind, s in asked if kind == "tuned"}
+            plain = {s for kind, s in asked if kind == "plain"}
+            if tuned_seats == "own":
+                assert tuned == {seat} and seat not in plain and plain
+            else:
+                assert not tuned and seat in plain
+    assert [n for n, lv in LEVELS.items() if lv.tuned] == ["hard"]
+    hard, normal = registry.get_search_bot(name, "hard"), registry.get_search_bot(name, "normal")
+    assert hard.own.style != hard.heuristic.style and normal.own is normal.heuristic
+
+
+def test_only_the_games_with_a_tuned_style_have_a_tuned_heuristic() -> None:
+    """Empire's End and New York have one; Empire and the Engine meet the multi-player target
+    without; the Card Game's tuning moved nothing (its style's numbers barely change its
+    choices: bench/README.md, "Bot ladder, 2026-11-30, ninth pass")."""
+    have = {name for name in registry.names() if registry.get_search_spec(name).tuned}
+    assert have == {"empires-end", "empire-nyc"}
+
+
+@pytest.mark.parametrize("name", ["empires-end", "empire-nyc"])
+def test_the_tuned_heuristic_is_the_plain_one_with_other_weights(name: str) -> None:
+    """Each such game's tuned heuristic is its heuristic bot's class with a ``Style`` that
+    differs from the default (``bench.tune_style`` chose it); the default ``Style`` is the
+    heuristic bot's own, so the plain bot is unchanged."""
+    import importlib
+
+    module = importlib.import_module(registry.package_of(name) + ".bot")
+    spec = registry.get_search_spec(name)
+    assert spec.tuned is not None
+    tuned, plain = spec.tuned(), registry.get_bot(name)
+    assert type(tuned) is type(plain) is module.HeuristicBot
+    assert plain.style == module.Style() and tuned.style == module.TUNED != module.Style()
