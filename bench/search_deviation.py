@@ -122,7 +122,7 @@ def deviations(name: str, level: str, cases: list[Case], playouts: int = 0,
         view = game.view(state, seat)
         if isinstance(node, Turn):
             legal = list(game.legal_actions(state, seat))
-            heuristic = bot.heuristic.act(view, legal, seat)
+            heuristic = bot.own.act(view, legal, seat)
             if level == "random":  # the yardstick: any other legal move
                 others = [a for a in legal if a != heuristic]
                 choice = random.Random(i).choice(others) if others else heuristic
@@ -132,7 +132,7 @@ def deviations(name: str, level: str, cases: list[Case], playouts: int = 0,
             continue
         else:
             slot = next(s for s in node.slots if s.seat == seat)
-            heuristic = bot.heuristic.choose(view, slot, seat, {})
+            heuristic = bot.own.choose(view, slot, seat, {})
             choice = bot.choose(view, slot, seat, {})
         out += choice != heuristic
         if playouts and choice != heuristic and isinstance(node, Turn):

@@ -53,7 +53,9 @@ differ by the share of their decisions they play at random, as weaker players wo
 the game's tuned heuristic where the game has one (``Level.tuned``, ``SearchSpec.tuned``:
 Empire's End and New York, whose heuristic bots take a ``Style`` of weights that
 ``bench.tune_style`` tuned against the plain heuristic): its prior, its fallback and its own
-rollout moves; the other seats are still modelled by the plain heuristic. The references are
+rollout moves; the other seats are still modelled by the plain heuristic. At a table of 3 or
+more those two games' hard plays the tuned move without searching
+(``SearchSpec.tuned_alone_multi``: there the search's departures from it cost strength). The references are
 Cowling et al., "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2), 2012, and
 OpenSpiel's ``ISMCTSBot``.
 """
@@ -205,6 +207,12 @@ class SearchSpec:
     # ``Level.tuned`` plays its own seat with it; None: the game has none, and every level
     # plays its own seat with ``heuristic``
     tuned: Callable[[], Any] | None = None
+    # at a table of 3 or more, a level with ``Level.tuned`` plays the tuned heuristic's move
+    # without searching: where the search's estimates there cannot tell moves apart, its few
+    # departures from a stronger prior cost more than they gained (Empire's End: hard with the
+    # search 0.47 of 19 first places, its tuned heuristic alone 0.83 of 30 on the same games;
+    # bench/README.md, "Bot ladder, 2026-11-30, ninth pass")
+    tuned_alone_multi: bool = False
 
     def margin(self, level: Level, seats: int) -> float:
         """The heuristic's margin for ``level`` at a table of ``seats`` in this game."""
@@ -478,6 +486,12 @@ class Searcher:
             return [0.5 * w + 0.5 * m for w, m in zip(won, margin, strict=True)]
         return list(self.spec.evaluate(end))
 
+    def plays_tuned_alone(self) -> bool:
+        """At this table the level plays its tuned heuristic's move without searching
+        (``SearchSpec.tuned_alone_multi``)."""
+        return (self.spec.tuned_alone_multi and self.level.tuned and self.seats >= 3
+                and self.spec.tuned is not None)
+
     def _prior(self, state: Any, seat: Seat, legal: list[Json]) -> Json | None:
         try:
             return self.heuristic.act(self.game.view(state, seat), legal, seat)  # type: ignore[no-any-return]
@@ -536,6 +550,8 @@ class Searcher:
             if deadline is not None and deadline():
                 break
             self.iterate(view, root, tree, fallback)
+            if self.plays_tuned_alone():  # the table's size is known after one iteration
+                return fallback
         if not tree.children or all(c.visits == 0 for c in tree.children.values()):
             return fallback
         options: list[Json] = (

@@ -139,5 +139,11 @@ def _tuned() -> Any:
 # "sixth pass"), so easy plays a quarter of its decisions at random (``SearchSpec.blunders``):
 # normal then scores 0.73 [0.56, 0.86] of 30, and a timeout-only seat among easy seats still
 # takes none of 20 first places (bench/README.md, "Bot ladder, 2026-11-30, seventh pass").
+#
+# Hard plays its own seat with the tuned heuristic (``SearchSpec.tuned``, ``bot.TUNED``), and
+# at 3+ seats (every New York table) plays its move without searching
+# (``tuned_alone_multi``), as in Empire's End, where the search cost the tuned move much of
+# its strength: one hard seat among heuristic seats takes 0.48 [0.40, 0.57] of 120 first
+# places (1.45x its fair share; bench/README.md, "Bot ladder, 2026-11-30, ninth pass").
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
-                    tuned=_tuned, margin_multi=0.1, blunders={"easy": 0.25})
+                    tuned=_tuned, tuned_alone_multi=True, margin_multi=0.1, blunders={"easy": 0.25})

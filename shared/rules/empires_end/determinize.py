@@ -189,5 +189,11 @@ def _tuned() -> Any:
 # margin of 0 hard leaves the heuristic's move at 25, judged -0.005 (se 0.025) a move; with
 # 0.1 at 4, judged +0.105 (se 0.027), 3 better and none worse. Here the judge does tell
 # moves apart: a random other legal move is judged -0.053 (se 0.023) ("sixth pass").
+#
+# Hard plays its own seat with the tuned heuristic (``SearchSpec.tuned``, ``bot.TUNED``), and
+# at 3+ seats plays its move without searching (``tuned_alone_multi``): one hard seat among
+# heuristic seats, 3 seats, took 0.48 of 21 first places with the search and 0.80 [0.68, 0.88]
+# of 60 with the tuned move alone (2.4x its fair share; 4 seats 0.62 of 40); heads-up it
+# searches and beats the heuristic 0.95 of 20 (bench/README.md, "ninth pass").
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
-                    tuned=_tuned, margin_multi=0.1)
+                    tuned=_tuned, tuned_alone_multi=True, margin_multi=0.1)

@@ -485,3 +485,31 @@ def test_the_tuned_heuristic_is_the_plain_one_with_other_weights(name: str) -> N
     tuned, plain = spec.tuned(), registry.get_bot(name)
     assert type(tuned) is type(plain) is module.HeuristicBot
     assert plain.style == module.Style() and tuned.style == module.TUNED != module.Style()
+
+
+def test_at_three_seats_a_tuned_level_plays_the_tuned_move_where_the_game_says_so() -> None:
+    """``SearchSpec.tuned_alone_multi`` (Empire's End, New York): at a table of 3 or more,
+    hard plays its tuned heuristic's move after the one iteration that reads the table's
+    size; at 2 seats it searches its whole budget; a level that is not tuned searches."""
+    from shared.rules.empires_end.bot import TUNED, HeuristicBot
+
+    name = "empires-end"
+    game = registry.get(name)
+    spec = registry.get_search_spec(name)
+    assert spec.tuned_alone_multi
+    tuned = dataclasses.replace(TINY, tuned=True)
+    cases = [c for c in decisions(name, 6, seats=3) if isinstance(c[1], Turn)]
+    assert cases
+    for state, node, seat in cases:
+        bot = SearchBot(game, spec, tuned, seed=2)
+        choice = decide(bot, game, state, node, seat)
+        view, legal = game.view(state, seat), list(game.legal_actions(state, seat))
+        assert choice == HeuristicBot(TUNED).act(view, legal, seat)
+        assert bot.last_iterations == 1
+        plain = SearchBot(game, spec, TINY, seed=2)
+        decide(plain, game, state, node, seat)
+        assert plain.last_iterations == TINY.iterations
+    for state, node, seat in decisions(name, 3, seats=2):
+        bot = SearchBot(game, spec, tuned, seed=2)
+        decide(bot, game, state, node, seat)
+        assert bot.last_iterations == TINY.iterations
