@@ -55,9 +55,9 @@ Empire's End and New York, whose heuristic bots take a ``Style`` of weights that
 ``bench.tune_style`` tuned against the plain heuristic): its prior, its fallback and its own
 rollout moves; the other seats are still modelled by the plain heuristic. At a table of 3 or
 more those two games' hard plays the tuned move without searching
-(``SearchSpec.tuned_alone_multi``: there the search's departures from it cost strength). The references are
-Cowling et al., "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2), 2012, and
-OpenSpiel's ``ISMCTSBot``.
+(``SearchSpec.tuned_alone_multi``: there the search's departures from it cost strength).
+The references are Cowling et al., "Information Set Monte Carlo Tree Search", IEEE TCIAIG
+4(2), 2012, and OpenSpiel's ``ISMCTSBot``.
 """
 
 from __future__ import annotations
@@ -209,9 +209,9 @@ class SearchSpec:
     tuned: Callable[[], Any] | None = None
     # at a table of 3 or more, a level with ``Level.tuned`` plays the tuned heuristic's move
     # without searching: where the search's estimates there cannot tell moves apart, its few
-    # departures from a stronger prior cost more than they gained (Empire's End: hard with the
-    # search 0.47 of 19 first places, its tuned heuristic alone 0.83 of 30 on the same games;
-    # bench/README.md, "Bot ladder, 2026-11-30, ninth pass")
+    # departures from a stronger prior cost more than they gained (Empire's End, one hard seat
+    # among heuristic seats: 0.48 of 21 first places with the search, 0.80 of 60 with the
+    # tuned move alone; bench/README.md, "Bot ladder, 2026-11-30, ninth pass")
     tuned_alone_multi: bool = False
 
     def margin(self, level: Level, seats: int) -> float:
