@@ -44,7 +44,7 @@ import structlog
 from clients.sdk.bot_player import play_with
 from clients.sdk.client import Client, GameSession
 from shared.rules import registry
-from shared.rules._kit.search import LEVELS, deadline_within
+from shared.rules._kit.search import LEVELS, deadline_within, seeded_heuristic
 from shared.rules.api import SealedSlot
 
 log = structlog.get_logger("bots.search")
@@ -136,17 +136,15 @@ class SearchSeat:
         self.game = game
         self.level = level
         self.session = session  # its record feeds the public record remembered
-        self.remember = registry.get_search_spec(game).remember
+        spec = registry.get_search_spec(game)
+        self.remember = spec.remember
         self.remembered: Any = None
         self.folded = 0  # the session's record entries folded into ``remembered`` so far
         self.record_seq = -1  # the seq of the latest event entry folded
         # the move when the search has no answer: the level's own heuristic (hard's is the
-        # game's tuned one, where it has one: ``SearchSpec.tuned``)
-        spec = registry.get_search_spec(game)
-        tuned = LEVELS[level].tuned and spec.tuned is not None
-        self.heuristic = spec.tuned() if tuned else registry.get_bot(game)
-        if isinstance(getattr(self.heuristic, "rng", None), random.Random):
-            self.heuristic.rng.seed(secrets.randbits(32))
+        # game's tuned one, where it has one: ``SearchSpec.tuned``), its draws seeded afresh
+        self.heuristic = seeded_heuristic(spec, random.Random(secrets.randbits(32)),
+                                          tuned=LEVELS[level].tuned)
         self.memory: Memory = {}
         self.fallbacks = 0
         self.decisions = 0

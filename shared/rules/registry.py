@@ -29,11 +29,7 @@ def names() -> tuple[str, ...]:
 
 @cache
 def get(name: str) -> Game:
-    try:
-        module = importlib.import_module(_MODULES[name])
-    except KeyError as exc:
-        raise UnknownGame(name) from exc
-    game: Game = module.GAME
+    game: Game = importlib.import_module(package_of(name)).GAME
     return game
 
 
@@ -47,21 +43,13 @@ def package_of(name: str) -> str:
 
 def get_bot(name: str) -> Any:
     """A fresh heuristic bot for the game (``<package>.bot.HeuristicBot``)."""
-    try:
-        module = importlib.import_module(_MODULES[name] + ".bot")
-    except KeyError as exc:
-        raise UnknownGame(name) from exc
-    return module.HeuristicBot()
+    return importlib.import_module(package_of(name) + ".bot").HeuristicBot()
 
 
 def get_search_spec(name: str) -> Any:
     """The game's search support (``<package>.determinize.SEARCH``: determinize, evaluate,
     heuristic), for ``shared.rules._kit.search``."""
-    try:
-        module = importlib.import_module(_MODULES[name] + ".determinize")
-    except KeyError as exc:
-        raise UnknownGame(name) from exc
-    return module.SEARCH
+    return importlib.import_module(package_of(name) + ".determinize").SEARCH
 
 
 def get_search_bot(name: str, level: Any = "normal", seed: int | None = None) -> Any:
