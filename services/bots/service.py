@@ -51,6 +51,7 @@ class BotRunner:
         self.store = store
         self.play_seat: PlaySeat = play or self._play_through_gateway
         self.reclaim_s = RECLAIM_IDLE_MS / 1000  # how often entries of dead runners are looked for
+        self.renew_s = LEASE_MS / 3000  # a seat's lease is renewed every third of its life
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.capacity = settings.bots_max_seats
         self._http: httpx.AsyncClient | None = None
@@ -97,7 +98,8 @@ class BotRunner:
 
     async def _play(self, seat: im.SeatBot) -> None:
         key = self._key(seat)
-        renew = asyncio.create_task(self._renew(key))
+        stop = asyncio.Event()
+        renew = asyncio.create_task(self._renew(key, stop))
         try:
             await self.play_seat(seat)
             await self.store.forget(key)
@@ -105,7 +107,11 @@ class BotRunner:
         except Exception as exc:
             log.warning("bot_error", game_id=seat.game_id, seat=seat.seat, error=repr(exc))
         finally:
-            renew.cancel()
+            # the renewal ends before the lease is deleted: a renewal cancelled mid-command
+            # could otherwise land after the delete and leave a stale lease for 10 s
+            stop.set()
+            with contextlib.suppress(Exception):
+                await renew
             with contextlib.suppress(Exception):
                 await self.store.release(key)
             self.tasks.pop(key, None)
@@ -119,10 +125,18 @@ class BotRunner:
             else:
                 await play_seat(c, seat.game_id, kind=seat.kind)
 
-    async def _renew(self, key: str) -> None:
-        while True:
-            await asyncio.sleep(LEASE_MS / 3000)
-            await self.store.renew(key)
+    async def _renew(self, key: str, stop: asyncio.Event) -> None:
+        """Renew the seat's lease every third of its life until ``stop`` is set; a failed
+        renewal (Valkey restarting) is retried at the next tick."""
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), self.renew_s)
+            if stop.is_set():
+                return
+            try:
+                await self.store.renew(key)
+            except Exception as exc:
+                log.warning("bot_lease_renew_failed", seat=key, error=repr(exc)[:200])
 
     # -- the input, read only while there is room ---------------------------------------
 

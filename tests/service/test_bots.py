@@ -127,3 +127,39 @@ async def test_entries_of_a_dead_runner_are_reclaimed_only_with_room() -> None:
         assert bots.free == 0 and len(store.orphans) == 1  # no room: g8 stays with the group
         seats.finish("g7:0")
         await until(lambda: seats.playing == ["g8:0"])
+
+
+class SlowRenewals(FakeBotsStore):
+    """A renewal already on the wire: its SET lands ``delay`` seconds later, whether or not
+    the task that sent it is cancelled meanwhile (as with a command written to the socket)."""
+
+    def __init__(self, delay: float) -> None:
+        super().__init__()
+        self.delay = delay
+        self.in_flight = 0
+
+    async def _land(self, seat_key: str) -> None:
+        await asyncio.sleep(self.delay)
+        self.leases[seat_key] = self.instance
+        self.in_flight -= 1
+
+    async def renew(self, seat_key: str) -> None:
+        self.in_flight += 1
+        await asyncio.shield(self._land(seat_key))
+
+
+async def test_a_finished_seat_leaves_no_lease_behind_even_mid_renewal() -> None:
+    """The lease is deleted only after the last renewal has landed: a renewal cancelled in
+    flight used to land after the delete, and the runner looked as if it held the seat for
+    10 s more (tests/reliability/test_lobby_limits.py counts leases)."""
+    store, seats = SlowRenewals(delay=0.05), Seats()
+    bots = BotRunner(Settings(bots_max_seats=2), store, play=seats.play)
+    bots.renew_s = 0.001
+    store.add(seat("g1"))
+    async with running(bots.read_loop):
+        await until(lambda: seats.playing == ["g1:0"] and store.in_flight > 0)
+        seats.finish("g1:0")
+        await until(lambda: not bots.tasks)
+        assert store.leases == {}
+        await asyncio.sleep(0.1)  # any renewal still in flight would have landed by now
+        assert store.leases == {} and store.in_flight == 0
