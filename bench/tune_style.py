@@ -128,6 +128,19 @@ def changed(base: dict[str, Any], style: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in style.items() if v != base[k]}
 
 
+def new_record(game: str) -> tuple[Any, str]:
+    """A new ``bench/results/tune-<game>-<time>[-n].jsonl``, never another run's (two runs
+    started in the same second get two files)."""
+    stem = os.path.join(RESULTS, f"tune-{game}-{time.strftime('%Y%m%d-%H%M%S')}")
+    for n in range(1000):
+        path = f"{stem}-{n}.jsonl" if n else f"{stem}.jsonl"
+        try:
+            return open(path, "x"), path
+        except FileExistsError:
+            continue
+    raise RuntimeError(f"no free record name beside {stem}.jsonl")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", required=True)
@@ -149,18 +162,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     options = (json.loads(args.options) if args.options
                else DEFAULT_OPTIONS.get(args.game, {}))
     module = bot_module(args.game)
-    base_style = dataclasses.asdict(module.Style())
+    default_style = base_style = dataclasses.asdict(module.Style())
     base = flatten(base_style)
     mean = dict.fromkeys(base, 0.0)
     if args.style:
         given = (dataclasses.asdict(module.TUNED) if args.style == "tuned"
                  else json.loads(args.style))
         mean = log_offsets(base, flatten(merged(base_style, given)))
+        # switches (booleans, strings) are not tuned: they keep the given style's values
+        base_style = merged(base_style, {k: v for k, v in given.items()
+                                         if not isinstance(v, (int, float, dict, list))
+                                         or isinstance(v, bool)})
     sigma = dict.fromkeys(base, args.sigma)
     rng = random.Random(args.seed)
     os.makedirs(RESULTS, exist_ok=True)
-    path = os.path.join(RESULTS, f"tune-{args.game}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl")
-    with Pool(args.workers) as pool, open(path, "w") as log:
+    log, path = new_record(args.game)
+    with Pool(args.workers) as pool, log:
         def emit(record: dict[str, Any]) -> None:
             print(json.dumps(record), flush=True)
             log.write(json.dumps(record) + "\n")
@@ -186,14 +203,14 @@ def main(argv: Sequence[str] | None = None) -> None:
                   "mean_style_score": round(scores[0], 3),
                   "best": [round(x, 3) for x in sorted(scores, reverse=True)[:4]],
                   "population_mean": round(sum(scores) / len(scores), 3),
-                  "style": changed(base_style, style)})
+                  "style": changed(default_style, style)})
         if args.validate:
             first = args.first + args.generations * args.games
             tuned = score(pool, args.game, args.seats, options, style, first, args.validate)
             plain = score(pool, args.game, args.seats, options, None, first, args.validate)
             emit({"validate": [first, first + args.validate], "tuned": round(tuned, 3),
                   "plain": round(plain, 3), "fair": round(1 / args.seats, 3),
-                  "style": changed(base_style, style)})
+                  "style": changed(default_style, style)})
     print(f"wrote {path}")
 
 

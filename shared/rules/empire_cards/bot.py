@@ -7,6 +7,11 @@ ranks in the army; discard the least useful card, 2s first (a free sabotage, CG-
 the leader). Once it can win (CG-12) it stops taking cards and sheds its hand into the army.
 With expert spells (CG-17) it casts a spell instead of its discard when the spell is worth
 more than the Wizard (``_cast``), and plays each spell's steps for itself (``_spell``).
+
+``Style`` holds its weights and, off in the plain bot, the switches of the tuned one
+(``TUNED``, hard's own seat, issue 22): a 4th empire set timed to win in its own turn
+(``_finish``), a Barbarian run at small tables instead of empire sets, a steal that pairs a
+lone card once able to win (``_shed_steal``), and 2s kept for a rival close to winning.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from typing import Any
 from shared.rules.api import Json, SealedSlot
 from shared.rules.empire_cards.cards import is_wizard, rank_of, regime_of_rank, suit_of, value
 from shared.rules.empire_cards.combat import battle_winner
-from shared.rules.empire_cards.data import REGIME_RANKS, REGIMES, Regime
+from shared.rules.empire_cards.data import BARBARIAN_RANKS, REGIME_RANKS, REGIMES, Regime
 
 Action = dict[str, Any]
 
@@ -46,6 +51,13 @@ class Style:
     berserker: float = 1.2  # Berserker: per opponent with an unprotected army
     mass_steal: float = 0.6  # mass steal: per opponent's army, beside a card per hand
     mass_trade: float = 0.5  # mass trade: per junk card and hand
+    # switches (issue 22's tuned style; off in the plain bot)
+    finish: bool = False  # time the 4th empire set to win in its own turn (``_finish``)
+    barbarian_seats: int = 0  # at this many seats or fewer: build a Barbarian run (CG-10)
+    barb_keep: int = 13  # ... parking spare cards only while this many stay in hand
+    endgame_steal: bool = False  # once able to win, steal a card that pairs a lone one
+    hold_two: int = 0  # keep 2s (sabotage, CG-14) until an opponent has this many empire
+    # sets (5: able to win)
 
 
 class _Plan:
@@ -60,6 +72,9 @@ class _Plan:
         self.ranks = Counter(rank_of(c) for c in self.hand)
         self.regime: Regime = self.me["regime"] or self._best_regime()
         self.endgame: bool = bool(self.me["can_win"])
+        # the Barbarian plan: one card of each rank 3..A (Wizards wild), no empire sets
+        self.barbarian = (len(view["players"]) <= style.barbarian_seats
+                          and not self.me["regime"] and not self.endgame)
         self.army_ranks = {
             rank_of(s[0])
             for s in self.me["army"]
@@ -73,9 +88,22 @@ class _Plan:
 
         return max(REGIMES, key=potential)
 
+    def threat(self) -> int:
+        """The most empire sets an opponent has (5 once able to win)."""
+        return max((5 if p["can_win"] else len(p["empire_sets"])
+                    for s, p in enumerate(self.view["players"]) if s != self.seat), default=0)
+
+    def wanted_by_others(self, rank: str) -> int:
+        """How many opponents locked into a regime still want ``rank`` for their sets."""
+        return sum(1 for s, p in enumerate(self.view["players"])
+                   if s != self.seat and p["regime"] and len(p["empire_sets"]) < 4
+                   and rank in REGIME_RANKS[p["regime"]])
+
     def needed(self, rank: str) -> bool:
         if self.endgame:
             return False
+        if self.barbarian:
+            return rank in BARBARIAN_RANKS and not self.ranks[rank]
         sets_left = 4 - len(self.me["empire_sets"])
         return rank in REGIME_RANKS[self.regime] and self.ranks[rank] < sets_left
 
@@ -88,8 +116,10 @@ class _Plan:
             return 0 if rank in ("2", "W") else st.shed_other + value(card) / 100
         if is_wizard(card):
             return st.wizard
-        if rank == "2":
-            return st.two  # discarding it sabotages someone (CG-14)
+        if rank == "2":  # discarding it sabotages someone (CG-14)
+            return st.two if self.threat() >= st.hold_two else st.pair
+        if self.barbarian:  # the first card of a rank fills the run; the others are spare
+            return st.regime if self.ranks[rank] == 1 else st.single + value(card) / 100
         if rank in REGIME_RANKS[self.regime]:
             extra = self.ranks[rank] - (4 - len(self.me["empire_sets"]))
             return st.regime - st.regime_extra * max(0, extra)
@@ -144,12 +174,19 @@ class HeuristicBot:
             return discards[0]  # CG-12: the winning discard
         if "draw" in by_type:
             return by_type["draw"][0]
+        if plan.barbarian and by_type.get("barbarian") and len(plan.hand) == 12:
+            # the run is the whole hand: laying it runs out (6 cards, CG-12); steal first
+            waits = by_type.get("steal") or by_type.get("disband")
+            if waits:
+                return waits[0]
         for kind in ("barbarian", "serf"):
             if by_type.get(kind):
                 return by_type[kind][0]
-        if by_type.get("empire"):
-            return max(by_type["empire"], key=lambda a: self._set_quality(plan, a))
-        choice = None if plan.endgame else self._interaction(plan, by_type)
+        if by_type.get("empire") and not plan.barbarian:
+            held = self._finish(plan, by_type) if self.style.finish else None
+            return held or max(by_type["empire"], key=lambda a: self._set_quality(plan, a))
+        choice = (self._shed_steal(plan, by_type) if plan.endgame and self.style.endgame_steal
+                  else None if plan.endgame else self._interaction(plan, by_type))
         if choice is not None:
             return choice
         army = [a for a in by_type.get("army", []) if self._good_army(plan, a)]
@@ -163,6 +200,55 @@ class HeuristicBot:
             return next(a for a in discards if a["card"] == worst)
         ends = by_type.get("disband", []) + by_type.get("pass", [])
         return ends[0] if ends else None
+
+    @staticmethod
+    def _shed_steal(plan: _Plan, by_type: dict[str, list[Action]]) -> Action | None:
+        """Shedding (CG-12): a stolen card that pairs a lone card of the hand lets both go to
+        the army, one card fewer for the steal."""
+        players = plan.view["players"]
+        for a in by_type.get("steal", []):
+            top = players[a["target"]]["discard_top"]
+            rank = rank_of(top) if top else "2"
+            if plan.ranks[rank] == 1 and regime_of_rank(rank) and rank not in plan.army_ranks:
+                return a
+        return None
+
+    @staticmethod
+    def _finish(plan: _Plan, by_type: dict[str, list[Action]]) -> Action | None:
+        """The 4th empire set wins this turn when 2 cards stay beside it: one for the gift
+        (CG-13), one for the last discard (CG-12); a same-suit set draws 2 more (CG-11).
+        With fewer, the gift or the set empties the hand and the run-out rule deals 6
+        (CG-12). So: lay the set that leaves exactly 2 (else the fewest above 2); with none,
+        and 1 card short, steal one first (CG-15); else end the turn from the army (a
+        disband keeps the hand; a pair's last card comes back to it, CG-9) or by discarding
+        the spare card, and lay the set later. None: play as the plain bot."""
+        if len(plan.me["empire_sets"]) != 3:
+            return None
+
+        def left(a: Action) -> int:
+            return len(plan.hand) - 4 + 2 * HeuristicBot._set_quality(plan, a)[1]
+
+        sets = by_type["empire"]
+        ready = [a for a in sets if left(a) >= 2]
+        if ready:
+            return min(ready, key=lambda a: (left(a), [-x for x in HeuristicBot._set_quality(
+                plan, a)]))
+        short = len(plan.hand) - 4
+        army = plan.me["army"]
+        disbands = by_type.get("disband", [])
+        # a pair's disband returns a card: right with none left, one too many with one
+        by_size = sorted(disbands, key=lambda a: (len(army[a["set"]]) == 2) == (short == 1))
+        if short == 1 and by_type.get("steal"):
+            return by_type["steal"][0]
+        if by_size:
+            return by_size[0]
+        if short == 0 and by_type.get("steal"):
+            return by_type["steal"][0]
+        if short == 1 and by_type.get("discard"):
+            best = max(sets, key=lambda a: HeuristicBot._set_quality(plan, a))
+            spare = [a for a in by_type["discard"] if a["card"] not in set(best["cards"])]
+            return spare[0] if spare else None
+        return None
 
     def _cast(self, plan: _Plan, casts: list[Action]) -> Action | None:
         """CG-17 (expert spells): cast instead of the turn's discard when the spell gains
@@ -225,6 +311,10 @@ class HeuristicBot:
         if plan.endgame:
             keep = len(plan.hand) - len(action["cards"])
             return keep >= 1  # never empty the hand before the discard (CG-12 run-out)
+        if plan.barbarian:  # spare copies only (the run keeps one), and only an overshoot
+            spare = plan.ranks[rank] - len(action["cards"]) >= int(rank in BARBARIAN_RANKS)
+            return (rank != "W" and spare
+                    and len(plan.hand) - len(action["cards"]) >= plan.style.barb_keep)
         if rank in ("W",):
             return False
         if rank == "2":
@@ -238,10 +328,19 @@ class HeuristicBot:
             top = players[a["target"]]["discard_top"]
             if top and plan.needed(rank_of(top)):
                 return a
+        if plan.barbarian and by_type.get("steal") and len(plan.hand) < 13:
+            # the run needs 13 cards (12 laid, 1 to discard): any card helps; the best one
+            # is one an opponent's regime wants, then one that pairs ours (an army set)
+            def worth(a: Action) -> tuple[int, int]:
+                rank = rank_of(players[a["target"]]["discard_top"])
+                return (plan.wanted_by_others(rank), int(plan.ranks[rank] == 1))
+
+            return max(by_type["steal"], key=worth)
         battles = by_type.get("battle", [])
         if battles:
             mine = [plan.me["army"][i] for i in plan.me["battle_sets"]]
-            wanted = [r for r in REGIME_RANKS[plan.regime] if plan.needed(r)]
+            ranks = BARBARIAN_RANKS if plan.barbarian else REGIME_RANKS[plan.regime]
+            wanted = [r for r in ranks if plan.needed(r)]
             wanted.sort(key=lambda r: plan.ranks[r])
             for target in sorted(
                 {a["target"] for a in battles}, key=lambda t: -players[t]["hand_size"]
@@ -325,3 +424,15 @@ class HeuristicBot:
             return (int(theirs[a["regime"]] == 1), sum(theirs.values()))
 
         return max(acts, key=rank)
+
+
+# Hard's own seat (issue 22, ``SearchSpec.tuned``). The numbers of this game's style only
+# order cards: a tuning run moved nothing (every style of a generation scored alike). What
+# moves it are the switches, chosen one by one as the lone seat among plain heuristic seats
+# (bench/README.md, "Bot ladder, 2026-11-30, tenth pass"): ``finish`` (the plain bot lays its
+# 4th set with one card beside it in most hands, and its gift then empties the hand: 6 cards
+# more, CG-12); at 3 seats the Barbarian run (CG-10: one card of each rank, which the plain
+# seats, collecting four of their regime's ranks, do not compete for); ``endgame_steal``;
+# ``hold_two``. 3 seats: plain 0.31, finish alone 0.42, the Barbarian run 0.58-0.62 of 200-300
+# games (fair 0.333); 4 seats, where the Barbarian run is worse (0.26), 0.33 (fair 0.25).
+TUNED = Style(finish=True, barbarian_seats=3, barb_keep=8, endgame_steal=True, hold_two=4)

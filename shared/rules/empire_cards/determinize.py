@@ -245,6 +245,13 @@ def _heuristic() -> Any:
     return HeuristicBot()
 
 
+def _tuned() -> Any:
+    """Hard's own seat (``SearchSpec.tuned``): the heuristic with ``bot.TUNED``'s switches."""
+    from shared.rules.empire_cards.bot import TUNED, HeuristicBot
+
+    return HeuristicBot(TUNED)
+
+
 # Issue 22: at 3+ seats the search keeps a margin of 0.1 for the heuristic's move
 # (``SearchSpec.margin_multi``; hard's own is 0 there). ``bench.search_deviation --judge 20``
 # at 3 seats, 40 positions (bench/README.md, "Bot ladder, 2026-11-29, fifth pass"): with a
@@ -262,6 +269,13 @@ def _heuristic() -> Any:
 # [0.61, 0.77] of 136 and a fifth beats two in five 0.85 [0.78, 0.90] of 150; the real normal
 # beats easy 0.93 [0.73, 0.98] of 20, and a timeout-only seat among easy seats takes 0.02 of 30
 # (two all-way ties, no win) (bench/README.md, "Bot ladder, 2026-11-30, eighth pass").
+#
+# Hard plays its own seat with the tuned heuristic (``SearchSpec.tuned``, ``bot.TUNED``: the
+# plain one with its 4th set timed to win and, at 3 seats, a Barbarian run), and plays its
+# move without searching (``tuned_alone_multi``; every table of this game has 3+ seats): the
+# search above cannot tell this game's moves apart, and the tuned move as the lone seat among
+# plain heuristic seats takes about 0.58 of first places at 3 seats (the plain one 0.31) and
+# 0.33 at 4 (bench/README.md, "Bot ladder, 2026-11-30, tenth pass").
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
-                    margin_multi=0.1, remember=remember, recall=recall,
-                    blunders={"easy": 0.4, "normal": 0.2})
+                    tuned=_tuned, tuned_alone_multi=True, margin_multi=0.1, remember=remember,
+                    recall=recall, blunders={"easy": 0.4, "normal": 0.2})

@@ -65,3 +65,29 @@ def test_the_lone_seat_scores_its_share_of_first_place() -> None:
     assert all(s in (0.0, 1.0, 0.5, 1 / 3) for s in shares)
     assert shares == [tune_style.play_one(("empires-end", 3, {}, None, i)) for i in range(6)]
     assert 0 < sum(shares) < 6
+
+
+def test_a_given_styles_switches_survive_the_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--style`` with switches (booleans, which are not tuned) checks that style, not the
+    default with its numbers: the Card Game's ``TUNED`` is switches only."""
+    from shared.rules.empire_cards.bot import TUNED as CARDS_TUNED
+
+    monkeypatch.setattr(tune_style, "RESULTS", str(tmp_path))
+    tune_style.main(["--game", "empire-cards", "--generations", "0", "--validate", "1",
+                     "--workers", "1", "--style", "tuned"])
+    lines = [json.loads(x) for x in next(tmp_path.glob("tune-empire-cards-*.jsonl"))
+             .read_text().splitlines()]
+    assert lines[-1]["style"] == {"finish": True, "barbarian_seats": 3, "barb_keep": 8,
+                                  "endgame_steal": True, "hold_two": 4}
+    assert lines[-1]["style"] == tune_style.changed(
+        dataclasses.asdict(type(CARDS_TUNED)()), dataclasses.asdict(CARDS_TUNED))
+
+
+def test_two_runs_in_the_same_second_write_two_records(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tune_style, "RESULTS", str(tmp_path))
+    monkeypatch.setattr(tune_style.time, "strftime", lambda fmt: "20261130-120000")
+    (a, pa), (b, pb) = tune_style.new_record("empire-cards"), tune_style.new_record("empire-cards")
+    with a, b:
+        assert pa != pb and pb.endswith("-20261130-120000-1.jsonl")

@@ -465,18 +465,19 @@ def test_a_tuned_level_plays_its_own_seat_by_the_tuned_heuristic_and_the_others_
 
 
 def test_only_the_games_with_a_tuned_style_have_a_tuned_heuristic() -> None:
-    """Empire's End and New York have one; Empire and the Engine meet the multi-player target
-    without; the Card Game's tuning moved nothing (its style's numbers barely change its
-    choices: bench/README.md, "Bot ladder, 2026-11-30, ninth pass")."""
+    """Empire's End, New York and the Card Game have one (the Card Game's by switches, its
+    numbers moved nothing: bench/README.md, "Bot ladder, 2026-11-30, tenth pass"); Empire and
+    the Engine meet the multi-player target without."""
     have = {name for name in registry.names() if registry.get_search_spec(name).tuned}
-    assert have == {"empires-end", "empire-nyc"}
+    assert have == {"empires-end", "empire-nyc", "empire-cards"}
+    assert all(registry.get_search_spec(name).tuned_alone_multi for name in have)
 
 
-@pytest.mark.parametrize("name", ["empires-end", "empire-nyc"])
+@pytest.mark.parametrize("name", ["empires-end", "empire-nyc", "empire-cards"])
 def test_the_tuned_heuristic_is_the_plain_one_with_other_weights(name: str) -> None:
     """Each such game's tuned heuristic is its heuristic bot's class with a ``Style`` that
-    differs from the default (``bench.tune_style`` chose it); the default ``Style`` is the
-    heuristic bot's own, so the plain bot is unchanged."""
+    differs from the default (weights ``bench.tune_style`` chose, or switches); the default
+    ``Style`` is the heuristic bot's own, so the plain bot is unchanged."""
     import importlib
 
     module = importlib.import_module(registry.package_of(name) + ".bot")
@@ -488,9 +489,10 @@ def test_the_tuned_heuristic_is_the_plain_one_with_other_weights(name: str) -> N
 
 
 def test_at_three_seats_a_tuned_level_plays_the_tuned_move_where_the_game_says_so() -> None:
-    """``SearchSpec.tuned_alone_multi`` (Empire's End, New York): at a table of 3 or more,
-    hard plays its tuned heuristic's move after the one iteration that reads the table's
-    size; at 2 seats it searches its whole budget; a level that is not tuned searches."""
+    """``SearchSpec.tuned_alone_multi`` (Empire's End, New York, the Card Game): at a table of
+    3 or more, hard plays its tuned heuristic's move after the one iteration that reads the
+    table's size; at 2 seats it searches its whole budget; a level that is not tuned
+    searches."""
     from shared.rules.empires_end.bot import TUNED, HeuristicBot
 
     name = "empires-end"
