@@ -10,7 +10,7 @@ import pytest
 
 from shared.rules._kit.playout import bot_actor, bot_chooser, play
 from shared.rules.api import Act, SealedSlot, Transition
-from shared.rules.empire_nyc import GAME, bot
+from shared.rules.empire_nyc import GAME, board, bot
 from shared.rules.empire_nyc.bot import HeuristicBot
 from tests.unit.rules.empire_nyc.helpers import legal, make, view_of
 
@@ -142,3 +142,38 @@ def test_bot_win_rate_against_random_seats() -> None:
     rate = wins / games
     print(f"HeuristicBot vs random: {wins}/{games} = {rate:.1%}")
     assert rate >= 0.9
+
+
+def _first_of(borough: str) -> str:
+    return board.NB_IDS[board.BOROUGH_MEMBERS[borough][0]]
+
+
+@pytest.mark.unit
+def test_tuned_deny_weighs_a_rivals_whole_borough_by_its_bonus() -> None:
+    """``Style.deny`` (issue 22's tuned style): a neighborhood of a borough one opponent holds
+    whole is worth ``deny`` x the borough's bonus more as a target; the plain bot (deny 0)
+    weighs it as before. Seat 1 holds everything but one neighborhood of each borough (seat
+    2's), except the Bronx, which it holds whole."""
+    owners = {"MN01": 0}
+    for borough in ("manhattan", "queens", "brooklyn", "staten_island", "jersey"):
+        owners.setdefault(_first_of(borough), 2)
+    state = make(owners=owners)
+    view = view_of(state, 0)
+    plain = HeuristicBot()._targets(view, bot._board(view), 0)
+    denying = HeuristicBot(bot.Style(deny=1.0))._targets(view, bot._board(view), 0)
+    bronx = {board.NB_IDS[i] for i in board.BOROUGH_MEMBERS["bronx"]}
+    assert {n for n in plain if denying[n] != plain[n]} == bronx
+    assert all(denying[n] - plain[n] == pytest.approx(3.0) for n in bronx)  # bonus 3
+
+
+@pytest.mark.unit
+def test_tuned_holds_a_cheap_set_the_plain_bot_trades() -> None:
+    """``Style.trade_min`` / ``trade_hand``: a set worth less than ``trade_min`` cubes is kept
+    while the hand is short of ``trade_hand`` cards (the plain bot trades whenever offered)."""
+    s = make(owners={"MN01": 0}, phase="reinforce", pool=3,
+             hands=(("MN01", "MN02", "MN05"), (), ()))
+    view, acts = view_of(s, 0), list(legal(s, 0))
+    assert BOT.act(view, acts, 0)["type"] == "trade"
+    holding = HeuristicBot(bot.Style(trade_min=10, trade_hand=4)).act(view, acts, 0)
+    assert holding["type"] == "place"
+    assert bot.TUNED.trade_min == 10 and bot.TUNED.trade_hand == 4
