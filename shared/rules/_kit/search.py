@@ -51,11 +51,12 @@ differ by the share of their decisions they play at random, as weaker players wo
 (``Level.blunder``, set per game and level by ``SearchSpec.blunders``: each game's
 ``determinize.py`` says its shares and the figures behind them). Hard plays its own seat with
 the game's tuned heuristic where the game has one (``Level.tuned``, ``SearchSpec.tuned``:
-Empire's End and New York, whose heuristic bots take a ``Style`` of weights that
-``bench.tune_style`` tuned against the plain heuristic): its prior, its fallback and its own
-rollout moves; the other seats are still modelled by the plain heuristic. At a table of 3 or
-more those two games' hard plays the tuned move without searching
-(``SearchSpec.tuned_alone_multi``: there the search's departures from it cost strength).
+Empire's End, New York and the Card Game, whose heuristic bots take a ``Style`` of weights
+that ``bench.tune_style`` tuned against the plain heuristic, and switches): its prior, its
+fallback and its own rollout moves; the other seats are still modelled by the plain
+heuristic. At a table of 3 or more those three games' hard plays the tuned move without
+searching (``SearchSpec.tuned_alone_multi``: there the search's departures from it cost
+strength).
 The references are Cowling et al., "Information Set Monte Carlo Tree Search", IEEE TCIAIG
 4(2), 2012, and OpenSpiel's ``ISMCTSBot``.
 """
@@ -203,9 +204,10 @@ class SearchSpec:
     # as weaker players do, so that the levels a host picks differ
     blunders: Mapping[str, float] = field(default_factory=dict)
     # a fresh heuristic ``Bot`` of a stronger style (issue 22): the game's heuristic with its
-    # weights tuned by ``bench.tune_style`` against seats of the plain heuristic. A level with
-    # ``Level.tuned`` plays its own seat with it; None: the game has none, and every level
-    # plays its own seat with ``heuristic``
+    # weights tuned by ``bench.tune_style`` against seats of the plain heuristic (and, in the
+    # Card Game, switches chosen against them). A level with ``Level.tuned`` plays its own
+    # seat with it; None: the game has none, and every level plays its own seat with
+    # ``heuristic``
     tuned: Callable[[], Any] | None = None
     # at a table of 3 or more, a level with ``Level.tuned`` plays the tuned heuristic's move
     # without searching: where the search's estimates there cannot tell moves apart, its few

@@ -429,10 +429,11 @@ class HeuristicBot:
 # Hard's own seat (issue 22, ``SearchSpec.tuned``). The numbers of this game's style only
 # order cards: a tuning run moved nothing (every style of a generation scored alike). What
 # moves it are the switches, chosen one by one as the lone seat among plain heuristic seats
-# (bench/README.md, "Bot ladder, 2026-11-30, tenth pass"): ``finish`` (the plain bot lays its
-# 4th set with one card beside it in most hands, and its gift then empties the hand: 6 cards
-# more, CG-12); at 3 seats the Barbarian run (CG-10: one card of each rank, which the plain
-# seats, collecting four of their regime's ranks, do not compete for); ``endgame_steal``;
-# ``hold_two``. 3 seats: plain 0.31, finish alone 0.42, the Barbarian run 0.58-0.62 of 200-300
-# games (fair 0.333); 4 seats, where the Barbarian run is worse (0.26), 0.33 (fair 0.25).
+# (bench/README.md, "Bot ladder, 2026-11-30, tenth pass"): ``finish`` (64 of the plain bot's
+# 102 4th sets over 40 games left 1 card or none beside the set, and the gift or the set
+# emptied the hand: 6 cards more, CG-12); at 3 seats the Barbarian run (CG-10: one card of each
+# rank, which the plain seats, collecting four of their regime's ranks, do not compete for);
+# ``endgame_steal``; ``hold_two``. Lone seat, 3 seats: plain 0.31, finish alone 0.42, the whole
+# style 0.60-0.65 of 200 on the games it was chosen on, 0.592 of 300 fresh ones (plain 0.324;
+# fair 0.333); 4 seats, where the Barbarian run is worse (0.26), 0.311 of 200 (fair 0.25).
 TUNED = Style(finish=True, barbarian_seats=3, barb_keep=8, endgame_steal=True, hold_two=4)

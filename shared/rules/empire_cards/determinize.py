@@ -274,8 +274,10 @@ def _tuned() -> Any:
 # plain one with its 4th set timed to win and, at 3 seats, a Barbarian run), and plays its
 # move without searching (``tuned_alone_multi``; every table of this game has 3+ seats): the
 # search above cannot tell this game's moves apart, and the tuned move as the lone seat among
-# plain heuristic seats takes about 0.58 of first places at 3 seats (the plain one 0.31) and
-# 0.33 at 4 (bench/README.md, "Bot ladder, 2026-11-30, tenth pass").
+# plain heuristic seats takes 0.592 of 300 first places at 3 seats (the plain one 0.324) and
+# 0.311 of 200 at 4 (0.242); in the ladder, one hard seat among heuristic seats 0.62 [0.49,
+# 0.73] of 60 at 3 seats (1.86x), 0.34 of 60 at 4, and hard beats normal 0.93 [0.73, 0.98] of
+# 20 (bench/README.md, "Bot ladder, 2026-11-30, tenth pass").
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
                     tuned=_tuned, tuned_alone_multi=True, margin_multi=0.1, remember=remember,
                     recall=recall, blunders={"easy": 0.4, "normal": 0.2})

@@ -143,7 +143,8 @@ def _tuned() -> Any:
 # Hard plays its own seat with the tuned heuristic (``SearchSpec.tuned``, ``bot.TUNED``), and
 # at 3+ seats (every New York table) plays its move without searching
 # (``tuned_alone_multi``), as in Empire's End, where the search cost the tuned move much of
-# its strength: one hard seat among heuristic seats takes 0.48 [0.40, 0.57] of 120 first
-# places (1.45x its fair share; bench/README.md, "Bot ladder, 2026-11-30, ninth pass").
+# its strength: one hard seat among heuristic seats took 0.48 [0.40, 0.57] of 120 first
+# places with the first tuned style (1.45x its fair share; bench/README.md, "Bot ladder,
+# 2026-11-30, ninth pass") and 0.57 [0.51, 0.63] of 240 with the second (1.71x, "tenth pass").
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
                     tuned=_tuned, tuned_alone_multi=True, margin_multi=0.1, blunders={"easy": 0.25})

@@ -488,14 +488,16 @@ def test_the_tuned_heuristic_is_the_plain_one_with_other_weights(name: str) -> N
     assert plain.style == module.Style() and tuned.style == module.TUNED != module.Style()
 
 
-def test_at_three_seats_a_tuned_level_plays_the_tuned_move_where_the_game_says_so() -> None:
+@pytest.mark.parametrize("name", ["empires-end", "empire-nyc", "empire-cards"])
+def test_at_three_seats_a_tuned_level_plays_the_tuned_move_where_the_game_says_so(
+        name: str) -> None:
     """``SearchSpec.tuned_alone_multi`` (Empire's End, New York, the Card Game): at a table of
     3 or more, hard plays its tuned heuristic's move after the one iteration that reads the
-    table's size; at 2 seats it searches its whole budget; a level that is not tuned
-    searches."""
-    from shared.rules.empires_end.bot import TUNED, HeuristicBot
+    table's size; at 2 seats (Empire's End) it searches its whole budget; a level that is not
+    tuned searches."""
+    import importlib
 
-    name = "empires-end"
+    module = importlib.import_module(registry.package_of(name) + ".bot")
     game = registry.get(name)
     spec = registry.get_search_spec(name)
     assert spec.tuned_alone_multi
@@ -506,11 +508,13 @@ def test_at_three_seats_a_tuned_level_plays_the_tuned_move_where_the_game_says_s
         bot = SearchBot(game, spec, tuned, seed=2)
         choice = decide(bot, game, state, node, seat)
         view, legal = game.view(state, seat), list(game.legal_actions(state, seat))
-        assert choice == HeuristicBot(TUNED).act(view, legal, seat)
+        assert choice == module.HeuristicBot(module.TUNED).act(view, legal, seat)
         assert bot.last_iterations == 1
         plain = SearchBot(game, spec, TINY, seed=2)
         decide(plain, game, state, node, seat)
         assert plain.last_iterations == TINY.iterations
+    if name != "empires-end":
+        return  # no 2-seat table
     for state, node, seat in decisions(name, 3, seats=2):
         bot = SearchBot(game, spec, tuned, seed=2)
         decide(bot, game, state, node, seat)
