@@ -25,7 +25,15 @@ from typing import Any
 from shared.rules.api import Json, SealedSlot
 from shared.rules.empire_cards.cards import is_wizard, rank_of, regime_of_rank, suit_of, value
 from shared.rules.empire_cards.combat import battle_winner
-from shared.rules.empire_cards.data import BARBARIAN_RANKS, REGIME_RANKS, REGIMES, Regime
+from shared.rules.empire_cards.data import (
+    BARBARIAN_RANKS,
+    EMPIRE_SETS_TO_WIN,
+    REGIME_RANKS,
+    REGIMES,
+    SAME_SUIT_DRAW,
+    SPECIAL_SET_SIZE,
+    Regime,
+)
 
 Action = dict[str, Any]
 
@@ -96,7 +104,7 @@ class _Plan:
     def wanted_by_others(self, rank: str) -> int:
         """How many opponents locked into a regime still want ``rank`` for their sets."""
         return sum(1 for s, p in enumerate(self.view["players"])
-                   if s != self.seat and p["regime"] and len(p["empire_sets"]) < 4
+                   if s != self.seat and p["regime"] and len(p["empire_sets"]) < EMPIRE_SETS_TO_WIN
                    and rank in REGIME_RANKS[p["regime"]])
 
     def needed(self, rank: str) -> bool:
@@ -174,7 +182,7 @@ class HeuristicBot:
             return discards[0]  # CG-12: the winning discard
         if "draw" in by_type:
             return by_type["draw"][0]
-        if plan.barbarian and by_type.get("barbarian") and len(plan.hand) == 12:
+        if plan.barbarian and by_type.get("barbarian") and len(plan.hand) == SPECIAL_SET_SIZE:
             # the run is the whole hand: laying it runs out (6 cards, CG-12); steal first
             waits = by_type.get("steal") or by_type.get("disband")
             if waits:
@@ -207,8 +215,7 @@ class HeuristicBot:
         the army, one card fewer for the steal."""
         players = plan.view["players"]
         for a in by_type.get("steal", []):
-            top = players[a["target"]]["discard_top"]
-            rank = rank_of(top) if top else "2"
+            rank = rank_of(players[a["target"]]["discard_top"])  # stealable: never empty
             if plan.ranks[rank] == 1 and regime_of_rank(rank) and rank not in plan.army_ranks:
                 return a
         return None
@@ -222,18 +229,19 @@ class HeuristicBot:
         and 1 card short, steal one first (CG-15); else end the turn from the army (a
         disband keeps the hand; a pair's last card comes back to it, CG-9) or by discarding
         the spare card, and lay the set later. None: play as the plain bot."""
-        if len(plan.me["empire_sets"]) != 3:
+        if len(plan.me["empire_sets"]) != EMPIRE_SETS_TO_WIN - 1:
             return None
 
         def left(a: Action) -> int:
-            return len(plan.hand) - 4 + 2 * HeuristicBot._set_quality(plan, a)[1]
+            same_suit = HeuristicBot._set_quality(plan, a)[1]
+            return len(plan.hand) - len(a["cards"]) + SAME_SUIT_DRAW * same_suit
 
         sets = by_type["empire"]
         ready = [a for a in sets if left(a) >= 2]
         if ready:
             return min(ready, key=lambda a: (left(a), [-x for x in HeuristicBot._set_quality(
                 plan, a)]))
-        short = len(plan.hand) - 4
+        short = len(plan.hand) - len(sets[0]["cards"])
         army = plan.me["army"]
         disbands = by_type.get("disband", [])
         # a pair's disband returns a card: right with none left, one too many with one
@@ -328,7 +336,7 @@ class HeuristicBot:
             top = players[a["target"]]["discard_top"]
             if top and plan.needed(rank_of(top)):
                 return a
-        if plan.barbarian and by_type.get("steal") and len(plan.hand) < 13:
+        if plan.barbarian and by_type.get("steal") and len(plan.hand) <= SPECIAL_SET_SIZE:
             # the run needs 13 cards (12 laid, 1 to discard): any card helps; the best one
             # is one an opponent's regime wants, then one that pairs ours (an army set)
             def worth(a: Action) -> tuple[int, int]:
