@@ -28,6 +28,7 @@ def decide(bot: HeuristicBot, state: State, seat: int = 0) -> dict[str, Any]:
 def test_the_tuned_style_only_flips_switches_the_plain_bot_leaves_off() -> None:
     assert PLAIN.style == Style() and not Style().finish and Style().barbarian_seats == 0
     assert TUNED.finish and TUNED.endgame_steal and TUNED.barbarian_seats == 3
+    assert Style().avoid == 0 and TUNED.avoid == 2
 
 
 def test_finish_steals_a_card_before_a_4th_set_that_would_run_the_hand_out(make) -> None:
@@ -100,3 +101,20 @@ def test_hold_two_keeps_a_2_until_a_rival_has_four_sets(make) -> None:
     close = make(3, hands={0: hand, 1: ["JS0"], 2: ["8S1"]}, regimes={0: "thief", 2: "merchant"},
                  empire={0: [THIEF_SETS[0]], 2: merchant}, drawn=True)
     assert decide(TUNED_BOT, close) == {"type": "discard", "card": "2S0"}
+
+
+def test_avoid_chooses_a_regime_no_opponent_has_locked(make) -> None:
+    """CG-10: the first empire set locks a regime, and two seats on one regime share the
+    copies of its ranks. Holding a thief set with a spare 3 and a merchant set, the plain bot
+    lays the thief set (more of its ranks held); the tuned one, at 4 seats where an opponent
+    has locked thief, lays the merchant set. With no opponent locked it lays the thief set
+    too."""
+    hand = ["3S0", "3H0", "4S0", "5S0", "6S0", "7H0", "8D0", "9C0", "10S0", "KD0"]
+    others = {s: [f"2{'HDC'[s - 1]}1"] for s in range(1, 4)}
+    locked = make(4, hands={0: hand, **others}, empire={1: [THIEF_SETS[0]]},
+                  regimes={1: "thief"}, drawn=True)
+    plain, tuned = decide(PLAIN, locked), decide(TUNED_BOT, locked)
+    assert plain["type"] == tuned["type"] == "empire"
+    assert plain["regime"] == "thief" and tuned["regime"] == "merchant"
+    free = make(4, hands={0: hand, **others}, drawn=True)
+    assert decide(TUNED_BOT, free)["regime"] == "thief"
