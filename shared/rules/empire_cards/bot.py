@@ -11,7 +11,8 @@ more than the Wizard (``_cast``), and plays each spell's steps for itself (``_sp
 ``Style`` holds its weights and, off in the plain bot, the switches of the tuned one
 (``TUNED``, hard's own seat, issue 22): a 4th empire set timed to win in its own turn
 (``_finish``), a Barbarian run at small tables instead of empire sets, a steal that pairs a
-lone card once able to win (``_shed_steal``), and 2s kept for a rival close to winning.
+lone card once able to win (``_shed_steal``), 2s kept for a rival close to winning, and a
+regime no opponent has locked (``avoid``).
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ class _Plan:
 
     def _best_regime(self) -> Regime:
         locked = Counter(p["regime"] for s, p in enumerate(self.view["players"])
-                         if s != self.seat and p["regime"])
+                         if s != self.seat and p["regime"]) if self.style.avoid else Counter()
 
         def potential(r: Regime) -> tuple[int, int]:
             ranks = REGIME_RANKS[r]
@@ -451,7 +452,7 @@ class HeuristicBot:
 # style 0.60-0.65 of 200 on the games it was chosen on, 0.592 of 300 fresh ones (plain 0.324;
 # fair 0.333); 4 seats, where the Barbarian run is worse (0.26), 0.311 of 200 (fair 0.25).
 # ``avoid`` ("eleventh pass"; at 3 seats the run leaves no regime to choose): at 4 seats and
-# the game's default options, lone seat 0.382 -> 0.418 over 1,200 games on three fresh ranges
-# (the plain bot 0.233), 5 seats 0.41 -> 0.48 of 200 (fair 0.2).
+# the game's default options, lone seat 0.382 -> 0.416 over 1,500 games on four fresh ranges
+# (the plain bot 0.233 on one of them), 5 seats 0.41 -> 0.47 of 200 (fair 0.2).
 TUNED = Style(finish=True, barbarian_seats=3, barb_keep=8, endgame_steal=True, hold_two=4,
               avoid=2)

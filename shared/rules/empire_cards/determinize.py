@@ -274,14 +274,13 @@ def _tuned() -> Any:
 # plain one with its 4th set timed to win, at 3 seats a Barbarian run, at 4+ a regime no
 # opponent has locked), and plays its move without searching (``tuned_alone_multi``; every
 # table of this game has 3+ seats): the search above cannot tell this game's moves apart, and
-# the tuned move as the lone seat among
-# plain heuristic seats takes 0.592 of 300 first places at 3 seats (the plain one 0.324) and
-# 0.311 of 200 at 4 (0.242) with ``max_hands`` 2; in the ladder at those options, one hard
-# seat among heuristic seats 0.62 [0.49, 0.73] of 60 at 3 seats, 0.34 of 60 at 4, and hard
-# beats normal 0.93 [0.73, 0.98] of 20 (bench/README.md, "tenth pass"). At the game's default
-# options (up to 7 hands), one hard seat among heuristic seats takes 0.79 [0.73, 0.84] of 200
-# at 3 seats (2.37x) and, with the regime avoidance of ``bot.TUNED``, 0.43 [0.37, 0.49] of
-# 240 at 4 (1.72x) ("eleventh pass").
+# the tuned move as the lone seat among plain heuristic seats takes 0.592 of 300 first places
+# at 3 seats (the plain one 0.324) and 0.311 of 200 at 4 (0.242) with ``max_hands`` 2 (before
+# ``avoid``); in the ladder at those options, one hard seat among heuristic seats 0.62 [0.49,
+# 0.73] of 60 at 3 seats, 0.34 of 60 at 4, and hard beats normal 0.93 [0.73, 0.98] of 20
+# (bench/README.md, "tenth pass"). At the game's default options (up to 7 hands), one hard
+# seat among heuristic seats takes 0.79 [0.73, 0.84] of 200 at 3 seats (2.37x) and, with the
+# regime avoidance of ``bot.TUNED``, 0.43 [0.37, 0.49] of 240 at 4 (1.72x) ("eleventh pass").
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
                     tuned=_tuned, tuned_alone_multi=True, margin_multi=0.1, remember=remember,
                     recall=recall, blunders={"easy": 0.4, "normal": 0.2})
