@@ -177,3 +177,18 @@ def test_tuned_holds_a_cheap_set_the_plain_bot_trades() -> None:
     holding = HeuristicBot(bot.Style(trade_min=10, trade_hand=4)).act(view, acts, 0)
     assert holding["type"] == "place"
     assert bot.TUNED.trade_min == 10 and bot.TUNED.trade_hand == 4
+
+
+@pytest.mark.unit
+def test_tuned_threat_attacks_away_from_a_big_enemy_stack() -> None:
+    """``Style.threat`` (issue 22's tuned style): an attack is worth ``threat`` less per cube of
+    the biggest enemy stack next to its target, so a sweep heads where its one-cube trail will
+    not be eaten at once. From Washington Heights (8 cubes) the plain bot takes Harlem, deeper
+    into Manhattan, though a 9-cube enemy stack waits next to it on the Upper West Side; with a
+    threat weight it takes Inwood, whose other neighbor holds one cube."""
+    s = make(owners={"MN02": 0}, cubes={"MN02": 8, "MN05": 9})
+    view, acts = view_of(s, 0), list(legal(s, 0))
+    assert BOT.act(view, acts, 0) == {"type": "attack", "from": "MN02", "to": "MN03", "dice": 3}
+    wary = HeuristicBot(bot.Style(threat=1.0)).act(view, acts, 0)
+    assert wary == {"type": "attack", "from": "MN02", "to": "MN01", "dice": 3}
+    assert bot.TUNED.threat > 0
