@@ -9,7 +9,8 @@
 * Defend with the most dice; use the free move to bring an interior stack toward the front.
 
 ``Style`` holds the weights; fields beyond these (borough denial, guarding, holding sets,
-owner weights, a sweep plan, wariness of enemy stacks) are off by default and used by ``TUNED``.
+owner weights, a sweep plan, wariness of enemy stacks, patience) are off by default and used
+by ``TUNED``.
 """
 
 from __future__ import annotations
@@ -68,6 +69,10 @@ class Style:
     threat: float = 0.0
     threat_sum: float = 0.0
     place_threat: float = 0.0
+    # Patience (0: off): while an opponent holds a stack of at least this many cubes (the
+    # setup's piles before they are spent, a big trade), stop attacking once this turn's
+    # first neighborhood (its card, NY-4) is taken: that stack will sweep a long thin trail.
+    patience: int = 0
 
 def _board(view: Mapping[str, Any]) -> Board:
     return {nb: (int(v["owner"]), int(v["cubes"])) for nb, v in view["neighborhoods"].items()}
@@ -259,6 +264,8 @@ class HeuristicBot:
         weight = self._targets(v, b, seat)
         best: tuple[float, int, str, str] | None = None
         choice: Mapping[str, Any] = {"type": "end_attack"}
+        if self.style.patience and v.get("conquered_this_turn") and self._waiting(b, seat):
+            return dict(choice)
         for a in acts:
             if a["type"] != "attack":
                 continue
@@ -272,6 +279,10 @@ class HeuristicBot:
             if best is None or key > best:
                 best, choice = key, a
         return dict(choice)
+
+    def _waiting(self, b: Board, seat: int) -> bool:
+        """Patience: an opponent holds a stack of at least ``Style.patience`` cubes."""
+        return max((c for o, c in b.values() if o != seat), default=0) >= self.style.patience
 
     def _wariness(self, v: Mapping[str, Any], b: Board, seat: int, target: str) -> float:
         """An attack's worth less for the enemy cubes next to its target (0 by default)."""
@@ -331,14 +342,17 @@ class HeuristicBot:
 # 0.3, trade_min 10 (the mean after generation 4; the run was stopped there). Lone seat, 300
 # games each (``--generations 0 --validate 300 --first 300000``): 3 seats 0.577 where the
 # plain heuristic takes 0.357 (fair share 0.333); 4 seats 0.39, plain 0.287 (fair 0.25).
-# Third pass: wariness (threat 1, threat_sum 0.3, place_threat 0.3, chosen by hand on games
-# 510000+ and 700000+; a tuning run from them did no better). It was knocked out first in
-# most of its lost games, its trail of single cubes retaken by both plain seats; the same
-# lone-seat check on fresh games (720000+ at 3 seats, 1,000 games; 730000+ at 4, 600): 3
-# seats 0.565 -> 0.637, 4 seats 0.392 -> 0.467 (bench/README.md, "twelfth pass").
+# Third pass (bench/README.md, "twelfth pass"): it was knocked out first in most of its lost
+# games, its trail of single cubes retaken by both plain seats. Wariness (threat 1,
+# threat_sum 0.3, place_threat 0.3, chosen by hand on games 510000+ and 700000+; a tuning run
+# from them did no better), the same lone-seat check on fresh games (720000+ at 3 seats,
+# 1,000 games; 730000+ at 4, 600): 3 seats 0.565 -> 0.637, 4 seats 0.392 -> 0.467. Then
+# patience 20 (its first sweep waits until the setup's piles are spent): 3 seats 0.652 ->
+# 0.694 on 1,000 fresh games (750000+), 4 seats 0.467 -> 0.523 (730000+).
 # Tuned against the plain heuristic; the plain bot (the default Style) is unchanged.
 TUNED = Style(share=3.561, bonus=0.321, mission=3.222, place_target=1.531, place_odds=0.7,
               place_stack=0.045, attack_odds=0.273, move_thirds=3, attack_cheap=0.211,
               deny=0.687, deny_near=-0.114, guard=0.197, prey=-0.292, prey_small=-0.071,
               prey_cards=0.335, income=0.142, trade_min=10, trade_hand=4, plan_count=0.373,
-              plan_elim=0.593, plan_borough=0.059, threat=1.0, threat_sum=0.3, place_threat=0.3)
+              plan_elim=0.593, plan_borough=0.059, threat=1.0, threat_sum=0.3, place_threat=0.3,
+              patience=20)

@@ -192,3 +192,20 @@ def test_tuned_threat_attacks_away_from_a_big_enemy_stack() -> None:
     wary = HeuristicBot(bot.Style(threat=1.0)).act(view, acts, 0)
     assert wary == {"type": "attack", "from": "MN02", "to": "MN01", "dice": 3}
     assert bot.TUNED.threat > 0
+
+
+@pytest.mark.unit
+def test_tuned_patience_takes_one_neighborhood_while_a_big_enemy_stack_waits() -> None:
+    """``Style.patience`` (issue 22's tuned style): once this turn's first neighborhood is
+    taken (its card, NY-4), the tuned bot stops attacking while an opponent holds a stack of
+    ``patience`` cubes or more (the setup's piles before they are spent), which would sweep a
+    long trail of single cubes; before the first conquest, or once the stack is spent, it
+    attacks as the plain bot does."""
+    waiting = {"MN02": 8, "SI01": 20}
+    patient = HeuristicBot(bot.Style(patience=20))
+    for conquered, big, stops in ((True, 20, True), (False, 20, False), (True, 19, False)):
+        s = make(owners={"MN02": 0}, cubes={**waiting, "SI01": big}, conquered=conquered)
+        view, acts = view_of(s, 0), list(legal(s, 0))
+        assert BOT.act(view, acts, 0)["type"] == "attack"
+        assert (patient.act(view, acts, 0)["type"] == "end_attack") is stops
+    assert bot.TUNED.patience == 20
