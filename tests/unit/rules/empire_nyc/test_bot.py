@@ -195,17 +195,26 @@ def test_tuned_threat_attacks_away_from_a_big_enemy_stack() -> None:
 
 
 @pytest.mark.unit
-def test_tuned_patience_takes_one_neighborhood_while_a_big_enemy_stack_waits() -> None:
-    """``Style.patience`` (issue 22's tuned style): once this turn's first neighborhood is
-    taken (its card, NY-4), the tuned bot stops attacking while an opponent holds a stack of
-    ``patience`` cubes or more (the setup's piles before they are spent), which would sweep a
-    long trail of single cubes; before the first conquest, or once the stack is spent, it
-    attacks as the plain bot does."""
-    waiting = {"MN02": 8, "SI01": 20}
+def test_tuned_patience_takes_one_neighborhood_while_an_unspent_setup_pile_waits() -> None:
+    """``Style.patience`` (issue 22's tuned style): in round 1, once this turn's first
+    neighborhood is taken (its card, NY-4), the tuned bot stops attacking while an opponent
+    still to play its first turn holds a stack of ``patience`` cubes or more (its setup pile,
+    unspent), which would sweep a long trail of single cubes. Before the first conquest, below
+    the threshold, after round 1 and once that opponent has played, it attacks as the plain
+    bot does: a stack kept back is not waited for (two patient players would otherwise wait on
+    each other for ever)."""
     patient = HeuristicBot(bot.Style(patience=20))
-    for conquered, big, stops in ((True, 20, True), (False, 20, False), (True, 19, False)):
-        s = make(owners={"MN02": 0}, cubes={**waiting, "SI01": big}, conquered=conquered)
+    cases = [  # (round, order, conquered this turn, the pile, stops)
+        (1, (0, 1, 2), True, 20, True),
+        (1, (0, 1, 2), False, 20, False),
+        (1, (0, 1, 2), True, 19, False),
+        (2, (0, 1, 2), True, 20, False),
+        (1, (1, 2, 0), True, 20, False),  # seat 1 (the pile's owner) has played
+    ]
+    for rnd, order, conquered, pile, stops in cases:
+        s = make(owners={"MN02": 0}, cubes={"MN02": 8, "SI01": pile}, conquered=conquered,
+                 round=rnd, order=order)
         view, acts = view_of(s, 0), list(legal(s, 0))
         assert BOT.act(view, acts, 0)["type"] == "attack"
-        assert (patient.act(view, acts, 0)["type"] == "end_attack") is stops
+        assert (patient.act(view, acts, 0)["type"] == "end_attack") is stops, (rnd, order)
     assert bot.TUNED.patience == 20
