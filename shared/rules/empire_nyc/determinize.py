@@ -146,7 +146,7 @@ def _tuned() -> Any:
 # its strength: one hard seat among heuristic seats took 0.48 [0.40, 0.57] of 120 first
 # places with the first tuned style (1.45x its fair share; bench/README.md, "Bot ladder,
 # 2026-11-30, ninth pass"), 0.57 [0.51, 0.63] of 240 with the second (1.71x, "tenth pass")
-# and with the third (wariness and patience, "twelfth pass") 0.665 [0.63, 0.70] of 600 (2.0x;
-# 0.56 [0.50, 0.61] of 300 at 4 seats, 2.24x).
+# and with the third (wariness and patience in round 1, "twelfth pass") 0.65 [0.61, 0.69] of
+# 600 (1.96x; 0.56 [0.51, 0.62] of 300 at 4 seats, 2.25x).
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
                     tuned=_tuned, tuned_alone_multi=True, margin_multi=0.1, blunders={"easy": 0.25})
