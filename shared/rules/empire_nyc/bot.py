@@ -293,7 +293,7 @@ class HeuristicBot:
 
     def _wariness(self, v: Mapping[str, Any], b: Board, seat: int, target: str) -> float:
         """An attack's worth less for the enemy cubes next to its target (0 by default)."""
-        near = [b[n][1] for n in v["adjacency"][target] if b[n][0] != seat]
+        near = [b[n][1] for n in self._enemies(v, b, seat, target)]
         return self.style.threat * max(near, default=0) + self.style.threat_sum * sum(near)
 
     def _move_in(self, v: Mapping[str, Any], seat: int) -> Json:
