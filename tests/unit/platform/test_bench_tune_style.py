@@ -79,7 +79,7 @@ def test_a_given_styles_switches_survive_the_run(
     lines = [json.loads(x) for x in next(tmp_path.glob("tune-empire-cards-*.jsonl"))
              .read_text().splitlines()]
     assert lines[-1]["style"] == {"finish": True, "barbarian_seats": 3, "barb_keep": 8,
-                                  "endgame_steal": True, "hold_two": 4, "avoid": 2}
+                                  "endgame_steal": True, "hold_two": 4, "avoid": 2, "take": True}
     assert lines[-1]["style"] == tune_style.changed(
         dataclasses.asdict(type(CARDS_TUNED)()), dataclasses.asdict(CARDS_TUNED))
 

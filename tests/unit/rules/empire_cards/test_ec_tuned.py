@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from shared.rules.api import Act, Transition
 from shared.rules.empire_cards import GAME
 from shared.rules.empire_cards.bot import TUNED, HeuristicBot, Style
 from shared.rules.empire_cards.state import State
@@ -29,6 +30,7 @@ def test_the_tuned_style_only_flips_switches_the_plain_bot_leaves_off() -> None:
     assert PLAIN.style == Style() and not Style().finish and Style().barbarian_seats == 0
     assert TUNED.finish and TUNED.endgame_steal and TUNED.barbarian_seats == 3
     assert Style().avoid == 0 and TUNED.avoid == 2
+    assert not Style().take and TUNED.take
 
 
 def test_finish_steals_a_card_before_a_4th_set_that_would_run_the_hand_out(make) -> None:
@@ -118,3 +120,33 @@ def test_avoid_chooses_a_regime_no_opponent_has_locked(make) -> None:
     assert plain["regime"] == "thief" and tuned["regime"] == "merchant"
     free = make(4, hands={0: hand, **others}, drawn=True)
     assert decide(TUNED_BOT, free)["regime"] == "thief"
+
+
+def test_take_plunders_a_rank_the_sets_need_from_a_rivals_army(make) -> None:
+    """CG-14: a discarded 2 may take a battle card from any army. The plain seats park pairs
+    of the ranks they do not collect, so the last copies of a rank our sets need end in their
+    armies, where drawing, stealing and battle (a hand's cards only, CG-6) never reach them.
+    Merchant with 2 sets and no 9, the 9s in seat 2's army: the tuned bot discards its 2
+    (kept while no rival is close, ``hold_two``) and takes a 9; the plain bot skips the
+    leader. With only unneeded ranks in the armies the tuned bot keeps its 2."""
+    merchant = [[f"{r}{s}0" for r in ("7", "8", "9", "10")] for s in "SH"]
+    hand = ["2S0", "7C0", "8D0", "10D0", "KD0"]
+    table: dict[str, Any] = dict(
+        hands={0: hand, 1: ["KS1"], 2: ["KH1"], 3: ["KC1"]},
+        empire={0: merchant, 1: [THIEF_SETS[0]]},
+        regimes={0: "merchant", 1: "thief"}, drawn=True)
+    needed = make(4, armies={1: [["JS1", "JH1"]], 2: [["9C0", "9D0"]]}, **table)
+    assert decide(TUNED_BOT, needed) == {"type": "discard", "card": "2S0"}
+    calm = make(4, armies={1: [["JS1", "JH1"]], 2: [["QC0", "QD0"]]}, **table)
+    assert decide(TUNED_BOT, calm)["card"] != "2S0"
+    after = needed.model_copy(update={"phase": "sabotage",
+                                      "players": tuple(p.model_copy(update={"hand": p.hand[1:]})
+                                                       if i == 0 else p
+                                                       for i, p in enumerate(needed.players))})
+    assert decide(PLAIN, after)["type"] == "sabotage_skip"
+    take = decide(TUNED_BOT, after)
+    assert take["type"] == "sabotage_take" and take["target"] == 2 and take["card"][0] == "9"
+    result = GAME.apply(after, Act(seat=0, action=take))
+    assert isinstance(result, Transition)
+    assert take["card"] in result.state.players[0].hand
+    assert result.state.players[2].army == ()  # the pair's last card went back to its hand (CG-9)
