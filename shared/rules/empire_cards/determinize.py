@@ -280,7 +280,11 @@ def _tuned() -> Any:
 # 0.73] of 60 at 3 seats, 0.34 of 60 at 4, and hard beats normal 0.93 [0.73, 0.98] of 20
 # (bench/README.md, "tenth pass"). At the game's default options (up to 7 hands), one hard
 # seat among heuristic seats takes 0.79 [0.73, 0.84] of 200 at 3 seats (2.37x) and, with the
-# regime avoidance of ``bot.TUNED``, 0.43 [0.37, 0.49] of 240 at 4 (1.72x) ("eleventh pass").
+# regime avoidance of ``bot.TUNED``, 0.43 [0.37, 0.49] of 240 at 4 (1.72x) ("eleventh pass");
+# with its 2s taking back the ranks its sets need from the other seats' armies (``take``,
+# CG-14), 0.80 [0.74, 0.85] of the same 200 at 3 seats (2.40x) and 0.89 [0.84, 0.92] of the
+# same 240 at 4 (3.56x), where 4-seat hands had mostly stalled at the round cap for want of
+# the copies parked in armies ("thirteenth pass").
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
                     tuned=_tuned, tuned_alone_multi=True, margin_multi=0.1, remember=remember,
                     recall=recall, blunders={"easy": 0.4, "normal": 0.2})
