@@ -11,6 +11,7 @@ import pytest
 from shared.rules.api import Act, Transition
 from shared.rules.empire_cards import GAME
 from shared.rules.empire_cards.bot import TUNED, HeuristicBot, Style
+from shared.rules.empire_cards.ops import set_player
 from shared.rules.empire_cards.state import State
 
 pytestmark = pytest.mark.unit
@@ -139,10 +140,8 @@ def test_take_plunders_a_rank_the_sets_need_from_a_rivals_army(make) -> None:
     assert decide(TUNED_BOT, needed) == {"type": "discard", "card": "2S0"}
     calm = make(4, armies={1: [["JS1", "JH1"]], 2: [["QC0", "QD0"]]}, **table)
     assert decide(TUNED_BOT, calm)["card"] != "2S0"
-    after = needed.model_copy(update={"phase": "sabotage",
-                                      "players": tuple(p.model_copy(update={"hand": p.hand[1:]})
-                                                       if i == 0 else p
-                                                       for i, p in enumerate(needed.players))})
+    spent = tuple(c for c in needed.players[0].hand if c != "2S0")  # the 2 just discarded
+    after = set_player(needed, 0, hand=spent).model_copy(update={"phase": "sabotage"})
     assert decide(PLAIN, after)["type"] == "sabotage_skip"
     take = decide(TUNED_BOT, after)
     assert take["type"] == "sabotage_take" and take["target"] == 2 and take["card"][0] == "9"
