@@ -147,6 +147,7 @@ def _tuned() -> Any:
 # places with the first tuned style (1.45x its fair share; bench/README.md, "Bot ladder,
 # 2026-11-30, ninth pass"), 0.57 [0.51, 0.63] of 240 with the second (1.71x, "tenth pass")
 # and with the third (wariness and patience in round 1, "twelfth pass") 0.65 [0.61, 0.69] of
-# 600 (1.96x; 0.56 [0.51, 0.62] of 300 at 4 seats, 2.25x).
+# 600 (1.96x; 0.56 [0.51, 0.62] of 300 at 4 seats, 2.25x), 0.69 [0.66, 0.73] of the next 600
+# deals: 0.673 [0.646, 0.699] of 1,200 (2.02x, "fourteenth pass").
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
                     tuned=_tuned, tuned_alone_multi=True, margin_multi=0.1, blunders={"easy": 0.25})

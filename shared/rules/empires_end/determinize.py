@@ -193,7 +193,7 @@ def _tuned() -> Any:
 # Hard plays its own seat with the tuned heuristic (``SearchSpec.tuned``, ``bot.TUNED``), and
 # at 3+ seats plays its move without searching (``tuned_alone_multi``): one hard seat among
 # heuristic seats, 3 seats, took 0.48 of 21 first places with the search and 0.80 [0.68, 0.88]
-# of 60 with the tuned move alone (2.4x its fair share; 4 seats 0.62 of 40); heads-up it
+# of 60 with the tuned move alone (2.4x its fair share; 4 seats 0.63 of 200, 2.5x); heads-up it
 # searches and beats the heuristic 0.95 of 20 (bench/README.md, "ninth pass").
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
                     tuned=_tuned, tuned_alone_multi=True, margin_multi=0.1)
