@@ -3,8 +3,8 @@
 A 3-seat New York game is decided by its first knock-out: the seat that takes it gets the
 loser's cards (NY-7) and faces one opponent. This plays one seat of ``--style`` (``TUNED``,
 ``plain`` or ``TUNED`` with JSON overrides of its fields) among plain heuristic seats, the
-lone seat rotating and each game's deal from its number (seed 10,000 + number, as
-``bench.ladder`` and ``bench.tune_style`` deal), and sorts the games by who was knocked out
+lone seat rotating and each game's deal from its number (``bench.tune_style.play_lone``:
+seed 10,000 + number, as ``bench.ladder`` deals), and sorts the games by who was knocked out
 first and by whom:
 
     python -m bench.nyc_endings --seats 3 --first 750000 --games 600 --workers 2
@@ -24,8 +24,7 @@ from collections.abc import Sequence
 from multiprocessing import Pool
 from typing import Any
 
-from shared.rules import registry
-from shared.rules._kit.playout import bot_actor, bot_chooser, play
+from bench.tune_style import play_lone
 from shared.rules.empire_nyc import bot as nyc_bot
 from shared.rules.empire_nyc.state import NycState
 
@@ -54,16 +53,9 @@ def first_knockout(state: NycState, lone: int) -> str:
 
 def play_one(args: tuple[int, str, int]) -> dict[str, Any]:
     seats, spec, index = args
-    game = registry.get(GAME)
-    lone = index % seats
-    bots = {s: nyc_bot.HeuristicBot(style_of(spec) if s == lone else None) for s in range(seats)}
-    out = play(game, seats, {}, seed=10_000 + index,
-               actors={s: bot_actor(b) for s, b in bots.items()},
-               choosers={s: bot_chooser(b) for s, b in bots.items()}, max_steps=200_000)
+    out, lone, share = play_lone(GAME, seats, {}, style_of(spec), index)
     state: NycState = out.state
-    winners = [r.seat for r in game.score(state).results if r.place == 1]
-    return {"index": index, "lone": lone, "finished": out.finished,
-            "share": 1.0 / len(winners) if lone in winners else 0.0,
+    return {"index": index, "lone": lone, "finished": out.finished, "share": share,
             "ended": state.win_reason, "case": first_knockout(state, lone)}
 
 

@@ -88,21 +88,30 @@ def log_offsets(base: Flat, flat: Flat) -> Flat:
             for k, v0 in base.items()}
 
 
-def play_one(args: tuple[str, int, dict[str, Any], dict[str, Any] | None, int]) -> float:
-    """The lone seat's share of first place in game ``index`` (the styled seat among plain)."""
+def play_lone(game_name: str, seats: int, options: dict[str, Any], style: Any,
+              index: int) -> tuple[Any, int, float]:
+    """Game ``index``: ``style`` (the game's ``Style``; None: the plain one) in the lone seat
+    (``index`` mod ``seats``) among plain seats, the deal from seed 10,000 + ``index``.
+    Returns the playout, the lone seat and its share of first place."""
     from shared.rules._kit.playout import bot_actor, bot_chooser, play
 
-    game_name, seats, options, style, index = args
     module = bot_module(game_name)
     game = registry.get(game_name)
     lone = index % seats
-    bots = {s: module.HeuristicBot(module.Style(**style) if s == lone and style else None)
-            for s in range(seats)}
+    bots = {s: module.HeuristicBot(style if s == lone else None) for s in range(seats)}
     out = play(game, seats, options, seed=10_000 + index,
                actors={s: bot_actor(b) for s, b in bots.items()},
                choosers={s: bot_chooser(b) for s, b in bots.items()}, max_steps=200_000)
     winners = [r.seat for r in game.score(out.state).results if r.place == 1]
-    return 1.0 / len(winners) if lone in winners else 0.0
+    return out, lone, 1.0 / len(winners) if lone in winners else 0.0
+
+
+def play_one(args: tuple[str, int, dict[str, Any], dict[str, Any] | None, int]) -> float:
+    """The lone seat's share of first place in game ``index`` (the styled seat among plain)."""
+    game_name, seats, options, style, index = args
+    module = bot_module(game_name)
+    return play_lone(game_name, seats, options, module.Style(**style) if style else None,
+                     index)[2]
 
 
 def score(pool: Any, game: str, seats: int, options: dict[str, Any],

@@ -147,13 +147,14 @@ async def _finished_record(run: GameRun) -> tuple[dict[str, Any], dict[str, Any]
         await asyncio.sleep(0.3)
 
 
-async def _outcome_recorded(admin: Any, k: Keys, seats: int, cmd: str) -> bool:
-    """Whether the adjudicator has applied or refused this command id for any seat."""
-    for seat in range(seats):
-        if await admin.hexists(k.cmds, f"{seat}|{cmd}") or \
-                await admin.zscore(k.refusals(seat), cmd) is not None:
-            return True
-    return False
+async def _outcomes(admin: Any, k: Keys, seats: int) -> dict[str, dict[str, Any]]:
+    """Every command id the adjudicator applied or refused in this game, with its result."""
+    raw = await admin.hgetall(k.cmds)  # "<seat>|<cmd_id>": ids are per (game, seat)
+    results = {a.decode().split("|", 1)[-1]: loads(b) for a, b in raw.items()}
+    for seat in range(seats):  # refused ids: each seat's latest, with a TTL
+        for c in await admin.zrange(k.refusals(seat), 0, -1):
+            results.setdefault(c.decode(), {"rejected": "?"})
+    return results
 
 
 async def _check(run: GameRun, admin: Any) -> dict[str, int]:
@@ -168,12 +169,8 @@ async def _check(run: GameRun, admin: Any) -> dict[str, int]:
     log_cmds = [e["cmd_id"] for e in log if e.get("by") == "seat"]
     dup = [c for c, n in Counter(log_cmds).items() if n > 1]
     assert not dup, f"{run.game_id}: commands applied twice: {dup}"
-    raw = await admin.hgetall(k.cmds)  # "<seat>|<cmd_id>": ids are per (game, seat)
-    results = {a.decode().split("|", 1)[-1]: loads(b) for a, b in raw.items()}
+    results = await _outcomes(admin, k, run.seats)
     applied = {c for c, r in results.items() if "rejected" not in r}
-    for seat in range(run.seats):  # refused ids: each seat's latest, with a TTL
-        for c in await admin.zrange(k.refusals(seat), 0, -1):
-            results.setdefault(c.decode(), {"rejected": "?"})
     assert applied == set(log_cmds), (
         f"{run.game_id}: applied ids {sorted(applied ^ set(log_cmds))} differ from the log"
     )
@@ -198,7 +195,8 @@ async def _check(run: GameRun, admin: Any) -> dict[str, int]:
     deadline = time.monotonic() + 10 + 3 * streams.RECLAIM_IDLE_MS / 1000
     while lost and time.monotonic() < deadline:
         await asyncio.sleep(0.5)
-        lost = [c for c in lost if not await _outcome_recorded(admin, k, run.seats, c)]
+        results = await _outcomes(admin, k, run.seats)
+        lost = [c for c in lost if c not in results]
     assert not lost, f"{run.game_id}: accepted but neither applied nor refused: {lost}"
     for cl in run.clients:
         assert cl.view_cmds <= set(log_cmds), f"{run.game_id}: a view named an unlogged cmd"
