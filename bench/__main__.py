@@ -1,15 +1,15 @@
-"""Empire Hall benchmarks (issue 10): ``make bench`` = ``python -m bench``.
+"""Empire Hall benchmarks: ``make bench`` = ``python -m bench``.
 
     python -m bench                      # the default suite (~8 minutes on 2 cores)
     python -m bench --quick              # a smoke run (~1.5 minutes)
-    python -m bench --profile            # + a pass at 100 matches with the adjudicator,
+    python -m bench --profile            # + a run at 100 matches with the adjudicator,
                                          #   escrow and gateway profiled (py-spy)
     python -m bench --profile-only --profile-workload lifecycle   # every service profiled
                                          #   during the lifecycle window
     python -m bench --only throughput --levels 100 --configs single
 
 Prints the tables and writes ``bench/results/bench-<time>.json`` and ``latest.json``.
-See bench/README.md for the method and the figures.
+See bench/README.md for the method; the current figures are in docs/performance.md.
 """
 
 from __future__ import annotations
@@ -35,10 +35,10 @@ CONFIGS: dict[str, dict[str, int]] = {
     "single": {},  # one process per service
     "hot2": {"adjudicator": 2, "escrow": 2},  # two replicas of the hot stream services
     "gw2": {"gateway": 2},  # two gateways sharing the port (SO_REUSEPORT)
-    "gw4": {"gateway": 4},  # four (issue 25: each reads only the fan-out of its games)
+    "gw4": {"gateway": 4},  # four (each reads only the fan-out shards of its own games)
 }
 # first guesses of rounds/s, only to size the pools of idle games (then the measured rate);
-# 500 at 300 matches ran its pool out in 3.7 s at 525 rounds/s (2026-11-28)
+# generous, since a pool that runs out ends its window early
 EST_ROUNDS_PER_S = {1: 200.0, 10: 600.0, 100: 900.0, 300: 900.0}
 PARTS = ("engines", "micro", "memory", "throughput", "lifecycle")
 
@@ -225,8 +225,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--lifecycle-concurrency", type=int, default=50)
     ap.add_argument("--memory-games", type=int, default=200)
     ap.add_argument("--engine-budget", type=float, default=4.0, help="CPU s per engine run")
-    ap.add_argument("--profile", action="store_true", help="add a profiled pass")
-    ap.add_argument("--profile-only", action="store_true", help="only the profiled pass")
+    ap.add_argument("--profile", action="store_true", help="add a profiled run")
+    ap.add_argument("--profile-only", action="store_true", help="only the profiled run")
     ap.add_argument("--profile-matches", type=int, default=100)
     ap.add_argument(
         "--profile-workload", choices=("throughput", "lifecycle"), default="throughput"
@@ -239,7 +239,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument(
         "--protocol", type=int, choices=(2, 3), default=driver.WATCH_VERSION,
         help="the players' watch version: 3 one frame per state change with its record "
-        "entries (issue 25), 2 one frame per record entry: the A/B of the frames",
+        "entries, 2 one frame per record entry: the A/B of the frames",
     )
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args(argv)

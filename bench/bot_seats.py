@@ -1,4 +1,4 @@
-"""Memory of the bot runner per seat (issue 28): the whole system on a private Valkey, N seats
+"""Memory of the bot runner per seat: the whole system on a private Valkey, N seats
 given to one bot runner in games that wait on a human seat (so every bot stays connected),
 the runner's RSS before and after.
 

@@ -58,7 +58,7 @@ class Stats:
     frames_in: int = 0
     frames_out: int = 0
     # frames received by kind: the frame's type, a record frame's entry type after a colon
-    # ("record:committed"), issue 25's count of what a seat receives per round
+    # ("record:committed"): what a seat receives per round
     frames_by_kind: Counter[str] = field(default_factory=Counter)
     measuring: bool = True
 
@@ -93,7 +93,7 @@ _ids = itertools.count(1)
 # which also starts the services with EMPIRE_REQUIRE_SIGNATURES=0, or they refuse them).
 SIGN = True
 # The protocol version of the players' watches: 3 (the default) gets one frame per state change
-# with its record entries (issue 25); 2 today's frames, one per record entry (`python -m bench
+# with its record entries; 2 one frame per record entry (`python -m bench
 # --protocol 2`, the A/B of the frames alone, same code)
 WATCH_VERSION = PROTOCOL_VERSION
 

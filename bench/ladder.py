@@ -1,4 +1,4 @@
-"""The bot ladder (issue 22): round-robin matches between bot levels, per game and seat count.
+"""The bot ladder: round-robin matches between bot levels, per game and seat count.
 
 ``make bots`` = ``python -m bench.ladder`` (plus the 1,000-game end-bound tests). The
 entrants are:
@@ -18,7 +18,7 @@ entrants are:
 A match between A and B is a series of games. In a 2-seat game they alternate seats. With
 more seats, A and B alternate around the table, and whoever gets the even seats swaps from
 one game to the next; with ``--lone`` A plays one seat (seat = the game's number mod the
-seats) and B all the others, which is how issue 22's multi-player target reads (a hard seat
+seats) and B all the others, which is how the multi-player target reads (a hard seat
 among heuristic seats takes first place >= 2x its fair share 1/N; with two A seats at one
 table they take first places from each other). A's score in a game is its share of the win:
 1 for a sole win, shared among tied winners, so a tie between an A and a B seat gives each
@@ -63,7 +63,7 @@ SCHEDULE: dict[str, tuple[int, ...]] = {
     "empire-nyc": (3,),
     "empire-cards": (3,),
 }
-# the default pairings: the ladder's rungs and the targets of issue 22
+# the default pairings: the ladder's rungs and the targets of docs/bots.md
 PAIRS: tuple[tuple[str, str], ...] = (
     ("easy", "defaults"),
     ("heuristic", "defaults"),
@@ -74,7 +74,7 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("hard", "heuristic"),
 )
 # also in the default schedule, at tables of 3 or more seats: A in one seat, B in every other
-# (issue 22's multi-player target: one hard seat takes first place >= 2x its fair share)
+# (the multi-player target: one hard seat takes first place >= 2x its fair share)
 LONE_PAIRS: tuple[tuple[str, str], ...] = (("hard", "heuristic"),)
 
 

@@ -3,7 +3,7 @@ what one Redis round trip, one faststream publish, one consumed message, one thr
 adjudicator's per-action model work and a commit's cryptography (FAIRNESS.md: the client seals
 its opening to the escrow and signs the command, the escrow opens and verifies it) cost.
 Multiplied by the counts per round they say what each optimisation can save, and what no
-optimisation can (bench/README.md, "The floor under issue 25's target").
+optimisation can (docs/performance.md, "Why ours costs more than the peer").
 
     python -m bench --only micro
 """

@@ -1,4 +1,4 @@
-"""How New York games between one styled seat and plain seats end (issue 22).
+"""How New York games between one styled seat and plain seats end.
 
 A 3-seat New York game is decided by its first knock-out: the seat that takes it gets the
 loser's cards (NY-7) and faces one opponent. This plays one seat of ``--style`` (``TUNED``,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-# The peer: boardgame.io 0.50.2 measured beside ours in one window (`make bench-peer`,
-# bench/results/peer-20261128-041302.json, medians of 3 runs on a loaded 2-core machine;
-# bench/README.md "Beside the peer"): moves/s (4 moves per round) with p50/p99 move latency
+# The peer: boardgame.io 0.50.2 measured beside ours in one window (`make bench-peer
+# PEER_ARGS="--repeat 3"`, medians of 3 runs on a loaded 2-core machine; docs/performance.md
+# has the current side-by-side figures): moves/s (4 moves per round) with p50/p99 move latency
 # and the p99 of a round (seat 0's commit sent -> the round scored).
 PEER: dict[int, dict[str, float]] = {
     1: {"moves_per_s": 2505, "p50": 0.3, "p99": 4.9, "round_p99": 9.5},
@@ -15,7 +15,7 @@ PEER: dict[int, dict[str, float]] = {
     300: {"moves_per_s": 2892, "p50": 126.1, "p99": 534.2, "round_p99": 1026.8},
 }
 PEER_LIFECYCLE_PER_S = 42.7
-# issue 25: 1.5x the peer's rounds/s and matches/s, p99 at or below the peer's
+# the targets the tables mark: 1.5x the peer's rounds/s and matches/s, p99 at or below the peer's
 TARGET_ROUNDS_100 = 1.5 * PEER[100]["moves_per_s"] / 4  # 1,402
 TARGET_REVEAL_P99_MS = PEER[100]["round_p99"]
 TARGET_LIFECYCLE = 1.5 * PEER_LIFECYCLE_PER_S

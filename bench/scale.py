@@ -1,4 +1,4 @@
-"""How the system scales (issue 25): ``make bench-scale`` = ``python -m bench.scale``.
+"""How the system scales: ``make bench-scale`` = ``python -m bench.scale``.
 
     python -m bench.scale                         # 1, 2, 4 replicas of the hot services, then
                                                   # a Valkey Cluster of 1 and of 3 shards

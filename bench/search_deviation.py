@@ -1,4 +1,4 @@
-"""How often a search level leaves the heuristic's move (issue 22), on the same positions.
+"""How often a search level leaves the heuristic's move, on the same positions.
 
 The positions are every k-th decision with a real choice in heuristic games (2 seats unless
 ``--seats``; the Card Game needs 3; seeds 20001-20003, the tuning seeds, not the ladder's

@@ -1,4 +1,4 @@
-"""Search throughput with and without the fast engines (issue 22): iterations per CPU-second.
+"""Search throughput with and without the fast engines: iterations per CPU-second.
 
 Heuristic bots play a game (fixed seed). At every ``--every``-th decision with a choice (a
 turn or a sealed slot), the seat's view and legal actions or slot go to a search bot at

@@ -1,4 +1,4 @@
-"""Tune a game's heuristic style against its plain heuristic (issue 22): ``make tune``.
+"""Tune a game's heuristic style against its plain heuristic: ``make tune``.
 
 A game whose heuristic bot takes a ``Style`` (``<package>.bot.Style``: its weights and
 thresholds, the defaults being the heuristic bot's) can be tuned: the cross-entropy method

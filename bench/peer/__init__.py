@@ -1,4 +1,4 @@
-"""The peer beside ours (issue 25): boardgame.io 0.50.2 serving the bench's duel, driven by
+"""The peer beside ours: boardgame.io 0.50.2 serving the bench's duel, driven by
 its own clients over socket.io (``driver.js``, ``game.js``, ``server.js`` in this folder;
 ``npm ci`` installs it from package-lock.json), and the table that reads the two side by side.
 

@@ -1,4 +1,6 @@
-"""Settings, read once per process from the environment (prefix EMPIRE_) or an .env file."""
+"""Settings, read once per process from the environment (prefix EMPIRE_) or an .env file.
+
+Grouped by subject; docs/operations.md names every one of them (a test checks it)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="EMPIRE_", env_file=os.environ.get(
         "EMPIRE_ENV_FILE", ".env"), extra="ignore")
 
+    # --- transport: Valkey and its streams ---
     redis_url: str = Field("redis://127.0.0.1:6379/0",
                            validation_alias=AliasChoices("EMPIRE_REDIS_URL", "REDIS_URL"))
     # TLS to Valkey: rediss:// URLs check the server against this CA bundle (PEM); plaintext
@@ -30,92 +33,44 @@ class Settings(BaseSettings):
     # the commands of one event-loop turn sent as one pipeline (shared/runtime/autopipeline.py;
     # not on a cluster): EMPIRE_REDIS_AUTOPIPELINE=0 sends each alone
     redis_autopipeline: bool = True
-    dev: bool = False  # EMPIRE_DEV=1: development keys and short passwords are accepted
     cluster: bool = False  # use RedisCluster clients (Valkey/Redis Cluster)
     partitions: int = Field(1, ge=1, le=1024)  # shards of each inter-service stream
-    # shards of the game fan-out gw:updates:<k> (issue 25): every writer and every gateway must
-    # agree; a gateway reads only the shards of the games its sockets watch
+    # shards of the game fan-out gw:updates:<k>: every writer and every gateway must agree; a
+    # gateway reads only the shards of the games its sockets watch
     gw_shards: int = Field(64, ge=1, le=4096)
-    secret: str = DEV_SECRET  # signs player tokens (HMAC-SHA256)
-    secret_previous: str = ""  # still accepted (not used to sign) while rotating the key
-    token_ttl_s: int = 7 * 24 * 3600
+    max_records: int = 64  # stream read batch per subscriber
+    # a stream read that failed (e.g. Valkey restarting) is retried after this pause, well
+    # under faststream's own 5 s, so consumers resume promptly after a restart
+    read_retry_s: float = Field(0.5, gt=0, le=30)
+
+    # --- process lifecycle: identity, stop, liveness ---
     instance: str = Field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}-"
                           f"{uuid.uuid4().hex[:6]}")
     # graceful stop: consumers stop, in-flight handlers finish; whatever is still running at
     # this deadline is left pending for reclaim and the process exits (below any grace period)
     shutdown_deadline_s: float = Field(12.0, gt=0)
-    # a stream read that failed (e.g. Valkey restarting) is retried after this pause;
-    # faststream's own default is 5 s, which held every consumer that long after a restart
-    read_retry_s: float = Field(0.5, gt=0, le=30)
-    metrics_port: int = 0  # >0: serve /metrics, /healthz, /readyz, /livez on this port (0.0.0.0)
-    # OpenTelemetry traces go to this OTLP/HTTP endpoint (e.g. http://collector:4318/v1/traces);
-    # empty: no exporter, tracing costs only the no-op API (shared/runtime/tracing.py)
-    otlp_endpoint: str = ""
-    # the gateway's public port serves /metrics and the API docs (/docs, /redoc,
-    # /openapi.json) only when enabled; /metrics is on EMPIRE_METRICS_PORT either way
-    public_metrics: bool = False
-    public_docs: bool = False
+    # gateway: on SIGTERM, close WebSockets spread over this many seconds (they resume on
+    # another replica) instead of all at once; keep it below the termination grace period
+    drain_s: float = Field(20.0, ge=0)
     # /livez fails when this process holds a stream entry unfinished for longer than this
     liveness_stall_s: float = Field(120.0, gt=0)
     # consumers (one per process start) idle this long with nothing pending are removed
     consumer_reap_s: float = Field(3600.0, gt=0)
-    # gateway: on SIGTERM, close WebSockets spread over this many seconds (they resume on
-    # another replica) instead of all at once; keep it below the termination grace period
-    drain_s: float = Field(20.0, ge=0)
-    log_level: str = "INFO"
-    log_json: bool = True
-    # gateway
-    host: str = "127.0.0.1"
-    port: int = 8000
-    max_message_bytes: int = 64 * 1024
-    rate_per_s: float = 50.0
-    rate_burst: int = 200
-    public_url: str = ""  # the gateway's URL as bots reach it (defaults to http://host:port)
-    # adjudicator defaults for new games
-    turn_timeout_ms: int = 120_000
-    round_timeout_ms: int = 120_000
-    timer_poll_ms: int = 200
-    max_records: int = 64  # stream read batch per subscriber
-    # --- issue 28: lobby quotas, expiry, archive, bots (docs/operations.md "Limits") ---
-    # per player, held in Redis (every lobby replica counts the same): open tables it hosts,
-    # running games it started, bot seats across both
-    quota_open_tables: int = Field(5, ge=1)
-    quota_running_games: int = Field(3, ge=1)
-    quota_bot_seats: int = Field(12, ge=0)
-    table_idle_s: float = Field(1800.0, gt=0)  # an open table unchanged this long is closed
-    lobby_page_max: int = Field(100, ge=1, le=500)  # largest listing page (limit)
-    lobby_page_per_host: int = Field(3, ge=1)  # at most this many of one host's tables a page
-    lobby_list_cache_ms: int = Field(500, ge=0)  # a listing page is reused this long
-    lobby_concurrency: int = Field(256, ge=1)  # lobby requests handled at once per replica
-    # every game ends by this age (the end path, outcome "expired"), whatever its timeouts
-    game_lifetime_s: float = Field(24 * 3600.0, gt=0)
-    # a finished game is archived this long after its end (the dealer's reveal and the
-    # scoring come first), its live keys then expire after archive_live_ttl_s
-    archive_after_s: float = Field(5.0, ge=0)
-    archive_live_ttl_s: float = Field(3600.0, gt=0)
-    # the archive's retention: an archived game is kept this long after its archive, then
-    # expires (0: kept for good); docs/operations.md "Archive" sizes it
-    archive_ttl_s: float = Field(30 * 86400.0, ge=0)
-    # refused command ids remembered per (game, seat): at most this many, for this long
-    refusals_kept: int = Field(256, ge=1)
-    refusals_ttl_s: float = Field(24 * 3600.0, gt=0)
-    bots_max_seats: int = Field(200, ge=1)  # seats one bot runner plays at once
-    # search bots (issue 22): worker processes one runner searches in (bounded: a seat's
-    # decision waits its turn within its own time budget, else plays the heuristic move)
-    bots_search_workers: int = Field(1, ge=1, le=64)
-    # --- issue 19: accounts and sessions (docs/operations.md "Accounts and sessions") ---
+
+    # --- security: keys, tokens, signatures ---
+    dev: bool = False  # EMPIRE_DEV=1: development keys and short passwords are accepted
+    secret: str = DEV_SECRET  # signs player tokens (HMAC-SHA256)
+    secret_previous: str = ""  # still accepted (not used to sign) while rotating the key
+    token_ttl_s: int = 7 * 24 * 3600
+    # every act and commit must carry a valid signature by a session key the lobby registered
+    # for the seat's player (auth/bad_signature otherwise). 0 accepts unsigned commands (a
+    # signature that is present is still checked): a rolling upgrade's window only
+    require_signatures: bool = True
+
+    # --- identity: accounts, sessions, passkeys, admins ---
     access_ttl_s: int = Field(600, ge=10, le=86_400)  # an access token's lifetime
     refresh_ttl_s: int = Field(30 * 24 * 3600, ge=60)  # a session unused this long ends
     sessions_max: int = Field(20, ge=1)  # per player: signing in beyond it ends the oldest
-    # issue 20 item 4: every act and commit must carry a valid signature by a session key the
-    # lobby registered for the seat's player (auth/bad_signature otherwise). 0 accepts unsigned
-    # commands (a signature that is present is still checked): a rolling upgrade's window only
-    require_signatures: bool = True
-    # Origin values allowed on /ws (comma-separated); empty: the page's own origin (the
-    # Origin's host equals the request's Host). A socket without Origin (not a browser) passes
-    ws_origins: str = ""
-    ws_auth_timeout_s: float = Field(10.0, gt=0)  # the first frame must authenticate by then
-    revocation_sweep_s: float = Field(5.0, gt=0)  # open sockets' sessions re-checked this often
     # WebAuthn (passkeys): the relying party's id (a domain) and name, and the page origins
     # the browser may sign for (comma-separated; empty: http://localhost:<port>)
     webauthn_rp_id: str = "localhost"
@@ -127,7 +82,57 @@ class Settings(BaseSettings):
     signin_fail_window_s: int = Field(900, ge=1)
     admins: str = ""  # player ids or account names with the admin role (comma-separated)
     audit_maxlen: int = Field(10_000, ge=100)  # admin audit log entries kept (lobby:audit)
-    # --- issue 21: table talk (docs/operations.md "Table talk") ---
+
+    # --- gateway: listening, sockets, per-socket limits ---
+    host: str = "127.0.0.1"
+    port: int = 8000
+    public_url: str = ""  # the gateway's URL as bots reach it (defaults to http://host:port)
+    # Origin values allowed on /ws (comma-separated); empty: the page's own origin (the
+    # Origin's host equals the request's Host). A socket without Origin (not a browser) passes
+    ws_origins: str = ""
+    ws_auth_timeout_s: float = Field(10.0, gt=0)  # the first frame must authenticate by then
+    revocation_sweep_s: float = Field(5.0, gt=0)  # open sockets' sessions re-checked this often
+    max_message_bytes: int = 64 * 1024
+    rate_per_s: float = 50.0
+    rate_burst: int = 200
+
+    # --- limits: lobby quotas and paging (docs/operations.md "Limits") ---
+    # per player, held in Valkey (every lobby replica counts the same): open tables it hosts,
+    # running games it started, bot seats across both
+    quota_open_tables: int = Field(5, ge=1)
+    quota_running_games: int = Field(3, ge=1)
+    quota_bot_seats: int = Field(12, ge=0)
+    lobby_page_max: int = Field(100, ge=1, le=500)  # largest listing page (limit)
+    lobby_page_per_host: int = Field(3, ge=1)  # at most this many of one host's tables a page
+    lobby_list_cache_ms: int = Field(500, ge=0)  # a listing page is reused this long
+    lobby_concurrency: int = Field(256, ge=1)  # lobby requests handled at once per replica
+    # refused command ids remembered per (game, seat): at most this many, for this long
+    refusals_kept: int = Field(256, ge=1)
+    refusals_ttl_s: float = Field(24 * 3600.0, gt=0)
+
+    # --- timers and clocks: turns, expiry, archive ---
+    # adjudicator defaults for new games
+    turn_timeout_ms: int = 120_000
+    round_timeout_ms: int = 120_000
+    timer_poll_ms: int = 200
+    table_idle_s: float = Field(1800.0, gt=0)  # an open table unchanged this long is closed
+    # every game ends by this age (the end path, outcome "expired"), whatever its timeouts
+    game_lifetime_s: float = Field(24 * 3600.0, gt=0)
+    # a finished game is archived this long after its end (the dealer's reveal and the
+    # scoring come first), its live keys then expire after archive_live_ttl_s
+    archive_after_s: float = Field(5.0, ge=0)
+    archive_live_ttl_s: float = Field(3600.0, gt=0)
+    # the archive's retention: an archived game is kept this long after its archive, then
+    # expires (0: kept for good); docs/operations.md "Archive" sizes it
+    archive_ttl_s: float = Field(30 * 86400.0, ge=0)
+
+    # --- bots ---
+    bots_max_seats: int = Field(200, ge=1)  # seats one bot runner plays at once
+    # worker processes one runner's search bots share (bounded: a seat's decision waits its
+    # turn within its own time budget, else plays the heuristic move)
+    bots_search_workers: int = Field(1, ge=1, le=64)
+
+    # --- table talk (docs/operations.md "Table talk") ---
     chat_max_chars: int = Field(500, ge=1, le=2000)  # a message's characters, after cleaning
     chat_per_s: float = Field(0.5, gt=0)  # messages (and reports) per player, every replica
     chat_burst: int = Field(8, ge=1)
@@ -136,6 +141,18 @@ class Settings(BaseSettings):
     chat_ttl_s: float = Field(7 * 24 * 3600.0, gt=0)  # a channel expires this long after
     # its first message (a game's channels expire with the game's live keys if sooner)
     chat_mutes_max: int = Field(500, ge=1)  # players one player may mute
+
+    # --- observability: logs, metrics, traces, API docs ---
+    log_level: str = "INFO"
+    log_json: bool = True
+    metrics_port: int = 0  # >0: serve /metrics, /healthz, /readyz, /livez on this port (0.0.0.0)
+    # OpenTelemetry traces go to this OTLP/HTTP endpoint (e.g. http://collector:4318/v1/traces);
+    # empty: no exporter, tracing costs only the no-op API (shared/runtime/tracing.py)
+    otlp_endpoint: str = ""
+    # the gateway's public port serves /metrics and the API docs (/docs, /redoc,
+    # /openapi.json) only when enabled; /metrics is on EMPIRE_METRICS_PORT either way
+    public_metrics: bool = False
+    public_docs: bool = False
 
     @property
     def verify_secrets(self) -> list[str]:
