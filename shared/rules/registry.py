@@ -41,26 +41,6 @@ def package_of(name: str) -> str:
         raise UnknownGame(name) from exc
 
 
-def get_bot(name: str) -> Any:
-    """A fresh heuristic bot for the game (``<package>.bot.HeuristicBot``)."""
-    return importlib.import_module(package_of(name) + ".bot").HeuristicBot()
-
-
-def get_search_spec(name: str) -> Any:
-    """The game's search support (``<package>.determinize.SEARCH``: determinize, evaluate,
-    heuristic), for ``shared.rules._kit.search``."""
-    return importlib.import_module(package_of(name) + ".determinize").SEARCH
-
-
-def get_search_bot(name: str, level: Any = "normal", seed: int | None = None) -> Any:
-    """A search bot (ISMCTS, ``shared.rules._kit.search.SearchBot``) at ``level``: "easy",
-    "normal" or "hard" (``LEVELS``). Its ``act``/``choose`` take an optional ``deadline``."""
-    from shared.rules._kit.search import SearchBot
-
-    return SearchBot(get(name), get_search_spec(name), level, seed,
-                     get_fast(name) if name in _FAST else None)
-
-
 # name -> the game's fast playout module (``<package>.fast``, see ``_kit/fast.py``), for the
 # games that have one.
 _FAST: frozenset[str] = frozenset({"empire", "empire-cards", "empire-engine", "empire-nyc",

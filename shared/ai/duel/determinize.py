@@ -7,7 +7,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from shared.rules._kit.search import SearchSpec, win_shares
+from shared.ai.search.spec import SearchSpec, win_shares
 from shared.rules.api import Json
 from shared.rules.duel import DuelOptions, DuelState
 
@@ -27,7 +27,7 @@ def evaluate(state: DuelState) -> Sequence[float]:
 
 
 def _heuristic() -> Any:
-    from shared.rules.duel.bot import HeuristicBot
+    from shared.ai.duel.bot import HeuristicBot
 
     return HeuristicBot()
 

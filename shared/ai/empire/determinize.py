@@ -20,9 +20,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from shared.rules._kit.search import SearchSpec, win_shares
+from shared.ai.empire.bot import gold_weight, value
+from shared.ai.search.spec import SearchSpec, win_shares
 from shared.rules.api import Json
-from shared.rules.empire.bot import gold_weight, value
 from shared.rules.empire.data import BEGINNER_START, KINDS, NATIONS, ROUNDS
 from shared.rules.empire.state import (
     Auction,
@@ -126,7 +126,7 @@ def evaluate(state: EmpireState) -> Sequence[float]:
 
 
 def _heuristic() -> Any:
-    from shared.rules.empire.bot import HeuristicBot
+    from shared.ai.empire.bot import HeuristicBot
 
     return HeuristicBot()
 

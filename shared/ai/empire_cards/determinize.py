@@ -29,13 +29,13 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from shared.rules._kit.search import SearchSpec, win_shares
+from shared.ai.empire_cards.memory import remember
+from shared.ai.search.spec import SearchSpec, win_shares
 from shared.rules.api import Json
 from shared.rules.empire_cards.cards import sorted_cards
 from shared.rules.empire_cards.data import REGIMES
 from shared.rules.empire_cards.interact import matches_demand
 from shared.rules.empire_cards.match import all_cards, has_won_condition
-from shared.rules.empire_cards.memory import remember
 from shared.rules.empire_cards.state import (
     Battle,
     Options,
@@ -240,14 +240,14 @@ def evaluate(state: State) -> Sequence[float]:
 
 
 def _heuristic() -> Any:
-    from shared.rules.empire_cards.bot import HeuristicBot
+    from shared.ai.empire_cards.bot import HeuristicBot
 
     return HeuristicBot()
 
 
 def _tuned() -> Any:
     """Hard's own seat (``SearchSpec.tuned``): the heuristic with ``bot.TUNED``'s switches."""
-    from shared.rules.empire_cards.bot import TUNED, HeuristicBot
+    from shared.ai.empire_cards.bot import TUNED, HeuristicBot
 
     return HeuristicBot(TUNED)
 

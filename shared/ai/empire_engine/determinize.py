@@ -25,7 +25,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from shared.rules._kit.search import SearchSpec, win_shares
+from shared.ai.search.spec import SearchSpec, win_shares
 from shared.rules.api import Json
 from shared.rules.empire_engine.scoring import points
 from shared.rules.empire_engine.state import (
@@ -189,7 +189,7 @@ def plans(view: dict[str, Json], seat: int, heuristic: Any, limit: int = 4
 
 
 def _heuristic() -> Any:
-    from shared.rules.empire_engine.bot import HeuristicBot
+    from shared.ai.empire_engine.bot import HeuristicBot
 
     return HeuristicBot()
 

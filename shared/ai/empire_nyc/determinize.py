@@ -19,7 +19,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from shared.rules._kit.search import SearchSpec, win_shares
+from shared.ai.search.spec import SearchSpec, win_shares
 from shared.rules.api import Json
 from shared.rules.empire_nyc import board
 from shared.rules.empire_nyc.state import Battle, Elimination, MoveIn, NycOptions, NycState
@@ -114,14 +114,14 @@ def evaluate(state: NycState) -> Sequence[float]:
 
 
 def _heuristic() -> Any:
-    from shared.rules.empire_nyc.bot import HeuristicBot
+    from shared.ai.empire_nyc.bot import HeuristicBot
 
     return HeuristicBot()
 
 
 def _tuned() -> Any:
     """Hard's own seat (``SearchSpec.tuned``): the heuristic with ``bot.TUNED``'s weights."""
-    from shared.rules.empire_nyc.bot import TUNED, HeuristicBot
+    from shared.ai.empire_nyc.bot import TUNED, HeuristicBot
 
     return HeuristicBot(TUNED)
 

@@ -26,7 +26,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from shared.rules._kit.search import SearchSpec, win_shares
+from shared.ai.search.spec import SearchSpec, win_shares
 from shared.rules.api import Json
 from shared.rules.empires_end import board
 from shared.rules.empires_end.data import CARD_IDS, CONFLICT_IDS, RESOURCES
@@ -171,14 +171,14 @@ def evaluate(state: State) -> Sequence[float]:
 
 
 def _heuristic() -> Any:
-    from shared.rules.empires_end.bot import HeuristicBot
+    from shared.ai.empires_end.bot import HeuristicBot
 
     return HeuristicBot()
 
 
 def _tuned() -> Any:
     """Hard's own seat (``SearchSpec.tuned``): the heuristic with ``bot.TUNED``'s weights."""
-    from shared.rules.empires_end.bot import TUNED, HeuristicBot
+    from shared.ai.empires_end.bot import TUNED, HeuristicBot
 
     return HeuristicBot(TUNED)
 

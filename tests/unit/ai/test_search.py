@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from shared.rules import registry
-from shared.rules._kit.playout import bot_actor, bot_chooser, play
-from shared.rules._kit.search import (
+from shared.ai import registry as ai
+from shared.ai.playout import bot_actor, bot_chooser
+from shared.ai.search import (
     LEVELS,
     Level,
     SearchBot,
@@ -20,6 +20,8 @@ from shared.rules._kit.search import (
     final_choice,
     win_shares,
 )
+from shared.rules import registry
+from shared.rules._kit.playout import play
 from shared.rules.api import Act, Rejection, Simultaneous, Turn
 
 pytestmark = pytest.mark.unit
@@ -65,7 +67,7 @@ def _assert_legal(game: Any, state: Any, node: Any, seat: int, choice: Any) -> N
 
 def _root_of(game: Any, state: Any, node: Any, seat: int) -> Any:
     """The search's root for ``seat`` at ``node``: its legal acts, or its first sealed slot."""
-    from shared.rules._kit.search import _Root
+    from shared.ai.search.tree import _Root
 
     if isinstance(node, Turn):
         return _Root(seat=seat, legal=list(game.legal_actions(state, seat)))
@@ -75,7 +77,7 @@ def _root_of(game: Any, state: Any, node: Any, seat: int) -> Any:
 @pytest.mark.parametrize("name", registry.names())
 def test_the_search_bot_picks_a_legal_move_from_the_view(name: str) -> None:
     game = registry.get(name)
-    bot = SearchBot(game, registry.get_search_spec(name), TINY, seed=1)
+    bot = SearchBot(game, ai.get_search_spec(name), TINY, seed=1)
     cases = decisions(name)
     assert cases
     for state, node, seat in cases:
@@ -87,7 +89,7 @@ def test_the_search_bot_picks_a_legal_move_from_the_view(name: str) -> None:
 def test_the_deadline_is_an_input_and_bounds_the_work() -> None:
     game = registry.get("empire")
     state, node, seat = decisions("empire")[0]
-    bot = SearchBot(game, registry.get_search_spec("empire"), "hard", seed=1)
+    bot = SearchBot(game, ai.get_search_spec("empire"), "hard", seed=1)
     calls = iter(range(10**6))
     choice = decide(bot, game, state, node, seat, deadline=lambda: next(calls) >= 5)
     assert bot.last_iterations == 5  # stopped by the runner's callable, not a clock
@@ -100,10 +102,10 @@ def test_a_seeded_search_is_reproducible_and_ignores_the_global_rng() -> None:
     name = "empire-cards"
     game = registry.get(name)
     cases = decisions(name, 3)
-    first = [decide(SearchBot(game, registry.get_search_spec(name), TINY, seed=7), game, *c)
+    first = [decide(SearchBot(game, ai.get_search_spec(name), TINY, seed=7), game, *c)
              for c in cases]
     random.seed(12345)
-    again = [decide(SearchBot(game, registry.get_search_spec(name), TINY, seed=7), game, *c)
+    again = [decide(SearchBot(game, ai.get_search_spec(name), TINY, seed=7), game, *c)
              for c in cases]
     assert first == again
 
@@ -113,7 +115,7 @@ def test_the_levels_grow_in_budget_and_fit_the_time_limits() -> None:
     assert easy.iterations < normal.iterations < hard.iterations
     assert easy.tree_depth <= normal.tree_depth <= hard.tree_depth
     assert normal.time_s <= 0.5 and hard.time_s <= 2.0
-    assert registry.get_search_bot("duel", "hard").level is hard
+    assert ai.get_search_bot("duel", "hard").level is hard
 
 
 def test_hard_is_normals_estimator_with_more_samples_and_a_smaller_margin() -> None:
@@ -143,10 +145,10 @@ def test_hard_keeps_no_margin_for_the_heuristic_at_three_or_more_seats() -> None
 def test_the_search_reads_the_table_size_off_its_determinization(name: str, seats: int) -> None:
     """The margin follows the real table: a 3-seat search runs with ``prior_bias_multi``,
     a 2-seat one with ``prior_bias`` (in the tree's UCB bonus as in the final choice)."""
-    from shared.rules._kit.search import Searcher, _Node
+    from shared.ai.search.tree import Searcher, _Node
 
     game = registry.get(name)
-    spec = registry.get_search_spec(name)
+    spec = ai.get_search_spec(name)
     level = Level("m", iterations=2, time_s=1.0, tree_depth=2, rollout_depth=2, heuristic=1.0,
                   prior_bias=0.25, prior_bias_multi=0.05)
     searcher = Searcher(game, spec, level, random.Random(1), spec.heuristic())
@@ -163,9 +165,9 @@ def test_a_game_may_keep_a_margin_at_three_seats_and_more() -> None:
     a game whose search cannot tell close moves apart there (hard's own is 0); a level's
     larger margin stays, and 2 seats are the level's alone. The search's tree and its final
     choice both use it."""
-    from shared.rules._kit.search import Searcher, _Node
+    from shared.ai.search.tree import Searcher, _Node
 
-    spec = dataclasses.replace(registry.get_search_spec("empire-engine"), margin_multi=0.2)
+    spec = dataclasses.replace(ai.get_search_spec("empire-engine"), margin_multi=0.2)
     hard, normal = LEVELS["hard"], LEVELS["normal"]
     assert [spec.margin(hard, n) for n in (2, 3, 4)] == [0.1, 0.2, 0.2]
     assert [spec.margin(normal, n) for n in (2, 3)] == [0.3, 0.3]
@@ -189,17 +191,17 @@ def test_easy_and_normal_blunder_only_where_the_game_says_its_levels_would_play_
             ("empire-nyc", "easy"): 0.25}
     for name in registry.names():
         for level in ("easy", "normal", "hard"):
-            got = registry.get_search_bot(name, level).level.blunder
+            got = ai.get_search_bot(name, level).level.blunder
             assert got == want.get((name, level), 0.0), (name, level)
     for level in ("easy", "normal"):  # only the blunder differs
-        assert dataclasses.replace(registry.get_search_bot("empire-cards", level).level,
+        assert dataclasses.replace(ai.get_search_bot("empire-cards", level).level,
                                    blunder=0.0) == LEVELS[level]
 
 
 @pytest.mark.parametrize("name", ["empire-cards", "empire-nyc", "empire-engine"])
 def test_a_blunder_is_a_random_legal_choice_made_without_searching(name: str) -> None:
     game = registry.get(name)
-    spec = registry.get_search_spec(name)
+    spec = ai.get_search_spec(name)
     always = dataclasses.replace(TINY, blunder=1.0)
     cases = decisions(name, 8)
     picks = []
@@ -219,7 +221,7 @@ def test_a_level_without_blunders_draws_nothing_for_them() -> None:
     """A game's seeded bots play as before the blunders were added: a level at 0 consumes no
     draw of the bot's rng for them, while a level that blunders draws once per decision."""
     game = registry.get("empire-cards")
-    spec = registry.get_search_spec("empire-cards")
+    spec = ai.get_search_spec("empire-cards")
     calm = SearchBot(game, spec, TINY, seed=9)
     before = calm.rng.getstate()
     assert not calm._blunders()
@@ -250,7 +252,7 @@ def test_win_shares_are_a_softmax_of_strengths() -> None:
 def test_a_whole_game_with_search_seats_finishes(name: str) -> None:
     game = registry.get(name)
     n = SEATS[name]
-    bots = {i: SearchBot(game, registry.get_search_spec(name), TINY, seed=i) for i in range(n)}
+    bots = {i: SearchBot(game, ai.get_search_spec(name), TINY, seed=i) for i in range(n)}
     out = play(game, n, {}, seed=4, actors={i: bot_actor(b) for i, b in bots.items()},
                choosers={i: bot_chooser(b) for i, b in bots.items()})
     assert out.finished
@@ -288,19 +290,19 @@ def test_fast_rollouts_run_on_the_compact_engine_and_reproduce(name: str) -> Non
     picks = []
     for state, node, seat in cases:
         fast = _Counted(registry.get_fast(name))
-        bot = SearchBot(game, registry.get_search_spec(name), level, seed=5, fast=fast)
+        bot = SearchBot(game, ai.get_search_spec(name), level, seed=5, fast=fast)
         choice = decide(bot, game, state, node, seat)
         _assert_legal(game, state, node, seat, choice)
         assert 0 < fast.playouts <= bot.last_iterations
         picks.append(choice)
-    again = [decide(SearchBot(game, registry.get_search_spec(name), level, seed=5,
+    again = [decide(SearchBot(game, ai.get_search_spec(name), level, seed=5,
                               fast=registry.get_fast(name)), game, *c) for c in cases]
     assert picks == again
 
 
 def test_the_registry_gives_search_bots_their_fast_engine() -> None:
-    assert registry.get_search_bot("empire", "hard").fast is registry.get_fast("empire")
-    assert registry.get_search_bot("duel", "hard").fast is None  # no fast engine: policy
+    assert ai.get_search_bot("empire", "hard").fast is registry.get_fast("empire")
+    assert ai.get_search_bot("duel", "hard").fast is None  # no fast engine: policy
 
 
 class _ViewCounted:
@@ -328,7 +330,7 @@ def test_the_rollout_policy_makes_one_view_per_seat_of_a_sealed_round() -> None:
     assert cases
     for state, node, seat in cases[:2]:
         counted = _ViewCounted(game)
-        bot = SearchBot(counted, registry.get_search_spec(name), TINY, seed=2)  # type: ignore[arg-type]
+        bot = SearchBot(counted, ai.get_search_spec(name), TINY, seed=2)  # type: ignore[arg-type]
         _assert_legal(game, state, node, seat, decide(bot, game, state, node, seat))
         keys = [(id(s), seat_) for s, seat_ in counted.calls]
         assert keys and len(keys) == len(set(keys)), "a view of one state and seat made twice"
@@ -341,11 +343,11 @@ def test_other_seats_are_modelled_by_their_own_heuristic_restyled_every_iteratio
     table smaller than ``restyle_seats``, every seat plays the search's own heuristic."""
     import dataclasses
 
-    from shared.rules._kit.search import Searcher, _Node
+    from shared.ai.search.tree import Searcher, _Node
 
     name = "empire-engine"
     game = registry.get(name)
-    spec = registry.get_search_spec(name)
+    spec = ai.get_search_spec(name)
     assert spec.restyle is not None
     drawn: list[tuple[int, float]] = []
 
@@ -422,7 +424,7 @@ def test_a_tuned_level_plays_its_own_seat_by_the_tuned_heuristic_and_the_others_
     without it plays the plain heuristic for every seat, its own included."""
     name = "empires-end"
     game = registry.get(name)
-    spec = registry.get_search_spec(name)
+    spec = ai.get_search_spec(name)
     assert spec.tuned is not None
     asked: list[tuple[str, int]] = []
 
@@ -460,7 +462,7 @@ def test_a_tuned_level_plays_its_own_seat_by_the_tuned_heuristic_and_the_others_
             else:
                 assert not tuned and seat in plain
     assert [n for n, lv in LEVELS.items() if lv.tuned] == ["hard"]
-    hard, normal = registry.get_search_bot(name, "hard"), registry.get_search_bot(name, "normal")
+    hard, normal = ai.get_search_bot(name, "hard"), ai.get_search_bot(name, "normal")
     assert hard.own.style != hard.heuristic.style and normal.own is normal.heuristic
 
 
@@ -468,9 +470,9 @@ def test_only_the_games_with_a_tuned_style_have_a_tuned_heuristic() -> None:
     """Empire's End, New York and the Card Game have one (the Card Game's by switches, its
     numbers moved nothing: bench/README.md, "Bot ladder, 2026-11-30, tenth pass"); Empire and
     the Engine meet the multi-player target without."""
-    have = {name for name in registry.names() if registry.get_search_spec(name).tuned}
+    have = {name for name in registry.names() if ai.get_search_spec(name).tuned}
     assert have == {"empires-end", "empire-nyc", "empire-cards"}
-    assert all(registry.get_search_spec(name).tuned_alone_multi for name in have)
+    assert all(ai.get_search_spec(name).tuned_alone_multi for name in have)
 
 
 @pytest.mark.parametrize("name", ["empires-end", "empire-nyc", "empire-cards"])
@@ -478,12 +480,10 @@ def test_the_tuned_heuristic_is_the_plain_one_with_other_weights(name: str) -> N
     """Each such game's tuned heuristic is its heuristic bot's class with a ``Style`` that
     differs from the default (weights ``bench.tune_style`` chose, or switches); the default
     ``Style`` is the heuristic bot's own, so the plain bot is unchanged."""
-    import importlib
-
-    module = importlib.import_module(registry.package_of(name) + ".bot")
-    spec = registry.get_search_spec(name)
+    module = ai.bot_module(name)
+    spec = ai.get_search_spec(name)
     assert spec.tuned is not None
-    tuned, plain = spec.tuned(), registry.get_bot(name)
+    tuned, plain = spec.tuned(), ai.get_bot(name)
     assert type(tuned) is type(plain) is module.HeuristicBot
     assert plain.style == module.Style() and tuned.style == module.TUNED != module.Style()
 
@@ -495,11 +495,9 @@ def test_at_three_seats_a_tuned_level_plays_the_tuned_move_where_the_game_says_s
     3 or more, hard plays its tuned heuristic's move after the one iteration that reads the
     table's size; at 2 seats (Empire's End) it searches its whole budget; a level that is not
     tuned searches."""
-    import importlib
-
-    module = importlib.import_module(registry.package_of(name) + ".bot")
+    module = ai.bot_module(name)
     game = registry.get(name)
-    spec = registry.get_search_spec(name)
+    spec = ai.get_search_spec(name)
     assert spec.tuned_alone_multi
     tuned = dataclasses.replace(TINY, tuned=True)
     cases = [c for c in decisions(name, 6, seats=3) if isinstance(c[1], Turn)]

@@ -11,10 +11,11 @@ from collections import Counter
 
 import pytest
 
-from shared.rules._kit.playout import bot_actor, bot_chooser, play
+from shared.ai.empire.bot import HeuristicBot
+from shared.ai.playout import bot_actor, bot_chooser
+from shared.rules._kit.playout import play
 from shared.rules.api import Simultaneous
 from shared.rules.empire import GAME
-from shared.rules.empire.bot import HeuristicBot
 
 POPS_SECOND = [0, 2, 1, 3, 4, 5]  # beginner row: goods (shortage), populations, goods, ...
 

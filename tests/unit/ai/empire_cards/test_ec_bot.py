@@ -7,10 +7,11 @@ from collections import Counter
 
 import pytest
 
-from shared.rules._kit.playout import bot_actor, bot_chooser, play
+from shared.ai.empire_cards.bot import HeuristicBot
+from shared.ai.playout import bot_actor, bot_chooser
+from shared.rules._kit.playout import play
 from shared.rules.api import Act, Transition
 from shared.rules.empire_cards import GAME
-from shared.rules.empire_cards.bot import HeuristicBot
 
 BOT = HeuristicBot()
 

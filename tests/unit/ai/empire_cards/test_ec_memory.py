@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 
-from shared.rules._kit.playout import bot_actor, play
+from shared.ai.empire_cards.bot import HeuristicBot
+from shared.ai.empire_cards.determinize import SEARCH, determinize, recall
+from shared.ai.empire_cards.memory import remember
+from shared.ai.playout import bot_actor
+from shared.rules._kit.playout import play
 from shared.rules.api import Event, client_events
 from shared.rules.empire_cards import GAME
-from shared.rules.empire_cards.bot import HeuristicBot
-from shared.rules.empire_cards.determinize import SEARCH, determinize, recall
 from shared.rules.empire_cards.interact import matches_demand
-from shared.rules.empire_cards.memory import remember
 from shared.rules.empire_cards.state import State
 
 pytestmark = pytest.mark.unit
@@ -139,9 +140,9 @@ def test_a_memory_the_view_contradicts_is_not_used_for_that_pile() -> None:
 
 
 def test_a_search_bot_remembers_the_hand() -> None:
-    from shared.rules import registry
+    from shared.ai import registry as ai
 
-    bot = registry.get_search_bot("empire-cards", "easy", 1)
+    bot = ai.get_search_bot("empire-cards", "easy", 1)
     states = _game(4, 3, True)
     events = client_events(states[-1][1], 2)
     bot.observe(events[:9], 2)

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from shared.ai.empire_cards.bot import TUNED, HeuristicBot, Style
 from shared.rules.api import Act, Transition
 from shared.rules.empire_cards import GAME
-from shared.rules.empire_cards.bot import TUNED, HeuristicBot, Style
 from shared.rules.empire_cards.ops import set_player
 from shared.rules.empire_cards.state import State
 

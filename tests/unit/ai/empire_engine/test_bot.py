@@ -7,10 +7,11 @@ from typing import Any, cast
 
 import pytest
 
-from shared.rules._kit.playout import bot_actor, bot_chooser, default_actor, default_chooser, play
+from shared.ai.empire_engine.bot import HeuristicBot
+from shared.ai.playout import bot_actor, bot_chooser
+from shared.rules._kit.playout import default_actor, default_chooser, play
 from shared.rules.api import Json, Simultaneous, Transition
 from shared.rules.empire_engine import GAME
-from shared.rules.empire_engine.bot import HeuristicBot
 from shared.rules.empire_engine.data import Action
 from shared.rules.empire_engine.planning import resolve_plan
 from shared.rules.empire_engine.scenario import position, round1
@@ -213,8 +214,8 @@ def test_the_search_gets_only_the_heuristics_best_plans() -> None:
     (``Level.max_plans`` of them, its own pick first), not all 18 affordable gear/boost plans,
     of which the easy level's 40 iterations picked wasted ones (Attack without a Soldier)
     against the defaults seat."""
-    from shared.rules._kit.search import LEVELS
-    from shared.rules.empire_engine.determinize import plans
+    from shared.ai.empire_engine.determinize import plans
+    from shared.ai.search import LEVELS
 
     MAX_PLANS = LEVELS["normal"].max_plans
     assert LEVELS["easy"].max_plans < MAX_PLANS  # easy: 2 (normal beats it, issue 22)

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
+from shared.ai.empire_engine.determinize import SEARCH, recall, remember
 from shared.rules._kit.playout import play
 from shared.rules.api import Event, client_events
 from shared.rules.empire_engine import GAME
-from shared.rules.empire_engine.determinize import SEARCH, recall, remember
 from shared.rules.empire_engine.state import State
 
 pytestmark = pytest.mark.unit
@@ -82,9 +82,9 @@ def test_recall_gives_the_known_counts_and_draws_only_the_salvage_types() -> Non
 
 
 def test_a_search_bot_remembers_what_it_observes() -> None:
-    from shared.rules import registry
+    from shared.ai import registry as ai
 
-    bot = registry.get_search_bot("empire-engine", "easy", 1)
+    bot = ai.get_search_bot("empire-engine", "easy", 1)
     states, _ = _game(2, 3)
     events = client_events(states[-1][1], 2)
     bot.observe(events[:5], 2)

@@ -8,10 +8,12 @@ from typing import Any
 
 import pytest
 
-from shared.rules._kit.playout import bot_actor, bot_chooser, play
+from shared.ai.empire_nyc import bot
+from shared.ai.empire_nyc.bot import HeuristicBot
+from shared.ai.playout import bot_actor, bot_chooser
+from shared.rules._kit.playout import play
 from shared.rules.api import Act, SealedSlot, Transition
-from shared.rules.empire_nyc import GAME, board, bot
-from shared.rules.empire_nyc.bot import HeuristicBot
+from shared.rules.empire_nyc import GAME, board
 from tests.unit.rules.empire_nyc.helpers import legal, make, view_of
 
 BOT = HeuristicBot()

@@ -6,11 +6,12 @@ from typing import Any
 
 import pytest
 
-from shared.rules._kit.playout import bot_actor, bot_chooser, play
+from shared.ai.empires_end.bot import HeuristicBot
+from shared.ai.playout import bot_actor, bot_chooser
+from shared.rules._kit.playout import play
 from shared.rules.api import Simultaneous
 from shared.rules.empires_end import GAME
 from shared.rules.empires_end import scenario as sc
-from shared.rules.empires_end.bot import HeuristicBot
 from shared.rules.empires_end.state import Res
 
 BOT = HeuristicBot()
