@@ -6,7 +6,7 @@ entrants are:
 * ``defaults``: a seat that only ever times out. It gets the game's ``default_action`` and
   each slot's default, as the adjudicator applies them.
 * ``heuristic``: the game's one-step ``HeuristicBot``.
-* ``easy``, ``normal``, ``hard``: the search bot (``shared/rules/_kit/search.py``) at that
+* ``easy``, ``normal``, ``hard``: the search bot (``shared/ai/search/``) at that
   level. Each gets the level's iteration budget and a CPU-time deadline of ``Level.time_s``
   per decision, built here as the bot runner would build it (the engine has no clock).
 * ``oracle-<level>`` (e.g. ``oracle-hard``): a diagnostic, never a seat a host can pick. The

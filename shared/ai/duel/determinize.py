@@ -1,4 +1,4 @@
-"""Search support for Duel (issue 22). Duel hides nothing but the sealed picks, and they never
+"""Search support for Duel. Duel hides nothing but the sealed picks, and they never
 reach the state: the view is the whole state."""
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ good bought when short) and scoring
 * Trades: accepts only offers that raise its value; declines the rest. In the trade window
   it proposes, once a round to each seat still trading, the card-for-card trade (with some
   gold either way) that raises its value most while raising the other empire's too
-  (``_propose``; issue 22).
+  (``_propose``).
 """
 
 from __future__ import annotations
@@ -33,12 +33,12 @@ Counts = dict[str, int]
 GOODS_RECIPES = {"goods"}  # nations whose institution uses goods keep them
 SIM_PRICE = 4  # a typical commerce price (10 minus ~6 goods sold in all)
 SIM_BUY = 6  # a typical price for a good bought at auction
-# Claiming (issue 22): gold weighs double when choosing a nation. At the start a gold piece
+# Claiming: gold weighs double when choosing a nation. At the start a gold piece
 # buys about a sixth of a card at auction for five rounds. With the round-1 weight (0.1),
-# the Ottomans' protectorate income (15 gold a round, RULEBOOK §12) ranked level with
-# Britain, so bots let the seat that got them keep them without a contest. They then won
-# 32 of 35 four-player bot games. Contested, the Ottomans take collision Revolts (E-14):
-# 26 of 35.
+# the Ottomans' protectorate income (15 gold a round, RULEBOOK §12) ranks level with
+# Britain, so bots let the seat that gets them keep them without a contest, and it wins 32
+# of 35 four-player bot games; contested, the Ottomans take collision Revolts (E-14): 26 of
+# 35.
 CLAIM_GOLD_WEIGHT = 0.2
 
 
@@ -166,7 +166,7 @@ class HeuristicBot:
             return offer if offer is not None else {"type": "done"}
         return legal[0]
 
-    # -- proposing trades (issue 22) --------------------------------------------------------
+    # -- proposing trades -------------------------------------------------------------------
 
     TRADE_KINDS = ("goods", "populations", "colonies")
     SWEETENERS = (0, 2, 5)

@@ -1,4 +1,4 @@
-"""Search support for Empire (issue 22): a full state from one seat's view, and a position's
+"""Search support for Empire: a full state from one seat's view, and a position's
 estimated win chances.
 
 Empire hides little. By default every empire's counts are public (E-8), and so are the row,

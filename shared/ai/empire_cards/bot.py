@@ -9,7 +9,7 @@ With expert spells (CG-17) it casts a spell instead of its discard when the spel
 more than the Wizard (``_cast``), and plays each spell's steps for itself (``_spell``).
 
 ``Style`` holds its weights and, off in the plain bot, the switches of the tuned one
-(``TUNED``, hard's own seat, issue 22): a 4th empire set timed to win in its own turn
+(``TUNED``, hard's own seat): a 4th empire set timed to win in its own turn
 (``_finish``), a Barbarian run at small tables instead of empire sets, a steal that pairs a
 lone card once able to win (``_shed_steal``), 2s kept for a rival close to winning, a
 regime no opponent has locked (``avoid``), and a 2 that takes a rank its sets need back from
@@ -61,7 +61,7 @@ class Style:
     berserker: float = 1.2  # Berserker: per opponent with an unprotected army
     mass_steal: float = 0.6  # mass steal: per opponent's army, beside a card per hand
     mass_trade: float = 0.5  # mass trade: per junk card and hand
-    # switches (issue 22's tuned style; off in the plain bot)
+    # switches (the tuned style's; off in the plain bot)
     finish: bool = False  # time the 4th empire set to win in its own turn (``_finish``)
     barbarian_seats: int = 0  # at this many seats or fewer: build a Barbarian run (CG-10)
     barb_keep: int = 13  # ... parking spare cards only while this many stay in hand
@@ -468,23 +468,22 @@ class HeuristicBot:
         return max(acts, key=rank)
 
 
-# Hard's own seat (issue 22, ``SearchSpec.tuned``). The numbers of this game's style only
-# order cards: a tuning run moved nothing (every style of a generation scored alike). What
-# moves it are the switches, chosen one by one as the lone seat among plain heuristic seats
-# (bench/README.md, "Bot ladder, 2026-11-30, tenth pass"): ``finish`` (64 of the plain bot's
-# 102 4th sets over 40 games left 1 card or none beside the set, and the gift or the set
-# emptied the hand: 6 cards more, CG-12); at 3 seats the Barbarian run (CG-10: one card of each
-# rank, which the plain seats, collecting four of their regime's ranks, do not compete for);
-# ``endgame_steal``; ``hold_two``. Lone seat, 3 seats: plain 0.31, finish alone 0.42, the whole
-# style 0.60-0.65 of 200 on the games it was chosen on, 0.592 of 300 fresh ones (plain 0.324;
-# fair 0.333); 4 seats, where the Barbarian run is worse (0.26), 0.311 of 200 (fair 0.25).
-# ``avoid`` ("eleventh pass"; at 3 seats the run leaves no regime to choose): at 4 seats and
-# the game's default options, lone seat 0.382 -> 0.416 over 1,500 games on four fresh ranges
-# (the plain bot 0.233 on one of them), 5 seats 0.41 -> 0.47 of 200 (fair 0.2). ``take``
-# ("thirteenth pass"): the plain seats park the ranks outside their regime in their armies,
-# where only a 2 reaches them (CG-14), so 4-seat hands stalled at the round cap (54% of them)
-# with the last copies of a regime's ranks in armies; lone seat, default options, 4 seats
-# 0.412 -> 0.925 of 400 (hands undecided 54% -> 14%), 3 seats 0.785 -> 0.848 of 300, 5 seats
-# 0.413 -> 0.757 of 200.
+# Hard's own seat (``SearchSpec.tuned``). The numbers of this game's style only order cards:
+# a tuning run moves nothing (every style of a generation scores alike). What moves it are
+# the switches, each chosen as the lone seat among plain heuristic seats (bench/README.md,
+# the bot ladder): ``finish`` (64 of the plain bot's 102 4th sets over 40 games leave 1 card
+# or none beside the set, and the gift or the set empties the hand: 6 cards more, CG-12); at
+# 3 seats the Barbarian run (CG-10: one card of each rank, which the plain seats, collecting
+# four of their regime's ranks, do not compete for); ``endgame_steal``; ``hold_two``. Lone
+# seat, 3 seats: plain 0.31, finish alone 0.42, the whole style 0.60-0.65 of 200 on the games
+# it was chosen on, 0.592 of 300 fresh ones (plain 0.324; fair 0.333); 4 seats, where the
+# Barbarian run is worse (0.26), 0.311 of 200 (fair 0.25). ``avoid`` (at 3 seats the run
+# leaves no regime to choose): at 4 seats and the game's default options, lone seat 0.382 ->
+# 0.416 over 1,500 games on four fresh ranges (the plain bot 0.233 on one of them), 5 seats
+# 0.41 -> 0.47 of 200 (fair 0.2). ``take``: the plain seats park the ranks outside their
+# regime in their armies, where only a 2 reaches them (CG-14), so without it 4-seat hands
+# stall at the round cap (54% of them) with the last copies of a regime's ranks in armies;
+# lone seat, default options, 4 seats 0.412 -> 0.925 of 400 (hands undecided 54% -> 14%), 3
+# seats 0.785 -> 0.848 of 300, 5 seats 0.413 -> 0.757 of 200.
 TUNED = Style(finish=True, barbarian_seats=3, barb_keep=8, endgame_steal=True, hold_two=4,
               avoid=2, take=True)

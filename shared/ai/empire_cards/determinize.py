@@ -1,4 +1,4 @@
-"""Search support for Empire The Card Game (issue 22): a full state from one seat's view, and
+"""Search support for Empire The Card Game: a full state from one seat's view, and
 a position's estimated win chances.
 
 Public in the view, and copied: armies, empire and special sets, regimes, the top card and
@@ -252,39 +252,38 @@ def _tuned() -> Any:
     return HeuristicBot(TUNED)
 
 
-# Issue 22: at 3+ seats the search keeps a margin of 0.1 for the heuristic's move
+# At 3+ seats the search keeps a margin of 0.1 for the heuristic's move
 # (``SearchSpec.margin_multi``; hard's own is 0 there). ``bench.search_deviation --judge 20``
-# at 3 seats, 40 positions (bench/README.md, "Bot ladder, 2026-11-29, fifth pass"): with a
-# margin of 0 hard leaves the heuristic's move at 29, judged +0.012 (se 0.021) a move, 13
-# better and 12 worse; with 0.1 at 1. The judge cannot tell the Card Game's moves apart: a
-# random other legal move is judged +0.003 (se 0.015) ("sixth pass"). The ladder leans to the
-# margin: one hard seat among heuristic seats took 0.25 of 8 first places with none, 0.48 of
-# 23 with it (neither significant).
+# at 3 seats, 40 positions (bench/README.md, the bot ladder): with a margin of 0 hard leaves
+# the heuristic's move at 29, judged +0.012 (se 0.021) a move, 13 better and 12 worse; with
+# 0.1 at 1. The judge cannot tell the Card Game's moves apart: a random other legal move is
+# judged +0.003 (se 0.015). The ladder leans to the margin: one hard seat among heuristic
+# seats takes 0.25 of 8 first places with none, 0.48 of 23 with it (neither significant).
 #
-# Under that margin every level played alike (normal 0.59 [0.44, 0.73] of 40 against easy,
-# "sixth pass"; hard 0.54 [0.35, 0.72] of 24 against normal, "seventh pass"), so the levels
-# differ by the share of their decisions they play at random (``SearchSpec.blunders``), as
-# human players of different skill do: easy two in five, normal one in five, hard none. As
-# proxies (the heuristic with that share of random moves, 3 seats), none beats a fifth 0.69
-# [0.61, 0.77] of 136 and a fifth beats two in five 0.85 [0.78, 0.90] of 150; the real normal
-# beats easy 0.93 [0.73, 0.98] of 20, and a timeout-only seat among easy seats takes 0.02 of 30
-# (two all-way ties, no win) (bench/README.md, "Bot ladder, 2026-11-30, eighth pass").
+# Under that margin every level plays alike (normal 0.59 [0.44, 0.73] of 40 against easy;
+# hard 0.54 [0.35, 0.72] of 24 against normal), so the levels differ by the share of their
+# decisions they play at random (``SearchSpec.blunders``), as human players of different
+# skill do: easy two in five, normal one in five, hard none. As proxies (the heuristic with
+# that share of random moves, 3 seats), none beats a fifth 0.69 [0.61, 0.77] of 136 and a
+# fifth beats two in five 0.85 [0.78, 0.90] of 150; the real normal beats easy 0.93 [0.73,
+# 0.98] of 20, and a timeout-only seat among easy seats takes 0.02 of 30 (two all-way ties,
+# no win) (bench/README.md, the bot ladder).
 #
 # Hard plays its own seat with the tuned heuristic (``SearchSpec.tuned``, ``bot.TUNED``: the
 # plain one with its 4th set timed to win, at 3 seats a Barbarian run, at 4+ a regime no
 # opponent has locked), and plays its move without searching (``tuned_alone_multi``; every
 # table of this game has 3+ seats): the search above cannot tell this game's moves apart, and
 # the tuned move as the lone seat among plain heuristic seats takes 0.592 of 300 first places
-# at 3 seats (the plain one 0.324) and 0.311 of 200 at 4 (0.242) with ``max_hands`` 2 (before
-# ``avoid``); in the ladder at those options, one hard seat among heuristic seats 0.62 [0.49,
-# 0.73] of 60 at 3 seats, 0.34 of 60 at 4, and hard beats normal 0.93 [0.73, 0.98] of 20
-# (bench/README.md, "tenth pass"). At the game's default options (up to 7 hands), one hard
-# seat among heuristic seats takes 0.79 [0.73, 0.84] of 200 at 3 seats (2.37x) and, with the
-# regime avoidance of ``bot.TUNED``, 0.43 [0.37, 0.49] of 240 at 4 (1.72x) ("eleventh pass");
-# with its 2s taking back the ranks its sets need from the other seats' armies (``take``,
-# CG-14), 0.80 [0.74, 0.85] of the same 200 at 3 seats (2.40x) and 0.89 [0.84, 0.92] of the
-# same 240 at 4 (3.56x), where 4-seat hands had mostly stalled at the round cap for want of
-# the copies parked in armies ("thirteenth pass").
+# at 3 seats (the plain one 0.324) and 0.311 of 200 at 4 (0.242) with ``max_hands`` 2 and
+# without ``avoid``; in the ladder at those options, one hard seat among heuristic seats 0.62
+# [0.49, 0.73] of 60 at 3 seats, 0.34 of 60 at 4, and hard beats normal 0.93 [0.73, 0.98] of
+# 20. At the game's default options (up to 7 hands), one hard seat among heuristic seats
+# takes 0.79 [0.73, 0.84] of 200 at 3 seats (2.37x) and, with the regime avoidance of
+# ``bot.TUNED``, 0.43 [0.37, 0.49] of 240 at 4 (1.72x); with its 2s taking back the ranks its
+# sets need from the other seats' armies (``take``, CG-14), 0.80 [0.74, 0.85] of the same 200
+# at 3 seats (2.40x) and 0.89 [0.84, 0.92] of the same 240 at 4 (3.56x), where 4-seat hands
+# otherwise mostly stall at the round cap for want of the copies parked in armies
+# (bench/README.md, the bot ladder).
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
                     tuned=_tuned, tuned_alone_multi=True, margin_multi=0.1, remember=remember,
                     recall=recall, blunders={"easy": 0.4, "normal": 0.2})

@@ -1,4 +1,4 @@
-"""What a player who watched every public event of the hand remembers (issue 22).
+"""What a player who watched every public event of the hand remembers.
 
 The view shows only the top card of each discard pile (CG-16), yet every card under it was
 shown face up when it was discarded, and every card stolen from a pile (CG-15) was shown as it

@@ -6,59 +6,60 @@ resources kept in the ready pile (falling to ~0 in the last round), the cost of 
 threat from neighbours whose engines can reach an Attack aimed at this seat, and what an
 Attack of ours takes from its target.
 
-Why the timeout-only seat did so well (issue 22: it won 33-43% of 2-seat games against this
-bot and the easy level). Its plan is fixed: round 1 Produce + Invent (the slot defaults),
-then the '1' gear under L and the '2' gear under R, no boost, so its engines cycle
-Produce+Invent, Salvage+Export, Arm+Invent, Attack+Export: 4 Inventions, 2 Exports of the
-Goods it just made, 2 Salvages and 2 Attacks, never a resource wasted and about 16-19
-points. The old evaluation lost to it on three counts (putting a constant back at its old
-value drops the win share against the defaults seat: bench/README.md):
+The timeout-only seat is the baseline the evaluation is fitted against. Its plan is fixed:
+round 1 Produce + Invent (the slot defaults), then the '1' gear under L and the '2' gear
+under R, no boost, so its engines cycle Produce+Invent, Salvage+Export, Arm+Invent,
+Attack+Export: 4 Inventions, 2 Exports of the Goods it just made, 2 Salvages and 2 Attacks,
+never a resource wasted and about 16-19 points. Three choices keep the bot ahead of it (an
+evaluation without them wins 33-43% of 2-seat games for the timeout seat against this bot
+and the easy level; putting any one constant back lowers the win share against it:
+bench/README.md):
 
-* Invent was worth 1.3 (more than a Salvage or a Good) and a boost cost only the 0.6 a
-  ready resource was worth, so the bot paid a Soldier or Good on the '1' gear round after
-  round to keep R on Invent (0 turns) and never turned R to Export: 7 Inventions, its Goods
-  piling up unexported (a traced game ended with 9 resources in the ready pile and 0 Goods
-  scored). Invent is now worth 1.0 (its point) and a Soldier
-  kept at most 0.4 (``keep_max``), Goods 0.6 (they become points by Export).
-* The threat model gave every enemy engine that could bring up an Attack 0.35, whether it
-  needed a boost or not, and summed the threats: an enemy that must spend a resource to
-  attack (the defaults seat never does) counted as much as one whose plain gear brings
-  Attack up (the defaults seat's Attack rounds). Now 0.5 for an Attack either plain gear
-  reaches, 0.1 for one that needs a boost, combined as independent chances.
-* An Attack was valued only for its loot, but a successful Attack also voids the target's
-  Export and Salvage this round (group 3). ``deny`` now adds a share of what the target
-  could export or salvage (split among its opponents with more seats).
+* Invent is worth 1.0 (its point), a Soldier kept at most 0.4 (``keep_max``), Goods 0.6
+  (they become points by Export). With Invent at 1.3 (more than a Salvage or a Good) and a
+  boost costing only the 0.6 a ready resource is worth, the bot pays a Soldier or Good on
+  the '1' gear round after round to keep R on Invent (0 turns) and never turns R to Export:
+  7 Inventions, its Goods piling up unexported (9 resources in the ready pile and 0 Goods
+  scored at the end of a traced game).
+* An enemy engine's threat is 0.5 for an Attack either plain gear reaches, 0.1 for one that
+  needs a boost, combined as independent chances: an enemy that must spend a resource to
+  attack (the defaults seat never does) threatens less than one whose plain gear brings
+  Attack up (the defaults seat's Attack rounds). A flat 0.35 for any reachable Attack,
+  summed, counts both alike.
+* A successful Attack also voids the target's Export and Salvage this round (group 3), so
+  ``deny`` adds a share of what the target could export or salvage (split among its
+  opponents with more seats) to the loot.
 
 The constants were fitted by a random search (60 settings, 4 match-ups of 120 games: the
-defaults seat and the old bot, 2 and 3 seats, seeds 20000+); the ladder (seeds 10000+) is
-the held-out check.
+defaults seat and the bot without the three choices above, 2 and 3 seats, seeds 20000+);
+the ladder (seeds 10000+) is the held-out check.
 
 At 3 or more seats each bot draws, once per game, what an Invention is worth to it: 1.0 to
-3.0, its point and a share of the Invention majority (issue 22, 2026-11-29). One timeout seat
-alone among bots that valued an Invention at 1.0 took first place in 44% of 3-seat games
-(fair 33%) and 42% at 4 seats (fair 25%): it ends with 7 Inventions, the Invention majority
-(+3, EE-13) and often the Soldier majority with 2, while the bots score Goods and split that
-majority between them. With more seats the Goods routes are split among more opponents while
-the Invention majority goes whole to whoever builds it. A fixed 1.9 for every bot fixed that
-(0.03) but the bots then mirrored one peaceful cycle (7 Inventions, 10 Goods, 27 points each)
-into all-way ties in 63% of 3-seat bot-only games; a value drawn per bot gives the table
+3.0, its point and a share of the Invention majority. One timeout seat alone among bots that
+value an Invention at 1.0 takes first place in 44% of 3-seat games (fair 33%) and 42% at 4
+seats (fair 25%): it ends with 7 Inventions, the Invention majority (+3, EE-13) and often
+the Soldier majority with 2, while the bots score Goods and split that majority between
+them. With more seats the Goods routes are split among more opponents while the Invention
+majority goes whole to whoever builds it. A fixed 1.9 for every bot brings that to 0.03, but
+the bots then mirror one peaceful cycle (7 Inventions, 10 Goods, 27 points each) into
+all-way ties in 63% of 3-seat bot-only games; a value drawn per bot gives the table
 different strategies. 150 games per match-up, seeds 20000+ (one seat alone among the others;
 its first places, ties shared; "1.0" = a bot valuing an Invention at 1.0):
 
 | at the table | 3 seats | 4 seats |
 |---|---|---|
-| the timeout seat alone among these bots (was 0.44 / 0.42) | 0.07 | 0.06 |
+| the timeout seat alone among these bots ("1.0" bots: 0.44 / 0.42) | 0.07 | 0.06 |
 | a "1.0" bot alone among these bots | 0.33 | 0.13 |
 | one of these bots alone among "1.0" bots | 0.46 | 0.46 |
 | all-way ties, these bots only (fixed 1.9: 63%) | 5% | 1% |
 
-At 2 seats it stays 1.0: there 1.3 already paid a boost every round to keep Invent up
+At 2 seats it is 1.0: there 1.3 already pays a boost every round to keep Invent up
 (above).
 
 Plans within ``JITTER`` of each other are told apart at random (the bot's own seeded RNG).
-A deterministic choice made every seat at a bot-only table play the same plan in this
-symmetric game (identical engines and start): 30 of 30 three-player games ended in an
-all-way tie (issue 22). The plan drawn for a round is kept, so the seat's two slots agree.
+A deterministic choice makes every seat at a bot-only table play the same plan in this
+symmetric game (identical engines and start): 30 of 30 three-player games end in an
+all-way tie. The plan drawn for a round is kept, so the seat's two slots agree.
 """
 
 from __future__ import annotations
@@ -128,9 +129,9 @@ class HeuristicBot:
 
     def restyle(self, rng: random.Random) -> None:
         """Another bot of this population: what an Invention is worth to it at 3+ seats,
-        drawn afresh from ``rng`` (issue 22: the search's model of another seat, whose own
-        draw it cannot see). Plans are kept per style, so at 2 seats (one style) a table
-        seen again gets the same plan, as before."""
+        drawn afresh from ``rng`` (the search's model of another seat, whose own draw it
+        cannot see). Plans are kept per style, so at 2 seats (one style) a table seen again
+        gets the same plan."""
         self._invent_multi = self._draw_invent(rng)
 
     # ------------------------------------------------------------------ threat model

@@ -1,4 +1,4 @@
-"""Search support for The Empire Engine (issue 22): a full state from one seat's view, and a
+"""Search support for The Empire Engine: a full state from one seat's view, and a
 position's estimated win chances.
 
 ``determinize`` reads only the view. Everything public (ready piles, engine orientations, the
@@ -13,10 +13,10 @@ A player who watched every public event knows those piles but for one thing: eve
 resource enters a score pile by a public event (Invent, Export, a loot's type, a block's
 Soldier), except that a Salvage shows only that something was taken. ``remember`` keeps that
 tally from the events the seat's client received, and ``recall`` determinizes with it: the
-known counts, and each unknown salvage drawn as one of the three types. Issue 22: one hard
-seat among heuristic seats (3 seats, the same 30 seeds) took 0.23 first places with the old
-sample, 0.61 searching from the true state and 0.62 with the tally (bench/README.md, "Bot
-ladder, 2026-11-29, third pass").
+known counts, and each unknown salvage drawn as one of the three types. One hard seat among
+heuristic seats (3 seats, the same 30 seeds) takes 0.23 first places sampling the piles
+without the tally, 0.61 searching from the true state and 0.62 with the tally
+(bench/README.md, the bot ladder).
 """
 
 from __future__ import annotations
@@ -152,9 +152,9 @@ def plans(view: dict[str, Json], seat: int, heuristic: Any, limit: int = 4
     Only the heuristic's ``limit`` best (``Level.max_plans``; L placed first), its own pick
     first (the pick may be a near-best plan drawn by its jitter: then it is added).
 
-    Issue 22: with all 16-36 plans the easy level's 40 iterations spread too thin and it
-    played wasted plans (Attack with no Soldier, Export with no Goods) often enough that the
-    timeout-only seat won 23-37% against it; with the 4 best it wins 0.97 (bench/README.md).
+    With all 16-36 plans the easy level's 40 iterations spread too thin and it plays wasted
+    plans (Attack with no Soldier, Export with no Goods) often enough that the timeout-only
+    seat wins 23-37% against it; with the 4 best it wins 0.97 (bench/README.md).
     """
     v: dict[str, Any] = view
     mine = sorted((s for s in v.get("slots") or [] if s["seat"] == seat),

@@ -73,7 +73,7 @@ class Style:
     # stack of at least this many cubes (its setup pile, unspent), stop attacking once this
     # turn's first neighborhood (its card, NY-4) is taken: that pile would sweep a long thin
     # trail. A stack kept back later is not waited for: two patient players would wait on
-    # each other for ever (a first version, any stack at any time, did).
+    # each other for ever.
     patience: int = 0
 
 def _board(view: Mapping[str, Any]) -> Board:
@@ -337,27 +337,27 @@ class HeuristicBot:
         return dict(choice)
 
 
-# Hard's own seat (issue 22, ``SearchSpec.tuned``): the weights ``bench.tune_style`` chose as one
-# seat among two plain heuristic seats, 3 seats. The first tuning (``make tune TUNE="--game
-# empire-nyc --generations 10 --population 12 --games 100 --validate 300"``,
-# bench/results/tune-empire-nyc-20261130-085718.jsonl: 0.48 of first places) found that moving
-# every cube into a conquered neighborhood at a front (move_thirds 3) is what wins. On top of
-# it: borough denial (deny: break an opponent's whole borough), guarding whole boroughs of
-# ours, holding sets until they are worth 10 (or 4 cards), the sweep plan and the owner
-# weights, tuned by ``python -m bench.tune_style --game empire-nyc --generations 7
-# --population 10 --games 80 --workers 1 --first 200000`` from that style plus deny 1, guard
-# 0.3, trade_min 10 (the mean after generation 4; the run was stopped there). Lone seat, 300
-# games each (``--generations 0 --validate 300 --first 300000``): 3 seats 0.577 where the
-# plain heuristic takes 0.357 (fair share 0.333); 4 seats 0.39, plain 0.287 (fair 0.25).
-# Third pass (bench/README.md, "twelfth pass"): it was knocked out first in most of its lost
-# games, its trail of single cubes retaken by both plain seats. Wariness (threat 1,
-# threat_sum 0.3, place_threat 0.3, chosen by hand on games 510000+ and 700000+; a tuning run
-# from them did no better), the same lone-seat check on fresh games (720000+ at 3 seats,
-# 1,000 games; 730000+ at 4, 600): 3 seats 0.565 -> 0.637, 4 seats 0.392 -> 0.467. Then
-# patience 20, in round 1 only (its first sweep waits until the setup's piles are spent):
-# 3 seats 0.652 -> 0.687 on 1,000 fresh games (750000+), 4 seats 0.467 -> 0.538 (730000+).
-# A first version waited on any 20-cube stack at any time (0.694 and 0.523 there), but two
-# such seats waited on each other, and a normal seat beat them.
+# Hard's own seat (``SearchSpec.tuned``): the weights ``bench.tune_style`` chose as one seat
+# among two plain heuristic seats, 3 seats. Moving every cube into a conquered neighborhood
+# at a front (move_thirds 3) is what wins (``make tune TUNE="--game empire-nyc --generations
+# 10 --population 12 --games 100 --validate 300"``,
+# bench/results/tune-empire-nyc-20261130-085718.jsonl: 0.48 of first places). On top of it:
+# borough denial (deny: break an opponent's whole borough), guarding whole boroughs of ours,
+# holding sets until they are worth 10 (or 4 cards), the sweep plan and the owner weights,
+# tuned by ``python -m bench.tune_style --game empire-nyc --generations 7 --population 10
+# --games 80 --workers 1 --first 200000`` from that style plus deny 1, guard 0.3, trade_min
+# 10 (the mean after generation 4). Lone seat, 300 games each (``--generations 0 --validate
+# 300 --first 300000``): 3 seats 0.577 where the plain heuristic takes 0.357 (fair share
+# 0.333); 4 seats 0.39, plain 0.287 (fair 0.25).
+# Wariness (threat 1, threat_sum 0.3, place_threat 0.3, chosen by hand on games 510000+ and
+# 700000+; a tuning run from them does no better): without it the seat is knocked out first
+# in most of its lost games, its trail of single cubes retaken by both plain seats. The same
+# lone-seat check on fresh games (720000+ at 3 seats, 1,000 games; 730000+ at 4, 600): 3
+# seats 0.565 -> 0.637, 4 seats 0.392 -> 0.467. Patience 20, in round 1 only (its first sweep
+# waits until the setup's piles are spent): 3 seats 0.652 -> 0.687 on 1,000 fresh games
+# (750000+), 4 seats 0.467 -> 0.538 (730000+). Waiting on any 20-cube stack at any time
+# scores 0.694 and 0.523 there, but two such seats wait on each other, and a normal seat
+# beats them (bench/README.md, the bot ladder).
 # Tuned against the plain heuristic; the plain bot (the default Style) is unchanged.
 TUNED = Style(share=3.561, bonus=0.321, mission=3.222, place_target=1.531, place_odds=0.7,
               place_stack=0.045, attack_odds=0.273, move_thirds=3, attack_cheap=0.211,

@@ -1,4 +1,4 @@
-"""Search support for Empire: The Game of New York (issue 22): a full state from one seat's
+"""Search support for Empire: The Game of New York: a full state from one seat's
 view, and a position's estimated win chances.
 
 The map, the cube counts, the turn, the battle and the card counts are public, and the view
@@ -126,28 +126,26 @@ def _tuned() -> Any:
     return HeuristicBot(TUNED)
 
 
-# Issue 22: at 3+ seats the search keeps a margin of 0.1 for the heuristic's move
+# At 3+ seats the search keeps a margin of 0.1 for the heuristic's move
 # (``SearchSpec.margin_multi``; hard's own is 0 there). ``bench.search_deviation --judge 10``
-# at 3 seats, 30 positions (bench/README.md, "Bot ladder, 2026-11-29, fifth pass"): with a
-# margin of 0 hard leaves the heuristic's move at 22, judged +0.004 (se 0.037) a move; with
-# 0.1 at 3, judged +0.133 (se 0.067), 3 better and none worse. But the judge cannot tell New
-# York's moves apart at that size: a random other legal move is judged +0.022 (se 0.037)
-# ("sixth pass"), so these figures do not show that 0.1 is better; it is kept as in the
-# Card Game, where its ladder leaned that way.
+# at 3 seats, 30 positions (bench/README.md, the bot ladder): with a margin of 0 hard leaves
+# the heuristic's move at 22, judged +0.004 (se 0.037) a move; with 0.1 at 3, judged +0.133
+# (se 0.067), 3 better and none worse. But the judge cannot tell New York's moves apart at
+# that size: a random other legal move is judged +0.022 (se 0.037), so these figures do not
+# show that 0.1 is better; it is kept as in the Card Game, where its ladder leans that way.
 #
-# Under that margin easy and normal played alike (normal 0.47 [0.33, 0.62] of 40 against easy,
-# "sixth pass"), so easy plays a quarter of its decisions at random (``SearchSpec.blunders``):
-# normal then scores 0.73 [0.56, 0.86] of 30, and a timeout-only seat among easy seats still
-# takes none of 20 first places (bench/README.md, "Bot ladder, 2026-11-30, seventh pass").
+# Under that margin easy and normal play alike (normal 0.47 [0.33, 0.62] of 40 against easy),
+# so easy plays a quarter of its decisions at random (``SearchSpec.blunders``): normal then
+# scores 0.73 [0.56, 0.86] of 30, and a timeout-only seat among easy seats takes none of 20
+# first places (bench/README.md, the bot ladder).
 #
 # Hard plays its own seat with the tuned heuristic (``SearchSpec.tuned``, ``bot.TUNED``), and
 # at 3+ seats (every New York table) plays its move without searching
-# (``tuned_alone_multi``), as in Empire's End, where the search cost the tuned move much of
-# its strength: one hard seat among heuristic seats took 0.48 [0.40, 0.57] of 120 first
-# places with the first tuned style (1.45x its fair share; bench/README.md, "Bot ladder,
-# 2026-11-30, ninth pass"), 0.57 [0.51, 0.63] of 240 with the second (1.71x, "tenth pass")
-# and with the third (wariness and patience in round 1, "twelfth pass") 0.65 [0.61, 0.69] of
-# 600 (1.96x; 0.56 [0.51, 0.62] of 300 at 4 seats, 2.25x), 0.69 [0.66, 0.73] of the next 600
-# deals: 0.673 [0.646, 0.699] of 1,200 (2.02x, "fourteenth pass").
+# (``tuned_alone_multi``), as in Empire's End, where the search costs the tuned move much of
+# its strength. One hard seat among heuristic seats takes 0.673 [0.646, 0.699] of 1,200 first
+# places at 3 seats (2.02x its fair share) and 0.56 [0.51, 0.62] of 300 at 4 seats (2.25x);
+# the tuned style without wariness and patience (below, ``bot.TUNED``) takes 0.57 [0.51, 0.63]
+# of 240 at 3 seats (1.71x), and with only the first tuning's weights 0.48 [0.40, 0.57] of 120
+# (1.45x) (bench/README.md, the bot ladder).
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
                     tuned=_tuned, tuned_alone_multi=True, margin_multi=0.1, blunders={"easy": 0.25})

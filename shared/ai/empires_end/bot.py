@@ -350,7 +350,7 @@ class HeuristicBot:
         return max(allowed, key=lambda c: (utility(c), -int(c["coins"]), -int(c["axes"])))  # type: ignore[arg-type]
 
 
-# Hard's own seat (issue 22, ``SearchSpec.tuned``): the weights ``bench.tune_style`` chose as one
+# Hard's own seat (``SearchSpec.tuned``): the weights ``bench.tune_style`` chose as one
 # seat among two plain heuristic seats, 3 seats (``make tune TUNE="--game empires-end
 # --generations 10 --validate 300"``: 10 generations of 16 styles x 120 games; the file
 # bench/results/tune-empires-end-20261130-085450.jsonl). On 300 further games this style

@@ -1,4 +1,4 @@
-"""Search support for Empire's End (issue 22): a full state from one seat's view, and a
+"""Search support for Empire's End: a full state from one seat's view, and a
 position's estimated win chances.
 
 Public in the view, and copied: tiles, innovations, VP, the disaster phase (revealed cards,
@@ -183,17 +183,17 @@ def _tuned() -> Any:
     return HeuristicBot(TUNED)
 
 
-# Issue 22: at 3+ seats the search keeps a margin of 0.1 for the heuristic's move
+# At 3+ seats the search keeps a margin of 0.1 for the heuristic's move
 # (``SearchSpec.margin_multi``; hard's own is 0 there). ``bench.search_deviation --judge 20``
-# at 3 seats, 40 positions (bench/README.md, "Bot ladder, 2026-11-29, fifth pass"): with a
-# margin of 0 hard leaves the heuristic's move at 25, judged -0.005 (se 0.025) a move; with
-# 0.1 at 4, judged +0.105 (se 0.027), 3 better and none worse. Here the judge does tell
-# moves apart: a random other legal move is judged -0.053 (se 0.023) ("sixth pass").
+# at 3 seats, 40 positions (bench/README.md, the bot ladder): with a margin of 0 hard leaves
+# the heuristic's move at 25, judged -0.005 (se 0.025) a move; with 0.1 at 4, judged +0.105
+# (se 0.027), 3 better and none worse. Here the judge does tell moves apart: a random other
+# legal move is judged -0.053 (se 0.023).
 #
 # Hard plays its own seat with the tuned heuristic (``SearchSpec.tuned``, ``bot.TUNED``), and
 # at 3+ seats plays its move without searching (``tuned_alone_multi``): one hard seat among
-# heuristic seats, 3 seats, took 0.48 of 21 first places with the search and 0.80 [0.68, 0.88]
+# heuristic seats, 3 seats, takes 0.48 of 21 first places with the search and 0.80 [0.68, 0.88]
 # of 60 with the tuned move alone (2.4x its fair share; 4 seats 0.63 of 200, 2.5x); heads-up it
-# searches and beats the heuristic 0.95 of 20 (bench/README.md, "ninth pass").
+# searches and beats the heuristic 0.95 of 20 (bench/README.md, the bot ladder).
 SEARCH = SearchSpec(determinize=determinize, evaluate=evaluate, heuristic=_heuristic,
                     tuned=_tuned, tuned_alone_multi=True, margin_multi=0.1)

@@ -1,4 +1,4 @@
-"""Search bots: information-set Monte Carlo tree search over the game contract (issue 22).
+"""Search bots: information-set Monte Carlo tree search over the game contract.
 
 A search bot sees what a client sees: its view (``game.view(state, seat)``) and its legal
 actions or sealed slot. The bot runner calls it through the contract's ``Bot`` methods, so it
@@ -32,9 +32,9 @@ when to stop (before an iteration would run past the budget). Every iteration:
    seat. At Terminal, the reward is half the result (1 for a win, 1/k for a k-way shared
    first place, 0 otherwise) and half ``evaluate``, the margin, which makes it less noisy.
    With ``Level.fast_depth`` the rollout instead runs on the game's fast engine
-   (``_kit/fast.py``): random seats on the compact state, the models only at its two ends.
-   No level uses it: random rollouts played weaker than the heuristic's, even with 4x the
-   iterations (``bench/README.md``, "Search rollouts on the fast engines").
+   (``shared/rules/_kit/fast.py``): random seats on the compact state, the models only at its
+   two ends. No level uses it: random rollouts play weaker than the heuristic's, even with 4x
+   the iterations (``bench/README.md``, "Search rollouts on the fast engines").
 
 The chosen move is the root candidate with the best lower confidence bound (mean minus
 ``caution / sqrt(visits)``), where the heuristic's own choice gets a margin added
@@ -45,7 +45,7 @@ moves apart at 3+ seats keeps a margin there whatever the level (``SearchSpec.ma
 Empire's End, the Card Game and New York keep 0.1). Levels differ in iterations, tree
 depth, rollout length, that margin and the time the runner should allow (``LEVELS``). Hard is
 normal's estimator with 4x the samples, a smaller margin at 2 seats and none at 3 or more
-(issue 22: with a deeper tree and longer rollouts it did not beat normal). Where that still
+(a deeper tree and longer rollouts do not beat normal). Where that still
 leaves every level on the heuristic's move (the Card Game and New York at 3+ seats), the levels
 differ by the share of their decisions they play at random, as weaker players would
 (``Level.blunder``, set per game and level by ``SearchSpec.blunders``: each game's

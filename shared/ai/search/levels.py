@@ -22,9 +22,9 @@ class Level:
     # prior_bias at a table of 3 or more seats (None: ``prior_bias`` at every table size)
     prior_bias_multi: float | None = None
     caution: float = 0.5  # final choice: mean - caution / sqrt(visits) (+ prior_bias, prior)
-    # the rollout on the game's fast engine (``_kit/fast.py``), when it has one: random seats
-    # on the compact state for ``fast_depth`` moves (chance draws included), then evaluate;
-    # 0 = the rollout policy above on the contract path
+    # the rollout on the game's fast engine (``shared.rules._kit.fast``), when it has one:
+    # random seats on the compact state for ``fast_depth`` moves (chance draws included), then
+    # evaluate; 0 = the rollout policy above on the contract path
     fast_depth: int = 0
     # the heuristic's best whole plans searched in a round where a seat fills several slots
     # (``SearchSpec.plans``: the Engine's Plan round), its own pick added first
@@ -48,24 +48,24 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     # easy searches the heuristic's 2 best whole plans in the Engine's Plan round, not 4:
-    # with 4 it played as well as normal there (0.51 of 60), with 2 normal beats it 0.78 of
-    # 30 and the timeout seat still wins 1 of 30 against it (bench/README.md, "Bot ladder,
-    # 2026-11-29, second pass")
+    # with 4 it plays as well as normal there (0.51 of 60), with 2 normal beats it 0.78 of
+    # 30 and the timeout seat still wins 1 of 30 against it (bench/README.md, the bot
+    # ladder)
     "easy": Level("easy", iterations=40, time_s=0.15, tree_depth=1, rollout_depth=6,
                   heuristic=0.85, max_plans=2),
     "normal": Level("normal", iterations=100, time_s=0.5, tree_depth=2, rollout_depth=16,
                     heuristic=1.0),
     # normal's shape (the same estimator) with 4x its samples, and a smaller margin for the
     # heuristic's move at the final choice: prior_bias 0.3 is a fixed margin however many
-    # samples, so 4x them left the heuristic's move as often as normal (rarely); hard's old
-    # shape (tree depth 3, rollouts of 30) did not beat normal (bench/README.md, "Bot
-    # ladder: levels that rank (issue 22)"). At 3 or more seats no margin at all: a fair
-    # share is 1/3 or less, the candidates' win chances differ by less, and the 0.1 kept the
-    # heuristic's plan where another was better. The Engine, one hard seat among two seats of
-    # its heuristic before the 3-seat Invention value: 0.57 of 30 first places with 0.1,
-    # 0.75-0.83 with 0 (against the new, much stronger heuristic: 0.23 with 0, 0.28 with
-    # 0.3). At 2 seats no margin fell from 0.75 to 0.50 against normal in Empire
-    # (bench/README.md, "Bot ladder, 2026-11-29" and "Bot ladder, 2026-11-29, second pass").
+    # samples, so 4x them leave the heuristic's move as often as normal (rarely); a deeper
+    # shape (tree depth 3, rollouts of 30) does not beat normal (bench/README.md, the bot
+    # ladder). At 3 or more seats no margin at all: a fair
+    # share is 1/3 or less, the candidates' win chances differ by less, and a margin of 0.1
+    # keeps the heuristic's plan where another is better. The Engine, one hard seat among two
+    # seats of a heuristic without the 3-seat Invention value: 0.57 of 30 first places with
+    # 0.1, 0.75-0.83 with 0 (against the heuristic with it: 0.23 with 0, 0.28 with 0.3). At
+    # 2 seats no margin falls from 0.75 to 0.50 against normal in Empire (bench/README.md,
+    # the bot ladder).
     "hard": Level("hard", iterations=400, time_s=2.0, tree_depth=2, rollout_depth=16,
                   heuristic=1.0, prior_bias=0.1, prior_bias_multi=0.0, tuned=True),
 }  # fmt: skip

@@ -90,7 +90,7 @@ class Rollouts:
         """A sealed choice by the rollout policy. ``known``: the public part already
         committed for this slot (the choice must agree with it). ``views``: the seats' views
         of ``state`` made so far in this round (one per seat, however many slots it fills:
-        the Engine's Plan round spent 43% of hard's time remaking the same view)."""
+        in the Engine's Plan round, remaking the same view would take 43% of hard's time)."""
         allowed = list(slot.allowed) if slot.allowed is not None else None
         if isinstance(known, dict) and allowed is not None:
             allowed = [a for a in allowed if isinstance(a, dict)

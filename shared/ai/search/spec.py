@@ -38,7 +38,7 @@ class SearchSpec:
     evaluate: Evaluator  # state -> each seat's estimated chance of winning, in [0, 1]
     heuristic: Callable[[], Any]  # a fresh heuristic ``Bot``: rollout policy and prior
     plans: Planner | None = None  # several own slots in one round: search whole plans
-    # A bot's memory of the public record (issue 22): what a player who watched every public
+    # A bot's memory of the public record: what a player who watched every public
     # event knows and the view no longer shows (the Engine's hidden score piles, EE-12, are
     # the sum of public moves but one). ``remember`` folds the events a seat saw into a
     # summary; ``recall`` determinizes with it. The memory must be complete (every public
@@ -46,27 +46,27 @@ class SearchSpec:
     # Card Game's, a hand's deal) or None: then ``determinize`` samples without it.
     remember: Remember | None = None
     recall: Recaller | None = None
-    # Other seats' styles (issue 22): a game whose heuristic bots differ in style (the
+    # Other seats' styles: a game whose heuristic bots differ in style (the
     # Engine's, each drawing once a game what an Invention is worth to it at 3+ seats) gives
     # ``restyle``; the search then models each other seat by its own heuristic, its style
     # drawn afresh every iteration (the seat's style is hidden: it is sampled like a hand).
     # Without it every seat plays the search's own heuristic, its own style included.
     restyle: Restyle | None = None
     # the smallest table at which ``restyle`` applies (the Engine's styles are a 3+ seat
-    # matter; at 2 seats its search against normal did no better with it: bench/README.md,
-    # "Bot ladder, 2026-11-29, fourth pass")
+    # matter; at 2 seats its search against normal does no better with it: bench/README.md,
+    # the bot ladder)
     restyle_seats: int = 3
     # the least margin (``Level.margin``) the heuristic's move keeps at a table of 3 or more
     # in this game: where the search's estimates there are too close to tell moves apart,
-    # hard's margin of 0 lets it leave the heuristic on noise (bench/README.md, "Bot
-    # ladder, 2026-11-29, fifth pass": ``bench.search_deviation --judge``)
+    # hard's margin of 0 lets it leave the heuristic on noise (bench/README.md, the bot
+    # ladder: ``bench.search_deviation --judge``)
     margin_multi: float = 0.0
-    # level name -> ``Level.blunder`` in this game (issue 22): where every level keeps the
+    # level name -> ``Level.blunder`` in this game: where every level keeps the
     # heuristic's move almost everywhere (the Card Game and New York at 3+ seats, under
     # ``margin_multi``), the levels play alike; the lower levels then play some random moves,
     # as weaker players do, so that the levels a host picks differ
     blunders: Mapping[str, float] = field(default_factory=dict)
-    # a fresh heuristic ``Bot`` of a stronger style (issue 22): the game's heuristic with its
+    # a fresh heuristic ``Bot`` of a stronger style: the game's heuristic with its
     # weights tuned by ``bench.tune_style`` against seats of the plain heuristic (and, in the
     # Card Game, switches chosen against them). A level with ``Level.tuned`` plays its own
     # seat with it; None: the game has none, and every level plays its own seat with
@@ -74,9 +74,9 @@ class SearchSpec:
     tuned: Callable[[], Any] | None = None
     # at a table of 3 or more, a level with ``Level.tuned`` plays the tuned heuristic's move
     # without searching: where the search's estimates there cannot tell moves apart, its few
-    # departures from a stronger prior cost more than they gained (Empire's End, one hard seat
+    # departures from a stronger prior cost more than they gain (Empire's End, one hard seat
     # among heuristic seats: 0.48 of 21 first places with the search, 0.80 of 60 with the
-    # tuned move alone; bench/README.md, "Bot ladder, 2026-11-30, ninth pass")
+    # tuned move alone; bench/README.md, the bot ladder)
     tuned_alone_multi: bool = False
 
     def margin(self, level: Level, seats: int) -> float:

@@ -1,4 +1,4 @@
-"""The search bots' contract (shared/rules/_kit/search.py, issue 22): a legal move at every
+"""The search bots' contract (shared/ai/search/): a legal move at every
 decision of every game from the view alone, the budget as an input (iterations, and a
 ``deadline`` callable instead of a clock), reproducible with a seed, and the three levels."""
 

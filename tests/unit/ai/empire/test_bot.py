@@ -1,7 +1,7 @@
 """HeuristicBot: sensible choices from the view only, and its record against random play.
 
 Slow figure (the issue's 1,000 games):
-    .venv/bin/pytest tests/unit/rules/empire/test_bot.py -m slow -s -q
+    .venv/bin/pytest tests/unit/ai/empire/test_bot.py -m slow -s -q
 """
 
 from __future__ import annotations
