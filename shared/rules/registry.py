@@ -1,4 +1,5 @@
-"""game name -> Game; the only place services and tests look games up."""
+"""game name -> Game; the only place services and tests look games up (their bots:
+``shared.ai.registry``)."""
 
 from __future__ import annotations
 

@@ -126,7 +126,6 @@ def deadline_within(budget_s: float, clock: Callable[[], float]) -> Deadline:
     return deadline
 
 
-
 def _round_id(view: dict[str, Json]) -> str | None:
     """The pending sealed round's id as the game's view names it (None if it shows none)."""
     for container in (view, view.get("you"), view.get("sealed"), view.get("pending")):

@@ -21,7 +21,6 @@ def result_values(game: Game, state: Any) -> list[float]:
     return out
 
 
-
 def sample_chance(node: Chance, rng: random.Random) -> ChanceOutcome:
     if node.draw == "shuffle":
         values = rng.sample(range(node.n), node.n)
@@ -32,11 +31,10 @@ def sample_chance(node: Chance, rng: random.Random) -> ChanceOutcome:
     return ChanceOutcome(label=node.label, values=tuple(values))
 
 
-
 class Rollouts:
     """The rollout policy of one search (``Searcher``): the observer's own heuristic, the model
     of the other seats, and the fast-engine rollout. ``fast``: the game's fast engine module
-    (``registry.get_fast``), for rollouts when ``Level.fast_depth``."""
+    (``shared.rules.registry.get_fast``), for rollouts when ``Level.fast_depth``."""
 
     def __init__(self, game: Game, spec: SearchSpec, level: Level, rng: random.Random,
                  heuristic: Any, fast: Any = None, model: Any = None) -> None:

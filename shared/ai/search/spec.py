@@ -86,7 +86,6 @@ class SearchSpec:
         return level.margin(seats)
 
 
-
 def win_shares(strengths: Sequence[float], scale: float) -> list[float]:
     """Estimated win chances from per-seat strengths (softmax; ``scale`` = one "unit" of
     lead that makes a seat e times likelier to win)."""
@@ -94,7 +93,6 @@ def win_shares(strengths: Sequence[float], scale: float) -> list[float]:
     weights = [math.exp((v - top) / scale) for v in strengths]
     total = sum(weights)
     return [w / total for w in weights]
-
 
 
 def seeded_heuristic(spec: SearchSpec, rng: random.Random, tuned: bool = False) -> Any:

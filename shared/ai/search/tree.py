@@ -41,7 +41,6 @@ def key_of(choice: Json) -> str:
     return json.dumps(choice, sort_keys=True, separators=(",", ":"))
 
 
-
 @dataclass
 class _Root:
     """The decision being searched: an act (``legal``) or a sealed slot (``slot``)."""
@@ -55,10 +54,10 @@ class _Root:
     plans: list[dict[str, Json]] | None = None  # whole plans for the seat's slots (root)
 
 
-
 class Searcher(Rollouts):
     """One search: ``run`` returns the chosen action or sealed choice. ``fast``: the game's
-    fast engine module (``registry.get_fast``), for rollouts when ``Level.fast_depth``."""
+    fast engine module (``shared.rules.registry.get_fast``), for rollouts when
+    ``Level.fast_depth``."""
 
     def __init__(self, game: Game, spec: SearchSpec, level: Level, rng: random.Random,
                  heuristic: Any, fast: Any = None, remembered: Json = None,
