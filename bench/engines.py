@@ -60,8 +60,10 @@ RUNS: tuple[EngineRun, ...] = (
 
 
 def run_one(run: EngineRun, budget_s: float, max_steps: int) -> dict[str, Any]:
+    from shared.ai import registry as ai
+    from shared.ai.playout import bot_actor, bot_chooser
     from shared.rules import registry
-    from shared.rules._kit.playout import bot_actor, bot_chooser, play
+    from shared.rules._kit.playout import play
 
     game = registry.get(run.game)
     t0 = time.process_time()
@@ -70,8 +72,8 @@ def run_one(run: EngineRun, budget_s: float, max_steps: int) -> dict[str, Any]:
         kw: dict[str, Any] = {}
         if run.players == "heuristic":
             kw = {
-                "actors": {i: bot_actor(registry.get_bot(run.game)) for i in range(run.seats)},
-                "choosers": {i: bot_chooser(registry.get_bot(run.game)) for i in range(run.seats)},
+                "actors": {i: bot_actor(ai.get_bot(run.game)) for i in range(run.seats)},
+                "choosers": {i: bot_chooser(ai.get_bot(run.game)) for i in range(run.seats)},
             }
         if run.players == "fast":  # the same random games as "random" (_kit/fast.py)
             p = registry.get_fast(run.game).play_random(

@@ -6,7 +6,7 @@ entrants are:
 * ``defaults``: a seat that only ever times out. It gets the game's ``default_action`` and
   each slot's default, as the adjudicator applies them.
 * ``heuristic``: the game's one-step ``HeuristicBot``.
-* ``easy``, ``normal``, ``hard``: the search bot (``shared/rules/_kit/search.py``) at that
+* ``easy``, ``normal``, ``hard``: the search bot (``shared/ai/search/``) at that
   level. Each gets the level's iteration budget and a CPU-time deadline of ``Level.time_s``
   per decision, built here as the bot runner would build it (the engine has no clock).
 * ``oracle-<level>`` (e.g. ``oracle-hard``): a diagnostic, never a seat a host can pick. The
@@ -120,7 +120,7 @@ class _Timed:
     def _deadline(self) -> Callable[[], bool] | None:
         if self.budget_s is None:
             return None
-        from shared.rules._kit.search import deadline_within
+        from shared.ai.search import deadline_within
 
         return deadline_within(self.budget_s, time.process_time)
 
@@ -151,7 +151,7 @@ def search_level(who: str) -> Any:
     to keep easy's random moves in the Card Game or New York."""
     import dataclasses
 
-    from shared.rules._kit.search import LEVELS
+    from shared.ai.search import LEVELS
 
     base, *overrides = who.split("~")
     name, _, variant = base.partition("+fast")
@@ -172,8 +172,9 @@ def search_level(who: str) -> Any:
 
 
 def _players(m: Match) -> tuple[dict[int, Any], dict[int, Any], dict[int, _Timed]]:
-    from shared.rules import registry
-    from shared.rules._kit.playout import bot_actor, bot_chooser, default_actor, default_chooser
+    from shared.ai import registry as ai
+    from shared.ai.playout import bot_actor, bot_chooser
+    from shared.rules._kit.playout import default_actor, default_chooser
 
     actors: dict[int, Any] = {}
     choosers: dict[int, Any] = {}
@@ -185,19 +186,19 @@ def _players(m: Match) -> tuple[dict[int, Any], dict[int, Any], dict[int, _Timed
             actors[seat], choosers[seat] = default_actor, default_chooser
             continue
         if who == "heuristic":
-            bot: Any = registry.get_bot(m.game)
+            bot: Any = ai.get_bot(m.game)
             if isinstance(getattr(bot, "rng", None), random.Random):
                 bot.rng.seed(seed)
             timed = _Timed(bot, None)
         elif who.startswith(ORACLE):
             level = search_level(who.removeprefix(ORACLE))
-            timed = _Timed(registry.get_search_bot(m.game, level, seed), level.time_s)
+            timed = _Timed(ai.get_search_bot(m.game, level, seed), level.time_s)
             timers[seat] = timed
             actors[seat], choosers[seat] = oracle_players(timed)
             continue
         else:
             level = search_level(who)
-            timed = _Timed(registry.get_search_bot(m.game, level, seed), level.time_s)
+            timed = _Timed(ai.get_search_bot(m.game, level, seed), level.time_s)
         timers[seat] = timed
         actors[seat], choosers[seat] = bot_actor(timed), bot_chooser(timed)
     return actors, choosers, timers

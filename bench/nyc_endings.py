@@ -25,7 +25,7 @@ from multiprocessing import Pool
 from typing import Any
 
 from bench.tune_style import play_lone
-from shared.rules.empire_nyc import bot as nyc_bot
+from shared.ai.empire_nyc import bot as nyc_bot
 from shared.rules.empire_nyc.state import NycState
 
 GAME = "empire-nyc"

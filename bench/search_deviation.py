@@ -41,17 +41,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from bench.ladder import search_level
-from shared.rules import registry
-from shared.rules._kit.playout import play
-from shared.rules._kit.search import (
+from shared.ai import registry as ai
+from shared.ai.search import (
     Level,
     SearchBot,
     Searcher,
-    _Node,
-    _Root,
     key_of,
     seeded_heuristic,
 )
+from shared.ai.search.tree import _Node, _Root
+from shared.rules import registry
+from shared.rules._kit.playout import play
 from shared.rules.api import Event, Simultaneous, Turn, client_events
 
 Case = tuple[Any, Any, int, list[Event]]
@@ -90,7 +90,7 @@ def judge(name: str, state: Any, seat: int, move: Any, playouts: int, seed: int)
     ``move`` (a turn's action): the search's own iteration with the true state as its only
     determinization, one candidate at the root and the rollout to the end of the game."""
     game = registry.get(name)
-    spec = registry.get_search_spec(name)
+    spec = ai.get_search_spec(name)
     oracle = dataclasses.replace(spec, determinize=lambda view, s, rng: state, recall=None)
     searcher = Searcher(game, oracle, JUDGE, random.Random(seed), seeded_heuristic(
         spec, random.Random(seed)))
@@ -110,7 +110,7 @@ def deviations(name: str, level: str, cases: list[Case], playouts: int = 0,
     (``SearchSpec.remember``; the ladder and the bot runner do the same). ``margin_multi``
     replaces the game's ``SearchSpec.margin_multi`` (the least margin at 3+ seats)."""
     game = registry.get(name)
-    spec = registry.get_search_spec(name)
+    spec = ai.get_search_spec(name)
     if margin_multi is not None:
         spec = dataclasses.replace(spec, margin_multi=margin_multi)
     out = 0

@@ -21,9 +21,10 @@ import random
 import time
 from typing import Any
 
+from shared.ai import registry as ai
+from shared.ai.search import LEVELS, SearchBot
 from shared.rules import registry
 from shared.rules._kit.playout import play
-from shared.rules._kit.search import LEVELS, SearchBot
 from shared.rules.api import Game, Json, SealedSlot
 
 SEATS = {"empire": 3, "empire-engine": 3, "empires-end": 3, "empire-nyc": 3, "empire-cards": 3}
@@ -35,7 +36,7 @@ def measure(game_name: str, level: str, depths: list[int], every: int, decisions
             seed: int) -> dict[str, Any]:
     game: Game = registry.get(game_name)
     fast = registry.get_fast(game_name)
-    spec = registry.get_search_spec(game_name)
+    spec = ai.get_search_spec(game_name)
     base = LEVELS[level]
     modes = {"policy": base} | {f"fast{d}": dataclasses.replace(base, fast_depth=d)
                                 for d in depths}
@@ -43,7 +44,7 @@ def measure(game_name: str, level: str, depths: list[int], every: int, decisions
     iters = dict.fromkeys(modes, 0)
     same = dict.fromkeys(modes, 0)
     seen = [0, 0]  # turns with a choice, decisions searched
-    heuristic = registry.get_bot(game_name)
+    heuristic = ai.get_bot(game_name)
 
     def search(ask: Any) -> None:
         """One decision per mode: ``ask(bot)`` is the bot's act or choose call."""

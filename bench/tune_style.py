@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import importlib
 import json
 import math
 import os
@@ -32,15 +31,12 @@ from collections.abc import Sequence
 from multiprocessing import Pool
 from typing import Any
 
+from shared.ai.registry import bot_module
 from shared.rules import registry
 
 RESULTS = os.path.join(os.path.dirname(__file__), "results")
 DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {"empire-cards": {"max_hands": 2}}
 Flat = dict[str, float]
-
-
-def bot_module(game: str) -> Any:
-    return importlib.import_module(registry.package_of(game) + ".bot")
 
 
 def flatten(style: dict[str, Any]) -> Flat:
@@ -93,7 +89,8 @@ def play_lone(game_name: str, seats: int, options: dict[str, Any], style: Any,
     """Game ``index``: ``style`` (the game's ``Style``; None: the plain one) in the lone seat
     (``index`` mod ``seats``) among plain seats, the deal from seed 10,000 + ``index``.
     Returns the playout, the lone seat and its share of first place."""
-    from shared.rules._kit.playout import bot_actor, bot_chooser, play
+    from shared.ai.playout import bot_actor, bot_chooser
+    from shared.rules._kit.playout import play
 
     module = bot_module(game_name)
     game = registry.get(game_name)

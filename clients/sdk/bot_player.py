@@ -11,7 +11,7 @@ import secrets
 from typing import Any
 
 from clients.sdk.client import ApiError, Client, GameSession
-from shared.rules import registry
+from shared.ai import registry as ai
 from shared.rules.api import SealedSlot
 
 
@@ -32,7 +32,7 @@ class RandomBot:
 def make_bot(game: str, kind: str) -> Any:
     if kind == "random":
         return RandomBot()
-    return registry.get_bot(game)
+    return ai.get_bot(game)
 
 
 TRANSIENT_RETRY_S = 0.1  # a refused-for-now move is sent again after this (paced by the rate)

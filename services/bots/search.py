@@ -1,5 +1,5 @@
 """Search bots in the runner (issue 22): a seat of kind "easy", "normal" or "hard" plays the
-game's ISMCTS bot (``shared.rules._kit.search``) at that level.
+game's ISMCTS bot (``shared.ai.search``) at that level.
 
 A search runs in a worker process of a small pool (``bots_search_workers``), never on the
 event loop, so one seat's thinking never holds up the others. Every decision has a time
@@ -43,8 +43,8 @@ import structlog
 
 from clients.sdk.bot_player import play_with
 from clients.sdk.client import Client, GameSession
-from shared.rules import registry
-from shared.rules._kit.search import LEVELS, deadline_within, seeded_heuristic
+from shared.ai import registry as ai
+from shared.ai.search import LEVELS, deadline_within, seeded_heuristic
 from shared.rules.api import SealedSlot
 
 log = structlog.get_logger("bots.search")
@@ -60,7 +60,7 @@ def decide(game: str, level: str, seed: int, budget_s: float, memory: Memory,
     {"choose": view, slot, seat, public_parts}, each with the "remembered" public record.
     Returns (choice, memory, iterations)."""
     deadline = deadline_within(max(0.0, budget_s), time.monotonic)
-    bot = registry.get_search_bot(game, level, seed)
+    bot = ai.get_search_bot(game, level, seed)
     bot._sealed = memory
     bot.remembered = request.get("remembered")
     if request["kind"] == "act":
@@ -136,7 +136,7 @@ class SearchSeat:
         self.game = game
         self.level = level
         self.session = session  # its record feeds the public record remembered
-        spec = registry.get_search_spec(game)
+        spec = ai.get_search_spec(game)
         self.remember = spec.remember
         self.remembered: Any = None
         self.folded = 0  # the session's record entries folded into ``remembered`` so far
@@ -197,7 +197,7 @@ class SearchSeat:
 
 
 def _round_of(view: dict[str, Any]) -> str | None:
-    from shared.rules._kit.search import _round_id
+    from shared.ai.search.bot import _round_id
 
     return _round_id(view)
 

@@ -1,4 +1,5 @@
-"""game name -> Game; the only place services and tests look games up."""
+"""game name -> Game; the only place services and tests look games up (their bots:
+``shared.ai.registry``)."""
 
 from __future__ import annotations
 
@@ -39,26 +40,6 @@ def package_of(name: str) -> str:
         return _MODULES[name]
     except KeyError as exc:
         raise UnknownGame(name) from exc
-
-
-def get_bot(name: str) -> Any:
-    """A fresh heuristic bot for the game (``<package>.bot.HeuristicBot``)."""
-    return importlib.import_module(package_of(name) + ".bot").HeuristicBot()
-
-
-def get_search_spec(name: str) -> Any:
-    """The game's search support (``<package>.determinize.SEARCH``: determinize, evaluate,
-    heuristic), for ``shared.rules._kit.search``."""
-    return importlib.import_module(package_of(name) + ".determinize").SEARCH
-
-
-def get_search_bot(name: str, level: Any = "normal", seed: int | None = None) -> Any:
-    """A search bot (ISMCTS, ``shared.rules._kit.search.SearchBot``) at ``level``: "easy",
-    "normal" or "hard" (``LEVELS``). Its ``act``/``choose`` take an optional ``deadline``."""
-    from shared.rules._kit.search import SearchBot
-
-    return SearchBot(get(name), get_search_spec(name), level, seed,
-                     get_fast(name) if name in _FAST else None)
 
 
 # name -> the game's fast playout module (``<package>.fast``, see ``_kit/fast.py``), for the

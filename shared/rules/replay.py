@@ -41,7 +41,7 @@ class RulesVersionMismatch(ReplayError):
 
 def check_rules_version(game: Game, rules_version: str | None) -> None:
     """Refuse ``rules_version`` unless the engine plays it: its own, or an earlier version it
-    keeps (``legacy_rules``, issue 22). None: not known, not checked."""
+    keeps (``legacy_rules``). None: not known, not checked."""
     if rules_version is None or rules_version == game.rules_version:
         return
     if rules_version not in getattr(game, "legacy_rules", {}):

@@ -107,11 +107,12 @@ class Fence(importlib.abc.MetaPathFinder):
 sys.meta_path.insert(0, Fence())
 for mod in shipped:
     importlib.import_module(mod)
+from shared.ai import registry as ai
 from shared.rules import registry
 for game in registry.names():  # the registry's dynamic imports resolve inside the wheel
     registry.get(game)
-    registry.get_bot(game)
-    registry.get_search_spec(game)
+    ai.get_bot(game)
+    ai.get_search_spec(game)
 for game in registry.fast_names():
     registry.get_fast(game)
 print(json.dumps({"allowed": sorted(allowed), "refused": refused}))

@@ -25,8 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from shared.ai import registry as ai
+from shared.ai.playout import bot_actor, bot_chooser
 from shared.rules import registry
-from shared.rules._kit.playout import Actor, Chooser, bot_actor, bot_chooser, play
+from shared.rules._kit.playout import Actor, Chooser, play
 from shared.rules.api import Event, Game, Json
 from shared.rules.replay import transitions
 
@@ -101,7 +103,7 @@ def trace(game: Game, n_seats: int, moves: Sequence[tuple[Any, Any, Any]]
 def record(v: Variant) -> dict[str, Any]:
     """Play the variant and return its golden document."""
     game = registry.get(v.game)
-    bot = registry.get_bot(v.game)
+    bot = ai.get_bot(v.game)
     if isinstance(getattr(bot, "rng", None), random.Random):  # bots seed from the OS: not here
         bot.rng.seed(v.seed)
     actors: dict[int, Actor] = {i: bot_actor(bot) for i in range(1, v.n_seats)}

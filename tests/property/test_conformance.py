@@ -16,8 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from shared.ai import registry as ai
+from shared.ai.playout import bot_actor, bot_chooser
 from shared.rules import registry
-from shared.rules._kit.playout import Actor, Chooser, bot_actor, bot_chooser, play
+from shared.rules._kit.playout import Actor, Chooser, play
 from shared.rules.api import Chance, ChanceOutcome, Rejection, Turn
 
 pytestmark = pytest.mark.property
@@ -56,7 +58,7 @@ def test_random_play_conforms(name: str, seed: int) -> None:
     opts = FAST_OPTIONS.get(name, {})
     # seat 0 plays at random; the others use the game's heuristic bot, which brings games
     # whose random play need not terminate (conquest games) to an end
-    bot = registry.get_bot(name)
+    bot = ai.get_bot(name)
     actors: dict[int, Actor] = {i: bot_actor(bot) for i in range(1, n)}
     choosers: dict[int, Chooser] = {i: bot_chooser(bot) for i in range(1, n)}
     out = play(game, n, opts, seed=seed, max_steps=MAX_STEPS, actors=actors,

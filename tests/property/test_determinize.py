@@ -22,8 +22,10 @@ from typing import Any
 
 import pytest
 
+from shared.ai import registry as ai
+from shared.ai.playout import bot_actor, bot_chooser
 from shared.rules import registry
-from shared.rules._kit.playout import bot_actor, bot_chooser, play
+from shared.rules._kit.playout import play
 from shared.rules.api import Simultaneous, Turn
 
 pytestmark = pytest.mark.property
@@ -46,7 +48,7 @@ def positions(name: str) -> tuple[tuple[Any, tuple[int, ...]], ...]:
     n, options = GAMES[name]
     seen: list[Any] = []
     play(game, n, options, seed=1, max_steps=3000, on_step=lambda s, m: seen.append(s))
-    bot = registry.get_bot(name)
+    bot = ai.get_bot(name)
     play(game, n, options, seed=2, max_steps=3000, on_step=lambda s, m: seen.append(s),
          actors={i: bot_actor(bot) for i in range(1, n)},
          choosers={i: bot_chooser(bot) for i in range(1, n)})
@@ -72,7 +74,7 @@ def same_node(game: Any, a: Any, b: Any, seat: int) -> bool:
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_a_sample_shows_the_seat_exactly_its_view(name: str) -> None:
-    game, spec = registry.get(name), registry.get_search_spec(name)
+    game, spec = registry.get(name), ai.get_search_spec(name)
     checked = 0
     for state, seats in positions(name):
         for seat in seats:
@@ -152,7 +154,7 @@ def hidden_variant(name: str, state: Any, seat: int) -> Any | None:
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_a_sample_does_not_depend_on_what_the_seat_cannot_see(name: str) -> None:
-    game, spec = registry.get(name), registry.get_search_spec(name)
+    game, spec = registry.get(name), ai.get_search_spec(name)
     variants = 0
     for state, seats in positions(name):
         for seat in seats:
@@ -182,7 +184,7 @@ def cards_of(name: str) -> Callable[[Any], list[str]] | None:
 
 @pytest.mark.parametrize("name", ["empire-cards", "empire-nyc"])
 def test_a_sample_keeps_every_card_in_one_place(name: str) -> None:
-    game, spec = registry.get(name), registry.get_search_spec(name)
+    game, spec = registry.get(name), ai.get_search_spec(name)
     count = cards_of(name)
     assert count is not None
     for state, seats in positions(name):

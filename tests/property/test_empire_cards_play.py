@@ -15,10 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared.rules._kit.playout import bot_actor, bot_chooser, play
+from shared.ai.empire_cards.bot import HeuristicBot
+from shared.ai.playout import bot_actor, bot_chooser
+from shared.rules._kit.playout import play
 from shared.rules.api import Act, Event, Rejection, Turn
 from shared.rules.empire_cards import GAME
-from shared.rules.empire_cards.bot import HeuristicBot
 from shared.rules.empire_cards.match import all_cards
 from shared.rules.empire_cards.state import State
 

@@ -20,8 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from shared.ai.empire_nyc.bot import HeuristicBot
+from shared.ai.playout import bot_actor
 from shared.fairness.draws import draw
-from shared.rules._kit.playout import bot_actor, play, random_actor
+from shared.rules._kit.playout import play, random_actor
 from shared.rules.api import (
     Act,
     Chance,
@@ -33,7 +35,6 @@ from shared.rules.api import (
     Turn,
 )
 from shared.rules.empire_nyc import GAME, board
-from shared.rules.empire_nyc.bot import HeuristicBot
 from shared.rules.empire_nyc.state import NycState
 
 pytestmark = pytest.mark.property

@@ -14,18 +14,13 @@ from typing import Any
 
 import pytest
 
+from shared.ai import registry as ai
+from shared.ai.playout import bot_actor, bot_chooser
 from shared.fairness import draws
 from shared.fairness.draws import draw
 from shared.rules import registry
 from shared.rules._kit.fast import FastMove, dice_drawer, shuffle_drawer
-from shared.rules._kit.playout import (
-    apply_or_raise,
-    bot_actor,
-    bot_chooser,
-    play,
-    random_actor,
-    random_chooser,
-)
+from shared.rules._kit.playout import apply_or_raise, play, random_actor, random_chooser
 from shared.rules.api import (
     Act,
     Chance,
@@ -208,7 +203,7 @@ def test_from_a_midgame_state_the_paths_agree(name: str) -> None:
     game = registry.get(name)
     fast = registry.get_fast(name)
     n, options, cuts, change = MIDGAME[name]
-    bot = registry.get_bot(name)
+    bot = ai.get_bot(name)
     seen: list[Any] = []
     play(game, n, dict(options), seed=7, actors={s: bot_actor(bot) for s in range(n)},
          choosers={s: bot_chooser(bot) for s in range(n)}, on_step=lambda s, m: seen.append(s))

@@ -20,9 +20,11 @@ from typing import Any
 import pytest
 
 from services.adjudicator import core
+from shared.ai import registry as ai
+from shared.ai.playout import bot_actor, bot_chooser
 from shared.protocol import internal as im
 from shared.rules import registry
-from shared.rules._kit.playout import bot_actor, bot_chooser, play
+from shared.rules._kit.playout import play
 from shared.rules.api import (
     Act,
     Event,
@@ -310,7 +312,7 @@ def test_a_seat_sees_nothing_of_another_seats_secrets(
         def keep(st: Any, mv: Any, states: list[Any] = states) -> None:
             states.append(st)
 
-        bot = registry.get_bot(name)
+        bot = ai.get_bot(name)
         seats = range(n)
         play(
             game,

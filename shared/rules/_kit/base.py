@@ -30,7 +30,7 @@ copy of the state: one ``next`` call and the checks above per move.
 States are immutable, so a game's ``next`` and ``legal_actions`` are pure functions of the
 state object: the template remembers the last answer of each (by identity of the state, one
 entry per game object), and the ``next`` or ``legal_actions`` a caller just asked for the
-state it then applies a move to is not computed a second time (issue 22: search and
+state it then applies a move to is not computed a second time (search and
 playouts ask both for every move).
 """
 
@@ -273,7 +273,7 @@ class GameBase(ABC, Generic[S, Opt, A]):
                     return True
         return False
 
-    # Earlier rules versions this engine still plays (issue 22): version -> the options that
+    # Earlier rules versions this engine still plays: version -> the options that
     # version's games had implicitly, i.e. the defaults of options added or changed since.
     # A game started under such a version keeps its rules: its stored state decodes with
     # them (an option missing from the stored state is the old one, not today's default),

@@ -2,7 +2,8 @@
 
 Chance requests are answered with the dealer's own draw functions from a fixed key, sealed
 rounds by each seat's chooser, turns by each seat's actor. Every move goes through
-``game.apply``; a Rejection here is a bug in the game or the bot and raises.
+``game.apply``; a Rejection here is a bug in the game or the bot and raises. The seats here
+play at random or by defaults; ``shared.ai.playout`` adapts the bots to actors and choosers.
 """
 
 from __future__ import annotations
@@ -48,30 +49,13 @@ def random_chooser(game: Game, state: Any, slot: SealedSlot, rng: random.Random,
 
 
 def default_actor(game: Game, state: Any, seat: int, rng: random.Random) -> Json:
-    """The seat that plays only defaults (a timed-out player, issue 22's timeout seat)."""
+    """The seat that plays only defaults (a timed-out player)."""
     return game.default_action(state, seat)
 
 
 def default_chooser(game: Game, state: Any, slot: SealedSlot, rng: random.Random,
                     public_parts: dict[str, Json]) -> Json:
     return slot.default
-
-
-def bot_actor(bot: Any) -> Actor:
-    """Adapt a contract ``Bot`` (view + legal actions only) to an Actor."""
-
-    def act(game: Game, state: Any, seat: int, rng: random.Random) -> Json:
-        return bot.act(game.view(state, seat), list(game.legal_actions(state, seat)), seat)  # type: ignore[no-any-return]
-
-    return act
-
-
-def bot_chooser(bot: Any) -> Chooser:
-    def choose(game: Game, state: Any, slot: SealedSlot, rng: random.Random,
-               public_parts: dict[str, Json]) -> Json:
-        return bot.choose(game.view(state, slot.seat), slot, slot.seat, public_parts)  # type: ignore[no-any-return]
-
-    return choose
 
 
 @dataclass

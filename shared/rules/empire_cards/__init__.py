@@ -1,4 +1,4 @@
-"""Empire The Card Game (issue 7): the pure rules engine, with match play."""
+"""Empire The Card Game: the pure rules engine, with match play."""
 
 from shared.rules.empire_cards.engine import EmpireCardsGame
 

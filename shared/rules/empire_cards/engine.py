@@ -1,4 +1,4 @@
-"""The Game: Empire The Card Game with match play (issue 7).
+"""The Game: Empire The Card Game with match play.
 
 One state holds a whole match: hand after hand until an Emperor Overlord (CG-19) or the
 ``max_hands`` cap. Nodes:

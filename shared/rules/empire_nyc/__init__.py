@@ -1,4 +1,4 @@
-"""Empire: The Game of New York (issue 6): a Risk-like conquest of 42 NYC neighborhoods."""
+"""Empire: The Game of New York: a Risk-like conquest of 42 NYC neighborhoods."""
 
 from shared.rules.empire_nyc.engine import EmpireNyc
 

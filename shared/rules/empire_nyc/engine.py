@@ -1,4 +1,4 @@
-"""The Game class of Empire: The Game of New York (issue 6): dispatch of nodes and moves."""
+"""The Game class of Empire: The Game of New York: dispatch of nodes and moves."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bench import ladder
-from shared.rules._kit.search import LEVELS
+from shared.ai.search import LEVELS
 from shared.rules.api import Simultaneous
 
 pytestmark = pytest.mark.unit
@@ -28,10 +28,10 @@ def test_an_entrant_is_a_level_with_field_overrides() -> None:
 def test_a_games_blunders_follow_the_plain_level_and_a_variant_sets_its_own() -> None:
     """``SearchSpec.blunders`` (issue 22): the ladder's plain ``easy`` in the Card Game is the
     easy a host picks (two in five of its moves random); a variant is its own level."""
-    from shared.rules import registry
+    from shared.ai import registry as ai
 
     def blunder(game: str, who: str) -> float:
-        return float(registry.get_search_bot(game, ladder.search_level(who), 1).level.blunder)
+        return float(ai.get_search_bot(game, ladder.search_level(who), 1).level.blunder)
 
     assert blunder("empire-cards", "easy") == 0.4
     assert blunder("empire-cards", "normal") == 0.2
@@ -109,6 +109,7 @@ def test_an_oracle_entrant_searches_from_the_true_state() -> None:
     a determinization of the view; the view the bot is given is still the seat's own."""
     import random
 
+    from shared.ai import registry as ai
     from shared.rules import registry
     from shared.rules._kit.playout import default_actor, default_chooser, play
 
@@ -125,7 +126,7 @@ def test_an_oracle_entrant_searches_from_the_true_state() -> None:
     node = game.next(state)
     assert isinstance(node, Simultaneous)
     slots = [s for s in node.slots if s.seat == 0]
-    timed = ladder._Timed(registry.get_search_bot("empire-engine", "easy", 1), None)
+    timed = ladder._Timed(ai.get_search_bot("empire-engine", "easy", 1), None)
     _act, choose = ladder.oracle_players(timed)
     choice = choose(game, state, slots[0], random.Random(0), {})
     assert choice in slots[0].allowed

@@ -9,8 +9,8 @@ import dataclasses
 import pytest
 
 from bench import nyc_endings, tune_style
+from shared.ai.empire_nyc.bot import TUNED, Style
 from shared.rules import registry
-from shared.rules.empire_nyc.bot import TUNED, Style
 from shared.rules.empire_nyc.state import Elimination, NycState
 
 pytestmark = pytest.mark.unit

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from bench import search_deviation
+from shared.ai import registry as ai
+from shared.ai.search import SearchBot
 from shared.rules import registry
-from shared.rules._kit.search import SearchBot
 from shared.rules.api import Turn
 
 pytestmark = pytest.mark.unit
@@ -22,13 +23,13 @@ def test_the_judge_plays_a_move_out_from_the_true_state(
     cases = [c for c in search_deviation.positions("empire", 12) if isinstance(c[1], Turn)]
     state, _, seat, _ = cases[0]
     legal = list(game.legal_actions(state, seat))
-    spec = registry.get_search_spec("empire")
+    spec = ai.get_search_spec("empire")
 
     def never(*_: object) -> object:  # the judge knows the state: it never samples one
         raise AssertionError("the judge determinized")
 
     blind = dataclasses.replace(spec, determinize=never)
-    monkeypatch.setattr(search_deviation.registry, "get_search_spec", lambda name: blind)
+    monkeypatch.setattr(search_deviation.ai, "get_search_spec", lambda name: blind)
     first = search_deviation.judge("empire", state, seat, legal[0], 3, seed=7)
     assert 0.0 <= first <= 1.0
     assert search_deviation.judge("empire", state, seat, legal[0], 3, seed=7) == first

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bench import tune_style
-from shared.rules.empires_end.bot import TUNED, Style
+from shared.ai.empires_end.bot import TUNED, Style
 
 pytestmark = pytest.mark.unit
 
@@ -71,7 +71,7 @@ def test_a_given_styles_switches_survive_the_run(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``--style`` with switches (booleans, which are not tuned) checks that style, not the
     default with its numbers: the Card Game's ``TUNED`` is switches only."""
-    from shared.rules.empire_cards.bot import TUNED as CARDS_TUNED
+    from shared.ai.empire_cards.bot import TUNED as CARDS_TUNED
 
     monkeypatch.setattr(tune_style, "RESULTS", str(tmp_path))
     tune_style.main(["--game", "empire-cards", "--generations", "0", "--validate", "1",

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from services.bots import search
 from services.bots.search import SEARCH_KINDS, SearchPool, SearchSeat, decide
+from shared.ai import registry as ai
 from shared.protocol import lobby as lm
 from shared.rules import registry
 from shared.rules._kit.playout import play
@@ -142,7 +143,7 @@ def test_a_busy_pool_makes_a_seat_play_the_heuristic_move() -> None:
 
     move, searched, legal, fallbacks = asyncio.run(run())
     assert fallbacks == 1 and move in legal
-    assert move == registry.get_bot("empire-nyc").act(
+    assert move == ai.get_bot("empire-nyc").act(
         *a_view_and_legal("empire-nyc"))  # the heuristic's own choice
     assert searched is not None and searched[0] in legal
 
@@ -151,14 +152,14 @@ def test_a_hard_seat_falls_back_on_its_own_tuned_heuristic() -> None:
     """When the search has no answer, a seat plays its level's own heuristic: hard's is the
     game's tuned one where it has one (``SearchSpec.tuned``: Empire's End, New York), the
     other levels' the plain heuristic bot."""
-    from shared.rules.empire_nyc.bot import TUNED, Style
+    from shared.ai.empire_nyc.bot import TUNED, Style
 
     with ThreadPoolExecutor(1) as ex:
         pool = SearchPool(1, ex)
         assert SearchSeat(pool, "empire-nyc", "hard").heuristic.style == TUNED != Style()
         assert SearchSeat(pool, "empire-nyc", "normal").heuristic.style == Style()
         assert type(SearchSeat(pool, "empire-engine", "hard").heuristic) is type(
-            registry.get_bot("empire-engine"))
+            ai.get_bot("empire-engine"))
 
 
 def a_view_and_legal(name: str) -> tuple[Any, list[Any], int]:
@@ -186,7 +187,7 @@ def test_a_search_seat_remembers_the_public_record_once_it_has_caught_up() -> No
     watch replays it from the first entry, whenever it began) and sends nothing while the
     record lags the views, or when it did not begin at the game's start."""
     from clients.sdk.client import GameSession
-    from shared.rules.empire_engine.determinize import remember
+    from shared.ai.empire_engine.determinize import remember
 
     record, last = an_engine_record()
     public = [{"type": r["event"], "data": r["data"]} for r in record]
@@ -212,8 +213,8 @@ def test_a_card_game_seat_remembers_the_hand_from_the_record() -> None:
     """Issue 22 (CG-15, CG-16): the Card Game's search seat folds the record's event entries
     into the same memory of the hand as the ladder's bots fold their client's events."""
     from clients.sdk.client import GameSession
+    from shared.ai.empire_cards.memory import remember
     from shared.rules.api import Event, client_events
-    from shared.rules.empire_cards.memory import remember
 
     game = registry.get("empire-cards")
     changes: list[list[Event]] = []
@@ -230,11 +231,11 @@ def test_a_card_game_seat_remembers_the_hand_from_the_record() -> None:
 
 def test_a_worker_searches_with_the_public_record_it_is_sent(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from shared.rules.empire_engine.determinize import remember
+    from shared.ai.empire_engine.determinize import remember
 
     made: list[Any] = []
-    real = registry.get_search_bot
-    monkeypatch.setattr(registry, "get_search_bot",
+    real = ai.get_search_bot
+    monkeypatch.setattr(ai, "get_search_bot",
                         lambda *a: made.append(real(*a)) or made[-1])
 
     game = registry.get("empire-engine")

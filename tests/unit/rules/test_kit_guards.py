@@ -7,9 +7,11 @@ from typing import Any
 
 import pytest
 
+from shared.ai import registry as ai
+from shared.ai.playout import bot_actor, bot_chooser
 from shared.rules import registry
 from shared.rules._kit.base import GameBase, chance_fits
-from shared.rules._kit.playout import Actor, Chooser, bot_actor, bot_chooser, play
+from shared.rules._kit.playout import Actor, Chooser, play
 from shared.rules.api import (
     Act,
     Chance,
@@ -30,7 +32,7 @@ def first_of_each_kind(name: str) -> dict[str, Any]:
     """A state at each node kind the game reaches in one seeded game (and its end)."""
     game = registry.get(name)
     n = game.min_seats
-    bot = registry.get_bot(name)
+    bot = ai.get_bot(name)
     actors: dict[int, Actor] = {i: bot_actor(bot) for i in range(1, n)}
     choosers: dict[int, Chooser] = {i: bot_chooser(bot) for i in range(1, n)}
     seen: dict[str, Any] = {}

@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
-from shared.rules._kit.playout import bot_actor, bot_chooser, play
+from shared.ai.empire_cards.bot import HeuristicBot
+from shared.ai.playout import bot_actor, bot_chooser
+from shared.rules._kit.playout import play
 from shared.rules.api import (
     Act,
     Chance,
@@ -20,7 +22,6 @@ from shared.rules.api import (
     Turn,
 )
 from shared.rules.empire_cards import GAME
-from shared.rules.empire_cards.bot import HeuristicBot
 from shared.rules.empire_cards.cards import sorted_cards
 from shared.rules.empire_cards.state import State
 

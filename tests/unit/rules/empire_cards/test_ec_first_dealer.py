@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from shared.ai.empire_cards.bot import HeuristicBot
 from shared.rules.api import (
     Chance,
     ChanceOutcome,
@@ -21,7 +22,6 @@ from shared.rules.api import (
     Transition,
 )
 from shared.rules.empire_cards import GAME
-from shared.rules.empire_cards.bot import HeuristicBot
 from shared.rules.empire_cards.match import RPS_ROUNDS, SHAPES
 from shared.rules.empire_cards.state import State
 

@@ -1,0 +1,2 @@
+"""Duel's players: its heuristic bot (``bot``) and what the search needs from the
+game (``determinize``: ``SEARCH``)."""

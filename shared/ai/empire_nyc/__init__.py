@@ -1,0 +1,2 @@
+"""Empire: The Game of New York's players: its heuristic bot (``bot``) and what the search
+needs from the game (``determinize``: ``SEARCH``)."""
