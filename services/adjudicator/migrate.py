@@ -16,7 +16,6 @@ game gets none (the adjudicator makes it when the game ends)."""
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 import redis
 
@@ -26,7 +25,7 @@ from shared.runtime.jsonutil import loads, text
 MARKER = "migrate:publog"  # set once every ended game has its public log
 
 
-def publish_ended_logs(r: Any, force: bool = False) -> int:
+def publish_ended_logs(r: redis.Redis, force: bool = False) -> int:
     """COPY the log of every ended game without a public copy; the number of games copied.
     ``r``: a synchronous client with every permission (the admin user)."""
     if not force and r.get(MARKER):

@@ -21,15 +21,16 @@ commands leaves a bounded trace.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from cachetools import LRUCache
 
 from services.adjudicator.core import GameDoc
+from services.adjudicator.ports import CommitResult
 from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import dumps, loads, text
+from shared.runtime.redis import Client
 from shared.runtime.timers import Timers
 
 COMMIT_LUA = """
@@ -82,15 +83,8 @@ def cmd_field(seat: int, cmd_id: str) -> str:
     return f"{seat}|{cmd_id}"
 
 
-@dataclass
-class CommitResult:
-    ok: bool
-    duplicate: bool = False
-    current_seq: int = -1
-
-
 class Store:
-    def __init__(self, redis: Any, refusals_kept: int = 256,
+    def __init__(self, redis: Client, refusals_kept: int = 256,
                  refusals_ttl_ms: int = 24 * 3600 * 1000, partitions: int = 1) -> None:
         self.redis = redis
         self.timers = Timers(redis, streams.TIMERS_ADJ, partitions)
@@ -190,7 +184,7 @@ class Store:
         out: list[Any] = []
         last = "-"
         while True:
-            batch = await self.redis.xrange(key, min=last, count=1000)
+            batch = cast(list[Any], await self.redis.xrange(key, min=last, count=1000))
             out += batch
             if len(batch) < 1000:
                 return out

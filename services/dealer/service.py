@@ -14,13 +14,14 @@ import structlog
 from pydantic import ValidationError
 
 from services.dealer import core
+from services.dealer.ports import DealerStorePort
 from shared.fairness import draws
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.base import Wire
 from shared.runtime import metrics
 from shared.runtime.jsonutil import dumps, loads
-from shared.runtime.ports import DealerStorePort, Publisher
+from shared.runtime.ports import Publisher
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("dealer")

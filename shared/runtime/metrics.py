@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from prometheus_client import (
     CollectorRegistry,
     Counter,
@@ -15,6 +13,7 @@ from prometheus_client import (
 )
 
 from shared.runtime.jsonutil import text
+from shared.runtime.redis import Client
 
 REGISTRY = CollectorRegistry()
 # the process's own figures (process_cpu_seconds_total, process_resident_memory_bytes,
@@ -49,7 +48,7 @@ def render() -> bytes:
     return generate_latest(REGISTRY)
 
 
-async def sample_groups(redis: Any, groups: list[tuple[str, str]]) -> None:
+async def sample_groups(redis: Client, groups: list[tuple[str, str]]) -> None:
     """Refresh lag/pending gauges from XINFO GROUPS (Redis 7+/Valkey)."""
     for stream, group in groups:
         try:

@@ -31,6 +31,7 @@ import structlog
 
 from shared.protocol import streams
 from shared.runtime.jsonutil import text
+from shared.runtime.redis import Client
 
 log = structlog.get_logger("timers")
 
@@ -94,7 +95,7 @@ def parse_claim(key: str, raw: Sequence[Any]) -> Claim:
 class Timers:
     """One service's timers. ``base``: its legacy global key (``streams.TIMERS_ADJ``)."""
 
-    def __init__(self, redis: Any, base: str, partitions: int = 1, lease_ms: int = 10_000,
+    def __init__(self, redis: Client, base: str, partitions: int = 1, lease_ms: int = 10_000,
                  batch: int = 32, rounds: int = 4) -> None:
         self.redis = redis
         self.base = base

@@ -13,7 +13,8 @@ from services.adjudicator import core as adj_core
 from services.adjudicator.store import Store as AdjudicatorStore
 from services.bots.store import BotsStore, decode
 from services.dealer.store import DealerStore
-from services.escrow.store import CloseInputs, EscrowStore, Step
+from services.escrow.ports import CloseInputs, Step
+from services.escrow.store import EscrowStore
 from services.lobby import tables as lobby_tables
 from services.lobby.store import LobbyStore
 from services.lobby.tables import LobbyError
