@@ -87,7 +87,7 @@ class Dealer:
         ttl_ms = int((self.settings.archive_after_s + self.settings.archive_live_ttl_s) * 1000)
         if await self.store.reveal(msg.game_id, dumps(entry), ttl_ms):
             log.info("seed_revealed", game_id=msg.game_id, draws=len(labels))
-            n = self.settings.gw_shards  # the game's fan-out shard (issue 25)
+            n = self.settings.gw_shards  # the game's fan-out shard
             await self.broker.publish(im.Notify(game_id=msg.game_id).model_dump(mode="json"),
                                       stream=streams.updates_for(msg.game_id, n),
                                       maxlen=streams.updates_maxlen(n))

@@ -30,7 +30,7 @@ redis.call('XADD', KEYS[3], '*', 'd', ARGV[3])
 return 1
 """
 
-# A game can end with a round still open (its lifetime, issue 28): after the record's
+# A game can end with a round still open (its lifetime ran out): after the record's
 # game_ended nothing more of the escrow's goes into the record (a commit is refused as
 # closed, a close writes nothing public), so the record ends with the game.
 ENDED_LUA = """
