@@ -3,7 +3,7 @@ adapter of services/escrow/ports.py ``EscrowStorePort``). Every multi-key step i
 on one game's keys (one hash tag ``esc:{game}``, plus the game's record ``g:{game}:rec``), so
 each is atomic, on a cluster too. Openings live only under ``esc:{game}:*`` keys, which only the
 escrow's Redis user may read (deploy/valkey/users.acl.template). The shell that calls it is
-services/escrow/service.py; tests/support/fakes.py ``FakeEscrowStore`` answers the same
+services/escrow/service.py; tests/support/fakes ``FakeEscrowStore`` answers the same
 (tests/integration/test_store_contracts.py).
 """
 

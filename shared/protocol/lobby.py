@@ -2,7 +2,7 @@
 
 ``player_id``, ``name`` and ``session`` are stamped by the gateway from a verified access
 token; ``agent`` (a short label of the client, from its User-Agent) too. Accounts and
-sessions: services/lobby/accounts.py.
+sessions: services/lobby/accounts/.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The in-memory fakes (tests/support/fakes.py) answer as the Redis stores do: each check
+"""The in-memory fakes (tests/support/fakes) answer as the Redis stores do: each check
 runs against both, the store on a real server. A fake that drifts from its store fails here,
 so the fast service tests (tests/service) keep testing what production does."""
 
