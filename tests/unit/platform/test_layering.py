@@ -1,7 +1,9 @@
-"""shared/ sits below the services: nothing under it imports ``services`` (the contract package,
-the rules and the runtime helpers are what the services build on, never the other way). The
-imports are read from each module's syntax tree, so an import inside a function or under
-``if TYPE_CHECKING`` counts too, and so does ``importlib.import_module("services...")``."""
+"""The layers, read from each module's syntax tree. shared/ sits below the services: nothing
+under it imports ``services`` (the contract package, the rules and the runtime helpers are what
+the services build on, never the other way); an import inside a function or under
+``if TYPE_CHECKING`` counts too, and so does ``importlib.import_module("services...")``. And a
+service's ports (services/<service>/ports.py) never import its adapters or shell: the store
+implements the port, not the other way."""
 
 from __future__ import annotations
 
@@ -92,3 +94,39 @@ def offenders(root: Path) -> dict[str, list[str]]:
 def test_nothing_under_shared_imports_a_service() -> None:
     assert len(list(SHARED.rglob("*.py"))) > 50  # the walk reads the real tree
     assert offenders(SHARED) == {}
+
+
+ADAPTERS = ("store", "app", "service", "rpc")  # a service's adapters and shells
+
+
+def adapter_imports(source: str, filename: str = "<source>") -> list[str]:
+    """The service adapter or shell modules (``services.<x>.store`` and the like) ``source``
+    imports."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source, filename)):
+        names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                 else [node.module] if isinstance(node, ast.ImportFrom) and node.module
+                 else [])
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names += [f"{node.module}.{a.name}" for a in node.names]
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "services" and any(p in ADAPTERS for p in parts[2:3]):
+                found.append(f"{node.lineno}: {name}")
+    return sorted(set(found))
+
+
+def test_the_port_check_sees_an_adapter_import() -> None:
+    assert adapter_imports("from services.escrow.store import Step\n") == [
+        "1: services.escrow.store", "1: services.escrow.store.Step"]
+    assert adapter_imports("from services.lobby import store\n") == ["1: services.lobby.store"]
+    assert adapter_imports("from services.lobby import tables\n"
+                           "from services.adjudicator.core import GameDoc\n") == []
+
+
+def test_no_port_imports_an_adapter() -> None:
+    ports = sorted((ROOT / "services").glob("*/ports.py"))
+    assert len(ports) >= 6  # every service but the gateway has one
+    bad = {str(p.relative_to(ROOT)): found for p in ports
+           if (found := adapter_imports(p.read_text(), str(p)))}
+    assert bad == {}
