@@ -97,11 +97,6 @@ def lockout_error(ttl_s: int) -> LobbyError:
                       f"retry in {max(1, ttl_s)} s")
 
 
-def signed_in(p: Mapping[str, Any] | None, stored: str | None, verified: bool) -> bool:
-    """A password sign-in succeeds only for a known account with a password that verified."""
-    return bool(verified and stored and p)
-
-
 def bad_credentials() -> LobbyError:
     return LobbyError("auth/bad_credentials", BAD_CREDENTIALS)
 

@@ -196,11 +196,10 @@ class Accounts:
         stored = await self.store.password_hash(p["player_id"]) \
             if p and p.get("account") else None
         ok = await verify_password(stored or await self._dummy_hash(), req.password)
-        if not core.signed_in(p, stored, ok):
+        if not (ok and stored and p):  # a known account whose password verified, only
             await self.store.count_failure(subject, self.settings.signin_fail_window_s)
             log.info("sign_in_refused", method="password")
             raise core.bad_credentials()
-        assert p is not None and stored is not None  # core.signed_in
         await self.store.clear_failures(subject)
         core.check_not_suspended(p)
         if HASHER.check_needs_rehash(stored):
