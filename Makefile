@@ -87,10 +87,10 @@ type: install
 	$(VENV)/bin/mypy shared services clients bench packaging deploy/docker/healthcheck.py
 
 schema: install
-	$(RUN) -m shared.protocol.schema_gen
+	$(RUN) -m services.schemas
 
 schema-check: install
-	$(RUN) -m shared.protocol.schema_gen --check
+	$(RUN) -m services.schemas --check
 
 # the Valkey ACL template (deploy/valkey/users.acl.template and its Kubernetes copy) from the
 # key registry (shared/protocol/acl.py); make test fails when they drift

@@ -64,7 +64,7 @@ class GameDoc(BaseModel):
     turn_timeout_ms: int
     round_timeout_ms: int
     deadline_ms: int | None = None
-    expires_ms: int | None = None  # the game's absolute end (None: stored before #28)
+    expires_ms: int | None = None  # the game's absolute end (None: a game stored without one)
     ended_ms: int | None = None  # when it ended (the archive follows a little later)
     rules_version: str | None = None  # the engine's at create (None: stored before it was kept)
     # the outcome of a game ended before its engine's end (an admin's end; None: by the rules

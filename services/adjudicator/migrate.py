@@ -1,11 +1,11 @@
-"""One-off upgrade step: the public copy of the log for games that ended before it existed.
+"""Upgrade step: the public copy of the log for ended games that have none.
 
-Since this release the adjudicator copies a game's private move log ``g:{id}:log`` to its public
-copy ``g:{id}:publog`` in the step that ends the game (services/adjudicator/store.py), and the
-gateway's Redis user reads only the copy. A game that ended under an earlier release and is not
-archived yet has no copy, so its /record, /audit and /replay would serve no log. This step
-makes the copy for every such game: it lists ``g:*:state`` with SCAN, which no service user may
-run (SCAN is not limited by key patterns), so it runs with the admin user, once per upgrade:
+The adjudicator copies a game's private move log ``g:{id}:log`` to its public copy
+``g:{id}:publog`` in the step that ends the game (services/adjudicator/store.py), and the
+gateway's Redis user reads only the copy. A game that ended under a release without that step
+and is not archived yet has no copy, so its /record, /audit and /replay would serve no log. This
+step makes the copy for every such game: it lists ``g:*:state`` with SCAN, which no service user
+may run (SCAN is not limited by key patterns), so it runs with the admin user, once per upgrade:
 
     python -m services.adjudicator.migrate "$ADMIN_REDIS_URL"
 
@@ -16,7 +16,6 @@ game gets none (the adjudicator makes it when the game ends)."""
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 import redis
 
@@ -26,7 +25,7 @@ from shared.runtime.jsonutil import loads, text
 MARKER = "migrate:publog"  # set once every ended game has its public log
 
 
-def publish_ended_logs(r: Any, force: bool = False) -> int:
+def publish_ended_logs(r: redis.Redis, force: bool = False) -> int:
     """COPY the log of every ended game without a public copy; the number of games copied.
     ``r``: a synchronous client with every permission (the admin user)."""
     if not force and r.get(MARKER):

@@ -1,15 +1,27 @@
 """The adjudicator's store as a port (services/adjudicator/store.py is the Redis adapter;
-tests/support/fakes.py ``FakeAdjudicatorStore`` the in-memory one, checked against it in
-tests/integration/test_store_contracts.py). Beside the service rather than in
-shared/runtime/ports.py: it speaks the adjudicator's own types (GameDoc, CommitResult)."""
+tests/support/fakes ``FakeAdjudicatorStore`` the in-memory one, checked against it in
+tests/integration/test_store_contracts.py), with the values it answers (CommitResult). Beside
+the service rather than in shared/runtime/ports.py: it speaks the adjudicator's own types.
+The shell's other ports are shared: a publisher, the archive (shared/runtime/archive.py
+``Archive``) and the lobby's session-key registry (shared/runtime/ports.py)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from services.adjudicator.core import GameDoc
-from services.adjudicator.store import CommitResult
 from shared.runtime.ports import TimerRunner
+
+
+@dataclass
+class CommitResult:
+    """A commit's outcome: ``ok`` when it applied; else ``duplicate`` when the command id was
+    applied before, or the stored seq moved on (``current_seq``, -1 when there is no game)."""
+
+    ok: bool
+    duplicate: bool = False
+    current_seq: int = -1
 
 
 class AdjudicatorStorePort(Protocol):

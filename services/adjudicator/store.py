@@ -5,8 +5,8 @@ the new document, the private log entries, the public record entries, every seat
 snapshot and the spectator's, and the command id (idempotency). A view entry written with
 record entries carries, beside its ``d``, the id of the last of them (``r``): the gateway
 sends a protocol version 3 watch that view and the record entries up to ``r`` in one frame
-(services/gateway/hub.py, issue 25). All keys share the game's
-hash tag, so this also works on a cluster. When the new document's stage is ``ended`` the same
+(services/gateway/hub.py). All keys share the game's hash tag, so this also works on a
+cluster. When the new document's stage is ``ended`` the same
 step copies the private log ``g:{id}:log`` to its public copy ``g:{id}:publog``: the only copy
 of the log the gateway's Redis user can read (deploy/valkey/users.acl.template), so the log
 becomes public exactly when the spectator view first says "ended".
@@ -21,15 +21,16 @@ commands leaves a bounded trace.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from cachetools import LRUCache
 
 from services.adjudicator.core import GameDoc
+from services.adjudicator.ports import CommitResult
 from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import dumps, loads, text
+from shared.runtime.redis import Client
 from shared.runtime.timers import Timers
 
 COMMIT_LUA = """
@@ -82,15 +83,8 @@ def cmd_field(seat: int, cmd_id: str) -> str:
     return f"{seat}|{cmd_id}"
 
 
-@dataclass
-class CommitResult:
-    ok: bool
-    duplicate: bool = False
-    current_seq: int = -1
-
-
 class Store:
-    def __init__(self, redis: Any, refusals_kept: int = 256,
+    def __init__(self, redis: Client, refusals_kept: int = 256,
                  refusals_ttl_ms: int = 24 * 3600 * 1000, partitions: int = 1) -> None:
         self.redis = redis
         self.timers = Timers(redis, streams.TIMERS_ADJ, partitions)
@@ -190,7 +184,7 @@ class Store:
         out: list[Any] = []
         last = "-"
         while True:
-            batch = await self.redis.xrange(key, min=last, count=1000)
+            batch = cast(list[Any], await self.redis.xrange(key, min=last, count=1000))
             out += batch
             if len(batch) < 1000:
                 return out

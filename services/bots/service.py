@@ -28,12 +28,12 @@ import structlog
 
 from clients.sdk.bot_player import play_seat
 from clients.sdk.client import Client
+from services.bots.ports import BotsStorePort
 from services.bots.search import SEARCH_KINDS, SearchPool, play_search_seat
 from services.bots.store import ACTIVE, LEASE_MS, decode
 from shared.protocol import internal as im
 from shared.protocol.streams import RECLAIM_IDLE_MS
 from shared.runtime.jsonutil import dumps, loads
-from shared.runtime.ports import BotsStorePort
 from shared.runtime.settings import Settings
 from shared.runtime.tasks import cancel_and_wait
 

@@ -7,14 +7,14 @@ it plays); ``bots:lease:<game>:<seat>`` the runner holding a seat (renewed while
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from faststream.redis.parser.binary import BinaryMessageFormatV1
 
 from shared.protocol import keys, streams
 from shared.runtime.bus import _dead_letter
 from shared.runtime.jsonutil import loads
-from shared.runtime.redis import read_group
+from shared.runtime.redis import Client, read_group
 
 ACTIVE = keys.BOTS_ACTIVE
 LEASE_MS = 10_000
@@ -34,7 +34,7 @@ def decode(fields: dict[bytes, bytes]) -> Any:
 
 
 class BotsStore:
-    def __init__(self, redis: Any, instance: str) -> None:
+    def __init__(self, redis: Client, instance: str) -> None:
         self.redis = redis
         self.instance = instance
 
@@ -48,7 +48,8 @@ class BotsStore:
 
     async def active_page(self, cursor: int, count: int = 200) -> tuple[int, list[Any]]:
         """One page of ``bots:active`` (HSCAN): (next cursor, 0 at the end; seat documents)."""
-        cursor, page = await self.redis.hscan(ACTIVE, cursor, count=count)
+        cursor, page = cast(tuple[int, dict[bytes, Any]],
+                            await self.redis.hscan(ACTIVE, cursor, count=count))
         return int(cursor), list(page.values())
 
     async def lease(self, seat_key: str) -> bool:

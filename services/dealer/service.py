@@ -14,13 +14,14 @@ import structlog
 from pydantic import ValidationError
 
 from services.dealer import core
+from services.dealer.ports import DealerStorePort
 from shared.fairness import draws
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.base import Wire
 from shared.runtime import metrics
 from shared.runtime.jsonutil import dumps, loads
-from shared.runtime.ports import DealerStorePort, Publisher
+from shared.runtime.ports import Publisher
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("dealer")
@@ -86,7 +87,7 @@ class Dealer:
         ttl_ms = int((self.settings.archive_after_s + self.settings.archive_live_ttl_s) * 1000)
         if await self.store.reveal(msg.game_id, dumps(entry), ttl_ms):
             log.info("seed_revealed", game_id=msg.game_id, draws=len(labels))
-            n = self.settings.gw_shards  # the game's fan-out shard (issue 25)
+            n = self.settings.gw_shards  # the game's fan-out shard
             await self.broker.publish(im.Notify(game_id=msg.game_id).model_dump(mode="json"),
                                       stream=streams.updates_for(msg.game_id, n),
                                       maxlen=streams.updates_maxlen(n))

@@ -9,10 +9,9 @@ per game: every script touches one slot.
 
 from __future__ import annotations
 
-from typing import Any
-
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import text
+from shared.runtime.redis import Client
 
 COMMIT_LUA = """
 if redis.call('HSETNX', KEYS[1], 'seed', ARGV[1]) == 0 then return 0 end
@@ -45,7 +44,7 @@ def order_key(game_id: str) -> str:
 
 
 class DealerStore:
-    def __init__(self, redis: Any) -> None:
+    def __init__(self, redis: Client) -> None:
         self.redis = redis
         self._commit = redis.register_script(COMMIT_LUA)
         self._reveal = redis.register_script(REVEAL_LUA)

@@ -1,15 +1,36 @@
 """The escrow's store as a port (services/escrow/store.py ``EscrowStore`` is the Redis adapter;
-tests/support/fakes.py ``FakeEscrowStore`` the in-memory one, checked against it in
-tests/integration/test_store_contracts.py). Beside the service rather than in
-shared/runtime/ports.py: it speaks the escrow's own types (Step, CloseInputs)."""
+tests/support/fakes ``FakeEscrowStore`` the in-memory one, checked against it in
+tests/integration/test_store_contracts.py), with the values it answers (Step, CloseInputs).
+Beside the service rather than in shared/runtime/ports.py: it speaks the escrow's own types."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
-from services.escrow.store import CloseInputs, Step
 from shared.protocol import internal as im
 from shared.runtime.ports import TimerRunner
+
+
+@dataclass(frozen=True)
+class CloseInputs:
+    """What a close reveals from: the openings by slot key (the slots that committed), the
+    commitments by slot key and the round's salts."""
+
+    openings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    commits: dict[str, str] = field(default_factory=dict)
+    salts: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Step:
+    """A commit's or a time-out's outcome: ``status`` ok | closed | dup | order | timed_out |
+    committed; ``done`` the slots done so far; ``closing`` set when this was the last slot (the
+    round moved to 'closing' in the same step and what the close needs was read)."""
+
+    status: str
+    done: int = 0
+    closing: CloseInputs | None = None
 
 
 class EscrowStorePort(Protocol):

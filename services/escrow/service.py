@@ -15,8 +15,7 @@ from cachetools import LRUCache
 from pydantic import ValidationError
 
 from services.escrow import core
-from services.escrow.ports import EscrowStorePort
-from services.escrow.store import CloseInputs
+from services.escrow.ports import CloseInputs, EscrowStorePort
 from shared.fairness import seal
 from shared.protocol import internal as im
 from shared.protocol import streams

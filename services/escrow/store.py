@@ -3,21 +3,22 @@ adapter of services/escrow/ports.py ``EscrowStorePort``). Every multi-key step i
 on one game's keys (one hash tag ``esc:{game}``, plus the game's record ``g:{game}:rec``), so
 each is atomic, on a cluster too. Openings live only under ``esc:{game}:*`` keys, which only the
 escrow's Redis user may read (deploy/valkey/users.acl.template). The shell that calls it is
-services/escrow/service.py; tests/support/fakes.py ``FakeEscrowStore`` answers the same
+services/escrow/service.py; tests/support/fakes ``FakeEscrowStore`` answers the same
 (tests/integration/test_store_contracts.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from redis.exceptions import NoScriptError
 
+from services.escrow.ports import CloseInputs, Step
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import loads, text
+from shared.runtime.redis import Client
 from shared.runtime.settings import Settings
 from shared.runtime.timers import Timers
 
@@ -29,7 +30,7 @@ redis.call('XADD', KEYS[3], '*', 'd', ARGV[3])
 return 1
 """
 
-# A game can end with a round still open (its lifetime, issue 28): after the record's
+# A game can end with a round still open (its lifetime ran out): after the record's
 # game_ended nothing more of the escrow's goes into the record (a commit is refused as
 # closed, a close writes nothing public), so the record ends with the game.
 ENDED_LUA = """
@@ -139,27 +140,6 @@ return 1
 """
 
 
-@dataclass(frozen=True)
-class CloseInputs:
-    """What a close reveals from: the openings by slot key (the slots that committed), the
-    commitments by slot key and the round's salts."""
-
-    openings: dict[str, dict[str, Any]] = field(default_factory=dict)
-    commits: dict[str, str] = field(default_factory=dict)
-    salts: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Step:
-    """A commit's or a time-out's outcome: ``status`` ok | closed | dup | order | timed_out |
-    committed; ``done`` the slots done so far; ``closing`` set when this was the last slot (the
-    round moved to 'closing' in the same step and what the close needs was read)."""
-
-    status: str
-    done: int = 0
-    closing: CloseInputs | None = None
-
-
 def _close_inputs(slot_keys: list[str], raw_o: list[Any], raw_c: list[Any],
                   raw_s: Any) -> CloseInputs:
     openings = {key: loads(raw) for key, raw in zip(slot_keys, raw_o, strict=True)
@@ -178,7 +158,7 @@ def _step(res: list[Any], slot_keys: list[str]) -> Step:
 class EscrowStore:
     """The escrow's keys on one Redis client (``for_settings`` applies the settings)."""
 
-    def __init__(self, redis: Any, partitions: int = 1, cluster: bool = False) -> None:
+    def __init__(self, redis: Client, partitions: int = 1, cluster: bool = False) -> None:
         self.redis = redis
         self.cluster = cluster  # a cluster pipeline refuses EVALSHA; the timer key elsewhere
         self.timers = Timers(redis, streams.TIMERS_ESC, partitions)
@@ -190,7 +170,7 @@ class EscrowStore:
         self._extend = redis.register_script(EXTEND_TTL_LUA)
 
     @classmethod
-    def for_settings(cls, redis: Any, settings: Settings) -> EscrowStore:
+    def for_settings(cls, redis: Client, settings: Settings) -> EscrowStore:
         return cls(redis, partitions=settings.partitions, cluster=settings.cluster)
 
     async def seal_key(self, candidate: str) -> str:
@@ -210,7 +190,7 @@ class EscrowStore:
         already (False). The timers first: a timer without its round is dropped by the loop."""
         k = Keys(spec.game_id)
         keys = [k.esc_status, k.esc_round, k.record]
-        args = [spec.round_id, spec.model_dump_json(), entry, salts, now_ms]
+        args: list[str | int] = [spec.round_id, spec.model_dump_json(), entry, salts, now_ms]
         if self.cluster:
             await self.timers.arm_many(spec.game_id, timers)
             return bool(await self._open(keys=keys, args=args))

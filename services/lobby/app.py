@@ -9,21 +9,23 @@ from typing import Any
 from faststream import FastStream
 from faststream.redis import RedisBroker, StreamSub
 
-from services.lobby.accounts import Accounts
+from services.lobby.accounts.service import Accounts
+from services.lobby.accounts.store import AccountsStore
 from services.lobby.rpc import RpcServer
 from services.lobby.service import Lobby
 from services.lobby.store import LobbyStore
 from shared.protocol import streams
 from shared.protocol.lobby import LobbyRequest
 from shared.runtime.ports import Publisher
+from shared.runtime.redis import Client
 from shared.runtime.service import ServiceKit, compose
 from shared.runtime.settings import Settings
 
 
-def lobby_on(settings: Settings, redis: Any, broker: Publisher) -> Lobby:
+def lobby_on(settings: Settings, redis: Client, broker: Publisher) -> Lobby:
     """The lobby on one Redis client: its store and accounts there, ``broker`` its
     publisher."""
-    return Lobby(settings, LobbyStore(redis), Accounts(settings, redis), broker)
+    return Lobby(settings, LobbyStore(redis), Accounts(settings, AccountsStore(redis)), broker)
 
 
 def wire(kit: ServiceKit) -> Lobby:

@@ -30,7 +30,7 @@ from shared.protocol import streams
 from shared.runtime.bus import _dead_letter
 from shared.runtime.jsonutil import text
 from shared.runtime.outbox import encode
-from shared.runtime.redis import read_group
+from shared.runtime.redis import Client, read_group
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("lobby")
@@ -52,7 +52,7 @@ def decode(fields: dict[bytes, bytes]) -> tuple[Any, str | None, str]:
 
 
 class RpcServer:
-    def __init__(self, settings: Settings, redis: Any, handle: Handle,
+    def __init__(self, settings: Settings, redis: Client, handle: Handle,
                  stream: str = streams.LOBBY_RPC, group: str = streams.GROUP_LOBBY) -> None:
         self.settings = settings
         self.redis = redis

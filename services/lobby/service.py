@@ -95,7 +95,7 @@ class Lobby:
         normalized and checked (shared/identity/handles.py) and held, case- and
         confusable-insensitively, while the guest lives; a held one gets a "name#1234"
         display, or ``lobby/name_taken`` when ``exact``. A guest gets a session at once
-        (services/lobby/accounts.py); a bot a seat token."""
+        (services/lobby/accounts/); a bot a seat token."""
         pid = ("b-" if bot else "p-") + secrets.token_hex(8)
         if not bot:
             name = await self._claim_handle(name, pid, exact)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from redis.exceptions import WatchError
 
@@ -31,6 +31,7 @@ from shared.protocol import lobby as lm
 from shared.protocol.streams import Keys
 from shared.runtime.archive import archive_key as _archive_key
 from shared.runtime.jsonutil import dumps, loads, text
+from shared.runtime.redis import Client
 
 OPEN_TABLES = keys.LOBBY_OPEN_TABLES
 IDLE_TABLES = keys.LOBBY_IDLE_TABLES
@@ -105,7 +106,7 @@ return redis.error_reply('unknown quota op')
 
 
 class LobbyStore:
-    def __init__(self, redis: Any) -> None:
+    def __init__(self, redis: Client) -> None:
         self.redis = redis
         self._quota = redis.register_script(QUOTA_LUA)
 
@@ -166,9 +167,9 @@ class LobbyStore:
                     before = lm.Table.model_validate(loads(raw))
                     t: lm.Table = change(before)
                     if t is before:
-                        await pipe.unwatch()
+                        await pipe.unwatch()  # type: ignore[no-untyped-call]
                         return t
-                    pipe.multi()
+                    pipe.multi()  # type: ignore[no-untyped-call]
                     if t.status == "open":
                         pipe.set(key, t.model_dump_json())
                     else:  # started or closed: kept a while for those who look it up
@@ -211,8 +212,9 @@ class LobbyStore:
         """Up to ``count`` index entries (member, score) newest first, from the cursor's score
         on (members at the cursor's own score are filtered by ``tables.after_cursor``)."""
         top = "+inf" if cursor is None else cursor[0]
-        rows = await self.redis.zrevrangebyscore(index, top, "-inf", start=0, num=count,
-                                                 withscores=True)
+        rows = cast(list[tuple[bytes, float]],
+                    await self.redis.zrevrangebyscore(index, top, "-inf", start=0, num=count,
+                                                      withscores=True))
         return [(text(m), int(s)) for m, s in rows]
 
     async def unlist(self, index: str, members: list[str]) -> None:
@@ -253,7 +255,8 @@ class LobbyStore:
 
     async def audit_entries(self, limit: int) -> list[dict[str, Any]]:
         """The latest ``limit`` admin actions, newest first, each with its stream id."""
-        rows = await self.redis.xrevrange(AUDIT, count=limit)
+        rows = cast(list[tuple[bytes, dict[bytes, bytes]]],
+                    await self.redis.xrevrange(AUDIT, count=limit))
         return [{"id": text(i), **loads(f[b"d"])} for i, f in rows]
 
     # -- quotas -------------------------------------------------------------------------
@@ -285,5 +288,5 @@ class LobbyStore:
             if fix.drop_games:
                 pipe.hdel(kg, *fix.drop_games)
             if fix.set_tables:
-                pipe.hset(kt, mapping=fix.set_tables)
+                pipe.hset(kt, mapping=cast(dict[Any, Any], fix.set_tables))
             await pipe.execute()

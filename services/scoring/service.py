@@ -18,8 +18,8 @@ import structlog
 from pydantic import ValidationError
 
 from services.scoring import core
+from services.scoring.ports import ScoringStorePort
 from shared.protocol import internal as im
-from shared.runtime.ports import ScoringStorePort
 
 log = structlog.get_logger("scoring")
 

@@ -14,10 +14,11 @@ from typing import Any
 
 from redis.exceptions import WatchError
 
+from services.scoring.ports import Decide
 from shared.protocol import keys
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import dumps, loads
-from shared.runtime.ports import Decide
+from shared.runtime.redis import Client
 
 
 def leaderboard_key(game: str) -> str:
@@ -41,7 +42,7 @@ def marker(game_id: str) -> str:
 
 
 class ScoringStore:
-    def __init__(self, redis: Any) -> None:
+    def __init__(self, redis: Client) -> None:
         self.redis = redis
 
     async def rate_once(self, game: str, game_id: str, ids: list[str], decide: Decide
@@ -60,7 +61,7 @@ class ScoringStore:
                         return dict(loads(done)), False
                     raw = await pipe.hmget(key, ids) if ids else []
                     rows, record = decide([loads(x) if x else None for x in raw])
-                    pipe.multi()
+                    pipe.multi()  # type: ignore[no-untyped-call]
                     for pid, row in rows.items():
                         pipe.hset(key, pid, dumps(row))
                     pipe.hset(key, marker(game_id), dumps(record))

@@ -380,8 +380,8 @@ class _Checker:
         return next((i for i, e in enumerate(self.rec) if e["type"] == t), -1)
 
     def expired(self) -> bool:
-        """The game ended by its lifetime (issue #28: outcome status "expired", nobody placed)
-        or an admin ended it (issue #19: "aborted", likewise): a round or the entropy round
+        """The game ended by its lifetime (outcome status "expired", nobody placed) or an
+        admin ended it ("aborted", likewise): a round or the entropy round
         may have been open then; it stays open in the record (the escrow writes nothing after
         game_ended) and is not applied."""
         end = self.first("game_ended")
@@ -426,7 +426,7 @@ class _Checker:
             self.add("record", "document", "the bundle's reveals are not the record's reveal "
                      "entries")
 
-    # signed commands (issue 20 item 4): every seat's act in the log and every commitment in
+    # signed commands: every seat's act in the log and every commitment in
     # the record carries its session key's signature over exactly what was applied, and no
     # key signs for two seats (shared/fairness/signing.py; the key registry is the lobby's)
     def signatures(self) -> None:
@@ -541,7 +541,7 @@ class _Checker:
                      f"({e['type']} {what}): the dealer could choose its seed after seeing "
                      "play or the seats' entropy")
 
-    # the escrow key: every round's openings were sealed to the same one (issue 20 item 3)
+    # the escrow key: every round's openings were sealed to the same one
     def escrow_key(self) -> None:
         opened = [e for e in self.rec if e["type"] == "round_opened"]
         self.key = next((e["escrow_key"] for e in opened if "escrow_key" in e), None)

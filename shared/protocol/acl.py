@@ -35,7 +35,7 @@ ESCROW = "esc:*"
 DEALER = "dealer:*"
 TABLE_CHAT = "tchat:*"
 CHAT = "chat:*"
-# the lobby's session key registry (issue 20 item 4): the adjudicator and the escrow read it
+# the lobby's session key registry (signed commands): the adjudicator and the escrow read it
 # to verify signed acts and commits; only the lobby writes it, the gateway cannot even read it
 SESSION_KEYS = keys.lobby_session_keys("*")
 
@@ -44,7 +44,7 @@ def _sharded(base: str) -> str:
     return base + ":*"
 
 
-# the game fan-out's shards (issue 25): the adjudicator, escrow and dealer write a game's
+# the game fan-out's shards: the adjudicator, escrow and dealer write a game's
 # notify / reply there, gateways only read them (services/gateway/fanout.py)
 GW_SHARDS = _sharded(streams.GW_SHARDED)
 # ... and may still write the shared gw:updates their older release wrote a game's entries to
@@ -55,7 +55,7 @@ GW_LEGACY = streams.GW_UPDATES
 # what every stream consumer runs (shared/runtime/bus.py, service.py, liveness.py, metrics.py)
 CONSUMER = ("xreadgroup", "xack", "xautoclaim", "xpending", "xgroup|create", "xinfo|groups",
             "xinfo|consumers", "xgroup|delconsumer")
-# every service user: a probe's PING, the client name, RedisCluster's bootstrap (issue 26)
+# every service user: a probe's PING, the client name, RedisCluster's bootstrap
 BASE = ("ping", "client|setinfo", "cluster|slots", "cluster|shards", "command")
 STREAM_SERVICE = (*BASE, "xadd", *CONSUMER)
 
@@ -79,7 +79,7 @@ class User:
 
 USERS: tuple[User, ...] = (
     # AOF replay re-checks queued commands against the default user (valkey-io/valkey#3983):
-    # it is off (nobody can sign in as it) but keeps every permission (issue 26)
+    # it is off (nobody can sign in as it) but keeps every permission
     User("default", (), raw="resetpass ~* &* +@all", password=False),
     User("admin", (), raw="~* &* +@all"),
     User("health", (), raw="resetchannels -@all +ping +info +client|setinfo"),

@@ -2,7 +2,7 @@
 
 ``player_id``, ``name`` and ``session`` are stamped by the gateway from a verified access
 token; ``agent`` (a short label of the client, from its User-Agent) too. Accounts and
-sessions: services/lobby/accounts.py.
+sessions: services/lobby/accounts/.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ class Refresh(Wire):
 
 
 class RegisterSessionKey(Wire):
-    """Register a session's public key (issue 20 item 4): the key the client signs its acts
+    """Register a session's public key: the key the client signs its acts
     and commits with. ``token`` is the client's own bearer access token (or a bot's seat
     token), passed through untouched: the LOBBY verifies it with its own copy of the token key
     and binds the key to the token's player, so a writer of the lobby's stream without a
@@ -200,8 +200,8 @@ class LeaveTable(_Req):
 class AddBot(_Req):
     op: Literal["add_bot"] = "add_bot"
     table_id: str
-    # heuristic: the one-step bot; easy / normal / hard: the search bot at that level (issue
-    # 22, time per decision 0.15 / 0.5 / 2 s); random: uniformly random legal moves
+    # heuristic: the one-step bot; easy / normal / hard: the search bot at that level (time
+    # per decision 0.15 / 0.5 / 2 s); random: uniformly random legal moves
     kind: Literal["heuristic", "easy", "normal", "hard", "random"] = "heuristic"
 
 

@@ -26,10 +26,11 @@ a lifecycle rule) plugs in behind the same two methods for a longer retention.
 from __future__ import annotations
 
 import zlib
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from shared.protocol import keys
 from shared.runtime.jsonutil import dumpb, loads
+from shared.runtime.redis import Client
 
 ARCHIVE_VERSION = 1
 
@@ -65,7 +66,7 @@ class ValkeyArchive:
     """``arch:{<game_id>}`` -> zlib(JSON), expiring ``ttl_s`` after the archive (0: never);
     the embedded default."""
 
-    def __init__(self, redis: Any, ttl_s: float = 0.0) -> None:
+    def __init__(self, redis: Client, ttl_s: float = 0.0) -> None:
         self.redis = redis
         self.ttl_ms = int(ttl_s * 1000)
 
@@ -73,7 +74,7 @@ class ValkeyArchive:
         await self.redis.set(archive_key(game_id), pack(doc), px=self.ttl_ms or None)
 
     async def get(self, game_id: str) -> dict[str, Any] | None:
-        raw = await self.redis.get(archive_key(game_id))
+        raw = cast(bytes | None, await self.redis.get(archive_key(game_id)))
         return None if raw is None else unpack(raw)
 
     async def exists(self, game_id: str) -> bool:

@@ -1,4 +1,4 @@
-"""Automatic pipelining (issue 25): the Redis commands a process issues in one turn of its event
+"""Automatic pipelining: the Redis commands a process issues in one turn of its event
 loop go out as one pipeline, in one write, their replies read in one go.
 
 Under load a service runs many coroutines at once (a consumed batch's games, a gateway's

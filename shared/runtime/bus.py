@@ -38,7 +38,7 @@ from pydantic import Field
 from shared.protocol import streams
 from shared.runtime import metrics, tracing
 from shared.runtime.jsonutil import dumps
-from shared.runtime.redis import healthy, tls
+from shared.runtime.redis import Client, healthy, tls
 from shared.runtime.settings import Settings
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
@@ -77,7 +77,7 @@ def memoize_stream_sub() -> None:
     deep-copies the StreamSub (``add_prefix``, ~19 µs) on every access: once per XREADGROUP,
     once per message for its log context, and four times per reclaim poll (XAUTOCLAIM every
     100 ms while idle). Nothing writes to the copy, so one copy per prefix serves every read
-    (issue 25: the copies were ~6% of the adjudicator's busy CPU under load)."""
+    (per access, the copies cost ~6% of the adjudicator's busy CPU under load)."""
     prop = _MIXIN.__dict__.get("stream_sub")
     if not isinstance(prop, property):
         raise RuntimeError("faststream changed: _StreamHandlerMixin.stream_sub is gone")
@@ -110,14 +110,14 @@ def make_broker(settings: Settings, logger: Any = None) -> RedisBroker | RedisCl
                        **healthy(settings.redis_url, settings.redis_ca_file))
 
 
-async def _dead_letter(redis: Any, stream: str, body: Any, exc: BaseException) -> None:
+async def _dead_letter(redis: Client | None, stream: str, body: Any, exc: BaseException) -> None:
     if redis is not None:
         await redis.xadd(streams.DEAD_LETTERS, {"stream": stream, "body": dumps(body),
                                                 "error": repr(exc)[:500]},
                          maxlen=streams.maxlen(streams.DEAD_LETTERS), approximate=True)
 
 
-async def _delivery_count(redis: Any, stream: str, group: str, msg_id: bytes) -> int:
+async def _delivery_count(redis: Client, stream: str, group: str, msg_id: bytes) -> int:
     entries = await redis.xpending_range(name=stream, groupname=group, min=msg_id, max=msg_id,
                                          count=1)
     return int(entries[0]["times_delivered"]) if entries else 1
@@ -149,9 +149,10 @@ async def handle_batch(handler: Handler, bodies: list[Any], stream: str = "",
     return failed
 
 
-async def acknowledge(redis: Any, stream: str, group: str, ids: list[bytes],
+async def acknowledge(redis: Client | None, stream: str, group: str, ids: list[bytes],
                       delete: bool) -> None:
-    """XACK ``ids`` (and XDEL them when ``delete``) in one round trip."""
+    """XACK ``ids`` (and XDEL them when ``delete``) in one round trip. ``redis``: the
+    message's consumer client (None when faststream gave none)."""
     if redis is None or not ids:
         return
     if not delete:
@@ -175,7 +176,7 @@ def one_of(*types: type[Any]) -> Any:
     return Annotated[functools.reduce(operator.or_, types), Field(discriminator="type")]
 
 
-def describe(spec: Any, sub: StreamSub, title: str, description: str | None,
+def describe(spec: RedisBroker, sub: StreamSub, title: str, description: str | None,
              payload: Any) -> None:
     """Document ``title`` in the AsyncAPI document with its real message type: a subscriber
     on ``spec``, a broker that only describes channels and is never started (the live
@@ -190,9 +191,9 @@ def describe(spec: Any, sub: StreamSub, title: str, description: str | None,
     spec.subscriber(stream=sub, title=title, description=description)(message)
 
 
-def consume(broker: Any, stream: str, group: str, settings: Settings, handler: Handler,
+def consume(broker: RedisBroker, stream: str, group: str, settings: Settings, handler: Handler,
             *, title: str | None = None, description: str | None = None,
-            payload: Any = None, spec: Any = None) -> None:
+            payload: Any = None, spec: RedisBroker | None = None) -> None:
     """Register ``handler`` for ``stream`` in ``group`` (plus its reclaim subscriber).
     ``payload`` (a message model or union) with ``spec`` (a broker never started) documents
     the stream's messages in the AsyncAPI document (``describe``)."""
@@ -238,7 +239,7 @@ def consume(broker: Any, stream: str, group: str, settings: Settings, handler: H
                         min_idle_time=streams.RECLAIM_IDLE_MS)
 
     documented = payload is not None and spec is not None
-    if documented:
+    if payload is not None and spec is not None:
         describe(spec, reclaim, title or f"{stream}:{group}", description, payload)
 
     @broker.subscriber(stream=reclaim, title=title or f"{stream}:{group}",

@@ -12,10 +12,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from faststream.redis import RedisBroker
+
+from shared.runtime.redis import Client
 
 
-def subscribers_running(broker: Any) -> bool:
+def subscribers_running(broker: RedisBroker) -> bool:
     subs = list(getattr(broker, "subscribers", ()))
     for sub in subs:
         if not getattr(sub, "running", False):
@@ -26,7 +28,7 @@ def subscribers_running(broker: Any) -> bool:
     return bool(subs)
 
 
-async def wedged(redis: Any, groups: list[tuple[str, str]], consumer: str,
+async def wedged(redis: Client, groups: list[tuple[str, str]], consumer: str,
                  stall_ms: int) -> list[str]:
     """The streams on which ``consumer`` holds an entry idle for over ``stall_ms``."""
     out = []

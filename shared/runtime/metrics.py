@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from prometheus_client import (
     CollectorRegistry,
     Counter,
@@ -15,6 +13,7 @@ from prometheus_client import (
 )
 
 from shared.runtime.jsonutil import text
+from shared.runtime.redis import Client
 
 REGISTRY = CollectorRegistry()
 # the process's own figures (process_cpu_seconds_total, process_resident_memory_bytes,
@@ -38,7 +37,7 @@ STREAM_PENDING = Gauge("empire_stream_pending", "Entries delivered but not ackno
                        ["stream", "group"], registry=REGISTRY)
 WS_CONNECTIONS = Gauge("empire_ws_connections", "Open WebSocket connections",
                        registry=REGISTRY)
-# the game fan-out (issue 25, services/gateway/fanout.py): what this gateway reads of it
+# the game fan-out (services/gateway/fanout.py): what this gateway reads of it
 FANOUT_ENTRIES = Counter("empire_fanout_entries_total",
                          "Game fan-out entries read by this gateway", registry=REGISTRY)
 FANOUT_SHARDS = Gauge("empire_fanout_shards", "Game fan-out shards this gateway reads",
@@ -49,7 +48,7 @@ def render() -> bytes:
     return generate_latest(REGISTRY)
 
 
-async def sample_groups(redis: Any, groups: list[tuple[str, str]]) -> None:
+async def sample_groups(redis: Client, groups: list[tuple[str, str]]) -> None:
     """Refresh lag/pending gauges from XINFO GROUPS (Redis 7+/Valkey)."""
     for stream, group in groups:
         try:

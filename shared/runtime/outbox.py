@@ -24,6 +24,7 @@ from typing import Any
 from shared.protocol import streams
 from shared.runtime import tracing
 from shared.runtime.jsonutil import dumpb
+from shared.runtime.redis import Client
 
 _IDENTITY = b"\x89BIN\x0d\x0a\x1a\x0a"  # faststream's BinaryMessageFormatV1
 _HEADERS_START = len(_IDENTITY) + 2 + 8
@@ -56,7 +57,7 @@ class Outbox:
     """Coalesces concurrent stream publishes into pipelines (no MULTI: each XADD is atomic
     on its own, as with one command per publish)."""
 
-    def __init__(self, redis: Any, max_batch: int = 256) -> None:
+    def __init__(self, redis: Client, max_batch: int = 256) -> None:
         self.redis = redis
         self.max_batch = max_batch
         self._pending: list[tuple[str, bytes, int | None, asyncio.Future[Any]]] = []

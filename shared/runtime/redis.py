@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
+from typing import Any, TypeAlias
 
 import redis.asyncio as aioredis
 import structlog
@@ -16,6 +16,9 @@ from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from shared.runtime.settings import Settings
+
+Client: TypeAlias = aioredis.Redis | aioredis.RedisCluster
+"""What ``client`` makes: a redis-py asyncio client, or a cluster client on a cluster."""
 
 
 class _PingOnce:
@@ -136,7 +139,7 @@ class CheckedCluster(aioredis.RedisCluster):
             node.connection_class = opts["connection_class"]
 
 
-def client(settings: Settings) -> Any:
+def client(settings: Settings) -> Client:
     """A redis-py asyncio client (RedisCluster when configured for a cluster)."""
     if settings.cluster:  # max_connections: per master node
         return CheckedCluster.from_url(settings.redis_url, decode_responses=False,
@@ -154,7 +157,7 @@ def client(settings: Settings) -> Any:
     return aioredis.Redis(connection_pool=pool)
 
 
-async def ensure_group(r: Any, stream: str, group: str) -> None:
+async def ensure_group(r: Client, stream: str, group: str) -> None:
     """Create the consumer group at 0 (not $: nothing published before start is lost)."""
     try:
         await r.xgroup_create(stream, group, id="0", mkstream=True)
@@ -164,12 +167,13 @@ async def ensure_group(r: Any, stream: str, group: str) -> None:
 
 
 
-async def read_group(r: Any, stream: str, group: str, consumer: str, count: int,
+async def read_group(r: Client, stream: str, group: str, consumer: str, count: int,
                      retry_s: float, block_ms: int = 1000) -> list[tuple[bytes, Any]] | None:
     """New entries of ``stream`` for ``consumer`` of ``group`` (XREADGROUP ``>``), at most
     ``count``, waiting up to ``block_ms`` for one. None when the read failed (Valkey
     restarting): the error is logged, ``retry_s`` waited, and a group the server lost (NOGROUP:
     it came back without its data) created again, so the caller just reads again."""
+    res: Any
     try:
         res = await r.xreadgroup(group, consumer, {stream: ">"}, count=count, block=block_ms)
     except asyncio.CancelledError:

@@ -19,7 +19,7 @@ from faststream.specification import AsyncAPI
 
 from shared.runtime import bus, liveness, metrics, ops, tracing
 from shared.runtime.logging import configure_logging
-from shared.runtime.redis import client, ensure_group
+from shared.runtime.redis import Client, client, ensure_group
 from shared.runtime.settings import Settings, get_settings
 from shared.runtime.tasks import cancel_and_wait
 
@@ -28,8 +28,8 @@ from shared.runtime.tasks import cancel_and_wait
 class ServiceKit:
     name: str
     settings: Settings
-    broker: Any
-    redis: Any
+    broker: RedisBroker
+    redis: Client
     logger: Any
     groups: list[tuple[str, str]] = field(default_factory=list)
     loops: list[Callable[[], Coroutine[Any, Any, None]]] = field(default_factory=list)
@@ -41,7 +41,7 @@ class ServiceKit:
     shutdown: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
     # describes the consumed streams' messages for the AsyncAPI document; never started
-    spec: Any = None
+    spec: RedisBroker | None = None
 
     def consume(self, stream: str, group: str, handler: bus.Handler,
                 description: str | None = None, payload: Any = None) -> None:
@@ -66,7 +66,7 @@ S = TypeVar("S")
 
 
 def compose(name: str, wire: Callable[[ServiceKit], S], settings: Settings | None = None,
-            spec: Callable[[Settings, S], Any] | None = None) -> FastStream:
+            spec: Callable[[Settings, S], RedisBroker] | None = None) -> FastStream:
     """A service's ``create_app``: its kit (``settings``, else the environment's), ``wire``
     puts the service on it (subscriptions, loops) and returns it; ``spec``: a broker that only
     describes the streams the service reads without a faststream subscriber."""
@@ -75,7 +75,7 @@ def compose(name: str, wire: Callable[[ServiceKit], S], settings: Settings | Non
     return make_app(kit, spec_brokers=[spec(kit.settings, service)] if spec else None)
 
 
-def make_app(kit: ServiceKit, spec_brokers: list[Any] | None = None) -> FastStream:
+def make_app(kit: ServiceKit, spec_brokers: list[RedisBroker] | None = None) -> FastStream:
     """``spec_brokers``: brokers that only describe channels for the AsyncAPI document (never
     started), for consumers that read their stream without a faststream subscriber."""
     described = [*(spec_brokers or []), *([kit.spec] if kit.spec is not None else [])]
@@ -180,13 +180,14 @@ async def live_probe(kit: ServiceKit) -> bool:
     return not stuck
 
 
-async def reap_consumers(redis: Any, groups: list[tuple[str, str]], idle_s: float) -> int:
+async def reap_consumers(redis: Client, groups: list[tuple[str, str]], idle_s: float) -> int:
     """XGROUP DELCONSUMER every consumer of ``groups`` idle for over ``idle_s`` with no entry
     pending (a consumer with pending entries stays until reclaim has taken them)."""
     removed = 0
     for stream, group in groups:
-        for c in await redis.xinfo_consumers(stream, group):
-            name = c.get("name") or c.get(b"name")
+        consumers: list[dict[Any, Any]] = await redis.xinfo_consumers(stream, group)
+        for c in consumers:
+            name: bytes | str = c.get("name") or c[b"name"]
             if int(c.get("pending", 0)) == 0 and int(c.get("idle", 0)) > idle_s * 1000:
                 await redis.xgroup_delconsumer(stream, group, name)
                 removed += 1

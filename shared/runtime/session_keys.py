@@ -12,6 +12,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from shared.fairness import signing
+from shared.runtime.redis import Client
 
 
 class SessionKey:
@@ -82,7 +83,7 @@ async def signed_by(player_id: str, key: str | None, sig: str | None,
 KEYS_PER_PLAYER = 32  # a player's registered keys at most: the ones expiring first go
 
 
-async def register(redis: Any, player_id: str, key: str, expires_ms: int, now_ms: int,
+async def register(redis: Client, player_id: str, key: str, expires_ms: int, now_ms: int,
                    cap: int = KEYS_PER_PLAYER) -> None:
     """Record ``key`` for the player until ``expires_ms`` (the lobby only: the caller has
     checked the player's credential). Expired keys are dropped, then the ones expiring first
@@ -103,7 +104,7 @@ async def register(redis: Any, player_id: str, key: str, expires_ms: int, now_ms
         await pipe.execute()
 
 
-async def registered(redis: Any, player_id: str, key: str, now_ms: int) -> bool:
+async def registered(redis: Client, player_id: str, key: str, now_ms: int) -> bool:
     """Whether the lobby registered ``key`` for the player and it has not expired."""
     from shared.protocol import keys
 
@@ -124,7 +125,7 @@ class Registered:
     KEYS_PER_PLAYER keys: a key this process already found then holds until its expiry).
     Unknown or expired keys are never remembered."""
 
-    def __init__(self, redis: Any, cap: int = 50_000) -> None:
+    def __init__(self, redis: Client, cap: int = 50_000) -> None:
         self.redis = redis
         self.cap = cap
         self.found: dict[tuple[str, str], int] = {}  # (player, key) -> expiry ms

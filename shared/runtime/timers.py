@@ -4,9 +4,8 @@ ms, member ``<game>|...``), one per stream partition, polled by every replica.
 Keys: ``<base>:{<name>/<partition>}`` (``timers:adj:{adj/3}``): the partition of a member is
 its game's stream partition (shared/protocol/streams.py ``shard_of``), and each key has its
 own hash tag, so on a cluster the timers spread over as many slots as there are partitions
-instead of one hot slot. Before this helper every timer lived in one key per service
-(``timers:adj``, ``timers:esc``): that key is still drained (``legacy``), so timers armed by
-an older release fire after an upgrade.
+instead of one hot slot. The single per-service key of an older release (``timers:adj``,
+``timers:esc``) is still drained (``legacy``), so timers it armed fire after an upgrade.
 
 A poll is one Lua step per key (CLAIM_LUA): it takes up to ``batch`` due members and moves
 their score to ``now + lease_ms`` in the same step, so the claiming replica owns them for the
@@ -31,6 +30,7 @@ import structlog
 
 from shared.protocol import streams
 from shared.runtime.jsonutil import text
+from shared.runtime.redis import Client
 
 log = structlog.get_logger("timers")
 
@@ -94,7 +94,7 @@ def parse_claim(key: str, raw: Sequence[Any]) -> Claim:
 class Timers:
     """One service's timers. ``base``: its legacy global key (``streams.TIMERS_ADJ``)."""
 
-    def __init__(self, redis: Any, base: str, partitions: int = 1, lease_ms: int = 10_000,
+    def __init__(self, redis: Client, base: str, partitions: int = 1, lease_ms: int = 10_000,
                  batch: int = 32, rounds: int = 4) -> None:
         self.redis = redis
         self.base = base

@@ -5,7 +5,7 @@ the gateway derives the seat from the game's seat map, never from the client.
 
 A player's access token also names its session (``sid``): it lives minutes
 (EMPIRE_ACCESS_TTL_S) and the gateway refuses it once the session is revoked
-(services/lobby/accounts.py). Bot seat tokens carry no session.
+(services/lobby/accounts/). Bot seat tokens carry no session.
 """
 
 from __future__ import annotations

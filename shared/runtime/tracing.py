@@ -19,6 +19,7 @@ import contextlib
 from collections.abc import Iterator, Mapping, MutableMapping, Sequence
 from typing import Any
 
+from faststream.redis import RedisBroker
 from opentelemetry import context as otel_context
 from opentelemetry import propagate, trace
 from opentelemetry.trace import SpanKind
@@ -115,7 +116,7 @@ def received(stream: str, headers: Sequence[Mapping[str, Any]]) -> None:
             pass
 
 
-def batch_headers(broker: Any) -> Sequence[Mapping[str, Any]]:
+def batch_headers(broker: RedisBroker) -> Sequence[Mapping[str, Any]]:
     """The headers of each message of the batch being handled (faststream's context)."""
     msg = broker.context.get_local("message")
     return getattr(msg, "batch_headers", None) or ()

@@ -10,7 +10,7 @@ import pytest
 
 from services.gateway.hub import Hub
 from services.gateway.sessions import Revocations
-from services.lobby.accounts import REVOKED_CHANNEL, challenge_key
+from services.lobby.accounts.store import REVOKED_CHANNEL, challenge_key
 from services.lobby.app import lobby_on
 from services.lobby.service import AUDIT, Lobby
 from services.scoring.store import (

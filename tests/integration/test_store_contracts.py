@@ -1,4 +1,4 @@
-"""The in-memory fakes (tests/support/fakes.py) answer as the Redis stores do: each check
+"""The in-memory fakes (tests/support/fakes) answer as the Redis stores do: each check
 runs against both, the store on a real server. A fake that drifts from its store fails here,
 so the fast service tests (tests/service) keep testing what production does."""
 
@@ -13,11 +13,20 @@ from services.adjudicator import core as adj_core
 from services.adjudicator.store import Store as AdjudicatorStore
 from services.bots.store import BotsStore, decode
 from services.dealer.store import DealerStore
-from services.escrow.store import CloseInputs, EscrowStore, Step
+from services.escrow.ports import CloseInputs, Step
+from services.escrow.store import EscrowStore
 from services.lobby import tables as lobby_tables
+from services.lobby.accounts.store import AccountsStore, handle_key, player_key
 from services.lobby.store import LobbyStore
 from services.lobby.tables import LobbyError
-from services.scoring.store import ScoringStore, game_history_key, history_key
+from services.scoring.store import (
+    ScoringStore,
+    game_history_key,
+    history_key,
+    leaderboard_key,
+    ratings_key,
+)
+from shared.identity import handles
 from shared.protocol import internal as im
 from shared.protocol import keys as lobby_keys
 from shared.protocol import lobby as lm
@@ -26,6 +35,7 @@ from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import dumps, loads, text
 from shared.runtime.redis import ensure_group
 from tests.support.fakes import (
+    FakeAccountsStore,
     FakeAdjudicatorStore,
     FakeBotsStore,
     FakeDealerStore,
@@ -36,7 +46,6 @@ from tests.support.fakes import (
 from tests.support.sealing import ESCROW_KEY
 
 pytestmark = pytest.mark.integration
-
 
 
 @pytest.fixture(params=["fake", "redis"])
@@ -234,6 +243,113 @@ async def test_lobby_store_contract(lobby_store: Any, r: Any) -> None:
     assert [e["action"] for e in await s.audit_entries(2)] == ["a2", "a1"]
     if isinstance(s, LobbyStore):
         assert loads(await r.get(Keys("g-1").meta)) == {"n": 1}
+
+
+@pytest.fixture(params=["fake", "redis"])
+def accounts_store(request: pytest.FixtureRequest, r: Any) -> Any:
+    return FakeAccountsStore(("duel",)) if request.param == "fake" else AccountsStore(r)
+
+
+async def _sign_up(s: Any, r: Any, pid: str, name: str) -> dict[str, Any]:
+    """A guest as the lobby's store makes one: its record and its held name."""
+    p = {"player_id": pid, "name": name, "bot": None, "created_ms": 1}
+    if isinstance(s, FakeAccountsStore):
+        s.add_player(p, name)
+    else:
+        await LobbyStore(r).put_player(p, 3600)
+        assert await LobbyStore(r).claim_handle(handles.key(name), pid, 3600)
+    return p
+
+
+async def test_accounts_store_players_and_names(accounts_store: Any, r: Any) -> None:
+    s = accounts_store
+    p = await _sign_up(s, r, "p-1", "Ada")
+    assert await s.player("p-1") == p and await s.player("p-2") is None
+    assert await s.pid_of_name("ada") == "p-1" and await s.pid_of_name("Bob") is None
+    await s.make_account({**p, "account": True, "account_ms": 5})
+    assert (await s.player("p-1"))["account"] is True
+    await s.put_player({**p, "account": True, "suspended": True})
+    assert (await s.player("p-1"))["suspended"] is True
+    if not isinstance(s, FakeAccountsStore):  # an account's record and name stop expiring
+        assert await r.ttl(player_key("p-1")) == -1 and await r.ttl(handle_key("Ada")) == -1
+    await s.set_password_hash("p-1", "h1")
+    assert await s.claim_passkey("cred-1", "p-1")
+    assert not await s.claim_passkey("cred-1", "p-9")
+    await s.put_passkey("p-1", "cred-1", {"sign_count": 0})
+    await s.delete_player("p-1", "Ada", ["cred-1"])
+    assert await s.player("p-1") is None and await s.pid_of_name("Ada") is None
+    assert await s.passkey_owner("cred-1") is None and await s.password_hash("p-1") is None
+    if isinstance(s, FakeAccountsStore):
+        assert "p-1" in s.erased
+    else:
+        assert await r.sismember(lobby_keys.LOBBY_ERASED, "p-1")
+
+
+async def test_accounts_store_sessions(accounts_store: Any, r: Any) -> None:
+    s = accounts_store
+    for n, sid in enumerate(["s-a", "s-b", "s-c"]):
+        await s.open_session("p-1", sid, f"h-{sid}", 100 + n, "agent", 60, 120)
+    assert await s.session_ids("p-1") == ["s-a", "s-b", "s-c"]
+    assert await s.sessions_beyond("p-1", 2) == ["s-a"]
+    assert await s.sessions_beyond("p-1", 5) == []
+    assert await s.session_owner("s-b") == "p-1" and await s.session_owner("s-x") is None
+    assert await s.session_live("s-b") and not await s.session_live("s-x")
+    # rotation: the current secret once, then it is spent (reuse), unknown ones invalid
+    assert await s.rotate("s-b", "h-s-b", "h2", 200, 60, 50) == ("ok", "p-1")
+    assert await s.rotate("s-b", "h-s-b", "h3", 201, 60, 50) == ("reused", "p-1")
+    assert await s.rotate("s-b", "nope", "h3", 201, 60, 50) == ("invalid", "")
+    assert await s.rotate("s-x", "h", "h3", 201, 60, 50) == ("gone", "")
+    assert await s.rotate("s-b", "h2", "h4", 202, 60, 50) == ("ok", "p-1")
+    await s.touch_session("s-b", 60, "new agent")
+    rows = await s.session_rows(["s-b", "s-x"])
+    assert rows[1] == {} and rows[0]["agent"] == "new agent"
+    assert (rows[0]["pid"], rows[0]["created_ms"], rows[0]["used_ms"]) == ("p-1", "101", "202")
+    assert await s.revoke("s-b", "p-1", 30)
+    assert not await s.revoke("s-b", "p-1", 30)  # gone already
+    assert not await s.session_live("s-b") and await s.session_ids("p-1") == ["s-a", "s-c"]
+    await s.forget_sessions("p-1", ["s-a"])
+    assert await s.session_ids("p-1") == ["s-c"]
+
+
+async def test_accounts_store_failures_challenges_credentials(accounts_store: Any,
+                                                              r: Any) -> None:
+    s = accounts_store
+    assert await s.failures("ada") is None
+    await s.count_failure("ada", 300)
+    await s.count_failure("ada", 999)  # the window starts at the first failure
+    assert await s.failures("ada") == 2 and 0 < await s.failures_ttl("ada") <= 300
+    await s.clear_failures("ada")
+    assert await s.failures("ada") is None
+    await s.put_challenge("c-1", {"kind": "sign_in", "pid": "", "challenge": "xyz"}, 60)
+    assert await s.take_challenge("c-1") == {"kind": "sign_in", "pid": "", "challenge": "xyz"}
+    assert await s.take_challenge("c-1") is None  # once
+    assert await s.credentials("p-1") == (False, {})
+    await s.set_password_hash("p-1", "hash")
+    await s.put_passkey("p-1", "cred-1", {"sign_count": 1, "label": "key"})
+    assert await s.password_hash("p-1") == "hash"
+    assert await s.credentials("p-1") == (True, {"cred-1": {"sign_count": 1, "label": "key"}})
+    assert await s.passkeys("p-1") == {"cred-1": {"sign_count": 1, "label": "key"}}
+    assert await s.passkey("p-1", "cred-1") == {"sign_count": 1, "label": "key"}
+    assert await s.passkey("p-1", "cred-2") is None
+    assert await s.claim_passkey("cred-1", "p-1") and await s.passkey_owner("cred-1") == "p-1"
+
+
+async def test_accounts_store_erases_a_players_scores(accounts_store: Any, r: Any) -> None:
+    s = accounts_store
+    if isinstance(s, FakeAccountsStore):
+        s.scores["duel"] |= {"p-1", "p-2"}
+        s.histories |= {"p-1", "p-2"}
+    else:
+        await r.hset(ratings_key("duel"), mapping={"p-1": "{}", "p-2": "{}"})
+        await r.zadd(leaderboard_key("duel"), {"p-1": 1.0, "p-2": 2.0})
+        await r.zadd(history_key("p-1"), {"g-1": 1})
+    await s.erase_scores("p-1", ["duel"])
+    if isinstance(s, FakeAccountsStore):
+        assert s.scores["duel"] == {"p-2"} and s.histories == {"p-2"}
+    else:
+        assert await r.hkeys(ratings_key("duel")) == [b"p-2"]
+        assert await r.zrange(leaderboard_key("duel"), 0, -1) == [b"p-2"]
+        assert not await r.exists(history_key("p-1"))
 
 
 @pytest.fixture(params=["fake", "redis"])

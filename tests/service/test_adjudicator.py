@@ -1,5 +1,5 @@
 """The adjudicator's behaviour through its ports (no server): its store and publisher are the
-in-memory fakes of tests/support/fakes.py (checked against the Redis store in
+in-memory fakes of tests/support/fakes (checked against the Redis store in
 tests/integration/test_store_contracts.py). A game of duel: the seed, the first-seat draw,
 then seat 0's call."""
 

@@ -1,5 +1,5 @@
 """The bot runner's capacity and back-pressure through its ports (no server, no gateway):
-the store is the in-memory fake of tests/support/fakes.py and each seat "plays" until the
+the store is the in-memory fake of tests/support/fakes and each seat "plays" until the
 test lets it finish."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The escrow's behaviour through its ports (no server): the store and the publisher are the
-in-memory fakes of tests/support/fakes.py (checked against the Redis store in
+in-memory fakes of tests/support/fakes (checked against the Redis store in
 tests/integration/test_store_contracts.py); commits are sealed to the test escrow key as the
 clients seal them (tests/support/sealing.py)."""
 

@@ -1,5 +1,5 @@
 """The lobby's tables through its ports (no server): the store and the publisher are the
-in-memory fakes of tests/support/fakes.py (checked against the Redis store in
+in-memory fakes of tests/support/fakes (checked against the Redis store in
 tests/integration/test_store_contracts.py). Requests carry the identity the gateway stamps
 from the token; the accounts are not involved in the table path."""
 

@@ -1,5 +1,5 @@
 """The scoring service's behaviour through its port (no server): the in-memory store of
-tests/support/fakes.py (checked against the Redis store in
+tests/support/fakes (checked against the Redis store in
 tests/integration/test_store_contracts.py)."""
 
 from __future__ import annotations

@@ -1,9 +1,11 @@
 """Generate the committed contract files; ``--check`` fails when they drift from the code.
 
-    python -m shared.protocol.schema_gen [--check]
+    python -m services.schemas [--check]
 
 Writes shared/protocol/schema/: one JSON Schema per message union (WebSocket, inter-service
 streams, lobby), openapi.json (the gateway's HTTP API) and asyncapi-<service>.json (faststream).
+It lives above the services because it composes their apps for their AsyncAPI and OpenAPI
+documents; the contract package (shared/protocol) imports no service.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-SCHEMA_DIR = Path(__file__).parent / "schema"
+import shared.protocol
+
+SCHEMA_DIR = Path(shared.protocol.__file__).resolve().parent / "schema"
 SERVICES = ("adjudicator", "escrow", "dealer", "scoring", "lobby", "bots", "gateway")
 
 

@@ -1,0 +1,148 @@
+"""services/escrow/ports.py ``EscrowStorePort`` in memory."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.escrow.ports import CloseInputs, Step
+from shared.protocol import internal as im
+from shared.runtime.jsonutil import loads
+from tests.support.fakes.common import FakeTimers
+
+
+class FakeEscrowStore:
+    """services/escrow/store.py: its Lua scripts' rules over dicts. Per (game, round): the
+    status (open | closing | closed), the round hash (spec, '#salts', '#opened', '#reveal',
+    '#skip/<slot>', '#skipped'), the commitments and the openings; per game the record (a
+    list of entries: the escrow's and, to end a game, the adjudicator's game_ended)."""
+
+    def __init__(self) -> None:
+        self.keys: dict[str, str] = {}  # esc:keys
+        self.status: dict[tuple[str, str], str] = {}
+        self.rounds: dict[str, dict[str, str]] = {}  # game id -> its round hash
+        self.commits: dict[tuple[str, str], dict[str, str]] = {}
+        self.openings: dict[str, dict[str, str]] = {}  # game id -> '<round>/<slot>' -> JSON
+        self.records: dict[str, list[dict[str, Any]]] = {}
+        self.ttl_ms: dict[str, int] = {}  # game id -> the longest TTL asked for its keys
+        self._timers = FakeTimers()
+
+    @property
+    def timers(self) -> FakeTimers:
+        return self._timers
+
+    async def seal_key(self, candidate: str) -> str:
+        return self.keys.setdefault("x25519", candidate)
+
+    async def round_spec(self, game_id: str, round_id: str) -> im.OpenRound | None:
+        raw = self.rounds.get(game_id, {}).get(round_id)
+        return None if raw is None else im.OpenRound.model_validate(loads(raw))
+
+    async def open_round(self, spec: im.OpenRound, timers: dict[str, int], entry: str,
+                         salts: str, now_ms: int) -> bool:
+        for member, due in timers.items():
+            await self._timers.arm(member, due)
+        key = (spec.game_id, spec.round_id)
+        if key in self.status:
+            return False
+        self.status[key] = "open"
+        rid = spec.round_id
+        self.rounds.setdefault(spec.game_id, {}).update({
+            rid: spec.model_dump_json(), rid + "#salts": salts, rid + "#opened": str(now_ms)})
+        self.records.setdefault(spec.game_id, []).append(loads(entry))
+        return True
+
+    def _ended(self, game_id: str) -> bool:
+        return any(e.get("type") == "game_ended" for e in self.records.get(game_id, [])[-3:])
+
+    def _done(self, game_id: str, round_id: str, slot: str) -> bool:
+        return (slot in self.commits.get((game_id, round_id), {})
+                or f"{round_id}#skip/{slot}" in self.rounds.get(game_id, {}))
+
+    def _step(self, game_id: str, round_id: str, slot_keys: list[str]) -> Step:
+        h = self.rounds.setdefault(game_id, {})
+        n = len(self.commits.get((game_id, round_id), {})) + int(h.get(round_id + "#skipped", 0))
+        if n < len(slot_keys):
+            return Step("ok", n)
+        self.status[(game_id, round_id)] = "closing"
+        return Step("ok", n, self._inputs(game_id, round_id, slot_keys))
+
+    def _inputs(self, game_id: str, round_id: str, slot_keys: list[str]) -> CloseInputs:
+        opened = self.openings.get(game_id, {})
+        return CloseInputs(
+            {k: loads(opened[f"{round_id}/{k}"]) for k in slot_keys
+             if f"{round_id}/{k}" in opened},
+            dict(self.commits.get((game_id, round_id), {})),
+            loads(self.rounds.get(game_id, {}).get(round_id + "#salts") or "{}"))
+
+    async def record_commit(self, game_id: str, round_id: str, slot: str, commitment: str,
+                            opening: str, previous: str, entry: str,
+                            slot_keys: list[str]) -> Step:
+        if self.status.get((game_id, round_id)) != "open" or self._ended(game_id):
+            return Step("closed")
+        if previous and not self._done(game_id, round_id, previous):
+            return Step("order")
+        if f"{round_id}#skip/{slot}" in self.rounds.get(game_id, {}):
+            return Step("timed_out")
+        commits = self.commits.setdefault((game_id, round_id), {})
+        if slot in commits:
+            return Step("dup")
+        commits[slot] = commitment
+        self.openings.setdefault(game_id, {})[f"{round_id}/{slot}"] = opening
+        self.records.setdefault(game_id, []).append(loads(entry))
+        return self._step(game_id, round_id, slot_keys)
+
+    async def time_out_slot(self, game_id: str, round_id: str, slot: str, previous: str,
+                            entry: str, slot_keys: list[str]) -> Step:
+        if self.status.get((game_id, round_id)) != "open" or self._ended(game_id):
+            return Step("closed")
+        if slot in self.commits.get((game_id, round_id), {}):
+            return Step("committed")
+        if previous and not self._done(game_id, round_id, previous):
+            return Step("order")
+        h = self.rounds.setdefault(game_id, {})
+        if f"{round_id}#skip/{slot}" in h:
+            return Step("dup")
+        h[f"{round_id}#skip/{slot}"] = "1"
+        h[round_id + "#skipped"] = str(int(h.get(round_id + "#skipped", 0)) + 1)
+        self.records.setdefault(game_id, []).append(loads(entry))
+        return self._step(game_id, round_id, slot_keys)
+
+    async def commitment(self, game_id: str, round_id: str, slot: str) -> str | None:
+        return self.commits.get((game_id, round_id), {}).get(slot)
+
+    async def commit_count(self, game_id: str, round_id: str) -> int:
+        return len(self.commits.get((game_id, round_id), {}))
+
+    async def begin_close(self, game_id: str, round_id: str) -> str:
+        st = self.status.get((game_id, round_id), "")
+        if st == "open":
+            self.status[(game_id, round_id)] = st = "closing"
+        return st
+
+    async def close_inputs(self, game_id: str, round_id: str,
+                           slot_keys: list[str]) -> CloseInputs:
+        return self._inputs(game_id, round_id, slot_keys)
+
+    async def close_round(self, game_id: str, round_id: str, closed: str, revealed: str,
+                          reveal: str) -> tuple[bool, int | None]:
+        await self._timers.drop(f"{game_id}|{round_id}")
+        h = self.rounds.setdefault(game_id, {})
+        raw = h.get(round_id + "#opened")
+        opened = None if raw is None else int(raw)
+        if self.status.get((game_id, round_id)) != "closing":
+            return False, opened
+        self.status[(game_id, round_id)] = "closed"
+        h[round_id + "#reveal"] = reveal
+        if not self._ended(game_id):
+            self.records.setdefault(game_id, []).extend([loads(closed), loads(revealed)])
+        return True, opened
+
+    async def reveal_of(self, game_id: str, round_id: str) -> im.RoundRevealed | None:
+        raw = self.rounds.get(game_id, {}).get(round_id + "#reveal")
+        return None if raw is None else im.RoundRevealed.model_validate(loads(raw))
+
+    async def arm_timer(self, member: str, due_ms: int, keep: bool = False) -> None:
+        await self._timers.arm(member, due_ms, keep)
+
+    async def extend_ttl(self, game_id: str, round_id: str, ttl_ms: int) -> None:
+        self.ttl_ms[game_id] = max(self.ttl_ms.get(game_id, 0), ttl_ms)
