@@ -1,4 +1,4 @@
-"""Search bots in the runner (issue 22): a seat of kind "easy", "normal" or "hard" plays the
+"""Search bots in the runner: a seat of kind "easy", "normal" or "hard" plays the
 game's ISMCTS bot (``shared.ai.search``) at that level.
 
 A search runs in a worker process of a small pool (``bots_search_workers``), never on the

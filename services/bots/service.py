@@ -120,7 +120,7 @@ class BotRunner:
     async def _play_through_gateway(self, seat: im.SeatBot) -> None:
         async with Client(self.settings.gateway_url, token=seat.token, http=self.http(),
                           compression=False) as c:
-            if seat.kind in SEARCH_KINDS:  # issue 22: ISMCTS in the worker pool
+            if seat.kind in SEARCH_KINDS:  # ISMCTS in the worker pool
                 await play_search_seat(c, seat.game_id, seat.kind, self.search)
             else:
                 await play_seat(c, seat.game_id, kind=seat.kind)

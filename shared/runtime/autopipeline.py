@@ -22,8 +22,7 @@ What does not change: commands are independent (no MULTI: what must be atomic is
 or an explicit ``pipeline(transaction=True)``, which bypass this); one caller's commands keep
 their order (it awaits each before issuing the next); replies are parsed by the same callbacks;
 nothing is retried (the connection's retry stays at 0, see shared/runtime/redis.py). A cluster
-client (``RedisCluster``) is not wrapped. ``EMPIRE_REDIS_AUTOPIPELINE=0`` turns it off (the A/B
-in bench/README.md, "Automatic pipelining").
+client (``RedisCluster``) is not wrapped. ``EMPIRE_REDIS_AUTOPIPELINE=0`` turns it off.
 """
 
 from __future__ import annotations
