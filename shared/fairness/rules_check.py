@@ -104,7 +104,7 @@ def replay(doc: dict[str, Any]) -> list[Problem]:
             add(where, "the record's public events of this step are not the engine's")
         state = result.state
     ended = next(e for e in rec if e["type"] == "game_ended")
-    if ended["outcome"].get("status") == "expired":  # ended by its lifetime (issue 28):
+    if ended["outcome"].get("status") == "expired":  # ended by its lifetime:
         node = game.next(state)  # wherever play stood, but not at its end
         if isinstance(node, Terminal):
             add("game_ended", "an expired outcome for a game the engine had ended: it must "

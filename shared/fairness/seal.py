@@ -1,4 +1,4 @@
-"""Sealed openings (issue 20 item 3; FAIRNESS.md §Escrow): a seat's opening is encrypted to the
+"""Sealed openings (FAIRNESS.md §Escrow): a seat's opening is encrypted to the
 escrow's X25519 public key, so the gateway, the streams and the logs carry only ciphertext.
 
 HPKE (RFC 9180) base mode, DHKEM(X25519, HKDF-SHA256) / HKDF-SHA256 / ChaCha20-Poly1305, one
@@ -51,8 +51,8 @@ def new_private_key() -> str:
 @functools.lru_cache(maxsize=8)
 def _private(private_hex: str) -> X25519PrivateKey:
     """The key object of a private key, built once per key: the escrow has one key and opens
-    every commit with it, and building the object (it derives the public key) was ~5% of the
-    escrow's CPU when done per commit (issue 25). The escrow holds the key's hex anyway."""
+    every commit with it, and building the object (it derives the public key) costs ~5% of the
+    escrow's CPU when done per commit. The escrow holds the key's hex anyway."""
     return X25519PrivateKey.from_private_bytes(bytes.fromhex(private_hex))
 
 

@@ -1,4 +1,4 @@
-"""Signed commands (issue 20 item 4; FAIRNESS.md §Seats): what a seat's session key signs.
+"""Signed commands (FAIRNESS.md §Seats): what a seat's session key signs.
 Standard library only (the verifier uses it with shared/fairness/ed25519.py).
 
 Each ``act`` and ``commit`` a client sends is signed with its session key (Ed25519, a fresh
