@@ -1,4 +1,4 @@
-"""Namespace the installed distributions at build time (issue 24, item 3), the way pip vendors
+"""Namespace the installed distributions at build time, the way pip vendors
 its dependencies: the repository keeps its top-level packages (``shared``, ``services``,
 ``clients``: the guide mandates them, and ``python -m services.X`` runs from the tree), and a
 wheel ships copies of them under one root package (``empire_hall``, ``empire_hall_sdk``) with

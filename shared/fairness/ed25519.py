@@ -1,9 +1,9 @@
 """Ed25519 signature verification (RFC 8032 §5.1.7), stdlib only, for the verifier
 (shared/fairness/verify.py must run without this project's dependencies).
 
-Used by the verifier's class ``signature`` (each act/commit signed by the seat's session key,
-the signatures kept in the record; shared/fairness/signing.py). Verification only: it handles
-public data, so it need not be constant-time. The cofactored group equation
+Used by the verifier's class ``signature`` (each act/commit signed by the
+seat's session key, the signatures kept in the record; shared/fairness/signing.py). Verification
+only: it handles public data, so it need not be constant-time. The cofactored group equation
 [8][S]B = [8]R + [8][k]A is checked, as RFC 8032 specifies; S must be below L and A and R must
 decode to curve points, else the signature is refused. It is computed as
 [8]([S]B - [k]A - R) = 0, with [S]B and [k](-A) in one joint double-and-add.

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from shared.fairness.verify import Problem
+from shared.fairness.problems import Problem
 from shared.rules import registry
 from shared.rules.api import Chance, Rejection, SealedSlot, Simultaneous, Terminal, Turn
 from shared.rules.replay import MOVE

@@ -178,8 +178,8 @@ def test_the_client_tests_run_on_node_22_with_no_flag() -> None:
 
 def test_js_client_has_no_websocket_or_fairness_code_of_its_own() -> None:
     """One fairness implementation for the browser and Node (the page's modules, imported),
-    and the platform's WebSocket: no RFC 6455 framing, no hashing or LP in the client file."""
-    text = CLIENT.read_text()
+    and the platform's WebSocket: no RFC 6455 framing, no hashing or LP in the client's files."""
+    text = "".join(p.read_text() for p in sorted(CLIENT.parent.glob("*.mjs")))
     static = "../../services/gateway/static/"
     for module in ("fairness-core.mjs", "seal.mjs", "signing.mjs"):
         assert f'from "{static}{module}"' in text, module

@@ -21,7 +21,7 @@ from redis.exceptions import NoPermissionError, ResponseError
 
 from clients.sdk import Client
 from clients.sdk.bot_player import play_seat
-from clients.sdk.client import _escrow_key
+from clients.sdk.session import escrow_key_of
 from services.lobby.rpc import decode
 from services.supervisor import Proc, Supervisor
 from shared.fairness.commitments import commitment, new_nonce
@@ -70,7 +70,7 @@ async def test_the_gateways_password_forges_no_seat(hall: Supervisor) -> None:
         seat, victim = game.seat, a.player_id
         await b.register_session_key()  # a real, registered key of the other player
         await a.register_session_key()
-        escrow = await _escrow_key(game, "entropy", 30)
+        escrow = await escrow_key_of(game, "entropy", 30)
         slot = f"s{seat}"
         mallory = SessionKey()  # the attacker's own key: nobody registered it
 

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from clients.sdk import client as sdk
+from clients.sdk import connection as sdk
 from clients.sdk.client import WATCH_TRIES, Client, GameSession
 
 pytestmark = pytest.mark.unit
