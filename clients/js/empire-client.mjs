@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Empire Hall: a complete minimal client for Node 20+, with no npm dependencies: this file and
-// the fairness module it shares with the web page (services/gateway/static/fairness-core.mjs).
+// the fairness module it shares with the web page (clients/web/fairness-core.mjs).
 //
 //   node [--experimental-websocket: Node 20/21 only] clients/js/empire-client.mjs \
 //        --url http://127.0.0.1:8000 --name ada [--game duel] [--seats 2] \
@@ -42,17 +42,17 @@ export const WATCH_VERSION = 3;
 
 import {
   canonical, commitment, verifyRecord,
-} from "../../services/gateway/static/fairness-core.mjs";
-import { sealOpening } from "../../services/gateway/static/seal.mjs";
-import { SessionKey } from "../../services/gateway/static/signing.mjs";
+} from "../web/fairness-core.mjs";
+import { sealOpening } from "../web/seal.mjs";
+import { SessionKey } from "../web/signing.mjs";
 
 export {
   ESCROW_DOMAIN, DEFAULT_DOMAIN, SEED_DOMAIN, GAME_KEY_DOMAIN, lp, canonical, canonicalJson,
   sha256, hmac, commitment, defaultCommitment, commitmentsRoot, seedCommitment, gameKey, draw,
   verifyRecord,
-} from "../../services/gateway/static/fairness-core.mjs";
-export { sealOpening, openSealed } from "../../services/gateway/static/seal.mjs";
-export { SessionKey, message as signedMessage } from "../../services/gateway/static/signing.mjs";
+} from "../web/fairness-core.mjs";
+export { sealOpening, openSealed } from "../web/seal.mjs";
+export { SessionKey, message as signedMessage } from "../web/signing.mjs";
 
 // ---------------------------------------------------------------------------------------
 // WebSocket: the platform's (WHATWG WebSocket: stable in Node 22+, behind

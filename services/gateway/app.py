@@ -1,7 +1,7 @@
 """gateway composition root: ``create_app(settings)`` builds the gateway — HTTP (lobby,
 matches, results, replays, leaderboards) + one WebSocket per player — and its stream side
 (the game fan-out shards it watches, and the ``gw:updates`` channel). Nothing runs at
-import; ``python -m services.gateway`` and the uvicorn entry (services/gateway/server.py)
+import; ``python -m services.gateway`` and the uvicorn entry (services/gateway/edge/server.py)
 call it. It holds no game state: it relays the watcher's own streams."""
 
 from __future__ import annotations
@@ -13,24 +13,24 @@ from typing import Any
 from fastapi import FastAPI
 from faststream.redis import StreamSub
 
-from services.gateway.chat import Chat
-from services.gateway.fanout import ShardReader
-from services.gateway.http_errors import add_handlers
-from services.gateway.http_guard import HttpGuard
-from services.gateway.http_metrics import HttpMetrics
-from services.gateway.hub import Hub
-from services.gateway.limits import get_limits
-from services.gateway.lobby_rpc import LobbyRpc
-from services.gateway.memory_guard import MemoryGuard
-from services.gateway.micro_cache import MicroCache
-from services.gateway.quotas import Quotas
-from services.gateway.replays import ReplayBoards
-from services.gateway.routes import accounts, admin, games, health, matches, pages, tables
-from services.gateway.security_headers import SecurityHeaders
+from services.gateway.auth.sessions import Revocations
+from services.gateway.chat.table_talk import Chat
+from services.gateway.edge.http_errors import add_handlers
+from services.gateway.edge.http_guard import HttpGuard
+from services.gateway.edge.http_metrics import HttpMetrics
+from services.gateway.edge.limits import get_limits
+from services.gateway.edge.memory_guard import MemoryGuard
+from services.gateway.edge.micro_cache import MicroCache
+from services.gateway.edge.quotas import Quotas
+from services.gateway.edge.security_headers import SecurityHeaders
+from services.gateway.edge.websocket import Edge
+from services.gateway.fanout.hub import Hub
+from services.gateway.fanout.shards import ShardReader
+from services.gateway.lobby.rpc import LobbyRpc
+from services.gateway.replays.boards import ReplayBoards
+from services.gateway.routes import accounts, admin, games, health, matches, play, tables, web
 from services.gateway.service import Gateway
-from services.gateway.sessions import Revocations
 from services.gateway.store import GatewayStore
-from services.gateway.ws import Edge
 from shared.protocol import streams
 from shared.runtime import bus, tracing
 from shared.runtime.archive import ValkeyArchive
@@ -93,18 +93,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   openapi_url="/openapi.json" if docs else None,
                   generate_unique_id_function=lambda route: route.name)  # operationId: the name
     app.state.gateway = gw
-    app.mount("/static", pages.static_files(), name="static")
-    # rate limits per IP / player / sign-up and the body bound (services/gateway/http_guard.py)
+    app.mount("/static", web.static_files(), name="static")
+    # rate limits per IP / player / sign-up and the body bound (services/gateway/edge/http_guard.py)
     app.add_middleware(HttpGuard, limits=gw.limits, quotas=gw.quotas,
                        secrets=lambda: settings.verify_secrets)
     app.add_middleware(HttpMetrics)  # by route template, refusals of the guard included
     app.add_middleware(SecurityHeaders)  # outermost: CSP and friends on every response
     add_handlers(app, gw.logger)
-    app.include_router(pages.router)
+    app.include_router(web.router)
     app.include_router(health.router)
     if settings.public_metrics:  # off the public port unless the operator enables it
         app.include_router(health.metrics_router)
     for module in (games, accounts, admin, tables, matches):
         app.include_router(module.router)
-    app.include_router(pages.ws_router)
+    app.include_router(play.router)
     return app

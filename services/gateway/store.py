@@ -1,13 +1,13 @@
 """The gateway's reads of Redis for the HTTP routes: the public streams of a game (record,
 public log, spectator view), its result, leaderboards, histories and the erased players. The
-hub, quotas, chat and sessions keep their own keys (services/gateway/hub.py and friends)."""
+hub, quotas, chat and sessions keep their own keys (services/gateway/fanout/hub.py and friends)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
 
-from services.gateway import erased
+from services.gateway.fanout import erased
 from shared.protocol import keys
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import loads, text
@@ -70,5 +70,5 @@ class GatewayStore:
         return loads(raw[0]) if raw and raw[0] else None
 
     async def erased(self, ids: Iterable[Any]) -> set[str]:
-        """Which of ``ids`` are deleted players (services/gateway/erased.py)."""
+        """Which of ``ids`` are deleted players (services/gateway/fanout/erased.py)."""
         return await erased.erased(self.redis, ids)

@@ -559,7 +559,7 @@ class Accounts:
         """The player's rating rows, leaderboard places and game history go (the scoring
         service's keys, one command each; the other seats' ratings and every game's record
         stay). The gateway also leaves out of the leaderboard and the history whatever a game
-        that ends after this rates (services/gateway/erased.py)."""
+        that ends after this rates (services/gateway/fanout/erased.py)."""
         async with self.redis.pipeline(transaction=False) as pipe:
             for game in registry.names():
                 pipe.hdel(ratings_key(game), pid)

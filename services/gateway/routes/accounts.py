@@ -7,10 +7,10 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from services.gateway.deps import Auth, Gw
-from services.gateway.lobby_requests import body_schema, json_object, lobby_request, path_id
+from services.gateway.auth.sessions import agent
+from services.gateway.lobby.requests import body_schema, json_object, lobby_request, path_id
+from services.gateway.routes.deps import Auth, Gw
 from services.gateway.service import stamp
-from services.gateway.sessions import agent
 from shared.protocol import http as hm
 from shared.protocol import lobby as lm
 from shared.protocol.http import typed

@@ -6,12 +6,12 @@ Authentication (issue #19), never in the URL: the ``Sec-WebSocket-Protocol`` off
 first frame ``{"type": "auth", "token": "<access token>"}`` within EMPIRE_WS_AUTH_TIMEOUT_S.
 A token in the URL (``/ws?token=``: proxies and access logs record URLs) is refused
 (``auth/invalid_token``, close 4401) and never read. The ``Origin`` is checked first
-(services/gateway/sessions.py). A socket whose session is revoked is closed 4401 with the
+(services/gateway/auth/sessions.py). A socket whose session is revoked is closed 4401 with the
 reason ``auth/revoked_session``.
 
 Close codes: 4401 (bad, expired or revoked token), 4403 (Origin not allowed, after a typed
 ``auth/bad_origin``), 4029 (too many open sockets for the player or its address,
-after a typed ``message/rate_limited``), 4008 (slow consumer: services/gateway/outbound.py),
+after a typed ``message/rate_limited``), 4008 (slow consumer: services/gateway/fanout/outbound.py),
 1013 (this gateway process holds EMPIRE_WS_MAX_SOCKETS: try again, another replica may
 serve). A hostile frame (not UTF-8, not JSON, too deep, too big) gets a typed ``rejected``
 and the socket stays open.
@@ -29,15 +29,15 @@ import structlog
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
-from services.gateway import json_guard
-from services.gateway.chat import CHAT_FRAMES, Chat
-from services.gateway.client_ip import client_ip
-from services.gateway.hub import Connection, Hub
-from services.gateway.limits import GatewayLimits, get_limits
-from services.gateway.outbound import Close, Outbound
-from services.gateway.quotas import Quotas, Slots, Verdict
-from services.gateway.ratelimit import TokenBucket
-from services.gateway.sessions import BAD_ORIGIN, Revocations, origin_allowed
+from services.gateway.auth.sessions import BAD_ORIGIN, Revocations, origin_allowed
+from services.gateway.chat.table_talk import CHAT_FRAMES, Chat
+from services.gateway.edge import json_guard
+from services.gateway.edge.client_ip import client_ip
+from services.gateway.edge.limits import GatewayLimits, get_limits
+from services.gateway.edge.quotas import Quotas, Slots, Verdict
+from services.gateway.edge.ratelimit import TokenBucket
+from services.gateway.fanout.hub import Connection, Hub
+from services.gateway.fanout.outbound import Close, Outbound
 from shared.protocol import client as cm
 from shared.protocol import internal as im
 from shared.protocol import server as sm
@@ -78,7 +78,7 @@ class Edge:
         self.out = outbox if outbox is not None else broker  # stream publishes
         self.limits = limits or get_limits()
         self.quotas = quotas
-        self.chat: Chat | None = None  # table talk (services/gateway/chat.py), set by the app
+        self.chat: Chat | None = None  # table talk (chat/table_talk.py), set by the app
         self.open = 0  # sockets of this process
 
     async def _refuse(self, ws: WebSocket, frame: dict[str, Any], code: int) -> None:
@@ -328,7 +328,7 @@ def _binary(data: bytes) -> dict[str, Any]:
 
 def _closer(ws: WebSocket, grace_s: float) -> Close:
     """Close the socket at once, even while a send is blocked on it: the gateway's server
-    (services/gateway/server.py) writes the close frame and cuts the socket after
+    (services/gateway/edge/server.py) writes the close frame and cuts the socket after
     ``grace_s``; elsewhere an ordinary close, bounded by ``grace_s``."""
     close_now = ws.scope.get("extensions", {}).get("empire.close_now", {}).get("call")
 

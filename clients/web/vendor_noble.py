@@ -1,15 +1,15 @@
 """Vendor the @noble packages the page and the Node client use for sealed openings
-(static/seal.mjs): X25519 (@noble/curves), ChaCha20-Poly1305 (@noble/ciphers), HKDF-SHA256
-(@noble/hashes); and for signed commands (static/signing.mjs, static/fairness-core.mjs):
+(clients/web/seal.mjs): X25519 (@noble/curves), ChaCha20-Poly1305 (@noble/ciphers), HKDF-SHA256
+(@noble/hashes); and for signed commands (signing.mjs, fairness-core.mjs):
 Ed25519 (@noble/curves' ed25519.js, the same entry point). Run from the directory holding
 the unpacked ``npm pack`` tarballs::
 
     npm pack @noble/curves@2.4.0 @noble/ciphers@2.4.0 @noble/hashes@2.4.0
     for p in curves ciphers hashes; do mkdir -p $p && tar xzf noble-$p-2.4.0.tgz -C $p; done
-    python services/gateway/vendor_noble.py /that/dir
+    python clients/web/vendor_noble.py /that/dir
 
 It copies the ES modules reachable from the entry points below (and each package's LICENSE)
-into static/vendor/noble-<name>/, with two changes only: a bare import of another @noble
+into clients/web/vendor/noble-<name>/, with two changes only: a bare import of another @noble
 package becomes a relative path (the page has no import map: CSP script-src 'self' would
 refuse an inline one), and the ``//# sourceMappingURL`` line is dropped (the maps are not
 vendored). Then it prints the SHA-256 of every file for tests/unit/platform/test_seal.py's pin.
@@ -22,7 +22,7 @@ import re
 import sys
 from pathlib import Path
 
-VENDOR = Path(__file__).parent / "static" / "vendor"
+VENDOR = Path(__file__).parent / "vendor"
 ENTRIES = {"curves": ["ed25519.js"], "ciphers": ["chacha.js"],
            "hashes": ["hkdf.js", "sha2.js", "hmac.js", "utils.js"]}
 _IMPORT = re.compile(r"""(\bfrom\s*|\bimport\s*)(['"])([^'"]+)\2""")

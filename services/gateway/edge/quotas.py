@@ -9,7 +9,7 @@ works on a cluster too).
   slots every third of EMPIRE_WS_SLOT_TTL_S and removes them on close; a dead replica's
   slots lapse after the TTL.
 
-Each replica keeps its own view of the rates (services/gateway/local_rates.py): a request
+Each replica keeps its own view of the rates (services/gateway/edge/local_rates.py): a request
 the cluster's last known state already refuses is refused without a Valkey call (pre-check),
 and when the Valkey call fails (Valkey down or slow, a missing ACL permission) the request is
 decided by that view, at the same rate and burst per subject, instead of passing unlimited.
@@ -33,10 +33,10 @@ from typing import Any
 import structlog
 from redis.exceptions import NoScriptError, RedisError
 
-from services.gateway import edge_metrics
-from services.gateway.client_ip import within
-from services.gateway.limits import GatewayLimits
-from services.gateway.local_rates import LocalRates
+from services.gateway.edge import metrics as edge_metrics
+from services.gateway.edge.client_ip import within
+from services.gateway.edge.limits import GatewayLimits
+from services.gateway.edge.local_rates import LocalRates
 from shared.protocol import keys
 
 log = structlog.get_logger("gateway")

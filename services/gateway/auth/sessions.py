@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 import structlog
 
-from services.gateway.hub import Hub
+from services.gateway.fanout.hub import Hub
 from shared.protocol import keys
 from shared.runtime import tokens
 from shared.runtime.jsonutil import text

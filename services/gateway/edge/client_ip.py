@@ -10,7 +10,7 @@ import ipaddress
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from services.gateway.limits import Network
+from services.gateway.edge.limits import Network
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 

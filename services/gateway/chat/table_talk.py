@@ -28,7 +28,7 @@ Nothing here is part of a game's record: the verifier and the audit bundle never
 adjudicator copies the channels into the game's archive (``"chat"``).
 
 A deleted player's messages stay, shown as the "deleted player"'s (history, the live frames
-and the HTTP chat of a game: services/gateway/erased.py, from ``lobby:erased`` when read).
+and the HTTP chat of a game: services/gateway/fanout/erased.py, from ``lobby:erased`` when read).
 """
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ from typing import Any
 import structlog
 from redis.exceptions import NoScriptError
 
-from services.gateway import erased
-from services.gateway.hub import Connection, Hub
-from services.gateway.quotas import Quotas
+from services.gateway.edge.quotas import Quotas
+from services.gateway.fanout import erased
+from services.gateway.fanout.hub import Connection, Hub
 from shared.identity.chat_text import BadText, clean
 from shared.protocol import client as cm
 from shared.protocol import keys, streams

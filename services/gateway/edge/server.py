@@ -1,5 +1,5 @@
 """The gateway's HTTP server: uvicorn (h11 + websockets sans-I/O) with guards of its own
-against slow and hostile clients, configured from services/gateway/limits.py.
+against slow and hostile clients, configured from services/gateway/edge/limits.py.
 
 uvicorn bounds the idle time between two requests (``timeout_keep_alive``) and the number of
 connections and tasks (``limit_concurrency``: HTTP 503 beyond it), but not how long a client
@@ -48,10 +48,10 @@ from fastapi import FastAPI
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-from services.gateway import edge_metrics
-from services.gateway.client_ip import within
-from services.gateway.hub import Hub
-from services.gateway.limits import GatewayLimits
+from services.gateway.edge import metrics as edge_metrics
+from services.gateway.edge.client_ip import within
+from services.gateway.edge.limits import GatewayLimits
+from services.gateway.fanout.hub import Hub
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("gateway")
@@ -83,7 +83,7 @@ def limited_429(retry_after_s: int) -> bytes:
 
 
 # peer address -> seconds until its next request fits (0: parse and decide as usual);
-# services/gateway/quotas.py Quotas.http_refused_now
+# services/gateway/edge/quotas.py Quotas.http_refused_now
 EarlyRefusal = Callable[[str], int]
 
 
@@ -200,7 +200,7 @@ class GuardedH11Protocol(H11Protocol):
 
     def _refused_early(self) -> int:
         """Seconds to wait when the peer is already over its HTTP rate (this replica's view:
-        services/gateway/local_rates.py), else 0. A trusted proxy's connections carry other
+        services/gateway/edge/local_rates.py), else 0. A trusted proxy's connections carry other
         clients' requests (X-Forwarded-For): those are decided per request, as usual."""
         if self.early is None:
             return 0
@@ -311,7 +311,7 @@ def guarded_protocols(limits: GatewayLimits, early: EarlyRefusal | None = None,
 
 class DrainingServer(uvicorn.Server):
     """uvicorn's server with a gradual drain on SIGTERM: stop accepting, fail readiness, close
-    the WebSockets with 1012 spread over EMPIRE_DRAIN_S (services.gateway.hub.Hub.drain),
+    the WebSockets with 1012 spread over EMPIRE_DRAIN_S (services.gateway.fanout.hub.Hub.drain),
     then uvicorn's own shutdown. Keep the orchestrator's grace period above EMPIRE_DRAIN_S
     plus the stream consumers' shutdown deadline."""
 
@@ -339,7 +339,7 @@ def config(settings: Settings, limits: GatewayLimits, app: FastAPI,
         app, host=settings.host, port=settings.port, loop=loop, log_level="warning",
         log_config=None,  # uvicorn's records go to the JSON root handler (shared.runtime.logging)
         http=http, ws=ws, ws_max_size=settings.max_message_bytes * 4,
-        proxy_headers=False,  # client addresses: services/gateway/client_ip.py
+        proxy_headers=False,  # client addresses: services/gateway/edge/client_ip.py
         timeout_keep_alive=limits.http_keep_alive_s,
         # uvicorn counts WebSockets among its connections: room for both, within the
         # process's descriptors (connection_cap; the guard above sheds the excess at once)

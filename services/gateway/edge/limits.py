@@ -30,7 +30,7 @@ class GatewayLimits(BaseSettings):
     http_max_body_bytes: int = Field(16 * 1024, ge=1024)
     json_max_depth: int = Field(32, ge=4, le=512)
     ws_move_max_bytes: int = Field(4096, ge=512, le=8192)  # <= streams.MOVE_FRAME
-    # slow HTTP clients (the server's own guards, services/gateway/server.py)
+    # slow HTTP clients (the server's own guards, services/gateway/edge/server.py)
     http_head_timeout_s: float = Field(10.0, gt=0)  # first byte .. end of the request head
     http_body_timeout_s: float = Field(30.0, gt=0)  # end of the head .. end of the body
     http_write_timeout_s: float = Field(30.0, gt=0)  # a response the client does not read
@@ -49,10 +49,10 @@ class GatewayLimits(BaseSettings):
     # on one game add nothing but fan-out work): message/rate_limited
     ws_watches_per_game: int = Field(4, ge=1)
     # the lobby listing (GET /api/tables) reused per replica this long (0: off), whatever the
-    # number of callers: services/gateway/micro_cache.py
+    # number of callers: services/gateway/edge/micro_cache.py
     listing_cache_ms: int = Field(500, ge=0, le=5_000)
     # Valkey memory: from this fraction of maxmemory on, new players, tables and games are
-    # refused 503 storage/full; running games' moves go on (services/gateway/memory_guard.py)
+    # refused 503 storage/full; running games' moves go on (services/gateway/edge/memory_guard.py)
     memory_soft_limit: float = Field(0.85, gt=0, le=1)
     # rate limits and quotas (Redis, shared by the replicas; keys rl:*)
     rate_limits: bool = True

@@ -2,15 +2,14 @@
 
 A connection watching game G as seat s receives entries of ``g:{G}:v:<s>`` (its own view
 stream) and ``g:{G}:rec`` (the public record); a spectator receives ``g:{G}:v:spec``. Nothing
-else is ever read for a client, but the chat channels it joined (services/gateway/chat.py:
-``chat_notify`` fan-out entries, handed to ``on_chat``) and which of a watched game's players
-were deleted (shown anonymized: services/gateway/erased.py). Every gateway replica reads the
-fan-out shards of the games its sockets watch (services/gateway/fanout.py: ``want`` before a
-watch's first read) and pumps the watchers of the games named there; a slow sweep catches
-anything missed.
+else is ever read for a client, but the chat channels it joined (services/gateway/chat/) and
+which of a watched game's players were deleted (shown anonymized: fanout/erased.py). Every
+gateway replica reads the fan-out shards of the games its sockets watch (fanout/shards.py:
+``want`` before a watch's first read) and pumps the watchers of the games named there; a slow
+sweep catches anything missed.
 
 The fan-out never waits for a client: it reads Redis and appends to each connection's
-bounded outbound queue (services/gateway/outbound.py); every socket send happens in the
+bounded outbound queue (services/gateway/fanout/outbound.py); every socket send happens in the
 connection's own writer task, and no lock is held across one. A record backlog (a fresh
 ``watch`` of a long game, a watcher that fell a page behind) is paged by the connection's own
 task, one page whenever its queue has room, never through the shared fan-out.
@@ -41,8 +40,8 @@ import structlog
 from cachetools import LRUCache
 from pydantic import ValidationError
 
-from services.gateway import erased
-from services.gateway.outbound import Outbound
+from services.gateway.fanout import erased
+from services.gateway.fanout.outbound import Outbound
 from shared.protocol import internal as im
 from shared.protocol.streams import Keys
 from shared.protocol.versions import COMBINED_FRAMES_VERSION
@@ -140,11 +139,11 @@ class Hub:
         self.by_player: dict[str, set[Connection]] = defaultdict(set)
         # a game's metadata never changes once written: the least recently used go first
         self._meta: LRUCache[str, dict[str, Any]] = LRUCache(maxsize=50_000)
-        # chat channels joined here (services/gateway/chat.py) and its fan-out handler
+        # chat channels joined here (services/gateway/chat/table_talk.py) and its fan-out handler
         self.rooms: dict[str, set[Connection]] = defaultdict(set)
         self.on_chat: Callable[[list[dict[str, Any]]], Awaitable[None]] | None = None
         self._active: dict[str, float] = {}  # game -> last fan-out (monotonic)
-        # the fan-out reader's hook (services/gateway/fanout.py ShardReader.want): the game's
+        # the fan-out reader's hook (services/gateway/fanout/shards.py ShardReader.want): the game's
         # shard is read from now on; awaited before a watch's first read (no gap)
         self.want: Callable[..., Awaitable[None]] | None = None
 
@@ -241,7 +240,7 @@ class Hub:
             game = str(meta.get("game", ""))
             players = meta.get("players", [])
             # deleted players' seats are shown anonymized, in the replayed game_created too
-            # (services/gateway/erased.py); looked up once per watch
+            # (services/gateway/fanout/erased.py); looked up once per watch
             gone = await erased.erased(self.redis, erased.row_ids(players))
             names = erased.names(players, gone)
         w = Watch(game_id=game_id, seat=seat, record_id=after_record, catching_up=True,
@@ -487,7 +486,7 @@ class Hub:
                 dirty[gid] = None
                 continue
             if body.get("type") in ("chat_notify", "mutes_changed"):
-                chat.append(body)  # services/gateway/chat.py
+                chat.append(body)  # services/gateway/chat/table_talk.py
                 continue
             try:
                 msg = im.GATEWAY_INPUT.validate_python(body)

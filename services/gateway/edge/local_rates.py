@@ -1,4 +1,4 @@
-"""Each gateway replica's own view of the cluster's GCRA rates (services/gateway/quotas.py),
+"""Each gateway replica's own view of the cluster's GCRA rates (services/gateway/edge/quotas.py),
 one "theoretical arrival time" (TAT, µs of wall time) per limited subject, in a bounded LRU.
 
 Two uses (issue 28):

@@ -22,7 +22,7 @@ from typing import Any
 
 import structlog
 
-from services.gateway import edge_metrics
+from services.gateway.edge import metrics as edge_metrics
 
 log = structlog.get_logger("gateway")
 

@@ -1,7 +1,7 @@
 """ASGI middleware in front of every HTTP route and the WebSocket handshake: the rate limits
-of services/gateway/quotas.py and the request body bound.
+of services/gateway/edge/quotas.py and the request body bound.
 
-* Per client IP (services/gateway/client_ip.py): every request and WebSocket handshake
+* Per client IP (services/gateway/edge/client_ip.py): every request and WebSocket handshake
   (EMPIRE_HTTP_PER_S / _BURST) and sign-ups and sign-ins (EMPIRE_SIGNUP_PER_MIN / _BURST:
   guests, password and passkey sign-in, refresh; the lobby also counts failed sign-ins per
   account name); addresses in
@@ -22,10 +22,10 @@ from collections.abc import Callable
 import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from services.gateway import edge_metrics
-from services.gateway.client_ip import client_ip
-from services.gateway.limits import GatewayLimits
-from services.gateway.quotas import Quotas, Verdict
+from services.gateway.edge import metrics as edge_metrics
+from services.gateway.edge.client_ip import client_ip
+from services.gateway.edge.limits import GatewayLimits
+from services.gateway.edge.quotas import Quotas, Verdict
 from shared.runtime import tokens
 
 PROBES = frozenset({"/healthz", "/readyz", "/metrics"})
@@ -82,7 +82,7 @@ class HttpGuard:
         bot = player is not None and player.startswith("b-")
         # every request counts against its address's HTTP rate first, a refused sign-up too:
         # so a sign-up flood past that rate is refused as its connections are accepted
-        # (services/gateway/server.py), like any other flood
+        # (services/gateway/edge/server.py), like any other flood
         if not bot:
             v = await self.quotas.http(ip)
             if not v.ok:
@@ -116,7 +116,7 @@ class HttpGuard:
         """The typed 429. An HTTP request's connection is closed after it (``Connection:
         close``): its body is never read, and a client over its rate comes back on a new
         connection, which the server refuses as it is accepted while the address is still
-        over its HTTP rate (services/gateway/server.py): about 0.12 ms of the gateway's CPU
+        over its HTTP rate (services/gateway/edge/server.py): about 0.12 ms of the gateway's CPU
         instead of ~0.25 ms for a request parsed on a kept-alive connection."""
         headers = {"Retry-After": str(v.retry_after_s)}
         if scope["type"] == "http":

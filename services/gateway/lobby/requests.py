@@ -1,6 +1,6 @@
 """What the lobby routes take from a client, refused typed unless valid: the JSON body
 (Content-Type application/json, within EMPIRE_HTTP_MAX_BODY_BYTES, parsed by
-services/gateway/json_guard.py) and the ids in the path. The lobby receives a request rebuilt
+services/gateway/edge/json_guard.py) and the ids in the path. The lobby receives a request rebuilt
 from its validated model (shared/protocol/lobby.py) with the identity stamped from the
 token, never the client's raw body: a client that names ``op``, ``player_id`` or another
 field the gateway sets is refused, not overridden.
@@ -14,9 +14,10 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 
-from services.gateway import edge_metrics, json_guard
-from services.gateway.http_errors import HttpError
-from services.gateway.limits import GatewayLimits
+from services.gateway.edge import json_guard
+from services.gateway.edge import metrics as edge_metrics
+from services.gateway.edge.http_errors import HttpError
+from services.gateway.edge.limits import GatewayLimits
 from shared.protocol.versions import KNOWN_PROTOCOL_VERSIONS
 
 M = TypeVar("M", bound=BaseModel)
@@ -40,7 +41,7 @@ def _refuse(status: int, code: str, message: str, reason: str) -> HttpError:
 
 async def json_object(request: Request, limits: GatewayLimits,
                       required: bool = True) -> dict[str, Any]:
-    body = await request.body()  # bounded by the middleware (services/gateway/http_guard.py)
+    body = await request.body()  # bounded by the middleware (services/gateway/edge/http_guard.py)
     if not body.strip():
         if required:
             raise _refuse(400, "message/malformed", "a JSON object body is required", "empty")
