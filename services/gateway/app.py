@@ -1,4 +1,4 @@
-"""gateway composition root: ``create_app(settings)`` builds the gateway — HTTP (lobby,
+"""The gateway's composition root: ``create_app(settings)`` builds the gateway — HTTP (lobby,
 matches, results, replays, leaderboards) + one WebSocket per player — and its stream side
 (the game fan-out shards it watches, and the ``gw:updates`` channel). Nothing runs at
 import; ``python -m services.gateway`` and the uvicorn entry (services/gateway/edge/server.py)
@@ -25,7 +25,7 @@ from services.gateway.edge.quotas import Quotas
 from services.gateway.edge.security_headers import SecurityHeaders
 from services.gateway.edge.websocket import Edge
 from services.gateway.fanout.hub import Hub
-from services.gateway.fanout.shards import ShardReader
+from services.gateway.fanout.shards import ShardReader, Shards
 from services.gateway.lobby.rpc import LobbyRpc
 from services.gateway.replays.boards import ReplayBoards
 from services.gateway.routes import accounts, admin, games, health, matches, play, tables, web
@@ -41,26 +41,26 @@ from shared.runtime.settings import Settings, get_settings
 
 
 def build(settings: Settings) -> Gateway:
-    """The gateway's parts on one Redis client and one broker, ``gw:updates`` subscribed."""
+    """The gateway's parts on one Redis client and one broker, each given its collaborators
+    as it is built; ``gw:updates`` subscribed."""
     logger = configure_logging("gateway", settings.log_level, settings.log_json)
     tracing.configure_tracing("gateway", settings.otlp_endpoint)
     broker = bus.make_broker(settings, logger=logger)
     redis = client(settings)
-    hub = Hub(redis)
     limits = get_limits()
+    outbox = Outbox(redis)  # stream publishes, pipelined
+    # the game fan-out: only the shards of the games watched here
+    shards = Shards(redis, settings.gw_shards)
+    hub = Hub(redis, want=shards.want)
+    fanout = ShardReader(redis, shards, hub.by_game.keys, hub.deliver_batch)
     quotas = Quotas(redis, limits, settings.instance)
     revocations = Revocations(settings, redis, hub)
-    edge = Edge(settings, hub, broker, Outbox(redis), limits, quotas, revocations)
-    chat = Chat(redis, settings, hub, quotas, edge.out.publish)  # table talk (issue 21)
-    edge.chat = chat
-    # the game fan-out: only the shards of the games watched here (issue 25)
-    fanout = ShardReader(redis, hub.by_game.keys, settings.gw_shards, hub.deliver_batch)
-    hub.want = fanout.want
+    chat = Chat(redis, settings, hub, quotas, outbox)
+    edge = Edge(settings, limits, hub, chat, outbox, quotas, revocations)
     gw = Gateway(settings=settings, logger=logger, broker=broker, store=GatewayStore(redis),
                  hub=hub, limits=limits, quotas=quotas,
                  memory=MemoryGuard(redis, limits.memory_soft_limit), revocations=revocations,
-                 edge=edge, chat=chat, boards=ReplayBoards(),
-                 archive=ValkeyArchive(redis),  # finished games once their live keys expire
+                 edge=edge, chat=chat, boards=ReplayBoards(), archive=ValkeyArchive(redis),
                  lobby_rpc=LobbyRpc(broker, settings.instance),
                  listings=MicroCache(limits.listing_cache_ms / 1000, "/api/tables"),
                  fanout=fanout)
@@ -94,7 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   generate_unique_id_function=lambda route: route.name)  # operationId: the name
     app.state.gateway = gw
     app.mount("/static", web.static_files(), name="static")
-    # rate limits per IP / player / sign-up and the body bound (services/gateway/edge/http_guard.py)
+    # rate limits per IP / player / sign-up and the body bound (edge/http_guard.py)
     app.add_middleware(HttpGuard, limits=gw.limits, quotas=gw.quotas,
                        secrets=lambda: settings.verify_secrets)
     app.add_middleware(HttpMetrics)  # by route template, refusals of the guard included

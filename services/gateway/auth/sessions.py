@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 import structlog
 
 from services.gateway.fanout.hub import Hub
+from services.gateway.ports import RedisClient
 from shared.protocol import keys
 from shared.runtime import tokens
 from shared.runtime.jsonutil import text
@@ -40,7 +41,7 @@ def revoked_key(sid: str) -> str:
 
 
 class Revocations:
-    def __init__(self, settings: Settings, redis: Any, hub: Hub) -> None:
+    def __init__(self, settings: Settings, redis: RedisClient, hub: Hub) -> None:
         self.settings = settings
         self.redis = redis
         self.hub = hub
@@ -98,7 +99,7 @@ class Revocations:
             finally:
                 if pubsub is not None:
                     with contextlib.suppress(Exception):
-                        await pubsub.aclose()
+                        await pubsub.aclose()  # type: ignore[no-untyped-call]
 
 
 def origin_allowed(settings: Settings, scope: Mapping[str, Any]) -> bool:

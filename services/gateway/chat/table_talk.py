@@ -1,6 +1,7 @@
-"""Table talk (issue 21; docs/protocol.md "Table talk", docs/operations.md "Table talk").
+"""Table talk (docs/protocol.md "Table talk", docs/operations.md "Table talk").
 
-Channels, each one bounded Redis stream (``EMPIRE_CHAT_KEEP`` messages, ``MAXLEN ~``):
+Channels (chat/rooms.py), each one bounded Redis stream (``EMPIRE_CHAT_KEEP`` messages,
+``MAXLEN ~``):
 
 * ``table``: a table's, before its start (``tchat:{<table>}:msgs``): its seated players read
   it; they write while the table is open. A player the host removed is refused
@@ -37,16 +38,17 @@ import asyncio
 import contextlib
 import hashlib
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable
 from typing import Any
 
 import structlog
 from redis.exceptions import NoScriptError
 
+from services.gateway.chat.rooms import Room, Sub, game_room, line, table_room
 from services.gateway.edge.quotas import Quotas
 from services.gateway.fanout import erased
 from services.gateway.fanout.hub import Connection, Hub
+from services.gateway.ports import Publisher, RedisClient, stream_entries
 from shared.identity.chat_text import BadText, clean
 from shared.protocol import client as cm
 from shared.protocol import keys, streams
@@ -62,7 +64,6 @@ IDS_KEPT = 1000  # message ids remembered per channel (replays)
 MUTES_TTL_S = 180 * 24 * 3600  # a player's mute list, from its last change
 REPORT_BEFORE = 10  # messages before the reported one sent with a report
 REPORT_AFTER = 5
-CHAT_FRAMES = (cm.ChatJoin, cm.ChatLeave, cm.ChatSend, cm.ChatMute, cm.ChatReport)
 
 # KEYS[1] the channel's stream, KEYS[2] its ids; ARGV: member ("<player>|<cmd id>"), maxlen,
 # now ms, ttl ms, ids kept, entry JSON. Returns the new stream id, or false for a replay.
@@ -85,82 +86,16 @@ class Refused(Exception):
         self.message = message
 
 
-@dataclass(frozen=True)
-class Room:
-    key: str  # the channel's stream
-    ids_key: str
-    channel: str  # table | seats | spectators
-    table_id: str | None = None
-    game_id: str | None = None
-
-    def place(self) -> dict[str, Any]:
-        return {"channel": self.channel, "table_id": self.table_id, "game_id": self.game_id}
-
-
-@dataclass
-class Sub:
-    """A connection's place in a room: the last message queued (None: history on its way)."""
-
-    room: Room
-    last_id: str | None = None
-
-
-def table_room(table_id: str) -> Room:
-    return Room(streams.table_chat(table_id), streams.table_chat_ids(table_id), "table",
-                table_id=table_id)
-
-
-def game_room(game_id: str, channel: str) -> Room:
-    k = Keys(game_id)
-    return Room(k.chat(channel), k.chat_ids, channel, game_id=game_id)
-
-
-def readable_channels(meta: dict[str, Any], player_id: str) -> list[str]:
-    """The channels of a game (its archive's keys) a player may read: a player the table's
-    (when the game came from a table) and the seats'; anyone else, where spectators are
-    allowed, the spectators'."""
-    if any(p.get("player_id") == player_id for p in meta.get("players", [])):
-        return (["table"] if meta.get("table_id") else []) + ["seats"]
-    return ["spectators"] if meta.get("spectators", "anyone") == "anyone" else []
-
-
-def archive_room(meta: dict[str, Any], channel: str) -> Room:
-    """The room of a game's channel (``table``: the game's table's)."""
-    if channel == "table":
-        return table_room(str(meta["table_id"]))
-    return game_room(str(meta["game_id"]), channel)
-
-
-def room_of_key(key: str) -> Room | None:
-    """The room a fan-out entry names (None: not a chat channel key)."""
-    head, sep, rest = key.partition("{")
-    inner, sep2, tail = rest.partition("}")
-    if not sep or not sep2 or not inner:
-        return None
-    if head == "tchat:" and tail == ":msgs":
-        return table_room(inner)
-    if head == "g:" and tail in (":chat:seats", ":chat:spec"):
-        return game_room(inner, "seats" if tail == ":chat:seats" else "spectators")
-    return None
-
-
-def _line(entry_id: Any, fields: dict[bytes, bytes]) -> dict[str, Any]:
-    d = loads(fields[b"d"])
-    return {"id": text(entry_id), "player_id": d["player_id"], "name": d["name"],
-            "text": d["text"], "ts": d["ts"]}
-
-
 class Chat:
-    def __init__(self, redis: Any, settings: Settings, hub: Hub, quotas: Quotas | None,
-                 publish: Callable[..., Awaitable[Any]]) -> None:
+    def __init__(self, redis: RedisClient, settings: Settings, hub: Hub, quotas: Quotas | None,
+                 out: Publisher) -> None:
         self.redis = redis
         self.settings = settings
         self.hub = hub
         self.quotas = quotas
-        self.publish = publish  # Outbox.publish / broker.publish (stream=, maxlen=)
+        self.out = out  # gw:updates publishes (the Outbox)
         self._sha = hashlib.sha1(POST.encode()).hexdigest()
         self._active: dict[str, float] = {}  # room key -> last fan-out (monotonic)
-        hub.on_chat = self.on_fanout
 
     # -- who may read and write where -----------------------------------------------------
 
@@ -182,40 +117,29 @@ class Chat:
                 raise Refused("chat/not_member", "only the table's seated players talk here")
             return table_room(table_id), t
         assert game_id is not None
-        exists, seat = await self.hub.seat_of(game_id, conn.player_id)
-        if not exists:
+        place = await self.hub.place(game_id, conn.player_id)
+        if not place.exists:
             raise Refused("game/not_found", "no such game")
-        if seat is not None:
+        if place.seat is not None:
             return game_room(game_id, "seats"), None
-        if not await self.hub.spectators_allowed(game_id):
+        if not place.spectators:
             raise Refused("chat/not_member", "only this game's players may talk about it")
         return game_room(game_id, "spectators"), None
 
     # -- frames ---------------------------------------------------------------------------
 
-    async def handle(self, conn: Connection, msg: Any) -> dict[str, Any] | None:
-        """One chat frame: the reply (None: chat_join answers with its history itself)."""
-        cmd_id = getattr(msg, "cmd_id", None)
+    @staticmethod
+    async def answer(step: Awaitable[None], cmd_id: str | None, game_id: str | None = None,
+                     ack: bool = True) -> dict[str, Any] | None:
+        """The reply to a chat frame once ``step`` (what it asks) is done: ``accepted``
+        (None when ``ack`` is off: chat_join answers with its history), or its refusal."""
         try:
-            if isinstance(msg, cm.ChatJoin):
-                await self.join(conn, msg.table_id, msg.game_id)
-                return None
-            if isinstance(msg, cm.ChatLeave):
-                self.leave(conn, msg.table_id, msg.game_id)
-                return None
-            if isinstance(msg, cm.ChatSend):
-                await self.post(conn, msg)
-            elif isinstance(msg, cm.ChatMute):
-                await self.mute(conn, msg)
-            else:
-                assert isinstance(msg, cm.ChatReport)
-                await self.report(conn, msg)
-            return {"type": "accepted", "v": 1, "cmd_id": cmd_id}
+            await step
         except Refused as exc:
             log.info("chat_refused", code=exc.code)
-            return {"type": "rejected", "v": 1, "cmd_id": cmd_id,
-                    "game_id": getattr(msg, "game_id", None), "code": exc.code,
-                    "message": exc.message}
+            return {"type": "rejected", "v": 1, "cmd_id": cmd_id, "game_id": game_id,
+                    "code": exc.code, "message": exc.message}
+        return {"type": "accepted", "v": 1, "cmd_id": cmd_id} if ack else None
 
     async def _mutes(self, conn: Connection) -> set[str]:
         if conn.mutes is None:
@@ -229,13 +153,13 @@ class Chat:
         sub = Sub(room)
         conn.rooms[room.key] = sub
         self.hub.rooms[room.key].add(conn)
-        entries = await self.redis.xrevrange(room.key,
-                                             count=max(1, self.settings.chat_history))
+        entries = stream_entries(await self.redis.xrevrange(
+            room.key, count=max(1, self.settings.chat_history)))
         if conn.rooms.get(room.key) is not sub:
             return  # left (or joined again) meanwhile
         sub.last_id = text(entries[0][0]) if entries else "0-0"  # what follows is new
         entries.reverse()
-        lines = [_line(i, f) for i, f in entries][-self.settings.chat_history:] \
+        lines = [line(i, f) for i, f in entries][-self.settings.chat_history:] \
             if self.settings.chat_history else []
         lines = [x for x in lines if x["player_id"] not in mutes]
         lines = erased.seats(lines, await erased.erased(self.redis, erased.row_ids(lines)))
@@ -284,8 +208,8 @@ class Chat:
             new_id = await self.redis.evalsha(self._sha, 2, room.key, room.ids_key, *args)
         if new_id is None:
             raise Refused("chat/duplicate", "this message id was already posted here")
-        await self.publish({"type": "chat_notify", "v": 1, "room": room.key},
-                           stream=streams.GW_UPDATES, maxlen=streams.MAXLEN_UPDATES)
+        await self.out.publish({"type": "chat_notify", "v": 1, "room": room.key},
+                               stream=streams.GW_UPDATES, maxlen=streams.MAXLEN_UPDATES)
 
     async def _rate(self, conn: Connection) -> None:
         if self.quotas is None:
@@ -310,8 +234,8 @@ class Chat:
             await self.redis.srem(key, msg.player_id)
         await self.redis.pexpire(key, MUTES_TTL_S * 1000)
         await self._reload_mutes(conn.player_id)  # this replica at once, the others next
-        await self.publish({"type": "mutes_changed", "v": 1, "player_id": conn.player_id},
-                           stream=streams.GW_UPDATES, maxlen=streams.MAXLEN_UPDATES)
+        await self.out.publish({"type": "mutes_changed", "v": 1, "player_id": conn.player_id},
+                               stream=streams.GW_UPDATES, maxlen=streams.MAXLEN_UPDATES)
 
     async def _reload_mutes(self, player_id: str) -> None:
         conns = [c for c in self.hub.by_player.get(player_id, ()) if not c.closed]
@@ -329,22 +253,24 @@ class Chat:
         if room.channel != msg.channel:
             raise Refused("chat/wrong_channel", "you can report only what you can read")
         await self._rate(conn)
-        found = await self.redis.xrange(room.key, min=msg.msg_id, max=msg.msg_id, count=1)
+        found = stream_entries(await self.redis.xrange(room.key, min=msg.msg_id,
+                                                       max=msg.msg_id, count=1))
         if not found:
             raise Refused("chat/not_found", "no such message in this channel (any more)")
-        before = await self.redis.xrevrange(room.key, max=f"({msg.msg_id}",
-                                            count=REPORT_BEFORE)
-        after = await self.redis.xrange(room.key, min=f"({msg.msg_id}", count=REPORT_AFTER)
+        before = stream_entries(await self.redis.xrevrange(room.key, max=f"({msg.msg_id}",
+                                                           count=REPORT_BEFORE))
+        after = stream_entries(await self.redis.xrange(room.key, min=f"({msg.msg_id}",
+                                                       count=REPORT_AFTER))
         try:
             reason = clean(msg.reason, 200) if msg.reason else ""
         except BadText:
             reason = ""
-        reported = _line(*found[0])
+        reported = line(*found[0])
         doc = {"ts": int(time.time() * 1000), "reporter": conn.player_id,
                "reporter_name": conn.name, "reason": reason, **room.place(),
                "message": reported,
-               "context": [_line(i, f) for i, f in reversed(before)]
-               + [_line(i, f) for i, f in after]}
+               "context": [line(i, f) for i, f in reversed(before)]
+               + [line(i, f) for i, f in after]}
         await self.redis.xadd(streams.CHAT_REPORTS, {"d": dumps(doc)},
                               maxlen=streams.maxlen(streams.CHAT_REPORTS), approximate=True)
         log.warning("chat_reported", reporter=conn.player_id, author=reported["player_id"],
@@ -352,7 +278,8 @@ class Chat:
 
     async def lines(self, key: str) -> list[dict[str, Any]]:
         """Every message a channel keeps, oldest first (at most EMPIRE_CHAT_KEEP and a bit)."""
-        return [_line(i, f) for i, f in await self.redis.xrange(key, count=100_000)]
+        found = stream_entries(await self.redis.xrange(key, count=100_000))
+        return [line(i, f) for i, f in found]
 
     # -- fan-out --------------------------------------------------------------------------
 
@@ -382,7 +309,7 @@ class Chat:
             if not subs:
                 return
             low = min((s.last_id for _, s in subs if s.last_id), key=stream_order)
-            entries = await self.redis.xrange(key, min=f"({low}", count=PAGE)
+            entries = stream_entries(await self.redis.xrange(key, min=f"({low}", count=PAGE))
             if not entries:
                 return
             members: set[str] | None = None
@@ -407,11 +334,11 @@ class Chat:
                     if sub.last_id is None or stream_order(sid) <= stream_order(sub.last_id):
                         continue
                     sub.last_id = sid
-                    line = _line(i, f)
-                    if line["player_id"] in mutes:
+                    said = line(i, f)
+                    if said["player_id"] in mutes:
                         continue
-                    line = erased.seat(line, gone)
-                    if not conn.push({"type": "chat", "v": 1, **room.place(), **line}):
+                    said = erased.seat(said, gone)
+                    if not conn.push({"type": "chat", "v": 1, **room.place(), **said}):
                         break
             if len(entries) < PAGE:
                 return

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
 
 import structlog
 from prometheus_client import Gauge
 
+from services.gateway.ports import RedisClient
 from shared.runtime.metrics import REGISTRY
 
 log = structlog.get_logger("gateway")
@@ -26,7 +26,7 @@ GROWTH_OPS = frozenset({"create_player", "create_table", "join_table", "add_bot"
 
 
 class MemoryGuard:
-    def __init__(self, redis: Any, soft_limit: float, interval_s: float = 2.0) -> None:
+    def __init__(self, redis: RedisClient, soft_limit: float, interval_s: float = 2.0) -> None:
         self.redis = redis
         self.soft_limit = soft_limit
         self.interval_s = interval_s

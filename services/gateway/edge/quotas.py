@@ -37,6 +37,7 @@ from services.gateway.edge import metrics as edge_metrics
 from services.gateway.edge.client_ip import within
 from services.gateway.edge.limits import GatewayLimits
 from services.gateway.edge.local_rates import LocalRates
+from services.gateway.ports import RedisClient
 from shared.protocol import keys
 
 log = structlog.get_logger("gateway")
@@ -91,7 +92,7 @@ class Slots:
 
 
 class Quotas:
-    def __init__(self, redis: Any, limits: GatewayLimits, instance: str) -> None:
+    def __init__(self, redis: RedisClient, limits: GatewayLimits, instance: str) -> None:
         self.redis = redis
         self.limits = limits
         self.instance = instance

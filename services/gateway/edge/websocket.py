@@ -1,7 +1,7 @@
 """The WebSocket edge: authenticate, count the socket against its quotas, decode, stamp the
 seat, forward, answer every refusal.
 
-Authentication (issue #19), never in the URL: the ``Sec-WebSocket-Protocol`` offer
+Authentication, never in the URL: the ``Sec-WebSocket-Protocol`` offer
 ``empire.v1, empire.token.<access token>`` (the server answers ``empire.v1``), or else the
 first frame ``{"type": "auth", "token": "<access token>"}`` within EMPIRE_WS_AUTH_TIMEOUT_S.
 A token in the URL (``/ws?token=``: proxies and access logs record URLs) is refused
@@ -15,6 +15,10 @@ after a typed ``message/rate_limited``), 4008 (slow consumer: services/gateway/f
 1013 (this gateway process holds EMPIRE_WS_MAX_SOCKETS: try again, another replica may
 serve). A hostile frame (not UTF-8, not JSON, too deep, too big) gets a typed ``rejected``
 and the socket stays open.
+
+Each text frame is decoded once into its typed message (edge/frames.py) and dispatched once
+by its type: to the hub (watch, unwatch), the chat (chat/table_talk.py), or, for a move, to
+the game's shard of the adjudicator's actions or the escrow's commits, stamped with the seat.
 """
 
 from __future__ import annotations
@@ -22,31 +26,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from typing import Any
+from typing import Any, assert_never
 
 import orjson
 import structlog
 from fastapi import WebSocket, WebSocketDisconnect
-from pydantic import ValidationError
 
 from services.gateway.auth.sessions import BAD_ORIGIN, Revocations, origin_allowed
-from services.gateway.chat.table_talk import CHAT_FRAMES, Chat
-from services.gateway.edge import json_guard
+from services.gateway.chat.table_talk import Chat
+from services.gateway.edge import frames
 from services.gateway.edge.client_ip import client_ip
-from services.gateway.edge.limits import GatewayLimits, get_limits
-from services.gateway.edge.quotas import Quotas, Slots, Verdict
+from services.gateway.edge.frames import rejected
+from services.gateway.edge.limits import GatewayLimits
+from services.gateway.edge.quotas import Quotas, Verdict
 from services.gateway.edge.ratelimit import TokenBucket
 from services.gateway.fanout.hub import Connection, Hub
 from services.gateway.fanout.outbound import Close, Outbound
+from services.gateway.ports import Publisher
 from shared.protocol import client as cm
-from shared.protocol import internal as im
 from shared.protocol import server as sm
 from shared.protocol import streams
-from shared.protocol.versions import (
-    KNOWN_PROTOCOL_VERSIONS,
-    PROTOCOL_VERSION,
-    SEALED_COMMIT_VERSION,
-)
+from shared.protocol.versions import PROTOCOL_VERSION
 from shared.runtime import tokens, tracing
 from shared.runtime.settings import Settings
 
@@ -56,29 +56,21 @@ TOO_MANY_SOCKETS = 4029  # close code after a typed message/rate_limited
 FLOODING = 1008  # policy violation: more rate refusals than the burst without calming down
 TRY_AGAIN_LATER = 1013  # this process is full
 BAD_TOKEN = 4401
-MOVES = ("act", "commit")
 SUBPROTOCOL = "empire.v1"
 TOKEN_PROTOCOL = "empire.token."
-
-
-def _rejected(code: str, message: str, cmd_id: str | None = None,
-              game_id: str | None = None) -> dict[str, Any]:
-    return {"type": "rejected", "v": 1, "cmd_id": cmd_id, "game_id": game_id, "code": code,
-            "message": message}
+Reply = dict[str, Any] | None  # a frame's answer (None: none, or it answers itself)
 
 
 class Edge:
-    def __init__(self, settings: Settings, hub: Hub, broker: Any, outbox: Any = None,
-                 limits: GatewayLimits | None = None, quotas: Quotas | None = None,
-                 revocations: Revocations | None = None) -> None:
+    def __init__(self, settings: Settings, limits: GatewayLimits, hub: Hub, chat: Chat,
+                 out: Publisher, quotas: Quotas, revocations: Revocations) -> None:
         self.settings = settings
-        self.revocations = revocations
+        self.limits = limits
         self.hub = hub
-        self.broker = broker
-        self.out = outbox if outbox is not None else broker  # stream publishes
-        self.limits = limits or get_limits()
+        self.chat = chat
+        self.out = out  # the moves' stream publishes (the Outbox)
         self.quotas = quotas
-        self.chat: Chat | None = None  # table talk (chat/table_talk.py), set by the app
+        self.revocations = revocations
         self.open = 0  # sockets of this process
 
     async def _refuse(self, ws: WebSocket, frame: dict[str, Any], code: int) -> None:
@@ -117,12 +109,12 @@ class Edge:
         await ws.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in offered else None)
         if not origin_allowed(self.settings, ws.scope):
             log.info("ws_origin_refused")
-            await self._refuse(ws, _rejected("auth/bad_origin", "this page's origin may not "
-                                             "open a socket here"), BAD_ORIGIN)
+            await self._refuse(ws, rejected("auth/bad_origin", "this page's origin may not "
+                                            "open a socket here"), BAD_ORIGIN)
             return
-        if "token" in ws.query_params:  # the removed /ws?token=: refused, never read
+        if "token" in ws.query_params:  # a token in the URL: refused, never read
             log.info("ws_token_in_url_refused")
-            await self._refuse(ws, _rejected(
+            await self._refuse(ws, rejected(
                 "auth/invalid_token", "a token in the URL is refused: send it in the first "
                 'frame {"type": "auth", "token": "<access token>"} or offer the subprotocols '
                 '"empire.v1, empire.token.<access token>"'), BAD_TOKEN)
@@ -135,27 +127,23 @@ class Edge:
                 raise tokens.TokenError("auth/invalid_token", 'authenticate first: send '
                                         '{"type": "auth", "token": "<access token>"}')
             ident = tokens.verify(self.settings.verify_secrets, token, int(time.time() * 1000))
-            if self.revocations is not None:
-                await self.revocations.check(ident)
+            await self.revocations.check(ident)
         except tokens.TokenError as exc:
-            await self._refuse(ws, _rejected(exc.code, str(exc)), BAD_TOKEN)
+            await self._refuse(ws, rejected(exc.code, str(exc)), BAD_TOKEN)
             return
         if self.open >= self.limits.ws_max_sockets:
-            await self._refuse(ws, _rejected("message/unavailable",
-                                             "this gateway is full; reconnect"), TRY_AGAIN_LATER)
+            await self._refuse(ws, rejected("message/unavailable",
+                                            "this gateway is full; reconnect"), TRY_AGAIN_LATER)
             return
-        slots: Slots | None = None
-        if self.quotas is not None:
-            bot = ident.player_id.startswith("b-")  # bot tokens only reach the bot runner
-            ip = client_ip(ws.scope, self.limits.trusted)
-            held = await self.quotas.open_socket(ident.player_id, ip, per_ip=not bot)
-            if isinstance(held, Verdict):
-                whose = "player" if held.limit == "ws_player" else "address"
-                await self._refuse(ws, _rejected("message/rate_limited",
-                                                 f"too many open connections for this {whose}"),
-                                   TOO_MANY_SOCKETS)
-                return
-            slots = held
+        bot = ident.player_id.startswith("b-")  # bot tokens only reach the bot runner
+        ip = client_ip(ws.scope, self.limits.trusted)
+        slots = await self.quotas.open_socket(ident.player_id, ip, per_ip=not bot)
+        if isinstance(slots, Verdict):
+            whose = "player" if slots.limit == "ws_player" else "address"
+            await self._refuse(ws, rejected("message/rate_limited",
+                                            f"too many open connections for this {whose}"),
+                               TOO_MANY_SOCKETS)
+            return
         self.open += 1
         out = Outbound(ws.send_text, _closer(ws, self.limits.ws_close_grace_s),
                        self.limits.ws_queue_frames, self.limits.ws_queue_bytes,
@@ -177,9 +165,9 @@ class Edge:
                 refused_before = bucket.refusals
                 with structlog.contextvars.bound_contextvars(player_id=ident.player_id):
                     if raw is None:
-                        reply: dict[str, Any] | None = _binary(message.get("bytes") or b"") \
-                            if bucket.take() else _rejected("message/rate_limited",
-                                                            "too many messages; slow down")
+                        reply: Reply = frames.binary(message.get("bytes") or b"") \
+                            if bucket.take() else rejected("message/rate_limited",
+                                                           "too many messages; slow down")
                     else:
                         with tracing.command_span("WS command"):  # one trace per command
                             reply = await self._handle_safely(conn, raw, bucket)
@@ -201,129 +189,123 @@ class Edge:
             self.open -= 1
             self.hub.remove(conn)
             await out.aclose()
-            if slots is not None and self.quotas is not None:
-                await self.quotas.close_socket(slots)
+            await self.quotas.close_socket(slots)
 
-    async def _handle_safely(self, conn: Connection, raw: str,
-                             bucket: TokenBucket) -> dict[str, Any] | None:
+    async def _handle_safely(self, conn: Connection, raw: str, bucket: TokenBucket) -> Reply:
         try:
             return await self.handle(conn, raw, bucket)
         except Exception as exc:  # a backend hiccup must not drop the socket
             log.error("message_failed", error=repr(exc)[:300])
             # named by its cmd_id, so the client's waiting command gets its answer
-            cmd_id, game_id = _ids_of(raw)
-            return _rejected("message/unavailable",
-                             "the server could not take this message; retry",
-                             cmd_id=cmd_id, game_id=game_id)
+            cmd_id, game_id = frames.ids_of(raw)
+            return rejected("message/unavailable",
+                            "the server could not take this message; retry",
+                            cmd_id=cmd_id, game_id=game_id)
 
-    async def handle(self, conn: Connection, raw: str,
-                     bucket: TokenBucket) -> dict[str, Any] | None:
-        size = len(raw.encode())
+    async def handle(self, conn: Connection, raw: str, bucket: TokenBucket) -> Reply:
         if not bucket.take():
-            # named by its cmd_id and game_id (a frame within the size limit), so a client's waiting
-            # command gets its answer and can send it again later (without it, a bot playing
-            # faster than the rate waited out its 30 s command timeout: the "unanswered
-            # commit" of the siege's victims); floods are paced, so this parse is bounded too
-            cmd_id, game_id = _ids_of(raw) if size <= self.settings.max_message_bytes \
-                else (None, None)
-            return _rejected("message/rate_limited", "too many messages; slow down",
-                             cmd_id=cmd_id, game_id=game_id)
-        if size > self.settings.max_message_bytes:
-            return _rejected("message/too_large",
-                             f"messages are limited to {self.settings.max_message_bytes} bytes")
+            # named by its cmd_id and game_id (a frame within the size limit), so a client's
+            # waiting command gets its answer and can send it again later instead of waiting
+            # out its own timeout; floods are paced, so this parse is bounded too
+            cmd_id, game_id = frames.ids_of(raw) \
+                if len(raw.encode()) <= self.settings.max_message_bytes else (None, None)
+            return rejected("message/rate_limited", "too many messages; slow down",
+                            cmd_id=cmd_id, game_id=game_id)
         try:
-            data = json_guard.parse(raw, self.limits.json_max_depth)
-        except json_guard.BadJson as exc:
-            return _rejected("message/malformed", str(exc))
-        if isinstance(data, dict) and data.get("type") in MOVES \
-                and size > self.limits.ws_move_max_bytes:
-            return _rejected("message/too_large",
-                             f"act and commit frames are limited to "
-                             f"{self.limits.ws_move_max_bytes} bytes",
-                             cmd_id=_str(data.get("cmd_id")), game_id=_str(data.get("game_id")))
-        if isinstance(data, dict) and data.get("v", 1) not in KNOWN_PROTOCOL_VERSIONS:
-            return _rejected("message/unsupported_version", "unknown protocol version",
-                             cmd_id=_str(data.get("cmd_id")))
-        if isinstance(data, dict) and data.get("type") == "commit" \
-                and data.get("v", 1) < SEALED_COMMIT_VERSION:
-            return _rejected("message/unsupported_version",
-                             f"a commit needs protocol version {SEALED_COMMIT_VERSION}: its "
-                             "opening sealed to the escrow, never in clear",
-                             cmd_id=_str(data.get("cmd_id")), game_id=_str(data.get("game_id")))
-        try:
-            msg = cm.CLIENT_ADAPTER.validate_python(data)
-        except ValidationError as exc:
-            cmd_id = _str(data.get("cmd_id")) if isinstance(data, dict) else None
-            return _rejected("message/malformed", _brief(exc), cmd_id=cmd_id)
-        if isinstance(msg, cm.Ping):
-            return {"type": "pong", "v": 1}
-        if isinstance(msg, cm.Auth):
-            return _rejected("message/malformed", "this connection is already authenticated")
-        if isinstance(msg, cm.Unwatch):
-            self.hub.unwatch(conn, msg.game_id)
-            return None
-        if isinstance(msg, CHAT_FRAMES):
-            if self.chat is None:
-                return _rejected("message/unavailable", "chat is not served here",
-                                 getattr(msg, "cmd_id", None))
-            return await self.chat.handle(conn, msg)
-        exists, seat = await self.hub.seat_of(msg.game_id, conn.player_id)
-        cmd = getattr(msg, "cmd_id", None)
-        if not exists:
-            return _rejected("game/not_found", "no such game", cmd, msg.game_id)
-        if isinstance(msg, cm.Watch):
-            if seat is None and not await self.hub.spectators_allowed(msg.game_id):
-                return _rejected("game/private", "only this game's players may watch it", cmd,
-                                 msg.game_id)
-            if self.hub.watchers_of(conn.player_id, msg.game_id, besides=conn) \
-                    >= self.limits.ws_watches_per_game:
-                return _rejected("message/rate_limited",
-                                 f"at most {self.limits.ws_watches_per_game} of your connections "
-                                 "may watch one game", cmd, msg.game_id)
-            # the watch's version picks its frames: >= 3 combined (issue 25), else today's;
-            # a watch without ``v`` is version 1 (as every check above reads it), not the
-            # model's default
-            version = msg.v if "v" in msg.model_fields_set else 1
-            await self.hub.watch(conn, msg.game_id, seat, msg.after_seq, msg.after_record,
-                                 version=version)
-            return None
-        if seat is None:
-            return _rejected("seat/not_seated", "you have no seat in this game", cmd,
-                             msg.game_id)
-        shards = self.settings.partitions
-        if self.hub.want is not None:  # its answer comes on the game's fan-out shard
-            await self.hub.want(msg.game_id, pin=True)
-        if isinstance(msg, cm.Act):
-            body = im.SubmitAction(cmd_id=msg.cmd_id, game_id=msg.game_id, seat=seat,
-                                   player_id=conn.player_id, expected_seq=msg.expected_seq,
-                                   action=msg.action, key=msg.key, sig=msg.sig)
-            await self.out.publish(body.model_dump(mode="json"),
-                                      stream=streams.sharded(streams.ADJ_ACTIONS, msg.game_id,
-                                                             shards),
-                                      maxlen=streams.MAXLEN_INTERNAL)
-            return {"type": "accepted", "v": 1, "cmd_id": msg.cmd_id}
-        assert isinstance(msg, cm.Commit)
-        # im.CommitChoice's wire form, built directly: every field was just validated
-        commit = {"v": PROTOCOL_VERSION, "type": "commit_choice", "cmd_id": msg.cmd_id,
-                  "game_id": msg.game_id, "seat": seat, "player_id": conn.player_id,
-                  "round_id": msg.round_id, "slot": msg.slot, "commitment": msg.commitment,
-                  "sealed": msg.sealed, "public": msg.public, "key": msg.key, "sig": msg.sig}
-        await self.out.publish(commit,
-                                  stream=streams.sharded(streams.ESC_COMMITS, msg.game_id,
-                                                         shards),
-                                  maxlen=streams.MAXLEN_INTERNAL)
+            msg = frames.decode(raw, self.settings.max_message_bytes, self.limits)
+        except frames.Refused as exc:
+            return exc.reply
+        return await self.dispatch(conn, msg)
+
+    async def dispatch(self, conn: Connection, msg: cm.ClientMessage) -> Reply:
+        """One typed message, to whoever answers it."""
+        chat = self.chat
+        match msg:
+            case cm.Ping():
+                return {"type": "pong", "v": 1}
+            case cm.Auth():
+                return rejected("message/malformed", "this connection is already authenticated")
+            case cm.Watch():
+                return await self.watch(conn, msg)
+            case cm.Unwatch():
+                self.hub.unwatch(conn, msg.game_id)
+                return None
+            case cm.Act():
+                return await self.act(conn, msg)
+            case cm.Commit():
+                return await self.commit(conn, msg)
+            case cm.ChatJoin():
+                return await chat.answer(chat.join(conn, msg.table_id, msg.game_id),
+                                         msg.cmd_id, msg.game_id, ack=False)
+            case cm.ChatLeave():
+                chat.leave(conn, msg.table_id, msg.game_id)
+                return None
+            case cm.ChatSend():
+                return await chat.answer(chat.post(conn, msg), msg.cmd_id, msg.game_id)
+            case cm.ChatMute():
+                return await chat.answer(chat.mute(conn, msg), msg.cmd_id)
+            case cm.ChatReport():
+                return await chat.answer(chat.report(conn, msg), msg.cmd_id, msg.game_id)
+            case _:
+                assert_never(msg)
+
+    async def watch(self, conn: Connection, msg: cm.Watch) -> Reply:
+        place = await self.hub.place(msg.game_id, conn.player_id)
+        if not place.exists:
+            return rejected("game/not_found", "no such game", None, msg.game_id)
+        if place.seat is None and not place.spectators:
+            return rejected("game/private", "only this game's players may watch it", None,
+                            msg.game_id)
+        if self.hub.watchers_of(conn.player_id, msg.game_id, besides=conn) \
+                >= self.limits.ws_watches_per_game:
+            return rejected("message/rate_limited",
+                            f"at most {self.limits.ws_watches_per_game} of your connections "
+                            "may watch one game", None, msg.game_id)
+        # the watch's version picks its frames (>= 3 combined); a watch without ``v`` is
+        # version 1, as the frame's guards read it, not the model's default
+        version = msg.v if "v" in msg.model_fields_set else 1
+        await self.hub.watch(conn, msg.game_id, place.seat, msg.after_seq, msg.after_record,
+                             version=version)
+        return None
+
+    async def act(self, conn: Connection, msg: cm.Act) -> Reply:
+        seat = await self._seat(conn, msg.game_id)
+        if not isinstance(seat, int):
+            return rejected(seat[0], seat[1], msg.cmd_id, msg.game_id)
+        # im.SubmitAction's wire form, built from the validated message
+        body = {"v": PROTOCOL_VERSION, "type": "submit_action", "cmd_id": msg.cmd_id,
+                "game_id": msg.game_id, "seat": seat, "player_id": conn.player_id,
+                "expected_seq": msg.expected_seq, "action": msg.action, "key": msg.key,
+                "sig": msg.sig}
+        await self.out.publish(body, stream=streams.sharded(streams.ADJ_ACTIONS, msg.game_id,
+                                                            self.settings.partitions),
+                               maxlen=streams.MAXLEN_INTERNAL)
+        return {"type": "accepted", "v": 1, "cmd_id": msg.cmd_id}
+
+    async def commit(self, conn: Connection, msg: cm.Commit) -> Reply:
+        seat = await self._seat(conn, msg.game_id)
+        if not isinstance(seat, int):
+            return rejected(seat[0], seat[1], msg.cmd_id, msg.game_id)
+        # im.CommitChoice's wire form, built from the validated message
+        body = {"v": PROTOCOL_VERSION, "type": "commit_choice", "cmd_id": msg.cmd_id,
+                "game_id": msg.game_id, "seat": seat, "player_id": conn.player_id,
+                "round_id": msg.round_id, "slot": msg.slot, "commitment": msg.commitment,
+                "sealed": msg.sealed, "public": msg.public, "key": msg.key, "sig": msg.sig}
+        await self.out.publish(body, stream=streams.sharded(streams.ESC_COMMITS, msg.game_id,
+                                                            self.settings.partitions),
+                               maxlen=streams.MAXLEN_INTERNAL)
         conn.awaiting[msg.cmd_id] = (time.monotonic(), msg.game_id)  # (hub.expire_commits)
         return None  # the escrow answers with the receipt ("committed") or a refusal
 
-
-def _binary(data: bytes) -> dict[str, Any]:
-    """A binary frame, or a text frame whose bytes are not UTF-8 (the gateway's server hands
-    those to the app as bytes instead of failing the connection)."""
-    try:
-        data.decode()
-    except UnicodeDecodeError:
-        return _rejected("message/malformed", "the frame is not valid UTF-8")
-    return _rejected("message/malformed", "binary frames are not accepted; send JSON text")
+    async def _seat(self, conn: Connection, game_id: str) -> int | tuple[str, str]:
+        """The player's seat for a move (the game's shard read from now on, for the answer),
+        or the refusal's code and message."""
+        place = await self.hub.for_command(game_id, conn.player_id)
+        if not place.exists:
+            return "game/not_found", "no such game"
+        if place.seat is None:
+            return "seat/not_seated", "you have no seat in this game"
+        return place.seat
 
 
 def _closer(ws: WebSocket, grace_s: float) -> Close:
@@ -340,30 +322,3 @@ def _closer(ws: WebSocket, grace_s: float) -> Close:
             await asyncio.wait_for(ws.close(code=code, reason=reason), grace_s)
 
     return close
-
-
-def _ids_of(raw: str) -> tuple[str | None, str | None]:
-    """The cmd_id and game_id of a message within the size limit (None where absent or not
-    JSON): a refusal named by them reaches the client's waiting command, or the game's
-    session for a message with no cmd_id (a ``watch``: without its game_id, a watch refused
-    for the rate or a backend hiccup was never answered, and the client waited out its 30 s
-    for a view)."""
-    try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        return None, None
-    if not isinstance(data, dict):
-        return None, None
-    return _str(data.get("cmd_id")), _str(data.get("game_id"))
-
-
-def _str(v: Any) -> str | None:
-    return v[:64] if isinstance(v, str) else None
-
-
-def _brief(exc: ValidationError) -> str:
-    parts = []
-    for e in exc.errors(include_url=False, include_input=False)[:3]:
-        loc = ".".join(str(x) for x in e["loc"])
-        parts.append(f"{loc}: {e['msg']}")
-    return "; ".join(parts)[:300]

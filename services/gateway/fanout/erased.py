@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from services.gateway.ports import RedisClient
 from shared.protocol import keys
 
 ERASED = keys.LOBBY_ERASED  # SET of deleted players' ids (services/lobby/accounts.py)
@@ -25,7 +26,7 @@ DELETED_ID = "deleted"
 DELETED_NAME = "deleted player"
 
 
-async def erased(redis: Any, ids: Iterable[Any]) -> set[str]:
+async def erased(redis: RedisClient, ids: Iterable[Any]) -> set[str]:
     """The deleted players among ``ids`` (one SMISMEMBER; none asked: no round trip)."""
     wanted = sorted({i for i in ids if isinstance(i, str) and i and i != DELETED_ID})
     if not wanted:

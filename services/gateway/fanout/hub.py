@@ -14,7 +14,7 @@ connection's own writer task, and no lock is held across one. A record backlog (
 ``watch`` of a long game, a watcher that fell a page behind) is paged by the connection's own
 task, one page whenever its queue has room, never through the shared fan-out.
 
-Protocol version 3 (issue 25, fewer frames; shared/protocol/versions.py): a watch sent with
+Protocol version 3 (fewer frames; shared/protocol/versions.py): a watch sent with
 ``v`` >= 3 gets ONE ``view`` frame per state change, whose ``records`` carry the record entries
 up to the last one that state change wrote (the adjudicator stamps it on the view entry as
 ``r``: services/adjudicator/store.py), and the record entries that belong to no view (another
@@ -30,7 +30,7 @@ import asyncio
 import contextlib
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -42,6 +42,7 @@ from pydantic import ValidationError
 
 from services.gateway.fanout import erased
 from services.gateway.fanout.outbound import Outbound
+from services.gateway.ports import RedisClient, Want, stream_entries
 from shared.protocol import internal as im
 from shared.protocol.streams import Keys
 from shared.protocol.versions import COMBINED_FRAMES_VERSION
@@ -55,6 +56,7 @@ VIEW_PAGE = 200  # view entries read per watcher per pump (a view is a complete 
 RECORD_PAGE = 500  # public record entries per fan-out read; a longer backlog is paged
 CATCH_UP_PAGE = 100  # record entries queued per page by a connection's own catch-up
 RECORDS_PER_FRAME = 100  # version 3: record entries per ``records`` frame at most
+CHAT_ENTRIES = ("chat_notify", "mutes_changed")  # fan-out entries of the chat, not of a game
 
 
 @dataclass
@@ -67,7 +69,7 @@ class Watch:
     catching_up: bool = False  # the record backlog is paged by the connection, not the pump
     catch_up: asyncio.Task[None] | None = None
     game: str = ""  # the game's registry name, for the log sentences
-    version: int = 1  # the watch frame's protocol version: >= 3 combines frames (issue 25)
+    version: int = 1  # the watch frame's protocol version: >= 3 combines frames
     names: list[str] = field(default_factory=list)  # seat -> player name (as shown)
     erased: set[str] = field(default_factory=set)  # its deleted players (erased.py)
     # how this watch's frames look beyond the entry (game, names, erased): part of the fan-out
@@ -79,7 +81,7 @@ class Watch:
 
     @property
     def combined(self) -> bool:
-        """Version 3: one frame per state change with its record entries (issue 25)."""
+        """Version 3: one frame per state change with its record entries."""
         return self.version >= COMBINED_FRAMES_VERSION
 
 
@@ -90,7 +92,7 @@ class Connection:
     out: Outbound
     session: str = ""  # the access token's session ("" for a bot's seat token)
     watches: dict[str, Watch] = field(default_factory=dict)
-    rooms: dict[str, Any] = field(default_factory=dict)  # chat: key -> chat.Sub (chat.py)
+    rooms: dict[str, Any] = field(default_factory=dict)  # chat: key -> its Sub (chat/rooms.py)
     mutes: set[str] | None = None  # chat: players this one muted (loaded on chat_join)
     # commits published and not yet answered by the escrow: cmd_id -> (published at, game)
     awaiting: dict[str, tuple[float, str]] = field(default_factory=dict)
@@ -127,25 +129,36 @@ class Frames:
 
 # a commit is answered by the escrow through the fan-out; one still unanswered this long (the
 # fan-out or the escrow cut off from Valkey) is answered "message/unavailable" instead of
-# leaving its client waiting in silence (issue 27)
+# leaving its client waiting in silence
 COMMIT_ANSWER_S = 10.0
 
 
+@dataclass(frozen=True)
+class Place:
+    """Where a player stands in a game, from its metadata (one read, cached)."""
+
+    exists: bool
+    seat: int | None = None  # None: not one of its players
+    spectators: bool = False  # players without a seat may watch (the host's table option)
+
+
+NOWHERE = Place(exists=False)
+
+
 class Hub:
-    def __init__(self, redis: Any) -> None:
+    def __init__(self, redis: RedisClient, want: Want | None = None) -> None:
         self.redis = redis
+        # the fan-out's shards (fanout/shards.py Shards.want): the game's shard is read from
+        # now on; awaited before a watch's first read and a command's publish (no gap)
+        self.want = want
         self.draining = False  # shutting down: readiness fails, sockets close 1012
         self.by_game: dict[str, set[Connection]] = defaultdict(set)
         self.by_player: dict[str, set[Connection]] = defaultdict(set)
         # a game's metadata never changes once written: the least recently used go first
         self._meta: LRUCache[str, dict[str, Any]] = LRUCache(maxsize=50_000)
-        # chat channels joined here (services/gateway/chat/table_talk.py) and its fan-out handler
+        # chat channels joined here (services/gateway/chat/): room key -> its connections
         self.rooms: dict[str, set[Connection]] = defaultdict(set)
-        self.on_chat: Callable[[list[dict[str, Any]]], Awaitable[None]] | None = None
         self._active: dict[str, float] = {}  # game -> last fan-out (monotonic)
-        # the fan-out reader's hook (services/gateway/fanout/shards.py ShardReader.want): the game's
-        # shard is read from now on; awaited before a watch's first read (no gap)
-        self.want: Callable[..., Awaitable[None]] | None = None
 
     async def drain(self, seconds: float) -> int:
         """Close every connection with 1012, spread evenly over ``seconds`` (not all at once:
@@ -188,20 +201,30 @@ class Hub:
         self._meta[game_id] = meta
         return meta  # type: ignore[no-any-return]
 
-    async def seat_of(self, game_id: str, player_id: str) -> tuple[bool, int | None]:
-        """(game exists, seat or None for a spectator)."""
+    async def place(self, game_id: str, player_id: str) -> Place:
         meta = await self.meta(game_id)
         if meta is None:
-            return False, None
-        for i, p in enumerate(meta["players"]):
-            if p["player_id"] == player_id:
-                return True, i
-        return True, None
+            return NOWHERE
+        seat = next((i for i, p in enumerate(meta["players"])
+                     if p["player_id"] == player_id), None)
+        return Place(True, seat, meta.get("spectators", "anyone") == "anyone")
+
+    async def for_command(self, game_id: str, player_id: str) -> Place:
+        """Where the player stands; when seated, the game's fan-out shard is read from now on
+        (pinned), so the answer to the command about to be published is not missed."""
+        place = await self.place(game_id, player_id)
+        if place.seat is not None and self.want is not None:
+            await self.want(game_id, pin=True)
+        return place
+
+    async def seat_of(self, game_id: str, player_id: str) -> tuple[bool, int | None]:
+        """(game exists, seat or None for a spectator)."""
+        place = await self.place(game_id, player_id)
+        return place.exists, place.seat
 
     async def spectators_allowed(self, game_id: str) -> bool:
         """Whether a player without a seat may watch (the host's table option)."""
-        meta = await self.meta(game_id)
-        return meta is not None and meta.get("spectators", "anyone") == "anyone"
+        return (await self.place(game_id, "")).spectators
 
     def add(self, conn: Connection) -> None:
         if conn not in self.by_player[conn.player_id]:
@@ -278,7 +301,8 @@ class Hub:
         while not conn.closed and conn.watches.get(w.game_id) is w:
             await conn.out.wait_room()
             async with w.lock:
-                entries = await self.redis.xrange(key, min=f"({w.record_id}", count=page)
+                entries = stream_entries(await self.redis.xrange(key, min=f"({w.record_id}",
+                                                                 count=page))
                 self._queue_records(conn, w, entries)
                 if len(entries) < page:
                     w.catching_up = False
@@ -291,7 +315,7 @@ class Hub:
 
     async def _resume_view(self, conn: Connection, w: Watch, after_seq: int) -> None:
         key = Keys(w.game_id).view(w.seat)
-        entries = await self.redis.xrevrange(key, count=64)
+        entries = stream_entries(await self.redis.xrevrange(key, count=64))
         if not entries:
             return
         entries.reverse()
@@ -427,9 +451,9 @@ class Hub:
         """One pipelined round trip for every watcher of every game named; the frames are
         queued, never sent here. Watchers at the same place of the same stream (a game's
         spectators, most of the time) share one read, and every frame is encoded once for all
-        of them (issue 28: 200 sockets watching one game cost 400 reads and 200 encodings per
-        move). The games of one fan-out batch share the round trip too (issue 25: one pipeline
-        per game was a Redis write and read per game, the gateway's largest cost)."""
+        of them: reads and encodings grow with the distinct places watched, not with the
+        sockets. The games of one fan-out batch share the round trip too: a pipeline per game
+        would cost a Redis write and read per game, the gateway's largest cost."""
         todo = [(conn, w) for game_id in game_ids for conn in list(self.by_game.get(game_id, ()))
                 if (w := conn.watches.get(game_id)) is not None and not conn.closed]
         if not todo:
@@ -477,16 +501,15 @@ class Hub:
     async def deliver_batch(self, bodies: list[dict[str, Any]]) -> None:
         """A batch of fan-out entries: every game named in it is pumped once (a reply means
         its game changed too), then the replies go to their players, each after the state it
-        refers to."""
+        refers to. Chat entries (``chat_notify``, ``mutes_changed``) are the chat's
+        (services/gateway/chat/), skipped here."""
         dirty: dict[str, None] = {}
         replies: list[im.Reply] = []
-        chat: list[dict[str, Any]] = []
         for body in bodies:
             if body.get("type") == "notify" and isinstance(gid := body.get("game_id"), str):
                 dirty[gid] = None
                 continue
-            if body.get("type") in ("chat_notify", "mutes_changed"):
-                chat.append(body)  # services/gateway/chat/table_talk.py
+            if body.get("type") in CHAT_ENTRIES:
                 continue
             try:
                 msg = im.GATEWAY_INPUT.validate_python(body)
@@ -494,7 +517,7 @@ class Hub:
                 log.error("malformed_fan_out_entry", error=str(exc)[:300])
                 continue
             if isinstance(msg, im.ChatNotify | im.MutesChanged):
-                continue  # (caught above)
+                continue  # (skipped above)
             dirty[msg.game_id] = None
             if isinstance(msg, im.Reply) and msg.player_id in self.by_player:
                 replies.append(msg)
@@ -503,8 +526,6 @@ class Hub:
         for g in games:
             self._active[g] = now
         await self.pump_games(games)
-        if chat and self.on_chat is not None:
-            await self.on_chat(chat)
         for msg in replies:
             if msg.ok:
                 out: dict[str, Any] = {"type": "committed", "v": 1, "cmd_id": msg.cmd_id,

@@ -1,14 +1,17 @@
-"""The game fan-out, read per shard (issue 25): a gateway reads only the shards of the games
-its own sockets watch.
+"""The game fan-out, read per shard: a gateway reads only the shards of the games its own
+sockets watch.
 
 Each game's ``notify`` and ``reply`` entries go to one shard ``gw:updates:{u}:<k>``, k =
 crc32(game id) mod EMPIRE_GW_SHARDS (``shared.protocol.streams.updates_for``; the adjudicator,
-the escrow and the dealer write them). Before this, every gateway read every game's entries
-from one stream, so each added gateway read (and decoded) every round of every game again.
-Now a gateway reads the shards of the games in ``Hub.by_game`` (and of games it just sent a
-command for), one XREAD over all of them, blocking: an entry of a game in a shard no socket
-here watches is never read here. With 64 shards and a few games per gateway, that is close to
-reading per game; with many games per gateway, the shards of unwatched games are still skipped.
+the escrow and the dealer write them). A gateway reads the shards of the games in
+``Hub.by_game`` (and of games it just sent a command for), one XREAD over all of them,
+blocking: an entry of a game in a shard no socket here watches is never read here. With 64
+shards and a few games per gateway, that is close to reading per game; with many games per
+gateway, the shards of unwatched games are still skipped.
+
+Two parts: ``Shards`` knows which shards are wanted and where each is read from (the hub asks
+it ``want`` before a watch's first read and before a command's publish); ``ShardReader`` is
+the read loop over them, handing each batch to the hub.
 
 * **No gap at a new watch.** ``want(game)`` gives the game's shard a cursor (the shard's last
   id, read now) before the watch's own first reads (``Hub.watch``), and before a command's
@@ -16,15 +19,14 @@ reading per game; with many games per gateway, the shards of unwatched games are
 * **Resume.** The cursor of a shard read goes on from its last id (a read that failed is tried
   again from the same ids); a shard no longer wanted is dropped, and read from its end again
   when wanted (no stale replies).
-* **Safety net.** ``Hub.sweep_loop`` still pumps recently active games every 2 s.
-* **Cluster.** All shards share the hash tag ``{u}``: one slot, so one XREAD reads them all
-  (as the one stream before; spreading the fan-out over nodes is a later step).
-* **Slow consumers.** Entries go to ``Hub.deliver_batch`` as before: bounded per-connection
-  queues, nothing here waits for a socket.
+* **Safety net.** ``Hub.sweep_loop`` pumps recently active games every 2 s.
+* **Cluster.** All shards share the hash tag ``{u}``: one slot, so one XREAD reads them all.
+* **Slow consumers.** Entries go to ``Hub.deliver_batch``: bounded per-connection queues,
+  nothing here waits for a socket.
 
-Chat (``chat_notify``, ``mutes_changed``) still reaches every gateway through the small shared
-channel ``gw:updates`` (services/gateway/app.py), which also takes an older release's
-notify / reply entries during a rolling upgrade.
+Chat (``chat_notify``, ``mutes_changed``) reaches every gateway through the small shared
+channel ``gw:updates`` (services/gateway/app.py), which also takes notify / reply entries
+written by a release that used that one stream, during a rolling upgrade.
 """
 
 from __future__ import annotations
@@ -32,12 +34,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, cast
 
 import structlog
 from faststream.redis.parser.binary import BinaryMessageFormatV1
 
+from services.gateway.ports import Entry, RedisClient, stream_entries
 from shared.protocol import streams
 from shared.runtime import metrics, tracing
 from shared.runtime.jsonutil import loads, text
@@ -56,47 +59,32 @@ def decode(fields: dict[bytes, bytes]) -> tuple[dict[str, Any], dict[str, Any]]:
     return (loads(data) if data else {}), dict(headers or {})
 
 
-class ShardReader:
-    """Reads the fan-out shards of the games watched here and hands the entries, one batch per
-    read, to ``deliver`` (``Hub.deliver_batch``)."""
+class Shards:
+    """Which fan-out shards this gateway reads, and from where: a cursor per wanted shard."""
 
-    def __init__(self, redis: Any, games: Callable[[], Any], shards: int,
-                 deliver: Callable[[list[dict[str, Any]]], Awaitable[None]],
-                 count: int = 256, block_ms: int = 2000, retry_s: float = 0.5) -> None:
+    def __init__(self, redis: RedisClient, count: int) -> None:
         self.redis = redis
-        self.games = games  # the game ids watched here (Hub.by_game's keys)
-        self.shards = shards
-        self.deliver = deliver
-        self.count = count
-        self.block_ms = block_ms
-        self.retry_s = retry_s
+        self.count = count  # EMPIRE_GW_SHARDS
         self.cursors: dict[str, str] = {}  # shard stream -> last id handed on
         self._pinned: dict[str, float] = {}  # shard -> until (monotonic): a command's reply
         self._stream_of: dict[str, str] = {}  # game id -> its shard (memo)
-        self._wake = asyncio.Event()
-        self.task: asyncio.Task[None] | None = None
-        # counters (bench, tests): XREAD calls made and fan-out entries read
-        self.reads = 0
-        self.entries = 0
-
-    @property
-    def running(self) -> bool:
-        return self.task is not None and not self.task.done()
+        self.woken = asyncio.Event()  # set when a shard is newly wanted
 
     def stream_of(self, game_id: str) -> str:
         s = self._stream_of.get(game_id)
         if s is None:
             if len(self._stream_of) > 100_000:
                 self._stream_of.clear()
-            s = self._stream_of[game_id] = streams.updates_for(game_id, self.shards)
+            s = self._stream_of[game_id] = streams.updates_for(game_id, self.count)
         return s
 
-    def wanted(self) -> set[str]:
+    def wanted(self, games: Iterable[str]) -> set[str]:
+        """The shards of ``games`` (the games watched here) and the pinned ones."""
         now = time.monotonic()
         for s, until in list(self._pinned.items()):
             if until < now:
                 del self._pinned[s]
-        return {self.stream_of(g) for g in list(self.games())} | set(self._pinned)
+        return {self.stream_of(g) for g in list(games)} | set(self._pinned)
 
     async def want(self, game_id: str, pin: bool = False) -> None:
         """From now on the game's shard is read (from its current end). Awaited before a
@@ -107,17 +95,17 @@ class ShardReader:
             self._pinned[s] = time.monotonic() + PIN_S
         if s in self.cursors:
             return
-        last = await self.redis.xrevrange(s, count=1)
+        last = stream_entries(await self.redis.xrevrange(s, count=1))
         if s not in self.cursors:  # (a concurrent want may have set it meanwhile)
             self._start_at_end(s, last)
-            self._wake.set()
+            self.woken.set()
 
     def _start_at_end(self, shard: str, last: list[Any]) -> None:
         """The shard's cursor at its last entry (``last``: XREVRANGE COUNT 1's answer), unless
         one is held already."""
         self.cursors.setdefault(shard, text(last[0][0]) if last else "0-0")
 
-    async def _sync(self, wanted: set[str]) -> None:
+    async def sync(self, wanted: set[str]) -> None:
         """Cursors for exactly the wanted shards: dropped ones forget theirs (read from their
         end again when wanted), new ones (a game watched without ``want``) start at their end."""
         for s in list(self.cursors):
@@ -132,22 +120,52 @@ class ShardReader:
             for s, last in zip(new, lasts, strict=True):
                 self._start_at_end(s, last)
 
+
+class ShardReader:
+    """Reads the fan-out shards of the games watched here and hands the entries, one batch per
+    read, to ``deliver`` (``Hub.deliver_batch``)."""
+
+    def __init__(self, redis: RedisClient, shards: Shards, games: Callable[[], Iterable[str]],
+                 deliver: Callable[[list[dict[str, Any]]], Awaitable[None]],
+                 count: int = 256, block_ms: int = 2000, retry_s: float = 0.5) -> None:
+        self.redis = redis
+        self.shards = shards
+        self.games = games  # the game ids watched here (Hub.by_game's keys)
+        self.deliver = deliver
+        self.count = count
+        self.block_ms = block_ms
+        self.retry_s = retry_s
+        self.task: asyncio.Task[None] | None = None
+        # counters (bench, tests): XREAD calls made and fan-out entries read
+        self.reads = 0
+        self.entries = 0
+
+    @property
+    def cursors(self) -> dict[str, str]:
+        return self.shards.cursors
+
+    @property
+    def running(self) -> bool:
+        return self.task is not None and not self.task.done()
+
     async def read_once(self) -> list[dict[str, Any]] | None:
         """One blocking read of the wanted shards; woken early (and None) when a new shard is
         wanted. The entries read are handed to ``deliver``."""
-        await self._sync(self.wanted())
+        await self.shards.sync(self.shards.wanted(self.games()))
         # cleared after the sync (no await between here and the ids taken below): a shard
         # wanted from now on wakes this read; one wanted before is in the ids already
-        self._wake.clear()
+        woken = self.shards.woken
+        woken.clear()
         if not self.cursors:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.block_ms / 1000)
+                await asyncio.wait_for(woken.wait(), self.block_ms / 1000)
             return None
         ids = dict(self.cursors)
         metrics.FANOUT_SHARDS.set(len(ids))
-        read = asyncio.ensure_future(self.redis.xread(ids, count=self.count,
+        streams_ids: dict[Any, Any] = dict(ids)  # (redis-py's own mapping type is invariant)
+        read = asyncio.ensure_future(self.redis.xread(streams_ids, count=self.count,
                                                       block=self.block_ms))
-        wake = asyncio.ensure_future(self._wake.wait())
+        wake = asyncio.ensure_future(woken.wait())
         try:
             await asyncio.wait({read, wake}, return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -157,11 +175,12 @@ class ShardReader:
             with contextlib.suppress(BaseException):
                 await read
             return None
-        res = read.result()
+        # RESP2's answer: [stream, entries] per stream with new entries (none: empty)
+        res = cast(list[tuple[bytes, list[Entry]]], read.result() or [])
         self.reads += 1
         bodies: list[dict[str, Any]] = []
         headers: list[dict[str, Any]] = []
-        for stream, entries in res or ():
+        for stream, entries in res:
             s = text(stream)
             for i, fields in entries:
                 try:

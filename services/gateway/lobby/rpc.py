@@ -21,12 +21,14 @@ import itertools
 import secrets
 from typing import Any
 
+from faststream.redis import RedisBroker, RedisClusterBroker
+
 from shared.protocol import keys, streams
 from shared.runtime.outbox import Outbox
 
 
 class LobbyRpc:
-    def __init__(self, broker: Any, instance: str) -> None:
+    def __init__(self, broker: RedisBroker | RedisClusterBroker, instance: str) -> None:
         self.broker = broker
         self.channel = keys.reply_channel(instance, secrets.token_hex(4))
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}

@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from services.gateway.chat.table_talk import archive_room, readable_channels
+from services.gateway.chat.rooms import archive_room, readable_channels
 from services.gateway.edge.http_errors import HttpError
 from services.gateway.fanout import erased
 from services.gateway.routes.deps import Auth, Gw
