@@ -1,4 +1,5 @@
-// HTTP API (services/gateway/app.py) and the one WebSocket per player (ws.py, hub.py).
+// HTTP API (services/gateway/app.py) and the one WebSocket per player
+// (services/gateway/edge/websocket.py).
 
 import { SessionKey } from "./signing.mjs";
 
@@ -80,7 +81,7 @@ export const WATCH_AGAIN = new Set(["message/unavailable", "message/rate_limited
 export const WATCH_BACKOFF_MS = [200, 400, 800, 1600, 3200, 5000];
 export const WATCH_TRIES = 12;
 /** The protocol version of a watch: 3 gets one `view` frame per state change with its record
- * entries in `records`, and `records` frames for the others (docs/protocol.md, issue 25). */
+ * entries in `records`, and `records` frames for the others (docs/protocol.md). */
 export const WATCH_VERSION = 3;
 
 /**

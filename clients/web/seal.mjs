@@ -1,4 +1,4 @@
-// Sealed openings (issue 20 item 3): a seat's opening (choice and nonce) is encrypted to the
+// Sealed openings: a seat's opening (choice and nonce) is encrypted to the
 // escrow's public key, so the gateway, the streams and every log carry only the ciphertext and
 // the commitment; only the escrow can read it. ONE file for the browser (served as
 // /static/seal.mjs: play.js) and for Node (clients/js/empire-client.mjs imports it by relative

@@ -1,4 +1,4 @@
-// Signed commands (issue 20 item 4): every act and commit a seat sends is signed with its
+// Signed commands: every act and commit a seat sends is signed with its
 // session key (Ed25519, a fresh pair per page or Node client session, the public half
 // registered through the lobby: POST /api/session-keys). ONE file for the browser (served as
 // /static/signing.mjs: play.js, api.js, the verifier) and for Node (clients/js/

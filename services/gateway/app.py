@@ -2,7 +2,10 @@
 matches, results, replays, leaderboards) + one WebSocket per player — and its stream side
 (the game fan-out shards it watches, and the ``gw:updates`` channel). Nothing runs at
 import; ``python -m services.gateway`` and the uvicorn entry (services/gateway/edge/server.py)
-call it. It holds no game state: it relays the watcher's own streams."""
+call it. It holds no game state: it relays the watcher's own streams.
+
+The one place the gateway's parts are built: each is given its collaborators as it is built
+(settings, Redis client and broker, stores, fan-out, hub, chat, edge, routes, server)."""
 
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ from services.gateway.edge.memory_guard import MemoryGuard
 from services.gateway.edge.micro_cache import MicroCache
 from services.gateway.edge.quotas import Quotas
 from services.gateway.edge.security_headers import SecurityHeaders
+from services.gateway.edge.server import DrainingServer, config, listening_socket, raise_nofile
 from services.gateway.edge.websocket import Edge
 from services.gateway.fanout.hub import Hub
 from services.gateway.fanout.shards import ShardReader, Shards
@@ -78,8 +82,13 @@ def build(settings: Settings) -> Gateway:
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
+    """The gateway's ASGI app (the schema generator and the tests take it from here)."""
     settings = settings or get_settings()
-    gw = build(settings)
+    return app_for(settings, build(settings))
+
+
+def app_for(settings: Settings, gw: Gateway) -> FastAPI:
+    """The HTTP and WebSocket app over the built gateway: its guards, then its routers."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -108,3 +117,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(module.router)
     app.include_router(play.router)
     return app
+
+
+def serve(settings: Settings | None = None) -> None:
+    """Run the gateway (``python -m services.gateway``): uvicorn with the guards against slow
+    and hostile clients (edge/server.py), drained gradually on SIGTERM."""
+    settings = settings or get_settings()
+    raise_nofile()  # the soft descriptor limit up to the hard one: the connection cap follows it
+    gw = build(settings)
+    app = app_for(settings, gw)
+    # a connection from an address already over its HTTP rate is answered 429 before any parsing
+    cfg = config(settings, gw.limits, app, early=gw.quotas.http_refused_now)
+    sock = listening_socket(settings.host, settings.port)
+    DrainingServer(cfg, settings.drain_s, gw.hub).run(sockets=[sock])

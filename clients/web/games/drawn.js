@@ -1,4 +1,4 @@
-// Drawn boards in SVG (issue 21): blocks that know their size and draw themselves at a place,
+// Drawn boards in SVG: blocks that know their size and draw themselves at a place,
 // so a board lays out cards, plaques and buttons for the width it has (one SVG user unit is
 // one CSS pixel at that width; the SVG scales with its viewBox when the page narrows later).
 //

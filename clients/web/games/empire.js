@@ -137,7 +137,7 @@ function auctionBlock(v, ctx, W) {
       { disabled: !!ctx.busy, cls: "pass" + (iLead && closes ? " take" : "") }));
     }
     // withdrawing is legal while tied (E-1), but at 0 with every bid still 0 it only drops out
-    // of an untouched auction: not offered then (issue 21)
+    // of an untouched auction: not offered then
     const allZero = a.bids.every((b, s) => a.withdrawn[s] || b === 0);
     if (!allZero) row.push(...moveBlocks(mine.filter((x) => x.type === "withdraw"), ctx, bw));
     const raises = mine.filter((x) => x.type === "raise");

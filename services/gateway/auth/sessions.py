@@ -1,4 +1,4 @@
-"""The gateway's side of sessions (issue #19; the lobby owns them: services/lobby/accounts.py).
+"""The gateway's side of sessions (the lobby owns them: services/lobby/accounts.py).
 
 * An access token names its session; once the lobby revokes the session it leaves
   ``lobby:rev:<sid>`` (for as long as that session's last access token can live), and

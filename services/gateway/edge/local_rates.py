@@ -1,7 +1,7 @@
-"""Each gateway replica's own view of the cluster's GCRA rates (services/gateway/edge/quotas.py),
-one "theoretical arrival time" (TAT, µs of wall time) per limited subject, in a bounded LRU.
+"""Each gateway replica's own view of the cluster's GCRA rates (edge/quotas.py), one
+"theoretical arrival time" (TAT, µs of wall time) per limited subject, in a bounded LRU.
 
-Two uses (issue 28):
+Two uses:
 
 * **Pre-check.** Every answer of the Valkey script carries the subject's TAT in the cluster
   (``learn``). While the last TAT this replica saw still refuses a request (``wait_us`` > 0),

@@ -1,4 +1,4 @@
-"""Valkey memory, watched before it is full (issue 28): every shipped Valkey runs with
+"""Valkey memory, watched before it is full: every shipped Valkey runs with
 ``maxmemory`` and ``noeviction``, so at the limit every write fails, running games' moves
 included. The gateway samples ``INFO memory`` and, from EMPIRE_MEMORY_SOFT_LIMIT (a fraction
 of maxmemory, default 0.85) on, refuses what would add players, tables or games with a typed

@@ -1,5 +1,5 @@
-"""A short-lived per-replica cache of public answers (issue 28: a listing flood cost one lobby
-RPC per request). The lobby listing (``GET /api/tables``) is the same for every player, so
+"""A short-lived per-replica cache of public answers, so a listing flood does not cost one
+lobby RPC per request. The lobby listing (``GET /api/tables``) is the same for every player, so
 each gateway replica serves it from here, keyed by the query, for EMPIRE_LISTING_CACHE_MS
 (500 ms; 0: off): concurrent identical requests share one lobby RPC (single flight) and its
 answer is reused until it is that old. Staleness: a table opened, joined or started shows in

@@ -4,7 +4,7 @@ A connection over its rate is refused (``message/rate_limited``) and then paced:
 reads its next frame only once a token is back (``wait_s``). The frames a flooder sends
 meanwhile wait in its socket (uvicorn stops reading once its small queue is full, then TCP
 holds the sender), so a flood costs the gateway about ``2 × rate`` frames a second per
-connection, however fast it is sent (issue 28: an act flood took one gateway core before). A socket
+connection, however fast it is sent (unpaced, an act flood takes a gateway core). A socket
 refused more times than its burst before its bucket is full again is closed 1008 (flooding).
 
 Pacing and strikes are keyed on the bucket's own refusals (``refusals``), never on a reply's

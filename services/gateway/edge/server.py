@@ -38,8 +38,9 @@ from __future__ import annotations
 
 import asyncio
 import resource
+import socket
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import h11
 import structlog
@@ -51,7 +52,6 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from services.gateway.edge import metrics as edge_metrics
 from services.gateway.edge.client_ip import within
 from services.gateway.edge.limits import GatewayLimits
-from services.gateway.fanout.hub import Hub
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("gateway")
@@ -309,13 +309,31 @@ def guarded_protocols(limits: GatewayLimits, early: EarlyRefusal | None = None,
     return http, GuardedWebSocketProtocol
 
 
+class Drains(Protocol):
+    """What holds the open WebSockets (fanout/hub.py ``Hub``)."""
+
+    async def drain(self, seconds: float) -> int: ...
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The bound listening socket: replicas on one host share the port (SO_REUSEPORT: the
+    kernel spreads the connections)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET,
+                         socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if hasattr(socket, "SO_REUSEPORT"):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    return sock
+
+
 class DrainingServer(uvicorn.Server):
     """uvicorn's server with a gradual drain on SIGTERM: stop accepting, fail readiness, close
-    the WebSockets with 1012 spread over EMPIRE_DRAIN_S (services.gateway.fanout.hub.Hub.drain),
+    the WebSockets with 1012 spread over EMPIRE_DRAIN_S (fanout/hub.py ``Hub.drain``),
     then uvicorn's own shutdown. Keep the orchestrator's grace period above EMPIRE_DRAIN_S
     plus the stream consumers' shutdown deadline."""
 
-    def __init__(self, config: uvicorn.Config, drain_s: float, hub: Hub) -> None:
+    def __init__(self, config: uvicorn.Config, drain_s: float, hub: Drains) -> None:
         super().__init__(config)
         self.drain_s, self.hub = drain_s, hub
 

@@ -1,4 +1,4 @@
-"""Deleted players, anonymized wherever the gateway shows a player (issue #19, privacy).
+"""Deleted players, anonymized wherever the gateway shows a player (privacy).
 
 Deleting an account (services/lobby/accounts.py) adds its player id to the set
 ``lobby:erased``. The stored game data stays as it was (the live keys, the archive's blob per

@@ -1,4 +1,4 @@
-"""The routes' dependencies: the gateway built by ``create_app`` (services/gateway/app.py),
+"""The routes' dependencies: the gateway built by the composition root (services/gateway/app.py),
 from ``app.state``, and the ``Authorization`` header the token routes read."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from services.gateway.service import Gateway
 
 async def gateway(conn: HTTPConnection) -> Gateway:
     """A coroutine, not a function: FastAPI runs a sync dependency in a worker thread on
-    every request (issue 25: that hop was ~10% of the gateway's busy CPU in the lifecycle
-    benchmark; tests/unit/platform/test_gateway_no_thread_hops.py)."""
+    every request, a hop that costs about a tenth of the gateway's busy CPU under load
+    (tests/unit/platform/test_gateway_no_thread_hops.py)."""
     gw: Gateway = conn.app.state.gateway
     return gw
 
