@@ -71,7 +71,7 @@ def _validated(data: Any) -> cm.ClientMessage:
         return cm.CLIENT_ADAPTER.validate_python(data)
     except ValidationError as exc:
         cmd_id = _str(data.get("cmd_id")) if isinstance(data, dict) else None
-        raise Refused(rejected("message/malformed", _brief(exc), cmd_id=cmd_id)) from None
+        raise Refused(rejected("message/malformed", json_guard.brief(exc), cmd_id=cmd_id)) from None
 
 
 def binary(data: bytes) -> dict[str, Any]:
@@ -100,11 +100,3 @@ def ids_of(raw: str) -> tuple[str | None, str | None]:
 
 def _str(v: Any) -> str | None:
     return v[:64] if isinstance(v, str) else None
-
-
-def _brief(exc: ValidationError) -> str:
-    parts = []
-    for e in exc.errors(include_url=False, include_input=False)[:3]:
-        loc = ".".join(str(x) for x in e["loc"])
-        parts.append(f"{loc}: {e['msg']}")
-    return "; ".join(parts)[:300]

@@ -4,7 +4,7 @@ orjson refuses invalid UTF-8, lone surrogates (raw or escaped, ``"\\ud800"``), N
 Infinity, numbers that overflow a double (``1e400``, a 5,000-digit integer) and nesting beyond
 1,024 levels; on top of that a document may nest at most EMPIRE_JSON_MAX_DEPTH (32) levels,
 far more than any request or move needs. Every refusal is a ``BadJson`` with a short reason
-that never echoes the input.
+that never echoes the input; so is ``brief``, the refusal of a document its model rejects.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
+from pydantic import ValidationError
 
 
 class BadJson(ValueError):
@@ -45,3 +46,12 @@ def parse(raw: bytes | str, max_depth: int) -> Any:
     if depth_of(data, max_depth) > max_depth:
         raise BadJson(f"JSON nested deeper than {max_depth} levels")
     return data
+
+
+def brief(exc: ValidationError) -> str:
+    """A validation error in a few words, never echoing the input."""
+    parts = []
+    for e in exc.errors(include_url=False, include_input=False, include_context=False)[:3]:
+        loc = ".".join(str(x) for x in e["loc"])
+        parts.append(f"{loc}: {e['msg']}")
+    return "; ".join(parts)[:300]

@@ -1,9 +1,9 @@
 """What the lobby routes take from a client, refused typed unless valid: the JSON body
 (Content-Type application/json, within EMPIRE_HTTP_MAX_BODY_BYTES, parsed by
-services/gateway/edge/json_guard.py) and the ids in the path. The lobby receives a request rebuilt
-from its validated model (shared/protocol/lobby.py) with the identity stamped from the
-token, never the client's raw body: a client that names ``op``, ``player_id`` or another
-field the gateway sets is refused, not overridden.
+edge/json_guard.py) and the ids in the path, each validated once into the lobby's request
+model (shared/protocol/lobby.py). The lobby receives a request rebuilt from that model with
+the identity stamped from the token, never the client's raw body: a client that names
+``op``, ``player_id`` or another field the gateway sets is refused, not overridden.
 """
 
 from __future__ import annotations
@@ -25,15 +25,6 @@ PATH_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,64}$")
 SERVER_SET = frozenset({"op", "player_id", "session", "agent"})
 
 
-def brief(exc: ValidationError) -> str:
-    """A validation error in a few words, never echoing the input."""
-    parts = []
-    for e in exc.errors(include_url=False, include_input=False, include_context=False)[:3]:
-        loc = ".".join(str(x) for x in e["loc"])
-        parts.append(f"{loc}: {e['msg']}")
-    return "; ".join(parts)[:300]
-
-
 def _refuse(status: int, code: str, message: str, reason: str) -> HttpError:
     edge_metrics.REFUSED_INPUT.labels(reason).inc()
     return HttpError(status, code, message)
@@ -41,7 +32,7 @@ def _refuse(status: int, code: str, message: str, reason: str) -> HttpError:
 
 async def json_object(request: Request, limits: GatewayLimits,
                       required: bool = True) -> dict[str, Any]:
-    body = await request.body()  # bounded by the middleware (services/gateway/edge/http_guard.py)
+    body = await request.body()  # bounded by the middleware (edge/http_guard.py)
     if not body.strip():
         if required:
             raise _refuse(400, "message/malformed", "a JSON object body is required", "empty")
@@ -78,7 +69,7 @@ def lobby_request(model: type[M], client: dict[str, Any], stamped: dict[str, Any
     try:
         return model.model_validate({**fields, **stamped})
     except ValidationError as exc:
-        raise _refuse(400, "lobby/bad_request", brief(exc), "invalid") from None
+        raise _refuse(400, "lobby/bad_request", json_guard.brief(exc), "invalid") from None
 
 
 def body_schema(model: type[BaseModel], *server_set: str,
