@@ -40,6 +40,7 @@ import structlog
 from cachetools import LRUCache
 from pydantic import ValidationError
 
+from services.gateway.chat.rooms import Sub
 from services.gateway.fanout import erased
 from services.gateway.fanout.outbound import Outbound
 from services.gateway.ports import RedisClient, Want, stream_entries
@@ -92,7 +93,7 @@ class Connection:
     out: Outbound
     session: str = ""  # the access token's session ("" for a bot's seat token)
     watches: dict[str, Watch] = field(default_factory=dict)
-    rooms: dict[str, Any] = field(default_factory=dict)  # chat: key -> its Sub (chat/rooms.py)
+    rooms: dict[str, Sub] = field(default_factory=dict)  # chat rooms joined: key -> its place
     mutes: set[str] | None = None  # chat: players this one muted (loaded on chat_join)
     # commits published and not yet answered by the escrow: cmd_id -> (published at, game)
     awaiting: dict[str, tuple[float, str]] = field(default_factory=dict)
