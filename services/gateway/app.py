@@ -1,11 +1,10 @@
-"""The gateway's composition root: ``create_app(settings)`` builds the gateway — HTTP (lobby,
-matches, results, replays, leaderboards) + one WebSocket per player — and its stream side
-(the game fan-out shards it watches, and the ``gw:updates`` channel). Nothing runs at
-import; ``python -m services.gateway`` and the uvicorn entry (services/gateway/edge/server.py)
-call it. It holds no game state: it relays the watcher's own streams.
-
-The one place the gateway's parts are built: each is given its collaborators as it is built
-(settings, Redis client and broker, stores, fan-out, hub, chat, edge, routes, server)."""
+"""The gateway's composition root, the one place its parts are built, each given its
+collaborators as it is built: settings, the Redis client and the broker, the stores, the
+fan-out and the hub, the chat, the WebSocket edge (``build``), the routes and their guards
+(``create_app``, ``app_for``) and the server (``serve``, what ``python -m services.gateway``
+runs). Nothing runs at import. The gateway serves HTTP (lobby, matches, results, replays,
+leaderboards) and one WebSocket per player; it holds no game state: it relays the watcher's
+own streams, from the game fan-out shards it watches and the ``gw:updates`` channel."""
 
 from __future__ import annotations
 
