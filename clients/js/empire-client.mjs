@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Empire Hall: a complete minimal client for Node 20+, with no npm dependencies: the modules
 // of clients/js and the fairness module they share with the web page
-// (services/gateway/static/fairness-core.mjs).
+// (clients/web/fairness-core.mjs).
 //
 //   node [--experimental-websocket: Node 20/21 only] clients/js/empire-client.mjs \
 //        --url http://127.0.0.1:8000 --name ada [--game duel] [--seats 2] \

@@ -9,6 +9,6 @@ export {
   ESCROW_DOMAIN, DEFAULT_DOMAIN, SEED_DOMAIN, GAME_KEY_DOMAIN, lp, canonical, canonicalJson,
   sha256, hmac, commitment, defaultCommitment, commitmentsRoot, seedCommitment, gameKey, draw,
   verifyRecord,
-} from "../../services/gateway/static/fairness-core.mjs";
-export { sealOpening, openSealed } from "../../services/gateway/static/seal.mjs";
-export { SessionKey, message as signedMessage } from "../../services/gateway/static/signing.mjs";
+} from "../web/fairness-core.mjs";
+export { sealOpening, openSealed } from "../web/seal.mjs";
+export { SessionKey, message as signedMessage } from "../web/signing.mjs";

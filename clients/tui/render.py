@@ -149,7 +149,7 @@ def _engine(v: dict[str, Any], names: Names) -> list[str]:
 def _edges(comp: dict[str, Any], engine: str, orientation: int) -> dict[str, str]:
     """The action at each edge of an engine now: ``top_by_orientation[o]`` is on top after o
     clockwise quarter-turns, and each further turn brings the left edge up (the page's rule,
-    services/gateway/static/games/empire_engine.js)."""
+    clients/web/games/empire_engine.js)."""
     order = comp["engines"][engine]["top_by_orientation"]
     o = orientation % 4
     return {"top": order[o], "left": order[(o + 1) % 4], "bottom": order[(o + 2) % 4],

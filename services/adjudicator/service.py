@@ -316,7 +316,7 @@ class Adjudicator:
                 "options": doc.options, "players": [p.model_dump() for p in doc.players],
                 "table_id": (meta or {}).get("table_id"), "meta": meta, "record": record,
                 "log": log_entries, "result": result, "final_view": view,
-                # table talk (services/gateway/chat.py): the archive's, never the record's
+                # table talk (services/gateway/chat/): the archive's, never the record's
                 "chat": await self.store.chat_for_archive(game_id, (meta or {}).get(
                     "table_id")),
                 "ended_ms": doc.ended_ms, "archived_ms": t})

@@ -5,7 +5,7 @@ the new document, the private log entries, the public record entries, every seat
 snapshot and the spectator's, and the command id (idempotency). A view entry written with
 record entries carries, beside its ``d``, the id of the last of them (``r``): the gateway
 sends a protocol version 3 watch that view and the record entries up to ``r`` in one frame
-(services/gateway/hub.py). All keys share the game's hash tag, so this also works on a
+(services/gateway/fanout/hub.py). All keys share the game's hash tag, so this also works on a
 cluster. When the new document's stage is ``ended`` the same
 step copies the private log ``g:{id}:log`` to its public copy ``g:{id}:publog``: the only copy
 of the log the gateway's Redis user can read (deploy/valkey/users.acl.template), so the log

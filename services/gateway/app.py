@@ -1,8 +1,10 @@
-"""gateway composition root: ``create_app(settings)`` builds the gateway — HTTP (lobby,
-matches, results, replays, leaderboards) + one WebSocket per player — and its stream side
-(the game fan-out shards it watches, and the ``gw:updates`` channel). Nothing runs at
-import; ``python -m services.gateway`` and the uvicorn entry (services/gateway/server.py)
-call it. It holds no game state: it relays the watcher's own streams."""
+"""The gateway's composition root, the one place its parts are built, each given its
+collaborators as it is built: settings, the Redis client and the broker, the stores, the
+fan-out and the hub, the chat, the WebSocket edge (``build``), the routes and their guards
+(``create_app``, ``app_for``) and the server (``serve``, what ``python -m services.gateway``
+runs). Nothing runs at import. The gateway serves HTTP (lobby, matches, results, replays,
+leaderboards) and one WebSocket per player; it holds no game state: it relays the watcher's
+own streams, from the game fan-out shards it watches and the ``gw:updates`` channel."""
 
 from __future__ import annotations
 
@@ -13,24 +15,25 @@ from typing import Any
 from fastapi import FastAPI
 from faststream.redis import StreamSub
 
-from services.gateway.chat import Chat
-from services.gateway.fanout import ShardReader
-from services.gateway.http_errors import add_handlers
-from services.gateway.http_guard import HttpGuard
-from services.gateway.http_metrics import HttpMetrics
-from services.gateway.hub import Hub
-from services.gateway.limits import get_limits
-from services.gateway.lobby_rpc import LobbyRpc
-from services.gateway.memory_guard import MemoryGuard
-from services.gateway.micro_cache import MicroCache
-from services.gateway.quotas import Quotas
-from services.gateway.replays import ReplayBoards
-from services.gateway.routes import accounts, admin, games, health, matches, pages, tables
-from services.gateway.security_headers import SecurityHeaders
+from services.gateway.auth.sessions import Revocations
+from services.gateway.chat.table_talk import Chat
+from services.gateway.edge.http_errors import add_handlers
+from services.gateway.edge.http_guard import HttpGuard
+from services.gateway.edge.http_metrics import HttpMetrics
+from services.gateway.edge.limits import get_limits
+from services.gateway.edge.memory_guard import MemoryGuard
+from services.gateway.edge.micro_cache import MicroCache
+from services.gateway.edge.quotas import Quotas
+from services.gateway.edge.security_headers import SecurityHeaders
+from services.gateway.edge.server import DrainingServer, config, listening_socket, raise_nofile
+from services.gateway.edge.websocket import Edge
+from services.gateway.fanout.hub import Hub
+from services.gateway.fanout.shards import ShardReader, Shards
+from services.gateway.lobby.rpc import LobbyRpc
+from services.gateway.replays.boards import ReplayBoards
+from services.gateway.routes import accounts, admin, games, health, matches, play, tables, web
 from services.gateway.service import Gateway
-from services.gateway.sessions import Revocations
 from services.gateway.store import GatewayStore
-from services.gateway.ws import Edge
 from shared.protocol import streams
 from shared.runtime import bus, tracing
 from shared.runtime.archive import ValkeyArchive
@@ -41,26 +44,26 @@ from shared.runtime.settings import Settings, get_settings
 
 
 def build(settings: Settings) -> Gateway:
-    """The gateway's parts on one Redis client and one broker, ``gw:updates`` subscribed."""
+    """The gateway's parts on one Redis client and one broker, each given its collaborators
+    as it is built; ``gw:updates`` subscribed."""
     logger = configure_logging("gateway", settings.log_level, settings.log_json)
     tracing.configure_tracing("gateway", settings.otlp_endpoint)
     broker = bus.make_broker(settings, logger=logger)
     redis = client(settings)
-    hub = Hub(redis)
     limits = get_limits()
+    outbox = Outbox(redis)  # stream publishes, pipelined
+    # the game fan-out: only the shards of the games watched here
+    shards = Shards(redis, settings.gw_shards)
+    hub = Hub(redis, want=shards.want)
+    fanout = ShardReader(redis, shards, hub.by_game.keys, hub.deliver_batch)
     quotas = Quotas(redis, limits, settings.instance)
     revocations = Revocations(settings, redis, hub)
-    edge = Edge(settings, hub, broker, Outbox(redis), limits, quotas, revocations)
-    chat = Chat(redis, settings, hub, quotas, edge.out.publish)  # table talk (issue 21)
-    edge.chat = chat
-    # the game fan-out: only the shards of the games watched here (issue 25)
-    fanout = ShardReader(redis, hub.by_game.keys, settings.gw_shards, hub.deliver_batch)
-    hub.want = fanout.want
+    chat = Chat(redis, settings, hub, quotas, outbox)
+    edge = Edge(settings, limits, hub, chat, outbox, quotas, revocations)
     gw = Gateway(settings=settings, logger=logger, broker=broker, store=GatewayStore(redis),
                  hub=hub, limits=limits, quotas=quotas,
                  memory=MemoryGuard(redis, limits.memory_soft_limit), revocations=revocations,
-                 edge=edge, chat=chat, boards=ReplayBoards(),
-                 archive=ValkeyArchive(redis),  # finished games once their live keys expire
+                 edge=edge, chat=chat, boards=ReplayBoards(), archive=ValkeyArchive(redis),
                  lobby_rpc=LobbyRpc(broker, settings.instance),
                  listings=MicroCache(limits.listing_cache_ms / 1000, "/api/tables"),
                  fanout=fanout)
@@ -78,8 +81,13 @@ def build(settings: Settings) -> Gateway:
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
+    """The gateway's ASGI app (the schema generator and the tests take it from here)."""
     settings = settings or get_settings()
-    gw = build(settings)
+    return app_for(settings, build(settings))
+
+
+def app_for(settings: Settings, gw: Gateway) -> FastAPI:
+    """The HTTP and WebSocket app over the built gateway: its guards, then its routers."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -93,18 +101,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   openapi_url="/openapi.json" if docs else None,
                   generate_unique_id_function=lambda route: route.name)  # operationId: the name
     app.state.gateway = gw
-    app.mount("/static", pages.static_files(), name="static")
-    # rate limits per IP / player / sign-up and the body bound (services/gateway/http_guard.py)
+    app.mount("/static", web.static_files(), name="static")
+    # rate limits per IP / player / sign-up and the body bound (edge/http_guard.py)
     app.add_middleware(HttpGuard, limits=gw.limits, quotas=gw.quotas,
                        secrets=lambda: settings.verify_secrets)
     app.add_middleware(HttpMetrics)  # by route template, refusals of the guard included
     app.add_middleware(SecurityHeaders)  # outermost: CSP and friends on every response
     add_handlers(app, gw.logger)
-    app.include_router(pages.router)
+    app.include_router(web.router)
     app.include_router(health.router)
     if settings.public_metrics:  # off the public port unless the operator enables it
         app.include_router(health.metrics_router)
     for module in (games, accounts, admin, tables, matches):
         app.include_router(module.router)
-    app.include_router(pages.ws_router)
+    app.include_router(play.router)
     return app
+
+
+def serve(settings: Settings | None = None) -> None:
+    """Run the gateway (``python -m services.gateway``): uvicorn with the guards against slow
+    and hostile clients (edge/server.py), drained gradually on SIGTERM."""
+    settings = settings or get_settings()
+    raise_nofile()  # the soft descriptor limit up to the hard one: the connection cap follows it
+    gw = build(settings)
+    app = app_for(settings, gw)
+    # a connection from an address already over its HTTP rate is answered 429 before any parsing
+    cfg = config(settings, gw.limits, app, early=gw.quotas.http_refused_now)
+    sock = listening_socket(settings.host, settings.port)
+    DrainingServer(cfg, settings.drain_s, gw.hub).run(sockets=[sock])

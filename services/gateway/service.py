@@ -1,8 +1,8 @@
 """The gateway's shell: what its routes and its stream side share — the fan-out to this
-replica's sockets (the game shards it watches, services/gateway/fanout.py, and the shared
-``gw:updates`` channel), the token check, the lobby round trip, the background
-loops — built once by ``create_app`` (services/gateway/app.py) and
-reached by the routes through ``app.state`` (services/gateway/deps.py)."""
+replica's sockets (the game shards it watches, fanout/shards.py, and the shared
+``gw:updates`` channel), the token check, the lobby round trip, the background loops — built
+once by the composition root (services/gateway/app.py) and reached by the routes through
+``app.state`` (routes/deps.py)."""
 
 from __future__ import annotations
 
@@ -15,24 +15,22 @@ from typing import Any
 
 from faststream.redis import RedisBroker, RedisClusterBroker
 
-from services.gateway import erased
-from services.gateway.chat import Chat
-from services.gateway.fanout import ShardReader
-from services.gateway.http_errors import HttpError
-from services.gateway.hub import Hub
-from services.gateway.limits import GatewayLimits
-from services.gateway.lobby_rpc import LobbyRpc
-from services.gateway.memory_guard import MemoryGuard
-from services.gateway.micro_cache import MicroCache
-from services.gateway.quotas import Quotas
-from services.gateway.replays import ReplayBoards
-from services.gateway.sessions import Revocations
-from services.gateway.store import GatewayStore
-from services.gateway.ws import Edge
+from services.gateway.auth.sessions import Revocations
+from services.gateway.chat.table_talk import Chat
+from services.gateway.edge.http_errors import HttpError
+from services.gateway.edge.limits import GatewayLimits
+from services.gateway.edge.memory_guard import MemoryGuard
+from services.gateway.edge.micro_cache import MicroCache
+from services.gateway.edge.quotas import Quotas
+from services.gateway.edge.websocket import Edge
+from services.gateway.fanout import erased
+from services.gateway.fanout.hub import Hub
+from services.gateway.fanout.shards import ShardReader
+from services.gateway.ports import Archive, GameReads, LobbyRequests
+from services.gateway.replays.boards import ReplayBoards
 from shared.protocol import lobby as lm
 from shared.protocol import streams
 from shared.runtime import ops, tokens, tracing
-from shared.runtime.archive import ValkeyArchive
 from shared.runtime.settings import Settings
 
 # the lobby's refusal codes that are not a plain 400
@@ -51,7 +49,7 @@ class Gateway:
     settings: Settings
     logger: Any
     broker: RedisBroker | RedisClusterBroker
-    store: GatewayStore
+    store: GameReads
     hub: Hub
     limits: GatewayLimits
     quotas: Quotas
@@ -60,17 +58,19 @@ class Gateway:
     edge: Edge
     chat: Chat
     boards: ReplayBoards
-    archive: ValkeyArchive
-    lobby_rpc: LobbyRpc
-    listings: MicroCache[bytes]  # GET /api/tables, per replica (micro_cache.py)
-    fanout: ShardReader  # the game fan-out shards of the games watched here (fanout.py)
+    archive: Archive  # finished games once their live keys expire
+    lobby_rpc: LobbyRequests
+    listings: MicroCache[bytes]  # GET /api/tables, per replica (edge/micro_cache.py)
+    fanout: ShardReader  # the game fan-out shards of the games watched here
 
     # -- the stream side ---------------------------------------------------------------------
 
     async def on_update(self, bodies: list[dict[str, Any]]) -> None:
-        """gw:updates: the shared channel (chat; an older release's notify / reply)."""
+        """gw:updates: the shared channel (chat; notify / reply written by a release that
+        used this one stream): the games first, each pumped once, then the chat."""
         tracing.received(streams.GW_UPDATES, tracing.batch_headers(self.broker))  # traces end
-        await self.hub.deliver_batch(bodies)  # each game of the batch pumped once
+        await self.hub.deliver_batch(bodies)
+        await self.chat.on_fanout(bodies)
 
     @contextlib.asynccontextmanager
     async def running(self, ready: Callable[[], Awaitable[bool]]) -> AsyncIterator[None]:
@@ -101,7 +101,7 @@ class Gateway:
 
     async def identity(self, authorization: str | None) -> tokens.Identity:
         """The access token's identity: signature (current or previous key), expiry, and its
-        session not revoked (services/gateway/sessions.py)."""
+        session not revoked (auth/sessions.py)."""
         token = (authorization or "").removeprefix("Bearer ").strip()
         try:
             who = tokens.verify(self.settings.verify_secrets, token, int(time.time() * 1000))
@@ -132,7 +132,7 @@ class Gateway:
     async def anonymized(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Rows naming players (``player_id``, ``name``) with deleted players' seats shown as
         "deleted player": the stored records stay as they were, so verification holds
-        (services/gateway/erased.py)."""
+        (fanout/erased.py)."""
         return erased.seats(rows, await self.store.erased(erased.row_ids(rows)))
 
     async def anonymized_record(self, rec: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -1,20 +1,21 @@
 """The gateway's reads of Redis for the HTTP routes: the public streams of a game (record,
 public log, spectator view), its result, leaderboards, histories and the erased players. The
-hub, quotas, chat and sessions keep their own keys (services/gateway/hub.py and friends)."""
+hub, quotas, chat and sessions keep their own keys (services/gateway/fanout/hub.py and friends)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
-from services.gateway import erased
+from services.gateway.fanout import erased
+from services.gateway.ports import RedisClient, stream_entries
 from shared.protocol import keys
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import loads, text
 
 
 class GatewayStore:
-    def __init__(self, redis: Any) -> None:
+    def __init__(self, redis: RedisClient) -> None:
         self.redis = redis
 
     async def close(self) -> None:
@@ -29,7 +30,7 @@ class GatewayStore:
         out = []
         last = "-"
         while True:
-            batch = await self.redis.xrange(key, min=last, count=1000)
+            batch = stream_entries(await self.redis.xrange(key, min=last, count=1000))
             for i, f in batch:
                 out.append({"id": text(i), **loads(f[b"d"])})
             if len(batch) < 1000:
@@ -38,7 +39,7 @@ class GatewayStore:
 
     async def stage(self, game_id: str) -> str | None:
         """The game's stage from its last spectator view (None: no view yet, or expired)."""
-        last = await self.redis.xrevrange(Keys(game_id).spectator, count=1)
+        last = stream_entries(await self.redis.xrevrange(Keys(game_id).spectator, count=1))
         return loads(last[0][1][b"d"]).get("stage") if last else None
 
     async def result(self, game_id: str) -> dict[str, Any] | None:
@@ -47,8 +48,9 @@ class GatewayStore:
 
     async def leaderboard(self, game: str, limit: int) -> list[dict[str, Any]]:
         """The top ``limit`` ratings of ``game``, each with the player's stored info."""
-        ranked = await self.redis.zrevrange(keys.leaderboard(game), 0, max(0, limit - 1),
-                                            withscores=True)
+        ranked = cast(list[tuple[bytes, float]],
+                      await self.redis.zrevrange(keys.leaderboard(game), 0, max(0, limit - 1),
+                                                 withscores=True))
         ids = [pid for pid, _ in ranked]
         rows = await self.redis.hmget(keys.ratings(game), ids) if ids else []
         entries = []
@@ -70,5 +72,5 @@ class GatewayStore:
         return loads(raw[0]) if raw and raw[0] else None
 
     async def erased(self, ids: Iterable[Any]) -> set[str]:
-        """Which of ``ids`` are deleted players (services/gateway/erased.py)."""
+        """Which of ``ids`` are deleted players (services/gateway/fanout/erased.py)."""
         return await erased.erased(self.redis, ids)

@@ -9,7 +9,7 @@ message per context, empty AAD:
     sealed  = base64(enc || ciphertext)
 
 The info binds a ciphertext to one game, round, slot and seat, so it cannot be replayed
-elsewhere. The JavaScript twin is services/gateway/static/seal.mjs (browser and Node).
+elsewhere. The JavaScript twin is clients/web/seal.mjs (browser and Node).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ The seat is in the message, so a signature cannot be replayed as another seat's;
 too, so a replay of the same frame is the same (idempotent) command. The commit signs the
 sealed opening's digest, not its text, so the record can keep the proof without the
 ciphertext. Keys and signatures travel as lowercase hex (32 and 64 bytes). The JavaScript twin
-is services/gateway/static/signing.mjs.
+is clients/web/signing.mjs.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ the record must carry a valid signature by that seat's session key (class ``sign
 shared/fairness/signing.py); the server's own moves (timeouts, defaults) are unsigned.
 
 Each problem is printed as ``FAIL <class>: <where>: <what>``; exit status 1 on any, else OK.
-The browser and the Node client run the same checks (services/gateway/static/
+The browser and the Node client run the same checks (clients/web/
 fairness-core.mjs) with the same problem texts.
 """
 

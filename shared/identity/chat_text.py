@@ -1,4 +1,4 @@
-"""Chat text: the pure cleaning behind table talk (services/gateway/chat.py).
+"""Chat text: the pure cleaning behind table talk (services/gateway/chat/table_talk.py).
 
 A message is NFC-normalised; every character a display handle may not contain
 (shared/identity/handles.py: controls, format characters such as bidi embeddings, overrides,

@@ -45,7 +45,7 @@ def _sharded(base: str) -> str:
 
 
 # the game fan-out's shards: the adjudicator, escrow and dealer write a game's
-# notify / reply there, gateways only read them (services/gateway/fanout.py)
+# notify / reply there, gateways only read them (services/gateway/fanout/shards.py)
 GW_SHARDS = _sharded(streams.GW_SHARDED)
 # ... and may still write the shared gw:updates their older release wrote a game's entries to
 # (a rolling upgrade applies this ACL while old replicas still run; gateways read it too)

@@ -121,7 +121,7 @@ def lease(name: str) -> str:
 
 
 # -- gateway ----------------------------------------------------------------------------------
-RATE_PREFIX = "rl:"  # rate limits and socket counts (services/gateway/quotas.py)
+RATE_PREFIX = "rl:"  # rate limits and socket counts (services/gateway/edge/quotas.py)
 
 
 def reply_channel(instance: str, nonce: str) -> str:

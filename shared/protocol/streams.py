@@ -33,7 +33,7 @@ LOBBY_RPC = "lobby:rpc"  # gateway -> lobby: request/reply
 # gateway -> every gateway replica: chat_notify / mutes_changed (a small shared channel, no
 # group; an older release's notify / reply too). A game's notify / reply entries go to its
 # shard ``gw:updates:{u}:<k>`` (``updates_for``): a gateway reads only the shards of the games
-# its own sockets watch (services/gateway/fanout.py)
+# its own sockets watch (services/gateway/fanout/shards.py)
 GW_UPDATES = "gw:updates"
 GW_SHARDED = GW_UPDATES + ":{u}"  # the game fan-out's shards (one hash tag: one XREAD)
 DEAD_LETTERS = "dlq"  # poison messages, after MAX_DELIVERIES

@@ -37,7 +37,7 @@ STREAM_PENDING = Gauge("empire_stream_pending", "Entries delivered but not ackno
                        ["stream", "group"], registry=REGISTRY)
 WS_CONNECTIONS = Gauge("empire_ws_connections", "Open WebSocket connections",
                        registry=REGISTRY)
-# the game fan-out (services/gateway/fanout.py): what this gateway reads of it
+# the game fan-out (services/gateway/fanout/shards.py): what this gateway reads of it
 FANOUT_ENTRIES = Counter("empire_fanout_entries_total",
                          "Game fan-out entries read by this gateway", registry=REGISTRY)
 FANOUT_SHARDS = Gauge("empire_fanout_shards", "Game fan-out shards this gateway reads",

@@ -180,7 +180,7 @@ def test_js_client_has_no_websocket_or_fairness_code_of_its_own() -> None:
     """One fairness implementation for the browser and Node (the page's modules, imported),
     and the platform's WebSocket: no RFC 6455 framing, no hashing or LP in the client's files."""
     text = "".join(p.read_text() for p in sorted(CLIENT.parent.glob("*.mjs")))
-    static = "../../services/gateway/static/"
+    static = "../web/"
     for module in ("fairness-core.mjs", "seal.mjs", "signing.mjs"):
         assert f'from "{static}{module}"' in text, module
     for own in ("function sha256", "function lp(", "function canonical(", "function commitment(",
@@ -297,12 +297,12 @@ console.log(JSON.stringify({{first, second, forGood: sent.length, tries: m.WATCH
     assert got["forGood"] == 0
 
 
-PAGE_API = ROOT / "services" / "gateway" / "static" / "api.js"
+PAGE_API = ROOT / "clients" / "web" / "api.js"
 
 
 @needs_node
 def test_the_page_sends_a_refused_watch_again_and_keeps_it_from_the_board() -> None:
-    """The web page's socket (services/gateway/static/api.js) does as the clients do: its
+    """The web page's socket (clients/web/api.js) does as the clients do: its
     resumed watch refused by a refusal that may pass is sent again from the last seq and
     record id (the board does not freeze), bounded; a refusal for good reaches the page."""
     script = f"""

@@ -1,4 +1,4 @@
-"""The one JavaScript fairness module (services/gateway/static/fairness-core.mjs), which the web
+"""The one JavaScript fairness module (clients/web/fairness-core.mjs), which the web
 page serves and the Node client imports, run under Node: the shared vectors
 (tests/fixtures/fairness-vectors.json) through the module and through the client's re-exports,
 and the verifier on every real and tampered record (tests/support/tamper.py), with the same

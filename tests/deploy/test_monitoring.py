@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 import yaml
 
-import services.gateway.edge_metrics
-import services.gateway.http_metrics
-import services.gateway.memory_guard  # noqa: F401  (registers its gauge)
+import services.gateway.edge.http_metrics
+import services.gateway.edge.memory_guard
+import services.gateway.edge.metrics  # noqa: F401  (registers its gauge)
 from shared.runtime import bus
 from shared.runtime.metrics import REGISTRY
 

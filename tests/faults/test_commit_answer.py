@@ -4,7 +4,7 @@ the escrow's receipt comes back through the fan-out; with the gateway's fan-out 
 Valkey for 30 s (tests/faults, the gateway-partition-30s scenario) a commit published just
 before the cut waited 30 s for an answer and its client timed out on its own. Here the escrow
 is stopped instead (the same silence, deterministic): the commit must get its typed answer
-within the gateway's bound (services/gateway/hub.py, COMMIT_ANSWER_S)."""
+within the gateway's bound (services/gateway/fanout/hub.py, COMMIT_ANSWER_S)."""
 
 from __future__ import annotations
 

@@ -17,8 +17,8 @@ import pytest
 
 from services.adjudicator.service import Adjudicator
 from services.gateway.app import build
-from services.gateway.hub import Connection
-from services.gateway.outbound import Outbound
+from services.gateway.fanout.hub import Connection
+from services.gateway.fanout.outbound import Outbound
 from services.gateway.service import Gateway
 from shared.protocol import internal as im
 from shared.protocol import streams

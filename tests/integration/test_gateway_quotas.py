@@ -1,4 +1,4 @@
-"""The gateway's Redis-backed rate limits and socket quotas (services/gateway/quotas.py) on
+"""The gateway's Redis-backed rate limits and socket quotas (services/gateway/edge/quotas.py) on
 the shipped Valkey configuration, as the ``gateway`` ACL user: with the ACL selector the
 gateway needs for its ``rl:*`` keys, the limits hold; with today's gateway rules alone
 (no ``rl:*`` permission) every check is counted as an error, never failing the request: a
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from services.gateway import edge_metrics
-from services.gateway.limits import GatewayLimits
-from services.gateway.quotas import Quotas, Slots, Verdict
+from services.gateway.edge import metrics as edge_metrics
+from services.gateway.edge.limits import GatewayLimits
+from services.gateway.edge.quotas import Quotas, Slots, Verdict
 from shared.runtime.valkey import EmbeddedValkey
 from shared.runtime.valkey_acl import TEMPLATE
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from services.gateway.hub import Hub
-from services.gateway.sessions import Revocations
+from services.gateway.auth.sessions import Revocations
+from services.gateway.fanout.hub import Hub
 from services.lobby.accounts.store import REVOKED_CHANNEL, challenge_key
 from services.lobby.app import lobby_on
 from services.lobby.service import AUDIT, Lobby
@@ -306,7 +306,7 @@ async def test_delete_removes_ratings_leaderboard_places_and_history(lobby: Lobb
 async def test_revoked_sessions_sockets_close_by_pubsub_and_sweep(r: Any, lobby: Lobby) -> None:
     """The gateway side: a revoked session's open connections close (4401), from the
     pub/sub message and, when that was missed, from the sweep."""
-    from services.gateway.outbound import Outbound
+    from services.gateway.fanout.outbound import Outbound
 
     closed: list[tuple[int, str]] = []
 
@@ -323,7 +323,7 @@ async def test_revoked_sessions_sockets_close_by_pubsub_and_sweep(r: Any, lobby:
     for who in (a, b):
         out = Outbound(send, close, 64, 1 << 20, 5.0)
         out.start()
-        from services.gateway.hub import Connection
+        from services.gateway.fanout.hub import Connection
         conn = Connection(player_id=who["player_id"], name=who["name"], out=out,
                           session=who["session_id"])
         hub.add(conn)

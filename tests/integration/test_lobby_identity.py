@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from services.gateway.hub import Hub
+from services.gateway.fanout.hub import Hub
 from services.lobby.app import lobby_on
 from services.lobby.service import LIVE_GAMES, Lobby
 from shared.runtime.jsonutil import dumps

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import redis.asyncio as aioredis
 
-from services.gateway.memory_guard import MEMORY_RATIO, MemoryGuard
+from services.gateway.edge.memory_guard import MEMORY_RATIO, MemoryGuard
 from shared.runtime.valkey import EmbeddedValkey
 
 pytestmark = pytest.mark.integration

@@ -15,7 +15,7 @@ import secrets
 import sys
 import time
 
-from services.gateway.lobby_rpc import LobbyRpc
+from services.gateway.lobby.rpc import LobbyRpc
 from shared.runtime import bus
 from shared.runtime.settings import Settings
 

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from services.gateway.lobby_rpc import LobbyRpc
+from services.gateway.lobby.rpc import LobbyRpc
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.streams import Keys

@@ -52,8 +52,8 @@ async def test_adjudicator_accepts_each_message_only_on_its_own_stream(
 
 async def test_gateway_routes_a_reply_to_its_sender_only() -> None:
     from services.gateway.app import create_app
-    from services.gateway.hub import Connection
-    from services.gateway.outbound import Outbound
+    from services.gateway.fanout.hub import Connection
+    from services.gateway.fanout.outbound import Outbound
 
     inbox: dict[str, list[str]] = {"alice": [], "bob": []}
 

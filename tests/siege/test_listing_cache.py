@@ -1,6 +1,6 @@
 """A listing flood costs the lobby one request per query and window (issue 28): the gateway
 answers ``GET /api/tables`` from its per-replica micro-cache (EMPIRE_LISTING_CACHE_MS,
-services/gateway/micro_cache.py), concurrent identical requests sharing one lobby RPC."""
+services/gateway/edge/micro_cache.py), concurrent identical requests sharing one lobby RPC."""
 
 from __future__ import annotations
 

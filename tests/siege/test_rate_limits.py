@@ -129,7 +129,7 @@ async def test_http_requests_per_ip_stay_bounded_while_the_limiter_cannot_use_va
         pair: list[str], pair_admin: tuple[redis.Redis, str]) -> None:
     """The gateway's Valkey user loses its scripts (NOPERM: a broken ACL, as Valkey down or
     timing out would do): an address's requests are still held near the burst by the
-    gateway's own view of the rate (services/gateway/local_rates.py), not let through
+    gateway's own view of the rate (services/gateway/edge/local_rates.py), not let through
     unlimited, and each failed check is counted: every allowed request (it asked Valkey), and
     a refused one unless the gateway's view already refused it without asking (the
     pre-check, Quotas._known_wait, or the early refusal when the connection is accepted)."""

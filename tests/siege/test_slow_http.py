@@ -18,8 +18,8 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from services.gateway.limits import GatewayLimits
-from services.gateway.server import connection_cap
+from services.gateway.edge.limits import GatewayLimits
+from services.gateway.edge.server import connection_cap
 from services.supervisor import Supervisor
 from tests.siege.conftest import SIEGE_ENV, extra_gateways, metric, report
 

@@ -1,4 +1,4 @@
-// Runs the JavaScript fairness (services/gateway/static/fairness-core.mjs) under Node for the
+// Runs the JavaScript fairness (clients/web/fairness-core.mjs) under Node for the
 // Python tests, on the same inputs Python checks:
 //   node tests/support/fairness-node.mjs vectors tests/fixtures/fairness-vectors.json
 //   node tests/support/fairness-node.mjs verify cases.json      ([{name, doc, receipts}])
@@ -9,10 +9,10 @@
 // with Python's verdicts).
 
 import { readFileSync } from "node:fs";
-import * as F from "../../services/gateway/static/fairness-core.mjs";
-import * as S from "../../services/gateway/static/seal.mjs";
+import * as F from "../../clients/web/fairness-core.mjs";
+import * as S from "../../clients/web/seal.mjs";
 import * as C from "../../clients/js/empire-client.mjs";
-import * as G from "../../services/gateway/static/signing.mjs";
+import * as G from "../../clients/web/signing.mjs";
 
 export function runVectors(v, lib = F) {
   const out = {};

@@ -1,2 +1,3 @@
-"""The gateway's HTTP and WebSocket routes, one router per subject; ``create_app``
-(services/gateway/app.py) includes them in the order of ``ROUTERS``."""
+"""The gateway's HTTP and WebSocket routes, one router per subject (web: the page and its
+files; play: the WebSocket; games, accounts, admin, tables, matches, health); the app
+(services/gateway/app.py ``app_for``) includes them."""

@@ -1,4 +1,4 @@
-"""Players, sessions and accounts (issue #19; docs/protocol.md "Accounts and sessions"):
+"""Players, sessions and accounts (docs/protocol.md "Accounts and sessions"):
 each route validates its body into the lobby's request model and relays it to the lobby."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from services.gateway.deps import Auth, Gw
-from services.gateway.lobby_requests import body_schema, json_object, lobby_request, path_id
+from services.gateway.auth.sessions import agent
+from services.gateway.lobby.requests import body_schema, json_object, lobby_request, path_id
+from services.gateway.routes.deps import Auth, Gw
 from services.gateway.service import stamp
-from services.gateway.sessions import agent
 from shared.protocol import http as hm
 from shared.protocol import lobby as lm
 from shared.protocol.http import typed
@@ -71,7 +71,7 @@ async def sign_out(gw: Gw, authorization: Auth = None) -> dict[str, Any]:
 async def register_session_key(request: Request, gw: Gw, authorization: Auth = None
                                ) -> dict[str, Any]:
     """Register this session's Ed25519 public key (body ``{"key": "<64 hex>"}``) for signed
-    acts and commits (issue 20 item 4). The bearer token is handed to the lobby as it is: the
+    acts and commits. The bearer token is handed to the lobby as it is: the
     lobby verifies it itself and binds the key to its player (docs/protocol.md "Signed
     commands")."""
     await gw.identity(authorization)

@@ -7,8 +7,8 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from services.gateway.deps import Auth, Gw
-from services.gateway.lobby_requests import body_schema, json_object, lobby_request, path_id
+from services.gateway.lobby.requests import body_schema, json_object, lobby_request, path_id
+from services.gateway.routes.deps import Auth, Gw
 from services.gateway.service import stamp
 from shared.protocol import http as hm
 from shared.protocol import lobby as lm

@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from services.gateway.http_errors import HttpError
+from services.gateway.edge.http_errors import HttpError
 from shared.protocol import http as hm
 from shared.protocol.http import typed
 from shared.rules import components, registry

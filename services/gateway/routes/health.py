@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 
-from services.gateway.deps import Gw
+from services.gateway.routes.deps import Gw
 from services.gateway.service import Gateway
 from shared.protocol import http as hm
 from shared.protocol.http import typed

@@ -8,10 +8,10 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from services.gateway import erased
-from services.gateway.chat import archive_room, readable_channels
-from services.gateway.deps import Auth, Gw
-from services.gateway.http_errors import HttpError
+from services.gateway.chat.rooms import archive_room, readable_channels
+from services.gateway.edge.http_errors import HttpError
+from services.gateway.fanout import erased
+from services.gateway.routes.deps import Auth, Gw
 from shared.fairness import signing
 from shared.protocol import http as hm
 from shared.protocol.http import typed

@@ -1,5 +1,5 @@
 """Tables in the lobby: list, create, look, join (by id or invite), leave, bots, kick, start.
-A deleted player still seated shows as "deleted player" (services/gateway/erased.py)."""
+A deleted player still seated shows as "deleted player" (services/gateway/fanout/erased.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from services.gateway import erased
-from services.gateway.deps import Auth, Gw
-from services.gateway.lobby_requests import body_schema, json_object, lobby_request, path_id
+from services.gateway.fanout import erased
+from services.gateway.lobby.requests import body_schema, json_object, lobby_request, path_id
+from services.gateway.routes.deps import Auth, Gw
 from services.gateway.service import stamp
 from shared.protocol import http as hm
 from shared.protocol import lobby as lm
@@ -21,7 +21,7 @@ router = APIRouter()
 @router.get("/api/tables", **typed(hm.Tables))
 async def list_tables(request: Request, gw: Gw, authorization: Auth = None) -> Response:
     """The same for every player: served from this replica's micro-cache
-    (EMPIRE_LISTING_CACHE_MS, services/gateway/micro_cache.py), one lobby RPC per query and
+    (EMPIRE_LISTING_CACHE_MS, services/gateway/edge/micro_cache.py), one lobby RPC per query and
     window (the answer as sent, checked against its schema once per window)."""
     who = await gw.identity(authorization)
     query = {k: v for k, v in request.query_params.items()

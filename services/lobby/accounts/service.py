@@ -336,7 +336,7 @@ class Accounts:
         """The player, its credentials and sessions go, its name is free again; its rating
         rows, leaderboard places and history too. The gateway also leaves out of the
         leaderboard and the history whatever a game that ends after this rates
-        (services/gateway/erased.py)."""
+        (services/gateway/fanout/erased.py)."""
         p = await self._me(req.player_id)
         core.check_deletion(p, req.confirm)
         pid = p["player_id"]

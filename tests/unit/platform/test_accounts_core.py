@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from services.adjudicator import core
-from services.gateway.sessions import origin_allowed
+from services.gateway.auth.sessions import origin_allowed
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.runtime import tokens

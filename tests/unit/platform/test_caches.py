@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from cachetools import LRUCache
 
-from services.gateway.hub import Hub
-from services.gateway.replays import ReplayBoards
+from services.gateway.fanout.hub import Hub
+from services.gateway.replays.boards import ReplayBoards
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import dumps
 

@@ -10,7 +10,7 @@ import pytest
 from pydantic import ValidationError
 
 from clients.sdk.client import ChatLog, Client, GameSession
-from services.gateway.chat import game_room, readable_channels, room_of_key, table_room
+from services.gateway.chat.rooms import game_room, readable_channels, room_of_key, table_room
 from shared.identity.chat_text import BadText, clean
 from shared.protocol import client as cm
 from shared.protocol import server as sm

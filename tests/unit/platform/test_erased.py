@@ -1,4 +1,4 @@
-"""A deleted player anonymized at read time (services/gateway/erased.py): the seat keeps its
+"""A deleted player anonymized at read time (services/gateway/fanout/erased.py): the seat keeps its
 place and fields, the id and name become "deleted" / "deleted player", and a real finished
 game anonymized as the gateway serves it (the document's ``players`` and ``game_created``
 alike) still verifies, with the engine replay too."""
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from services.gateway import erased
+from services.gateway.fanout import erased
 from shared.fairness.verify import check, verify
 from tests.support import tamper
 

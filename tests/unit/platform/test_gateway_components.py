@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
-from services.gateway.http_errors import HttpError
-from services.gateway.hub import Hub, Watch
+from services.gateway.edge.http_errors import HttpError
+from services.gateway.fanout.hub import Hub, Watch
 from services.gateway.routes import games
 from shared.rules import registry
 

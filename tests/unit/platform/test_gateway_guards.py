@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from services.gateway.client_ip import client_ip
-from services.gateway.json_guard import BadJson, depth_of, parse
-from services.gateway.limits import GatewayLimits, networks
+from services.gateway.edge.client_ip import client_ip
+from services.gateway.edge.json_guard import BadJson, depth_of, parse
+from services.gateway.edge.limits import GatewayLimits, networks
 
 pytestmark = pytest.mark.unit
 

@@ -10,8 +10,8 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.testclient import TestClient
 
 from services.gateway.app import create_app
-from services.gateway.routes.pages import STATIC
-from services.gateway.security_headers import SecurityHeaders
+from services.gateway.edge.security_headers import SecurityHeaders
+from services.gateway.routes.web import STATIC
 from shared.runtime.settings import Settings
 
 pytestmark = pytest.mark.unit

@@ -1,4 +1,4 @@
-"""The gateway's HTTP metrics (services/gateway/http_metrics.py): labelled by route template,
+"""The gateway's HTTP metrics (services/gateway/edge/http_metrics.py): labelled by route template,
 never by the raw path, with status, latency and in-flight requests."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from fastapi import FastAPI, HTTPException
 from fastapi.testclient import TestClient
 
-from services.gateway.http_metrics import IN_FLIGHT, LATENCY, HttpMetrics
+from services.gateway.edge.http_metrics import IN_FLIGHT, LATENCY, HttpMetrics
 from shared.runtime.metrics import REGISTRY, render
 
 pytestmark = pytest.mark.unit

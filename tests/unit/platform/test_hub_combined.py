@@ -12,9 +12,9 @@ from typing import Any
 import orjson
 import pytest
 
-from services.gateway import hub as hub_module
-from services.gateway.hub import Connection, Hub, Watch
-from services.gateway.outbound import Outbound
+from services.gateway.fanout import hub as hub_module
+from services.gateway.fanout.hub import Connection, Hub, Watch
+from services.gateway.fanout.outbound import Outbound
 from shared.protocol.server import SERVER_ADAPTER, RecordEntries, RecordEntry, ViewUpdate
 from shared.protocol.streams import Keys
 from tests.support.encodings import counted_encodings

@@ -10,8 +10,8 @@ from typing import Any
 import orjson
 import pytest
 
-from services.gateway.hub import Connection, Hub, Watch
-from services.gateway.outbound import Outbound
+from services.gateway.fanout.hub import Connection, Hub, Watch
+from services.gateway.fanout.outbound import Outbound
 from shared.protocol.streams import Keys
 from tests.support.encodings import counted_encodings
 

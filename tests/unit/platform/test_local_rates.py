@@ -1,4 +1,4 @@
-"""Each gateway replica's view of the cluster's GCRA rates (services/gateway/local_rates.py):
+"""Each gateway replica's view of the cluster's GCRA rates (services/gateway/edge/local_rates.py):
 what the cluster answered refuses here without a call; on its own it holds the burst and
 the rate; its subjects are bounded."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.gateway.local_rates import LocalRates
+from services.gateway.edge.local_rates import LocalRates
 
 pytestmark = pytest.mark.unit
 

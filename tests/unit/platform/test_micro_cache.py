@@ -1,4 +1,4 @@
-"""The gateway's micro-cache of public answers (services/gateway/micro_cache.py): one
+"""The gateway's micro-cache of public answers (services/gateway/edge/micro_cache.py): one
 computation for concurrent identical requests, reused within its window, failures never
 kept, off at 0."""
 
@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from services.gateway.micro_cache import MicroCache
+from services.gateway.edge.micro_cache import MicroCache
 
 pytestmark = pytest.mark.unit
 

@@ -1,6 +1,6 @@
 """Sealed openings (issue 20 item 3): the vendored JavaScript crypto the page and the Node
-client seal with (services/gateway/static/vendor: @noble/curves, @noble/ciphers and
-@noble/hashes 2.4.0, see services/gateway/vendor_noble.py) is exactly the pinned files, each
+client seal with (clients/web/vendor: @noble/curves, @noble/ciphers and
+@noble/hashes 2.4.0, see clients/web/vendor_noble.py) is exactly the pinned files, each
 with its licence, self-contained (no bare or remote import: the page has no import map and its
 CSP allows scripts from 'self' only)."""
 
@@ -17,7 +17,7 @@ from shared.protocol import client as cm
 
 pytestmark = pytest.mark.unit
 
-STATIC = Path(__file__).resolve().parents[3] / "services" / "gateway" / "static"
+STATIC = Path(__file__).resolve().parents[3] / "clients" / "web"
 VENDOR = STATIC / "vendor"
 PINNED = {
     "noble-ciphers/LICENSE": "f36671a5487c9c5050efacb58011c37c24c55a889803cb036cf9d9a6347c1e2d",

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic_settings import BaseSettings
 
-from services.gateway.limits import GatewayLimits
+from services.gateway.edge.limits import GatewayLimits
 from shared.runtime.settings import Settings
 
 pytestmark = pytest.mark.unit

@@ -1,0 +1,2 @@
+"""Table talk: the channels (rooms) and who may read and write them, posting, mutes, reports
+and the chat fan-out (table_talk)."""

@@ -1,0 +1,1 @@
+"""Boards of a finished game's past steps for the replay viewer."""
