@@ -5,14 +5,16 @@ clients' signing half (SDK, bots, bench, test helpers) and the services' fast ve
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from shared.fairness import signing
-from shared.runtime.redis import Client
+
+if TYPE_CHECKING:  # the SDK ships this module without the services' Redis layer
+    from shared.runtime.redis import Client
 
 
 class SessionKey:
