@@ -14,6 +14,8 @@ from faststream.redis.schemas import stream_sub as stream_sub_module
 from shared.runtime.bus import consume, make_broker
 from shared.runtime.settings import Settings
 
+pytestmark = pytest.mark.unit
+
 
 async def _handler(body: dict[str, Any]) -> None:
     return None

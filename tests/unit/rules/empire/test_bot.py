@@ -139,6 +139,7 @@ def test_heuristic_bots_against_each_other_finish_claiming() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.unit
 def test_bot_against_random_over_1000_games() -> None:
     games = int(os.environ.get("EMPIRE_BOT_GAMES", "1000"))
     played: Counter[tuple[str, int]] = Counter()

@@ -120,6 +120,7 @@ def test_bot_match_plays_to_an_emperor_overlord(seats: int, expert: bool) -> Non
 
 
 @pytest.mark.slow
+@pytest.mark.unit
 def test_bot_against_random_seats_240_games() -> None:
     """Reported figure: the bot's hand-win rate against 3 random seats (4 players)."""
     tally = bot_vs_random(240, 4, turn_cap=300, offset=1000)
@@ -198,6 +199,7 @@ def test_cg17_bot_raises_the_dead_from_deep_discard_piles(make) -> None:
     assert decide(shallow, 0)["type"] != "spell"  # one card to raise: keep the Wizards
 
 
+@pytest.mark.unit
 def test_cg17_bots_cast_every_expert_spell_over_seeded_games() -> None:
     """Issue 22: over 12 seeded 4-seat bot games with expert spells (the golden 5p variant's
     caps), the bots cast each of the five spells, and the mass trades and risings they cast

@@ -119,6 +119,7 @@ def test_bot_beats_random_seats_quick() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.unit
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_bot_against_random_seats(n: int) -> None:
     """300 games per seat count, one HeuristicBot against random seats (rotating seat)."""

@@ -129,6 +129,7 @@ def test_all_bot_games_end(n: int, options: dict[str, Any]) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.unit
 def test_bot_win_rate_against_random_seats() -> None:
     """240 games, 3–6 seats, both variants, one HeuristicBot against random seats."""
     wins = games = 0
