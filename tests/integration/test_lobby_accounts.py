@@ -25,6 +25,7 @@ from shared.runtime import tokens
 from shared.runtime.jsonutil import dumps, loads
 from shared.runtime.settings import Settings
 from tests.support.passkey import SoftPasskey
+from tests.support.waits import eventually
 
 pytestmark = pytest.mark.integration
 SECRET = "s" * 64
@@ -329,12 +330,12 @@ async def test_revoked_sessions_sockets_close_by_pubsub_and_sweep(r: Any, lobby:
         hub.add(conn)
         conns.append(conn)
     listener = asyncio.create_task(rev.listen())
-    await asyncio.sleep(0.2)  # subscribed
+    async def subscribed() -> bool:
+        return dict(await r.pubsub_numsub(REVOKED_CHANNEL)).get(REVOKED_CHANNEL.encode(), 0) > 0
+
+    await eventually(subscribed, "the gateway subscribed to the revocations")
     assert (await call(lobby, a, "sign_out"))["ok"]
-    for _ in range(100):
-        if closed:
-            break
-        await asyncio.sleep(0.05)
+    await eventually(lambda: bool(closed), "the revoked session's socket closed")
     listener.cancel()
     assert closed == [(4401, "auth/revoked_session")] and conns[0].closed
     assert not conns[1].closed
