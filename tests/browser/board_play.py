@@ -1,4 +1,4 @@
-"""Playing a seat by clicking on the drawn board only (issue 21).
+"""Playing a seat by clicking on the drawn board only.
 
 A move is a click on ``#board``: a highlighted spot that selects (a card, a neighborhood, a
 wheel's edge: ``.legal[role=button]`` without ``go``) or a move that sends (an HTML
@@ -47,7 +47,7 @@ PROBE = """() => {
   };
 }"""
 
-# every visible control smaller than 44 x 44 px (issue 21: tap targets at 360 px)
+# every visible control smaller than 44 x 44 px (tap targets at 360 px)
 SMALL_TARGETS = """() => {
   const sel = 'button, [role=button], select, a[href],'
     + ' input:not([type=hidden]):not([type=checkbox])';

@@ -1,4 +1,4 @@
-"""Real Chromium (issue #19): a guest with a rating and a running game registers a passkey
+"""Real Chromium: a guest with a rating and a running game registers a passkey
 through Chromium's virtual authenticator (CDP WebAuthn), then a fresh browser context holding
 the same passkey (a synced passkey on another device) signs in with it and finds the same
 player: its name, its rating on the leaderboard and its running game to play. Also the

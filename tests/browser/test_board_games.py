@@ -1,4 +1,4 @@
-"""Issue 21's proof: a whole game of each of the five games played by clicking on its drawn
+"""A whole game of each of the five games played by clicking on its drawn
 board only (tests/browser/board_play.py: a move offered only in the side panel fails the run),
 at desktop width (1280 px) and phone width (360 px), checking after every move that nothing
 scrolls sideways and, at 360 px, that every control is at least 44 by 44 px. Screenshots of

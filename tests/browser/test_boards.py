@@ -1,4 +1,4 @@
-"""Issue 21: every game's drawn board, played by clicking on the board itself (auction,
+"""Every game's drawn board, played by clicking on the board itself (auction,
 nation and disaster cards, location tiles, the hand, the map, the wheels; never the side
 panel: tests/browser/board_play.py), at desktop width and at 360 px with no sideways scroll;
 a screenshot of each under test-output/screenshots. Whole games: test_board_games.py."""

@@ -1,5 +1,5 @@
 """Real Chromium: two players talk at a table before the start and in the game, a spectator
-talks in the spectators' channel and never sees the players' (issue 21, "Table talk").
+talks in the spectators' channel and never sees the players' ("Table talk").
 Typed HTML stays text; a muted player's messages disappear for the one who muted it."""
 
 from __future__ import annotations

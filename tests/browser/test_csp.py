@@ -1,4 +1,4 @@
-"""The page works under its Content-Security-Policy (issue 19): no inline script, no eval, no
+"""The page works under its Content-Security-Policy: no inline script, no eval, no
 frames. A context that enforces the CSP signs in, creates a table, adds a bot, starts and plays
 by clicks only; the browser reports no CSP violation and no page error."""
 

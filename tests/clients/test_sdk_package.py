@@ -1,4 +1,4 @@
-"""The SDK as its own distribution (packaging/sdk, issue 24 item 3): it ships the client, the
+"""The SDK as its own distribution (packaging/sdk): it ships the client, the
 bot player and exactly the pure modules they import, and needs client libraries only. Both
 wheels (the server's, empire-hall, and the SDK's, empire-hall-sdk) ship their modules under one
 package each (empire_hall, empire_hall_sdk: packaging/namespace.py), so they install together.

@@ -1,4 +1,4 @@
-"""Table talk (issue 21): chat per table and per game, through two gateway replicas of one
+"""Table talk: chat per table and per game, through two gateway replicas of one
 system running under the shipped Valkey ACLs (every service its own user, so a missing
 permission shows up as a refusal here and in the ACL log).
 

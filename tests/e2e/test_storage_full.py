@@ -1,4 +1,4 @@
-"""From outside (issue 28): with Valkey near maxmemory a client is told 503 storage/full with
+"""From outside: with Valkey near maxmemory a client is told 503 storage/full with
 Retry-After when it signs up or creates a table, while a running game's moves go on."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """A commit the escrow does not answer is answered ``message/unavailable`` by the gateway
-within a bound (issue 27), never left waiting in silence. The gateway publishes a commit and
+within a bound, never left waiting in silence. The gateway publishes a commit and
 the escrow's receipt comes back through the fan-out; with the gateway's fan-out cut off from
 Valkey for 30 s (tests/faults, the gateway-partition-30s scenario) a commit published just
 before the cut waited 30 s for an answer and its client timed out on its own. Here the escrow

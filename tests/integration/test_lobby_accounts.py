@@ -1,4 +1,4 @@
-"""Accounts, sessions, admin and privacy against a real server (issue #19): the lobby's
+"""Accounts, sessions, admin and privacy against a real server: the lobby's
 handler as the gateway calls it, and the gateway's revocation check."""
 
 from __future__ import annotations
@@ -360,7 +360,7 @@ async def test_signing_key_rotation_logs_nobody_out(r: Any, sink: Sink) -> None:
 
 async def test_the_lobby_registers_a_session_key_only_for_a_valid_token(lobby: Lobby,
                                                                        r: Any) -> None:
-    """Issue 20 item 4: the lobby checks the token itself (its own key, expiry, a live
+    """Signed commands: the lobby checks the token itself (its own key, expiry, a live
     session, the player not suspended) before it binds a session key to the token's player;
     a forged token, one signed with another key, a signed-out session's bind nothing. The
     registry is bounded (KEYS_PER_PLAYER, the ones expiring first go)."""

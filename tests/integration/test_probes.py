@@ -1,4 +1,4 @@
-"""Probes that mean something (issue 26): a stream service whose consumer is wedged fails
+"""Probes that mean something: a stream service whose consumer is wedged fails
 liveness, one whose consume loop stopped fails readiness and liveness, a healthy one passes
 both; consumers of processes that are gone are removed from their groups; the gateway's
 /readyz answers 503 ("fan-out") once its gw:updates subscriber stops."""

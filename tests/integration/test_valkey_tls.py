@@ -1,4 +1,4 @@
-"""TLS to Valkey (issue 26): services reach Valkey over rediss:// and verify its certificate
+"""TLS to Valkey: services reach Valkey over rediss:// and verify its certificate
 against EMPIRE_REDIS_CA_FILE; a server signed by another CA, or plaintext to the TLS port, is
 refused; the whole system plays and verifies a game with every service on TLS."""
 

@@ -1,4 +1,4 @@
-"""Hypothesis random play of Empire: The Game of New York (issue 6).
+"""Hypothesis random play of Empire: The Game of New York.
 
 Random seats (some replaced by HeuristicBots) play from setup with the dealer's real draw
 functions until the game ends or a turn cap is reached. After every move: no neighborhood is

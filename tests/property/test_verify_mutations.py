@@ -1,4 +1,4 @@
-"""Every change of meaning to a finished game's public document is caught (issue #20).
+"""Every change of meaning to a finished game's public document is caught.
 
 Real records (tests/fixtures/records: a duel with defaulted slots, a duel without an entropy
 round, The Empire Engine's ordered rounds, Empire The Card Game's secret draws, a duel ended
@@ -154,7 +154,7 @@ def test_random_single_and_double_mutations_are_caught_with_the_rules(data: Any)
 @pytest.mark.slow
 @pytest.mark.timeout(3600)
 def test_every_mutation_of_every_game_exhaustively() -> None:
-    """The figures of the issue's report: every mutation of every fixture, with the engine."""
+    """The full figures: every mutation of every fixture, with the engine."""
     totals: dict[str, Any] = {}
     missed = []
     for game in tamper.GAMES:

@@ -1,7 +1,7 @@
 """The reliability tier: faults, hostile input, secrecy, least privilege, randomness.
 
 ``make test`` runs it small; ``make reliability`` sets EMPIRE_RELIABILITY_SCALE=full for the
-figures of issue 9. Every test prints its figures and writes them to
+full-size figures. Every test prints its figures and writes them to
 test-output/reliability/<name>.json.
 """
 

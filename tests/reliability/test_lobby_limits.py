@@ -1,9 +1,9 @@
-"""Issue 28 from outside, as a hostile player would meet it: per-player quotas (open tables,
-running games, bot seats) refused with ``lobby/quota``; idle tables closed; the listing newest
-first, paged, and not crowded by one host; every game ended by its lifetime as a public
-``expired`` outcome; finished games archived, their live keys expired, and record, replay,
-result and ``python -m shared.fairness.verify`` served from the archive; bot runners that cap
-their seats and leave the rest to other replicas.
+"""The lobby's limits from outside, as a hostile player would meet them: per-player quotas (open
+tables, running games, bot seats) refused with ``lobby/quota``; idle tables closed; the listing
+newest first, paged, and not crowded by one host; every game ended by its lifetime as a public
+``expired`` outcome; finished games archived, their live keys expired, and record, replay, result
+and ``python -m shared.fairness.verify`` served from the archive; bot runners that cap their seats
+and leave the rest to other replicas.
 
 One system (the supervisor's processes on a private Valkey with the shipped ACL users, so a
 missing permission fails here) with small limits. Figures: test-output/reliability/.

@@ -1,4 +1,4 @@
-"""A listing flood costs the lobby one request per query and window (issue 28): the gateway
+"""A listing flood costs the lobby one request per query and window: the gateway
 answers ``GET /api/tables`` from its per-replica micro-cache (EMPIRE_LISTING_CACHE_MS,
 services/gateway/micro_cache.py), concurrent identical requests sharing one lobby RPC."""
 

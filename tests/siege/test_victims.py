@@ -1,4 +1,4 @@
-"""The siege, measured on its victims (issue 28): a normal player plays duels against a bot
+"""The siege, measured on its victims: a normal player plays duels against a bot
 while each attack runs from other accounts.
 
 Attacks, one at a time, each for a phase of a few seconds: sockets that watch the victim's game and
@@ -42,7 +42,7 @@ Two tests share the machinery:
   1 MiB across the refused requests, and every refusal kind is counted.
 * ``test_victims_keep_their_pace_and_valkey_keeps_its_memory`` (``make siege`` full size,
   ``make siege-small``) measures the frame rate and the gap between frames before / during /
-  after each attack (test-output/siege/victims.json); at full size it asserts the issue's
+  after each attack (test-output/siege/victims.json); at full size it asserts the
   bounds (>= 90% of the baseline frame rate, p99 gap within 2x: figures.verdict) and 10,000
   refused requests; small, it prints them.
 """
@@ -828,7 +828,7 @@ async def test_the_victim_plays_on_through_every_attack() -> None:
 @pytest.mark.slow
 @pytest.mark.timeout(1800)
 async def test_victims_keep_their_pace_and_valkey_keeps_its_memory() -> None:
-    """make siege (full: the issue's bounds asserted) and make siege-small (printed)."""
+    """make siege (full: the bounds asserted) and make siege-small (printed)."""
     scale = SCALES[os.environ.get("EMPIRE_SIEGE_SCALE", "small").lower()]
     figures = await siege_victim(scale)
     if scale.name != "full":

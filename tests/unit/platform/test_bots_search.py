@@ -1,4 +1,4 @@
-"""The bot runner's search seats (services/bots/search.py, issue 22): a decision from the
+"""The bot runner's search seats (services/bots/search.py): a decision from the
 seat's view only, within the level's budget, in a bounded pool (a busy pool makes a seat play
 the heuristic move, never wait past its budget), the sealed-round memory carried across
 the stateless workers, and the lobby's add-bot kinds."""
@@ -89,7 +89,7 @@ def test_no_budget_left_means_no_search() -> None:
 
 def test_an_answer_later_than_the_budget_is_not_waited_for(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The runner waits for a worker at most the decision's budget (hard <= 2 s, issue 22),
+    """The runner waits for a worker at most the decision's budget (hard <= 2 s),
     not beyond it: it gives the worker the budget less the process hop (``HOP_S``), and a
     worker late past the budget (here 0.12 s, which the old quarter-second grace waited
     for) leaves the seat the heuristic's move."""
@@ -181,7 +181,7 @@ def an_engine_record(seed: int = 3) -> tuple[list[dict[str, Any]], int]:
 
 
 def test_a_search_seat_remembers_the_public_record_once_it_has_caught_up() -> None:
-    """Issue 22 (EE-12): the Engine's search bot knows the hidden score piles as well as a
+    """EE-12: the Engine's search bot knows the hidden score piles as well as a
     player who watched every public event. The runner reads them off the game's record (a
     watch replays it from the first entry, whenever it began) and sends nothing while the
     record lags the views, or when it did not begin at the game's start."""
@@ -209,7 +209,7 @@ def test_a_search_seat_remembers_the_public_record_once_it_has_caught_up() -> No
 
 
 def test_a_card_game_seat_remembers_the_hand_from_the_record() -> None:
-    """Issue 22 (CG-15, CG-16): the Card Game's search seat folds the record's event entries
+    """CG-15, CG-16: the Card Game's search seat folds the record's event entries
     into the same memory of the hand as the ladder's bots fold their client's events."""
     from clients.sdk.client import GameSession
     from shared.rules.api import Event, client_events

@@ -1,4 +1,4 @@
-"""The fan-out shares its work between watchers (issue 28): watchers at the same place of the
+"""The fan-out shares its work between watchers: watchers at the same place of the
 same stream share one read, and every frame is encoded once for all of them; every watcher
 still gets every frame, in order, as its own queue allows."""
 

@@ -1,6 +1,6 @@
 """faststream 0.7's stream subscribers deep-copy their StreamSub on every access of
 ``stream_sub`` (per read, per message's log context, four times per reclaim poll); the
-broker makes it one copy per prefix (shared.runtime.bus.memoize_stream_sub, issue 25)."""
+broker makes it one copy per prefix (shared.runtime.bus.memoize_stream_sub)."""
 
 from __future__ import annotations
 

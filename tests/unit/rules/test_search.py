@@ -1,4 +1,4 @@
-"""The search bots' contract (shared/rules/_kit/search.py, issue 22): a legal move at every
+"""The search bots' contract (shared/rules/_kit/search.py): a legal move at every
 decision of every game from the view alone, the budget as an input (iterations, and a
 ``deadline`` callable instead of a clock), reproducible with a seed, and the three levels."""
 
@@ -117,7 +117,7 @@ def test_the_levels_grow_in_budget_and_fit_the_time_limits() -> None:
 
 
 def test_hard_is_normals_estimator_with_more_samples_and_a_smaller_margin() -> None:
-    """Issue 22: hard's deeper tree (3) and longer rollouts (30) did not beat normal, and
+    """Hard's deeper tree (3) and longer rollouts (30) did not beat normal, and
     more samples of one estimator cannot hurt in expectation: hard keeps normal's shape."""
     normal, hard = LEVELS["normal"], LEVELS["hard"]
     shape = ("tree_depth", "rollout_depth", "heuristic", "exploration", "widening", "caution",
@@ -128,7 +128,7 @@ def test_hard_is_normals_estimator_with_more_samples_and_a_smaller_margin() -> N
 
 
 def test_hard_keeps_no_margin_for_the_heuristic_at_three_or_more_seats() -> None:
-    """Issue 22's multi-player target: at 3+ seats hard's margin is 0 (the Engine, one hard
+    """The multi-player target: at 3+ seats hard's margin is 0 (the Engine, one hard
     seat among the old heuristic's seats: 0.57 of 30 first places with 0.1, 0.83 with 0), at 2 seats
     it stays 0.1 (Empire, 2 seats: no margin fell from 0.75 to 0.50 against normal)."""
     hard, normal = LEVELS["hard"], LEVELS["normal"]
@@ -180,7 +180,7 @@ def test_a_game_may_keep_a_margin_at_three_seats_and_more() -> None:
 
 
 def test_easy_and_normal_blunder_only_where_the_game_says_its_levels_would_play_alike() -> None:
-    """``SearchSpec.blunders`` (issue 22): in the Card Game and New York every level keeps the
+    """``SearchSpec.blunders``: in the Card Game and New York every level keeps the
     heuristic's move at 3+ seats almost everywhere, so the levels differ by how often they play
     a random move instead: in the Card Game easy two in five of its decisions, normal one in
     five, hard none; in New York easy a quarter; every other game and level keeps
@@ -395,7 +395,7 @@ class _Clock:
                                    [0.0, 0.05] * 40, [0.45, 0.4, 0.3, 0.3]])
 def test_the_deadline_stops_before_an_iteration_would_run_past_the_budget(
         costs: list[float]) -> None:
-    """Issue 22, hard <= 2 s: the search asks the deadline before each iteration. One that
+    """Hard <= 2 s: the search asks the deadline before each iteration. One that
     only says "the budget is spent" lets the last iteration run over it (hard's decisions
     took up to 2.16 s); this one stops once an iteration as long as the longest yet would
     end past the budget, so iterations no longer than the longest seen end inside it."""
@@ -416,7 +416,7 @@ def test_the_deadline_stops_before_an_iteration_would_run_past_the_budget(
 
 def test_a_tuned_level_plays_its_own_seat_by_the_tuned_heuristic_and_the_others_by_the_plain(
 ) -> None:
-    """``SearchSpec.tuned`` (issue 22): a level with ``Level.tuned`` (hard, and only hard)
+    """``SearchSpec.tuned``: a level with ``Level.tuned`` (hard, and only hard)
     plays its own seat with the game's tuned heuristic (its fallback, its prior and its own
     rollout moves) and models every other seat by the game's plain heuristic; a level
     without it plays the plain heuristic for every seat, its own included."""
