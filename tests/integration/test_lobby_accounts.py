@@ -118,7 +118,7 @@ async def test_sessions_list_revoke_and_sign_out(lobby: Lobby, r: Any) -> None:
     done = await call(lobby, g, "revoke_session", session_id=other["session_id"])
     assert done["ok"]
     msg = None
-    for _ in range(50):
+    for _ in range(300):
         msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
         if msg:
             break
