@@ -173,8 +173,7 @@ def check_graceful_stop(running: Running) -> None:
     or by the SIGTERM it re-raises after its graceful shutdown.
 
     A stream service first stops consuming, lets in-flight handlers finish, then closes Redis;
-    should anything hang (an intermittent hang after "FastStream app shutting down..." was seen
-    before the fix), its own deadline (EMPIRE_SHUTDOWN_DEADLINE_S, 12 s) ends it with exit 0:
+    should anything hang, its own deadline (EMPIRE_SHUTDOWN_DEADLINE_S, 12 s) ends it with exit 0:
     unacknowledged entries stay pending and are reclaimed. Either way it is down within the
     grace period; a process still running after STOP_WAIT fails the test."""
     grace = {svc: min(seconds, STOP_WAIT) for svc, seconds in running.grace.items()}

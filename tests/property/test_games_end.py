@@ -21,7 +21,7 @@ empires-end    3,000 (a fixed phase track, EEND-22)             209 (4)
 duel           3 moves a round + 2                              10 (4; bound 11)
 =============  ==============================================  ==========================
 
-The last column was measured on 2026-11-27 with ``pytest -m slow -s
+The last column was measured with ``pytest -m slow -s
 tests/property/test_games_end.py::test_1000_random_games_end_within_the_bound`` (seeds 0-999,
 seat counts in turn): every game ended within its bound. The
 1,000-game runs took 4 s (duel), 16 min (empire-nyc) and 52 min (empire-cards, 10 min of CPU)

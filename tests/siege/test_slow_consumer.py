@@ -364,8 +364,8 @@ async def test_one_account_watches_one_game_from_at_most_four_sockets(siege: Sup
 async def test_refused_watches_are_not_flood_strikes(siege: Supervisor) -> None:
     """Only the socket's own rate counts as flooding: 300 ``watch`` frames refused by the
     per-player watch cap (``message/rate_limited``, like a rate refusal) from a client that
-    waits for each answer do not close the socket 1008 (before, every such refusal was a
-    strike and the 201st closed it); the socket still answers a ping. A real flood still
+    waits for each answer do not close the socket 1008 (were each refusal a strike, the 201st
+    would close it); the socket still answers a ping. A real flood still
     closes 1008 (test below)."""
     async with _five_sockets_on_a_game(siege.url, "strike") as (gid, socks):
         for ws in socks[:4]:  # the player's four places on this game are taken

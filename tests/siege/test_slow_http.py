@@ -127,8 +127,8 @@ async def test_a_client_that_stops_reading_responses_is_cut(siege: Supervisor) -
     s = await asyncio.to_thread(_unread_responses, u.hostname or "", u.port or 80, 600)
     t0 = time.monotonic()
     try:
-        # bounded wait (no speed claim: on a loaded 2-core CI box the cut was seen at 9 s);
-        # what must hold is that the socket is cut at all, the counter says so
+        # a bounded wait, no speed claim (a loaded 2-core machine cuts it seconds late); what
+        # must hold is that the socket is cut at all, the counter says so
         while metric(siege.url, WRITE_CUTS) <= before and time.monotonic() - t0 < 60:
             await asyncio.sleep(0.2)
         cut = metric(siege.url, WRITE_CUTS) > before

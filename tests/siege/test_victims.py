@@ -290,7 +290,7 @@ async def body_flood(url: str, tokens: list[str], game_id: str, stop: float) -> 
 async def act_flood(url: str, tokens: list[str], game_id: str, stop: float) -> dict[str, int]:
     """Acts and commits on the victim's game from accounts with no seat, flat out; a socket
     closed for flooding (1008) is opened again until the phase ends, as a persistent attacker
-    would (before, the three sockets were closed within a few seconds and the phase ended
+    would (three sockets alone are closed within a few seconds, and the phase would end
     early)."""
     def flood(tok: str) -> tuple[int, int]:
         n, sockets = 0, 0

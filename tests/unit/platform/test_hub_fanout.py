@@ -88,7 +88,7 @@ def test_spectators_of_one_game_share_one_read_per_stream_and_one_encoding() -> 
             c.out.start()
         with counted_encodings() as encoded:
             await hub.pump(GAME)
-        # 50 watchers, two streams: two reads (before: 100), two encodings (before: 100)
+        # 50 watchers, two streams: two reads and two encodings, not one per watcher
         assert len(redis.reads) == 2, redis.reads
         assert len(encoded) == 2, len(encoded)
         await eventually(lambda: all(len(got) == 2 for got in sent), "the writers sent")

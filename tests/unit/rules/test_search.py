@@ -466,7 +466,7 @@ def test_a_tuned_level_plays_its_own_seat_by_the_tuned_heuristic_and_the_others_
 
 def test_only_the_games_with_a_tuned_style_have_a_tuned_heuristic() -> None:
     """Empire's End, New York and the Card Game have one (the Card Game's by switches, its
-    numbers moved nothing: bench/README.md, "Bot ladder, 2026-11-30, tenth pass"); Empire and
+    numbers moved nothing: bench/README.md, "Bot ladder"); Empire and
     the Engine meet the multi-player target without."""
     have = {name for name in registry.names() if registry.get_search_spec(name).tuned}
     assert have == {"empires-end", "empire-nyc", "empire-cards"}
