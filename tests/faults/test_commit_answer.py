@@ -18,7 +18,7 @@ from services.supervisor import Supervisor
 from shared.runtime.valkey import free_port
 from tests.reliability.conftest import retry
 
-pytestmark = [pytest.mark.e2e, pytest.mark.faults]
+pytestmark = [pytest.mark.e2e, pytest.mark.faults, pytest.mark.full]
 BOUND_S = 25.0  # the gateway's bound (10 s) with slack; below the SDK's own 30-s wait
 
 

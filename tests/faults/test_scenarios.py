@@ -13,7 +13,7 @@ import pytest
 from tests.faults.scenarios import SCENARIOS, Scenario, parse_summary, run_scenario, system_for
 from tests.faults.system import FULL
 
-pytestmark = [pytest.mark.faults, pytest.mark.timeout(1800 if FULL else 400)]
+pytestmark = [pytest.mark.faults, pytest.mark.full, pytest.mark.timeout(1800 if FULL else 400)]
 
 ONLY = [n for n in os.environ.get("EMPIRE_FAULTS_ONLY", "").split(",") if n]  # by name
 if ONLY:

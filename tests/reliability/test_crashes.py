@@ -49,7 +49,7 @@ from tests.reliability.conftest import (
     transient,
 )
 
-pytestmark = [pytest.mark.reliability, pytest.mark.timeout(size(600, 7200))]
+pytestmark = [pytest.mark.reliability, pytest.mark.full, pytest.mark.timeout(size(600, 7200))]
 
 GAMES: list[tuple[str, int, dict[str, Any]]] = [
     ("duel", 3, {"rounds": 3}),

@@ -204,6 +204,7 @@ async def _wait_settled(r: Any, stream: str, group: str, timeout: float = 600) -
     raise AssertionError(f"{stream} not consumed in {timeout} s")
 
 
+@pytest.mark.full
 async def test_refused_60_kib_acts_leave_almost_nothing(redis_url: str) -> None:
     """10,000 acts of 60 KiB each, all refused by the adjudicator (a game not in play), grow
     Valkey by well under 1 MiB once handled: handled entries are deleted, the refusals are
@@ -267,6 +268,7 @@ async def test_refused_60_kib_acts_leave_almost_nothing(redis_url: str) -> None:
     assert figures["data_growth_bytes"] < 1024 * 1024, figures
 
 
+@pytest.mark.full
 async def test_a_sign_up_is_quick_while_300_listings_are_in_flight(redis_url: str) -> None:
     """300 listing requests kept in flight (each answered one is sent again at once, from a
     load process of its own) against the real lobby with 100 open tables: sign-ups are

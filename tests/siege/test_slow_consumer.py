@@ -115,6 +115,7 @@ async def test_a_stalled_reader_never_stalls_other_players(siege: Supervisor) ->
             assert replay.record_id == want[-1]["id"] and len(want) > 64  # several pages
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("bound", ["frames", "bytes"])
 async def test_the_outbound_queue_bound_closes_a_stalled_connection(
         siege: Supervisor, bound: str) -> None:
@@ -198,6 +199,7 @@ def _read_to_close(raw: RawWs, game_id: str) -> tuple[int | None, list[dict[str,
     return None, seqs, records
 
 
+@pytest.mark.full
 async def test_a_slow_consumer_closed_4008_resumes_from_its_last_seq(
         siege: Supervisor) -> None:
     """A player's watching socket stops reading mid-game (replays of a finished game fill

@@ -818,6 +818,7 @@ async def siege_victim(scale: Scale) -> dict[str, Any]:
         sup.stop()
 
 
+@pytest.mark.full
 @pytest.mark.timeout(600)
 async def test_the_victim_plays_on_through_every_attack() -> None:
     """make test: the small siege, every attack for a few seconds; only what is not a speed
