@@ -15,8 +15,8 @@ export PYTHONDONTWRITEBYTECODE := 1
 help:
 	@echo "make run    start everything (private Valkey unless REDIS_URL is set) and print the URL"
 	@echo "make test   install everything, lint, types, and every tier's fast tests (~10 min)"
-	@echo "make test-full   the tests that run a system for tens of seconds (crash chaos, network"
-	@echo "           faults, the siege's victims, whole browser games); CI runs both"
+	@echo "make test-full   what make test leaves out: crash chaos, network faults, the siege's"
+	@echo "           victims, whole browser games, wall-clock bounds; CI runs both"
 	@echo "make test-unit | test-property | test-integration | test-e2e | lint | type | schema"
 	@echo "make slow   long runs (bot-vs-random, big fuzzing) excluded from make test"
 	@echo "make bots   the bot ladder; make tune TUNE='--game G' a heuristic's style"
@@ -126,8 +126,9 @@ test-e2e: install
 test: install tools-nginx tools-promtool lint type schema-check
 	$(VENV)/bin/pytest -q -p no:cacheprovider --durations=15
 
-# exactly the tests make test leaves out for their time (marked full), at the size make test
-# would run them; the full-size figure runs (slow, board_full) keep their own targets
+# exactly the tests make test leaves out (marked full: tens of seconds each, or a bound on
+# wall-clock time a busy machine can miss), at the small size; the full-size figure runs
+# (slow, board_full) keep their own targets
 test-full: install tools-nginx tools-promtool
 	$(VENV)/bin/pytest -q -m "full and not slow and not board_full" -p no:cacheprovider \
 		--durations=15

@@ -64,6 +64,7 @@ async def _loris(host: str, port: int, head: bytes, every_s: float, until: float
         writer.close()
 
 
+@pytest.mark.full
 async def test_slow_loris_sockets_are_closed_and_a_normal_client_is_served(
         siege: Supervisor) -> None:
     u = urlsplit(siege.url)
@@ -144,6 +145,7 @@ async def test_a_client_that_stops_reading_responses_is_cut(siege: Supervisor) -
     assert served == 200
 
 
+@pytest.mark.full
 async def test_an_idle_kept_alive_socket_is_closed(siege: Supervisor) -> None:
     u = urlsplit(siege.url)
     reader, writer = await asyncio.open_connection(u.hostname, u.port)
