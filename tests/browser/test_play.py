@@ -98,6 +98,7 @@ async def test_duel_two_humans_invite_spectator_and_replay(tabs: Any, web: Super
     await ada.page.wait_for_selector("#leaderboard tr.me")
 
 
+@pytest.mark.full
 async def test_empire_beginner_three_seats(tabs: Any) -> None:
     ada = await tabs("ada")
     await create_table(ada.page, "empire", 3, {"version": "beginner"})

@@ -111,7 +111,7 @@ class Scenario:
     name: str
     fault: Fault
     replicas: dict[str, int] = field(default_factory=dict)
-    small: bool = False  # part of make test's small run
+    small: bool = False  # part of make test-full's small run
 
 
 # -- faults ------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """Network faults survived and measured: the scenarios of tests/faults/scenarios.py
-with bots playing through them, every check of that module. ``make test`` runs the small set
+with bots playing through them, every check of that module. ``make test-full`` runs the small set
 (one game kind, short phases) in one system; ``make faults`` runs every scenario, each in a
 system of its own, with every game kind at full size and prints the figures
 (test-output/faults/<scenario>.json). EMPIRE_FAULTS_ONLY=<name>,<name> picks scenarios."""

@@ -35,8 +35,8 @@ recorded.
 
 Two tests share the machinery:
 
-* ``test_the_victim_plays_on_through_every_attack`` (``make test``: small and short, about a
-  minute) asserts only what is not a speed: the victim's game goes on after every attack
+* ``test_the_victim_plays_on_through_every_attack`` (``make test-full``: small and short,
+  about a minute) asserts only what is not a speed: the victim's game goes on after every attack
   (a new frame arrives), it never met its own rate limit, every acknowledged commit stands in
   the record of its game, every game's reveals verify, Valkey's used_memory grows by at most
   1 MiB across the refused requests, and every refusal kind is counted.
@@ -821,7 +821,7 @@ async def siege_victim(scale: Scale) -> dict[str, Any]:
 @pytest.mark.full
 @pytest.mark.timeout(600)
 async def test_the_victim_plays_on_through_every_attack() -> None:
-    """make test: the small siege, every attack for a few seconds; only what is not a speed
+    """make test-full: the small siege, every attack for a few seconds; only what is not a speed
     is asserted (the frames per second are printed and written all the same)."""
     await siege_victim(SCALES["test"])
 
