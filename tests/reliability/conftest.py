@@ -2,7 +2,8 @@
 
 ``make test`` and ``make test-full`` run it small; ``make reliability`` sets
 EMPIRE_RELIABILITY_SCALE=full for the full-size figures. Every test prints its figures and writes
-them to test-output/reliability/<name>.json. """
+them to test-output/reliability/<name>.json.
+"""
 
 from __future__ import annotations
 
