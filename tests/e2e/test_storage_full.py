@@ -14,6 +14,7 @@ from clients.sdk import Client
 from clients.sdk.bot_player import play_seat
 from services.supervisor import Supervisor
 from shared.runtime.valkey import free_port
+from tests.support.waits import eventually
 
 pytestmark = pytest.mark.e2e
 
@@ -35,8 +36,14 @@ async def test_near_the_limit_new_things_wait_and_running_games_finish() -> None
             while int((await admin.info("memory"))["used_memory"]) < cap * 0.87:
                 await admin.set(f"ballast:{n}", b"x" * 64 * 1024)
                 n += 1
-            await asyncio.sleep(3)  # the gateway samples every 2 s
-            async with httpx.AsyncClient(base_url=sup.url) as http:
+            async with httpx.AsyncClient(base_url=sup.url, timeout=30) as http:
+
+                async def sampled() -> bool:  # the gateway samples Valkey's memory every 2 s
+                    text = (await http.get("/metrics")).text
+                    return any(line.startswith("empire_valkey_memory_ratio ")
+                               and float(line.split()[1]) >= 0.85 for line in text.splitlines())
+
+                await eventually(sampled, "the gateway saw Valkey past its soft limit")
                 r = await http.post("/api/players", json={"name": "after-the-limit"})
                 assert r.status_code == 503 and r.json()["code"] == "storage/full"
                 assert r.headers["retry-after"] == "30"
