@@ -66,6 +66,7 @@ def test_plaintext_to_the_tls_port_gets_nothing(
         r.ping()
 
 
+@pytest.mark.full
 async def test_the_whole_system_plays_over_tls(
         tls_valkey: tuple[EmbeddedValkey, TlsProxy]) -> None:
     server, proxy = tls_valkey
