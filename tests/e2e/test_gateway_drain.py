@@ -16,7 +16,7 @@ from services.supervisor import Supervisor
 from shared.runtime.valkey import free_port
 from tests.support.wsauth import offer, ws_url
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.full]
 
 SOCKETS = 8
 DRAIN_S = 3.0

@@ -16,7 +16,7 @@ from services.supervisor import Supervisor
 from shared.runtime.valkey import free_port
 from tests.support.waits import eventually
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.full]
 
 
 async def test_near_the_limit_new_things_wait_and_running_games_finish() -> None:
