@@ -24,7 +24,9 @@ from shared.rules.api import Act, Rejection, Simultaneous, Turn
 
 pytestmark = pytest.mark.unit
 
-TINY = Level("tiny", iterations=6, time_s=0.05, tree_depth=2, rollout_depth=4, heuristic=1.0)
+# the iterations bound a tiny search, never the clock: a seeded search repeats itself only if
+# it runs the same iterations, and a busy machine's clock would cut them at another point
+TINY = Level("tiny", iterations=6, time_s=30.0, tree_depth=2, rollout_depth=4, heuristic=1.0)
 SEATS = {"duel": 2, "empire": 2, "empire-engine": 2, "empires-end": 2, "empire-nyc": 3,
          "empire-cards": 3}  # fmt: skip
 
@@ -282,7 +284,7 @@ def test_fast_rollouts_run_on_the_compact_engine_and_reproduce(name: str) -> Non
     """``Level.fast_depth``: every iteration's rollout is one playout on the game's fast
     engine (none on the contract path), the move is legal and a seed repeats it."""
     game = registry.get(name)
-    level = Level("tiny-fast", iterations=6, time_s=0.05, tree_depth=2, rollout_depth=4,
+    level = Level("tiny-fast", iterations=6, time_s=30.0, tree_depth=2, rollout_depth=4,
                   heuristic=1.0, fast_depth=400)
     cases = decisions(name, 3)
     picks = []
