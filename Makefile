@@ -14,7 +14,7 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 help:
 	@echo "make run    start everything (private Valkey unless REDIS_URL is set) and print the URL"
-	@echo "make test   install everything, lint, types, and every tier's fast tests (~10 min)"
+	@echo "make test   install everything, lint, types, and every tier's fast tests"
 	@echo "make test-full   what make test leaves out: crash chaos, network faults, the siege's"
 	@echo "           victims, whole browser games, wall-clock bounds; CI runs both"
 	@echo "make test-unit | test-property | test-integration | test-e2e | lint | type | schema"
