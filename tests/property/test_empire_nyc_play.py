@@ -124,6 +124,7 @@ options_st = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.full
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**32 - 1),

@@ -80,7 +80,11 @@ def longest(name: str, games: int) -> tuple[int, int]:
     return worst
 
 
-@pytest.mark.parametrize("name", registry.names())
+@pytest.mark.parametrize(
+    "name",  # the Card Game's few games take tens of seconds: make test-full's
+    [pytest.param(n, marks=pytest.mark.full) if n == "empire-cards" else n
+     for n in registry.names()],
+)
 def test_random_games_end_within_the_bound(name: str) -> None:
     longest(name, FAST[name])
 

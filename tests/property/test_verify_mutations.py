@@ -112,7 +112,13 @@ def _report(name: str, data: dict[str, Any]) -> None:
     (OUT / f"{name}.json").write_text(json.dumps(data, indent=1, sort_keys=True))
 
 
-@pytest.mark.parametrize("game", tamper.GAMES)
+# the records with the most mutations take tens of seconds each: make test-full's
+HEAVY = {"duel-defaults", "empire-cards", "empire-engine", "empire-engine-idle"}
+
+
+@pytest.mark.parametrize(
+    "game", [pytest.param(g, marks=pytest.mark.full) if g in HEAVY else g for g in tamper.GAMES]
+)
 def test_stdlib_verifier_catches_every_change_outside_game_logic(game: str) -> None:
     original = json.loads(_doc_text(game))
     todo = _spread([m for m in _mutations(game)
