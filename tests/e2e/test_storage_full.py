@@ -20,7 +20,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.full]
 
 
 async def test_near_the_limit_new_things_wait_and_running_games_finish() -> None:
-    sup = Supervisor(port=free_port(), log_dir=Path("test-output/logs/storage-full"))
+    sup = Supervisor(port=free_port(), log_dir=Path("test-output/logs/storage-full"),
+                     env_extra={"EMPIRE_PUBLIC_METRICS": "1"})  # the memory gauge read below
     sup.start(wait=180)
     admin = aioredis.Redis.from_url(sup.redis_url or "")
     try:
