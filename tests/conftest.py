@@ -42,6 +42,15 @@ def redis_url() -> Iterator[str]:
         server.stop()
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test without a tier marker fails the collection (tests/support/tiers.py)."""
+    from tests.support.tiers import refusal, untiered
+
+    missing = untiered(items)
+    if missing:
+        raise pytest.UsageError(refusal(missing))
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
     """A directory's session systems stop after its last test (tests/support/dir_scope.py)."""

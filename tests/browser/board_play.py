@@ -1,4 +1,4 @@
-"""Playing a seat by clicking on the drawn board only (issue 21).
+"""Playing a seat by clicking on the drawn board only.
 
 A move is a click on ``#board``: a highlighted spot that selects (a card, a neighborhood, a
 wheel's edge: ``.legal[role=button]`` without ``go``) or a move that sends (an HTML
@@ -47,7 +47,7 @@ PROBE = """() => {
   };
 }"""
 
-# every visible control smaller than 44 x 44 px (issue 21: tap targets at 360 px)
+# every visible control smaller than 44 x 44 px (tap targets at 360 px)
 SMALL_TARGETS = """() => {
   const sel = 'button, [role=button], select, a[href],'
     + ' input:not([type=hidden]):not([type=checkbox])';
@@ -87,13 +87,15 @@ async def _settle(page: Page, key: str, timeout_ms: float) -> None:
 
 async def play_on_board(
     page: Page, *, seed: int, max_moves: int, timeout_s: float, phone: bool = False,
-    side_grace_s: float = 4.0, shot: tuple[int, str] | None = None, stop_after: int = 0,
+    side_grace_s: float = 15.0, shot: tuple[int, str] | None = None, stop_after: int = 0,
     svg_only: bool = False,
 ) -> Played:
     """Play this page's seat on the board until the result screen shows (bounded by
     ``max_moves`` clicks and ``timeout_s``). Fails when a move is offered only in the side
-    panel, when the page scrolls sideways, (``phone``) when a control is under 44 px, or
-    (``svg_only``) when a target on the board is not an SVG element.
+    panel longer than ``side_grace_s`` (a redraw under way on a busy machine takes seconds; a
+    board that lacks the move never draws it), when the page scrolls sideways, (``phone``)
+    when a control is under 44 px, or (``svg_only``) when a target on the board is not an SVG
+    element.
     ``shot`` = (n, name): a screenshot once the seat has made n moves; ``stop_after`` > 0:
     return (unfinished) after that many moves."""
     rng = random.Random(seed)

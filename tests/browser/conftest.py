@@ -19,6 +19,10 @@ from tests.support.dir_scope import until_directory_ends
 BROWSER_DB = 7  # e2e uses 0 and 1, the clients tier 5
 STARTUP_S = 180.0
 SHOTS = OUT / "screenshots"
+# every page's wait for an element or a state (Playwright's own default is 30 s): the page
+# and eight processes share two busy cores with the rest of the suite, and a wait ends as
+# soon as its element is there, so a generous bound costs nothing on a quiet machine
+UI_TIMEOUT_MS = 90_000
 
 
 @pytest.fixture(scope="session")
@@ -78,7 +82,7 @@ async def tabs(browser: Browser, web: Supervisor) -> AsyncIterator[Any]:
         context = await browser.new_context(viewport={"width": 1400, "height": 1000},
                                             bypass_csp=True)
         page = await context.new_page()
-        page.set_default_timeout(30_000)
+        page.set_default_timeout(UI_TIMEOUT_MS)
         tab = Tab(context, page, name)
         opened.append(tab)
         await page.goto(web.url + "/")

@@ -1,4 +1,4 @@
-"""Accessibility (issue 21): axe-core (vendored, tests/browser/vendor) finds no serious or
+"""Accessibility: axe-core (vendored, tests/browser/vendor) finds no serious or
 critical violation on the lobby, every game's board (with its moves on offer), every rules
 page and the replay viewer. The script is injected into the page under test only (the tabs
 bypass the CSP for the test's probes, tests/browser/conftest.py); the page never loads it."""

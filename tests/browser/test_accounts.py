@@ -1,4 +1,4 @@
-"""Real Chromium (issue #19): a guest with a rating and a running game registers a passkey
+"""Real Chromium: a guest with a rating and a running game registers a passkey
 through Chromium's virtual authenticator (CDP WebAuthn), then a fresh browser context holding
 the same passkey (a synced passkey on another device) signs in with it and finds the same
 player: its name, its rating on the leaderboard and its running game to play. Also the
@@ -16,7 +16,7 @@ from playwright.async_api import Browser, BrowserContext, CDPSession, Page
 from clients.sdk import Client
 from clients.sdk.bot_player import play_seat
 from services.supervisor import Supervisor
-from tests.browser.conftest import Tab
+from tests.browser.conftest import UI_TIMEOUT_MS, Tab
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +29,7 @@ async def fresh(browser: Browser) -> tuple[BrowserContext, Page, CDPSession, str
     context = await browser.new_context(viewport={"width": 1400, "height": 1000},
                                         bypass_csp=True)
     page = await context.new_page()
-    page.set_default_timeout(30_000)
+    page.set_default_timeout(UI_TIMEOUT_MS)
     cdp = await context.new_cdp_session(page)
     await cdp.send("WebAuthn.enable")
     made = await cdp.send("WebAuthn.addVirtualAuthenticator", {"options": AUTHENTICATOR})

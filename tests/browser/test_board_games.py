@@ -1,4 +1,4 @@
-"""Issue 21's proof: a whole game of each of the five games played by clicking on its drawn
+"""A whole game of each of the five games played by clicking on its drawn
 board only (tests/browser/board_play.py: a move offered only in the side panel fails the run),
 at desktop width (1280 px) and phone width (360 px), checking after every move that nothing
 scrolls sideways and, at 360 px, that every control is at least 44 by 44 px. Screenshots of
@@ -6,7 +6,7 @@ each board (mid-game and at the end) go to test-output/screenshots. Empire, Empi
 Card Game are drawn in SVG: there every target on the board must be an SVG element.
 
 Short options keep them quick (Empire's beginner version, one Card Game hand, a few New York
-rounds). ``make test`` plays the Engine and Empire at 360 px (about a minute together); the
+rounds). ``make test-full`` plays the Engine and Empire at 360 px (about a minute together); the
 rest are marked ``board_full`` and run with ``make test-browser-full``."""
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ NYC = ("empire-nyc", 3, {"max_rounds": 3}, 300, 500)
 END = ("empires-end", 2, {}, 400, 500)
 
 CASES = [
-    pytest.param(*ENGINE, 360, id="empire-engine-360"),
-    pytest.param(*EMPIRE, 360, id="empire-360"),
+    pytest.param(*ENGINE, 360, id="empire-engine-360", marks=pytest.mark.full),
+    pytest.param(*EMPIRE, 360, id="empire-360", marks=pytest.mark.full),
     pytest.param(*ENGINE, 1280, id="empire-engine-1280", marks=FULL),
     pytest.param(*EMPIRE, 1280, id="empire-1280", marks=FULL),
     pytest.param(*CARDS, 1280, id="empire-cards-1280", marks=FULL),

@@ -1,4 +1,4 @@
-"""Issue 21: every game's drawn board, played by clicking on the board itself (auction,
+"""Every game's drawn board, played by clicking on the board itself (auction,
 nation and disaster cards, location tiles, the hand, the map, the wheels; never the side
 panel: tests/browser/board_play.py), at desktop width and at 360 px with no sideways scroll;
 a screenshot of each under test-output/screenshots. Whole games: test_board_games.py."""
@@ -12,7 +12,7 @@ from playwright.async_api import Browser, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.board_play import PROBE, play_on_board
-from tests.browser.conftest import SHOTS
+from tests.browser.conftest import SHOTS, UI_TIMEOUT_MS
 from tests.browser.ui import add_bots, create_table, receipts, start
 
 pytestmark = pytest.mark.browser
@@ -224,6 +224,7 @@ async def test_the_drawn_check_fails_on_an_html_target(browser: Browser) -> None
     target and fail as soon as the board holds an HTML one, so a board that is not drawn
     cannot pass them."""
     page = await browser.new_page()
+    page.set_default_timeout(UI_TIMEOUT_MS)
     try:
         await page.set_content(
             '<div id="board"><svg class="drawn" width="120" height="60" role="group"'

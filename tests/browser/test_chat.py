@@ -1,5 +1,5 @@
 """Real Chromium: two players talk at a table before the start and in the game, a spectator
-talks in the spectators' channel and never sees the players' (issue 21, "Table talk").
+talks in the spectators' channel and never sees the players' ("Table talk").
 Typed HTML stays text; a muted player's messages disappear for the one who muted it."""
 
 from __future__ import annotations
@@ -76,8 +76,8 @@ async def test_two_browsers_chat_at_a_table_and_in_a_game(tabs: Any, web: Superv
 async def test_a_dropped_socket_at_a_table_comes_back_and_the_chat_with_it(
         tabs: Any, web: Supervisor) -> None:
     """A socket that drops before the start (a flaky network, a gateway restart) comes back
-    on its own, joins the table's chat again and shows what was said meanwhile; before, the
-    page reconnected only while it watched a game, and the table's chat went silent."""
+    on its own, joins the table's chat again and shows what was said meanwhile: the page
+    reconnects while any chat panel is open, not only while it watches a game."""
     ada, bob = await tabs("drop-ada"), await tabs("drop-bob")
     sockets: list[WebSocketRoute] = []
 

@@ -1,4 +1,4 @@
-"""The page works under its Content-Security-Policy (issue 19): no inline script, no eval, no
+"""The page works under its Content-Security-Policy: no inline script, no eval, no
 frames. A context that enforces the CSP signs in, creates a table, adds a bot, starts and plays
 by clicks only; the browser reports no CSP violation and no page error."""
 
@@ -10,6 +10,7 @@ import pytest
 from playwright.async_api import Browser
 
 from services.supervisor import Supervisor
+from tests.browser.conftest import UI_TIMEOUT_MS
 from tests.browser.ui import click_control, create_table, seated, start
 
 pytestmark = pytest.mark.browser
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.browser
 async def test_the_page_runs_under_its_csp(browser: Browser, web: Supervisor) -> None:
     context = await browser.new_context(viewport={"width": 1400, "height": 1000})
     page = await context.new_page()
-    page.set_default_timeout(30_000)
+    page.set_default_timeout(UI_TIMEOUT_MS)
     problems: list[str] = []
     page.on("pageerror", lambda e: problems.append(str(e)))
     page.on("console", lambda m: problems.append(m.text) if m.type == "error" and (

@@ -14,6 +14,7 @@ from playwright.async_api import Browser, Page
 
 from services.supervisor import Supervisor
 from shared.fairness.verify import verify
+from tests.browser.conftest import UI_TIMEOUT_MS
 from tests.e2e.conftest import play_bot_game
 from tests.fixtures import fairness_vectors
 from tests.support import tamper
@@ -69,6 +70,7 @@ JS_VERIFY = """async (cases) => {
 
 async def _page(browser: Browser, web: Supervisor) -> Page:
     page = await browser.new_page()
+    page.set_default_timeout(UI_TIMEOUT_MS)
     await page.goto(web.url + "/")
     return page
 

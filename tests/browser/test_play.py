@@ -98,6 +98,7 @@ async def test_duel_two_humans_invite_spectator_and_replay(tabs: Any, web: Super
     await ada.page.wait_for_selector("#leaderboard tr.me")
 
 
+@pytest.mark.full
 async def test_empire_beginner_three_seats(tabs: Any) -> None:
     ada = await tabs("ada")
     await create_table(ada.page, "empire", 3, {"version": "beginner"})
@@ -202,7 +203,7 @@ async def test_board_of_every_game(
 
 
 async def test_nyc_map_is_clicked_and_fits_a_phone(tabs: Any) -> None:
-    """Issue 21: New York is a drawn map (names from the server's component data) played by
+    """New York is a drawn map (names from the server's component data) played by
     clicking it; at 360 px the page does not scroll sideways; the log speaks in sentences."""
     ada = await tabs("ada")
     page = ada.page

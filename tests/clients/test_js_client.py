@@ -162,7 +162,7 @@ async def test_js_client_plays_a_duel_and_verifies(clients_system: Supervisor, d
 
 @needs_node
 def test_the_client_tests_run_on_node_22_with_no_flag() -> None:
-    """Issue 24 names Node 22: the tests run on a real Node 22 (npm's node-<os>-<arch>@22,
+    """The tests run on a real Node 22 (npm's node-<os>-<arch>@22,
     cached in .tools/node22), whose WebSocket needs no flag; only where that cannot be fetched
     do they fall back to the system's Node (with --experimental-websocket on 20 and 21)."""
     if os.environ.get("EMPIRE_TEST_NODE") == "system":

@@ -1,5 +1,5 @@
-"""The build step that namespaces the installed distributions (packaging/namespace.py, issue 24
-item 3): absolute first-party imports and the module paths the code resolves at run time go
+"""The build step that namespaces the installed distributions (packaging/namespace.py):
+absolute first-party imports and the module paths the code resolves at run time go
 under the wheel's root package; everything else is left as it was."""
 
 from __future__ import annotations

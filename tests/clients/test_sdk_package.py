@@ -1,4 +1,4 @@
-"""The SDK as its own distribution (packaging/sdk, issue 24 item 3): it ships the client, the
+"""The SDK as its own distribution (packaging/sdk): it ships the client, the
 bot player and exactly the pure modules they import, and needs client libraries only. Both
 wheels (the server's, empire-hall, and the SDK's, empire-hall-sdk) ship their modules under one
 package each (empire_hall, empire_hall_sdk: packaging/namespace.py), so they install together.
@@ -222,7 +222,7 @@ def _build(project: Path, out: Path, name: str) -> Path:
     return wheel
 
 
-@pytest.mark.package  # in make test too (≈15 s): the issue asks for it in a test
+@pytest.mark.package  # in make test too (≈15 s): the SDK's wheel alone, played for real
 def test_the_wheels_install_side_by_side_and_the_sdk_alone_plays_and_verifies_a_game(
         clients_system: Supervisor, tmp_path: Path) -> None:
     sdk_wheel = _build(SDK, tmp_path / "sdk", "empire_hall_sdk")

@@ -161,7 +161,7 @@ async def test_tui_joins_by_invite_plays_and_spectates(clients_system: Superviso
 
 
 async def test_tui_draws_the_engine_from_its_component_data(clients_system: Supervisor) -> None:
-    """Issue 21: in a real Engine game the terminal client fetches the component data and
+    """In a real Engine game the terminal client fetches the component data and
     draws the wheels (no key dumps), and its sealed placements read as sentences naming the
     action on top."""
     async with Client(clients_system.url) as host:
@@ -272,8 +272,8 @@ def test_every_game_view_renders_with_its_own_renderer(game: str) -> None:
 
 
 def test_a_typed_refusal_reads_as_code_and_message() -> None:
-    """Issue 23: the formatter called itself, so every typed refusal in the TUI ended in a
-    RecursionError instead of a line the player can read."""
+    """A typed refusal reads as one line the player can read (code and message), not a
+    RecursionError from a formatter that calls itself."""
     from clients.sdk.client import ApiError
     from clients.tui.app import error_text
 
@@ -284,7 +284,7 @@ def test_a_typed_refusal_reads_as_code_and_message() -> None:
 
 
 def test_the_log_shows_the_gateways_sentence() -> None:
-    """Issue 21: the terminal client prints the same sentence as the web page (the gateway's
+    """The terminal client prints the same sentence as the web page (the gateway's
     ``text``, shared/rules/narrate.py), not a key dump."""
     names = ["Ada", "Bob"]
     event = {"type": "placed", "data": {"seat": 1, "nb": "BX02", "n": 3},
@@ -329,7 +329,7 @@ async def test_tui_shows_and_sends_table_talk(clients_system: Supervisor) -> Non
 
 
 def test_the_engine_board_is_drawn_as_wheels_with_sentences() -> None:
-    """Issue 21: the terminal client draws The Empire Engine from its component data
+    """The terminal client draws The Empire Engine from its component data
     (GET /api/games/empire-engine/components): each player's two wheels with the action at
     each edge (top, left, right, bottom) as the engine's own rules place them, sentences
     instead of key dumps, and each sealed gear placement named with the action it brings to

@@ -39,14 +39,14 @@ def test_document_is_deterministic_and_complete() -> None:
         "act",
         "commit",
         "ping",
-        "auth",  # the first frame (issue #19): the token, never in the URL
+        "auth",  # the first frame: the token, never in the URL
         "welcome",
         "accepted",
         "rejected",
         "committed",
         "view",
         "record",
-        "records",  # protocol v3 (issue 25): several record entries per frame
+        "records",  # protocol v3: several record entries per frame
         "pong",
         "chat",  # both ways: a client's post, a server's message (two models)
         "chat_join",

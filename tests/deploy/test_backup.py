@@ -47,7 +47,7 @@ from tests.deploy.stack import (
     wait_for,
 )
 
-pytestmark = pytest.mark.deploy
+pytestmark = [pytest.mark.deploy, pytest.mark.full]
 
 BACKUP = DEPLOY / "backup" / "valkey-backup.sh"
 

@@ -89,6 +89,7 @@ def rendered_file(overlay: str) -> Path:
     return path
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("overlay", ["dev", "production"])
 def test_checkov_passes_on_the_rendered_overlay(overlay: str) -> None:
     checks = PRODUCTION_CHECKS if overlay == "production" else CHECKS
@@ -105,6 +106,7 @@ def test_checkov_passes_on_the_rendered_overlay(overlay: str) -> None:
     assert report["summary"]["resource_count"] >= len(workloads)
 
 
+@pytest.mark.full
 def test_checkov_flags_a_bad_workload(tmp_path: Path) -> None:
     """The lint is not vacuous: a latest tag, root, a writable root filesystem, privilege
     escalation, no resources and no probes are each reported."""

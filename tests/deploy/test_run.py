@@ -173,8 +173,7 @@ def check_graceful_stop(running: Running) -> None:
     or by the SIGTERM it re-raises after its graceful shutdown.
 
     A stream service first stops consuming, lets in-flight handlers finish, then closes Redis;
-    should anything hang (an intermittent hang after "FastStream app shutting down..." was seen
-    before the fix), its own deadline (EMPIRE_SHUTDOWN_DEADLINE_S, 12 s) ends it with exit 0:
+    should anything hang, its own deadline (EMPIRE_SHUTDOWN_DEADLINE_S, 12 s) ends it with exit 0:
     unacknowledged entries stay pending and are reclaimed. Either way it is down within the
     grace period; a process still running after STOP_WAIT fails the test."""
     grace = {svc: min(seconds, STOP_WAIT) for svc, seconds in running.grace.items()}
@@ -314,6 +313,7 @@ def compose() -> Iterator[Running]:
         stack.stop()
 
 
+@pytest.mark.full
 def test_compose_health_checks_pass(compose: Running) -> None:
     assert set(compose.ready_s) == {p.service for p in compose.stack.procs}
     print("compose: healthy after", {k: round(v, 1) for k, v in compose.ready_s.items()},
@@ -322,6 +322,7 @@ def test_compose_health_checks_pass(compose: Running) -> None:
         assert passes(argv, compose.proc(name).env), name
 
 
+@pytest.mark.full
 async def test_a_bot_game_finishes_and_verifies_on_the_compose_stack(compose: Running) -> None:
     # through the published proxy (nginx) when its binary is here, as players reach it
     assert (compose.proxy_port is not None) == (NGINX is not None)
@@ -346,6 +347,7 @@ def tls_client(running: Running, user: str | None) -> redis.Redis:
     )
 
 
+@pytest.mark.full
 def test_valkey_runs_the_shipped_config_and_acl_over_tls(compose: Running) -> None:
     admin, anonymous = tls_client(compose, "admin"), tls_client(compose, None)
     gateway, adjudicator = tls_client(compose, "gateway"), tls_client(compose, "adjudicator")
@@ -386,6 +388,7 @@ def test_valkey_runs_the_shipped_config_and_acl_over_tls(compose: Running) -> No
     assert any(p.name.endswith(".incr.aof") and p.stat().st_size > 0 for p in aof), aof
 
 
+@pytest.mark.full
 def test_the_compose_backup_profile_takes_a_backup_over_tls(compose: Running) -> None:
     """`docker compose --profile backup run --rm backup`: the service's entrypoint, environment
     and volumes as written, against the running Valkey (its TLS port)."""
@@ -413,6 +416,7 @@ def test_the_compose_backup_profile_takes_a_backup_over_tls(compose: Running) ->
     assert dump.read_bytes().startswith(b"REDIS") and b"lobby:" in dump.read_bytes()
 
 
+@pytest.mark.full
 def test_metrics_are_served_on_every_service(compose: Running) -> None:
     for proc in compose.stack.procs:
         if proc.service == "proxy":  # nginx: no /metrics of its own
@@ -422,6 +426,7 @@ def test_metrics_are_served_on_every_service(compose: Running) -> None:
         assert status == 200 and "# HELP empire_" in text, proc.name
 
 
+@pytest.mark.full
 def test_compose_services_stop_gracefully_on_sigterm(compose: Running) -> None:
     check_graceful_stop(compose)
 
@@ -493,6 +498,7 @@ def probe_ok(proc: Proc, container: Doc, which: str) -> bool:
     return 200 <= status < 400
 
 
+@pytest.mark.full
 def test_k8s_probes_pass(k8s: Running) -> None:
     print("k8s: startup probes passed after", {k: round(v, 1) for k, v in k8s.ready_s.items()},
           "restarts while starting", k8s.restarts)
@@ -504,6 +510,7 @@ def test_k8s_probes_pass(k8s: Running) -> None:
         wait_for(ready, 30, f"{proc.name} readiness")
 
 
+@pytest.mark.full
 async def test_a_bot_game_finishes_and_verifies_on_the_k8s_config(k8s: Running) -> None:
     played = await asyncio.wait_for(
         play_bot_game(k8s.url, "duel", 2, {"rounds": 3}, timeout=120), 180
@@ -513,6 +520,7 @@ async def test_a_bot_game_finishes_and_verifies_on_the_k8s_config(k8s: Running) 
     k8s.stack.alive()
 
 
+@pytest.mark.full
 def test_prometheus_finds_metrics_where_the_pod_annotations_say(k8s: Running) -> None:
     docs = render(K8S / "overlays" / "dev")
     for name, d in by_kind(docs, "Deployment").items():
@@ -525,6 +533,7 @@ def test_prometheus_finds_metrics_where_the_pod_annotations_say(k8s: Running) ->
         assert status == 200 and "# HELP empire_" in text, name
 
 
+@pytest.mark.full
 def test_k8s_services_stop_within_the_termination_grace_period(k8s: Running) -> None:
     check_graceful_stop(k8s)
 

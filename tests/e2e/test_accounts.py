@@ -1,4 +1,4 @@
-"""Accounts and sessions through the whole system (issue #19), on its own Valkey with the
+"""Accounts and sessions through the whole system, on its own Valkey with the
 shipped ACLs (every service its own user): the WebSocket without a token in its URL (one
 there is refused and never logged), Origin, revoked sessions' sockets closed, refresh
 rotation and theft detection, guest upgrade and a second device, passkeys, the admin role,

@@ -1,4 +1,4 @@
-"""Issue #20 items 2 and 7 through the whole system: a seat's receipts kept by the SDK and
+"""Receipts and the audit bundle through the whole system: a seat's receipts kept by the SDK and
 saved in the format ``verify --receipts`` reads, and the audit bundle
 (GET /api/matches/{id}/audit) that ``verify`` takes as it is, live and from the archive after
 the live keys are gone; a choice the escrow rewrote in every public trace passes every public

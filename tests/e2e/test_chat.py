@@ -1,4 +1,4 @@
-"""Table talk (issue 21): chat per table and per game, through two gateway replicas of one
+"""Table talk: chat per table and per game, through two gateway replicas of one
 system running under the shipped Valkey ACLs (every service its own user, so a missing
 permission shows up as a refusal here and in the ACL log).
 
@@ -33,7 +33,7 @@ from shared.runtime.valkey import free_port
 from tests.siege.conftest import extra_gateways
 from tests.support.node import NODE, WS_FLAGS
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.full]
 
 ENV = {"EMPIRE_CHAT_BURST": "5", "EMPIRE_CHAT_PER_S": "0.05", "EMPIRE_CHAT_MAX_CHARS": "40",
        "EMPIRE_ARCHIVE_AFTER_S": "0"}

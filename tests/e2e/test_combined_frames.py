@@ -1,4 +1,4 @@
-"""Protocol version 3 (issue 25, fewer frames) against the whole system: the real adjudicator
+"""Protocol version 3 (fewer frames) against the whole system: the real adjudicator
 stamps each view entry with the last record id it wrote (``r``), the gateway folds those
 entries into the view's frame. A version 3 watch gets one ``view`` frame per state change and
 ``records`` frames for the other entries, with exactly the views and the record entries a

@@ -1,4 +1,4 @@
-"""A gateway stopping (SIGTERM) drains its WebSockets gradually (issue 26): it stops accepting,
+"""A gateway stopping (SIGTERM) drains its WebSockets gradually: it stops accepting,
 closes each socket with 1012 ("service restart": reconnect and resume), spread over
 EMPIRE_DRAIN_S instead of all at once, and the clients resume on the restarted gateway."""
 
@@ -16,7 +16,7 @@ from services.supervisor import Supervisor
 from shared.runtime.valkey import free_port
 from tests.support.wsauth import offer, ws_url
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.full]
 
 SOCKETS = 8
 DRAIN_S = 3.0

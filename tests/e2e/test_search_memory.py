@@ -1,4 +1,4 @@
-"""A search bot's memory of the public record, through the whole system (issue 22, EE-12).
+"""A search bot's memory of the public record, through the whole system (EE-12).
 
 One seat of a 3-seat Empire Engine game is played by the bot runner's search seat
 (services/bots/search.py) as an ordinary client, the others by the lobby's bots. The seat

@@ -1,4 +1,4 @@
-"""From outside (issue 28): with Valkey near maxmemory a client is told 503 storage/full with
+"""From outside: with Valkey near maxmemory a client is told 503 storage/full with
 Retry-After when it signs up or creates a table, while a running game's moves go on."""
 
 from __future__ import annotations
@@ -14,12 +14,14 @@ from clients.sdk import Client
 from clients.sdk.bot_player import play_seat
 from services.supervisor import Supervisor
 from shared.runtime.valkey import free_port
+from tests.support.waits import eventually
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.full]
 
 
 async def test_near_the_limit_new_things_wait_and_running_games_finish() -> None:
-    sup = Supervisor(port=free_port(), log_dir=Path("test-output/logs/storage-full"))
+    sup = Supervisor(port=free_port(), log_dir=Path("test-output/logs/storage-full"),
+                     env_extra={"EMPIRE_PUBLIC_METRICS": "1"})  # the memory gauge read below
     sup.start(wait=180)
     admin = aioredis.Redis.from_url(sup.redis_url or "")
     try:
@@ -35,8 +37,14 @@ async def test_near_the_limit_new_things_wait_and_running_games_finish() -> None
             while int((await admin.info("memory"))["used_memory"]) < cap * 0.87:
                 await admin.set(f"ballast:{n}", b"x" * 64 * 1024)
                 n += 1
-            await asyncio.sleep(3)  # the gateway samples every 2 s
-            async with httpx.AsyncClient(base_url=sup.url) as http:
+            async with httpx.AsyncClient(base_url=sup.url, timeout=30) as http:
+
+                async def sampled() -> bool:  # the gateway samples Valkey's memory every 2 s
+                    text = (await http.get("/metrics")).text
+                    return any(line.startswith("empire_valkey_memory_ratio ")
+                               and float(line.split()[1]) >= 0.85 for line in text.splitlines())
+
+                await eventually(sampled, "the gateway saw Valkey past its soft limit")
                 r = await http.post("/api/players", json={"name": "after-the-limit"})
                 assert r.status_code == 503 and r.json()["code"] == "storage/full"
                 assert r.headers["retry-after"] == "30"

@@ -77,7 +77,7 @@ async def test_every_frame_the_gateway_sends_validates(system: Supervisor) -> No
         assert bad["type"] == "rejected"
         await host._send({"type": "ping"})
         await until(lambda: any('"pong"' in f for f in captured()), "pong")
-        # the SDK watches at protocol v3 (view + records frames, issue 25); a v2 watch of the
+        # the SDK watches at protocol v3 (view + records frames); a v2 watch of the
         # same game gets today's frames: one record frame per entry
         await host._send({"type": "watch", "v": 2, "game_id": gid})
         await until(lambda: any('"type":"record"' in f.replace(" ", "") for f in captured()),

@@ -1,4 +1,4 @@
-"""A history checker in the spirit of Jepsen's (issue 27): clients record every operation they
+"""A history checker in the spirit of Jepsen's: clients record every operation they
 attempt — ``invoke``, then ``ok`` (the server acknowledged it), ``fail`` (a typed refusal: it
 definitely did not happen) or ``info`` (unknown: a timeout, a cut link) — and the checker holds
 the history against what the server's log says was applied, under the model of a game: each

@@ -1,4 +1,4 @@
-"""A fault-injecting TCP proxy for tests (issue 27), on asyncio in a thread of its own.
+"""A fault-injecting TCP proxy for tests, on asyncio in a thread of its own.
 
 One ``FaultProxy`` relays one listening loopback port to one target (a service's link to Valkey,
 a client's link to the gateway). The test changes its faults at any time, from any thread:

@@ -1,4 +1,4 @@
-"""Network-fault scenarios (issue 27): bots and SDK clients play every game, in waves, through
+"""Network-fault scenarios: bots and SDK clients play every game, in waves, through
 ``proxied_system`` while one fault is applied and lifted; then every game is checked.
 
 A scenario runs three phases — ``before`` (a clean link: the baseline), ``during`` (the
@@ -111,7 +111,7 @@ class Scenario:
     name: str
     fault: Fault
     replicas: dict[str, int] = field(default_factory=dict)
-    small: bool = False  # part of make test's small run
+    small: bool = False  # part of make test-full's small run
 
 
 # -- faults ------------------------------------------------------------------------------------

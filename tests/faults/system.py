@@ -1,4 +1,4 @@
-"""The whole system with a fault proxy on every network link (issue 27), and what the fault
+"""The whole system with a fault proxy on every network link, and what the fault
 scenarios measure and record while bots play through it.
 
 - ``proxied_system``: the supervisor's processes against a private Valkey (the shipped ACL),

@@ -1,5 +1,5 @@
 """A commit the escrow does not answer is answered ``message/unavailable`` by the gateway
-within a bound (issue 27), never left waiting in silence. The gateway publishes a commit and
+within a bound, never left waiting in silence. The gateway publishes a commit and
 the escrow's receipt comes back through the fan-out; with the gateway's fan-out cut off from
 Valkey for 30 s (tests/faults, the gateway-partition-30s scenario) a commit published just
 before the cut waited 30 s for an answer and its client timed out on its own. Here the escrow
@@ -18,7 +18,7 @@ from services.supervisor import Supervisor
 from shared.runtime.valkey import free_port
 from tests.reliability.conftest import retry
 
-pytestmark = [pytest.mark.e2e, pytest.mark.faults]
+pytestmark = [pytest.mark.e2e, pytest.mark.faults, pytest.mark.full]
 BOUND_S = 25.0  # the gateway's bound (10 s) with slack; below the SDK's own 30-s wait
 
 

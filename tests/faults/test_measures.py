@@ -1,4 +1,4 @@
-"""The fault scenarios' bookkeeping (issue 27): accepted-then-refused acts, the phases of a
+"""The fault scenarios' bookkeeping: accepted-then-refused acts, the phases of a
 command's latency, the recovery time and the answer labels."""
 
 from __future__ import annotations

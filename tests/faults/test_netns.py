@@ -1,4 +1,4 @@
-"""A real partition (issue 27): Valkey in a network namespace of its own, a service's Redis
+"""A real partition: Valkey in a network namespace of its own, a service's Redis
 client in another, joined by a veth pair; the partition drops the packets in the kernel
 (an nftables rule in Valkey's namespace, or the link set down where nft is not installed).
 Unlike the proxy's cut, TCP retransmits what was dropped once the link heals:

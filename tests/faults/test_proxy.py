@@ -1,4 +1,4 @@
-"""The fault proxy itself, against a real Valkey: each fault does what it says (issue 27)."""
+"""The fault proxy itself, against a real Valkey: each fault does what it says."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Network faults survived and measured (issue 27): the scenarios of tests/faults/scenarios.py
-with bots playing through them, every check of that module. ``make test`` runs the small set
+"""Network faults survived and measured: the scenarios of tests/faults/scenarios.py
+with bots playing through them, every check of that module. ``make test-full`` runs the small set
 (one game kind, short phases) in one system; ``make faults`` runs every scenario, each in a
 system of its own, with every game kind at full size and prints the figures
 (test-output/faults/<scenario>.json). EMPIRE_FAULTS_ONLY=<name>,<name> picks scenarios."""
@@ -13,7 +13,7 @@ import pytest
 from tests.faults.scenarios import SCENARIOS, Scenario, parse_summary, run_scenario, system_for
 from tests.faults.system import FULL
 
-pytestmark = [pytest.mark.faults, pytest.mark.timeout(1800 if FULL else 400)]
+pytestmark = [pytest.mark.faults, pytest.mark.full, pytest.mark.timeout(1800 if FULL else 400)]
 
 ONLY = [n for n in os.environ.get("EMPIRE_FAULTS_ONLY", "").split(",") if n]  # by name
 if ONLY:

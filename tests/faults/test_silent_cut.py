@@ -1,5 +1,5 @@
 """A silent cut between a service and Valkey (no RST: packets vanish, as in a partition)
-must fail the service's Redis calls within a bound, not hang them forever (issue 27). Without
+must fail the service's Redis calls within a bound, not hang them forever. Without
 a socket timeout a command on a cut link waits without end: a gateway call (an act, a watch)
 would never answer its client, even after the link healed. The bound comes from redis-py 8's
 default socket timeouts (5 s, connect and read; pyproject pins redis>=8.1), which the

@@ -100,7 +100,7 @@ def test_the_acl_grants_the_registry_and_nothing_more(server: EmbeddedValkey) ->
 
 
 def test_only_the_lobby_writes_the_session_key_registry(server: EmbeddedValkey) -> None:
-    """Issue 20 item 4 on the real server: the registry of keys that sign acts and commits is
+    """Signed commands on the real server: the registry of keys that sign acts and commits is
     written by the lobby only and read by the adjudicator and the escrow; the gateway's user
     can neither (a stolen gateway password registers no key)."""
     registry = keys.lobby_session_keys("p-1")

@@ -1,4 +1,4 @@
-"""The archive's retention (issue 28): an archived game expires EMPIRE_ARCHIVE_TTL_S after its
+"""The archive's retention: an archived game expires EMPIRE_ARCHIVE_TTL_S after its
 archive (30 days by default; 0 keeps it for good), so the archive in Valkey is bounded by the
 games of the retention, not by the site's age; the adjudicator archives with that setting."""
 

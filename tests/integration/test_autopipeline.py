@@ -1,4 +1,4 @@
-"""Automatic pipelining (shared/runtime/autopipeline.py, issue 25) against a real server: the
+"""Automatic pipelining (shared/runtime/autopipeline.py) against a real server: the
 commands of one event-loop turn go out as one pipeline, each caller gets its own reply or its
 own error, blocking commands never hold the others back, a command cancelled before the flush
 is never sent, scripts load themselves again after a SCRIPT FLUSH, and a dead server fails

@@ -17,7 +17,7 @@ from shared.protocol.streams import Keys
 from shared.runtime.valkey import EmbeddedCluster, free_port
 from tests.e2e.conftest import play_bot_game
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.full]
 
 
 @pytest.fixture(scope="module")

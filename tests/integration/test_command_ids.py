@@ -1,4 +1,4 @@
-"""Command ids belong to one (game, seat) (issue 28): one seat cannot burn another seat's ids
+"""Command ids belong to one (game, seat): one seat cannot burn another seat's ids
 by sending them first, and a seat's refused ids are remembered boundedly (a count and a TTL),
 while a command applied twice still has its effect once."""
 

@@ -1,4 +1,4 @@
-"""The game fan-out read per game shard (issue 25), against a real server: the real gateway
+"""The game fan-out read per game shard, against a real server: the real gateway
 (``build`` as ``create_app`` wires it, its lifespan running) and the real adjudicator's notify
 and reply publishes. A gateway whose sockets watch game A is never handed an entry of game B;
 the entries it does get are counted where they arrive (``Hub.deliver_batch``), and its

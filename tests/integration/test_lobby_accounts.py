@@ -1,4 +1,4 @@
-"""Accounts, sessions, admin and privacy against a real server (issue #19): the lobby's
+"""Accounts, sessions, admin and privacy against a real server: the lobby's
 handler as the gateway calls it, and the gateway's revocation check."""
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from shared.runtime import tokens
 from shared.runtime.jsonutil import dumps, loads
 from shared.runtime.settings import Settings
 from tests.support.passkey import SoftPasskey
+from tests.support.waits import eventually
 
 pytestmark = pytest.mark.integration
 SECRET = "s" * 64
@@ -117,7 +118,7 @@ async def test_sessions_list_revoke_and_sign_out(lobby: Lobby, r: Any) -> None:
     done = await call(lobby, g, "revoke_session", session_id=other["session_id"])
     assert done["ok"]
     msg = None
-    for _ in range(50):
+    for _ in range(300):
         msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
         if msg:
             break
@@ -329,12 +330,12 @@ async def test_revoked_sessions_sockets_close_by_pubsub_and_sweep(r: Any, lobby:
         hub.add(conn)
         conns.append(conn)
     listener = asyncio.create_task(rev.listen())
-    await asyncio.sleep(0.2)  # subscribed
+    async def subscribed() -> bool:
+        return dict(await r.pubsub_numsub(REVOKED_CHANNEL)).get(REVOKED_CHANNEL.encode(), 0) > 0
+
+    await eventually(subscribed, "the gateway subscribed to the revocations")
     assert (await call(lobby, a, "sign_out"))["ok"]
-    for _ in range(100):
-        if closed:
-            break
-        await asyncio.sleep(0.05)
+    await eventually(lambda: bool(closed), "the revoked session's socket closed")
     listener.cancel()
     assert closed == [(4401, "auth/revoked_session")] and conns[0].closed
     assert not conns[1].closed
@@ -359,7 +360,7 @@ async def test_signing_key_rotation_logs_nobody_out(r: Any, sink: Sink) -> None:
 
 async def test_the_lobby_registers_a_session_key_only_for_a_valid_token(lobby: Lobby,
                                                                        r: Any) -> None:
-    """Issue 20 item 4: the lobby checks the token itself (its own key, expiry, a live
+    """Signed commands: the lobby checks the token itself (its own key, expiry, a live
     session, the player not suspended) before it binds a session key to the token's player;
     a forged token, one signed with another key, a signed-out session's bind nothing. The
     registry is bounded (KEYS_PER_PLAYER, the ones expiring first go)."""

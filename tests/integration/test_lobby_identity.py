@@ -1,4 +1,4 @@
-"""Handles and table permissions against a real server (issue #19): the lobby's handler as
+"""Handles and table permissions against a real server: the lobby's handler as
 the gateway calls it, and the gateway's spectator check."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Starting a table against a real server when a step fails part-way (issue 23, 7b): the
+"""Starting a table against a real server when a step fails part-way: the
 table is frozen as started first, so a failure while creating its game must leave a start
 the host's retry finishes with the same game id, never a table stranded as started."""
 

@@ -1,6 +1,6 @@
 """`make run` behaves like a deployment: its private Valkey runs the shipped valkey.conf's
-persistence as is (AOF, appendfsync always; before, the supervisor appended
-``--appendonly no`` unless ``--aof`` was given) with the shipped ACL model, keeps its data in
+persistence as is (AOF, appendfsync always; no ``--appendonly no`` appended) with the
+shipped ACL model, keeps its data in
 .run/valkey across runs, and so keeps a scripted write (replayed as the default user) across a
 SIGKILL. ``--no-aof`` is the explicit throwaway server; the library default (the tests') too."""
 

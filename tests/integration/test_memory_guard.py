@@ -1,4 +1,4 @@
-"""Valkey memory near its limit (issue 28): the gateway refuses new players, tables and games
+"""Valkey memory near its limit: the gateway refuses new players, tables and games
 with a typed 503 storage/full once used_memory passes EMPIRE_MEMORY_SOFT_LIMIT of maxmemory,
 and lets the moves of running games through; the ratio is a metric."""
 

@@ -1,4 +1,4 @@
-"""Ruling P-S1 (issue 21): in a fixed-order sealed round every slot has its own time. A seat
+"""Ruling P-S1: in a fixed-order sealed round every slot has its own time. A seat
 that lets it pass defaults alone; the seats after it keep their full time and their choices.
 Before the ruling one round deadline covered the whole order, so an idle first seat made every
 later seat default too (the control test below shows the old shape still does exactly that)."""

@@ -1,4 +1,4 @@
-"""Probes that mean something (issue 26): a stream service whose consumer is wedged fails
+"""Probes that mean something: a stream service whose consumer is wedged fails
 liveness, one whose consume loop stopped fails readiness and liveness, a healthy one passes
 both; consumers of processes that are gone are removed from their groups; the gateway's
 /readyz answers 503 ("fan-out") once its gw:updates subscriber stops."""
@@ -14,6 +14,7 @@ import redis.asyncio as aioredis
 from shared.runtime.redis import ensure_group
 from shared.runtime.service import build, live_probe, ready_probe, reap_consumers
 from shared.runtime.settings import Settings
+from tests.support.waits import eventually
 
 pytestmark = pytest.mark.integration
 
@@ -42,8 +43,10 @@ async def test_a_wedged_consumer_fails_liveness_and_a_healthy_one_passes(redis_u
         await wedged.redis.xadd(stream, {"__data__": b'{"game_id":"x"}'})  # type: ignore[attr-defined]
         await healthy.redis.xadd(stream2, {"__data__": b'{"game_id":"x"}'})  # type: ignore[attr-defined]
         assert await live_probe(wedged) and await ready_probe(wedged)  # type: ignore[arg-type]
-        await asyncio.sleep(2.0)  # past the stall bound (1 s)
-        assert not await live_probe(wedged)  # type: ignore[arg-type]
+        async def stalled() -> bool:  # its handler busy past the stall bound (1 s)
+            return not await live_probe(wedged)  # type: ignore[arg-type]
+
+        await eventually(stalled, "the wedged consumer failed its liveness probe")
         assert await live_probe(healthy) and await ready_probe(healthy)  # type: ignore[arg-type]
     finally:
         release.set()

@@ -16,6 +16,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from shared.runtime.redis import CheckedConnection, FreeFirstPool, client, healthy
 from shared.runtime.settings import Settings
 from shared.runtime.valkey import EmbeddedValkey
+from tests.support.waits import eventually
 
 pytestmark = pytest.mark.integration
 
@@ -105,8 +106,8 @@ async def test_with_no_free_connection_the_wait_is_bounded_by_the_pool_timeout(
     pool = FreeFirstPool.from_url(redis_url, max_connections=1, timeout=0.2)
     r = aioredis.Redis(connection_pool=pool)
     try:
-        busy = asyncio.create_task(r.execute_command("BLPOP", "free-first:busy", 1))
-        await asyncio.sleep(0.05)
+        busy = asyncio.create_task(r.execute_command("BLPOP", "free-first:busy", 3))
+        await eventually(lambda: bool(pool._in_use_connections), "the BLPOP took the connection")
         with pytest.raises(RedisConnectionError, match="No connection available"):
             await r.ping()
         assert await busy is None

@@ -1,4 +1,4 @@
-"""Signed commands (issue 20 item 4) at the services that check them, driven in process as the
+"""Signed commands at the services that check them, driven in process as the
 gateway's Redis user would drive them: an act (adjudicator) or a commit (escrow) for a seat is
 applied only when signed, over exactly that game, seat, command and body, by a session key the
 lobby registered for the player the game seats there, never the ``player_id`` stamped in the

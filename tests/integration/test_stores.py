@@ -58,7 +58,7 @@ async def test_compare_and_set_lets_exactly_one_writer_win(r: Any) -> None:
 
 
 async def test_a_move_with_record_entries_marks_its_views_with_the_last_one(r: Any) -> None:
-    """Issue 25 (protocol v3): every view entry a move writes carries ``r``, the id of the
+    """Protocol v3: every view entry a move writes carries ``r``, the id of the
     last record entry the same atomic step wrote, so the gateway can send a v3 watch the view
     and those entries in one frame; a move without record entries leaves ``r`` out."""
     store = Store(r)

@@ -1,4 +1,4 @@
-"""TLS to Valkey (issue 26): services reach Valkey over rediss:// and verify its certificate
+"""TLS to Valkey: services reach Valkey over rediss:// and verify its certificate
 against EMPIRE_REDIS_CA_FILE; a server signed by another CA, or plaintext to the TLS port, is
 refused; the whole system plays and verifies a game with every service on TLS."""
 
@@ -66,6 +66,7 @@ def test_plaintext_to_the_tls_port_gets_nothing(
         r.ping()
 
 
+@pytest.mark.full
 async def test_the_whole_system_plays_over_tls(
         tls_valkey: tuple[EmbeddedValkey, TlsProxy]) -> None:
     server, proxy = tls_valkey

@@ -1,4 +1,4 @@
-"""Hypothesis random play of Empire The Card Game for 3-6 seats (issue 7).
+"""Hypothesis random play of Empire The Card Game for 3-6 seats.
 
 Invariants at every step: every card is in exactly one place (deck, a hand, an army, an
 empire/special set or a discard pile); the node is consistent (awaited seats have legal

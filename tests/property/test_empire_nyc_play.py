@@ -1,4 +1,4 @@
-"""Hypothesis random play of Empire: The Game of New York (issue 6).
+"""Hypothesis random play of Empire: The Game of New York.
 
 Random seats (some replaced by HeuristicBots) play from setup with the dealer's real draw
 functions until the game ends or a turn cap is reached. After every move: no neighborhood is
@@ -125,6 +125,7 @@ options_st = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.full
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**32 - 1),

@@ -1,4 +1,4 @@
-"""The fast playout engines equal the contract path move by move (issue 22, ``_kit/fast.py``).
+"""The fast playout engines equal the contract path move by move (``_kit/fast.py``).
 
 For every game with a ``fast`` module, over many seeds, seat counts and option sets: the fast
 random playout and ``_kit.playout.play`` (random seats, the same seed and draw key) make the

@@ -1,8 +1,8 @@
 """The reliability tier: faults, hostile input, secrecy, least privilege, randomness.
 
-``make test`` runs it small; ``make reliability`` sets EMPIRE_RELIABILITY_SCALE=full for the
-figures of issue 9. Every test prints its figures and writes them to
-test-output/reliability/<name>.json.
+``make test`` and ``make test-full`` run it small; ``make reliability`` sets
+EMPIRE_RELIABILITY_SCALE=full for the full-size figures. Every test prints its figures and writes
+them to test-output/reliability/<name>.json.
 """
 
 from __future__ import annotations

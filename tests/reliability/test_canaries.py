@@ -8,8 +8,8 @@ commit-reveal variant: every round is sealed), no canary may appear
   (the adjudicator only ever receives revealed choices, never an opening);
 - in the gateway fan-out stream, in any service's log lines, or in the metrics;
 - in any command written to the escrow's input streams (esc:commits:*, seen through MONITOR as
-  the gateway sends them): the openings cross the gateway sealed to the escrow's key (issue 20
-  item 3), so neither the gateway nor its Redis user ever holds one in clear.
+  the gateway sends them): the openings cross the gateway sealed to the escrow's key,
+  so neither the gateway nor its Redis user ever holds one in clear.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ async def _one_game(url: str, i: int) -> tuple[list[Client], GameSession, GameSe
 
 
 def _parts(frame: str) -> list[str]:
-    """What a frame delivers, in order: a protocol version 3 frame (issue 25) as the record
+    """What a frame delivers, in order: a protocol version 3 frame as the record
     entries it carries (each as the ``record`` frame a version 2 watch gets), then its view;
     any other frame as itself. A canary is judged against the closes delivered before it."""
     if '"records"' not in frame:
@@ -259,7 +259,7 @@ def test_the_leak_detector_sees_a_canary_before_the_close() -> None:
 
 
 def test_the_leak_detector_reads_version_3_frames_entry_by_entry() -> None:
-    """A v3 frame carries several record entries and a view (issue 25): a canary in it counts
+    """A v3 frame carries several record entries and a view: a canary in it counts
     as delivered after the closes listed before it in the frame, and before the others."""
     nonce = "cd" * 32
     nonces = {nonce: "pick:1"}

@@ -49,7 +49,7 @@ from tests.reliability.conftest import (
     transient,
 )
 
-pytestmark = [pytest.mark.reliability, pytest.mark.timeout(size(600, 7200))]
+pytestmark = [pytest.mark.reliability, pytest.mark.full, pytest.mark.timeout(size(600, 7200))]
 
 GAMES: list[tuple[str, int, dict[str, Any]]] = [
     ("duel", 3, {"rounds": 3}),
@@ -343,7 +343,7 @@ async def test_random_sigkills_lose_and_duplicate_nothing() -> None:
 
 
 async def test_one_replica_of_every_service_killed_mid_game_the_others_finish() -> None:
-    """Issue 11: two replicas of every service against one server (the gateways share one
+    """Two replicas of every service against one server (the gateways share one
     port); mid-game one replica of each service is SIGKILLed and kept down. The survivors
     reclaim what the dead left pending (XAUTOCLAIM), the clients reconnect to the surviving
     gateway, and every game finishes with nothing lost or duplicated (the checks above)."""

@@ -1,4 +1,4 @@
-"""No forged seats, even with the gateway's Valkey password (issue 20 item 4). The whole
+"""No forged seats, even with the gateway's Valkey password. The whole
 system on its least-privilege ACL (the ``hall``); the attacker signs in to Valkey as the
 gateway's user (it holds that password, not the token key nor anyone's password) and writes
 what the gateway may write: an act and a commit stamped with a seat that is not its own, on

@@ -740,6 +740,7 @@ async def _fire(scene: Scene, msgs: list[Msg]) -> Tally:
     return tally
 
 
+@pytest.mark.full
 async def test_hostile_messages_are_refused_typed_and_change_nothing(hall: Supervisor) -> None:
     total = size(4_000, 100_000)
     t0 = time.monotonic()

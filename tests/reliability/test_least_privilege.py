@@ -172,6 +172,7 @@ async def test_each_service_is_its_own_user_and_cannot_read_secrets(hall: Superv
     )
 
 
+@pytest.mark.full
 def test_the_deploy_acl_file_loads_and_locks_the_same_way() -> None:
     """The shipped files as production starts them (entrypoint.sh renders the template)."""
     tmp = Path(tempfile.mkdtemp(prefix="empire-acl-"))

@@ -1,9 +1,9 @@
-"""Issue 28 from outside, as a hostile player would meet it: per-player quotas (open tables,
-running games, bot seats) refused with ``lobby/quota``; idle tables closed; the listing newest
-first, paged, and not crowded by one host; every game ended by its lifetime as a public
-``expired`` outcome; finished games archived, their live keys expired, and record, replay,
-result and ``python -m shared.fairness.verify`` served from the archive; bot runners that cap
-their seats and leave the rest to other replicas.
+"""The lobby's limits from outside, as a hostile player would meet them: per-player quotas (open
+tables, running games, bot seats) refused with ``lobby/quota``; idle tables closed; the listing
+newest first, paged, and not crowded by one host; every game ended by its lifetime as a public
+``expired`` outcome; finished games archived, their live keys expired, and record, replay, result
+and ``python -m shared.fairness.verify`` served from the archive; bot runners that cap their seats
+and leave the rest to other replicas.
 
 One system (the supervisor's processes on a private Valkey with the shipped ACL users, so a
 missing permission fails here) with small limits. Figures: test-output/reliability/.
@@ -103,6 +103,7 @@ async def test_quotas_refuse_typed_and_hold_across_lobby_replicas(limited: Super
         assert exc.code == "lobby/quota" and f"quota {which}" in exc.message, (which, exc)
 
 
+@pytest.mark.full
 async def test_an_idle_table_closes_and_frees_its_quota(limited: Supervisor) -> None:
     c = await signed(limited.url, "idler")
     joiner = await signed(limited.url, "late")
@@ -183,6 +184,7 @@ def _verify(url: str, gid: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, check=False)
 
 
+@pytest.mark.full
 async def test_a_game_ends_by_its_lifetime_as_expired(limited: Supervisor, admin: Any) -> None:
     """Nobody acts and the deadlines are long: the game still ends by its lifetime, through
     the normal end path (record, scoring, the dealer's reveal), verifiable."""

@@ -1,4 +1,4 @@
-"""Storage stays bounded whatever a hostile client sends (issue 28): the lobby's request stream
+"""Storage stays bounded whatever a hostile client sends: the lobby's request stream
 keeps no bytes of an answered call, every inter-service stream is capped from its byte budget,
 refused 60 KiB acts leave (almost) nothing behind, and the lobby answers a sign-up quickly
 while hundreds of listing requests are in flight.
@@ -179,7 +179,7 @@ async def test_every_stream_is_capped_from_its_byte_budget(redis_url: str) -> No
                                        for _ in range(min(500, cap + 600 - start))))
             rows[stream] = {"cap": cap, "published": cap + 600, "kept": await r.xlen(stream)}
             await r.delete(stream)
-        # a game fan-out shard (issue 25), capped by the writers at its share of the budget
+        # a game fan-out shard, capped by the writers at its share of the budget
         n = Settings().gw_shards
         stream, cap = streams.updates_for("g-x", n), streams.updates_maxlen(n)
         body = {"type": "notify", "game_id": "g-x"}
@@ -204,6 +204,7 @@ async def _wait_settled(r: Any, stream: str, group: str, timeout: float = 600) -
     raise AssertionError(f"{stream} not consumed in {timeout} s")
 
 
+@pytest.mark.full
 async def test_refused_60_kib_acts_leave_almost_nothing(redis_url: str) -> None:
     """10,000 acts of 60 KiB each, all refused by the adjudicator (a game not in play), grow
     Valkey by well under 1 MiB once handled: handled entries are deleted, the refusals are
@@ -267,6 +268,7 @@ async def test_refused_60_kib_acts_leave_almost_nothing(redis_url: str) -> None:
     assert figures["data_growth_bytes"] < 1024 * 1024, figures
 
 
+@pytest.mark.full
 async def test_a_sign_up_is_quick_while_300_listings_are_in_flight(redis_url: str) -> None:
     """300 listing requests kept in flight (each answered one is sent again at once, from a
     load process of its own) against the real lobby with 100 open tables: sign-ups are

@@ -36,7 +36,7 @@ from shared.runtime.valkey import EmbeddedValkey, free_port
 from tests.reliability.conftest import FULL, report, retry, size, start_system
 from tests.reliability.test_crashes import _check, _play, _setup
 
-pytestmark = [pytest.mark.reliability, pytest.mark.timeout(size(600, 7200))]
+pytestmark = [pytest.mark.reliability, pytest.mark.full, pytest.mark.timeout(size(600, 7200))]
 STEP = size(20, 50)  # a duel round is ~3.3 seqs: 100 rounds outlast 5 kills 50 seqs apart
 
 GAMES: list[tuple[str, int, dict[str, Any]]] = [

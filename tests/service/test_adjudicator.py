@@ -20,7 +20,7 @@ from tests.support.fakes import FakeAdjudicatorStore, FakeKeyRegistry, FakePubli
 pytestmark = pytest.mark.service
 
 CALL = {"type": "call", "stake": 2}
-# each seat's player signs its acts with a session key the lobby registered (issue 20 item 4)
+# each seat's player signs its acts with a session key the lobby registered
 KEYS = [SessionKey(), SessionKey()]
 REGISTRY = FakeKeyRegistry()
 for _i, _k in enumerate(KEYS):
@@ -148,12 +148,12 @@ async def test_a_malformed_input_changes_nothing() -> None:
     await adj.dispatch({"type": "submit_action", "game_id": "g"})
     await adj.on_action(act(0, "c1"))  # no such game
     assert store.docs == {} and [r["code"] for r in out.bodies("reply")] == ["game/not_found"]
-    # only the game's fan-out shard (issue 25: read by the gateways watching it)
+    # only the game's fan-out shard (read by the gateways watching it)
     assert all(s == streams.updates_for("g", adj.settings.gw_shards) for s, _ in out.sent)
 
 
 async def test_a_forged_act_is_refused_bad_signature_and_changes_nothing() -> None:
-    """Issue 20 item 4: whoever writes the action stream (the gateway's password) cannot act
+    """Signed acts: whoever writes the action stream (the gateway's password) cannot act
     for a seat without its player's registered key: unsigned, signed by an unregistered key,
     or by the other seat's player, each refused auth/bad_signature, nothing applied or kept."""
     adj, store, out = await seat_zero_to_act()

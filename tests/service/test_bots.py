@@ -150,8 +150,8 @@ class SlowRenewals(FakeBotsStore):
 
 async def test_a_finished_seat_leaves_no_lease_behind_even_mid_renewal() -> None:
     """The lease is deleted only after the last renewal has landed: a renewal cancelled in
-    flight used to land after the delete, and the runner looked as if it held the seat for
-    10 s more (tests/reliability/test_lobby_limits.py counts leases)."""
+    flight that landed after the delete would make the runner look as if it held the seat
+    for 10 s more (tests/reliability/test_lobby_limits.py counts leases)."""
     store, seats = SlowRenewals(delay=0.05), Seats()
     bots = BotRunner(Settings(bots_max_seats=2), store, play=seats.play)
     bots.renew_s = 0.001

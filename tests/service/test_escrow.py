@@ -27,7 +27,7 @@ GID, RID = "g-1", "pick:1"
 REVEALS = streams.sharded(streams.ADJ_REVEALS, GID, 1)
 
 
-# the mechanics below run unsigned; signed commits: the last test (issue 20 item 4)
+# the mechanics below run unsigned; signed commits: the last test
 UNSIGNED = Settings(require_signatures=False)
 KEYS = [SessionKey(), SessionKey()]
 REGISTRY = FakeKeyRegistry()
@@ -188,7 +188,7 @@ def signed(c: im.CommitChoice, key: SessionKey) -> im.CommitChoice:
 
 
 async def test_a_commit_not_signed_by_the_seat_s_player_is_refused_bad_signature() -> None:
-    """Issue 20 item 4: whoever writes the commit stream cannot commit for a seat without its
+    """Signed commits: whoever writes the commit stream cannot commit for a seat without its
     player's registered key (the player the round's spec seats there, never the one the
     message names): unsigned, by another seat's player, or for a changed commitment — each
     refused auth/bad_signature, nothing kept; the seat's own signed commit then stands."""

@@ -1,4 +1,4 @@
-"""The victims' figures (issue 28): each window's frame rate and gaps, the issue's bounds, and the
+"""The victims' figures: each window's frame rate and gaps, the bounds, and the
 README's "Under siege" table from the last run's figures:
 ``python -m tests.siege.figures [test-output/siege/victims.json]`` prints it (Markdown).
 
@@ -16,7 +16,7 @@ from typing import Any
 
 ATTACKS = ("stalled_readers", "body_flood", "act_flood", "table_and_bot_flood", "slow_loris",
            "listing_flood", "listing_flood_authenticated", "socket_churn")
-MIN_RATE, MAX_P99 = 0.9, 2.0  # the issue's bounds, asserted at full size
+MIN_RATE, MAX_P99 = 0.9, 2.0  # the bounds, asserted at full size
 P99_FLOOR_MS = 50.0  # a baseline p99 gap below this is taken as this (timer noise)
 
 
@@ -47,7 +47,7 @@ def window(frames: list[tuple[str, float]], moves: list[float], refusals: list[f
 
 
 def verdict(base: dict[str, float], during: dict[str, float]) -> list[str]:
-    """What breaks the issue's bounds in one attack's window (empty: met): the frame rate below
+    """What breaks the bounds in one attack's window (empty: met): the frame rate below
     MIN_RATE of the baseline's, the p99 gap above MAX_P99 times the baseline's, or a window
     where the victim met its own connection's rate limit (then it measured the limiter)."""
     out = []

@@ -1,4 +1,4 @@
-"""A listing flood costs the lobby one request per query and window (issue 28): the gateway
+"""A listing flood costs the lobby one request per query and window: the gateway
 answers ``GET /api/tables`` from its per-replica micro-cache (EMPIRE_LISTING_CACHE_MS,
 services/gateway/edge/micro_cache.py), concurrent identical requests sharing one lobby RPC."""
 
@@ -61,7 +61,7 @@ async def test_a_listing_flood_costs_one_lobby_request_per_window(siege: Supervi
     report("listing_cache", {"sent": 80, "lobby_requests": lobby, "cache_misses": misses,
                              "cache_hits": hits, "seconds": round(elapsed, 2)})
     assert [r.status_code for r in rs] == [200] * 80, [r.text[:200] for r in rs][:3]
-    # one lobby request per window the requests spanned, not one each (before: 80); none at
+    # one lobby request per window the requests spanned, not one per request; none at
     # all when an earlier test's listing of the same query is still fresh in the cache
     assert lobby <= 2 + int(elapsed / WINDOW_S), (lobby, elapsed)
     assert hits + misses == 80 and misses <= lobby, (hits, misses, lobby)

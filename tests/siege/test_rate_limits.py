@@ -157,9 +157,9 @@ async def test_a_flood_past_the_limit_is_refused_without_asking_valkey(
         pair: list[str]) -> None:
     """Past its burst, an address's requests are refused by the gateway's own view of the
     rate (the cluster's state it learned from the last answer): 120 requests over the limit
-    cost about one Valkey script call per request let through, not one each (before: 120).
+    cost about one Valkey script call per request let through, not one per request.
     The gateway counts its own calls (``empire_rate_limit_checks_total``); the server's
-    EVALSHA total also counted every other service's scripts meanwhile (44 on a slow VM)."""
+    EVALSHA total also counted every other service's scripts meanwhile."""
     ip = fresh_ip()
     checks = "empire_rate_limit_checks_total"
     async with httpx.AsyncClient(timeout=30) as http:

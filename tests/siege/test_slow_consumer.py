@@ -115,6 +115,7 @@ async def test_a_stalled_reader_never_stalls_other_players(siege: Supervisor) ->
             assert replay.record_id == want[-1]["id"] and len(want) > 64  # several pages
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("bound", ["frames", "bytes"])
 async def test_the_outbound_queue_bound_closes_a_stalled_connection(
         siege: Supervisor, bound: str) -> None:
@@ -198,6 +199,7 @@ def _read_to_close(raw: RawWs, game_id: str) -> tuple[int | None, list[dict[str,
     return None, seqs, records
 
 
+@pytest.mark.full
 async def test_a_slow_consumer_closed_4008_resumes_from_its_last_seq(
         siege: Supervisor) -> None:
     """A player's watching socket stops reading mid-game (replays of a finished game fill
@@ -364,8 +366,8 @@ async def test_one_account_watches_one_game_from_at_most_four_sockets(siege: Sup
 async def test_refused_watches_are_not_flood_strikes(siege: Supervisor) -> None:
     """Only the socket's own rate counts as flooding: 300 ``watch`` frames refused by the
     per-player watch cap (``message/rate_limited``, like a rate refusal) from a client that
-    waits for each answer do not close the socket 1008 (before, every such refusal was a
-    strike and the 201st closed it); the socket still answers a ping. A real flood still
+    waits for each answer do not close the socket 1008 (were each refusal a strike, the 201st
+    would close it); the socket still answers a ping. A real flood still
     closes 1008 (test below)."""
     async with _five_sockets_on_a_game(siege.url, "strike") as (gid, socks):
         for ws in socks[:4]:  # the player's four places on this game are taken

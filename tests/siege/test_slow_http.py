@@ -64,6 +64,7 @@ async def _loris(host: str, port: int, head: bytes, every_s: float, until: float
         writer.close()
 
 
+@pytest.mark.full
 async def test_slow_loris_sockets_are_closed_and_a_normal_client_is_served(
         siege: Supervisor) -> None:
     u = urlsplit(siege.url)
@@ -127,8 +128,8 @@ async def test_a_client_that_stops_reading_responses_is_cut(siege: Supervisor) -
     s = await asyncio.to_thread(_unread_responses, u.hostname or "", u.port or 80, 600)
     t0 = time.monotonic()
     try:
-        # bounded wait (no speed claim: on a loaded 2-core CI box the cut was seen at 9 s);
-        # what must hold is that the socket is cut at all, the counter says so
+        # a bounded wait, no speed claim (a loaded 2-core machine cuts it seconds late); what
+        # must hold is that the socket is cut at all, the counter says so
         while metric(siege.url, WRITE_CUTS) <= before and time.monotonic() - t0 < 60:
             await asyncio.sleep(0.2)
         cut = metric(siege.url, WRITE_CUTS) > before
@@ -144,6 +145,7 @@ async def test_a_client_that_stops_reading_responses_is_cut(siege: Supervisor) -
     assert served == 200
 
 
+@pytest.mark.full
 async def test_an_idle_kept_alive_socket_is_closed(siege: Supervisor) -> None:
     u = urlsplit(siege.url)
     reader, writer = await asyncio.open_connection(u.hostname, u.port)

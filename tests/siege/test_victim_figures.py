@@ -1,7 +1,7 @@
 """The victims' figures code (tests/siege/figures.py) can fail: a victim paced as the siege's
-is (a think time before each move, then the server's answer) passes the issue's bounds at an
+is (a think time before each move, then the server's answer) passes the bounds at an
 unchanged server speed and fails them when the server really slows it, by a few milliseconds
-a move or by rare long stalls (issue 28's proof clause; the numbers are the test-size run's:
+a move or by rare long stalls (the numbers are the test-size run's:
 think 50 ms, about 12 ms of server time a move, two frames a move)."""
 
 from __future__ import annotations

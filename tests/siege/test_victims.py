@@ -1,4 +1,4 @@
-"""The siege, measured on its victims (issue 28): a normal player plays duels against a bot
+"""The siege, measured on its victims: a normal player plays duels against a bot
 while each attack runs from other accounts.
 
 Attacks, one at a time, each for a phase of a few seconds: sockets that watch the victim's game and
@@ -35,14 +35,14 @@ recorded.
 
 Two tests share the machinery:
 
-* ``test_the_victim_plays_on_through_every_attack`` (``make test``: small and short, about a
-  minute) asserts only what is not a speed: the victim's game goes on after every attack
+* ``test_the_victim_plays_on_through_every_attack`` (``make test-full``: small and short,
+  about a minute) asserts only what is not a speed: the victim's game goes on after every attack
   (a new frame arrives), it never met its own rate limit, every acknowledged commit stands in
   the record of its game, every game's reveals verify, Valkey's used_memory grows by at most
   1 MiB across the refused requests, and every refusal kind is counted.
 * ``test_victims_keep_their_pace_and_valkey_keeps_its_memory`` (``make siege`` full size,
   ``make siege-small``) measures the frame rate and the gap between frames before / during /
-  after each attack (test-output/siege/victims.json); at full size it asserts the issue's
+  after each attack (test-output/siege/victims.json); at full size it asserts the
   bounds (>= 90% of the baseline frame rate, p99 gap within 2x: figures.verdict) and 10,000
   refused requests; small, it prints them.
 """
@@ -290,7 +290,7 @@ async def body_flood(url: str, tokens: list[str], game_id: str, stop: float) -> 
 async def act_flood(url: str, tokens: list[str], game_id: str, stop: float) -> dict[str, int]:
     """Acts and commits on the victim's game from accounts with no seat, flat out; a socket
     closed for flooding (1008) is opened again until the phase ends, as a persistent attacker
-    would (before, the three sockets were closed within a few seconds and the phase ended
+    would (three sockets alone are closed within a few seconds, and the phase would end
     early)."""
     def flood(tok: str) -> tuple[int, int]:
         n, sockets = 0, 0
@@ -818,9 +818,10 @@ async def siege_victim(scale: Scale) -> dict[str, Any]:
         sup.stop()
 
 
+@pytest.mark.full
 @pytest.mark.timeout(600)
 async def test_the_victim_plays_on_through_every_attack() -> None:
-    """make test: the small siege, every attack for a few seconds; only what is not a speed
+    """make test-full: the small siege, every attack for a few seconds; only what is not a speed
     is asserted (the frames per second are printed and written all the same)."""
     await siege_victim(SCALES["test"])
 
@@ -828,7 +829,7 @@ async def test_the_victim_plays_on_through_every_attack() -> None:
 @pytest.mark.slow
 @pytest.mark.timeout(1800)
 async def test_victims_keep_their_pace_and_valkey_keeps_its_memory() -> None:
-    """make siege (full: the issue's bounds asserted) and make siege-small (printed)."""
+    """make siege (full: the bounds asserted) and make siege-small (printed)."""
     scale = SCALES[os.environ.get("EMPIRE_SIEGE_SCALE", "small").lower()]
     figures = await siege_victim(scale)
     if scale.name != "full":

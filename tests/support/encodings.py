@@ -1,4 +1,4 @@
-"""Counting the gateway hub's frame encodings (issue 28: a frame is encoded once for all the
+"""Counting the gateway hub's frame encodings (a frame is encoded once for all the
 watchers at one place of a game)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Node for the JavaScript client's tests: the binary, and the flags it needs for the platform
-WebSocket the client uses (stable, unflagged, from Node 22; issue 24 item 3 names Node 22).
+WebSocket the client uses (stable, unflagged, from Node 22, the version the SDK supports).
 
 The tests run on a real Node 22: the official binary npm publishes as ``node-<os>-<arch>@22``,
 installed once into ``.tools/node22`` (``make install`` keeps ``.tools``; ``make clean`` drops

@@ -1,4 +1,4 @@
-"""Sealed commits for tests that drive the escrow in process (issue 20 item 3): a fixed escrow
+"""Sealed commits for tests that drive the escrow in process: a fixed escrow
 key stored where the escrow reads it (esc:keys), and commits whose openings are sealed to it
 exactly as the clients seal them (shared.fairness.seal)."""
 

@@ -1,5 +1,5 @@
 """Tampered copies of real finished games (tests/fixtures/records), one per way a misbehaving
-server could lie (issue #20), each built as that server would: every other public trace
+server could lie, each built as that server would: every other public trace
 rewritten consistently (stream ids kept increasing, roots recomputed, the log and the events
 renumbered), so that only the check for that lie can catch it.
 
@@ -50,7 +50,7 @@ def load_receipts(name: str) -> dict[str, Any]:
 @dataclass
 class Case:
     """A tampered record; ``cls``: the problem class that must be reported; ``receipts``: the
-    seat's receipts given to the verifier (None: without); ``issue``: the class of issue #20
+    seat's receipts given to the verifier (None: without); ``issue``: the class of lie
     it stands for (None: a lie the old verifier already caught, kept as a regression)."""
 
     name: str
@@ -305,7 +305,7 @@ def _first_act(d: Doc, seat: int | None = None) -> dict[str, Any]:
 
 
 def _act_signature_forged(d: Doc) -> None:
-    """A seat's act the gateway's Redis user stamped (issue 20 item 4): signed with a key the
+    """A seat's act the gateway's Redis user stamped: signed with a key the
     seat never held."""
     x = _first_act(d)
     x["sig"] = f"{int(x['sig'][0], 16) ^ 1:x}" + x["sig"][1:]
@@ -338,7 +338,7 @@ def _commit_unsigned(d: Doc) -> None:
 
 def _escrow_key_swapped(d: Doc) -> None:
     """One round's openings sealed to another key (one the escrow may not hold: a server
-    that read them), its round_opened showing that key (issue 20 item 3)."""
+    that read them), its round_opened showing that key."""
     one(d, "round_opened", round_id="pick:1")["escrow_key"] = "ab" * 32
 
 
@@ -348,7 +348,7 @@ def _escrow_key_dropped(d: Doc) -> None:
 
 
 LIES: list[tuple[str, str, Callable[[Doc], None], str, str | None]] = [
-    # name, game, tamper, class reported, class of issue #20
+    # name, game, tamper, class reported, class of lie
     ("seat of a published commitment", "duel-defaults", _seat_committed, "seat", "seat"),
     ("seat of a slot in round_opened", "duel-defaults", _seat_opened, "seat", "seat"),
     ("seat of a defaulted opening", "duel-defaults", _seat_opening, "seat", "seat"),
@@ -378,7 +378,7 @@ LIES: list[tuple[str, str, Callable[[Doc], None], str, str | None]] = [
     ("public draw value", "duel-defaults", _public_draw, "draw", None),
     ("escrow key of one round", "duel-defaults", _escrow_key_swapped, "seal", None),
     ("escrow key missing in one round", "duel-defaults", _escrow_key_dropped, "seal", None),
-    # issue 20 item 4: no forged seats (class signature)
+    # no forged seats (class signature)
     ("forged signature on an act", "empire-cards", _act_signature_forged, "signature",
      "signature"),
     ("act attributed to another seat", "empire-cards", _act_other_seat, "signature",

@@ -1,4 +1,4 @@
-"""Release N reads release N-1's messages and stored state (issue 26: rollouts and upgrades).
+"""Release N reads release N-1's messages and stored state (rollouts and upgrades).
 
 tests/upgrade/fixtures/release-<commit>.json.gz holds every key a running system of the
 previous release left in Valkey (tests/upgrade/capture.py, run from a checkout of it): the

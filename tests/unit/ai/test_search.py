@@ -26,7 +26,9 @@ from shared.rules.api import Act, Rejection, Simultaneous, Turn
 
 pytestmark = pytest.mark.unit
 
-TINY = Level("tiny", iterations=6, time_s=0.05, tree_depth=2, rollout_depth=4, heuristic=1.0)
+# the iterations bound a tiny search, never the clock: a seeded search repeats itself only if
+# it runs the same iterations, and a busy machine's clock would cut them at another point
+TINY = Level("tiny", iterations=6, time_s=30.0, tree_depth=2, rollout_depth=4, heuristic=1.0)
 SEATS = {"duel": 2, "empire": 2, "empire-engine": 2, "empires-end": 2, "empire-nyc": 3,
          "empire-cards": 3}  # fmt: skip
 
@@ -119,7 +121,7 @@ def test_the_levels_grow_in_budget_and_fit_the_time_limits() -> None:
 
 
 def test_hard_is_normals_estimator_with_more_samples_and_a_smaller_margin() -> None:
-    """Issue 22: hard's deeper tree (3) and longer rollouts (30) did not beat normal, and
+    """Hard's deeper tree (3) and longer rollouts (30) did not beat normal, and
     more samples of one estimator cannot hurt in expectation: hard keeps normal's shape."""
     normal, hard = LEVELS["normal"], LEVELS["hard"]
     shape = ("tree_depth", "rollout_depth", "heuristic", "exploration", "widening", "caution",
@@ -130,7 +132,7 @@ def test_hard_is_normals_estimator_with_more_samples_and_a_smaller_margin() -> N
 
 
 def test_hard_keeps_no_margin_for_the_heuristic_at_three_or_more_seats() -> None:
-    """Issue 22's multi-player target: at 3+ seats hard's margin is 0 (the Engine, one hard
+    """The multi-player target: at 3+ seats hard's margin is 0 (the Engine, one hard
     seat among the old heuristic's seats: 0.57 of 30 first places with 0.1, 0.83 with 0), at 2 seats
     it stays 0.1 (Empire, 2 seats: no margin fell from 0.75 to 0.50 against normal)."""
     hard, normal = LEVELS["hard"], LEVELS["normal"]
@@ -182,7 +184,7 @@ def test_a_game_may_keep_a_margin_at_three_seats_and_more() -> None:
 
 
 def test_easy_and_normal_blunder_only_where_the_game_says_its_levels_would_play_alike() -> None:
-    """``SearchSpec.blunders`` (issue 22): in the Card Game and New York every level keeps the
+    """``SearchSpec.blunders``: in the Card Game and New York every level keeps the
     heuristic's move at 3+ seats almost everywhere, so the levels differ by how often they play
     a random move instead: in the Card Game easy two in five of its decisions, normal one in
     five, hard none; in New York easy a quarter; every other game and level keeps
@@ -284,7 +286,7 @@ def test_fast_rollouts_run_on_the_compact_engine_and_reproduce(name: str) -> Non
     """``Level.fast_depth``: every iteration's rollout is one playout on the game's fast
     engine (none on the contract path), the move is legal and a seed repeats it."""
     game = registry.get(name)
-    level = Level("tiny-fast", iterations=6, time_s=0.05, tree_depth=2, rollout_depth=4,
+    level = Level("tiny-fast", iterations=6, time_s=30.0, tree_depth=2, rollout_depth=4,
                   heuristic=1.0, fast_depth=400)
     cases = decisions(name, 3)
     picks = []
@@ -397,7 +399,7 @@ class _Clock:
                                    [0.0, 0.05] * 40, [0.45, 0.4, 0.3, 0.3]])
 def test_the_deadline_stops_before_an_iteration_would_run_past_the_budget(
         costs: list[float]) -> None:
-    """Issue 22, hard <= 2 s: the search asks the deadline before each iteration. One that
+    """Hard <= 2 s: the search asks the deadline before each iteration. One that
     only says "the budget is spent" lets the last iteration run over it (hard's decisions
     took up to 2.16 s); this one stops once an iteration as long as the longest yet would
     end past the budget, so iterations no longer than the longest seen end inside it."""
@@ -418,7 +420,7 @@ def test_the_deadline_stops_before_an_iteration_would_run_past_the_budget(
 
 def test_a_tuned_level_plays_its_own_seat_by_the_tuned_heuristic_and_the_others_by_the_plain(
 ) -> None:
-    """``SearchSpec.tuned`` (issue 22): a level with ``Level.tuned`` (hard, and only hard)
+    """``SearchSpec.tuned``: a level with ``Level.tuned`` (hard, and only hard)
     plays its own seat with the game's tuned heuristic (its fallback, its prior and its own
     rollout moves) and models every other seat by the game's plain heuristic; a level
     without it plays the plain heuristic for every seat, its own included."""
@@ -468,7 +470,7 @@ def test_a_tuned_level_plays_its_own_seat_by_the_tuned_heuristic_and_the_others_
 
 def test_only_the_games_with_a_tuned_style_have_a_tuned_heuristic() -> None:
     """Empire's End, New York and the Card Game have one (the Card Game's by switches, its
-    numbers moved nothing: bench/README.md, "Bot ladder, 2026-11-30, tenth pass"); Empire and
+    numbers moved nothing: bench/README.md, "Bot ladder"); Empire and
     the Engine meet the multi-player target without."""
     have = {name for name in registry.names() if ai.get_search_spec(name).tuned}
     assert have == {"empires-end", "empire-nyc", "empire-cards"}

@@ -1,4 +1,4 @@
-"""Issue #19, the pure parts: an admin's end of a game in the adjudicator's core, access
+"""Accounts, the pure parts: an admin's end of a game in the adjudicator's core, access
 tokens naming their session, the WebSocket's Origin check."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The shipped ACL is generated from the key registry (shared/protocol/acl.py, keys.py,
 streams.py) and keeps the fairness rules of streams.STREAM_WRITERS, STREAM_CONSUMERS,
-KEY_READERS and KEY_WRITERS (issues 20 and 23), checked here without a server; the same rules
+KEY_READERS and KEY_WRITERS, checked here without a server; the same rules
 run against a real Valkey with ACL DRYRUN in tests/integration/test_acl_registry.py."""
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def test_the_gateway_reads_the_log_only_through_its_public_copy() -> None:
 
 
 def test_only_the_lobby_writes_the_session_key_registry() -> None:
-    """Issue 20 item 4: the keys that sign acts and commits are registered by the lobby only;
+    """Signed commands: the keys that sign acts and commits are registered by the lobby only;
     the adjudicator and the escrow read them to verify; the gateway can do neither."""
     key = keys.lobby_session_keys("p-1")
     assert {u for u in SERVICES if acl.access(u, key).write} == {"lobby"}

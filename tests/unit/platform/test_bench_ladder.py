@@ -1,4 +1,4 @@
-"""The bot ladder's plumbing (bench/ladder.py, issue 22): entrant variants and result files."""
+"""The bot ladder's plumbing (bench/ladder.py): entrant variants and result files."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def test_an_entrant_is_a_level_with_field_overrides() -> None:
 
 
 def test_a_games_blunders_follow_the_plain_level_and_a_variant_sets_its_own() -> None:
-    """``SearchSpec.blunders`` (issue 22): the ladder's plain ``easy`` in the Card Game is the
+    """``SearchSpec.blunders``: the ladder's plain ``easy`` in the Card Game is the
     easy a host picks (two in five of its moves random); a variant is its own level."""
     from shared.ai import registry as ai
 
@@ -62,7 +62,7 @@ def test_a_later_run_adds_new_games_instead_of_repeating_them() -> None:
 
 
 def test_a_lone_entrant_plays_one_rotating_seat_among_the_others() -> None:
-    """Issue 22's multi-player target is one hard seat among heuristic seats; with A and B
+    """The multi-player target is one hard seat among heuristic seats; with A and B
     alternating, two A seats at a table take first places from each other."""
     plan = ladder.schedule(["empire-engine"], [3], [("hard", "heuristic")], 4, lone=True)
     tables = [[m.entrant_of(s) for s in range(3)] for m in plan]
@@ -74,7 +74,7 @@ def test_a_lone_entrant_plays_one_rotating_seat_among_the_others() -> None:
 
 
 def test_the_default_run_also_seats_one_hard_bot_among_heuristics_at_3_or_more_seats() -> None:
-    """``make bots`` measures issue 22's multi-player target: besides the alternating
+    """``make bots`` measures the multi-player target: besides the alternating
     pairings, hard alone among heuristic seats at every table of 3 or more seats."""
     plan = ladder.plan_of(["empire", "empire-engine"], None, "", 2, {})
     lone = {(m.game, m.seats, m.a, m.b) for m in plan if m.lone}

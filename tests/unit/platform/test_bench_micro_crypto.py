@@ -1,5 +1,5 @@
-"""bench/micro.py's commit cryptography (issue 25's floor): the four unit costs it prints are
-of the real operations, on a seal that opens and a signature that verifies."""
+"""bench/micro.py's commit cryptography (the floor of a commit's cost): the four unit costs
+it prints are of the real operations, on a seal that opens and a signature that verifies."""
 
 from __future__ import annotations
 

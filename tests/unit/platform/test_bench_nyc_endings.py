@@ -1,4 +1,4 @@
-"""New York's endings report (bench/nyc_endings.py, issue 22): the knock-out cases read from
+"""New York's endings report (bench/nyc_endings.py): the knock-out cases read from
 the engine's own record, the same deals and lone seat as the style tuner, and a bad style
 refused before any game."""
 

@@ -1,4 +1,4 @@
-"""The peer benchmark's output parser and side-by-side table (bench/peer, issue 25); the last
+"""The peer benchmark's output parser and side-by-side table (bench/peer); the last
 test runs boardgame.io's real server and clients briefly (skipped without node or npm ci; marked
 slow, so `make slow` runs it and `make test` does not: 6-15 s on a loaded machine)."""
 

@@ -1,4 +1,4 @@
-"""The scale benchmark's figures and model (bench/scale.py, issue 25) on made-up runs: the
+"""The scale benchmark's figures and model (bench/scale.py) on made-up runs: the
 arithmetic only (the runs themselves are `make bench-scale`, never a test; no timing here)."""
 
 from __future__ import annotations

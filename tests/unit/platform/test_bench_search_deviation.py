@@ -1,4 +1,4 @@
-"""The deviation judge (bench/search_deviation.py, issue 22): a move played out from the true
+"""The deviation judge (bench/search_deviation.py): a move played out from the true
 state, the same figure for the same seed, a win share."""
 
 from __future__ import annotations

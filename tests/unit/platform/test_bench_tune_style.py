@@ -1,4 +1,4 @@
-"""The style tuner (bench/tune_style.py, issue 22): a style's numbers by path and back, a
+"""The style tuner (bench/tune_style.py): a style's numbers by path and back, a
 tuning run's record, and a game's tuned style checked against its plain heuristic."""
 
 from __future__ import annotations

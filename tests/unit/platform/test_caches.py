@@ -1,4 +1,4 @@
-"""The bounded caches (cachetools, issue 23): least recently used out one entry at a time,
+"""The bounded caches (cachetools): least recently used out one entry at a time,
 never everything at once, and the replay boards bounded by the engine states they hold."""
 
 from __future__ import annotations

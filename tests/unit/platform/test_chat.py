@@ -103,6 +103,6 @@ async def test_the_sdk_keeps_chat_out_of_game_sessions() -> None:
         assert not game.changed.is_set() and game.events == [] and game.view is None
         assert log.channel == "seats" and [m["id"] for m in log.messages] == ["1-0", "2-0"]
         assert c.muted == {"p-x"} and log.joined.is_set()
-        await asyncio.wait_for(log.wait_for(lambda: len(log.messages) == 2), 1)
+        await asyncio.wait_for(log.wait_for(lambda: len(log.messages) == 2), 30)
     finally:
         await c.close()

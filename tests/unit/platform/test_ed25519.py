@@ -1,5 +1,5 @@
-"""The stdlib Ed25519 verifier (shared/fairness/ed25519.py, groundwork for signed commands,
-issue 20 item 4): RFC 8032's test vectors, agreement with `cryptography` on signatures it
+"""The stdlib Ed25519 verifier (shared/fairness/ed25519.py, groundwork for signed
+commands): RFC 8032's test vectors, agreement with `cryptography` on signatures it
 makes, and every bit of a signature, key or message flipped is refused."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The escrow's pure checks: the sealed opening (issue 20 item 3), stamped seat, commitment,
+"""The escrow's pure checks: the sealed opening, stamped seat, commitment,
 allowed choice, public part."""
 
 from __future__ import annotations

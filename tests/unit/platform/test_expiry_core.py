@@ -1,4 +1,4 @@
-"""A game's absolute lifetime in the adjudicator's core (issue 28): the end path with a
+"""A game's absolute lifetime in the adjudicator's core: the end path with a
 public ``expired`` outcome, whatever the game was waiting for."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The gateway serves each game's component data and rules page from the repository (never
-from ../shared), and adds the one-sentence ``text`` to every event it relays (issue 21)."""
+from ../shared), and adds the one-sentence ``text`` to every event it relays."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """No gateway route runs in a worker thread: FastAPI runs a sync endpoint or a sync
 dependency through ``run_in_threadpool`` on every request (a thread hop and two lock
 handoffs; the ``gateway`` dependency alone was ~10% of the gateway's busy CPU in the
-lifecycle benchmark, issue 25). Every endpoint and dependency of the app is a coroutine."""
+lifecycle benchmark). Every endpoint and dependency of the app is a coroutine."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Protocol version 3 in the fan-out (issue 25, fewer frames): a watch at v3 gets each view in
+"""Protocol version 3 in the fan-out (fewer frames): a watch at v3 gets each view in
 one frame with the record entries up to the last one its state change wrote (``r`` on the
 view entry), the other entries in ``records`` frames; a watch below v3 gets today's frames,
 one per view and one per entry. Both get the same views and the same entries, in order, and
@@ -195,7 +195,7 @@ def test_the_record_cursor_moves_only_with_what_was_queued() -> None:
 
 
 def test_watchers_at_one_place_at_v3_share_one_encoding_per_frame() -> None:
-    """The fan-out's memo (issue 28) holds for v3: watchers at the same place of the game get
+    """The fan-out's memo holds for v3: watchers at the same place of the game get
     the very same frame texts, each encoded once."""
     redis = game()
     hub = Hub(redis)
@@ -208,7 +208,7 @@ def test_watchers_at_one_place_at_v3_share_one_encoding_per_frame() -> None:
 
 
 def test_the_games_of_one_fan_out_batch_share_one_round_trip() -> None:
-    """Issue 25: a batch of fan-out entries naming several games is one pipelined round trip
+    """A batch of fan-out entries naming several games is one pipelined round trip
     for all their watchers (it was one per game), and each watcher still gets its own game's
     frames."""
     games = [f"g-b{i}" for i in range(5)]

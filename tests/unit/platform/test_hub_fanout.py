@@ -1,4 +1,4 @@
-"""The fan-out shares its work between watchers (issue 28): watchers at the same place of the
+"""The fan-out shares its work between watchers: watchers at the same place of the
 same stream share one read, and every frame is encoded once for all of them; every watcher
 still gets every frame, in order, as its own queue allows."""
 
@@ -14,6 +14,7 @@ from services.gateway.fanout.hub import Connection, Hub, Watch
 from services.gateway.fanout.outbound import Outbound
 from shared.protocol.streams import Keys
 from tests.support.encodings import counted_encodings
+from tests.support.waits import eventually
 
 pytestmark = pytest.mark.unit
 
@@ -87,10 +88,10 @@ def test_spectators_of_one_game_share_one_read_per_stream_and_one_encoding() -> 
             c.out.start()
         with counted_encodings() as encoded:
             await hub.pump(GAME)
-        # 50 watchers, two streams: two reads (before: 100), two encodings (before: 100)
+        # 50 watchers, two streams: two reads and two encodings, not one per watcher
         assert len(redis.reads) == 2, redis.reads
         assert len(encoded) == 2, len(encoded)
-        await asyncio.sleep(0.05)  # the writers send
+        await eventually(lambda: all(len(got) == 2 for got in sent), "the writers sent")
         for got in sent:
             assert [orjson.loads(t)["type"] for t in got] == ["view", "record"], got
         assert len({t for got in sent for t in got}) == 2  # the very same frames
@@ -119,7 +120,7 @@ def test_watchers_at_different_places_read_apart_and_each_gets_its_own_frames() 
         assert sorted(redis.reads) == sorted([(Keys(GAME).view(None), "(0-0"),
                                               (Keys(GAME).view(None), "(1-0"),
                                               (Keys(GAME).record, "(0-0")])
-        await asyncio.sleep(0.05)
+        await eventually(lambda: len(sent[0]) == 2 and len(sent[1]) == 1, "each watcher's frames")
         assert [orjson.loads(t)["type"] for t in sent[0]] == ["view", "record"]
         assert [orjson.loads(t)["type"] for t in sent[1]] == ["record"]
         for c in (a, b):

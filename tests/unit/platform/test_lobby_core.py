@@ -80,7 +80,7 @@ def test_equal_scores_are_paged_by_member() -> None:
     assert tables.after_cursor(entries, (5, "t-b")) == [("t-a", 5)]
 
 
-# --- table permissions (issue #19) ------------------------------------------------------
+# --- table permissions ------------------------------------------------------
 
 ANN = PlayerRef(player_id="p-a", name="ann")
 BOB = PlayerRef(player_id="p-b", name="bob")

@@ -1,4 +1,4 @@
-"""Every log line is JSON, the standard library's (uvicorn, asyncio, redis-py) too (issue 24)."""
+"""Every log line is JSON, the standard library's (uvicorn, asyncio, redis-py) too."""
 
 from __future__ import annotations
 

@@ -6,10 +6,13 @@ it from ``EMPIRE_READ_RETRY_S`` (0.5 s). The restart test reports the effect (``
 
 from __future__ import annotations
 
+import pytest
 from faststream.redis.subscriber.usecases import basic, stream_subscriber
 
 from shared.runtime.bus import make_broker
 from shared.runtime.settings import Settings
+
+pytestmark = pytest.mark.unit
 
 
 def test_the_broker_sets_the_read_retry_pause_of_faststreams_stream_subscriber() -> None:

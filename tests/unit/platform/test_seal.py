@@ -1,4 +1,4 @@
-"""Sealed openings (issue 20 item 3): the vendored JavaScript crypto the page and the Node
+"""Sealed openings: the vendored JavaScript crypto the page and the Node
 client seal with (clients/web/vendor: @noble/curves, @noble/ciphers and
 @noble/hashes 2.4.0, see clients/web/vendor_noble.py) is exactly the pinned files, each
 with its licence, self-contained (no bare or remote import: the page has no import map and its

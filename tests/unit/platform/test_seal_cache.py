@@ -1,4 +1,4 @@
-"""The escrow's key object is built once per key (issue 25: building it per commit was ~5% of
+"""The escrow's key object is built once per key (building it per commit was ~5% of
 the escrow's CPU), and opening with the cached object is the same as before: a sealed opening
 opens for its own slot only."""
 

@@ -74,7 +74,7 @@ def test_a_service_process_exits_78_before_connecting(service: str) -> None:
 
 
 def test_make_run_gives_the_token_key_to_the_lobby_and_gateway_only() -> None:
-    """Issue 28: the token-signing key reached all seven processes, the bot runner included."""
+    """The token-signing key reached all seven processes, the bot runner included."""
     from services.supervisor import SERVICES, Proc, Supervisor
 
     sup = Supervisor(redis_url="redis://127.0.0.1:6379/0", secret=GOOD, secret_previous="7e" * 32)

@@ -1,6 +1,6 @@
 """faststream 0.7's stream subscribers deep-copy their StreamSub on every access of
 ``stream_sub`` (per read, per message's log context, four times per reclaim poll); the
-broker makes it one copy per prefix (shared.runtime.bus.memoize_stream_sub, issue 25)."""
+broker makes it one copy per prefix (shared.runtime.bus.memoize_stream_sub)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from faststream.redis.schemas import stream_sub as stream_sub_module
 
 from shared.runtime.bus import consume, make_broker
 from shared.runtime.settings import Settings
+
+pytestmark = pytest.mark.unit
 
 
 async def _handler(body: dict[str, Any]) -> None:

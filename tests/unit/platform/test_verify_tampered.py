@@ -1,7 +1,7 @@
-"""The verifier (shared/fairness/verify.py) on real finished games and on each lie of issue #20
-built from them (tests/support/tamper.py): the honest records pass (with their seat's receipts
-and with the engine replay too), each lie is reported with its class and where, the receipts
-expose a choice rewritten in every public trace, and the command line says so."""
+"""The verifier (shared/fairness/verify.py) on real finished games and on each lie a server could
+tell built from them (tests/support/tamper.py): the honest records pass (with their seat's receipts
+and with the engine replay too), each lie is reported with its class and where, the receipts expose
+a choice rewritten in every public trace, and the command line says so."""
 
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ def test_the_messages_name_the_place() -> None:
         "secret: draw hand:1:deal: the faces of a secret draw were published during play"]
     assert any(p.startswith("receipt: pick:1/s0 receipt: my choice ")
                for p in got["choice rewritten everywhere (duel-defaults)"])
-    # signed commands (issue 20 item 4)
+    # signed commands
     assert [p.split(": ")[0] for p in got["forged signature on an act"]] == ["signature"]
     assert got["forged signature on an act"][0].startswith(
         "signature: log seq 5: the signature does not verify under key ")

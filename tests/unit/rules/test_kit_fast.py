@@ -1,4 +1,4 @@
-"""The kit's fast paths (issue 22: engine speed) give exactly what the validated and
+"""The kit's fast paths (engine speed) give exactly what the validated and
 canonical-JSON paths give: ``check_choice``'s type-strict membership, ``event``, ``construct``,
 ``Frozen.model_copy``, and the one-entry memo of ``next`` / ``legal_actions``."""
 

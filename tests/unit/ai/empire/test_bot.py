@@ -1,6 +1,6 @@
 """HeuristicBot: sensible choices from the view only, and its record against random play.
 
-Slow figure (the issue's 1,000 games):
+Slow figure (1,000 games):
     .venv/bin/pytest tests/unit/ai/empire/test_bot.py -m slow -s -q
 """
 
@@ -140,6 +140,7 @@ def test_heuristic_bots_against_each_other_finish_claiming() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.unit
 def test_bot_against_random_over_1000_games() -> None:
     games = int(os.environ.get("EMPIRE_BOT_GAMES", "1000"))
     played: Counter[tuple[str, int]] = Counter()
@@ -165,7 +166,7 @@ def test_bot_against_random_over_1000_games() -> None:
 
 @pytest.mark.unit
 def test_bots_propose_trades_that_both_sides_accept() -> None:
-    """Issue 22 (E-3, E-6): in the trade window a bot proposes the card-for-card trade that
+    """E-3, E-6: in the trade window a bot proposes the card-for-card trade that
     raises both empires by its estimate, once a round to each seat still trading; another bot
     accepts it by the same estimate. Offers go only to seats that may still answer."""
     offered = accepted = 0

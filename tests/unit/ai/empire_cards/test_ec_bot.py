@@ -121,6 +121,7 @@ def test_bot_match_plays_to_an_emperor_overlord(seats: int, expert: bool) -> Non
 
 
 @pytest.mark.slow
+@pytest.mark.unit
 def test_bot_against_random_seats_240_games() -> None:
     """Reported figure: the bot's hand-win rate against 3 random seats (4 players)."""
     tally = bot_vs_random(240, 4, turn_cap=300, offset=1000)
@@ -157,7 +158,7 @@ EXPERT_OPTIONS = {"expert_spells": True}
 
 @pytest.mark.unit
 def test_cg17_bot_casts_mass_sabotage_at_armies_it_can_take(make) -> None:
-    """Issue 22: with expert spells the bot casts where it helps. A 2 on a spare Wizard takes a
+    """With expert spells the bot casts where it helps. A 2 on a spare Wizard takes a
     set from each opponent's unprotected army (CG-17), worth more than the discard."""
     armies = {1: [["AS0", "AH0"], ["7S0", "7H0", "7D0"]], 2: [["QS0", "QH0", "QD0"]]}
     hand = ["W4", "W5", "2D0", "KD0", "9H0"]
@@ -187,7 +188,7 @@ def test_cg17_bot_picks_the_biggest_battle_set_for_berserker(make, play_act) -> 
 
 @pytest.mark.unit
 def test_cg17_bot_raises_the_dead_from_deep_discard_piles(make) -> None:
-    """Issue 22: two Wizards and a dozen cards in the discard piles: rise of the dead (every
+    """Two Wizards and a dozen cards in the discard piles: rise of the dead (every
     pile's cards but 2s and Wizards to our hand) is worth both Wizards."""
     piles = {1: ["3S0", "4H0", "6D0", "9C0", "2S0"], 2: ["5S0", "8H0", "10D0", "JC0", "2H0"],
              0: ["4S0", "7H0", "QD0", "KC0"]}  # nothing on top worth a steal
@@ -199,8 +200,9 @@ def test_cg17_bot_raises_the_dead_from_deep_discard_piles(make) -> None:
     assert decide(shallow, 0)["type"] != "spell"  # one card to raise: keep the Wizards
 
 
+@pytest.mark.unit
 def test_cg17_bots_cast_every_expert_spell_over_seeded_games() -> None:
-    """Issue 22: over 12 seeded 4-seat bot games with expert spells (the golden 5p variant's
+    """Over 12 seeded 4-seat bot games with expert spells (the golden 5p variant's
     caps), the bots cast each of the five spells, and the mass trades and risings they cast
     move cards (a cast that does nothing would not help)."""
     cast: Counter[str] = Counter()

@@ -1,4 +1,4 @@
-"""A search bot's memory of the hand in Empire The Card Game (issue 22, CG-15, CG-16): every card
+"""A search bot's memory of the hand in Empire The Card Game (CG-15, CG-16): every card
 under a discard pile's top was shown as it was discarded, and a card stolen from a pile or
 taken from an army was shown as it was taken. A bot that watched the hand's public events
 knows those piles and those cards, no more (no private event, no card passed face down)."""

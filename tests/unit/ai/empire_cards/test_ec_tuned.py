@@ -1,4 +1,4 @@
-"""The tuned heuristic (issue 22, ``bot.TUNED``: hard's own seat): each switch of its
+"""The tuned heuristic (``bot.TUNED``: hard's own seat): each switch of its
 ``Style`` against the plain bot, on hand-built tables (CG-10, CG-11, CG-12, CG-13, CG-14,
 CG-15). The plain bot (the default ``Style``) must play as before."""
 

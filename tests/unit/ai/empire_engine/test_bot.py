@@ -120,6 +120,7 @@ def test_bot_beats_random_seats_quick() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.unit
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_bot_against_random_seats(n: int) -> None:
     """300 games per seat count, one HeuristicBot against random seats (rotating seat)."""
@@ -133,7 +134,7 @@ def test_bot_against_random_seats(n: int) -> None:
 
 @pytest.mark.unit
 def test_bot_only_tables_do_not_mirror_into_all_way_ties() -> None:
-    """Issue 22: identical deterministic bots in this symmetric game played identical plans,
+    """Identical deterministic bots in this symmetric game played identical plans,
     and 30 of 30 three-player games ended in an all-way tie. Seeded tie-breaking among
     near-equal plans (``JITTER``) lets the seats part ways. Random play ties 0-3% of games."""
     ties = 0
@@ -160,7 +161,7 @@ def test_the_two_slots_of_a_round_follow_one_plan() -> None:
 
 @pytest.mark.unit
 def test_restyle_draws_another_invention_value_and_keeps_plans_per_style() -> None:
-    """The search's model of another seat (``SearchSpec.restyle``, issue 22): a fresh
+    """The search's model of another seat (``SearchSpec.restyle``): a fresh
     Invention value at 3+ seats, drawn from the search's rng; a plan is kept per (table,
     style), so at 2 seats, where every bot has one style, a table seen again keeps its plan."""
     import random
@@ -189,7 +190,7 @@ def test_restyle_draws_another_invention_value_and_keeps_plans_per_style() -> No
 
 @pytest.mark.unit
 def test_bot_exports_its_goods_rather_than_paying_to_hold_invent() -> None:
-    """Issue 22: the old evaluation (Invent 1.3, every ready resource worth 0.6) paid a boost
+    """The old evaluation (Invent 1.3, every ready resource worth 0.6) paid a boost
     round after round to hold R on Invent (the '1' gear boosted to 0 turns) and let its
     Goods pile up unexported: here it chose Arm + Invent with 3 Goods in hand. Now R turns to
     Export ('2' gear) and L stays on Produce (boosted '1' gear): 5 Goods scored."""
@@ -210,7 +211,7 @@ def test_bot_attacks_a_neighbour_who_can_export() -> None:
 
 @pytest.mark.unit
 def test_the_search_gets_only_the_heuristics_best_plans() -> None:
-    """Issue 22: the search levels choose among the heuristic's best whole plans
+    """The search levels choose among the heuristic's best whole plans
     (``Level.max_plans`` of them, its own pick first), not all 18 affordable gear/boost plans,
     of which the easy level's 40 iterations picked wasted ones (Attack without a Soldier)
     against the defaults seat."""
@@ -218,7 +219,7 @@ def test_the_search_gets_only_the_heuristics_best_plans() -> None:
     from shared.ai.search import LEVELS
 
     MAX_PLANS = LEVELS["normal"].max_plans
-    assert LEVELS["easy"].max_plans < MAX_PLANS  # easy: 2 (normal beats it, issue 22)
+    assert LEVELS["easy"].max_plans < MAX_PLANS  # easy: 2 (normal beats it)
 
     state = position(2, ready=[(0, 2), (1, 3)], tops=[("produce", "invent")] * 2, round=4)
     view = GAME.view(state, 0)
@@ -240,11 +241,10 @@ def test_the_search_gets_only_the_heuristics_best_plans() -> None:
 @pytest.mark.unit
 @pytest.mark.parametrize("seats", [3, 4])
 def test_a_timeout_seat_alone_among_bots_rarely_takes_first_place(seats: int) -> None:
-    """Issue 22 (a seat that plays only defaults beats the bots at most 10% of the time; the
-    issue's watched game had it beat two bots 19-15). With an Invention valued at its point
-    alone, the timeout seat alone among these bots took first place in 44% of 3-seat games
-    and 42% at 4 seats: 7 Inventions and the Invention majority (EE-13) while the bots split
-    the Goods. At 3+ seats each bot draws what an Invention is worth to it, 1.0-3.0, once a
+    """A seat that plays only defaults beats the bots at most 10% of the time. With an Invention
+    valued at its point alone, the timeout seat alone among these bots took first place in 44% of
+    3-seat games and 42% at 4 seats: 7 Inventions and the Invention majority (EE-13) while the bots
+    split the Goods. At 3+ seats each bot draws what an Invention is worth to it, 1.0-3.0, once a
     game (``invent_range_multi``; a fixed 1.9 mirrored bot-only tables into all-way ties)."""
     games, first = 60, 0.0
     for i in range(games):

@@ -1,4 +1,4 @@
-"""A search bot's memory of the public record in The Empire Engine (issue 22, EE-12): the
+"""A search bot's memory of the public record in The Empire Engine (EE-12): the
 hidden score piles are the sum of public events but for a Salvage's type, so a bot that
 watched every event it was sent knows them that well, and no better."""
 

@@ -131,6 +131,7 @@ def test_all_bot_games_end(n: int, options: dict[str, Any]) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.unit
 def test_bot_win_rate_against_random_seats() -> None:
     """240 games, 3–6 seats, both variants, one HeuristicBot against random seats."""
     wins = games = 0
@@ -152,7 +153,7 @@ def _first_of(borough: str) -> str:
 
 @pytest.mark.unit
 def test_tuned_deny_weighs_a_rivals_whole_borough_by_its_bonus() -> None:
-    """``Style.deny`` (issue 22's tuned style): a neighborhood of a borough one opponent holds
+    """``Style.deny`` (the tuned style): a neighborhood of a borough one opponent holds
     whole is worth ``deny`` x the borough's bonus more as a target; the plain bot (deny 0)
     weighs it as before. Seat 1 holds everything but one neighborhood of each borough (seat
     2's), except the Bronx, which it holds whole."""
@@ -183,7 +184,7 @@ def test_tuned_holds_a_cheap_set_the_plain_bot_trades() -> None:
 
 @pytest.mark.unit
 def test_tuned_threat_attacks_away_from_a_big_enemy_stack() -> None:
-    """``Style.threat`` (issue 22's tuned style): an attack is worth ``threat`` less per cube of
+    """``Style.threat`` (the tuned style): an attack is worth ``threat`` less per cube of
     the biggest enemy stack next to its target, so a sweep heads where its one-cube trail will
     not be eaten at once. From Washington Heights (8 cubes) the plain bot takes Harlem, deeper
     into Manhattan, though a 9-cube enemy stack waits next to it on the Upper West Side; with a
@@ -198,7 +199,7 @@ def test_tuned_threat_attacks_away_from_a_big_enemy_stack() -> None:
 
 @pytest.mark.unit
 def test_tuned_patience_takes_one_neighborhood_while_an_unspent_setup_pile_waits() -> None:
-    """``Style.patience`` (issue 22's tuned style): in round 1, once this turn's first
+    """``Style.patience`` (the tuned style): in round 1, once this turn's first
     neighborhood is taken (its card, NY-4), the tuned bot stops attacking while an opponent
     still to play its first turn holds a stack of ``patience`` cubes or more (its setup pile,
     unspent), which would sweep a long trail of single cubes. Before the first conquest, below

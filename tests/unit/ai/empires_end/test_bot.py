@@ -65,6 +65,7 @@ def test_bot_conflict_bid_is_allowed_and_reaches_a_tier() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.unit
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_bot_beats_random_seats(n: int) -> None:
     """One HeuristicBot seat (rotating) against random seats, 240 games per seat count."""
