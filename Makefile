@@ -221,7 +221,7 @@ bench-peer: install
 
 # the bot ladder: round-robin matches between defaults-only, heuristic and the
 # search levels per game and seat count, win rates with 95% Wilson intervals, seat and nation
-# balance (bench/results/ladder-*.json); then 1,000 random games per game must end in bounds
+# balance (bench/results/ladder-*.json, git-ignored; the current table is docs/bots.md); then 1,000 random games per game must end in bounds
 .PHONY: bots
 bots: install
 	nice $(RUN) -m bench.ladder $(LADDER)
