@@ -22,14 +22,6 @@ from shared.runtime.redis import Client
 from shared.runtime.settings import Settings
 from shared.runtime.timers import Timers
 
-OPEN_LUA = """
-if redis.call('HSETNX', KEYS[1], ARGV[1], 'open') == 0 then return 0 end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2], ARGV[1] .. '#salts', ARGV[4],
-           ARGV[1] .. '#opened', ARGV[5])
-redis.call('XADD', KEYS[3], '*', 'd', ARGV[3])
-return 1
-"""
-
 # A game can end with a round still open (its lifetime ran out): after the record's
 # game_ended nothing more of the escrow's goes into the record (a commit is refused as
 # closed, a close writes nothing public), so the record ends with the game.
@@ -45,6 +37,17 @@ local function ended(rec)
   end
   return false
 end
+"""
+
+# A round the adjudicator asked for just before the game ended can arrive after it: it is not
+# opened (nothing of it goes into the record after game_ended), like a commit or a close.
+OPEN_LUA = ENDED_LUA + """
+if ended(KEYS[3]) then return 0 end
+if redis.call('HSETNX', KEYS[1], ARGV[1], 'open') == 0 then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2], ARGV[1] .. '#salts', ARGV[4],
+           ARGV[1] .. '#opened', ARGV[5])
+redis.call('XADD', KEYS[3], '*', 'd', ARGV[3])
+return 1
 """
 
 # A slot is done when it committed (its field in the commitments hash) or, in a fixed-order
@@ -187,7 +190,8 @@ class EscrowStore:
                          salts: str, now_ms: int) -> bool:
         """Arm the round's timers (``member -> due ms``), then open it: its spec, salts and
         open time kept and its ``round_opened`` ``entry`` recorded, unless it was opened
-        already (False). The timers first: a timer without its round is dropped by the loop."""
+        already or the game has ended (False). The timers first: a timer without its round is
+        dropped by the loop."""
         k = Keys(spec.game_id)
         keys = [k.esc_status, k.esc_round, k.record]
         args: list[str | int] = [spec.round_id, spec.model_dump_json(), entry, salts, now_ms]

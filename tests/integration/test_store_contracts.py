@@ -415,8 +415,8 @@ def _entry(kind: str, **kw: Any) -> str:
 ESC_SLOTS = ["s0", "s1", "s2"]
 
 
-def _esc_spec(gid: str) -> im.OpenRound:
-    return im.OpenRound(game_id=gid, game="duel", round_id="r1", ordered=True, deadline_ms=9,
+def _esc_spec(gid: str, round_id: str = "r1") -> im.OpenRound:
+    return im.OpenRound(game_id=gid, game="duel", round_id=round_id, ordered=True, deadline_ms=9,
                         slots=[im.SlotSpec(seat=i, key=k, default=0)
                                for i, k in enumerate(ESC_SLOTS)])
 
@@ -494,6 +494,8 @@ async def test_escrow_store_writes_nothing_after_the_game_ended(escrow_store: An
     assert await s.begin_close("e-2", "r1") == "closing"
     assert (await s.close_round("e-2", "r1", _entry("round_closed"), _entry("round_revealed"),
                                 "{}"))[0]
+    assert not await s.open_round(_esc_spec("e-2", "r2"), {"e-2|r2": 9}, _entry("round_opened"),
+                                  "{}", 2)  # asked for before the end, arrived after it
     assert await _escrow_record(s, r, "e-2") == ["round_opened", "game_ended"]
 
 

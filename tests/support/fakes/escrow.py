@@ -42,7 +42,7 @@ class FakeEscrowStore:
         for member, due in timers.items():
             await self._timers.arm(member, due)
         key = (spec.game_id, spec.round_id)
-        if key in self.status:
+        if key in self.status or self._ended(spec.game_id):
             return False
         self.status[key] = "open"
         rid = spec.round_id
