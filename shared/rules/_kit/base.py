@@ -43,7 +43,6 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from shared.rules._kit.model import construct
 from shared.rules.api import (
     Act,
     Chance,
@@ -63,6 +62,9 @@ from shared.rules.api import (
     default_check_choice,
     reject,
 )
+
+_new = object.__new__
+_set = object.__setattr__
 
 S = TypeVar("S")
 Opt = TypeVar("Opt", bound=BaseModel)
@@ -131,7 +133,11 @@ def _same_json(a: Any, b: Any) -> bool | None:
                 return None
             w = b[k]
             tv = type(v)
-            if tv is str and type(w) is str:  # the common flat case, without a call
+            if tv is str and type(w) is str:  # the common flat cases, without a call
+                continue
+            if tv is int and type(w) is int:
+                if abs(v) > _SAFE_INT:
+                    result = False
                 continue
             r = _same_json(v, w)
             if r is None:
@@ -147,6 +153,19 @@ def _same_json(a: Any, b: Any) -> bool | None:
             result = result and r
         return result
     return None
+
+
+def _transition(state: Any, events: tuple[Event, ...]) -> Transition:
+    """``Transition(state=state, events=events)`` without validation (``model.construct``'s
+    result, made directly: one per move)."""
+    t = _new(Transition)
+    d = t.__dict__
+    d["state"] = state
+    d["events"] = events
+    _set(t, "__pydantic_fields_set__", {"state", "events"})
+    _set(t, "__pydantic_extra__", None)
+    _set(t, "__pydantic_private__", None)
+    return t
 
 
 def chance_fits(node: Chance, values: Sequence[int]) -> bool:
@@ -212,7 +231,7 @@ class GameBase(ABC, Generic[S, Opt, A]):
             return reject("action/malformed", "not a move")
         if isinstance(step, Rejection):
             return step
-        return construct(Transition, state=step[0], events=tuple(step[1]))
+        return _transition(step[0], tuple(step[1]))
 
     def _kit_chance(self, state: S, node: Node, move: ChanceOutcome) -> Step[S] | Rejection:
         if not isinstance(node, Chance):
@@ -266,16 +285,21 @@ class GameBase(ABC, Generic[S, Opt, A]):
         """``api.default_check_choice`` (membership, type-strict as canonical JSON) without
         writing JSON per allowed value: exact types compare directly, anything else (a
         subclass, a mix of types) is left to ``default_check_choice`` itself."""
-        if slot.allowed is None:
+        allowed = slot.allowed
+        if allowed is None:
             return False
-        for allowed in slot.allowed:
-            if allowed == choice:
-                same = _same_json(allowed, choice)
-                if same is None:
-                    return default_check_choice(slot, choice)
-                if same:
-                    return True
-        return False
+        at = 0
+        while True:  # each allowed value equal to the choice (found by tuple.index, in C)
+            try:
+                at = allowed.index(choice, at)
+            except ValueError:
+                return False
+            same = _same_json(allowed[at], choice)
+            if same is None:
+                return default_check_choice(slot, choice)
+            if same:
+                return True
+            at += 1
 
     # Earlier rules versions this engine still plays (issue 22): version -> the options that
     # version's games had implicitly, i.e. the defaults of options added or changed since.

@@ -112,9 +112,9 @@ def pay_attacks(state: State, events: Events) -> None:
     for seat in turn_order(state):  # resolution order: attackers in turn order (EE-4)
         player = state.players[seat]
         left, right = tops(player)
-        engines = [e for e, a in zip(ENGINES, (left, right), strict=True) if a == "attack"]
-        if not engines:
+        if left != "attack" and right != "attack":
             continue
+        engines = [e for e, a in zip(ENGINES, (left, right), strict=True) if a == "attack"]
         have = player.ready.soldiers
         supported = have >= len(engines)
         paid = len(engines) if supported else min(have, len(engines))

@@ -95,20 +95,20 @@ class Player:
         return Player(self.ready.clone(), self.score.clone(), self.engines)
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class Placement:
     """One revealed engine/gear placement of the Plan phase (order 1 or 2 of the seat)."""
 
     seat: int
     order: int
     engine: EngineName
+    top: Action
     gear: int | None = None  # None in round 1 (engines are placed directly)
     boost: Boost = "none"
     turns: int | None = None  # quarter-turns applied (None in round 1)
-    top: Action
     overridden: bool = False  # the cross-slot rule replaced part of the sealed choice
 
-    def as_json(self) -> dict[str, Json]:
+    def as_json(self) -> dict[str, Json]:  # the stored field order
         return {"seat": self.seat, "order": self.order, "engine": self.engine,
                 "gear": self.gear, "boost": self.boost, "turns": self.turns, "top": self.top,
                 "overridden": self.overridden}
@@ -130,15 +130,15 @@ class Attack:
                 "status": self.status, "loot": self.loot}
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class State:
     options: Options
     n_seats: int
     rounds: int
-    round: int = 1
-    start_player: int = 0
     phase: Phase
     players: tuple[Player, ...]
+    round: int = 1
+    start_player: int = 0
     placements: tuple[Placement, ...] = ()  # this round's revealed plan
     attacks: tuple[Attack, ...] = ()  # this round's attacks, in resolution order (EE-4)
     awaiting: tuple[int, ...] = ()  # seats still to decide (block / loot / salvage)
@@ -150,10 +150,13 @@ class State:
     def clone(self) -> State:
         """A copy that shares nothing changeable with this state (placements and options
         are never changed, so they are shared)."""
-        return State(options=self.options, n_seats=self.n_seats, rounds=self.rounds,
-                     round=self.round, start_player=self.start_player, phase=self.phase,
-                     players=tuple([p.clone() for p in self.players]),
-                     placements=self.placements,
-                     attacks=tuple([a.clone() for a in self.attacks]),
-                     awaiting=self.awaiting, supplied=self.supplied.clone(),
-                     returned=self.returned.clone())
+        s, r = self.supplied, self.returned
+        return State(self.options, self.n_seats, self.rounds, self.phase,
+                     tuple([Player(Counts(p.ready.soldiers, p.ready.goods, p.ready.inventions),
+                                   Counts(p.score.soldiers, p.score.goods, p.score.inventions),
+                                   p.engines) for p in self.players]),
+                     self.round, self.start_player, self.placements,
+                     tuple([Attack(a.attacker, a.engine, a.target, a.status, a.loot)
+                            for a in self.attacks]),
+                     self.awaiting, Counts(s.soldiers, s.goods, s.inventions),
+                     Counts(r.soldiers, r.goods, r.inventions))
