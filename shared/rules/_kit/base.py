@@ -25,13 +25,19 @@ move                 guards, in order                                   then
 
 A hook gets the pending node and the checked input and returns ``(new state, events)`` or a
 Rejection (``illegal``; ``malformed`` for an id that names nothing). The template makes no
-copy of the state: one ``next`` call and the checks above per move.
+copy of the state: one ``next`` call and the checks above per move. A game whose state is a
+plain mutable object clones it in its hook and changes only the clone (OpenSpiel's
+``child``); the state it was given stays as it was.
 
-States are immutable, so a game's ``next`` and ``legal_actions`` are pure functions of the
-state object: the template remembers the last answer of each (by identity of the state, one
-entry per game object), and the ``next`` or ``legal_actions`` a caller just asked for the
-state it then applies a move to is not computed a second time (issue 22: search and
-playouts ask both for every move).
+A state, once handed out, is never changed (frozen models, or plain objects by that rule), so
+a game's ``next`` and ``legal_actions`` are pure functions of the state object: the template
+remembers the last answer of each (by identity of the state, one entry per game object), and
+the ``next`` or ``legal_actions`` a caller just asked for the state it then applies a move to
+is not computed a second time (search and playouts ask both for every move).
+
+Storage: ``encode``/``decode`` go through the game's ``State`` model, the schema of the
+stored JSON. For a game whose state is that frozen model, ``to_stored``/``from_stored`` are
+the identity; a game on a plain state converts there, at the edge only.
 """
 
 from __future__ import annotations
@@ -179,8 +185,10 @@ def chance_fits(node: Chance, values: Sequence[int]) -> bool:
 class GameBase(ABC, Generic[S, Opt, A]):
     """The contract's boilerplate and its ``apply`` template.
 
-    A game sets ``State`` and ``Options`` (frozen models), ``Actions`` (the adapter of its
-    Literal-tagged action union) and implements ``setup``, ``next``, ``legal_actions``,
+    A game sets ``State`` (the frozen model of its stored state) and ``Options`` (frozen
+    models), ``Actions`` (the adapter of its Literal-tagged action union), overrides
+    ``to_stored``/``from_stored`` when its state is not the ``State`` model itself, and
+    implements ``setup``, ``next``, ``legal_actions``,
     ``default_action``, ``view``, ``score`` and the hooks of the node kinds it uses:
     ``on_chance``, ``on_joint``, ``on_act``. ``check_choice`` defaults to membership in the
     slot's ``allowed``.
@@ -301,7 +309,7 @@ class GameBase(ABC, Generic[S, Opt, A]):
                 return True
             at += 1
 
-    # Earlier rules versions this engine still plays (issue 22): version -> the options that
+    # Earlier rules versions this engine still plays: version -> the options that
     # version's games had implicitly, i.e. the defaults of options added or changed since.
     # A game started under such a version keeps its rules: its stored state decodes with
     # them (an option missing from the stored state is the old one, not today's default),

@@ -4,7 +4,7 @@ Every state, option, action and contract value is a frozen pydantic model that r
 unknown fields; ``Strict`` also refuses coercion (``"3"`` or ``true`` for an int), for action
 unions whose games check types exactly. Update with ``model_copy(update=...)``.
 
-Speed (issue 22): the engines build and copy these models on every move, so the hot paths
+Speed: the engines build and copy these models on every move, so the hot paths
 skip pydantic's Python-level machinery where the values are already valid:
 
 * ``Frozen.model_copy`` is pydantic's shallow copy (same ``__dict__``, fields set and
