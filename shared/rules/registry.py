@@ -53,8 +53,14 @@ def fast_names() -> tuple[str, ...]:
     return tuple(n for n in _MODULES if n in _FAST)
 
 
+# games whose contract path is the fast path: their playout module is a small adapter over
+# the one engine (``<package>.rollout``), not a second engine (``<package>.fast``)
+_ROLLOUT: frozenset[str] = frozenset({"empire-engine"})
+
+
 def get_fast(name: str) -> Any:
     """The game's fast playout module (``shared.rules._kit.fast.FastEngine``)."""
     if name not in _FAST:
         raise UnknownGame(name)
-    return importlib.import_module(_MODULES[name] + ".fast")
+    return importlib.import_module(_MODULES[name] + (".rollout" if name in _ROLLOUT
+                                                     else ".fast"))

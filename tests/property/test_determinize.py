@@ -140,9 +140,11 @@ def hidden_variant(name: str, state: Any, seat: int) -> Any | None:
     if name == "empire-engine":
         if state.phase == "over" or not state.options.hidden_score_piles:
             return None
-        players = tuple(p if s == seat else p.model_copy(update={"score": p.score.add("good", 2)})
-                        for s, p in enumerate(state.players))
-        return state.model_copy(update={"players": players})
+        other = state.clone()
+        for s, p in enumerate(other.players):
+            if s != seat:
+                p.score.goods += 2
+        return other
     if name == "empire":
         if not state.options.memory_mode or not state.holdings:
             return None

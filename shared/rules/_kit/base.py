@@ -25,13 +25,19 @@ move                 guards, in order                                   then
 
 A hook gets the pending node and the checked input and returns ``(new state, events)`` or a
 Rejection (``illegal``; ``malformed`` for an id that names nothing). The template makes no
-copy of the state: one ``next`` call and the checks above per move.
+copy of the state: one ``next`` call and the checks above per move. A game whose state is a
+plain mutable object clones it in its hook and changes only the clone (OpenSpiel's
+``child``); the state it was given stays as it was.
 
-States are immutable, so a game's ``next`` and ``legal_actions`` are pure functions of the
-state object: the template remembers the last answer of each (by identity of the state, one
-entry per game object), and the ``next`` or ``legal_actions`` a caller just asked for the
-state it then applies a move to is not computed a second time (search and
-playouts ask both for every move).
+A state, once handed out, is never changed (frozen models, or plain objects by that rule), so
+a game's ``next`` and ``legal_actions`` are pure functions of the state object: the template
+remembers the last answer of each (by identity of the state, one entry per game object), and
+the ``next`` or ``legal_actions`` a caller just asked for the state it then applies a move to
+is not computed a second time (search and playouts ask both for every move).
+
+Storage: ``encode``/``decode`` go through the game's ``State`` model, the schema of the
+stored JSON. For a game whose state is that frozen model, ``to_stored``/``from_stored`` are
+the identity; a game on a plain state converts there, at the edge only.
 """
 
 from __future__ import annotations
@@ -43,7 +49,6 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from shared.rules._kit.model import construct
 from shared.rules.api import (
     Act,
     Chance,
@@ -64,7 +69,10 @@ from shared.rules.api import (
     reject,
 )
 
-S = TypeVar("S", bound=BaseModel)
+_new = object.__new__
+_set = object.__setattr__
+
+S = TypeVar("S")
 Opt = TypeVar("Opt", bound=BaseModel)
 A = TypeVar("A")
 
@@ -129,7 +137,15 @@ def _same_json(a: Any, b: Any) -> bool | None:
         for k, v in a.items():
             if type(k) is not str:
                 return None
-            r = _same_json(v, b[k])
+            w = b[k]
+            tv = type(v)
+            if tv is str and type(w) is str:  # the common flat cases, without a call
+                continue
+            if tv is int and type(w) is int:
+                if abs(v) > _SAFE_INT:
+                    result = False
+                continue
+            r = _same_json(v, w)
             if r is None:
                 return None
             result = result and r
@@ -145,6 +161,19 @@ def _same_json(a: Any, b: Any) -> bool | None:
     return None
 
 
+def _transition(state: Any, events: tuple[Event, ...]) -> Transition:
+    """``Transition(state=state, events=events)`` without validation (``model.construct``'s
+    result, made directly: one per move)."""
+    t = _new(Transition)
+    d = t.__dict__
+    d["state"] = state
+    d["events"] = events
+    _set(t, "__pydantic_fields_set__", {"state", "events"})
+    _set(t, "__pydantic_extra__", None)
+    _set(t, "__pydantic_private__", None)
+    return t
+
+
 def chance_fits(node: Chance, values: Sequence[int]) -> bool:
     """The values answer the request's draw (see ``api.Chance``)."""
     if node.draw == "shuffle":
@@ -156,8 +185,10 @@ def chance_fits(node: Chance, values: Sequence[int]) -> bool:
 class GameBase(ABC, Generic[S, Opt, A]):
     """The contract's boilerplate and its ``apply`` template.
 
-    A game sets ``State`` and ``Options`` (frozen models), ``Actions`` (the adapter of its
-    Literal-tagged action union) and implements ``setup``, ``next``, ``legal_actions``,
+    A game sets ``State`` (the frozen model of its stored state) and ``Options`` (frozen
+    models), ``Actions`` (the adapter of its Literal-tagged action union), overrides
+    ``to_stored``/``from_stored`` when its state is not the ``State`` model itself, and
+    implements ``setup``, ``next``, ``legal_actions``,
     ``default_action``, ``view``, ``score`` and the hooks of the node kinds it uses:
     ``on_chance``, ``on_joint``, ``on_act``. ``check_choice`` defaults to membership in the
     slot's ``allowed``.
@@ -208,7 +239,7 @@ class GameBase(ABC, Generic[S, Opt, A]):
             return reject("action/malformed", "not a move")
         if isinstance(step, Rejection):
             return step
-        return construct(Transition, state=step[0], events=tuple(step[1]))
+        return _transition(step[0], tuple(step[1]))
 
     def _kit_chance(self, state: S, node: Node, move: ChanceOutcome) -> Step[S] | Rejection:
         if not isinstance(node, Chance):
@@ -262,16 +293,21 @@ class GameBase(ABC, Generic[S, Opt, A]):
         """``api.default_check_choice`` (membership, type-strict as canonical JSON) without
         writing JSON per allowed value: exact types compare directly, anything else (a
         subclass, a mix of types) is left to ``default_check_choice`` itself."""
-        if slot.allowed is None:
+        allowed = slot.allowed
+        if allowed is None:
             return False
-        for allowed in slot.allowed:
-            if allowed == choice:
-                same = _same_json(allowed, choice)
-                if same is None:
-                    return default_check_choice(slot, choice)
-                if same:
-                    return True
-        return False
+        at = 0
+        while True:  # each allowed value equal to the choice (found by tuple.index, in C)
+            try:
+                at = allowed.index(choice, at)
+            except ValueError:
+                return False
+            same = _same_json(allowed[at], choice)
+            if same is None:
+                return default_check_choice(slot, choice)
+            if same:
+                return True
+            at += 1
 
     # Earlier rules versions this engine still plays: version -> the options that
     # version's games had implicitly, i.e. the defaults of options added or changed since.
@@ -286,8 +322,19 @@ class GameBase(ABC, Generic[S, Opt, A]):
         legacy = self.legacy_rules.get(rules_version or "")
         return {**legacy, **options} if legacy else dict(options)
 
+    # A state is stored as the JSON of the ``State`` model: the state itself for a game whose
+    # state is that frozen model; a game with a plain state converts at this edge only.
+
+    def to_stored(self, state: S) -> BaseModel:
+        """The state as its ``State`` model (to encode)."""
+        return state  # type: ignore[return-value]
+
+    def from_stored(self, stored: Any) -> S:
+        """The state from its validated ``State`` model (decoded)."""
+        return stored  # type: ignore[no-any-return]
+
     def encode(self, state: Any) -> dict[str, Json]:
-        return state.model_dump(mode="json")  # type: ignore[no-any-return]
+        return self.to_stored(state).model_dump(mode="json")
 
     def decode(self, data: dict[str, Json]) -> S:
         stored = data.get("options")
@@ -295,4 +342,4 @@ class GameBase(ABC, Generic[S, Opt, A]):
             legacy = self.legacy_rules[self.legacy_version]
             if any(k not in stored for k in legacy):  # stored by the old release
                 data = {**data, "options": {**legacy, **stored}}
-        return self.State.model_validate(data)  # type: ignore[return-value]
+        return self.from_stored(self.State.model_validate(data))

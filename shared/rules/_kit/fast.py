@@ -1,26 +1,29 @@
-"""Fast playouts for search (issue 22): a compact internal state with the models at the edge.
+"""Fast playouts for search: random seats to the end of a game, the models at the edge.
 
-The contract path (``game.apply`` on frozen pydantic states, see ``_kit.playout.play``) builds
-and validates models on every move. Search and benchmarks play many full games in which
-nobody looks at the intermediate states, so a game may also ship ``<package>/fast.py``: the
-same rules on a compact mutable state (plain ints, lists and tuples) that only its own
-playout touches. The models appear only at the edge:
+What ``registry.get_fast(name)`` answers (``FastEngine``):
 
-* ``from_state(state)`` copies a contract state into a fresh compact one;
-* ``to_state(compact)`` builds the contract state back (equal to, and encoding like, the
-  state the contract path reaches);
-* ``play_random(...)`` plays a full game with uniformly random seats, exactly as
+* ``from_state(state)``: a playout's own copy of a contract state;
+* ``to_state(compact)``: the contract state back (equal to, and encoding like, the state the
+  contract path reaches);
+* ``playout(compact, rng, key, max_steps, on_step)``: random seats in place;
+* ``play_random(...)``: a full game with uniformly random seats, exactly as
   ``_kit.playout.play`` with its default actors and choosers: the same ``random.Random``
   calls in the same order, the same dealer draws (``shared.fairness.draws.draw`` from the
   same key), so the same seed gives the same moves and the same final state.
 
-The property tests (``tests/property/test_fast_engines.py``) check that equivalence move by
-move over many seeds: the move of every step, the state after it (``to_state`` against the
-contract's state, compared as encoded JSON) and the final outcome. The fast path makes no
-events (nothing in a playout reads them) and is pure: no I/O, no clock, randomness only from
-the ``random.Random`` it is given and the draw key.
-"""
+Two kinds of game answer it. A game with one engine on a plain state (The Empire Engine,
+``<package>/rollout.py``) answers with a small adapter: the copies are clones, and the
+playout runs the engine's own in-place move functions on one clone without building events.
+A game whose contract state is still a frozen pydantic model ships a twin,
+``<package>/fast.py``: the same rules on a compact mutable state (plain ints, lists and
+tuples) that only its own playout touches; a rules change goes into both.
 
+The property tests (``tests/property/test_fast_engines.py``) check the equivalence move by
+move over many seeds: the move of every step, the state after it (``to_state`` against the
+contract's state, compared as encoded JSON) and the final outcome. A playout makes no events
+(nothing in it reads them) and is pure: no I/O, no clock, randomness only from the
+``random.Random`` it is given and the draw key.
+"""
 from __future__ import annotations
 
 import hmac

@@ -22,7 +22,6 @@ validated one.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
@@ -110,11 +109,15 @@ _FIELDS = ("type", "data")
 _FIELDS_VIS = ("type", "data", "visible_to")
 
 
-@functools.cache
-def _event_class() -> type[Event]:
-    from shared.rules.api import Event  # api imports this module: resolved on first use
+_event_cls: list[type[Event]] = []  # api.Event (api imports this module: found on first use)
 
-    return Event
+
+def _event_class() -> type[Event]:
+    if not _event_cls:
+        from shared.rules.api import Event
+
+        _event_cls.append(Event)
+    return _event_cls[0]
 
 
 def event(*, type: str, data: dict[str, Any] | None = None,
@@ -125,17 +128,52 @@ def event(*, type: str, data: dict[str, Any] | None = None,
     which validation would only copy. This checks the top level (string keys, JSON-typed
     values, a tuple of int seats) and leaves anything else to ``Event(...)``, which refuses
     it as before; nested values are taken as they are."""
-    ok = _type(type) is str and (data is None or (_type(data) is dict and all(
-        _type(k) is str and _type(v) in _JSON_TYPES for k, v in data.items()))) and (
-        visible_to is None or (_type(visible_to) is tuple
-                               and all(_type(s) is int for s in visible_to)))
-    cls = _event_class()
+    return _event(type, data, visible_to)
+
+
+_FIELDS_SET = BaseModel.__dict__["__pydantic_fields_set__"].__set__  # the slots' setters
+_EXTRA_SET = BaseModel.__dict__["__pydantic_extra__"].__set__
+_PRIVATE_SET = BaseModel.__dict__["__pydantic_private__"].__set__
+
+
+def _event(type_: str, data: dict[str, Any] | None, visible_to: tuple[Seat, ...] | None
+           ) -> Event:
+    ok = _type(type_) is str and (visible_to is None or (
+        _type(visible_to) is tuple and all(_type(s) is int for s in visible_to)))
+    if ok and data is not None:
+        if _type(data) is dict:
+            for k, v in data.items():  # (a loop: a generator costs a third of the call)
+                if _type(k) is not str or _type(v) not in _JSON_TYPES:
+                    ok = False
+                    break
+        else:
+            ok = False
+    cls = _event_cls[0] if _event_cls else _event_class()
     if not ok:
-        return cls(type=type, data={} if data is None else data, visible_to=visible_to)
+        return cls(type=type_, data={} if data is None else data, visible_to=visible_to)
     m = _new(cls)
-    _set(m, "__dict__", {"type": type, "data": {} if data is None else data,
-                         "visible_to": visible_to})
-    _set(m, "__pydantic_fields_set__", set(_FIELDS if visible_to is None else _FIELDS_VIS))
-    _set(m, "__pydantic_extra__", None)
-    _set(m, "__pydantic_private__", None)
+    d = m.__dict__  # (filled in place: cheaper than setting a new one)
+    d["type"] = type_
+    d["data"] = {} if data is None else data
+    d["visible_to"] = visible_to
+    _FIELDS_SET(m, set(_FIELDS if visible_to is None else _FIELDS_VIS))
+    _EXTRA_SET(m, None)
+    _PRIVATE_SET(m, None)
     return m
+
+class Events:
+    """The events of one move, collected as the rules run: ``add`` makes each with ``event``.
+
+    ``Events(keep=False)`` makes none (a playout nobody reads the log of); a rule whose event
+    data is costly to build checks ``keep`` first."""
+
+    __slots__ = ("keep", "out")
+
+    def __init__(self, keep: bool = True) -> None:
+        self.keep = keep
+        self.out: list[Event] = []
+
+    def add(self, type: str, data: dict[str, Any],
+            visible_to: tuple[Seat, ...] | None = None) -> None:
+        if self.keep:
+            self.out.append(_event(type, data, visible_to))

@@ -1,4 +1,9 @@
-"""The Empire Engine (Marling & Dunstan, 2013): rules engine for issue 4."""
+"""The Empire Engine (Marling & Dunstan, 2013): its rules engine, one implementation.
+
+``state.py`` (the plain state), ``engine.py`` (the contract ``Game``), the rule modules
+``planning.py`` and ``execute.py`` (in place, on a clone), ``view.py``, ``scoring.py``,
+``stored.py`` (the stored JSON's schema) and ``rollout.py`` (search playouts over the same
+functions)."""
 
 from shared.rules.empire_engine.engine import EmpireEngine
 

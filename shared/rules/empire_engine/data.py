@@ -108,3 +108,8 @@ def gear_turns(gear: int, boosted: bool) -> int:
     """Quarter-turns for a gear: its large value, or the alternate one with a resource on it."""
     large, alt = GEAR_TURNS[gear]
     return alt if boosted else large
+
+
+# the action on top of each engine by orientation (0..3): ``top_action`` as a table
+TOPS: Final[dict[EngineName, tuple[Action, ...]]] = {
+    e: tuple(top_action(e, o) for o in range(4)) for e in ENGINES}

@@ -1,14 +1,18 @@
-"""The Empire Engine as a contract ``Game``: setup, next, legal_actions, apply, view, score."""
+"""The Empire Engine as a contract ``Game``: setup, next, legal_actions, apply, view, score.
+
+Each move hook clones the state and lets the rule modules change the clone in place
+(``state.py``); ``rollout.py`` plays the same functions on one clone for search playouts.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
 from shared.rules._kit.base import GameBase, Step
-from shared.rules._kit.model import event
+from shared.rules._kit.model import Events, construct
 from shared.rules.api import (
     Chance,
     JointAction,
@@ -16,11 +20,13 @@ from shared.rules.api import (
     Node,
     Outcome,
     RuleError,
+    SealedSlot,
     Simultaneous,
     Terminal,
     Turn,
 )
 from shared.rules.empire_engine import execute as ex
+from shared.rules.empire_engine import stored
 from shared.rules.empire_engine.actions import (
     ACTION_ADAPTER,
     BlockAction,
@@ -35,7 +41,7 @@ from shared.rules.empire_engine.data import (
     SETUP_READY_GOODS,
     SETUP_READY_SOLDIERS,
 )
-from shared.rules.empire_engine.planning import plan_slots, resolve_plan, round_id
+from shared.rules.empire_engine.planning import allowed_index, plan_slots, resolve_plan, round_id
 from shared.rules.empire_engine.scoring import score
 from shared.rules.empire_engine.state import Counts, Player
 from shared.rules.empire_engine.state import Options as EngineOptions
@@ -44,10 +50,24 @@ from shared.rules.empire_engine.view import GAME_NAME, view
 
 START_LABEL = "start-player"
 Action = BlockAction | LootAction | SalvageAction
+TERMINAL = Terminal()
+
+
+def start(state: EngineState, seat: int, events: Events) -> None:
+    """The dealer drew the start player (in place)."""
+    state.start_player, state.phase = seat, "plan"
+    events.add("start_player", {"seat": seat})
+
+
+def plan(state: EngineState, choices: dict[str, Json], events: Events) -> None:
+    """The Plan phase's revealed choices, then the Execute phase up to its first decision
+    (in place)."""
+    resolve_plan(state, choices, events)
+    ex.execute(state, events)
 
 
 class EmpireEngine(GameBase[EngineState, EngineOptions, Action]):
-    State: ClassVar[type[BaseModel]] = EngineState
+    State: ClassVar[type[BaseModel]] = stored.State
     Options: ClassVar[type[BaseModel]] = EngineOptions
     Actions = ACTION_ADAPTER
     acts_enumerated = True  # every block/loot/salvage choice is listed
@@ -65,38 +85,44 @@ class EmpireEngine(GameBase[EngineState, EngineOptions, Action]):
         if not isinstance(n_seats, int) or not MIN_SEATS <= n_seats <= MAX_SEATS:
             raise RuleError(f"The Empire Engine needs {MIN_SEATS}-{MAX_SEATS} players")
         rounds = LONG_GAME_ROUNDS if opts.long_game else ROUNDS_BY_SEATS[n_seats]
-        ready = Counts(soldiers=SETUP_READY_SOLDIERS, goods=SETUP_READY_GOODS)
         return EngineState(
             options=opts,
             n_seats=n_seats,
             rounds=rounds,
             phase="start" if opts.random_start_player else "plan",
-            players=tuple(Player(ready=ready, score=Counts()) for _ in range(n_seats)),
-            supplied=Counts(soldiers=ready.soldiers * n_seats, goods=ready.goods * n_seats),
+            players=tuple(Player(Counts(SETUP_READY_SOLDIERS, SETUP_READY_GOODS), Counts())
+                          for _ in range(n_seats)),
+            supplied=Counts(SETUP_READY_SOLDIERS * n_seats, SETUP_READY_GOODS * n_seats),
         )
 
     def next(self, state: EngineState) -> Node:
-        if state.phase == "start":
-            return Chance(label=START_LABEL, draw="below", n=state.n_seats)
-        if state.phase == "plan":
-            return Simultaneous(round_id=round_id(state), slots=plan_slots(state), ordered=True)
-        if state.phase == "over":
-            return Terminal()
-        return Turn(seats=state.awaiting)
+        phase = state.phase
+        if phase == "start":
+            return construct(Chance, label=START_LABEL, draw="below", n=state.n_seats)
+        if phase == "plan":
+            return construct(Simultaneous, round_id=round_id(state), slots=plan_slots(state),
+                             ordered=True)
+        if phase == "over":
+            return TERMINAL
+        return construct(Turn, seats=state.awaiting)
+
+    def check_choice(self, slot: SealedSlot, choice: Json) -> bool:
+        """The kit's check (``choice`` is one of ``slot.allowed``, type-strict) as one set
+        lookup for this game's own allowed tuples: a plain dict of exact strs and ints is in
+        the index or it is not; anything else is left to the kit."""
+        index = allowed_index(slot.allowed)
+        if index is not None and type(choice) is dict:
+            for value in choice.values():
+                if type(value) is not str and type(value) is not int:
+                    break
+            else:
+                return frozenset(choice.items()) in index
+        return super().check_choice(slot, choice)
 
     # ------------------------------------------------------------------ turns
 
     def legal_actions(self, state: EngineState, seat: int) -> Sequence[Json]:
-        if state.phase not in ("block", "loot", "salvage") or seat not in state.awaiting:
-            return []
-        if state.phase == "block":  # EE-8: which of the two attacks to block
-            return [
-                {"type": "block", "attacker": state.attacks[i].attacker}
-                for i in ex.incoming(state, seat)
-            ]
-        if state.phase == "loot":  # EE-4: the attacker chooses
-            return [{"type": "loot", "take": "soldier"}, {"type": "loot", "take": "good"}]
-        return [{"type": "salvage", "take": t} for t in ("invention", "soldier", "good")]
+        return ex.legal(state, seat)
 
     def default_action(self, state: EngineState, seat: int) -> Json:
         legal = self.legal_actions(state, seat)
@@ -108,24 +134,27 @@ class EmpireEngine(GameBase[EngineState, EngineOptions, Action]):
 
     def on_chance(self, state: EngineState, node: Chance, values: tuple[int, ...]
                   ) -> Step[EngineState]:
-        start = values[0]
-        new = state.model_copy(update={"start_player": start, "phase": "plan"})
-        return new, (event(type="start_player", data={"seat": start}),)
+        new, events = state.clone(), Events()
+        start(new, values[0], events)
+        return new, events.out
 
     def on_joint(self, state: EngineState, node: Simultaneous, move: JointAction
                  ) -> Step[EngineState]:
-        new, events = resolve_plan(state, move.choices)
-        new, ev = ex.execute(new)
-        return new, events + ev
+        new, events = state.clone(), Events()
+        plan(new, move.choices, events)
+        return new, events.out
 
     def on_act(self, state: EngineState, node: Turn, seat: int, action: Action
                ) -> Step[EngineState]:
         # the kit checked the action is one of legal_actions (acts_enumerated)
+        new, events = state.clone(), Events()
         if isinstance(action, BlockAction):  # EE-8
-            return ex.choose_block(state, seat, action.attacker)
-        if isinstance(action, LootAction):  # EE-4
-            return ex.choose_loot(state, action.take)
-        return ex.choose_salvage(state, seat, action.take)  # EE-10
+            ex.choose_block(new, seat, action.attacker, events)
+        elif isinstance(action, LootAction):  # EE-4
+            ex.choose_loot(new, action.take, events)
+        else:  # EE-10
+            ex.choose_salvage(new, seat, action.take, events)
+        return new, events.out
 
     # ------------------------------------------------------------------ view / score
 
@@ -135,3 +164,10 @@ class EmpireEngine(GameBase[EngineState, EngineOptions, Action]):
     def score(self, state: EngineState) -> Outcome:
         return score(state)
 
+    # ------------------------------------------------------------------ storage
+
+    def to_stored(self, state: EngineState) -> BaseModel:
+        return stored.to_stored(state)
+
+    def from_stored(self, data: Any) -> EngineState:
+        return stored.from_stored(data)

@@ -18,34 +18,38 @@ A replaced placement is revealed with ``overridden: true``.
 
 from __future__ import annotations
 
-from shared.rules._kit.model import event
-from shared.rules.api import Event, Json, SealedSlot
-from shared.rules.empire_engine.actions import (
-    GEAR_PUBLIC_KEYS,
-    ROUND1_PUBLIC_KEYS,
-    EngineChoice,
-    GearChoice,
-)
+from functools import lru_cache
+from typing import Any
+
+from shared.rules._kit.model import Events, construct
+from shared.rules.api import Json, SealedSlot
+from shared.rules.empire_engine.actions import GEAR_PUBLIC_KEYS, ROUND1_PUBLIC_KEYS
 from shared.rules.empire_engine.data import (
     CYCLE,
     ENGINES,
+    GEAR_TURNS,
     GEARS,
+    MAX_SEATS,
+    MIN_SEATS,
     ROUND1_DEFAULT_TOP,
+    TOPS,
     Boost,
     EngineName,
-    gear_turns,
     orientation_for,
     other_engine,
     other_gear,
-    top_action,
 )
 from shared.rules.empire_engine.state import Placement, Player, State
 
+# seats clockwise from each start player, per table size
+ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {
+    n: tuple(tuple((start + k) % n for k in range(n)) for start in range(n))
+    for n in range(MIN_SEATS, MAX_SEATS + 1)}
 
-def turn_order(state: State) -> list[int]:
+
+def turn_order(state: State) -> tuple[int, ...]:
     """Seats clockwise from the start player (start player first)."""
-    n = state.n_seats
-    return [(state.start_player + k) % n for k in range(n)]
+    return ORDERS[state.n_seats][state.start_player]
 
 
 def plan_order(state: State) -> list[tuple[int, int]]:
@@ -63,137 +67,133 @@ def slot_key(seat: int, placement: int) -> str:
 
 
 def _boosts(player: Player) -> tuple[Boost, ...]:
-    out: list[Boost] = ["none"]
-    if player.ready.soldiers >= 1:
-        out.append("soldier")
-    if player.ready.goods >= 1:
-        out.append("good")
-    return tuple(out)
+    """The boosts the seat can pay for (EE-2): a Soldier or a Good from its ready pile."""
+    ready = player.ready
+    return BOOSTS[ready.soldiers >= 1, ready.goods >= 1]
+
+
+BOOSTS: dict[tuple[bool, bool], tuple[Boost, ...]] = {  # (has a Soldier, has a Good) ->
+    (False, False): ("none",), (True, False): ("none", "soldier"),
+    (False, True): ("none", "good"), (True, True): ("none", "soldier", "good")}
+
+# Each allowed tuple is made once (round 1, or per set of affordable boosts) and shared by
+# every slot that offers it; ``ALLOWED_INDEX`` finds a choice in one (``allowed_index``).
+ALLOWED: dict[tuple[Boost, ...] | None, tuple[Json, ...]] = {
+    None: tuple({"engine": e, "top": a} for e in ENGINES for a in CYCLE[e]),  # EE-1
+    **{boosts: tuple({"engine": e, "gear": g, "boost": b}  # EE-2
+                     for e in ENGINES for g in GEARS for b in boosts)
+       for boosts in BOOSTS.values()}}
+ALLOWED_INDEX: dict[int, frozenset[frozenset[tuple[str, Any]]]] = {
+    id(allowed): frozenset(frozenset(a.items()) for a in allowed)  # type: ignore[union-attr]
+    for allowed in ALLOWED.values()}
+
+
+@lru_cache(maxsize=1024)
+def _slot(seat: int, placement: int, round_: int, boosts: tuple[Boost, ...] | None
+          ) -> SealedSlot:
+    """One seat's slot: the same for every state with this seat, placement, round and
+    affordable boosts (``None`` in round 1). Made once and shared: neither the slot nor its
+    allowed and default values are ever changed."""
+    engine: EngineName = ENGINES[placement - 1]  # default: L first, R second
+    default: Json
+    if boosts is None:  # EE-1
+        default = {"engine": engine, "top": ROUND1_DEFAULT_TOP[engine]}
+        public = ROUND1_PUBLIC_KEYS
+    else:  # EE-2
+        default = {"engine": engine, "gear": GEARS[placement - 1], "boost": "none"}
+        public = GEAR_PUBLIC_KEYS
+    return construct(SealedSlot, seat=seat, key=slot_key(seat, placement),
+                     allowed=ALLOWED[boosts], default=default, public_keys=public,
+                     context={"round": round_, "placement": placement,
+                              "kind": "engine" if boosts is None else "gear"})
+
+
+@lru_cache(maxsize=4096)
+def _slots(n_seats: int, start_player: int, round_: int,
+           boosts: tuple[tuple[Boost, ...], ...] | None) -> tuple[SealedSlot, ...]:
+    order = ORDERS[n_seats][start_player]
+    return tuple(_slot(seat, placement, round_, None if boosts is None else boosts[seat])
+                 for seat, placement in [(s, 1) for s in order] + [(s, 2) for s in order[::-1]])
 
 
 def plan_slots(state: State) -> tuple[SealedSlot, ...]:
-    slots: list[SealedSlot] = []
-    first = state.round == 1
-    for seat, placement in plan_order(state):
-        engine: EngineName = ENGINES[placement - 1]  # default: L first, R second
-        allowed: tuple[Json, ...]
-        default: Json
-        if first:  # EE-1
-            allowed = tuple({"engine": e, "top": a} for e in ENGINES for a in CYCLE[e])
-            default = {"engine": engine, "top": ROUND1_DEFAULT_TOP[engine]}
-            public = ROUND1_PUBLIC_KEYS
-        else:  # EE-2
-            allowed = tuple(
-                {"engine": e, "gear": g, "boost": b}
-                for e in ENGINES
-                for g in GEARS
-                for b in _boosts(state.players[seat])
-            )
-            default = {"engine": engine, "gear": GEARS[placement - 1], "boost": "none"}
-            public = GEAR_PUBLIC_KEYS
-        slots.append(
-            SealedSlot.model_construct(  # engine-made values: no validation (hot in search)
-                seat=seat,
-                key=slot_key(seat, placement),
-                allowed=allowed,
-                default=default,
-                public_keys=public,
-                context={
-                    "round": state.round,
-                    "placement": placement,
-                    "kind": "engine" if first else "gear",
-                },
-            )
-        )
-    return tuple(slots)
+    """The Plan phase's slots in commit order (``plan_order``)."""
+    boosts = None if state.round == 1 else tuple(_boosts(p) for p in state.players)
+    return _slots(state.n_seats, state.start_player, state.round, boosts)
 
 
-def _resolve_round1(
-    seat: int, c1: EngineChoice, c2: EngineChoice
-) -> tuple[Placement, Placement, tuple[int, int]]:
-    e2 = other_engine(c1.engine)
-    overridden = c2.engine != e2
-    top2 = ROUND1_DEFAULT_TOP[e2] if overridden else c2.top
-    p1 = Placement(seat=seat, order=1, engine=c1.engine, top=c1.top)
-    p2 = Placement(seat=seat, order=2, engine=e2, top=top2, overridden=overridden)
-    orient = {c1.engine: orientation_for(c1.engine, c1.top), e2: orientation_for(e2, top2)}
-    return p1, p2, (orient["L"], orient["R"])
+def allowed_index(allowed: tuple[Json, ...] | None
+                  ) -> frozenset[frozenset[tuple[str, Any]]] | None:
+    """Every value of ``allowed`` as the set of its items, when ``allowed`` is one of
+    ``ALLOWED`` (for ``EmpireEngine.check_choice``)."""
+    return ALLOWED_INDEX.get(id(allowed))  # (ALLOWED's tuples live on: their ids are theirs)
 
 
-def _resolve_gears(
-    seat: int, player: Player, c1: GearChoice, c2: GearChoice
-) -> tuple[Placement, Placement, Player]:
+def _resolve_round1(state: State, seat: int, c1: dict[str, Any], c2: dict[str, Any]
+                    ) -> tuple[Placement, Placement]:
+    e1: EngineName = c1["engine"]
+    e2 = other_engine(e1)
+    overridden = c2["engine"] != e2
+    top2 = ROUND1_DEFAULT_TOP[e2] if overridden else c2["top"]
+    o1, o2 = orientation_for(e1, c1["top"]), orientation_for(e2, top2)
+    state.players[seat].engines = (o1, o2) if e1 == "L" else (o2, o1)
+    return (Placement(seat, 1, e1, c1["top"]),
+            Placement(seat, 2, e2, top2, overridden=overridden))
+
+
+def _resolve_gears(state: State, seat: int, c1: dict[str, Any], c2: dict[str, Any]
+                   ) -> tuple[Placement, Placement]:
+    player = state.players[seat]
     assert player.engines is not None
-    e2, g2 = other_engine(c1.engine), other_gear(c1.gear)
-    overridden = c2.engine != e2 or c2.gear != g2
+    orient_l, orient_r = player.engines
+    e1: EngineName = c1["engine"]
+    g1: int = c1["gear"]
+    e2, g2 = other_engine(e1), other_gear(g1)
+    overridden = c2["engine"] != e2 or c2["gear"] != g2
     ready = player.ready
-    boost2 = c2.boost
-    if c1.boost != "none":  # EE-3: the resource leaves the ready pile at placement
-        ready = ready.add(c1.boost, -1)
-    if boost2 != "none" and ready.get(boost2) < 1:
-        boost2, overridden = "none", True  # cannot spend what the first gear already took
+    boost1: Boost = c1["boost"]
+    boost2: Boost = c2["boost"]
+    if boost1 != "none":  # EE-3: the resource leaves the ready pile at placement
+        ready.add(boost1, -1)
     if boost2 != "none":
-        ready = ready.add(boost2, -1)
-    orient = dict(zip(ENGINES, player.engines, strict=True))
-    placements = []
-    for order, (engine, gear, boost, over) in enumerate(
-        ((c1.engine, c1.gear, c1.boost, False), (e2, g2, boost2, overridden)), start=1
-    ):
-        turns = gear_turns(gear, boost != "none")
-        orient[engine] = (orient[engine] + turns) % 4
-        placements.append(
-            Placement(
-                seat=seat,
-                order=order,
-                engine=engine,
-                gear=gear,
-                boost=boost,
-                turns=turns,
-                top=top_action(engine, orient[engine]),
-                overridden=over,
-            )
-        )
-    new_player = player.model_copy(update={"ready": ready, "engines": (orient["L"], orient["R"])})
-    return placements[0], placements[1], new_player
-
-
-def resolve_plan(state: State, choices: dict[str, Json]) -> tuple[State, list[Event]]:
-    """Apply a validated JointAction of the Plan phase: flip/rotate every engine."""
-    players = list(state.players)
-    placements: list[Placement] = []
-    returned = state.returned
-    for seat in turn_order(state):
-        raw1, raw2 = choices[slot_key(seat, 1)], choices[slot_key(seat, 2)]
-        if state.round == 1:
-            r1, r2 = EngineChoice.model_validate(raw1), EngineChoice.model_validate(raw2)
-            p1, p2, engines = _resolve_round1(seat, r1, r2)
-            players[seat] = players[seat].model_copy(update={"engines": engines})
+        if ready.get(boost2) < 1:  # cannot spend what the first gear already took
+            boost2, overridden = "none", True
         else:
-            g1, g2 = GearChoice.model_validate(raw1), GearChoice.model_validate(raw2)
-            p1, p2, players[seat] = _resolve_gears(seat, players[seat], g1, g2)
-            for p in (p1, p2):
-                if p.boost != "none":  # EE-3: spent to the stock at reveal
-                    returned = returned.add(p.boost)
-        placements += [p1, p2]
-    new = state.model_copy(
-        update={
-            "players": tuple(players),
-            "placements": tuple(placements),
-            "attacks": (),
-            "returned": returned,
+            ready.add(boost2, -1)
+    turns1, turns2 = GEAR_TURNS[g1][boost1 != "none"], GEAR_TURNS[g2][boost2 != "none"]
+    if e1 == "L":
+        orient_l, orient_r = (orient_l + turns1) % 4, (orient_r + turns2) % 4
+        top1, top2 = TOPS["L"][orient_l], TOPS["R"][orient_r]
+    else:
+        orient_r, orient_l = (orient_r + turns1) % 4, (orient_l + turns2) % 4
+        top1, top2 = TOPS["R"][orient_r], TOPS["L"][orient_l]
+    player.engines = (orient_l, orient_r)
+    for boost in (boost1, boost2):
+        if boost != "none":  # EE-3: spent to the stock at reveal
+            state.returned.add(boost)
+    return (Placement(seat, 1, e1, top1, g1, boost1, turns1),
+            Placement(seat, 2, e2, top2, g2, boost2, turns2, overridden))
+
+
+_KEYS = tuple((f"s{seat}:1", f"s{seat}:2") for seat in range(MAX_SEATS))  # slot_key
+
+
+def resolve_plan(state: State, choices: dict[str, Json], events: Events) -> None:
+    """Apply the choices of a checked JointAction of the Plan phase (each one of its slot's
+    allowed values): flip or rotate every engine, in place."""
+    placements: list[Placement] = []
+    resolve = _resolve_round1 if state.round == 1 else _resolve_gears
+    for seat in turn_order(state):
+        first, second = _KEYS[seat]
+        placements += resolve(state, seat, choices[first], choices[second])  # type: ignore[arg-type]
+    state.placements = tuple(placements)
+    state.attacks = ()
+    if events.keep:
+        tops: dict[str, Json] = {
+            str(seat): {"L": TOPS["L"][p.engines[0]], "R": TOPS["R"][p.engines[1]]}
+            for seat, p in enumerate(state.players)
+            if p.engines is not None
         }
-    )
-    tops = {
-        str(seat): {"L": top_action("L", p.engines[0]), "R": top_action("R", p.engines[1])}
-        for seat, p in enumerate(new.players)
-        if p.engines is not None
-    }
-    ev = event(
-        type="plan_revealed",
-        data={
-            "round": state.round,
-            "placements": [p.model_dump(mode="json") for p in placements],
-            "tops": tops,
-        },
-    )
-    return new, [ev]
+        events.add("plan_revealed", {"round": state.round,
+                                     "placements": [p.as_json() for p in placements],
+                                     "tops": tops})

@@ -30,7 +30,6 @@ def position(
     from shared.rules.empire_engine import GAME
 
     opts = {"random_start_player": False, **(options or {})}
-    base = GAME.setup(dict(opts), n_seats)
     players: list[Player] = []
     supplied = Counts()
     for seat in range(n_seats):
@@ -40,29 +39,15 @@ def position(
         if tops is not None:
             left, right = tops[seat]
             engines = (orientation_for("L", left), orientation_for("R", right))
-        player = Player(
-            ready=Counts(soldiers=s, goods=g),
-            score=Counts(soldiers=ss, goods=sg, inventions=si),
-            engines=engines,
-        )
-        players.append(player)
-        supplied = Counts(
-            soldiers=supplied.soldiers + s + ss,
-            goods=supplied.goods + g + sg,
-            inventions=supplied.inventions + si,
-        )
+        players.append(Player(Counts(s, g), Counts(ss, sg, si), engines))
+        supplied = Counts(supplied.soldiers + s + ss, supplied.goods + g + sg,
+                          supplied.inventions + si)
     if round > 1 and tops is None:
         raise ValueError("engines must be set after round 1")
-    return base.model_copy(
-        update={
-            "players": tuple(players),
-            "start_player": start_player,
-            "round": round,
-            "phase": "plan",
-            "supplied": supplied,
-            "options": Options.model_validate(opts),
-        }
-    )
+    base = GAME.setup(dict(opts), n_seats)
+    return State(options=Options.model_validate(opts), n_seats=n_seats, rounds=base.rounds,
+                 round=round, start_player=start_player, phase="plan",
+                 players=tuple(players), supplied=supplied)
 
 
 def joint(state: State, choices: Mapping[str, Json]) -> JointAction:

@@ -1,12 +1,22 @@
-"""Frozen state models of The Empire Engine."""
+"""The state of The Empire Engine: plain slotted objects, cloned then changed inside ``apply``.
+
+A state the engine hands out (``setup``, a transition's state, ``decode``) is never changed
+afterwards: ``apply`` clones it (``State.clone``) and the rule modules change only that clone,
+in place (OpenSpiel's ``child``: clone, then apply). So a caller may keep any state it was
+given. A ``Placement`` is never changed once made (clones share them); ``Options`` is the
+frozen pydantic model of the variant flags, parsed once by ``setup`` and shared by every clone.
+The stored JSON form (``GAME.encode``/``decode``) is defined by ``stored.py``.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
 from pydantic import Field
 
 from shared.rules._kit.model import Frozen
+from shared.rules.api import Json
 from shared.rules.empire_engine.data import Action, Boost, EngineName, Resource
 
 Phase: TypeAlias = Literal["start", "plan", "block", "loot", "salvage", "over"]
@@ -49,7 +59,8 @@ class Options(Frozen):
     )
 
 
-class Counts(Frozen):
+@dataclass(slots=True)
+class Counts:
     soldiers: int = 0
     goods: int = 0
     inventions: int = 0
@@ -57,54 +68,95 @@ class Counts(Frozen):
     def get(self, res: Resource) -> int:
         return int(getattr(self, FIELD[res]))
 
-    def add(self, res: Resource, n: int = 1) -> Counts:
-        return self.model_copy(update={FIELD[res]: self.get(res) + n})
+    def add(self, res: Resource, n: int = 1) -> None:
+        """In place: ``n`` more of ``res`` (fewer when negative)."""
+        name = FIELD[res]
+        setattr(self, name, getattr(self, name) + n)
 
     def total(self) -> int:
         return self.soldiers + self.goods + self.inventions
 
+    def clone(self) -> Counts:
+        return Counts(self.soldiers, self.goods, self.inventions)
 
-class Player(Frozen):
+    def as_json(self) -> dict[str, Json]:
+        return {"soldiers": self.soldiers, "goods": self.goods, "inventions": self.inventions}
+
+
+@dataclass(slots=True)
+class Player:
     ready: Counts  # only Soldiers and Goods ever enter the ready pile
     score: Counts
     # Clockwise quarter-turns of the L and R engine since the printed orientation; None
     # until the round-1 engines are flipped.
     engines: tuple[int, int] | None = None
 
+    def clone(self) -> Player:
+        return Player(self.ready.clone(), self.score.clone(), self.engines)
 
-class Placement(Frozen):
+
+@dataclass(slots=True)
+class Placement:
     """One revealed engine/gear placement of the Plan phase (order 1 or 2 of the seat)."""
 
     seat: int
     order: int
     engine: EngineName
+    top: Action
     gear: int | None = None  # None in round 1 (engines are placed directly)
     boost: Boost = "none"
     turns: int | None = None  # quarter-turns applied (None in round 1)
-    top: Action
     overridden: bool = False  # the cross-slot rule replaced part of the sealed choice
 
+    def as_json(self) -> dict[str, Json]:  # the stored field order
+        return {"seat": self.seat, "order": self.order, "engine": self.engine,
+                "gear": self.gear, "boost": self.boost, "turns": self.turns, "top": self.top,
+                "overridden": self.overridden}
 
-class Attack(Frozen):
+
+@dataclass(slots=True)
+class Attack:
     attacker: int
     engine: EngineName
     target: int
     status: AttackStatus
     loot: Loot | None = None
 
+    def clone(self) -> Attack:
+        return Attack(self.attacker, self.engine, self.target, self.status, self.loot)
 
-class State(Frozen):
+    def as_json(self) -> dict[str, Json]:
+        return {"attacker": self.attacker, "engine": self.engine, "target": self.target,
+                "status": self.status, "loot": self.loot}
+
+
+@dataclass(slots=True)
+class State:
     options: Options
     n_seats: int
     rounds: int
-    round: int = 1
-    start_player: int = 0
     phase: Phase
     players: tuple[Player, ...]
+    round: int = 1
+    start_player: int = 0
     placements: tuple[Placement, ...] = ()  # this round's revealed plan
     attacks: tuple[Attack, ...] = ()  # this round's attacks, in resolution order (EE-4)
     awaiting: tuple[int, ...] = ()  # seats still to decide (block / loot / salvage)
     # Stock accounting (EE-11: the stock is unlimited): everything ever taken from and
     # returned to the stock, so every resource in play is accounted for.
-    supplied: Counts = Counts()
-    returned: Counts = Counts()
+    supplied: Counts = field(default_factory=Counts)
+    returned: Counts = field(default_factory=Counts)
+
+    def clone(self) -> State:
+        """A copy that shares nothing changeable with this state (placements and options
+        are never changed, so they are shared)."""
+        s, r = self.supplied, self.returned
+        return State(self.options, self.n_seats, self.rounds, self.phase,
+                     tuple([Player(Counts(p.ready.soldiers, p.ready.goods, p.ready.inventions),
+                                   Counts(p.score.soldiers, p.score.goods, p.score.inventions),
+                                   p.engines) for p in self.players]),
+                     self.round, self.start_player, self.placements,
+                     tuple([Attack(a.attacker, a.engine, a.target, a.status, a.loot)
+                            for a in self.attacks]),
+                     self.awaiting, Counts(s.soldiers, s.goods, s.inventions),
+                     Counts(r.soldiers, r.goods, r.inventions))

@@ -39,7 +39,7 @@ def view(state: State, seat: int | None) -> dict[str, Json]:
                 "seat": s,
                 "ready": {"soldiers": p.ready.soldiers, "goods": p.ready.goods},
                 "engines": _engines(p),
-                "score": p.score.model_dump(mode="json") if score_visible(state, s, seat) else None,
+                "score": p.score.as_json() if score_visible(state, s, seat) else None,
                 "left": target_of(state, s, "L"),
                 "right": target_of(state, s, "R"),
             }
@@ -57,8 +57,8 @@ def view(state: State, seat: int | None) -> dict[str, Json]:
         "layout": {e: list(CYCLE[e]) for e in ENGINES},
         "gears": [{"gear": g, "turns": g, "boosted_turns": alt} for g, alt in GEAR_ROWS],
         "players": players,
-        "placements": [p.model_dump(mode="json") for p in state.placements],
-        "attacks": [a.model_dump(mode="json") for a in state.attacks],
+        "placements": [p.as_json() for p in state.placements],
+        "attacks": [a.as_json() for a in state.attacks],
         "awaiting": list(state.awaiting),
         "pending": None,
         "slots": [],
@@ -86,7 +86,7 @@ def view(state: State, seat: int | None) -> dict[str, Json]:
     elif state.phase == "loot":
         index = pending_loot(state)
         if index is not None:
-            out["pending"] = {"loot": state.attacks[index].model_dump(mode="json")}
+            out["pending"] = {"loot": state.attacks[index].as_json()}
     elif state.phase == "over":
         out["outcome"] = score(state).model_dump(mode="json")
     return out

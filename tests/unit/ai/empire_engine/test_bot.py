@@ -9,6 +9,7 @@ import pytest
 
 from shared.ai.empire_engine.bot import HeuristicBot
 from shared.ai.playout import bot_actor, bot_chooser
+from shared.rules._kit.model import Events
 from shared.rules._kit.playout import default_actor, default_chooser, play
 from shared.rules.api import Json, Simultaneous, Transition
 from shared.rules.empire_engine import GAME
@@ -32,7 +33,8 @@ def bot_plan_tops(state: State, seat: int) -> tuple[str, str]:
             choices[slot.key] = choice
         else:
             choices[slot.key] = slot.default
-    revealed, _ = resolve_plan(state, choices)
+    revealed = state.clone()
+    resolve_plan(revealed, choices, Events())
     left, right = (p.top for p in revealed.placements if p.seat == seat)
     assert not any(p.overridden for p in revealed.placements if p.seat == seat)
     return left, right

@@ -43,7 +43,7 @@ def test_the_tally_is_every_hidden_pile_but_the_salvage_types(seats: int) -> Non
                 if s == 0:
                     continue
                 known = memory["piles"].get(str(s), {})
-                true = p.score.model_dump()
+                true = p.score.as_json()
                 short = {f: true[f] - int(known.get(f, 0))
                          for f in ("soldiers", "goods", "inventions")}
                 assert all(n >= 0 for n in short.values()), (short, known, true)
@@ -73,7 +73,7 @@ def test_recall_gives_the_known_counts_and_draws_only_the_salvage_types() -> Non
         guess = recall(view, 0, random.Random(k), memory)
         for s in (1, 2):
             pile = memory["piles"].get(str(s), {})
-            got = guess.players[s].score.model_dump()
+            got = guess.players[s].score.as_json()
             assert got["soldiers"] + got["goods"] + got["inventions"] == sum(
                 int(pile.get(f, 0)) for f in ("soldiers", "goods", "inventions", "unknown"))
             assert all(got[f] >= int(pile.get(f, 0)) for f in ("soldiers", "goods", "inventions"))

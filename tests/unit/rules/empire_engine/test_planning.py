@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from shared.rules._kit.model import Events
 from shared.rules.api import Act, JointAction, Rejection, Simultaneous, Transition
 from shared.rules.empire_engine import GAME
 from shared.rules.empire_engine.planning import resolve_plan
@@ -114,7 +115,8 @@ def test_ee3_gear_rotation_and_boosts(
     state = position(2, tops=[("arm", "invent")] * 2, round=2)
     move = gears(state, {0: (gear_l, boost_l, boost_r)})
     assert isinstance(GAME.apply(state, move), Transition)
-    revealed, _ = resolve_plan(state, move.choices)  # the Plan phase alone, before Execute
+    revealed = state.clone()
+    resolve_plan(revealed, move.choices, Events())  # the Plan phase alone, before Execute
     placed = [p for p in revealed.placements if p.seat == 0]
     assert (placed[0].top, placed[1].top) == tops
     ready = revealed.players[0].ready

@@ -19,7 +19,8 @@ pytestmark = pytest.mark.unit
 def final(score: list[tuple[int, int, int]], ready: list[tuple[int, int]], **options: Any) -> State:
     n = len(score)
     state = position(n, ready=ready, score=score, tops=[("arm", "invent")] * n, options=options)
-    return state.model_copy(update={"phase": "over", "round": state.rounds})
+    state.phase, state.round = "over", state.rounds  # a state built here: nobody holds it
+    return state
 
 
 @pytest.mark.parametrize(
@@ -149,6 +150,6 @@ def test_ee16_no_edition_abilities_every_empire_is_identical() -> None:
     assert isinstance(props, dict)
     assert not any("abilit" in k or "empire" in k for k in props)
     state = GAME.setup({"random_start_player": False}, 4)
-    assert len(set(state.players)) == 1
+    assert all(p == state.players[0] for p in state.players)
     layouts = {str(GAME.view(state, s)["layout"]) for s in range(4)}
     assert len(layouts) == 1

@@ -40,16 +40,16 @@ def test_ee12_score_piles_are_hidden_from_opponents_and_spectators() -> None:
     assert mine[1]["score"] is None
     spectator: Any = GAME.view(state, None)["players"]
     assert all(p["score"] is None for p in spectator)
-    over = state.model_copy(update={"phase": "over"})
+    over = state.clone()
+    over.phase = "over"
     final: Any = GAME.view(over, None)["players"]
     assert final[1]["score"] == {
         "soldiers": 4,
         "goods": 5,
         "inventions": 6,
     }
-    open_piles = state.model_copy(
-        update={"options": state.options.model_copy(update={"hidden_score_piles": False})}
-    )
+    open_piles = state.clone()
+    open_piles.options = state.options.model_copy(update={"hidden_score_piles": False})
     shown: Any = GAME.view(open_piles, None)["players"]
     assert shown[1]["score"] is not None
 
@@ -96,12 +96,9 @@ def test_no_view_shows_another_seats_score_pile() -> None:
         if state.phase == "over":
             continue
         for owner in range(state.n_seats):
-            players = list(state.players)
-            p = players[owner]
-            players[owner] = p.model_copy(
-                update={"score": Counts(soldiers=p.score.soldiers + 7, inventions=3)}
-            )
-            altered = state.model_copy(update={"players": tuple(players)})
+            altered = state.clone()
+            p = altered.players[owner]
+            p.score = Counts(soldiers=p.score.soldiers + 7, inventions=3)
             for seat in [None, *range(state.n_seats)]:
                 same = GAME.view(state, seat) == GAME.view(altered, seat)
                 assert same is (seat != owner), (state.phase, owner, seat)
