@@ -3,8 +3,9 @@ from setup to Terminal, every move through ``apply``, draws from the dealer's fu
 
 Each configuration runs in its own worker process for a CPU-time budget and reports finished
 games per CPU-second ("per core"), applied moves per CPU-second and the mean moves per game.
-Games with a fast engine (``<package>/fast.py``) also run as "fast": the same
-random games, seed for seed, on the compact state (``shared.rules._kit.fast``).
+Games with a fast playout (``registry.get_fast``: a twin ``<package>/fast.py`` on a compact
+state, or for a game with one engine its rollout adapter) also run as "fast": the same random
+games, seed for seed (``shared.rules._kit.fast``).
 Uniformly random play never ends in some games (Empire: The Game of New York is a war of
 attrition that random seats do not finish), so those also run with the heuristic bots.
 

@@ -175,5 +175,21 @@ class Events:
 
     def add(self, type: str, data: dict[str, Any],
             visible_to: tuple[Seat, ...] | None = None) -> None:
-        if self.keep:
-            self.out.append(_event(type, data, visible_to))
+        if not self.keep:
+            return
+        if visible_to is None and _type(type) is str and _type(data) is dict:
+            for k, v in data.items():  # ``_event``'s check and construction, inline: the
+                if _type(k) is not str or _type(v) not in _JSON_TYPES:  # common case
+                    break
+            else:
+                m = _new(_event_cls[0] if _event_cls else _event_class())
+                d = m.__dict__
+                d["type"] = type
+                d["data"] = data
+                d["visible_to"] = None
+                _FIELDS_SET(m, set(_FIELDS))
+                _EXTRA_SET(m, None)
+                _PRIVATE_SET(m, None)
+                self.out.append(m)
+                return
+        self.out.append(_event(type, data, visible_to))

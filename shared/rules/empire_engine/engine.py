@@ -20,7 +20,6 @@ from shared.rules.api import (
     Node,
     Outcome,
     RuleError,
-    SealedSlot,
     Simultaneous,
     Terminal,
     Turn,
@@ -41,7 +40,7 @@ from shared.rules.empire_engine.data import (
     SETUP_READY_GOODS,
     SETUP_READY_SOLDIERS,
 )
-from shared.rules.empire_engine.planning import allowed_index, plan_slots, resolve_plan, round_id
+from shared.rules.empire_engine.planning import plan_slots, resolve_plan, round_id
 from shared.rules.empire_engine.scoring import score
 from shared.rules.empire_engine.state import Counts, Player
 from shared.rules.empire_engine.state import Options as EngineOptions
@@ -105,19 +104,6 @@ class EmpireEngine(GameBase[EngineState, EngineOptions, Action]):
         if phase == "over":
             return TERMINAL
         return construct(Turn, seats=state.awaiting)
-
-    def check_choice(self, slot: SealedSlot, choice: Json) -> bool:
-        """The kit's check (``choice`` is one of ``slot.allowed``, type-strict) as one set
-        lookup for this game's own allowed tuples: a plain dict of exact strs and ints is in
-        the index or it is not; anything else is left to the kit."""
-        index = allowed_index(slot.allowed)
-        if index is not None and type(choice) is dict:
-            for value in choice.values():
-                if type(value) is not str and type(value) is not int:
-                    break
-            else:
-                return frozenset(choice.items()) in index
-        return super().check_choice(slot, choice)
 
     # ------------------------------------------------------------------ turns
 

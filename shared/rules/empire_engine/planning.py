@@ -77,15 +77,12 @@ BOOSTS: dict[tuple[bool, bool], tuple[Boost, ...]] = {  # (has a Soldier, has a 
     (False, True): ("none", "good"), (True, True): ("none", "soldier", "good")}
 
 # Each allowed tuple is made once (round 1, or per set of affordable boosts) and shared by
-# every slot that offers it; ``ALLOWED_INDEX`` finds a choice in one (``allowed_index``).
+# every slot that offers it (never changed).
 ALLOWED: dict[tuple[Boost, ...] | None, tuple[Json, ...]] = {
     None: tuple({"engine": e, "top": a} for e in ENGINES for a in CYCLE[e]),  # EE-1
     **{boosts: tuple({"engine": e, "gear": g, "boost": b}  # EE-2
                      for e in ENGINES for g in GEARS for b in boosts)
        for boosts in BOOSTS.values()}}
-ALLOWED_INDEX: dict[int, frozenset[frozenset[tuple[str, Any]]]] = {
-    id(allowed): frozenset(frozenset(a.items()) for a in allowed)  # type: ignore[union-attr]
-    for allowed in ALLOWED.values()}
 
 
 @lru_cache(maxsize=1024)
@@ -120,13 +117,6 @@ def plan_slots(state: State) -> tuple[SealedSlot, ...]:
     """The Plan phase's slots in commit order (``plan_order``)."""
     boosts = None if state.round == 1 else tuple(_boosts(p) for p in state.players)
     return _slots(state.n_seats, state.start_player, state.round, boosts)
-
-
-def allowed_index(allowed: tuple[Json, ...] | None
-                  ) -> frozenset[frozenset[tuple[str, Any]]] | None:
-    """Every value of ``allowed`` as the set of its items, when ``allowed`` is one of
-    ``ALLOWED`` (for ``EmpireEngine.check_choice``)."""
-    return ALLOWED_INDEX.get(id(allowed))  # (ALLOWED's tuples live on: their ids are theirs)
 
 
 def _resolve_round1(state: State, seat: int, c1: dict[str, Any], c2: dict[str, Any]

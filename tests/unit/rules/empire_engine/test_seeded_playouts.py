@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 
 import pytest
 
@@ -42,3 +43,21 @@ def test_seeded_random_games_are_the_recorded_ones(seats: int) -> None:
                       "outcome": game.score(p.state).model_dump(mode="json")})
     text = json.dumps(games, sort_keys=True, separators=(",", ":"))
     assert (hashlib.sha256(text.encode()).hexdigest(), moves) == DIGESTS[seats]
+
+
+def test_apply_never_changes_the_state_it_is_given() -> None:
+    """``apply`` changes only its own clone: every state of a game (and of the rollout
+    adapter's starting point) still encodes as it did when it was reached."""
+    game = registry.get("empire-engine")
+    for seats in (2, 3, 4):
+        seen: list[tuple[object, dict[str, object]]] = []
+        p = play(game, seats, {"long_game": True}, seed=seats,
+                 on_step=lambda s, m, seen=seen: seen.append((s, game.encode(s))))
+        assert p.finished and len(seen) == p.steps
+        for state, encoded in seen:
+            assert game.encode(state) == encoded
+        start = seen[len(seen) // 2][0]
+        before = game.encode(start)
+        fast = registry.get_fast("empire-engine")
+        out = fast.playout(fast.from_state(start), random.Random(1), bytes(32))
+        assert out.finished and game.encode(start) == before
