@@ -14,8 +14,6 @@ Rejection (the clone is then dropped).
 
 from __future__ import annotations
 
-from collections import Counter
-
 from shared.rules._kit.model import Events
 from shared.rules.api import Json, Rejection, reject
 from shared.rules.empire.actions import Accept, Cancel, Decline, OfferTrade, bundle_json
@@ -64,9 +62,9 @@ def next_active(a: Auction, seat: int) -> int:
 def winner(a: Auction, min_one: bool) -> int | None:
     """E-2: the highest untied bid among non-withdrawn seats wins, even a 0; all tied =
     nobody. With the ``min_winning_bid_one`` house rule a 0 never wins."""
-    bids = {s: b for s, b in enumerate(a.bids) if not a.withdrawn[s]}
-    counts = Counter(bids.values())
-    untied = [(b, s) for s, b in bids.items() if counts[b] == 1]
+    withdrawn = a.withdrawn
+    live = [b for s, b in enumerate(a.bids) if not withdrawn[s]]
+    untied = [(b, s) for s, b in enumerate(a.bids) if not withdrawn[s] and live.count(b) == 1]
     if not untied:
         return None
     bid, seat = max(untied)
@@ -75,16 +73,24 @@ def winner(a: Auction, min_one: bool) -> int | None:
     return seat
 
 
+# raise actions to copy from (a copy per call: callers get fresh dicts; copying a dict is
+# about twice as fast as building one, and a seat with 30 gold has 30 raises to list)
+_RAISES: tuple[dict[str, Json], ...] = tuple({"type": "raise", "bid": b} for b in range(256))
+_copy = dict.copy
+
+
 def bid_actions(state: EmpireState, seat: int) -> list[Json]:
     """pass, withdraw (when tied), then every raise the seat's gold allows (fresh dicts)."""
     a = state.auction
     if a is None or a.to_act != seat:
         return []
-    out: list[Json] = [{"type": "pass"}]
-    if is_tied(a, seat):
-        out.append({"type": "withdraw"})
-    out += [{"type": "raise", "bid": b}
-            for b in range(a.bids[seat] + 1, state.holdings[seat].gold + 1)]
+    out: list[Json] = [{"type": "pass"}, {"type": "withdraw"}] if is_tied(a, seat) else [
+        {"type": "pass"}]
+    low, high = a.bids[seat] + 1, state.holdings[seat].gold + 1
+    if high <= len(_RAISES):
+        out += map(_copy, _RAISES[low:high])
+    else:
+        out += [{"type": "raise", "bid": b} for b in range(low, high)]
     return out
 
 

@@ -43,15 +43,17 @@ class Ledger:
 
         E-5 strict supply: an empty bank gives what it has (possibly nothing).
         """
+        taken = self.taken
         if self.strict:
-            left = SUPPLY[kind] - self.taken.get(kind) + self.returned.get(kind)
+            left = SUPPLY[kind] - getattr(taken, kind) + getattr(self.returned, kind)
             amount = max(0, min(amount, left))
-        self.taken.add(kind, amount)
+        setattr(taken, kind, getattr(taken, kind) + amount)
         return amount
 
     def take(self, seat: int, kind: Kind, amount: int) -> int:
         got = self.draw(kind, amount)
-        self.hands[seat].add(kind, got)
+        hand = self.hands[seat]
+        setattr(hand, kind, getattr(hand, kind) + got)
         return got
 
     def take_all(self, seat: int, bundle: Holdings) -> Holdings:
@@ -62,10 +64,11 @@ class Ledger:
         self.returned.add(kind, amount)
 
     def pay(self, seat: int, kind: Kind, amount: int) -> None:
-        hand = self.hands[seat]
-        assert 0 <= amount <= hand.get(kind), (seat, kind, amount)
-        hand.add(kind, -amount)
-        self.returned.add(kind, amount)
+        hand, returned = self.hands[seat], self.returned
+        held = getattr(hand, kind)
+        assert 0 <= amount <= held, (seat, kind, amount)
+        setattr(hand, kind, held - amount)
+        setattr(returned, kind, getattr(returned, kind) + amount)
 
     # -- players --------------------------------------------------------------------------
 

@@ -4,7 +4,8 @@ Not a second rules implementation: a small adapter over the one engine for
 ``shared.ai.search``'s rollouts (the ``_kit.fast.FastEngine`` shape). ``from_state`` and
 ``to_state`` clone; ``playout`` plays random seats on one clone in place, through the same
 functions ``GAME.apply`` runs on its clones (``engine.legal``, ``engine.act`` and the move
-functions beside it) without building events. Its random seats are ``_kit.playout.play``'s
+functions beside it) without building events; a bidder's action is picked by its index in
+``engine.legal``'s order without listing the raises. Its random seats are ``_kit.playout.play``'s
 (``random_actor``/``random_chooser``: the same ``random.Random`` calls in the same order, the
 dealer's draws from the same key), so a seed plays the same game on both paths.
 """
@@ -36,7 +37,7 @@ from shared.rules.empire.engine import (
     legal,
     sell,
 )
-from shared.rules.empire.exploration import apply_bid
+from shared.rules.empire.exploration import apply_bid, is_tied, trade_responses
 from shared.rules.empire.state import EmpireState
 
 _QUIET = Events(keep=False)
@@ -75,13 +76,30 @@ def playout(state: EmpireState, rng: random.Random, key: bytes, max_steps: int =
         phase = state.phase
         move: FastMove
         if phase == "exploration":  # the polled bidder is the one awaited seat
-            assert state.auction is not None
-            seat = state.auction.to_act
+            a = state.auction
+            assert a is not None
+            seat = a.to_act
             below(1)  # play's rng.choice of that one seat still draws
-            actions = legal(state, seat)
-            action = actions[below(len(actions))]
+            # legal(state, seat) is pass, withdraw when tied, the raises from bid + 1 to the
+            # seat's gold, then the trade answers: pick the index, build only that action
+            tied = is_tied(a, seat)
+            bid = a.bids[seat]
+            raises = max(0, state.holdings[seat].gold - bid)
+            answers = trade_responses(state, seat) if state.offers else []
+            i = below(1 + tied + raises + len(answers))
+            if i == 0:
+                action: Json = {"type": "pass"}
+                apply_bid(state, seat, "pass", None, _QUIET)
+            elif tied and i == 1:
+                action = {"type": "withdraw"}
+                apply_bid(state, seat, "withdraw", None, _QUIET)
+            elif i <= tied + raises:
+                action = {"type": "raise", "bid": bid + i - tied}
+                apply_bid(state, seat, "raise", bid + i - tied, _QUIET)
+            else:
+                action = answers[i - 1 - tied - raises]
+                _act(state, seat, action)
             move = ("act", seat, action)
-            _act(state, seat, action)
         elif phase == "trade_window":
             waiting = [s for s in range(n) if not state.done[s]]
             seat = waiting[below(len(waiting))]
