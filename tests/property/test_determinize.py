@@ -1,4 +1,4 @@
-"""Determinization for the search bots (issue 22): every game's ``determinize(view, seat, rng)``
+"""Determinization for the search bots: every game's ``determinize(view, seat, rng)``
 gives a full state consistent with the seat's view, and it cannot depend on what the seat
 cannot see.
 

@@ -153,7 +153,7 @@ def test_nyc_map_draws_every_neighborhood_once_inside_the_box() -> None:
 
 def test_engine_wheel_turns_clockwise_bringing_the_left_edge_up() -> None:
     """RULINGS.md §2.2: a clockwise quarter-turn brings the LEFT-edge action to the top, so
-    one turn from R's printed invent shows attack, not defend (issue 21)."""
+    one turn from R's printed invent shows attack, not defend."""
     c = components.components("empire-engine")
     for e, wheel in c["engines"].items():
         top, right, bottom, left = wheel["edges"]
