@@ -19,7 +19,7 @@ from shared.rules._kit.fast import FastMove, FastPlayout, OnStep, random_player
 from shared.rules._kit.model import Events
 from shared.rules.api import Json
 from shared.rules.empire import GAME
-from shared.rules.empire.actions import ACTION, BID_TYPES
+from shared.rules.empire.actions import ACTION
 from shared.rules.empire.claiming import claim_node, deal_nations
 from shared.rules.empire.commerce import SALES
 from shared.rules.empire.data import MAX_SALE, NATIONS, ROW_LENGTH
@@ -52,13 +52,9 @@ def to_state(state: EmpireState) -> EmpireState:
 
 
 def _act(state: EmpireState, seat: int, action: Json) -> None:
-    """One of ``legal(state, seat)``: bids and "done" straight to their move functions,
-    trade answers (rare in playouts) parsed as the contract parses them."""
-    assert isinstance(action, dict)
-    kind = action["type"]
-    if kind in BID_TYPES:
-        apply_bid(state, seat, kind, action.get("bid"), _QUIET)  # type: ignore[arg-type]
-    elif kind == "done":
+    """A "done" or a trade answer of ``legal(state, seat)``: "done" straight to its move
+    function, an answer (rare in playouts) parsed as the contract parses it."""
+    if action == {"type": "done"}:
         finish_trading(state, seat, _QUIET)
     else:
         act(state, seat, ACTION.validate_python(action), _QUIET)
