@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -148,9 +149,9 @@ def hidden_variant(name: str, state: Any, seat: int) -> Any | None:
     if name == "empire":
         if not state.options.memory_mode or not state.holdings:
             return None
-        holdings = tuple(h if s == seat else h.model_copy(update={"goods": h.goods + 1})
+        holdings = tuple(h if s == seat else replace(h, goods=h.goods + 1)
                          for s, h in enumerate(state.holdings))
-        return state.model_copy(update={"holdings": holdings})
+        return replace(state, holdings=holdings)
     return None  # duel hides nothing but sealed picks, which never reach the state
 
 

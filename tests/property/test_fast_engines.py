@@ -44,12 +44,6 @@ pytestmark = pytest.mark.property
 # game -> (seat counts, option sets, seeds per seat count and option set in make test; the
 # slow sweep (make fast-engines) plays SLOW_FACTOR times as many further seeds)
 CASES: dict[str, tuple[tuple[int, ...], tuple[dict[str, Json], ...], int]] = {
-    "empire": (
-        (2, 4, 6),
-        ({}, {"version": "beginner"},
-         {"strict_supply": True, "min_winning_bid_one": True, "claim_collision_cap": 1}),
-        4,
-    ),
     "empire-nyc": (
         (3, 6),
         ({"max_rounds": 6}, {"missions": True, "extra_links": True, "eliminated_cards": "discard",
@@ -75,6 +69,12 @@ CASES: dict[str, tuple[tuple[int, ...], tuple[dict[str, Json], ...], int]] = {
 }
 # games whose registry.get_fast is an adapter over their one engine (same shape as CASES)
 ONE_ENGINE: dict[str, tuple[tuple[int, ...], tuple[dict[str, Json], ...], int]] = {
+    "empire": (
+        (2, 4, 6),
+        ({}, {"version": "beginner"},
+         {"strict_supply": True, "min_winning_bid_one": True, "claim_collision_cap": 1}),
+        4,
+    ),
     "empire-engine": (
         (2, 3, 4),
         ({}, {"long_game": True, "random_start_player": False},
@@ -240,7 +240,6 @@ def test_from_a_midgame_state_the_paths_agree(name: str) -> None:
 MUTANTS: dict[str, tuple[str, Any]] = {
     "empires-end": ("LOW_RESOURCES", 4),
     "empire-nyc": ("MAX_DEFENDER_DICE", 3),
-    "empire": ("BOND_GOLD", 9),
     "empire-cards": ("battle_winner", lambda attack, defence: "attacker"),  # not CG-8
 }
 MUTANT_OPTIONS: dict[str, dict[str, Json]] = {  # a shorter game than the default (7 hands)

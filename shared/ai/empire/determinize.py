@@ -71,8 +71,8 @@ def determinize(view: dict[str, Json], seat: int, rng: random.Random) -> EmpireS
     auction = None
     if v.get("auction") is not None:
         a = v["auction"]
-        auction = Auction(card=a["card"], resource=a["resource"], bids=tuple(a["bids"]),
-                          withdrawn=tuple(a["withdrawn"]), to_act=a["to_act"],
+        auction = Auction(card=a["card"], resource=a["resource"], bids=list(a["bids"]),
+                          withdrawn=list(a["withdrawn"]), to_act=a["to_act"],
                           opener=a["opener"], passes=a["passes"])
     offers = tuple(
         Offer(id=o["offer"], seat=o["from"], to=o["to"], give=_holdings(o["give"]),

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from shared.rules._kit.model import event
-from shared.rules.api import Event, Json, SealedSlot, Simultaneous
+from shared.rules._kit.model import Events, construct
+from shared.rules.api import Json, SealedSlot, Simultaneous
 from shared.rules.empire.data import BASE_PRICE, MAX_SALE
 from shared.rules.empire.ledger import Ledger
 from shared.rules.empire.state import EmpireState
+
+SALES = tuple(tuple(range(k + 1)) for k in range(MAX_SALE + 1))  # allowed sales by goods held
 
 
 def price(total_sold: int) -> int:
@@ -19,17 +21,15 @@ def commerce_node(state: EmpireState) -> Simultaneous:
     when the round opens (nothing can change them before the reveal); default 0."""
     slots = []
     for seat, h in enumerate(state.holdings):
-        allowed = tuple(range(min(h.goods, MAX_SALE) + 1))
         context: Json = {"round": state.round, "goods": h.goods}
-        slots.append(
-            SealedSlot(seat=seat, key=f"s{seat}", allowed=allowed, default=0, context=context)
-        )
-    return Simultaneous(round_id=f"commerce:{state.round}", slots=tuple(slots))
+        slots.append(construct(SealedSlot, seat=seat, key=f"s{seat}",
+                               allowed=SALES[min(h.goods, MAX_SALE)], default=0,
+                               context=context))
+    return construct(Simultaneous, round_id=f"commerce:{state.round}", slots=tuple(slots))
 
 
-def resolve_commerce(
-    state: EmpireState, sold: tuple[int, ...], defaulted: tuple[str, ...]
-) -> tuple[EmpireState, list[Event]]:
+def resolve_commerce(state: EmpireState, sold: tuple[int, ...], defaulted: tuple[str, ...],
+                     events: Events) -> None:
     """Everyone pays the goods, then takes ``price`` gold per good sold. With strict supply
     (E-5) a short bank pays seats in order from the start player until it is empty."""
     p = price(sum(sold))
@@ -40,13 +40,12 @@ def resolve_commerce(
         seat = (start + i) % state.n
         ledger.pay(seat, "goods", sold[seat])
         received[seat] = ledger.take(seat, "gold", p * sold[seat])
-    data: dict[str, Json] = {
+    state.last_commerce, state.last_price = sold, p
+    events.add("commerce", {
         "round": state.round,
         "sold": list(sold),
         "total": sum(sold),
         "price": p,
         "gold": list(received),
         "defaulted": list(defaulted),
-    }
-    update = {**ledger.freeze(), "last_commerce": sold, "last_price": p}
-    return state.model_copy(update=update), [event(type="commerce", data=data)]
+    })

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from shared.rules._kit.model import event
-from shared.rules.api import Event, Json
+from shared.rules._kit.model import Events
+from shared.rules.api import Json
 from shared.rules.empire.data import KINDS, NATIONS, Kind, Nation
 from shared.rules.empire.ledger import Ledger
 from shared.rules.empire.state import EmpireState
@@ -22,7 +22,8 @@ def develop_seat(ledger: Ledger, seat: int, nation: Nation | None) -> dict[str, 
     pay bond upkeep in the same phase (E-9, Laura's 30 gold).
     """
     hand = ledger.hands[seat]
-    avail = {k: hand[k] for k in ("goods", "populations", "colonies", "bonds")}
+    avail = {"goods": hand.goods, "populations": hand.populations, "colonies": hand.colonies,
+             "bonds": hand.bonds}
     gained: dict[str, int] = dict.fromkeys(KINDS, 0)
     paid: dict[str, int] = dict.fromkeys(KINDS, 0)
 
@@ -69,7 +70,7 @@ def develop_seat(ledger: Ledger, seat: int, nation: Nation | None) -> dict[str, 
     # 5. Bond upkeep: 1 gold per bond held at the start of the phase, as far as gold allows,
     #    then 1 revolt per unpaid bond (E-11). Bonds gained this phase cost nothing now.
     bonds = avail["bonds"]
-    bonds_paid = min(bonds, hand["gold"])
+    bonds_paid = min(bonds, hand.gold)
     pay("gold", bonds_paid)
     bonds_unpaid = bonds - bonds_paid
     take("revolts", bonds_unpaid)
@@ -90,9 +91,9 @@ def develop_seat(ledger: Ledger, seat: int, nation: Nation | None) -> dict[str, 
     }
 
 
-def development_phase(state: EmpireState) -> tuple[EmpireState, list[Event]]:
-    """Every empire develops; seats are processed from the start player on (this order only
-    matters with strict supply, E-5, when the bank runs short)."""
+def development_phase(state: EmpireState, events: Events) -> None:
+    """Every empire develops (in place); seats are processed from the start player on (this
+    order only matters with strict supply, E-5, when the bank runs short)."""
     ledger = Ledger(state)
     start = state.start_player or 0
     reports: list[dict[str, Json]] = []
@@ -101,7 +102,7 @@ def development_phase(state: EmpireState) -> tuple[EmpireState, list[Event]]:
         number = state.nations[seat]
         nation = NATIONS[number] if number is not None else None
         reports.append(develop_seat(ledger, seat, nation))
-    events = [event(type="development_phase", data={"round": state.round})]
-    events += [event(type="developed", data={"round": state.round, **r}) for r in reports]
-    new = state.model_copy(update={**ledger.freeze(), "developments": state.developments + 1})
-    return new, events
+    state.developments += 1
+    events.add("development_phase", {"round": state.round})
+    for r in reports:
+        events.add("developed", {"round": state.round, **r})

@@ -4,18 +4,23 @@ Flow (E-16): setup chance draws -> nation claiming (standard) -> round 1 develop
 (automatic) -> commerce (sealed) -> exploration (five auctions, trades) -> trade window ->
 the shortage card moves -> round 2 development ... -> round 6 development -> Terminal.
 Development needs no input, so it is applied inside the transition that enters it.
+
+Each move hook clones the state and lets the rule modules change the clone in place
+(``state.py``); ``rollout.py`` plays the same functions on one clone for search playouts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from functools import cache
+from typing import Any, ClassVar
 
-from shared.rules._kit.base import GameBase
-from shared.rules._kit.model import event
+from pydantic import BaseModel
+
+from shared.rules._kit.base import GameBase, Step
+from shared.rules._kit.model import Events, construct
 from shared.rules.api import (
     Chance,
-    Event,
     JointAction,
     Json,
     Node,
@@ -27,7 +32,7 @@ from shared.rules.api import (
     Turn,
     reject,
 )
-from shared.rules.empire import claiming, commerce, exploration
+from shared.rules.empire import claiming, commerce, exploration, stored
 from shared.rules.empire.actions import ACTION, BID_TYPES, Action, Raise
 from shared.rules.empire.data import MAX_SEATS, MIN_SEATS, NATIONS, ROUNDS, ROW_LENGTH
 from shared.rules.empire.development import development_phase
@@ -35,7 +40,129 @@ from shared.rules.empire.scoring import score, standings
 from shared.rules.empire.state import EmpireOptions, EmpireState, Holdings
 from shared.rules.empire.view import view
 
-Step = tuple[EmpireState, list[Event]]
+TERMINAL = Terminal()
+START_LABEL = "setup:start-player"
+ROW_LABEL = "setup:auction-row"
+NATIONS_LABEL = "setup:nations"
+ASSIGN_LABEL = "claim:assign"
+
+
+@cache
+def bidding_turn(n: int, bidder: int) -> Turn:
+    """The polled bidder is awaited; the others may answer trade offers meanwhile."""
+    return construct(Turn, seats=(bidder,), open_to=tuple(s for s in range(n) if s != bidder))
+
+
+@cache
+def trading_turn(done: tuple[bool, ...]) -> Turn:
+    """E-6: the seats not done yet are awaited; the done ones may still answer offers."""
+    return construct(Turn, seats=tuple(s for s, d in enumerate(done) if not d),
+                     open_to=tuple(s for s, d in enumerate(done) if d))
+
+
+# -- moves on a fresh clone (in place) -------------------------------------------------------
+
+
+def draw_start_player(state: EmpireState, seat: int, events: Events) -> None:
+    """E-20: the dealer drew the start player; the first auction is polled from its left."""
+    state.start_player = state.auction_lead = seat
+    events.add("start_player", {"seat": seat})
+
+
+def deal_row(state: EmpireState, perm: tuple[int, ...], events: Events) -> None:
+    claiming.deal_row(state, perm, events)
+    if state.options.version == "beginner":  # E-22: no nations to claim
+        claiming.beginner_start(state, events)
+        start_game(state, events)
+
+
+def assign_nations(state: EmpireState, perm: tuple[int, ...], events: Events) -> None:
+    claiming.resolve_assignment(state, perm, events)
+    start_game(state, events)
+
+
+def claim(state: EmpireState, picks: tuple[int, ...], defaulted: tuple[str, ...],
+          events: Events) -> None:
+    claiming.resolve_claim(state, picks, defaulted, events)
+    if state.claim is None:  # every seat claimed a nation
+        start_game(state, events)
+
+
+def sell(state: EmpireState, sold: tuple[int, ...], defaulted: tuple[str, ...],
+         events: Events) -> None:
+    """Commerce's reveal, then the first auction of the round (E-17)."""
+    commerce.resolve_commerce(state, sold, defaulted, events)
+    state.phase = "exploration"
+    state.auctions_done = ()
+    exploration.open_next_auction(state, events)
+
+
+def finish_trading(state: EmpireState, seat: int, events: Events) -> None:
+    """The seat clicked "done"; once every seat has, the round ends."""
+    state.done = tuple(d or s == seat for s, d in enumerate(state.done))
+    events.add("trade_done", {"seat": seat})
+    if all(state.done):
+        end_round(state, events)
+
+
+def start_game(state: EmpireState, events: Events) -> None:
+    state.round, state.shortage = 1, 0
+    events.add("round_started", {"round": 1, "shortage": 0})
+    develop(state, events)
+
+
+def end_round(state: EmpireState, events: Events) -> None:
+    """E-6: open offers expire once the trade window ends; then the shortage moves."""
+    if state.offers:
+        ids: list[Json] = [o.id for o in state.offers]
+        events.add("trades_expired", {"offers": ids})
+    state.shortage += 1
+    state.round += 1
+    events.add("shortage_moved", {"round": state.round, "shortage": state.shortage,
+                                  "covered": state.row[state.shortage]})
+    state.offers, state.done, state.auctions_done = (), (), ()
+    develop(state, events)
+
+
+def develop(state: EmpireState, events: Events) -> None:
+    development_phase(state, events)
+    if state.round >= ROUNDS:  # E-16: the game ends right after the sixth development
+        state.phase = "ended"
+        events.add("game_ended", {"standings": standings(state)})
+    else:
+        state.phase = "commerce"
+
+
+def act(state: EmpireState, seat: int, action: Action, events: Events) -> Rejection | None:
+    """A seat's bid, trade or "done" (the kit checked the seat may act now)."""
+    kind = action.type
+    if kind in BID_TYPES:
+        if state.phase != "exploration":
+            return reject("action/illegal", "no auction is open")
+        return exploration.apply_bid(state, seat, kind,
+                                     action.bid if isinstance(action, Raise) else None, events)
+    if kind == "done":
+        if state.phase != "trade_window":
+            return reject("action/illegal", "the trade window opens after the last auction")
+        if state.done[seat]:
+            return reject("action/illegal", "you are already done")
+        finish_trading(state, seat, events)
+        return None
+    return exploration.apply_trade(state, seat, action, events)  # type: ignore[arg-type]
+
+
+def legal(state: EmpireState, seat: int) -> list[Json]:
+    """The seat's bids (when polled), trade answers and "done" (each a fresh dict)."""
+    if not 0 <= seat < state.n:
+        return []
+    phase = state.phase
+    if phase == "exploration":
+        bids = exploration.bid_actions(state, seat)
+        return bids + exploration.trade_responses(state, seat) if state.offers else bids
+    if phase == "trade_window":
+        own: list[Json] = [] if state.done[seat] else [{"type": "done"}]
+        return own + exploration.trade_responses(state, seat)
+    return []
 
 
 class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
@@ -44,14 +171,14 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
     rules_version = "1"
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
-    State = EmpireState
-    Options = EmpireOptions
+    State: ClassVar[type[BaseModel]] = stored.EmpireState
+    Options: ClassVar[type[BaseModel]] = EmpireOptions
     Actions = ACTION
 
     # -- setup ----------------------------------------------------------------------------
 
     def setup(self, options: dict[str, Json], n_seats: int) -> EmpireState:
-        opts = self.parse_options(options or {})
+        opts: EmpireOptions = self.parse_options(options or {})
         if isinstance(n_seats, bool) or not isinstance(n_seats, int):
             raise RuleError("n_seats must be an integer")
         if not MIN_SEATS <= n_seats <= MAX_SEATS:  # E-18: 2-6 (six selection sets)
@@ -59,7 +186,7 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
         return EmpireState(
             options=opts,
             n=n_seats,
-            holdings=(Holdings(),) * n_seats,
+            holdings=tuple(Holdings() for _ in range(n_seats)),
             nations=(None,) * n_seats,
         )
 
@@ -67,40 +194,30 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
 
     def next(self, state: EmpireState) -> Node:
         phase = state.phase
-        if phase == "setup":
-            if state.start_player is None:  # E-20: a random start player
-                return Chance(label="setup:start-player", draw="below", n=state.n)
-            if not state.row:
-                return Chance(label="setup:auction-row", draw="shuffle", n=ROW_LENGTH)
-            return Chance(label="setup:nations", draw="shuffle", n=len(NATIONS))
-        if phase == "claim":
-            claim = state.claim
-            assert claim is not None
-            if claim.assign_seats:  # E-14 cap reached
-                return Chance(label="claim:assign", draw="shuffle", n=len(claim.assign_nations))
-            return claiming.claim_node(state)
-        if phase == "commerce":
-            return commerce.commerce_node(state)
         if phase == "exploration":
             assert state.auction is not None
-            bidder = state.auction.to_act
-            others = tuple(s for s in range(state.n) if s != bidder)
-            return Turn(seats=(bidder,), open_to=others)
+            return bidding_turn(state.n, state.auction.to_act)
         if phase == "trade_window":
-            waiting = tuple(s for s in range(state.n) if not state.done[s])
-            finished = tuple(s for s in range(state.n) if state.done[s])
-            return Turn(seats=waiting, open_to=finished)
-        return Terminal()
+            return trading_turn(state.done)
+        if phase == "commerce":
+            return commerce.commerce_node(state)
+        if phase == "setup":
+            if state.start_player is None:  # E-20: a random start player
+                return construct(Chance, label=START_LABEL, draw="below", n=state.n)
+            if not state.row:
+                return construct(Chance, label=ROW_LABEL, draw="shuffle", n=ROW_LENGTH)
+            return construct(Chance, label=NATIONS_LABEL, draw="shuffle", n=len(NATIONS))
+        if phase == "claim":
+            c = state.claim
+            assert c is not None
+            if c.assign_seats:  # E-14 cap reached
+                return construct(Chance, label=ASSIGN_LABEL, draw="shuffle",
+                                 n=len(c.assign_nations))
+            return claiming.claim_node(state)
+        return TERMINAL
 
     def legal_actions(self, state: EmpireState, seat: int) -> Sequence[Json]:
-        if not 0 <= seat < state.n:
-            return []
-        if state.phase == "exploration":
-            return exploration.bid_actions(state, seat) + exploration.trade_responses(state, seat)
-        if state.phase == "trade_window":
-            own: list[Json] = [] if state.done[seat] else [{"type": "done"}]
-            return own + exploration.trade_responses(state, seat)
-        return []
+        return legal(state, seat)
 
     def default_action(self, state: EmpireState, seat: int) -> Json:
         if state.phase == "trade_window" and 0 <= seat < state.n and not state.done[seat]:
@@ -120,100 +237,36 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
 
     # -- moves (the kit checked the node, the draw's values, the slots and the seat) -----
 
-    def on_chance(self, state: EmpireState, node: Chance, values: tuple[int, ...]) -> Step:
-        if node.label == "setup:start-player":
-            start = values[0]
-            new = state.model_copy(update={"start_player": start, "auction_lead": start})
-            return new, [event(type="start_player", data={"seat": start})]
-        if node.label == "setup:auction-row":
-            new, events = claiming.deal_row(state, values)
-            if state.options.version == "beginner":  # E-22: no nations to claim
-                new, more = claiming.beginner_start(new)
-                new, more2 = self._start_game(new)
-                return new, events + more + more2
-            return new, events
-        if node.label == "setup:nations":
-            return claiming.deal_nations(state, values)
-        new, events = claiming.resolve_assignment(state, values)  # "claim:assign"
-        new, more = self._start_game(new)
-        return new, events + more
+    def on_chance(self, state: EmpireState, node: Chance, values: tuple[int, ...]
+                  ) -> Step[EmpireState]:
+        new, events = state.clone(), Events()
+        label = node.label
+        if label == START_LABEL:
+            draw_start_player(new, values[0], events)
+        elif label == ROW_LABEL:
+            deal_row(new, values, events)
+        elif label == NATIONS_LABEL:
+            claiming.deal_nations(new, values, events)
+        else:  # ASSIGN_LABEL
+            assign_nations(new, values, events)
+        return new, events.out
 
-    def on_joint(self, state: EmpireState, node: Simultaneous, move: JointAction) -> Step:
-        picks = tuple(int(move.choices[f"s{s}"]) for s in range(state.n))  # type: ignore[arg-type]
+    def on_joint(self, state: EmpireState, node: Simultaneous, move: JointAction
+                 ) -> Step[EmpireState]:
+        choices = move.choices
+        picks = tuple(int(choices[f"s{s}"]) for s in range(state.n))  # type: ignore[arg-type]
+        new, events = state.clone(), Events()
         if state.phase == "claim":
-            new, events = claiming.resolve_claim(state, picks, move.defaulted)
-            if new.claim is None:  # every seat claimed a nation
-                new, more = self._start_game(new)
-                events += more
-            return new, events
-        new, events = commerce.resolve_commerce(state, picks, move.defaulted)
-        new = new.model_copy(update={"phase": "exploration", "auctions_done": ()})
-        new, more = exploration.open_next_auction(new)
-        return new, events + more
+            claim(new, picks, move.defaulted, events)
+        else:
+            sell(new, picks, move.defaulted, events)
+        return new, events.out
 
     def on_act(self, state: EmpireState, node: Turn, seat: int, action: Action
-               ) -> Step | Rejection:
-        kind = action.type
-        if kind in BID_TYPES:
-            if state.phase != "exploration":
-                return reject("action/illegal", "no auction is open")
-            return exploration.apply_bid(
-                state, seat, kind, action if isinstance(action, Raise) else None
-            )
-        if kind == "done":
-            if state.phase != "trade_window":
-                return reject("action/illegal", "the trade window opens after the last auction")
-            if state.done[seat]:
-                return reject("action/illegal", "you are already done")
-            done = tuple(d or s == seat for s, d in enumerate(state.done))
-            new = state.model_copy(update={"done": done})
-            events = [event(type="trade_done", data={"seat": seat})]
-            if all(done):
-                new, more = self._end_round(new)
-                events += more
-            return new, events
-        return exploration.apply_trade(state, seat, action)  # type: ignore[arg-type]
-
-    # -- round structure (E-16) -----------------------------------------------------------
-
-    def _start_game(self, state: EmpireState) -> Step:
-        new = state.model_copy(update={"round": 1, "shortage": 0})
-        events = [event(type="round_started", data={"round": 1, "shortage": 0})]
-        return self._develop(new, events)
-
-    def _end_round(self, state: EmpireState) -> Step:
-        """E-6: open offers expire once the trade window ends; then the shortage moves."""
-        events: list[Event] = []
-        if state.offers:
-            ids: list[Json] = [o.id for o in state.offers]
-            events.append(event(type="trades_expired", data={"offers": ids}))
-        shortage = state.shortage + 1
-        rnd = state.round + 1
-        events.append(
-            event(
-                type="shortage_moved",
-                data={"round": rnd, "shortage": shortage, "covered": state.row[shortage]},
-            )
-        )
-        new = state.model_copy(
-            update={
-                "offers": (),
-                "done": (),
-                "shortage": shortage,
-                "round": rnd,
-                "auctions_done": (),
-            }
-        )
-        return self._develop(new, events)
-
-    def _develop(self, state: EmpireState, events: list[Event]) -> Step:
-        new, more = development_phase(state)
-        events = events + more
-        if new.round >= ROUNDS:  # E-16: the game ends right after the sixth development
-            new = new.model_copy(update={"phase": "ended"})
-            data: dict[str, Json] = {"standings": standings(new)}
-            return new, [*events, event(type="game_ended", data=data)]
-        return new.model_copy(update={"phase": "commerce"}), events
+               ) -> Step[EmpireState] | Rejection:
+        new, events = state.clone(), Events()
+        refused = act(new, seat, action, events)
+        return refused if refused is not None else (new, events.out)
 
     # -- the rest of the contract ---------------------------------------------------------
 
@@ -222,3 +275,11 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
 
     def score(self, state: EmpireState) -> Any:
         return score(state)
+
+    # -- storage --------------------------------------------------------------------------
+
+    def to_stored(self, state: EmpireState) -> BaseModel:
+        return stored.to_stored(state)
+
+    def from_stored(self, data: Any) -> EmpireState:
+        return stored.from_stored(data)

@@ -1,7 +1,10 @@
-"""A mutable scratch copy of the table used inside one transition, then frozen again.
+"""The cards of a fresh clone, changed in place during one move.
 
 Every card and gold piece moves through ``take`` (bank -> player), ``pay`` (player -> bank)
 or ``move`` (player -> player), so the bank flows are always accounted for (E-5).
+``Ledger(state)`` first gives the state its own copies of the hands and bank counts (a clone
+shares them with the state it was cloned from, ``state.py``): make one only on the clone a
+move is changing.
 """
 
 from __future__ import annotations
@@ -10,64 +13,72 @@ from shared.rules.empire.data import KINDS, SUPPLY, Kind
 from shared.rules.empire.state import EmpireState, Holdings
 
 
+def bank_left(state: EmpireState, kind: Kind) -> int | None:
+    """Cards of ``kind`` left in the bank; None = unlimited (E-5 default)."""
+    if not state.options.strict_supply:
+        return None
+    return SUPPLY[kind] - state.bank_taken.get(kind) + state.bank_returned.get(kind)
+
+
 class Ledger:
+    __slots__ = ("hands", "returned", "state", "strict", "taken")
+
     def __init__(self, state: EmpireState) -> None:
+        self.state = state
         self.strict = state.options.strict_supply
-        self.hands: list[dict[str, int]] = [h.as_dict() for h in state.holdings]
-        self.taken = state.bank_taken.as_dict()
-        self.returned = state.bank_returned.as_dict()
+        self.hands: tuple[Holdings, ...] = tuple([h.copy() for h in state.holdings])
+        self.taken = state.bank_taken.copy()
+        self.returned = state.bank_returned.copy()
+        state.holdings, state.bank_taken, state.bank_returned = (
+            self.hands, self.taken, self.returned)
 
     # -- the bank -------------------------------------------------------------------------
 
     def bank(self, kind: Kind) -> int | None:
         """Cards of ``kind`` left in the bank; None = unlimited (E-5 default)."""
-        if not self.strict:
-            return None
-        return SUPPLY[kind] - self.taken[kind] + self.returned[kind]
+        return bank_left(self.state, kind)
 
     def draw(self, kind: Kind, amount: int) -> int:
         """Take up to ``amount`` out of the bank (not into a hand); returns what was taken.
 
         E-5 strict supply: an empty bank gives what it has (possibly nothing).
         """
-        left = self.bank(kind)
-        got = amount if left is None else max(0, min(amount, left))
-        self.taken[kind] += got
-        return got
+        taken = self.taken
+        if self.strict:
+            left = SUPPLY[kind] - getattr(taken, kind) + getattr(self.returned, kind)
+            amount = max(0, min(amount, left))
+        setattr(taken, kind, getattr(taken, kind) + amount)
+        return amount
 
     def take(self, seat: int, kind: Kind, amount: int) -> int:
         got = self.draw(kind, amount)
-        self.hands[seat][kind] += got
+        hand = self.hands[seat]
+        setattr(hand, kind, getattr(hand, kind) + got)
         return got
 
     def take_all(self, seat: int, bundle: Holdings) -> Holdings:
-        return Holdings(**{k: self.take(seat, k, bundle.get(k)) for k in KINDS})
+        return Holdings(*(self.take(seat, k, bundle.get(k)) for k in KINDS))
 
     def give_back(self, kind: Kind, amount: int) -> None:
         """Return cards that are on the table but in no hand (claim stacks) to the bank."""
-        self.returned[kind] += amount
+        self.returned.add(kind, amount)
 
     def pay(self, seat: int, kind: Kind, amount: int) -> None:
-        assert 0 <= amount <= self.hands[seat][kind], (seat, kind, amount)
-        self.hands[seat][kind] -= amount
-        self.returned[kind] += amount
+        hand, returned = self.hands[seat], self.returned
+        held = getattr(hand, kind)
+        assert 0 <= amount <= held, (seat, kind, amount)
+        setattr(hand, kind, held - amount)
+        setattr(returned, kind, getattr(returned, kind) + amount)
 
     # -- players --------------------------------------------------------------------------
 
     def move(self, src: int, dst: int, bundle: Holdings) -> None:
+        give, get = self.hands[src], self.hands[dst]
         for k in KINDS:
             amount = bundle.get(k)
-            assert amount <= self.hands[src][k], (src, k, amount)
-            self.hands[src][k] -= amount
-            self.hands[dst][k] += amount
+            assert amount <= give.get(k), (src, k, amount)
+            give.add(k, -amount)
+            get.add(k, amount)
 
     def hand(self, seat: int) -> Holdings:
-        return Holdings(**self.hands[seat])
-
-    def freeze(self) -> dict[str, object]:
-        """The ``model_copy`` update for the state."""
-        return {
-            "holdings": tuple(Holdings(**h) for h in self.hands),
-            "bank_taken": Holdings(**self.taken),
-            "bank_returned": Holdings(**self.returned),
-        }
+        return self.hands[seat].copy()

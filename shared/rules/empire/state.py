@@ -1,15 +1,29 @@
-"""Frozen state models for Empire. Tuples, not lists; update with ``model_copy``."""
+"""The state of Empire: plain slotted objects, cloned then changed inside ``apply``.
+
+A state the engine hands out (``setup``, a transition's state, ``decode``) is never changed
+afterwards: each move hook clones it (``EmpireState.clone``) and the rule modules change only
+that clone, in place (OpenSpiel's ``child``: clone, then apply). So a caller may keep any
+state it was given.
+
+The clone copies the open auction (bids change it on nearly every move) and shares the rest:
+ints, tuples, ``Offer`` and ``ClaimState`` (never changed once made: a move makes new ones),
+and the cards (``holdings``, ``bank_taken``, ``bank_returned``). Cards change only through a
+``ledger.Ledger``, which first gives the clone its own copies of them. ``options`` is the
+frozen pydantic model of the variant flags, parsed once by ``setup`` and shared by every
+clone. The stored JSON form (``GAME.encode``/``decode``) is defined by ``stored.py``.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from dataclasses import dataclass, field
+from typing import Annotated, Literal, TypeAlias
 
 from pydantic import Field
 
 from shared.rules._kit.model import Frozen
 from shared.rules.empire.data import KINDS, Kind, Resource
 
-Count = Annotated[int, Field(ge=0)]
+Phase: TypeAlias = Literal["setup", "claim", "commerce", "exploration", "trade_window", "ended"]
 
 
 class EmpireOptions(Frozen):
@@ -50,25 +64,34 @@ class EmpireOptions(Frozen):
     )
 
 
-class Holdings(Frozen):
-    """A count of each card kind: a player's empire, or one side of a trade (E-7).
+@dataclass(slots=True)
+class Holdings:
+    """A count of each card kind: a player's empire, one side of a trade (E-7), a claim
+    stack or the bank's flows. Gold is an integer (E-4): the bank makes change freely."""
 
-    Gold is an integer (E-4): the bank makes change freely.
-    """
-
-    goods: Count = 0
-    populations: Count = 0
-    colonies: Count = 0
-    bonds: Count = 0
-    supporters: Count = 0
-    revolts: Count = 0
-    gold: Count = 0
+    goods: int = 0
+    populations: int = 0
+    colonies: int = 0
+    bonds: int = 0
+    supporters: int = 0
+    revolts: int = 0
+    gold: int = 0
 
     def get(self, kind: Kind) -> int:
         return int(getattr(self, kind))
 
+    def add(self, kind: Kind, amount: int) -> None:
+        """In place: ``amount`` more of ``kind`` (fewer when negative)."""
+        setattr(self, kind, getattr(self, kind) + amount)
+
+    def copy(self) -> Holdings:
+        return Holdings(self.goods, self.populations, self.colonies, self.bonds,
+                        self.supporters, self.revolts, self.gold)
+
     def as_dict(self) -> dict[str, int]:
-        return {k: self.get(k) for k in KINDS}
+        return {"goods": self.goods, "populations": self.populations,
+                "colonies": self.colonies, "bonds": self.bonds, "supporters": self.supporters,
+                "revolts": self.revolts, "gold": self.gold}
 
     def nonzero(self) -> dict[str, int]:
         return {k: v for k, v in self.as_dict().items() if v}
@@ -77,17 +100,18 @@ class Holdings(Frozen):
         return all(self.get(k) >= other.get(k) for k in KINDS)
 
     def plus(self, other: Holdings) -> Holdings:
-        return Holdings(**{k: self.get(k) + other.get(k) for k in KINDS})
+        return Holdings(*(self.get(k) + other.get(k) for k in KINDS))
 
     def minus(self, other: Holdings) -> Holdings:
-        return Holdings(**{k: self.get(k) - other.get(k) for k in KINDS})
+        return Holdings(*(self.get(k) - other.get(k) for k in KINDS))
 
     def is_empty(self) -> bool:
         return not any(self.get(k) for k in KINDS)
 
 
-class ClaimState(Frozen):
-    """Nation claiming (standard version, RULEBOOK §9)."""
+@dataclass(slots=True)
+class ClaimState:
+    """Nation claiming (standard version, RULEBOOK §9). Never changed once made."""
 
     market: tuple[int, ...]  # nation numbers dealt to the market, in deal order
     stacks: tuple[Holdings, ...]  # support stacked below each market nation (same order)
@@ -99,20 +123,27 @@ class ClaimState(Frozen):
     assign_nations: tuple[int, ...] = ()
 
 
-class Auction(Frozen):
-    """The open auction on one row card, polled per E-1."""
+@dataclass(slots=True)
+class Auction:
+    """The open auction on one row card, polled per E-1 (changed in place by bids)."""
 
     card: int  # index in the auction row
     resource: Resource
-    bids: tuple[int, ...]  # per seat; a withdrawn seat's bid is back in its hand (E-3)
-    withdrawn: tuple[bool, ...]
+    bids: list[int]  # per seat; a withdrawn seat's bid is back in its hand (E-3)
+    withdrawn: list[bool]
     to_act: int
     opener: int  # the first seat polled in this auction
     passes: int = 0  # consecutive passes since the last raise or withdraw
 
+    def clone(self) -> Auction:
+        return Auction(self.card, self.resource, self.bids[:], self.withdrawn[:], self.to_act,
+                       self.opener, self.passes)
 
-class Offer(Frozen):
-    """An open trade offer (E-6, E-7): ``seat`` gives ``give`` to ``to`` for ``get``."""
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """An open trade offer (E-6, E-7): ``seat`` gives ``give`` to ``to`` for ``get``.
+    Never changed once made (its holdings neither)."""
 
     id: int
     seat: int
@@ -121,10 +152,8 @@ class Offer(Frozen):
     get: Holdings
 
 
-Phase = Literal["setup", "claim", "commerce", "exploration", "trade_window", "ended"]
-
-
-class EmpireState(Frozen):
+@dataclass(slots=True)
+class EmpireState:
     options: EmpireOptions
     n: int
     phase: Phase = "setup"
@@ -146,5 +175,18 @@ class EmpireState(Frozen):
     last_commerce: tuple[int, ...] = ()  # goods sold per seat in the last commerce
     last_price: int | None = None
     # E-5 bank accounting: cumulative cards taken from and returned to the bank.
-    bank_taken: Holdings = Holdings()
-    bank_returned: Holdings = Holdings()
+    bank_taken: Holdings = field(default_factory=Holdings)
+    bank_returned: Holdings = field(default_factory=Holdings)
+
+    def clone(self) -> EmpireState:
+        """A copy to change: its own auction; the cards are shared until a ``Ledger`` gives
+        it its own (see the module's docstring)."""
+        a = self.auction
+        return EmpireState(
+            self.options, self.n, self.phase, self.round, self.start_player, self.row,
+            self.shortage, self.nations, self.holdings, self.claim,
+            None if a is None else Auction(a.card, a.resource, a.bids[:], a.withdrawn[:],
+                                           a.to_act, a.opener, a.passes),
+            self.auctions_done, self.auction_lead, self.auction_count, self.offers,
+            self.next_offer_id, self.done, self.developments, self.last_commerce,
+            self.last_price, self.bank_taken, self.bank_returned)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -86,7 +87,7 @@ class Driver:
     def with_holdings(self, state: EmpireState, seat: int, **counts: int) -> EmpireState:
         holdings = list(state.holdings)
         holdings[seat] = Holdings(**counts)
-        return state.model_copy(update={"holdings": tuple(holdings)})
+        return replace(state, holdings=tuple(holdings))
 
     def at_commerce(
         self, holdings: Sequence[dict[str, int]], version: str = "beginner", **kw: Any

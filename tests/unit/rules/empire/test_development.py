@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from shared.rules.api import Simultaneous
@@ -51,7 +53,7 @@ def test_rulebook_laura_development_example_er2_er3_e9(drv) -> None:
 
 
 def develop(nation: int | None, **counts: int) -> tuple[dict[str, object], Holdings]:
-    state = GAME.setup({}, 2).model_copy(update={"holdings": (Holdings(**counts), Holdings())})
+    state = replace(GAME.setup({}, 2), holdings=(Holdings(**counts), Holdings()))
     ledger = Ledger(state)
     report = develop_seat(ledger, 0, NATIONS[nation] if nation is not None else None)
     return report, ledger.hand(0)

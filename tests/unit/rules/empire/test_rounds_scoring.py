@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from shared.rules._kit.playout import play
 from shared.rules.api import Terminal
 from shared.rules.empire import GAME
 from shared.rules.empire.data import SUPPLY
-from shared.rules.empire.ledger import Ledger
+from shared.rules.empire.ledger import bank_left
 from shared.rules.empire.state import EmpireState, Holdings
 
 pytestmark = pytest.mark.unit
@@ -35,7 +37,7 @@ def test_e16_five_full_rounds_then_a_sixth_development(version: str) -> None:
 
 def ended(holdings: list[Holdings]) -> EmpireState:
     state = GAME.setup({"version": "beginner"}, len(holdings))
-    return state.model_copy(update={"holdings": tuple(holdings), "phase": "ended", "round": 6})
+    return replace(state, holdings=tuple(holdings), phase="ended", round=6)
 
 
 def test_rulebook_joe_darryl_jay_ending_e19(drv) -> None:
@@ -92,7 +94,7 @@ def with_bank_left(state: EmpireState, **left: int) -> EmpireState:
     returned = state.bank_returned.as_dict()
     for kind, n in left.items():
         taken[kind] = SUPPLY[kind] + returned[kind] - n
-    return state.model_copy(update={"bank_taken": Holdings(**taken)})
+    return replace(state, bank_taken=Holdings(**taken))
 
 
 def test_e5_strict_supply_limits_what_the_bank_gives(drv) -> None:
@@ -113,12 +115,12 @@ def test_e5_strict_supply_skips_an_auction_the_bank_cannot_fill(drv) -> None:
     state, events = drv.joint(state, [0, 0])
     assert drv.of(events, "auction_skipped") == [{"card": 1, "resource": "goods"}]
     assert state.auction.card == 2 and state.auction.resource == "populations"
-    assert Ledger(state).bank("goods") == 0
+    assert bank_left(state, "goods") == 0
 
 
 def test_e5_unlimited_supply_by_default(drv) -> None:
     state = drv.at_commerce([dict(), dict()])
-    assert Ledger(state).bank("revolts") is None
+    assert bank_left(state, "revolts") is None
     state = with_bank_left(state, goods=0)
     state, events = drv.joint(state, [0, 0])
     assert drv.of(events, "auction_skipped") == [] and state.auction.card == 1

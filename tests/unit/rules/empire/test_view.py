@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -41,8 +42,8 @@ def test_e8_the_sealed_slot_is_shown_to_its_own_seat_only(drv) -> None:
 def mutate(state: EmpireState, seat: int) -> EmpireState:
     holdings = list(state.holdings)
     h = holdings[seat]
-    holdings[seat] = h.model_copy(update={"goods": h.goods + 3, "revolts": h.revolts + 2})
-    return state.model_copy(update={"holdings": tuple(holdings)})
+    holdings[seat] = replace(h, goods=h.goods + 3, revolts=h.revolts + 2)
+    return replace(state, holdings=tuple(holdings))
 
 
 @pytest.mark.parametrize("version", ["beginner", "standard"])
