@@ -1,4 +1,5 @@
-"""Empire geometry and ability look-ups shared by every phase (pure helpers)."""
+"""Empire geometry and ability look-ups shared by every phase; the changes of an empire
+(``set_location`` and below) are made in place on a state's clone."""
 
 from __future__ import annotations
 
@@ -111,40 +112,42 @@ def pay_options(res: Res, cost: int) -> list[int]:
     return [k for k in range(0, min(cost, res.coin) + 1) if res.hammer >= cost - k]
 
 
-def set_location(player: Player, pos: int, loc: Location) -> Player:
+def set_location(player: Player, pos: int, loc: Location) -> None:
+    """In place: ``loc`` at ``pos`` (a new empire tuple; locations are never changed)."""
     empire = list(player.empire)
     empire[pos] = loc
-    return player.model_copy(update={"empire": tuple(empire)})
+    player.empire = tuple(empire)
 
 
-def swap_positions(player: Player, a: int, b: int) -> Player:
-    """Swap two locations; innovations travel with them (rulebook, EEND-14)."""
+def swap_positions(player: Player, a: int, b: int) -> None:
+    """In place: swap two locations; innovations travel with them (rulebook, EEND-14)."""
     empire = list(player.empire)
     empire[a], empire[b] = empire[b], empire[a]
-    return player.model_copy(update={"empire": tuple(empire)})
+    player.empire = tuple(empire)
 
 
-def set_exhausted(player: Player, card: str, exhausted: bool) -> Player:
+def set_exhausted(player: Player, card: str, exhausted: bool) -> None:
+    """In place: the exhaust marker of innovation ``card`` set or removed."""
     pos = position_of_ref(player.empire, card)
     if pos is None:
-        return player
+        return
     loc = player.empire[pos]
     innovations = tuple(
-        inn.model_copy(update={"exhausted": exhausted}) if inn.card == card else inn
-        for inn in loc.innovations
+        Innovation(inn.card, exhausted) if inn.card == card else inn for inn in loc.innovations
     )
-    return set_location(player, pos, loc.model_copy(update={"innovations": innovations}))
+    set_location(player, pos, Location(loc.tile, loc.healthy, innovations))
 
 
-def refresh_positions(player: Player, positions: tuple[int, ...]) -> tuple[Player, list[str]]:
-    """Remove every exhaust marker under the given positions; returns the refreshed cards."""
+def refresh_positions(player: Player, positions: tuple[int, ...]) -> list[str]:
+    """In place: remove every exhaust marker under the given positions; returns the
+    refreshed cards."""
     done: list[str] = []
     for q in positions:
         for inn in player.empire[q].innovations:
             if inn.exhausted:
-                player = set_exhausted(player, inn.card, False)
+                set_exhausted(player, inn.card, False)
                 done.append(inn.card)
-    return player, done
+    return done
 
 
 def all_cards(player: Player) -> list[str]:

@@ -23,10 +23,11 @@ GAMES = [g for g in registry.names()]
 PACKAGE = {g: Path(registry._MODULES[g].replace(".", "/")) for g in GAMES}
 _ROOT = Path(__file__).resolve().parents[3]
 
-# How the engines name their events: Event(type="x"), public("x", ...), private("x", ...),
-# _score_event(state, seat, "x", ...); Empire The Card Game's set-taking spells are named by
-# the spell (public(spell.kind, ...)): berserker and mass_sabotage.
-_EVENT_RE = re.compile(r'(?:type=|(?:public|private)\(\s*|_score_event\([^"]*)"([a-z_]+)"')
+# How the engines name their events: Event(type="x"), events.add("x", ...), public("x", ...),
+# private("x", ...), _score_event(state, seat, "x", ...); Empire The Card Game's set-taking
+# spells are named by the spell (public(spell.kind, ...)): berserker and mass_sabotage.
+_EVENT_RE = re.compile(
+    r'(?:type=|(?:events\.add|public|private)\(\s*|_score_event\([^"]*)"([a-z_]+)"')
 _DYNAMIC = {"empire-cards": {"berserker", "mass_sabotage"}}
 
 
