@@ -10,10 +10,11 @@ cross-slot constraint to resolve. ``resolve`` changes the state in place (a clon
 
 from __future__ import annotations
 
-from shared.rules._kit.model import Events, construct
+from shared.rules._kit.model import Events
 from shared.rules.api import JointAction, Json, SealedSlot, Simultaneous
 from shared.rules.empires_end import board
 from shared.rules.empires_end.actions import CONFLICT_BID
+from shared.rules.empires_end.build import build
 from shared.rules.empires_end.data import CONFLICT, RESOURCES, TILE, ConflictCard, Reward
 from shared.rules.empires_end.state import Player, State
 
@@ -35,7 +36,7 @@ def node(state: State) -> Simultaneous:
             {"axes": a, "coins": c} for a in range(p.res.axe + 1) for c in range(p.res.coin + 1)
         )
         slots.append(
-            construct(
+            build(
                 SealedSlot,
                 seat=seat,
                 key=slot_key(seat),
@@ -44,7 +45,7 @@ def node(state: State) -> Simultaneous:
                 context={"card": state.conflict_card, "base_strength": board.base_strength(p)},
             )
         )
-    return construct(Simultaneous, round_id=round_id(state), slots=tuple(slots))
+    return build(Simultaneous, round_id=round_id(state), slots=tuple(slots))
 
 
 def check(slot: SealedSlot, choice: Json) -> bool:

@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from shared.rules._kit.base import GameBase, Step
-from shared.rules._kit.model import Events, construct
+from shared.rules._kit.model import Events
 from shared.rules.api import (
     Chance,
     JointAction,
@@ -42,6 +42,7 @@ from shared.rules.api import (
 )
 from shared.rules.empires_end import conflict, disaster, economy, industry, stored
 from shared.rules.empires_end.actions import ACTION, Action, ChooseOrder
+from shared.rules.empires_end.build import build
 from shared.rules.empires_end.data import (
     CARD_IDS,
     CONFLICT_IDS,
@@ -168,18 +169,18 @@ def node(state: GameState) -> Node:
     if index < 0:
         label, draw, secret = _SETUP_CHANCES[state.setup_step]
         n = _SETUP_N.get(state.setup_step, state.n)
-        return construct(Chance, label=label, draw=draw, n=n, secret=secret)
+        return build(Chance, label=label, draw=draw, n=n, secret=secret)
     if index >= len(state.track):
         return TERMINAL
     if needs_reshuffle(state):  # EEND-19
-        return construct(Chance, label=f"deck:disaster:shuffle:{state.reshuffles + 1}",
+        return build(Chance, label=f"deck:disaster:shuffle:{state.reshuffles + 1}",
                          draw="shuffle", n=len(state.discard), secret=True)
     phase = state.track[index]
     if phase in DISASTER_PHASES:
-        return construct(Turn, seats=(disaster.awaited(state),))
+        return build(Turn, seats=(disaster.awaited(state),))
     if phase == "conflict":
         return conflict.node(state)
-    return construct(Turn, seats=tuple([s for s, w in enumerate(state.work)
+    return build(Turn, seats=tuple([s for s, w in enumerate(state.work)
                                         if w.stage != "done"]))
 
 

@@ -16,10 +16,11 @@ from typing import Any, get_args
 
 from shared.fairness.draws import draw
 from shared.rules._kit.fast import FastMove, FastPlayout, OnStep, random_player, shuffle_drawer
-from shared.rules._kit.model import Events, construct
+from shared.rules._kit.model import Events
 from shared.rules.api import Chance, JointAction, Json, Simultaneous
 from shared.rules.empires_end import GAME
 from shared.rules.empires_end.actions import Action
+from shared.rules.empires_end.build import build
 from shared.rules.empires_end.engine import act, awaited, chance, joint, legal, node
 from shared.rules.empires_end.state import State
 
@@ -55,7 +56,7 @@ def playout(state: State, rng: random.Random, key: bytes, max_steps: int = 100_0
             actions = legal(state, seat)
             action: dict[str, Any] = actions[below(len(actions))]  # type: ignore[assignment]
             move = ("act", seat, action)
-            act(state, seat, construct(_MODELS[action["type"]], **action), _QUIET)
+            act(state, seat, build(_MODELS[action["type"]], **action), _QUIET)
         elif state.phase_index >= n_track:
             out.finished = True
             break
@@ -73,7 +74,7 @@ def playout(state: State, rng: random.Random, key: bytes, max_steps: int = 100_0
                     allowed = slot.allowed or ()
                     choices[slot.key] = allowed[below(len(allowed))]
                 move = ("joint", nd.round_id, choices)
-                joint(state, nd, construct(JointAction, round_id=nd.round_id, choices=choices),
+                joint(state, nd, build(JointAction, round_id=nd.round_id, choices=choices),
                       _QUIET)
         out.steps += 1
         if on_step is not None:

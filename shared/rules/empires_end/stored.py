@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from shared.rules._kit.model import Frozen, construct
+from shared.rules._kit.model import Frozen
 from shared.rules.empires_end import state as st
+from shared.rules.empires_end.build import build
 from shared.rules.empires_end.state import Options, Stage, SubPhase
 
 
@@ -108,41 +109,41 @@ class State(Frozen):
 
 
 def _res(r: st.Res) -> Res:
-    return construct(Res, wheat=r.wheat, hammer=r.hammer, axe=r.axe, coin=r.coin)
+    return build(Res, wheat=r.wheat, hammer=r.hammer, axe=r.axe, coin=r.coin)
 
 
 def _location(loc: st.Location) -> Location:
-    return construct(Location, tile=loc.tile, healthy=loc.healthy, innovations=tuple(
-        construct(Innovation, card=i.card, exhausted=i.exhausted) for i in loc.innovations))
+    return build(Location, tile=loc.tile, healthy=loc.healthy, innovations=tuple(
+        build(Innovation, card=i.card, exhausted=i.exhausted) for i in loc.innovations))
 
 
 def _player(p: st.Player) -> Player:
-    return construct(Player, res=_res(p.res), vp=p.vp,
+    return build(Player, res=_res(p.res), vp=p.vp,
                      empire=tuple(_location(loc) for loc in p.empire), hand=p.hand)
 
 
 def _disaster(dp: st.DisasterPhase) -> DisasterPhase:
     r = dp.resolution
-    return construct(
+    return build(
         DisasterPhase,
-        slots=tuple(construct(DisasterSlot, card=s.card, pool=_res(s.pool), closed=s.closed)
+        slots=tuple(build(DisasterSlot, card=s.card, pool=_res(s.pool), closed=s.closed)
                     for s in dp.slots),
         bidder=dp.bidder, addressed=dp.addressed,
-        resolution=None if r is None else construct(
+        resolution=None if r is None else build(
             Resolution, seat=r.seat, card=r.card, target=r.target, stage=r.stage,
             choices=r.choices))
 
 
 def _work(w: st.SeatWork) -> SeatWork:
-    return construct(
+    return build(
         SeatWork, stage=w.stage, todo=w.todo,
-        conv=tuple(construct(ConvLeft, source=c.source, left=c.left) for c in w.conv),
+        conv=tuple(build(ConvLeft, source=c.source, left=c.left) for c in w.conv),
         repeats=w.repeats, acts=w.acts, repaired=w.repaired, used=w.used,
         discarded=w.discarded)
 
 
 def to_stored(s: st.State) -> State:
-    return construct(
+    return build(
         State, n=s.n, options=s.options, track=s.track, setup_step=s.setup_step,
         phase_index=s.phase_index, order=s.order, first=s.first,
         players=tuple(_player(p) for p in s.players), deck=s.deck, discard=s.discard,
