@@ -199,16 +199,22 @@ def awaited(state: GameState) -> tuple[int, ...]:
 
 def legal(state: GameState, seat: int) -> list[Json]:
     """``Game.legal_actions``: every legal action of ``seat`` (none when not awaited)."""
-    if seat not in awaited(state):
+    index = state.phase_index
+    if index < 0 or index >= len(state.track) or needs_reshuffle(state):
         return []
-    if state.phase in DISASTER_PHASES:
-        return disaster.legal(state, seat)
+    phase = state.track[index]
+    if phase in DISASTER_PHASES:
+        return disaster.legal(state, seat) if seat == disaster.awaited(state) else []
+    if phase == "conflict" or not 0 <= seat < len(state.work):
+        return []
     stage = state.work[seat].stage
     if stage == "choose":
         return [dict(a) for a in _CHOOSE_ORDER]  # type: ignore[arg-type]
     if stage == "economy":
         return economy.legal(state, seat)
-    return industry.legal(state, seat)
+    if stage == "industry":
+        return industry.legal(state, seat)
+    return []  # done
 
 
 # --- moves (in place, on a clone) -------------------------------------------------------

@@ -11,6 +11,8 @@ on who finished first. The steps change the state in place (a clone, see ``state
 
 from __future__ import annotations
 
+import functools
+
 from shared.rules._kit.model import Events
 from shared.rules.api import Json
 from shared.rules.empires_end import board
@@ -62,13 +64,11 @@ def legal(state: State, seat: int) -> list[Json]:
     emp = p.empire
     out: list[Json] = []
     if w.acts < 2:
-        cands = board.placement_candidates(emp)
+        tiles = [emp[q].tile for q in board.placement_candidates(emp)]
         discount = 1 if discount_sources(p, w) else 0
         for card in p.hand:
             for k in board.pay_options(p.res, max(0, CARD[card].cost - discount)):
-                out.extend(
-                    {"type": "build", "card": card, "tile": emp[q].tile, "coins": k} for q in cands
-                )
+                out += [{"type": "build", "card": card, "tile": t, "coins": k} for t in tiles]
             out.append({"type": "sell", "card": card})
     if not w.repaired:  # EEND-13: one repair per phase
         for pos, loc in enumerate(emp):
@@ -79,11 +79,8 @@ def legal(state: State, seat: int) -> list[Json]:
         if ref in w.used:
             continue
         if ab.kind == "swap":  # EEND-14: any two, healthy or destroyed
-            out.extend(
-                {"type": "swap", "source": ref, "a": emp[a].tile, "b": emp[b].tile}
-                for a in range(len(emp))
-                for b in range(a + 1, len(emp))
-            )
+            out += [{"type": "swap", "source": ref, "a": emp[a].tile, "b": emp[b].tile}
+                    for a, b in _pairs(len(emp))]
         elif ab.kind == "move_innovation":  # EEND-14: normal placement rules at the target
             for q, loc in enumerate(emp):
                 for inn in loc.innovations:
@@ -100,6 +97,12 @@ def legal(state: State, seat: int) -> list[Json]:
         out.append({"type": "discard_hand"})
     out.append({"type": "end_industry"})
     return out
+
+
+@functools.cache
+def _pairs(n: int) -> tuple[tuple[int, int], ...]:
+    """Every two positions ``a < b`` of an empire of ``n`` locations, in order."""
+    return tuple((a, b) for a in range(n) for b in range(a + 1, n))
 
 
 def default(state: State, seat: int) -> Json:
