@@ -69,8 +69,6 @@ _SETUP_CHANCES: tuple[tuple[str, str, bool], ...] = (
 
 TERMINAL = Terminal()
 _SETUP_N = {0: len(TILE_IDS), 2: len(CARD_IDS), 3: len(CONFLICT_IDS)}
-_CHOOSE_ORDER: tuple[Json, ...] = tuple(
-    {"type": "choose_order", "first": f} for f in ("economy", "industry"))
 
 
 class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
@@ -174,14 +172,14 @@ def node(state: GameState) -> Node:
         return TERMINAL
     if needs_reshuffle(state):  # EEND-19
         return build(Chance, label=f"deck:disaster:shuffle:{state.reshuffles + 1}",
-                         draw="shuffle", n=len(state.discard), secret=True)
+                     draw="shuffle", n=len(state.discard), secret=True)
     phase = state.track[index]
     if phase in DISASTER_PHASES:
         return build(Turn, seats=(disaster.awaited(state),))
     if phase == "conflict":
         return conflict.node(state)
     return build(Turn, seats=tuple([s for s, w in enumerate(state.work)
-                                        if w.stage != "done"]))
+                                    if w.stage != "done"]))
 
 
 def awaited(state: GameState) -> tuple[int, ...]:
@@ -209,7 +207,7 @@ def legal(state: GameState, seat: int) -> list[Json]:
         return []
     stage = state.work[seat].stage
     if stage == "choose":
-        return [dict(a) for a in _CHOOSE_ORDER]  # type: ignore[arg-type]
+        return [{"type": "choose_order", "first": f} for f in ("economy", "industry")]
     if stage == "economy":
         return economy.legal(state, seat)
     if stage == "industry":

@@ -119,7 +119,7 @@ def _location(loc: st.Location) -> Location:
 
 def _player(p: st.Player) -> Player:
     return build(Player, res=_res(p.res), vp=p.vp,
-                     empire=tuple(_location(loc) for loc in p.empire), hand=p.hand)
+                 empire=tuple(_location(loc) for loc in p.empire), hand=p.hand)
 
 
 def _disaster(dp: st.DisasterPhase) -> DisasterPhase:
