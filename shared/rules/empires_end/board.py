@@ -29,37 +29,21 @@ def position_of_ref(empire: tuple[Location, ...], ref: str) -> int | None:
     return None
 
 
-Active = tuple[tuple[int, str, Ability], ...]
-# id(empire) -> (that empire, its active abilities by phase): an empire tuple and its
-# locations never change, so what it holds is looked up once (the empire is kept in the
-# entry, so its id is not reused while the entry lives); cleared when it grows large
-_ACTIVE: dict[int, tuple[tuple[Location, ...], dict[str, Active]]] = {}
-_ACTIVE_MAX = 4096
-
-
-def _by_phase(empire: tuple[Location, ...]) -> dict[str, Active]:
-    found: dict[str, list[tuple[int, str, Ability]]] = {}
-    for pos, loc in enumerate(empire):
+def active(player: Player, phase: Phase) -> list[tuple[int, str, Ability]]:
+    """(position, ref, ability) of every usable ability of ``phase``: a location's own ability
+    and its innovations, only while the location is healthy; left to right."""
+    out = []
+    for pos, loc in enumerate(player.empire):
         if not loc.healthy:
             continue
         own = TILE[loc.tile].ability
-        found.setdefault(own.phase, []).append((pos, loc.tile, own))
+        if own.phase == phase:
+            out.append((pos, loc.tile, own))
         for inn in loc.innovations:
             ab = ability(inn.card)
-            found.setdefault(ab.phase, []).append((pos, inn.card, ab))
-    return {phase: tuple(items) for phase, items in found.items()}
-
-
-def active(player: Player, phase: Phase) -> Active:
-    """(position, ref, ability) of every usable ability of ``phase``: a location's own ability
-    and its innovations, only while the location is healthy; left to right."""
-    empire = player.empire
-    hit = _ACTIVE.get(id(empire))
-    if hit is None or hit[0] is not empire:
-        if len(_ACTIVE) >= _ACTIVE_MAX:
-            _ACTIVE.clear()
-        hit = _ACTIVE[id(empire)] = (empire, _by_phase(empire))
-    return hit[1].get(phase, ())
+            if ab.phase == phase:
+                out.append((pos, inn.card, ab))
+    return out
 
 
 def find_active(player: Player, ref: str, phase: Phase) -> tuple[int, Ability] | None:
