@@ -133,11 +133,13 @@ def hidden_variant(name: str, state: Any, seat: int) -> Any | None:
         hands = [list(p.hand) for p in state.players]
         deck = list(state.deck)
         _swap_card(hands, deck, seat)
-        players = []
-        for s, (p, h) in enumerate(zip(state.players, hands, strict=True)):
-            res = p.res.plus("axe", 3) if s != seat else p.res
-            players.append(p.model_copy(update={"hand": tuple(h), "res": res}))
-        return state.model_copy(update={"players": tuple(players), "deck": tuple(deck)})
+        other = state.clone()
+        for s, (p, h) in enumerate(zip(other.players, hands, strict=True)):
+            p.hand = tuple(h)
+            if s != seat:
+                p.res.axe += 3
+        other.deck = tuple(deck)
+        return other
     if name == "empire-engine":
         if state.phase == "over" or not state.options.hidden_score_piles:
             return None

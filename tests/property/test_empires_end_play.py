@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from shared.rules._kit.playout import default_actor, default_chooser, play
 from shared.rules.api import Act, Move, Rejection, Simultaneous, Turn
 from shared.rules.empires_end import GAME
 from shared.rules.empires_end.data import CARD_IDS, CONFLICT_IDS, RESOURCES, TILE_IDS
-from shared.rules.empires_end.scenario import cards_everywhere
+from shared.rules.empires_end.scenario import cards_everywhere, with_player
 from shared.rules.empires_end.state import State
 
 pytestmark = pytest.mark.property
@@ -47,12 +48,12 @@ def secrecy(state: State) -> None:
         assert json.loads(json.dumps(view)) == view
     for seat in range(state.n):
         p = state.players[seat]
-        res = p.res.model_copy(update={"wheat": p.res.wheat + 7, "coin": p.res.coin + 3})
+        res = replace(p.res, wheat=p.res.wheat + 7, coin=p.res.coin + 3)
         swap = min(len(p.hand), len(state.deck))
         hand = (*state.deck[:swap], *p.hand[swap:])
         deck = (*reversed(state.deck[swap:]), *p.hand[:swap])
-        other = state.with_player(seat, p.model_copy(update={"res": res, "hand": hand}))
-        other = other.model_copy(update={"deck": deck})
+        other = with_player(state, seat, replace(p, res=res, hand=hand))
+        other = replace(other, deck=deck)
         for viewer, view in views.items():
             if viewer != seat:
                 assert GAME.view(other, viewer) == view, (seat, viewer)

@@ -116,15 +116,13 @@ def hidden_nyc(s: Any, seat: int | None, rng: random.Random) -> Any:
 
 def hidden_end(s: Any, seat: int | None, rng: random.Random) -> Any:
     """empires-end: others' stashes and hands."""
-    players = list(s.players)
+    new = s.clone()
     for o in _others(s.n, seat):
-        p = players[o]
-        res = p.res.model_copy(
-            update={k: getattr(p.res, k) + rng.randrange(1, 3) for k in type(p.res).model_fields}
-        )
-        hand = tuple(reversed(p.hand)) if len(p.hand) > 1 else p.hand
-        players[o] = p.model_copy(update={"res": res, "hand": hand})
-    return _changed(s.model_copy(update={"players": tuple(players)}), s)
+        p = new.players[o]
+        for k in ("wheat", "hammer", "axe", "coin"):
+            p.res.gain(k, rng.randrange(1, 3))
+        p.hand = tuple(reversed(p.hand)) if len(p.hand) > 1 else p.hand
+    return _changed(new, s)
 
 
 def hidden_engine(s: Any, seat: int | None, rng: random.Random) -> Any:
@@ -173,15 +171,10 @@ def deck_nyc(s: Any, seat: int | None, rng: random.Random) -> Any:
 
 
 def deck_end(s: Any, seat: int | None, rng: random.Random) -> Any:
-    return _changed(
-        s.model_copy(
-            update={
-                "deck": _shuffled(s.deck, rng),
-                "conflict_deck": _shuffled(s.conflict_deck, rng),
-            }
-        ),
-        s,
-    )
+    new = s.clone()
+    new.deck = _shuffled(s.deck, rng)
+    new.conflict_deck = _shuffled(s.conflict_deck, rng)
+    return _changed(new, s)
 
 
 # Moves whose very purpose, by the rules, is to reveal something of another seat to the mover

@@ -1,8 +1,7 @@
-"""Empire geometry and ability look-ups shared by every phase (pure helpers)."""
+"""Empire geometry and ability look-ups shared by every phase; the changes of an empire
+(``set_location`` and below) are made in place on a state's clone."""
 
 from __future__ import annotations
-
-from collections.abc import Iterator
 
 from shared.rules.empires_end.data import TILE, Ability, LocationType, Phase, ability
 from shared.rules.empires_end.state import Innovation, Location, Player, Res
@@ -30,19 +29,21 @@ def position_of_ref(empire: tuple[Location, ...], ref: str) -> int | None:
     return None
 
 
-def active(player: Player, phase: Phase) -> Iterator[tuple[int, str, Ability]]:
+def active(player: Player, phase: Phase) -> list[tuple[int, str, Ability]]:
     """(position, ref, ability) of every usable ability of ``phase``: a location's own ability
-    and its innovations, only while the location is healthy."""
+    and its innovations, only while the location is healthy; left to right."""
+    out = []
     for pos, loc in enumerate(player.empire):
         if not loc.healthy:
             continue
         own = TILE[loc.tile].ability
         if own.phase == phase:
-            yield pos, loc.tile, own
+            out.append((pos, loc.tile, own))
         for inn in loc.innovations:
             ab = ability(inn.card)
             if ab.phase == phase:
-                yield pos, inn.card, ab
+                out.append((pos, inn.card, ab))
+    return out
 
 
 def find_active(player: Player, ref: str, phase: Phase) -> tuple[int, Ability] | None:
@@ -111,40 +112,42 @@ def pay_options(res: Res, cost: int) -> list[int]:
     return [k for k in range(0, min(cost, res.coin) + 1) if res.hammer >= cost - k]
 
 
-def set_location(player: Player, pos: int, loc: Location) -> Player:
+def set_location(player: Player, pos: int, loc: Location) -> None:
+    """In place: ``loc`` at ``pos`` (a new empire tuple; locations are never changed)."""
     empire = list(player.empire)
     empire[pos] = loc
-    return player.model_copy(update={"empire": tuple(empire)})
+    player.empire = tuple(empire)
 
 
-def swap_positions(player: Player, a: int, b: int) -> Player:
-    """Swap two locations; innovations travel with them (rulebook, EEND-14)."""
+def swap_positions(player: Player, a: int, b: int) -> None:
+    """In place: swap two locations; innovations travel with them (rulebook, EEND-14)."""
     empire = list(player.empire)
     empire[a], empire[b] = empire[b], empire[a]
-    return player.model_copy(update={"empire": tuple(empire)})
+    player.empire = tuple(empire)
 
 
-def set_exhausted(player: Player, card: str, exhausted: bool) -> Player:
+def set_exhausted(player: Player, card: str, exhausted: bool) -> None:
+    """In place: the exhaust marker of innovation ``card`` set or removed."""
     pos = position_of_ref(player.empire, card)
     if pos is None:
-        return player
+        return
     loc = player.empire[pos]
     innovations = tuple(
-        inn.model_copy(update={"exhausted": exhausted}) if inn.card == card else inn
-        for inn in loc.innovations
+        Innovation(inn.card, exhausted) if inn.card == card else inn for inn in loc.innovations
     )
-    return set_location(player, pos, loc.model_copy(update={"innovations": innovations}))
+    set_location(player, pos, Location(loc.tile, loc.healthy, innovations))
 
 
-def refresh_positions(player: Player, positions: tuple[int, ...]) -> tuple[Player, list[str]]:
-    """Remove every exhaust marker under the given positions; returns the refreshed cards."""
+def refresh_positions(player: Player, positions: tuple[int, ...]) -> list[str]:
+    """In place: remove every exhaust marker under the given positions; returns the
+    refreshed cards."""
     done: list[str] = []
     for q in positions:
         for inn in player.empire[q].innovations:
             if inn.exhausted:
-                player = set_exhausted(player, inn.card, False)
+                set_exhausted(player, inn.card, False)
                 done.append(inn.card)
-    return player, done
+    return done
 
 
 def all_cards(player: Player) -> list[str]:

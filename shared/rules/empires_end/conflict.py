@@ -4,17 +4,19 @@ The fist bid is one ``Simultaneous`` round (EEND-21, EEND-22): one slot per seat
 ``allowed`` lists every ``{"axes": a, "coins": c}`` the seat can hold in its fist. That list
 reveals the seat's Axe and Coin counts, so the slot must only ever be shown to its own seat
 and the escrow (the adjudicator's node_info does so). Slots are independent: there is no
-cross-slot constraint to resolve.
+cross-slot constraint to resolve. ``resolve`` changes the state in place (a clone, see
+``state.py``).
 """
 
 from __future__ import annotations
 
-from shared.rules._kit.model import event
-from shared.rules.api import Event, JointAction, Json, SealedSlot, Simultaneous
+from shared.rules._kit.model import Events
+from shared.rules.api import JointAction, Json, SealedSlot, Simultaneous
 from shared.rules.empires_end import board
 from shared.rules.empires_end.actions import CONFLICT_BID
-from shared.rules.empires_end.data import CONFLICT, TILE, ConflictCard, Reward
-from shared.rules.empires_end.state import Player, State, bundle_res
+from shared.rules.empires_end.build import build
+from shared.rules.empires_end.data import CONFLICT, RESOURCES, TILE, ConflictCard, Reward
+from shared.rules.empires_end.state import Player, State
 
 NO_BID: dict[str, Json] = {"axes": 0, "coins": 0}
 
@@ -34,7 +36,8 @@ def node(state: State) -> Simultaneous:
             {"axes": a, "coins": c} for a in range(p.res.axe + 1) for c in range(p.res.coin + 1)
         )
         slots.append(
-            SealedSlot(
+            build(
+                SealedSlot,
                 seat=seat,
                 key=slot_key(seat),
                 allowed=allowed,
@@ -42,7 +45,7 @@ def node(state: State) -> Simultaneous:
                 context={"card": state.conflict_card, "base_strength": board.base_strength(p)},
             )
         )
-    return Simultaneous(round_id=round_id(state), slots=tuple(slots))
+    return build(Simultaneous, round_id=round_id(state), slots=tuple(slots))
 
 
 def check(slot: SealedSlot, choice: Json) -> bool:
@@ -55,12 +58,13 @@ def check(slot: SealedSlot, choice: Json) -> bool:
     return choice in slot.allowed
 
 
-def _reward(p: Player, reward: Reward) -> Player:
-    """Points and tokens; EEND-16: a refresh icon refreshes all of the player's abilities."""
-    p = p.model_copy(update={"vp": p.vp + reward.vp, "res": p.res.add(bundle_res(reward.res))})
+def _reward(p: Player, reward: Reward) -> None:
+    """In place: points and tokens; EEND-16: a refresh icon refreshes all of the player's
+    abilities."""
+    p.vp += reward.vp
+    p.res.gain_bundle(reward.res)
     if reward.refresh:
-        p, _ = board.refresh_positions(p, tuple(range(len(p.empire))))
-    return p
+        board.refresh_positions(p, tuple(range(len(p.empire))))
 
 
 def tier(card: ConflictCard, strength: int) -> str:
@@ -74,25 +78,28 @@ def tier(card: ConflictCard, strength: int) -> str:
     return "none"
 
 
-def upheaval(p: Player, card: ConflictCard) -> tuple[Player, tuple[str, str] | None]:
-    """EEND-15: the Nth-highest printed-VP healthy ("prosperous", EEND-24) location swaps
-    with position P; nothing if it is already there or there are fewer than N healthy."""
+def upheaval(p: Player, card: ConflictCard) -> tuple[str, str] | None:
+    """EEND-15, in place: the Nth-highest printed-VP healthy ("prosperous", EEND-24) location
+    swaps with position P; nothing if it is already there or there are fewer than N healthy.
+    Returns the swapped tiles, if any."""
     healthy = sorted(
         (i for i, loc in enumerate(p.empire) if loc.healthy),
         key=lambda i: -TILE[p.empire[i].tile].vp,
     )
     if len(healthy) < card.upheaval_rank:
-        return p, None
+        return None
     src = healthy[card.upheaval_rank - 1]
     dst = card.upheaval_pos - 1
     if src == dst:
-        return p, None
+        return None
     pair = (p.empire[src].tile, p.empire[dst].tile)
-    return board.swap_positions(p, src, dst), pair
+    board.swap_positions(p, src, dst)
+    return pair
 
 
-def resolve(state: State, nd: Simultaneous, move: JointAction, events: list[Event]) -> State:
-    """EEND-15: the revealed fists (the kit checked the round, its slots and each choice)."""
+def resolve(state: State, nd: Simultaneous, move: JointAction, events: Events) -> None:
+    """EEND-15, in place: the revealed fists (the kit checked the round, its slots and each
+    choice)."""
     assert state.conflict_card is not None
     card = CONFLICT[state.conflict_card]
     bids = []
@@ -102,46 +109,41 @@ def resolve(state: State, nd: Simultaneous, move: JointAction, events: list[Even
         bids.append((int(choice["axes"]), int(choice["coins"])))  # type: ignore[arg-type]
     totals = [board.base_strength(p) + a + c for p, (a, c) in zip(state.players, bids, strict=True)]
     best = max(totals)
-    players = list(state.players)
     results: list[Json] = []
-    for seat, p in enumerate(players):
+    for seat, p in enumerate(state.players):
         axes, coins = bids[seat]
         # Revealed Axes and Coins go back to the bank (EEND-15).
-        p = p.model_copy(update={"res": p.res.plus("axe", -axes).plus("coin", -coins)})
-        vp0, res0 = p.vp, p.res
+        p.res.axe -= axes
+        p.res.coin -= coins
+        vp0, res0 = p.vp, p.res.clone()
         got = tier(card, totals[seat])
         if got == "tier3":
-            p = _reward(p, card.tier3)
+            _reward(p, card.tier3)
         elif got == "tier2":
-            p = _reward(p, card.tier2)
+            _reward(p, card.tier2)
         elif got == "penalty":  # VP may go negative
-            p = p.model_copy(update={"vp": p.vp - card.penalty_vp})
+            p.vp -= card.penalty_vp
         won = totals[seat] == best  # EEND-15: every tied highest gets Victory
         swapped = None
         if won:
-            p = _reward(p, card.victory)
+            _reward(p, card.victory)
         else:
-            p, swapped = upheaval(p, card)
-        players[seat] = p
-        gained = {r: p.res.get(r) - res0.get(r) for r in ("wheat", "hammer", "axe", "coin")}
-        results.append(
-            {
-                "seat": seat,
-                "axes": axes,
-                "coins": coins,
-                "strength": totals[seat],
-                "tier": got,
-                "victory": won,
-                "vp": p.vp - vp0,
-                "tokens": {k: v for k, v in gained.items() if v},  # type: ignore[dict-item]
-                "upheaval": list(swapped) if swapped else None,
-            }
-        )
-    events.append(event(type="conflict_resolved", data={"card": card.id, "results": results}))
-    return state.model_copy(
-        update={
-            "players": tuple(players),
-            "conflict_card": None,
-            "conflict_discard": (*state.conflict_discard, card.id),
-        }
-    )
+            swapped = upheaval(p, card)
+        if events.keep:
+            gained = {r: p.res.get(r) - res0.get(r) for r in RESOURCES}
+            results.append(
+                {
+                    "seat": seat,
+                    "axes": axes,
+                    "coins": coins,
+                    "strength": totals[seat],
+                    "tier": got,
+                    "victory": won,
+                    "vp": p.vp - vp0,
+                    "tokens": {k: v for k, v in gained.items() if v},  # type: ignore[dict-item]
+                    "upheaval": list(swapped) if swapped else None,
+                }
+            )
+    events.add("conflict_resolved", {"card": card.id, "results": results})
+    state.conflict_card = None
+    state.conflict_discard = (*state.conflict_discard, card.id)

@@ -4,13 +4,16 @@ Turn structure (EEND-6, EEND-7, EEND-26): the bidder must address every open dis
 = pass, free bid = pass, or take) in either order; replace abilities may be used before or
 after that during the same turn (an ``end_turn`` action is offered only while a replace is
 still possible). A take is resolved at once: bids to the taker, destroy (EEND-4), place the
-innovation for free (EEND-25, EEND-5), then the low-resources choice (EEND-9).
+innovation for free (EEND-25, EEND-5), then the low-resources choice (EEND-9). The steps
+change the state in place (a clone, see ``state.py``).
 """
 
 from __future__ import annotations
 
-from shared.rules._kit.model import event
-from shared.rules.api import Event, Json
+from typing import Literal
+
+from shared.rules._kit.model import Events
+from shared.rules.api import Json
 from shared.rules.empires_end import board
 from shared.rules.empires_end.actions import (
     Action,
@@ -28,15 +31,16 @@ from shared.rules.empires_end.state import (
     DisasterPhase,
     DisasterSlot,
     Innovation,
+    Location,
     Resolution,
     State,
 )
 
 
-def start(state: State, double: bool) -> State:
+def start(state: State, double: bool) -> None:
     """Open the phase: one (or two) disasters to reveal; bidding starts at the first player."""
     slots = (DisasterSlot(), DisasterSlot()) if double else (DisasterSlot(),)
-    return state.model_copy(update={"disaster": DisasterPhase(slots=slots, bidder=state.first)})
+    state.disaster = DisasterPhase(slots, state.first)
 
 
 def _dp(state: State) -> DisasterPhase:
@@ -55,26 +59,15 @@ def pending_reveal(dp: DisasterPhase) -> int | None:
     return None
 
 
-def _with_slot(state: State, i: int, slot: DisasterSlot, **dp_update: object) -> State:
-    dp = _dp(state)
-    slots = list(dp.slots)
-    slots[i] = slot
-    new_dp = dp.model_copy(update={"slots": tuple(slots), **dp_update})
-    return state.model_copy(update={"disaster": new_dp})
-
-
-def _with_dp(state: State, **update: object) -> State:
-    return state.model_copy(update={"disaster": _dp(state).model_copy(update=update)})
-
-
 def usable(state: State, seat: int, kind: str) -> list[str]:
     """Healthy, unexhausted Disaster-phase innovations of ``kind`` (exhaust abilities)."""
     p = state.players[seat]
     out = []
     for pos, ref, ab in board.active(p, "disaster"):
-        inn = board.innovation_at(p.empire[pos], ref)
-        if ab.kind == kind and inn is not None and not inn.exhausted:
-            out.append(ref)
+        if ab.kind == kind:
+            inn = board.innovation_at(p.empire[pos], ref)
+            if inn is not None and not inn.exhausted:
+                out.append(ref)
     return out
 
 
@@ -108,7 +101,8 @@ def legal(state: State, seat: int) -> list[Json]:
         return []
     p = state.players[seat]
     out: list[Json] = []
-    for i in open_slots(dp):
+    opened = open_slots(dp)
+    for i in opened:
         if i in dp.addressed:
             continue
         card = CARD[dp.slots[i].card or ""]
@@ -121,7 +115,7 @@ def legal(state: State, seat: int) -> list[Json]:
         out.append({"type": "take", "disaster": i})  # EEND-3: always possible
     replace = _replace_options(state, seat)
     out.extend(replace)
-    if replace and all(i in dp.addressed for i in open_slots(dp)):
+    if replace and all(i in dp.addressed for i in opened):
         out.append({"type": "end_turn"})
     return out
 
@@ -139,205 +133,178 @@ def default(state: State, seat: int) -> Json:
 # --- applying ---------------------------------------------------------------------------
 
 
-def apply(state: State, seat: int, action: Action, events: list[Event]) -> State:
-    """Apply a legal disaster-phase action (legality is checked by the caller)."""
+def apply(state: State, seat: int, action: Action, events: Events) -> None:
+    """Apply a legal disaster-phase action in place (legality is checked by the caller)."""
     dp = _dp(state)
     if isinstance(action, Bid):
-        p = state.players[seat]
-        p = p.model_copy(update={"res": p.res.plus(action.resource, -1)})
-        state = state.with_player(seat, p)
-        slot = dp.slots[action.disaster]
-        slot = slot.model_copy(update={"pool": slot.pool.plus(action.resource)})
-        state = _with_slot(state, action.disaster, slot, addressed=(*dp.addressed, action.disaster))
-        events.append(event(type="bid", data={"seat": seat, **action.model_dump(exclude={"type"})}))
+        state.players[seat].res.gain(action.resource, -1)
+        dp.slots[action.disaster].pool.gain(action.resource)
+        dp.addressed = (*dp.addressed, action.disaster)
+        events.add("bid", {"seat": seat, "disaster": action.disaster,
+                           "resource": action.resource})
     elif isinstance(action, FreeBid):  # EEND-8: covers one pass, adds no token
-        state = state.with_player(seat, board.set_exhausted(state.players[seat], action.card, True))
-        state = _with_dp(state, addressed=(*dp.addressed, action.disaster))
-        events.append(
-            event(type="free_bid", data={"seat": seat, **action.model_dump(exclude={"type"})})
-        )
+        board.set_exhausted(state.players[seat], action.card, True)
+        dp.addressed = (*dp.addressed, action.disaster)
+        events.add("free_bid", {"seat": seat, "disaster": action.disaster, "card": action.card})
     elif isinstance(action, Replace):  # EEND-7: bids stay with the new disaster
         old = dp.slots[action.disaster]
-        state = state.with_player(seat, board.set_exhausted(state.players[seat], action.card, True))
-        state = state.model_copy(update={"discard": (*state.discard, old.card or "")})
-        state = _with_slot(state, action.disaster, old.model_copy(update={"card": None}))
-        events.append(
-            event(
-                type="disaster_replaced",
-                data={
-                    "seat": seat,
-                    "disaster": action.disaster,
-                    "card": old.card,
-                    "by": action.card,
-                },
-            )
-        )
+        board.set_exhausted(state.players[seat], action.card, True)
+        state.discard = (*state.discard, old.card or "")
+        events.add("disaster_replaced", {"seat": seat, "disaster": action.disaster,
+                                         "card": old.card, "by": action.card})
+        old.card = None
     elif isinstance(action, EndTurn):
-        state = next_bidder(state)
+        next_bidder(state)
     elif isinstance(action, Take):
-        state = _take(state, seat, action.disaster, events)
+        _take(state, seat, action.disaster, events)
     elif isinstance(action, Destroy):
         pos = board.position_of_tile(state.players[seat].empire, action.tile)
-        state = _destroy(state, seat, pos, events)
-        state = _progress(_set_stage(state, "place"), events)
+        _destroy(state, seat, pos, events)
+        _set_stage(state, "place")
+        _progress(state, events)
     elif isinstance(action, Place):
         pos = board.position_of_tile(state.players[seat].empire, action.tile)
-        state = _place(state, seat, pos, events)
-        state = _progress(_set_stage(state, "shore"), events)
+        _place(state, seat, pos, events)
+        _set_stage(state, "shore")
+        _progress(state, events)
     elif isinstance(action, ShoreUp):
-        state = _shore_up(state, seat, action.coins, events)
-        state = _with_dp(state, resolution=None)
-    return state
+        _shore_up(state, seat, action.coins, events)
+        dp.resolution = None
 
 
-def next_bidder(state: State) -> State:
+def next_bidder(state: State) -> None:
     dp = _dp(state)
-    return _with_dp(state, bidder=(dp.bidder + 1) % state.n, addressed=())
+    dp.bidder = (dp.bidder + 1) % state.n
+    dp.addressed = ()
 
 
-def _take(state: State, seat: int, i: int, events: list[Event]) -> State:
+def _take(state: State, seat: int, i: int, events: Events) -> None:
     dp = _dp(state)
     slot = dp.slots[i]
     card = slot.card or ""
-    p = state.players[seat]
-    state = state.with_player(seat, p.model_copy(update={"res": p.res.add(slot.pool)}))
-    state = _with_slot(state, i, DisasterSlot(closed=True), addressed=(*dp.addressed, i))
-    events.append(
-        event(
-            type="disaster_taken",
-            data={"seat": seat, "disaster": i, "card": card, "bids": slot.pool.as_dict()},
-        )
-    )
-    dp = _dp(state)
+    state.players[seat].res.gain_res(slot.pool)
+    slots = list(dp.slots)
+    slots[i] = DisasterSlot(closed=True)
+    dp.slots = tuple(slots)
+    dp.addressed = (*dp.addressed, i)
+    events.add("disaster_taken", {"seat": seat, "disaster": i, "card": card,
+                                  "bids": slot.pool.as_dict()})
     if not open_slots(dp) and pending_reveal(dp) is None:
         # The first-player marker goes to the taker (the later taker in a double, EEND-6).
-        state = state.model_copy(update={"first": seat})
-        events.append(event(type="first_player", data={"seat": seat}))
-    resolution = Resolution(seat=seat, card=card, target=CARD[card].target - 1, stage="destroy")
-    return _progress(_with_dp(state, resolution=resolution), events)
+        state.first = seat
+        events.add("first_player", {"seat": seat})
+    dp.resolution = Resolution(seat, card, CARD[card].target - 1, "destroy")
+    _progress(state, events)
 
 
-def _set_stage(state: State, stage: str) -> State:
-    res = _dp(state).resolution
+def _set_stage(state: State, stage: Literal["place", "shore"]) -> None:
+    dp = _dp(state)
+    res = dp.resolution
     assert res is not None
-    return _with_dp(state, resolution=res.model_copy(update={"stage": stage, "choices": ()}))
+    dp.resolution = Resolution(res.seat, res.card, res.target, stage, ())
 
 
-def _progress(state: State, events: list[Event]) -> State:
+def _with_choices(dp: DisasterPhase, choices: tuple[str, ...]) -> None:
+    res = dp.resolution
+    assert res is not None
+    dp.resolution = Resolution(res.seat, res.card, res.target, res.stage, choices)
+
+
+def _progress(state: State, events: Events) -> None:
     """Resolve the take's steps until one needs the taker's choice."""
-    res = _dp(state).resolution
+    dp = _dp(state)
+    res = dp.resolution
     assert res is not None
     p = state.players[res.seat]
     if res.stage == "destroy":
         cands = board.destroy_candidates(p.empire, res.target)  # EEND-4
         if len(cands) > 1:
-            choices = tuple(p.empire[c].tile for c in cands)
-            return _with_dp(state, resolution=res.model_copy(update={"choices": choices}))
-        state = _destroy(state, res.seat, cands[0] if cands else None, events)
-        state = _set_stage(state, "place")
-        res = _dp(state).resolution
+            _with_choices(dp, tuple(p.empire[c].tile for c in cands))
+            return
+        _destroy(state, res.seat, cands[0] if cands else None, events)
+        _set_stage(state, "place")
+        res = dp.resolution
         assert res is not None
-        p = state.players[res.seat]
     if res.stage == "place":
         cands = board.placement_candidates(p.empire)
         if len(cands) > 1:
-            choices = tuple(p.empire[c].tile for c in cands)
-            return _with_dp(state, resolution=res.model_copy(update={"choices": choices}))
-        state = _place(state, res.seat, cands[0] if cands else None, events)
-        state = _set_stage(state, "shore")
-    if state.options.low_resources_rule:
-        # Always asked (even with 5+ tokens, where only 0 is legal) so that waiting for
-        # the choice does not reveal a hidden total below 5 (EEND-21).
-        return state
-    return _with_dp(state, resolution=None)
+            _with_choices(dp, tuple(p.empire[c].tile for c in cands))
+            return
+        _place(state, res.seat, cands[0] if cands else None, events)
+        _set_stage(state, "shore")
+    if not state.options.low_resources_rule:
+        dp.resolution = None
+    # Else always asked (even with 5+ tokens, where only 0 is legal) so that waiting for
+    # the choice does not reveal a hidden total below 5 (EEND-21).
 
 
-def _destroy(state: State, seat: int, pos: int | None, events: list[Event]) -> State:
+def _destroy(state: State, seat: int, pos: int | None, events: Events) -> None:
     if pos is None:  # EEND-4: no healthy location left; resources were still gained
-        events.append(event(type="nothing_destroyed", data={"seat": seat}))
-        return state
+        events.add("nothing_destroyed", {"seat": seat})
+        return
     p = state.players[seat]
     loc = p.empire[pos]
-    state = state.with_player(
-        seat, board.set_location(p, pos, loc.model_copy(update={"healthy": False}))
-    )
-    events.append(
-        event(
-            type="location_destroyed",
-            data={"seat": seat, "tile": loc.tile, "position": pos + 1},
-        )
-    )
-    return state
+    board.set_location(p, pos, Location(loc.tile, False, loc.innovations))
+    events.add("location_destroyed", {"seat": seat, "tile": loc.tile, "position": pos + 1})
 
 
-def _place(state: State, seat: int, pos: int | None, events: list[Event]) -> State:
+def _place(state: State, seat: int, pos: int | None, events: Events) -> None:
     """EEND-25: a taken innovation is placed for free; EEND-5: no healthy location = discard."""
     res = _dp(state).resolution
     assert res is not None
     if pos is None:
-        events.append(event(type="innovation_discarded", data={"seat": seat, "card": res.card}))
-        return state.model_copy(update={"discard": (*state.discard, res.card)})
+        events.add("innovation_discarded", {"seat": seat, "card": res.card})
+        state.discard = (*state.discard, res.card)
+        return
     p = state.players[seat]
     loc = p.empire[pos]
-    loc = loc.model_copy(update={"innovations": (*loc.innovations, Innovation(card=res.card))})
-    events.append(
-        event(type="innovation_placed", data={"seat": seat, "card": res.card, "tile": loc.tile})
-    )
-    return state.with_player(seat, board.set_location(p, pos, loc))
+    events.add("innovation_placed", {"seat": seat, "card": res.card, "tile": loc.tile})
+    board.set_location(p, pos, Location(loc.tile, loc.healthy,
+                                        (*loc.innovations, Innovation(res.card))))
 
 
-def _shore_up(state: State, seat: int, coins: int, events: list[Event]) -> State:
+def _shore_up(state: State, seat: int, coins: int, events: Events) -> None:
     """EEND-9: reveal the stash, then 2 VP per coin until the total is 5 (VP may go < 0)."""
     if coins <= 0:
-        return state
+        return
     p = state.players[seat]
-    events.append(
-        event(
-            type="screen_lifted",
-            data={"seat": seat, "resources": p.res.as_dict(), "coins_bought": coins},
-        )
-    )
-    vp = p.vp - LOW_RESOURCES_VP_PER_COIN * coins
-    return state.with_player(
-        seat, p.model_copy(update={"res": p.res.plus("coin", coins), "vp": vp})
-    )
+    events.add("screen_lifted", {"seat": seat, "resources": p.res.as_dict(),
+                                 "coins_bought": coins})
+    p.res.coin += coins
+    p.vp -= LOW_RESOURCES_VP_PER_COIN * coins
 
 
 # --- automatic steps --------------------------------------------------------------------
 
 
-def settle(state: State, events: list[Event]) -> tuple[State, bool]:
-    """Reveal pending cards, pass finished turns on. Returns (state, phase_over); stops early
-    when a reshuffle is needed (the engine then asks for a Chance)."""
+def settle(state: State, events: Events) -> bool:
+    """Reveal pending cards, pass finished turns on (in place). Returns whether the phase is
+    over; stops early when a reshuffle is needed (the engine then asks for a Chance)."""
     while True:
         dp = _dp(state)
         i = pending_reveal(dp)
         if i is not None:
             if state.deck:
                 card = state.deck[0]
-                state = state.model_copy(update={"deck": state.deck[1:]})
-                slot = dp.slots[i].model_copy(update={"card": card})
-                state = _with_slot(state, i, slot)
+                state.deck = state.deck[1:]
+                dp.slots[i].card = card
                 target = CARD[card].target
-                marked = [TILE[p.empire[target - 1].tile].id for p in state.players]
-                events.append(
-                    event(
-                        type="disaster_revealed",
-                        data={"disaster": i, "card": card, "target": target, "marked": marked},
-                    )
-                )
+                if events.keep:
+                    marked = [TILE[p.empire[target - 1].tile].id for p in state.players]
+                    events.add("disaster_revealed", {"disaster": i, "card": card,
+                                                     "target": target, "marked": marked})
                 continue
             if state.discard and state.options.reshuffle_discards:
-                return state, False  # EEND-19: the engine asks for a reshuffle
+                return False  # EEND-19: the engine asks for a reshuffle
             # Nothing left to draw: the disaster cannot be revealed and is skipped.
-            state = _with_slot(state, i, dp.slots[i].model_copy(update={"closed": True}))
-            events.append(event(type="disaster_skipped", data={"disaster": i}))
+            dp.slots[i].closed = True
+            events.add("disaster_skipped", {"disaster": i})
             continue
         if dp.resolution is not None:
-            return state, False
+            return False
         opened = open_slots(dp)
         if not opened:
-            return state, True
+            return True
         if all(j in dp.addressed for j in opened) and not _replace_options(state, dp.bidder):
-            state = next_bidder(state)
-        return state, False
+            next_bidder(state)
+        return False

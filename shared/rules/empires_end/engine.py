@@ -13,20 +13,23 @@ Modelling choices (details in the phase modules):
 * Randomness: the location order (public), the first player (EEND-1), the disaster and
   conflict decks (secret) and every reshuffle of the discard pile (secret, EEND-19) are
   ``Chance`` requests; drawing from the shuffled deck is then deterministic.
+
+Each move hook clones the state and the module functions below (``chance``, ``act``,
+``joint``) change the clone in place (``state.py``); ``rollout.py`` plays the same functions
+on one clone for search playouts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
 from shared.rules._kit.base import GameBase, Step
-from shared.rules._kit.model import event
+from shared.rules._kit.model import Events
 from shared.rules.api import (
     Chance,
-    Event,
     JointAction,
     Json,
     Node,
@@ -37,8 +40,9 @@ from shared.rules.api import (
     Terminal,
     Turn,
 )
-from shared.rules.empires_end import conflict, disaster, economy, industry
+from shared.rules.empires_end import conflict, disaster, economy, industry, stored
 from shared.rules.empires_end.actions import ACTION, Action, ChooseOrder
+from shared.rules.empires_end.build import build
 from shared.rules.empires_end.data import (
     CARD_IDS,
     CONFLICT_IDS,
@@ -63,8 +67,12 @@ _SETUP_CHANCES: tuple[tuple[str, str, bool], ...] = (
 )
 
 
+TERMINAL = Terminal()
+_SETUP_N = {0: len(TILE_IDS), 2: len(CARD_IDS), 3: len(CONFLICT_IDS)}
+
+
 class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
-    State: ClassVar[type[BaseModel]] = GameState
+    State: ClassVar[type[BaseModel]] = stored.State
     Options: ClassVar[type[BaseModel]] = GameOptions
     Actions = ACTION
     acts_enumerated = True  # legal_actions lists every step of every phase (EEND-22)
@@ -80,43 +88,16 @@ class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
         opts = self.parse_options(options)
         if not isinstance(n_seats, int) or not self.min_seats <= n_seats <= self.max_seats:
             raise RuleError(f"Empire's End needs 2-4 seats, got {n_seats!r}")
-        stash = Res(**{r: START_RESOURCES for r in ("wheat", "hammer", "axe", "coin")})
-        empire = tuple(Location(tile=t) for t in TILE_IDS)
-        players = tuple(Player(res=stash, empire=empire) for _ in range(n_seats))
+        empire = tuple(Location(t) for t in TILE_IDS)
+        players = tuple(Player(Res(START_RESOURCES, START_RESOURCES, START_RESOURCES,
+                                   START_RESOURCES), 0, empire) for _ in range(n_seats))
         return GameState(n=n_seats, options=opts, track=track_for(n_seats), players=players)
 
     def next(self, state: GameState) -> Node:
-        if state.phase_index < 0:
-            label, draw, secret = _SETUP_CHANCES[state.setup_step]
-            n = {0: len(TILE_IDS), 1: state.n, 2: len(CARD_IDS), 3: len(CONFLICT_IDS)}
-            return Chance(label=label, draw=draw, n=n[state.setup_step], secret=secret)  # type: ignore[arg-type]
-        if state.phase_index >= len(state.track):
-            return Terminal()
-        if needs_reshuffle(state):  # EEND-19
-            return Chance(
-                label=f"deck:disaster:shuffle:{state.reshuffles + 1}",
-                draw="shuffle",
-                n=len(state.discard),
-                secret=True,
-            )
-        if state.phase in DISASTER_PHASES:
-            return Turn(seats=(disaster.awaited(state),))
-        if state.phase == "conflict":
-            return conflict.node(state)
-        return Turn(seats=tuple(s for s, w in enumerate(state.work) if w.stage != "done"))
+        return node(state)
 
     def legal_actions(self, state: GameState, seat: int) -> Sequence[Json]:
-        node = self.next(state)
-        if not isinstance(node, Turn) or seat not in node.seats:
-            return []
-        if state.phase in DISASTER_PHASES:
-            return disaster.legal(state, seat)
-        w = state.work[seat]
-        if w.stage == "choose":
-            return [{"type": "choose_order", "first": f} for f in ("economy", "industry")]
-        if w.stage == "economy":
-            return economy.legal(state, seat)
-        return industry.legal(state, seat)
+        return legal(state, seat)
 
     def default_action(self, state: GameState, seat: int) -> Json:
         legal = self.legal_actions(state, seat)
@@ -144,193 +125,277 @@ class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
 
     def on_chance(self, state: GameState, node: Chance, values: tuple[int, ...]
                   ) -> Step[GameState]:
-        events: list[Event] = []
-        return self._advance(self._chance(state, values, events), events), events
+        new, events = state.clone(), Events()
+        chance(new, values, events)
+        return new, events.out
 
     def on_joint(self, state: GameState, node: Simultaneous, move: JointAction
                  ) -> Step[GameState]:
-        events: list[Event] = []
-        state = self._next_phase(conflict.resolve(state, node, move, events), events)
-        return self._advance(state, events), events
+        new, events = state.clone(), Events()
+        joint(new, node, move, events)
+        return new, events.out
 
     def on_act(self, state: GameState, node: Turn, seat: int, action: Action
                ) -> Step[GameState]:
-        events: list[Event] = []
-        return self._advance(self._act(state, seat, action, events), events), events
+        new, events = state.clone(), Events()
+        act(new, seat, action, events)
+        return new, events.out
 
-    def start_phase(self, state: GameState, events: list[Event]) -> GameState:
-        """Begin the phase after ``state.phase_index`` and run its automatic steps (used by
-        the game itself and by ``scenario.goto_phase``)."""
-        return self._advance(self._next_phase(state, events), events)
+    def start_phase(self, state: GameState, events: Events) -> GameState:
+        """A clone of ``state`` at the beginning of the phase after ``state.phase_index``,
+        its automatic steps run (used by ``scenario.goto_phase``)."""
+        new = state.clone()
+        _next_phase(new, events)
+        _advance(new, events)
+        return new
 
-    # --- dispatch -----------------------------------------------------------------------
+    # --- storage ------------------------------------------------------------------------
 
-    def _act(self, state: GameState, seat: int, action: Action, events: list[Event]) -> GameState:
-        if state.phase in DISASTER_PHASES:
-            return disaster.apply(state, seat, action, events)
-        if isinstance(action, ChooseOrder):  # EEND-22: one sub-phase fully before the other
-            events.append(event(type="order_chosen", data={"seat": seat, "first": action.first}))
-            if action.first == "economy":
-                return self._enter(state, seat, "economy", ("industry",), events)
-            return self._enter(state, seat, "industry", ("economy",), events)
-        if state.work[seat].stage == "economy":
-            state, done = economy.apply(state, seat, action, events)
+    def to_stored(self, state: GameState) -> BaseModel:
+        return stored.to_stored(state)
+
+    def from_stored(self, data: Any) -> GameState:
+        return stored.from_stored(data)
+
+
+# --- the node machine -------------------------------------------------------------------
+
+
+def node(state: GameState) -> Node:
+    """What the game awaits (``Game.next``)."""
+    index = state.phase_index
+    if index < 0:
+        label, draw, secret = _SETUP_CHANCES[state.setup_step]
+        n = _SETUP_N.get(state.setup_step, state.n)
+        return build(Chance, label=label, draw=draw, n=n, secret=secret)
+    if index >= len(state.track):
+        return TERMINAL
+    if needs_reshuffle(state):  # EEND-19
+        return build(Chance, label=f"deck:disaster:shuffle:{state.reshuffles + 1}",
+                     draw="shuffle", n=len(state.discard), secret=True)
+    phase = state.track[index]
+    if phase in DISASTER_PHASES:
+        return build(Turn, seats=(disaster.awaited(state),))
+    if phase == "conflict":
+        return conflict.node(state)
+    return build(Turn, seats=tuple([s for s, w in enumerate(state.work)
+                                    if w.stage != "done"]))
+
+
+def awaited(state: GameState) -> tuple[int, ...]:
+    """The seats a ``Turn`` awaits now (none outside a Turn)."""
+    index = state.phase_index
+    if index < 0 or index >= len(state.track) or needs_reshuffle(state):
+        return ()
+    phase = state.track[index]
+    if phase in DISASTER_PHASES:
+        return (disaster.awaited(state),)
+    if phase == "conflict":
+        return ()
+    return tuple([s for s, w in enumerate(state.work) if w.stage != "done"])
+
+
+def legal(state: GameState, seat: int) -> list[Json]:
+    """``Game.legal_actions``: every legal action of ``seat`` (none when not awaited)."""
+    index = state.phase_index
+    if index < 0 or index >= len(state.track) or needs_reshuffle(state):
+        return []
+    phase = state.track[index]
+    if phase in DISASTER_PHASES:
+        return disaster.legal(state, seat) if seat == disaster.awaited(state) else []
+    if phase == "conflict" or not 0 <= seat < len(state.work):
+        return []
+    stage = state.work[seat].stage
+    if stage == "choose":
+        return [{"type": "choose_order", "first": f} for f in ("economy", "industry")]
+    if stage == "economy":
+        return economy.legal(state, seat)
+    if stage == "industry":
+        return industry.legal(state, seat)
+    return []  # done
+
+
+# --- moves (in place, on a clone) -------------------------------------------------------
+
+
+def chance(state: GameState, values: Sequence[int], events: Events) -> None:
+    """A draw answered, then the automatic steps up to the next decision."""
+    _chance(state, values, events)
+    _advance(state, events)
+
+
+def joint(state: GameState, nd: Simultaneous, move: JointAction, events: Events) -> None:
+    """The conflict's fists revealed, then the next phase up to its first decision."""
+    conflict.resolve(state, nd, move, events)
+    _next_phase(state, events)
+    _advance(state, events)
+
+
+def act(state: GameState, seat: int, action: Action, events: Events) -> None:
+    """A seat's action, then the automatic steps up to the next decision."""
+    _act(state, seat, action, events)
+    _advance(state, events)
+
+
+def _act(state: GameState, seat: int, action: Action, events: Events) -> None:
+    if state.phase in DISASTER_PHASES:
+        disaster.apply(state, seat, action, events)
+        return
+    if isinstance(action, ChooseOrder):  # EEND-22: one sub-phase fully before the other
+        events.add("order_chosen", {"seat": seat, "first": action.first})
+        if action.first == "economy":
+            _enter(state, seat, "economy", ("industry",), events)
         else:
-            state, done = industry.apply(state, seat, action, events)
-        return self._finish_sub(state, seat, events) if done else state
+            _enter(state, seat, "industry", ("economy",), events)
+        return
+    if state.work[seat].stage == "economy":
+        done = economy.apply(state, seat, action, events)
+    else:
+        done = industry.apply(state, seat, action, events)
+    if done:
+        _finish_sub(state, seat, events)
 
-    def _enter(
-        self,
-        state: GameState,
-        seat: int,
-        sub: SubPhase,
-        todo: tuple[SubPhase, ...],
-        events: list[Event],
-    ) -> GameState:
-        if sub == "industry":
-            return industry.begin(state, seat, todo)
-        state, done = economy.begin(state, seat, todo, events)
-        return self._finish_sub(state, seat, events) if done else state
 
-    def _finish_sub(self, state: GameState, seat: int, events: list[Event]) -> GameState:
-        w = state.work[seat]
-        events.append(event(type="finished", data={"seat": seat, "part": w.stage}))
-        if w.todo:
-            return self._enter(state, seat, w.todo[0], w.todo[1:], events)
-        return state.with_work(seat, SeatWork(stage="done"))
+def _enter(state: GameState, seat: int, sub: SubPhase, todo: tuple[SubPhase, ...],
+           events: Events) -> None:
+    if sub == "industry":
+        industry.begin(state, seat, todo)
+    elif economy.begin(state, seat, todo, events):
+        _finish_sub(state, seat, events)
 
-    # --- chance -------------------------------------------------------------------------
 
-    def _chance(self, state: GameState, values: tuple[int, ...], events: list[Event]) -> GameState:
-        if state.phase_index >= 0:  # EEND-19: the discard pile becomes the new deck
-            deck = tuple(state.discard[i] for i in values)
-            events.append(event(type="deck_reshuffled", data={"cards": len(deck)}))
-            return state.model_copy(
-                update={"deck": deck, "discard": (), "reshuffles": state.reshuffles + 1}
-            )
-        step = state.setup_step
-        if step == 0:
-            order = tuple(TILE_IDS[i] for i in values)
-            empire = tuple(Location(tile=t) for t in order)
-            players = tuple(p.model_copy(update={"empire": empire}) for p in state.players)
-            events.append(event(type="locations_arranged", data={"order": list(order)}))
-            state = state.model_copy(update={"order": order, "players": players})
-            if not state.options.random_first_player:
-                events.append(event(type="first_player", data={"seat": 0}))
-                return state.model_copy(update={"setup_step": 2, "first": 0})
-        elif step == 1:
-            events.append(event(type="first_player", data={"seat": values[0]}))
-            state = state.model_copy(update={"first": values[0]})
-        elif step == 2:
-            state = state.model_copy(update={"deck": tuple(CARD_IDS[i] for i in values)})
-        else:
-            state = state.model_copy(
-                update={"conflict_deck": tuple(CONFLICT_IDS[i] for i in values)}
-            )
-            return self._deal(state, events)
-        return state.model_copy(update={"setup_step": step + 1})
+def _finish_sub(state: GameState, seat: int, events: Events) -> None:
+    w = state.work[seat]
+    events.add("finished", {"seat": seat, "part": w.stage})
+    if w.todo:
+        _enter(state, seat, w.todo[0], w.todo[1:], events)
+        return
+    items = list(state.work)
+    items[seat] = SeatWork("done")
+    state.work = tuple(items)
 
-    def _deal(self, state: GameState, events: list[Event]) -> GameState:
-        deck = state.deck
-        players = list(state.players)
-        for k in range(state.n):
-            seat = (state.first + k) % state.n
-            hand, deck = deck[:HAND_SIZE], deck[HAND_SIZE:]
-            players[seat] = players[seat].model_copy(update={"hand": hand})
-            events.append(
-                event(
-                    type="hand_dealt", data={"seat": seat, "cards": list(hand)}, visible_to=(seat,)
-                )
-            )
-        events.append(event(type="hands_dealt", data={"cards_each": HAND_SIZE}))
-        state = state.model_copy(
-            update={"deck": deck, "players": tuple(players), "setup_step": 4, "phase_index": -1}
-        )
-        return self._next_phase(state, events)
 
-    # --- phase flow ---------------------------------------------------------------------
+# --- chance -----------------------------------------------------------------------------
 
-    def _next_phase(self, state: GameState, events: list[Event]) -> GameState:
-        state = state.model_copy(
-            update={"phase_index": state.phase_index + 1, "disaster": None, "work": ()}
-        )
-        if state.phase_index >= len(state.track):
-            events.append(event(type="game_over", data={}))
-            return state
+
+def _chance(state: GameState, values: Sequence[int], events: Events) -> None:
+    if state.phase_index >= 0:  # EEND-19: the discard pile becomes the new deck
+        discard = state.discard
+        state.deck = tuple([discard[i] for i in values])
+        events.add("deck_reshuffled", {"cards": len(state.deck)})
+        state.discard = ()
+        state.reshuffles += 1
+        return
+    step = state.setup_step
+    if step == 0:
+        order = tuple(TILE_IDS[i] for i in values)
+        empire = tuple(Location(t) for t in order)
+        for p in state.players:
+            p.empire = empire
+        events.add("locations_arranged", {"order": list(order)})
+        state.order = order
+        if not state.options.random_first_player:
+            events.add("first_player", {"seat": 0})
+            state.setup_step, state.first = 2, 0
+            return
+    elif step == 1:
+        events.add("first_player", {"seat": values[0]})
+        state.first = values[0]
+    elif step == 2:
+        state.deck = tuple(CARD_IDS[i] for i in values)
+    else:
+        state.conflict_deck = tuple(CONFLICT_IDS[i] for i in values)
+        _deal(state, events)
+        return
+    state.setup_step = step + 1
+
+
+def _deal(state: GameState, events: Events) -> None:
+    deck = state.deck
+    for k in range(state.n):
+        seat = (state.first + k) % state.n
+        hand, deck = deck[:HAND_SIZE], deck[HAND_SIZE:]
+        state.players[seat].hand = hand
+        events.add("hand_dealt", {"seat": seat, "cards": list(hand)}, (seat,))
+    events.add("hands_dealt", {"cards_each": HAND_SIZE})
+    state.deck, state.setup_step, state.phase_index = deck, 4, -1
+    _next_phase(state, events)
+
+
+# --- phase flow -------------------------------------------------------------------------
+
+
+def _next_phase(state: GameState, events: Events) -> None:
+    """Begin the phase after ``state.phase_index`` and its automatic first steps."""
+    state.phase_index += 1
+    state.disaster, state.work = None, ()
+    if state.phase_index >= len(state.track):
+        events.add("game_over", {})
+        return
+    kind = state.phase
+    events.add("phase_started", {"number": state.phase_index + 1, "phase": kind})
+    if kind in DISASTER_PHASES:
+        disaster.start(state, double=kind == "double_disaster")
+        return
+    if kind == "conflict":
+        if not state.conflict_deck:  # never with 11 cards and 3 conflicts
+            _next_phase(state, events)
+            return
+        card = state.conflict_deck[0]
+        events.add("conflict_revealed", {"card": card})
+        state.conflict_card, state.conflict_deck = card, state.conflict_deck[1:]
+        return
+    state.work = tuple(SeatWork("choose") for _ in state.players)
+    if kind == "industry_economy":
+        return
+    for seat in range(state.n):
+        _enter(state, seat, "economy" if kind == "economy" else "industry", (), events)
+
+
+def _advance(state: GameState, events: Events) -> None:
+    """Run every automatic step until a seat, the escrow or the dealer must answer."""
+    while 0 <= state.phase_index < len(state.track) and not needs_reshuffle(state):
         kind = state.phase
-        events.append(
-            event(type="phase_started", data={"number": state.phase_index + 1, "phase": kind})
-        )
         if kind in DISASTER_PHASES:
-            return disaster.start(state, double=kind == "double_disaster")
+            if not disaster.settle(state, events):
+                return
+            _next_phase(state, events)
+            continue
         if kind == "conflict":
-            if not state.conflict_deck:  # never with 11 cards and 3 conflicts
-                return self._next_phase(state, events)
-            card = state.conflict_deck[0]
-            events.append(event(type="conflict_revealed", data={"card": card}))
-            return state.model_copy(
-                update={"conflict_card": card, "conflict_deck": state.conflict_deck[1:]}
-            )
-        state = state.model_copy(
-            update={"work": tuple(SeatWork(stage="choose") for _ in state.players)}
-        )
-        if kind == "industry_economy":
-            return state
-        for seat in range(state.n):
-            state = self._enter(
-                state, seat, "economy" if kind == "economy" else "industry", (), events
-            )
-        return state
-
-    def _advance(self, state: GameState, events: list[Event]) -> GameState:
-        """Run every automatic step until a seat, the escrow or the dealer must answer."""
-        while 0 <= state.phase_index < len(state.track) and not needs_reshuffle(state):
-            kind = state.phase
-            if kind in DISASTER_PHASES:
-                state, over = disaster.settle(state, events)
-                if not over:
-                    return state
-                state = self._next_phase(state, events)
-                continue
-            if kind == "conflict":
-                return state
-            if state.work:
-                if any(w.stage != "done" for w in state.work):
-                    return state
-                queue: tuple[int, ...] = ()
-                last = state.phase_index == len(state.track) - 1
-                if kind != "economy" and not last:  # after Industry: draw to 4, clockwise
-                    queue = tuple((state.first + k) % state.n for k in range(state.n))
-                state = state.model_copy(update={"work": (), "draw_queue": queue})
+            return
+        if state.work:
+            if any(w.stage != "done" for w in state.work):
+                return
+            queue: tuple[int, ...] = ()
+            last = state.phase_index == len(state.track) - 1
+            if kind != "economy" and not last:  # after Industry: draw to 4, clockwise
+                queue = tuple((state.first + k) % state.n for k in range(state.n))
+            state.work, state.draw_queue = (), queue
+        if state.draw_queue:
+            _draw(state, events)
             if state.draw_queue:
-                state = _draw(state, events)
-                if state.draw_queue:
-                    return state
-            state = self._next_phase(state, events)
-        return state
+                return
+        _next_phase(state, events)
 
 
-def _draw(state: GameState, events: list[Event]) -> GameState:
+def _draw(state: GameState, events: Events) -> None:
     """Draw for the queued seats until done or until a reshuffle is needed."""
     while state.draw_queue:
         seat = state.draw_queue[0]
         p = state.players[seat]
         if len(p.hand) >= HAND_SIZE:
-            state = state.model_copy(update={"draw_queue": state.draw_queue[1:]})
+            state.draw_queue = state.draw_queue[1:]
             continue
         if state.deck:
             card = state.deck[0]
-            state = state.model_copy(update={"deck": state.deck[1:]})
-            state = state.with_player(seat, p.model_copy(update={"hand": (*p.hand, card)}))
-            events.append(event(type="card_drawn", data={"seat": seat}))
-            events.append(
-                event(type="card_drawn", data={"seat": seat, "card": card}, visible_to=(seat,))
-            )
+            state.deck = state.deck[1:]
+            p.hand = (*p.hand, card)
+            events.add("card_drawn", {"seat": seat})
+            events.add("card_drawn", {"seat": seat, "card": card}, (seat,))
             continue
         if state.discard and state.options.reshuffle_discards:
-            return state  # EEND-19: next() asks for a reshuffle
-        state = state.model_copy(update={"draw_queue": state.draw_queue[1:]})
-    return state
+            return  # EEND-19: next() asks for a reshuffle
+        state.draw_queue = state.draw_queue[1:]
 
 
 def needs_reshuffle(state: GameState) -> bool:

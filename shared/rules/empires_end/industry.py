@@ -6,13 +6,15 @@ two Towns never make a +Hammer card free. Discounts are applied automatically (e
 exactly one Hammer on any build, so the order never matters). Coins replace Hammers; the
 action names how many coins pay. Drawing back to 4 happens when every seat has finished, in
 clockwise order from the first player (see engine), so the shared deck order does not depend
-on who finished first.
+on who finished first. The steps change the state in place (a clone, see ``state.py``).
 """
 
 from __future__ import annotations
 
-from shared.rules._kit.model import event
-from shared.rules.api import Event, Json
+import functools
+
+from shared.rules._kit.model import Events
+from shared.rules.api import Json
 from shared.rules.empires_end import board
 from shared.rules.empires_end.actions import (
     Action,
@@ -29,8 +31,10 @@ from shared.rules.empires_end.data import CARD, TILE
 from shared.rules.empires_end.state import Innovation, Location, Player, SeatWork, State, SubPhase
 
 
-def begin(state: State, seat: int, todo: tuple[SubPhase, ...]) -> State:
-    return state.with_work(seat, SeatWork(stage="industry", todo=todo))
+def begin(state: State, seat: int, todo: tuple[SubPhase, ...]) -> None:
+    items = list(state.work)
+    items[seat] = SeatWork("industry", todo)
+    state.work = tuple(items)
 
 
 def discount_sources(p: Player, w: SeatWork) -> list[str]:
@@ -49,9 +53,8 @@ def build_cost(p: Player, w: SeatWork, card: str) -> int:
 def _without(empire: tuple[Location, ...], pos: int, card: str) -> tuple[Location, ...]:
     items = list(empire)
     loc = items[pos]
-    items[pos] = loc.model_copy(
-        update={"innovations": tuple(i for i in loc.innovations if i.card != card)}
-    )
+    items[pos] = Location(loc.tile, loc.healthy,
+                          tuple(i for i in loc.innovations if i.card != card))
     return tuple(items)
 
 
@@ -61,12 +64,11 @@ def legal(state: State, seat: int) -> list[Json]:
     emp = p.empire
     out: list[Json] = []
     if w.acts < 2:
-        cands = board.placement_candidates(emp)
+        tiles = [emp[q].tile for q in board.placement_candidates(emp)]
+        discount = 1 if discount_sources(p, w) else 0
         for card in p.hand:
-            for k in board.pay_options(p.res, build_cost(p, w, card)):
-                out.extend(
-                    {"type": "build", "card": card, "tile": emp[q].tile, "coins": k} for q in cands
-                )
+            for k in board.pay_options(p.res, max(0, CARD[card].cost - discount)):
+                out += [{"type": "build", "card": card, "tile": t, "coins": k} for t in tiles]
             out.append({"type": "sell", "card": card})
     if not w.repaired:  # EEND-13: one repair per phase
         for pos, loc in enumerate(emp):
@@ -77,11 +79,8 @@ def legal(state: State, seat: int) -> list[Json]:
         if ref in w.used:
             continue
         if ab.kind == "swap":  # EEND-14: any two, healthy or destroyed
-            out.extend(
-                {"type": "swap", "source": ref, "a": emp[a].tile, "b": emp[b].tile}
-                for a in range(len(emp))
-                for b in range(a + 1, len(emp))
-            )
+            out += [{"type": "swap", "source": ref, "a": emp[a].tile, "b": emp[b].tile}
+                    for a, b in _pairs(len(emp))]
         elif ab.kind == "move_innovation":  # EEND-14: normal placement rules at the target
             for q, loc in enumerate(emp):
                 for inn in loc.innovations:
@@ -100,127 +99,103 @@ def legal(state: State, seat: int) -> list[Json]:
     return out
 
 
+@functools.cache
+def _pairs(n: int) -> tuple[tuple[int, int], ...]:
+    """Every two positions ``a < b`` of an empire of ``n`` locations, in order."""
+    return tuple((a, b) for a in range(n) for b in range(a + 1, n))
+
+
 def default(state: State, seat: int) -> Json:
     return {"type": "end_industry"}
 
 
-def _pay(p: Player, cost: int, coins: int) -> Player:
-    res = p.res.plus("coin", -coins).plus("hammer", -(cost - coins))
-    return p.model_copy(update={"res": res})
+def _pay(p: Player, cost: int, coins: int) -> None:
+    p.res.coin -= coins
+    p.res.hammer -= cost - coins
 
 
-def _sell(state: State, seat: int, card: str, events: list[Event]) -> State:
+def _sell(state: State, seat: int, card: str, events: Events) -> None:
     p = state.players[seat]
-    w = state.work[seat]
-    p = p.model_copy(
-        update={"hand": tuple(c for c in p.hand if c != card), "res": p.res.plus("coin")}
-    )
-    state = state.with_player(seat, p).with_work(seat, w.model_copy(update={"acts": w.acts + 1}))
-    events.append(event(type="card_sold", data={"seat": seat}))
-    events.append(event(type="card_sold", data={"seat": seat, "card": card}, visible_to=(seat,)))
-    return state.model_copy(update={"discard": (*state.discard, card)})
+    p.hand = tuple(c for c in p.hand if c != card)
+    p.res.coin += 1
+    state.work[seat].acts += 1
+    events.add("card_sold", {"seat": seat})
+    events.add("card_sold", {"seat": seat, "card": card}, (seat,))
+    state.discard = (*state.discard, card)
 
 
-def apply(state: State, seat: int, action: Action, events: list[Event]) -> tuple[State, bool]:
-    """Apply a legal industry action. Returns (state, finished)."""
+def apply(state: State, seat: int, action: Action, events: Events) -> bool:
+    """Apply a legal industry action in place. Returns whether the seat's Industry is over."""
     w = state.work[seat]
     p = state.players[seat]
     if isinstance(action, Build):
-        cost = build_cost(p, w, action.card)
         sources = discount_sources(p, w)
-        used = (*w.used, sources[0]) if sources else w.used
-        p = _pay(p, cost, action.coins)
-        p = p.model_copy(update={"hand": tuple(c for c in p.hand if c != action.card)})
+        cost = max(0, CARD[action.card].cost - (1 if sources else 0))
+        if sources:
+            w.used = (*w.used, sources[0])
+        _pay(p, cost, action.coins)
+        p.hand = tuple(c for c in p.hand if c != action.card)
         pos = board.position_of_tile(p.empire, action.tile)
         assert pos is not None
         loc = p.empire[pos]
-        loc = loc.model_copy(
-            update={"innovations": (*loc.innovations, Innovation(card=action.card))}
-        )
-        state = state.with_player(seat, board.set_location(p, pos, loc))
-        state = state.with_work(seat, w.model_copy(update={"acts": w.acts + 1, "used": used}))
-        events.append(
-            event(
-                type="innovation_built",
-                data={"seat": seat, "card": action.card, "tile": action.tile, "cost": cost},
-            )
-        )
-        events.append(
-            event(
-                type="paid",
-                data={"seat": seat, "coin": action.coins, "hammer": cost - action.coins},
-                visible_to=(seat,),
-            )
-        )
-        return state, False
+        board.set_location(p, pos, Location(loc.tile, loc.healthy,
+                                            (*loc.innovations, Innovation(action.card))))
+        w.acts += 1
+        events.add("innovation_built", {"seat": seat, "card": action.card,
+                                        "tile": action.tile, "cost": cost})
+        events.add("paid", {"seat": seat, "coin": action.coins, "hammer": cost - action.coins},
+                   (seat,))
+        return False
     if isinstance(action, Sell):
-        return _sell(state, seat, action.card, events), False
+        _sell(state, seat, action.card, events)
+        return False
     if isinstance(action, Repair):
         pos = board.position_of_tile(p.empire, action.tile)
         assert pos is not None
         cost = board.repair_cost(p, pos)
-        p = _pay(p, cost, action.coins)
-        p = board.set_location(p, pos, p.empire[pos].model_copy(update={"healthy": True}))
-        state = state.with_player(seat, p).with_work(seat, w.model_copy(update={"repaired": True}))
-        events.append(
-            event(type="location_repaired", data={"seat": seat, "tile": action.tile, "cost": cost})
-        )
-        return state, False
+        _pay(p, cost, action.coins)
+        loc = p.empire[pos]
+        board.set_location(p, pos, Location(loc.tile, True, loc.innovations))
+        w.repaired = True
+        events.add("location_repaired", {"seat": seat, "tile": action.tile, "cost": cost})
+        return False
     if isinstance(action, DiscardHand):
-        events.append(event(type="hand_discarded", data={"seat": seat, "count": len(p.hand)}))
-        events.append(
-            event(
-                type="hand_discarded",
-                data={"seat": seat, "cards": list(p.hand)},
-                visible_to=(seat,),
-            )
-        )
-        state = state.model_copy(update={"discard": (*state.discard, *p.hand)})
-        state = state.with_player(seat, p.model_copy(update={"hand": ()}))
-        return state.with_work(seat, w.model_copy(update={"discarded": True})), False
+        events.add("hand_discarded", {"seat": seat, "count": len(p.hand)})
+        events.add("hand_discarded", {"seat": seat, "cards": list(p.hand)}, (seat,))
+        state.discard = (*state.discard, *p.hand)
+        p.hand = ()
+        w.discarded = True
+        return False
     if isinstance(action, EndIndustry):
-        while state.work[seat].acts < 2 and state.players[seat].hand:
-            state = _sell(state, seat, state.players[seat].hand[-1], events)
-        return state, True
-    return _ability(state, seat, action, events), False
+        while w.acts < 2 and p.hand:
+            _sell(state, seat, p.hand[-1], events)
+        return True
+    _ability(state, seat, action, events)
+    return False
 
 
-def _ability(state: State, seat: int, action: Action, events: list[Event]) -> State:
+def _ability(state: State, seat: int, action: Action, events: Events) -> None:
     w = state.work[seat]
     p = state.players[seat]
     if isinstance(action, Swap):
         a = board.position_of_tile(p.empire, action.a)
         b = board.position_of_tile(p.empire, action.b)
         assert a is not None and b is not None
-        p = board.swap_positions(p, a, b)
-        events.append(
-            event(type="locations_swapped", data={"seat": seat, "a": action.a, "b": action.b})
-        )
+        board.swap_positions(p, a, b)
+        events.add("locations_swapped", {"seat": seat, "a": action.a, "b": action.b})
     elif isinstance(action, Move):
         q = board.position_of_ref(p.empire, action.card)
         d = board.position_of_tile(p.empire, action.tile)
         assert q is not None and d is not None
         inn = board.innovation_at(p.empire[q], action.card)
         assert inn is not None
-        p = p.model_copy(update={"empire": _without(p.empire, q, action.card)})
+        p.empire = _without(p.empire, q, action.card)
         dest = p.empire[d]
-        p = board.set_location(
-            p, d, dest.model_copy(update={"innovations": (*dest.innovations, inn)})
-        )
-        events.append(
-            event(
-                type="innovation_moved",
-                data={
-                    "seat": seat,
-                    "card": action.card,
-                    "from": TILE[p.empire[q].tile].id,
-                    "to": action.tile,
-                },
-            )
-        )
+        board.set_location(p, d, Location(dest.tile, dest.healthy, (*dest.innovations, inn)))
+        events.add("innovation_moved", {"seat": seat, "card": action.card,
+                                        "from": TILE[p.empire[q].tile].id, "to": action.tile})
     elif isinstance(action, Refresh):
-        p = board.set_exhausted(p, action.card, False)
-        events.append(event(type="refreshed", data={"seat": seat, "cards": [action.card]}))
-    source = getattr(action, "source", "")
-    state = state.with_player(seat, p)
-    return state.with_work(seat, w.model_copy(update={"used": (*w.used, source)}))
+        board.set_exhausted(p, action.card, False)
+        events.add("refreshed", {"seat": seat, "cards": [action.card]})
+    w.used = (*w.used, getattr(action, "source", ""))
+

@@ -2,17 +2,21 @@
 
 Every position starts from a real ``setup`` answered with chosen ``ChanceOutcome`` values,
 so it is a state the engine can reach; edits below keep every card in exactly one place.
+Each edit returns a changed copy (``dataclasses.replace``, new players): the state given
+is left as it was, like the engine's own moves leave it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
+from shared.rules._kit.model import Events
 from shared.rules.api import Act, Chance, ChanceOutcome, Event, Json, Move, Rejection
 from shared.rules.empires_end import GAME
 from shared.rules.empires_end.data import CARD_IDS, CONFLICT_IDS, HAND_SIZE, TILE_IDS
-from shared.rules.empires_end.state import Innovation, Location, Res, State
+from shared.rules.empires_end.state import Innovation, Location, Player, Res, State
 
 
 def _arrange(ids: tuple[str, ...], first: Iterable[str]) -> tuple[int, ...]:
@@ -87,9 +91,16 @@ def data(events: Iterable[Event], kind: str) -> list[dict[str, Any]]:
 def goto_phase(state: State, number: int) -> tuple[State, list[Event]]:
     """Jump to the start of phase ``number`` (1-based) of the track, as if the previous
     phase had just ended (no other change)."""
-    events: list[Event] = []
-    state = state.model_copy(update={"phase_index": number - 2, "disaster": None, "work": ()})
-    return GAME.start_phase(state, events), events
+    events = Events()
+    state = replace(state, phase_index=number - 2, disaster=None, work=())
+    return GAME.start_phase(state, events), events.out
+
+
+def with_player(state: State, seat: int, player: Player) -> State:
+    """A copy of ``state`` with ``player`` in ``seat``."""
+    players = list(state.players)
+    players[seat] = player
+    return replace(state, players=tuple(players))
 
 
 def _take_card(state: State, card: str) -> State:
@@ -97,19 +108,16 @@ def _take_card(state: State, card: str) -> State:
     players = []
     for p in state.players:
         empire = tuple(
-            loc.model_copy(
-                update={"innovations": tuple(i for i in loc.innovations if i.card != card)}
-            )
+            replace(loc, innovations=tuple(i for i in loc.innovations if i.card != card))
             for loc in p.empire
         )
         hand = tuple(c for c in p.hand if c != card)
-        players.append(p.model_copy(update={"empire": empire, "hand": hand}))
-    return state.model_copy(
-        update={
-            "players": tuple(players),
-            "deck": tuple(c for c in state.deck if c != card),
-            "discard": tuple(c for c in state.discard if c != card),
-        }
+        players.append(replace(p, empire=empire, hand=hand))
+    return replace(
+        state,
+        players=tuple(players),
+        deck=tuple(c for c in state.deck if c != card),
+        discard=tuple(c for c in state.discard if c != card),
     )
 
 
@@ -117,7 +125,7 @@ def stack_deck(state: State, *cards: str) -> State:
     """Put ``cards`` on top of the disaster deck (in that order)."""
     for card in cards:
         state = _take_card(state, card)
-    return state.model_copy(update={"deck": (*cards, *state.deck)})
+    return replace(state, deck=(*cards, *state.deck))
 
 
 def set_hand(state: State, seat: int, *cards: str) -> State:
@@ -126,18 +134,18 @@ def set_hand(state: State, seat: int, *cards: str) -> State:
     for card in cards:
         state = _take_card(state, card)
     p = state.players[seat]
-    state = state.with_player(seat, p.model_copy(update={"hand": tuple(cards)}))
+    state = with_player(state, seat, replace(p, hand=tuple(cards)))
     back = tuple(c for c in old if c not in cards)
-    return state.model_copy(update={"deck": (*state.deck, *back)})
+    return replace(state, deck=(*state.deck, *back))
 
 
 def set_res(state: State, seat: int, **res: int) -> State:
-    p = state.players[seat]
-    return state.with_player(seat, p.model_copy(update={"res": Res(**res)}))
+    return with_player(state, seat, replace(state.players[seat], res=Res(**res)))
 
 
 def set_vp(state: State, seat: int, vp: int) -> State:
-    return state.with_player(seat, state.players[seat].model_copy(update={"vp": vp}))
+    p = state.players[seat]
+    return with_player(state, seat, replace(p, vp=vp))
 
 
 def set_empire(
@@ -170,8 +178,9 @@ def set_empire(
         )
         for t in tiles
     )
-    state = state.model_copy(update={"discard": (*state.discard, *dropped)})
-    return state.with_player(seat, state.players[seat].model_copy(update={"empire": empire}))
+    state = replace(state, discard=(*state.discard, *dropped))
+    p = state.players[seat]
+    return with_player(state, seat, replace(p, empire=empire))
 
 
 def cards_everywhere(state: State) -> list[str]:

@@ -1,14 +1,28 @@
-"""Frozen state models for Empire's End (tuples only, updated with ``model_copy``)."""
+"""The state of Empire's End: plain slotted objects, cloned then changed inside ``apply``.
+
+A state the engine hands out (``setup``, a transition's state, ``decode``) is never changed
+afterwards: ``apply`` clones it (``State.clone``) and the rule modules change only that clone,
+in place. So a caller may keep any state it was given.
+
+What a move changes is mutable and copied by ``clone``: the state, each ``Player`` and its
+``Res``, the ``DisasterPhase`` and its ``DisasterSlot``s, each ``SeatWork``. The rest is
+never changed once made and is shared by clones: ``Location``, ``Innovation``,
+``Resolution`` and ``ConvLeft`` (frozen; a change makes a new one), every tuple (decks,
+hands, empires: a change makes a new tuple), and ``Options``, the frozen pydantic model of
+the variant flags, parsed once by ``setup``. The stored JSON form (``GAME.encode``/``decode``)
+is defined by ``stored.py``.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import Field
 
 from shared.rules._kit.model import Frozen
 from shared.rules.api import Json
-from shared.rules.empires_end.data import RESOURCES, Bundle, Resource
+from shared.rules.empires_end.data import Bundle, Resource
 
 
 class Options(Frozen):
@@ -38,8 +52,12 @@ class Options(Frozen):
     )
 
 
-class Res(Frozen):
-    """A stash of tokens. Supplies are unlimited (EEND-20)."""
+@dataclass(slots=True)
+class Res:
+    """A stash of tokens. Supplies are unlimited (EEND-20).
+
+    ``plus``/``add``/``add_bundle`` return a new stash; ``gain``/``gain_res`` change this one
+    (only on a state's clone)."""
 
     wheat: int = 0
     hammer: int = 0
@@ -49,61 +67,92 @@ class Res(Frozen):
     def get(self, r: Resource) -> int:
         return int(getattr(self, r))
 
+    def clone(self) -> Res:
+        return Res(self.wheat, self.hammer, self.axe, self.coin)
+
+    def gain(self, r: Resource, n: int = 1) -> None:
+        """In place: ``n`` more of ``r`` (fewer when negative)."""
+        setattr(self, r, getattr(self, r) + n)
+
+    def gain_res(self, other: Res) -> None:
+        """In place: every token of ``other`` added."""
+        self.wheat += other.wheat
+        self.hammer += other.hammer
+        self.axe += other.axe
+        self.coin += other.coin
+
+    def gain_bundle(self, bundle: Bundle, times: int = 1) -> None:
+        """In place: ``bundle`` added ``times`` times."""
+        for r, n in bundle:
+            setattr(self, r, getattr(self, r) + n * times)
+
     def plus(self, r: Resource, n: int = 1) -> Res:
-        return self.model_copy(update={r: self.get(r) + n})
+        out = self.clone()
+        out.gain(r, n)
+        return out
 
     def add(self, other: Res) -> Res:
-        return Res.model_construct(
-            wheat=self.wheat + other.wheat,
-            hammer=self.hammer + other.hammer,
-            axe=self.axe + other.axe,
-            coin=self.coin + other.coin,
-        )
+        out = self.clone()
+        out.gain_res(other)
+        return out
 
     def add_bundle(self, bundle: Bundle, times: int = 1) -> Res:
-        out = self
-        for r, n in bundle:
-            out = out.plus(r, n * times)
+        out = self.clone()
+        out.gain_bundle(bundle, times)
         return out
 
     def total(self) -> int:
         return self.wheat + self.hammer + self.axe + self.coin
 
     def as_dict(self) -> dict[str, Json]:
-        return {r: self.get(r) for r in RESOURCES}
+        return {"wheat": self.wheat, "hammer": self.hammer, "axe": self.axe, "coin": self.coin}
 
 
 def bundle_res(bundle: Bundle, times: int = 1) -> Res:
-    return Res().add_bundle(bundle, times)
+    out = Res()
+    out.gain_bundle(bundle, times)
+    return out
 
 
-class Innovation(Frozen):
+@dataclass(frozen=True, slots=True)
+class Innovation:
     card: str
     exhausted: bool = False
 
 
-class Location(Frozen):
+@dataclass(frozen=True, slots=True)
+class Location:
     tile: str
     healthy: bool = True
     innovations: tuple[Innovation, ...] = ()
 
 
-class Player(Frozen):
+@dataclass(slots=True)
+class Player:
     res: Res
     vp: int = 0
-    empire: tuple[Location, ...]  # left to right; position 1 = index 0
+    empire: tuple[Location, ...] = ()  # left to right; position 1 = index 0
     hand: tuple[str, ...] = ()
 
+    def clone(self) -> Player:
+        r = self.res
+        return Player(Res(r.wheat, r.hammer, r.axe, r.coin), self.vp, self.empire, self.hand)
 
-class DisasterSlot(Frozen):
+
+@dataclass(slots=True)
+class DisasterSlot:
     """One disaster of the phase. ``card`` None and not closed = waiting to be revealed."""
 
     card: str | None = None
-    pool: Res = Res()  # the public bids on it (EEND-21)
+    pool: Res = field(default_factory=Res)  # the public bids on it (EEND-21)
     closed: bool = False
 
+    def clone(self) -> DisasterSlot:
+        return DisasterSlot(self.card, self.pool.clone(), self.closed)
 
-class Resolution(Frozen):
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
     """A take being resolved by ``seat``: destroy, place the innovation, low resources."""
 
     seat: int
@@ -113,25 +162,33 @@ class Resolution(Frozen):
     choices: tuple[str, ...] = ()  # tile ids (destroy/place) the seat chooses between
 
 
-class DisasterPhase(Frozen):
+@dataclass(slots=True)
+class DisasterPhase:
     slots: tuple[DisasterSlot, ...]
     bidder: int
     addressed: tuple[int, ...] = ()  # slot indices the bidder has bid on/taken this turn
     resolution: Resolution | None = None
 
+    def clone(self) -> DisasterPhase:
+        return DisasterPhase(tuple([s.clone() for s in self.slots]), self.bidder,
+                             self.addressed, self.resolution)
 
-class ConvLeft(Frozen):
+
+@dataclass(frozen=True, slots=True)
+class ConvLeft:
     source: str  # tile or card id of a conversion ability
     left: int
 
 
 SubPhase = Literal["economy", "industry"]
+Stage = Literal["choose", "economy", "industry", "done"]
 
 
-class SeatWork(Frozen):
+@dataclass(slots=True)
+class SeatWork:
     """One seat's progress through a simultaneous Economy/Industry phase (EEND-22)."""
 
-    stage: Literal["choose", "economy", "industry", "done"]
+    stage: Stage
     todo: tuple[SubPhase, ...] = ()  # sub-phases still to do after the current one
     conv: tuple[ConvLeft, ...] = ()  # economy: conversions left
     repeats: tuple[str, ...] = ()  # economy: repeat abilities not used yet
@@ -140,8 +197,13 @@ class SeatWork(Frozen):
     used: tuple[str, ...] = ()  # industry abilities used this phase
     discarded: bool = False  # industry: the optional discard of both cards
 
+    def clone(self) -> SeatWork:
+        return SeatWork(self.stage, self.todo, self.conv, self.repeats, self.acts,
+                        self.repaired, self.used, self.discarded)
 
-class State(Frozen):
+
+@dataclass(slots=True)
+class State:
     n: int
     options: Options
     track: tuple[str, ...]
@@ -162,21 +224,21 @@ class State(Frozen):
 
     @property
     def phase(self) -> str:
-        if self.phase_index < 0:
+        i = self.phase_index
+        if i < 0:
             return "setup"
-        if self.phase_index >= len(self.track):
-            return "end"
-        return self.track[self.phase_index]
+        track = self.track
+        return track[i] if i < len(track) else "end"
 
     def player(self, seat: int) -> Player:
         return self.players[seat]
 
-    def with_player(self, seat: int, player: Player) -> State:
-        players = list(self.players)
-        players[seat] = player
-        return self.model_copy(update={"players": tuple(players)})
-
-    def with_work(self, seat: int, work: SeatWork) -> State:
-        items = list(self.work)
-        items[seat] = work
-        return self.model_copy(update={"work": tuple(items)})
+    def clone(self) -> State:
+        """A copy that shares nothing changeable with this state (see the module's
+        docstring for what is shared)."""
+        dp = self.disaster
+        return State(self.n, self.options, self.track, self.setup_step, self.phase_index,
+                     self.order, self.first, tuple([p.clone() for p in self.players]),
+                     self.deck, self.discard, self.conflict_deck, self.conflict_discard,
+                     self.conflict_card, None if dp is None else dp.clone(),
+                     tuple([w.clone() for w in self.work]), self.draw_queue, self.reshuffles)

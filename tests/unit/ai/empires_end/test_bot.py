@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -46,8 +47,8 @@ def test_bot_protects_the_city_and_takes_a_cheap_disaster() -> None:
     state = sc.set_empire(state, 0, destroyed=["city"])
     dp = state.disaster
     assert dp is not None
-    slot = dp.slots[0].model_copy(update={"pool": Res(coin=3)})
-    state = state.model_copy(update={"disaster": dp.model_copy(update={"slots": (slot,)})})
+    slot = replace(dp.slots[0], pool=Res(coin=3))
+    state = replace(state, disaster=replace(dp, slots=(slot,)))
     action = BOT.act(sc.view(state, 0), list(GAME.legal_actions(state, 0)), 0)
     assert action == {"type": "take", "disaster": 0}
 

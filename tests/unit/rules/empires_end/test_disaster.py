@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from shared.rules.api import Chance, ChanceOutcome, Turn
@@ -403,7 +405,7 @@ def test_reveal_reshuffles_the_discard_pile_eend_19() -> None:
     with the option off, the disaster is skipped."""
     state = sc.new_game(2)
     pile = state.deck
-    state = state.model_copy(update={"deck": (), "discard": pile})
+    state = replace(state, deck=(), discard=pile)
     state, _ = sc.goto_phase(state, 3)
     node = GAME.next(state)
     assert isinstance(node, Chance) and node.secret
@@ -415,7 +417,7 @@ def test_reveal_reshuffles_the_discard_pile_eend_19() -> None:
     assert state.disaster is not None and state.disaster.slots[0].card == pile[-1]
     assert state.discard == () and state.reshuffles == 1
     off = sc.new_game(2, options={"reshuffle_discards": False})
-    off = off.model_copy(update={"deck": (), "discard": off.deck})
+    off = replace(off, deck=(), discard=off.deck)
     off, ev = sc.goto_phase(off, 3)
     assert [e.type for e in ev].count("disaster_skipped") == 2  # phases 3 and 4
     assert off.phase == "conflict"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -272,9 +273,7 @@ def test_industry_economy_phase_order_eend_22() -> None:
 def test_draw_reshuffles_the_discard_pile_eend_19() -> None:
     """EEND-19: an empty deck is replaced by the shuffled discard pile (a secret Chance)."""
     state = industry(hand0=("fire-1", "fire-2", "fire-4", "fire-6"))
-    state = state.model_copy(
-        update={"discard": (*state.discard, *state.deck[1:]), "deck": state.deck[:1]}
-    )
+    state = replace(state, discard=(*state.discard, *state.deck[1:]), deck=state.deck[:1])
     state, _ = sc.run(
         state, (0, {"type": "sell", "card": "fire-1"}), (0, {"type": "sell", "card": "fire-2"})
     )

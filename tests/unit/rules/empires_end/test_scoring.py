@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from shared.rules.empires_end import GAME
@@ -97,7 +99,7 @@ def test_destroyed_scoring_copy_and_most_destroyed() -> None:
 def test_tie_break_clockwise_from_first_player_eend_23() -> None:
     """EEND-23: the tied player closest to the first player going clockwise (the first player
     included) wins the tie."""
-    state = base(3).model_copy(update={"first": 2})
+    state = replace(base(3), first=2)
     outcome = GAME.score(state)  # all three tied at 93
     assert [r.place for r in outcome.results] == [2, 3, 1]
     assert outcome.winners == (2,)

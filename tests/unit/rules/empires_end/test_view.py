@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -49,8 +50,8 @@ def test_no_view_shows_another_seats_secrets_eend_21() -> None:
     for seat in range(3):
         other = sc.set_res(state, seat, wheat=9, hammer=9, axe=9, coin=9)
         deck = other.deck
-        other = other.with_player(seat, other.players[seat].model_copy(update={"hand": deck[:4]}))
-        other = other.model_copy(update={"deck": (*reversed(deck[4:]), *state.players[seat].hand)})
+        other = sc.with_player(other, seat, replace(other.players[seat], hand=deck[:4]))
+        other = replace(other, deck=(*reversed(deck[4:]), *state.players[seat].hand))
         for viewer in (None, 0, 1, 2):
             if viewer == seat:
                 assert sc.view(other, viewer) != sc.view(state, viewer)
