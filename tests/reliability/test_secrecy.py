@@ -127,36 +127,26 @@ def hidden_end(s: Any, seat: int | None, rng: random.Random) -> Any:
 
 def hidden_engine(s: Any, seat: int | None, rng: random.Random) -> Any:
     """empire-engine (hidden score piles): others' score piles."""
-    players = list(s.players)
+    new = s.clone()
     for o in _others(s.n_seats, seat):
-        sc = players[o].score
-        players[o] = players[o].model_copy(
-            update={
-                "score": sc.model_copy(
-                    update={
-                        "inventions": sc.inventions + rng.randrange(1, 4),
-                        "soldiers": sc.soldiers + rng.randrange(0, 3),
-                    }
-                )
-            }
-        )
-    return _changed(s.model_copy(update={"players": tuple(players)}), s)
+        sc = new.players[o].score
+        sc.inventions += rng.randrange(1, 4)
+        sc.soldiers += rng.randrange(0, 3)
+    return _changed(new, s)
 
 
 def hidden_empire(s: Any, seat: int | None, rng: random.Random) -> Any:
     """empire (memory mode): others' face-down counts."""
     if not s.holdings:
         return None
+    new = s.clone()
     holdings = list(s.holdings)
     for o in _others(s.n, seat):
-        h = holdings[o]
-        holdings[o] = h.model_copy(
-            update={
-                "supporters": h.supporters + rng.randrange(1, 3),
-                "revolts": h.revolts + rng.randrange(0, 2),
-            }
-        )
-    return _changed(s.model_copy(update={"holdings": tuple(holdings)}), s)
+        h = holdings[o] = holdings[o].copy()
+        h.supporters += rng.randrange(1, 3)
+        h.revolts += rng.randrange(0, 2)
+    new.holdings = tuple(holdings)
+    return _changed(new, s)
 
 
 # -- deck orders (checked statically: any draw reveals the drawn cards, by the rules) -------
