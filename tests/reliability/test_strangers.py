@@ -172,3 +172,41 @@ async def test_a_stranger_cannot_lock_an_account_out(hall: Supervisor) -> None:
     assert attacker_refusals[-1] == "auth/rate_limited", figures
     assert set(attacker_refusals) == {"auth/bad_credentials", "auth/rate_limited"}, figures
     assert attacker_right == "auth/rate_limited", figures
+
+
+async def refusal(coro: Any) -> str:
+    try:
+        await coro
+    except ApiError as exc:
+        return exc.code
+    return "accepted"
+
+
+async def guest_named(url: str, raw: str) -> str:
+    async with client(url, "198.51.100.41") as g:
+        return await refusal(g.sign_in(raw))
+
+
+async def test_loose_options_blank_names_and_zalgo_chat_are_refused(hall: Supervisor) -> None:
+    """Typed options taken strictly, names that show as blank refused, chat that shows as
+    blank or spills over its neighbours (zalgo) refused; honest ones still pass."""
+    async with client(hall.url, "198.51.100.40") as c:
+        names = {raw: await guest_named(hall.url, raw)
+                 for raw in ("\u3164", "\u3164\u3164", "\u2800", "a\u3164", "\u0301\u0301")}
+        await c.sign_in("fair-player")
+        options = {repr(v): await refusal(c.create_table("duel", seats=2,
+                                                          options={"rounds": v}))
+                   for v in ("5", 5.0, True)}
+        t = await c.create_table("duel", seats=2, options={"rounds": 5})
+        await c.chat_join(table_id=t["table_id"])
+        texts = {repr(raw): await refusal(c.chat(raw, table_id=t["table_id"]))
+                 for raw in ("\u3164\u3164", "\u2800 \u2800", "   ",
+                             "Z\u0336\u0322\u0315\u0358\u0361\u0489a\u0337\u0360")}
+        fine = await refusal(c.chat("Nguyễn says שָׁלוֹם ❤️", table_id=t["table_id"]))
+    report("strangers-lower", {"names": {repr(k): v for k, v in names.items()},
+                               "options": options, "chat": texts, "honest_chat": fine})
+    assert set(names.values()) == {"lobby/bad_name"}, names
+    assert set(options.values()) == {"lobby/bad_request"}, options
+    assert texts["'\u3164\u3164'"] == texts["'\u2800 \u2800'"] == "chat/empty", texts
+    assert set(texts.values()) <= {"chat/empty", "chat/bad_request"}, texts
+    assert fine == "accepted"
