@@ -279,19 +279,23 @@ class BotRunner:
             await asyncio.sleep(3.0)
 
     async def resume_once(self) -> None:
+        """One pass over ``bots:active``: each seat not played here and not parked until
+        later is taken while there is room (a free place, or a still seat to park)."""
         notes = await self.store.parked()
         cursor = 0
-        while self.room() > 0:
+        room = self.room()
+        while room > 0:
             cursor, page = await self.store.active_page(cursor)
             for raw in page:
-                if self.room() <= 0:
+                if room <= 0:
                     break
                 seat = im.SeatBot.model_validate(loads(raw))
                 note = notes.get(self._key(seat))
                 parked = parking.Parked.loads(note) if note else None
                 if parked is not None and not parked.due(now_ms()):
                     continue
-                await self._maybe_start(seat, parked)
+                if self._key(seat) not in self.tasks and await self._maybe_start(seat, parked):
+                    room -= 1  # a free place taken, or a still seat parked for it
             if cursor == 0:
                 break
 
