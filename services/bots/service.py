@@ -167,13 +167,13 @@ class BotRunner:
 
     async def _park(self, key: str, activity: parking.Activity) -> None:
         """Give the seat's place to a waiting one: its note first (so no runner adopts it
-        before it is due), then its play stops (its lease is released)."""
+        before it is due), then its play stops; its socket closes and its lease is released
+        as its task ends, while the waiting seat starts (no need to wait for a close)."""
         note = parking.park(activity, now_ms(), self.park_idle_ms, self.park_max_ms)
         await self.store.park(key, note.dumps())
         task = self.tasks.get(key)
         if task is not None:
             task.cancel()
-            await asyncio.wait([task])
         log.info("bot_parked", seat=key, still_s=round((now_ms() - activity.since_ms) / 1000),
                  parks=note.parks)
 
