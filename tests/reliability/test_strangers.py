@@ -133,7 +133,9 @@ async def test_sybil_guests_cannot_park_every_bot_seat(hall: Supervisor) -> None
                                    "duel_under_attack_s": round(hit, 2),
                                    "bot_moves_by_itself": own, "bot_moves_by_timeout": late})
     assert late == 0 and own > 0, f"the newcomer's bot moved by time-out {late} times"
-    assert hit <= max(2 * quiet, quiet + 2.0), (quiet, hit)
+    # 2x its quiet time, with a second of slack for a busy machine: under the parking bound
+    # (2 s here), so a newcomer that waited for a seat to go still would fail
+    assert hit <= max(2 * quiet, quiet + 1.0), (quiet, hit)
 
 
 async def test_a_stranger_cannot_lock_an_account_out(hall: Supervisor) -> None:
