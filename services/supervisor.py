@@ -104,6 +104,9 @@ class Supervisor:
         # the private Valkey listens on loopback only: plaintext is allowed for it (and for a
         # REDIS_URL given to make run / the tests); deployments use rediss:// (settings.py)
         env.setdefault("EMPIRE_REDIS_PLAINTEXT", "1")
+        # development: the player on this machine (and the tests' many clients) reach the
+        # gateway over loopback, without per-address limits; a deployment exempts nobody
+        env.setdefault("EMPIRE_RATE_EXEMPT_IPS", "127.0.0.0/8,::1/128")
         if proc.metrics_port:
             env["EMPIRE_METRICS_PORT"] = str(proc.metrics_port)
         return env

@@ -19,7 +19,7 @@ def wire(kit: ServiceKit) -> BotRunner:
     runner = BotRunner(kit.settings, BotsStore(kit.redis, kit.settings.instance))
     kit.groups.append((streams.BOTS_IN, streams.GROUP_BOTS))
     kit.readers.append(runner.read_loop)
-    kit.loops += [runner.reclaim_loop, runner.resume_loop]
+    kit.loops += [runner.reclaim_loop, runner.resume_loop, runner.observe_loop]
     kit.shutdown.append(runner.close)
     return runner
 

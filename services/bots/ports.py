@@ -9,11 +9,18 @@ from typing import Any, Protocol
 
 class BotsStorePort(Protocol):
     """The seats to take (``bots:in``, read only while the runner has room), the seats being
-    played (``bots:active``) and each seat's lease."""
+    played (``bots:active``), each seat's lease and the notes of parked seats
+    (``bots:parked``, services/bots/parking.py; a seat forgotten loses its note too)."""
 
     async def keep(self, seat_key: str, seat: str) -> None: ...
 
     async def forget(self, seat_key: str) -> None: ...
+
+    async def park(self, seat_key: str, note: str) -> None: ...
+
+    async def unpark(self, seat_key: str) -> None: ...
+
+    async def parked(self) -> dict[str, str]: ...
 
     async def active_page(self, cursor: int, count: int = 200) -> tuple[int, list[Any]]: ...
 

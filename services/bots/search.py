@@ -42,7 +42,7 @@ from typing import Any
 import structlog
 
 from clients.sdk.bot_player import play_with
-from clients.sdk.client import Client, GameSession
+from clients.sdk.client import GameSession
 from shared.ai import registry as ai
 from shared.ai.search import LEVELS, deadline_within, seeded_heuristic
 from shared.rules.api import SealedSlot
@@ -202,14 +202,12 @@ def _round_of(view: dict[str, Any]) -> str | None:
     return _round_id(view)
 
 
-async def play_search_seat(client: Client, game_id: str, level: str, pool: SearchPool,
-                           stop: asyncio.Event | None = None) -> GameSession:
-    """``clients.sdk.bot_player.play_seat`` for a search bot: the same loop
-    (``play_with``), each decision awaited from the pool within its budget."""
-    game = await client.watch(game_id)
-    meta = await client._call("GET", f"/api/matches/{game_id}")
-    bot = SearchSeat(pool, meta["game"], level, game)
+async def play_search(game: GameSession, game_name: str, level: str, pool: SearchPool,
+                      stop: asyncio.Event | None = None) -> GameSession:
+    """``clients.sdk.bot_player.play_with`` for a search bot on a watched game: the same
+    loop, each decision awaited from the pool within its budget."""
+    bot = SearchSeat(pool, game_name, level, game)
     await play_with(game, bot, stop)
-    log.info("search_seat_done", game_id=game_id, level=level, decisions=bot.decisions,
+    log.info("search_seat_done", game_id=game.game_id, level=level, decisions=bot.decisions,
              fallbacks=bot.fallbacks)
     return game

@@ -2,7 +2,9 @@
 
 Keys (ACL user ``bots``): ``bots:in`` the seats to take (a stream, group ``bots``), read only
 while the runner has room; ``bots:active`` a hash ``<game>:<seat>`` -> the seat (durable while
-it plays); ``bots:lease:<game>:<seat>`` the runner holding a seat (renewed while it plays).
+it plays); ``bots:lease:<game>:<seat>`` the runner holding a seat (renewed while it plays);
+``bots:parked`` a hash ``<game>:<seat>`` -> the note of a seat parked for a waiting one
+(services/bots/parking.py).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from shared.runtime.jsonutil import loads
 from shared.runtime.redis import Client, read_group
 
 ACTIVE = keys.BOTS_ACTIVE
+PARKED = "bots:parked"
 LEASE_MS = 10_000
 
 
@@ -44,7 +47,21 @@ class BotsStore:
         await self.redis.hset(ACTIVE, seat_key, seat)
 
     async def forget(self, seat_key: str) -> None:
-        await self.redis.hdel(ACTIVE, seat_key)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hdel(ACTIVE, seat_key)
+            pipe.hdel(PARKED, seat_key)
+            await pipe.execute()
+
+    async def park(self, seat_key: str, note: str) -> None:
+        await self.redis.hset(PARKED, seat_key, note)
+
+    async def unpark(self, seat_key: str) -> None:
+        await self.redis.hdel(PARKED, seat_key)
+
+    async def parked(self) -> dict[str, str]:
+        """Every parked seat's note (seat key -> note)."""
+        raw = cast(dict[bytes, bytes], await self.redis.hgetall(PARKED))
+        return {k.decode(): v.decode() for k, v in raw.items()}
 
     async def active_page(self, cursor: int, count: int = 200) -> tuple[int, list[Any]]:
         """One page of ``bots:active`` (HSCAN): (next cursor, 0 at the end; seat documents)."""

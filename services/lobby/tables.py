@@ -8,11 +8,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import JsonValue
+from pydantic import BaseModel, JsonValue, ValidationError
 
 from shared.protocol.internal import PlayerRef
 from shared.protocol.lobby import Table
 from shared.rules import registry
+from shared.rules.api import Game
+from shared.runtime.jsonutil import dumps
 
 
 class LobbyError(Exception):
@@ -29,10 +31,26 @@ def check_new_table(game: str, seats: int, options: dict[str, JsonValue]) -> Non
     if not g.min_seats <= seats <= g.max_seats:
         raise LobbyError("lobby/bad_request",
                          f"{g.title} takes {g.min_seats}-{g.max_seats} seats")
+    check_options_strictly(g, options)
     try:
         g.setup(dict(options), seats)
     except ValueError as exc:
         raise LobbyError("lobby/bad_request", f"bad options: {exc}") from exc
+
+
+def check_options_strictly(g: Game, options: dict[str, JsonValue]) -> None:
+    """The options exactly as their model declares them, as JSON: no ``"5"``, ``5.0`` or
+    ``true`` where an integer is declared (the engines' own parsing is lax, so that games
+    already stored keep replaying; a new table's options are stored as given)."""
+    model = getattr(g, "Options", None)
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        return
+    try:
+        model.model_validate_json(dumps(options), strict=True)
+    except ValidationError as exc:
+        why = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'options'}: {e['msg']}"
+                        for e in exc.errors(include_url=False))
+        raise LobbyError("lobby/bad_request", f"bad options: {why}"[:500]) from None
 
 
 def _must_be_open(t: Table) -> None:

@@ -3,20 +3,30 @@
 A message is NFC-normalised; every character a display handle may not contain
 (shared/identity/handles.py: controls, format characters such as bidi embeddings, overrides,
 isolates and marks, zero-width spaces, surrogates, private-use and unassigned code points,
-line and paragraph separators) is removed, except the zero-width joiner inside emoji
-sequences; tabs, newlines and other separators become a plain space, whitespace runs collapse
-to one space and the ends are trimmed. What is left is shown as text only (the web page sets
+line and paragraph separators, and the characters that show as blank: handles.INVISIBLE)
+is removed, except the zero-width joiner inside emoji sequences; tabs, newlines and other
+separators become a plain space, whitespace runs collapse to one space and the ends are
+trimmed. What is left is shown as text only (the web page sets
 ``textContent``; nothing is ever parsed as HTML), so ``<b>`` stays the four characters typed.
 
-Refusals (``BadText.code``): ``chat/empty`` when nothing visible is left, ``chat/too_long``
-past the cap (counted in characters after cleaning).
+Refusals (``BadText.code``): ``chat/empty`` when nothing visible is left (only spaces,
+combining marks and blank characters), ``chat/too_long`` past the cap (counted in characters
+after cleaning), ``chat/bad_request`` for more than ``handles.MAX_MARKS`` combining marks
+stacked on one character (zalgo text, which spills over the lines around it).
 """
 
 from __future__ import annotations
 
 import unicodedata
 
-from shared.identity.handles import _BIDI_MARKS, _REFUSED_CATEGORIES
+from shared.identity.handles import (
+    _BIDI_MARKS,
+    _REFUSED_CATEGORIES,
+    INVISIBLE,
+    MAX_MARKS,
+    most_marks,
+    visible,
+)
 
 ZWJ = "\u200d"  # kept between two visible characters (emoji sequences: 👩‍💻)
 _BIDI_CLASSES = {"LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"}
@@ -30,7 +40,7 @@ class BadText(ValueError):
 
 def _dropped(ch: str) -> bool:
     return (unicodedata.category(ch) in _REFUSED_CATEGORIES or ch in _BIDI_MARKS
-            or unicodedata.bidirectional(ch) in _BIDI_CLASSES)
+            or ch in INVISIBLE or unicodedata.bidirectional(ch) in _BIDI_CLASSES)
 
 
 def clean(raw: str, max_chars: int) -> str:
@@ -49,8 +59,11 @@ def clean(raw: str, max_chars: int) -> str:
         elif not _dropped(ch):
             out.append(ch)
     cleaned = " ".join("".join(out).split())
-    if not cleaned.replace(ZWJ, ""):
+    if not visible(cleaned):
         raise BadText("chat/empty", "a message needs a visible character")
+    if most_marks(cleaned) > MAX_MARKS:
+        raise BadText("chat/bad_request", f"at most {MAX_MARKS} combining marks on one "
+                      "character")
     if len(cleaned) > max_chars:
         raise BadText("chat/too_long", f"a message has at most {max_chars} characters")
     return cleaned

@@ -2,7 +2,10 @@
 
 A handle is NFKC-normalized and trimmed; one with a control, format (Cf: zero-width, bidi
 embeddings and marks), separator other than the plain space, surrogate, private-use or
-unassigned character, or nothing but spaces, is refused (``lobby/bad_name``). ``#`` is
+unassigned character, a letter or symbol that shows as blank (``INVISIBLE``: the Hangul
+fillers, the blank Braille pattern, ...), more than ``MAX_MARKS`` combining marks on one
+character (zalgo), or nothing visible (only spaces and marks), is refused
+(``lobby/bad_name``). ``#`` is
 reserved for the server's disambiguating suffix (``name#1234``) and refused in a chosen
 name. A human may not take a bot-like name (``bot-…``, ``bot_…``, ``[bot]…``, ``…(bot)``):
 bots are always shown as bots.
@@ -30,6 +33,14 @@ SUFFIX_SEP = "#"
 
 _BIDI_MARKS = {"\u200e", "\u200f", "\u061c"}  # LRM, RLM, ALM (display wrappers in the data)
 _REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+# letters, marks and symbols that render as nothing (or as blank space) though their category
+# is not a control or a separator: the Hangul fillers (U+3164 and its compatibility and
+# halfwidth forms), the blank Braille pattern, the combining grapheme joiner, the Khmer
+# inherent vowels, the Mongolian variation selectors and the null notehead
+INVISIBLE = frozenset({"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800", "\u034f", "\u17b4",
+                       "\u17b5", "\u180b", "\u180c", "\u180d", "\u180f", "\U0001d159"})
+MARKS = frozenset({"Mn", "Me"})  # combining marks (stacked on the character before them)
+MAX_MARKS = 4  # per character: enough for any script's accents, far short of zalgo
 _BOT_LIKE = re.compile(r"^\s*(?:bot\s*[-_:.#\s]|\[\s*bot\s*\]|\(\s*bot\s*\))|"
                        r"(?:\[\s*bot\s*\]|\(\s*bot\s*\)|[-_\s]bot)\s*$|^\s*bot\s*$")
 
@@ -50,12 +61,34 @@ def normalize(raw: str) -> str:
         if unicodedata.bidirectional(ch) in ("LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI",
                                              "FSI", "PDI"):
             raise BadName(f"a name may not contain the bidi control U+{ord(ch):04X}")
+        if ch in INVISIBLE:
+            raise BadName(f"a name may not contain U+{ord(ch):04X} "
+                          f"({unicodedata.name(ch, 'unnamed')}): it shows as blank")
     name = " ".join(name.split())
-    if not name:
+    if not visible(name):
         raise BadName("a name needs a visible character")
+    if most_marks(name) > MAX_MARKS:
+        raise BadName(f"a name has at most {MAX_MARKS} combining marks on one character")
     if len(name) > MAX_LEN:
         raise BadName(f"a name has at most {MAX_LEN} characters")
     return name
+
+
+def visible(text: str) -> bool:
+    """Whether ``text`` has a character that shows: not a space, a combining mark, an
+    invisible one or a character a handle may not hold."""
+    return any(not ch.isspace() and unicodedata.category(ch) not in MARKS
+               and unicodedata.category(ch) not in _REFUSED_CATEGORIES
+               and ch not in INVISIBLE and ch not in _BIDI_MARKS for ch in text)
+
+
+def most_marks(text: str) -> int:
+    """The longest run of combining marks in ``text`` (stacked on one character)."""
+    most = run = 0
+    for ch in text:
+        run = run + 1 if unicodedata.category(ch) in MARKS else 0
+        most = max(most, run)
+    return most
 
 
 def check_chosen(raw: str) -> str:

@@ -1,8 +1,9 @@
 """Lobby requests (gateway -> lobby, request/reply) and the table model.
 
 ``player_id``, ``name`` and ``session`` are stamped by the gateway from a verified access
-token; ``agent`` (a short label of the client, from its User-Agent) too. Accounts and
-sessions: services/lobby/accounts/.
+token; ``agent`` (a short label of the client, from its User-Agent) and a password
+sign-in's ``address`` (the client's address, services/gateway/edge/client_ip.py) too.
+Accounts and sessions: services/lobby/accounts/.
 """
 
 from __future__ import annotations
@@ -114,6 +115,8 @@ class PasswordSignIn(Wire):
     name: Name
     password: Password
     agent: Agent = ""
+    # the client's address (stamped by the gateway): failures slow the address making them
+    address: Annotated[str, Field(max_length=64)] = ""
 
 
 class PasskeyRegisterBegin(_Req):

@@ -77,8 +77,13 @@ class Settings(BaseSettings):
     webauthn_rp_name: str = "Empire Hall"
     webauthn_origins: str = ""
     challenge_ttl_s: int = Field(120, ge=10, le=3600)  # a passkey challenge, used once
-    # failed sign-ins per account name in a window, after which sign-in waits (auth/rate_limited)
+    # failed password sign-ins in a window, after which the address that made them waits
+    # (auth/rate_limited): per name and address; per address, any name; per name from any
+    # address, which holds back only addresses that failed for that name (a stranger's
+    # failures never refuse the right password from an address that has not failed)
     signin_fail_max: int = Field(10, ge=1)
+    signin_fail_per_address: int = Field(50, ge=1)
+    signin_fail_per_name: int = Field(200, ge=1)
     signin_fail_window_s: int = Field(900, ge=1)
     admins: str = ""  # player ids or account names with the admin role (comma-separated)
     audit_maxlen: int = Field(10_000, ge=100)  # admin audit log entries kept (lobby:audit)
@@ -128,6 +133,11 @@ class Settings(BaseSettings):
 
     # --- bots ---
     bots_max_seats: int = Field(200, ge=1)  # seats one bot runner plays at once
+    # a full runner parks, for a seat that waits, the seat whose game has been still the
+    # longest, if at least this long (services/bots/parking.py); a parked seat is looked at
+    # again after this pause, doubled each time its game is found unchanged up to the max
+    bots_park_idle_s: float = Field(30.0, gt=0)
+    bots_park_max_s: float = Field(600.0, gt=0)
     # worker processes one runner's search bots share (bounded: a seat's decision waits its
     # turn within its own time budget, else plays the heuristic move)
     bots_search_workers: int = Field(1, ge=1, le=64)

@@ -369,6 +369,14 @@ async def test_bots_store_contract(bots_store: Any, r: Any) -> None:
     assert not await s.lease("g-1:0")
     await s.release("g-1:0")
     assert await s.lease("g-1:0")
+    await s.park("g-1:0", '{"until_ms":1}')  # a parked seat's note (bots:parked)
+    await s.park("g-3:0", '{"until_ms":2}')
+    await s.unpark("g-3:0")
+    assert await s.parked() == {"g-1:0": '{"until_ms":1}'}
+    await s.keep("g-4:0", '{"seat":0}')
+    await s.park("g-4:0", '{"until_ms":3}')
+    await s.forget("g-4:0")  # a seat forgotten loses its note too
+    assert await s.parked() == {"g-1:0": '{"until_ms":1}'}
     await ensure_group(r, streams.BOTS_IN, streams.GROUP_BOTS)
 
     async def add(body: dict[str, Any]) -> bytes:  # the lobby's XADD

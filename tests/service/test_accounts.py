@@ -104,6 +104,35 @@ async def test_failed_sign_ins_lock_the_name_out_for_the_window() -> None:
         == "auth/bad_credentials"
 
 
+async def test_failures_slow_the_address_that_makes_them_not_the_name() -> None:
+    """No lockout by strangers: wrong passwords for a name from one address refuse that
+    address (even its right password), never the right password from another address."""
+    acc, store = accounts(signin_fail_max=3, signin_fail_per_address=5,
+                          signin_fail_per_name=6)
+    guest(store)
+    await acc.set_password(lm.SetPassword(player_id="p-1", password="correct horse"))
+
+    def sign_in(password: str, address: str, name: str = "Ada") -> Any:
+        return acc.password_sign_in(lm.PasswordSignIn(name=name, password=password,
+                                                      address=address))
+
+    for _ in range(3):
+        assert await code_of(sign_in("wrong one", "203.0.113.9")) == "auth/bad_credentials"
+    assert await code_of(sign_in("wrong one", "203.0.113.9")) == "auth/rate_limited"
+    assert await code_of(sign_in("correct horse", "203.0.113.9")) == "auth/rate_limited"
+    assert (await sign_in("correct horse", "192.0.2.1"))["player_id"] == "p-1"
+    # per address, whatever the names: two more failures on other names reach 5
+    for name in ("bob", "cyd"):
+        assert await code_of(sign_in("wrong one", "203.0.113.9", name)) \
+            == "auth/bad_credentials"
+    assert await code_of(sign_in("wrong one", "203.0.113.9", "dee")) == "auth/rate_limited"
+    # per name from any address (6): the addresses that failed for it wait, no other
+    for address in ("198.51.100.1", "198.51.100.2", "198.51.100.3"):
+        assert await code_of(sign_in("wrong one", address)) == "auth/bad_credentials"
+    assert await code_of(sign_in("correct horse", "198.51.100.1")) == "auth/rate_limited"
+    assert (await sign_in("correct horse", "192.0.2.2"))["player_id"] == "p-1"
+
+
 async def test_revoking_own_sessions_only() -> None:
     acc, store = accounts()
     mine = await acc.open_session(guest(store), "a")

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator, Callable
 
 import pytest
 
+from services.bots import parking
 from services.bots.service import BotRunner
 from shared.protocol import internal as im
 from shared.runtime.jsonutil import dumps
@@ -163,3 +165,102 @@ async def test_a_finished_seat_leaves_no_lease_behind_even_mid_renewal() -> None
         assert store.leases == {}
         await asyncio.sleep(0.1)  # any renewal still in flight would have landed by now
         assert store.leases == {} and store.in_flight == 0
+
+
+# -- a full runner parks its stillest seat for a waiting one (services/bots/parking.py) -----
+
+
+class Game:
+    """A seat's game as the runner watches it: its seq moves when the test says so."""
+
+    def __init__(self) -> None:
+        self.seq = 1
+
+
+def parking_runner(capacity: int, idle_s: float = 0.05
+                   ) -> tuple[BotRunner, FakeBotsStore, Seats]:
+    store, seats = FakeBotsStore(), Seats()
+    settings = Settings(bots_max_seats=capacity, bots_park_idle_s=idle_s, bots_park_max_s=0.2)
+    return BotRunner(settings, store, play=seats.play), store, seats
+
+
+def add_now(store: FakeBotsStore, body: dict[str, object]) -> None:
+    """XADD as the lobby does it now (the entry's id carries the time)."""
+    store.stream.append((f"{int(time.time() * 1000)}-{len(store.stream)}".encode(),
+                         {b"d": dumps(body).encode()}))
+
+
+def watch(bots: BotRunner, key: str) -> Game:
+    game = Game()
+    bots.watched[key] = game
+    return game
+
+
+async def test_a_full_runner_parks_its_stillest_seat_for_a_new_one() -> None:
+    bots, store, seats = parking_runner(capacity=2)
+    for g in ("g1", "g2"):
+        add_now(store, seat(g))
+    async with running(bots.read_loop):
+        await until(lambda: len(seats.playing) == 2)
+        watch(bots, "g2:0")
+        moving = watch(bots, "g1:0")
+        bots.observe()  # their first views
+        await asyncio.sleep(0.1)  # both still past the bound: g2 moves now, g1 stays still
+        moving.seq += 1
+        bots.observe()
+        add_now(store, seat("g3"))
+        await until(lambda: "g3:0" in seats.playing)
+        assert sorted(seats.playing) == ["g1:0", "g3:0"]  # the still one gave its place
+        assert "g2:0" in store.active and "g2:0" not in store.leases  # parked, not forgotten
+        note = parking.Parked.loads(store.notes["g2:0"])
+        assert note.parks == 1 and note.seq == 1 and note.until_ms > note.since_ms
+
+
+async def test_seats_whose_games_move_keep_their_places() -> None:
+    bots, store, seats = parking_runner(capacity=2, idle_s=0.3)
+    for g in ("g1", "g2"):
+        add_now(store, seat(g))
+
+    games: list[Game] = []
+
+    async def moving() -> None:
+        while True:
+            for game in games:
+                game.seq += 1
+            await asyncio.sleep(0.01)
+
+    async with running(bots.read_loop, bots.observe_loop, moving):
+        await until(lambda: len(seats.playing) == 2)
+        games += [watch(bots, "g1:0"), watch(bots, "g2:0")]
+        bots.observe()  # their first views
+        await asyncio.sleep(0.4)  # past the bound, but their games moved all along
+        add_now(store, seat("g3"))
+        await asyncio.sleep(0.4)
+        await bots.resume_once()
+        # no room: g3 waits in the stream for any replica with room
+        assert sorted(seats.playing) == ["g1:0", "g2:0"] and store.waiting() == 1
+        assert bots.room() == 0 and store.notes == {}
+
+
+async def test_the_seats_of_one_wave_do_not_push_each_other_out() -> None:
+    """Seats queued before the still ones started wait for a free place; a later game's
+    seat takes the stillest place at once; the parked seat comes back when a place frees."""
+    bots, store, seats = parking_runner(capacity=1)
+    store.add(seat("g1"))  # queued long ago (ids 1-0, 2-0)
+    store.add(seat("g2"))
+    async with running(bots.read_loop):
+        await until(lambda: seats.playing == ["g1:0"] and "g2:0" in store.notes)
+        watch(bots, "g1:0")
+        await asyncio.sleep(0.1)
+        await bots.resume_once()  # g2 was queued before g1 went still: no place for it
+        assert seats.playing == ["g1:0"]
+        add_now(store, seat("g3"))
+        await until(lambda: seats.playing == ["g3:0"])
+    assert parking.Parked.loads(store.notes["g1:0"]).parks == 1
+    seats.finish("g3:0")
+    await until(lambda: not bots.tasks)
+    await asyncio.sleep(0.1)  # g1's pause is over
+    await bots.resume_once()
+    await until(lambda: len(seats.playing) == 1)
+    assert seats.playing[0] in ("g1:0", "g2:0") and len(bots.tasks) == 1
+    await bots.close()

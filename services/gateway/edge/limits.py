@@ -57,7 +57,9 @@ class GatewayLimits(BaseSettings):
     # rate limits and quotas (Redis, shared by the replicas; keys rl:*)
     rate_limits: bool = True
     trusted_proxies: str = ""  # peers whose X-Forwarded-For is honoured (CIDRs)
-    rate_exempt_ips: str = "127.0.0.0/8,::1/128"  # client IPs without per-IP limits
+    # client IPs without per-IP limits: none on a deployment (a proxy on the same host would
+    # exempt everyone behind it); the development system (make run) exempts loopback
+    rate_exempt_ips: str = ""
     signup_per_min: float = Field(10.0, gt=0)  # POST /api/players per client IP
     signup_burst: int = Field(30, ge=1)
     http_per_s: float = Field(20.0, gt=0)  # HTTP requests (and WebSocket handshakes) per IP

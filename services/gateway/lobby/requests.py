@@ -22,7 +22,7 @@ from shared.protocol.versions import KNOWN_PROTOCOL_VERSIONS
 
 M = TypeVar("M", bound=BaseModel)
 PATH_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,64}$")
-SERVER_SET = frozenset({"op", "player_id", "session", "agent"})
+SERVER_SET = frozenset({"op", "player_id", "session", "agent", "address"})
 
 
 def _refuse(status: int, code: str, message: str, reason: str) -> HttpError:

@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from services.gateway.auth.sessions import agent
+from services.gateway.edge.client_ip import client_ip
 from services.gateway.lobby.requests import body_schema, json_object, lobby_request, path_id
 from services.gateway.routes.deps import Auth, Gw
 from services.gateway.service import stamp
@@ -39,9 +40,12 @@ async def refresh_session(request: Request, gw: Gw) -> dict[str, Any]:
 @router.post("/api/session/password", **typed(hm.Session),
              openapi_extra=body_schema(lm.PasswordSignIn, "agent"))
 async def password_sign_in(request: Request, gw: Gw) -> dict[str, Any]:
+    """Failures slow the address that makes them (per name and address, per address), never
+    the right password from another address."""
     body = await json_object(request, gw.limits)
-    return await gw.lobby(lobby_request(lm.PasswordSignIn, body,
-                                        {"agent": agent(request.headers)}))
+    return await gw.lobby(lobby_request(lm.PasswordSignIn, body, {
+        "agent": agent(request.headers),
+        "address": client_ip(request.scope, gw.limits.trusted)}))
 
 
 @router.post("/api/session/passkey/begin", **typed(hm.PasskeyOptions),

@@ -53,9 +53,25 @@ def normal_name(name: str) -> str | None:
 
 
 def failure_subject(name: str) -> str:
-    """What a sign-in's failures are counted under: the name's key (case and confusables
-    folded) when it is a valid name, else the text as typed."""
+    """The name a sign-in's failures are counted under: the name's key (case and
+    confusables folded) when it is a valid name, else the text as typed."""
     return handles.key(name) if valid_name(name) else name
+
+
+@dataclass(frozen=True)
+class FailureCounts:
+    """Where a sign-in's failures are counted (each in its own window): per name and address,
+    per address (any name), per name (any address)."""
+
+    pair: str
+    address: str
+    name: str
+
+
+def failure_counts(name: str, address: str) -> FailureCounts:
+    subject = failure_subject(name)
+    return FailureCounts(pair=f"pair\x00{subject}\x00{address}", address=f"addr\x00{address}",
+                         name=f"name\x00{subject}")
 
 
 def is_admin(p: Mapping[str, Any] | None, admin_names: Iterable[str]) -> bool:
@@ -88,12 +104,36 @@ def check_new_password(password: str, name: str) -> None:
 
 
 def locked_out(failures: int | None, limit: int) -> bool:
-    """Whether a name with ``failures`` in the current window may not try again yet."""
+    """Whether ``failures`` in the current window reach ``limit``."""
     return failures is not None and failures >= limit
 
 
+@dataclass(frozen=True)
+class Throttle:
+    """The failure limits: per name and address, per address, and per name from any
+    address, which slows only the addresses that have failed for that name."""
+
+    per_pair: int
+    per_address: int
+    per_name: int
+
+
+def throttled(pair: int | None, address: int | None, name: int | None,
+              limits: Throttle) -> str | None:
+    """Which count makes a sign-in wait ("pair", "address" or "name"; None: it may go on).
+    The failures are the attempt's own address's: a name attacked from elsewhere is never
+    refused to an address that has not failed for it (no lockout by strangers)."""
+    if locked_out(pair, limits.per_pair):
+        return "pair"
+    if locked_out(address, limits.per_address):
+        return "address"
+    if pair and locked_out(name, limits.per_name):
+        return "name"
+    return None
+
+
 def lockout_error(ttl_s: int) -> LobbyError:
-    return LobbyError("auth/rate_limited", f"too many failed sign-ins for this name; "
+    return LobbyError("auth/rate_limited", f"too many failed sign-ins from this address; "
                       f"retry in {max(1, ttl_s)} s")
 
 

@@ -187,20 +187,29 @@ class Accounts:
 
     async def password_sign_in(self, req: lm.PasswordSignIn) -> dict[str, Any]:
         """The same refusal, and about the same work, whether the name is unknown, a guest's,
-        or the password is wrong; failures per name are counted in a window."""
-        subject = core.failure_subject(req.name)
-        if core.locked_out(await self.store.failures(subject), self.settings.signin_fail_max):
-            raise core.lockout_error(await self.store.failures_ttl(subject))
+        or the password is wrong. Failures slow the address that makes them: counted per
+        name and address, per address and per name in a window (services/lobby/accounts/
+        core.py ``throttled``), so strangers cannot lock a name out."""
+        at = core.failure_counts(req.name, req.address)
+        st = self.store
+        s = self.settings
+        limits = core.Throttle(s.signin_fail_max, s.signin_fail_per_address,
+                               s.signin_fail_per_name)
+        which = core.throttled(await st.failures(at.pair), await st.failures(at.address),
+                               await st.failures(at.name), limits)
+        if which is not None:
+            log.info("sign_in_throttled", by=which)
+            raise core.lockout_error(await st.failures_ttl(getattr(at, which)))
         pid = await self._pid_of_name(req.name)
         p = await self.player(pid) if pid else None
-        stored = await self.store.password_hash(p["player_id"]) \
-            if p and p.get("account") else None
+        stored = await st.password_hash(p["player_id"]) if p and p.get("account") else None
         ok = await verify_password(stored or await self._dummy_hash(), req.password)
         if not (ok and stored and p):  # a known account whose password verified, only
-            await self.store.count_failure(subject, self.settings.signin_fail_window_s)
+            for subject in (at.pair, at.address, at.name):
+                await st.count_failure(subject, s.signin_fail_window_s)
             log.info("sign_in_refused", method="password")
             raise core.bad_credentials()
-        await self.store.clear_failures(subject)
+        await st.clear_failures(at.pair)
         core.check_not_suspended(p)
         if HASHER.check_needs_rehash(stored):
             await self.store.set_password_hash(

@@ -14,7 +14,8 @@ Keys:
 - ``lobby:cred:<pid>`` HASH ``pw`` -> argon2id hash, ``pk:<credential id>`` -> passkey JSON.
 - ``lobby:pkid:<sha256 of the credential id>`` -> player id (passkey sign-in).
 - ``lobby:chal:<id>`` a passkey challenge (EMPIRE_CHALLENGE_TTL_S, taken with GETDEL: once).
-- ``lobby:fail:<sha256 of the name's failure subject>`` failed sign-ins in the window.
+- ``lobby:fail:<sha256 of a failure count>`` failed sign-ins in the window (per name and
+  address, per address, per name: core.py ``failure_counts``).
 - ``lobby:erased`` SET of deleted players' ids (the gateway shows their seats anonymized).
 - the scoring service's ``rating:<game>``, ``lb:<game>`` and ``hist:<pid>`` (the ACL grants the
   lobby those keys to remove a deleted player's rows).

@@ -20,6 +20,7 @@ class FakeBotsStore:
         self.orphans: list[tuple[bytes, dict[bytes, bytes]]] = []
         self.active: dict[str, str] = {}
         self.leases: dict[str, str] = {}  # seat key -> the runner holding it
+        self.notes: dict[str, str] = {}  # bots:parked
         self.dead: list[tuple[Any, str]] = []
         self.reads: list[int] = []  # the count asked by every read: the back-pressure's trace
         self._added = 0
@@ -40,6 +41,16 @@ class FakeBotsStore:
 
     async def forget(self, seat_key: str) -> None:
         self.active.pop(seat_key, None)
+        self.notes.pop(seat_key, None)
+
+    async def park(self, seat_key: str, note: str) -> None:
+        self.notes[seat_key] = note
+
+    async def unpark(self, seat_key: str) -> None:
+        self.notes.pop(seat_key, None)
+
+    async def parked(self) -> dict[str, str]:
+        return dict(self.notes)
 
     async def active_page(self, cursor: int, count: int = 200) -> tuple[int, list[Any]]:
         return 0, list(self.active.values())

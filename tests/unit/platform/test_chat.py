@@ -36,13 +36,21 @@ def test_clean_strips_controls_and_bidi(raw: str, shown: str) -> None:
     assert clean(raw, 100) == shown
 
 
+def test_accented_text_and_emoji_pass() -> None:
+    assert clean("Nguyễn: שָׁלוֹם ❤️ a\u3164b", 100) == "Nguyễn: שָׁלוֹם ❤️ ab"
+
+
 @pytest.mark.parametrize(("raw", "code"), [
     ("", "chat/empty"),
     ("\u202e\u200b \n\u2066", "chat/empty"),
     ("x" * 11, "chat/too_long"),
     ("y" * 10_000, "chat/too_long"),
+    ("\u3164\u3164", "chat/empty"),  # Hangul fillers: letters that show as nothing
+    ("\u2800 \u2800", "chat/empty"),  # blank Braille patterns
+    ("\u0301\u0301 \u034f", "chat/empty"),  # marks on nothing, the grapheme joiner
+    ("Z\u0336\u0322\u0315\u0358\u0361a", "chat/bad_request"),  # zalgo: marks piled up
 ])
-def test_clean_refuses_empty_and_long(raw: str, code: str) -> None:
+def test_clean_refuses_empty_blank_zalgo_and_long(raw: str, code: str) -> None:
     with pytest.raises(BadText) as exc:
         clean(raw, 10)
     assert exc.value.code == code and code in ERROR_CODES

@@ -49,3 +49,17 @@ def test_the_suffix_keeps_the_display_within_the_limit() -> None:
     assert handles.with_suffix("victim", 7) == "victim#0007"
     long = handles.with_suffix("x" * 32, 1234)
     assert len(long) == handles.MAX_LEN and long.endswith("#1234")
+
+
+@pytest.mark.parametrize("raw", [
+    "\u3164", "\u3164\u3164", "ab\u3164", "\u2800", "\u2800x", "\uffa0", "\u115f\u1160",
+    "x\u034f", "\u0301\u0301", " \u0300 ", "e" + "\u0301" * 6,  # é and five more marks
+    "Z\u0336\u0322\u0315\u0358\u0361a"])
+def test_names_that_show_as_blank_or_as_zalgo_are_refused(raw: str) -> None:
+    with pytest.raises(BadName):
+        handles.check_chosen(raw)
+
+
+@pytest.mark.parametrize("raw", ["Nguyễn", "Ελένη", "שָׁלוֹם", "café", "Zoë ❤️", "ạ\u0302"])
+def test_names_with_a_few_accents_per_letter_pass(raw: str) -> None:
+    assert handles.check_chosen(raw)
