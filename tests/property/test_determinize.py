@@ -1,4 +1,4 @@
-"""Determinization for the search bots (issue 22): every game's ``determinize(view, seat, rng)``
+"""Determinization for the search bots: every game's ``determinize(view, seat, rng)``
 gives a full state consistent with the seat's view, and it cannot depend on what the seat
 cannot see.
 
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -124,8 +125,8 @@ def hidden_variant(name: str, state: Any, seat: int) -> Any | None:
             changed = changed or missions[a] != missions[b]
         if not changed:
             return None
-        return state.model_copy(update={"hands": tuple(tuple(h) for h in hands),
-                                        "deck": tuple(deck), "missions": tuple(missions)})
+        return replace(state, hands=tuple(tuple(h) for h in hands), deck=tuple(deck),
+                       missions=tuple(missions))
     if name == "empires-end":
         if not state.players:
             return None

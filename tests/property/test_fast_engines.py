@@ -50,13 +50,6 @@ CASES: dict[str, tuple[tuple[int, ...], tuple[dict[str, Json], ...], int]] = {
          {"strict_supply": True, "min_winning_bid_one": True, "claim_collision_cap": 1}),
         4,
     ),
-    "empire-nyc": (
-        (3, 6),
-        ({"max_rounds": 6}, {"missions": True, "extra_links": True, "eliminated_cards": "discard",
-                             "max_rounds": 10},
-         {"forced_trade": True, "defender_chooses_dice": False, "max_rounds": 8}),
-        3,
-    ),
     "empires-end": (
         (2, 3, 4),
         ({}, {"random_first_player": False, "low_resources_rule": False},
@@ -75,6 +68,13 @@ CASES: dict[str, tuple[tuple[int, ...], tuple[dict[str, Json], ...], int]] = {
 }
 # games whose registry.get_fast is an adapter over their one engine (same shape as CASES)
 ONE_ENGINE: dict[str, tuple[tuple[int, ...], tuple[dict[str, Json], ...], int]] = {
+    "empire-nyc": (
+        (3, 6),
+        ({"max_rounds": 6}, {"missions": True, "extra_links": True, "eliminated_cards": "discard",
+                             "max_rounds": 10},
+         {"forced_trade": True, "defender_chooses_dice": False, "max_rounds": 8}),
+        3,
+    ),
     "empire-engine": (
         (2, 3, 4),
         ({}, {"long_game": True, "random_start_player": False},
@@ -239,7 +239,6 @@ def test_from_a_midgame_state_the_paths_agree(name: str) -> None:
 # game -> (module attribute, a wrong value): one rule of the fast engine changed
 MUTANTS: dict[str, tuple[str, Any]] = {
     "empires-end": ("LOW_RESOURCES", 4),
-    "empire-nyc": ("MAX_DEFENDER_DICE", 3),
     "empire": ("BOND_GOLD", 9),
     "empire-cards": ("battle_winner", lambda attack, defence: "attacker"),  # not CG-8
 }

@@ -1,4 +1,4 @@
-"""New York's endings report (bench/nyc_endings.py, issue 22): the knock-out cases read from
+"""New York's endings report (bench/nyc_endings.py): the knock-out cases read from
 the engine's own record, the same deals and lone seat as the style tuner, and a bad style
 refused before any game."""
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.unit
 def _with(eliminated: tuple[Elimination, ...]) -> NycState:
     state = registry.get("empire-nyc").setup({}, 3)
     assert isinstance(state, NycState)
-    return state.model_copy(update={"eliminated": eliminated})
+    return dataclasses.replace(state, eliminated=eliminated)
 
 
 def test_the_first_knockout_decides_the_case() -> None:
