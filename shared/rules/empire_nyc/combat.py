@@ -7,6 +7,8 @@ and adds its events; a refusal is returned before anything changes.
 
 from __future__ import annotations
 
+from typing import cast
+
 from shared.rules._kit.model import Events
 from shared.rules.api import Json, Rejection, reject
 from shared.rules.empire_nyc import board
@@ -20,10 +22,13 @@ MAX_DEFENDER_DICE = 2
 def compare(instigator: tuple[int, ...], defender: tuple[int, ...]) -> tuple[int, int]:
     """(instigator losses, defender losses): highest against highest, then second against
     second; the defender wins ties (rulebook step F, NY-8)."""
-    a = sorted(instigator, reverse=True)
-    d = sorted(defender, reverse=True)
+    return losses(sorted(instigator, reverse=True), sorted(defender, reverse=True))
+
+
+def losses(instigator: list[int], defender: list[int]) -> tuple[int, int]:
+    """``compare`` of dice already sorted highest first."""
     inst_losses = def_losses = 0
-    for x, y in zip(a, d, strict=False):
+    for x, y in zip(instigator, defender, strict=False):
         if x > y:
             def_losses += 1
         else:
@@ -99,23 +104,22 @@ def rolled(state: NycState, values: tuple[int, ...], events: Events) -> None:
 
 def resolve(state: NycState, b: Battle, inst: tuple[int, ...], dfn: tuple[int, ...],
             events: Events) -> None:
-    inst_losses, def_losses = compare(inst, dfn)
+    high_inst, high_dfn = sorted(inst, reverse=True), sorted(dfn, reverse=True)
+    inst_losses, def_losses = losses(high_inst, high_dfn)
     cubes = list(state.cubes)
     cubes[b.frm] -= inst_losses
     cubes[b.to] -= def_losses
     state.cubes = tuple(cubes)
-    if events.keep:
-        data: dict[str, Json] = {
-            "from": board.NB_IDS[b.frm],
-            "to": board.NB_IDS[b.to],
-            "instigator": state.current,
-            "defender": b.defender,
-            "instigator_dice": list[Json](sorted(inst, reverse=True)),
-            "defender_dice": list[Json](sorted(dfn, reverse=True)),
-            "instigator_losses": inst_losses,
-            "defender_losses": def_losses,
-        }
-        events.add("battle", data)
+    events.add("battle", {
+        "from": board.NB_IDS[b.frm],
+        "to": board.NB_IDS[b.to],
+        "instigator": state.current,
+        "defender": b.defender,
+        "instigator_dice": cast(list[Json], high_inst),
+        "defender_dice": cast(list[Json], high_dfn),
+        "instigator_losses": inst_losses,
+        "defender_losses": def_losses,
+    })
     if cubes[b.to] > 0:
         enter_attack(state, events)
         return

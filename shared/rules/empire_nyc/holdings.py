@@ -20,7 +20,11 @@ class Holdings:
         self.adj = board.sorted_adjacency(extra_links)
         mine: dict[int, list[int]] = {}
         for i, o in enumerate(owner):
-            mine.setdefault(o, []).append(i)
+            nbs = mine.get(o)
+            if nbs is None:
+                mine[o] = [i]
+            else:
+                nbs.append(i)
         self.mine = {o: tuple(nbs) for o, nbs in mine.items()}
         self.enemies_of: dict[int, tuple[int, ...]] = {}
         self.friends_of: dict[int, tuple[int, ...]] = {}

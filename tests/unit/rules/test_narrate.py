@@ -24,9 +24,11 @@ PACKAGE = {g: Path(registry._MODULES[g].replace(".", "/")) for g in GAMES}
 _ROOT = Path(__file__).resolve().parents[3]
 
 # How the engines name their events: Event(type="x"), public("x", ...), private("x", ...),
-# _score_event(state, seat, "x", ...); Empire The Card Game's set-taking spells are named by
-# the spell (public(spell.kind, ...)): berserker and mass_sabotage.
-_EVENT_RE = re.compile(r'(?:type=|(?:public|private)\(\s*|_score_event\([^"]*)"([a-z_]+)"')
+# events.add("x", ...), _score_event(state, seat, "x", ...); Empire The Card Game's
+# set-taking spells are named by the spell (public(spell.kind, ...)): berserker and
+# mass_sabotage.
+_EVENT_RE = re.compile(
+    r'(?:type=|(?:public|private|events\.add)\(\s*|_score_event\([^"]*)"([a-z_]+)"')
 _DYNAMIC = {"empire-cards": {"berserker", "mass_sabotage"}}
 
 
@@ -151,7 +153,7 @@ def test_nyc_map_draws_every_neighborhood_once_inside_the_box() -> None:
 
 def test_engine_wheel_turns_clockwise_bringing_the_left_edge_up() -> None:
     """RULINGS.md §2.2: a clockwise quarter-turn brings the LEFT-edge action to the top, so
-    one turn from R's printed invent shows attack, not defend (issue 21)."""
+    one turn from R's printed invent shows attack, not defend."""
     c = components.components("empire-engine")
     for e, wheel in c["engines"].items():
         top, right, bottom, left = wheel["edges"]
