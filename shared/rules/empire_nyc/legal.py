@@ -36,25 +36,40 @@ def canonical_trades(hand: tuple[str, ...]) -> list[tuple[str, str, str]]:
     return list(_canonical_trades(hand if type(hand) is tuple else tuple(hand)))
 
 
+def _pattern_is_set(pattern: tuple[str, ...]) -> bool:
+    """``board.is_set`` for three different cards of these pests."""
+    pests = [k for k in pattern if k != "wild"]
+    return len(pests) < 3 or len(set(pests)) in (1, 3)
+
+
+# The pest patterns that make a set, in combinations_with_replacement order: (each card's
+# pest index, how many cards of each pest)
+PATTERNS = tuple(
+    (tuple(KINDS.index(k) for k in p), tuple(p.count(k) for k in KINDS))
+    for p in combinations_with_replacement(KINDS, 3) if _pattern_is_set(p))
+CARD_ORDER = {c: k for k, c in enumerate(board.CARD_IDS)}
+CARD_KIND = {c: KINDS.index(pest) for c, pest in board.CARD_PEST.items()}
+
+
 @lru_cache(maxsize=4096)  # hands recur from move to move (bounded: hostile input)
 def _canonical_trades(hand: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
+    """Per pattern of pests that makes a set, the lowest card ids of each pest held."""
     if len(hand) < 3:
         return ()
-    by_kind: dict[str, list[str]] = {k: [] for k in KINDS}
-    for c in sorted(hand, key=board.CARD_IDS.index):
-        by_kind[board.CARD_PEST[c]].append(c)
+    by_kind: list[list[str]] = [[], [], [], []]
+    for c in sorted(hand, key=CARD_ORDER.__getitem__):
+        by_kind[CARD_KIND[c]].append(c)
+    have = [len(cards) for cards in by_kind]
     out: list[tuple[str, str, str]] = []
-    for pattern in combinations_with_replacement(KINDS, 3):
-        if any(pattern.count(k) > len(by_kind[k]) for k in KINDS):
+    for kinds, need in PATTERNS:
+        if need[0] > have[0] or need[1] > have[1] or need[2] > have[2] or need[3] > have[3]:
             continue
-        used = {k: 0 for k in KINDS}
+        used = [0, 0, 0, 0]
         cards: list[str] = []
-        for k in pattern:
+        for k in kinds:
             cards.append(by_kind[k][used[k]])
             used[k] += 1
-        triple = (cards[0], cards[1], cards[2])
-        if board.is_set(triple):
-            out.append(triple)
+        out.append((cards[0], cards[1], cards[2]))
     return tuple(out)
 
 
