@@ -2,9 +2,9 @@
 own neighbours, derived from an ``owner`` tuple.
 
 The owner tuple changes only at the deal and at a conquest, so most moves of a game look at
-the same tuple object (a clone shares it). ``holdings(owner, extra_links)`` remembers the
-last answer by the identity of that tuple, and each neighborhood's neighbour lists are made
-the first time they are asked for. A ``Holdings`` is never changed once its lists are made.
+the same tuple object (a clone shares it, and its ``Holdings`` with it: ``turns.held``).
+Each neighborhood's neighbour lists are made the first time they are asked for; a
+``Holdings`` is never changed otherwise.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ class Holdings:
             else:
                 nbs.append(i)
         self.mine = {o: tuple(nbs) for o, nbs in mine.items()}
-        self.enemies_of: dict[int, tuple[int, ...]] = {}
-        self.friends_of: dict[int, tuple[int, ...]] = {}
+        self.enemies_of: list[tuple[int, ...] | None] = [None] * len(owner)
+        self.friends_of: list[tuple[int, ...] | None] = [None] * len(owner)
 
     def owned(self, seat: int) -> tuple[int, ...]:
         """The seat's neighborhoods, in index order."""
@@ -35,7 +35,7 @@ class Holdings:
 
     def enemies(self, nb: int) -> tuple[int, ...]:
         """The neighbours of ``nb`` its owner does not hold, in index order."""
-        got = self.enemies_of.get(nb)
+        got = self.enemies_of[nb]
         if got is None:
             owner = self.owner
             seat = owner[nb]
@@ -44,23 +44,9 @@ class Holdings:
 
     def friends(self, nb: int) -> tuple[int, ...]:
         """The neighbours of ``nb`` its owner also holds, in index order."""
-        got = self.friends_of.get(nb)
+        got = self.friends_of[nb]
         if got is None:
             owner = self.owner
             seat = owner[nb]
             got = self.friends_of[nb] = tuple(j for j in self.adj[nb] if owner[j] == seat)
         return got
-
-
-_last: list[tuple[tuple[int, ...], bool, Holdings]] = []
-
-
-def holdings(owner: tuple[int, ...], extra_links: bool) -> Holdings:
-    """The holdings of this owner tuple (the last one asked for is remembered)."""
-    if _last:
-        last = _last[0]
-        if last[0] is owner and last[1] is extra_links:
-            return last[2]
-    h = Holdings(owner, extra_links)
-    _last[:] = [(owner, extra_links, h)]
-    return h

@@ -6,18 +6,21 @@ afterwards: ``apply`` clones it (``NycState.clone``) and the rule modules change
 clone, in place. So a caller may keep any state it was given. Every field holds an immutable
 value (ints, strings, tuples, ``NycOptions``) or an object that is never changed once made
 (``Battle``, ``MoveIn``, ``Elimination``): a rule sets a field of the clone to a new value,
-so a clone is a shallow copy and clones share everything they have not replaced. The stored
-JSON form (``GAME.encode``/``decode``) is defined by ``stored.py``.
+so a clone is a shallow copy and clones share everything they have not replaced. The one
+exception is ``holdings``, a cache derived from ``owner`` (``turns.held``) that equality,
+``encode`` and ``view`` ignore. The stored JSON form (``GAME.encode``/``decode``) is defined
+by ``stored.py``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
 from pydantic import Field
 
 from shared.rules._kit.model import Frozen
+from shared.rules.empire_nyc.holdings import Holdings
 
 
 class NycOptions(Frozen):
@@ -125,15 +128,19 @@ class NycState:
     eliminated: tuple[Elimination, ...] = ()
     winner: int | None = None
     win_reason: WinReason | None = None
+    # derived from ``owner`` (``turns.held``), kept by clones while the owner tuple is theirs
+    holdings: Holdings | None = field(default=None, init=False, compare=False, repr=False)
 
     def alive(self, seat: int) -> bool:
         return all(e.seat != seat for e in self.eliminated)
 
     def clone(self) -> NycState:
         """A copy whose fields the rules may set (the values themselves are shared)."""
-        return NycState(
+        new = NycState(
             self.n_seats, self.options, self.phase, self.first_player, self.order, self.owner,
             self.cubes, self.to_place, self.hands, self.missions, self.deck,
             self.discard, self.deck_shuffles, self.card_due, self.sets_traded, self.current,
             self.turn, self.round, self.pool, self.attacks, self.conquered, self.battle,
             self.move_in, self.eliminated, self.winner, self.win_reason)
+        new.holdings = self.holdings
+        return new

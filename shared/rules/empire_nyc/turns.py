@@ -12,12 +12,17 @@ from __future__ import annotations
 from shared.rules._kit.model import Events
 from shared.rules.api import Json, Rejection, reject
 from shared.rules.empire_nyc import board
-from shared.rules.empire_nyc.holdings import Holdings, holdings
+from shared.rules.empire_nyc.holdings import Holdings
 from shared.rules.empire_nyc.state import NycState, WinReason
 
 
 def held(state: NycState) -> Holdings:
-    return holdings(state.owner, state.options.extra_links)
+    """Who holds what on the state's map (made once per owner tuple: a cache on the state,
+    not part of it)."""
+    h = state.holdings
+    if h is None or h.owner is not state.owner:
+        h = state.holdings = Holdings(state.owner, state.options.extra_links)
+    return h
 
 
 def owned(state: NycState, seat: int) -> tuple[int, ...]:
