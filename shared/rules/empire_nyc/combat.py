@@ -13,7 +13,14 @@ from shared.rules._kit.model import Events
 from shared.rules.api import Json, Rejection, reject
 from shared.rules.empire_nyc import board
 from shared.rules.empire_nyc.state import Battle, Elimination, MoveIn, NycState
-from shared.rules.empire_nyc.turns import adj, enter_attack, enter_fortify, finish, has_won
+from shared.rules.empire_nyc.turns import (
+    adj,
+    enter_attack,
+    enter_fortify,
+    finish,
+    has_won,
+    held,
+)
 
 MAX_INSTIGATOR_DICE = 3
 MAX_DEFENDER_DICE = 2
@@ -130,12 +137,14 @@ def conquer(state: NycState, b: Battle, events: Events) -> None:
     """The defender is booted out: the rolled dice move in at once (no neighborhood is ever
     empty; NY-9), then elimination (NY-7), the win check (NY-12) and the rest of the move-in."""
     seat = state.current
+    before = held(state)
     owner = list(state.owner)
     cubes = list(state.cubes)
     owner[b.to] = seat
     cubes[b.to] = b.dice
     cubes[b.frm] -= b.dice
     state.owner, state.cubes = tuple(owner), tuple(cubes)
+    state.holdings = before.after_conquest(state.owner, b.to)
     state.conquered = True
     state.battle = None
     events.add("conquered", {"seat": seat, "nb": board.NB_IDS[b.to], "from": board.NB_IDS[b.frm],

@@ -2,7 +2,8 @@
 own neighbours, derived from an ``owner`` tuple.
 
 The owner tuple changes only at the deal and at a conquest, so most moves of a game look at
-the same tuple object (a clone shares it, and its ``Holdings`` with it: ``turns.held``).
+the same tuple object (a clone shares it, and its ``Holdings`` with it: ``turns.held``); a
+conquest derives the next ``Holdings`` from the last (``after_conquest``).
 Each neighborhood's neighbour lists are made the first time they are asked for; a
 ``Holdings`` is never changed otherwise.
 """
@@ -28,6 +29,23 @@ class Holdings:
         self.mine = {o: tuple(nbs) for o, nbs in mine.items()}
         self.enemies_of: list[tuple[int, ...] | None] = [None] * len(owner)
         self.friends_of: list[tuple[int, ...] | None] = [None] * len(owner)
+
+    def after_conquest(self, owner: tuple[int, ...], nb: int) -> Holdings:
+        """The holdings of ``owner``, this map once ``nb`` changed hands: only the lists of
+        ``nb`` and its neighbours are made again (when asked for)."""
+        new = Holdings.__new__(Holdings)
+        new.owner, new.adj = owner, self.adj
+        loser, winner = self.owner[nb], owner[nb]
+        mine = self.mine.copy()
+        mine[loser] = tuple(i for i in mine[loser] if i != nb)
+        mine[winner] = tuple(sorted((*mine.get(winner, ()), nb)))
+        new.mine = mine
+        enemies, friends = self.enemies_of.copy(), self.friends_of.copy()
+        enemies[nb] = friends[nb] = None
+        for j in self.adj[nb]:
+            enemies[j] = friends[j] = None
+        new.enemies_of, new.friends_of = enemies, friends
+        return new
 
     def owned(self, seat: int) -> tuple[int, ...]:
         """The seat's neighborhoods, in index order."""
