@@ -3,9 +3,10 @@ own neighbours, derived from an ``owner`` tuple.
 
 The owner tuple changes only at the deal and at a conquest, so most moves of a game look at
 the same tuple object (a clone shares it, and its ``Holdings`` with it: ``turns.held``); a
-conquest derives the next ``Holdings`` from the last (``after_conquest``).
-Each neighborhood's neighbour lists are made the first time they are asked for; a
-``Holdings`` is never changed otherwise.
+conquest derives the next ``Holdings`` from the last (``after_conquest``). Each
+neighborhood's neighbour lists are made the first time they are asked for, the same
+whenever made: filling them in is all that ever changes in a ``Holdings``, so the states of
+one map share it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ from shared.rules.empire_nyc import board
 
 
 class Holdings:
+    """Each seat's neighborhoods (``owned``) and each neighborhood's enemy and own
+    neighbours (``enemies``, ``friends``) for one ``owner`` tuple."""
+
     __slots__ = ("adj", "enemies_of", "friends_of", "mine", "owner")
 
     def __init__(self, owner: tuple[int, ...], extra_links: bool) -> None:

@@ -1,7 +1,7 @@
 """Search playouts of Empire: The Game of New York: ``registry.get_fast("empire-nyc")``.
 
 Not a second rules implementation: a small adapter over the one engine for
-``shared.rules._kit.search``'s rollouts (the ``_kit.fast.FastEngine`` shape). ``from_state``
+``shared.ai.search``'s rollouts (the ``_kit.fast.FastEngine`` shape). ``from_state``
 and ``to_state`` clone; ``playout`` plays random seats on one clone in place, through the
 same functions ``GAME.apply`` runs on its clones (``engine.chance``, ``engine.act``) without
 building events. Its random seats are ``_kit.playout.play``'s (``random_actor``: the same
@@ -59,7 +59,8 @@ def playout(state: NycState, rng: random.Random, key: bytes, max_steps: int = 10
                 actions = legal_actions(state, seat)
                 action = actions[below(len(actions))]
                 move = ("act", seat, action)
-                act(state, seat, validate(action), _QUIET)
+                refused = act(state, seat, validate(action), _QUIET)
+                assert refused is None, refused  # a listed action is always accepted
             elif isinstance(node, Chance):
                 values = tuple(draw(key, node.label, node.draw, node.n, node.count))
                 move = ("chance", node.label, values)
