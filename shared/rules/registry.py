@@ -55,7 +55,7 @@ def fast_names() -> tuple[str, ...]:
 
 # games whose contract path is the fast path: their playout module is a small adapter over
 # the one engine (``<package>.rollout``), not a second engine (``<package>.fast``)
-_ROLLOUT: frozenset[str] = frozenset({"empire", "empire-engine", "empires-end"})
+_ROLLOUT: frozenset[str] = frozenset({"empire", "empire-engine", "empire-nyc", "empires-end"})
 
 
 def get_fast(name: str) -> Any:

@@ -125,8 +125,8 @@ def hidden_variant(name: str, state: Any, seat: int) -> Any | None:
             changed = changed or missions[a] != missions[b]
         if not changed:
             return None
-        return state.model_copy(update={"hands": tuple(tuple(h) for h in hands),
-                                        "deck": tuple(deck), "missions": tuple(missions)})
+        return replace(state, hands=tuple(tuple(h) for h in hands), deck=tuple(deck),
+                       missions=tuple(missions))
     if name == "empires-end":
         if not state.players:
             return None

@@ -44,13 +44,6 @@ pytestmark = pytest.mark.property
 # game -> (seat counts, option sets, seeds per seat count and option set in make test; the
 # slow sweep (make fast-engines) plays SLOW_FACTOR times as many further seeds)
 CASES: dict[str, tuple[tuple[int, ...], tuple[dict[str, Json], ...], int]] = {
-    "empire-nyc": (
-        (3, 6),
-        ({"max_rounds": 6}, {"missions": True, "extra_links": True, "eliminated_cards": "discard",
-                             "max_rounds": 10},
-         {"forced_trade": True, "defender_chooses_dice": False, "max_rounds": 8}),
-        3,
-    ),
     "empire-cards": (  # the capped tables of test_conformance and test_empire_cards_play
         (3, 4, 6),
         ({"max_hands": 1, "max_turns_per_hand": 60},
@@ -63,6 +56,13 @@ CASES: dict[str, tuple[tuple[int, ...], tuple[dict[str, Json], ...], int]] = {
 }
 # games whose registry.get_fast is an adapter over their one engine (same shape as CASES)
 ONE_ENGINE: dict[str, tuple[tuple[int, ...], tuple[dict[str, Json], ...], int]] = {
+    "empire-nyc": (
+        (3, 6),
+        ({"max_rounds": 6}, {"missions": True, "extra_links": True, "eliminated_cards": "discard",
+                             "max_rounds": 10},
+         {"forced_trade": True, "defender_chooses_dice": False, "max_rounds": 8}),
+        3,
+    ),
     "empire": (
         (2, 4, 6),
         ({}, {"version": "beginner"},
@@ -238,7 +238,6 @@ def test_from_a_midgame_state_the_paths_agree(name: str) -> None:
 
 # game -> (module attribute, a wrong value): one rule of the fast engine changed
 MUTANTS: dict[str, tuple[str, Any]] = {
-    "empire-nyc": ("MAX_DEFENDER_DICE", 3),
     "empire-cards": ("battle_winner", lambda attack, defence: "attacker"),  # not CG-8
 }
 MUTANT_OPTIONS: dict[str, dict[str, Json]] = {  # a shorter game than the default (7 hands)

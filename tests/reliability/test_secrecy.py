@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -110,7 +111,7 @@ def hidden_nyc(s: Any, seat: int | None, rng: random.Random) -> Any:
         a, b = rng.sample(others, 2)
         missions[a], missions[b] = missions[b], missions[a]
     return _changed(
-        s.model_copy(update={"hands": tuple(hands), "deck": deck, "missions": tuple(missions)}), s
+        replace(s, hands=tuple(hands), deck=deck, missions=tuple(missions)), s
     )
 
 
@@ -157,7 +158,7 @@ def deck_cards(s: Any, seat: int | None, rng: random.Random) -> Any:
 
 
 def deck_nyc(s: Any, seat: int | None, rng: random.Random) -> Any:
-    return _changed(s.model_copy(update={"deck": _shuffled(s.deck, rng)}), s)
+    return _changed(replace(s, deck=_shuffled(s.deck, rng)), s)
 
 
 def deck_end(s: Any, seat: int | None, rng: random.Random) -> Any:

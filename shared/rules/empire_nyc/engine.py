@@ -1,14 +1,20 @@
-"""The Game class of Empire: The Game of New York: dispatch of nodes and moves."""
+"""The Game class of Empire: The Game of New York: dispatch of nodes and moves.
+
+Each move hook clones the state and lets the rule modules change the clone in place
+(``state.py``); ``rollout.py`` plays the same functions on one clone for search playouts.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
-from shared.rules._kit.base import GameBase
-from shared.rules._kit.model import event
+from pydantic import BaseModel
+
+from shared.rules._kit.base import GameBase, Step
+from shared.rules._kit.model import Events, construct
 from shared.rules.api import (
     Chance,
-    Event,
     Json,
     Node,
     Outcome,
@@ -18,7 +24,7 @@ from shared.rules.api import (
     Turn,
     reject,
 )
-from shared.rules.empire_nyc import board, combat, data, turns
+from shared.rules.empire_nyc import board, combat, data, stored, turns
 from shared.rules.empire_nyc.actions import (
     ACTION,
     Action,
@@ -36,10 +42,145 @@ from shared.rules.empire_nyc.scoring import score
 from shared.rules.empire_nyc.state import NycOptions, NycState
 from shared.rules.empire_nyc.view import view
 
-Result = tuple[NycState, list[Event]]
 LABEL_FIRST = "setup:first_player"
 LABEL_DEAL = "deal:neighborhoods"
 LABEL_MISSIONS = "deal:missions"
+MAX_SEATS = 6
+TERMINAL = Terminal()
+TURNS = tuple(construct(Turn, seats=(seat,)) for seat in range(MAX_SEATS))
+
+
+def node(state: NycState) -> Node:
+    """What the state waits for (``GAME.next`` without the kit's memo: a rollout changes
+    one state in place)."""
+    p = state.phase
+    if p == "roll":
+        label, count = combat.roll_request(state)
+        return construct(Chance, label=label, draw="dice", n=6, count=count)
+    if p == "over":
+        return TERMINAL
+    if p == "first_player":  # NY-1: random first player
+        return construct(Chance, label=LABEL_FIRST, draw="below", n=state.n_seats)
+    if p == "deal":  # the deal is placed face up on the map: public
+        return construct(Chance, label=LABEL_DEAL, draw="shuffle", n=board.N_NB)
+    if p == "deal_missions":  # NY-12: secret missions
+        return construct(Chance, label=LABEL_MISSIONS, draw="shuffle",
+                         n=len(data.MISSIONS), secret=True)
+    if p == "shuffle_deck":  # NY-2: the draw pile is hidden
+        n = len(board.CARD_IDS) if state.turn == 0 else len(state.discard)
+        return construct(Chance, label=f"deck:draw:shuffle:{state.deck_shuffles}",
+                         draw="shuffle", n=n, secret=True)
+    seat = awaited(state)
+    assert seat is not None
+    return TURNS[seat]
+
+
+# ------------------------------------------------------------------ the chance moves
+
+
+def first_player(state: NycState, first: int, events: Events) -> None:
+    n = state.n_seats
+    state.first_player = first
+    state.order = tuple((first + k) % n for k in range(n))
+    state.phase = "deal"
+    events.add("first_player", {"seat": first, "order": list(state.order)})
+
+
+def deal(state: NycState, perm: Sequence[int], events: Events) -> None:
+    """NY-1: deal from the first player on; the earliest seats get the extra cards."""
+    n, order = state.n_seats, state.order
+    owner = [-1] * board.N_NB
+    for k, nb in enumerate(perm):
+        owner[nb] = order[k % n]
+    start = data.STARTING_CUBES[n]
+    state.owner = tuple(owner)
+    state.cubes = (1,) * board.N_NB
+    state.to_place = tuple(start - owner.count(s) for s in range(n))
+    state.phase = "deal_missions" if state.options.missions else "setup_place"
+    state.current = state.first_player
+    owners: dict[str, Json] = {board.NB_IDS[i]: o for i, o in enumerate(owner)}
+    events.add("dealt", {"owners": owners, "to_place": list(state.to_place)})
+
+
+def deal_missions(state: NycState, perm: Sequence[int], events: Events) -> None:
+    state.missions = tuple(board.MISSION_IDS[perm[s]] for s in range(state.n_seats))
+    state.phase = "setup_place"
+    events.add("missions_dealt", {"count": state.n_seats})
+    for seat, m in enumerate(state.missions):
+        events.add("mission", {"seat": seat, "mission": m,
+                               "boroughs": list(board.MISSION_BOROUGHS[m])}, (seat,))
+
+
+def chance(state: NycState, values: tuple[int, ...], events: Events) -> None:
+    """The answer to the pending Chance node (in place)."""
+    phase = state.phase
+    if phase == "roll":
+        combat.rolled(state, values, events)
+    elif phase == "shuffle_deck":
+        turns.deck_shuffled(state, values, events)
+    elif phase == "first_player":
+        first_player(state, values[0], events)
+    elif phase == "deal":
+        deal(state, values, events)
+    else:
+        deal_missions(state, values, events)
+
+
+# ------------------------------------------------------------------ the seats' moves
+
+
+def _nb(nb: str) -> int | Rejection:
+    i = board.NB_INDEX.get(nb)
+    return reject("action/malformed", f"no neighborhood {nb!r}") if i is None else i
+
+
+def _pair(a: str, b: str) -> tuple[int, int] | Rejection:
+    i, j = board.NB_INDEX.get(a), board.NB_INDEX.get(b)
+    if i is None or j is None:
+        return reject("action/malformed", f"no neighborhood {a!r} or {b!r}")
+    return i, j
+
+
+def act(state: NycState, seat: int, action: Action, events: Events) -> Rejection | None:
+    """A seat's action in the current phase (in place); a Rejection changes nothing."""
+    phase = state.phase
+    if phase == "attack":
+        if isinstance(action, Attack):
+            pair = _pair(action.frm, action.to)
+            if isinstance(pair, Rejection):
+                return pair
+            return combat.attack(state, seat, pair[0], pair[1], action.dice, events)
+        if isinstance(action, EndAttack):
+            combat.end_attack(state, events)
+            return None
+    elif phase == "reinforce" or phase == "setup_place":
+        if isinstance(action, Place):
+            i = _nb(action.nb)
+            if isinstance(i, Rejection):
+                return i
+            if phase == "setup_place":
+                return turns.setup_place(state, seat, i, action.n, events)
+            return turns.reinforce_place(state, seat, i, action.n, events)
+        if isinstance(action, Trade) and phase == "reinforce":
+            if any(c not in board.CARD_PEST for c in action.cards):
+                return reject("action/malformed", "unknown card id")
+            return turns.trade(state, seat, action.cards, events)
+    elif phase == "defend":
+        if isinstance(action, Defend):
+            return combat.defend(state, seat, action.dice, events)
+    elif phase == "move_in":
+        if isinstance(action, MoveInCubes):
+            return combat.move_in(state, seat, action.n, events)
+    elif phase == "fortify":
+        if isinstance(action, Fortify):
+            pair = _pair(action.frm, action.to)
+            if isinstance(pair, Rejection):
+                return pair
+            return turns.fortify(state, seat, pair[0], pair[1], action.n, events)
+        if isinstance(action, EndTurn):
+            turns.end_turn(state, events)
+            return None
+    return reject("action/illegal", f"{action.type!r} is not allowed now ({phase})")
 
 
 class EmpireNyc(GameBase[NycState, NycOptions, Action]):
@@ -49,15 +190,15 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
     legacy_rules = {"1": {"max_rounds": None}}
     legacy_version = "1"
     min_seats = 3  # NY-13
-    max_seats = 6
-    State = NycState
-    Options = NycOptions
+    max_seats = MAX_SEATS
+    State: ClassVar[type[BaseModel]] = stored.NycState
+    Options: ClassVar[type[BaseModel]] = NycOptions
     Actions = ACTION
 
     # ------------------------------------------------------------------ setup and nodes
 
     def setup(self, options: dict[str, Json], n_seats: int) -> NycState:
-        opts = self.parse_options(options)
+        opts: NycOptions = self.parse_options(options)
         if not self.min_seats <= n_seats <= self.max_seats:
             raise RuleError(f"empire-nyc is for 3 to 6 players, not {n_seats} (NY-13)")
         return NycState(
@@ -71,26 +212,7 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
         )
 
     def next(self, state: NycState) -> Node:
-        p = state.phase
-        if p == "over":
-            return Terminal()
-        if p == "first_player":  # NY-1: random first player
-            return Chance(label=LABEL_FIRST, draw="below", n=state.n_seats)
-        if p == "deal":  # the deal is placed face up on the map: public
-            return Chance(label=LABEL_DEAL, draw="shuffle", n=board.N_NB)
-        if p == "deal_missions":  # NY-12: secret missions
-            return Chance(label=LABEL_MISSIONS, draw="shuffle", n=len(data.MISSIONS), secret=True)
-        if p == "shuffle_deck":  # NY-2: the draw pile is hidden
-            n = len(board.CARD_IDS) if state.turn == 0 else len(state.discard)
-            return Chance(
-                label=f"deck:draw:shuffle:{state.deck_shuffles}", draw="shuffle", n=n, secret=True
-            )
-        if p == "roll":
-            label, count = combat.roll_request(state)
-            return Chance(label=label, draw="dice", n=6, count=count)
-        seat = awaited(state)
-        assert seat is not None
-        return Turn(seats=(seat,))
+        return node(state)
 
     def legal_actions(self, state: NycState, seat: int) -> Sequence[Json]:
         return legal_actions(state, seat)
@@ -107,88 +229,23 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
     # ------------------------------------------------------------------ moves
 
     def on_chance(self, state: NycState, node: Chance, values: tuple[int, ...]
-                  ) -> Result | Rejection:
-        if state.phase == "first_player":
-            return self._first_player(state, values[0])
-        if state.phase == "deal":
-            return self._deal(state, values)
-        if state.phase == "deal_missions":
-            return self._deal_missions(state, values)
-        if state.phase == "shuffle_deck":
-            return turns.deck_shuffled(state, values)
-        return combat.rolled(state, values)
+                  ) -> Step[NycState]:
+        new, events = state.clone(), Events()
+        chance(new, values, events)
+        return new, events.out
 
-    def _first_player(self, state: NycState, first: int) -> Result:
-        n = state.n_seats
-        order = tuple((first + k) % n for k in range(n))
-        s = state.model_copy(update={"first_player": first, "order": order, "phase": "deal"})
-        return s, [event(type="first_player", data={"seat": first, "order": list(order)})]
+    def on_act(self, state: NycState, node: Turn, seat: int, action: Action
+               ) -> Step[NycState] | Rejection:
+        new, events = state.clone(), Events()
+        refused = act(new, seat, action, events)
+        if refused is not None:
+            return refused
+        return new, events.out
 
-    def _deal(self, state: NycState, perm: tuple[int, ...]) -> Result:
-        """NY-1: deal from the first player on; the earliest seats get the extra cards."""
-        owner = [-1] * board.N_NB
-        for k, nb in enumerate(perm):
-            owner[nb] = state.order[k % state.n_seats]
-        start = data.STARTING_CUBES[state.n_seats]
-        to_place = tuple(start - owner.count(s) for s in range(state.n_seats))
-        phase = "deal_missions" if state.options.missions else "setup_place"
-        s = state.model_copy(
-            update={
-                "owner": tuple(owner),
-                "cubes": (1,) * board.N_NB,
-                "to_place": to_place,
-                "phase": phase,
-                "current": state.first_player,
-            }
-        )
-        owners: dict[str, Json] = {board.NB_IDS[i]: o for i, o in enumerate(owner)}
-        return s, [event(type="dealt", data={"owners": owners, "to_place": list(to_place)})]
+    # ------------------------------------------------------------------ storage
 
-    def _deal_missions(self, state: NycState, perm: tuple[int, ...]) -> Result:
-        missions = tuple(board.MISSION_IDS[perm[s]] for s in range(state.n_seats))
-        s = state.model_copy(update={"missions": missions, "phase": "setup_place"})
-        events = [event(type="missions_dealt", data={"count": state.n_seats})]
-        for seat, m in enumerate(missions):
-            d: dict[str, Json] = {
-                "seat": seat,
-                "mission": m,
-                "boroughs": list(board.MISSION_BOROUGHS[m]),
-            }
-            events.append(event(type="mission", data=d, visible_to=(seat,)))
-        return s, events
+    def to_stored(self, state: NycState) -> BaseModel:
+        return stored.to_stored(state)
 
-    def on_act(self, state: NycState, node: Turn, seat: int, action: Action) -> Result | Rejection:
-        match (state.phase, action):
-            case ("setup_place", Place(nb=nb, n=n)):
-                return self._nb(nb, lambda i: turns.setup_place(state, seat, i, n))
-            case ("reinforce", Place(nb=nb, n=n)):
-                return self._nb(nb, lambda i: turns.reinforce_place(state, seat, i, n))
-            case ("reinforce", Trade(cards=cards)):
-                if any(c not in board.CARD_PEST for c in cards):
-                    return reject("action/malformed", "unknown card id")
-                return turns.trade(state, seat, cards)
-            case ("attack", Attack(frm=frm, to=to, dice=dice)):
-                return self._pair(frm, to, lambda i, j: combat.attack(state, seat, i, j, dice))
-            case ("attack", EndAttack()):
-                return combat.end_attack(state)
-            case ("defend", Defend(dice=dice)):
-                return combat.defend(state, seat, dice)
-            case ("move_in", MoveInCubes(n=n)):
-                return combat.move_in(state, seat, n)
-            case ("fortify", Fortify(frm=frm, to=to, n=n)):
-                return self._pair(frm, to, lambda i, j: turns.fortify(state, seat, i, j, n))
-            case ("fortify", EndTurn()):
-                return turns.end_turn(state)
-        return reject("action/illegal", f"{action.type!r} is not allowed now ({state.phase})")
-
-    @staticmethod
-    def _nb(nb: str, then: Callable[[int], Result | Rejection]) -> Result | Rejection:
-        if nb not in board.NB_INDEX:
-            return reject("action/malformed", f"no neighborhood {nb!r}")
-        return then(board.NB_INDEX[nb])
-
-    @staticmethod
-    def _pair(a: str, b: str, then: Callable[[int, int], Result | Rejection]) -> Result | Rejection:
-        if a not in board.NB_INDEX or b not in board.NB_INDEX:
-            return reject("action/malformed", f"no neighborhood {a!r} or {b!r}")
-        return then(board.NB_INDEX[a], board.NB_INDEX[b])
+    def from_stored(self, data: Any) -> NycState:
+        return stored.from_stored(data)

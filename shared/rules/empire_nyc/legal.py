@@ -16,14 +16,16 @@ from shared.rules.api import Json
 from shared.rules.empire_nyc import board
 from shared.rules.empire_nyc.combat import MAX_INSTIGATOR_DICE, max_defender_dice
 from shared.rules.empire_nyc.state import NycState
-from shared.rules.empire_nyc.turns import adj, must_trade, owned
+from shared.rules.empire_nyc.turns import held, must_trade
 
 KINDS = ("squirrel", "rat", "pigeon", "wild")
+TURN_PHASES = frozenset({"setup_place", "reinforce", "attack", "move_in", "fortify"})
+NB_IDS = board.NB_IDS
 
 
 def awaited(state: NycState) -> int | None:
     """The seat the current Turn waits for, if the node is a Turn."""
-    if state.phase in ("setup_place", "reinforce", "attack", "move_in", "fortify"):
+    if state.phase in TURN_PHASES:
         return state.current
     if state.phase == "defend" and state.battle is not None:
         return state.battle.defender
@@ -34,83 +36,115 @@ def canonical_trades(hand: tuple[str, ...]) -> list[tuple[str, str, str]]:
     return list(_canonical_trades(hand if type(hand) is tuple else tuple(hand)))
 
 
+def _pattern_is_set(pattern: tuple[str, ...]) -> bool:
+    """``board.is_set`` for three different cards of these pests."""
+    pests = [k for k in pattern if k != "wild"]
+    return len(pests) < 3 or len(set(pests)) in (1, 3)
+
+
+# The pest patterns that make a set, in combinations_with_replacement order: (each card's
+# pest index, how many cards of each pest)
+PATTERNS = tuple(
+    (tuple(KINDS.index(k) for k in p), tuple(p.count(k) for k in KINDS))
+    for p in combinations_with_replacement(KINDS, 3) if _pattern_is_set(p))
+CARD_ORDER = {c: k for k, c in enumerate(board.CARD_IDS)}
+CARD_KIND = {c: KINDS.index(pest) for c, pest in board.CARD_PEST.items()}
+
+
 @lru_cache(maxsize=4096)  # hands recur from move to move (bounded: hostile input)
 def _canonical_trades(hand: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
-    by_kind: dict[str, list[str]] = {k: [] for k in KINDS}
-    for c in sorted(hand, key=board.CARD_IDS.index):
-        by_kind[board.CARD_PEST[c]].append(c)
+    """Per pattern of pests that makes a set, the lowest card ids of each pest held."""
+    if len(hand) < 3:
+        return ()
+    by_kind: list[list[str]] = [[], [], [], []]
+    for c in sorted(hand, key=CARD_ORDER.__getitem__):
+        by_kind[CARD_KIND[c]].append(c)
+    have = [len(cards) for cards in by_kind]
     out: list[tuple[str, str, str]] = []
-    for pattern in combinations_with_replacement(KINDS, 3):
-        if any(pattern.count(k) > len(by_kind[k]) for k in KINDS):
+    for kinds, need in PATTERNS:
+        if need[0] > have[0] or need[1] > have[1] or need[2] > have[2] or need[3] > have[3]:
             continue
-        used = {k: 0 for k in KINDS}
+        used = [0, 0, 0, 0]
         cards: list[str] = []
-        for k in pattern:
+        for k in kinds:
             cards.append(by_kind[k][used[k]])
             used[k] += 1
-        triple = (cards[0], cards[1], cards[2])
-        if board.is_set(triple):
-            out.append(triple)
+        out.append((cards[0], cards[1], cards[2]))
     return tuple(out)
 
 
-def _counts(lo: int, hi: int) -> list[int]:
-    return [lo] if lo == hi else [lo, hi]
+def _counts(lo: int, hi: int) -> tuple[int, ...]:
+    return (lo,) if lo == hi else (lo, hi)
 
 
 def legal_actions(state: NycState, seat: int) -> list[Json]:
+    """Each a fresh dict, in the order the seeded games were recorded in."""
     if awaited(state) != seat:
         return []
-    a = board.sorted_adjacency(state.options.extra_links)
-    mine = owned(state, seat)
-    out: list[Json] = []
-    if state.phase == "setup_place":
-        return [{"type": "place", "nb": board.NB_IDS[i], "n": 1} for i in mine]
-    if state.phase == "reinforce":
-        out += [{"type": "trade", "cards": list(t)} for t in canonical_trades(state.hands[seat])]
+    phase = state.phase
+    if phase == "attack":
+        return _attacks(state, seat)
+    if phase == "reinforce":
+        out: list[Json] = [{"type": "trade", "cards": list(t)}
+                           for t in _canonical_trades(state.hands[seat])]
         if must_trade(state, seat):
             return out
-        for i in mine:
-            out += [
-                {"type": "place", "nb": board.NB_IDS[i], "n": n} for n in _counts(1, state.pool)
-            ]
+        counts = _counts(1, state.pool)
+        for i in held(state).owned(seat):
+            nb = NB_IDS[i]
+            for n in counts:
+                out.append({"type": "place", "nb": nb, "n": n})
         return out
-    if state.phase == "attack":
-        out.append({"type": "end_attack"})
-        for i in mine:
-            top = min(MAX_INSTIGATOR_DICE, state.cubes[i] - 1)
-            for j in a[i]:
-                if state.owner[j] != seat:
-                    out += [
-                        {
-                            "type": "attack",
-                            "from": board.NB_IDS[i],
-                            "to": board.NB_IDS[j],
-                            "dice": d,
-                        }
-                        for d in range(1, top + 1)
-                    ]
-        return out
-    if state.phase == "defend" and state.battle is not None:
+    if phase == "fortify":
+        return _fortifies(state, seat)
+    if phase == "setup_place":
+        return [{"type": "place", "nb": NB_IDS[i], "n": 1} for i in held(state).owned(seat)]
+    if phase == "defend":
+        assert state.battle is not None
         top = max_defender_dice(state.cubes[state.battle.to])
         return [{"type": "defend", "dice": d} for d in range(1, top + 1)]
-    if state.phase == "move_in" and state.move_in is not None:
-        m = state.move_in
-        most = m.moved + state.cubes[m.frm] - 1
-        return [{"type": "move_in", "n": n} for n in _counts(m.moved, most)]
-    if state.phase == "fortify":
-        out.append({"type": "end_turn"})
-        for i in mine:
-            if state.cubes[i] < 2:
-                continue
-            for j in a[i]:
-                if state.owner[j] == seat:
-                    out += [
-                        {"type": "fortify", "from": board.NB_IDS[i], "to": board.NB_IDS[j], "n": n}
-                        for n in _counts(1, state.cubes[i] - 1)
-                    ]
-        return out
-    return out  # pragma: no cover - every awaited phase is handled above
+    m = state.move_in  # "move_in"
+    assert m is not None
+    return [{"type": "move_in", "n": n}
+            for n in _counts(m.moved, m.moved + state.cubes[m.frm] - 1)]
+
+
+def _attacks(state: NycState, seat: int) -> list[Json]:
+    out: list[Json] = [{"type": "end_attack"}]
+    h, cubes = held(state), state.cubes
+    for i in h.owned(seat):
+        c = cubes[i]
+        if c < 2:
+            continue
+        enemies = h.enemies(i)
+        if not enemies:
+            continue
+        frm = NB_IDS[i]
+        top = c - 1 if c <= MAX_INSTIGATOR_DICE else MAX_INSTIGATOR_DICE
+        for j in enemies:
+            to = NB_IDS[j]
+            for d in range(1, top + 1):
+                out.append({"type": "attack", "from": frm, "to": to, "dice": d})
+    return out
+
+
+def _fortifies(state: NycState, seat: int) -> list[Json]:
+    out: list[Json] = [{"type": "end_turn"}]
+    h, cubes = held(state), state.cubes
+    for i in h.owned(seat):
+        c = cubes[i]
+        if c < 2:
+            continue
+        friends = h.friends(i)
+        if not friends:
+            continue
+        frm = NB_IDS[i]
+        counts = _counts(1, c - 1)
+        for j in friends:
+            to = NB_IDS[j]
+            for n in counts:
+                out.append({"type": "fortify", "from": frm, "to": to, "n": n})
+    return out
 
 
 def default_action(state: NycState, seat: int) -> Json:
@@ -122,10 +156,10 @@ def default_action(state: NycState, seat: int) -> Json:
     if state.phase == "reinforce":
         if must_trade(state, seat):
             return legal[0]
-        a = adj(state)
-        mine = owned(state, seat)
-        front = [i for i in mine if any(state.owner[j] != seat for j in a[i])] or mine
-        return {"type": "place", "nb": board.NB_IDS[front[0]], "n": state.pool}
+        h = held(state)
+        mine = h.owned(seat)
+        front = [i for i in mine if h.enemies(i)] or mine
+        return {"type": "place", "nb": NB_IDS[front[0]], "n": state.pool}
     if state.phase == "defend":
         return legal[-1]
     return legal[0]

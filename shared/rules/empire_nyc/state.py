@@ -1,12 +1,26 @@
-"""Frozen state models of Empire: The Game of New York."""
+"""The state of Empire: The Game of New York: a plain slotted object, cloned then changed
+inside ``apply``.
+
+A state the engine hands out (``setup``, a transition's state, ``decode``) is never changed
+afterwards: ``apply`` clones it (``NycState.clone``) and the rule modules change only that
+clone, in place. So a caller may keep any state it was given. Every field holds an immutable
+value (ints, strings, tuples, ``NycOptions``) or an object that is never changed once made
+(``Battle``, ``MoveIn``, ``Elimination``): a rule sets a field of the clone to a new value,
+so a clone is a shallow copy and clones share everything they have not replaced. The one
+exception is ``holdings``, a cache derived from ``owner`` (``turns.held``) that equality,
+``encode`` and ``view`` ignore. The stored JSON form (``GAME.encode``/``decode``) is defined
+by ``stored.py``.
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+from dataclasses import dataclass, field
+from typing import Literal, TypeAlias
 
 from pydantic import Field
 
 from shared.rules._kit.model import Frozen
+from shared.rules.empire_nyc.holdings import Holdings
 
 
 class NycOptions(Frozen):
@@ -40,7 +54,7 @@ class NycOptions(Frozen):
     )
 
 
-Phase = Literal[
+Phase: TypeAlias = Literal[
     "first_player",  # Chance: who starts (NY-1)
     "deal",  # Chance: neighborhood deal (NY-1)
     "deal_missions",  # Chance, secret: occupation missions (NY-12)
@@ -54,10 +68,13 @@ Phase = Literal[
     "fortify",  # Turn: the one free move (NY-10) or end the turn
     "over",
 ]
+WinReason: TypeAlias = Literal["map", "mission", "round_limit"]
 
 
-class Battle(Frozen):
-    """One roll of an attack in progress."""
+@dataclass(slots=True)
+class Battle:
+    """One roll of an attack in progress (never changed once made: the defender's dice and
+    the instigator's roll make a new one)."""
 
     frm: int
     to: int
@@ -67,7 +84,8 @@ class Battle(Frozen):
     inst_roll: tuple[int, ...] | None = None
 
 
-class MoveIn(Frozen):
+@dataclass(slots=True)
+class MoveIn:
     """A conquest whose move-in is pending: ``moved`` cubes are already in (NY-9)."""
 
     frm: int
@@ -75,13 +93,15 @@ class MoveIn(Frozen):
     moved: int
 
 
-class Elimination(Frozen):
+@dataclass(slots=True)
+class Elimination:
     seat: int
     by: int
     turn: int
 
 
-class NycState(Frozen):
+@dataclass(slots=True)
+class NycState:
     n_seats: int
     options: NycOptions
     phase: Phase
@@ -107,7 +127,20 @@ class NycState(Frozen):
     move_in: MoveIn | None = None
     eliminated: tuple[Elimination, ...] = ()
     winner: int | None = None
-    win_reason: Literal["map", "mission", "round_limit"] | None = None
+    win_reason: WinReason | None = None
+    # derived from ``owner`` (``turns.held``), kept by clones while the owner tuple is theirs
+    holdings: Holdings | None = field(default=None, init=False, compare=False, repr=False)
 
     def alive(self, seat: int) -> bool:
         return all(e.seat != seat for e in self.eliminated)
+
+    def clone(self) -> NycState:
+        """A copy whose fields the rules may set (the values themselves are shared)."""
+        new = NycState(
+            self.n_seats, self.options, self.phase, self.first_player, self.order, self.owner,
+            self.cubes, self.to_place, self.hands, self.missions, self.deck,
+            self.discard, self.deck_shuffles, self.card_due, self.sets_traded, self.current,
+            self.turn, self.round, self.pool, self.attacks, self.conquered, self.battle,
+            self.move_in, self.eliminated, self.winner, self.win_reason)
+        new.holdings = self.holdings
+        return new

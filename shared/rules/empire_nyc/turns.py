@@ -1,22 +1,32 @@
 """Turn flow: setup placement, reinforcements (A + B + C), the free move, cards, next turn.
 
-Every rule function takes a state whose legality checks have passed (or returns a
-Rejection itself) and returns ``(new_state, events)``. Automatic steps (a phase with nothing
-to decide) are chained here so that ``next`` only ever shows a decision or a Chance.
+Every rule function changes the state it is given in place (a clone ``apply`` made, see
+``state.py``) and adds its events to ``events``. A function that can refuse a move checks
+first and returns the Rejection before changing anything (else None). Automatic steps (a
+phase with nothing to decide) are chained here so that ``next`` only ever shows a decision
+or a Chance.
 """
 
 from __future__ import annotations
 
-from shared.rules._kit.model import event
-from shared.rules.api import Event, Json, Rejection, reject
+from shared.rules._kit.model import Events
+from shared.rules.api import Json, Rejection, reject
 from shared.rules.empire_nyc import board
-from shared.rules.empire_nyc.state import NycState
+from shared.rules.empire_nyc.holdings import Holdings
+from shared.rules.empire_nyc.state import NycState, WinReason
 
-Result = tuple[NycState, list[Event]]
+
+def held(state: NycState) -> Holdings:
+    """Who holds what on the state's map (made once per owner tuple: a cache on the state,
+    not part of it)."""
+    h = state.holdings
+    if h is None or h.owner is not state.owner:
+        h = state.holdings = Holdings(state.owner, state.options.extra_links)
+    return h
 
 
-def owned(state: NycState, seat: int) -> list[int]:
-    return [i for i, o in enumerate(state.owner) if o == seat]
+def owned(state: NycState, seat: int) -> tuple[int, ...]:
+    return held(state).owned(seat)
 
 
 def adj(state: NycState) -> tuple[frozenset[int], ...]:
@@ -25,12 +35,19 @@ def adj(state: NycState) -> tuple[frozenset[int], ...]:
 
 def next_alive(state: NycState, seat: int) -> int:
     """The next seat in turn order after ``seat`` that is still in the game."""
-    k = state.order.index(seat)
-    for step in range(1, len(state.order) + 1):
-        cand = state.order[(k + step) % len(state.order)]
+    order = state.order
+    k = order.index(seat)
+    for step in range(1, len(order) + 1):
+        cand = order[(k + step) % len(order)]
         if state.alive(cand):
             return cand
     return seat  # pragma: no cover - the game ends before the last opponent leaves
+
+
+def add_cubes(state: NycState, nb: int, n: int) -> None:
+    cubes = list(state.cubes)
+    cubes[nb] += n
+    state.cubes = tuple(cubes)
 
 
 # ----------------------------------------------------------------------------------------
@@ -38,24 +55,26 @@ def next_alive(state: NycState, seat: int) -> int:
 # ----------------------------------------------------------------------------------------
 
 
-def setup_place(state: NycState, seat: int, nb: int, n: int) -> Result | Rejection:
+def setup_place(state: NycState, seat: int, nb: int, n: int, events: Events) -> Rejection | None:
     if n != 1:
         return reject("action/illegal", "setup cubes are placed one at a time (NY-1)")
     if state.owner[nb] != seat:
         return reject("action/illegal", "you may only place on your own neighborhoods")
-    cubes = list(state.cubes)
-    cubes[nb] += 1
+    add_cubes(state, nb, 1)
     to_place = list(state.to_place)
     to_place[seat] -= 1
-    s = state.model_copy(update={"cubes": tuple(cubes), "to_place": tuple(to_place)})
-    events = [event(type="placed", data={"seat": seat, "nb": board.NB_IDS[nb], "n": 1})]
-    k = s.order.index(seat)
-    for step in range(1, len(s.order) + 1):
-        cand = s.order[(k + step) % len(s.order)]
-        if s.to_place[cand] > 0:
-            return s.model_copy(update={"current": cand}), events
+    state.to_place = tuple(to_place)
+    events.add("placed", {"seat": seat, "nb": board.NB_IDS[nb], "n": 1})
+    order = state.order
+    k = order.index(seat)
+    for step in range(1, len(order) + 1):
+        cand = order[(k + step) % len(order)]
+        if to_place[cand] > 0:
+            state.current = cand
+            return None
     # NY-2: every cube is down; the 42 cards and the River Wilds become one shuffled pile.
-    return s.model_copy(update={"phase": "shuffle_deck", "current": -1}), events
+    state.phase, state.current = "shuffle_deck", -1
+    return None
 
 
 # ----------------------------------------------------------------------------------------
@@ -63,28 +82,25 @@ def setup_place(state: NycState, seat: int, nb: int, n: int) -> Result | Rejecti
 # ----------------------------------------------------------------------------------------
 
 
-def finish(state: NycState, seat: int, reason: str) -> Result:
+def game_over(state: NycState, winner: int | None, reason: WinReason) -> None:
+    state.phase, state.winner, state.win_reason = "over", winner, reason
+    state.battle = state.move_in = None
+    state.pool = 0
+
+
+def finish(state: NycState, seat: int, reason: WinReason, events: Events) -> None:
     data: dict[str, Json] = {"winner": seat, "reason": reason}
     if reason == "mission":  # the winning card is revealed, the others stay hidden (NY-12)
         mission = state.missions[seat]
         data["mission"] = mission
         data["boroughs"] = list(board.MISSION_BOROUGHS[mission])
-    s = state.model_copy(
-        update={
-            "phase": "over",
-            "winner": seat,
-            "win_reason": reason,
-            "battle": None,
-            "move_in": None,
-            "pool": 0,
-        }
-    )
-    return s, [event(type="game_over", data=data)]
+    game_over(state, seat, reason)
+    events.add("game_over", data)
 
 
-def has_won(state: NycState, seat: int) -> str | None:
+def has_won(state: NycState, seat: int) -> WinReason | None:
     """'map' for the whole map, 'mission' for a completed occupation mission (NY-12)."""
-    if all(o == seat for o in state.owner):
+    if len(owned(state, seat)) == board.N_NB:
         return "map"
     if state.options.missions and board.holds_boroughs(
         state.owner, seat, board.MISSION_BOROUGHS[state.missions[seat]]
@@ -102,8 +118,9 @@ def reinforcements(state: NycState, seat: int) -> tuple[int, int, dict[str, Json
 
 def round_limit_leader(state: NycState) -> int | None:
     """NY-S1: the one player with the most neighborhoods, then cubes (None: a tie)."""
+    cubes = state.cubes
     keys = {
-        s: (len(mine := owned(state, s)), sum(state.cubes[i] for i in mine))
+        s: (len(mine := owned(state, s)), sum(cubes[i] for i in mine))
         for s in range(state.n_seats)
         if state.alive(s)
     }
@@ -112,53 +129,42 @@ def round_limit_leader(state: NycState) -> int | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
-def finish_round_limit(state: NycState) -> Result:
+def finish_round_limit(state: NycState, events: Events) -> None:
     """NY-S1: the last round is over; the leader wins (a tie: no winner, shared first place)."""
     leader = round_limit_leader(state)
-    s = state.model_copy(
-        update={
-            "phase": "over",
-            "winner": leader,
-            "win_reason": "round_limit",
-            "battle": None,
-            "move_in": None,
-            "pool": 0,
-        }
-    )
-    data: dict[str, Json] = {"winner": leader, "reason": "round_limit", "rounds": state.round}
-    return s, [event(type="game_over", data=data)]
+    game_over(state, leader, "round_limit")
+    events.add("game_over", {"winner": leader, "reason": "round_limit", "rounds": state.round})
 
 
-def start_turn(state: NycState, seat: int) -> Result:
-    wraps = state.current < 0 or state.order.index(seat) <= state.order.index(state.current)
+def start_turn(state: NycState, seat: int, events: Events) -> None:
+    order = state.order
+    wraps = state.current < 0 or order.index(seat) <= order.index(state.current)
     limit = state.options.max_rounds
     if wraps and limit is not None and state.round >= limit:  # NY-S1
-        return finish_round_limit(state)
-    s = state.model_copy(
-        update={
-            "current": seat,
-            "turn": state.turn + 1,
-            "round": state.round + 1 if wraps else state.round,
-            "attacks": 0,
-            "conquered": False,
-            "battle": None,
-            "move_in": None,
-            "phase": "reinforce",
-        }
-    )
-    reason = has_won(s, seat)
+        finish_round_limit(state, events)
+        return
+    state.current = seat
+    state.turn += 1
+    if wraps:
+        state.round += 1
+    state.attacks = 0
+    state.conquered = False
+    state.battle = state.move_in = None
+    state.phase = "reinforce"
+    reason = has_won(state, seat)
     if reason is not None:  # NY-12: a mission already complete wins at the start of a turn
-        return finish(s, seat, reason)
-    a, b, bonuses = reinforcements(s, seat)
-    data: dict[str, Json] = {
+        finish(state, seat, reason, events)
+        return
+    a, b, bonuses = reinforcements(state, seat)
+    state.pool = a + b
+    events.add("turn_started", {
         "seat": seat,
-        "turn": s.turn,
-        "neighborhoods": len(owned(s, seat)),
+        "turn": state.turn,
+        "neighborhoods": len(owned(state, seat)),
         "base": a,
         "boroughs": bonuses,
         "reinforcements": a + b,
-    }
-    return s.model_copy(update={"pool": a + b}), [event(type="turn_started", data=data)]
+    })
 
 
 # ----------------------------------------------------------------------------------------
@@ -171,7 +177,8 @@ def must_trade(state: NycState, seat: int) -> bool:
     return state.options.forced_trade and len(state.hands[seat]) >= 5
 
 
-def trade(state: NycState, seat: int, cards: tuple[str, str, str]) -> Result | Rejection:
+def trade(state: NycState, seat: int, cards: tuple[str, str, str], events: Events
+          ) -> Rejection | None:
     hand = state.hands[seat]
     if len(set(cards)) != 3 or any(c not in hand for c in cards):
         return reject("action/illegal", "you must hold three different cards to trade")
@@ -180,38 +187,29 @@ def trade(state: NycState, seat: int, cards: tuple[str, str, str]) -> Result | R
     value = board.set_value(state.sets_traded)  # NY-5: global escalating value
     hands = list(state.hands)
     hands[seat] = tuple(c for c in hand if c not in cards)
-    s = state.model_copy(
-        update={
-            "hands": tuple(hands),
-            "discard": state.discard + tuple(cards),
-            "pool": state.pool + value,
-            "sets_traded": state.sets_traded + 1,
-        }
-    )
-    data: dict[str, Json] = {
-        "seat": seat,
-        "cards": list(cards),
-        "value": value,
-        "set_number": s.sets_traded,
-    }
-    return s, [event(type="traded", data=data)]
+    state.hands = tuple(hands)
+    state.discard += tuple(cards)
+    state.pool += value
+    state.sets_traded += 1
+    events.add("traded", {"seat": seat, "cards": list(cards), "value": value,
+                          "set_number": state.sets_traded})
+    return None
 
 
-def reinforce_place(state: NycState, seat: int, nb: int, n: int) -> Result | Rejection:
+def reinforce_place(state: NycState, seat: int, nb: int, n: int, events: Events
+                    ) -> Rejection | None:
     if must_trade(state, seat):
         return reject("action/illegal", "with 5 or more cards you must trade first (NY-6)")
     if state.owner[nb] != seat:
         return reject("action/illegal", "you may only reinforce your own neighborhoods")
     if not 1 <= n <= state.pool:
         return reject("action/illegal", f"you have {state.pool} cubes to place")
-    cubes = list(state.cubes)
-    cubes[nb] += n  # NY-11: integer counts, unlimited supply
-    s = state.model_copy(update={"cubes": tuple(cubes), "pool": state.pool - n})
-    events = [event(type="placed", data={"seat": seat, "nb": board.NB_IDS[nb], "n": n})]
-    if s.pool > 0:
-        return s, events
-    s2, more = enter_attack(s)
-    return s2, events + more
+    add_cubes(state, nb, n)  # NY-11: integer counts, unlimited supply
+    state.pool -= n
+    events.add("placed", {"seat": seat, "nb": board.NB_IDS[nb], "n": n})
+    if state.pool == 0:
+        enter_attack(state, events)
+    return None
 
 
 # ----------------------------------------------------------------------------------------
@@ -220,36 +218,31 @@ def reinforce_place(state: NycState, seat: int, nb: int, n: int) -> Result | Rej
 
 
 def can_attack(state: NycState, seat: int) -> bool:
-    a = adj(state)
-    return any(
-        state.owner[i] == seat and state.cubes[i] >= 2 and any(state.owner[j] != seat for j in a[i])
-        for i in range(board.N_NB)
-    )
+    h, cubes = held(state), state.cubes
+    return any(cubes[i] >= 2 and h.enemies(i) for i in h.owned(seat))
 
 
 def can_fortify(state: NycState, seat: int) -> bool:
-    a = adj(state)
-    return any(
-        state.owner[i] == seat and state.cubes[i] >= 2 and any(state.owner[j] == seat for j in a[i])
-        for i in range(board.N_NB)
-    )
+    h, cubes = held(state), state.cubes
+    return any(cubes[i] >= 2 and h.friends(i) for i in h.owned(seat))
 
 
-def enter_attack(state: NycState) -> Result:
-    s = state.model_copy(update={"phase": "attack", "battle": None, "move_in": None})
-    if can_attack(s, s.current):
-        return s, []
-    return enter_fortify(s)
+def enter_attack(state: NycState, events: Events) -> None:
+    state.phase = "attack"
+    state.battle = state.move_in = None
+    if not can_attack(state, state.current):
+        enter_fortify(state, events)
 
 
-def enter_fortify(state: NycState) -> Result:
-    s = state.model_copy(update={"phase": "fortify", "battle": None, "move_in": None})
-    if can_fortify(s, s.current):
-        return s, []
-    return end_turn(s)
+def enter_fortify(state: NycState, events: Events) -> None:
+    state.phase = "fortify"
+    state.battle = state.move_in = None
+    if not can_fortify(state, state.current):
+        end_turn(state, events)
 
 
-def fortify(state: NycState, seat: int, frm: int, to: int, n: int) -> Result | Rejection:
+def fortify(state: NycState, seat: int, frm: int, to: int, n: int, events: Events
+            ) -> Rejection | None:
     """NY-10: one move from one neighborhood to one adjacent one, any number, leaving 1."""
     if state.owner[frm] != seat or state.owner[to] != seat or frm == to:
         return reject("action/illegal", "the free move is between two of your neighborhoods")
@@ -260,15 +253,11 @@ def fortify(state: NycState, seat: int, frm: int, to: int, n: int) -> Result | R
     cubes = list(state.cubes)
     cubes[frm] -= n
     cubes[to] += n
-    s = state.model_copy(update={"cubes": tuple(cubes)})
-    data: dict[str, Json] = {
-        "seat": seat,
-        "from": board.NB_IDS[frm],
-        "to": board.NB_IDS[to],
-        "n": n,
-    }
-    s2, more = end_turn(s)
-    return s2, [event(type="fortified", data=data), *more]
+    state.cubes = tuple(cubes)
+    events.add("fortified", {"seat": seat, "from": board.NB_IDS[frm], "to": board.NB_IDS[to],
+                             "n": n})
+    end_turn(state, events)
+    return None
 
 
 # ----------------------------------------------------------------------------------------
@@ -276,45 +265,43 @@ def fortify(state: NycState, seat: int, frm: int, to: int, n: int) -> Result | R
 # ----------------------------------------------------------------------------------------
 
 
-def draw_card(state: NycState) -> Result:
+def draw_card(state: NycState, events: Events) -> None:
     seat = state.current
     card = state.deck[0]
     hands = list(state.hands)
     hands[seat] = state.hands[seat] + (card,)
-    s = state.model_copy(update={"deck": state.deck[1:], "hands": tuple(hands), "card_due": False})
-    return s, [
-        event(type="card_awarded", data={"seat": seat, "hand_size": len(hands[seat])}),
-        event(type="card_drawn", data={"seat": seat, "card": card}, visible_to=(seat,)),
-    ]
+    state.hands = tuple(hands)
+    state.deck = state.deck[1:]
+    state.card_due = False
+    events.add("card_awarded", {"seat": seat, "hand_size": len(hands[seat])})
+    events.add("card_drawn", {"seat": seat, "card": card}, (seat,))
 
 
-def end_turn(state: NycState) -> Result:
-    s = state.model_copy(update={"phase": "fortify", "battle": None, "move_in": None})
-    events: list[Event] = [event(type="turn_ended", data={"seat": s.current, "turn": s.turn})]
-    if s.conquered:  # NY-4: only the active player, one card, if they took a neighborhood
-        if s.deck:
-            s, more = draw_card(s)
-            events += more
-        elif s.discard:  # the pile ran out: the traded sets are reshuffled into a new pile
-            shuffling = s.model_copy(update={"phase": "shuffle_deck", "card_due": True})
-            return shuffling, events
+def end_turn(state: NycState, events: Events) -> None:
+    state.phase = "fortify"
+    state.battle = state.move_in = None
+    events.add("turn_ended", {"seat": state.current, "turn": state.turn})
+    if state.conquered:  # NY-4: only the active player, one card, if they took a neighborhood
+        if state.deck:
+            draw_card(state, events)
+        elif state.discard:  # the pile ran out: the traded sets are reshuffled into a new pile
+            state.phase, state.card_due = "shuffle_deck", True
+            return
         else:
-            events.append(event(type="no_card", data={"seat": s.current}))
-    s2, more = start_turn(s, next_alive(s, s.current))
-    return s2, events + more
+            events.add("no_card", {"seat": state.current})
+    start_turn(state, next_alive(state, state.current), events)
 
 
-def deck_shuffled(state: NycState, perm: tuple[int, ...]) -> Result:
+def deck_shuffled(state: NycState, perm: tuple[int, ...], events: Events) -> None:
     """The answer to a deck Chance: the initial pile (NY-2) or a reshuffled discard."""
-    source = board.CARD_IDS if state.turn == 0 else state.discard
-    deck = tuple(source[i] for i in perm)
-    s = state.model_copy(
-        update={"deck": deck, "discard": (), "deck_shuffles": state.deck_shuffles + 1}
-    )
-    events = [event(type="deck_shuffled", data={"cards": len(deck)})]
-    if state.turn == 0:
-        s2, more = start_turn(s, s.first_player)
-        return s2, events + more
-    s, drawn = draw_card(s)
-    s2, more = start_turn(s, next_alive(s, s.current))
-    return s2, events + drawn + more
+    first = state.turn == 0
+    source = board.CARD_IDS if first else state.discard
+    state.deck = tuple(source[i] for i in perm)
+    state.discard = ()
+    state.deck_shuffles += 1
+    events.add("deck_shuffled", {"cards": len(state.deck)})
+    if first:
+        start_turn(state, state.first_player, events)
+        return
+    draw_card(state, events)
+    start_turn(state, next_alive(state, state.current), events)

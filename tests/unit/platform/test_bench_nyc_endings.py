@@ -19,7 +19,7 @@ pytestmark = pytest.mark.unit
 def _with(eliminated: tuple[Elimination, ...]) -> NycState:
     state = registry.get("empire-nyc").setup({}, 3)
     assert isinstance(state, NycState)
-    return state.model_copy(update={"eliminated": eliminated})
+    return dataclasses.replace(state, eliminated=eliminated)
 
 
 def test_the_first_knockout_decides_the_case() -> None:

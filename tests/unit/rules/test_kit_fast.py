@@ -13,6 +13,7 @@ from shared.rules import registry
 from shared.rules._kit.model import construct, event
 from shared.rules._kit.playout import play
 from shared.rules.api import Chance, Event, Json, SealedSlot, Turn, default_check_choice
+from shared.rules.empire_nyc import GAME as NYC
 
 pytestmark = pytest.mark.unit
 
@@ -53,8 +54,7 @@ def test_construct_equals_validation_with_defaults() -> None:
 
 
 def test_model_copy_matches_pydantic() -> None:
-    game = registry.get("empire-nyc")
-    state = game.setup({}, 3)
+    state = NYC.to_stored(NYC.setup({}, 3))  # a frozen model: the stored form of a state
     mine = state.model_copy(update={"turn": 4, "phase": "deal"})
     theirs = BaseModel.model_copy(state, update={"turn": 4, "phase": "deal"})
     assert mine == theirs and mine.model_fields_set == theirs.model_fields_set

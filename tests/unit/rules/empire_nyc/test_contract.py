@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -110,7 +111,7 @@ def test_rejection_codes() -> None:
     assert code(Act(seat=0, action={"type": "place", "nb": "MN01", "n": 1})) == "action/illegal"
     assert code(ChanceOutcome(label="x", values=(1,))) == "action/wrong_phase"
     assert code(JointAction(round_id="x", choices={})) == "action/wrong_phase"
-    over = s.model_copy(update={"phase": "over", "winner": 0, "win_reason": "map"})
+    over = replace(s, phase="over", winner=0, win_reason="map")
     assert isinstance(GAME.apply(over, Act(seat=0, action={"type": "end_turn"})), Rejection)
 
 
@@ -173,7 +174,7 @@ def _secrets_changed(s: NycState, seat: int) -> NycState:
         missions = list(s.missions)
         missions[seat] = "O6" if missions[seat] != "O6" else "O1"
         upd["missions"] = tuple(missions)
-    return s.model_copy(update=upd)
+    return replace(s, **upd)
 
 
 def test_views_hide_other_seats_hands_missions_and_the_pile() -> None:

@@ -4,6 +4,7 @@ the free move (NY-10), supply (NY-11) and optional links (NY-14)."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -156,7 +157,7 @@ def test_set_values_escalate_globally_ny5() -> None:
     assert s.pool == 3 + 4 and s.sets_traded == 1 and s.hands[0] == ()
     assert ev[0].data == {"seat": 0, "cards": ["MN01", "MN02", "MN05"], "value": 4, "set_number": 1}
     # the counter is global: the next set, by another player, is worth 6
-    s = s.model_copy(update={"current": 1, "pool": 3})
+    s = replace(s, current=1, pool=3)
     s, ev = act(s, 1, {"type": "trade", "cards": ["MN03", "MN04", "MN09"]})
     assert s.pool == 3 + 6 and s.sets_traded == 2
     assert s.discard == ("MN01", "MN02", "MN05", "MN03", "MN04", "MN09")
@@ -269,7 +270,7 @@ def test_one_card_per_turn_only_if_a_neighborhood_was_taken_ny4() -> None:
     assert awarded.visible_to is None and top not in str(awarded.data)
     # next player conquers nothing: no card
     assert s.current == 1
-    s = s.model_copy(update={"phase": "fortify"})
+    s = replace(s, phase="fortify")
     s, ev = act(s, 1, {"type": "end_turn"})
     assert s.hands[1] == () and "card_awarded" not in types(ev)
 
@@ -337,7 +338,7 @@ def test_ny_s1_the_game_ends_after_round_30_by_default() -> None:
     """NY-S1 (docs/rulings-server.md): the leader by neighborhoods, then cubes, wins."""
     assert GAME.setup({}, 3).options.max_rounds == 30
     s = make(owners={"MN01": 0, "MN02": 0}, phase="fortify", current=2, round=30)
-    s = s.model_copy(update={"owner": tuple(2 if o == 1 else o for o in s.owner)})
+    s = replace(s, owner=tuple(2 if o == 1 else o for o in s.owner))
     s, ev = act(s, 2, {"type": "end_turn"})
     assert s.phase == "over" and s.win_reason == "round_limit" and s.winner == 2
     assert ev[-1].type == "game_over" and ev[-1].data["reason"] == "round_limit"
