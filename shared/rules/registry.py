@@ -55,7 +55,7 @@ def fast_names() -> tuple[str, ...]:
 
 # games whose contract path is the fast path: their playout module is a small adapter over
 # the one engine (``<package>.rollout``), not a second engine (``<package>.fast``)
-_ROLLOUT: frozenset[str] = frozenset({"empire-engine"})
+_ROLLOUT: frozenset[str] = frozenset({"empire-cards", "empire-engine"})
 
 
 def get_fast(name: str) -> Any:
