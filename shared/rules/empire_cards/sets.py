@@ -96,7 +96,8 @@ def valid_army_addition(existing: Sequence[str], cards: Sequence[str]) -> bool:
     return all(rank_of(c) == rank for c in cards) and len(existing) + len(cards) <= ARMY_MAX
 
 
-def _label_combos(cards: Sequence[str], size: int) -> list[Cards]:
+@_memo
+def label_combos(cards: Cards, size: int) -> tuple[Cards, ...]:
     """Combinations of ``size`` cards, one per distinct multiset of labels."""
     seen: set[tuple[str, ...]] = set()
     out: list[Cards] = []
@@ -105,11 +106,16 @@ def _label_combos(cards: Sequence[str], size: int) -> list[Cards]:
         if key not in seen:
             seen.add(key)
             out.append(combo)
-    return out
+    return tuple(out)
 
 
 def by_rank(hand: Sequence[str]) -> dict[str, list[str]]:
     return {rank: list(cards) for rank, cards in _by_rank(_t(hand)).items()}
+
+
+def rank_groups(hand: Sequence[str]) -> dict[str, Cards]:
+    """Rank -> its cards in sort order, ranks in sort order (read-only, shared)."""
+    return _by_rank(_t(hand))
 
 
 @_memo
@@ -127,7 +133,7 @@ def new_army_options(hand: Sequence[str]) -> list[Cards]:
         sizes = (4,) if rank in ("2", WIZARD) else (2, 3, 4)
         for size in sizes:
             if size <= len(cards):
-                out.extend(_label_combos(cards, size))
+                out.extend(label_combos(cards, size))
     return out
 
 
@@ -140,7 +146,7 @@ def army_addition_options(hand: Sequence[str], army: Sequence[Cards]) -> list[tu
         cards = groups.get(set_rank(existing), ())
         for size in range(1, ARMY_MAX - len(existing) + 1):
             if size <= len(cards):
-                out.extend((index, combo) for combo in _label_combos(cards, size))
+                out.extend((index, combo) for combo in label_combos(cards, size))
     return out
 
 

@@ -1,0 +1,93 @@
+"""The action dicts the legal lists are made of, built once and shared.
+
+A random playout asks for a turn's legal actions on every move, and the list is mostly the
+same dicts from one move to the next: a discard or a trade of a card, a battle demand, the
+army sets of one rank group. They are built once (per card code, per rank group, per table)
+and every legal list holds the same objects, like the lists the kit remembers per state. Nobody
+changes an action dict (the kit parses a copy into the action model); the tables are bounded
+(the deck's card codes; lru caches per rank group).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from shared.rules.api import Json
+from shared.rules.empire_cards.cards import rank_of
+from shared.rules.empire_cards.data import (
+    ARMY_MAX,
+    PACKS_BY_SEATS,
+    RANKS,
+    REGIME_RANKS,
+    SUITS,
+    WIZARD,
+    Regime,
+    deck_cards,
+)
+from shared.rules.empire_cards.sets import Cards, label_combos, run_options
+
+_CODES = deck_cards(max(PACKS_BY_SEATS.values()))
+_SEATS = range(max(PACKS_BY_SEATS))
+
+DRAW: Json = {"type": "draw"}
+PASS: Json = {"type": "pass"}
+_DISCARD: dict[str, Json] = {c: {"type": "discard", "card": c} for c in _CODES}
+_SPELL: dict[str, Json] = {c: {"type": "spell", "card": c} for c in _CODES}
+_STEAL: tuple[Json, ...] = tuple({"type": "steal", "target": t} for t in _SEATS)
+_TRADE: dict[tuple[int, str], Json] = {
+    (t, c): {"type": "trade", "target": t, "card": c} for t in _SEATS for c in _CODES}
+
+
+def discard(card: str) -> Json:
+    return _DISCARD.get(card) or {"type": "discard", "card": card}
+
+
+def spell(card: str) -> Json:
+    return _SPELL.get(card) or {"type": "spell", "card": card}
+
+
+def steal(target: int) -> Json:
+    return _STEAL[target]
+
+
+def trade(target: int, card: str) -> Json:
+    return _TRADE.get((target, card)) or {"type": "trade", "target": target, "card": card}
+
+
+@lru_cache(maxsize=64)
+def battles(n_seats: int, seat: int, demand: str) -> tuple[Json, ...]:
+    """Every battle declaration of ``seat``: each opponent, each demand (CG-6)."""
+    if demand == "rank_suit":
+        demands: list[tuple[str, str | None]] = [(r, s) for r in RANKS for s in SUITS]
+    else:
+        demands = [(r, None) for r in RANKS]
+    demands.append((WIZARD, None))
+    return tuple({"type": "battle", "target": t, "rank": r, "suit": s}
+                 for t in range(n_seats) if t != seat for r, s in demands)
+
+
+@lru_cache(maxsize=8192)
+def new_armies(group: Cards) -> tuple[Json, ...]:
+    """New army sets from one rank group of a hand (CG-9: 2-4 of a rank; 2s and Wizards only
+    as four)."""
+    sizes = (4,) if rank_of(group[0]) in ("2", WIZARD) else (2, 3, 4)
+    return tuple({"type": "army", "cards": list(c), "set": None}
+                 for size in sizes if size <= len(group) for c in label_combos(group, size))
+
+
+@lru_cache(maxsize=8192)
+def additions(index: int, size: int, group: Cards) -> tuple[Json, ...]:
+    """Cards of one rank group built onto army set ``index`` of ``size`` cards (CG-9)."""
+    return tuple({"type": "army", "cards": list(c), "set": index}
+                 for k in range(1, ARMY_MAX - size + 1) if k <= len(group)
+                 for c in label_combos(group, k))
+
+
+@lru_cache(maxsize=8192)
+def empires(regime: Regime, groups: tuple[Cards, ...]) -> tuple[Json, ...]:
+    """The canonical empire sets of ``regime`` from its rank groups and the Wizards
+    (``groups``: one per rank of the regime, then the Wizards)."""
+    hand = tuple(c for g in groups for c in g)
+    return tuple({"type": "empire", "regime": regime, "cards": list(c)}
+                 for c in run_options(hand, REGIME_RANKS[regime]))
+
