@@ -11,14 +11,16 @@ changes an action dict (the kit parses a copy into the action model); the tables
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 from shared.rules.api import Json
-from shared.rules.empire_cards.cards import rank_of
+from shared.rules.empire_cards.cards import label, rank_of, sorted_cards
 from shared.rules.empire_cards.data import (
     ARMY_MAX,
     PACKS_BY_SEATS,
     RANKS,
     REGIME_RANKS,
+    REGIMES,
     SUITS,
     WIZARD,
     Regime,
@@ -29,29 +31,24 @@ from shared.rules.empire_cards.sets import Cards, label_combos, run_options
 _CODES = deck_cards(max(PACKS_BY_SEATS.values()))
 _SEATS = range(max(PACKS_BY_SEATS))
 
+class ByCard(dict[str, Json]):
+    """card code -> the action dict naming that card (``base`` plus ``"card"``): built for
+    every code of the deck; any other code gets a fresh dict, not kept (bounded)."""
+
+    def __init__(self, base: dict[str, Json]) -> None:
+        super().__init__({c: {**base, "card": c} for c in _CODES})
+        self.base = base
+
+    def __missing__(self, card: str) -> Json:
+        return {**self.base, "card": card}
+
+
 DRAW: Json = {"type": "draw"}
 PASS: Json = {"type": "pass"}
-_DISCARD: dict[str, Json] = {c: {"type": "discard", "card": c} for c in _CODES}
-_SPELL: dict[str, Json] = {c: {"type": "spell", "card": c} for c in _CODES}
-_STEAL: tuple[Json, ...] = tuple({"type": "steal", "target": t} for t in _SEATS)
-_TRADE: dict[tuple[int, str], Json] = {
-    (t, c): {"type": "trade", "target": t, "card": c} for t in _SEATS for c in _CODES}
-
-
-def discard(card: str) -> Json:
-    return _DISCARD.get(card) or {"type": "discard", "card": card}
-
-
-def spell(card: str) -> Json:
-    return _SPELL.get(card) or {"type": "spell", "card": card}
-
-
-def steal(target: int) -> Json:
-    return _STEAL[target]
-
-
-def trade(target: int, card: str) -> Json:
-    return _TRADE.get((target, card)) or {"type": "trade", "target": target, "card": card}
+DISCARD = ByCard({"type": "discard"})
+SPELL = ByCard({"type": "spell"})
+STEAL: tuple[Json, ...] = tuple({"type": "steal", "target": t} for t in _SEATS)
+TRADE: tuple[ByCard, ...] = tuple(ByCard({"type": "trade", "target": t}) for t in _SEATS)
 
 
 @lru_cache(maxsize=64)
@@ -64,6 +61,39 @@ def battles(n_seats: int, seat: int, demand: str) -> tuple[Json, ...]:
     demands.append((WIZARD, None))
     return tuple({"type": "battle", "target": t, "rank": r, "suit": s}
                  for t in range(n_seats) if t != seat for r, s in demands)
+
+
+class HandOptions(NamedTuple):
+    """What a turn's legal list reads of the active player's hand."""
+
+    distinct: Cards  # one card per label (``cards.distinct_by_label``)
+    groups: dict[str, Cards]  # rank -> its cards (``sets.rank_groups``; read-only)
+    armies: tuple[Json, ...]  # the new army sets (``sets.new_army_options``)
+    empires: dict[Regime, tuple[Json, ...]]  # the empire sets (``sets.empire_options``)
+
+
+@lru_cache(maxsize=8192)
+def hand_options(hand: Cards) -> HandOptions:
+    distinct: list[str] = []
+    groups: dict[str, list[str]] = {}
+    last = ""
+    for card in sorted_cards(hand):
+        name = label(card)
+        if name != last:  # copies of one label are neighbours in sort order
+            distinct.append(card)
+            last = name
+        groups.setdefault(rank_of(card), []).append(card)
+    armies: list[Json] = []
+    for group in groups.values():
+        if len(group) > 1:
+            armies += new_armies(tuple(group))
+    by_rank = {r: tuple(g) for r, g in groups.items()}
+    wizards = by_rank.get(WIZARD, ())
+    runs = {regime: tuple([by_rank.get(r, ()) for r in REGIME_RANKS[regime]])
+            for regime in REGIMES}
+    return HandOptions(tuple(distinct), by_rank, tuple(armies), {
+        regime: empires(regime, (*run, wizards)) if run.count(()) <= len(wizards) else ()
+        for regime, run in runs.items()})  # (a run needs a Wizard per missing rank)
 
 
 @lru_cache(maxsize=8192)

@@ -184,8 +184,11 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
 
 def node(state: st.State) -> Node:
     """The pending node of ``state`` (``GAME.next``, which remembers its last answer)."""
-    if state.phase == "over":
-        return Terminal()
+    phase = state.phase
+    if phase == "play" and not state.owed:  # the common case first
+        return _TURNS[state.active]
+    if phase == "over":
+        return TERMINAL
     if state.owed:  # CG-18: rebuild the deck from the discard piles
         n = len(rebuild_pool(state))
         label = f"hand:{state.hand_no}:rebuild:{state.rebuilds}"
@@ -211,7 +214,12 @@ def node(state: st.State) -> Node:
         assert spell.target is not None
         size = len(state.players[spell.target].hand)
         return Chance(label=spells.steal_label(state), draw="below", n=size, secret=True)
-    return Turn(seats=awaited(state))
+    seats = awaited(state)
+    return _TURNS[seats[0]] if len(seats) == 1 else Turn(seats=seats)
+
+
+TERMINAL = Terminal()
+_TURNS = tuple(Turn(seats=(seat,)) for seat in range(max(PACKS_BY_SEATS)))  # one seat's turn
 
 
 def chance(state: st.State, values: tuple[int, ...], events: Events) -> None:

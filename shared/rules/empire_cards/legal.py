@@ -8,22 +8,19 @@ from shared.rules.empire_cards.cards import distinct_by_label, is_wizard, rank_o
 from shared.rules.empire_cards.combat import battle_sets
 from shared.rules.empire_cards.data import (
     EMPIRE_SETS_TO_WIN,
-    REGIME_RANKS,
     REGIMES,
     SPECIAL_SET_SIZE,
-    WIZARD,
 )
 from shared.rules.empire_cards.interact import battle_candidates
 from shared.rules.empire_cards.match import reward_actions
 from shared.rules.empire_cards.sets import (
     barbarian_options,
     plunderable_sets,
-    rank_groups,
     serf_options,
 )
 from shared.rules.empire_cards.spells import can_cast, spell_actions, trader
 from shared.rules.empire_cards.state import State
-from shared.rules.empire_cards.turn import interaction_allowed, stealable
+from shared.rules.empire_cards.turn import interactions_allowed, stealable
 
 
 def awaited(state: State) -> tuple[int, ...]:
@@ -56,45 +53,47 @@ def play_actions(state: State) -> list[Json]:
     players = state.players
     p = players[seat]
     hand = p.hand
+    known = acts.hand_options(hand if type(hand) is tuple else tuple(hand))
+    distinct = known.distinct
     out: list[Json] = []
     if not state.drawn:
         out.append(acts.DRAW)
-    if interaction_allowed(state, "steal"):
-        out += [acts.steal(t) for t in range(n) if stealable(state, t)]
-    distinct = distinct_by_label(hand)
-    if interaction_allowed(state, "trade"):
-        trade = acts.trade
-        out += [trade(t, c) for t in range(n) if t != seat and players[t].hand for c in distinct]
-    if interaction_allowed(state, "battle") and battle_sets(p.army):
+    steal, trade, battle = interactions_allowed(state)
+    if steal:
+        out += [acts.STEAL[t] for t in range(n) if stealable(state, t)]
+    if trade:
+        for t in range(n):
+            if t != seat and players[t].hand:
+                offers = acts.TRADE[t]
+                out += [offers[c] for c in distinct]
+    if battle and battle_sets(p.army):
         out += acts.battles(n, seat, state.options.battle_demand)
-    groups = rank_groups(hand)
-    for group in groups.values():
-        out += acts.new_armies(group)
+    out += known.armies
+    groups = known.groups
     for i, existing in enumerate(p.army):
         rank = rank_of(existing[0])
-        if regime_of_rank(rank) is not None and rank in groups:
+        if rank in groups and regime_of_rank(rank) is not None:
             out += acts.additions(i, len(existing), groups[rank])
     if not state.first_round or state.options.first_round_sets:
         if len(p.empire_sets) < EMPIRE_SETS_TO_WIN:
-            wizards = groups.get(WIZARD, ())
-            for regime in (p.regime,) if p.regime else REGIMES:
-                ranks = REGIME_RANKS[regime]
-                runs = tuple(groups.get(r, ()) for r in ranks)
-                if sum(1 for g in runs if not g) <= len(wizards):  # a run is possible
-                    out += acts.empires(regime, (*runs, wizards))
+            if p.regime:
+                out += known.empires[p.regime]
+            else:
+                for regime in REGIMES:
+                    out += known.empires[regime]
         if len(hand) >= SPECIAL_SET_SIZE:
             out += [{"type": "barbarian", "cards": list(c)} for c in barbarian_options(hand)]
             out += [{"type": "serf", "cards": list(c)} for c in serf_options(hand)]
     if state.drawn:
-        discard = acts.discard
         before = len(out)
-        out += [discard(c) for c in distinct]
-        out += [{"type": "disband", "set": i, "card": c}
-                for i, cards in enumerate(p.army) for c in distinct_by_label(cards)]
+        discards = acts.DISCARD
+        out += [discards[c] for c in distinct]
+        for i, cards in enumerate(p.army):
+            out += [{"type": "disband", "set": i, "card": c} for c in distinct_by_label(cards)]
         if len(out) == before:
             out.append(acts.PASS)
         if state.options.expert_spells:
-            out += [acts.spell(c) for c in distinct if can_cast(state, c)]
+            out += [acts.SPELL[c] for c in distinct if can_cast(state, c)]
     return out
 
 

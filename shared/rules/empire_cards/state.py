@@ -218,14 +218,17 @@ class State:
     def clone(self) -> State:
         """A copy that shares nothing changeable with this state (the tuples and records it
         holds are never changed, so they are shared)."""
-        new = _new_state(State)
-        for name in _STATE_FIELDS:
-            _set(new, name, _get(self, name))
+        new = _new(State)
+        new.n_seats, new.options, new.phase = self.n_seats, self.options, self.phase
+        new.hand_no, new.hands_played, new.dealer = self.hand_no, self.hands_played, self.dealer
+        new.rps_round, new.rps_seats, new.active = self.rps_round, self.rps_seats, self.active
+        new.turn_no, new.deck, new.drawn = self.turn_no, self.deck, self.drawn
         new.players = tuple([p.clone() for p in self.players])
+        new.interactions, new.trade, new.battle = self.interactions, self.trade, self.battle
+        new.tribute_from, new.spell, new.rewards = self.tribute_from, self.spell, self.rewards
+        new.hand_winner, new.last_winner = self.hand_winner, self.last_winner
+        new.owed, new.rebuilds, new.overlord = self.owed, self.rebuilds, self.overlord
         return new
 
 
-_new_state = object.__new__
-_set = setattr
-_get = getattr
-_STATE_FIELDS = tuple(f for f in State.__slots__ if f != "players")  # type: ignore[attr-defined]
+_new = object.__new__

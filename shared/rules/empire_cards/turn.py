@@ -68,6 +68,19 @@ def interaction_allowed(state: State, kind: Interaction) -> bool:
     return sum(1 for k in used if k != extra) + (kind != extra) <= 1
 
 
+def interactions_allowed(state: State) -> tuple[bool, bool, bool]:
+    """``interaction_allowed`` for a steal, a trade and a battle."""
+    if state.turn_no < state.n_seats:  # the first round
+        return False, False, False
+    p = state.players[state.active]
+    if not state.interactions:
+        return True, True, True
+    if p.regime is None or len(p.empire_sets) < 2:
+        return False, False, False
+    return (interaction_allowed(state, "steal"), interaction_allowed(state, "trade"),
+            interaction_allowed(state, "battle"))
+
+
 def use_interaction(state: State, kind: Interaction) -> None:
     state.interactions = (*state.interactions, kind)
 
