@@ -10,7 +10,9 @@ changes an action dict (the kit parses a copy into the action model); the tables
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
+from itertools import groupby
 from typing import NamedTuple
 
 from shared.rules.api import Json
@@ -20,7 +22,6 @@ from shared.rules.empire_cards.data import (
     PACKS_BY_SEATS,
     RANKS,
     REGIME_RANKS,
-    REGIMES,
     SUITS,
     WIZARD,
     Regime,
@@ -63,37 +64,49 @@ def battles(n_seats: int, seat: int, demand: str) -> tuple[Json, ...]:
                  for t in range(n_seats) if t != seat for r, s in demands)
 
 
+class ByCode(dict[str, str]):
+    """card code -> ``of(code)``, filled for the deck's codes; any other code is computed
+    and not kept (bounded)."""
+
+    def __init__(self, of: Callable[[str], str]) -> None:
+        super().__init__({c: of(c) for c in _CODES})
+        self.of = of
+
+    def __missing__(self, card: str) -> str:
+        return self.of(card)
+
+
+_RANK_OF = ByCode(rank_of).__getitem__
+_LABEL_OF = ByCode(label).__getitem__
+
+
 class HandOptions(NamedTuple):
     """What a turn's legal list reads of the active player's hand."""
 
     distinct: Cards  # one card per label (``cards.distinct_by_label``)
     groups: dict[str, Cards]  # rank -> its cards (``sets.rank_groups``; read-only)
     armies: tuple[Json, ...]  # the new army sets (``sets.new_army_options``)
-    empires: dict[Regime, tuple[Json, ...]]  # the empire sets (``sets.empire_options``)
 
 
 @lru_cache(maxsize=8192)
 def hand_options(hand: Cards) -> HandOptions:
-    distinct: list[str] = []
-    groups: dict[str, list[str]] = {}
-    last = ""
-    for card in sorted_cards(hand):
-        name = label(card)
-        if name != last:  # copies of one label are neighbours in sort order
-            distinct.append(card)
-            last = name
-        groups.setdefault(rank_of(card), []).append(card)
+    ordered = sorted_cards(hand)  # copies of a label, cards of a rank: neighbours
+    groups = {rank: tuple(cards) for rank, cards in groupby(ordered, _RANK_OF)}
     armies: list[Json] = []
     for group in groups.values():
         if len(group) > 1:
-            armies += new_armies(tuple(group))
-    by_rank = {r: tuple(g) for r, g in groups.items()}
-    wizards = by_rank.get(WIZARD, ())
-    runs = {regime: tuple([by_rank.get(r, ()) for r in REGIME_RANKS[regime]])
-            for regime in REGIMES}
-    return HandOptions(tuple(distinct), by_rank, tuple(armies), {
-        regime: empires(regime, (*run, wizards)) if run.count(()) <= len(wizards) else ()
-        for regime, run in runs.items()})  # (a run needs a Wizard per missing rank)
+            armies += new_armies(group)
+    return HandOptions(tuple([next(cards) for _, cards in groupby(ordered, _LABEL_OF)]),
+                       groups, tuple(armies))
+
+
+def empire_sets(groups: dict[str, Cards], regime: Regime) -> tuple[Json, ...]:
+    """The canonical empire sets of ``regime`` from a hand's rank groups."""
+    wizards = groups.get(WIZARD, ())
+    run = tuple([groups.get(r, ()) for r in REGIME_RANKS[regime]])
+    if run.count(()) > len(wizards):  # a run needs a Wizard per missing rank
+        return ()
+    return empires(regime, (*run, wizards))
 
 
 @lru_cache(maxsize=8192)

@@ -76,11 +76,8 @@ def play_actions(state: State) -> list[Json]:
             out += acts.additions(i, len(existing), groups[rank])
     if not state.first_round or state.options.first_round_sets:
         if len(p.empire_sets) < EMPIRE_SETS_TO_WIN:
-            if p.regime:
-                out += known.empires[p.regime]
-            else:
-                for regime in REGIMES:
-                    out += known.empires[regime]
+            for regime in (p.regime,) if p.regime else REGIMES:
+                out += acts.empire_sets(groups, regime)
         if len(hand) >= SPECIAL_SET_SIZE:
             out += [{"type": "barbarian", "cards": list(c)} for c in barbarian_options(hand)]
             out += [{"type": "serf", "cards": list(c)} for c in serf_options(hand)]
