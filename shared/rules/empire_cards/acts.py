@@ -18,7 +18,6 @@ from typing import NamedTuple
 from shared.rules.api import Json
 from shared.rules.empire_cards.cards import label, rank_of, sorted_cards
 from shared.rules.empire_cards.data import (
-    ARMY_MAX,
     PACKS_BY_SEATS,
     RANKS,
     REGIME_RANKS,
@@ -27,7 +26,12 @@ from shared.rules.empire_cards.data import (
     Regime,
     deck_cards,
 )
-from shared.rules.empire_cards.sets import Cards, label_combos, run_options
+from shared.rules.empire_cards.sets import (
+    Cards,
+    addition_options,
+    new_army_options,
+    run_options,
+)
 
 _CODES = deck_cards(max(PACKS_BY_SEATS.values()))
 _SEATS = range(max(PACKS_BY_SEATS))
@@ -111,19 +115,16 @@ def empire_sets(groups: dict[str, Cards], regime: Regime) -> tuple[Json, ...]:
 
 @lru_cache(maxsize=8192)
 def new_armies(group: Cards) -> tuple[Json, ...]:
-    """New army sets from one rank group of a hand (CG-9: 2-4 of a rank; 2s and Wizards only
-    as four)."""
-    sizes = (4,) if rank_of(group[0]) in ("2", WIZARD) else (2, 3, 4)
+    """New army sets from one rank group of a hand (``sets.new_army_options``, CG-9)."""
     return tuple({"type": "army", "cards": list(c), "set": None}
-                 for size in sizes if size <= len(group) for c in label_combos(group, size))
+                 for c in new_army_options(group))
 
 
 @lru_cache(maxsize=8192)
-def additions(index: int, size: int, group: Cards) -> tuple[Json, ...]:
-    """Cards of one rank group built onto army set ``index`` of ``size`` cards (CG-9)."""
+def additions(index: int, existing: Cards, group: Cards) -> tuple[Json, ...]:
+    """Cards of one rank group built onto army set ``index`` (``sets.addition_options``)."""
     return tuple({"type": "army", "cards": list(c), "set": index}
-                 for k in range(1, ARMY_MAX - size + 1) if k <= len(group)
-                 for c in label_combos(group, k))
+                 for c in addition_options(existing, group))
 
 
 @lru_cache(maxsize=8192)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from shared.rules.api import Json
 from shared.rules.empire_cards import acts
-from shared.rules.empire_cards.cards import distinct_by_label, is_wizard, rank_of, regime_of_rank
+from shared.rules.empire_cards.cards import distinct_by_label, is_wizard, rank_of
 from shared.rules.empire_cards.combat import battle_sets
 from shared.rules.empire_cards.data import (
     EMPIRE_SETS_TO_WIN,
@@ -72,8 +72,8 @@ def play_actions(state: State) -> list[Json]:
     groups = known.groups
     for i, existing in enumerate(p.army):
         rank = rank_of(existing[0])
-        if rank in groups and regime_of_rank(rank) is not None:
-            out += acts.additions(i, len(existing), groups[rank])
+        if rank in groups:
+            out += acts.additions(i, existing, groups[rank])
     if not state.first_round or state.options.first_round_sets:
         if len(p.empire_sets) < EMPIRE_SETS_TO_WIN:
             for regime in (p.regime,) if p.regime else REGIMES:

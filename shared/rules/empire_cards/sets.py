@@ -109,15 +109,6 @@ def label_combos(cards: Cards, size: int) -> tuple[Cards, ...]:
     return tuple(out)
 
 
-def by_rank(hand: Sequence[str]) -> dict[str, list[str]]:
-    return {rank: list(cards) for rank, cards in _by_rank(_t(hand)).items()}
-
-
-def rank_groups(hand: Sequence[str]) -> dict[str, Cards]:
-    """Rank -> its cards in sort order, ranks in sort order (read-only, shared)."""
-    return _by_rank(_t(hand))
-
-
 @_memo
 def _by_rank(hand: Cards) -> dict[str, Cards]:
     """Rank -> its cards in sort order (read-only: shared by every caller of this hand)."""
@@ -137,17 +128,23 @@ def new_army_options(hand: Sequence[str]) -> list[Cards]:
     return out
 
 
-def army_addition_options(hand: Sequence[str], army: Sequence[Cards]) -> list[tuple[int, Cards]]:
-    groups = _by_rank(_t(hand))
-    out: list[tuple[int, Cards]] = []
-    for index, existing in enumerate(army):
-        if regime_of_rank(set_rank(existing)) is None:
-            continue
-        cards = groups.get(set_rank(existing), ())
-        for size in range(1, ARMY_MAX - len(existing) + 1):
-            if size <= len(cards):
-                out.extend((index, combo) for combo in label_combos(cards, size))
+def addition_options(existing: Sequence[str], cards: Sequence[str]) -> list[Cards]:
+    """Cards of ``existing``'s rank from ``cards`` built onto that regime-rank set, up to
+    four cards (never onto 2s or Wizards)."""
+    rank = set_rank(existing)
+    if regime_of_rank(rank) is None:
+        return []
+    same = _by_rank(_t(cards)).get(rank, ())
+    out: list[Cards] = []
+    for size in range(1, ARMY_MAX - len(existing) + 1):
+        if size <= len(same):
+            out.extend(label_combos(same, size))
     return out
+
+
+def army_addition_options(hand: Sequence[str], army: Sequence[Cards]) -> list[tuple[int, Cards]]:
+    return [(index, combo) for index, existing in enumerate(army)
+            for combo in addition_options(existing, hand)]
 
 
 # ---------------------------------------------------------------- empire sets (CG-10, CG-11)

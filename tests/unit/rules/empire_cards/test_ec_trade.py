@@ -23,7 +23,7 @@ def swap_card(state: State, seat: int, old: str, new: str) -> State:
     update: dict[str, object] = {"players": tuple(players), "deck": deck}
     if state.trade is not None and state.trade.card == old:
         update["trade"] = replace(state.trade, card=new)
-    return replace(state, **update)  # type: ignore[arg-type]
+    return replace(state, **update)
 
 
 def test_cg5_hidden_trade_views_and_events(make, play_act, reject_code) -> None:
