@@ -150,7 +150,7 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
                   ) -> Step[st.State] | Rejection:
         new, events = state.clone(), Events()
         chance(new, values, events)
-        runout_refill(holdings(state), new, events)  # CG-12 run out of cards
+        _refill(state, new, events)
         return new, events.out
 
     def on_joint(self, state: st.State, pending: Simultaneous, move: JointAction
@@ -159,7 +159,7 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
         slots and that every shape is allowed)."""
         new, events = state.clone(), Events()
         play_rps(new, {s.seat: str(move.choices[s.key]) for s in pending.slots}, events)
-        runout_refill(holdings(state), new, events)
+        _refill(state, new, events)
         return new, events.out
 
     def on_act(self, state: st.State, pending: Turn, seat: int, action: Action
@@ -170,7 +170,7 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
         refused = dispatch(new, seat, action, events)
         if refused is not None:
             return refused
-        runout_refill(holdings(state), new, events)
+        _refill(state, new, events)
         return new, events.out
 
     # ------------------------------------------------------------------ storage
@@ -180,6 +180,14 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
 
     def from_stored(self, data: Any) -> st.State:
         return stored.from_stored(data)
+
+
+def _refill(before: st.State, after: st.State, events: Events) -> None:
+    """CG-12 run out of cards (``ops.runout_refill``), asked only when a hand is empty."""
+    for p in after.players:
+        if not p.hand:
+            runout_refill(holdings(before), after, events)
+            return
 
 
 def node(state: st.State) -> Node:
