@@ -42,25 +42,20 @@ def package_of(name: str) -> str:
         raise UnknownGame(name) from exc
 
 
-# name -> the game's fast playout module (``<package>.fast``, see ``_kit/fast.py``), for the
-# games that have one.
-_FAST: frozenset[str] = frozenset({"empire", "empire-cards", "empire-engine", "empire-nyc",
-                                   "empires-end"})
+# name -> the games with a rollout adapter (``<package>.rollout``): random seats on a clone of
+# the one engine's state, without events, for the search's rollouts and the benchmarks (the
+# ``shared.rules._kit.fast.FastEngine`` shape); not a second engine
+_ROLLOUT: frozenset[str] = frozenset({"empire", "empire-cards", "empire-engine", "empire-nyc",
+                                      "empires-end"})
 
 
 def fast_names() -> tuple[str, ...]:
-    """Games with a fast playout engine (``get_fast``)."""
-    return tuple(n for n in _MODULES if n in _FAST)
-
-
-# games whose contract path is the fast path: their playout module is a small adapter over
-# the one engine (``<package>.rollout``), not a second engine (``<package>.fast``)
-_ROLLOUT: frozenset[str] = frozenset({"empire", "empire-engine", "empire-nyc", "empires-end"})
+    """Games with a rollout adapter (``get_fast``)."""
+    return tuple(n for n in _MODULES if n in _ROLLOUT)
 
 
 def get_fast(name: str) -> Any:
-    """The game's fast playout module (``shared.rules._kit.fast.FastEngine``)."""
-    if name not in _FAST:
+    """The game's rollout adapter (``shared.rules._kit.fast.FastEngine``)."""
+    if name not in _ROLLOUT:
         raise UnknownGame(name)
-    return importlib.import_module(_MODULES[name] + (".rollout" if name in _ROLLOUT
-                                                     else ".fast"))
+    return importlib.import_module(_MODULES[name] + ".rollout")

@@ -108,11 +108,13 @@ def hidden_variant(name: str, state: Any, seat: int) -> Any | None:
         deck = list(state.deck)
         if not _swap_card(hands, deck, seat):
             return None
+        from dataclasses import replace
+
         from shared.rules.empire_cards.cards import sorted_cards
 
-        players = tuple(p.model_copy(update={"hand": sorted_cards(h)})
+        players = tuple(replace(p, hand=sorted_cards(h))
                         for p, h in zip(state.players, hands, strict=True))
-        return state.model_copy(update={"players": players, "deck": tuple(deck)})
+        return replace(state, players=players, deck=tuple(deck))
     if name == "empire-nyc":
         hands = [list(h) for h in state.hands]
         deck = list(state.deck)

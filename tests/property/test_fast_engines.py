@@ -1,16 +1,13 @@
-"""The fast playout engines equal the contract path move by move (``_kit/fast.py``).
+"""Each game's search rollout (``registry.get_fast``) plays ``_kit.playout.play``'s random games.
 
-For every game with a ``fast`` module (a twin of its rules on a compact state), over many
-seeds, seat counts and option sets: the fast random playout and ``_kit.playout.play`` (random
-seats, the same seed and draw key) make the same move at every step, reach the same state
-after every move (``to_state`` of the compact state against the contract's state, as models
-and as encoded JSON), end at the same step and score the same. ``from_state`` and
-``to_state`` round-trip every state on the way.
-
-A game with one engine (``ONE_ENGINE``: its contract path is its fast path) has no twin: its
-``registry.get_fast`` is a rollout adapter over that engine, and the same checks prove only
-that the adapter's random seats are ``play``'s (the search's rollouts). Its rules are pinned
-by its golden playthroughs and its seeded-games digest (tests/unit/rules/<game>).
+Every game has one engine; its ``registry.get_fast`` is a rollout adapter over it (the
+game's ``rollout.py``) that plays random seats on a clone without building events, for the
+search's rollouts and the benchmarks. Over many seeds, seat counts and option sets: the
+adapter's random playout and ``_kit.playout.play`` (random seats, the same seed and draw key)
+make the same move at every step, reach the same state after every move (as values and as
+encoded JSON), end at the same step and score the same; from mid-game states the bots reached,
+both paths agree too. The rules themselves are pinned by each game's golden playthroughs and
+seeded-games digest (tests/unit/rules/<game>/test_seeded_playouts.py).
 """
 
 from __future__ import annotations
@@ -43,7 +40,26 @@ pytestmark = pytest.mark.property
 
 # game -> (seat counts, option sets, seeds per seat count and option set in make test; the
 # slow sweep (make fast-engines) plays SLOW_FACTOR times as many further seeds)
-CASES: dict[str, tuple[tuple[int, ...], tuple[dict[str, Json], ...], int]] = {
+GAMES: dict[str, tuple[tuple[int, ...], tuple[dict[str, Json], ...], int]] = {
+    "empire": (
+        (2, 4, 6),
+        ({}, {"version": "beginner"},
+         {"strict_supply": True, "min_winning_bid_one": True, "claim_collision_cap": 1}),
+        4,
+    ),
+    "empire-nyc": (
+        (3, 6),
+        ({"max_rounds": 6}, {"missions": True, "extra_links": True, "eliminated_cards": "discard",
+                             "max_rounds": 10},
+         {"forced_trade": True, "defender_chooses_dice": False, "max_rounds": 8}),
+        3,
+    ),
+    "empires-end": (
+        (2, 3, 4),
+        ({}, {"random_first_player": False, "low_resources_rule": False},
+         {"reshuffle_discards": False}),
+        3,
+    ),
     "empire-cards": (  # the capped tables of test_conformance and test_empire_cards_play
         (3, 4, 6),
         ({"max_hands": 1, "max_turns_per_hand": 60},
@@ -53,36 +69,14 @@ CASES: dict[str, tuple[tuple[int, ...], tuple[dict[str, Json], ...], int]] = {
           "first_round_sets": False, "steal_own_pile": False}),
         2,
     ),
-}
-# games whose registry.get_fast is an adapter over their one engine (same shape as CASES)
-ONE_ENGINE: dict[str, tuple[tuple[int, ...], tuple[dict[str, Json], ...], int]] = {
-    "empire-nyc": (
-        (3, 6),
-        ({"max_rounds": 6}, {"missions": True, "extra_links": True, "eliminated_cards": "discard",
-                             "max_rounds": 10},
-         {"forced_trade": True, "defender_chooses_dice": False, "max_rounds": 8}),
-        3,
-    ),
-    "empire": (
-        (2, 4, 6),
-        ({}, {"version": "beginner"},
-         {"strict_supply": True, "min_winning_bid_one": True, "claim_collision_cap": 1}),
-        4,
-    ),
     "empire-engine": (
         (2, 3, 4),
         ({}, {"long_game": True, "random_start_player": False},
          {"hidden_score_piles": False, "majority_bonus_at_zero": True}),
         15,
     ),
-    "empires-end": (
-        (2, 3, 4),
-        ({}, {"random_first_player": False, "low_resources_rule": False},
-         {"reshuffle_discards": False}),
-        3,
-    ),
 }
-ALL = {**CASES, **ONE_ENGINE}
+ALL = GAMES
 
 
 def as_fast_move(move: Move) -> FastMove:
@@ -95,7 +89,7 @@ def as_fast_move(move: Move) -> FastMove:
 
 
 def test_every_fast_engine_is_checked() -> None:
-    assert set(ALL) == set(registry.fast_names()) and not set(CASES) & set(ONE_ENGINE)
+    assert set(ALL) == set(registry.fast_names()) == set(registry.names()) - {"duel"}
 
 
 def cases() -> list[Any]:
@@ -236,25 +230,6 @@ def test_from_a_midgame_state_the_paths_agree(name: str) -> None:
         assert game.score(fast.to_state(f.state)) == game.score(states[-1] if states else start)
 
 
-# game -> (module attribute, a wrong value): one rule of the fast engine changed
-MUTANTS: dict[str, tuple[str, Any]] = {
-    "empire-cards": ("battle_winner", lambda attack, defence: "attacker"),  # not CG-8
-}
-MUTANT_OPTIONS: dict[str, dict[str, Json]] = {  # a shorter game than the default (7 hands)
-    "empire-cards": {"max_hands": 1, "max_turns_per_hand": 80},
-}
-
-
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_a_changed_rule_is_caught(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The comparison can fail: the fast engine with one rule changed differs."""
-    attr, value = MUTANTS[name]
-    monkeypatch.setattr(registry.get_fast(name), attr, value)
-    with pytest.raises(AssertionError):
-        for seed in range(5):
-            check_equal(name, 4, MUTANT_OPTIONS.get(name, {}), seed)
-
-
 def test_the_fast_draws_are_the_dealers() -> None:
     """``_kit.fast.dice_drawer`` and ``shuffle_drawer`` give ``draws.dice``'s and
     ``draws.shuffle``'s values for every label, count and size (more than four dice take the
@@ -286,100 +261,3 @@ def test_the_fast_shuffles_word_by_word_path_is_the_dealers(
         for n in (2, 3, 11, 66):
             label = f"deck:disaster:shuffle:{k}"
             assert shuffle(label, n) == draws.shuffle(key, label, n)
-
-
-def _hand_recount(cards: tuple[str, ...], regimes: tuple[int, ...]) -> dict[str, Any]:
-    """What ``empire_cards.fast.Hand`` keeps, counted again from scratch with the rules
-    helpers (sets.py, cards.py); ``regimes`` by index in REGIMES."""
-    from shared.rules.empire_cards.cards import distinct_by_label, sorted_cards
-    from shared.rules.empire_cards.data import REGIMES
-    from shared.rules.empire_cards.sets import (
-        barbarian_options,
-        empire_options,
-        new_army_options,
-        serf_options,
-    )
-
-    return {"sorted": cards == sorted_cards(cards), "distinct": list(distinct_by_label(cards)),
-            "new": len(new_army_options(cards)),
-            "sets": sum(len(empire_options(cards, REGIMES[g])) for g in regimes)
-            + len(barbarian_options(cards)) + len(serf_options(cards))}
-
-
-def _hand_counts(hand: Any, regimes: tuple[int, ...]) -> dict[str, Any]:
-    from shared.rules.empire_cards.cards import distinct_by_label
-
-    cards = tuple(hand.cards)
-    assert hand.k == len(distinct_by_label(cards))
-    return {"sorted": True, "distinct": hand.distinct(), "new": hand.new,
-            "sets": hand.sets(regimes)}
-
-
-def test_the_card_games_hand_counts_equal_a_recount() -> None:
-    """``empire_cards.fast.Hand`` (its counts kept up to date per card put or taken) equals a
-    recount of the hand with the rules helpers after every change: distinct labels, new army
-    sets (CG-9), empire runs of every regime, Barbarian and Serf sets (CG-10 .. CG-13), and
-    the additions onto a set of each size; random hands of 2 and 3 packs, Wizards included."""
-    from shared.rules.empire_cards import fast
-    from shared.rules.empire_cards.cards import rank_of, sorted_cards
-    from shared.rules.empire_cards.data import RANKS, WIZARD, deck_cards
-    from shared.rules.empire_cards.sets import army_addition_options
-
-    rng = random.Random(3)
-    for i in range(300):
-        codes = list(deck_cards(2 + i % 2))
-        held = sorted_cards(rng.sample(codes, rng.randint(0, 40)))
-        hand = fast.Hand(held)
-        rest = [c for c in codes if c not in held]
-        for _ in range(25):  # put and take cards one at a time
-            if hand.cards and (not rest or rng.random() < 0.5):
-                card = rng.choice(hand.cards)
-                hand.take(card)
-                rest.append(card)
-            else:
-                card = rest.pop(rng.randrange(len(rest)))
-                hand.put(card)
-            cards = tuple(hand.cards)
-            regimes = tuple(range(rng.randint(0, 3)))
-            assert _hand_counts(hand, regimes) == _hand_recount(cards, regimes), cards
-            for rid, rank in enumerate((*RANKS, WIZARD)):
-                assert hand.rank_cards(rid) == tuple(c for c in cards if rank_of(c) == rank)
-            for rank in ("3", "7", "Q", "A"):  # additions onto a set of 1-4 cards of rank
-                rid = fast._RID[rank]
-                for size in range(1, 5):
-                    army = ((f"{rank}S9",) * size,)
-                    assert fast._ADD[size][hand.rc[rid]] == len(
-                        army_addition_options(cards, army)), (cards, rank, size)
-
-
-@pytest.mark.parametrize(("n", "options"), [
-    (4, {"max_hands": 1, "max_turns_per_hand": 80}),
-    (3, {"max_hands": 1, "max_turns_per_hand": 60, "expert_spells": True,
-         "battle_demand": "rank_suit"}),
-    (6, {"max_hands": 2, "first_round_sets": False, "steal_own_pile": False})])
-def test_the_card_games_counts_after_every_move(n: int, options: dict[str, Json]) -> None:
-    """Over fast random playouts: after every move each seat's ``Hand`` equals a recount of
-    its cards, and the number of legal actions the fast engine draws from is the contract
-    path's ``len(legal_actions)`` (a wrong count would draw another action)."""
-    from shared.rules.empire_cards import fast
-
-    game = registry.get("empire-cards")
-    checked = 0
-
-    def check(f: Any, move: FastMove) -> None:
-        nonlocal checked
-        for s, hand in enumerate(f.hands):
-            regimes = f.regimes[s]
-            assert _hand_counts(hand, regimes) == _hand_recount(tuple(hand.cards), regimes)
-            assert f.ainfo[s] in (None, fast._army_info(f.armies[s]))  # dropped on change
-        if fast._compact_turn(f):
-            seat = fast._turn_seat(f)
-            seen: list[int] = []
-            fast._choose(f, seat, lambda k: seen.append(k) or 0)  # type: ignore[func-returns-value]
-            legal = game.legal_actions(fast.to_state(f), seat)
-            assert seen == [len(legal)], (move, seen, len(legal))
-            checked += 1
-
-    for seed in range(6):
-        fast.play_random(n, dict(options), seed=seed, on_step=check)
-    assert checked > 500

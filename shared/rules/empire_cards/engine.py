@@ -11,13 +11,20 @@ One state holds a whole match: hand after hand until an Emperor Overlord (CG-19)
           it; CG-3, CG-S3).
 The secret exchanges (trade CG-5, mass trade CG-17) are sequential Turns whose card events are
 visible to the two players only.
+
+Each move hook clones the state and lets the rule modules change the clone in place
+(``state.py``); ``rollout.py`` plays the same functions on one clone for search playouts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
 
 from shared.rules._kit.base import GameBase, Step
+from shared.rules._kit.model import Events
 from shared.rules.api import (
     Chance,
     JointAction,
@@ -32,7 +39,7 @@ from shared.rules.api import (
     Turn,
     reject,
 )
-from shared.rules.empire_cards import interact, spells, turn
+from shared.rules.empire_cards import interact, spells, stored, turn
 from shared.rules.empire_cards import state as st
 from shared.rules.empire_cards.actions import (
     ACTION,
@@ -79,7 +86,7 @@ from shared.rules.empire_cards.match import (
     rps_default,
     rps_seats,
 )
-from shared.rules.empire_cards.ops import Events, rebuild_deck, rebuild_pool, runout_refill
+from shared.rules.empire_cards.ops import holdings, rebuild_deck, rebuild_pool, runout_refill
 from shared.rules.empire_cards.scoring import score
 from shared.rules.empire_cards.view import view
 
@@ -108,8 +115,8 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
     legacy_version = "1"
     min_seats = 3
     max_seats = 6
-    State = st.State
-    Options = st.Options
+    State: ClassVar[type[BaseModel]] = stored.State
+    Options: ClassVar[type[BaseModel]] = st.Options
     Actions = ACTION
 
     # ------------------------------------------------------------------ contract
@@ -117,37 +124,11 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
     def setup(self, options: dict[str, Json], n_seats: int) -> st.State:
         if n_seats not in PACKS_BY_SEATS:
             raise RuleError(f"Empire The Card Game needs 3-6 players, not {n_seats}")
-        return new_match(self.parse_options(options), n_seats)
+        opts: st.Options = self.parse_options(options)
+        return new_match(opts, n_seats)
 
     def next(self, state: st.State) -> Node:
-        if state.phase == "over":
-            return Terminal()
-        if state.owed:  # CG-18: rebuild the deck from the discard piles
-            n = len(rebuild_pool(state))
-            label = f"hand:{state.hand_no}:rebuild:{state.rebuilds}"
-            return Chance(label=label, draw="shuffle", n=n, secret=True)
-        if state.phase == "dealer":  # CG-3
-            seats = rps_seats(state)
-            if state.options.first_dealer == "rps" and state.rps_round < RPS_ROUNDS:  # CG-S3
-                k = state.rps_round + 1
-                return Simultaneous(
-                    round_id=f"hand:{state.hand_no}:rps:{k}",
-                    slots=tuple(SealedSlot(seat=s, key=f"s{s}", allowed=SHAPES,
-                                           default=rps_default(s, k),
-                                           context={"rps_round": k, "seats": list(seats)})
-                                for s in seats))
-            return Chance(label=f"hand:{state.hand_no}:dealer", draw="below", n=len(seats))
-        if state.phase == "grab":  # CG-2, CG-S4
-            return Chance(label=f"hand:{state.hand_no}:grab", draw="below", n=7)
-        if state.phase == "shuffle":
-            n = len(state.deck)
-            return Chance(label=f"hand:{state.hand_no}:deal", draw="shuffle", n=n, secret=True)
-        spell = state.spell
-        if state.phase == "spell" and spell is not None and spell.stage == "hand":
-            assert spell.target is not None
-            size = len(state.players[spell.target].hand)
-            return Chance(label=spells.steal_label(state), draw="below", n=size, secret=True)
-        return Turn(seats=awaited(state))
+        return node(state)
 
     def legal_actions(self, state: st.State, seat: int) -> Sequence[Json]:
         if isinstance(self.next(state), Turn):
@@ -165,81 +146,143 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
 
     # ------------------------------------------------------------------ moves
 
-    def on_chance(self, state: st.State, node: Chance, values: tuple[int, ...]
+    def on_chance(self, state: st.State, pending: Chance, values: tuple[int, ...]
                   ) -> Step[st.State] | Rejection:
-        events: Events = []
-        if state.owed:
-            result = rebuild_deck(state, values, events)
-        elif state.phase == "dealer":
-            result = choose_dealer(state, rps_seats(state)[values[0]], events)
-        elif state.phase == "grab":
-            result = grab(state, values[0], events)
-        elif state.phase == "shuffle":
-            result = deal(state, values, events)
-        else:
-            result = spells.resolve_steal(state, values[0], events)
-        return _settled(state, result, events)
+        new, events = state.clone(), Events()
+        chance(new, values, events)
+        _refill(state, new, events)
+        return new, events.out
 
-    def on_joint(self, state: st.State, node: Simultaneous, move: JointAction
+    def on_joint(self, state: st.State, pending: Simultaneous, move: JointAction
                  ) -> Step[st.State] | Rejection:
         """CG-S3: a rock-paper-scissors round for the dealer (the kit checked the round, the
         slots and that every shape is allowed)."""
-        events: Events = []
-        shapes = {s.seat: str(move.choices[s.key]) for s in node.slots}
-        return _settled(state, play_rps(state, shapes, events), events)
+        new, events = state.clone(), Events()
+        play_rps(new, {s.seat: str(move.choices[s.key]) for s in pending.slots}, events)
+        _refill(state, new, events)
+        return new, events.out
 
-    def on_act(self, state: st.State, node: Turn, seat: int, action: Action
+    def on_act(self, state: st.State, pending: Turn, seat: int, action: Action
                ) -> Step[st.State] | Rejection:
         if not isinstance(action, _PHASE_ACTIONS.get(state.phase, ())):
             return reject("action/illegal", f"{action.type!r} is not allowed in {state.phase}")
-        events: Events = []
-        return _settled(state, self._dispatch(state, seat, action, events), events)
+        new, events = state.clone(), Events()
+        refused = dispatch(new, seat, action, events)
+        if refused is not None:
+            return refused
+        _refill(state, new, events)
+        return new, events.out
 
-    def _dispatch(
-        self, state: st.State, seat: int, action: Action, events: Events
-    ) -> st.State | Rejection:
-        match action:
-            case Draw():
-                return turn.do_draw(state, action, events)
-            case Steal():
-                return turn.do_steal(state, action, events)
-            case TradeOffer():
-                return interact.do_trade(state, action, events)
-            case TradeReply():
-                return interact.do_trade_reply(state, action, events)
-            case BattleDeclare():
-                return interact.do_battle(state, action, events)
-            case BattleSet():
-                return interact.do_battle_set(state, seat, action, events)
-            case BattleGive():
-                return interact.do_battle_give(state, action, events)
-            case Army():
-                return turn.do_army(state, action, events)
-            case Empire():
-                return turn.do_empire(state, action, events)
-            case Barbarian() | Serf():
-                return turn.do_special(state, action, events)
-            case Discard() | Disband() | Pass():
-                return turn.do_discard(state, action, events)
-            case Tribute():
-                return turn.do_tribute(state, seat, action, events)
-            case Gift() | GiftSkip():
-                return turn.do_gift(state, action, events)
-            case SabotageSkip() | SabotageTake() | SabotageNone():
-                return turn.do_sabotage(state, action, events)
-            case CastSpell():
-                return spells.do_cast(state, action, events)
-            case SpellTake() | SpellPick() | SpellTrade():
-                return spells.do_spell_step(state, action, events)
-            case SpellGive():
-                return spells.do_spell_give(state, seat, action, events)
-            case Plunder() | Destroy():
-                return apply_reward(state, action, events)
-        return reject("action/malformed", "unknown action")  # pragma: no cover
+    # ------------------------------------------------------------------ storage
+
+    def to_stored(self, state: st.State) -> BaseModel:
+        return stored.to_stored(state)
+
+    def from_stored(self, data: Any) -> st.State:
+        return stored.from_stored(data)
 
 
-def _settled(before: st.State, result: st.State | Rejection, events: Events
-             ) -> Step[st.State] | Rejection:
-    if isinstance(result, Rejection):
-        return result
-    return runout_refill(before, result, events), events  # CG-12 run out of cards
+def _refill(before: st.State, after: st.State, events: Events) -> None:
+    """CG-12 run out of cards (``ops.runout_refill``), asked only when a hand is empty."""
+    for p in after.players:
+        if not p.hand:
+            runout_refill(holdings(before), after, events)
+            return
+
+
+def node(state: st.State) -> Node:
+    """The pending node of ``state`` (``GAME.next``, which remembers its last answer)."""
+    phase = state.phase
+    if phase == "play" and not state.owed:  # the common case first
+        return _TURNS[state.active]
+    if phase == "over":
+        return TERMINAL
+    if state.owed:  # CG-18: rebuild the deck from the discard piles
+        n = len(rebuild_pool(state))
+        label = f"hand:{state.hand_no}:rebuild:{state.rebuilds}"
+        return Chance(label=label, draw="shuffle", n=n, secret=True)
+    if state.phase == "dealer":  # CG-3
+        seats = rps_seats(state)
+        if state.options.first_dealer == "rps" and state.rps_round < RPS_ROUNDS:  # CG-S3
+            k = state.rps_round + 1
+            return Simultaneous(
+                round_id=f"hand:{state.hand_no}:rps:{k}",
+                slots=tuple(SealedSlot(seat=s, key=f"s{s}", allowed=SHAPES,
+                                       default=rps_default(s, k),
+                                       context={"rps_round": k, "seats": list(seats)})
+                            for s in seats))
+        return Chance(label=f"hand:{state.hand_no}:dealer", draw="below", n=len(seats))
+    if state.phase == "grab":  # CG-2, CG-S4
+        return Chance(label=f"hand:{state.hand_no}:grab", draw="below", n=7)
+    if state.phase == "shuffle":
+        n = len(state.deck)
+        return Chance(label=f"hand:{state.hand_no}:deal", draw="shuffle", n=n, secret=True)
+    spell = state.spell
+    if state.phase == "spell" and spell is not None and spell.stage == "hand":
+        assert spell.target is not None
+        size = len(state.players[spell.target].hand)
+        return Chance(label=spells.steal_label(state), draw="below", n=size, secret=True)
+    seats = awaited(state)
+    return _TURNS[seats[0]] if len(seats) == 1 else Turn(seats=seats)
+
+
+TERMINAL = Terminal()
+_TURNS = tuple(Turn(seats=(seat,)) for seat in range(max(PACKS_BY_SEATS)))  # one seat's turn
+
+
+def chance(state: st.State, values: tuple[int, ...], events: Events) -> None:
+    """The pending draw's values (in place): the rebuild, the dealer, the grab, the deal or a
+    mass steal's card."""
+    if state.owed:
+        rebuild_deck(state, values, events)
+    elif state.phase == "dealer":
+        choose_dealer(state, rps_seats(state)[values[0]], events)
+    elif state.phase == "grab":
+        grab(state, values[0], events)
+    elif state.phase == "shuffle":
+        deal(state, values, events)
+    else:
+        spells.resolve_steal(state, values[0], events)
+
+
+def dispatch(state: st.State, seat: int, action: Action, events: Events) -> Rejection | None:
+    """Play ``action`` of ``seat`` on ``state`` (in place); a Rejection leaves it half
+    changed (``apply`` drops that clone)."""
+    match action:
+        case Draw():
+            return turn.do_draw(state, action, events)
+        case Steal():
+            return turn.do_steal(state, action, events)
+        case TradeOffer():
+            return interact.do_trade(state, action, events)
+        case TradeReply():
+            return interact.do_trade_reply(state, action, events)
+        case BattleDeclare():
+            return interact.do_battle(state, action, events)
+        case BattleSet():
+            return interact.do_battle_set(state, seat, action, events)
+        case BattleGive():
+            return interact.do_battle_give(state, action, events)
+        case Army():
+            return turn.do_army(state, action, events)
+        case Empire():
+            return turn.do_empire(state, action, events)
+        case Barbarian() | Serf():
+            return turn.do_special(state, action, events)
+        case Discard() | Disband() | Pass():
+            return turn.do_discard(state, action, events)
+        case Tribute():
+            return turn.do_tribute(state, seat, action, events)
+        case Gift() | GiftSkip():
+            return turn.do_gift(state, action, events)
+        case SabotageSkip() | SabotageTake() | SabotageNone():
+            return turn.do_sabotage(state, action, events)
+        case CastSpell():
+            return spells.do_cast(state, action, events)
+        case SpellTake() | SpellPick() | SpellTrade():
+            return spells.do_spell_step(state, action, events)
+        case SpellGive():
+            return spells.do_spell_give(state, seat, action, events)
+        case Plunder() | Destroy():
+            return apply_reward(state, action, events)
+    return reject("action/malformed", "unknown action")  # pragma: no cover

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from shared.rules.api import Rejection, reject
 from shared.rules.empire_cards.actions import (
     BattleDeclare,
@@ -13,14 +15,14 @@ from shared.rules.empire_cards.actions import (
 from shared.rules.empire_cards.cards import distinct_by_label, rank_of, remove_cards, suit_of
 from shared.rules.empire_cards.combat import battle_sets, battle_winner
 from shared.rules.empire_cards.data import RANKS, SUITS, WIZARD
-from shared.rules.empire_cards.ops import Events, add_to_hand, private, public, set_player
+from shared.rules.empire_cards.ops import Events, add_to_hand, private, public
 from shared.rules.empire_cards.state import Battle, State, Trade
 from shared.rules.empire_cards.turn import interaction_allowed, use_interaction, valid_seat
 
 # ---------------------------------------------------------------- trade (CG-5)
 
 
-def do_trade(state: State, action: TradeOffer, events: Events) -> State | Rejection:
+def do_trade(state: State, action: TradeOffer, events: Events) -> Rejection | None:
     """Pass a card face down; it moves into the target's hand at once. The public only learns
     that A traded with B; the card is visible to the two traders alone."""
     seat, t = state.active, action.target
@@ -30,38 +32,32 @@ def do_trade(state: State, action: TradeOffer, events: Events) -> State | Reject
         return reject("action/illegal", "trade with another player")
     if not state.players[t].hand:
         return reject("action/illegal", "cannot trade with a player whose hand is empty (CG-5)")
-    hand = state.players[seat].hand
-    if action.card not in hand:
+    p = state.players[seat]
+    if action.card not in p.hand:
         return reject("action/illegal", "card not in your hand")
-    state = set_player(state, seat, hand=remove_cards(hand, (action.card,)))
-    state = add_to_hand(use_interaction(state, "trade"), t, (action.card,))
-    events.append(public("trade", seat=seat, target=t))
-    events.append(private("trade_card", (seat, t), seat=seat, to=t, card=action.card))
-    return state.model_copy(
-        update={"phase": "trade_reply", "trade": Trade(initiator=seat, target=t, card=action.card)}
-    )
+    p.hand = remove_cards(p.hand, (action.card,))
+    use_interaction(state, "trade")
+    add_to_hand(state, t, (action.card,))
+    public(events, "trade", seat=seat, target=t)
+    private(events, "trade_card", (seat, t), seat=seat, to=t, card=action.card)
+    state.phase, state.trade = "trade_reply", Trade(seat, t, action.card)
+    return None
 
 
-def do_trade_reply(state: State, action: TradeReply, events: Events) -> State | Rejection:
+def do_trade_reply(state: State, action: TradeReply, events: Events) -> Rejection | None:
     """The target answers with any card from hand, even the one just received (CG-5)."""
     trade = state.trade
     assert trade is not None
-    hand = state.players[trade.target].hand
-    if action.card not in hand:
+    p = state.players[trade.target]
+    if action.card not in p.hand:
         return reject("action/illegal", "card not in your hand")
-    state = set_player(state, trade.target, hand=remove_cards(hand, (action.card,)))
-    state = add_to_hand(state, trade.initiator, (action.card,))
-    events.append(public("trade_done", seat=trade.target, to=trade.initiator))
-    events.append(
-        private(
-            "trade_card",
-            (trade.initiator, trade.target),
-            seat=trade.target,
-            to=trade.initiator,
-            card=action.card,
-        )
-    )
-    return state.model_copy(update={"phase": "play", "trade": None})
+    p.hand = remove_cards(p.hand, (action.card,))
+    add_to_hand(state, trade.initiator, (action.card,))
+    public(events, "trade_done", seat=trade.target, to=trade.initiator)
+    private(events, "trade_card", (trade.initiator, trade.target), seat=trade.target,
+            to=trade.initiator, card=action.card)
+    state.phase, state.trade = "play", None
+    return None
 
 
 # ---------------------------------------------------------------- battle (CG-6 .. CG-8)
@@ -82,74 +78,75 @@ def valid_demand(state: State, rank: str, suit: str | None) -> bool:
     return suit is None
 
 
-def do_battle(state: State, action: BattleDeclare, events: Events) -> State | Rejection:
+def do_battle(state: State, action: BattleDeclare, events: Events) -> Rejection | None:
     seat, t = state.active, action.target
     if not interaction_allowed(state, "battle"):
         return reject("action/illegal", "no battle available this turn")
     if not valid_seat(state, t) or t == seat:
         return reject("action/illegal", "battle another player")
-    if not battle_sets(state.players[seat].army):  # CG-7
+    options = battle_sets(state.players[seat].army)
+    if not options:  # CG-7
         return reject("action/illegal", "you need a battle set in your army to attack")
     if not valid_demand(state, action.rank, action.suit):
         return reject("action/illegal", "demand a rank (2..A or W) as the options require")
     # CG-20: the defender's answer is computed by the engine, so it is always honest.
     has = any(matches_demand(c, action.rank, action.suit) for c in state.players[t].hand)
-    state = use_interaction(state, "battle")
-    events.append(public("battle", seat=seat, target=t, rank=action.rank, suit=action.suit))
-    events.append(public("battle_answer", seat=t, has=has))
+    use_interaction(state, "battle")
+    public(events, "battle", seat=seat, target=t, rank=action.rank, suit=action.suit)
+    public(events, "battle_answer", seat=t, has=has)
     if not has:
-        return state
-    battle = Battle(attacker=seat, defender=t, rank=action.rank, suit=action.suit)
-    options = battle_sets(state.players[seat].army)
+        return None
     if len(options) == 1:
-        battle = battle.model_copy(update={"attack_set": options[0]})
-        return _after_attack_set(state.model_copy(update={"battle": battle}), events)
-    return state.model_copy(update={"battle": battle, "phase": "battle_attack"})
+        state.battle = Battle(seat, t, action.rank, action.suit, options[0])
+        _after_attack_set(state, events)
+    else:
+        state.battle = Battle(seat, t, action.rank, action.suit)
+        state.phase = "battle_attack"
+    return None
 
 
-def do_battle_set(state: State, seat: int, action: BattleSet, events: Events) -> State | Rejection:
+def do_battle_set(state: State, seat: int, action: BattleSet, events: Events
+                  ) -> Rejection | None:
     battle = state.battle
     assert battle is not None
     if action.set not in battle_sets(state.players[seat].army):
         return reject("action/illegal", "not a battle set of your army")
     if state.phase == "battle_attack":
-        battle = battle.model_copy(update={"attack_set": action.set})
-        return _after_attack_set(state.model_copy(update={"battle": battle}), events)
-    return _resolve(state, action.set, events)
+        state.battle = replace(battle, attack_set=action.set)
+        _after_attack_set(state, events)
+    else:
+        _resolve(state, action.set, events)
+    return None
 
 
-def _after_attack_set(state: State, events: Events) -> State:
+def _after_attack_set(state: State, events: Events) -> None:
     """The attacker has chosen; the defender chooses next (automatic with 0 or 1 option)."""
     battle = state.battle
     assert battle is not None
     options = battle_sets(state.players[battle.defender].army)
     if len(options) <= 1:
-        return _resolve(state, options[0] if options else None, events)
-    return state.model_copy(update={"phase": "battle_defend"})
+        _resolve(state, options[0] if options else None, events)
+    else:
+        state.phase = "battle_defend"
 
 
-def _resolve(state: State, defend_set: int | None, events: Events) -> State:
+def _resolve(state: State, defend_set: int | None, events: Events) -> None:
     battle = state.battle
     assert battle is not None and battle.attack_set is not None
     attack = state.players[battle.attacker].army[battle.attack_set]
     defence = None if defend_set is None else state.players[battle.defender].army[defend_set]
     winner = battle_winner(attack, defence)  # CG-8 (CG-7: no defence set loses)
-    events.append(
-        public(
-            "battle_result",
-            seat=battle.attacker,
-            target=battle.defender,
-            attack=list(attack),
-            defence=None if defence is None else list(defence),
-            winner=winner,
-        )
-    )
+    public(events, "battle_result", seat=battle.attacker, target=battle.defender,
+           attack=list(attack), defence=None if defence is None else list(defence),
+           winner=winner)
     if winner == "defender":
-        return state.model_copy(update={"battle": None, "phase": "play"})
+        state.battle, state.phase = None, "play"
+        return
     candidates = battle_candidates(state)
     if len(distinct_by_label(candidates)) == 1:
-        return _give(state, candidates[0], events)
-    return state.model_copy(update={"phase": "battle_give"})
+        _give(state, candidates[0], events)
+    else:
+        state.phase = "battle_give"
 
 
 def battle_candidates(state: State) -> tuple[str, ...]:
@@ -159,19 +156,21 @@ def battle_candidates(state: State) -> tuple[str, ...]:
     return tuple(c for c in hand if matches_demand(c, battle.rank, battle.suit))
 
 
-def do_battle_give(state: State, action: BattleGive, events: Events) -> State | Rejection:
+def do_battle_give(state: State, action: BattleGive, events: Events) -> Rejection | None:
     """CG-6: the losing defender gives one card of the demanded rank of their choice."""
     if action.card not in battle_candidates(state):
         return reject("action/illegal", "give a card of the demanded rank")
-    return _give(state, action.card, events)
+    _give(state, action.card, events)
+    return None
 
 
-def _give(state: State, card: str, events: Events) -> State:
+def _give(state: State, card: str, events: Events) -> None:
     battle = state.battle
     assert battle is not None
     a, d = battle.attacker, battle.defender
-    state = set_player(state, d, hand=remove_cards(state.players[d].hand, (card,)))
-    state = add_to_hand(state, a, (card,))
-    events.append(public("battle_spoils", seat=d, to=a, rank=battle.rank))
-    events.append(private("battle_card", (a, d), seat=d, to=a, card=card))
-    return state.model_copy(update={"battle": None, "phase": "play"})
+    loser = state.players[d]
+    loser.hand = remove_cards(loser.hand, (card,))
+    add_to_hand(state, a, (card,))
+    public(events, "battle_spoils", seat=d, to=a, rank=battle.rank)
+    private(events, "battle_card", (a, d), seat=d, to=a, card=card)
+    state.battle, state.phase = None, "play"

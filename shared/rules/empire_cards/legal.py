@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 from shared.rules.api import Json
-from shared.rules.empire_cards.cards import distinct_by_label, is_wizard
+from shared.rules.empire_cards import acts
+from shared.rules.empire_cards.cards import distinct_by_label, is_wizard, rank_of
 from shared.rules.empire_cards.combat import battle_sets
-from shared.rules.empire_cards.data import EMPIRE_SETS_TO_WIN, RANKS, REGIMES, SUITS, WIZARD
+from shared.rules.empire_cards.data import (
+    EMPIRE_SETS_TO_WIN,
+    REGIMES,
+    SPECIAL_SET_SIZE,
+)
 from shared.rules.empire_cards.interact import battle_candidates
 from shared.rules.empire_cards.match import reward_actions
 from shared.rules.empire_cards.sets import (
-    army_addition_options,
     barbarian_options,
-    empire_options,
-    new_army_options,
     plunderable_sets,
     serf_options,
 )
 from shared.rules.empire_cards.spells import can_cast, spell_actions, trader
 from shared.rules.empire_cards.state import State
-from shared.rules.empire_cards.turn import interaction_allowed, stealable
+from shared.rules.empire_cards.turn import interactions_allowed, stealable
 
 
 def awaited(state: State) -> tuple[int, ...]:
@@ -43,60 +45,52 @@ def awaited(state: State) -> tuple[int, ...]:
     return ()
 
 
-def _demands(state: State) -> list[tuple[str, str | None]]:
-    if state.options.battle_demand == "rank_suit":
-        return [(r, s) for r in RANKS for s in SUITS] + [(WIZARD, None)]
-    plain: list[tuple[str, str | None]] = [(r, None) for r in RANKS]
-    return [*plain, (WIZARD, None)]
-
-
 def play_actions(state: State) -> list[Json]:
+    """The active player's turn: draw, steal, trade, battle, armies, sets, then (after the
+    draw) discard or disband, and spells. One dict per distinct choice of labels (``sets``)."""
     seat = state.active
-    p = state.players[seat]
-    others = [t for t in range(state.n_seats) if t != seat]
+    n = state.n_seats
+    players = state.players
+    p = players[seat]
+    hand = p.hand
+    known = acts.hand_options(hand if type(hand) is tuple else tuple(hand))
+    distinct = known.distinct
     out: list[Json] = []
     if not state.drawn:
-        out.append({"type": "draw"})
-    if interaction_allowed(state, "steal"):
-        out += [{"type": "steal", "target": t} for t in range(state.n_seats) if stealable(state, t)]
-    if interaction_allowed(state, "trade"):
-        out += [
-            {"type": "trade", "target": t, "card": c}
-            for t in others
-            if state.players[t].hand
-            for c in distinct_by_label(p.hand)
-        ]
-    if interaction_allowed(state, "battle") and battle_sets(p.army):
-        out += [
-            {"type": "battle", "target": t, "rank": r, "suit": s}
-            for t in others
-            for r, s in _demands(state)
-        ]
-    out += [{"type": "army", "cards": list(c), "set": None} for c in new_army_options(p.hand)]
-    out += [
-        {"type": "army", "cards": list(c), "set": i}
-        for i, c in army_addition_options(p.hand, p.army)
-    ]
+        out.append(acts.DRAW)
+    steal, trade, battle = interactions_allowed(state)
+    if steal:
+        out += [acts.STEAL[t] for t in range(n) if stealable(state, t)]
+    if trade:
+        for t in range(n):
+            if t != seat and players[t].hand:
+                offers = acts.TRADE[t]
+                out += [offers[c] for c in distinct]
+    if battle and battle_sets(p.army):
+        out += acts.battles(n, seat, state.options.battle_demand)
+    out += known.armies
+    groups = known.groups
+    for i, existing in enumerate(p.army):
+        rank = rank_of(existing[0])
+        if rank in groups:
+            out += acts.additions(i, existing, groups[rank])
     if not state.first_round or state.options.first_round_sets:
         if len(p.empire_sets) < EMPIRE_SETS_TO_WIN:
             for regime in (p.regime,) if p.regime else REGIMES:
-                out += [
-                    {"type": "empire", "regime": regime, "cards": list(c)}
-                    for c in empire_options(p.hand, regime)
-                ]
-        out += [{"type": "barbarian", "cards": list(c)} for c in barbarian_options(p.hand)]
-        out += [{"type": "serf", "cards": list(c)} for c in serf_options(p.hand)]
+                out += acts.empire_sets(groups, regime)
+        if len(hand) >= SPECIAL_SET_SIZE:
+            out += [{"type": "barbarian", "cards": list(c)} for c in barbarian_options(hand)]
+            out += [{"type": "serf", "cards": list(c)} for c in serf_options(hand)]
     if state.drawn:
-        discards: list[Json] = [{"type": "discard", "card": c} for c in distinct_by_label(p.hand)]
-        discards += [
-            {"type": "disband", "set": i, "card": c}
-            for i, cards in enumerate(p.army)
-            for c in distinct_by_label(cards)
-        ]
-        out += discards or [{"type": "pass"}]
-        out += [
-            {"type": "spell", "card": c} for c in distinct_by_label(p.hand) if can_cast(state, c)
-        ]
+        before = len(out)
+        discards = acts.DISCARD
+        out += [discards[c] for c in distinct]
+        for i, cards in enumerate(p.army):
+            out += [{"type": "disband", "set": i, "card": c} for c in distinct_by_label(cards)]
+        if len(out) == before:
+            out.append(acts.PASS)
+        if state.options.expert_spells:
+            out += [acts.SPELL[c] for c in distinct if can_cast(state, c)]
     return out
 
 

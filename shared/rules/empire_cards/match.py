@@ -17,7 +17,6 @@ from shared.rules.empire_cards.ops import (
     opponents_from_left,
     private,
     public,
-    set_player,
 )
 from shared.rules.empire_cards.state import Options, Player, RewardTask, State
 
@@ -52,7 +51,7 @@ def rps_default(seat: int, rps_round: int) -> str:
     return SHAPES[(seat + rps_round) % 3]
 
 
-def play_rps(state: State, shapes: dict[int, str], events: Events) -> State:
+def play_rps(state: State, shapes: dict[int, str], events: Events) -> None:
     """CG-S3: one rock-paper-scissors round among ``rps_seats``. Exactly two shapes shown:
     the seats showing the winning one stay in (one left: the dealer); one or three shapes: a
     draw, all stay in. After RPS_ROUNDS rounds without a single winner, a random seat of
@@ -64,82 +63,79 @@ def play_rps(state: State, shapes: dict[int, str], events: Events) -> State:
         a, b = sorted(shown)
         win = a if BEATS[a] == b else b
         stay = tuple(s for s in sorted(shapes) if shapes[s] == win)
-    events.append(public("rps", hand=state.hand_no, round=k,
-                         shapes={str(s): shapes[s] for s in sorted(shapes)}, stay=list(stay)))
+    public(events, "rps", hand=state.hand_no, round=k,
+           shapes={str(s): shapes[s] for s in sorted(shapes)}, stay=list(stay))
+    state.rps_round = k
     if len(stay) == 1:
-        return choose_dealer(state.model_copy(update={"rps_round": k}), stay[0], events)
-    return state.model_copy(update={"rps_round": k, "rps_seats": stay})
+        choose_dealer(state, stay[0], events)
+    else:
+        state.rps_seats = stay
 
 
-def choose_dealer(state: State, dealer: int, events: Events) -> State:
+def choose_dealer(state: State, dealer: int, events: Events) -> None:
     """CG-3: the rock-paper-scissors winner deals and starts: a random seat by default, or the
     winner of the sealed rounds (CG-S3)."""
-    events.append(public("dealer", hand=state.hand_no, seat=dealer))
-    return state.model_copy(update={"dealer": dealer, "active": dealer, "phase": "shuffle",
-                                    "rps_round": 0, "rps_seats": ()})
+    public(events, "dealer", hand=state.hand_no, seat=dealer)
+    state.dealer = state.active = dealer
+    state.phase, state.rps_round, state.rps_seats = "shuffle", 0, ()
 
 
-def grab(state: State, value: int, events: Events) -> State:
+def grab(state: State, value: int, events: Events) -> None:
     """CG-2 with CG-S4: the dealer's grab was exact on a 3 of a 0..6 public draw (1 in 7);
     a perfect deal takes 2 more cards from the top of the deck at once."""
     perfect = value == 3
     extra = min(2, len(state.deck)) if perfect else 0
     if extra:
         taken = state.deck[:extra]
-        state = add_to_hand(state.model_copy(update={"deck": state.deck[extra:]}),
-                            state.dealer, taken)
-        events.append(private("drew", (state.dealer,), seat=state.dealer, cards=list(taken)))
-    events.append(public("perfect_deal", hand=state.hand_no, seat=state.dealer,
-                         perfect=perfect, extra=extra))
-    events.append(public("turn", seat=state.dealer, turn=0))
-    return state.model_copy(update={"phase": "play"})
+        state.deck = state.deck[extra:]
+        add_to_hand(state, state.dealer, taken)
+        private(events, "drew", (state.dealer,), seat=state.dealer, cards=list(taken))
+    public(events, "perfect_deal", hand=state.hand_no, seat=state.dealer, perfect=perfect,
+           extra=extra)
+    public(events, "turn", seat=state.dealer, turn=0)
+    state.phase = "play"
 
 
-def deal(state: State, perm: tuple[int, ...], events: Events) -> State:
+def deal(state: State, perm: tuple[int, ...], events: Events) -> None:
     """Shuffle (secret) and deal 10 to each player, starting with the dealer (CG-2: no
     perfect-deal bonus)."""
     cards = all_cards(state.n_seats)
     deck = tuple(cards[i] for i in perm)
-    state = state.model_copy(update={"deck": deck[HAND_SIZE * state.n_seats :]})
+    state.deck = deck[HAND_SIZE * state.n_seats :]
     order = (state.dealer, *opponents_from_left(state, state.dealer))
     for k, seat in enumerate(order):
         hand = deck[k * HAND_SIZE : (k + 1) * HAND_SIZE]
-        state = add_to_hand(state, seat, hand)
-        events.append(private("dealt", (seat,), seat=seat, cards=list(hand)))
-    events.append(public("deal", hand=state.hand_no, dealer=state.dealer, cards_each=HAND_SIZE))
+        add_to_hand(state, seat, hand)
+        private(events, "dealt", (seat,), seat=seat, cards=list(hand))
+    public(events, "deal", hand=state.hand_no, dealer=state.dealer, cards_each=HAND_SIZE)
     if state.options.perfect_deal:  # CG-2, CG-S4: the grab decides the bonus first
-        return state.model_copy(update={"phase": "grab"})
-    events.append(public("turn", seat=state.dealer, turn=0))
-    return state.model_copy(update={"phase": "play"})
+        state.phase = "grab"
+        return
+    public(events, "turn", seat=state.dealer, turn=0)
+    state.phase = "play"
 
 
-def end_turn(state: State, events: Events) -> State:
+def end_turn(state: State, events: Events) -> None:
     """Finish the active turn; pass to the left, skipping seats with a pending skip (CG-14)."""
     turn_no = state.turn_no + 1
-    state = state.model_copy(
-        update={
-            "turn_no": turn_no,
-            "drawn": False,
-            "interactions": (),
-            "trade": None,
-            "battle": None,
-            "spell": None,
-            "tribute_from": (),
-        }
-    )
+    state.turn_no, state.drawn, state.interactions = turn_no, False, ()
+    state.trade = state.battle = state.spell = None
+    state.tribute_from = ()
     cap = state.options.hand_turn_limit(state.n_seats)  # CG-S1
     if cap is not None and turn_no >= cap:
-        events.append(public("hand_undecided", hand=state.hand_no, turns=turn_no))
-        return finish_hand(state, events)
+        public(events, "hand_undecided", hand=state.hand_no, turns=turn_no)
+        finish_hand(state, events)
+        return
     seat = state.active
     for _ in range(state.n_seats):
         seat = (seat + 1) % state.n_seats
-        if not state.players[seat].skip_pending:
+        p = state.players[seat]
+        if not p.skip_pending:
             break
-        state = set_player(state, seat, skip_pending=False)
-        events.append(public("skipped", seat=seat))
-    events.append(public("turn", seat=seat, turn=turn_no))
-    return state.model_copy(update={"active": seat, "phase": "play"})
+        p.skip_pending = False
+        public(events, "skipped", seat=seat)
+    public(events, "turn", seat=seat, turn=turn_no)
+    state.active, state.phase = seat, "play"
 
 
 def has_won_condition(player: Player) -> bool:
@@ -151,32 +147,30 @@ def _holders(state: State, seats: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(s for s in seats if any(state.players[s].achievements(r) for r in REGIMES))
 
 
-def hand_won(state: State, winner: int, events: Events) -> State:
+def hand_won(state: State, winner: int, events: Events) -> None:
     """The winner collects rewards (CG-19). Every reward the winner qualifies for applies:
     the regime achievement for four empire sets, then Barbarian (or Horde) plunder, then the
     Serf Rebellion destruction."""
     p = state.players[winner]
-    events.append(public("hand_won", hand=state.hand_no, seat=winner))
-    state = set_player(state, winner, hands_won=p.hands_won + 1)
+    public(events, "hand_won", hand=state.hand_no, seat=winner)
+    p.hands_won += 1
     if len(p.empire_sets) >= EMPIRE_SETS_TO_WIN and p.regime is not None:
-        state = set_player(state, winner, **{p.regime: p.achievements(p.regime) + 1})
-        events.append(public("achievement", seat=winner, regime=p.regime, how="empire"))
+        p.add_achievement(p.regime, 1)
+        public(events, "achievement", seat=winner, regime=p.regime, how="empire")
     opponents = opponents_from_left(state, winner)
     holders = _holders(state, opponents)
     kinds = {s.kind for s in p.specials}
     tasks: list[RewardTask] = []
     if "horde" in kinds:
-        tasks += [RewardTask(kind="plunder_from", target=t) for t in holders]
+        tasks += [RewardTask("plunder_from", t) for t in holders]
     elif "barbarian" in kinds:
-        tasks.append(RewardTask(kind="plunder_one"))
+        tasks.append(RewardTask("plunder_one"))
     if kinds & {"horde", "barbarian"} and not holders:
-        tasks = [RewardTask(kind="claim_any")]  # "If no one else has an achievement card"
+        tasks = [RewardTask("claim_any")]  # "If no one else has an achievement card"
     if "serf" in kinds:
-        tasks += [RewardTask(kind="destroy_from", target=t) for t in holders]
-    state = state.model_copy(
-        update={"hand_winner": winner, "phase": "reward", "rewards": tuple(tasks)}
-    )
-    return advance_rewards(state, events)
+        tasks += [RewardTask("destroy_from", t) for t in holders]
+    state.hand_winner, state.phase, state.rewards = winner, "reward", tuple(tasks)
+    advance_rewards(state, events)
 
 
 def _applicable(state: State, task: RewardTask) -> bool:
@@ -189,12 +183,13 @@ def _applicable(state: State, task: RewardTask) -> bool:
     return bool(_holders(state, (task.target,)))
 
 
-def advance_rewards(state: State, events: Events) -> State:
+def advance_rewards(state: State, events: Events) -> None:
     tasks = state.rewards
     while tasks and not _applicable(state, tasks[0]):
         tasks = tasks[1:]
-    state = state.model_copy(update={"rewards": tasks})
-    return state if tasks else finish_hand(state, events)
+    state.rewards = tasks
+    if not tasks:
+        finish_hand(state, events)
 
 
 def reward_actions(state: State) -> list[Json]:
@@ -217,61 +212,47 @@ def reward_actions(state: State) -> list[Json]:
     ]
 
 
-def apply_reward(state: State, action: Plunder | Destroy, events: Events) -> State | Rejection:
+def apply_reward(state: State, action: Plunder | Destroy, events: Events) -> Rejection | None:
     if action.model_dump() not in reward_actions(state):
         return reject("action/illegal", "not one of the pending achievement choices")
     winner = state.hand_winner
     assert winner is not None
     r = action.regime
     if action.target is not None:
-        victim = state.players[action.target]
-        state = set_player(state, action.target, **{r: victim.achievements(r) - 1})
+        state.players[action.target].add_achievement(r, -1)
     if isinstance(action, Plunder):
-        state = set_player(state, winner, **{r: state.players[winner].achievements(r) + 1})
-        events.append(public("plunder", seat=winner, target=action.target, regime=r))
+        state.players[winner].add_achievement(r, 1)
+        public(events, "plunder", seat=winner, target=action.target, regime=r)
     else:
-        events.append(public("destroy", seat=winner, target=action.target, regime=r))
-    state = state.model_copy(update={"rewards": state.rewards[1:]})
-    return advance_rewards(state, events)
+        public(events, "destroy", seat=winner, target=action.target, regime=r)
+    state.rewards = state.rewards[1:]
+    advance_rewards(state, events)
+    return None
 
 
-def finish_hand(state: State, events: Events) -> State:
+def finish_hand(state: State, events: Events) -> None:
     """Check for the Emperor Overlord (CG-19), the match cap, or deal the next hand."""
-    state = state.model_copy(
-        update={
-            "hands_played": state.hands_played + 1,
-            "rewards": (),
-            "last_winner": state.hand_winner,
-        }
-    )
+    state.hands_played += 1
+    state.rewards = ()
+    state.last_winner = state.hand_winner
     for seat, p in enumerate(state.players):
         if all(p.achievements(r) for r in REGIMES):
-            events.append(public("emperor_overlord", seat=seat))
-            return state.model_copy(update={"overlord": seat, "phase": "over"})
+            public(events, "emperor_overlord", seat=seat)
+            state.overlord, state.phase = seat, "over"
+            return
     cap = state.options.max_hands
     if cap is not None and state.hands_played >= cap:
-        events.append(public("match_over", hands=state.hands_played))
-        return state.model_copy(update={"phase": "over"})
-    players = tuple(
+        public(events, "match_over", hands=state.hands_played)
+        state.phase = "over"
+        return
+    state.players = tuple(
         Player(thief=p.thief, merchant=p.merchant, warlord=p.warlord, hands_won=p.hands_won)
         for p in state.players
     )
-    events.append(public("hand_start", hand=state.hand_no + 1))
-    return state.model_copy(
-        update={
-            "phase": "dealer",
-            "hand_no": state.hand_no + 1,
-            "players": players,
-            "deck": all_cards(state.n_seats),
-            "turn_no": 0,
-            "drawn": False,
-            "interactions": (),
-            "trade": None,
-            "battle": None,
-            "spell": None,
-            "tribute_from": (),
-            "hand_winner": None,
-            "owed": (),
-            "rebuilds": 0,
-        }
-    )
+    public(events, "hand_start", hand=state.hand_no + 1)
+    state.phase = "dealer"
+    state.hand_no += 1
+    state.deck = all_cards(state.n_seats)
+    state.turn_no, state.drawn, state.interactions = 0, False, ()
+    state.trade = state.battle = state.spell = None
+    state.tribute_from, state.hand_winner, state.owed, state.rebuilds = (), None, (), 0

@@ -1,34 +1,33 @@
-"""Small state-update helpers shared by the rule modules (drawing, deck rebuild, events)."""
+"""Small in-place helpers shared by the rule modules (drawing, deck rebuild, events).
+
+Every rule function changes the state it is given (a fresh clone inside ``apply``) and adds
+its events to ``events`` (``_kit.model.Events``; a playout's make none).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from shared.rules._kit.model import event
-from shared.rules.api import Event
+from shared.rules._kit.model import Events
 from shared.rules.empire_cards.cards import sorted_cards
 from shared.rules.empire_cards.data import RUNOUT_DRAW
-from shared.rules.empire_cards.state import Owed, Player, State
+from shared.rules.empire_cards.state import Owed, State
 
-Events = list[Event]
-
-
-def set_player(state: State, seat: int, **update: Any) -> State:
-    players = list(state.players)
-    players[seat] = players[seat].model_copy(update=update)
-    return state.model_copy(update={"players": tuple(players)})
+__all__ = ["Events", "add_to_hand", "draw_cards", "holdings", "opponents_from_left", "owed_to",
+           "private", "public", "rebuild_deck", "rebuild_pool", "runout_refill"]
 
 
-def add_to_hand(state: State, seat: int, cards: tuple[str, ...]) -> State:
-    return set_player(state, seat, hand=sorted_cards(state.players[seat].hand + cards))
+def add_to_hand(state: State, seat: int, cards: tuple[str, ...]) -> None:
+    p = state.players[seat]
+    p.hand = sorted_cards(p.hand + cards)
 
 
-def public(event_type: str, /, **data: Any) -> Event:
-    return event(type=event_type, data=data)
+def public(events: Events, event_type: str, /, **data: Any) -> None:
+    events.add(event_type, data)
 
 
-def private(event_type: str, seats: tuple[int, ...], /, **data: Any) -> Event:
-    return event(type=event_type, data=data, visible_to=tuple(sorted(set(seats))))
+def private(events: Events, event_type: str, seats: tuple[int, ...], /, **data: Any) -> None:
+    events.add(event_type, data, tuple(sorted(set(seats))))
 
 
 def opponents_from_left(state: State, seat: int) -> tuple[int, ...]:
@@ -48,59 +47,64 @@ def owed_to(state: State, seat: int) -> int:
     return sum(o.count for o in state.owed if o.seat == seat)
 
 
-def draw_cards(state: State, seat: int, count: int, reason: str, events: Events) -> State:
+def draw_cards(state: State, seat: int, count: int, reason: str, events: Events) -> None:
     """Draw ``count`` cards for ``seat`` from the top of the deck.
 
     If the deck runs out and the discard piles can rebuild it (CG-18), the rest is owed and
     the next node is the rebuild shuffle; if nothing can be rebuilt the rest is forfeited.
     """
-    take = min(count, len(state.deck))
-    cards, rest = state.deck[:take], state.deck[take:]
-    state = add_to_hand(state.model_copy(update={"deck": rest}), seat, cards)
+    deck = state.deck
+    take = min(count, len(deck))
+    cards = deck[:take]
+    state.deck = deck[take:]
+    add_to_hand(state, seat, cards)
     if take:
-        events.append(public("draw", seat=seat, count=take, reason=reason))
-        events.append(private("drew", (seat,), seat=seat, cards=list(cards), reason=reason))
+        public(events, "draw", seat=seat, count=take, reason=reason)
+        private(events, "drew", (seat,), seat=seat, cards=list(cards), reason=reason)
     short = count - take
     if short > 0:
         if rebuild_pool(state):
-            state = state.model_copy(update={"owed": (*state.owed, Owed(seat=seat, count=short))})
+            state.owed = (*state.owed, Owed(seat, short))
         else:
-            events.append(public("draw_short", seat=seat, missing=short, reason=reason))
-    return state
+            public(events, "draw_short", seat=seat, missing=short, reason=reason)
 
 
-def rebuild_deck(state: State, perm: tuple[int, ...], events: Events) -> State:
+def rebuild_deck(state: State, perm: tuple[int, ...], events: Events) -> None:
     """Apply the rebuild shuffle, then pay the owed draws in order (CG-18)."""
     pool = rebuild_pool(state)
-    deck = tuple(pool[i] for i in perm)
-    players = tuple(p.model_copy(update={"discard": p.discard[-1:]}) for p in state.players)
+    state.deck = tuple(pool[i] for i in perm)
+    for p in state.players:
+        p.discard = p.discard[-1:]
     owed = state.owed
-    state = state.model_copy(
-        update={"deck": deck, "players": players, "owed": (), "rebuilds": state.rebuilds + 1}
-    )
-    events.append(public("deck_rebuilt", size=len(deck)))
+    state.owed = ()
+    state.rebuilds += 1
+    public(events, "deck_rebuilt", size=len(state.deck))
     for item in owed:
-        state = draw_cards(state, item.seat, item.count, "owed", events)
-    return state
+        draw_cards(state, item.seat, item.count, "owed", events)
 
 
-def runout_refill(before: State, after: State, events: Events) -> State:
-    """CG-12 "run out of cards": a hand that became empty draws 6 at once.
+def holdings(state: State) -> tuple[int, tuple[bool, ...]]:
+    """What ``runout_refill`` compares a move's result with: the hand number and which seats
+    held cards before the move."""
+    return state.hand_no, tuple([bool(p.hand) for p in state.players])
+
+
+def runout_refill(before: tuple[int, tuple[bool, ...]], state: State, events: Events) -> None:
+    """CG-12 "run out of cards": a hand that became empty draws 6 at once (``before``: the
+    ``holdings`` of the state before the move).
 
     Not applied once the hand is over (the winner's empty hand, or a new deal), nor in the
     middle of an exchange (a trade or a mass trade): the cards come straight back, and the
     check runs again once the exchange completes (nobody ends an exchange empty-handed).
     """
-    if after.phase in ("dealer", "shuffle", "grab", "reward", "over") \
-            or after.hand_no != before.hand_no:
-        return after
-    if after.phase == "trade_reply" or (
-        after.spell is not None and after.spell.stage in ("give", "return")
+    hand_no, had = before
+    if state.phase in ("dealer", "shuffle", "grab", "reward", "over") \
+            or state.hand_no != hand_no:
+        return
+    if state.phase == "trade_reply" or (
+        state.spell is not None and state.spell.stage in ("give", "return")
     ):
-        return after
-    for seat in range(after.n_seats):
-        was: Player = before.players[seat]
-        now: Player = after.players[seat]
-        if was.hand and not now.hand and owed_to(after, seat) == 0:
-            after = draw_cards(after, seat, RUNOUT_DRAW, "run_out", events)
-    return after
+        return
+    for seat, p in enumerate(state.players):
+        if had[seat] and not p.hand and owed_to(state, seat) == 0:
+            draw_cards(state, seat, RUNOUT_DRAW, "run_out", events)

@@ -96,7 +96,8 @@ def valid_army_addition(existing: Sequence[str], cards: Sequence[str]) -> bool:
     return all(rank_of(c) == rank for c in cards) and len(existing) + len(cards) <= ARMY_MAX
 
 
-def _label_combos(cards: Sequence[str], size: int) -> list[Cards]:
+@_memo
+def label_combos(cards: Cards, size: int) -> tuple[Cards, ...]:
     """Combinations of ``size`` cards, one per distinct multiset of labels."""
     seen: set[tuple[str, ...]] = set()
     out: list[Cards] = []
@@ -105,11 +106,7 @@ def _label_combos(cards: Sequence[str], size: int) -> list[Cards]:
         if key not in seen:
             seen.add(key)
             out.append(combo)
-    return out
-
-
-def by_rank(hand: Sequence[str]) -> dict[str, list[str]]:
-    return {rank: list(cards) for rank, cards in _by_rank(_t(hand)).items()}
+    return tuple(out)
 
 
 @_memo
@@ -127,21 +124,27 @@ def new_army_options(hand: Sequence[str]) -> list[Cards]:
         sizes = (4,) if rank in ("2", WIZARD) else (2, 3, 4)
         for size in sizes:
             if size <= len(cards):
-                out.extend(_label_combos(cards, size))
+                out.extend(label_combos(cards, size))
+    return out
+
+
+def addition_options(existing: Sequence[str], cards: Sequence[str]) -> list[Cards]:
+    """Cards of ``existing``'s rank from ``cards`` built onto that regime-rank set, up to
+    four cards (never onto 2s or Wizards)."""
+    rank = set_rank(existing)
+    if regime_of_rank(rank) is None:
+        return []
+    same = _by_rank(_t(cards)).get(rank, ())
+    out: list[Cards] = []
+    for size in range(1, ARMY_MAX - len(existing) + 1):
+        if size <= len(same):
+            out.extend(label_combos(same, size))
     return out
 
 
 def army_addition_options(hand: Sequence[str], army: Sequence[Cards]) -> list[tuple[int, Cards]]:
-    groups = _by_rank(_t(hand))
-    out: list[tuple[int, Cards]] = []
-    for index, existing in enumerate(army):
-        if regime_of_rank(set_rank(existing)) is None:
-            continue
-        cards = groups.get(set_rank(existing), ())
-        for size in range(1, ARMY_MAX - len(existing) + 1):
-            if size <= len(cards):
-                out.extend((index, combo) for combo in _label_combos(cards, size))
-    return out
+    return [(index, combo) for index, existing in enumerate(army)
+            for combo in addition_options(existing, hand)]
 
 
 # ---------------------------------------------------------------- empire sets (CG-10, CG-11)

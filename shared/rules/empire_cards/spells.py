@@ -10,6 +10,7 @@ are immune to spells (CG-14 protection; Berserker included). No spells in the fi
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from shared.rules.api import Json, Rejection, reject
 from shared.rules.empire_cards.actions import CastSpell, SpellGive, SpellPick, SpellTake, SpellTrade
@@ -29,7 +30,6 @@ from shared.rules.empire_cards.ops import (
     opponents_from_left,
     private,
     public,
-    set_player,
 )
 from shared.rules.empire_cards.sets import plunderable_sets
 from shared.rules.empire_cards.state import Spell, State
@@ -49,37 +49,39 @@ def can_cast(state: State, card: str) -> bool:
     return card in hand and bool(wizards)
 
 
-def do_cast(state: State, action: CastSpell, events: Events) -> State | Rejection:
+def do_cast(state: State, action: CastSpell, events: Events) -> Rejection | None:
     if not can_cast(state, action.card):
         return reject("action/illegal", "a spell needs a Wizard plus that card, after drawing")
     seat = state.active
-    hand = state.players[seat].hand
-    wizard = next(c for c in hand if is_wizard(c) and c != action.card)
-    pile = (*state.players[seat].discard, wizard, action.card)
-    state = set_player(state, seat, hand=remove_cards(hand, (wizard, action.card)), discard=pile)
-    kind = spell_of(action.card)
-    events.append(public("spell", seat=seat, spell=kind, cards=[wizard, action.card]))
     p = state.players[seat]
+    wizard = next(c for c in p.hand if is_wizard(c) and c != action.card)
+    p.hand = remove_cards(p.hand, (wizard, action.card))
+    p.discard = (*p.discard, wizard, action.card)
+    kind = spell_of(action.card)
+    public(events, "spell", seat=seat, spell=kind, cards=[wizard, action.card])
     if not p.hand and has_won_condition(p):  # CG-12 before the spell resolves
-        return hand_won(state, seat, events)
-    if kind == "rise_of_the_dead":
-        return end_turn(_rise_of_the_dead(state, events), events)
-    stage = {"mass_steal": "hand", "mass_trade": "count"}.get(kind, "pick")
-    spell = Spell(kind=kind, caster=seat, stage=stage)  # type: ignore[arg-type]
-    return advance(state.model_copy(update={"spell": spell, "phase": "spell"}), events)
+        hand_won(state, seat, events)
+    elif kind == "rise_of_the_dead":
+        _rise_of_the_dead(state, events)
+        end_turn(state, events)
+    else:
+        stage = {"mass_steal": "hand", "mass_trade": "count"}.get(kind, "pick")
+        state.spell = Spell(kind, seat, stage)  # type: ignore[arg-type]
+        state.phase = "spell"
+        advance(state, events)
+    return None
 
 
-def _rise_of_the_dead(state: State, events: Events) -> State:
+def _rise_of_the_dead(state: State, events: Events) -> None:
     """Every discard pile's cards except 2s and Wizards go to the caster's hand."""
     taken: list[str] = []
-    for seat, p in enumerate(state.players):
+    for p in state.players:
         keep = tuple(c for c in p.discard if rank_of(c) in ("2", WIZARD))
         taken += [c for c in p.discard if rank_of(c) not in ("2", WIZARD)]
-        state = set_player(state, seat, discard=keep)
-    state = add_to_hand(state, state.active, tuple(taken))
-    events.append(public("rise_of_the_dead", seat=state.active, count=len(taken)))
-    events.append(private("risen_cards", (state.active,), cards=list(sorted_cards(taken))))
-    return state
+        p.discard = keep
+    add_to_hand(state, state.active, tuple(taken))
+    public(events, "rise_of_the_dead", seat=state.active, count=len(taken))
+    private(events, "risen_cards", (state.active,), cards=list(sorted_cards(taken)))
 
 
 def _qualifies(state: State, spell: Spell) -> Callable[[int], bool]:
@@ -91,29 +93,33 @@ def _qualifies(state: State, spell: Spell) -> Callable[[int], bool]:
     return lambda t: bool(plunderable_sets(state.players[t].army))
 
 
-def advance(state: State, events: Events) -> State:
+def advance(state: State, events: Events) -> None:
     """Point the spell at its next opponent, move to the next stage, or end the turn."""
     spell = state.spell
     assert spell is not None
     while True:
         if spell.stage in ("give", "return"):
-            return state.model_copy(update={"spell": spell})
+            state.spell = spell
+            return
         ok = _qualifies(state, spell)
         todo = [t for t in opponents_from_left(state, spell.caster) if t not in spell.done]
         target = next((t for t in todo if ok(t)), None)
         if target is not None:
-            return state.model_copy(update={"spell": spell.model_copy(update={"target": target})})
+            state.spell = replace(spell, target=target)
+            return
         if spell.stage != "hand":
-            events.append(public("spell_done", seat=spell.caster, spell=spell.kind))
-            return end_turn(state.model_copy(update={"spell": None}), events)
-        spell = spell.model_copy(update={"stage": "army", "done": (), "target": None})
+            public(events, "spell_done", seat=spell.caster, spell=spell.kind)
+            state.spell = None
+            end_turn(state, events)
+            return
+        spell = replace(spell, stage="army", done=(), target=None)
 
 
-def _done(state: State, events: Events) -> State:
+def _done(state: State, events: Events) -> None:
     spell = state.spell
     assert spell is not None and spell.target is not None
-    spell = spell.model_copy(update={"done": (*spell.done, spell.target), "target": None})
-    return advance(state.model_copy(update={"spell": spell}), events)
+    state.spell = replace(spell, done=(*spell.done, spell.target), target=None)
+    advance(state, events)
 
 
 # ---------------------------------------------------------------- mass steal
@@ -124,17 +130,18 @@ def steal_label(state: State) -> str:
     return f"hand:{state.hand_no}:turn:{state.turn_no}:mass_steal:{state.spell.target}"
 
 
-def resolve_steal(state: State, index: int, events: Events) -> State:
+def resolve_steal(state: State, index: int, events: Events) -> None:
     """A random card (the dealer's draw) from the target's hand."""
     spell = state.spell
     assert spell is not None and spell.target is not None
     t = spell.target
-    card = state.players[t].hand[index]
-    state = set_player(state, t, hand=remove_cards(state.players[t].hand, (card,)))
-    state = add_to_hand(state, spell.caster, (card,))
-    events.append(public("mass_steal_hand", seat=spell.caster, target=t))
-    events.append(private("mass_steal_card", (spell.caster, t), target=t, card=card))
-    return _done(state, events)
+    victim = state.players[t]
+    card = victim.hand[index]
+    victim.hand = remove_cards(victim.hand, (card,))
+    add_to_hand(state, spell.caster, (card,))
+    public(events, "mass_steal_hand", seat=spell.caster, target=t)
+    private(events, "mass_steal_card", (spell.caster, t), target=t, card=card)
+    _done(state, events)
 
 
 # ---------------------------------------------------------------- caster's choices
@@ -162,39 +169,44 @@ def spell_actions(state: State) -> list[Json]:
 
 def do_spell_step(
     state: State, action: SpellTake | SpellPick | SpellTrade, events: Events
-) -> State | Rejection:
+) -> Rejection | None:
     spell = state.spell
     assert spell is not None and spell.target is not None
     t, caster = spell.target, spell.caster
-    army = state.players[t].army
+    victim = state.players[t]
+    army = victim.army
     if action.target != t:
         return reject("action/illegal", f"the spell now targets seat {t}")
     if isinstance(action, SpellTrade):
         if spell.stage != "count" or action.model_dump() not in spell_actions(state):
             return reject("action/illegal", "not a valid number of cards to trade")
         if action.n == 0:
-            return _done(state, events)
-        events.append(public("mass_trade", seat=caster, target=t, n=action.n))
-        update = {"stage": "give", "n": action.n, "moved": 0}
-        return state.model_copy(update={"spell": spell.model_copy(update=update)})
+            _done(state, events)
+            return None
+        public(events, "mass_trade", seat=caster, target=t, n=action.n)
+        state.spell = replace(spell, stage="give", n=action.n, moved=0)
+        return None
     if spell.stage not in ("army", "pick") or action.set not in plunderable_sets(army):
         return reject("action/illegal", "that army set cannot be taken")
     if isinstance(action, SpellTake):
         if spell.stage != "army" or action.card not in army[action.set]:
             return reject("action/illegal", "take one card of that army set")
-        state = add_to_hand(disband(state, t, action.set, action.card), caster, (action.card,))
-        events.append(public("mass_steal_army", seat=caster, target=t, card=action.card))
-        return _done(state, events)
+        disband(state, t, action.set, action.card)
+        add_to_hand(state, caster, (action.card,))
+        public(events, "mass_steal_army", seat=caster, target=t, card=action.card)
+        _done(state, events)
+        return None
     if spell.stage != "pick":
         return reject("action/illegal", "pick a whole set only for Berserker/Mass sabotage")
     cards = army[action.set]
-    state = set_player(state, t, army=tuple(s for i, s in enumerate(army) if i != action.set))
+    victim.army = tuple(s for i, s in enumerate(army) if i != action.set)
     if spell.kind == "berserker":  # the set goes to that player's discard pile
-        state = set_player(state, t, discard=(*state.players[t].discard, *cards))
+        victim.discard = (*victim.discard, *cards)
     else:  # mass sabotage: the set joins the caster's army
-        state = set_player(state, caster, army=(*state.players[caster].army, cards))
-    events.append(public(spell.kind, seat=caster, target=t, cards=list(cards)))
-    return _done(state, events)
+        state.players[caster].army = (*state.players[caster].army, cards)
+    public(events, spell.kind, seat=caster, target=t, cards=list(cards))
+    _done(state, events)
+    return None
 
 
 # ---------------------------------------------------------------- mass trade
@@ -212,7 +224,8 @@ def give_actions(state: State) -> list[Json]:
     return [{"type": "spell_give", "card": c} for c in distinct_by_label(hand)]
 
 
-def do_spell_give(state: State, seat: int, action: SpellGive, events: Events) -> State | Rejection:
+def do_spell_give(state: State, seat: int, action: SpellGive, events: Events
+                  ) -> Rejection | None:
     """Mass trade as N-card hidden trades (CG-5 style): the caster hands over N cards, then
     the target hands back N cards of its choice (it may return cards just received). Only
     the two players see the cards. Not a sealed round: the escrow's public record would
@@ -221,21 +234,19 @@ def do_spell_give(state: State, seat: int, action: SpellGive, events: Events) ->
     assert spell is not None and spell.target is not None
     giver = trader(state)
     taker = spell.target if giver == spell.caster else spell.caster
-    hand = state.players[giver].hand
-    if seat != giver or action.card not in hand:
+    p = state.players[giver]
+    if seat != giver or action.card not in p.hand:
         return reject("action/illegal", "give a card from your hand")
-    state = set_player(state, giver, hand=remove_cards(hand, (action.card,)))
-    state = add_to_hand(state, taker, (action.card,))
-    events.append(public("mass_trade_give", seat=giver, to=taker))
-    events.append(
-        private("mass_trade_card", (giver, taker), seat=giver, to=taker, card=action.card)
-    )
+    p.hand = remove_cards(p.hand, (action.card,))
+    add_to_hand(state, taker, (action.card,))
+    public(events, "mass_trade_give", seat=giver, to=taker)
+    private(events, "mass_trade_card", (giver, taker), seat=giver, to=taker, card=action.card)
     moved = spell.moved + 1
     if moved < spell.n:
-        spell = spell.model_copy(update={"moved": moved})
-        return state.model_copy(update={"spell": spell})
-    if spell.stage == "give":
-        spell = spell.model_copy(update={"stage": "return", "moved": 0})
-        return state.model_copy(update={"spell": spell})
-    spell = spell.model_copy(update={"stage": "count", "n": 0, "moved": 0})
-    return _done(state.model_copy(update={"spell": spell}), events)
+        state.spell = replace(spell, moved=moved)
+    elif spell.stage == "give":
+        state.spell = replace(spell, stage="return", moved=0)
+    else:
+        state.spell = replace(spell, stage="count", n=0, moved=0)
+        _done(state, events)
+    return None

@@ -1,7 +1,17 @@
-"""Frozen state models for Empire The Card Game (one match of several hands)."""
+"""The state of Empire The Card Game (one match of several hands): plain slotted objects,
+cloned then changed inside ``apply``.
+
+A state the engine hands out (``setup``, a transition's state, ``decode``) is never changed
+afterwards: ``apply`` clones it (``State.clone``) and the rule modules change only that clone,
+in place. Card holdings are tuples, replaced when they change, so a clone shares them; the
+pending trade, battle, spell, reward tasks and owed draws are frozen records, replaced too.
+``Options`` is the frozen pydantic model of the variant flags, parsed once by ``setup`` and
+shared by every clone. The stored JSON form (``GAME.encode``/``decode``) is ``stored.py``.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from pydantic import Field
@@ -64,15 +74,19 @@ class Options(Frozen):
 
 
 SpecialKind: TypeAlias = Literal["barbarian", "horde", "serf"]
+SpellStage: TypeAlias = Literal["hand", "army", "pick", "count", "give", "return"]
+RewardKind: TypeAlias = Literal["plunder_one", "plunder_from", "destroy_from", "claim_any"]
 
 
-class Special(Frozen):
+@dataclass(slots=True, frozen=True)
+class Special:
     kind: SpecialKind
     cards: Cards
 
 
-class Player(Frozen):
-    hand: Cards = ()  # private
+@dataclass(slots=True)
+class Player:
+    hand: Cards = ()  # private, in ``cards.sorted_cards`` order
     army: tuple[Cards, ...] = ()  # public, "battle cards"
     empire_sets: tuple[Cards, ...] = ()  # public
     regime: Regime | None = None  # fixed by the first empire set (CG-10)
@@ -86,10 +100,27 @@ class Player(Frozen):
     hands_won: int = 0
 
     def achievements(self, regime: Regime) -> int:
-        return int(getattr(self, regime))
+        if regime == "thief":
+            return self.thief
+        return self.merchant if regime == "merchant" else self.warlord
+
+    def add_achievement(self, regime: Regime, n: int) -> None:
+        """In place: ``n`` more achievement cards of ``regime`` (fewer when negative)."""
+        if regime == "thief":
+            self.thief += n
+        elif regime == "merchant":
+            self.merchant += n
+        else:
+            self.warlord += n
+
+    def clone(self) -> Player:
+        return Player(self.hand, self.army, self.empire_sets, self.regime, self.specials,
+                      self.discard, self.skip_pending, self.thief, self.merchant, self.warlord,
+                      self.hands_won)
 
 
-class Trade(Frozen):
+@dataclass(slots=True, frozen=True)
+class Trade:
     """A hidden trade (CG-5): ``card`` has already moved into the target's hand."""
 
     initiator: int
@@ -97,7 +128,8 @@ class Trade(Frozen):
     card: str
 
 
-class Battle(Frozen):
+@dataclass(slots=True, frozen=True)
+class Battle:
     attacker: int
     defender: int
     rank: str
@@ -105,22 +137,25 @@ class Battle(Frozen):
     attack_set: int | None = None
 
 
-class Spell(Frozen):
+@dataclass(slots=True, frozen=True)
+class Spell:
     kind: SpellKind
     caster: int
-    stage: Literal["hand", "army", "pick", "count", "give", "return"]
+    stage: SpellStage
     done: tuple[int, ...] = ()  # opponents already handled in this stage
     target: int | None = None  # the opponent the spell now works on
     n: int = 0  # mass trade: cards each side gives
     moved: int = 0  # mass trade: cards already given in the current give/return stage
 
 
-class RewardTask(Frozen):
-    kind: Literal["plunder_one", "plunder_from", "destroy_from", "claim_any"]
+@dataclass(slots=True, frozen=True)
+class RewardTask:
+    kind: RewardKind
     target: int | None = None
 
 
-class Owed(Frozen):
+@dataclass(slots=True, frozen=True)
+class Owed:
     """Cards owed to ``seat`` while the deck is rebuilt from the discard piles (CG-18)."""
 
     seat: int
@@ -145,7 +180,8 @@ Phase: TypeAlias = Literal[
 ]
 
 
-class State(Frozen):
+@dataclass(slots=True, kw_only=True)
+class State:
     n_seats: int
     options: Options
     phase: Phase
@@ -178,3 +214,21 @@ class State(Frozen):
     def first_round(self) -> bool:
         """CG-1: the first orbit of turns (each player's first turn)."""
         return self.turn_no < self.n_seats
+
+    def clone(self) -> State:
+        """A copy that shares nothing changeable with this state (the tuples and records it
+        holds are never changed, so they are shared)."""
+        new = _new(State)
+        new.n_seats, new.options, new.phase = self.n_seats, self.options, self.phase
+        new.hand_no, new.hands_played, new.dealer = self.hand_no, self.hands_played, self.dealer
+        new.rps_round, new.rps_seats, new.active = self.rps_round, self.rps_seats, self.active
+        new.turn_no, new.deck, new.drawn = self.turn_no, self.deck, self.drawn
+        new.players = tuple([p.clone() for p in self.players])
+        new.interactions, new.trade, new.battle = self.interactions, self.trade, self.battle
+        new.tribute_from, new.spell, new.rewards = self.tribute_from, self.spell, self.rewards
+        new.hand_winner, new.last_winner = self.hand_winner, self.last_winner
+        new.owed, new.rebuilds, new.overlord = self.owed, self.rebuilds, self.overlord
+        return new
+
+
+_new = object.__new__

@@ -38,7 +38,6 @@ from shared.rules.empire_cards.ops import (
     opponents_from_left,
     private,
     public,
-    set_player,
 )
 from shared.rules.empire_cards.sets import (
     is_horde,
@@ -50,24 +49,40 @@ from shared.rules.empire_cards.sets import (
     valid_new_army_set,
     valid_serf,
 )
-from shared.rules.empire_cards.state import Special, State
+from shared.rules.empire_cards.state import Special, SpecialKind, State
 
 
 def interaction_allowed(state: State, kind: Interaction) -> bool:
     """CG-4: at most one steal/trade/battle per turn, plus one more of the regime's kind once
     the player has two empire sets (CG-13, from the turn the 2nd set is laid). None in the
     first round (CG-1)."""
-    if state.first_round:
+    if state.turn_no < state.n_seats:  # the first round
         return False
     p = state.players[state.active]
-    extra = REGIME_BONUS[p.regime] if p.regime and len(p.empire_sets) >= 2 else None
-    used = (*state.interactions, kind)
-    slots = 2 if extra else 1
-    return len(used) <= slots and sum(1 for k in used if k != extra) <= 1
+    used = state.interactions
+    if p.regime is None or len(p.empire_sets) < 2:
+        return not used
+    extra = REGIME_BONUS[p.regime]
+    if len(used) >= 2:
+        return False
+    return sum(1 for k in used if k != extra) + (kind != extra) <= 1
 
 
-def use_interaction(state: State, kind: Interaction) -> State:
-    return state.model_copy(update={"interactions": (*state.interactions, kind)})
+def interactions_allowed(state: State) -> tuple[bool, bool, bool]:
+    """``interaction_allowed`` for a steal, a trade and a battle."""
+    if state.turn_no < state.n_seats:  # the first round
+        return False, False, False
+    p = state.players[state.active]
+    if not state.interactions:
+        return True, True, True
+    if p.regime is None or len(p.empire_sets) < 2:
+        return False, False, False
+    return (interaction_allowed(state, "steal"), interaction_allowed(state, "trade"),
+            interaction_allowed(state, "battle"))
+
+
+def use_interaction(state: State, kind: Interaction) -> None:
+    state.interactions = (*state.interactions, kind)
 
 
 def valid_seat(state: State, seat: int) -> bool:
@@ -84,26 +99,29 @@ def stealable(state: State, target: int) -> bool:
     return bool(pile) and rank_of(pile[-1]) not in ("2", WIZARD)
 
 
-def do_draw(state: State, action: Draw, events: Events) -> State | Rejection:
+def do_draw(state: State, action: Draw, events: Events) -> Rejection | None:
     if state.drawn:
         return reject("action/illegal", "you have already drawn this turn")
-    state = state.model_copy(update={"drawn": True})
-    return draw_cards(state, state.active, 1, "turn", events)
+    state.drawn = True
+    draw_cards(state, state.active, 1, "turn", events)
+    return None
 
 
-def do_steal(state: State, action: Steal, events: Events) -> State | Rejection:
+def do_steal(state: State, action: Steal, events: Events) -> Rejection | None:
     if not interaction_allowed(state, "steal"):
         return reject("action/illegal", "no steal available this turn")
     if not stealable(state, action.target):
         return reject("action/illegal", "that pile's top card cannot be stolen")
-    pile = state.players[action.target].discard
-    state = set_player(state, action.target, discard=pile[:-1])
-    state = add_to_hand(use_interaction(state, "steal"), state.active, (pile[-1],))
-    events.append(public("steal", seat=state.active, target=action.target, card=pile[-1]))
-    return state
+    victim = state.players[action.target]
+    card = victim.discard[-1]
+    victim.discard = victim.discard[:-1]
+    use_interaction(state, "steal")
+    add_to_hand(state, state.active, (card,))
+    public(events, "steal", seat=state.active, target=action.target, card=card)
+    return None
 
 
-def do_army(state: State, action: Army, events: Events) -> State | Rejection:
+def do_army(state: State, action: Army, events: Events) -> Rejection | None:
     """CG-9 (allowed in the first round, CG-1)."""
     p = state.players[state.active]
     cards = action.cards
@@ -119,16 +137,17 @@ def do_army(state: State, action: Army, events: Events) -> State | Rejection:
         army = tuple(
             sorted_cards(s + cards) if i == action.set else s for i, s in enumerate(p.army)
         )
-    state = set_player(state, state.active, hand=remove_cards(p.hand, cards), army=army)
-    events.append(public("army", seat=state.active, set=action.set, cards=list(cards)))
-    return state
+    p.hand = remove_cards(p.hand, cards)
+    p.army = army
+    public(events, "army", seat=state.active, set=action.set, cards=list(cards))
+    return None
 
 
 def _sets_allowed(state: State) -> bool:
     return not state.first_round or state.options.first_round_sets  # CG-1
 
 
-def do_empire(state: State, action: Empire, events: Events) -> State | Rejection:
+def do_empire(state: State, action: Empire, events: Events) -> Rejection | None:
     seat = state.active
     p = state.players[seat]
     if not _sets_allowed(state):
@@ -142,37 +161,25 @@ def do_empire(state: State, action: Empire, events: Events) -> State | Rejection
     cards = sorted_cards(action.cards)
     number = len(p.empire_sets) + 1
     bonus = same_suit_bonus(cards)
-    state = set_player(
-        state,
-        seat,
-        hand=remove_cards(p.hand, cards),
-        empire_sets=(*p.empire_sets, cards),
-        regime=action.regime,
-    )
-    events.append(
-        public(
-            "empire_set",
-            seat=seat,
-            regime=action.regime,
-            cards=list(cards),
-            number=number,
-            same_suit=bonus,
-        )
-    )
+    p.hand = remove_cards(p.hand, cards)
+    p.empire_sets = (*p.empire_sets, cards)
+    p.regime = action.regime
+    public(events, "empire_set", seat=seat, regime=action.regime, cards=list(cards),
+           number=number, same_suit=bonus)
     if number == 1:  # CG-13
-        state = draw_cards(state, seat, FIRST_SET_DRAW, "first_set", events)
+        draw_cards(state, seat, FIRST_SET_DRAW, "first_set", events)
     if bonus:  # CG-11
-        state = draw_cards(state, seat, SAME_SUIT_DRAW, "same_suit", events)
+        draw_cards(state, seat, SAME_SUIT_DRAW, "same_suit", events)
     if number == 3:  # CG-13: tribute from every opponent with cards
         payers = tuple(t for t in opponents_from_left(state, seat) if state.players[t].hand)
         if payers:
-            state = state.model_copy(update={"phase": "tribute", "tribute_from": payers})
+            state.phase, state.tribute_from = "tribute", payers
     if number == EMPIRE_SETS_TO_WIN:  # CG-13: the gift
-        state = state.model_copy(update={"phase": "gift"})
-    return state
+        state.phase = "gift"
+    return None
 
 
-def do_special(state: State, action: Barbarian | Serf, events: Events) -> State | Rejection:
+def do_special(state: State, action: Barbarian | Serf, events: Events) -> Rejection | None:
     """CG-10: Barbarian and Serf Rebellion sets at any time; no empire-set bonuses."""
     seat = state.active
     p = state.players[seat]
@@ -184,16 +191,16 @@ def do_special(state: State, action: Barbarian | Serf, events: Events) -> State 
     if not ok:
         return reject("action/illegal", f"not a valid {action.type} set from your hand")
     cards = sorted_cards(action.cards)
-    kind = "serf" if action.type == "serf" else ("horde" if is_horde(cards) else "barbarian")
-    special = Special(kind=kind, cards=cards)
-    state = set_player(
-        state, seat, hand=remove_cards(p.hand, cards), specials=(*p.specials, special)
-    )
-    events.append(public("special_set", seat=seat, kind=kind, cards=list(cards)))
-    return state
+    kind: SpecialKind = "serf" if action.type == "serf" else (
+        "horde" if is_horde(cards) else "barbarian")
+    p.hand = remove_cards(p.hand, cards)
+    p.specials = (*p.specials, Special(kind, cards))
+    public(events, "special_set", seat=seat, kind=kind, cards=list(cards))
+    return None
 
 
-def do_discard(state: State, action: Discard | Disband | Pass, events: Events) -> State | Rejection:
+def do_discard(state: State, action: Discard | Disband | Pass, events: Events
+               ) -> Rejection | None:
     """Action 5: exactly one discard ends the turn, from hand or from the army (disband)."""
     seat = state.active
     p = state.players[seat]
@@ -202,103 +209,104 @@ def do_discard(state: State, action: Discard | Disband | Pass, events: Events) -
     if isinstance(action, Pass):
         if p.hand or p.army:
             return reject("action/illegal", "you must discard a card")
-        events.append(public("pass", seat=seat))
-        return end_turn(state, events)
+        public(events, "pass", seat=seat)
+        end_turn(state, events)
+        return None
     if isinstance(action, Discard):
         if action.card not in p.hand:
             return reject("action/illegal", "card not in your hand")
-        state = set_player(state, seat, hand=remove_cards(p.hand, (action.card,)))
+        p.hand = remove_cards(p.hand, (action.card,))
         source = "hand"
     else:
         if not 0 <= action.set < len(p.army) or action.card not in p.army[action.set]:
             return reject("action/illegal", "card not in that army set")
-        state = disband(state, seat, action.set, action.card)
+        disband(state, seat, action.set, action.card)
         source = "army"
-    p = state.players[seat]
-    state = set_player(state, seat, discard=(*p.discard, action.card))
-    events.append(public("discard", seat=seat, card=action.card, source=source))
-    return after_discard(state, action.card, events)
+    p.discard = (*p.discard, action.card)
+    public(events, "discard", seat=seat, card=action.card, source=source)
+    after_discard(state, action.card, events)
+    return None
 
 
-def disband(state: State, owner: int, index: int, card: str) -> State:
+def disband(state: State, owner: int, index: int, card: str) -> None:
     """Remove ``card`` from an army set; a set left with one card returns it to the hand."""
     p = state.players[owner]
     rest = remove_cards(p.army[index], (card,))
     army = list(p.army)
-    hand = p.hand
     if len(rest) <= 1:
         del army[index]
-        hand = sorted_cards(hand + rest)
+        p.hand = sorted_cards(p.hand + rest)
     else:
         army[index] = rest
-    return set_player(state, owner, army=tuple(army), hand=hand)
+    p.army = tuple(army)
 
 
-def after_discard(state: State, card: str, events: Events) -> State:
+def after_discard(state: State, card: str, events: Events) -> None:
     """CG-12 win check, then a 2's sabotage (CG-14; no effect in the first round, CG-1)."""
     p = state.players[state.active]
     if not p.hand and has_won_condition(p):
-        return hand_won(state, state.active, events)
-    if rank_of(card) == "2" and not state.first_round:
-        return state.model_copy(update={"phase": "sabotage"})
-    return end_turn(state, events)
+        hand_won(state, state.active, events)
+    elif rank_of(card) == "2" and not state.first_round:
+        state.phase = "sabotage"
+    else:
+        end_turn(state, events)
 
 
 def do_sabotage(
     state: State, action: SabotageSkip | SabotageTake | SabotageNone, events: Events
-) -> State | Rejection:
+) -> Rejection | None:
     seat = state.active
     if isinstance(action, SabotageSkip):
         t = action.target
         if not valid_seat(state, t) or t == seat or state.players[t].skip_pending:
             return reject("action/illegal", "cannot skip that player (one pending skip at most)")
-        state = set_player(state, t, skip_pending=True)
-        events.append(public("sabotage_skip", seat=seat, target=t))
+        state.players[t].skip_pending = True
+        public(events, "sabotage_skip", seat=seat, target=t)
     elif isinstance(action, SabotageTake):
         t = action.target
         if not valid_seat(state, t) or action.set not in plunderable_sets(state.players[t].army):
             return reject("action/illegal", "that army set cannot be plundered")
         if action.card not in state.players[t].army[action.set]:
             return reject("action/illegal", "card not in that army set")
-        state = disband(state, t, action.set, action.card)
-        state = add_to_hand(state, seat, (action.card,))
-        events.append(
-            public("sabotage_take", seat=seat, target=t, set=action.set, card=action.card)
-        )
-    return end_turn(state, events)
+        disband(state, t, action.set, action.card)
+        add_to_hand(state, seat, (action.card,))
+        public(events, "sabotage_take", seat=seat, target=t, set=action.set, card=action.card)
+    end_turn(state, events)
+    return None
 
 
-def do_tribute(state: State, seat: int, action: Tribute, events: Events) -> State | Rejection:
+def do_tribute(state: State, seat: int, action: Tribute, events: Events) -> Rejection | None:
     """CG-13 (3rd set): each opponent with cards gives the active player a card of their
     choice. Only the two players see which card."""
-    hand = state.players[seat].hand
-    if action.card not in hand:
+    payer = state.players[seat]
+    if action.card not in payer.hand:
         return reject("action/illegal", "card not in your hand")
     receiver = state.active
-    state = set_player(state, seat, hand=remove_cards(hand, (action.card,)))
-    state = add_to_hand(state, receiver, (action.card,))
-    events.append(public("tribute", seat=seat, to=receiver))
-    events.append(
-        private("tribute_card", (seat, receiver), seat=seat, to=receiver, card=action.card)
-    )
+    payer.hand = remove_cards(payer.hand, (action.card,))
+    add_to_hand(state, receiver, (action.card,))
+    public(events, "tribute", seat=seat, to=receiver)
+    private(events, "tribute_card", (seat, receiver), seat=seat, to=receiver, card=action.card)
     left = tuple(s for s in state.tribute_from if s != seat)
-    return state.model_copy(update={"tribute_from": left, "phase": "tribute" if left else "play"})
+    state.tribute_from, state.phase = left, "tribute" if left else "play"
+    return None
 
 
-def do_gift(state: State, action: Gift | GiftSkip, events: Events) -> State | Rejection:
+def do_gift(state: State, action: Gift | GiftSkip, events: Events) -> Rejection | None:
     """CG-13 (4th set): give one card of your choice to a player of your choice."""
     seat = state.active
-    hand = state.players[seat].hand
+    giver = state.players[seat]
     if isinstance(action, GiftSkip):
-        if hand:
+        if giver.hand:
             return reject("action/illegal", "you must give a card")
-        return state.model_copy(update={"phase": "play"})
-    if not valid_seat(state, action.target) or action.target == seat or action.card not in hand:
+        state.phase = "play"
+        return None
+    if not valid_seat(state, action.target) or action.target == seat \
+            or action.card not in giver.hand:
         return reject("action/illegal", "give a card from your hand to another player")
-    state = set_player(state, seat, hand=remove_cards(hand, (action.card,)))
-    state = add_to_hand(state, action.target, (action.card,))
-    events.append(public("gift", seat=seat, to=action.target))
-    events.append(
-        private("gift_card", (seat, action.target), seat=seat, to=action.target, card=action.card)
-    )
-    return state.model_copy(update={"phase": "play"})
+    giver.hand = remove_cards(giver.hand, (action.card,))
+    add_to_hand(state, action.target, (action.card,))
+    public(events, "gift", seat=seat, to=action.target)
+    private(events, "gift_card", (seat, action.target), seat=seat, to=action.target,
+            card=action.card)
+    state.phase = "play"
+    return None

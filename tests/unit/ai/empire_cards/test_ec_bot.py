@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -43,7 +44,7 @@ def test_bot_draws_lays_sets_and_wins(make) -> None:
     hand = ["3S0", "4S0", "5S0", "6S0", "3H0", "4D0", "5C0", "W0", "KD0"]
     state = make(hands={0: hand})
     assert decide(state, 0) == {"type": "draw"}
-    state = state.model_copy(update={"drawn": True})
+    state = replace(state, drawn=True)
     action = decide(state, 0)
     assert action["type"] == "empire" and action["cards"] == ["3S0", "4S0", "5S0", "6S0"]
     sets = [[f"{r}{s}1" for r in ("3", "4", "5", "6")] for s in "SHDC"]
@@ -164,8 +165,8 @@ def test_cg17_bot_casts_mass_sabotage_at_armies_it_can_take(make) -> None:
     hand = ["W4", "W5", "2D0", "KD0", "9H0"]
     state = make(hands={0: hand}, armies=armies, drawn=True, options=EXPERT_OPTIONS)
     assert decide(state, 0) == {"type": "spell", "card": "2D0"}
-    assert decide(state.model_copy(update={"options": state.options.model_copy(
-        update={"expert_spells": False})}), 0)["type"] != "spell"
+    assert decide(replace(state, options=state.options.model_copy(
+        update={"expert_spells": False})), 0)["type"] != "spell"
 
 
 @pytest.mark.unit

@@ -4,6 +4,7 @@ CG-15). The plain bot (the default ``Style``) must play as before."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -11,7 +12,6 @@ import pytest
 from shared.ai.empire_cards.bot import TUNED, HeuristicBot, Style
 from shared.rules.api import Act, Transition
 from shared.rules.empire_cards import GAME
-from shared.rules.empire_cards.ops import set_player
 from shared.rules.empire_cards.state import State
 
 pytestmark = pytest.mark.unit
@@ -141,7 +141,8 @@ def test_take_plunders_a_rank_the_sets_need_from_a_rivals_army(make) -> None:
     calm = make(4, armies={1: [["JS1", "JH1"]], 2: [["QC0", "QD0"]]}, **table)
     assert decide(TUNED_BOT, calm)["card"] != "2S0"
     spent = tuple(c for c in needed.players[0].hand if c != "2S0")  # the 2 just discarded
-    after = set_player(needed, 0, hand=spent).model_copy(update={"phase": "sabotage"})
+    after = replace(needed, phase="sabotage",
+                    players=(replace(needed.players[0], hand=spent), *needed.players[1:]))
     assert decide(PLAIN, after)["type"] == "sabotage_skip"
     take = decide(TUNED_BOT, after)
     assert take["type"] == "sabotage_take" and take["target"] == 2 and take["card"][0] == "9"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -70,7 +71,7 @@ def build(
     rest = [c for c in all_cards(n_seats) if c not in set(used) | set(top)]
     if rest_to is not None:
         pile = players[rest_to].discard
-        players[rest_to] = players[rest_to].model_copy(update={"discard": (*rest, *pile)})
+        players[rest_to] = replace(players[rest_to], discard=(*rest, *pile))
         rest = []
     state = State(
         n_seats=n_seats,

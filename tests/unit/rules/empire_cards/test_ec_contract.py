@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -107,12 +108,12 @@ def _swap_hidden(state: State, seat: int, rng: random.Random) -> State | None:
     old, new = rng.choice(hand), rng.choice(state.deck)
     players = list(state.players)
     new_hand = sorted_cards(new if c == old else c for c in hand)
-    players[seat] = players[seat].model_copy(update={"hand": new_hand})
+    players[seat] = replace(players[seat], hand=new_hand)
     deck = tuple(old if c == new else c for c in state.deck)
     update: dict[str, Any] = {"players": tuple(players), "deck": deck}
     if state.trade is not None and state.trade.card == old:
-        update["trade"] = state.trade.model_copy(update={"card": new})
-    return state.model_copy(update=update)
+        update["trade"] = replace(state.trade, card=new)
+    return replace(state, **update)
 
 
 @pytest.mark.parametrize(("seats", "seed"), [(4, 3), (5, 4)])
@@ -120,7 +121,7 @@ def test_views_hide_other_seats_secrets(seats: int, seed: int) -> None:
     rng = random.Random(seed)
     checked = 0
     for state in sample_states(seats, seed, expert_spells=True):
-        shuffled = state.model_copy(update={"deck": tuple(reversed(state.deck))})
+        shuffled = replace(state, deck=tuple(reversed(state.deck)))
         for viewer in (None, *range(seats)):
             assert GAME.view(shuffled, viewer) == GAME.view(state, viewer)  # deck order
         for seat in range(seats):

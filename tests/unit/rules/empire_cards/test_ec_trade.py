@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from shared.rules.api import Turn
@@ -16,12 +18,12 @@ def swap_card(state: State, seat: int, old: str, new: str) -> State:
     """Replace ``old`` in ``seat``'s hand (and a pending trade) by ``new`` from the deck."""
     players = list(state.players)
     hand = tuple(new if c == old else c for c in players[seat].hand)
-    players[seat] = players[seat].model_copy(update={"hand": sorted_cards(hand)})
+    players[seat] = replace(players[seat], hand=sorted_cards(hand))
     deck = tuple(old if c == new else c for c in state.deck)
     update: dict[str, object] = {"players": tuple(players), "deck": deck}
     if state.trade is not None and state.trade.card == old:
-        update["trade"] = state.trade.model_copy(update={"card": new})
-    return state.model_copy(update=update)
+        update["trade"] = replace(state.trade, card=new)
+    return replace(state, **update)
 
 
 def test_cg5_hidden_trade_views_and_events(make, play_act, reject_code) -> None:

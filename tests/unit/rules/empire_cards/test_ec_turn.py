@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from shared.rules.api import Chance, ChanceOutcome, RuleError, Transition, Turn
@@ -157,14 +159,13 @@ def test_cg14_sabotage_skip(make, play_act, reject_code) -> None:
     later, _ = play_act(sab, 0, {"type": "sabotage_skip", "target": 2})
     assert later.active == 1 and later.players[2].skip_pending  # pending until seat 2's turn
     pending = make(hands={0: ["2S0", "KD0"]}, drawn=True, active=0)
-    pending = pending.model_copy(
-        update={
-            "players": (
-                pending.players[0],
-                pending.players[1].model_copy(update={"skip_pending": True}),
-                pending.players[2],
-            )
-        }
+    pending = replace(
+        pending,
+        players=(
+            pending.players[0],
+            replace(pending.players[1], skip_pending=True),
+            pending.players[2],
+        ),
     )
     st, _ = play_act(pending, 0, {"type": "discard", "card": "2S0"})
     assert reject_code(st, 0, {"type": "sabotage_skip", "target": 1}) == "action/illegal"
@@ -255,27 +256,25 @@ def test_cg18_deck_rebuilt_from_discards(make, play_act) -> None:
 
 def test_cg18_nothing_to_rebuild_and_pass(make, play_act) -> None:
     state = make(hands={0: ["KD0"]}, deck=[], rest_to=1)
-    bare = state.model_copy(
-        update={
-            "players": (
-                state.players[0],
-                state.players[1].model_copy(update={"discard": ()}),
-                state.players[2].model_copy(update={"hand": state.players[1].discard}),
-            )
-        }
+    bare = replace(
+        state,
+        players=(
+            state.players[0],
+            replace(state.players[1], discard=()),
+            replace(state.players[2], hand=state.players[1].discard),
+        ),
     )
     st, events = play_act(bare, 0, {"type": "draw"})
     assert st.drawn and st.players[0].hand == ("KD0",)
     assert any(e.type == "draw_short" for e in events)
-    empty = bare.model_copy(
-        update={
-            "players": (
-                bare.players[0].model_copy(update={"hand": ()}),
-                *bare.players[1:2],
-                bare.players[2].model_copy(update={"hand": (*bare.players[2].hand, "KD0")}),
-            ),
-            "drawn": True,
-        }
+    empty = replace(
+        bare,
+        players=(
+            replace(bare.players[0], hand=()),
+            *bare.players[1:2],
+            replace(bare.players[2], hand=(*bare.players[2].hand, "KD0")),
+        ),
+        drawn=True,
     )
     assert GAME.legal_actions(empty, 0) == [{"type": "pass"}]
     st, _ = play_act(empty, 0, {"type": "pass"})

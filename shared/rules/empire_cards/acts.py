@@ -1,0 +1,137 @@
+"""The action dicts the legal lists are made of, built once and shared.
+
+A random playout asks for a turn's legal actions on every move, and the list is mostly the
+same dicts from one move to the next: a discard or a trade of a card, a battle demand, the
+army sets of one rank group. They are built once (per card code, per rank group, per table)
+and every legal list holds the same objects, like the lists the kit remembers per state. Nobody
+changes an action dict (the kit parses a copy into the action model); the tables are bounded
+(the deck's card codes; lru caches per rank group).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from itertools import groupby
+from typing import NamedTuple
+
+from shared.rules.api import Json
+from shared.rules.empire_cards.cards import label, rank_of, sorted_cards
+from shared.rules.empire_cards.data import (
+    PACKS_BY_SEATS,
+    RANKS,
+    REGIME_RANKS,
+    SUITS,
+    WIZARD,
+    Regime,
+    deck_cards,
+)
+from shared.rules.empire_cards.sets import (
+    Cards,
+    addition_options,
+    new_army_options,
+    run_options,
+)
+
+_CODES = deck_cards(max(PACKS_BY_SEATS.values()))
+_SEATS = range(max(PACKS_BY_SEATS))
+
+class ByCard(dict[str, Json]):
+    """card code -> the action dict naming that card (``base`` plus ``"card"``): built for
+    every code of the deck; any other code gets a fresh dict, not kept (bounded)."""
+
+    def __init__(self, base: dict[str, Json]) -> None:
+        super().__init__({c: {**base, "card": c} for c in _CODES})
+        self.base = base
+
+    def __missing__(self, card: str) -> Json:
+        return {**self.base, "card": card}
+
+
+DRAW: Json = {"type": "draw"}
+PASS: Json = {"type": "pass"}
+DISCARD = ByCard({"type": "discard"})
+SPELL = ByCard({"type": "spell"})
+STEAL: tuple[Json, ...] = tuple({"type": "steal", "target": t} for t in _SEATS)
+TRADE: tuple[ByCard, ...] = tuple(ByCard({"type": "trade", "target": t}) for t in _SEATS)
+
+
+@lru_cache(maxsize=64)
+def battles(n_seats: int, seat: int, demand: str) -> tuple[Json, ...]:
+    """Every battle declaration of ``seat``: each opponent, each demand (CG-6)."""
+    if demand == "rank_suit":
+        demands: list[tuple[str, str | None]] = [(r, s) for r in RANKS for s in SUITS]
+    else:
+        demands = [(r, None) for r in RANKS]
+    demands.append((WIZARD, None))
+    return tuple({"type": "battle", "target": t, "rank": r, "suit": s}
+                 for t in range(n_seats) if t != seat for r, s in demands)
+
+
+class ByCode(dict[str, str]):
+    """card code -> ``of(code)``, filled for the deck's codes; any other code is computed
+    and not kept (bounded)."""
+
+    def __init__(self, of: Callable[[str], str]) -> None:
+        super().__init__({c: of(c) for c in _CODES})
+        self.of = of
+
+    def __missing__(self, card: str) -> str:
+        return self.of(card)
+
+
+_RANK_OF = ByCode(rank_of).__getitem__
+_LABEL_OF = ByCode(label).__getitem__
+
+
+class HandOptions(NamedTuple):
+    """What a turn's legal list reads of the active player's hand."""
+
+    distinct: Cards  # one card per label (``cards.distinct_by_label``)
+    groups: dict[str, Cards]  # rank -> its cards (``sets.rank_groups``; read-only)
+    armies: tuple[Json, ...]  # the new army sets (``sets.new_army_options``)
+
+
+@lru_cache(maxsize=8192)
+def hand_options(hand: Cards) -> HandOptions:
+    ordered = sorted_cards(hand)  # copies of a label, cards of a rank: neighbours
+    groups = {rank: tuple(cards) for rank, cards in groupby(ordered, _RANK_OF)}
+    armies: list[Json] = []
+    for group in groups.values():
+        if len(group) > 1:
+            armies += new_armies(group)
+    return HandOptions(tuple([next(cards) for _, cards in groupby(ordered, _LABEL_OF)]),
+                       groups, tuple(armies))
+
+
+def empire_sets(groups: dict[str, Cards], regime: Regime) -> tuple[Json, ...]:
+    """The canonical empire sets of ``regime`` from a hand's rank groups."""
+    wizards = groups.get(WIZARD, ())
+    run = tuple([groups.get(r, ()) for r in REGIME_RANKS[regime]])
+    if run.count(()) > len(wizards):  # a run needs a Wizard per missing rank
+        return ()
+    return empires(regime, (*run, wizards))
+
+
+@lru_cache(maxsize=8192)
+def new_armies(group: Cards) -> tuple[Json, ...]:
+    """New army sets from one rank group of a hand (``sets.new_army_options``, CG-9)."""
+    return tuple({"type": "army", "cards": list(c), "set": None}
+                 for c in new_army_options(group))
+
+
+@lru_cache(maxsize=8192)
+def additions(index: int, existing: Cards, group: Cards) -> tuple[Json, ...]:
+    """Cards of one rank group built onto army set ``index`` (``sets.addition_options``)."""
+    return tuple({"type": "army", "cards": list(c), "set": index}
+                 for c in addition_options(existing, group))
+
+
+@lru_cache(maxsize=8192)
+def empires(regime: Regime, groups: tuple[Cards, ...]) -> tuple[Json, ...]:
+    """The canonical empire sets of ``regime`` from its rank groups and the Wizards
+    (``groups``: one per rank of the regime, then the Wizards)."""
+    hand = tuple(c for g in groups for c in g)
+    return tuple({"type": "empire", "regime": regime, "cards": list(c)}
+                 for c in run_options(hand, REGIME_RANKS[regime]))
+
