@@ -3,14 +3,14 @@ from setup to Terminal, every move through ``apply``, draws from the dealer's fu
 
 Each configuration runs in its own worker process for a CPU-time budget and reports finished
 games per CPU-second ("per core"), applied moves per CPU-second and the mean moves per game.
-Games with a fast playout (``registry.get_fast``: a twin ``<package>/fast.py`` on a compact
-state, or for a game with one engine its rollout adapter) also run as "fast": the same random
-games, seed for seed (``shared.rules._kit.fast``).
+Each game also runs as "fast": the same random games, seed for seed, through its rollout
+adapter (``registry.get_fast``: the one engine on a clone, without events;
+``shared.rules._kit.fast``).
 Uniformly random play never ends in some games (Empire: The Game of New York is a war of
 attrition that random seats do not finish), so those also run with the heuristic bots.
 
 ``python -m bench.engines [--budget S] [--only GAME ...] [--json]`` runs them alone
-(``--ab``: the fast engines against the contract path, interleaved in one process), one
+(``--ab``: the rollout adapters against the contract path, interleaved in one process), one
 process at a time (``python -m bench`` runs them as its ``engines`` part). The machine is often
 shared: compare two trees back to back and repeat, CPU time varies by 10-20% with the load.
 """

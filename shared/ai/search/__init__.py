@@ -31,10 +31,10 @@ when to stop (before an iteration would run past the budget). Every iteration:
    the rollout policy. Then the game's ``evaluate(state)`` gives an estimated win chance per
    seat. At Terminal, the reward is half the result (1 for a win, 1/k for a k-way shared
    first place, 0 otherwise) and half ``evaluate``, the margin, which makes it less noisy.
-   With ``Level.fast_depth`` the rollout instead runs on the game's fast engine
-   (``shared/rules/_kit/fast.py``): random seats on the compact state, the models only at its
-   two ends. No level uses it: random rollouts play weaker than the heuristic's, even with 4x
-   the iterations (``bench/README.md``, "Search rollouts on the fast engines").
+   With ``Level.fast_depth`` the rollout instead plays random seats through the game's
+   rollout adapter (``registry.get_fast``, ``shared/rules/_kit/fast.py``), without events.
+   No level uses it: random rollouts play weaker than the heuristic's, even with 4x the
+   iterations (docs/performance.md, search rollouts).
 
 The chosen move is the root candidate with the best lower confidence bound (mean minus
 ``caution / sqrt(visits)``), where the heuristic's own choice gets a margin added

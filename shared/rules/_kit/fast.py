@@ -11,16 +11,13 @@ What ``registry.get_fast(name)`` answers (``FastEngine``):
   calls in the same order, the same dealer draws (``shared.fairness.draws.draw`` from the
   same key), so the same seed gives the same moves and the same final state.
 
-Two kinds of game answer it. A game with one engine on a plain state (The Empire Engine,
-``<package>/rollout.py``) answers with a small adapter: the copies are clones, and the
-playout runs the engine's own in-place move functions on one clone without building events.
-A game whose contract state is still a frozen pydantic model ships a twin,
-``<package>/fast.py``: the same rules on a compact mutable state (plain ints, lists and
-tuples) that only its own playout touches; a rules change goes into both.
+Every game answers with a small adapter over its one engine (``<package>/rollout.py``):
+the copies are clones, and the playout runs the engine's own in-place move functions on one
+clone without building events. It is not a second rules implementation.
 
-The property tests (``tests/property/test_fast_engines.py``) check the equivalence move by
-move over many seeds: the move of every step, the state after it (``to_state`` against the
-contract's state, compared as encoded JSON) and the final outcome. A playout makes no events
+The property tests (``tests/property/test_fast_engines.py``) check that an adapter plays
+``play``'s games move by move over many seeds: the move of every step, the state after it
+(compared as encoded JSON) and the final outcome. A playout makes no events
 (nothing in it reads them) and is pure: no I/O, no clock, randomness only from the
 ``random.Random`` it is given and the draw key.
 """
