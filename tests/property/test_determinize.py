@@ -108,8 +108,6 @@ def hidden_variant(name: str, state: Any, seat: int) -> Any | None:
         deck = list(state.deck)
         if not _swap_card(hands, deck, seat):
             return None
-        from dataclasses import replace
-
         from shared.rules.empire_cards.cards import sorted_cards
 
         players = tuple(replace(p, hand=sorted_cards(h))
