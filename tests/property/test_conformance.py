@@ -2,8 +2,9 @@
 
 For random seeds and every seat count: the game ends; awaited seats have legal actions and
 every legal action is accepted; state round-trips through JSON; the same seed replays to the
-same events and state (also with the global RNG disturbed); views are JSON; a Chance outcome
-with the wrong label is refused; score ranks every seat.
+same events and state (also with the global RNG disturbed); ``apply`` never changes a state
+it was given (states are cloned, then changed); views are JSON; a Chance outcome with the
+wrong label is refused; score ranks every seat.
 """
 
 from __future__ import annotations
@@ -48,6 +49,25 @@ def check_step(game: Any, state: Any, move: Any) -> None:
         assert isinstance(wrong, Rejection)
 
 
+def states_stay_as_reached(game: Any, n: int, opts: dict[str, Any], seed: int) -> Any:
+    """A random playout's first 400 moves, checking that every state still encodes as it did
+    when it was reached: ``apply`` changes only its own clone."""
+    seen: list[tuple[Any, Any]] = []
+    out = play(game, n, opts, seed=seed, max_steps=400,
+               on_step=lambda s, m: seen.append((s, game.encode(s))))
+    for i, (state, encoded) in enumerate(seen):
+        assert game.encode(state) == encoded, f"step {i}: a later move changed this state"
+    return out
+
+
+def test_a_state_changed_by_a_later_move_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    from shared.rules.empire.state import EmpireState
+
+    monkeypatch.setattr(EmpireState, "clone", lambda self: self)  # apply changes its input
+    with pytest.raises(AssertionError, match="changed this state"):
+        states_stay_as_reached(registry.get("empire"), 3, {}, 3)
+
+
 @pytest.mark.parametrize("name", registry.names())
 @settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 2**32))
@@ -72,7 +92,7 @@ def test_random_play_conforms(name: str, seed: int) -> None:
 
     # determinism: the same seed replays identically even with the global RNG disturbed
     # (random seats only, so no bot's own RNG is involved; a bounded prefix of the game)
-    first = play(game, n, opts, seed=seed, max_steps=400)
+    first = states_stay_as_reached(game, n, opts, seed)
     random.seed(seed ^ 0xDEAD)
     again = play(game, n, opts, seed=seed, max_steps=400, on_step=lambda s, m: random.random())
     assert again.events == first.events
