@@ -203,8 +203,8 @@ class Supervisor:
                 if p.fatal or now < p.next_start:
                     continue
                 p.next_start = 0.0
-                p.restarts += 1
                 self._spawn(p)
+                p.restarts += 1  # after the spawn: a restart counted is one a kill() can reach
             self._stop.wait(0.1)
 
     def _exited(self, p: Proc, code: int, now: float) -> None:

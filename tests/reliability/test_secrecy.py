@@ -96,8 +96,8 @@ def _changed(new: Any, old: Any) -> Any:
 def hidden_cards(s: Any, seat: int | None, rng: random.Random) -> Any:
     """empire-cards: others' hands."""
     hands, deck = _swap_hands([p.hand for p in s.players], s.deck, _others(s.n_seats, seat), rng)
-    players = tuple(p.model_copy(update={"hand": h}) for p, h in zip(s.players, hands, strict=True))
-    return _changed(s.model_copy(update={"players": players, "deck": deck}), s)
+    players = tuple(replace(p, hand=h) for p, h in zip(s.players, hands, strict=True))
+    return _changed(replace(s, players=players, deck=deck), s)
 
 
 def hidden_nyc(s: Any, seat: int | None, rng: random.Random) -> Any:
@@ -154,7 +154,7 @@ def hidden_empire(s: Any, seat: int | None, rng: random.Random) -> Any:
 
 
 def deck_cards(s: Any, seat: int | None, rng: random.Random) -> Any:
-    return _changed(s.model_copy(update={"deck": _shuffled(s.deck, rng)}), s)
+    return _changed(replace(s, deck=_shuffled(s.deck, rng)), s)
 
 
 def deck_nyc(s: Any, seat: int | None, rng: random.Random) -> Any:
@@ -337,8 +337,8 @@ def test_the_check_catches_a_leak() -> None:
         if not hand:
             return None
         players = list(s.players)
-        players[seat] = players[seat].model_copy(update={"hand": hand})
-        return s.model_copy(update={"players": tuple(players), "deck": deck})
+        players[seat] = replace(players[seat], hand=hand)
+        return replace(s, players=tuple(players), deck=deck)
 
     caught = 0
     tally = {"states": 0, "mutations": 0, "own_moves": 0, "revealing_moves": 0}
