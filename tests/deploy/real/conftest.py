@@ -1,0 +1,47 @@
+"""The shipped docker-compose.yml run for real (make deploy-test): the marker ``containers``,
+collected only when the run asks for it (-m containers), so make test and the deploy tier never
+start an engine. The engine is Empire Hall's own (deploy/images/engine.sh: its own socket, never
+the default one); the stack is one compose project in a temporary copy of the deploy files."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.deploy.real.compose import ComposeStack, Engine
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "containers: the compose stack on a real Docker engine (make deploy-test)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if "containers" in (config.option.markexpr or ""):
+        return
+    skip = pytest.mark.skip(reason="real containers run only with -m containers (make deploy-test)")
+    for item in items:
+        if item.get_closest_marker("containers"):
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def engine() -> Iterator[Engine]:
+    eng = Engine()
+    eng.start()
+    try:
+        yield eng
+    finally:
+        eng.stop()
+
+
+@pytest.fixture(scope="session")
+def stack(engine: Engine, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ComposeStack]:
+    s = ComposeStack(engine, tmp_path_factory.mktemp("compose"))
+    s.prepare()
+    try:
+        s.up()
+        yield s
+    finally:
+        s.down(volumes=True)
