@@ -11,7 +11,7 @@ FROM ${BASE_IMAGE}
 RUN printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d \
     && apt-get update \
     && apt-get install -y --no-install-recommends python3-venv \
-    && rm -rf /var/lib/apt/lists/* /usr/sbin/policy-rc.d
+    && apt-get clean && rm -rf /var/lib/apt/lists/* /usr/sbin/policy-rc.d
 COPY ca-bundle.crt /etc/ssl/certs/build-ca-bundle.crt
 ENV SSL_CERT_FILE=/etc/ssl/certs/build-ca-bundle.crt \
     PIP_CERT=/etc/ssl/certs/build-ca-bundle.crt \

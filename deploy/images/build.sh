@@ -75,6 +75,8 @@ docker build -q --network host --build-arg BASE_IMAGE="$BASE" \
     -f deploy/images/proxy.Dockerfile -t empire-proxy:1.22 deploy/images >/dev/null
 step "proxy image empire-proxy:1.22"
 
+# the images these builds replaced (untagged), on this engine only
+docker image prune -f >/dev/null
 for image in "$BASE" "${EMPIRE_IMAGE:-empire-hall:latest}" empire-valkey:8.0 empire-proxy:1.22; do
     bytes=$(docker image inspect -f '{{.Size}}' "$image")
     printf 'images: %-40s %5d MB\n' "$image" $(( bytes / 1000000 ))

@@ -9,7 +9,7 @@ FROM ${BASE_IMAGE}
 RUN printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d \
     && apt-get update \
     && apt-get install -y --no-install-recommends nginx-light wget \
-    && rm -rf /var/lib/apt/lists/* /usr/share/doc /usr/share/man /usr/sbin/policy-rc.d \
+    && apt-get clean && rm -rf /var/lib/apt/lists/* /usr/share/doc /usr/share/man /usr/sbin/policy-rc.d \
     && ln -sf /dev/stderr /var/log/nginx/error.log
 USER 101:101
 EXPOSE 8080

@@ -18,7 +18,7 @@ RUN printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin
     && apt-get update \
     && apt-get install -y --no-install-recommends -t bookworm-backports \
        valkey-server valkey-tools \
-    && rm -rf /var/lib/apt/lists/* /usr/share/doc /usr/share/man /etc/apt/sources.list.d/backports.list \
+    && apt-get clean && rm -rf /var/lib/apt/lists/* /usr/share/doc /usr/share/man /etc/apt/sources.list.d/backports.list \
        /usr/sbin/policy-rc.d \
     && valkey-server --version | grep -q 'v=8\.' \
     && rm -rf /etc/valkey && mkdir -m 0755 /etc/valkey \
