@@ -13,8 +13,8 @@ import pytest
 from clients.sdk import Client
 from clients.sdk.bot_player import play_seat
 from tests.deploy.real.compose import ComposeStack
-from tests.deploy.real.games import Game, applied_twice, entries_by_id
-from tests.deploy.real.test_stack import LONG, MID, note, start_game
+from tests.deploy.real.games import Game, applied_twice, entries_by_id, start_game
+from tests.deploy.real.test_stack import LONG, MID, note
 
 pytestmark = pytest.mark.containers
 
