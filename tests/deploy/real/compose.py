@@ -58,6 +58,7 @@ class ComposeStack:
         self.dir = workdir
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.up_seconds = 0.0  # the first up -d --wait: created to every container healthy
 
     def prepare(self) -> None:
         """The operator's steps: the files, .env from make-env.sh, the development TLS."""

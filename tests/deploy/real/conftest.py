@@ -42,7 +42,7 @@ def stack(engine: Engine, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     s = ComposeStack(engine, tmp_path_factory.mktemp("compose"))
     s.prepare()
     try:
-        s.up()
+        s.up_seconds = s.up()
         yield s
     finally:
         s.down(volumes=True)

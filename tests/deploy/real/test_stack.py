@@ -50,7 +50,7 @@ def lost(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
 def test_every_container_is_healthy_after_up(stack: ComposeStack) -> None:
     rows = stack.containers()
     states = {r["Name"]: (r["State"], stack.health(r["Name"])) for r in rows}
-    note("containers", len(rows))
+    note("up to all healthy", {"containers": len(rows), "seconds": round(stack.up_seconds, 1)})
     assert states and all(s == ("running", "healthy") for s in states.values()), states
 
 
