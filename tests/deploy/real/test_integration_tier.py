@@ -1,6 +1,7 @@
 """The integration tier once on a testcontainers Valkey (tests/conftest.py's redis_url) from our
 engine and the locally built Valkey image, instead of the embedded server: DOCKER_HOST points
-at the engine for that run alone, no reaper image (TESTCONTAINERS_RYUK_DISABLED)."""
+at the engine for that run alone, no reaper image (TESTCONTAINERS_RYUK_DISABLED). Its file sorts
+first in this folder: the compose stack (a session fixture) is not up while the tier runs."""
 
 from __future__ import annotations
 
