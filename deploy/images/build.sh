@@ -26,6 +26,13 @@ BUILD=empire-python-build:3.11-slim-bookworm
 t0=$(date +%s)
 step() { echo "images: $1 ($(( $(date +%s) - t0 )) s)"; }
 has() { docker image inspect "$1" >/dev/null 2>&1; }
+# the legacy builder's deprecation notice on every build is noise here: it is the builder
+# this engine has (no buildx); anything else on stderr still shows
+build() {
+    docker build -q --network host "$@" 2>&1 >/dev/null \
+        | { grep -v -E '^(DEPRECATED: The legacy builder|  +BuildKit is currently disabled|  +environment-variable|$)' >&2 || true; }
+    return "${PIPESTATUS[0]}"
+}
 
 if ! has "$BASE"; then
     work=$(mktemp -d /var/tmp/empire-rootfs.XXXXXX)
@@ -52,8 +59,7 @@ fi
 ctx=$(mktemp -d)
 trap 'rm -rf "$ctx"' EXIT
 cp /etc/ssl/certs/ca-certificates.crt "$ctx/ca-bundle.crt"
-docker build -q --network host --build-arg BASE_IMAGE="$BASE" \
-    -f deploy/images/build-base.Dockerfile -t "$BUILD" "$ctx" >/dev/null
+build --build-arg BASE_IMAGE="$BASE" -f deploy/images/build-base.Dockerfile -t "$BUILD" "$ctx"
 step "build base $BUILD"
 
 # the service image's context: exactly what deploy/docker/Dockerfile.dockerignore lets through
@@ -63,16 +69,14 @@ git ls-files -z --cached --others --exclude-standard -- pyproject.toml uv.lock R
         packaging/namespace.py deploy/docker/healthcheck.py deploy/docker/Dockerfile \
     | grep -z -v -E '(__pycache__|\.pyc$)' \
     | tar --null -T - -c \
-    | docker build -q --network host -f deploy/docker/Dockerfile \
+    | build -f deploy/docker/Dockerfile \
         --build-arg PYTHON_IMAGE="$BASE" --build-arg BUILD_IMAGE="$BUILD" \
-        -t "${EMPIRE_IMAGE:-empire-hall:latest}" - >/dev/null
+        -t "${EMPIRE_IMAGE:-empire-hall:latest}" -
 step "service image ${EMPIRE_IMAGE:-empire-hall:latest}"
 
-docker build -q --network host --build-arg BASE_IMAGE="$BASE" \
-    -f deploy/images/valkey.Dockerfile -t empire-valkey:8.0 deploy/images >/dev/null
+build --build-arg BASE_IMAGE="$BASE" -f deploy/images/valkey.Dockerfile -t empire-valkey:8.0 deploy/images
 step "valkey image empire-valkey:8.0"
-docker build -q --network host --build-arg BASE_IMAGE="$BASE" \
-    -f deploy/images/proxy.Dockerfile -t empire-proxy:1.22 deploy/images >/dev/null
+build --build-arg BASE_IMAGE="$BASE" -f deploy/images/proxy.Dockerfile -t empire-proxy:1.22 deploy/images
 step "proxy image empire-proxy:1.22"
 
 # the images these builds replaced (untagged), on this engine only
