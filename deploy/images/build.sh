@@ -62,11 +62,12 @@ cp /etc/ssl/certs/ca-certificates.crt "$ctx/ca-bundle.crt"
 build --build-arg BASE_IMAGE="$BASE" -f deploy/images/build-base.Dockerfile -t "$BUILD" "$ctx"
 step "build base $BUILD"
 
-# the service image's context: exactly what deploy/docker/Dockerfile.dockerignore lets through
-# (the legacy builder reads only a .dockerignore at the context's root), as a tar on stdin
-git ls-files -z --cached --others --exclude-standard -- pyproject.toml uv.lock README.md \
-        shared services clients/__init__.py clients/sdk packaging/hatch_namespace.py \
-        packaging/namespace.py deploy/docker/healthcheck.py deploy/docker/Dockerfile \
+# the service image's context: exactly the paths deploy/docker/Dockerfile.dockerignore lets
+# through (its "!" lines, read here so the two cannot differ; the legacy builder reads only a
+# .dockerignore at the context's root), as a tar on stdin
+paths=$(sed -n 's#^!\(.*\)$#\1#p' deploy/docker/Dockerfile.dockerignore | sed 's#/\*\*$##')
+# shellcheck disable=SC2086
+git ls-files -z --cached --others --exclude-standard -- $paths deploy/docker/Dockerfile \
     | grep -z -v -E '(__pycache__|\.pyc$)' \
     | tar --null -T - -c \
     | build -f deploy/docker/Dockerfile \
