@@ -24,6 +24,7 @@ TIERS = frozenset(
         "package",
         "siege",
         "faults",
+        "containers",
     }
 )
 

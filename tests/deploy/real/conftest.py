@@ -12,11 +12,6 @@ import pytest
 from tests.deploy.real.compose import ComposeStack, Engine
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers", "containers: the compose stack on a real Docker engine (make deploy-test)")
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Deselected unless the run asks for them: a Docker engine is started only on purpose."""
     if "containers" in (config.option.markexpr or ""):
