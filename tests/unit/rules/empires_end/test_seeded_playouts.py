@@ -15,8 +15,7 @@ import json
 
 import pytest
 
-from shared.rules import registry
-from shared.rules._kit.playout import play
+from tests.support.seeded import seeded_records
 
 pytestmark = pytest.mark.unit
 
@@ -30,16 +29,8 @@ DIGESTS = {  # seats -> (sha256 of the games' JSON, their moves)
 
 @pytest.mark.parametrize("seats", sorted(DIGESTS))
 def test_seeded_random_games_are_the_recorded_ones(seats: int) -> None:
-    game = registry.get("empires-end")
-    games = []
-    moves = 0
-    for seed in SEEDS:
-        p = play(game, seats, {}, seed=seed)
-        assert p.finished
-        moves += p.steps
-        games.append({"moves": [m.model_dump(mode="json") for m in p.moves],
-                      "events": [e.model_dump(mode="json") for e in p.events],
-                      "state": game.encode(p.state),
-                      "outcome": game.score(p.state).model_dump(mode="json")})
+    records = list(seeded_records("empires-end", seats, {}, SEEDS))
+    games = [r for r, _ in records]
+    moves = sum(n for _, n in records)
     text = json.dumps(games, separators=(",", ":"))  # key order too: encode's is kept
     assert (hashlib.sha256(text.encode()).hexdigest(), moves) == DIGESTS[seats]
