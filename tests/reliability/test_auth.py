@@ -48,7 +48,7 @@ async def _ws_first(url: str, token: str) -> tuple[dict[str, Any], int | None]:
 
 async def test_forged_expired_and_other_seat_tokens_are_refused(hall: Supervisor) -> None:
     url = hall.url
-    secret = hall.secret or ""
+    signing_key = hall.token_private_key or ""  # the test holds it to make an expired token
     now = int(time.time() * 1000)
     owner, stranger = Client(url), Client(url)
     try:
@@ -60,7 +60,8 @@ async def test_forged_expired_and_other_seat_tokens_are_refused(hall: Supervisor
         other = {**payload, "pid": stranger.player_id}
         cases = {
             # signed with another key
-            "forged": tokens.issue("not-the-secret", owner.player_id or "", "owner", now + 10**7),
+            "forged": tokens.issue(tokens.new_private_key(), owner.player_id or "", "owner",
+                                   now + 10**7, owner.session_id or ""),
             # someone else's id under the owner's signature
             "tampered": _b64(json.dumps(other, separators=(",", ":"), sort_keys=True).encode())
             + "."
@@ -83,7 +84,8 @@ async def test_forged_expired_and_other_seat_tokens_are_refused(hall: Supervisor
             + "."
             + _b64(hashlib.sha256(base64.urlsafe_b64decode(payload_b64 + "==")).digest()),
         }
-        expired = tokens.issue(secret, owner.player_id or "", "owner", now - 1)
+        expired = tokens.issue(signing_key, owner.player_id or "", "owner", now - 1,
+                               owner.session_id or "")
         outcome: dict[str, str] = {}
         async with httpx.AsyncClient(base_url=url) as http:
             for name, tok in [*cases.items(), ("expired", expired)]:
