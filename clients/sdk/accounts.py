@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 
 from clients.sdk.errors import ApiError
+from shared.runtime.session_keys import SessionKey
 
 IDEMPOTENT_TRIES = 3  # a request safe to repeat, sent again after a dead connection
 
@@ -27,6 +28,8 @@ class AccountsApi:
     session_id: str | None
     player_id: str | None
     name: str | None
+    session_key: SessionKey
+    _key_registered: str
     _refreshing: asyncio.Lock | None
 
     # -- HTTP ----------------------------------------------------------------------------
@@ -75,6 +78,10 @@ class AccountsApi:
     # -- accounts and sessions (docs/protocol.md "Accounts and sessions") ---------------
 
     def _session(self, data: dict[str, Any]) -> dict[str, Any]:
+        if data.get("session_id") != self.session_id:
+            # a new session gets a new key: the lobby binds a session's first key to it
+            self.session_key = SessionKey()
+            self._key_registered = ""
         self.token, self.player_id, self.name = data["token"], data["player_id"], data["name"]
         self.refresh_token = data.get("refresh_token")
         self.access_expires_ms = int(data.get("access_expires_ms") or 0)

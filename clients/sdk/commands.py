@@ -111,6 +111,16 @@ class Commands(Connection):
                                   idempotent=True)
         self._key_registered = str(answer["player_id"])
 
+    async def rotate_session_key(self) -> None:
+        """Hand the session on to a fresh key: the current key signs the new one over (the
+        lobby takes a later key for a session only so), and stops verifying."""
+        await self.register_session_key()
+        new = SessionKey()
+        proof = self.session_key.sign_rekey(self.session_id or "", new.public)
+        await self._call("POST", "/api/session-keys", {"key": new.public, "proof": proof},
+                         idempotent=True)
+        self.session_key = new
+
     async def _seat_of(self, game_id: str) -> int | None:
         game = self.games.get(game_id)
         if game is not None and game.seat is not None:

@@ -255,22 +255,39 @@ export async function signInPasskey() {
   return raw("POST", "/api/session/passkey/finish", { challenge_id: begin.challenge_id, credential: credentialJSON(cred) }, false);
 }
 
-// This page's session key (Ed25519, kept in memory only): every act and commit it sends is
-// signed with it, once the lobby registered it for the player (docs/protocol.md "Signed
-// commands"). A new page (or tab) makes a new key.
-export const sessionKey = new SessionKey();
-let keyFor = null; // the player the key is registered for
+// The session's key (Ed25519): every act and commit is signed with it, once the lobby bound it
+// to this session (docs/protocol.md "Signed commands"). The lobby binds a session's first key
+// and takes another only signed over by that one, so the key is kept with the session
+// (localStorage, beside its refresh token): this page's other tabs and a reload sign with the
+// same key. A new session (a sign-in) makes a new key.
+let held = null; // {sid, key, registered}: the key of the stored session
 let registering = null;
 
-/** The session key, registered for the signed-in player first (once per player). */
+function keyOfSession() {
+  const me = session.me;
+  const sid = (me && me.session_id) || null;
+  if (held && held.sid === sid) return held;
+  let key;
+  if (me && me.signing_key) {
+    key = new SessionKey(me.signing_key);
+  } else {
+    key = new SessionKey();
+    if (me) session.save({ ...me, signing_key: key.secretHex });
+  }
+  held = { sid, key, registered: false };
+  return held;
+}
+
+/** The session key, bound to the signed-in session first (once per session). */
 export async function signingKey() {
-  if (keyFor === null || keyFor !== (session.me && session.me.player_id)) {
-    registering = registering || api("POST", "/api/session-keys", { key: sessionKey.public })
-      .then((d) => { keyFor = d.player_id; })
+  const mine = keyOfSession();
+  if (!mine.registered) {
+    registering = registering || api("POST", "/api/session-keys", { key: mine.key.public })
+      .then(() => { mine.registered = true; })
       .finally(() => { registering = null; });
     await registering;
   }
-  return sessionKey;
+  return mine.key;
 }
 
 /** Sign in to an account with its name and password. */
