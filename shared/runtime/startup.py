@@ -29,6 +29,13 @@ def token_key_problems(settings: Settings, signs: bool) -> list[str]:
     """What is wrong with the token keys of a service that signs (the lobby) or only checks
     (the gateway) player tokens. Development (EMPIRE_DEV=1) accepts the development key."""
     out = []
+    for name, value in (("EMPIRE_TOKEN_PRIVATE_KEY", settings.token_private_key),
+                        ("EMPIRE_TOKEN_PUBLIC_KEYS", settings.token_public_keys)):
+        if any(p in value.lower() for p in PLACEHOLDERS):
+            out.append(f"{name} is a placeholder (generate a pair: sh deploy/env/"
+                       "token-keys.sh or python -m shared.runtime.tokens)")
+    if out:
+        return out
     dev_public = tokens.public_key(DEV_TOKEN_PRIVATE_KEY)
     try:
         listed = tokens.parse_public_keys(settings.token_public_keys)
@@ -41,8 +48,8 @@ def token_key_problems(settings: Settings, signs: bool) -> list[str]:
                    "only the lobby holds it (give this one EMPIRE_TOKEN_PUBLIC_KEYS)")
     if settings.dev:
         return out
-    hint = " (generate a pair: python -m shared.runtime.tokens; EMPIRE_DEV=1 uses a " \
-           "development key)"
+    hint = " (generate a pair: sh deploy/env/token-keys.sh or python -m " \
+           "shared.runtime.tokens; EMPIRE_DEV=1 uses a development key)"
     if signs and not own:
         out.append("EMPIRE_TOKEN_PRIVATE_KEY is not set" + hint)
     if not signs and not listed:

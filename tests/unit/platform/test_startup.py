@@ -38,7 +38,8 @@ def test_a_sound_configuration_passes() -> None:
     ({}, False, "EMPIRE_TOKEN_PUBLIC_KEYS is not set"),
     ({"token_private_key": DEV_TOKEN_PRIVATE_KEY}, True, "development key"),
     ({"token_public_keys": f"{GOOD_PUBLIC},{DEV_PUBLIC}"}, False, "development key"),
-    ({"token_public_keys": "change-me"}, False, "64 hex digits"),
+    ({"token_public_keys": "change-me"}, False, "placeholder"),
+    ({"token_public_keys": "ab" * 31}, False, "64 hex digits"),
     ({"token_private_key": "ab" * 31}, True, "64 hex digits"),
     # a verifier (the gateway) holding the private key could mint tokens: refused
     ({"token_private_key": GOOD, "token_public_keys": GOOD_PUBLIC}, False,
@@ -80,7 +81,7 @@ def test_an_unreadable_ca_bundle_is_refused(tmp_path: object) -> None:
 def test_a_service_process_exits_78_before_connecting(service: str) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("EMPIRE_", "REDIS_"))}
     env.update({"EMPIRE_REDIS_URL": "redis://127.0.0.1:1/0",
-                "EMPIRE_TOKEN_PUBLIC_KEYS": "change-me", "EMPIRE_ENV_FILE": "/nonexistent"})
+                "EMPIRE_TOKEN_PRIVATE_KEY": "change-me", "EMPIRE_ENV_FILE": "/nonexistent"})
     run = subprocess.run([sys.executable, "-m", f"services.{service}"], env=env,
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 78
