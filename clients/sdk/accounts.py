@@ -88,16 +88,20 @@ class AccountsApi:
         self.session_id = data.get("session_id")
         return dict(data)
 
+    async def _signed_in(self, data: dict[str, Any]) -> dict[str, Any]:
+        """A sign-in's answer taken (clients/sdk/commands.py also binds the session's key)."""
+        return self._session(data)
+
     async def sign_in(self, name: str) -> dict[str, Any]:
         """A new guest player, signed in (one click on the web page)."""
-        return self._session(await self._call("POST", "/api/players", {"name": name},
-                                              auth=False))
+        return await self._signed_in(await self._call("POST", "/api/players", {"name": name},
+                                                      auth=False))
 
     async def sign_in_password(self, name: str, password: str) -> dict[str, Any]:
         """Sign in to an account (from any device): the same player as before."""
-        return self._session(await self._call("POST", "/api/session/password",
-                                              {"name": name, "password": password},
-                                              auth=False))
+        return await self._signed_in(await self._call("POST", "/api/session/password",
+                                                      {"name": name, "password": password},
+                                                      auth=False))
 
     async def set_password(self, password: str, current: str | None = None) -> dict[str, Any]:
         """Make this guest an account (same player id: rating, history, games stay), or
@@ -122,7 +126,7 @@ class AccountsApi:
         begin = await self._call("POST", "/api/session/passkey/begin",
                                  {"name": name} if name else {}, auth=False)
         cred = authenticator(begin["options"])
-        return self._session(await self._call(
+        return await self._signed_in(await self._call(
             "POST", "/api/session/passkey/finish",
             {"challenge_id": begin["challenge_id"], "credential": cred}, auth=False))
 

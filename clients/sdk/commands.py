@@ -100,6 +100,15 @@ class Commands(Connection):
         await self.register_session_key()
         return {**msg, **sig}
 
+    async def _signed_in(self, data: dict[str, Any]) -> dict[str, Any]:
+        """A new session binds its key at once (the lobby takes a session's first key), so
+        nobody who sees its access token in transit can bind one first. A refusal here is
+        left to the first signed command, which registers again."""
+        out = await super()._signed_in(data)
+        with contextlib.suppress(ApiError):
+            await self.register_session_key()
+        return out
+
     async def register_session_key(self) -> None:
         """Register this client's session key for its player (once per player): the lobby
         checks the token and binds the key; acts and commits are then signed with it."""
