@@ -151,8 +151,9 @@ class Registered:
         self.found: dict[tuple[str, str], int] = {}  # (player, key) -> remembered until ms
 
     async def __call__(self, player_id: str, key: str, now_ms: int) -> bool:
-        exp = self.found.get((player_id, key))
+        exp = self.found.pop((player_id, key), None)
         if exp is not None and exp > now_ms:
+            self.found[(player_id, key)] = exp
             return True
         from shared.protocol import keys
 
@@ -161,7 +162,6 @@ class Registered:
         raw = await self.redis.hget(keys.lobby_session_keys(player_id), key)
         if raw is None or int(raw) <= now_ms:
             return False
-        self.found.pop((player_id, key), None)
         while len(self.found) >= self.cap:  # the oldest entries go first
             del self.found[next(iter(self.found))]
         self.found[(player_id, key)] = min(int(raw), now_ms + self.recheck_ms)
