@@ -16,6 +16,7 @@ from playwright.async_api import Browser, BrowserContext, CDPSession, Page
 from clients.sdk import Client
 from clients.sdk.bot_player import play_seat
 from services.supervisor import Supervisor
+from shared.runtime.session_keys import SessionKey
 from tests.browser.conftest import UI_TIMEOUT_MS, Tab
 
 pytestmark = pytest.mark.browser
@@ -53,9 +54,12 @@ async def test_passkey_on_a_fresh_browser_reaches_the_same_player(
         me: dict[str, Any] = await page.evaluate(
             "JSON.parse(localStorage.getItem('empire-hall'))")
         assert me["refresh_token"] and me["access_expires_ms"]
-        # a rating (one finished game, our seat played by the SDK's bot with our token) and a
-        # running game
+        # the page keeps its session's key with the session: the lobby bound it at sign-in
+        assert me["signing_key"]
+        # a rating (one finished game, our seat played by the SDK's bot with our session: its
+        # token and its key, the only key the session takes) and a running game
         async with Client(site, token=me["token"]) as c:
+            c.session_key = SessionKey.from_seed(me["signing_key"])
             t = await c.create_table("duel", seats=2, options={"rounds": 1})
             await c.add_bot(t["table_id"])
             done = await c.start(t["table_id"])
