@@ -106,8 +106,10 @@ class Supervisor:
         env.pop("REDIS_URL", None)
         for key in ("EMPIRE_TOKEN_PRIVATE_KEY", "EMPIRE_TOKEN_PUBLIC_KEYS"):
             env.pop(key, None)
-        if proc.service in TOKEN_SIGNERS:
-            env["EMPIRE_TOKEN_PRIVATE_KEY"] = self.token_private_key or ""
+        # empty, not absent, for everyone else: it also outweighs a compose .env (settings.py
+        # reads ./.env) in the directory make run starts in
+        signs = proc.service in TOKEN_SIGNERS
+        env["EMPIRE_TOKEN_PRIVATE_KEY"] = (self.token_private_key or "") if signs else ""
         if proc.service in TOKEN_KEY_HOLDERS:
             env["EMPIRE_TOKEN_PUBLIC_KEYS"] = ",".join(self.public_keys)
         # the private Valkey listens on loopback only: plaintext is allowed for it (and for a

@@ -102,7 +102,7 @@ def test_make_run_gives_the_private_key_to_the_lobby_only() -> None:
     try:
         for svc in SERVICES:
             env = sup.env(Proc(svc, 0))
-            assert ("EMPIRE_TOKEN_PRIVATE_KEY" in env) == (svc == "lobby"), svc
+            assert bool(env["EMPIRE_TOKEN_PRIVATE_KEY"]) == (svc == "lobby"), svc
             assert ("EMPIRE_TOKEN_PUBLIC_KEYS" in env) == (svc in ("lobby", "gateway")), svc
             assert "EMPIRE_SECRET" not in env, svc
             if svc == "lobby":
@@ -112,3 +112,24 @@ def test_make_run_gives_the_private_key_to_the_lobby_only() -> None:
                 assert GOOD not in " ".join(env.values())
     finally:
         del os.environ["EMPIRE_TOKEN_PRIVATE_KEY"]
+
+
+def test_a_compose_env_file_gives_make_runs_gateway_no_private_key(
+        tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``make run`` in a checkout that also holds compose's ./.env (make-env.sh): the settings
+    read ./.env, but the gateway's explicit empty key outweighs the file's."""
+    from pathlib import Path
+
+    from services.supervisor import Proc, Supervisor
+
+    leaked = tokens.new_private_key()
+    Path(str(tmp_path), ".env").write_text(f"EMPIRE_TOKEN_PRIVATE_KEY={leaked}\n")
+    monkeypatch.chdir(str(tmp_path))
+    monkeypatch.delenv("EMPIRE_ENV_FILE", raising=False)
+    sup = Supervisor(redis_url="redis://127.0.0.1:6379/0", token_private_key=GOOD)
+    for svc, want in (("gateway", ""), ("escrow", ""), ("lobby", GOOD)):
+        env = {k: v for k, v in sup.env(Proc(svc, 0)).items() if k.startswith("EMPIRE_")}
+        for k, v in env.items():
+            monkeypatch.setenv(k, v)
+        assert Settings().token_private_key == want, svc
+        assert Settings(_env_file=None).token_private_key == want, svc
