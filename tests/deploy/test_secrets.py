@@ -8,7 +8,6 @@ wires it), a gateway that holds public keys only."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
