@@ -267,27 +267,37 @@ function keyOfSession() {
   const me = session.me;
   const sid = (me && me.session_id) || null;
   if (held && held.sid === sid) return held;
-  let key;
-  if (me && me.signing_key) {
-    key = new SessionKey(me.signing_key);
-  } else {
-    key = new SessionKey();
-    if (me) session.save({ ...me, signing_key: key.secretHex });
+  // the stored session is what the tabs share: a key another tab made for it is this one's
+  const stored = JSON.parse(localStorage.getItem(STORE) || "null");
+  const secret = (stored && stored.session_id === sid && stored.signing_key) || (me && me.signing_key);
+  const key = secret ? new SessionKey(secret) : new SessionKey();
+  if (!secret && stored && stored.session_id === sid) {
+    // only the key is added to what is stored (this tab's copy may hold a spent refresh token)
+    localStorage.setItem(STORE, JSON.stringify({ ...stored, signing_key: key.secretHex }));
   }
+  if (me) session.me = { ...me, signing_key: key.secretHex };
   held = { sid, key, registered: false };
   return held;
 }
 
-/** The session key, bound to the signed-in session first (once per session). */
+/** The session key, bound to the signed-in session first (once per session). The tabs of a
+ * session make and register its key one at a time (Web Locks), so they all take one key. */
 export async function signingKey() {
-  const mine = keyOfSession();
-  if (!mine.registered) {
-    registering = registering || api("POST", "/api/session-keys", { key: mine.key.public })
-      .then(() => { mine.registered = true; })
+  const run = async () => {
+    const mine = keyOfSession();
+    if (!mine.registered) {
+      await api("POST", "/api/session-keys", { key: mine.key.public });
+      mine.registered = true;
+    }
+    return mine;
+  };
+  const sid = (session.me && session.me.session_id) || null;
+  if (!held || held.sid !== sid || !held.registered) {
+    registering = registering || (navigator.locks ? navigator.locks.request("empire-hall-key", run) : run())
       .finally(() => { registering = null; });
     await registering;
   }
-  return mine.key;
+  return held.key;
 }
 
 /** Sign in to an account with its name and password. */

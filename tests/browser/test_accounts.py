@@ -80,6 +80,9 @@ async def test_passkey_on_a_fresh_browser_reaches_the_same_player(
         await page.click("#add-passkey")
         await page.wait_for_function(
             "document.querySelector('#account-status').textContent.includes('is an account')")
+        kept: dict[str, Any] = await page.evaluate(
+            "JSON.parse(localStorage.getItem('empire-hall'))")
+        assert kept["signing_key"] == me["signing_key"]  # a new page, the session's one key
         creds = (await cdp.send("WebAuthn.getCredentials",
                                 {"authenticatorId": auth_id}))["credentials"]
         assert len(creds) == 1 and creds[0]["isResidentCredential"]
@@ -97,6 +100,7 @@ async def test_passkey_on_a_fresh_browser_reaches_the_same_player(
             "JSON.parse(localStorage.getItem('empire-hall'))")
         assert again["player_id"] == me["player_id"] and again["name"] == me["name"]
         assert again["session_id"] != me["session_id"]
+        assert again["signing_key"] != me["signing_key"]  # a new session, a new key
         assert me["name"] in await page2.inner_text("#who")
         await page2.select_option("#lb-game", "duel")
         row = page2.locator("#leaderboard tr.me")
