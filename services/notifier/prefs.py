@@ -12,6 +12,7 @@ secret, shown in that answer only.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 import structlog
@@ -33,8 +34,9 @@ def refused(code: str, message: str) -> dict[str, Any]:
 
 class Preferences:
     def __init__(self, settings: Settings, store: NotifyStorePort, mailer: Mailer,
-                 hooks: HookSender) -> None:
+                 hooks: HookSender, clock: Callable[[], int] = now_ms) -> None:
         self.settings = settings
+        self.clock = clock
         self.store = store
         self.mailer = mailer
         self.hooks = hooks
@@ -98,7 +100,7 @@ class Preferences:
                 if email != p.get("verified") and not (
                         email == p.get("email")
                         and await self.store.verify_record(p.get("verify_token", "")) is not None):
-                    day = core.day_of(now_ms())
+                    day = core.day_of(self.clock())
                     if await self.store.mails_today(player, day) >= \
                             self.settings.notify_daily_cap:
                         raise core.NotifyError("notify/capped",
@@ -113,7 +115,7 @@ class Preferences:
         await self.store.set_prefs(player, values, [d for d in drop if d not in values])
         if verify_to is not None:
             job = core.Job(player, "verify", player, values["verify_token"], "mail")
-            await self.store.arm({job.member(): now_ms()}, keep=True)
+            await self.store.arm({job.member(): self.clock()}, keep=True)
             log.info("verification_queued", player=player)
         return {**await self.view(player), **out, "verification_sent": verify_to is not None}
 

@@ -70,8 +70,9 @@ class Notifier:
     async def dispatch(self, body: dict[str, Any]) -> None:
         try:
             msg = TurnsChanged.model_validate(body)
-        except ValidationError as exc:
-            log.error("malformed_internal_message", error=str(exc)[:300])
+        except ValidationError as exc:  # where, never what: a value could be anything
+            log.error("malformed_internal_message",
+                      fields=[".".join(map(str, e["loc"])) for e in exc.errors()][:10])
             return
         await self.on_turns(msg)
 
