@@ -158,9 +158,9 @@ def check_email(raw: object) -> str:
         raise NotifyError("notify/bad_email", "an email address of at most 254 characters")
     local, at, domain = raw.rpartition("@")
     labels = domain.split(".")
-    if (not at or not _LOCAL.match(local) or "|" in local or ".." in local
+    if (not at or not _LOCAL.fullmatch(local) or "|" in local or ".." in local
             or local.startswith(".") or local.endswith(".") or len(labels) < 2
-            or not all(_LABEL.match(label) for label in labels)):
+            or not all(_LABEL.fullmatch(label) for label in labels)):
         raise NotifyError("notify/bad_email", "not one plain email address")
     return raw
 
