@@ -63,8 +63,8 @@ async def put_notifications(request: Request, gw: Gw, authorization: Auth = None
                           "fields": body})
 
 
-@router.get("/api/me/notifications/verify", status_code=303, responses=hm.REFUSALS,
-            response_class=RedirectResponse)
+# the two links a mail carries are for browsers (a redirect, a page), not in the API schema
+@router.get("/api/me/notifications/verify", include_in_schema=False)
 async def verify_email(gw: Gw, token: str = "") -> RedirectResponse:
     """The verification mail's link: confirms the address, then sends the browser to the
     page (no sign-in needed: the token is the proof)."""
@@ -79,7 +79,7 @@ UNSUBSCRIBE_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"
 <button type="submit">Unsubscribe</button></form></body></html>"""
 
 
-@router.get("/api/notifications/unsubscribe", response_class=HTMLResponse)
+@router.get("/api/notifications/unsubscribe", include_in_schema=False)
 async def unsubscribe_page(token: str = "") -> HTMLResponse:
     """The link in a mail's body: a page with one button (a GET changes nothing, so a mail
     scanner that follows links unsubscribes nobody; RFC 8058)."""
