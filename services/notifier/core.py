@@ -47,8 +47,8 @@ class NotifyError(Exception):
 @dataclass(frozen=True)
 class Job:
     """One message to send: ``key`` is the game (or, for a verification, the player) that
-    places it in a due-queue partition; ``since_ms`` the wait it belongs to (a verification:
-    its token)."""
+    places it in a due-queue partition; ``since`` the wait it belongs to (its ``since_ms``; a
+    verification: ``token_ref`` of its link's token)."""
 
     key: str
     kind: Kind
@@ -63,6 +63,12 @@ class Job:
         """What the sent-marker is named after: one message per (player, game, wait, kind,
         channel)."""
         return ":".join((self.key, self.since, self.kind, self.channel))
+
+
+def token_ref(token: str) -> str:
+    """What a verification job names its link's token by: a digest, so the due-queue (and a
+    log line naming a due member) never holds the token itself."""
+    return hashlib.sha256(token.encode()).hexdigest()[:24]
 
 
 def parse_member(member: str) -> Job | None:

@@ -114,7 +114,8 @@ class Preferences:
             values["verify_token"] = token
         await self.store.set_prefs(player, values, [d for d in drop if d not in values])
         if verify_to is not None:
-            job = core.Job(player, "verify", player, values["verify_token"], "mail")
+            job = core.Job(player, "verify", player, core.token_ref(values["verify_token"]),
+                           "mail")
             await self.store.arm({job.member(): self.clock()}, keep=True)
             log.info("verification_queued", player=player)
         return {**await self.view(player), **out, "verification_sent": verify_to is not None}

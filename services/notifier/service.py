@@ -16,7 +16,6 @@ clients and receivers use to drop the copy.
 from __future__ import annotations
 
 import hashlib
-import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -194,19 +193,18 @@ class Notifier:
                 f"{job.player}:{job.marker()}".encode()).hexdigest()[:32]})
 
     async def _verify_mail(self, job: core.Job) -> bool:
-        rec = await self.store.verify_record(job.since)
-        if rec is None or not self.mailer.enabled:
-            return True
+        """The verification mail of the player's pending link (prefs ``verify_token``); a job
+        whose link was replaced by a newer one, used or expired sends nothing."""
         prefs = await self.store.prefs(job.player)
-        if prefs.get("email") != rec["email"]:  # changed again meanwhile: that one's mail
+        token = prefs.get("verify_token", "")
+        if not token or core.token_ref(token) != job.since or not self.mailer.enabled:
+            return True
+        rec = await self.store.verify_record(token)
+        if rec is None or prefs.get("email") != rec["email"]:
             return True
         link = (f"{self.settings.gateway_url.rstrip('/')}/api/me/notifications/verify"
-                f"?token={job.since}")
+                f"?token={token}")
         msg = mail.build(self.mailer.sender, rec["email"], "Confirm your address for Empire "
                          "Hall", core.verify_text(link), self._message_id(job))
         return await self._deliver(job, lambda: self.mailer.send(msg),
                                    cap=self.settings.notify_daily_cap)
-
-    @staticmethod
-    def new_token() -> str:
-        return secrets.token_urlsafe(24)
