@@ -86,7 +86,7 @@ ErrorCode: TypeAlias = Literal[
     "notify/webhook_unresolvable",  # the webhook's host name does not resolve
     "notify/bad_token",  # a verification or unsubscribe link that is unknown, used or forged
     "notify/capped",  # this player's mails for today are used up (EMPIRE_NOTIFY_DAILY_CAP)
-    "notify/unavailable",  # the notifier did not answer; nothing was changed, retry
+    "notify/unavailable",  # the notifier did not answer in time: GET, then send it again
 ]
 
 ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]

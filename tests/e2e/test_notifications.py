@@ -6,6 +6,7 @@ unsubscribe, and the hostile inputs refused with typed errors."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
@@ -37,7 +38,8 @@ def smtp() -> Iterator[MailSink]:
 def notify_system(redis_url: str, smtp: MailSink) -> Iterator[Supervisor]:
     sup = start_system(with_db(redis_url, 9), "notify", env_extra={
         "EMPIRE_SMTP_URL": smtp.url, "EMPIRE_MAIL_FROM": "hall@example.org",
-        "EMPIRE_TURN_MAIL_DELAY_S": "0", "EMPIRE_NOTIFY_POLL_MS": "50"})
+        "EMPIRE_TURN_MAIL_DELAY_S": "0", "EMPIRE_NOTIFY_POLL_MS": "50",
+        "EMPIRE_NOTIFY_DAILY_CAP": "4"})
     yield sup
     sup.stop()
 
@@ -52,6 +54,10 @@ async def publish(sup: Supervisor, game_id: str, seq: int, player: str, since: i
         await Outbox(r).publish(msg.model_dump(mode="json"), stream=turns.TURNS)
     finally:
         await r.aclose()
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
 
 
 def turn_mails(smtp: MailSink, game_id: str) -> int:
@@ -84,23 +90,30 @@ async def test_settings_verification_turn_mail_restart_and_unsubscribe(
         await eventually(lambda: len(smtp.to(ADDR)) == 1, "the verification mail")
         link = next(w for w in smtp.to(ADDR)[0].text.split() if "/verify?" in w)
         assert link.startswith(sup.url)
-        # a turn before the address is confirmed: nothing goes to it
-        await publish(sup, "g-early", 1, me["player_id"], 1_000)
+        # a turn before the address is confirmed (and taken in by the notifier before it is):
+        # nothing goes to it
+        await publish(sup, "g-early", 1, me["player_id"], now_ms())
+        admin = aioredis.Redis.from_url(sup.redis_url or "")
+        try:
+            await eventually(lambda: admin.exists("notify:game:g-early"), "g-early taken in")
+        finally:
+            await admin.aclose()
         confirmed = await http.get(link.removeprefix(sup.url))
         assert confirmed.status_code == 303
         assert confirmed.headers["location"] == sup.url + "/?notice=email-verified#/account"
         view = (await http.get("/api/me/notifications", headers=auth)).json()
         assert view["email_verified"] is True and view["email"] == ADDR
 
-        await publish(sup, "g-one", 1, me["player_id"], 2_000)
+        one_since = now_ms()
+        await publish(sup, "g-one", 1, me["player_id"], one_since)
         await eventually(lambda: turn_mails(smtp, "g-one") == 1, "the turn mail")
         mail = next(m for m in smtp.to(ADDR) if "g-one" in str(m.msg["Subject"]))
         assert f"{sup.url}/#/game/g-one" in mail.text
         assert turn_mails(smtp, "g-early") == 0
 
         sup.kill("notifier")  # SIGKILL; the watchdog starts it again
-        await publish(sup, "g-one", 1, me["player_id"], 2_000)  # delivered again
-        await publish(sup, "g-two", 1, me["player_id"], 3_000)
+        await publish(sup, "g-one", 1, me["player_id"], one_since)  # delivered again
+        await publish(sup, "g-two", 1, me["player_id"], now_ms())
         await eventually(lambda: turn_mails(smtp, "g-two") == 1, "a turn mail after restart")
         assert turn_mails(smtp, "g-one") == 1
 
@@ -117,3 +130,19 @@ async def test_settings_verification_turn_mail_restart_and_unsubscribe(
         assert view["email_turns"] is False
         forged = await http.post(f"{path.path}?{path.query[:-2]}xx")
         assert forged.status_code == 400 and forged.json()["code"] == "notify/bad_token"
+
+        # hostile: junk links and bodies, and the daily cap (4: three mails so far)
+        for junk in ("", "x" * 201, "nope"):
+            answer = await http.get("/api/me/notifications/verify", params={"token": junk})
+            assert answer.status_code == 400 and answer.json()["code"] == "notify/bad_token"
+        unknown = await put(email_turns=True, admin=True)
+        assert unknown.status_code == 400 and unknown.json()["code"] == "notify/bad_request"
+        wrong = await put(email_turns="yes")
+        assert wrong.json()["code"] == "notify/bad_request"
+        fourth = await put(email="second@example.org")
+        assert fourth.status_code == 200, (fourth.json(), [m.msg["Subject"] for m in smtp.mails])
+        await eventually(lambda: len(smtp.to("second@example.org")) == 1, "the 4th mail")
+        capped = await put(email="third@example.org")
+        assert capped.status_code == 429 and capped.json()["code"] == "notify/capped"
+        view = (await http.get("/api/me/notifications", headers=auth)).json()
+        assert view["email"] == "second@example.org"

@@ -324,3 +324,20 @@ async def test_real_time_games_and_malformed_entries_send_nothing(
     await sys.poll()
     assert [m for m in smtp.to(ADDR) if "turn" in m.msg["Subject"]] == []
     assert "SECRET" not in repr(logs) and logs[0]["event"] == "malformed_internal_message"
+
+
+async def test_a_webhook_that_keeps_failing_is_dropped_after_its_tries(
+        r: Any, smtp: MailSink) -> None:
+    clock = Clock()
+    sink = HookSink(fail_first=100).start()
+    try:
+        sys = System(r, clock, smtp.url, notify_allow_private=True, notify_tries=3)
+        await sys.put(webhook_url=sink.url)
+        await sys.notifier.dispatch(turns("g-f", 1, T0))
+        for _ in range(6):
+            await sys.poll()
+            clock.now += 3_600_000
+        assert len(sink.calls) == 3  # EMPIRE_NOTIFY_TRIES, then no more
+        assert await r.get(marker_key("p-ann", f"g-f:{T0}:turn:hook")) == b"failed"
+    finally:
+        sink.stop()
