@@ -68,7 +68,8 @@ async def test_an_unverified_address_gets_only_its_verification_mail(
     out = await sys.put(email=ADDR, email_turns=True)
     assert out["verification_sent"] and out["mail_enabled"] and not out["email_verified"]
     token = (await sys.store.prefs("p-ann"))["verify_token"]
-    queued = [m for key in sys.store.timers.keys() for m in await r.zrange(key, 0, -1)]
+    due_keys = sys.store.timers.keys()
+    queued = [m for key in due_keys for m in await r.zrange(key, 0, -1)]
     assert len(queued) == 1 and token.encode() not in queued[0]  # the link's token: never
     await sys.notifier.dispatch(turns("g-1", 1, T0))
     await sys.poll()
