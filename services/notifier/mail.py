@@ -1,5 +1,6 @@
 """Mail over SMTP: ``EMPIRE_SMTP_URL`` (``smtp://user:password@host:port``, STARTTLS when the
-server offers it, or ``smtps://...``, TLS from the start) and ``EMPIRE_MAIL_FROM``. The stdlib
+server offers it, and a password is never sent without it; or ``smtps://...``, TLS from the
+start) and ``EMPIRE_MAIL_FROM``. The stdlib
 ``smtplib`` runs in a worker thread, one connection per mail (a turn mail is rare: minutes
 apart per player), so a slow mail server never holds the event loop.
 
@@ -84,9 +85,13 @@ class SmtpMailer:
             smtp = smtplib.SMTP(c.host, c.port, timeout=SMTP_TIMEOUT_S)
         with smtp:
             smtp.ehlo()
+            secure = c.tls
             if not c.tls and smtp.has_extn("starttls"):
                 smtp.starttls(context=context)
                 smtp.ehlo()
+                secure = True
+            if c.user and not secure:  # never a password over plaintext
+                raise smtplib.SMTPException("the mail server offers no TLS: not signing in")
             if c.user:
                 smtp.login(c.user, c.password)
             smtp.send_message(msg)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ssl
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -17,7 +18,9 @@ import orjson
 import pytest
 import redis.asyncio as aioredis
 import structlog
+import trustme
 
+from services.notifier import core
 from services.notifier.mail import SmtpMailer
 from services.notifier.store import marker_key
 from tests.support.notify_sinks import HookSink, MailSink
@@ -342,3 +345,32 @@ async def test_a_webhook_that_keeps_failing_is_dropped_after_its_tries(
         assert await r.get(marker_key("p-ann", f"g-f:{T0}:turn:hook")) == b"failed"
     finally:
         sink.stop()
+
+
+async def test_mail_over_starttls_with_a_password_and_never_a_password_in_the_clear(
+        r: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    ca = trustme.CA()
+    server_ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("127.0.0.1").configure_cert(server_ctx)
+    ca_file = tmp_path / "ca.pem"
+    ca.cert_pem.write_to_path(str(ca_file))
+    monkeypatch.setenv("SSL_CERT_FILE", str(ca_file))  # the mailer checks the server's cert
+    secure = MailSink(tls=server_ctx, login=("hall", "s3cret")).start()
+    plain = MailSink(login=("hall", "s3cret")).start()
+    try:
+        clock = Clock()
+        sys = System(r, clock, f"smtp://hall:s3cret@127.0.0.1:{secure.port}")
+        assert (await sys.put(email=ADDR))["verification_sent"]
+        await sys.poll()
+        assert len(secure.to(ADDR)) == 1
+        # a server without STARTTLS: the password is not sent, the mail waits for a retry
+        other = System(r, clock, f"smtp://hall:s3cret@127.0.0.1:{plain.port}")
+        await other.put("p-bob", email="bob@example.org")
+        await other.poll()
+        assert plain.mails == []
+        assert (await r.get(marker_key("p-bob", "p-bob:" + core.token_ref(
+            (await other.store.prefs("p-bob"))["verify_token"]) + ":verify:mail"))
+                ).startswith(b"sending:1:")
+    finally:
+        secure.stop()
+        plain.stop()

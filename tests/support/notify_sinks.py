@@ -5,6 +5,7 @@ call and can answer errors first."""
 from __future__ import annotations
 
 import email
+import ssl
 import threading
 from dataclasses import dataclass, field
 from email.message import EmailMessage
@@ -13,6 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult, LoginPassword
 
 from shared.runtime.valkey import free_port
 
@@ -46,14 +48,31 @@ class _Handler:
 
 @dataclass
 class MailSink:
+    """``tls``: STARTTLS with this server context, required before anything else; ``login``:
+    (user, password) the server accepts (AUTH over TLS only)."""
+
     port: int = 0
     mails: list[Mail] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     controller: Controller | None = None
+    tls: ssl.SSLContext | None = None
+    login: tuple[str, str] | None = None
+
+    def _auth(self, server: Any, session: Any, envelope: Any, mechanism: str,
+              auth_data: Any) -> AuthResult:
+        ok = (self.login is not None and isinstance(auth_data, LoginPassword)
+              and (auth_data.login.decode(), auth_data.password.decode()) == self.login)
+        return AuthResult(success=ok)
 
     def start(self) -> MailSink:
         self.port = free_port()
-        self.controller = Controller(_Handler(self), hostname="127.0.0.1", port=self.port)
+        extra: dict[str, Any] = {}
+        if self.tls is not None:
+            extra.update(tls_context=self.tls, require_starttls=True)
+        if self.login is not None:
+            extra.update(authenticator=self._auth, auth_required=True, auth_require_tls=True)
+        self.controller = Controller(_Handler(self), hostname="127.0.0.1", port=self.port,
+                                     **extra)
         self.controller.start()
         return self
 
