@@ -33,6 +33,10 @@ WEBHOOK_URL_MAX = 2048
 RETRY_MAX_S = 6 * 3600.0
 
 
+# refusals a retry cannot change (a host that did not resolve may resolve later)
+FINAL = frozenset({"notify/bad_webhook", "notify/webhook_private"})
+
+
 class NotifyError(Exception):
     """A refusal with its code (shared/protocol/errors.py ``notify/*``)."""
 

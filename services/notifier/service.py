@@ -148,11 +148,12 @@ class Notifier:
             return False
         try:
             await send()
-        except core.NotifyError as exc:  # a webhook URL the policy refuses now: no retry
-            await self.store.settle(job.player, marker, "failed")
-            log.warning("notify_refused", code=exc.code, **fields)
-            return True
         except Exception as exc:
+            if isinstance(exc, core.NotifyError) and exc.code in core.FINAL:
+                # a webhook URL the policy refuses now: no retry
+                await self.store.settle(job.player, marker, "failed")
+                log.warning("notify_refused", code=exc.code, **fields)
+                return True
             if tries >= self.settings.notify_tries:
                 await self.store.settle(job.player, marker, "failed")
                 log.warning("notify_failed", tries=tries, error=type(exc).__name__, **fields)

@@ -374,3 +374,20 @@ async def test_mail_over_starttls_with_a_password_and_never_a_password_in_the_cl
     finally:
         secure.stop()
         plain.stop()
+
+
+async def test_the_address_policy_is_checked_again_at_every_call(
+        r: Any, smtp: MailSink, hooks: HookSink) -> None:
+    """A URL stored while its host was public (here: set in development) whose host is now
+    private is not called: the check runs on the address the call would connect to."""
+    clock = Clock()
+    dev = System(r, clock, smtp.url, notify_allow_private=True)
+    loopback = hooks.url.replace("http://", "https://")
+    assert (await dev.put(webhook_url=loopback))["ok"]
+    prod = System(r, clock, smtp.url)
+    await prod.notifier.dispatch(turns("g-p", 1, T0))
+    await prod.poll()
+    clock.now += 3_600_000
+    await prod.poll()
+    assert hooks.calls == []  # refused, not failed to connect (that would be retried)
+    assert await r.get(marker_key("p-ann", f"g-p:{T0}:turn:hook")) == b"failed"
