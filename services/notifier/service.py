@@ -125,7 +125,7 @@ class Notifier:
             return True
         turn = core.Turn(job.kind, job.key, title_of(game), wait.seat, prefs.get("name", ""),
                          wait.since_ms, wait.deadline_ms,
-                         core.game_link(self.settings.gateway_url, job.key))
+                         core.game_link(self.settings.page_address, job.key))
         if job.channel == "mail":
             return await self._deliver(job, lambda: self._turn_mail(job, turn, prefs),
                                        cap=self.settings.notify_daily_cap)
@@ -175,7 +175,7 @@ class Notifier:
 
     async def _turn_mail(self, job: core.Job, turn: core.Turn, prefs: dict[str, str]) -> None:
         key = await self.store.signing_key()
-        unsub = (f"{self.settings.gateway_url.rstrip('/')}/api/notifications/unsubscribe"
+        unsub = (f"{self.settings.page_address}/api/notifications/unsubscribe"
                  f"?token={core.unsubscribe_token(key, job.player)}")
         body = core.turn_text(turn) + f"\n\nNo more turn mails: {unsub}\n"
         msg = mail.build(self.mailer.sender, prefs["email"], core.turn_subject(turn), body,
@@ -203,7 +203,7 @@ class Notifier:
         rec = await self.store.verify_record(token)
         if rec is None or prefs.get("email") != rec["email"]:
             return True
-        link = (f"{self.settings.gateway_url.rstrip('/')}/api/me/notifications/verify"
+        link = (f"{self.settings.page_address}/api/me/notifications/verify"
                 f"?token={token}")
         msg = mail.build(self.mailer.sender, rec["email"], "Confirm your address for Empire "
                          "Hall", core.verify_text(link), self._message_id(job))

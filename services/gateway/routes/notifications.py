@@ -69,8 +69,7 @@ async def verify_email(gw: Gw, token: str = "") -> RedirectResponse:
     """The verification mail's link: confirms the address, then sends the browser to the
     page (no sign-in needed: the token is the proof)."""
     await ask(gw, {"op": "notify_verify", "token": _token(token)})
-    return RedirectResponse(f"{gw.settings.gateway_url.rstrip('/')}/?notice=email-verified"
-                            "#/account", status_code=303)
+    return RedirectResponse("/?notice=email-verified#/account", status_code=303)
 
 
 UNSUBSCRIBE_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
