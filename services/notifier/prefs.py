@@ -1,6 +1,7 @@
 """A player's notification settings, asked for by the gateway on ``notify:rpc``
 (docs/protocol.md "Notifications"): read them, change them, confirm an address from its
-verification link, and the one-click unsubscribe.
+verification link, the one-click unsubscribe, and forget them when the account is deleted
+(``notify_forget``, sent by the gateway once the lobby has deleted the player).
 
 Every change is checked whole before anything is written (a refusal changes nothing). Setting
 an address stores it unconfirmed and sends one verification mail (through the due-queue, so it
@@ -50,6 +51,10 @@ class Preferences:
             if op == "notify_put" and isinstance(player, str) and player:
                 return {"ok": True, **await self.put(player, str(body.get("name", "")),
                                                      body.get("fields"))}
+            if op == "notify_forget" and isinstance(player, str) and player:
+                await self.store.forget(player)
+                log.info("settings_forgotten", player=player)
+                return {"ok": True, "player_id": player}
             if op == "notify_verify":
                 return {"ok": True, "player_id": await self.verify(body.get("token"))}
             if op == "notify_unsubscribe":

@@ -130,6 +130,11 @@ class NotifyStore:
                 pipe.hdel(prefs_key(player), *drop)
             await pipe.execute()
 
+    async def forget(self, player: str) -> None:
+        """A deleted player's settings go (its address and webhook); its sent-markers and
+        day counts hold no personal data and expire on their own."""
+        await self.redis.delete(prefs_key(player))
+
     async def put_verify(self, token: str, player: str, email: str, ttl_s: int) -> None:
         await self.redis.set(verify_key(token), orjson.dumps({"player": player, "email": email}),
                              ex=ttl_s)

@@ -142,7 +142,7 @@ USERS: tuple[User, ...] = (
     # gateway's settings requests (notify:rpc); it holds its own keys only, no game's
     User("notifier",
          (*STREAM_SERVICE, "publish", "xdel", "evalsha", "script|load", "get", "set", "getdel",
-          "hgetall", "hset", "hdel", "incr", "decr", "expire", "multi", "exec", "zadd",
+          "del", "hgetall", "hset", "hdel", "incr", "decr", "expire", "multi", "exec", "zadd",
           "zrangebyscore", "zrem", "zscore"),
          (("RW", keys.PATTERNS["notify"]), ("RW", turns.TURNS), ("W", streams.DEAD_LETTERS)),
          channels=True),

@@ -141,6 +141,8 @@ class Export(Answer):
     sessions: list[SessionInfo]
     ratings: dict[str, JsonValue]
     history: list[str]
+    # the notifier's: address, turn mails, webhook URL (null if it did not answer)
+    notifications: dict[str, JsonValue] | None = None
 
 
 class Deleted(Answer):

@@ -146,3 +146,20 @@ async def test_settings_verification_turn_mail_restart_and_unsubscribe(
         assert capped.status_code == 429 and capped.json()["code"] == "notify/capped"
         view = (await http.get("/api/me/notifications", headers=auth)).json()
         assert view["email"] == "second@example.org"
+
+        # the account's data: the export names the address; deleting the player forgets it
+        export = (await http.get("/api/account/export", headers=auth)).json()
+        assert export["notifications"]["email"] == "second@example.org"
+        gone = await http.request("DELETE", "/api/account", json={"confirm": me["name"]},
+                                  headers=auth)
+        assert gone.status_code == 200
+        admin = aioredis.Redis.from_url(sup.redis_url or "")
+        try:
+            key = f"notify:{{{me['player_id']}}}:prefs"
+            await eventually(lambda: _gone(admin, key), "the settings forgotten")
+        finally:
+            await admin.aclose()
+
+
+async def _gone(admin: Any, key: str) -> bool:
+    return not await admin.exists(key)

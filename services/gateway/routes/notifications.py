@@ -33,6 +33,27 @@ async def ask(gw: Gateway, body: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+async def held(gw: Gateway, player_id: str) -> dict[str, Any] | None:
+    """What the notifier holds about a player (the account export): None if it did not
+    answer."""
+    try:
+        data = await ask(gw, {"op": "notify_get", "player_id": player_id})
+    except HttpError:
+        return None
+    return {k: data[k] for k in ("email", "email_verified", "email_turns", "webhook_url")}
+
+
+async def forget(gw: Gateway, player_id: str) -> None:
+    """Tell the notifier to forget a deleted player's settings. The request waits in its
+    stream until a notifier takes it, so a notifier that is down forgets them on its
+    return; the account's deletion does not wait for that."""
+    try:
+        await gw.lobby_rpc.request({"op": "notify_forget", "player_id": player_id},
+                                   timeout=2.0, stream=streams.NOTIFY_RPC)
+    except TimeoutError:
+        gw.logger.warning("notify_forget_pending", player_id=player_id)
+
+
 def _token(token: str) -> str:
     if not token or len(token) > TOKEN_MAX:
         raise HttpError(400, "notify/bad_token", "not a valid link")
