@@ -391,3 +391,16 @@ async def test_the_address_policy_is_checked_again_at_every_call(
     await prod.poll()
     assert hooks.calls == []  # refused, not failed to connect (that would be retried)
     assert await r.get(marker_key("p-ann", f"g-p:{T0}:turn:hook")) == b"failed"
+
+
+async def test_a_deleted_player_is_forgotten_and_mailed_no_more(r: Any, smtp: MailSink) -> None:
+    clock = Clock()
+    sys = System(r, clock, smtp.url)
+    await verified(sys, smtp)
+    await sys.notifier.dispatch(turns("g-del", 1, T0 + 1))  # armed while the address is set
+    out = await sys.prefs.handle({"op": "notify_forget", "player_id": "p-ann"})
+    assert out == {"ok": True, "player_id": "p-ann"}
+    assert await sys.store.prefs("p-ann") == {}
+    clock.now = T0 + 10
+    await sys.poll()
+    assert [m for m in smtp.to(ADDR) if "g-del" in str(m.msg["Subject"])] == []
