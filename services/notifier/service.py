@@ -27,6 +27,7 @@ from pydantic import ValidationError
 from services.notifier import core, mail
 from services.notifier.ports import HookSender, Mailer, NotifyStorePort
 from shared.protocol.turns import TurnsChanged
+from shared.runtime import metrics
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("notifier")
@@ -143,6 +144,7 @@ class Notifier:
             return True
         if tries == -1:
             log.warning("notify_capped", **fields)
+            metrics.NOTIFY.labels(job.kind, job.channel, "capped").inc()
             return True
         if tries == -2:
             return False
@@ -153,19 +155,23 @@ class Notifier:
                 # a webhook URL the policy refuses now: no retry
                 await self.store.settle(job.player, marker, "failed")
                 log.warning("notify_refused", code=exc.code, **fields)
+                metrics.NOTIFY.labels(job.kind, job.channel, "failed").inc()
                 return True
             if tries >= self.settings.notify_tries:
                 await self.store.settle(job.player, marker, "failed")
                 log.warning("notify_failed", tries=tries, error=type(exc).__name__, **fields)
+                metrics.NOTIFY.labels(job.kind, job.channel, "failed").inc()
                 return True
             retry = core.retry_after_s(tries, self.settings.notify_retry_s)
             await self.store.settle(job.player, marker, f"sending:{tries}:0")
             await self.store.arm({job.member(): now + int(retry * 1000)}, keep=False)
             log.info("notify_retry", tries=tries, retry_s=retry, error=type(exc).__name__,
                      **fields)
+            metrics.NOTIFY.labels(job.kind, job.channel, "retry").inc()
             return False
         await self.store.settle(job.player, marker, "sent")
         log.info("notify_sent", tries=tries, **fields)
+        metrics.NOTIFY.labels(job.kind, job.channel, "sent").inc()
         return True
 
     def _message_id(self, job: core.Job) -> str:

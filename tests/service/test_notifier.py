@@ -23,6 +23,7 @@ import trustme
 from services.notifier import core
 from services.notifier.mail import SmtpMailer
 from services.notifier.store import marker_key
+from shared.runtime import metrics
 from tests.support.notify_sinks import HookSink, MailSink
 from tests.support.notify_system import (
     ADDR,
@@ -62,6 +63,13 @@ def hooks() -> Iterator[HookSink]:
     sink = HookSink().start()
     yield sink
     sink.stop()
+
+
+def counted(channel: str, outcome: str) -> float:
+    """empire_notify_total for turn messages on ``channel`` with ``outcome``."""
+    value = metrics.REGISTRY.get_sample_value(
+        "empire_notify_total", {"kind": "turn", "channel": channel, "outcome": outcome})
+    return value or 0.0
 
 
 async def test_an_unverified_address_gets_only_its_verification_mail(
@@ -248,6 +256,7 @@ async def test_webhook_signed_retried_and_delivered_once(r: Any, smtp: MailSink)
     sink = HookSink(fail_first=2).start()
     try:
         sys = System(r, clock, smtp.url, notify_allow_private=True)
+        before = {o: counted("hook", o) for o in ("retry", "sent")}
         out = await sys.put(webhook_url=sink.url)
         secret = out["webhook_secret"]
         assert len(secret) >= 32 and out["webhook_url"] == sink.url
@@ -270,6 +279,8 @@ async def test_webhook_signed_retried_and_delivered_once(r: Any, smtp: MailSink)
         want = hmac.new(secret.encode(), ts.encode() + b"." + ok.body, hashlib.sha256)
         assert ok.headers["X-Empire-Signature"] == "sha256=" + want.hexdigest()
         assert len({c.headers["X-Empire-Delivery"] for c in sink.calls}) == 1
+        assert counted("hook", "retry") == before["retry"] + 2
+        assert counted("hook", "sent") == before["sent"] + 1
         clock.now += 3_600_000
         await sys.poll()
         assert len(sink.calls) == 3
