@@ -11,6 +11,7 @@ import * as play from "./play.js";
 import { loadBundle, openReplay, runVerify } from "./replay.js";
 import { openRules } from "./rules.js";
 import { optionsForm } from "./schemaform.js";
+import { notificationsPanel } from "./notifications.js";
 
 let catalog = [];
 let optionsBox = null;
@@ -121,7 +122,7 @@ $("passkey-signin").addEventListener("click", () => guarded(async () => signedIn
 // ---- account --------------------------------------------------------------------------------
 
 async function account() {
-  const [me, sess] = await Promise.all([api("GET", "/api/me"), api("GET", "/api/sessions")]);
+  const [me, sess, notify] = await Promise.all([api("GET", "/api/me"), api("GET", "/api/sessions"), notificationsPanel(flash, account)]);
   const pw = h("input#new-password", { type: "password", placeholder: "new password (8+ characters)", autocomplete: "new-password", maxlength: 256 });
   const cur = h("input#current-password", { type: "password", placeholder: "current password", autocomplete: "current-password", maxlength: 256 });
   const confirm = h("input#delete-confirm", { placeholder: `type ${me.name} to confirm` });
@@ -141,6 +142,7 @@ async function account() {
       flash("Passkey added.", false);
       await account();
     }) }, "Add a passkey"), h("span.muted", `${me.passkeys.length} passkey(s)`)),
+    notify,
     h("h3", "Sessions"),
     table(["Signed in", "Last used", "Client", ""], sess.sessions.map((x) => [when(x.created_ms), when(x.used_ms), x.agent || "—",
       x.current ? h("span.muted", "this one") : h("button", { type: "button", dataset: { session: x.session_id }, onclick: () => guarded(async () => {

@@ -141,6 +141,8 @@ class Export(Answer):
     sessions: list[SessionInfo]
     ratings: dict[str, JsonValue]
     history: list[str]
+    # the notifier's: address, turn mails, webhook URL (null if it did not answer)
+    notifications: dict[str, JsonValue] | None = None
 
 
 class Deleted(Answer):
@@ -270,6 +272,24 @@ class Leaderboard(Body):
 class History(Body):
     player_id: str
     games: list[str]
+
+
+class Notifications(Answer):
+    """A player's notification settings (``GET``/``PUT /api/me/notifications``)."""
+
+    email: str | None = None
+    email_verified: bool = False
+    email_turns: bool = True
+    webhook_url: str | None = None
+    mail_enabled: bool = Field(False, description="false: this server mails nothing")
+    turn_mail_delay_s: float = 300.0
+    verification_sent: bool | None = None
+    webhook_secret: str | None = Field(None, description="the webhook's signing secret, in "
+                                       "the answer that set the URL only")
+
+
+class Unsubscribed(Answer):
+    player_id: str
 
 
 REFUSALS: dict[int | str, dict[str, Any]] = {
