@@ -10,6 +10,18 @@ const SEAT_KEYS = new Set(["seat", "winner", "target", "attacker", "defender", "
   "caster", "opener", "to_act", "from", "to", "dealer", "bidder", "start_player", "first", "first_player",
   "by", "hand_winner", "overlord"]);
 
+/** A player's name as shown: a bot's in words ("Heuristic bot 2", named so by the lobby; a
+ * bot of an older table, "bot-heuristic-909f", reads "Heuristic bot"), "(bot)" added when the
+ * name does not say so itself. Only the shown text: ids stay as they are. */
+export function playerName(p) {
+  if (!p) return "";
+  const name = String(p.name ?? p.player_id ?? "");
+  if (!p.bot) return name;
+  const old = /^bot-([a-z]+)-[0-9a-f]+$/.exec(name);
+  if (old) return `${old[1].charAt(0).toUpperCase()}${old[1].slice(1)} bot`;
+  return /\bbot\b/i.test(name) ? name : `${name} (bot)`;
+}
+
 export function gameModule(name) {
   return GAMES[name] || { board: () => null };
 }
@@ -22,8 +34,8 @@ export function makeCtx(gameName, players, seat, extra = {}) {
     players,
     name: (s) => {
       const p = players[s];
-      if (!p) return s === null || s === undefined ? "—" : `seat ${s}`;
-      return p.name + (s === seat ? " (you)" : "");
+      if (!p) return s === null || s === undefined ? "—" : `seat ${s + 1}`;
+      return playerName(p) + (s === seat ? " (you)" : "");
     },
     ...extra,
   };

@@ -11,7 +11,7 @@ import { $, fill, h, kv, short, table, words } from "./dom.js";
 import { canonical, commitment, commitmentsRoot, newNonce } from "./fairness.js";
 import { timeLeft } from "./format.js";
 import { entropyPanel } from "./games/kit.js";
-import { eventText, gameModule, makeCtx } from "./labels.js";
+import { eventText, gameModule, makeCtx, playerName } from "./labels.js";
 import { sealOpening } from "./seal.mjs";
 import { sealedPanel } from "./sealed.js";
 import { seedByHand, seedToggle } from "./seedpref.js";
@@ -42,8 +42,8 @@ export async function openGame(gid, catalog) {
   } catch { S.components = null; }
   const title = (catalog.find((g) => g.name === meta.game) || {}).title || meta.game;
   fill($("play-title"), title);
-  fill($("play-sub"), `game ${gid} · `, S.seat === null ? "spectating" : `you are seat ${S.seat}`,
-    " · players: ", meta.players.map((p) => `${p.name}${p.bot ? " (bot)" : ""}`).join(", "),
+  fill($("play-sub"), `game ${gid} · `, S.seat === null ? "spectating" : `you are seat ${S.seat + 1}`,
+    " · players: ", meta.players.map(playerName).join(", "),
     " · ", h("a#rules-link", { href: `#/rules/${meta.game}` }, "rules"));
   for (const id of ["board", "controls", "sealed", "log", "fairness", "result", "status"]) fill($(id));
   $("result").classList.add("hidden");
@@ -541,10 +541,11 @@ function renderResult(r) {
   const ctx = makeCtx(r.game, r.players, S.seat);
   const results = r.outcome.results.slice().sort((a, b) => a.place - b.place || a.seat - b.seat);
   const figureKeys = [...new Set(results.flatMap((x) => Object.keys(x.figures)))];
+  // each cell names its column (data-label): on a phone a row shows as a small card
   const rows = results.map((x) => h("tr", { class: x.seat === S.seat ? "me" : "" },
-    h("td", String(x.place)), h("td", ctx.name(x.seat)),
-    figureKeys.map((k) => h("td", ctx.valueLabel(k, x.figures[k]))),
-    h("td.num", r.ratings && r.ratings[x.seat] ? r.ratings[x.seat].ordinal.toFixed(2) : "—")));
+    h("td", { dataset: { label: "Place" } }, String(x.place)), h("td", { dataset: { label: "Player" } }, ctx.name(x.seat)),
+    figureKeys.map((k) => h("td", { dataset: { label: words(k) } }, ctx.valueLabel(k, x.figures[k]))),
+    h("td.num", { dataset: { label: "Rating" } }, r.ratings && r.ratings[x.seat] ? r.ratings[x.seat].ordinal.toFixed(2) : "—")));
   const mine = results.find((x) => x.seat === S.seat);
   const file = S.seat === null ? null : receiptsFile(r.game_id, S.seat, S.receipts);
   fill($("result"), h("h2", mine ? (mine.place === 1 ? "You won!" : `You placed ${mine.place}`) : "Final result"),
@@ -555,5 +556,8 @@ function renderResult(r) {
         onclick: () => downloadJson(`receipts-${r.game_id}.json`, file) }, "Download my receipts") : null,
       h("a.button", { href: `#/leaderboard/${r.game}` }, "Leaderboard"), h("a.button", { href: "#/lobby" }, "Back to the lobby")));
   $("result").classList.remove("hidden");
+  // the game is over: show the result where the player is looking (on a phone the board and
+  // the side panel are far below it)
+  $("result").scrollIntoView({ block: "start" });
 }
 

@@ -8,7 +8,7 @@
 
 import { api, session } from "./api.js";
 import { $, fill, h, kv, section, short, table, words } from "./dom.js";
-import { eventText, makeCtx, moveText } from "./labels.js";
+import { eventText, makeCtx, moveText, playerName } from "./labels.js";
 import { verifyRecord } from "./verify.js";
 
 let doc = null;
@@ -52,7 +52,7 @@ function show(d) {
   const ended = d.record.find((e) => e.type === "game_ended");
   const seedC = d.record.find((e) => e.type === "seed_committed");
   const seed = d.record.find((e) => e.type === "seed_revealed");
-  const parts = [kv({ Game: gid, Players: d.players.map((p, i) => `${i}: ${p.name}${p.bot ? " (bot)" : ""}`).join(", "),
+  const parts = [kv({ Game: gid, Players: d.players.map((p, i) => `${i + 1}: ${playerName(p)}`).join(", "),
     Options: JSON.stringify(created.options || {}), "Rules version": created.rules_version,
     "Client entropy": created.client_entropy ? "yes" : "no", Status: d.ended ? "finished" : "in progress" }),
   d.ended && d.audit === undefined ? h("p", h("a#audit-link.button", { href: `/api/matches/${encodeURIComponent(gid)}/audit`, download: `audit-${gid}.json` }, "Download the audit bundle"))
@@ -83,7 +83,7 @@ function show(d) {
 function boardPanel(d, gid) {
   const out = h("div#replay-board.board");
   const pick = h("select#replay-seat", h("option", { value: "" }, "spectator"),
-    d.players.map((p, i) => h("option", { value: String(i) }, `seat ${i}: ${p.name}`)));
+    d.players.map((p, i) => h("option", { value: String(i) }, `seat ${i + 1}: ${playerName(p)}`)));
   let asked = 0;
   const show = async (step) => {
     const mine = ++asked;
@@ -95,7 +95,7 @@ function boardPanel(d, gid) {
       const ctx = makeCtx(d.game, d.players, seat, { view: r.view, act: () => {} });
       let board;
       try { board = ctx.game.board(r.view, ctx); } catch (exc) { board = h("p.bad", "This view could not be drawn: " + exc.message); }
-      fill(out, h("p.muted", `Board after ${r.step} of ${r.steps} moves, as ${seat === null ? "a spectator" : `seat ${seat} (${d.players[seat].name})`} saw it`), board);
+      fill(out, h("p.muted", `Board after ${r.step} of ${r.steps} moves, as ${seat === null ? "a spectator" : `seat ${seat + 1} (${playerName(d.players[seat])})`} saw it`), board);
     } catch (exc) {
       if (mine === asked) fill(out, h("p.muted", exc.code === "replay/not_ended" ? "Boards of past steps are shown once the game has ended." : String(exc.message || exc)));
     }
