@@ -105,11 +105,16 @@ function boardPanel(d, gid) {
 
 function timeline(d, ctx, gid) {
   const events = {};
-  for (const e of d.record) if (e.type === "event") (events[e.seq] = events[e.seq] || []).push(e);
+  // each public event with the live log's sentence (the record route's narration)
+  d.record.forEach((e, i) => {
+    if (e.type !== "event") return;
+    const text = (d.narration || [])[i];
+    (events[e.seq] = events[e.seq] || []).push({ type: e.event, data: e.data, ...(text ? { text } : {}) });
+  });
   const steps = (d.log || []).slice().sort((a, b) => a.seq - b.seq);
   if (!steps.length) return section("Moves", h("p.muted", "No move log yet."));
-  const rows = steps.map((s) => h("tr", { dataset: { seq: s.seq } }, h("td", String(s.seq)), h("td", s.by),
-    h("td", moveText(s, ctx), h("ul.evs", (events[s.seq] || []).map((e) => h("li", eventText({ type: e.event, data: e.data }, ctx)))))));
+  const rows = steps.map((s) => h("tr", { dataset: { seq: s.seq } }, h("td", String(s.seq)), h("td", words(s.by)),
+    h("td", moveText(s, ctx), h("ul.evs", (events[s.seq] || []).map((e) => h("li", eventText(e, ctx)))))));
   const range = h("input", { type: "range", min: 0, max: steps.length - 1, value: 0, "aria-label": "Step of the replay" });
   const label = h("span");
   const now = h("div.step");
@@ -120,7 +125,7 @@ function timeline(d, ctx, gid) {
     range.value = k;
     rows.forEach((r, j) => r.classList.toggle("now", j === k));
     label.textContent = ` step ${k + 1} of ${steps.length} (seq ${steps[k].seq}) `;
-    fill(now, h("b", moveText(steps[k], ctx)), h("ul", (events[steps[k].seq] || []).map((e) => h("li", eventText({ type: e.event, data: e.data }, ctx)))));
+    fill(now, h("b", moveText(steps[k], ctx)), h("ul", (events[steps[k].seq] || []).map((e) => h("li", eventText(e, ctx)))));
     rows[k].scrollIntoView({ block: "nearest" });
   };
   range.oninput = () => go(+range.value);

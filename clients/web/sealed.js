@@ -11,20 +11,11 @@
 // label says only what the choice itself holds, never a guess from a later state).
 
 import { canonical } from "./fairness.js";
-import { h, short, words } from "./dom.js";
+import { h, short } from "./dom.js";
+import { roundTitle } from "./labels.js";
 
 // rounds shown as lines; earlier ones go under one "earlier rounds" toggle
 const SHOWN_ROUNDS = 3;
-
-/** A round's title for people: the game's own (the Engine's "plan:3" is "Round 3"), else the
- * round id in words. */
-export function roundTitle(ctx, rid) {
-  if (rid === "entropy") return "Random seeds";
-  const own = ctx.game.roundTitle && ctx.game.roundTitle(rid);
-  if (own) return own;
-  const text = words(String(rid).replace(/:/g, " "));
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 /** The label of a revealed choice, made from the round's opening view; for this seat's own
  * slot in a round this page never saw open, the label made when the choice was committed
