@@ -58,7 +58,7 @@ function roundLine(S, ctx, rctx, r) {
     return [who, picks.every((p) => p.state === "revealed") ? " chose " : " ", join(picks.map((p) => p.node))];
   });
   return h("div.round", { dataset: { round: r.id } }, h("b", roundTitle(ctx, r.id)), ": ",
-    join(seats), "; ", status(r));
+    seats.map((x, i) => [i ? ", " : "", x]), "; ", status(r));
 }
 
 /** One slot in the round's line: the choice revealed, this seat's own sealed choice, or how far
