@@ -537,6 +537,8 @@ async function showResult() {
   }
 }
 
+const heading = (k) => { const t = words(k); return t.charAt(0).toUpperCase() + t.slice(1); };
+
 function renderResult(r) {
   const ctx = makeCtx(r.game, r.players, S.seat);
   const results = r.outcome.results.slice().sort((a, b) => a.place - b.place || a.seat - b.seat);
@@ -544,12 +546,12 @@ function renderResult(r) {
   // each cell names its column (data-label): on a phone a row shows as a small card
   const rows = results.map((x) => h("tr", { class: x.seat === S.seat ? "me" : "" },
     h("td", { dataset: { label: "Place" } }, String(x.place)), h("td", { dataset: { label: "Player" } }, ctx.name(x.seat)),
-    figureKeys.map((k) => h("td", { dataset: { label: words(k) } }, ctx.valueLabel(k, x.figures[k]))),
+    figureKeys.map((k) => h("td", { dataset: { label: heading(k) } }, ctx.valueLabel(k, x.figures[k]))),
     h("td.num", { dataset: { label: "Rating" } }, r.ratings && r.ratings[x.seat] ? r.ratings[x.seat].ordinal.toFixed(2) : "—")));
   const mine = results.find((x) => x.seat === S.seat);
   const file = S.seat === null ? null : receiptsFile(r.game_id, S.seat, S.receipts);
   fill($("result"), h("h2", mine ? (mine.place === 1 ? "You won!" : `You placed ${mine.place}`) : "Final result"),
-    table(["Place", "Player", ...figureKeys.map(words), "Rating"], rows, "result"),
+    table(["Place", "Player", ...figureKeys.map(heading), "Rating"], rows, "result"),
     h("p.muted", "Tie-breaks: " + r.outcome.tiebreak),
     h("div.row", h("a#replay-link.button", { href: `#/replay/${r.game_id}` }, "Replay & verify"),
       file && file.receipts.length ? h("button#receipts-btn", { type: "button", title: "Your commitments and openings, for the verifier: python -m empire_hall_sdk.shared.fairness.verify <url> <game> --receipts FILE (pip install empire-hall-sdk; in a checkout: python -m shared.fairness.verify)",

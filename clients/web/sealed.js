@@ -49,7 +49,8 @@ function roundLine(S, ctx, rctx, r) {
     if (!bySeat.has(s.seat)) bySeat.set(s.seat, []);
     bySeat.get(s.seat).push(s);
   }
-  const seats = [...bySeat.entries()].map(([seat, mine]) => {
+  // this seat first, then the others in the round's order
+  const seats = [...bySeat.entries()].sort(([a], [b]) => (b === S.seat) - (a === S.seat)).map(([seat, mine]) => {
     const you = seat === S.seat;
     const who = you ? "you" : ctx.name(seat);
     const picks = mine.map((s) => choiceText(S, rctx, r, s, entropy));
@@ -69,7 +70,7 @@ function choiceText(S, rctx, r, s, entropy) {
   const opening = (r.openings || []).find((o) => o.slot === s.key);
   const check = mine ? receiptMark(mine) : null;
   if (opening) {
-    if (entropy) return { state: "revealed", node: check, mark: !!check };
+    if (entropy) return { state: "revealed", mark: !!mine, node: mine ? h("span.choice.mine", { dataset: { key } }, check) : null };
     const label = revealedLabel(opening, { ...s, round_id: r.id }, rctx, mine);
     const text = opening.defaulted ? `the default (${label})` : label;
     return { state: "revealed", mark: !!check, node: h("span.choice" + (mine ? ".mine" : ""), { dataset: mine

@@ -124,6 +124,7 @@ async def test_engine_labels_hashes_seed_clock_bots_result_and_replay(
     assert not re.search(r"[0-9a-f]{16}", shown), shown
     assert await page.locator("#sealed details.hashes:not([open])").count() == 1
     assert await page.locator("#sealed details.hashes .receipt").count() >= len(mine)
+    await page.locator("#sealed").screenshot(path=str(SHOTS / f"sealed-empire-engine-{width}.png"))
 
     # the replay's move list in the log's sentences
     log = {re.sub(r"^#\d+ ", "", t) for t in await page.locator("#log li.ev").all_inner_texts()}
@@ -170,9 +171,10 @@ async def test_nyc_map_fits_with_no_overlapping_names(tabs: Any, width: int) -> 
     crossing = [(a["nb"], b["nb"]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
                 if a["l"] < b["r"] and b["l"] < a["r"] and a["t"] < b["b"] and b["t"] < a["b"]]
     assert crossing == [], crossing
-    fit = await page.evaluate("""() => { const m = document.querySelector('#board svg.nycmap')
-      .getBoundingClientRect(); const box = m.parentElement;
-      return { right: m.right, inner: innerWidth, scroll: box.scrollWidth - box.clientWidth }; }""")
+    fit = await page.evaluate("""() => { const svg = document.querySelector('#board svg.nycmap');
+      const box = svg.parentElement;
+      return { right: svg.getBoundingClientRect().right, inner: innerWidth,
+        scroll: box.scrollWidth - box.clientWidth }; }""")
     assert await page.evaluate(WIDE) <= 0
     if width < 600:  # the whole map on the screen, nothing to scroll inside its box either
         assert fit["right"] <= fit["inner"] and fit["scroll"] <= 0, fit
