@@ -54,9 +54,12 @@ function roundLine(S, ctx, rctx, r) {
     const you = seat === S.seat;
     const who = you ? "you" : ctx.name(seat);
     const picks = mine.map((s) => choiceText(S, rctx, r, s, entropy));
-    if (picks.some((p) => p.state === "open")) return [who, " ", join(picks.map((p) => p.node))];
-    if (entropy) return [who, you ? " added your seed" : " added a seed", picks.filter((p) => p.mark).map((p) => [" ", p.node])];
-    return [who, picks.every((p) => p.state === "revealed") ? " chose " : " ", join(picks.map((p) => p.node))];
+    const open = picks.filter((p) => p.state === "open");
+    if (entropy && !open.length) return [who, you ? " added your seed" : " added a seed", picks.filter((p) => p.mark).map((p) => [" ", p.node])];
+    if (picks.every((p) => p.state === "revealed")) return [who, " chose ", join(picks.map((p) => p.node))];
+    // still sealing: "Alice: sealed", "you: sealed Engine L … ✉ and not sealed yet"
+    const same = open.length === picks.length && picks.every((p) => p.node.textContent === picks[0].node.textContent);
+    return [who, ": ", same ? picks[0].node : join(picks.map((p) => p.node))];
   });
   return h("div.round", { dataset: { round: r.id } }, h("b", roundTitle(ctx, r.id)), ": ",
     seats.map((x, i) => [i ? ", " : "", x]), "; ", status(r));
@@ -78,9 +81,9 @@ function choiceText(S, rctx, r, s, entropy) {
   }
   if (mine) {
     return { state: "sealed", mark: true, node: h("span.choice.mine", { dataset: { key, committed: mine.label } },
-      entropy ? "" : `sealed ${mine.label} `, check) };
+      entropy ? "sealed " : `sealed ${mine.label} `, check) };
   }
-  const text = S.seen[key] ? "has sealed" : S.timedOut[key] ? "let the time pass" : "has not sealed yet";
+  const text = S.seen[key] ? "sealed" : S.timedOut[key] ? "let the time pass" : "not sealed yet";
   return { state: "open", mark: false, node: h("span.muted", text) };
 }
 
