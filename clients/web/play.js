@@ -512,10 +512,11 @@ function roundCtx(rid) {
 function renderFairness() {
   if (!S) return;
   const items = {
-    "Dealer's seed commitment": S.seed ? h("span.mono", { title: S.seed }, short(S.seed, 24)) : "—",
+    "The dealer's seed": S.seed ? "committed before the first draw" : "—",
     "Seed revealed": S.seedRevealed ? "yes (the game is over)" : "at the end of the game",
   };
-  fill($("fairness"), kv(items), S.seedRevealed
+  fill($("fairness"), kv(items), S.seed ? h("details.hashes", h("summary", "details: the seed's commitment"),
+    h("span.mono", { title: S.seed }, S.seed)) : null, S.seedRevealed
     ? h("a.button", { href: `#/replay/${S.id}` }, "Open the replay and verify every draw") : null,
   S.seat === null ? null : seedToggle());
 }

@@ -120,9 +120,11 @@ async def test_engine_labels_hashes_seed_clock_bots_result_and_replay(
     lines = await page.locator("#sealed > .round").all_inner_texts()
     assert any(re.match(r"^Round \d+: you chose .+ and .+, Heuristic bot chose .+ and .+;"
                         r" all commitments verified$", t) for t in lines), lines
-    shown = await page.evaluate("() => document.querySelector('#sealed').innerText")
-    assert not re.search(r"[0-9a-f]{16}", shown), shown
+    for panel in ("#sealed", "#fairness"):
+        shown = await page.evaluate("p => document.querySelector(p).innerText", panel)
+        assert not re.search(r"[0-9a-f]{16}", shown), (panel, shown)
     assert await page.locator("#sealed details.hashes:not([open])").count() == 1
+    assert await page.locator("#fairness details.hashes:not([open])").count() == 1
     assert await page.locator("#sealed details.hashes .receipt").count() >= len(mine)
     await page.locator("#sealed").screenshot(path=str(SHOTS / f"sealed-empire-engine-{width}.png"))
 
