@@ -200,3 +200,16 @@ async def test_disasters_are_numbered_as_the_log_numbers_them(tabs: Any) -> None
     }""")
     assert labels == ["Bid 1 axe on disaster 1", "Take disaster 1", "Free bid on disaster 1 with x",
                       "Replace disaster 1 with x"], labels
+
+
+async def test_the_clock_reads_in_minutes_hours_or_days(tabs: Any) -> None:
+    """The page's one duration format (clients/web/format.js), which the in-game clock uses:
+    "431998 s left" reads "4 days 23 h left"."""
+    ada = await tabs("ada")
+    shown = await ada.page.evaluate("""async () => {
+      const { duration, timeLeft } = await import('/static/format.js');
+      return [0, 42_900, 60_000, 7 * 60_000 + 59_000, 3_900_000, 86_400_000, 431_998_000, -5]
+        .map(duration).concat([timeLeft(1_000_000 + 431_998_000, 1_000_000)]);
+    }""")
+    assert shown == ["0 s", "42 s", "1 min", "7 min", "1 h 5 min", "1 day", "4 days 23 h", "0 s",
+                     "4 days 23 h left"], shown
