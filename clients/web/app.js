@@ -7,6 +7,7 @@
 import { addPasskey, api, ApiError, session, signInGuest, signInPasskey, signInPassword, Socket } from "./api.js";
 import { $, fill, h, table } from "./dom.js";
 import * as chat from "./chat.js";
+import { playerName } from "./labels.js";
 import * as play from "./play.js";
 import { loadBundle, openReplay, runVerify } from "./replay.js";
 import { openRules } from "./rules.js";
@@ -255,7 +256,7 @@ async function leaderboard() {
   if (!game) return;
   const lb = await api("GET", `/api/leaderboard/${encodeURIComponent(game)}`);
   const rows = lb.entries.map((e, i) => h("tr", { class: e.player_id === session.me.player_id ? "me" : "" },
-    h("td", String(i + 1)), h("td", (e.name || e.player_id) + (e.bot ? " (bot)" : "")), h("td.num", e.rating.toFixed(2)),
+    h("td", String(i + 1)), h("td", playerName(e)), h("td.num", e.rating.toFixed(2)),
     h("td.num", String(e.games ?? "—")), h("td.num", String(e.wins ?? "—"))));
   fill($("leaderboard"), rows.length ? table(["#", "Player", "Rating", "Games", "Wins"], rows) : h("p.muted", `No rated ${titleOf(game)} games yet.`));
 }
@@ -276,7 +277,7 @@ async function showTable(tid) {
     h("p", "Invite code: ", h("code#invite-code", t.invite), " — share it; anyone with it can join this table."),
     h("ol#seats-list", Array.from({ length: t.seats }, (_, i) => {
       const p = t.players[i];
-      return h("li", p ? `${p.name}${p.bot ? " (bot)" : ""}${p.player_id === t.host ? " — host" : ""}` : h("span.muted", "empty seat"));
+      return h("li", p ? `${playerName(p)}${p.player_id === t.host ? " — host" : ""}` : h("span.muted", "empty seat"));
     })),
     h("div.row",
       host ? [kind, h("button#add-bot", { type: "button", disabled: t.players.length >= t.seats, onclick: () => guarded(async () => {

@@ -224,6 +224,13 @@ class Record(Body):
     log: list[dict[str, Any]] | None = None
 
 
+class NarratedRecord(Record):
+    """The record route's answer: the record document with one sentence per ``event`` entry
+    of the record (shared/rules/narrate.py, the log's own wording), null for the others. The
+    sentences are not part of the record: verification reads ``record`` alone."""
+    narration: list[str | None] = []
+
+
 class Audit(Record):
     audit: int
     options: dict[str, JsonValue] = {}
