@@ -38,7 +38,7 @@ from typing import Any
 from shared.runtime import tokens
 from shared.runtime.valkey import EmbeddedValkey, free_port
 
-SERVICES = ("adjudicator", "escrow", "dealer", "scoring", "lobby", "bots", "gateway")
+SERVICES = ("adjudicator", "escrow", "dealer", "scoring", "lobby", "bots", "notifier", "gateway")
 TOKEN_KEY_HOLDERS = ("lobby", "gateway")  # check player tokens: the public keys
 TOKEN_SIGNERS = ("lobby",)  # sign them: the private key, nobody else
 STABLE_S = 10.0  # a process that ran this long before exiting is restarted at once
@@ -307,7 +307,11 @@ def from_args(argv: list[str] | None = None) -> Supervisor:
                       partitions=args.partitions,
                       token_private_key=os.environ.get("EMPIRE_TOKEN_PRIVATE_KEY"),
                       token_public_keys=os.environ.get("EMPIRE_TOKEN_PUBLIC_KEYS"),
-                      log_dir=Path(".run/logs"))
+                      log_dir=Path(".run/logs"),
+                      # development on this machine: webhooks to a local receiver (loopback,
+                      # plain http) are allowed; a deployment refuses them (services/notifier)
+                      env_extra={"EMPIRE_NOTIFY_ALLOW_PRIVATE": os.environ.get(
+                          "EMPIRE_NOTIFY_ALLOW_PRIVATE", "1")})
 
 
 def main() -> None:

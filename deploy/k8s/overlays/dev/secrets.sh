@@ -33,8 +33,10 @@ done
 printf -- '---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: empire-secrets\n  namespace: %s\n%s\ntype: Opaque\ndata:\n' "$ns" "$labels"
 # shellcheck disable=SC2046
 set -- $(sh "$here/../../../env/token-keys.sh")
-printf '  token-private-key: %s\n  token-public-keys: %s\n' "$(b64s "$1")" "$(b64s "$2")"
-for svc in adjudicator escrow dealer scoring lobby bots gateway; do
+printf '  token-private-key: %s
+  token-public-keys: %s
+' "$(b64s "$1")" "$(b64s "$2")"
+for svc in adjudicator escrow dealer scoring lobby bots notifier gateway; do
     [ -r "$work/pw-$svc" ] || { echo "secrets.sh: no ACL user $svc in $template" >&2; exit 1; }
     printf '  redis-url-%s: %s\n' "$svc" "$(b64s "rediss://$svc:$(cat "$work/pw-$svc")@empire-valkey:6379/0")"
 done
