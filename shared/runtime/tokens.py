@@ -16,6 +16,7 @@ A human player's access token always names its session (``sid``): it lives minut
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 from collections.abc import Iterable
@@ -61,6 +62,7 @@ def new_private_key() -> str:
     return Ed25519PrivateKey.generate().private_bytes_raw().hex()
 
 
+@functools.lru_cache(maxsize=8)  # the lobby signs with one key (two around a rotation)
 def _private(private_hex: str) -> Ed25519PrivateKey:
     try:
         return Ed25519PrivateKey.from_private_bytes(bytes.fromhex(private_hex.strip()))
