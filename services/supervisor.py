@@ -15,8 +15,9 @@ With REDIS_URL the given URL is used as is by every service: set up the users of
 deploy/valkey/users.acl.template on that server yourself (deploy/valkey/entrypoint.sh renders
 them) and run each service with its own EMPIRE_REDIS_URL.
 
-Secrets where they belong: only the lobby (which signs tokens) and the gateway (which checks
-them) get the token key; the other services never see it.
+Secrets where they belong: only the lobby (which signs player tokens) gets the token private
+key; the lobby and the gateway (which check them) get the public keys; the other services see
+neither. ``make run`` makes a fresh key pair each start unless EMPIRE_TOKEN_PRIVATE_KEY is set.
 """
 
 from __future__ import annotations
@@ -34,10 +35,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from shared.runtime import tokens
 from shared.runtime.valkey import EmbeddedValkey, free_port
 
 SERVICES = ("adjudicator", "escrow", "dealer", "scoring", "lobby", "bots", "notifier", "gateway")
-TOKEN_KEY_HOLDERS = ("lobby", "gateway")  # sign and check player tokens; nobody else
+TOKEN_KEY_HOLDERS = ("lobby", "gateway")  # check player tokens: the public keys
+TOKEN_SIGNERS = ("lobby",)  # sign them: the private key, nobody else
 STABLE_S = 10.0  # a process that ran this long before exiting is restarted at once
 BACKOFF_S = 0.5  # then 1, 2, 4 ... seconds after consecutive quick crashes
 BACKOFF_MAX_S = 30.0
@@ -70,8 +73,8 @@ class Supervisor:
     aof: bool | None = False
     data_dir: str | None = None  # the private Valkey's data (None: a temporary directory)
     partitions: int = 1
-    secret: str | None = None
-    secret_previous: str | None = None
+    token_private_key: str | None = None  # the lobby's signing key (None: a fresh one)
+    token_public_keys: str | None = None  # more public keys accepted (a rotation's other)
     log_dir: Path | None = None
     env_extra: dict[str, str] = field(default_factory=dict)
     valkey: EmbeddedValkey | None = None
@@ -86,6 +89,12 @@ class Supervisor:
     def url(self) -> str:
         return f"http://{self.host}:{self.port}"
 
+    @property
+    def public_keys(self) -> list[str]:
+        """What verifiers hold: the signing key's public half and any other listed."""
+        own = [tokens.public_key(self.token_private_key)] if self.token_private_key else []
+        return own + (self.token_public_keys or "").replace(",", " ").split()
+
     def env(self, proc: Proc) -> dict[str, str]:
         assert self.redis_url is not None
         env = {**os.environ, **self.env_extra,
@@ -95,12 +104,14 @@ class Supervisor:
                "EMPIRE_INSTANCE": f"{proc.service}-{proc.index}-{secrets.token_hex(3)}",
                "EMPIRE_PUBLIC_URL": self.url, "PYTHONUNBUFFERED": "1"}
         env.pop("REDIS_URL", None)
-        for key in ("EMPIRE_SECRET", "EMPIRE_SECRET_PREVIOUS"):
+        for key in ("EMPIRE_TOKEN_PRIVATE_KEY", "EMPIRE_TOKEN_PUBLIC_KEYS"):
             env.pop(key, None)
+        # empty, not absent, for everyone else: it also outweighs a compose .env (settings.py
+        # reads ./.env) in the directory make run starts in
+        signs = proc.service in TOKEN_SIGNERS
+        env["EMPIRE_TOKEN_PRIVATE_KEY"] = (self.token_private_key or "") if signs else ""
         if proc.service in TOKEN_KEY_HOLDERS:
-            env["EMPIRE_SECRET"] = self.secret or ""
-            if self.secret_previous:
-                env["EMPIRE_SECRET_PREVIOUS"] = self.secret_previous
+            env["EMPIRE_TOKEN_PUBLIC_KEYS"] = ",".join(self.public_keys)
         # the private Valkey listens on loopback only: plaintext is allowed for it (and for a
         # REDIS_URL given to make run / the tests); deployments use rediss:// (settings.py)
         env.setdefault("EMPIRE_REDIS_PLAINTEXT", "1")
@@ -133,7 +144,7 @@ class Supervisor:
             if self.valkey.shipped and not self.service_urls:  # (a caller may route them)
                 self.service_urls = {svc: self.valkey.url_for(svc) for svc in SERVICES}
         self._migrate()
-        self.secret = self.secret or secrets.token_hex(32)
+        self.token_private_key = self.token_private_key or tokens.new_private_key()
         for svc in SERVICES:
             for i in range(self.replicas.get(svc, 1)):
                 p = Proc(svc, i)
@@ -293,8 +304,9 @@ def from_args(argv: list[str] | None = None) -> Supervisor:
                       replicas=parse_replicas(args.replicas),
                       aof=False if args.no_aof else None,  # None: valkey.conf's, as shipped
                       data_dir=None if args.no_aof else args.data_dir,
-                      partitions=args.partitions, secret=os.environ.get("EMPIRE_SECRET"),
-                      secret_previous=os.environ.get("EMPIRE_SECRET_PREVIOUS"),
+                      partitions=args.partitions,
+                      token_private_key=os.environ.get("EMPIRE_TOKEN_PRIVATE_KEY"),
+                      token_public_keys=os.environ.get("EMPIRE_TOKEN_PUBLIC_KEYS"),
                       log_dir=Path(".run/logs"),
                       # development on this machine: webhooks to a local receiver (loopback,
                       # plain http) are allowed; a deployment refuses them (services/notifier)

@@ -56,6 +56,15 @@ export class Client extends HttpApi {
     this.keyFor = null; // the player the key is registered for
   }
 
+  session(d) {
+    if ((d.session_id ?? null) !== this.sessionId) {
+      // a new session gets a new key: the lobby binds a session's first key to it
+      this.sessionKey = new SessionKey();
+      this.keyFor = null;
+    }
+    return super.session(d);
+  }
+
   /** Register the session key for the token's player (once per player). */
   async registerSessionKey() {
     if (this.keyFor !== null && (this.playerId === null || this.keyFor === this.playerId)) return;

@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 
 from clients.sdk.errors import ApiError
+from shared.runtime.session_keys import SessionKey
 
 IDEMPOTENT_TRIES = 3  # a request safe to repeat, sent again after a dead connection
 
@@ -27,6 +28,8 @@ class AccountsApi:
     session_id: str | None
     player_id: str | None
     name: str | None
+    session_key: SessionKey
+    _key_registered: str
     _refreshing: asyncio.Lock | None
 
     # -- HTTP ----------------------------------------------------------------------------
@@ -75,22 +78,30 @@ class AccountsApi:
     # -- accounts and sessions (docs/protocol.md "Accounts and sessions") ---------------
 
     def _session(self, data: dict[str, Any]) -> dict[str, Any]:
+        if data.get("session_id") != self.session_id:
+            # a new session gets a new key: the lobby binds a session's first key to it
+            self.session_key = SessionKey()
+            self._key_registered = ""
         self.token, self.player_id, self.name = data["token"], data["player_id"], data["name"]
         self.refresh_token = data.get("refresh_token")
         self.access_expires_ms = int(data.get("access_expires_ms") or 0)
         self.session_id = data.get("session_id")
         return dict(data)
 
+    async def _signed_in(self, data: dict[str, Any]) -> dict[str, Any]:
+        """A sign-in's answer taken (clients/sdk/commands.py also binds the session's key)."""
+        return self._session(data)
+
     async def sign_in(self, name: str) -> dict[str, Any]:
         """A new guest player, signed in (one click on the web page)."""
-        return self._session(await self._call("POST", "/api/players", {"name": name},
-                                              auth=False))
+        return await self._signed_in(await self._call("POST", "/api/players", {"name": name},
+                                                      auth=False))
 
     async def sign_in_password(self, name: str, password: str) -> dict[str, Any]:
         """Sign in to an account (from any device): the same player as before."""
-        return self._session(await self._call("POST", "/api/session/password",
-                                              {"name": name, "password": password},
-                                              auth=False))
+        return await self._signed_in(await self._call("POST", "/api/session/password",
+                                                      {"name": name, "password": password},
+                                                      auth=False))
 
     async def set_password(self, password: str, current: str | None = None) -> dict[str, Any]:
         """Make this guest an account (same player id: rating, history, games stay), or
@@ -115,7 +126,7 @@ class AccountsApi:
         begin = await self._call("POST", "/api/session/passkey/begin",
                                  {"name": name} if name else {}, auth=False)
         cred = authenticator(begin["options"])
-        return self._session(await self._call(
+        return await self._signed_in(await self._call(
             "POST", "/api/session/passkey/finish",
             {"challenge_id": begin["challenge_id"], "credential": cred}, auth=False))
 

@@ -100,6 +100,15 @@ class Commands(Connection):
         await self.register_session_key()
         return {**msg, **sig}
 
+    async def _signed_in(self, data: dict[str, Any]) -> dict[str, Any]:
+        """A new session binds its key at once (the lobby takes a session's first key), so
+        nobody who sees its access token in transit can bind one first. A refusal here is
+        left to the first signed command, which registers again."""
+        out = await super()._signed_in(data)
+        with contextlib.suppress(ApiError):
+            await self.register_session_key()
+        return out
+
     async def register_session_key(self) -> None:
         """Register this client's session key for its player (once per player): the lobby
         checks the token and binds the key; acts and commits are then signed with it."""
@@ -110,6 +119,16 @@ class Commands(Connection):
         answer = await self._call("POST", "/api/session-keys", {"key": self.session_key.public},
                                   idempotent=True)
         self._key_registered = str(answer["player_id"])
+
+    async def rotate_session_key(self) -> None:
+        """Hand the session on to a fresh key: the current key signs the new one over (the
+        lobby takes a later key for a session only so), and stops verifying."""
+        await self.register_session_key()
+        new = SessionKey()
+        proof = self.session_key.sign_rekey(self.session_id or "", new.public)
+        await self._call("POST", "/api/session-keys", {"key": new.public, "proof": proof},
+                         idempotent=True)
+        self.session_key = new
 
     async def _seat_of(self, game_id: str) -> int | None:
         game = self.games.get(game_id)

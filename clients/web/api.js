@@ -255,22 +255,49 @@ export async function signInPasskey() {
   return raw("POST", "/api/session/passkey/finish", { challenge_id: begin.challenge_id, credential: credentialJSON(cred) }, false);
 }
 
-// This page's session key (Ed25519, kept in memory only): every act and commit it sends is
-// signed with it, once the lobby registered it for the player (docs/protocol.md "Signed
-// commands"). A new page (or tab) makes a new key.
-export const sessionKey = new SessionKey();
-let keyFor = null; // the player the key is registered for
+// The session's key (Ed25519): every act and commit is signed with it, once the lobby bound it
+// to this session (docs/protocol.md "Signed commands"). The lobby binds a session's first key
+// and takes another only signed over by that one, so the key is kept with the session
+// (localStorage, beside its refresh token): this page's other tabs and a reload sign with the
+// same key. A new session (a sign-in) makes a new key.
+let held = null; // {sid, key, registered}: the key of the stored session
 let registering = null;
 
-/** The session key, registered for the signed-in player first (once per player). */
+function keyOfSession() {
+  const me = session.me;
+  const sid = (me && me.session_id) || null;
+  if (held && held.sid === sid) return held;
+  // the stored session is what the tabs share: a key another tab made for it is this one's
+  const stored = JSON.parse(localStorage.getItem(STORE) || "null");
+  const secret = (stored && stored.session_id === sid && stored.signing_key) || (me && me.signing_key);
+  const key = secret ? new SessionKey(secret) : new SessionKey();
+  if (!secret && stored && stored.session_id === sid) {
+    // only the key is added to what is stored (this tab's copy may hold a spent refresh token)
+    localStorage.setItem(STORE, JSON.stringify({ ...stored, signing_key: key.secretHex }));
+  }
+  if (me) session.me = { ...me, signing_key: key.secretHex };
+  held = { sid, key, registered: false };
+  return held;
+}
+
+/** The session key, bound to the signed-in session first (once per session). The tabs of a
+ * session make and register its key one at a time (Web Locks), so they all take one key. */
 export async function signingKey() {
-  if (keyFor === null || keyFor !== (session.me && session.me.player_id)) {
-    registering = registering || api("POST", "/api/session-keys", { key: sessionKey.public })
-      .then((d) => { keyFor = d.player_id; })
+  const run = async () => {
+    const mine = keyOfSession();
+    if (!mine.registered) {
+      await api("POST", "/api/session-keys", { key: mine.key.public });
+      mine.registered = true;
+    }
+    return mine;
+  };
+  const sid = (session.me && session.me.session_id) || null;
+  if (!held || held.sid !== sid || !held.registered) {
+    registering = registering || (navigator.locks ? navigator.locks.request("empire-hall-key", run) : run())
       .finally(() => { registering = null; });
     await registering;
   }
-  return sessionKey;
+  return held.key;
 }
 
 /** Sign in to an account with its name and password. */

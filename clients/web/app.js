@@ -4,7 +4,7 @@
 // Signing in: a guest (one click), an account's password, or a passkey; the account screen
 // upgrades a guest, adds passkeys, lists and revokes sessions, exports and deletes.
 
-import { addPasskey, api, ApiError, session, signInGuest, signInPasskey, signInPassword, Socket } from "./api.js";
+import { addPasskey, api, ApiError, session, signingKey, signInGuest, signInPasskey, signInPassword, Socket } from "./api.js";
 import { $, fill, h, table } from "./dom.js";
 import * as chat from "./chat.js";
 import { playerName } from "./labels.js";
@@ -102,6 +102,7 @@ async function signOut() {
 
 async function signedIn(me) {
   session.save(me);
+  signingKey().catch(() => {}); // bind this session's key at once (docs/protocol.md "Signed commands")
   location.hash = "#/lobby";
   await route();
 }

@@ -1,6 +1,6 @@
 // Signed commands: every act and commit a seat sends is signed with its
-// session key (Ed25519, a fresh pair per page or Node client session, the public half
-// registered through the lobby: POST /api/session-keys). ONE file for the browser (served as
+// session key (Ed25519, a fresh pair per session, the public half bound to the session
+// through the lobby: POST /api/session-keys). ONE file for the browser (served as
 // /static/signing.mjs: play.js, api.js, the verifier) and for Node (clients/js/
 // empire-client.mjs), the twin of shared/fairness/signing.py:
 //   message = LP("empire-hall/cmd/v1") | LP(game) | LP(seat as decimal) | LP(cmd_id) | LP(kind)
@@ -25,8 +25,18 @@ export class SessionKey {
     this.public = hex(ed25519.getPublicKey(this.secret));
   }
 
+  /** The secret half as hex: only to keep it with its session (clients/web/api.js). */
+  get secretHex() {
+    return hex(this.secret);
+  }
+
   sign(msg) {
     return hex(ed25519.sign(msg, this.secret));
+  }
+
+  /** The ``proof`` that this (the session's current) key hands the session on to newKey. */
+  signRekey(sessionId, newKey) {
+    return this.sign(new TextEncoder().encode(`empire-hall/rekey/v1\n${sessionId}\n${newKey}`));
   }
 
   /** The act frame's {key, sig}. */

@@ -114,7 +114,7 @@ def app_for(settings: Settings, gw: Gateway) -> FastAPI:
     app.mount("/static", web.static_files(), name="static")
     # rate limits per IP / player / sign-up and the body bound (edge/http_guard.py)
     app.add_middleware(HttpGuard, limits=gw.limits, quotas=gw.quotas,
-                       secrets=lambda: settings.verify_secrets)
+                       token_keys=lambda: settings.token_verify_keys)
     app.add_middleware(HttpMetrics)  # by route template, refusals of the guard included
     app.add_middleware(SecurityHeaders)  # outermost: CSP and friends on every response
     add_handlers(app, gw.logger)

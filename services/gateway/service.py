@@ -104,7 +104,7 @@ class Gateway:
         session not revoked (auth/sessions.py)."""
         token = (authorization or "").removeprefix("Bearer ").strip()
         try:
-            who = tokens.verify(self.settings.verify_secrets, token, int(time.time() * 1000))
+            who = tokens.verify(self.settings.token_verify_keys, token, int(time.time() * 1000))
             await self.revocations.check(who)
         except tokens.TokenError as exc:
             raise HttpError(401, exc.code, str(exc)) from exc

@@ -86,7 +86,7 @@ class Lobby:
         return int(self.settings.game_lifetime_s + self.settings.archive_live_ttl_s)
 
     def _token(self, player_id: str, name: str) -> str:
-        return tokens.issue(self.settings.secret, player_id, name,
+        return tokens.issue(self.settings.signing_key, player_id, name,
                             now_ms() + self.settings.token_ttl_s * 1000)
 
     async def create_player(self, name: str, bot: str | None = None,

@@ -75,13 +75,16 @@ class Refresh(Wire):
 class RegisterSessionKey(Wire):
     """Register a session's public key: the key the client signs its acts
     and commits with. ``token`` is the client's own bearer access token (or a bot's seat
-    token), passed through untouched: the LOBBY verifies it with its own copy of the token key
-    and binds the key to the token's player, so a writer of the lobby's stream without a
-    valid token binds nothing."""
+    token), passed through untouched: the LOBBY verifies it (the token's signature, its live
+    session) and binds the key to the token's session and player, so a writer of the lobby's
+    stream without a valid token binds nothing."""
 
     op: Literal["register_session_key"] = "register_session_key"
     token: Annotated[str, Field(min_length=1, max_length=4096)]
     key: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+    # a session's first key binds to it; a later one needs this: the session's current key's
+    # signature (hex) over shared/runtime/session_keys.rekey_message(session, key)
+    proof: Annotated[str | None, Field(pattern=r"^[0-9a-f]{128}$")] = None
 
 
 class SignOut(_Req):

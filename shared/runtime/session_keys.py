@@ -39,6 +39,11 @@ class SessionKey:
                               signing.act_body(action, expected_seq))
         return {"key": self.public, "sig": self.sign(msg)}
 
+    def sign_rekey(self, session: str, new_key: str) -> str:
+        """The ``proof`` that this (the session's current) key hands the session on to
+        ``new_key``."""
+        return self.sign(rekey_message(session, new_key))
+
     def sign_commit(self, game_id: str, seat: int, cmd_id: str, round_id: str, slot: str,
                     commitment: str, sealed: str,
                     public: dict[str, Any] | None) -> dict[str, str]:
@@ -46,6 +51,11 @@ class SessionKey:
         msg = signing.message(game_id, seat, cmd_id, "commit", signing.commit_body(
             round_id, slot, commitment, signing.sealed_digest(sealed), public))
         return {"key": self.public, "sig": self.sign(msg)}
+
+
+def rekey_message(session: str, new_key: str) -> bytes:
+    """What a session's current key signs to bind ``new_key`` to the session instead."""
+    return f"empire-hall/rekey/v1\n{session}\n{new_key}".encode()
 
 
 def verify(key: str, sig: str, msg: bytes) -> bool:
@@ -120,21 +130,30 @@ def _text(v: Any) -> str:
     return v.decode() if isinstance(v, bytes) else str(v)
 
 
+async def unregister(redis: Client, player_id: str, key: str) -> None:
+    """Withdraw ``key`` (its session was revoked, or handed on to a new key)."""
+    from shared.protocol import keys
+
+    await redis.hdel(keys.lobby_session_keys(player_id), key)
+
+
 class Registered:
     """``registered`` with a bounded in-process memory of the keys found: one HGET per
-    (player, key) instead of one per command. A found key is remembered until its expiry (a
-    registration is not withdrawn, only dropped when a player registers more than
-    KEYS_PER_PLAYER keys: a key this process already found then holds until its expiry).
-    Unknown or expired keys are never remembered."""
+    (player, key) per ``recheck_ms`` instead of one per command. The lobby withdraws a key
+    when its session is revoked or hands on to another key, so a found key is remembered only
+    ``recheck_ms`` (and never past its expiry): a withdrawn key stops verifying within that
+    time. Unknown or expired keys are never remembered."""
 
-    def __init__(self, redis: Client, cap: int = 50_000) -> None:
+    def __init__(self, redis: Client, cap: int = 50_000, recheck_ms: int = 5_000) -> None:
         self.redis = redis
         self.cap = cap
-        self.found: dict[tuple[str, str], int] = {}  # (player, key) -> expiry ms
+        self.recheck_ms = recheck_ms
+        self.found: dict[tuple[str, str], int] = {}  # (player, key) -> remembered until ms
 
     async def __call__(self, player_id: str, key: str, now_ms: int) -> bool:
-        exp = self.found.get((player_id, key))
+        exp = self.found.pop((player_id, key), None)
         if exp is not None and exp > now_ms:
+            self.found[(player_id, key)] = exp
             return True
         from shared.protocol import keys
 
@@ -145,5 +164,5 @@ class Registered:
             return False
         while len(self.found) >= self.cap:  # the oldest entries go first
             del self.found[next(iter(self.found))]
-        self.found[(player_id, key)] = int(raw)
+        self.found[(player_id, key)] = min(int(raw), now_ms + self.recheck_ms)
         return True

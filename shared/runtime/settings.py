@@ -7,12 +7,17 @@ from __future__ import annotations
 import os
 import socket
 import uuid
-from functools import cache
+from functools import cache, cached_property
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-DEV_SECRET = "empire-hall-dev-secret-change-me"
+from shared.runtime import tokens
+
+# the development token signing key (EMPIRE_DEV=1 without EMPIRE_TOKEN_PRIVATE_KEY): public,
+# so never accepted otherwise (shared/runtime/startup.py)
+DEV_TOKEN_PRIVATE_KEY = "e4" * 32
 
 
 class Settings(BaseSettings):
@@ -59,8 +64,11 @@ class Settings(BaseSettings):
 
     # --- security: keys, tokens, signatures ---
     dev: bool = False  # EMPIRE_DEV=1: development keys and short passwords are accepted
-    secret: str = DEV_SECRET  # signs player tokens (HMAC-SHA256)
-    secret_previous: str = ""  # still accepted (not used to sign) while rotating the key
+    # player tokens are Ed25519 (shared/runtime/tokens.py): the lobby alone holds the private
+    # key (hex seed) and signs; every verifier (the gateway, the lobby) holds public keys only
+    # (hex, comma-separated: the current one and, while rotating, the previous or next one)
+    token_private_key: str = ""
+    token_public_keys: str = ""
     token_ttl_s: int = 7 * 24 * 3600
     # every act and commit must carry a valid signature by a session key the lobby registered
     # for the seat's player (auth/bad_signature otherwise). 0 accepts unsigned commands (a
@@ -183,8 +191,19 @@ class Settings(BaseSettings):
     public_docs: bool = False
 
     @property
-    def verify_secrets(self) -> list[str]:
-        return [s for s in (self.secret, self.secret_previous) if s]
+    def signing_key(self) -> str:
+        """The token private key this process signs with ("" : it signs none); development
+        falls back to the public DEV_TOKEN_PRIVATE_KEY."""
+        return self.token_private_key.strip() or (DEV_TOKEN_PRIVATE_KEY if self.dev else "")
+
+    @cached_property
+    def token_verify_keys(self) -> dict[str, Ed25519PublicKey]:
+        """kid -> public key: EMPIRE_TOKEN_PUBLIC_KEYS and the public half of this process's
+        own signing key, if it has one."""
+        listed = [k for k in self.token_public_keys.replace(",", " ").split() if k]
+        if self.signing_key:
+            listed.append(tokens.public_key(self.signing_key))
+        return tokens.parse_public_keys(listed)
 
     @property
     def origins_allowed(self) -> list[str]:

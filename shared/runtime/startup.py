@@ -1,13 +1,15 @@
-"""Refuse to start with a configuration that must never go live: a placeholder or short token
-key or Valkey password, the development key, or plaintext to Valkey (docs/operations.md
-"Secrets" and "TLS to Valkey"). Every service calls ``check`` before it connects."""
+"""Refuse to start with a configuration that must never go live: a missing, malformed or
+development token key, a placeholder or short Valkey password, or plaintext to Valkey
+(docs/operations.md "Secrets" and "TLS to Valkey"). Every service calls ``check`` before it
+connects."""
 
 from __future__ import annotations
 
 import sys
 import urllib.parse
 
-from shared.runtime.settings import DEV_SECRET, Settings
+from shared.runtime import tokens
+from shared.runtime.settings import DEV_TOKEN_PRIVATE_KEY, Settings
 
 MIN_SECRET = 32
 PLACEHOLDERS = ("change-me", "changeme", "change_me", "placeholder", "example", "replace-me")
@@ -16,8 +18,6 @@ PLACEHOLDERS = ("change-me", "changeme", "change_me", "placeholder", "example", 
 def weak(secret: str) -> str | None:
     """Why a secret must not go live, or None."""
     lowered = secret.lower()
-    if secret == DEV_SECRET:
-        return "is the development key"
     if any(p in lowered for p in PLACEHOLDERS):
         return "is a placeholder"
     if len(secret) < MIN_SECRET:
@@ -25,17 +25,46 @@ def weak(secret: str) -> str | None:
     return None
 
 
-def problems(settings: Settings, token_key: bool) -> list[str]:
-    """Everything that makes this configuration unfit to start (empty: fine).
-    ``token_key``: this service signs or checks player tokens (the lobby, the gateway)."""
+def token_key_problems(settings: Settings, signs: bool) -> list[str]:
+    """What is wrong with the token keys of a service that signs (the lobby) or only checks
+    (the gateway) player tokens. Development (EMPIRE_DEV=1) accepts the development key."""
     out = []
-    if token_key and not settings.dev:
-        for name, value in (("EMPIRE_SECRET", settings.secret),
-                            ("EMPIRE_SECRET_PREVIOUS", settings.secret_previous)):
-            why = weak(value) if value else None
-            if why:
-                out.append(f"{name} {why} (generate one: openssl rand -hex 32; "
-                           "EMPIRE_DEV=1 accepts it for development)")
+    for name, value in (("EMPIRE_TOKEN_PRIVATE_KEY", settings.token_private_key),
+                        ("EMPIRE_TOKEN_PUBLIC_KEYS", settings.token_public_keys)):
+        if any(p in value.lower() for p in PLACEHOLDERS):
+            out.append(f"{name} is a placeholder (generate a pair: sh deploy/env/"
+                       "token-keys.sh or python -m shared.runtime.tokens)")
+    if out:
+        return out
+    dev_public = tokens.public_key(DEV_TOKEN_PRIVATE_KEY)
+    try:
+        listed = tokens.parse_public_keys(settings.token_public_keys)
+        own = tokens.public_key(settings.token_private_key) if settings.token_private_key \
+            else ""
+    except ValueError as exc:
+        return [f"EMPIRE_TOKEN_PRIVATE_KEY or EMPIRE_TOKEN_PUBLIC_KEYS: {exc}"]
+    if not signs and settings.token_private_key:
+        out.append("EMPIRE_TOKEN_PRIVATE_KEY is set for a service that only checks tokens: "
+                   "only the lobby holds it (give this one EMPIRE_TOKEN_PUBLIC_KEYS)")
+    if settings.dev:
+        return out
+    hint = " (generate a pair: sh deploy/env/token-keys.sh or python -m " \
+           "shared.runtime.tokens; EMPIRE_DEV=1 uses a development key)"
+    if signs and not own:
+        out.append("EMPIRE_TOKEN_PRIVATE_KEY is not set" + hint)
+    if not signs and not listed:
+        out.append("EMPIRE_TOKEN_PUBLIC_KEYS is not set" + hint)
+    if own == dev_public or tokens.key_id(dev_public) in listed:
+        out.append("EMPIRE_TOKEN_PRIVATE_KEY or EMPIRE_TOKEN_PUBLIC_KEYS holds the "
+                   "development key" + hint)
+    return out
+
+
+def problems(settings: Settings, token_key: bool, signs: bool = False) -> list[str]:
+    """Everything that makes this configuration unfit to start (empty: fine).
+    ``token_key``: this service checks player tokens (the lobby, the gateway); ``signs``: it
+    also signs them (the lobby)."""
+    out = token_key_problems(settings, signs) if token_key else []
     url = urllib.parse.urlsplit(settings.redis_url)
     if url.scheme == "redis" and not settings.redis_plaintext:
         out.append("EMPIRE_REDIS_URL is plaintext redis://: use rediss:// with "
@@ -55,21 +84,24 @@ def problems(settings: Settings, token_key: bool) -> list[str]:
     return out
 
 
-def check(settings: Settings, service: str, token_key: bool = False) -> None:
+def check(settings: Settings, service: str, token_key: bool = False,
+          signs: bool = False) -> None:
     """Exit with status 78 (EX_CONFIG) and one line per problem when the configuration must
     not start. Messages name the setting, never its value."""
-    found = problems(settings, token_key)
+    found = problems(settings, token_key, signs)
     if found:
         for line in found:
             print(f"{service}: refusing to start: {line}", file=sys.stderr, flush=True)
         raise SystemExit(78)
 
 
-TOKEN_KEY_SERVICES = ("lobby", "gateway")  # sign / check player tokens
+TOKEN_KEY_SERVICES = ("lobby", "gateway")  # check player tokens
+TOKEN_SIGNERS = ("lobby",)  # sign them: the only holder of the private key
 
 
 def refuse_unsafe(service: str) -> None:
     """The process entry's first step (services/<name>/__main__.py)."""
     from shared.runtime.settings import get_settings
 
-    check(get_settings(), service, token_key=service in TOKEN_KEY_SERVICES)
+    check(get_settings(), service, token_key=service in TOKEN_KEY_SERVICES,
+          signs=service in TOKEN_SIGNERS)

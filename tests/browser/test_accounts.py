@@ -16,6 +16,7 @@ from playwright.async_api import Browser, BrowserContext, CDPSession, Page
 from clients.sdk import Client
 from clients.sdk.bot_player import play_seat
 from services.supervisor import Supervisor
+from shared.runtime.session_keys import SessionKey
 from tests.browser.conftest import UI_TIMEOUT_MS, Tab
 
 pytestmark = pytest.mark.browser
@@ -53,9 +54,12 @@ async def test_passkey_on_a_fresh_browser_reaches_the_same_player(
         me: dict[str, Any] = await page.evaluate(
             "JSON.parse(localStorage.getItem('empire-hall'))")
         assert me["refresh_token"] and me["access_expires_ms"]
-        # a rating (one finished game, our seat played by the SDK's bot with our token) and a
-        # running game
+        # the page keeps its session's key with the session: the lobby bound it at sign-in
+        assert me["signing_key"]
+        # a rating (one finished game, our seat played by the SDK's bot with our session: its
+        # token and its key, the only key the session takes) and a running game
         async with Client(site, token=me["token"]) as c:
+            c.session_key = SessionKey.from_seed(me["signing_key"])
             t = await c.create_table("duel", seats=2, options={"rounds": 1})
             await c.add_bot(t["table_id"])
             done = await c.start(t["table_id"])
@@ -76,6 +80,9 @@ async def test_passkey_on_a_fresh_browser_reaches_the_same_player(
         await page.click("#add-passkey")
         await page.wait_for_function(
             "document.querySelector('#account-status').textContent.includes('is an account')")
+        kept: dict[str, Any] = await page.evaluate(
+            "JSON.parse(localStorage.getItem('empire-hall'))")
+        assert kept["signing_key"] == me["signing_key"]  # a new page, the session's one key
         creds = (await cdp.send("WebAuthn.getCredentials",
                                 {"authenticatorId": auth_id}))["credentials"]
         assert len(creds) == 1 and creds[0]["isResidentCredential"]
@@ -93,6 +100,7 @@ async def test_passkey_on_a_fresh_browser_reaches_the_same_player(
             "JSON.parse(localStorage.getItem('empire-hall'))")
         assert again["player_id"] == me["player_id"] and again["name"] == me["name"]
         assert again["session_id"] != me["session_id"]
+        assert again["signing_key"] != me["signing_key"]  # a new session, a new key
         assert me["name"] in await page2.inner_text("#who")
         await page2.select_option("#lb-game", "duel")
         row = page2.locator("#leaderboard tr.me")

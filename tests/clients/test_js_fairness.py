@@ -133,3 +133,22 @@ def test_node_and_python_agree_on_audit_bundles(tmp_path: Path) -> None:
             assert problems == [], name
         else:
             assert any(p.startswith(want) for p in problems), (name, problems)
+
+
+@needs_node
+def test_node_signs_a_key_handover_as_python_does() -> None:
+    """The rekey proof (docs/protocol.md "Signed commands"): the page's signing.mjs and the
+    SDK sign the same bytes, so the lobby takes a handover from either."""
+    from shared.runtime.session_keys import SessionKey, rekey_message, verify
+
+    assert NODE is not None
+    seed, sid, new = "00" * 32, "0123456789abcdef01234567", "ab" * 32
+    script = (f'import {{ SessionKey }} from "{ROOT / "clients" / "web" / "signing.mjs"}";'
+              f'process.stdout.write(new SessionKey("{seed}").signRekey("{sid}", "{new}"));')
+    out = subprocess.run([NODE, "--input-type=module", "-e", script], capture_output=True,
+                         text=True, timeout=60, check=False)
+    assert out.returncode == 0, out.stderr
+    key = SessionKey.from_seed(seed)
+    assert out.stdout == key.sign_rekey(sid, new)
+    assert verify(key.public, out.stdout, rekey_message(sid, new))
+    assert not verify(key.public, out.stdout, rekey_message(sid, "cd" * 32))

@@ -138,7 +138,7 @@ def start_services(
         redis_url=f"rediss://admin:{passwords['admin']}@{where}/0",
         service_urls=urls,
         port=free_port(),
-        secret=secrets["token-signing-key"],
+        token_private_key=secrets["token-private-key"],
         log_dir=OUT / f"deploy-restore-{name}",
         env_extra={
             "EMPIRE_REDIS_CA_FILE": str(stack.valkey.mounts["/tls"] / "ca.crt"),

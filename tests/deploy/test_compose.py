@@ -271,12 +271,13 @@ def test_each_service_connects_as_its_own_acl_user() -> None:
     assert ACL_TEMPLATE.read_text().splitlines()[0].startswith("user default off ")
 
 
-def test_only_the_lobby_and_the_gateway_hold_the_token_signing_key() -> None:
+def test_only_the_lobby_holds_the_token_private_key() -> None:
+    """The lobby signs player tokens; the gateway (and the lobby) verify them with public keys
+    only: no other service is given either, and nothing of it is in the shared empire.env."""
     services = load_compose()["services"]
-    for key in ("EMPIRE_SECRET", "EMPIRE_SECRET_PREVIOUS"):
+    for key, want in (("EMPIRE_TOKEN_PRIVATE_KEY", {"lobby"}),
+                      ("EMPIRE_TOKEN_PUBLIC_KEYS", {"lobby", "gateway"}),
+                      ("EMPIRE_SECRET", set()), ("EMPIRE_SECRET_PREVIOUS", set())):
         holders = {name for name, svc in services.items() if key in (svc.get("environment") or {})}
-        assert holders == {"lobby", "gateway"}, key
+        assert holders == want, key
         assert key not in dotenv(SERVICE_ENV)
-    for name in ("lobby", "gateway"):
-        env = services[name]["environment"]
-        assert env["EMPIRE_SECRET_PREVIOUS"] == "${EMPIRE_SECRET_PREVIOUS:-}"  # empty: none

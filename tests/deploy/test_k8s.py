@@ -156,23 +156,22 @@ def test_a_deployment_per_service_with_its_entry_point_probes_and_requests() -> 
             assert t["maxSkew"] == 1
 
 
-def test_only_the_lobby_and_the_gateway_get_the_token_keys() -> None:
+def test_only_the_lobby_gets_the_token_private_key() -> None:
     for overlay in OVERLAYS:
         docs = render(K8S / "overlays" / overlay)
         for name, d in by_kind(docs, "Deployment").items():
             (c,) = d["spec"]["template"]["spec"]["containers"]
             env = {e["name"]: e for e in c.get("env", [])}
-            holds = {"EMPIRE_SECRET", "EMPIRE_SECRET_PREVIOUS"} & set(env)
-            if name in ("empire-lobby", "empire-gateway"):
-                assert holds == {"EMPIRE_SECRET", "EMPIRE_SECRET_PREVIOUS"}, name
-                ref = env["EMPIRE_SECRET_PREVIOUS"]["valueFrom"]["secretKeyRef"]
-                assert ref == {
-                    "name": "empire-secrets",
-                    "key": "token-signing-key-previous",
-                    "optional": True,  # absent outside a rotation
-                }
-            else:
-                assert holds == set(), name
+            holds = {"EMPIRE_TOKEN_PRIVATE_KEY", "EMPIRE_TOKEN_PUBLIC_KEYS", "EMPIRE_SECRET",
+                     "EMPIRE_SECRET_PREVIOUS"} & set(env)
+            want = {"empire-lobby": {"EMPIRE_TOKEN_PRIVATE_KEY", "EMPIRE_TOKEN_PUBLIC_KEYS"},
+                    "empire-gateway": {"EMPIRE_TOKEN_PUBLIC_KEYS"}}.get(name, set())
+            assert holds == want, name
+            for key, ref in (("EMPIRE_TOKEN_PRIVATE_KEY", "token-private-key"),
+                             ("EMPIRE_TOKEN_PUBLIC_KEYS", "token-public-keys")):
+                if key in env:
+                    assert env[key]["valueFrom"]["secretKeyRef"] == {
+                        "name": "empire-secrets", "key": ref}, name
             assert "secretRef" not in str(c.get("envFrom")), name  # no whole-Secret import
 
 

@@ -51,7 +51,7 @@ CHECKS = {
 PRODUCTION_CHECKS = {**CHECKS, "CKV_K8S_43": "image pinned by digest"}
 # Not enforced, on purpose: CKV_K8S_11 CPU limits (the services are not throttled: requests
 # only), CKV_K8S_15 imagePullPolicy Always (digests make it moot), CKV_K8S_35 secrets as files
-# (EMPIRE_REDIS_URL and EMPIRE_SECRET are environment settings), CKV_K8S_40 uid > 10000
+# (EMPIRE_REDIS_URL and EMPIRE_TOKEN_PRIVATE_KEY are environment settings), CKV_K8S_40 uid > 10000
 # (Valkey runs as the image's uid 999; the services as 10001).
 
 

@@ -2,13 +2,12 @@
 Valkey's entrypoint and by the services (exit 78, EX_CONFIG), the documented generators make
 values both accept, no Secret is part of any rendered overlay (the dev one comes from
 overlays/dev/secrets.sh, production's from the operator), and a token signed with the previous
-key still opens the gateway while the key rotates (EMPIRE_SECRET_PREVIOUS wired as compose
-wires it)."""
+key still opens the gateway while the key rotates (EMPIRE_TOKEN_PUBLIC_KEYS wired as compose
+wires it), a gateway that holds public keys only."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -133,7 +132,7 @@ def test_a_service_refuses_the_example_env(service: str, tmp_path: Path) -> None
     assert run.returncode == 78, run.stderr[-2000:]
     assert "placeholder" in run.stderr
     if service == "lobby":
-        assert "EMPIRE_SECRET" in run.stderr
+        assert "EMPIRE_TOKEN_PRIVATE_KEY" in run.stderr
 
 
 def test_no_rendered_overlay_holds_a_secret_and_the_dev_script_makes_them() -> None:
@@ -149,7 +148,8 @@ def test_no_rendered_overlay_holds_a_secret_and_the_dev_script_makes_them() -> N
     assert all(re.fullmatch(r"[0-9a-f]{64}", p) for p in passwords.values())
     assert len(set(passwords.values())) == len(passwords)
     urls = secret_data(secrets["empire-secrets"])
-    assert re.fullmatch(r"[0-9a-f]{64}", urls["token-signing-key"])
+    assert re.fullmatch(r"[0-9a-f]{64}", urls["token-private-key"])
+    assert urls["token-public-keys"] == tokens.public_key(urls["token-private-key"])
     for svc in SERVICES:
         assert urls[f"redis-url-{svc}"] == f"rediss://{svc}:{passwords[svc]}@empire-valkey:6379/0"
     # a second run makes other values (nothing is fixed in the script)
@@ -182,7 +182,7 @@ def test_the_dev_certificate_verifies_for_every_name_the_clients_use(tmp_path: P
     assert run.returncode != 0
 
 
-# --- rotating the token key: EMPIRE_SECRET_PREVIOUS, wired as compose wires it -------------
+# --- rotating the token key: EMPIRE_TOKEN_PUBLIC_KEYS, wired as compose wires it -----------
 
 
 def start(service: str, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
@@ -240,17 +240,21 @@ def service_env(service: str, server: EmbeddedValkey, values: dict[str, str]) ->
 def test_a_token_signed_with_the_previous_key_verifies_while_the_key_rotates(
     valkey: EmbeddedValkey, tmp_path: Path
 ) -> None:
-    """Rotation step 2 (docs/operations.md): the gateway has the new key and the old one as
-    EMPIRE_SECRET_PREVIOUS, the lobby still signs with the old one. The lobby's token opens
-    the gateway; one signed with a key nobody configured does not; once the previous key is
-    removed, the old token is refused."""
-    old, new = os.urandom(32).hex(), os.urandom(32).hex()
-    values = {**dotenv(ENV_EXAMPLE), "EMPIRE_SECRET": old, "EMPIRE_SECRET_PREVIOUS": ""}
+    """Rotation (docs/operations.md): the gateway accepts the new public key and the old one,
+    the lobby still signs with the old private key. The lobby's token opens the gateway; one
+    signed with a key nobody configured does not; once the old public key is removed, the old
+    token is refused. The gateway is never given a private key."""
+    old, new = tokens.new_private_key(), tokens.new_private_key()
+    old_pub, new_pub = tokens.public_key(old), tokens.public_key(new)
+    values = {**dotenv(ENV_EXAMPLE), "EMPIRE_TOKEN_PRIVATE_KEY": old,
+              "EMPIRE_TOKEN_PUBLIC_KEYS": old_pub}
     lobby = start("lobby", service_env("lobby", valkey, values), tmp_path / "lobby.log")
     port = free_port()
-    rotating = {**values, "EMPIRE_SECRET": new, "EMPIRE_SECRET_PREVIOUS": old}
+    rotating = {**values, "EMPIRE_TOKEN_PRIVATE_KEY": new,
+                "EMPIRE_TOKEN_PUBLIC_KEYS": f"{new_pub},{old_pub}"}
     gw_env = service_env("gateway", valkey, rotating) | {"EMPIRE_PORT": str(port)}
-    assert gw_env["EMPIRE_SECRET_PREVIOUS"] == old and gw_env["EMPIRE_SECRET"] == new
+    assert gw_env["EMPIRE_TOKEN_PUBLIC_KEYS"] == f"{new_pub},{old_pub}"
+    assert "EMPIRE_TOKEN_PRIVATE_KEY" not in gw_env and old not in gw_env.values()
     gateway = start("gateway", gw_env, tmp_path / "gateway.log")
     procs = [lobby, gateway]
     try:
@@ -262,16 +266,18 @@ def test_a_token_signed_with_the_previous_key_verifies_while_the_key_rotates(
             time.sleep(0.3)
         assert status == 200, player
         token = player["token"]
-        assert tokens.verify(old, token, int(time.time() * 1000)).player_id == player["player_id"]
+        ident = tokens.verify(tokens.parse_public_keys(old_pub), token, int(time.time() * 1000))
+        assert ident.player_id == player["player_id"]
         status, body = call(port, "GET", "/api/tables", token)
         assert status == 200, body
-        forged = tokens.issue(os.urandom(32).hex(), player["player_id"], "rotator", 2**41)
+        forged = tokens.issue(tokens.new_private_key(), player["player_id"], "rotator", 2**41,
+                              player["session_id"])
         status, body = call(port, "GET", "/api/tables", forged)
         assert (status, body.get("code")) == (401, "auth/invalid_token")
-        # step 4: the previous key removed: the old token no longer opens the gateway
+        # the old public key removed: the old token no longer opens the gateway
         gateway.terminate()
         gateway.wait(30)
-        done = {**values, "EMPIRE_SECRET": new, "EMPIRE_SECRET_PREVIOUS": ""}
+        done = {**values, "EMPIRE_TOKEN_PRIVATE_KEY": new, "EMPIRE_TOKEN_PUBLIC_KEYS": new_pub}
         gateway = start(
             "gateway",
             service_env("gateway", valkey, done) | {"EMPIRE_PORT": str(port)},

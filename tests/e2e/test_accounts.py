@@ -336,3 +336,36 @@ async def test_a_deleted_player_is_anonymized_on_every_surface(hall: Supervisor)
             # record entries were replayed (the SDK watches at v3: in "records" frames)
             assert any('"record"' in f or '"records"' in f for f in fresh.captured)
             assert [f for f in fresh.captured if leaks(f, pid, name)] == []
+
+
+async def test_a_session_plays_under_its_one_key_and_hands_it_on_signed(hall: Supervisor) -> None:
+    """The SDK binds its key at sign-in; a second holder of the same access token cannot
+    bring a key of its own; the session hands on to a new key under the current key's
+    signature, and its acts then verify under the new key only."""
+    import redis
+
+    from shared.protocol import keys
+
+    admin = redis.Redis.from_url(hall.redis_url or "")
+    async with Client(hall.url) as me, Client(hall.url) as holder:
+        await me.sign_in("one-key")
+        first = me.session_key.public
+        registry = keys.lobby_session_keys(me.player_id or "")
+        assert {k.decode() for k in admin.hkeys(registry)} == {first}  # bound at sign-in
+        holder.token = me.token  # the same access token, another key
+        with pytest.raises(ApiError) as refused:
+            await holder.register_session_key()
+        assert refused.value.code == "auth/bad_signature"
+        await me.rotate_session_key()
+        assert me.session_key.public != first
+        assert {k.decode() for k in admin.hkeys(registry)} == {me.session_key.public}
+        t = await me.create_table("duel", seats=2, options={"rounds": 1})
+        await me.add_bot(t["table_id"])
+        gid = await me.start(t["table_id"])
+        await asyncio.wait_for(play_seat(me, gid), 120)
+        v = await me.verify_game(gid, wait=30)
+        assert v.ok, v.problems
+        signed = {x["key"] for x in v.record["log"] if x["by"] == "seat"} | {
+            e["key"] for e in v.record["record"] if e["type"] == "committed" and "key" in e}
+        assert me.session_key.public in signed and first not in signed
+    admin.close()

@@ -28,7 +28,8 @@ from tests.support.passkey import SoftPasskey
 from tests.support.waits import eventually
 
 pytestmark = pytest.mark.integration
-SECRET = "s" * 64
+KEY = tokens.new_private_key()
+PUBLIC = tokens.parse_public_keys(tokens.public_key(KEY))
 ORIGIN = "http://localhost:8000"
 
 
@@ -42,7 +43,7 @@ class Sink:
 
 
 def settings(**kw: Any) -> Settings:
-    base: dict[str, Any] = {"secret": SECRET, "dev": True, "port": 8000,
+    base: dict[str, Any] = {"token_private_key": KEY, "dev": True, "port": 8000,
                             "signin_fail_max": 3, "admins": "p-root,Warden"}
     return Settings(**{**base, **kw})
 
@@ -64,7 +65,7 @@ async def guest(lobby: Lobby, name: str) -> dict[str, Any]:
 
 
 async def call(lobby: Lobby, who: dict[str, Any], op: str, **kw: Any) -> dict[str, Any]:
-    ident = tokens.verify(SECRET, who["token"], tokens_now())
+    ident = tokens.verify(PUBLIC, who["token"], tokens_now())
     return await lobby.handle({"op": op, "player_id": ident.player_id, "name": ident.name,
                                "session": ident.session, **kw})
 
@@ -76,7 +77,7 @@ def tokens_now() -> int:
 
 async def test_guest_gets_a_session_and_refresh_rotates(lobby: Lobby, r: Any) -> None:
     g = await guest(lobby, "ada")
-    ident = tokens.verify(SECRET, g["token"], tokens_now())
+    ident = tokens.verify(PUBLIC, g["token"], tokens_now())
     assert ident.player_id == g["player_id"] and ident.session == g["session_id"]
     assert ident.exp_ms - tokens_now() <= 600_000  # minutes, not days
     r1 = await lobby.handle({"op": "refresh", "refresh_token": g["refresh_token"]})
@@ -91,7 +92,7 @@ async def test_guest_gets_a_session_and_refresh_rotates(lobby: Lobby, r: Any) ->
     assert (after["ok"], after["code"]) == (False, "auth/refresh_invalid")
     rev = Revocations(settings(), r, Hub(r))
     with pytest.raises(tokens.TokenError) as exc:
-        await rev.check(tokens.verify(SECRET, r2["token"], tokens_now()))
+        await rev.check(tokens.verify(PUBLIC, r2["token"], tokens_now()))
     assert exc.value.code == "auth/revoked_session"
     forged = await lobby.handle({"op": "refresh",
                                  "refresh_token": g["session_id"] + ".not-the-secret"})
@@ -346,38 +347,47 @@ async def test_revoked_sessions_sockets_close_by_pubsub_and_sweep(r: Any, lobby:
 
 
 async def test_signing_key_rotation_logs_nobody_out(r: Any, sink: Sink) -> None:
-    old = lobby_on(settings(secret="o" * 64), r, sink)
+    """The lobby signs with the new key while verifiers list both public keys: a token from
+    before the rotation still verifies, the next refresh brings one under the new key."""
+    old_key, new_key = tokens.new_private_key(), tokens.new_private_key()
+    old = lobby_on(settings(token_private_key=old_key), r, sink)
     g = await guest(old, "kim")
-    new = lobby_on(settings(secret="n" * 64, secret_previous="o" * 64), r, sink)
+    new = lobby_on(settings(token_private_key=new_key,
+                            token_public_keys=tokens.public_key(old_key)), r, sink)
     turned = await new.handle({"op": "refresh", "refresh_token": g["refresh_token"]})
     assert turned["ok"] and turned["player_id"] == g["player_id"]
-    ident = tokens.verify(["n" * 64], turned["token"], tokens_now())
+    only_new = tokens.parse_public_keys(tokens.public_key(new_key))
+    ident = tokens.verify(only_new, turned["token"], tokens_now())
     assert ident.player_id == g["player_id"]
-    # the token from before the rotation still verifies with the previous key
-    assert tokens.verify(["n" * 64, "o" * 64], g["token"], tokens_now()).session
+    # the token from before the rotation still verifies with the previous public key
+    both = tokens.parse_public_keys([tokens.public_key(new_key), tokens.public_key(old_key)])
+    assert tokens.verify(both, g["token"], tokens_now()).session
+    with pytest.raises(tokens.TokenError):
+        tokens.verify(only_new, g["token"], tokens_now())
     assert loads(await r.get(f"lobby:player:{g['player_id']}"))["name"] == "kim"
 
 
 async def test_the_lobby_registers_a_session_key_only_for_a_valid_token(lobby: Lobby,
                                                                        r: Any) -> None:
-    """Signed commands: the lobby checks the token itself (its own key, expiry, a live
-    session, the player not suspended) before it binds a session key to the token's player;
-    a forged token, one signed with another key, a signed-out session's bind nothing. The
-    registry is bounded (KEYS_PER_PLAYER, the ones expiring first go)."""
-    from shared.protocol import keys
+    """Signed commands: the lobby checks the token itself (its signature, expiry, a live
+    session, the player not suspended) before it binds a session key to the token's session
+    and player; a forged token, one signed with another key, a signed-out session's bind
+    nothing, and signing out withdraws the session's key."""
     from shared.runtime import session_keys
 
     g = await guest(lobby, "keyholder")
     pid = g["player_id"]
 
-    async def register(token: str, key: str) -> dict[str, Any]:
-        return await lobby.handle({"op": "register_session_key", "token": token, "key": key})
+    async def register(token: str, key: str, **kw: Any) -> dict[str, Any]:
+        return await lobby.handle({"op": "register_session_key", "token": token, "key": key,
+                                   **kw})
 
     ok = await register(g["token"], "ab" * 32)
     assert ok["ok"] and ok["player_id"] == pid and ok["expires_ms"] > tokens_now()
     assert await session_keys.registered(r, pid, "ab" * 32, tokens_now())
-    other_key = tokens.issue("x" * 64, pid, "keyholder", tokens_now() + 60_000, g["session_id"])
-    expired = tokens.issue(SECRET, pid, "keyholder", tokens_now() - 1, g["session_id"])
+    other_key = tokens.issue(tokens.new_private_key(), pid, "keyholder",
+                             tokens_now() + 60_000, g["session_id"])
+    expired = tokens.issue(KEY, pid, "keyholder", tokens_now() - 1, g["session_id"])
     for token, code in (("forged", "auth/invalid_token"), (other_key, "auth/invalid_token"),
                         (expired, "auth/expired_token")):
         out = await register(token, "cd" * 32)
@@ -385,14 +395,77 @@ async def test_the_lobby_registers_a_session_key_only_for_a_valid_token(lobby: L
     bad = await register(g["token"], "not-hex")
     assert bad["code"] == "lobby/bad_request"
     assert not await session_keys.registered(r, pid, "cd" * 32, tokens_now())
-    # a signed-out session registers nothing more (its access token still verifies)
+    # a signed-out session registers nothing more (its access token still verifies), and
+    # its key signs nothing more
     assert (await call(lobby, g, "sign_out"))["ok"]
     out = await register(g["token"], "ef" * 32)
     assert out["code"] == "auth/revoked_session"
-    # bounded: the ones expiring first go
-    h = await guest(lobby, "manykeys")
+    assert not await session_keys.registered(r, pid, "ab" * 32, tokens_now())
+
+
+async def test_a_session_key_is_bound_to_its_session(lobby: Lobby, r: Any) -> None:
+    """The session's first key binds to it; the same key again only renews it; another key
+    (a holder of the access token who is not the client, e.g. a gateway that saw it in
+    transit) is refused unless the current key signed it over, which withdraws the old one.
+    Refreshing the session keeps its key."""
+    from shared.runtime import session_keys
+    from shared.runtime.session_keys import SessionKey
+
+    g = await guest(lobby, "binder")
+    pid, sid = g["player_id"], g["session_id"]
+    first, second, mallory = SessionKey(), SessionKey(), SessionKey()
+
+    async def register(key: SessionKey, **kw: Any) -> dict[str, Any]:
+        return await lobby.handle({"op": "register_session_key", "token": g["token"],
+                                   "key": key.public, **kw})
+
+    assert (await register(first))["ok"]
+    assert (await register(first))["ok"]  # again: the same binding
+    refused = await register(mallory)
+    assert (refused["ok"], refused["code"]) == (False, "auth/bad_signature")
+    for proof in (mallory.sign_rekey(sid, mallory.public),  # signed by the wrong key
+                  first.sign_rekey(sid, second.public),  # the current key, another new key
+                  first.sign_rekey("other-session", mallory.public)):
+        out = await register(mallory, proof=proof)
+        assert out["code"] == "auth/bad_signature", out
+    assert not await session_keys.registered(r, pid, mallory.public, tokens_now())
+    assert await r.hget(f"lobby:sess:{sid}", "skey") == first.public.encode()
+    handed = await register(second, proof=first.sign_rekey(sid, second.public))
+    assert handed["ok"], handed
+    assert await session_keys.registered(r, pid, second.public, tokens_now())
+    assert not await session_keys.registered(r, pid, first.public, tokens_now())
+    assert (await register(first))["code"] == "auth/bad_signature"  # no way back unsigned
+    # a refresh keeps the session and its key
+    turned = await lobby.handle({"op": "refresh", "refresh_token": g["refresh_token"]})
+    assert turned["ok"] and await session_keys.registered(r, pid, second.public, tokens_now())
+    again = await lobby.handle({"op": "register_session_key", "token": turned["token"],
+                                "key": mallory.public})
+    assert again["code"] == "auth/bad_signature"
+
+
+async def test_only_a_bots_seat_token_goes_without_a_session(lobby: Lobby, r: Any) -> None:
+    """A token without a session is a bot's seat token: it registers keys for its bot (up to
+    KEYS_PER_PLAYER, the ones expiring first go); one for a human player is refused even
+    signed with the lobby's own key."""
+    import json
+
+    from shared.protocol import keys
+    from shared.runtime import session_keys
+
+    g = await guest(lobby, "sessionless")
+    claims = {"pid": g["player_id"], "name": "sessionless", "exp": tokens_now() + 60_000,
+              "kid": tokens.key_id(tokens.public_key(KEY))}
+    payload = json.dumps(claims, separators=(",", ":"), sort_keys=True).encode()
+    human = f"{tokens._b64(payload)}.{tokens._b64(tokens._private(KEY).sign(payload))}"
+    out = await lobby.handle({"op": "register_session_key", "token": human, "key": "ab" * 32})
+    assert (out["ok"], out["code"]) == (False, "auth/invalid_token")
+    assert not await session_keys.registered(r, g["player_id"], "ab" * 32, tokens_now())
+    bot = await lobby.create_player("Botty", bot="heuristic")
+    assert not tokens.verify(PUBLIC, bot["token"], tokens_now()).session
     for i in range(session_keys.KEYS_PER_PLAYER + 5):
-        assert (await register(h["token"], f"{i:064x}"))["ok"]
-    held = await r.hgetall(keys.lobby_session_keys(h["player_id"]))
+        out = await lobby.handle({"op": "register_session_key", "token": bot["token"],
+                                  "key": f"{i:064x}"})
+        assert out["ok"], out
+    held = await r.hgetall(keys.lobby_session_keys(bot["player_id"]))
     assert len(held) == session_keys.KEYS_PER_PLAYER
-    assert await r.ttl(keys.lobby_session_keys(h["player_id"])) > 0
+    assert await r.ttl(keys.lobby_session_keys(bot["player_id"])) > 0

@@ -33,7 +33,7 @@ async def r(redis_url: str) -> AsyncIterator[Any]:
 
 @pytest.fixture
 def lobby(r: Any) -> Lobby:
-    return lobby_on(Settings(secret="x" * 64, dev=True), r, Sink())
+    return lobby_on(Settings(dev=True), r, Sink())
 
 
 async def sign_in(lobby: Lobby, name: str, **kw: Any) -> dict[str, Any]:

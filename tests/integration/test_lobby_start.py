@@ -62,7 +62,7 @@ def seated_bots(sink: FlakySink) -> list[str]:
 async def test_a_start_whose_publish_failed_is_finished_by_the_retry(
         r: Any, fail_on: str) -> None:
     sink = FlakySink()
-    lobby = lobby_on(Settings(secret="x" * 64, dev=True), r, sink)
+    lobby = lobby_on(Settings(dev=True), r, sink)
     host, tid = await ready_table(lobby)
     sink.fail_on = fail_on
     with pytest.raises(ConnectionError):
@@ -88,7 +88,7 @@ async def test_a_start_whose_publish_failed_is_finished_by_the_retry(
 async def test_a_start_whose_metadata_write_failed_is_finished_by_the_retry(
         r: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     sink = FlakySink()
-    lobby = lobby_on(Settings(secret="x" * 64, dev=True), r, sink)
+    lobby = lobby_on(Settings(dev=True), r, sink)
     host, tid = await ready_table(lobby)
     real = lobby.store.put_meta
     failed: list[str] = []
@@ -111,7 +111,7 @@ async def test_a_start_whose_metadata_write_failed_is_finished_by_the_retry(
 
 async def test_only_the_host_finishes_a_start(r: Any) -> None:
     sink = FlakySink(fail_on=streams.ADJ_CONTROL)
-    lobby = lobby_on(Settings(secret="x" * 64, dev=True), r, sink)
+    lobby = lobby_on(Settings(dev=True), r, sink)
     host, tid = await ready_table(lobby)
     other = await lobby.handle({"op": "create_player", "name": "other"})
     with pytest.raises(ConnectionError):

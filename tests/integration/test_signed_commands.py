@@ -159,3 +159,18 @@ async def test_a_round_opened_before_signed_commands_takes_commits_only_when_not
                                     key))
         last = [b for _, b in sink.sent if b.get("type") == "reply"][-1]
         assert last["ok"] is ok, last
+
+
+async def test_a_withdrawn_key_stops_verifying_within_the_recheck(r: Any) -> None:
+    """The lobby withdraws a revoked session's key from the registry; the services' memory of
+    a found key holds only ``recheck_ms``, so the key stops verifying by then (a fixed clock:
+    nothing waits)."""
+    key = SessionKey()
+    now = 1_000_000
+    await session_keys.register(r, "p-rev", key.public, now + 3_600_000, now)
+    found = Registered(r, recheck_ms=5_000)
+    assert await found("p-rev", key.public, now)
+    await session_keys.unregister(r, "p-rev", key.public)
+    assert await found("p-rev", key.public, now + 4_999)  # remembered, within the recheck
+    assert not await found("p-rev", key.public, now + 5_000)  # read again: withdrawn
+    assert ("p-rev", key.public) not in found.found

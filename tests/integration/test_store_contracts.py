@@ -311,6 +311,34 @@ async def test_accounts_store_sessions(accounts_store: Any, r: Any) -> None:
     assert await s.session_ids("p-1") == ["s-c"]
 
 
+async def test_accounts_store_binds_one_key_per_session(accounts_store: Any, r: Any) -> None:
+    """A session's key: bound once (compare-and-set), handed on only from the bound one, and
+    withdrawn from the player's registry when the session is revoked."""
+    from shared.runtime import session_keys
+
+    s = accounts_store
+
+    async def held(key: str) -> bool:
+        if isinstance(s, FakeAccountsStore):
+            return key in s.session_keys.get("p-1", {})
+        return await session_keys.registered(r, "p-1", key, 1_000)
+
+    k1, k2, k3 = "a1" * 32, "b2" * 32, "c3" * 32
+    assert await s.bind_session_key("s-gone", "", k1) is None  # no such session
+    await s.open_session("p-1", "s-k", "h", 100, "agent", 60, 120)
+    assert await s.bound_key("s-k") is None
+    assert await s.bind_session_key("s-k", "", k1) == k1
+    assert await s.bind_session_key("s-k", "", k2) == k1  # already bound: unchanged
+    assert await s.bind_session_key("s-k", k2, k3) == k1  # not from the bound key
+    assert await s.bind_session_key("s-k", k1, k2) == k2 and await s.bound_key("s-k") == k2
+    await s.register_session_key("p-1", k2, 10**15, 1_000)
+    await s.register_session_key("p-1", k3, 10**15, 1_000)
+    await s.unregister_session_key("p-1", k3)
+    assert await held(k2) and not await held(k3)
+    assert await s.revoke("s-k", "p-1", 30)
+    assert not await held(k2) and await s.bound_key("s-k") is None
+
+
 async def test_accounts_store_failures_challenges_credentials(accounts_store: Any,
                                                               r: Any) -> None:
     s = accounts_store

@@ -208,5 +208,5 @@ def test_the_deploy_acl_file_loads_and_locks_the_same_way() -> None:
 
 
 def test_with_redis_url_every_service_uses_the_given_url_as_is() -> None:
-    sup = Supervisor(redis_url="redis://example:6379/3", secret="s")
+    sup = Supervisor(redis_url="redis://example:6379/3")
     assert {sup.env(Proc(s, 0))["EMPIRE_REDIS_URL"] for s in SERVICES} == {"redis://example:6379/3"}

@@ -29,7 +29,7 @@ from services.gateway.lobby.rpc import LobbyRpc
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.streams import Keys
-from shared.runtime import bus
+from shared.runtime import bus, tokens
 from shared.runtime.outbox import Outbox
 from shared.runtime.settings import Settings
 from tests.e2e.conftest import with_db
@@ -37,7 +37,7 @@ from tests.reliability.conftest import OUT, report, size
 
 pytestmark = pytest.mark.reliability
 
-SECRET = secrets.token_hex(32)
+TOKEN_KEY = tokens.new_private_key()
 
 
 @contextlib.contextmanager
@@ -46,7 +46,7 @@ def service(name: str, url: str, **env: str) -> Iterator[subprocess.Popen[bytes]
     log = OUT / "logs" / "storage-bounds" / f"{name}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     penv = {**os.environ, "EMPIRE_REDIS_URL": url, "EMPIRE_REDIS_PLAINTEXT": "1",
-            "EMPIRE_SECRET": SECRET, "EMPIRE_LOG_LEVEL": "WARNING",
+            "EMPIRE_TOKEN_PRIVATE_KEY": TOKEN_KEY, "EMPIRE_LOG_LEVEL": "WARNING",
             "EMPIRE_INSTANCE": f"{name}-{secrets.token_hex(3)}", "PYTHONUNBUFFERED": "1", **env}
     penv.pop("REDIS_URL", None)
     proc = subprocess.Popen([sys.executable, "-m", f"services.{name}"], env=penv,

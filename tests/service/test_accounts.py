@@ -18,12 +18,11 @@ from shared.runtime.settings import Settings
 from tests.support.fakes import FakeAccountsStore
 
 pytestmark = pytest.mark.service
-SECRET = "s" * 64
 
 
 def accounts(**settings: Any) -> tuple[Accounts, FakeAccountsStore]:
     store = FakeAccountsStore(("duel",))
-    return Accounts(Settings(secret=SECRET, dev=True, **settings), store), store
+    return Accounts(Settings(dev=True, **settings), store), store
 
 
 def guest(store: FakeAccountsStore, pid: str = "p-1", name: str = "Ada") -> dict[str, Any]:
@@ -42,7 +41,7 @@ async def test_a_session_refreshes_once_per_token_and_reuse_revokes_it() -> None
     acc, store = accounts()
     first = await acc.open_session(guest(store), "Firefox\n")
     assert first["account"] is False and store.sessions[first["session_id"]]["agent"] == "Firefox"
-    who = tokens.verify([SECRET], first["token"], 0)
+    who = tokens.verify(Settings(dev=True).token_verify_keys, first["token"], 0)
     assert (who.player_id, who.session) == ("p-1", first["session_id"])
     second = await acc.refresh(lm.Refresh(refresh_token=first["refresh_token"]))
     assert second["session_id"] == first["session_id"]

@@ -34,7 +34,7 @@ class FlakyPublisher(FakePublisher):
 
 def lobby(**settings: Any) -> tuple[Lobby, FakeLobbyStore, FlakyPublisher]:
     store, out = FakeLobbyStore(), FlakyPublisher()
-    return Lobby(Settings(secret="x" * 64, dev=True, **settings), store, None,  # type: ignore[arg-type]
+    return Lobby(Settings(dev=True, **settings), store, None,  # type: ignore[arg-type]
                  out), store, out
 
 

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 
 import orjson
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from services.gateway.edge import metrics as edge_metrics
@@ -49,11 +50,11 @@ def error_response(status: int, code: str, message: str,
 
 class HttpGuard:
     def __init__(self, app: ASGIApp, limits: GatewayLimits, quotas: Quotas | None,
-                 secrets: Callable[[], list[str]]) -> None:
+                 token_keys: Callable[[], dict[str, Ed25519PublicKey]]) -> None:
         self.app = app
         self.limits = limits
         self.quotas = quotas
-        self.secrets = secrets
+        self.token_keys = token_keys
 
     def _player(self, scope: Scope) -> str | None:
         """The player id of a valid token on the request (header; the WebSocket's
@@ -71,7 +72,7 @@ class HttpGuard:
         if not token:
             return None
         try:
-            return tokens.verify(self.secrets(), token, int(time.time() * 1000)).player_id
+            return tokens.verify(self.token_keys(), token, int(time.time() * 1000)).player_id
         except tokens.TokenError:
             return None
 

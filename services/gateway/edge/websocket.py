@@ -126,7 +126,7 @@ class Edge:
             if not token:
                 raise tokens.TokenError("auth/invalid_token", 'authenticate first: send '
                                         '{"type": "auth", "token": "<access token>"}')
-            ident = tokens.verify(self.settings.verify_secrets, token, int(time.time() * 1000))
+            ident = tokens.verify(self.settings.token_verify_keys, token, int(time.time() * 1000))
             await self.revocations.check(ident)
         except tokens.TokenError as exc:
             await self._refuse(ws, rejected(exc.code, str(exc)), BAD_TOKEN)

@@ -219,6 +219,26 @@ def session_list(sids: list[str], rows: list[dict[str, str]], current: str
     return out, gone
 
 
+def check_bot_seat_token(p: Mapping[str, Any]) -> None:
+    """A token without a session is a bot's seat token: it registers keys for a bot only
+    (shared/runtime/tokens.py refuses one for anybody else; this is the record's word)."""
+    if not p.get("bot"):
+        raise LobbyError("auth/invalid_token", "a player's token must belong to a session")
+
+
+def rekey_allowed(bound: str, key: str, proof_ok: bool) -> bool:
+    """Whether ``key`` may become the session's key: a session with no key yet binds the
+    first one registered; the bound key registers again (a refresh of its expiry); any other
+    key needs the bound key's signature over it (``proof_ok``)."""
+    return not bound or bound == key or proof_ok
+
+
+def key_refused(bound: str) -> LobbyError:
+    return LobbyError("auth/bad_signature", "this session already has a key "
+                      f"({bound[:8]}...): a new one needs the current key's proof "
+                      "(or sign in again for a new session)")
+
+
 def session_key_expiry_ms(now_ms: int, ttl_s: int, session: str | None,
                           token_exp_ms: int) -> int:
     """A registered session key lives as long as its session can; a bot's seat token (no

@@ -23,7 +23,7 @@ from services.lobby.ports import AccountsStorePort
 from services.lobby.tables import LobbyError
 from shared.protocol import lobby as lm
 from shared.rules import registry
-from shared.runtime import tokens
+from shared.runtime import session_keys, tokens
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("lobby")
@@ -76,7 +76,7 @@ class Accounts:
 
     def access_token(self, pid: str, name: str, sid: str) -> tuple[str, int]:
         exp = now_ms() + self.settings.access_ttl_s * 1000
-        return tokens.issue(self.settings.secret, pid, name, exp, session=sid), exp
+        return tokens.issue(self.settings.signing_key, pid, name, exp, session=sid), exp
 
     def _ttl(self, p: dict[str, Any]) -> int:
         return core.session_ttl_s(p, self.settings.refresh_ttl_s, self.settings.token_ttl_s)
@@ -115,6 +115,11 @@ class Accounts:
         ttl = self._ttl(p)
         await self.store.touch_session(sid, ttl, core.agent(req.agent) if req.agent else None,
                                        None if p.get("account") else (pid, p["name"]))
+        bound = await self.store.bound_key(sid)
+        if bound:  # the session's key lives as long as the session
+            t = now_ms()
+            await self.store.register_session_key(
+                pid, bound, core.session_key_expiry_ms(t, ttl, sid, 0), t)
         token, exp = self.access_token(pid, p["name"], sid)
         return core.session_answer(p, sid, new, token, exp)
 
@@ -128,25 +133,48 @@ class Accounts:
         return existed
 
     async def register_session_key(self, req: lm.RegisterSessionKey) -> dict[str, Any]:
-        """Bind a session's public key to the player its token names. The token is checked
-        here (the lobby's own copy of the token key, its session not revoked, the player not
-        suspended), never taken from the gateway's stamp, so writing the lobby's stream without
-        a valid token binds no key."""
+        """Bind a session's public key to the session and player its token names. The token
+        is checked here (its signature, its session live and the player's, the player not
+        suspended), never taken from the gateway's stamp, so writing the lobby's stream
+        without a valid token binds no key. A session's first key binds to it; a later one
+        replaces it only with the current key's signature (``proof``), so whoever sees a
+        player's access token in transit still cannot bring a key of their own. A bot's seat
+        token (no session) registers keys for its bot only."""
         t = now_ms()
         try:
-            who = tokens.verify(self.settings.verify_secrets, req.token, t)
+            who = tokens.verify(self.settings.token_verify_keys, req.token, t)
         except tokens.TokenError as exc:
             raise LobbyError(exc.code, str(exc)) from None
-        if who.session and not await self.store.session_live(who.session):
-            raise LobbyError("auth/revoked_session", "this session was signed out or revoked")
         p = await self.player(who.player_id)
         if p is None:
             raise LobbyError("auth/revoked_session", "no such player (deleted or expired)")
         core.check_not_suspended(p)
-        expires = core.session_key_expiry_ms(t, self._ttl(p), who.session, who.exp_ms)
-        await self.store.register_session_key(who.player_id, req.key, expires, t)
-        log.info("session_key_registered", player_id=who.player_id, key=req.key[:8])
-        return {"player_id": who.player_id, "key": req.key, "expires_ms": expires}
+        pid = who.player_id
+        if not who.session:
+            core.check_bot_seat_token(p)
+            await self.store.register_session_key(pid, req.key, who.exp_ms, t)
+            return {"player_id": pid, "key": req.key, "expires_ms": who.exp_ms}
+        sid = who.session
+        if await self.store.session_owner(sid) != pid or not await self.store.session_live(sid):
+            raise LobbyError("auth/revoked_session", "this session was signed out or revoked")
+        bound = await self.store.bound_key(sid) or ""
+        proof_ok = bool(bound and req.proof and session_keys.verify(
+            bound, req.proof, session_keys.rekey_message(sid, req.key)))
+        if not core.rekey_allowed(bound, req.key, proof_ok):
+            raise core.key_refused(bound)
+        if bound != req.key and await self.store.bind_session_key(sid, bound, req.key) \
+                != req.key:  # another registration for the session came first
+            raise core.key_refused(await self.store.bound_key(sid) or "")
+        expires = core.session_key_expiry_ms(t, self._ttl(p), sid, who.exp_ms)
+        await self.store.register_session_key(pid, req.key, expires, t)
+        if bound and bound != req.key:
+            await self.store.unregister_session_key(pid, bound)
+        if not await self.store.session_live(sid):  # revoked meanwhile: its key goes too
+            await self.store.unregister_session_key(pid, req.key)
+            raise LobbyError("auth/revoked_session", "this session was signed out or revoked")
+        log.info("session_key_registered", player_id=pid, key=req.key[:8],
+                 rekeyed=bool(bound and bound != req.key))
+        return {"player_id": pid, "key": req.key, "expires_ms": expires}
 
     async def revoke_all(self, pid: str) -> int:
         sids = await self.store.session_ids(pid)

@@ -8,7 +8,10 @@ Keys:
 - ``lobby:player:<pid>`` the player's record (a guest's expires; an account's does not).
 - ``lobby:handle:<sha256 of the name's key>`` -> player id (a guest's expires with it).
 - ``lobby:sess:<sid>`` HASH pid, cur (SHA-256 of the refresh secret), old (spent ones, newest
-  first, bounded), created_ms, used_ms, agent; expires after EMPIRE_REFRESH_TTL_S unused.
+  first, bounded), created_ms, used_ms, agent, skey (the session key bound to it, hex);
+  expires after EMPIRE_REFRESH_TTL_S unused.
+- ``lobby:skey:<pid>`` the player's registered session keys (shared/runtime/session_keys.py):
+  a session's bound key is withdrawn from it when the session is revoked.
 - ``lobby:sessions:<pid>`` ZSET sid -> created ms (at most EMPIRE_SESSIONS_MAX).
 - ``lobby:rev:<sid>`` a revoked session, read by the gateway (expires with the last token).
 - ``lobby:cred:<pid>`` HASH ``pw`` -> argon2id hash, ``pk:<credential id>`` -> passkey JSON.
@@ -49,6 +52,18 @@ if cur == ARGV[1] then
 end
 if string.find(old, ARGV[1], 1, true) then return {'reused', pid} end
 return {'invalid', ''}
+"""
+
+# KEYS[1] the session; ARGV: the key expected bound now ('' for none), the key to bind.
+# Returns the key bound afterwards (false: no such session)
+BIND_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local cur = redis.call('HGET', KEYS[1], 'skey') or ''
+if cur == ARGV[1] then
+  redis.call('HSET', KEYS[1], 'skey', ARGV[2])
+  return ARGV[2]
+end
+return cur
 """
 
 
@@ -92,6 +107,7 @@ class AccountsStore:
     def __init__(self, redis: Client) -> None:
         self.redis = redis
         self._refresh = redis.register_script(REFRESH_LUA)
+        self._bind = redis.register_script(BIND_LUA)
 
     # -- players ------------------------------------------------------------------------
 
@@ -203,10 +219,13 @@ class AccountsStore:
         """Delete the session, mark it revoked for ``revoked_ttl_s`` (the gateway refuses its
         access tokens) and announce it on ``lobby:revoked`` (the gateways close its sockets).
         True if it existed."""
+        bound = await self.bound_key(sid)
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.delete(session_key(sid))
             if pid:
                 pipe.zrem(sessions_key(pid), sid)
+                if bound:  # its key signs nothing more
+                    pipe.hdel(keys.lobby_session_keys(pid), bound)
             pipe.set(revoked_key(sid), "1", ex=revoked_ttl_s)
             res = await pipe.execute()
         await self.redis.publish(REVOKED_CHANNEL, sid)
@@ -215,6 +234,20 @@ class AccountsStore:
     async def register_session_key(self, pid: str, key: str, expires_ms: int,
                                    now_ms: int) -> None:
         await session_keys.register(self.redis, pid, key, expires_ms, now_ms)
+
+    async def unregister_session_key(self, pid: str, key: str) -> None:
+        await session_keys.unregister(self.redis, pid, key)
+
+    async def bound_key(self, sid: str) -> str | None:
+        """The session key bound to the session (None: none yet, or no such session)."""
+        raw = await self.redis.hget(session_key(sid), "skey")
+        return text(raw) if raw else None
+
+    async def bind_session_key(self, sid: str, expected: str, key: str) -> str | None:
+        """BIND_LUA: bind ``key`` to the session if ``expected`` ('' for none) is bound now;
+        the key bound afterwards either way (None: no such session)."""
+        raw = await self._bind(keys=[session_key(sid)], args=[expected, key])
+        return text(raw) if raw else None
 
     # -- passwords and failures ---------------------------------------------------------
 

@@ -291,9 +291,12 @@ class FakeAccountsStore:
             self.index.get(pid, {}).pop(sid, None)
 
     async def revoke(self, sid: str, pid: str | None, revoked_ttl_s: int) -> bool:
-        existed = self.sessions.pop(sid, None) is not None
+        gone = self.sessions.pop(sid, None)
+        existed = gone is not None
         if pid:
             self.index.get(pid, {}).pop(sid, None)
+            if gone and gone.get("skey"):
+                self.session_keys.get(pid, {}).pop(gone["skey"], None)
         self.revoked.add(sid)
         self.ttl_s[f"rev:{sid}"] = revoked_ttl_s
         self.announced.append(sid)
@@ -303,6 +306,20 @@ class FakeAccountsStore:
                                    now_ms: int) -> None:
         held = self.session_keys.setdefault(pid, {})
         held[key] = max(expires_ms, held.get(key, 0))
+
+    async def unregister_session_key(self, pid: str, key: str) -> None:
+        self.session_keys.get(pid, {}).pop(key, None)
+
+    async def bound_key(self, sid: str) -> str | None:
+        return self.sessions.get(sid, {}).get("skey") or None
+
+    async def bind_session_key(self, sid: str, expected: str, key: str) -> str | None:
+        s = self.sessions.get(sid)
+        if s is None:
+            return None
+        if s.get("skey", "") == expected:
+            s["skey"] = key
+        return s.get("skey") or None
 
     async def password_hash(self, pid: str) -> str | None:
         return self.creds.get(pid, {}).get("pw")

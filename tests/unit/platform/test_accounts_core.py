@@ -35,10 +35,12 @@ def test_an_admin_ends_a_game_with_a_typed_public_reason_once() -> None:
 
 
 def test_access_tokens_name_their_session() -> None:
-    t = tokens.issue("k" * 32, "p-1", "ada", exp_ms=5_000, session="s1")
-    assert tokens.verify("k" * 32, t, now_ms=1_000).session == "s1"
-    bot = tokens.issue("k" * 32, "b-1", "bot", exp_ms=5_000)
-    assert tokens.verify("k" * 32, bot, now_ms=1_000).session == ""
+    key = tokens.new_private_key()
+    public = tokens.parse_public_keys(tokens.public_key(key))
+    t = tokens.issue(key, "p-1", "ada", exp_ms=5_000, session="s1")
+    assert tokens.verify(public, t, now_ms=1_000).session == "s1"
+    bot = tokens.issue(key, "b-1", "bot", exp_ms=5_000)
+    assert tokens.verify(public, bot, now_ms=1_000).session == ""
 
 
 def scope(origin: str | None, host: str = "hall.example:8000") -> dict[str, object]:
@@ -49,12 +51,12 @@ def scope(origin: str | None, host: str = "hall.example:8000") -> dict[str, obje
 
 
 def test_origin_allow_list() -> None:
-    own = Settings(secret="x" * 32, dev=True)
+    own = Settings(dev=True)
     assert origin_allowed(own, scope(None))  # not a browser
     assert origin_allowed(own, scope("http://hall.example:8000"))
     assert not origin_allowed(own, scope("http://evil.example"))
     assert not origin_allowed(own, scope("http://hall.example:8000.evil.example"))
     assert not origin_allowed(own, scope("null"))
-    listed = Settings(secret="x" * 32, dev=True, ws_origins="https://play.example, https://b.ex")
+    listed = Settings(dev=True, ws_origins="https://play.example, https://b.ex")
     assert origin_allowed(listed, scope("https://play.example", host="gw.internal"))
     assert not origin_allowed(listed, scope("http://hall.example:8000"))

@@ -3,8 +3,10 @@
 # random values, for `kubectl apply -f -`:
 #   sh deploy/k8s/overlays/dev/secrets.sh [NAMESPACE] | kubectl apply -f -     # once
 #   Secret empire-valkey-passwords  one key per Valkey ACL user of users.acl.template (64 hex)
-#   Secret empire-secrets           token-signing-key and redis-url-<service> (rediss://, that
-#                                   service's own user and password, host empire-valkey)
+#   Secret empire-secrets           token-private-key (the lobby's), token-public-keys (its
+#                                   public half: lobby and gateway; deploy/env/token-keys.sh)
+#                                   and redis-url-<service> (rediss://, that service's own user
+#                                   and password, host empire-valkey)
 #   Secret empire-valkey-tls        Valkey's development certificate (deploy/env/dev-certs.sh)
 #   ConfigMap empire-redis-ca       the CA bundle the services check Valkey against
 # Run it once per namespace: running it again makes new passwords and a new token key (every
@@ -29,7 +31,11 @@ for user in $(awk '$1 == "user" && / @PASSWORD@ / {print $2}' "$template"); do
 done
 
 printf -- '---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: empire-secrets\n  namespace: %s\n%s\ntype: Opaque\ndata:\n' "$ns" "$labels"
-printf '  token-signing-key: %s\n' "$(b64s "$(openssl rand -hex 32)")"
+# shellcheck disable=SC2046
+set -- $(sh "$here/../../../env/token-keys.sh")
+printf '  token-private-key: %s
+  token-public-keys: %s
+' "$(b64s "$1")" "$(b64s "$2")"
 for svc in adjudicator escrow dealer scoring lobby bots notifier gateway; do
     [ -r "$work/pw-$svc" ] || { echo "secrets.sh: no ACL user $svc in $template" >&2; exit 1; }
     printf '  redis-url-%s: %s\n' "$svc" "$(b64s "rediss://$svc:$(cat "$work/pw-$svc")@empire-valkey:6379/0")"
