@@ -33,6 +33,7 @@ from shared.runtime.ports import Publisher
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("lobby")
+TURN_BASED_CLOCK_MS = 86_400_000  # a turn-based table's clocks when it names none
 __all__ = ["AUDIT", "IDLE_TABLES", "LIVE_GAMES", "OPEN_TABLES", "KeyedLocks", "Lobby"]
 
 
@@ -298,16 +299,19 @@ class Lobby:
                                                           now_ms()))
 
     async def _reserve(self, player_id: str, op: str, table_id: str, game_id: str = "",
-                       bots: int = 0) -> None:
-        refused = await self.store.reserve(player_id, op, table_id, now_ms(), self.limits,
-                                           game_id, bots)
+                       bots: int = 0, turn_based: bool = False) -> None:
+        limits = self.limits
+        if turn_based:  # a turn-based start counts against its own, larger quota
+            limits = (limits[0], self.settings.quota_turn_based_games, limits[2])
+        refused = await self.store.reserve(player_id, op, table_id, now_ms(), limits,
+                                           game_id, bots, turn_based)
         if refused:  # perhaps only stale reservations stand in the way: recount, try again
             await self._reconcile(player_id)
-            refused = await self.store.reserve(player_id, op, table_id, now_ms(), self.limits,
-                                               game_id, bots)
+            refused = await self.store.reserve(player_id, op, table_id, now_ms(), limits,
+                                               game_id, bots, turn_based)
         if refused:
-            limit = dict(zip(("open_tables", "running_games", "bot_seats"), self.limits,
-                             strict=True))[refused]
+            limit = dict(zip(("open_tables", "running_games", "bot_seats"), limits,
+                             strict=True)).get(refused, limits[1])
             log.info("quota_refused", player_id=player_id, quota=refused, limit=limit)
             raise tables.quota_error(refused, limit)
 
@@ -316,13 +320,17 @@ class Lobby:
         new_id = "t-" + secrets.token_hex(6)
         async with self.player_locks.hold(me.player_id):
             await self._reserve(me.player_id, "table", new_id)
+        # a clock left out: the operator's default, a day per move at a turn-based table
+        rt = req.pace == "real-time"
+        turn = self.settings.turn_timeout_ms if rt else TURN_BASED_CLOCK_MS
+        rounds = self.settings.round_timeout_ms if rt else TURN_BASED_CLOCK_MS
         t = lm.Table(table_id=new_id, game=req.game, options=req.options, seats=req.seats,
                      players=[me], host=me.player_id, public=req.public,
                      spectators=req.spectators or ("anyone" if req.public else "players"),
                      invite=secrets.token_urlsafe(8), client_entropy=req.client_entropy,
-                     turn_timeout_ms=req.turn_timeout_ms or self.settings.turn_timeout_ms,
-                     round_timeout_ms=req.round_timeout_ms or self.settings.round_timeout_ms,
-                     created_ms=now_ms())
+                     turn_timeout_ms=req.turn_timeout_ms or turn,
+                     round_timeout_ms=req.round_timeout_ms or rounds,
+                     created_ms=now_ms(), pace=req.pace, time_bank_ms=req.time_bank_ms)
         await self.store.create(t)
         return {"table": tables.for_viewer(t, me.player_id)}
 
@@ -358,7 +366,8 @@ class Lobby:
         tables.start(t0, player_id)  # refuses early (not host, not open, seats)
         game_id = t0.game_id or "g-" + secrets.token_hex(8)
         async with self.player_locks.hold(player_id):
-            await self._reserve(player_id, "start", table_id, game_id, tables.bots(t0))
+            await self._reserve(player_id, "start", table_id, game_id, tables.bots(t0),
+                                turn_based=t0.pace == "turn-based")
 
         def change(t: lm.Table) -> lm.Table:
             if tables.started_by(t, player_id):
@@ -393,7 +402,8 @@ class Lobby:
         create = im.CreateGame(game_id=t.game_id, game=t.game, options=t.options,
                                players=t.players, client_entropy=t.client_entropy,
                                turn_timeout_ms=t.turn_timeout_ms,
-                               round_timeout_ms=t.round_timeout_ms)
+                               round_timeout_ms=t.round_timeout_ms,
+                               pace=t.pace, time_bank_ms=t.time_bank_ms)
         control = streams.sharded(streams.ADJ_CONTROL, t.game_id, self.settings.partitions)
         await self.broker.publish(create.model_dump(mode="json"), stream=control,
                                   maxlen=streams.maxlen(control))

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from shared.protocol import keys, streams
+from shared.protocol.turns import TURNS
 
 Mode = Literal["R", "W", "RW"]
 
@@ -66,6 +67,11 @@ class Selector:
     grants: tuple[tuple[Mode, str], ...]
 
 
+# the turns stream's readers (the lobby's "My games"; a notifier's user takes the same
+# selector): consume, never append
+TURNS_READER = Selector(CONSUMER, (("RW", TURNS),))
+
+
 @dataclass(frozen=True)
 class User:
     name: str
@@ -98,7 +104,8 @@ USERS: tuple[User, ...] = (
           ("W", _sharded(streams.DEALER_IN)), ("W", streams.GAME_ENDED),
           ("W", GW_SHARDS), ("W", GW_LEGACY), ("W", streams.DEAD_LETTERS), ("RW", G_REFUSALS),
           ("RW", G_CHAT), ("R", TABLE_CHAT), ("RW", G_META), ("RW", G_RESULT),
-          ("W", keys.PATTERNS["archive"]), ("R", SESSION_KEYS)),
+          ("W", keys.PATTERNS["archive"]), ("R", SESSION_KEYS),
+          ("W", TURNS)),  # the only writer of who a game waits for
          selectors=(Selector((*CONSUMER[:1], "xack", "xdel", *CONSUMER[2:]),
                              (("RW", _sharded(streams.ADJ_REVEALS)),
                               ("RW", _sharded(streams.ADJ_DRAWS)))),)),
@@ -133,8 +140,10 @@ USERS: tuple[User, ...] = (
           ("W", _sharded(streams.ADJ_CONTROL)), ("W", streams.BOTS_IN),
           ("W", streams.DEAD_LETTERS), ("R", keys.PATTERNS["archive"]),
           ("RW", keys.PATTERNS["ratings"]), ("RW", keys.PATTERNS["leaderboard"]),
-          ("RW", keys.PATTERNS["player_history"])),
-         channels=True),
+          ("RW", keys.PATTERNS["player_history"]),
+          ("W", streams.GW_UPDATES)),  # "My games" pushed to a player's sockets (my_game)
+         channels=True,
+         selectors=(TURNS_READER,)),
     User("bots",
          (*STREAM_SERVICE, "hset", "hdel", "hgetall", "set", "del", "xdel", "hscan"),
          (("RW", keys.PATTERNS["bots"]), ("W", streams.DEAD_LETTERS))),

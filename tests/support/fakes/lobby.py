@@ -122,8 +122,8 @@ class FakeLobbyStore:
         return copy.deepcopy(self.audit_log[::-1][:limit])
 
     async def reserve(self, player_id: str, op: str, table_id: str, now_ms: int,
-                      limits: tuple[int, int, int], game_id: str = "", bots: int = 0
-                      ) -> str:
+                      limits: tuple[int, int, int], game_id: str = "", bots: int = 0,
+                      turn_based: bool = False) -> str:
         held_t = self.quota_tables.setdefault(player_id, {})
         held_g = self.quota_games.setdefault(player_id, {})
 
@@ -150,14 +150,14 @@ class FakeLobbyStore:
         elif op == "start":
             if game_id in held_g:
                 return ""
-            if len(held_g) >= max_games:
-                return "running_games"
+            if sum(1 for v in held_g.values() if v.endswith(":t") == turn_based) >= max_games:
+                return "turn_based_games" if turn_based else "running_games"
             held_t.pop(table_id, None)
-            held_g[game_id] = f"{bots}:{now_ms}"
+            held_g[game_id] = f"{bots}:{now_ms}" + (":t" if turn_based else "")
         elif op == "unstart":
             v = held_g.pop(game_id, None)
             if v is not None:
-                held_t[table_id] = v
+                held_t[table_id] = v.removesuffix(":t")
         elif op == "drop_table":
             held_t.pop(table_id, None)
         else:
