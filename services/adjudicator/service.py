@@ -152,8 +152,9 @@ class Adjudicator:
         except (UnknownGame, ValueError) as exc:
             log.error("create_failed", game_id=msg.game_id, error=str(exc))
             return
-        assert eff.doc is not None and eff.doc.expires_ms is not None
+        assert eff.doc is not None
         eff.doc, eff.turns = turns.track(None, eff.doc, t)
+        assert eff.doc.expires_ms is not None
         views = core.render_views(eff.doc, [])
         res = await self.store.commit(-1, eff.doc, eff.log, eff.records, views,
                                       turns=eff.turns)

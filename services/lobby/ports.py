@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from services.lobby import tables
 from shared.protocol import lobby as lm
+from shared.protocol.turns import TurnsChanged
 
 
 class LobbyStorePort(Protocol):
@@ -173,3 +174,14 @@ class AccountsStorePort(Protocol):
     async def passkey(self, pid: str, cred_id: str) -> dict[str, Any] | None: ...
 
     async def put_passkey(self, pid: str, cred_id: str, pk: dict[str, Any]) -> None: ...
+
+
+class MyGamesStorePort(Protocol):
+    """"My games" (services/lobby/mygames_store.py; ``FakeMyGamesStore`` in memory)."""
+
+    async def record(self, turns: TurnsChanged, keep_ms: int) -> bool: ...
+
+    async def add(self, players: list[str], game_id: str, at_ms: int, most: int,
+                  keep_ms: int) -> None: ...
+
+    async def games_of(self, player_id: str, most: int) -> list[dict[str, Any]]: ...

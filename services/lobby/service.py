@@ -21,6 +21,7 @@ from cachetools import TTLCache
 from pydantic import ValidationError
 
 from services.lobby import tables
+from services.lobby.mygames_service import MyGames
 from services.lobby.ports import AccountsPort, LobbyStorePort
 from services.lobby.store import AUDIT, IDLE_TABLES, LIVE_GAMES, OPEN_TABLES
 from services.lobby.tables import LobbyError
@@ -64,7 +65,8 @@ class KeyedLocks:
 
 class Lobby:
     def __init__(self, settings: Settings, store: LobbyStorePort, accounts: AccountsPort,
-                 broker: Publisher) -> None:
+                 broker: Publisher, my_games: MyGames | None = None) -> None:
+        self.my_games = my_games  # "My games" (services/lobby/mygames_service.py)
         self.settings = settings
         self.broker = broker
         self.store = store
@@ -147,6 +149,10 @@ class Lobby:
             return await self.create_player(req.name, exact=req.exact, agent=req.agent)
         if req.op in lm.ACCOUNT_OPS:
             return await self._account(req)
+        if isinstance(req, lm.MyGames):
+            if self.my_games is None:
+                raise LobbyError("lobby/unavailable", "My games is not kept here")
+            return await self.my_games.listing(req.player_id)
         assert isinstance(req, lm.CreateTable | lm.JoinTable | lm.LeaveTable | lm.AddBot
                           | lm.StartTable | lm.KickPlayer | lm.GetTable | lm.ListTables)
         me = im.PlayerRef(player_id=req.player_id, name=req.name)

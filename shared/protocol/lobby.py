@@ -263,6 +263,12 @@ class ListTables(_Req):
     live_cursor: Cursor | None = None
 
 
+class MyGames(_Req):
+    """The caller's games ("My games"): waiting for it first, with their clocks."""
+
+    op: Literal["my_games"] = "my_games"
+
+
 AccountRequest: TypeAlias = (
     Refresh | SignOut | ListSessions | RevokeSession | Me | SetPassword | PasswordSignIn
     | PasskeyRegisterBegin | PasskeyRegisterFinish | PasskeySignInBegin | PasskeySignInFinish
@@ -272,5 +278,5 @@ ACCOUNT_OPS: frozenset[str] = frozenset(
     m.model_fields["op"].default for m in AccountRequest.__args__)  # type: ignore[attr-defined]
 LobbyRequest: TypeAlias = Annotated[
     CreatePlayer | CreateTable | JoinTable | LeaveTable | AddBot | StartTable | KickPlayer
-    | GetTable | ListTables | AccountRequest, Field(discriminator="op")]
+    | GetTable | ListTables | AccountRequest | MyGames, Field(discriminator="op")]
 LOBBY_REQUEST: TypeAdapter[LobbyRequest] = TypeAdapter(LobbyRequest)

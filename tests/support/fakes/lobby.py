@@ -1,4 +1,5 @@
-"""services/lobby/ports.py ``LobbyStorePort`` and ``AccountsStorePort`` in memory."""
+"""services/lobby/ports.py ``LobbyStorePort``, ``AccountsStorePort`` and
+``MyGamesStorePort`` in memory."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from services.lobby.store import IDLE_TABLES, LIVE_GAMES, OPEN_TABLES
 from services.lobby.tables import LobbyError
 from shared.identity import handles
 from shared.protocol import lobby as lm
+from shared.protocol.turns import TurnsChanged
 from shared.runtime.jsonutil import dumps, loads
 
 
@@ -353,3 +355,33 @@ class FakeAccountsStore:
 
     async def put_passkey(self, pid: str, cred_id: str, pk: dict[str, Any]) -> None:
         self.creds.setdefault(pid, {})[f"pk:{cred_id}"] = dumps(pk)
+
+
+class FakeMyGamesStore:
+    """services/lobby/mygames_store.py: each game's newest entry (by seq; at one seq the ended
+    one), each player's games by last change (never moved back), cut to ``most``."""
+
+    def __init__(self) -> None:
+        self.entries: dict[str, dict[str, Any]] = {}
+        self.lists: dict[str, dict[str, int]] = {}
+
+    async def record(self, turns: TurnsChanged, keep_ms: int) -> bool:
+        cur = self.entries.get(turns.game_id)
+        if cur is not None and (cur["seq"] > turns.seq or (
+                cur["seq"] == turns.seq and (cur["ended"] or not turns.ended))):
+            return False
+        self.entries[turns.game_id] = turns.model_dump(mode="json")
+        return True
+
+    async def add(self, players: list[str], game_id: str, at_ms: int, most: int,
+                  keep_ms: int) -> None:
+        for p in players:
+            held = self.lists.setdefault(p, {})
+            held[game_id] = max(at_ms, held.get(game_id, at_ms))
+            for gone in sorted(held, key=lambda g: (held[g], g))[:max(0, len(held) - most)]:
+                del held[gone]
+
+    async def games_of(self, player_id: str, most: int) -> list[dict[str, Any]]:
+        held = self.lists.get(player_id, {})
+        ids = sorted(held, key=lambda g: (held[g], g), reverse=True)[:most]
+        return [copy.deepcopy(self.entries[g]) for g in ids if g in self.entries]
