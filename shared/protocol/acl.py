@@ -105,7 +105,9 @@ USERS: tuple[User, ...] = (
           ("W", GW_SHARDS), ("W", GW_LEGACY), ("W", streams.DEAD_LETTERS), ("RW", G_REFUSALS),
           ("RW", G_CHAT), ("R", TABLE_CHAT), ("RW", G_META), ("RW", G_RESULT),
           ("W", keys.PATTERNS["archive"]), ("R", SESSION_KEYS),
-          ("W", TURNS)),  # the only writer of who a game waits for
+          # the only writer of who a game waits for: appended inside the commit script, whose
+          # declared keys need read and write
+          ("RW", TURNS)),
          selectors=(Selector((*CONSUMER[:1], "xack", "xdel", *CONSUMER[2:]),
                              (("RW", _sharded(streams.ADJ_REVEALS)),
                               ("RW", _sharded(streams.ADJ_DRAWS)))),)),
@@ -135,7 +137,8 @@ USERS: tuple[User, ...] = (
           "set", "exists", "zadd", "zrem", "zrange", "zrevrange", "xdel", "evalsha",
           "script|load", "mget", "hget", "hgetall", "hset", "hdel", "hexists", "hlen", "hvals",
           "expire", "zrangebyscore", "zrevrangebyscore", "zremrangebyscore", "del", "incr",
-          "incrby", "getdel", "persist", "ttl", "sadd", "xrevrange"),
+          "incrby", "getdel", "persist", "ttl", "sadd", "xrevrange",
+          "zremrangebyrank", "pexpire"),  # "My games" (services/lobby/mygames_store.py)
          (("RW", keys.PATTERNS["lobby"]), ("R", G_RESULT), ("RW", G_META),
           ("W", _sharded(streams.ADJ_CONTROL)), ("W", streams.BOTS_IN),
           ("W", streams.DEAD_LETTERS), ("R", keys.PATTERNS["archive"]),
