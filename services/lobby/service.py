@@ -469,10 +469,11 @@ class Lobby:
         return tables.Page(out, tables.cursor_of(after[0], after[1]) if after else None, [])
 
     async def _live_page(self, limit: int, cursor: str | None) -> tuple[list[str], str | None]:
-        """Started games still running, newest first. Games older than the lifetime are
-        over whatever their state: they leave the index in one step."""
-        await self.store.drop_live_before(now_ms() - int(self.settings.game_lifetime_s * 1000)
-                                          - 60_000)
+        """Started games still running, newest first. Games older than the longest lifetime
+        (a turn-based game's cap) are over whatever their state: they leave the index in one
+        step; the others leave it once over (scored or archived)."""
+        longest = max(self.settings.game_lifetime_s, self.settings.turn_based_lifetime_max_s)
+        await self.store.drop_live_before(now_ms() - int(longest * 1000) - 60_000)
         after = tables.parse_cursor(cursor)
         raw = await self.store.newest(LIVE_GAMES, after, limit * 2 + 16)
         entries = tables.after_cursor(raw, after)
