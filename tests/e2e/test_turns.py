@@ -31,7 +31,8 @@ from tests.support.waits import eventually
 pytestmark = [pytest.mark.e2e, pytest.mark.full]
 
 DAY = 86_400_000
-ENV = {"EMPIRE_ARCHIVE_AFTER_S": "0"}
+ENV = {"EMPIRE_ARCHIVE_AFTER_S": "0", "EMPIRE_QUOTA_TURN_BASED_GAMES": "2",
+       "EMPIRE_QUOTA_RUNNING_GAMES": "1"}
 
 
 @pytest.fixture(scope="module")
@@ -162,3 +163,24 @@ async def test_an_abandoned_turn_based_game_ends_by_its_deadlines(hall: Supervis
         async def ended_listed() -> bool:
             return any(g["game_id"] == gid and g["ended"] for g in await b.my_games())
         await eventually(ended_listed, "the end in bob's My games", 60, 0.5)
+
+
+async def test_turn_based_games_have_their_own_quota_hit_from_outside(hall: Supervisor) -> None:
+    async with Client(hall.url) as host, Client(hall.url) as guest:
+        await host.sign_in("tb-quota")
+        await guest.sign_in("tb-quota-guest")
+
+        async def start(**table: Any) -> str:
+            t = await host.create_table("duel", seats=2, **table)
+            await guest.join(t["table_id"])
+            return await host.start(t["table_id"])
+        await start()  # the one real-time game (EMPIRE_QUOTA_RUNNING_GAMES=1)
+        with pytest.raises(ApiError) as exc:
+            await start()
+        assert exc.value.code == "lobby/quota" and "running_games" in exc.value.message
+        for _ in range(2):  # EMPIRE_QUOTA_TURN_BASED_GAMES=2, beside the real-time one
+            await start(pace="turn-based")
+        with pytest.raises(ApiError) as exc:
+            await start(pace="turn-based")
+        assert exc.value.code == "lobby/quota"
+        assert exc.value.message.startswith("quota turn_based_games: at most 2")
