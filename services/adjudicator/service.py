@@ -114,8 +114,9 @@ class Adjudicator:
                     await self._redrive(doc)
                 return eff
             assert eff.doc is not None
-            eff.doc, eff.turns = turns.track(doc, eff.doc, now_ms())  # who it waits for
             views = core.render_views(eff.doc, eff.events)
+            # who it waits for, read from the views' public node (no second decode)
+            eff.doc, eff.turns = turns.track(doc, eff.doc, now_ms(), views[None]["node"])
             if cmd_id:
                 for view_seat, payload in views.items():
                     if view_seat is not None and eff.log \
@@ -153,9 +154,9 @@ class Adjudicator:
             log.error("create_failed", game_id=msg.game_id, error=str(exc))
             return
         assert eff.doc is not None
-        eff.doc, eff.turns = turns.track(None, eff.doc, t)
-        assert eff.doc.expires_ms is not None
         views = core.render_views(eff.doc, [])
+        eff.doc, eff.turns = turns.track(None, eff.doc, t, views[None]["node"])
+        assert eff.doc.expires_ms is not None
         res = await self.store.commit(-1, eff.doc, eff.log, eff.records, views,
                                       turns=eff.turns)
         if res.ok:

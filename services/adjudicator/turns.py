@@ -18,8 +18,6 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict
 
 from shared.protocol.turns import TurnsChanged, Waiting
-from shared.rules import registry
-from shared.rules.api import Simultaneous, Turn
 
 if TYPE_CHECKING:
     from services.adjudicator.core import GameDoc
@@ -42,27 +40,25 @@ def longest_clock_ms(turn_timeout_ms: int, round_timeout_ms: int, time_bank_ms: 
     return max(turn_timeout_ms + time_bank_ms, round_timeout_ms * (seats + 1))
 
 
-def awaited_seats(doc: GameDoc) -> list[int]:
-    """The seats the document's game waits for now."""
-    if doc.stage == "entropy":  # FAIRNESS.md §Dealer 2: every seat's client seed
-        return list(range(len(doc.players)))
-    if doc.stage != "playing":
-        return []
-    game = registry.get(doc.game)
-    node = game.next(game.decode(doc.engine))
-    if isinstance(node, Turn):
-        return sorted(set(node.seats))
-    if isinstance(node, Simultaneous):
-        return sorted({s.seat for s in node.slots})
-    return []  # a draw (the dealer's) or the end
+def awaited_seats(node: dict[str, Any]) -> list[int]:
+    """The seats a game waits for, from the public node its views carry (core.node_info,
+    core.pre_game_node): a turn's seats, every slot of a sealed round (the client-seed round
+    included), nobody for a draw, the setup or the end. Read from the views the commit writes
+    anyway, so no second decode of the state."""
+    if node.get("kind") == "turn":
+        return sorted(set(node.get("seats", [])))
+    if node.get("kind") == "simultaneous":
+        return sorted({int(o["seat"]) for o in node.get("order", [])})
+    return []
 
 
-def track(before: GameDoc | None, doc: GameDoc, now_ms: int
+def track(before: GameDoc | None, doc: GameDoc, now_ms: int, node: dict[str, Any]
           ) -> tuple[GameDoc, TurnsChanged | None]:
     """``doc`` (the new GameDoc) with its ``waiting`` and, turn-based, its ``expires_ms`` brought
     up to date, and the ``TurnsChanged`` to publish with it (None: nothing changed for the
-    readers). ``before``: the stored document (None for a new game)."""
-    seats = awaited_seats(doc)
+    readers). ``before``: the stored document (None for a new game); ``node``: the public node
+    of the new document's views (``render_views(doc)[None]["node"]``)."""
+    seats = awaited_seats(node) if doc.stage != "ended" else []
     had = {w.seat: w for w in (before.waiting if before is not None else [])}
     waiting = [Awaited(seat=s, since_ms=had[s].since_ms if s in had else now_ms,
                        deadline_ms=doc.deadline_ms) for s in seats]
