@@ -51,7 +51,7 @@ class MyGames:
         stored = turns.model_dump(mode="json")
         keep = mygames.kept_ms(stored, self.running_s, self.settings.my_games_ended_s)
         fresh = await self.store.record(turns, keep)
-        players = mygames.humans(turns)
+        players = await self.store.not_erased(mygames.humans(turns))  # deleted: not kept
         await self.store.add(players, turns.game_id, turns.at_ms, self.settings.my_games_max,
                              int(self.running_s * 1000))
         if not fresh:

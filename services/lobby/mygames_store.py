@@ -55,6 +55,13 @@ class MyGamesStore:
                 pipe.pexpire(k, keep_ms)
             await pipe.execute()
 
+    async def not_erased(self, players: list[str]) -> list[str]:
+        """The players of ``players`` whose account was not deleted (``lobby:erased``)."""
+        if not players:
+            return []
+        gone = await self.redis.smismember(keys.LOBBY_ERASED, players)
+        return [p for p, g in zip(players, gone, strict=True) if not g]
+
     async def games_of(self, player_id: str, most: int) -> list[dict[str, Any]]:
         """The player's games' stored entries, latest change first; ids whose entry expired
         leave the list."""

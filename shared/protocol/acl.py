@@ -138,7 +138,7 @@ USERS: tuple[User, ...] = (
           "script|load", "mget", "hget", "hgetall", "hset", "hdel", "hexists", "hlen", "hvals",
           "expire", "zrangebyscore", "zrevrangebyscore", "zremrangebyscore", "del", "incr",
           "incrby", "getdel", "persist", "ttl", "sadd", "xrevrange",
-          "zremrangebyrank", "pexpire"),  # "My games" (services/lobby/mygames_store.py)
+          "zremrangebyrank", "pexpire", "smismember"),  # "My games" (mygames_store.py)
          (("RW", keys.PATTERNS["lobby"]), ("R", G_RESULT), ("RW", G_META),
           ("W", _sharded(streams.ADJ_CONTROL)), ("W", streams.BOTS_IN),
           ("W", streams.DEAD_LETTERS), ("R", keys.PATTERNS["archive"]),

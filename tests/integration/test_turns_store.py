@@ -15,6 +15,7 @@ from services.adjudicator.core import GameDoc
 from services.adjudicator.store import Store as AdjudicatorStore
 from services.lobby.mygames_store import MyGamesStore
 from services.lobby.store import LobbyStore
+from shared.protocol import keys as lobby_keys
 from shared.protocol.internal import PlayerRef
 from shared.protocol.turns import TURNS, TurnsChanged, Waiting
 from shared.runtime.outbox import _DATA_KEY
@@ -55,6 +56,12 @@ async def test_my_games_store_contract(my_games_store: Any) -> None:
         await s.add(["p-c"], f"h-{i}", 1000 + i, 3, 60_000)  # at most 3: the oldest go
     assert [e["game_id"] for e in await s.games_of("p-c", 10)] == ["h-4", "h-3", "h-2"]
     assert await s.games_of("nobody", 10) == []
+    assert await s.not_erased(["p-a", "p-b"]) == ["p-a", "p-b"]
+    if isinstance(s, FakeMyGamesStore):
+        s.erased.add("p-b")
+    else:
+        await s.redis.sadd(lobby_keys.LOBBY_ERASED, "p-b")
+    assert await s.not_erased(["p-a", "p-b"]) == ["p-a"] and await s.not_erased([]) == []
 
 
 @pytest.fixture(params=["fake", "redis"])

@@ -169,3 +169,12 @@ async def test_each_change_is_pushed_once_to_its_players_only() -> None:
     assert got["games"][0]["seq"] == 4  # the newest entry only
     await mg.on_turns({"type": "turns_changed", "game_id": 5})  # malformed: dropped, logged
     assert len(pushed(out)) == 4
+
+
+async def test_a_deleted_player_s_games_are_not_kept_for_it() -> None:
+    lb, _, out, mine = lobby()
+    mine.erased.add("p-b")
+    assert lb.my_games is not None
+    await lb.my_games.on_turns(turns("g-1", 1, 100, {1: 100}))
+    assert pushed(out) == [("p-a", "g-1", False)]  # nothing kept or pushed for p-b
+    assert "p-b" not in mine.lists

@@ -364,6 +364,10 @@ class FakeMyGamesStore:
     def __init__(self) -> None:
         self.entries: dict[str, dict[str, Any]] = {}
         self.lists: dict[str, dict[str, int]] = {}
+        self.erased: set[str] = set()  # lobby:erased (deleted accounts)
+
+    async def not_erased(self, players: list[str]) -> list[str]:
+        return [p for p in players if p not in self.erased]
 
     async def record(self, turns: TurnsChanged, keep_ms: int) -> bool:
         cur = self.entries.get(turns.game_id)
