@@ -8,7 +8,8 @@ idempotent (by round id and draw label).
 
 Game life: seeding (dealer commits its seed) -> entropy (optional sealed round of client seeds)
 -> playing (engine nodes: turns, sealed rounds via the escrow, draws via the dealer) -> ended.
-Every game also ends by ``expires_ms`` (the ``game_lifetime_s`` setting): ``expire`` takes it
+Every game also ends by ``expires_ms`` (a real-time game: the ``game_lifetime_s`` setting; a
+turn-based one: moved on with every change, services/adjudicator/turns.py): ``expire`` takes it
 through the normal end path (``game_ended`` in the record, ``GameEnded`` to scoring, the
 dealer's reveal) with the public outcome ``{"status": "expired", "results": [], ...}``.
 """

@@ -88,6 +88,14 @@ class Lobby:
         """How long a started or closed table (and its invite) stays readable."""
         return int(self.settings.game_lifetime_s + self.settings.archive_live_ttl_s)
 
+    def expire_for(self, t: lm.Table) -> int:
+        """How long a started or closed table stays readable: a turn-based table's as long as
+        its game may run."""
+        if t.pace == "turn-based" and t.status == "started":
+            return int(self.settings.turn_based_lifetime_max_s
+                       + self.settings.archive_live_ttl_s)
+        return self.ended_expire_s
+
     def _token(self, player_id: str, name: str) -> str:
         return tokens.issue(self.settings.secret, player_id, name,
                             now_ms() + self.settings.token_ttl_s * 1000)
@@ -132,7 +140,7 @@ class Lobby:
             return after if after is before else tables.touched(after, t)
 
         async with self.table_locks.hold(table_id):
-            return await self.store.update(table_id, touched, self.ended_expire_s)
+            return await self.store.update(table_id, touched, self.expire_for)
 
     async def handle(self, body: dict[str, Any]) -> dict[str, Any]:
         try:

@@ -159,9 +159,10 @@ class LobbyStore:
             await pipe.execute()
 
     async def update(self, table_id: str, change: Callable[[lm.Table], lm.Table],
-                     expire_s: int) -> lm.Table:
+                     expire_s: int | Callable[[lm.Table], int]) -> lm.Table:
         """Read-modify-write one table with WATCH/MULTI (one key: also atomic on a cluster),
-        then bring the indexes in line (idempotent, re-derived on every update)."""
+        then bring the indexes in line (idempotent, re-derived on every update).
+        ``expire_s``: how long a started or closed table stays (or a function of the table)."""
         key = table_key(table_id)
         for _ in range(50):
             try:
@@ -172,6 +173,7 @@ class LobbyStore:
                         raise LobbyError("lobby/not_found", "no such table")
                     before = lm.Table.model_validate(loads(raw))
                     t: lm.Table = change(before)
+                    ttl = expire_s(t) if callable(expire_s) else expire_s
                     if t is before:
                         await pipe.unwatch()  # type: ignore[no-untyped-call]
                         return t
@@ -179,11 +181,11 @@ class LobbyStore:
                     if t.status == "open":
                         pipe.set(key, t.model_dump_json())
                     else:  # started or closed: kept a while for those who look it up
-                        pipe.set(key, t.model_dump_json(), ex=expire_s)
+                        pipe.set(key, t.model_dump_json(), ex=ttl)
                     await pipe.execute()
             except WatchError:
                 continue
-            await self._index(t, expire_s)
+            await self._index(t, ttl)
             return t
         raise LobbyError("lobby/bad_request", "table busy, try again")
 

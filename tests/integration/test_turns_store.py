@@ -104,3 +104,22 @@ async def test_the_commit_appends_who_the_game_waits_for_in_its_step(r: Any) -> 
     assert TurnsChanged.model_validate_json(data) == entry  # as a faststream reader gets it
     assert len(await r.xrange("g:{g-t}:v:1")) == 1  # in the step that wrote the views
     assert adj_turns.turns_of(doc, 5).players == ["p-a", "p-b"]
+
+
+async def test_a_started_table_is_kept_as_long_as_its_pace_needs(r: Any) -> None:
+    from services.lobby.service import Lobby
+    from shared.protocol import lobby as lm
+    from shared.runtime.settings import Settings
+
+    store = LobbyStore(r)
+    lb = Lobby(Settings(secret="x" * 64, dev=True), store, None, None)  # type: ignore[arg-type]
+    for tid, pace in (("t-rt", "real-time"), ("t-tb", "turn-based")):
+        await store.create(lm.Table(table_id=tid, game="duel", seats=2, host="p", invite=tid,
+                                    turn_timeout_ms=1000, round_timeout_ms=1000, created_ms=1,
+                                    pace=pace))  # type: ignore[arg-type]
+        await store.update(tid, lambda t: t.model_copy(update={"status": "started"}),
+                           lb.expire_for)
+    s = Settings()
+    assert 0 < await r.ttl("lobby:table:t-rt") <= s.game_lifetime_s + s.archive_live_ttl_s
+    assert await r.ttl("lobby:table:t-tb") > 300 * 86400  # a turn-based game may run a year
+    assert await r.ttl("lobby:invite:t-tb") > 300 * 86400

@@ -63,7 +63,7 @@ class FakeLobbyStore:
             self.indexes[OPEN_TABLES][t.table_id] = t.created_ms
 
     async def update(self, table_id: str, change: Callable[[lm.Table], lm.Table],
-                     expire_s: int) -> lm.Table:
+                     expire_s: int | Callable[[lm.Table], int]) -> lm.Table:
         before = await self.load(table_id)
         t = change(before)
         if t is before:
