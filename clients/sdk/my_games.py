@@ -16,14 +16,15 @@ DAY_MS = 24 * HOUR_MS
 
 
 def clock_text(ms: int | None) -> str:
-    """Time left as a player reads it: "3 d 4 h", "5 h 12 min", "7 min", "45 s", "0 s"
-    (None: no clock)."""
+    """Time left as a player reads it, as the web page writes it (clients/web/format.js):
+    "4 days 23 h", "1 day", "5 h 12 min", "7 min", "45 s" (rounded down; None: no clock)."""
     if ms is None:
         return "no clock"
     ms = max(0, int(ms))
     if ms >= DAY_MS:
         d, h = divmod(ms // HOUR_MS, 24)
-        return f"{d} d {h} h" if h else f"{d} d"
+        days = f"{d} day" if d == 1 else f"{d} days"
+        return f"{days} {h} h" if h else days
     if ms >= HOUR_MS:
         h, m = divmod(ms // MINUTE_MS, 60)
         return f"{h} h {m} min" if m else f"{h} h"

@@ -1,14 +1,12 @@
 // "My games": every game of the signed-in player, the ones waiting for it first (the oldest
-// wait first) with the time left on its clock in days, hours or minutes (GET /api/me/games),
+// wait first) with the time left on its clock in days, hours or minutes (GET /api/me/games;
+// format.js writes the clocks),
 // kept up to date by the socket's my_game frames (docs/protocol.md, section 1.1 "My games").
 // The header's "My games" link counts the games waiting for the player.
 
 import { api, session } from "./api.js";
 import { $, fill, h, table } from "./dom.js";
-
-const MINUTE = 60000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
+import { duration } from "./format.js";
 
 let socket = null;
 let games = new Map(); // game id -> its entry (the newest seen)
@@ -17,14 +15,9 @@ let open = false;
 let ticker = null;
 let titleOf = (name) => name;
 
-/** Time left as people read it: "3 d 4 h", "5 h 12 min", "7 min", "45 s". */
+/** Time left as people read it ("4 days 23 h", "2 h 59 min"): the page's one formatter. */
 export function clockText(ms) {
-  if (ms === null || ms === undefined) return "no clock";
-  ms = Math.max(0, ms);
-  if (ms >= DAY) { const d = Math.floor(ms / DAY), hr = Math.floor((ms % DAY) / HOUR); return hr ? `${d} d ${hr} h` : `${d} d`; }
-  if (ms >= HOUR) { const hr = Math.floor(ms / HOUR), m = Math.floor((ms % HOUR) / MINUTE); return m ? `${hr} h ${m} min` : `${hr} h`; }
-  if (ms >= MINUTE) return `${Math.floor(ms / MINUTE)} min`;
-  return `${Math.floor(ms / 1000)} s`;
+  return ms === null || ms === undefined ? "no clock" : duration(ms);
 }
 
 function ordered() {

@@ -34,7 +34,7 @@ async def test_my_games_lists_waiting_games_first_and_takes_pushes(
     await page.select_option("#turn-unit", "86400000")
     await page.click("#create")
     await page.wait_for_selector("#table:not(.hidden) #invite-code")
-    assert "turn-based · time per move (turns and sealed rounds) 2 d" in \
+    assert "turn-based · time per move (turns and sealed rounds) 2 days" in \
         await page.inner_text("#table-body")
     await add_bots(page, 1)
     first = await start(page)
@@ -43,7 +43,7 @@ async def test_my_games_lists_waiting_games_first_and_takes_pushes(
     await page.wait_for_selector(f"{ROWS}[data-game='{first}'][data-turn=mine]")
     row = page.locator(f"{ROWS}[data-game='{first}']")
     clock = (await row.locator("td.clock").inner_text()).strip()
-    assert re.fullmatch(r"(1 d \d+ h|2 d) left", clock), clock  # days, never seconds
+    assert re.fullmatch(r"(1 day \d+ h|2 days) left", clock), clock  # days, never seconds
     assert (await row.locator("td.state").inner_text()).strip() == "your turn"
 
     # a second game, made elsewhere: the open page hears of it on its socket

@@ -430,5 +430,5 @@ async def test_tui_my_games_lists_a_turn_based_game_waiting_with_its_clock_in_da
                     return str(opt.prompt)
             return ""
         await _until(pilot, lambda: "YOUR TURN" in line(), timeout=60)
-        assert re.search(r"YOUR TURN, (1 d \d+ h|2 d) left", line()), line()
+        assert re.search(r"YOUR TURN, (1 day \d+ h|2 days) left", line()), line()
         assert "turn-based" in line()

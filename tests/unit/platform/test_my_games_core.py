@@ -23,8 +23,8 @@ DAY = 86_400_000
 @pytest.mark.parametrize(("ms", "text"), [
     (None, "no clock"), (-5, "0 s"), (999, "0 s"), (45_000, "45 s"), (60_000, "1 min"),
     (3_599_999, "59 min"), (3_600_000, "1 h"), (2 * 3_600_000 + 59 * 60_000, "2 h 59 min"),
-    (DAY, "1 d"), (DAY + 3_600_000, "1 d 1 h"), (14 * DAY, "14 d"),
-    (431_998_000, "4 d 23 h"),  # never "431998 s left"
+    (DAY, "1 day"), (DAY + 3_600_000, "1 day 1 h"), (14 * DAY, "14 days"),
+    (431_998_000, "4 days 23 h"),  # never "431998 s left"
 ])
 def test_clocks_read_in_days_hours_and_minutes(ms: int | None, text: str) -> None:
     assert clock_text(ms) == text
