@@ -235,6 +235,12 @@ test-package: install
 bench-scale: install
 	$(RUN) -m bench.scale $(SCALE_ARGS)
 
+# turn-based games at scale: Valkey memory per idle turn-based game and for 100,000 of them,
+# and 100,000 pending deadlines fired by the durable timers (~10 minutes); TB_ARGS="--only timers"
+.PHONY: bench-turn-based
+bench-turn-based: install
+	$(RUN) -m bench.turn_based $(TB_ARGS)
+
 .PHONY: bench-peer
 bench-peer: install
 	cd bench/peer && npm ci --no-audit --no-fund --loglevel=error

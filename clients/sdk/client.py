@@ -101,6 +101,10 @@ class Client(Chat):
         self._rewatch = {}  # game id -> the pending re-send
         self._rewatch_tries = {}  # game id -> refusals in a row
         self.rewatched = 0  # watches sent again after such a refusal
+        # "My games" (clients/sdk/my_games.py), kept by the my_game frames
+        self.my_games_by_id = {}
+        self.my_games_changed = asyncio.Event()
+        self.clock_offset_ms = 0
 
     async def __aenter__(self) -> Client:
         return self

@@ -179,6 +179,9 @@ class Connection(LobbyApi):
         if kind in ("chat", "chat_history", "chat_mutes"):
             self._on_chat(msg)
             return
+        if kind == "my_game":  # one of this player's games changed ("My games")
+            self._on_my_game(msg)
+            return
         game = self.games.get(msg.get("game_id", ""))
         if kind == "view" and game is not None:
             self._rewatch_tries.pop(game.game_id, None)

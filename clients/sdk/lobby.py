@@ -7,7 +7,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from clients.sdk.accounts import AccountsApi
+from clients.sdk.my_games import MyGamesApi
 from clients.sdk.session import GameSession
 from shared.fairness.verify import verify
 
@@ -34,7 +34,7 @@ class Verification:
         return [p for p in self.problems if p.startswith("receipt: ")]
 
 
-class LobbyApi(AccountsApi):
+class LobbyApi(MyGamesApi):
     """Tables and matches over HTTP. Its state is set by ``Client.__init__``."""
 
     games: dict[str, GameSession]  # the games this client watches, by id

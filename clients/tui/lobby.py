@@ -16,10 +16,14 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, Input, Label, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
+from clients.sdk.my_games import clock_text
 from clients.tui import render
 from clients.tui.chat import ChatPanel
 from clients.tui.game import GameScreen
 from clients.tui.hall import NETWORK, HallApp, error_text
+from clients.tui.mygames import MyGamesScreen, parse_clock
+
+DAY_MS = 86_400_000
 
 
 class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
@@ -55,6 +59,8 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
             yield Input(id="seats", type="integer")
             yield Label("Options (JSON):")
             yield Input("{}", id="options")
+            yield Label("Time per move (e.g. 2m, 12h, 3d; over a day: a turn-based table):")
+            yield Input(id="clock", placeholder="the server's default")
             yield Static(id="help", markup=False)
 
     def on_mount(self) -> None:
@@ -100,10 +106,15 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
             options = json.loads(self.query_one("#options", Input).value or "{}")
             if not isinstance(options, dict):
                 raise ValueError("options must be a JSON object")
+            clock = parse_clock(self.query_one("#clock", Input).value)
         except ValueError as exc:
             self.notify(f"bad input: {exc}", severity="error")
             return
-        self.dismiss({"game": self.game, "seats": seats, "options": options})
+        spec: dict[str, Any] = {"game": self.game, "seats": seats, "options": options}
+        if clock is not None:  # a clock over a day is a turn-based table's
+            spec.update(turn_timeout_ms=clock, round_timeout_ms=clock,
+                        pace="turn-based" if clock > DAY_MS else "real-time")
+        self.dismiss(spec)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -139,6 +150,7 @@ class LobbyScreen(Screen[None]):
         Binding("w", "spectate", "Watch selected game"),
         Binding("o", "open_game", "Open my game"),
         Binding("r", "refresh", "Refresh"),
+        Binding("m", "my_games", "My games"),
     ]
 
     def __init__(self) -> None:
@@ -222,7 +234,8 @@ class LobbyScreen(Screen[None]):
             [
                 Option(
                     f"{t['game']} · {len(t['players'])}/{t['seats']} · "
-                    f"{self._names(t['players'])} · {t['table_id']}",
+                    f"{t.get('pace', 'real-time')}, {clock_text(t.get('turn_timeout_ms'))} a "
+                    f"move · {self._names(t['players'])} · {t['table_id']}",
                     id=t["table_id"],
                 )
                 for t in self.tables
@@ -270,7 +283,7 @@ class LobbyScreen(Screen[None]):
     async def _create(self, spec: dict[str, Any]) -> None:
         try:
             self.my_table = await self.app_.client.create_table(
-                spec["game"], seats=spec["seats"], options=spec["options"]
+                spec.pop("game"), seats=spec.pop("seats"), options=spec.pop("options"), **spec
             )
         except NETWORK as exc:
             self.log_line(f"create refused: {error_text(exc)}")
@@ -356,6 +369,9 @@ class LobbyScreen(Screen[None]):
     def action_open_game(self) -> None:
         if self.my_table is not None and self.my_table.get("game_id"):
             self.open_game(self.my_table["game_id"])
+
+    def action_my_games(self) -> None:
+        self.app.push_screen(MyGamesScreen())
 
     def open_game(self, game_id: str) -> None:
         self._opened.add(game_id)

@@ -1,6 +1,7 @@
 // Empire Hall web client: sign in, lobby (tables, invites, bots, live games, leaderboards),
 // the play screen (play.js) and the replay viewer (replay.js). Routes live in the URL hash:
-// #/lobby, #/table/<id>, #/game/<id>, #/replay/<id>, #/leaderboard/<game>, #/account.
+// #/lobby, #/table/<id>, #/game/<id>, #/replay/<id>, #/leaderboard/<game>, #/account,
+// #/games ("My games": mygames.js).
 // Signing in: a guest (one click), an account's password, or a passkey; the account screen
 // upgrades a guest, adds passkeys, lists and revokes sessions, exports and deletes.
 
@@ -12,17 +13,19 @@ import * as play from "./play.js";
 import { loadBundle, openReplay, runVerify } from "./replay.js";
 import { openRules } from "./rules.js";
 import { optionsForm } from "./schemaform.js";
+import * as mygames from "./mygames.js";
 import { notificationsPanel } from "./notifications.js";
 
 let catalog = [];
 let optionsBox = null;
 let tablePoll = null;
-const socket = new Socket((m) => { if (!chat.onMessage(m)) play.onMessage(m); });
+const socket = new Socket((m) => { if (!chat.onMessage(m) && !mygames.onMessage(m)) play.onMessage(m); });
 play.attach(socket);
+mygames.attach(socket, (name) => titleOf(name));
 chat.attach(socket, () => session.me);
 socket.onAuthLost = () => { session.clear(); flash("Please sign in again."); route(); };
 
-const SCREENS = ["signin", "lobby", "table", "play", "replay", "account", "rules"];
+const SCREENS = ["signin", "lobby", "table", "play", "replay", "account", "rules", "mygames"];
 function show(name) {
   for (const s of SCREENS) $(s).classList.toggle("hidden", s !== name);
   document.body.dataset.screen = name;
@@ -59,9 +62,11 @@ async function route() {
   clearInterval(tablePoll);
   if (!session.me) {
     play.closeGame();
+    mygames.reset();
     fill($("who"));
     return show("signin");
   }
+  if (screen !== "games") { mygames.close(); mygames.prime(); }
   fill($("who"), `signed in as ${session.me.name} `, h("button.link", { type: "button", onclick: signOut }, "sign out"));
   if (!catalog.length) catalog = (await guarded(() => api("GET", "/api/games")) || { games: [] }).games;
   if (screen !== "game") play.closeGame();
@@ -79,6 +84,9 @@ async function route() {
     const g = catalog.find((x) => x.name === decodeURIComponent(arg));
     fill($("rules-title"), `Rules: ${g ? g.title : decodeURIComponent(arg)}`);
     await guarded(() => openRules(decodeURIComponent(arg)));
+  } else if (screen === "games") {
+    show("mygames");
+    await guarded(mygames.show);
   } else if (screen === "account") {
     show("account");
     await guarded(account);
@@ -192,6 +200,7 @@ function onGameChange() {
   optionsBox = optionsForm(g.options);
   fill($("options"), optionsBox);
   $("turn-timeout").value = ""; // a new table starts from the server default, not the last table's
+  $("time-bank").value = "";
 }
 $("game").addEventListener("change", onGameChange);
 
@@ -213,8 +222,11 @@ $("create-form").addEventListener("submit", (e) => {
   guarded(async () => {
     const body = { game: $("game").value, seats: +$("seats").value, options: optionsBox ? optionsBox.read() : {},
       public: $("public").checked, client_entropy: $("entropy").checked };
-    const timeout = +$("turn-timeout").value;
-    if (timeout) { body.turn_timeout_ms = timeout * 1000; body.round_timeout_ms = timeout * 1000; }
+    const timeout = +$("turn-timeout").value * +$("turn-unit").value;
+    if (timeout) { body.turn_timeout_ms = timeout; body.round_timeout_ms = timeout; }
+    body.pace = $("pace").value;
+    const bank = +$("time-bank").value * 3600000;
+    if (bank) body.time_bank_ms = bank;
     const t = (await api("POST", "/api/tables", body)).table;
     location.hash = `#/table/${t.table_id}`;
   });
@@ -233,11 +245,11 @@ $("lb-game").addEventListener("change", () => guarded(leaderboard));
 async function refreshTables() {
   const data = await api("GET", "/api/tables");
   const rows = data.tables.map((t) => [titleOf(t.game), t.players.map((p) => p.name).join(", "), `${t.players.length}/${t.seats}`,
-    JSON.stringify(t.options), h("button", { type: "button", onclick: () => guarded(async () => {
+    `${t.pace || "real-time"}, ${mygames.clockText(t.turn_timeout_ms)} a move`, JSON.stringify(t.options), h("button", { type: "button", onclick: () => guarded(async () => {
       await api("POST", `/api/tables/${t.table_id}/join`);
       location.hash = `#/table/${t.table_id}`;
     }) }, "Join")]);
-  fill($("tables"), rows.length ? table(["Game", "Players", "Seats", "Options", ""], rows) : h("p.muted", "No open tables. Create one!"));
+  fill($("tables"), rows.length ? table(["Game", "Players", "Seats", "Pace", "Options", ""], rows) : h("p.muted", "No open tables. Create one!"));
   const ids = data.live_games.slice(0, 20);
   const metas = await Promise.all(ids.map((id) => api("GET", `/api/matches/${id}`).catch(() => null)));
   const live = metas.filter(Boolean).map((m) => {
@@ -272,7 +284,7 @@ async function showTable(tid) {
   const kind = h("select#bot-kind", h("option", { value: "heuristic" }, "heuristic bot"), h("option", { value: "random" }, "random bot"));
   fill($("table-body"),
     h("h2", titleOf(t.game)),
-    h("p", `Table ${t.table_id} · ${t.public ? "public" : "private"} · time per move (turns and sealed rounds) ${t.turn_timeout_ms / 1000} s · `,
+    h("p", `Table ${t.table_id} · ${t.public ? "public" : "private"} · ${t.pace || "real-time"} · time per move (turns and sealed rounds) ${mygames.clockText(t.turn_timeout_ms)}${t.time_bank_ms ? ` + a bank of ${mygames.clockText(t.time_bank_ms)}` : ""} · `,
       h("a", { href: `#/rules/${t.game}` }, "rules of this server")),
     optionsSummary(t),
     h("p", "Invite code: ", h("code#invite-code", t.invite), " — share it; anyone with it can join this table."),

@@ -8,7 +8,8 @@ idempotent (by round id and draw label).
 
 Game life: seeding (dealer commits its seed) -> entropy (optional sealed round of client seeds)
 -> playing (engine nodes: turns, sealed rounds via the escrow, draws via the dealer) -> ended.
-Every game also ends by ``expires_ms`` (the ``game_lifetime_s`` setting): ``expire`` takes it
+Every game also ends by ``expires_ms`` (a real-time game: the ``game_lifetime_s`` setting; a
+turn-based one: moved on with every change, services/adjudicator/turns.py): ``expire`` takes it
 through the normal end path (``game_ended`` in the record, ``GameEnded`` to scoring, the
 dealer's reveal) with the public outcome ``{"status": "expired", "results": [], ...}``.
 """
@@ -20,10 +21,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
+from services.adjudicator import turns
+from services.adjudicator.turns import Awaited
 from shared.fairness import signing
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.base import Wire
+from shared.protocol.turns import Pace, TurnsChanged
 from shared.rules import registry
 from shared.rules.api import (
     Act,
@@ -70,6 +74,14 @@ class GameDoc(BaseModel):
     # the outcome of a game ended before its engine's end (an admin's end; None: by the rules
     # or by its lifetime)
     end_outcome: dict[str, Any] | None = None
+    # --- pace and turns (services/adjudicator/turns.py) ---
+    pace: Pace = "real-time"
+    time_bank_ms: int = 0
+    bank: list[int] = []  # each seat's time bank left ([]: the table has none)
+    armed_ms: int | None = None  # when the current turn's clock started
+    waiting: list[Awaited] = []  # the seats the game waits for, since when, until when
+    expires_cap_ms: int | None = None  # a turn-based game's latest end (None: real-time)
+    stall_ms: int = 0  # a turn-based game ends this long after its last change
 
 
 @dataclass
@@ -83,6 +95,7 @@ class Effects:
     outbound: list[tuple[str, Wire]] = field(default_factory=list)  # (stream base, msg)
     reply: im.Reply | None = None
     timer_ms: int | None = None  # arm the turn timer for doc.seq at this time
+    turns: TurnsChanged | None = None  # appended to the turns stream with the commit
 
     @property
     def changed(self) -> bool:
@@ -97,15 +110,24 @@ def _game(doc: GameDoc) -> Game:
     return game
 
 
-def create(msg: im.CreateGame, expires_ms: int | None = None) -> Effects:
+def create(msg: im.CreateGame, expires_ms: int | None = None,
+           turn_based_life: tuple[int, int] | None = None) -> Effects:
     """A new game document; the first step asks the dealer to commit to its seed.
-    ``expires_ms``: the game's absolute end (now + the lifetime)."""
+    ``expires_ms``: the game's absolute end (now + the lifetime). ``turn_based_life``: a
+    turn-based game's (latest end, how long after its last change it ends)."""
     game = registry.get(msg.game)
     state = game.setup(msg.options, len(msg.players))
     doc = GameDoc(game_id=msg.game_id, game=msg.game, options=msg.options, players=msg.players,
                   engine=game.encode(state), client_entropy=msg.client_entropy,
                   turn_timeout_ms=msg.turn_timeout_ms, round_timeout_ms=msg.round_timeout_ms,
                   rules_version=game.rules_version, expires_ms=expires_ms)
+    doc = doc.model_copy(update={"pace": msg.pace, "time_bank_ms": msg.time_bank_ms,
+                                 "bank": [msg.time_bank_ms] * len(msg.players)
+                                 if msg.time_bank_ms else []})
+    if msg.pace == "turn-based" and turn_based_life is not None:
+        cap, stall = turn_based_life
+        doc = doc.model_copy(update={"expires_cap_ms": cap, "stall_ms": stall,
+                                     "expires_ms": min(cap, expires_ms or cap)})
     eff = Effects(doc=doc)
     eff.records.append({"type": "game_created", "game": msg.game, "options": msg.options,
                         "rules_version": game.rules_version,
@@ -151,7 +173,8 @@ def on_seed_committed(doc: GameDoc, msg: im.SeedCommitted, now_ms: int) -> Effec
         return Effects()  # duplicate
     doc = doc.model_copy(update={"seed_commitment": msg.commitment, "seq": doc.seq + 1})
     if doc.client_entropy:
-        doc = doc.model_copy(update={"stage": "entropy"})
+        doc = doc.model_copy(update={"stage": "entropy",
+                                     "deadline_ms": now_ms + doc.round_timeout_ms})
         eff = Effects(doc=doc)
         eff.outbound.append((streams.ESC_OPEN, _entropy_round(doc, now_ms)))
         return eff
@@ -171,7 +194,7 @@ def on_revealed(doc: GameDoc, msg: im.RoundRevealed, now_ms: int) -> Effects:
             return Effects()
         seeds = [str(msg.choices.get(f"s{i}", "")) for i in range(len(doc.players))]
         doc = doc.model_copy(update={"client_seeds": seeds, "stage": "playing",
-                                     "seq": doc.seq + 1})
+                                     "seq": doc.seq + 1, "deadline_ms": None})
         return _start(doc, now_ms)
     if doc.stage != "playing":
         return Effects()
@@ -213,6 +236,7 @@ def on_action(doc: GameDoc, msg: im.SubmitAction, now_ms: int) -> Effects:
     origin: dict[str, Any] = {"by": "seat", "seat": msg.seat, "cmd_id": msg.cmd_id}
     if msg.sig is not None:  # checked by the shell: kept so the verifier can check who acted
         origin.update(expected_seq=msg.expected_seq, key=msg.key, sig=msg.sig)
+    doc = turns.draw_bank(doc, msg.seat, now_ms)  # time beyond the move's clock, if any
     eff = _apply(doc, Act(seat=msg.seat, action=msg.action), now_ms, origin=origin)
     if eff.reply is not None:
         eff.reply = eff.reply.model_copy(update={"player_id": msg.player_id,
@@ -233,6 +257,7 @@ def on_timeout(doc: GameDoc, msg: im.TurnTimeout, now_ms: int) -> Effects:
     if not isinstance(node, Turn):
         return Effects()
     late = set(node.seats)
+    doc = turns.empty_banks(doc, late)  # their banks ran out with the deadline
     total = Effects()
     for _ in range(MAX_DEFAULTS_PER_TIMEOUT):
         cur = total.doc or doc
@@ -342,13 +367,15 @@ def _request(doc: GameDoc, game: Game, node: Node, eff: Effects, now_ms: int,
             deadline = now_ms + doc.round_timeout_ms * (len(slots) + 1)
         else:
             per_slot, deadline = None, now_ms + doc.round_timeout_ms
+        if arm and eff.doc is not None:  # who it waits for, until when ("My games")
+            eff.doc = eff.doc.model_copy(update={"deadline_ms": deadline})
         eff.outbound.append((streams.ESC_OPEN, im.OpenRound(
             game_id=doc.game_id, game=doc.game, round_id=node.round_id, slots=slots,
             ordered=node.ordered, deadline_ms=deadline, slot_timeout_ms=per_slot)))
     elif isinstance(node, Turn):
         if arm and eff.doc is not None:
-            deadline = now_ms + doc.turn_timeout_ms
-            eff.doc = eff.doc.model_copy(update={"deadline_ms": deadline})
+            deadline = now_ms + doc.turn_timeout_ms + turns.bank_for(doc, list(node.seats))
+            eff.doc = eff.doc.model_copy(update={"deadline_ms": deadline, "armed_ms": now_ms})
             eff.timer_ms = deadline
     elif isinstance(node, Terminal):
         if eff.doc is not None:
@@ -376,8 +403,11 @@ def signed_act(msg: im.SubmitAction) -> bytes:
 def node_info(doc: GameDoc, game: Game, node: Node, seat: int | None) -> dict[str, Any]:
     """The public description of the node, with the seat's own sealed slots only."""
     if isinstance(node, Turn):
-        return {"kind": "turn", "seats": list(node.seats), "open_to": list(node.open_to),
-                "deadline_ms": doc.deadline_ms}
+        info: dict[str, Any] = {"kind": "turn", "seats": list(node.seats),
+                                "open_to": list(node.open_to), "deadline_ms": doc.deadline_ms}
+        if doc.bank:  # each seat's time bank left (public: every seat's clock is)
+            info["time_bank_ms"] = list(doc.bank)
+        return info
     if isinstance(node, Simultaneous):
         mine = [s.model_dump(mode="json") for s in node.slots if s.seat == seat]
         return {"kind": "simultaneous", "round_id": node.round_id, "ordered": node.ordered,

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from services.adjudicator.core import GameDoc
+from shared.protocol.turns import TurnsChanged
 from shared.runtime.ports import TimerRunner
 
 
@@ -38,7 +39,10 @@ class AdjudicatorStorePort(Protocol):
 
     async def commit(self, expected_seq: int, doc: GameDoc, log: list[dict[str, Any]],
                      records: list[dict[str, Any]], views: dict[int | None, dict[str, Any]],
-                     cmd_id: str = "", seat: int | None = None) -> CommitResult: ...
+                     cmd_id: str = "", seat: int | None = None,
+                     turns: TurnsChanged | None = None) -> CommitResult: ...
+
+    async def resend_turns(self, turns: TurnsChanged) -> None: ...
 
     async def arm_timer(self, game_id: str, seq: int | str, due_ms: int,
                         keep: bool = False) -> None: ...

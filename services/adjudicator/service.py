@@ -10,7 +10,7 @@ from typing import Any
 import structlog
 from pydantic import ValidationError
 
-from services.adjudicator import core
+from services.adjudicator import core, turns
 from services.adjudicator.core import Effects, GameDoc
 from services.adjudicator.ports import AdjudicatorStorePort
 from shared.protocol import internal as im
@@ -69,6 +69,8 @@ class Adjudicator:
                                         for base, msg in eff.outbound]
         if eff.timer_ms is not None:
             sends.append(self.store.arm_timer(doc.game_id, doc.seq, eff.timer_ms))
+        if doc.pace == "turn-based" and doc.stage != "ended" and doc.expires_ms is not None:
+            sends.append(self.store.arm_timer(doc.game_id, "expire", doc.expires_ms))
         if doc.stage == "ended":  # archived a little later; the lifetime timer is moot
             sends.append(self.store.arm_timer(
                 doc.game_id, "archive",
@@ -80,6 +82,8 @@ class Adjudicator:
     async def _redrive(self, doc: GameDoc) -> None:
         for base, msg in core.redrive(doc, now_ms()).outbound:
             await self.publish(base, msg, doc.game_id)
+        # where the commit could not append it in its own step (a cluster), again
+        await self.store.resend_turns(turns.turns_of(doc, now_ms()))
         if doc.stage == "ended":  # the archive's timer too (a crash after the end's commit)
             await self.store.arm_timer(
                 doc.game_id, "archive",
@@ -111,6 +115,8 @@ class Adjudicator:
                 return eff
             assert eff.doc is not None
             views = core.render_views(eff.doc, eff.events)
+            # who it waits for, read from the views' public node (no second decode)
+            eff.doc, eff.turns = turns.track(doc, eff.doc, now_ms(), views[None]["node"])
             if cmd_id:
                 for view_seat, payload in views.items():
                     if view_seat is not None and eff.log \
@@ -118,7 +124,7 @@ class Adjudicator:
                             and eff.log[-1].get("seat") == view_seat:
                         payload["cmd_ids"] = [cmd_id]
             res = await self.store.commit(doc.seq, eff.doc, eff.log, eff.records, views,
-                                          cmd_id=cmd_id, seat=seat)
+                                          cmd_id=cmd_id, seat=seat, turns=eff.turns)
             if res.ok:
                 for entry in eff.log:
                     metrics.ACTIONS_APPLIED.labels(doc.game, entry.get("by", "?")).inc()
@@ -140,15 +146,19 @@ class Adjudicator:
             if existing.expires_ms is not None and existing.stage != "ended":
                 await self.store.arm_timer(msg.game_id, "expire", existing.expires_ms)
             return
+        t = now_ms()
         try:
-            eff = core.create(msg, expires_ms=now_ms()
-                              + int(self.settings.game_lifetime_s * 1000))
+            eff = core.create(msg, expires_ms=t + int(self.settings.game_lifetime_s * 1000),
+                              turn_based_life=self._turn_based_life(msg, t))
         except (UnknownGame, ValueError) as exc:
             log.error("create_failed", game_id=msg.game_id, error=str(exc))
             return
-        assert eff.doc is not None and eff.doc.expires_ms is not None
+        assert eff.doc is not None
         views = core.render_views(eff.doc, [])
-        res = await self.store.commit(-1, eff.doc, eff.log, eff.records, views)
+        eff.doc, eff.turns = turns.track(None, eff.doc, t, views[None]["node"])
+        assert eff.doc.expires_ms is not None
+        res = await self.store.commit(-1, eff.doc, eff.log, eff.records, views,
+                                      turns=eff.turns)
         if res.ok:
             # the lifetime's timer first: a crash before it is re-armed by the redelivery
             await self.store.arm_timer(msg.game_id, "expire", eff.doc.expires_ms)
@@ -158,6 +168,15 @@ class Adjudicator:
             if doc is not None:
                 await self._redrive(doc)
         log.info("game_created", game_id=msg.game_id, game=msg.game, seats=len(msg.players))
+
+    def _turn_based_life(self, msg: im.CreateGame, now: int) -> tuple[int, int]:
+        """A turn-based game's (latest end, how long after its last change it ends): it
+        lives while its clocks move it, EMPIRE_GAME_LIFETIME_S past its longest clock."""
+        s = self.settings
+        longest = turns.longest_clock_ms(msg.turn_timeout_ms, msg.round_timeout_ms,
+                                         msg.time_bank_ms, len(msg.players))
+        return (now + int(s.turn_based_lifetime_max_s * 1000),
+                longest + int(s.game_lifetime_s * 1000))
 
     async def signed_by_seat(self, msg: im.SubmitAction) -> bool:
         """Whether the act carries a signature, over exactly this game, seat, command and
@@ -270,21 +289,29 @@ class Adjudicator:
         """Fire one due timer; False when it re-armed itself for later (keep the new time)."""
         game_id, what = member.rsplit("|", 1)
         if what == "expire":
-            await self.on_expire(game_id)
-        elif what == "archive":
+            return await self.on_expire(game_id)
+        if what == "archive":
             return await self.on_archive(game_id)
-        else:
-            await self.on_timeout(im.TurnTimeout(game_id=game_id, seq=int(what)))
+        await self.on_timeout(im.TurnTimeout(game_id=game_id, seq=int(what)))
         return True
 
     # -- lifetime and archive -----------------------------------------------------------
 
-    async def on_expire(self, game_id: str) -> None:
+    async def on_expire(self, game_id: str) -> bool:
+        """End the game at its ``expires_ms``; False when its end moved on (a turn-based game
+        that changed since: the timer is armed again for the new end)."""
         with structlog.contextvars.bound_contextvars(game_id=game_id):
             t = now_ms()
             eff = await self._process(game_id, lambda d: core.expire(d, t))
             if eff is not None and eff.changed:
                 log.info("game_expired")
+                return True
+            doc = self.store.cached(game_id) or await self.store.load(game_id)
+            if doc is not None and doc.stage != "ended" and doc.expires_ms is not None \
+                    and doc.expires_ms > t:
+                await self.store.arm_timer(game_id, "expire", doc.expires_ms)
+                return False
+            return True
 
     async def on_end(self, msg: im.EndGame) -> None:
         with structlog.contextvars.bound_contextvars(game_id=msg.game_id):

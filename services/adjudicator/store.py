@@ -11,6 +11,12 @@ step copies the private log ``g:{id}:log`` to its public copy ``g:{id}:publog``:
 of the log the gateway's Redis user can read (deploy/valkey/users.acl.template), so the log
 becomes public exactly when the spectator view first says "ended".
 
+The same step appends the game's ``TurnsChanged`` (who it waits for, services/adjudicator/
+turns.py) to the ``turns`` stream, in faststream's wire format, so a reader never sees a turn
+the state does not hold nor misses one it does. On a cluster that stream lives in another slot
+than the game: there it is appended right after the commit, and a redelivered input that
+finds nothing to do appends it again (``resend_turns``; readers keep the highest seq).
+
 Command ids belong to one (game, seat): an applied one is the field ``<seat>|<cmd_id>`` of
 ``g:{id}:cmds`` (kept while the game's keys live), a refused one a member of the seat's
 ``g:{id}:rej:<seat>`` (a sorted set by time: at most ``refusals_kept`` of the latest, each for
@@ -24,11 +30,14 @@ import time
 from typing import Any, cast
 
 from cachetools import LRUCache
+from redis.asyncio.cluster import RedisCluster
 
 from services.adjudicator.core import GameDoc
 from services.adjudicator.ports import CommitResult
 from shared.protocol import streams
 from shared.protocol.streams import Keys
+from shared.protocol.turns import TURNS, TurnsChanged
+from shared.runtime import outbox
 from shared.runtime.jsonutil import dumps, loads, text
 from shared.runtime.redis import Client
 from shared.runtime.timers import Timers
@@ -48,11 +57,12 @@ redis.call('HSET', KEYS[1], 'seq', ARGV[2], 'doc', ARGV[3])
 local n_log = tonumber(ARGV[6])
 local n_rec = tonumber(ARGV[7])
 local maxlen = ARGV[8]
-local i = 10
+local i = 12
 for _ = 1, n_log do redis.call('XADD', KEYS[2], '*', 'd', ARGV[i]); i = i + 1 end
 local rec = nil
 for _ = 1, n_rec do rec = redis.call('XADD', KEYS[3], '*', 'd', ARGV[i]); i = i + 1 end
-for k = 6, #KEYS do
+local n_views = #KEYS - tonumber(ARGV[10])
+for k = 6, n_views do
   if rec then
     redis.call('XADD', KEYS[k], 'MAXLEN', '~', maxlen, '*', 'd', ARGV[i], 'r', rec)
   else
@@ -61,6 +71,9 @@ for k = 6, #KEYS do
   i = i + 1
 end
 if ARGV[9] == '1' then redis.call('COPY', KEYS[2], KEYS[5], 'REPLACE') end
+if ARGV[10] == '1' then  -- who the game waits for: the turns stream (last key, last arg)
+  redis.call('XADD', KEYS[#KEYS], 'MAXLEN', '~', ARGV[11], '*', '__data__', ARGV[i])
+end
 return {1, ARGV[2]}
 """
 
@@ -78,6 +91,11 @@ return 1
 """
 
 
+def turns_entry(turns: TurnsChanged) -> bytes:
+    """A ``TurnsChanged`` as a faststream subscriber reads it (shared/runtime/outbox.py)."""
+    return outbox.encode(turns.model_dump(mode="json"), f"turns-{turns.game_id}-{turns.seq}")
+
+
 def cmd_field(seat: int, cmd_id: str) -> str:
     """The field of an applied command id in ``g:{id}:cmds``: ids are per (game, seat)."""
     return f"{seat}|{cmd_id}"
@@ -87,6 +105,8 @@ class Store:
     def __init__(self, redis: Client, refusals_kept: int = 256,
                  refusals_ttl_ms: int = 24 * 3600 * 1000, partitions: int = 1) -> None:
         self.redis = redis
+        # a cluster keeps the turns stream in another slot than the game's keys
+        self.cluster = isinstance(redis, RedisCluster)
         self.timers = Timers(redis, streams.TIMERS_ADJ, partitions)
         self.refusals_kept = refusals_kept
         self.refusals_ttl_ms = refusals_ttl_ms
@@ -134,28 +154,46 @@ class Store:
 
     async def commit(self, expected_seq: int, doc: GameDoc, log: list[dict[str, Any]],
                      records: list[dict[str, Any]], views: dict[int | None, dict[str, Any]],
-                     cmd_id: str = "", seat: int | None = None) -> CommitResult:
-        """``cmd_id`` (with the acting ``seat``): applied at most once per (game, seat)."""
+                     cmd_id: str = "", seat: int | None = None,
+                     turns: TurnsChanged | None = None) -> CommitResult:
+        """``cmd_id`` (with the acting ``seat``): applied at most once per (game, seat).
+        ``turns``: appended to the turns stream in the same step (on a cluster: right after)."""
         k = Keys(doc.game_id)
         if cmd_id:
             cmd_id = cmd_field(seat if seat is not None else -1, cmd_id)
         seats = sorted(s for s in views if s is not None)
+        inline = turns is not None and not self.cluster
         keys = [k.state, k.log, k.record, k.cmds, k.publog, k.spectator,
-                *[k.view(s) for s in seats]]
+                *[k.view(s) for s in seats], *([TURNS] if inline else [])]
         argv: list[Any] = [str(expected_seq), str(doc.seq), doc.model_dump_json(), cmd_id,
                            dumps({"seq": doc.seq}), len(log), len(records),
-                           streams.MAXLEN_VIEW, "1" if doc.stage == "ended" else "0"]
+                           streams.MAXLEN_VIEW, "1" if doc.stage == "ended" else "0",
+                           "1" if inline else "0", streams.maxlen(TURNS)]
         argv += [dumps(e) for e in log]
         argv += [dumps(e) for e in records]
         argv += [dumps(views[None]), *[dumps(views[s]) for s in seats]]
+        if inline and turns is not None:
+            argv.append(turns_entry(turns))
         res = await self._commit(keys=keys, args=argv)
         status = int(res[0])
         cur = int(res[1]) if res[1] is not None else -1
+        if status == 1 and turns is not None and self.cluster:
+            await self._append_turns(turns)
         if status == 1:
             self._remember(doc)
         else:
             self._docs.pop(doc.game_id, None)
         return CommitResult(ok=status == 1, duplicate=status == -1, current_seq=cur)
+
+    async def _append_turns(self, turns: TurnsChanged) -> None:
+        await self.redis.xadd(TURNS, {"__data__": turns_entry(turns)},
+                              maxlen=streams.maxlen(TURNS), approximate=True)
+
+    async def resend_turns(self, turns: TurnsChanged) -> None:
+        """Append the game's current ``TurnsChanged`` again where the commit could not (a
+        cluster); on one server the commit appended it in its own step: nothing to do."""
+        if self.cluster:
+            await self._append_turns(turns)
 
     async def arm_timer(self, game_id: str, seq: int | str, due_ms: int,
                         keep: bool = False) -> None:

@@ -37,6 +37,7 @@ from services.gateway.routes import (
     games,
     health,
     matches,
+    my_games,
     notifications,
     play,
     tables,
@@ -122,7 +123,7 @@ def app_for(settings: Settings, gw: Gateway) -> FastAPI:
     app.include_router(health.router)
     if settings.public_metrics:  # off the public port unless the operator enables it
         app.include_router(health.metrics_router)
-    for module in (games, accounts, admin, tables, matches, notifications):
+    for module in (games, accounts, admin, tables, matches, notifications, my_games):
         app.include_router(module.router)
     app.include_router(play.router)
     return app

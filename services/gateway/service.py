@@ -23,7 +23,7 @@ from services.gateway.edge.memory_guard import MemoryGuard
 from services.gateway.edge.micro_cache import MicroCache
 from services.gateway.edge.quotas import Quotas
 from services.gateway.edge.websocket import Edge
-from services.gateway.fanout import erased
+from services.gateway.fanout import erased, my_games
 from services.gateway.fanout.hub import Hub
 from services.gateway.fanout.shards import ShardReader
 from services.gateway.ports import Archive, GameReads, LobbyRequests
@@ -71,6 +71,7 @@ class Gateway:
         tracing.received(streams.GW_UPDATES, tracing.batch_headers(self.broker))  # traces end
         await self.hub.deliver_batch(bodies)
         await self.chat.on_fanout(bodies)
+        my_games.deliver(self.hub.by_player, bodies)  # "My games" to its player's sockets
 
     @contextlib.asynccontextmanager
     async def running(self, ready: Callable[[], Awaitable[bool]]) -> AsyncIterator[None]:

@@ -11,11 +11,14 @@ from faststream.redis import RedisBroker, StreamSub
 
 from services.lobby.accounts.service import Accounts
 from services.lobby.accounts.store import AccountsStore
+from services.lobby.mygames_service import MyGames
+from services.lobby.mygames_store import MyGamesStore
 from services.lobby.rpc import RpcServer
 from services.lobby.service import Lobby
 from services.lobby.store import LobbyStore
 from shared.protocol import streams
 from shared.protocol.lobby import LobbyRequest
+from shared.protocol.turns import GROUP_MY_GAMES, TURNS, TurnsChanged
 from shared.runtime.ports import Publisher
 from shared.runtime.redis import Client
 from shared.runtime.service import ServiceKit, compose
@@ -25,11 +28,15 @@ from shared.runtime.settings import Settings
 def lobby_on(settings: Settings, redis: Client, broker: Publisher) -> Lobby:
     """The lobby on one Redis client: its store and accounts there, ``broker`` its
     publisher."""
-    return Lobby(settings, LobbyStore(redis), Accounts(settings, AccountsStore(redis)), broker)
+    return Lobby(settings, LobbyStore(redis), Accounts(settings, AccountsStore(redis)), broker,
+                 MyGames(settings, MyGamesStore(redis), broker))
 
 
 def wire(kit: ServiceKit) -> Lobby:
     lobby = lobby_on(kit.settings, kit.redis, kit.broker)
+    if lobby.my_games is not None:  # "My games" from the turns stream
+        kit.consume(TURNS, GROUP_MY_GAMES, lobby.my_games.on_turns, payload=TurnsChanged,
+                    description="adjudicator -> lobby: who each game waits for (My games)")
     server = RpcServer(kit.settings, kit.redis, lobby.handle)
     kit.groups.append((streams.LOBBY_RPC, streams.GROUP_LOBBY))
     kit.readers.append(server.run)

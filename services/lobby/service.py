@@ -21,6 +21,7 @@ from cachetools import TTLCache
 from pydantic import ValidationError
 
 from services.lobby import tables
+from services.lobby.mygames_service import MyGames
 from services.lobby.ports import AccountsPort, LobbyStorePort
 from services.lobby.store import AUDIT, IDLE_TABLES, LIVE_GAMES, OPEN_TABLES
 from services.lobby.tables import LobbyError
@@ -33,6 +34,7 @@ from shared.runtime.ports import Publisher
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("lobby")
+TURN_BASED_CLOCK_MS = 86_400_000  # a turn-based table's clocks when it names none
 __all__ = ["AUDIT", "IDLE_TABLES", "LIVE_GAMES", "OPEN_TABLES", "KeyedLocks", "Lobby"]
 
 
@@ -63,7 +65,8 @@ class KeyedLocks:
 
 class Lobby:
     def __init__(self, settings: Settings, store: LobbyStorePort, accounts: AccountsPort,
-                 broker: Publisher) -> None:
+                 broker: Publisher, my_games: MyGames | None = None) -> None:
+        self.my_games = my_games  # "My games" (services/lobby/mygames_service.py)
         self.settings = settings
         self.broker = broker
         self.store = store
@@ -84,6 +87,14 @@ class Lobby:
     def ended_expire_s(self) -> int:
         """How long a started or closed table (and its invite) stays readable."""
         return int(self.settings.game_lifetime_s + self.settings.archive_live_ttl_s)
+
+    def expire_for(self, t: lm.Table) -> int:
+        """How long a started or closed table stays readable: a turn-based table's as long as
+        its game may run."""
+        if t.pace == "turn-based" and t.status == "started":
+            return int(self.settings.turn_based_lifetime_max_s
+                       + self.settings.archive_live_ttl_s)
+        return self.ended_expire_s
 
     def _token(self, player_id: str, name: str) -> str:
         return tokens.issue(self.settings.signing_key, player_id, name,
@@ -129,7 +140,7 @@ class Lobby:
             return after if after is before else tables.touched(after, t)
 
         async with self.table_locks.hold(table_id):
-            return await self.store.update(table_id, touched, self.ended_expire_s)
+            return await self.store.update(table_id, touched, self.expire_for)
 
     async def handle(self, body: dict[str, Any]) -> dict[str, Any]:
         try:
@@ -146,6 +157,10 @@ class Lobby:
             return await self.create_player(req.name, exact=req.exact, agent=req.agent)
         if req.op in lm.ACCOUNT_OPS:
             return await self._account(req)
+        if isinstance(req, lm.MyGames):
+            if self.my_games is None:
+                raise LobbyError("lobby/unavailable", "My games is not kept here")
+            return await self.my_games.listing(req.player_id)
         assert isinstance(req, lm.CreateTable | lm.JoinTable | lm.LeaveTable | lm.AddBot
                           | lm.StartTable | lm.KickPlayer | lm.GetTable | lm.ListTables)
         me = im.PlayerRef(player_id=req.player_id, name=req.name)
@@ -298,16 +313,19 @@ class Lobby:
                                                           now_ms()))
 
     async def _reserve(self, player_id: str, op: str, table_id: str, game_id: str = "",
-                       bots: int = 0) -> None:
-        refused = await self.store.reserve(player_id, op, table_id, now_ms(), self.limits,
-                                           game_id, bots)
+                       bots: int = 0, turn_based: bool = False) -> None:
+        limits = self.limits
+        if turn_based:  # a turn-based start counts against its own, larger quota
+            limits = (limits[0], self.settings.quota_turn_based_games, limits[2])
+        refused = await self.store.reserve(player_id, op, table_id, now_ms(), limits,
+                                           game_id, bots, turn_based)
         if refused:  # perhaps only stale reservations stand in the way: recount, try again
             await self._reconcile(player_id)
-            refused = await self.store.reserve(player_id, op, table_id, now_ms(), self.limits,
-                                               game_id, bots)
+            refused = await self.store.reserve(player_id, op, table_id, now_ms(), limits,
+                                               game_id, bots, turn_based)
         if refused:
-            limit = dict(zip(("open_tables", "running_games", "bot_seats"), self.limits,
-                             strict=True))[refused]
+            limit = dict(zip(("open_tables", "running_games", "bot_seats"), limits,
+                             strict=True)).get(refused, limits[1])
             log.info("quota_refused", player_id=player_id, quota=refused, limit=limit)
             raise tables.quota_error(refused, limit)
 
@@ -316,13 +334,17 @@ class Lobby:
         new_id = "t-" + secrets.token_hex(6)
         async with self.player_locks.hold(me.player_id):
             await self._reserve(me.player_id, "table", new_id)
+        # a clock left out: the operator's default, a day per move at a turn-based table
+        rt = req.pace == "real-time"
+        turn = self.settings.turn_timeout_ms if rt else TURN_BASED_CLOCK_MS
+        rounds = self.settings.round_timeout_ms if rt else TURN_BASED_CLOCK_MS
         t = lm.Table(table_id=new_id, game=req.game, options=req.options, seats=req.seats,
                      players=[me], host=me.player_id, public=req.public,
                      spectators=req.spectators or ("anyone" if req.public else "players"),
                      invite=secrets.token_urlsafe(8), client_entropy=req.client_entropy,
-                     turn_timeout_ms=req.turn_timeout_ms or self.settings.turn_timeout_ms,
-                     round_timeout_ms=req.round_timeout_ms or self.settings.round_timeout_ms,
-                     created_ms=now_ms())
+                     turn_timeout_ms=req.turn_timeout_ms or turn,
+                     round_timeout_ms=req.round_timeout_ms or rounds,
+                     created_ms=now_ms(), pace=req.pace, time_bank_ms=req.time_bank_ms)
         await self.store.create(t)
         return {"table": tables.for_viewer(t, me.player_id)}
 
@@ -357,7 +379,8 @@ class Lobby:
         tables.start(t0, player_id)  # refuses early (not host, not open, seats)
         game_id = t0.game_id or "g-" + secrets.token_hex(8)
         async with self.player_locks.hold(player_id):
-            await self._reserve(player_id, "start", table_id, game_id, tables.bots(t0))
+            await self._reserve(player_id, "start", table_id, game_id, tables.bots(t0),
+                                turn_based=t0.pace == "turn-based")
 
         def change(t: lm.Table) -> lm.Table:
             if tables.started_by(t, player_id):
@@ -392,7 +415,8 @@ class Lobby:
         create = im.CreateGame(game_id=t.game_id, game=t.game, options=t.options,
                                players=t.players, client_entropy=t.client_entropy,
                                turn_timeout_ms=t.turn_timeout_ms,
-                               round_timeout_ms=t.round_timeout_ms)
+                               round_timeout_ms=t.round_timeout_ms,
+                               pace=t.pace, time_bank_ms=t.time_bank_ms)
         control = streams.sharded(streams.ADJ_CONTROL, t.game_id, self.settings.partitions)
         await self.broker.publish(create.model_dump(mode="json"), stream=control,
                                   maxlen=streams.maxlen(control))
@@ -452,10 +476,11 @@ class Lobby:
         return tables.Page(out, tables.cursor_of(after[0], after[1]) if after else None, [])
 
     async def _live_page(self, limit: int, cursor: str | None) -> tuple[list[str], str | None]:
-        """Started games still running, newest first. Games older than the lifetime are
-        over whatever their state: they leave the index in one step."""
-        await self.store.drop_live_before(now_ms() - int(self.settings.game_lifetime_s * 1000)
-                                          - 60_000)
+        """Started games still running, newest first. Games older than the longest lifetime
+        (a turn-based game's cap) are over whatever their state: they leave the index in one
+        step; the others leave it once over (scored or archived)."""
+        longest = max(self.settings.game_lifetime_s, self.settings.turn_based_lifetime_max_s)
+        await self.store.drop_live_before(now_ms() - int(longest * 1000) - 60_000)
         after = tables.parse_cursor(cursor)
         raw = await self.store.newest(LIVE_GAMES, after, limit * 2 + 16)
         entries = tables.after_cursor(raw, after)

@@ -55,9 +55,10 @@ def archive_key(game_id: str) -> str:
     return _archive_key(game_id)  # shared.runtime.archive (only EXISTS here)
 
 
-# ARGV: op, id, since_ms, max_tables, max_games, max_bots, [game id, bots]
+# ARGV: op, id, since_ms, max_tables, max_games, max_bots, [game id, bots, pace]
 # returns '' (reserved / already held) or the quota that refused: open_tables, running_games,
-# bot_seats. Reservation values are "<bots>:<since_ms>".
+# turn_based_games, bot_seats. Reservation values are "<bots>:<since_ms>", a turn-based
+# game's "<bots>:<since_ms>:t" (``max_games`` is then the turn-based limit).
 QUOTA_LUA = """
 local function bots_of(v) return tonumber(string.match(v, '^(%d+)')) or 0 end
 local function total()
@@ -87,15 +88,20 @@ elseif op == 'unbot' then
 elseif op == 'start' then
   local gid, n = ARGV[7], ARGV[8]
   if redis.call('HEXISTS', KEYS[2], gid) == 1 then return '' end
-  if redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[5]) then return 'running_games' end
+  -- a game's pace is its value's suffix (':t' turn-based); each pace has its own limit
+  local tb, held = ARGV[9] == 't', 0
+  for _, v in ipairs(redis.call('HVALS', KEYS[2])) do
+    if (string.sub(v, -2) == ':t') == tb then held = held + 1 end
+  end
+  if held >= tonumber(ARGV[5]) then return tb and 'turn_based_games' or 'running_games' end
   redis.call('HDEL', KEYS[1], id)
-  redis.call('HSET', KEYS[2], gid, n .. ':' .. ARGV[3])
+  redis.call('HSET', KEYS[2], gid, n .. ':' .. ARGV[3] .. (tb and ':t' or ''))
   return ''
 elseif op == 'unstart' then
   local gid = ARGV[7]
   local v = redis.call('HGET', KEYS[2], gid)
   redis.call('HDEL', KEYS[2], gid)
-  if v then redis.call('HSET', KEYS[1], id, v) end
+  if v then redis.call('HSET', KEYS[1], id, (string.gsub(v, ':t$', ''))) end
   return ''
 elseif op == 'drop_table' then
   redis.call('HDEL', KEYS[1], id)
@@ -153,9 +159,10 @@ class LobbyStore:
             await pipe.execute()
 
     async def update(self, table_id: str, change: Callable[[lm.Table], lm.Table],
-                     expire_s: int) -> lm.Table:
+                     expire_s: int | Callable[[lm.Table], int]) -> lm.Table:
         """Read-modify-write one table with WATCH/MULTI (one key: also atomic on a cluster),
-        then bring the indexes in line (idempotent, re-derived on every update)."""
+        then bring the indexes in line (idempotent, re-derived on every update).
+        ``expire_s``: how long a started or closed table stays (or a function of the table)."""
         key = table_key(table_id)
         for _ in range(50):
             try:
@@ -166,6 +173,7 @@ class LobbyStore:
                         raise LobbyError("lobby/not_found", "no such table")
                     before = lm.Table.model_validate(loads(raw))
                     t: lm.Table = change(before)
+                    ttl = expire_s(t) if callable(expire_s) else expire_s
                     if t is before:
                         await pipe.unwatch()  # type: ignore[no-untyped-call]
                         return t
@@ -173,11 +181,11 @@ class LobbyStore:
                     if t.status == "open":
                         pipe.set(key, t.model_dump_json())
                     else:  # started or closed: kept a while for those who look it up
-                        pipe.set(key, t.model_dump_json(), ex=expire_s)
+                        pipe.set(key, t.model_dump_json(), ex=ttl)
                     await pipe.execute()
             except WatchError:
                 continue
-            await self._index(t, expire_s)
+            await self._index(t, ttl)
             return t
         raise LobbyError("lobby/bad_request", "table busy, try again")
 
@@ -262,11 +270,13 @@ class LobbyStore:
     # -- quotas -------------------------------------------------------------------------
 
     async def reserve(self, player_id: str, op: str, table_id: str, now_ms: int,
-                      limits: tuple[int, int, int], game_id: str = "", bots: int = 0
-                      ) -> str:
-        """One quota step (QUOTA_LUA); '' = done, else the quota that refused."""
+                      limits: tuple[int, int, int], game_id: str = "", bots: int = 0,
+                      turn_based: bool = False) -> str:
+        """One quota step (QUOTA_LUA); '' = done, else the quota that refused.
+        ``turn_based``: a start counts against the turn-based games (limits[1] is theirs)."""
         res = await self._quota(keys=quota_keys(player_id),
-                                args=[op, table_id, now_ms, *limits, game_id, bots])
+                                args=[op, table_id, now_ms, *limits, game_id, bots,
+                                      "t" if turn_based else ""])
         return text(res) if res else ""
 
     async def reservations(self, player_id: str) -> tuple[dict[str, str], dict[str, str]]:

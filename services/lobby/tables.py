@@ -182,7 +182,7 @@ def reservation(bots: int, since_ms: int) -> str:
 
 def parse_reservation(raw: str) -> tuple[int, int]:
     n, _, since = raw.partition(":")
-    return int(n or 0), int(since or 0)
+    return int(n or 0), int(since.removesuffix(":t") or 0)  # ":t": a turn-based game
 
 
 @dataclass
@@ -224,6 +224,8 @@ def reconcile(tables: Mapping[str, str], games: Mapping[str, str],
 QUOTA_MESSAGES = {
     "open_tables": "at most {limit} open tables per player: start or leave one first",
     "running_games": "at most {limit} running games per player: finish one first",
+    "turn_based_games": "at most {limit} running turn-based games per player: finish one "
+                        "first",
     "bot_seats": "at most {limit} bot seats per player across open tables and running games",
 }
 

@@ -16,7 +16,8 @@ import fnmatch
 from dataclasses import dataclass, field
 from typing import Literal
 
-from shared.protocol import keys, streams, turns
+from shared.protocol import keys, streams
+from shared.protocol.turns import TURNS
 
 Mode = Literal["R", "W", "RW"]
 
@@ -66,6 +67,11 @@ class Selector:
     grants: tuple[tuple[Mode, str], ...]
 
 
+# the turns stream's readers (the lobby's "My games"; a notifier's user takes the same
+# selector): consume, never append
+TURNS_READER = Selector(CONSUMER, (("RW", TURNS),))
+
+
 @dataclass(frozen=True)
 class User:
     name: str
@@ -98,7 +104,10 @@ USERS: tuple[User, ...] = (
           ("W", _sharded(streams.DEALER_IN)), ("W", streams.GAME_ENDED),
           ("W", GW_SHARDS), ("W", GW_LEGACY), ("W", streams.DEAD_LETTERS), ("RW", G_REFUSALS),
           ("RW", G_CHAT), ("R", TABLE_CHAT), ("RW", G_META), ("RW", G_RESULT),
-          ("W", keys.PATTERNS["archive"]), ("R", SESSION_KEYS)),
+          ("W", keys.PATTERNS["archive"]), ("R", SESSION_KEYS),
+          # the only writer of who a game waits for: appended inside the commit script, whose
+          # declared keys need read and write
+          ("RW", TURNS)),
          selectors=(Selector((*CONSUMER[:1], "xack", "xdel", *CONSUMER[2:]),
                              (("RW", _sharded(streams.ADJ_REVEALS)),
                               ("RW", _sharded(streams.ADJ_DRAWS)))),)),
@@ -128,13 +137,16 @@ USERS: tuple[User, ...] = (
           "set", "exists", "zadd", "zrem", "zrange", "zrevrange", "xdel", "evalsha",
           "script|load", "mget", "hget", "hgetall", "hset", "hdel", "hexists", "hlen", "hvals",
           "expire", "zrangebyscore", "zrevrangebyscore", "zremrangebyscore", "del", "incr",
-          "incrby", "getdel", "persist", "ttl", "sadd", "xrevrange"),
+          "incrby", "getdel", "persist", "ttl", "sadd", "xrevrange",
+          "zremrangebyrank", "pexpire", "smismember"),  # "My games" (mygames_store.py)
          (("RW", keys.PATTERNS["lobby"]), ("R", G_RESULT), ("RW", G_META),
           ("W", _sharded(streams.ADJ_CONTROL)), ("W", streams.BOTS_IN),
           ("W", streams.DEAD_LETTERS), ("R", keys.PATTERNS["archive"]),
           ("RW", keys.PATTERNS["ratings"]), ("RW", keys.PATTERNS["leaderboard"]),
-          ("RW", keys.PATTERNS["player_history"])),
-         channels=True),
+          ("RW", keys.PATTERNS["player_history"]),
+          ("W", streams.GW_UPDATES)),  # "My games" pushed to a player's sockets (my_game)
+         channels=True,
+         selectors=(TURNS_READER,)),
     User("bots",
          (*STREAM_SERVICE, "hset", "hdel", "hgetall", "set", "del", "xdel", "hscan"),
          (("RW", keys.PATTERNS["bots"]), ("W", streams.DEAD_LETTERS))),
@@ -144,8 +156,9 @@ USERS: tuple[User, ...] = (
          (*STREAM_SERVICE, "publish", "xdel", "evalsha", "script|load", "get", "set", "getdel",
           "del", "hgetall", "hset", "hdel", "incr", "decr", "expire", "multi", "exec", "zadd",
           "zrangebyscore", "zrem", "zscore"),
-         (("RW", keys.PATTERNS["notify"]), ("RW", turns.TURNS), ("W", streams.DEAD_LETTERS)),
-         channels=True),
+         (("RW", keys.PATTERNS["notify"]), ("W", streams.DEAD_LETTERS)),
+         channels=True,
+         selectors=(TURNS_READER,)),  # consumes turns, never appends (only the adjudicator)
     User("gateway",
          ("ping", "info", "client|setinfo", "cluster|slots", "cluster|shards", "command", "xadd",
           "xread", "xrange", "xrevrange", "get", "hmget", "zrevrange", "subscribe",

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from shared.protocol.internal import PlayerRef
 from shared.protocol.lobby import Spectators
+from shared.protocol.turns import Pace, Waiting
 
 
 class Body(BaseModel):
@@ -185,6 +186,8 @@ class TableView(Body):
     round_timeout_ms: int
     created_ms: int
     updated_ms: int = 0
+    pace: Pace = "real-time"  # turn-based: clocks up to 14 days per move
+    time_bank_ms: int = 0
 
 
 class TableAnswer(Answer):
@@ -311,3 +314,26 @@ def typed(model: type[BaseModel]) -> dict[str, Any]:
     handler built it: unset defaults are not added) and its refusals are ``Refusal``."""
     return {"response_model": model, "response_model_exclude_unset": True,
             "responses": REFUSALS}
+
+
+class MyGame(Body):
+    """One game of the caller in "My games" (GET /api/me/games, the ``my_game`` frame)."""
+
+    game_id: str
+    game: str
+    pace: Pace = "real-time"
+    seq: int = Field(description="the game's state sequence number at this entry")
+    at_ms: int = Field(description="when the game last changed who it waits for")
+    players: list[str] = []
+    seat: int | None = Field(None, description="the caller's seat (None: several or none)")
+    waiting: list[Waiting] = []
+    my_turn: bool = Field(False, description="the game waits for the caller")
+    since_ms: int | None = Field(None, description="since when it waits for the caller")
+    deadline_ms: int | None = Field(None, description="when the caller's clock runs out")
+    ended: bool = False
+
+
+class MyGames(Answer):
+    games: list[MyGame] = Field(description="games waiting for the caller first (oldest "
+                                "wait first), then running ones, then recently ended ones")
+    now_ms: int = Field(description="the server's clock: time left = deadline_ms - now_ms")

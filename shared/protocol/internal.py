@@ -12,6 +12,7 @@ from typing import Annotated, Literal, TypeAlias
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, model_validator
 
 from shared.protocol.base import Wire
+from shared.protocol.turns import Pace
 
 
 class Part(BaseModel):
@@ -48,6 +49,9 @@ class CreateGame(Wire):
     client_entropy: bool = True
     turn_timeout_ms: int = 120_000
     round_timeout_ms: int = 120_000
+    # --- pace (shared/protocol/turns.py): turn-based games live by their clocks
+    pace: Pace = "real-time"
+    time_bank_ms: int = 0
 
 
 class SubmitAction(Wire):

@@ -84,6 +84,16 @@ def lobby_quota(tag: str) -> list[str]:
     return [f"lobby:q:{tag}:tables", f"lobby:q:{tag}:games"]
 
 
+def lobby_my_game(game_id: str) -> str:
+    """JSON with a TTL: a game's latest entry of the turns stream ("My games")."""
+    return f"lobby:mg:game:{game_id}"
+
+
+def lobby_my_games(player_id: str) -> str:
+    """sorted set: a player's games ("My games"), score = the game's last change (ms)."""
+    return f"lobby:mg:player:{player_id}"
+
+
 # -- bots (services/bots) -------------------------------------------------------------------
 BOTS_ACTIVE = "bots:active"  # hash: bot seat -> its spec (the seats a runner may adopt)
 

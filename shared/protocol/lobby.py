@@ -10,13 +10,18 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, model_validator
 
 from shared.protocol.base import Wire
 from shared.protocol.internal import PlayerRef
+from shared.protocol.turns import Pace
 
 Name = Annotated[str, Field(min_length=1, max_length=32)]  # the handle rules: shared/identity
 Spectators: TypeAlias = Literal["anyone", "players"]  # who may watch the game
+
+# --- pace: the longest clock a table may set (turn_timeout_ms, round_timeout_ms, time bank)
+MAX_CLOCK_MS: dict[Pace, int] = {"real-time": 86_400_000,  # one day
+                                 "turn-based": 1_209_600_000}  # 14 days
 
 
 class Table(BaseModel):
@@ -39,6 +44,9 @@ class Table(BaseModel):
     round_timeout_ms: int
     created_ms: int
     updated_ms: int = 0  # the last change (0: never changed since created_ms)
+    # --- pace: how the table is played, and each seat's extra time beyond a move's clock
+    pace: Pace = "real-time"
+    time_bank_ms: int = 0
 
 
 class _Req(Wire):
@@ -188,8 +196,23 @@ class CreateTable(_Req):
     public: bool = True
     spectators: Spectators | None = None  # None: "anyone" when public, else "players"
     client_entropy: bool = True
-    turn_timeout_ms: Annotated[int, Field(ge=1_000, le=86_400_000)] | None = None
-    round_timeout_ms: Annotated[int, Field(ge=1_000, le=86_400_000)] | None = None
+    turn_timeout_ms: Annotated[int, Field(ge=1_000, le=1_209_600_000)] | None = None
+    round_timeout_ms: Annotated[int, Field(ge=1_000, le=1_209_600_000)] | None = None
+    # --- pace: "turn-based" allows clocks up to 14 days (real-time: one day); the time bank
+    # is extra time each seat may draw on when a move's clock runs out (0: none)
+    pace: Pace = "real-time"
+    time_bank_ms: Annotated[int, Field(ge=0, le=1_209_600_000)] = 0
+
+    @model_validator(mode="after")
+    def _clocks_fit_the_pace(self) -> CreateTable:
+        cap = MAX_CLOCK_MS[self.pace]
+        for name in ("turn_timeout_ms", "round_timeout_ms", "time_bank_ms"):
+            value = getattr(self, name)
+            if value is not None and value > cap:
+                raise ValueError(f"{name}: at most {cap} ms for a {self.pace} table"
+                                 + (" (turn-based allows 14 days)"
+                                    if self.pace == "real-time" else ""))
+        return self
 
 
 class JoinTable(_Req):
@@ -243,6 +266,12 @@ class ListTables(_Req):
     live_cursor: Cursor | None = None
 
 
+class MyGames(_Req):
+    """The caller's games ("My games"): waiting for it first, with their clocks."""
+
+    op: Literal["my_games"] = "my_games"
+
+
 AccountRequest: TypeAlias = (
     Refresh | SignOut | ListSessions | RevokeSession | Me | SetPassword | PasswordSignIn
     | PasskeyRegisterBegin | PasskeyRegisterFinish | PasskeySignInBegin | PasskeySignInFinish
@@ -252,5 +281,5 @@ ACCOUNT_OPS: frozenset[str] = frozenset(
     m.model_fields["op"].default for m in AccountRequest.__args__)  # type: ignore[attr-defined]
 LobbyRequest: TypeAlias = Annotated[
     CreatePlayer | CreateTable | JoinTable | LeaveTable | AddBot | StartTable | KickPlayer
-    | GetTable | ListTables | AccountRequest, Field(discriminator="op")]
+    | GetTable | ListTables | AccountRequest | MyGames, Field(discriminator="op")]
 LOBBY_REQUEST: TypeAdapter[LobbyRequest] = TypeAdapter(LobbyRequest)

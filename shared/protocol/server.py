@@ -159,9 +159,18 @@ class ChatMutes(Wire):
     muted: list[str]
 
 
+class MyGameChanged(Wire):
+    """One of the player's games changed who it waits for (or ended): its "My games" entry
+    (shared/protocol/http.py ``MyGame``), pushed to each of the player's connections."""
+
+    type: Literal["my_game"] = "my_game"
+    game: dict[str, JsonValue]
+    now_ms: int
+
+
 ServerMessage: TypeAlias = Annotated[
     Welcome | Accepted | Rejected | Committed | ViewUpdate | RecordEntry | RecordEntries | Pong
-    | ChatMessage | ChatHistory | ChatMutes,
+    | ChatMessage | ChatHistory | ChatMutes | MyGameChanged,
     Field(discriminator="type"),
 ]
 SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

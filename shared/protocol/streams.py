@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import zlib
 
+from shared.protocol.turns import TURNS
+
 # consumer groups (one per service; replicas share it)
 GROUP_ADJUDICATOR = "adjudicator"
 GROUP_ESCROW = "escrow"
@@ -51,6 +53,7 @@ SHARDED = (ADJ_ACTIONS, ADJ_REVEALS, ADJ_DRAWS, ADJ_CONTROL, ESC_OPEN, ESC_COMMI
 STREAM_WRITERS: dict[str, frozenset[str]] = {
     ADJ_REVEALS: frozenset({"escrow"}),
     ADJ_DRAWS: frozenset({"dealer"}),
+    TURNS: frozenset({"adjudicator"}),  # "your turn": nobody else may claim a game waits
 }
 # ... and its only consumer (XREADGROUP, XACK, XDEL, XAUTOCLAIM, XPENDING, XGROUP CREATE and
 # DELCONSUMER, XINFO GROUPS and CONSUMERS: an ACL selector, with no XADD)
@@ -120,10 +123,12 @@ BUDGETS: dict[str, Budget] = {
     GW_UPDATES: Budget(20 * MIB, 2 * KIB),  # notify / reply (reply messages are cut to 300)
     CHAT_REPORTS: Budget(64 * MIB, 32 * KIB),  # a reported message and up to 20 around it
     DEAD_LETTERS: Budget(64 * MIB, MAX_FRAME + 2 * ENVELOPE),  # a poison entry and its error
+    TURNS: Budget(128 * MIB, 4 * KIB),  # who a game waits for: 12 seats' ids and clocks
 }
 # streams read by more than one consumer group: entries stay after one group acknowledged
-# them (game:ended: scoring and the dealer), so only their cap bounds them
-MULTI_GROUP = frozenset({GAME_ENDED})
+# them (game:ended: scoring and the dealer; turns: the lobby and the notifier), so only their
+# cap bounds them
+MULTI_GROUP = frozenset({GAME_ENDED, TURNS})  # turns: the lobby's "My games", the notifier
 
 
 def base_of(stream: str) -> str:

@@ -200,6 +200,16 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         "muted": [],
     },
     "ChatMutes": {"type": "chat_mutes", "muted": ["p-9a8b7c6d5e4f3a2b"]},
+    "MyGameChanged": {
+        "type": "my_game", "now_ms": 1731571260000,
+        "game": {"game_id": "g-4f1c2a9e8b7d6c5a", "game": "empire", "pace": "turn-based",
+                 "seq": 42, "at_ms": 1731571200000, "players": ["p-1a2b", "p-3c4d"],
+                 "seat": 0, "waiting": [{"seat": 0, "player_id": "p-1a2b",
+                                         "since_ms": 1731571200000,
+                                         "deadline_ms": 1731830400000}],
+                 "my_turn": True, "since_ms": 1731571200000, "deadline_ms": 1731830400000,
+                 "ended": False},
+    },
 }
 
 # for the models without a docstring
@@ -256,6 +266,12 @@ PUSHES: tuple[tuple[str, str, str], ...] = (
         "sendChatMutes",
         "ChatMutes",
         "The player's mute list, to each of its connections after a chat_mute.",
+    ),
+    (
+        "sendMyGame",
+        "MyGameChanged",
+        "One of the player's games changed who it waits for, or ended: its \"My games\" "
+        "entry (GET /api/me/games has them all), to each of the player's connections.",
     ),
     (
         "sendRejected",

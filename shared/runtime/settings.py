@@ -139,6 +139,16 @@ class Settings(BaseSettings):
     # expires (0: kept for good); docs/operations.md "Archive" sizes it
     archive_ttl_s: float = Field(30 * 86400.0, ge=0)
 
+    # --- turn-based play (docs/operations.md "Turn-based games") ---
+    # running turn-based games per player (real-time ones: quota_running_games)
+    quota_turn_based_games: int = Field(30, ge=1)
+    # a turn-based game lives while it moves: each change sets its end to now + its longest
+    # clock + game_lifetime_s, never past its start + turn_based_lifetime_max_s
+    turn_based_lifetime_max_s: float = Field(365 * 86400.0, gt=0)
+    # "My games": each player's games kept (the most recent), and how long an ended one stays
+    my_games_max: int = Field(200, ge=10, le=10_000)
+    my_games_ended_s: float = Field(7 * 86400.0, gt=0)
+
     # --- bots ---
     bots_max_seats: int = Field(200, ge=1)  # seats one bot runner plays at once
     # a full runner parks, for a seat that waits, the seat whose game has been still the

@@ -9,11 +9,13 @@ instead of one hot slot. The single per-service key of an older release (``timer
 
 A poll is one Lua step per key (CLAIM_LUA): it takes up to ``batch`` due members and moves
 their score to ``now + lease_ms`` in the same step, so the claiming replica owns them for the
-lease; a replica that dies mid-way leaves them due again when the lease ends. After its
-handler a member is dropped by DONE_LUA only if its score is still the claim's (a handler
-that re-armed its own member, e.g. the archive waiting for the reveal, keeps the new due
-time). Handlers must be idempotent: a lease that runs out while one still works lets another
-replica fire the same timer again (as before, with the per-timer lease keys).
+lease; a replica that dies mid-way leaves them due again when the lease ends. Once the
+claim's handlers ran, the members whose handler finished are dropped by one DONE_LUA step,
+each only if its score is still the claim's (a handler that re-armed its own member, e.g. the
+archive waiting for the reveal, keeps the new due time). Handlers must be idempotent: a
+lease that runs out while one still works lets another replica fire the same timer again (as
+before, with the per-timer lease keys). A poll that finds every round full polls again at
+once: a backlog (many deadlines due together) drains at the claims' pace.
 
 Per due timer this costs its share of one claim and one drop, where the loops it replaces
 read the range, took a lease key (SET NX) and removed the member: three round trips each.
@@ -104,6 +106,7 @@ class Timers:
         self.rounds = rounds
         self._claim = redis.register_script(CLAIM_LUA)
         self._done = redis.register_script(DONE_LUA)
+        self.behind = False  # the last poll left due members for the next one
 
     def key(self, game_id: str) -> str:
         return key_for(self.base, game_id, self.partitions)
@@ -135,39 +138,53 @@ class Timers:
     async def done(self, claim: Claim, member: str) -> bool:
         return bool(await self._done(keys=[claim.key], args=[claim.lease, member]))
 
+    async def done_many(self, claim: Claim, members: list[str]) -> int:
+        """Drop the claim's members whose handlers finished, in one step."""
+        if not members:
+            return 0
+        return int(await self._done(keys=[claim.key], args=[claim.lease, *members]))
+
     async def poll_once(self, handle: Handler, now_ms: int) -> int:
         """Claim what is due in every key and run ``handle`` on each member in turn; returns
         how many handlers ran. A handler that raises leaves its member claimed: it is due
         again when the lease ends."""
         ran = 0
+        self.behind = False
         for key in self.keys():
             for _ in range(self.rounds):  # a full batch: claim again, a few times at most
                 claim = await self.claim(key, now_ms)
-                for member in claim.members:
-                    ran += 1
-                    try:
-                        finished = await handle(member)
-                    except Exception as exc:  # the others still run; this one later
-                        _raise_if_cancelling(exc)
-                        log.error("timer_failed", timer=member, key=key,
-                                  error=repr(exc)[:300])
-                        continue
-                    if finished:
-                        await self.done(claim, member)
+                finished: list[str] = []
+                try:
+                    for member in claim.members:
+                        ran += 1
+                        try:
+                            if await handle(member):
+                                finished.append(member)
+                        except Exception as exc:  # the others still run; this one later
+                            _raise_if_cancelling(exc)
+                            log.error("timer_failed", timer=member, key=key,
+                                      error=repr(exc)[:300])
+                finally:  # the claim's finished members dropped in one step (even if cut)
+                    await self.done_many(claim, finished)
                 if len(claim.members) < self.batch:
                     break
+            else:  # every round full: more may be due already
+                self.behind = True
         return ran
 
     async def run(self, handle: Handler, poll_s: float, now: Callable[[], int]) -> None:
-        """Poll forever, every ``poll_s``; an error (Redis away) is logged and retried."""
+        """Poll forever, every ``poll_s``, at once again while a poll left due members behind
+        (a backlog drains at the claims' pace, not one poll's share per ``poll_s``); an error
+        (Redis away) is logged and retried."""
         while True:
             try:
                 await self.poll_once(handle, now())
             except Exception as exc:  # keep the loop alive; the timers stay due
                 _raise_if_cancelling(exc)
                 log.error("timer_loop_error", error=repr(exc)[:300])
+                self.behind = False
             _raise_if_cancelling(None)  # a cancel swallowed whole under the poll
-            await asyncio.sleep(poll_s)
+            await asyncio.sleep(0 if self.behind else poll_s)
 
 
 def _raise_if_cancelling(exc: BaseException | None) -> None:

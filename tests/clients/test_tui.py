@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -386,3 +387,48 @@ def test_the_engine_board_is_drawn_as_wheels_with_sentences() -> None:
     # without component data the client still renders (the older plain lines)
     view = dict(g.view(g.setup({}, 2), 0))
     assert render.render_view("empire-engine", view, names)
+
+
+async def test_tui_my_games_lists_a_turn_based_game_waiting_with_its_clock_in_days(
+        clients_system: Supervisor) -> None:
+    """A turn-based table from the new-table form (a clock typed as "2d"), started with a bot:
+    "m" shows My games with the game waiting for this player, its clock in days."""
+    from clients.tui.mygames import MyGamesScreen
+
+    app = EmpireApp(clients_system.url, name="tui-turns")
+    async with app.run_test(size=SIZE) as pilot:
+        await _until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.catalog)
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        await pilot.press("c")
+        await _until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+        form = app.screen
+        assert isinstance(form, CreateTableScreen)
+        for _ in registry.names():
+            if form.game == "duel":
+                break
+            await pilot.press("down")
+        form.query_one("#seats", Input).value = "2"
+        form.query_one("#clock", Input).value = "2d"
+        form.action_create()
+        await _until(pilot, lambda: lobby.my_table is not None)
+        assert lobby.my_table is not None and lobby.my_table["pace"] == "turn-based"
+        assert lobby.my_table["turn_timeout_ms"] == 2 * 86_400_000
+        await pilot.press("b")
+        await _until(pilot, lambda: len((lobby.my_table or {}).get("players", [])) == 2)
+        gid = await app.client.start(lobby.my_table["table_id"])
+        await pilot.press("m")
+        await _until(pilot, lambda: isinstance(app.screen, MyGamesScreen))
+        screen = app.screen
+        assert isinstance(screen, MyGamesScreen)
+
+        def line() -> str:
+            box = screen.query_one("#mygames", OptionList)
+            for i in range(box.option_count):
+                opt = box.get_option_at_index(i)
+                if opt.id == gid:
+                    return str(opt.prompt)
+            return ""
+        await _until(pilot, lambda: "YOUR TURN" in line(), timeout=60)
+        assert re.search(r"YOUR TURN, (1 day \d+ h|2 days) left", line()), line()
+        assert "turn-based" in line()

@@ -55,6 +55,7 @@ def test_document_is_deterministic_and_complete() -> None:
         "chat_report",
         "chat_history",
         "chat_mutes",
+        "my_game",  # a player's "My games" entry changed
     }
     channel = a["channels"]["play"]
     for ref in channel["messages"].values():  # every reference resolves

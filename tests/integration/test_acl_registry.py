@@ -79,7 +79,8 @@ def test_the_acl_grants_the_registry_and_nothing_more(server: EmbeddedValkey) ->
     with redis.Redis.from_url(server.url) as admin:
         for user in USERS:
             for base, writers in streams.STREAM_WRITERS.items():
-                for shard in (f"{base}:0", f"{base}:7"):
+                names = (f"{base}:0", f"{base}:7") if base in streams.SHARDED else (base,)
+                for shard in names:
                     can = dry(admin, user, ("XADD", "{s}", "*", "d", "x"), s=shard)
                     if can != (user in writers):
                         wrong.append(f"{user} XADD {shard}: {can}")

@@ -6,14 +6,17 @@ finishing with `verify` passing and no ACL denial on any node."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import redis
+from faststream.redis.parser import BinaryMessageFormatV1
 
 from services.supervisor import SERVICES, Supervisor
 from shared.protocol.streams import Keys
+from shared.protocol.turns import TURNS
 from shared.runtime.valkey import EmbeddedCluster, free_port
 from tests.e2e.conftest import play_bot_game
 
@@ -53,6 +56,15 @@ async def test_games_finish_and_verify_on_a_cluster(
         slots = {rc.keyslot(key) for key in (k.state, k.log, k.record, k.cmds, k.view(0),
                                               k.esc_open, k.dealer, k.result)}
         assert len(slots) == 1
+        # who the game waited for reached the turns stream (another slot: appended right
+        # after each commit), in the game's order, the end last
+        seqs, ended = [], []
+        for _, fields in rc.xrange(TURNS):
+            body = json.loads(BinaryMessageFormatV1.parse(fields[b"__data__"])[0])
+            if body["game_id"] == played.game_id:
+                seqs.append(body["seq"])
+                ended.append(body["ended"])
+        assert seqs and seqs == sorted(seqs) and ended[-1] and not any(ended[:-1])
     finally:
         rc.close()
 

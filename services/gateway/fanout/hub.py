@@ -58,6 +58,7 @@ RECORD_PAGE = 500  # public record entries per fan-out read; a longer backlog is
 CATCH_UP_PAGE = 100  # record entries queued per page by a connection's own catch-up
 RECORDS_PER_FRAME = 100  # version 3: record entries per ``records`` frame at most
 CHAT_ENTRIES = ("chat_notify", "mutes_changed")  # fan-out entries of the chat, not of a game
+PLAYER_ENTRIES = ("my_game",)  # a player's "My games" (fanout/my_games.py), not of a game
 
 
 @dataclass
@@ -510,7 +511,7 @@ class Hub:
             if body.get("type") == "notify" and isinstance(gid := body.get("game_id"), str):
                 dirty[gid] = None
                 continue
-            if body.get("type") in CHAT_ENTRIES:
+            if body.get("type") in CHAT_ENTRIES or body.get("type") in PLAYER_ENTRIES:
                 continue
             try:
                 msg = im.GATEWAY_INPUT.validate_python(body)

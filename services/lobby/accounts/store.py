@@ -134,12 +134,13 @@ class AccountsStore:
         return text(raw) if raw else None
 
     async def delete_player(self, pid: str, name: str, passkeys: list[str]) -> None:
-        """The player's record, credentials, passkeys and session index go, its name is free
-        again and its id is listed as erased."""
+        """The player's record, credentials, passkeys, session index and "My games" list go,
+        its name is free again and its id is listed as erased."""
         async with self.redis.pipeline(transaction=False) as pipe:
             for c in passkeys:
                 pipe.delete(passkey_key(c))
-            pipe.delete(cred_key(pid), player_key(pid), sessions_key(pid))
+            pipe.delete(cred_key(pid), player_key(pid), sessions_key(pid),
+                        keys.lobby_my_games(pid))
             pipe.delete(handle_key(name))
             pipe.sadd(ERASED, pid)
             await pipe.execute()

@@ -11,7 +11,7 @@ from tests.support.fakes.bots import FakeBotsStore
 from tests.support.fakes.common import FakeKeyRegistry, FakePublisher, FakeTimers
 from tests.support.fakes.dealer import FakeDealerStore
 from tests.support.fakes.escrow import FakeEscrowStore
-from tests.support.fakes.lobby import FakeAccountsStore, FakeLobbyStore
+from tests.support.fakes.lobby import FakeAccountsStore, FakeLobbyStore, FakeMyGamesStore
 from tests.support.fakes.scoring import FakeScoringStore
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "FakeEscrowStore",
     "FakeKeyRegistry",
     "FakeLobbyStore",
+    "FakeMyGamesStore",
     "FakePublisher",
     "FakeScoringStore",
     "FakeTimers",

@@ -8,6 +8,7 @@ from typing import Any
 
 from services.adjudicator.core import GameDoc
 from services.adjudicator.ports import CommitResult
+from shared.protocol.turns import TurnsChanged
 from shared.runtime.jsonutil import dumps, loads
 from tests.support.fakes.common import FakeTimers
 
@@ -28,6 +29,7 @@ class FakeAdjudicatorStore:
         self.metas: dict[str, dict[str, Any]] = {}  # the lobby's g:{id}:meta
         self.results: dict[str, dict[str, Any]] = {}  # scoring's g:{id}:result
         self.expiring: dict[str, int] = {}  # game id -> ttl ms of its live keys
+        self.turns: list[dict[str, Any]] = []  # the turns stream's entries, in order
         self.refusals_kept = refusals_kept
         self._clock = itertools.count()  # the order refusals came in (the Lua's "now")
         self._timers = FakeTimers()
@@ -70,7 +72,8 @@ class FakeAdjudicatorStore:
 
     async def commit(self, expected_seq: int, doc: GameDoc, log: list[dict[str, Any]],
                      records: list[dict[str, Any]], views: dict[int | None, dict[str, Any]],
-                     cmd_id: str = "", seat: int | None = None) -> CommitResult:
+                     cmd_id: str = "", seat: int | None = None,
+                     turns: TurnsChanged | None = None) -> CommitResult:
         gid = doc.game_id
         raw = self.docs.get(gid)
         cur = GameDoc.model_validate(loads(raw)).seq if raw is not None else -1
@@ -91,8 +94,13 @@ class FakeAdjudicatorStore:
             self.views.setdefault(gid, {}).setdefault(s, []).append(loads(dumps(payload)))
         if doc.stage == "ended":
             self.publogs[gid] = copy.deepcopy(self.logs[gid])
+        if turns is not None:  # the turns stream, in the commit's step
+            self.turns.append(turns.model_dump(mode="json"))
         self._remember(doc)
         return CommitResult(ok=True, current_seq=doc.seq)
+
+    async def resend_turns(self, turns: TurnsChanged) -> None:
+        """One server: the commit appended it already (the Redis store's non-cluster case)."""
 
     async def arm_timer(self, game_id: str, seq: int | str, due_ms: int,
                         keep: bool = False) -> None:

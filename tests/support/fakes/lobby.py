@@ -1,4 +1,5 @@
-"""services/lobby/ports.py ``LobbyStorePort`` and ``AccountsStorePort`` in memory."""
+"""services/lobby/ports.py ``LobbyStorePort``, ``AccountsStorePort`` and
+``MyGamesStorePort`` in memory."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from services.lobby.store import IDLE_TABLES, LIVE_GAMES, OPEN_TABLES
 from services.lobby.tables import LobbyError
 from shared.identity import handles
 from shared.protocol import lobby as lm
+from shared.protocol.turns import TurnsChanged
 from shared.runtime.jsonutil import dumps, loads
 
 
@@ -61,7 +63,7 @@ class FakeLobbyStore:
             self.indexes[OPEN_TABLES][t.table_id] = t.created_ms
 
     async def update(self, table_id: str, change: Callable[[lm.Table], lm.Table],
-                     expire_s: int) -> lm.Table:
+                     expire_s: int | Callable[[lm.Table], int]) -> lm.Table:
         before = await self.load(table_id)
         t = change(before)
         if t is before:
@@ -122,8 +124,8 @@ class FakeLobbyStore:
         return copy.deepcopy(self.audit_log[::-1][:limit])
 
     async def reserve(self, player_id: str, op: str, table_id: str, now_ms: int,
-                      limits: tuple[int, int, int], game_id: str = "", bots: int = 0
-                      ) -> str:
+                      limits: tuple[int, int, int], game_id: str = "", bots: int = 0,
+                      turn_based: bool = False) -> str:
         held_t = self.quota_tables.setdefault(player_id, {})
         held_g = self.quota_games.setdefault(player_id, {})
 
@@ -150,14 +152,14 @@ class FakeLobbyStore:
         elif op == "start":
             if game_id in held_g:
                 return ""
-            if len(held_g) >= max_games:
-                return "running_games"
+            if sum(1 for v in held_g.values() if v.endswith(":t") == turn_based) >= max_games:
+                return "turn_based_games" if turn_based else "running_games"
             held_t.pop(table_id, None)
-            held_g[game_id] = f"{bots}:{now_ms}"
+            held_g[game_id] = f"{bots}:{now_ms}" + (":t" if turn_based else "")
         elif op == "unstart":
             v = held_g.pop(game_id, None)
             if v is not None:
-                held_t[table_id] = v
+                held_t[table_id] = v.removesuffix(":t")
         elif op == "drop_table":
             held_t.pop(table_id, None)
         else:
@@ -370,3 +372,37 @@ class FakeAccountsStore:
 
     async def put_passkey(self, pid: str, cred_id: str, pk: dict[str, Any]) -> None:
         self.creds.setdefault(pid, {})[f"pk:{cred_id}"] = dumps(pk)
+
+
+class FakeMyGamesStore:
+    """services/lobby/mygames_store.py: each game's newest entry (by seq; at one seq the ended
+    one), each player's games by last change (never moved back), cut to ``most``."""
+
+    def __init__(self) -> None:
+        self.entries: dict[str, dict[str, Any]] = {}
+        self.lists: dict[str, dict[str, int]] = {}
+        self.erased: set[str] = set()  # lobby:erased (deleted accounts)
+
+    async def not_erased(self, players: list[str]) -> list[str]:
+        return [p for p in players if p not in self.erased]
+
+    async def record(self, turns: TurnsChanged, keep_ms: int) -> bool:
+        cur = self.entries.get(turns.game_id)
+        if cur is not None and (cur["seq"] > turns.seq or (
+                cur["seq"] == turns.seq and (cur["ended"] or not turns.ended))):
+            return False
+        self.entries[turns.game_id] = turns.model_dump(mode="json")
+        return True
+
+    async def add(self, players: list[str], game_id: str, at_ms: int, most: int,
+                  keep_ms: int) -> None:
+        for p in players:
+            held = self.lists.setdefault(p, {})
+            held[game_id] = max(at_ms, held.get(game_id, at_ms))
+            for gone in sorted(held, key=lambda g: (held[g], g))[:max(0, len(held) - most)]:
+                del held[gone]
+
+    async def games_of(self, player_id: str, most: int) -> list[dict[str, Any]]:
+        held = self.lists.get(player_id, {})
+        ids = sorted(held, key=lambda g: (held[g], g), reverse=True)[:most]
+        return [copy.deepcopy(self.entries[g]) for g in ids if g in self.entries]

@@ -30,7 +30,8 @@ def test_the_template_declares_every_user_of_the_registry_once() -> None:
 
 def test_only_the_named_writer_may_add_to_a_trusted_stream() -> None:
     for base, writers in streams.STREAM_WRITERS.items():
-        for shard in (f"{base}:0", f"{base}:7"):
+        names = (f"{base}:0", f"{base}:7") if base in streams.SHARDED else (base,)
+        for shard in names:
             can = {u for u in SERVICES
                    if (a := acl.access(u, shard)).write and "xadd" in a.commands}
             assert can == writers, (shard, can)
@@ -97,3 +98,12 @@ def test_every_key_a_builder_makes_is_granted_to_a_service() -> None:
     orphans = [key for key in made if not any(acl.access(u, key).read
                                               or acl.access(u, key).write for u in SERVICES)]
     assert orphans == []
+
+
+def test_the_turns_stream_is_written_by_the_adjudicator_and_consumed_by_the_lobby() -> None:
+    from shared.protocol.turns import TURNS
+    lobby = acl.access("lobby", TURNS)
+    assert lobby.read and lobby.commands >= set(acl.CONSUMER) and "xadd" not in lobby.commands
+    assert {u for u in SERVICES if "xadd" in (a := acl.access(u, TURNS)).commands
+            and a.write} == {"adjudicator"}
+    assert not acl.access("gateway", TURNS).read  # clients' side never reads it whole

@@ -1,0 +1,71 @@
+""""My games", the lobby's shell for it: it consumes the ``turns`` stream (group
+``my-games``: every lobby replica shares it), keeps each player's games
+(services/lobby/mygames_store.py), pushes each changed entry to the player's sockets through
+the gateways' shared channel (``my_game`` on ``gw:updates``: the gateway sends it only to that
+player's connections) and answers ``GET /api/me/games``."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import structlog
+from pydantic import ValidationError
+
+from services.lobby import mygames
+from services.lobby.ports import MyGamesStorePort
+from shared.protocol import streams
+from shared.protocol.turns import TurnsChanged
+from shared.runtime.ports import Publisher
+from shared.runtime.settings import Settings
+
+log = structlog.get_logger("lobby.my_games")
+DAY_S = 86_400.0
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class MyGames:
+    def __init__(self, settings: Settings, store: MyGamesStorePort, broker: Publisher) -> None:
+        self.settings = settings
+        self.store = store
+        self.broker = broker
+
+    @property
+    def running_s(self) -> float:
+        """A running game's entry is kept this long past its last change: as long as any
+        game may run (its end is a change, which keeps it my_games_ended_s from then)."""
+        s = self.settings
+        return max(s.turn_based_lifetime_max_s, s.game_lifetime_s) + DAY_S
+
+    async def on_turns(self, body: dict[str, Any]) -> None:
+        """One entry of the turns stream: stored if newer, added to each (human) player's
+        list, pushed to their sockets. Safe to run twice (a redelivery adds nothing)."""
+        try:
+            turns = TurnsChanged.model_validate(body)
+        except ValidationError as exc:
+            log.error("malformed_turns_entry", error=str(exc)[:300])
+            return
+        stored = turns.model_dump(mode="json")
+        keep = mygames.kept_ms(stored, self.running_s, self.settings.my_games_ended_s)
+        fresh = await self.store.record(turns, keep)
+        players = await self.store.not_erased(mygames.humans(turns))  # deleted: not kept
+        await self.store.add(players, turns.game_id, turns.at_ms, self.settings.my_games_max,
+                             int(self.running_s * 1000))
+        if not fresh:
+            return  # an older entry or a redelivery: its news went out with it
+        t = now_ms()
+        for p in players:
+            await self.broker.publish(
+                {"type": "my_game", "v": 1, "player_id": p,
+                 "game": mygames.entry_for(stored, p), "now_ms": t},
+                stream=streams.GW_UPDATES, maxlen=streams.maxlen(streams.GW_UPDATES))
+
+    async def listing(self, player_id: str) -> dict[str, Any]:
+        """The player's games: waiting for it first (oldest wait first), then running, then
+        recently ended; with the server's clock (time left = deadline_ms - now_ms)."""
+        found = await self.store.games_of(player_id, self.settings.my_games_max)
+        return {"games": mygames.order(mygames.entry_for(e, player_id) for e in found),
+                "now_ms": now_ms()}
