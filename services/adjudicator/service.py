@@ -10,7 +10,7 @@ from typing import Any
 import structlog
 from pydantic import ValidationError
 
-from services.adjudicator import core
+from services.adjudicator import core, handover
 from services.adjudicator.core import Effects, GameDoc
 from services.adjudicator.ports import AdjudicatorStorePort
 from shared.protocol import internal as im
@@ -216,7 +216,7 @@ class Adjudicator:
     async def on_revealed(self, msg: im.RoundRevealed) -> None:
         with structlog.contextvars.bound_contextvars(game_id=msg.game_id, round_id=msg.round_id):
             t = now_ms()
-            await self._process(msg.game_id, lambda d: core.on_revealed(d, msg, t),
+            await self._process(msg.game_id, lambda d: handover.on_revealed(d, msg, t),
                                 redrive=True)
 
     async def on_seed(self, msg: im.SeedCommitted) -> None:
@@ -233,7 +233,7 @@ class Adjudicator:
     async def on_timeout(self, msg: im.TurnTimeout) -> None:
         with structlog.contextvars.bound_contextvars(game_id=msg.game_id):
             t = now_ms()
-            eff = await self._process(msg.game_id, lambda d: core.on_timeout(d, msg, t))
+            eff = await self._process(msg.game_id, lambda d: handover.on_timeout(d, msg, t))
             if eff is not None and eff.changed:
                 log.info("turn_timeout_applied", seq=msg.seq)
 
@@ -257,6 +257,24 @@ class Adjudicator:
             await self.on_timeout(msg)
         elif isinstance(msg, im.EndGame):
             await self.on_end(msg)
+        elif isinstance(msg, im.HandOver):
+            await self.on_hand_over(msg)
+
+    async def on_hand_over(self, msg: im.HandOver) -> None:
+        """A seat goes to a bot (services/adjudicator/handover.py). A redelivery of a stored
+        hand-over sends the bot runner its seat again (the runner keeps one per seat)."""
+        with structlog.contextvars.bound_contextvars(game_id=msg.game_id, seat=msg.seat):
+            t = now_ms()
+            eff = await self._process(msg.game_id, lambda d: handover.hand_over(d, msg, t))
+            if eff is not None and eff.changed:
+                log.info("seat_handed_over", reason=msg.reason)
+                return
+            doc = await self.store.load(msg.game_id)
+            if doc is not None and doc.stage != "ended" \
+                    and core.player_at(doc, msg.seat) == msg.to.player_id:
+                await self.publish(streams.BOTS_IN, im.SeatBot(
+                    game_id=msg.game_id, seat=msg.seat, player_id=msg.to.player_id,
+                    token=msg.token, kind=msg.to.bot or "heuristic"), msg.game_id)
 
     # -- timers -------------------------------------------------------------------------
 

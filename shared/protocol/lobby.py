@@ -13,7 +13,7 @@ from typing import Annotated, Literal, TypeAlias
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
 
 from shared.protocol.base import Wire
-from shared.protocol.internal import PlayerRef
+from shared.protocol.internal import OnExpiry, PlayerRef
 
 Name = Annotated[str, Field(min_length=1, max_length=32)]  # the handle rules: shared/identity
 Spectators: TypeAlias = Literal["anyone", "players"]  # who may watch the game
@@ -39,6 +39,7 @@ class Table(BaseModel):
     round_timeout_ms: int
     created_ms: int
     updated_ms: int = 0  # the last change (0: never changed since created_ms)
+    on_expiry: OnExpiry = "default"  # "bot": a seat whose clock runs out goes to a bot
 
 
 class _Req(Wire):
@@ -187,6 +188,24 @@ class CreateTable(_Req):
     client_entropy: bool = True
     turn_timeout_ms: Annotated[int, Field(ge=1_000, le=86_400_000)] | None = None
     round_timeout_ms: Annotated[int, Field(ge=1_000, le=86_400_000)] | None = None
+    on_expiry: OnExpiry = "default"
+
+
+class Resign(_Req):
+    """A seated player leaves a running game: its seat goes to a bot for the rest of it."""
+
+    op: Literal["resign"] = "resign"
+    game_id: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class HandOverSeat(Wire):
+    """From the adjudicator (no reply): a seat's clock ran out at a table with
+    ``on_expiry: "bot"``; the lobby seats a bot there as for a resignation."""
+
+    op: Literal["hand_over_seat"] = "hand_over_seat"
+    game_id: Annotated[str, Field(min_length=1, max_length=64)]
+    seat: Annotated[int, Field(ge=0, le=11)]
+    from_player: str
 
 
 class JoinTable(_Req):
@@ -249,5 +268,5 @@ ACCOUNT_OPS: frozenset[str] = frozenset(
     m.model_fields["op"].default for m in AccountRequest.__args__)  # type: ignore[attr-defined]
 LobbyRequest: TypeAlias = Annotated[
     CreatePlayer | CreateTable | JoinTable | LeaveTable | AddBot | StartTable | KickPlayer
-    | GetTable | ListTables | AccountRequest, Field(discriminator="op")]
+    | GetTable | ListTables | AccountRequest | Resign | HandOverSeat, Field(discriminator="op")]
 LOBBY_REQUEST: TypeAdapter[LobbyRequest] = TypeAdapter(LobbyRequest)
