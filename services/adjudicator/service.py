@@ -174,9 +174,22 @@ class Adjudicator:
                                             lambda: core.signed_act(msg), self.registered,
                                             now_ms(), self.settings.require_signatures)
 
+    async def handed_away(self, msg: im.SubmitAction) -> bool:
+        """The act names a seat handed to a bot, from another player than the bot (the player
+        who resigned): refused as such rather than as a bad signature."""
+        doc = self.store.cached(msg.game_id) or await self.store.load(msg.game_id)
+        return doc is not None and msg.seat in core.handed_seats(doc) \
+            and msg.player_id != core.player_at(doc, msg.seat)
+
     async def on_action(self, msg: im.SubmitAction) -> None:
         with structlog.contextvars.bound_contextvars(game_id=msg.game_id, seat=msg.seat,
                                                      cmd_id=msg.cmd_id):
+            if await self.handed_away(msg):
+                await self.reply(im.Reply(
+                    game_id=msg.game_id, player_id=msg.player_id, cmd_id=msg.cmd_id, ok=False,
+                    code="game/seat_handed_over", message="this seat was handed to a bot: a "
+                    "bot plays it for the rest of the game"))
+                return
             if not await self.signed_by_seat(msg):
                 log.warning("bad_signature", signed=msg.sig is not None)
                 metrics.REJECTIONS.labels("auth/bad_signature").inc()
