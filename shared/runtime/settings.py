@@ -92,6 +92,9 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     public_url: str = ""  # the gateway's URL as bots reach it (defaults to http://host:port)
+    # the page's address as people open it, for the links handed to them (a table's invite
+    # link); empty: the first of EMPIRE_WEBAUTHN_ORIGINS, else the gateway's URL
+    page_url: str = ""
     # Origin values allowed on /ws (comma-separated); empty: the page's own origin (the
     # Origin's host equals the request's Host). A socket without Origin (not a browser) passes
     ws_origins: str = ""
@@ -184,6 +187,13 @@ class Settings(BaseSettings):
     @property
     def gateway_url(self) -> str:
         return self.public_url or f"http://{self.host}:{self.port}"
+
+    @property
+    def page_address(self) -> str:
+        """Where people open the page (no trailing slash): EMPIRE_PAGE_URL, else the first
+        passkey origin when set, else the gateway's URL."""
+        listed = [o.strip() for o in self.webauthn_origins.split(",") if o.strip()]
+        return (self.page_url or (listed[0] if listed else "") or self.gateway_url).rstrip("/")
 
 
 @cache

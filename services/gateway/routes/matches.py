@@ -11,9 +11,12 @@ from fastapi import APIRouter
 from services.gateway.chat.rooms import archive_room, readable_channels
 from services.gateway.edge.http_errors import HttpError
 from services.gateway.fanout import erased
+from services.gateway.lobby.requests import lobby_request, path_id
 from services.gateway.routes.deps import Auth, Gw
+from services.gateway.service import stamp
 from shared.fairness import signing
 from shared.protocol import http as hm
+from shared.protocol import lobby as lm
 from shared.protocol.http import typed
 from shared.protocol.streams import Keys
 
@@ -152,3 +155,16 @@ async def history(player_id: str, gw: Gw) -> dict[str, Any]:
     if await gw.store.erased([player_id]):
         return {"player_id": player_id, "games": []}
     return {"player_id": player_id, "games": await gw.store.history(player_id, 100)}
+
+
+@router.post("/api/games/{game_id}/resign", **typed(hm.ResignAnswer))
+async def resign(game_id: str, gw: Gw, authorization: Auth = None) -> dict[str, Any]:
+    """Leave a running game: the seat goes to a bot for the rest of it, shown to everyone
+    (a ``seat_handed_over`` record entry); the player's later acts and commits for the seat
+    are refused ``game/seat_handed_over``. A second resignation answers the same. Refused:
+    ``lobby/not_seated`` (no seat in this game), ``game/over``, ``lobby/not_found``."""
+    who = await gw.identity(authorization)
+    gid = path_id(game_id, "game")
+    out = await gw.lobby(lobby_request(lm.Resign, {}, stamp(who, game_id=gid)))
+    gw.hub.forget_meta(gid)  # the seat's player changed: read the game's metadata again
+    return out
