@@ -98,7 +98,10 @@ USERS: tuple[User, ...] = (
           ("W", _sharded(streams.DEALER_IN)), ("W", streams.GAME_ENDED),
           ("W", GW_SHARDS), ("W", GW_LEGACY), ("W", streams.DEAD_LETTERS), ("RW", G_REFUSALS),
           ("RW", G_CHAT), ("R", TABLE_CHAT), ("RW", G_META), ("RW", G_RESULT),
-          ("W", keys.PATTERNS["archive"]), ("R", SESSION_KEYS)),
+          ("W", keys.PATTERNS["archive"]), ("R", SESSION_KEYS),
+          # a seat handed to a bot (services/adjudicator/handover.py): the bot's seat to the
+          # bot runner; on_expiry "bot": the lobby asked to seat one
+          ("W", streams.BOTS_IN), ("W", streams.LOBBY_RPC)),
          selectors=(Selector((*CONSUMER[:1], "xack", "xdel", *CONSUMER[2:]),
                              (("RW", _sharded(streams.ADJ_REVEALS)),
                               ("RW", _sharded(streams.ADJ_DRAWS)))),)),
