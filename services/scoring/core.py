@@ -24,13 +24,14 @@ def players_to_rate(msg: im.GameEnded) -> list[str]:
 def ranked(msg: im.GameEnded, places: list[int]) -> list[int]:
     """The places ratings use: a seat handed to a bot (its player resigned, or its clock ran
     out at an ``on_expiry: "bot"`` table) is ranked last, below every other seat (several
-    share last place); the others keep the game's places, tie-breaks and all."""
+    share last place); the others keep their order from the game, tie-breaks and ties
+    included, each placed after the seats the game put ahead of it."""
     gone = {h.seat for h in msg.handed_over}
     if not gone or not places:
         return places
-    last = max(p for i, p in enumerate(places) if i not in gone) + 1 \
-        if len(gone) < len(places) else 1
-    return [last if i in gone else p for i, p in enumerate(places)]
+    others = [p for i, p in enumerate(places) if i not in gone]
+    return [len(others) + 1 if i in gone else 1 + sum(1 for q in others if q < p)
+            for i, p in enumerate(places)]
 
 
 def score(msg: im.GameEnded, prior: list[dict[str, Any] | None], now_ms: int
