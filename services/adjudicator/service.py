@@ -344,7 +344,8 @@ class Adjudicator:
                 return False
             await self.archive.put(game_id, {
                 "v": ARCHIVE_VERSION, "game_id": game_id, "game": doc.game,
-                "options": doc.options, "players": [p.model_dump() for p in doc.players],
+                "options": doc.options,
+                "players": [p.model_dump() for p in core.first_players(doc)],
                 "table_id": (meta or {}).get("table_id"), "meta": meta, "record": record,
                 "log": log_entries, "result": result, "final_view": view,
                 # table talk (services/gateway/chat/): the archive's, never the record's

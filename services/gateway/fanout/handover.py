@@ -28,6 +28,16 @@ def seat_in(meta: dict[str, Any], player_id: str) -> int | None:
                  if p.get("player_id") == player_id), None)
 
 
+def first_players(meta: dict[str, Any]) -> list[dict[str, Any]]:
+    """The players as seated at the start (the record's ``game_created`` names them): the
+    game's documents (record, audit bundle) name these, the verifier checks them."""
+    players = list(meta.get("players", []))
+    for h in reversed(meta.get("handed_over", [])):
+        if isinstance(h, dict) and 0 <= h.get("seat", -1) < len(players):
+            players[h["seat"]] = h["player"]
+    return players
+
+
 def maybe_newly_seated(meta: dict[str, Any], player_id: str) -> bool:
     """A bot not in this copy of the metadata may have been seated by a hand-over since."""
     return player_id.startswith(BOT_PREFIX) and seat_in(meta, player_id) is None

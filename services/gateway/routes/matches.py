@@ -10,7 +10,7 @@ from fastapi import APIRouter
 
 from services.gateway.chat.rooms import archive_room, readable_channels
 from services.gateway.edge.http_errors import HttpError
-from services.gateway.fanout import erased
+from services.gateway.fanout import erased, handover
 from services.gateway.lobby.requests import lobby_request, path_id
 from services.gateway.routes.deps import Auth, Gw
 from services.gateway.service import stamp
@@ -41,13 +41,13 @@ async def record(game_id: str, gw: Gw) -> dict[str, Any]:
     meta, archived = await gw.game(game_id)
     if archived is not None:
         return {"game_id": game_id, "game": meta["game"],
-                "players": await gw.anonymized(meta["players"]),
+                "players": await gw.anonymized(handover.first_players(meta)),
                 "ended": True, "record": await gw.anonymized_record(archived["record"]),
                 "log": archived["log"]}
     k = Keys(game_id)
     ended = await gw.store.stage(game_id) == "ended"
     return {"game_id": game_id, "game": meta["game"],
-            "players": await gw.anonymized(meta["players"]),
+            "players": await gw.anonymized(handover.first_players(meta)),
             "ended": ended, "record": await gw.anonymized_record(await gw.store.entries(k.record)),
             "log": await gw.store.entries(k.publog) if ended else None}
 
@@ -72,7 +72,7 @@ async def audit(game_id: str, gw: Gw) -> dict[str, Any]:
     rec = await gw.anonymized_record(rec)
     created: dict[str, Any] = next((e for e in rec if e.get("type") == "game_created"), {})
     return {"audit": 1, "game_id": game_id, "game": meta["game"],
-            "players": await gw.anonymized(meta["players"]),
+            "players": await gw.anonymized(handover.first_players(meta)),
             "ended": True, "options": created.get("options", meta.get("options", {})),
             "rules_version": created.get("rules_version"), "record": rec, "log": log,
             "reveals": [e for e in rec if e.get("type") in ("round_revealed", "seed_revealed")],
