@@ -38,9 +38,10 @@ def pending_round(doc: GameDoc) -> str | None:
     return node.round_id if isinstance(node, Simultaneous) else None
 
 
-def record_entry(h: im.HandedSeat) -> dict[str, Any]:
-    """The public record entry of a hand-over (shown to every seat and spectator)."""
-    return {"type": "seat_handed_over", "seat": h.seat, "reason": h.reason,
+def record_entry(h: im.HandedSeat, seq: int) -> dict[str, Any]:
+    """The public record entry of a hand-over (shown to every seat and spectator); ``seq``:
+    the game's seq it took (a seq with no move: the verifier skips it in the move log)."""
+    return {"type": "seat_handed_over", "seq": seq, "seat": h.seat, "reason": h.reason,
             "from": {"player_id": h.player.player_id, "name": h.player.name},
             "to": {"player_id": h.to.player_id, "name": h.to.name, "bot": h.to.bot}}
 
@@ -60,7 +61,7 @@ def hand_over(doc: GameDoc, msg: im.HandOver, now_ms: int) -> Effects:
     new = doc.model_copy(update={"players": players, "seq": doc.seq + 1,
                                  "handed_over": [*doc.handed_over, handed]})
     eff = Effects(doc=new)
-    eff.records.append(record_entry(handed))
+    eff.records.append(record_entry(handed, new.seq))
     round_id = pending_round(doc)
     if round_id is not None:
         eff.outbound.append((streams.ESC_OPEN, im.SlotHandedOver(

@@ -58,7 +58,7 @@ async def test_a_hand_over_gives_the_seat_to_the_bot_and_tells_every_seat() -> N
     assert doc is not None and doc.seq == before + 1
     assert doc.players[0] == BOT and doc.handed_over[0].player.player_id == "p0"
     entry = store.records["g"][-1]
-    assert entry == {"type": "seat_handed_over", "seat": 0, "reason": "resigned",
+    assert entry == {"type": "seat_handed_over", "seq": doc.seq, "seat": 0, "reason": "resigned",
                      "from": {"player_id": "p0", "name": "n0"},
                      "to": {"player_id": "b-bot", "name": "Heuristic bot", "bot": "heuristic"}}
     # every seat and the spectator get a new view at the new seq (the record is public)

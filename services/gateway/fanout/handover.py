@@ -80,7 +80,8 @@ def rewatch(hub: Hub, game_id: str, moved: list[tuple[int, str]]) -> set[asyncio
         conn.watches.pop(game_id, None)
         if w.catch_up is not None and not w.catch_up.done():
             w.catch_up.cancel()
-        task = asyncio.create_task(hub.watch(conn, game_id, None, -1, w.record_id, w.version))
+        # from seq 0: the latest spectator view comes as a gap, replacing the seat's at once
+        task = asyncio.create_task(hub.watch(conn, game_id, None, 0, w.record_id, w.version))
         task.add_done_callback(hub._rewatching.discard)
         tasks.add(task)
     return tasks
