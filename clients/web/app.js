@@ -10,6 +10,9 @@ import * as chat from "./chat.js";
 import * as play from "./play.js";
 import { loadBundle, openReplay, runVerify } from "./replay.js";
 import { openRules } from "./rules.js";
+import { inviteBlock, joinByInvite, pendingInvite, rememberInvite, takeInvite } from "./invite.js";
+import { mountResign } from "./resign.js";
+import { confirmSignOut } from "./signout.js";
 import { optionsForm } from "./schemaform.js";
 
 let catalog = [];
@@ -55,11 +58,14 @@ function remember(gid) {
 async function route() {
   const [, screen = "lobby", arg = ""] = location.hash.split("/");
   clearInterval(tablePoll);
+  if (screen === "join" && arg) rememberInvite(decodeURIComponent(arg)); // (invite.js)
   if (!session.me) {
     play.closeGame();
     fill($("who"));
+    $("signin-invite").classList.toggle("hidden", !pendingInvite());
     return show("signin");
   }
+  if (screen === "join" || pendingInvite()) return joinPending();
   fill($("who"), `signed in as ${session.me.name} `, h("button.link", { type: "button", onclick: signOut }, "sign out"));
   if (!catalog.length) catalog = (await guarded(() => api("GET", "/api/games")) || { games: [] }).games;
   if (screen !== "game") play.closeGame();
@@ -68,6 +74,7 @@ async function route() {
     show("play");
     remember(arg);
     await guarded(() => play.openGame(arg, catalog));
+    await guarded(() => mountResign($("resign-box"), arg, flash));
     await guarded(() => chat.open("game-chat", { game_id: arg }));
   } else if (screen === "replay" && arg) {
     show("replay");
@@ -91,6 +98,7 @@ async function route() {
 window.addEventListener("hashchange", route);
 
 async function signOut() {
+  if (!(await confirmSignOut(session.me.name))) return; // a guest is asked first (signout.js)
   socket.close();
   await api("POST", "/api/session/sign-out").catch(() => {}); // ends the session server-side
   session.clear();
@@ -100,8 +108,17 @@ async function signOut() {
 
 async function signedIn(me) {
   session.save(me);
+  if (pendingInvite()) return joinPending();
   location.hash = "#/lobby";
   await route();
+}
+
+/** Join the table of the invite the visitor came with (invite.js), then show it. */
+async function joinPending() {
+  const code = takeInvite();
+  const t = code ? await guarded(() => joinByInvite(code)) : null;
+  location.hash = t ? `#/table/${t.table_id}` : "#/lobby";
+  if (!t) await route();
 }
 
 $("signin-form").addEventListener("submit", (e) => {
@@ -271,7 +288,7 @@ async function showTable(tid) {
     h("p", `Table ${t.table_id} · ${t.public ? "public" : "private"} · time per move (turns and sealed rounds) ${t.turn_timeout_ms / 1000} s · `,
       h("a", { href: `#/rules/${t.game}` }, "rules of this server")),
     optionsSummary(t),
-    h("p", "Invite code: ", h("code#invite-code", t.invite), " — share it; anyone with it can join this table."),
+    inviteBlock(t, seated, flash),
     h("ol#seats-list", Array.from({ length: t.seats }, (_, i) => {
       const p = t.players[i];
       return h("li", p ? `${p.name}${p.bot ? " (bot)" : ""}${p.player_id === t.host ? " — host" : ""}` : h("span.muted", "empty seat"));

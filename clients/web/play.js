@@ -11,6 +11,7 @@ import { $, fill, h, kv, short, table, words } from "./dom.js";
 import { canonical, commitment, commitmentsRoot, newNonce } from "./fairness.js";
 import { entropyPanel } from "./games/kit.js";
 import { eventText, gameModule, makeCtx } from "./labels.js";
+import { handedText } from "./resign.js";
 import { sealOpening } from "./seal.mjs";
 
 let S = null; // the open game
@@ -448,6 +449,7 @@ async function onRecord(st, e, text) {
     if (round) Object.assign(round, { status: "closed", root: e.root, defaulted: e.defaulted });
   } else if (t === "round_revealed") await checkReveal(st, e);
   else if (t === "game_ended") S.ended = true;
+  else if (t === "seat_handed_over") addLog(e.seq, { type: t, data: {}, text: handedText(e) });
   else if (t === "event") { // a public event, with the server's sentence
     S.recordEvents = true;
     addLog(e.seq, { type: e.event, data: e.data, text });
