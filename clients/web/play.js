@@ -40,13 +40,18 @@ export async function openGame(gid, catalog) {
   } catch { S.components = null; }
   const title = (catalog.find((g) => g.name === meta.game) || {}).title || meta.game;
   fill($("play-title"), title);
-  fill($("play-sub"), `game ${gid} · `, S.seat === null ? "spectating" : `you are seat ${S.seat}`,
-    " · players: ", meta.players.map((p) => `${p.name}${p.bot ? " (bot)" : ""}`).join(", "),
-    " · ", h("a#rules-link", { href: `#/rules/${meta.game}` }, "rules"));
+  subtitle();
   for (const id of ["board", "controls", "sealed", "log", "fairness", "result", "status"]) fill($(id));
   $("result").classList.add("hidden");
   ticker = setInterval(tick, 1000);
   await socket.watch(gid);
+}
+
+function subtitle() {
+  const { id, meta } = S;
+  fill($("play-sub"), `game ${id} · `, S.seat === null ? "spectating" : `you are seat ${S.seat}`,
+    " · players: ", meta.players.map((p) => `${p.name}${p.bot ? " (bot)" : ""}`).join(", "),
+    " · ", h("a#rules-link", { href: `#/rules/${meta.game}` }, "rules"));
 }
 
 export function closeGame() {
@@ -82,6 +87,7 @@ function queueRecord(item) {
 function onView(m) {
   if (S.msg && m.seq <= S.msg.seq && !m.gap) return;
   S.msg = m;
+  if ("seat" in m && m.seat !== S.seat) { S.seat = m.seat; subtitle(); } // a seat handed to a bot: watching on
   if (socket.watching) socket.watching.seq = m.seq;
   if (S.busy) clearBusy();
   // The public events of the whole game arrive as record entries with their sentence (a
