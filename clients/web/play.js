@@ -11,7 +11,7 @@ import { $, fill, h, kv, short, table, words } from "./dom.js";
 import { canonical, commitment, commitmentsRoot, newNonce } from "./fairness.js";
 import { entropyPanel } from "./games/kit.js";
 import { eventText, gameModule, makeCtx } from "./labels.js";
-import { handedText } from "./resign.js";
+import { handedNote, handedText } from "./resign.js";
 import { sealOpening } from "./seal.mjs";
 
 let S = null; // the open game
@@ -577,7 +577,7 @@ function renderResult(r) {
   const file = S.seat === null ? null : receiptsFile(r.game_id, S.seat, S.receipts);
   fill($("result"), h("h2", mine ? (mine.place === 1 ? "You won!" : `You placed ${mine.place}`) : "Final result"),
     table(["Place", "Player", ...figureKeys.map(words), "Rating"], rows, "result"),
-    h("p.muted", "Tie-breaks: " + r.outcome.tiebreak),
+    h("p.muted", "Tie-breaks: " + r.outcome.tiebreak), handedNote(r),
     h("div.row", h("a#replay-link.button", { href: `#/replay/${r.game_id}` }, "Replay & verify"),
       file && file.receipts.length ? h("button#receipts-btn", { type: "button", title: "Your commitments and openings, for the verifier: python -m empire_hall_sdk.shared.fairness.verify <url> <game> --receipts FILE (pip install empire-hall-sdk; in a checkout: python -m shared.fairness.verify)",
         onclick: () => downloadJson(`receipts-${r.game_id}.json`, file) }, "Download my receipts") : null,

@@ -12,6 +12,14 @@ export function handedText(e) {
   return `${who} ${why}; a bot plays seat ${e.seat} for the rest of the game.`;
 }
 
+/** Under a result: which seats a bot finished, and that ratings rank them last. */
+export function handedNote(r) {
+  const handed = r.handed_over || [];
+  if (!handed.length) return null;
+  return h("p#handed-note.muted", handed.map((x) => `${x.player.name} ${x.reason === "expired" ? "ran out of time" : "resigned"}: a bot finished seat ${x.seat}. `).join(""),
+    "For ratings a seat a bot finished ranks last (a loss for the player who left).");
+}
+
 /** Show the resign control in `box` while the signed-in player has a seat in a running game. */
 export async function mountResign(box, gid, flash) {
   fill(box);

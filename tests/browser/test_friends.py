@@ -107,6 +107,8 @@ async def test_resigning_hands_the_seat_to_a_bot_after_a_confirm(
     await ada.page.wait_for_selector("#play-sub >> text=spectating")
     # the bots finish the game
     await ada.page.wait_for_selector("#result:not(.hidden)", timeout=180_000)
+    note = await ada.page.inner_text("#handed-note")
+    assert f"{ada.name} resigned: a bot finished seat 0" in note and "ranks last" in note
     await no_sideways_scroll(ada.page)
     await ada.page.screenshot(path=str(SHOTS / f"resigned-{width}.png"), full_page=True)
 
