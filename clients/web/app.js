@@ -225,7 +225,8 @@ $("create-form").addEventListener("submit", (e) => {
   e.preventDefault();
   guarded(async () => {
     const body = { game: $("game").value, seats: +$("seats").value, options: optionsBox ? optionsBox.read() : {},
-      public: $("public").checked, client_entropy: $("entropy").checked };
+      public: $("public").checked, client_entropy: $("entropy").checked,
+      on_expiry: $("on-expiry").checked ? "bot" : "default" };
     const timeout = +$("turn-timeout").value;
     if (timeout) { body.turn_timeout_ms = timeout * 1000; body.round_timeout_ms = timeout * 1000; }
     const t = (await api("POST", "/api/tables", body)).table;
@@ -285,7 +286,7 @@ async function showTable(tid) {
   const kind = h("select#bot-kind", h("option", { value: "heuristic" }, "heuristic bot"), h("option", { value: "random" }, "random bot"));
   fill($("table-body"),
     h("h2", titleOf(t.game)),
-    h("p", `Table ${t.table_id} · ${t.public ? "public" : "private"} · time per move (turns and sealed rounds) ${t.turn_timeout_ms / 1000} s · `,
+    h("p", `Table ${t.table_id} · ${t.public ? "public" : "private"} · time per move (turns and sealed rounds) ${t.turn_timeout_ms / 1000} s${t.on_expiry === "bot" ? " (then a bot takes the seat)" : ""} · `,
       h("a", { href: `#/rules/${t.game}` }, "rules of this server")),
     optionsSummary(t),
     inviteBlock(t, seated, flash),

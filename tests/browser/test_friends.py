@@ -48,7 +48,9 @@ async def test_an_invite_link_seats_a_friend_on_another_device(
     await at_width(host.page, width)
     await host.page.click("#create-form details summary")
     await host.page.set_checked("#public", False)
+    await host.page.set_checked("#on-expiry", True)  # a silent seat goes to a bot
     invite = await create_table(host.page, "duel", 2, {"rounds": 1})
+    assert "then a bot takes the seat" in await host.page.inner_text("#table-body")
     link = await host.page.input_value("#invite-url")
     assert link == f"{web.url}/#/join/{invite}"
     await host.page.click("#copy-invite")
