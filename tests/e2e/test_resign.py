@@ -5,6 +5,7 @@ record verifies and ratings rank the resigned seat last; and a table's ``on_expi
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 
@@ -15,6 +16,7 @@ from shared.fairness.verify import verify
 from tests.e2e.test_platform import _two_humans, _until
 
 pytestmark = pytest.mark.e2e
+WAIT_S = 90  # a generous bound: the machine may be busy; each wait ends with its condition
 
 
 def handed(record: list[dict[str, object]]) -> list[dict[str, object]]:
@@ -37,13 +39,14 @@ async def test_a_resigned_seat_is_played_to_the_end_by_a_bot(system: Supervisor)
         await eve.sign_in("eve")
         ga, gb, gs = await a.watch(gid), await b.watch(gid), await eve.watch(gid)
         for g in (ga, gb):  # the entropy round
-            await _until(lambda g=g: g.view["node"]["kind"] == "simultaneous", g)
+            await _until(lambda g=g: g.view["node"]["kind"] == "simultaneous", g,
+                         timeout=WAIT_S)
             await g.commit("entropy", f"s{g.seat}", "")
-        await _until(lambda: ga.view["node"]["kind"] == "turn", ga)
+        await _until(lambda: ga.view["node"]["kind"] == "turn", ga, timeout=WAIT_S)
         caller = ga if ga.seat in ga.view["node"]["seats"] else gb
         await caller.act({"type": "call", "stake": 1})
         await _until(lambda: ga.view["node"]["kind"] == "simultaneous"
-                     and gb.view["node"]["kind"] == "simultaneous", ga)
+                     and gb.view["node"]["kind"] == "simultaneous", ga, timeout=WAIT_S)
         await ga.commit("pick:1", f"s{ga.seat}", 4)  # bob resigns with his pick still open
         bob_seat = gb.seat
         with pytest.raises(ApiError) as stranger:
@@ -54,19 +57,31 @@ async def test_a_resigned_seat_is_played_to_the_end_by_a_bot(system: Supervisor)
         assert await b.resign(gid) == out  # twice is once
         # every seat and the spectator see who left and who plays the seat now
         for g in (ga, gs):
-            await _until(lambda g=g: handed(g.record), g)
+            await _until(lambda g=g: handed(g.record), g, timeout=WAIT_S)
             (entry,) = handed(g.record)
             assert entry["seat"] == bob_seat and entry["reason"] == "resigned"
             assert entry["from"]["name"] == "bob"  # type: ignore[index]
         # bob watches on as a spectator, and his own commit for the seat is refused
-        await _until(lambda: gb.view["seat"] is None, gb)
+        await _until(lambda: gb.view["seat"] is None, gb, timeout=WAIT_S)
         with pytest.raises(ApiError) as refused:
             await gb.commit("pick:1", f"s{bob_seat}", 9)
         assert refused.value.code in ("game/seat_handed_over", "auth/bad_signature",
                                       "seat/not_seated", "escrow/already_committed")
         # the bot commits the open pick and plays the rest; alice plays her seat
-        await asyncio.wait_for(play_with(ga, make_bot("duel", "heuristic")), 120)
+        await asyncio.wait_for(play_with(ga, make_bot("duel", "heuristic")), 3 * WAIT_S)
         assert ga.ended
+        await _until(lambda: gb.ended, gb, timeout=WAIT_S)
+        # secrecy: once bob watches as a spectator, no view of the seat (the bot's hidden
+        # information now) reaches him, however long the game goes on
+        views = [f for f in map(json.loads, b.captured or [])
+                 if f.get("type") == "view" and f.get("game_id") == gid]
+        first = next(i for i, f in enumerate(views) if f["seat"] is None)
+        assert all(f["seat"] is None for f in views[first:])
+        assert len(views) - first >= 3  # the rest of the game, as a spectator
+        # alice's log sentences name the seat's new player once it plays
+        texts = [i.get("text", "") for f in map(json.loads, a.captured or [])
+                 for i in f.get("records", [f] if f.get("type") == "record" else [])]
+        assert any(out["bot"]["name"] in t for t in texts), texts[-6:]
         result = await _result(a, gid)
         (h,) = result["handed_over"]  # type: ignore[misc]
         assert h["seat"] == bob_seat and h["player"]["name"] == "bob"
@@ -90,7 +105,7 @@ async def test_on_expiry_bot_hands_a_silent_seat_to_a_bot(system: Supervisor) ->
     try:
         ga = await a.watch(gid)
         # nobody plays: each seat's clock runs out once, then bots finish the game
-        await _until(lambda: ga.ended, ga, timeout=60)
+        await _until(lambda: ga.ended, ga, timeout=3 * WAIT_S)
         reasons = {(e["seat"], e["reason"]) for e in handed(ga.record)}
         assert reasons == {(0, "expired"), (1, "expired")}
         assert verify(await a.record(gid))[0] == []

@@ -14,10 +14,11 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+from services.gateway.fanout import erased
 from shared.runtime.jsonutil import loads
 
 if TYPE_CHECKING:
-    from services.gateway.fanout.hub import Hub
+    from services.gateway.fanout.hub import Hub, Watch
 
 MARK = b'"seat_handed_over"'
 BOT_PREFIX = "b-"  # bot players' ids (services/lobby/service.py create_player)
@@ -69,19 +70,36 @@ def handed_in(entries: list[Any]) -> list[tuple[int, str]]:
 
 
 def rewatch(hub: Hub, game_id: str, moved: list[tuple[int, str]]) -> set[asyncio.Task[None]]:
-    """The connections that watched one of the ``moved`` seats as the player who left it
-    watch the game again as spectators (from the record entry they had reached); returns
-    the tasks doing it, each dropped from the hub's set when done."""
+    """After a hand-over: the connections that watched one of the ``moved`` seats as the
+    player who left it watch the game again as spectators (from the record entry they had
+    reached), and every other watch of the game names the seat's new player in its log
+    sentences. Returns the tasks doing it, each dropped from the hub's set when done."""
     tasks: set[asyncio.Task[None]] = set()
+    others: list[Watch] = []
     for conn in list(hub.by_game.get(game_id, ())):
         w = conn.watches.get(game_id)
-        if w is None or conn.closed or (w.seat, conn.player_id) not in moved:
+        if w is None or conn.closed:
+            continue
+        if (w.seat, conn.player_id) not in moved:
+            others.append(w)
             continue
         conn.watches.pop(game_id, None)
         if w.catch_up is not None and not w.catch_up.done():
             w.catch_up.cancel()
         # from seq 0: the latest spectator view comes as a gap, replacing the seat's at once
-        task = asyncio.create_task(hub.watch(conn, game_id, None, 0, w.record_id, w.version))
+        tasks.add(asyncio.create_task(hub.watch(conn, game_id, None, 0, w.record_id,
+                                                w.version)))
+    if others:
+        tasks.add(asyncio.create_task(_rename(hub, game_id, others)))
+    for task in tasks:
         task.add_done_callback(hub._rewatching.discard)
-        tasks.add(task)
     return tasks
+
+
+async def _rename(hub: Hub, game_id: str, watches: list[Watch]) -> None:
+    meta = await hub.meta(game_id)
+    if meta is None:
+        return
+    for w in watches:
+        w.names = erased.names(meta.get("players", []), w.erased)
+        w.look = (w.game, tuple(w.names), frozenset(w.erased))
