@@ -77,3 +77,54 @@ def test_the_invite_link_names_the_page_and_the_code() -> None:
     doc = invites.with_link({"invite": "abc"}, "http://h")
     assert doc["invite_url"] == "http://h/#/join/abc"
     assert "invite_url" not in invites.with_link({"invite": ""}, "http://h")
+
+
+class _Hub:
+    """What ``rewatch`` uses of the hub: its watchers, watch() and the game's metadata."""
+
+    def __init__(self, meta: dict[str, Any]) -> None:
+        self.by_game: dict[str, set[Any]] = {}
+        self._rewatching: set[Any] = set()
+        self.watched: list[tuple[str, int | None, int, str]] = []
+        self._meta_doc = meta
+
+    async def watch(self, conn: Any, game_id: str, seat: int | None, after_seq: int,
+                    after_record: str, version: int = 1) -> None:
+        self.watched.append((conn.player_id, seat, after_seq, after_record))
+
+    async def meta(self, game_id: str) -> dict[str, Any] | None:
+        return self._meta_doc
+
+
+def test_after_a_hand_over_the_player_who_left_watches_as_a_spectator() -> None:
+    import asyncio
+
+    from services.gateway.fanout.hub import Connection, Watch
+
+    class Out:
+        closed = False
+
+    def conn(pid: str, seat: int | None) -> Any:
+        c = Connection(player_id=pid, name=pid, out=Out())  # type: ignore[arg-type]
+        c.watches["g"] = Watch(game_id="g", seat=seat, record_id="7-0", game="duel",
+                               names=["n0", "n1"])
+        return c
+
+    meta = {"players": [PLAYERS[0].model_dump(), BOT.model_dump()]}
+    hub = _Hub(meta)
+    left, other, spectator = conn("p1", 1), conn("p0", 0), conn("p9", None)
+    hub.by_game["g"] = {left, other, spectator}
+
+    async def run() -> None:
+        tasks = gw.rewatch(hub, "g", [(1, "p1")])  # type: ignore[arg-type]
+        hub._rewatching |= tasks
+        await asyncio.gather(*tasks)
+
+    asyncio.run(run())
+    assert hub.watched == [("p1", None, 0, "7-0")]  # as a spectator, from where it was
+    assert "g" not in left.watches  # (watch() puts the new one in place)
+    # every other watch names the bot for the seat from now on
+    assert other.watches["g"].names == ["n0", "bot"]
+    assert spectator.watches["g"].names == ["n0", "bot"]
+    assert other.watches["g"].look == ("duel", ("n0", "bot"), frozenset())
+    assert not hub._rewatching  # each task left the hub's set when done
