@@ -283,7 +283,7 @@ async function showTable(tid) {
   if (t.game_id) { location.hash = `#/game/${t.game_id}`; return; }
   const host = t.host === session.me.player_id;
   const seated = t.players.some((p) => p.player_id === session.me.player_id);
-  const kind = h("select#bot-kind", h("option", { value: "heuristic" }, "heuristic bot"), h("option", { value: "random" }, "random bot"));
+  const kind = h("select#bot-kind", { "aria-label": "Bot to add" }, h("option", { value: "heuristic" }, "heuristic bot"), h("option", { value: "random" }, "random bot"));
   fill($("table-body"),
     h("h2", titleOf(t.game)),
     h("p", `Table ${t.table_id} · ${t.public ? "public" : "private"} · time per move (turns and sealed rounds) ${t.turn_timeout_ms / 1000} s${t.on_expiry === "bot" ? " (then a bot takes the seat)" : ""} · `,

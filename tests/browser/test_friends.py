@@ -14,6 +14,7 @@ from playwright.async_api import Browser, Page
 
 from services.supervisor import Supervisor
 from tests.browser.conftest import SHOTS, UI_TIMEOUT_MS, Tab
+from tests.browser.test_a11y import serious
 from tests.browser.ui import add_bots, create_table, start
 
 pytestmark = pytest.mark.browser
@@ -57,6 +58,7 @@ async def test_an_invite_link_seats_a_friend_on_another_device(
     await host.page.wait_for_selector("#flash >> text=Invite link copied.")
     assert await host.page.evaluate("navigator.clipboard.readText()") == link
     await no_sideways_scroll(host.page)
+    assert await serious(host.page, "table with its invite link") == []
     await host.page.screenshot(path=str(SHOTS / f"invite-link-{width}.png"), full_page=True)
     table_url = host.page.url
 
@@ -67,6 +69,7 @@ async def test_an_invite_link_seats_a_friend_on_another_device(
     note = await stranger.page.wait_for_selector("#table:not(.hidden) #invite-note")
     assert "private" in await note.inner_text() and "invite link" in await note.inner_text()
     assert await stranger.page.locator("#invite-code, #invite-url").count() == 0
+    assert await serious(stranger.page, "a stranger at a private table") == []
 
     # the friend, on another device: opens the link, signs up as a guest, lands seated
     friend = await device(browser, width, f"friend{width}")
@@ -102,6 +105,7 @@ async def test_resigning_hands_the_seat_to_a_bot_after_a_confirm(
     await ada.page.wait_for_selector("#resign")
     await ada.page.click("#resign")
     await no_sideways_scroll(ada.page)
+    assert await serious(ada.page, "resign confirm") == []
     await ada.page.click("#resign-yes")
     await ada.page.wait_for_selector("#resigned")
     await ada.page.wait_for_selector(
@@ -125,6 +129,7 @@ async def test_a_guest_is_told_before_signing_out_and_may_keep_the_name(
     dialog = await page.wait_for_selector("#signout-dialog[open]")
     assert "cannot be recovered" in await dialog.inner_text()
     await no_sideways_scroll(page)
+    assert await serious(page, "the guest's sign-out dialog") == []
     await page.screenshot(path=str(SHOTS / f"signout-guest-{width}.png"))
     await page.click("#signout-cancel")  # cancel keeps the guest signed in
     await page.wait_for_selector("#signout-dialog", state="detached")
