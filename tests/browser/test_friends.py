@@ -153,3 +153,33 @@ async def test_a_guest_is_told_before_signing_out_and_may_keep_the_name(
     await page.click("#who button.link")
     await page.wait_for_selector("#signin:not(.hidden)")
     assert await page.locator("#signout-dialog").count() == 0
+
+
+async def test_a_guest_keeps_the_name_with_a_passkey_from_the_sign_out_dialog(
+        browser: Browser, web: Supervisor) -> None:
+    """The dialog's other way to keep the player: a passkey (Chromium's virtual authenticator,
+    tests/browser/test_accounts.py), then a passkey sign-in finds the same player."""
+    from tests.browser.test_accounts import fresh
+
+    site = f"http://localhost:{web.port}"  # the relying party is "localhost"
+    context, page, _, _ = await fresh(browser)
+    tab = Tab(context, page, "keeper")
+    try:
+        await page.goto(site + "/")
+        await page.fill("#name", tab.name)
+        await page.click("#signin-form button[type=submit]")
+        await page.wait_for_selector("#lobby:not(.hidden)")
+        me = await page.evaluate("JSON.parse(localStorage.getItem('empire-hall'))")
+        await page.click("#who button.link")
+        await page.wait_for_selector("#signout-dialog[open]")
+        await page.click("#signout-passkey")
+        await page.wait_for_selector(f"#signout-status >> text={tab.name} is now an account")
+        await page.click("#signout-anyway")
+        await page.wait_for_selector("#signin:not(.hidden)")
+        await page.click("#passkey-signin")
+        await page.wait_for_selector("#lobby:not(.hidden)")
+        again = await page.evaluate("JSON.parse(localStorage.getItem('empire-hall'))")
+        assert again["player_id"] == me["player_id"] and again["name"] == me["name"]
+        assert not tab.errors, tab.errors
+    finally:
+        await context.close()
