@@ -22,7 +22,8 @@ from pydantic import TypeAdapter
 import shared.protocol
 
 SCHEMA_DIR = Path(shared.protocol.__file__).resolve().parent / "schema"
-SERVICES = ("adjudicator", "escrow", "dealer", "scoring", "lobby", "bots", "gateway")
+SERVICES = ("adjudicator", "escrow", "dealer", "scoring", "lobby", "bots", "notifier",
+            "gateway")
 
 
 def _adapters() -> dict[str, TypeAdapter[Any]]:

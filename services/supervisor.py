@@ -36,7 +36,7 @@ from typing import Any
 
 from shared.runtime.valkey import EmbeddedValkey, free_port
 
-SERVICES = ("adjudicator", "escrow", "dealer", "scoring", "lobby", "bots", "gateway")
+SERVICES = ("adjudicator", "escrow", "dealer", "scoring", "lobby", "bots", "notifier", "gateway")
 TOKEN_KEY_HOLDERS = ("lobby", "gateway")  # sign and check player tokens; nobody else
 STABLE_S = 10.0  # a process that ran this long before exiting is restarted at once
 BACKOFF_S = 0.5  # then 1, 2, 4 ... seconds after consecutive quick crashes
@@ -295,7 +295,11 @@ def from_args(argv: list[str] | None = None) -> Supervisor:
                       data_dir=None if args.no_aof else args.data_dir,
                       partitions=args.partitions, secret=os.environ.get("EMPIRE_SECRET"),
                       secret_previous=os.environ.get("EMPIRE_SECRET_PREVIOUS"),
-                      log_dir=Path(".run/logs"))
+                      log_dir=Path(".run/logs"),
+                      # development on this machine: webhooks to a local receiver (loopback,
+                      # plain http) are allowed; a deployment refuses them (services/notifier)
+                      env_extra={"EMPIRE_NOTIFY_ALLOW_PRIVATE": os.environ.get(
+                          "EMPIRE_NOTIFY_ALLOW_PRIVATE", "1")})
 
 
 def main() -> None:

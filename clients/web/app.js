@@ -7,6 +7,7 @@
 import { addPasskey, api, ApiError, session, signInGuest, signInPasskey, signInPassword, Socket } from "./api.js";
 import { $, fill, h, table } from "./dom.js";
 import * as chat from "./chat.js";
+import { playerName } from "./labels.js";
 import * as play from "./play.js";
 import { loadBundle, openReplay, runVerify } from "./replay.js";
 import { openRules } from "./rules.js";
@@ -14,6 +15,7 @@ import { inviteBlock, joinByInvite, pendingInvite, rememberInvite, takeInvite } 
 import { mountResign } from "./resign.js";
 import { confirmSignOut } from "./signout.js";
 import { optionsForm } from "./schemaform.js";
+import { notificationsPanel } from "./notifications.js";
 
 let catalog = [];
 let optionsBox = null;
@@ -138,7 +140,7 @@ $("passkey-signin").addEventListener("click", () => guarded(async () => signedIn
 // ---- account --------------------------------------------------------------------------------
 
 async function account() {
-  const [me, sess] = await Promise.all([api("GET", "/api/me"), api("GET", "/api/sessions")]);
+  const [me, sess, notify] = await Promise.all([api("GET", "/api/me"), api("GET", "/api/sessions"), notificationsPanel(flash, account)]);
   const pw = h("input#new-password", { type: "password", placeholder: "new password (8+ characters)", autocomplete: "new-password", maxlength: 256 });
   const cur = h("input#current-password", { type: "password", placeholder: "current password", autocomplete: "current-password", maxlength: 256 });
   const confirm = h("input#delete-confirm", { placeholder: `type ${me.name} to confirm` });
@@ -158,6 +160,7 @@ async function account() {
       flash("Passkey added.", false);
       await account();
     }) }, "Add a passkey"), h("span.muted", `${me.passkeys.length} passkey(s)`)),
+    notify,
     h("h3", "Sessions"),
     table(["Signed in", "Last used", "Client", ""], sess.sessions.map((x) => [when(x.created_ms), when(x.used_ms), x.agent || "—",
       x.current ? h("span.muted", "this one") : h("button", { type: "button", dataset: { session: x.session_id }, onclick: () => guarded(async () => {
@@ -271,7 +274,7 @@ async function leaderboard() {
   if (!game) return;
   const lb = await api("GET", `/api/leaderboard/${encodeURIComponent(game)}`);
   const rows = lb.entries.map((e, i) => h("tr", { class: e.player_id === session.me.player_id ? "me" : "" },
-    h("td", String(i + 1)), h("td", (e.name || e.player_id) + (e.bot ? " (bot)" : "")), h("td.num", e.rating.toFixed(2)),
+    h("td", String(i + 1)), h("td", playerName(e)), h("td.num", e.rating.toFixed(2)),
     h("td.num", String(e.games ?? "—")), h("td.num", String(e.wins ?? "—"))));
   fill($("leaderboard"), rows.length ? table(["#", "Player", "Rating", "Games", "Wins"], rows) : h("p.muted", `No rated ${titleOf(game)} games yet.`));
 }
@@ -292,7 +295,7 @@ async function showTable(tid) {
     inviteBlock(t, seated, flash),
     h("ol#seats-list", Array.from({ length: t.seats }, (_, i) => {
       const p = t.players[i];
-      return h("li", p ? `${p.name}${p.bot ? " (bot)" : ""}${p.player_id === t.host ? " — host" : ""}` : h("span.muted", "empty seat"));
+      return h("li", p ? `${playerName(p)}${p.player_id === t.host ? " — host" : ""}` : h("span.muted", "empty seat"));
     })),
     h("div.row",
       host ? [kind, h("button#add-bot", { type: "button", disabled: t.players.length >= t.seats, onclick: () => guarded(async () => {

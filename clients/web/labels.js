@@ -10,6 +10,18 @@ const SEAT_KEYS = new Set(["seat", "winner", "target", "attacker", "defender", "
   "caster", "opener", "to_act", "from", "to", "dealer", "bidder", "start_player", "first", "first_player",
   "by", "hand_winner", "overlord"]);
 
+/** A player's name as shown: a bot's in words ("Heuristic bot 2", named so by the lobby; a
+ * bot of an older table, "bot-heuristic-909f", reads "Heuristic bot"), "(bot)" added when the
+ * name does not say so itself. Only the shown text: ids stay as they are. */
+export function playerName(p) {
+  if (!p) return "";
+  const name = String(p.name ?? p.player_id ?? "");
+  if (!p.bot) return name;
+  const old = /^bot-([a-z]+)-[0-9a-f]+$/.exec(name);
+  if (old) return `${old[1].charAt(0).toUpperCase()}${old[1].slice(1)} bot`;
+  return /\bbot\b/i.test(name) ? name : `${name} (bot)`;
+}
+
 export function gameModule(name) {
   return GAMES[name] || { board: () => null };
 }
@@ -22,8 +34,8 @@ export function makeCtx(gameName, players, seat, extra = {}) {
     players,
     name: (s) => {
       const p = players[s];
-      if (!p) return s === null || s === undefined ? "—" : `seat ${s}`;
-      return p.name + (s === seat ? " (you)" : "");
+      if (!p) return s === null || s === undefined ? "—" : `seat ${s + 1}`;
+      return playerName(p) + (s === seat ? " (you)" : "");
     },
     ...extra,
   };
@@ -64,10 +76,26 @@ export function moveText(entry, ctx) {
     const who = ctx.name(m.seat);
     return (entry.by === "timeout" ? `${who} timed out → ` : `${who}: `) + ctx.actionLabel(m.action);
   }
-  if (m.kind === "joint") {
-    const picks = Object.entries(m.choices).map(([slot, c]) => `${slot}=${clip(plain(c), 40)}`).join(", ");
-    return `sealed round ${m.round_id} revealed: ${picks}` + (m.defaulted && m.defaulted.length ? ` (defaulted ${m.defaulted.join(", ")})` : "");
+  if (m.kind === "joint") { // each seat's choice in the game's words, the seat by its name
+    const picks = Object.entries(m.choices).map(([slot, c]) => {
+      const k = /^s(\d+)/.exec(slot);
+      const seat = k ? Number(k[1]) : null;
+      const what = m.round_id === "entropy" ? "a random seed" : clip(ctx.choiceLabel(c, { key: slot, seat, round_id: m.round_id }), 80);
+      return `${seat === null ? slot : ctx.name(seat)}: ${what}`;
+    }).join("; ");
+    const late = m.defaulted && m.defaulted.length ? ` (the default for ${m.defaulted.join(", ")})` : "";
+    return `${roundTitle(ctx, m.round_id)}, sealed choices revealed: ${picks}${late}`;
   }
-  if (m.kind === "chance_outcome") return `dealer: ${m.label} → ${clip(m.values.join(" "), 80)}`;
+  if (m.kind === "chance_outcome") return `The dealer draws ${m.label}: ${clip(m.values.join(" "), 80)}`;
   return JSON.stringify(m);
+}
+
+/** A sealed round's title for people: the game's own (the Engine's "plan:3" is "Round 3"),
+ * else the round id in words. */
+export function roundTitle(ctx, rid) {
+  if (rid === "entropy") return "Random seeds";
+  const own = ctx.game.roundTitle && safe(ctx.game.roundTitle, rid);
+  if (own) return own;
+  const text = words(String(rid).replace(/:/g, " "));
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

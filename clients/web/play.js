@@ -9,10 +9,13 @@ import { loadComponents } from "./components.js";
 import { picker } from "./controls.js";
 import { $, fill, h, kv, short, table, words } from "./dom.js";
 import { canonical, commitment, commitmentsRoot, newNonce } from "./fairness.js";
+import { timeLeft } from "./format.js";
 import { entropyPanel } from "./games/kit.js";
-import { eventText, gameModule, makeCtx } from "./labels.js";
+import { eventText, gameModule, makeCtx, playerName } from "./labels.js";
 import { handedNote, handedText } from "./resign.js";
 import { sealOpening } from "./seal.mjs";
+import { sealedPanel } from "./sealed.js";
+import { seedByHand, seedToggle } from "./seedpref.js";
 
 let S = null; // the open game
 let socket = null;
@@ -30,7 +33,7 @@ export async function openGame(gid, catalog) {
   const seat = meta.players.findIndex((p) => p.player_id === session.me.player_id);
   S = {
     id: gid, meta, catalog, seat: seat < 0 ? null : seat, msg: null, busy: null, busyTimer: null,
-    seen: {}, timedOut: {}, closedSeen: {}, publics: {}, rounds: new Map(), recordQ: Promise.resolve(),
+    seen: {}, timedOut: {}, roundViews: {}, closedSeen: {}, publics: {}, rounds: new Map(), recordQ: Promise.resolve(),
     receipts: JSON.parse(localStorage.getItem(receiptsKey(gid)) || "{}"), cmds: {}, committing: new Set(),
     seed: null, seedRevealed: false, ended: false, resultShown: false, error: null, logCount: 0,
     components: null,
@@ -49,8 +52,8 @@ export async function openGame(gid, catalog) {
 
 function subtitle() {
   const { id, meta } = S;
-  fill($("play-sub"), `game ${id} · `, S.seat === null ? "spectating" : `you are seat ${S.seat}`,
-    " · players: ", meta.players.map((p) => `${p.name}${p.bot ? " (bot)" : ""}`).join(", "),
+  fill($("play-sub"), `game ${id} · `, S.seat === null ? "spectating" : `you are seat ${S.seat + 1}`,
+    " · players: ", meta.players.map(playerName).join(", "),
     " · ", h("a#rules-link", { href: `#/rules/${meta.game}` }, "rules"));
 }
 
@@ -90,11 +93,14 @@ function onView(m) {
   if ("seat" in m && m.seat !== S.seat) { S.seat = m.seat; subtitle(); } // a seat handed to a bot: watching on
   if (socket.watching) socket.watching.seq = m.seq;
   if (S.busy) clearBusy();
+  // the state each sealed round opened in: its choices are labelled from it (sealed.js)
+  if (m.node.kind === "simultaneous" && !S.roundViews[m.node.round_id]) S.roundViews[m.node.round_id] = m.view;
   // The public events of the whole game arrive as record entries with their sentence (a
   // spectator who joins late gets them all); a view adds only the events private to this
   // seat. Events without a sentence (an older gateway) are logged from the view, as before.
   for (const e of m.events) if (e.private || !("text" in e)) addLog(m.seq, e);
   render();
+  autoSeed();
   if (m.node.kind === "terminal" || m.stage === "ended") {
     S.ended = true;
     showResult();
@@ -167,6 +173,13 @@ function seedSlot() {
   return null;
 }
 
+/** The page commits the seat's random seed by itself unless the player opted to add it by
+ * hand (seedpref.js): a fresh nonce from crypto.getRandomValues, sealed like any choice. */
+function autoSeed() {
+  const slot = seedSlot();
+  if (slot && !seedByHand()) commitChoice(slot.round_id, slot, newNonce());
+}
+
 const slotKeyNow = () => { const sl = openSlot(); return sl ? `${sl.round_id}/${sl.key}` : ""; };
 
 /** A commit on the record may open this seat's turn in a fixed-order round: the board (which
@@ -227,7 +240,7 @@ function deadline() {
 function tick() {
   const el = $("deadline");
   const d = deadline();
-  if (el) el.textContent = d ? ` · ${Math.max(0, Math.round((d - Date.now()) / 1000))} s left` : "";
+  if (el) el.textContent = d ? ` · ${timeLeft(d)}` : "";
 }
 
 /** What the controls depend on: re-drawing them only when it changes keeps a player's
@@ -495,57 +508,25 @@ async function checkReveal(st, e) {
 
 function renderSealed() {
   if (!S) return;
-  const ctx = context();
-  const all = [...S.rounds.values()].reverse();
-  const nodes = all.slice(0, 3).map((r) => {
-    const slots = (r.slots || []).map((s) => {
-      const key = `${r.id}/${s.key}`;
-      const pub = S.publics[key];
-      const opening = (r.openings || []).find((o) => o.slot === s.key);
-      return h("li", `${ctx.name(s.seat)} ${s.key}: `,
-        S.seen[key] ? h("span", { title: S.seen[key] }, `committed ${short(S.seen[key], 10)}`) : h("span.muted", "not yet"),
-        pub ? ` · public: ${Object.entries(pub).map(([k, v]) => `${k} ${v}`).join(", ")}` : "",
-        opening ? ` · revealed: ${opening.defaulted ? "default " : ""}${r.id === "entropy" ? short(String(opening.choice), 10) : ctx.choiceLabel(opening.choice, { ...s, round_id: r.id })}` : "");
-    });
-    const status = r.status === "revealed"
-      ? (r.ok ? h("span.ok", "✔ every reveal matches its commitment") : h("span.bad", "✖ " + r.problems.join("; ")))
-      : h("span.muted", r.status);
-    const mine = Object.values(S.receipts).filter((x) => x.round_id === r.id).map(receipt);
-    return h("div.round", { dataset: { round: r.id } }, h("div", h("b", r.id === "entropy" ? "entropy (seeds for the dealer)" : r.id), " ", status),
-      mine, h("ul.slots", slots));
-  });
-  const older = all.slice(3);
-  if (older.length) {
-    const bad = older.filter((r) => r.ok === false);
-    nodes.push(h("details.older", h("summary", `${older.length} earlier round(s): `, bad.length
-      ? h("span.bad", `✖ ${bad.length} with a mismatch`) : h("span.ok", "✔ all verified")),
-    h("ul", older.map((r) => h("li", { dataset: { round: r.id } }, r.id, " ", r.ok ? h("span.ok", "✔")
-      : r.ok === false ? h("span.bad", "✖ " + r.problems.join("; ")) : h("span.muted", r.status),
-    Object.values(S.receipts).filter((x) => x.round_id === r.id).map((x) => [" · yours: ", x.label, " ",
-      x.verified ? h("span.ok.verified", "✔") : x.verified === false ? h("span.bad", "✖") : ""]))))));
-  }
-  fill($("sealed"), nodes.length ? nodes : h("p.muted", "No sealed rounds yet."));
+  fill($("sealed"), sealedPanel(S, context(), roundCtx));
 }
 
-function receipt(r) {
-  let status;
-  if (r.verified === true) status = h("span.ok.verified", "✔ verified: the reveal matches the commitment you made");
-  else if (r.verified === false || r.ack === "bad") status = h("span.bad", "✖ WARNING: the reveal does not match your commitment");
-  else if (r.ack === "ok") status = h("span.receipt-ok", "✉ escrow receipt: your commitment is on the public record");
-  else status = h("span.muted", "sent…");
-  return h("div.receipt", { dataset: { key: `${r.round_id}/${r.slot}` } },
-    h("div", "Your sealed choice ", h("b", r.round_id === "entropy" ? "random seed" : r.label), " for ", `${r.round_id}/${r.slot}`),
-    h("div.mono", { title: `commitment ${r.commitment}\nnonce ${r.nonce}` }, `c = ${short(r.commitment, 24)}`), status);
+/** A label context on the seat's view as of the round's opening (sealed.js): null view for a
+ * round this page never saw open. */
+function roundCtx(rid) {
+  return makeCtx(S.meta.game, S.meta.players, S.seat, { view: S.roundViews[rid] || null, components: S.components });
 }
 
 function renderFairness() {
   if (!S) return;
   const items = {
-    "Dealer's seed commitment": S.seed ? h("span.mono", { title: S.seed }, short(S.seed, 24)) : "—",
+    "The dealer's seed": S.seed ? "committed before the first draw" : "—",
     "Seed revealed": S.seedRevealed ? "yes (the game is over)" : "at the end of the game",
   };
-  fill($("fairness"), kv(items), S.seedRevealed
-    ? h("a.button", { href: `#/replay/${S.id}` }, "Open the replay and verify every draw") : null);
+  fill($("fairness"), kv(items), S.seed ? h("details.hashes", h("summary", "details: the seed's commitment"),
+    h("span.mono", { title: S.seed }, S.seed)) : null, S.seedRevealed
+    ? h("a.button", { href: `#/replay/${S.id}` }, "Open the replay and verify every draw") : null,
+  S.seat === null ? null : seedToggle());
 }
 
 // ---- the result screen ----------------------------------------------------------------------
@@ -565,23 +546,29 @@ async function showResult() {
   }
 }
 
+const heading = (k) => { const t = words(k); return t.charAt(0).toUpperCase() + t.slice(1); };
+
 function renderResult(r) {
   const ctx = makeCtx(r.game, r.players, S.seat);
   const results = r.outcome.results.slice().sort((a, b) => a.place - b.place || a.seat - b.seat);
   const figureKeys = [...new Set(results.flatMap((x) => Object.keys(x.figures)))];
+  // each cell names its column (data-label): on a phone a row shows as a small card
   const rows = results.map((x) => h("tr", { class: x.seat === S.seat ? "me" : "" },
-    h("td", String(x.place)), h("td", ctx.name(x.seat)),
-    figureKeys.map((k) => h("td", ctx.valueLabel(k, x.figures[k]))),
-    h("td.num", r.ratings && r.ratings[x.seat] ? r.ratings[x.seat].ordinal.toFixed(2) : "—")));
+    h("td", { dataset: { label: "Place" } }, String(x.place)), h("td", { dataset: { label: "Player" } }, ctx.name(x.seat)),
+    figureKeys.map((k) => h("td", { dataset: { label: heading(k) } }, ctx.valueLabel(k, x.figures[k]))),
+    h("td.num", { dataset: { label: "Rating" } }, r.ratings && r.ratings[x.seat] ? r.ratings[x.seat].ordinal.toFixed(2) : "—")));
   const mine = results.find((x) => x.seat === S.seat);
   const file = S.seat === null ? null : receiptsFile(r.game_id, S.seat, S.receipts);
   fill($("result"), h("h2", mine ? (mine.place === 1 ? "You won!" : `You placed ${mine.place}`) : "Final result"),
-    table(["Place", "Player", ...figureKeys.map(words), "Rating"], rows, "result"),
+    table(["Place", "Player", ...figureKeys.map(heading), "Rating"], rows, "result"),
     h("p.muted", "Tie-breaks: " + r.outcome.tiebreak), handedNote(r),
     h("div.row", h("a#replay-link.button", { href: `#/replay/${r.game_id}` }, "Replay & verify"),
       file && file.receipts.length ? h("button#receipts-btn", { type: "button", title: "Your commitments and openings, for the verifier: python -m empire_hall_sdk.shared.fairness.verify <url> <game> --receipts FILE (pip install empire-hall-sdk; in a checkout: python -m shared.fairness.verify)",
         onclick: () => downloadJson(`receipts-${r.game_id}.json`, file) }, "Download my receipts") : null,
       h("a.button", { href: `#/leaderboard/${r.game}` }, "Leaderboard"), h("a.button", { href: "#/lobby" }, "Back to the lobby")));
   $("result").classList.remove("hidden");
+  // the game is over: show the result where the player is looking (on a phone the board and
+  // the side panel are far below it)
+  $("result").scrollIntoView({ block: "start" });
 }
 

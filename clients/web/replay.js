@@ -8,7 +8,7 @@
 
 import { api, session } from "./api.js";
 import { $, fill, h, kv, section, short, table, words } from "./dom.js";
-import { eventText, makeCtx, moveText } from "./labels.js";
+import { eventText, makeCtx, moveText, playerName } from "./labels.js";
 import { verifyRecord } from "./verify.js";
 
 let doc = null;
@@ -52,7 +52,7 @@ function show(d) {
   const ended = d.record.find((e) => e.type === "game_ended");
   const seedC = d.record.find((e) => e.type === "seed_committed");
   const seed = d.record.find((e) => e.type === "seed_revealed");
-  const parts = [kv({ Game: gid, Players: d.players.map((p, i) => `${i}: ${p.name}${p.bot ? " (bot)" : ""}`).join(", "),
+  const parts = [kv({ Game: gid, Players: d.players.map((p, i) => `${i + 1}: ${playerName(p)}`).join(", "),
     Options: JSON.stringify(created.options || {}), "Rules version": created.rules_version,
     "Client entropy": created.client_entropy ? "yes" : "no", Status: d.ended ? "finished" : "in progress" }),
   d.ended && d.audit === undefined ? h("p", h("a#audit-link.button", { href: `/api/matches/${encodeURIComponent(gid)}/audit`, download: `audit-${gid}.json` }, "Download the audit bundle"))
@@ -83,7 +83,7 @@ function show(d) {
 function boardPanel(d, gid) {
   const out = h("div#replay-board.board");
   const pick = h("select#replay-seat", h("option", { value: "" }, "spectator"),
-    d.players.map((p, i) => h("option", { value: String(i) }, `seat ${i}: ${p.name}`)));
+    d.players.map((p, i) => h("option", { value: String(i) }, `seat ${i + 1}: ${playerName(p)}`)));
   let asked = 0;
   const show = async (step) => {
     const mine = ++asked;
@@ -95,7 +95,7 @@ function boardPanel(d, gid) {
       const ctx = makeCtx(d.game, d.players, seat, { view: r.view, act: () => {} });
       let board;
       try { board = ctx.game.board(r.view, ctx); } catch (exc) { board = h("p.bad", "This view could not be drawn: " + exc.message); }
-      fill(out, h("p.muted", `Board after ${r.step} of ${r.steps} moves, as ${seat === null ? "a spectator" : `seat ${seat} (${d.players[seat].name})`} saw it`), board);
+      fill(out, h("p.muted", `Board after ${r.step} of ${r.steps} moves, as ${seat === null ? "a spectator" : `seat ${seat + 1} (${playerName(d.players[seat])})`} saw it`), board);
     } catch (exc) {
       if (mine === asked) fill(out, h("p.muted", exc.code === "replay/not_ended" ? "Boards of past steps are shown once the game has ended." : String(exc.message || exc)));
     }
@@ -105,11 +105,16 @@ function boardPanel(d, gid) {
 
 function timeline(d, ctx, gid) {
   const events = {};
-  for (const e of d.record) if (e.type === "event") (events[e.seq] = events[e.seq] || []).push(e);
+  // each public event with the live log's sentence (the record route's narration)
+  d.record.forEach((e, i) => {
+    if (e.type !== "event") return;
+    const text = (d.narration || [])[i];
+    (events[e.seq] = events[e.seq] || []).push({ type: e.event, data: e.data, ...(text ? { text } : {}) });
+  });
   const steps = (d.log || []).slice().sort((a, b) => a.seq - b.seq);
   if (!steps.length) return section("Moves", h("p.muted", "No move log yet."));
-  const rows = steps.map((s) => h("tr", { dataset: { seq: s.seq } }, h("td", String(s.seq)), h("td", s.by),
-    h("td", moveText(s, ctx), h("ul.evs", (events[s.seq] || []).map((e) => h("li", eventText({ type: e.event, data: e.data }, ctx)))))));
+  const rows = steps.map((s) => h("tr", { dataset: { seq: s.seq } }, h("td", String(s.seq)), h("td", words(s.by)),
+    h("td", moveText(s, ctx), h("ul.evs", (events[s.seq] || []).map((e) => h("li", eventText(e, ctx)))))));
   const range = h("input", { type: "range", min: 0, max: steps.length - 1, value: 0, "aria-label": "Step of the replay" });
   const label = h("span");
   const now = h("div.step");
@@ -120,7 +125,7 @@ function timeline(d, ctx, gid) {
     range.value = k;
     rows.forEach((r, j) => r.classList.toggle("now", j === k));
     label.textContent = ` step ${k + 1} of ${steps.length} (seq ${steps[k].seq}) `;
-    fill(now, h("b", moveText(steps[k], ctx)), h("ul", (events[steps[k].seq] || []).map((e) => h("li", eventText({ type: e.event, data: e.data }, ctx)))));
+    fill(now, h("b", moveText(steps[k], ctx)), h("ul", (events[steps[k].seq] || []).map((e) => h("li", eventText(e, ctx)))));
     rows[k].scrollIntoView({ block: "nearest" });
   };
   range.oninput = () => go(+range.value);

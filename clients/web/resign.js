@@ -1,3 +1,4 @@
+// Seats are numbered from 1 on the page (the wire's seat 0 is seat 1).
 // Resigning a running game: a button under the game's title with a confirm step. The seat goes
 // to a bot for the rest of the game (POST /api/games/<id>/resign); everyone's log says so from
 // the record's `seat_handed_over` entry, and this page watches on as a spectator.
@@ -7,16 +8,16 @@ import { fill, h } from "./dom.js";
 
 /** The log's sentence for a seat handed to a bot (every seat and spectator sees it). */
 export function handedText(e) {
-  const who = (e.from && e.from.name) || `seat ${e.seat}`;
+  const who = (e.from && e.from.name) || `seat ${e.seat + 1}`;
   const why = e.reason === "expired" ? "ran out of time" : "resigned";
-  return `${who} ${why}; a bot plays seat ${e.seat} for the rest of the game.`;
+  return `${who} ${why}; a bot plays seat ${e.seat + 1} for the rest of the game.`;
 }
 
 /** Under a result: which seats a bot finished, and that ratings rank them last. */
 export function handedNote(r) {
   const handed = r.handed_over || [];
   if (!handed.length) return null;
-  return h("p#handed-note.muted", handed.map((x) => `${x.player.name} ${x.reason === "expired" ? "ran out of time" : "resigned"}: a bot finished seat ${x.seat}. `).join(""),
+  return h("p#handed-note.muted", handed.map((x) => `${x.player.name} ${x.reason === "expired" ? "ran out of time" : "resigned"}: a bot finished seat ${x.seat + 1}. `).join(""),
     "For ratings a seat a bot finished ranks last (a loss for the player who left).");
 }
 
@@ -34,7 +35,7 @@ export async function mountResign(box, gid, flash) {
   async function resign() {
     try {
       const r = await api("POST", `/api/games/${encodeURIComponent(gid)}/resign`);
-      fill(box, h("span#resigned.muted", `You resigned: a bot plays seat ${r.seat}. You are watching.`));
+      fill(box, h("span#resigned.muted", `You resigned: a bot plays seat ${r.seat + 1}. You are watching.`));
     } catch (exc) {
       flash(exc.message || String(exc));
       idle();

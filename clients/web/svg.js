@@ -5,6 +5,11 @@ const NS = "http://www.w3.org/2000/svg";
 
 export function s(tag, attrs, ...children) {
   const el = document.createElementNS(NS, tag);
+  // s("title", "text"): a child in the place of the attributes (as dom.js's h() takes it)
+  if (attrs !== null && attrs !== undefined && (typeof attrs !== "object" || attrs instanceof Node || Array.isArray(attrs))) {
+    children.unshift(attrs);
+    attrs = null;
+  }
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith("on")) el.addEventListener(k.slice(2), v);

@@ -31,7 +31,17 @@ from services.gateway.fanout.hub import Hub
 from services.gateway.fanout.shards import ShardReader, Shards
 from services.gateway.lobby.rpc import LobbyRpc
 from services.gateway.replays.boards import ReplayBoards
-from services.gateway.routes import accounts, admin, games, health, matches, play, tables, web
+from services.gateway.routes import (
+    accounts,
+    admin,
+    games,
+    health,
+    matches,
+    notifications,
+    play,
+    tables,
+    web,
+)
 from services.gateway.service import Gateway
 from services.gateway.store import GatewayStore
 from shared.protocol import streams
@@ -112,7 +122,7 @@ def app_for(settings: Settings, gw: Gateway) -> FastAPI:
     app.include_router(health.router)
     if settings.public_metrics:  # off the public port unless the operator enables it
         app.include_router(health.metrics_router)
-    for module in (games, accounts, admin, tables, matches):
+    for module in (games, accounts, admin, tables, matches, notifications):
         app.include_router(module.router)
     app.include_router(play.router)
     return app

@@ -36,9 +36,11 @@ class Want(Protocol):
 
 
 class LobbyRequests(Protocol):
-    """The round trip to the lobby (lobby/rpc.py ``LobbyRpc``)."""
+    """The round trip to the lobby (lobby/rpc.py ``LobbyRpc``); ``stream``: another request
+    server's stream answered the same way (the notifier's ``notify:rpc``)."""
 
-    async def request(self, body: dict[str, Any], timeout: float) -> dict[str, Any]: ...
+    async def request(self, body: dict[str, Any], timeout: float,
+                      stream: str = ...) -> dict[str, Any]: ...
 
 
 class GameReads(Protocol):

@@ -347,8 +347,7 @@ class Lobby:
         async with self.player_locks.hold(me.player_id):
             await self._reserve(me.player_id, "bot", req.table_id)
         try:
-            bot = await self.create_player(f"bot-{req.kind}-{secrets.token_hex(2)}",
-                                           bot=req.kind)
+            bot = await self.create_player(tables.bot_name(t0, req.kind), bot=req.kind)
             ref = im.PlayerRef(player_id=bot["player_id"], name=bot["name"], bot=req.kind)
             t = await self._update(req.table_id, lambda t: tables.join(t, ref))
         except Exception:

@@ -152,6 +152,14 @@ def close_if_idle(t: Table, now_ms: int, idle_ms: int) -> Table:
     return t.model_copy(update={"status": "closed", "updated_ms": now_ms})
 
 
+def bot_name(t: Table, kind: str) -> str:
+    """A bot's name in words, numbered within the table: "Heuristic bot", then
+    "Heuristic bot 2", "Hard bot". Only the shown name: its player id stays the bot's own.
+    Humans may not take such a name (shared/identity/handles.py is_bot_like)."""
+    n = 1 + sum(1 for p in t.players if p.bot == kind)
+    return f"{kind.capitalize()} bot" + (f" {n}" if n > 1 else "")
+
+
 def bots(t: Table) -> int:
     return sum(1 for p in t.players if p.bot)
 

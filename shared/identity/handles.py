@@ -7,7 +7,8 @@ fillers, the blank Braille pattern, ...), more than ``MAX_MARKS`` combining mark
 character (zalgo), or nothing visible (only spaces and marks), is refused
 (``lobby/bad_name``). ``#`` is
 reserved for the server's disambiguating suffix (``name#1234``) and refused in a chosen
-name. A human may not take a bot-like name (``bot-…``, ``bot_…``, ``[bot]…``, ``…(bot)``):
+name. A human may not take a bot-like name (``bot-…``, ``bot_…``, ``[bot]…``, ``…(bot)``,
+``… bot 2``, the lobby's own bot names: digits as the skeleton spells them, 1 as l, 0 as o):
 bots are always shown as bots.
 
 Two handles are the same when their keys are equal: the Unicode TR39 confusable skeleton of
@@ -42,7 +43,7 @@ INVISIBLE = frozenset({"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800", "\u034f
 MARKS = frozenset({"Mn", "Me"})  # combining marks (stacked on the character before them)
 MAX_MARKS = 4  # per character: enough for any script's accents, far short of zalgo
 _BOT_LIKE = re.compile(r"^\s*(?:bot\s*[-_:.#\s]|\[\s*bot\s*\]|\(\s*bot\s*\))|"
-                       r"(?:\[\s*bot\s*\]|\(\s*bot\s*\)|[-_\s]bot)\s*$|^\s*bot\s*$")
+                       r"(?:\[\s*bot\s*\]|\(\s*bot\s*\)|[-_\s]bot(?:\s*[\dlo]+)?)\s*$|^\s*bot\s*$")
 
 
 class BadName(ValueError):

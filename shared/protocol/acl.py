@@ -16,7 +16,7 @@ import fnmatch
 from dataclasses import dataclass, field
 from typing import Literal
 
-from shared.protocol import keys, streams
+from shared.protocol import keys, streams, turns
 
 Mode = Literal["R", "W", "RW"]
 
@@ -141,6 +141,14 @@ USERS: tuple[User, ...] = (
     User("bots",
          (*STREAM_SERVICE, "hset", "hdel", "hgetall", "set", "del", "xdel", "hscan"),
          (("RW", keys.PATTERNS["bots"]), ("W", streams.DEAD_LETTERS))),
+    # the notifier reads whose move games wait for (TURNS, its own group) and answers the
+    # gateway's settings requests (notify:rpc); it holds its own keys only, no game's
+    User("notifier",
+         (*STREAM_SERVICE, "publish", "xdel", "evalsha", "script|load", "get", "set", "getdel",
+          "del", "hgetall", "hset", "hdel", "incr", "decr", "expire", "multi", "exec", "zadd",
+          "zrangebyscore", "zrem", "zscore"),
+         (("RW", keys.PATTERNS["notify"]), ("RW", turns.TURNS), ("W", streams.DEAD_LETTERS)),
+         channels=True),
     User("gateway",
          ("ping", "info", "client|setinfo", "cluster|slots", "cluster|shards", "command", "xadd",
           "xread", "xrange", "xrevrange", "get", "hmget", "zrevrange", "subscribe",
@@ -151,7 +159,7 @@ USERS: tuple[User, ...] = (
           ("R", keys.lobby_table("*")), ("W", _sharded(streams.ADJ_ACTIONS)),
           ("W", _sharded(streams.ESC_COMMITS)), ("W", streams.LOBBY_RPC),
           ("R", keys.PATTERNS["archive"]), ("R", keys.lobby_revoked("*")),
-          ("R", keys.LOBBY_ERASED)),
+          ("R", keys.LOBBY_ERASED), ("W", streams.NOTIFY_RPC)),
          channels=True,
          selectors=(
              Selector(("evalsha", "script|load", "get", "set", "zadd", "zrem", "zcard",

@@ -78,6 +78,16 @@ ErrorCode: TypeAlias = Literal[
     # replays (gateway HTTP)
     "replay/not_ended",  # boards of past steps are served once the game has ended
     "replay/bad_request",  # step or seat out of range
+    # notifications (gateway HTTP -> notifier: /api/me/notifications, verify, unsubscribe)
+    "notify/bad_request",  # not a JSON object, unknown fields, wrong types
+    "notify/bad_email",  # not one plain address (control characters, a second header...)
+    "notify/mail_off",  # the server mails nothing (no EMPIRE_SMTP_URL): no address is taken
+    "notify/bad_webhook",  # not an https URL (or too long, or with credentials in it)
+    "notify/webhook_private",  # the host resolves to a loopback, private or link-local address
+    "notify/webhook_unresolvable",  # the webhook's host name does not resolve
+    "notify/bad_token",  # a verification or unsubscribe link that is unknown, used or forged
+    "notify/capped",  # this player's mails for today are used up (EMPIRE_NOTIFY_DAILY_CAP)
+    "notify/unavailable",  # the notifier did not answer in time: GET, then send it again
 ]
 
 ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]

@@ -141,6 +141,8 @@ class Export(Answer):
     sessions: list[SessionInfo]
     ratings: dict[str, JsonValue]
     history: list[str]
+    # the notifier's: address, turn mails, webhook URL (null if it did not answer)
+    notifications: dict[str, JsonValue] | None = None
 
 
 class Deleted(Answer):
@@ -235,6 +237,13 @@ class Record(Body):
     log: list[dict[str, Any]] | None = None
 
 
+class NarratedRecord(Record):
+    """The record route's answer: the record document with one sentence per ``event`` entry
+    of the record (shared/rules/narrate.py, the log's own wording), null for the others. The
+    sentences are not part of the record: verification reads ``record`` alone."""
+    narration: list[str | None] = []
+
+
 class Audit(Record):
     audit: int
     options: dict[str, JsonValue] = {}
@@ -283,6 +292,24 @@ class Leaderboard(Body):
 class History(Body):
     player_id: str
     games: list[str]
+
+
+class Notifications(Answer):
+    """A player's notification settings (``GET``/``PUT /api/me/notifications``)."""
+
+    email: str | None = None
+    email_verified: bool = False
+    email_turns: bool = True
+    webhook_url: str | None = None
+    mail_enabled: bool = Field(False, description="false: this server mails nothing")
+    turn_mail_delay_s: float = 300.0
+    verification_sent: bool | None = None
+    webhook_secret: str | None = Field(None, description="the webhook's signing secret, in "
+                                       "the answer that set the URL only")
+
+
+class Unsubscribed(Answer):
+    player_id: str
 
 
 REFUSALS: dict[int | str, dict[str, Any]] = {

@@ -148,4 +148,7 @@ PATTERNS: dict[str, str] = {
     "lease": "lease:*",
     "rate": RATE_PREFIX + "*",
     "archive": "arch:*",
+    # the notifier's own: settings, sent-markers, daily counts, its due-queue and request
+    # stream (services/notifier/store.py names each)
+    "notify": "notify:*",
 }

@@ -30,6 +30,7 @@ DEALER_IN = "dealer:in"  # adjudicator -> dealer: seed commit, draw, reveal
 GAME_ENDED = "game:ended"  # adjudicator -> scoring (and anyone): game over
 BOTS_IN = "bots:in"  # lobby -> bot runner: seat a bot
 LOBBY_RPC = "lobby:rpc"  # gateway -> lobby: request/reply
+NOTIFY_RPC = "notify:rpc"  # gateway -> notifier: notification settings, request/reply
 # gateway -> every gateway replica: chat_notify / mutes_changed (a small shared channel, no
 # group; an older release's notify / reply too). A game's notify / reply entries go to its
 # shard ``gw:updates:{u}:<k>`` (``updates_for``): a gateway reads only the shards of the games
@@ -108,6 +109,7 @@ BUDGETS: dict[str, Budget] = {
     ADJ_ACTIONS: Budget(256 * MIB, MOVE_FRAME + ENVELOPE),  # a seat's act: a client frame
     ESC_COMMITS: Budget(256 * MIB, MOVE_FRAME + ENVELOPE),  # a seat's commit: a client frame
     LOBBY_RPC: Budget(64 * MIB, MAX_FRAME + ENVELOPE),  # an HTTP body to the lobby
+    NOTIFY_RPC: Budget(16 * MIB, MAX_FRAME + ENVELOPE),  # an HTTP body to the notifier
     ADJ_CONTROL: Budget(64 * MIB, MAX_FRAME + ENVELOPE),  # create (table options) / timeouts
     ADJ_REVEALS: Budget(128 * MIB, MAX_FRAME + ENVELOPE),  # a round's choices (each allowed)
     ESC_OPEN: Budget(128 * MIB, MAX_FRAME + ENVELOPE),  # a round's slots with allowed lists

@@ -42,6 +42,10 @@ FANOUT_ENTRIES = Counter("empire_fanout_entries_total",
                          "Game fan-out entries read by this gateway", registry=REGISTRY)
 FANOUT_SHARDS = Gauge("empire_fanout_shards", "Game fan-out shards this gateway reads",
                       registry=REGISTRY)
+# the notifier (services/notifier/service.py): each message's end, by kind and channel;
+# outcome sent, retry (a try failed, another is due), failed (tries used up or refused), capped
+NOTIFY = Counter("empire_notify_total", "Notifier messages by outcome",
+                 ["kind", "channel", "outcome"], registry=REGISTRY)
 
 
 def render() -> bytes:

@@ -92,9 +92,6 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     public_url: str = ""  # the gateway's URL as bots reach it (defaults to http://host:port)
-    # the page's address as people open it, for the links handed to them (a table's invite
-    # link); empty: the first of EMPIRE_WEBAUTHN_ORIGINS, else the gateway's URL
-    page_url: str = ""
     # Origin values allowed on /ws (comma-separated); empty: the page's own origin (the
     # Origin's host equals the request's Host). A socket without Origin (not a browser) passes
     ws_origins: str = ""
@@ -155,6 +152,25 @@ class Settings(BaseSettings):
     # its first message (a game's channels expire with the game's live keys if sooner)
     chat_mutes_max: int = Field(500, ge=1)  # players one player may mute
 
+    # --- notifications: "your turn" mail and webhooks (services/notifier) ---
+    # smtp://user:password@host:port (STARTTLS when offered) or smtps://... (TLS from the
+    # start); empty: nothing is mailed and the API says so (docs/operations.md "Notifications")
+    smtp_url: str = ""
+    # the address players open the page at: the links in mails and a table's invite link
+    # start with it (empty: EMPIRE_PUBLIC_URL, which in a deployment is the gateway as the bot
+    # runner reaches it)
+    page_url: str = ""
+    mail_from: str = ""  # the From address of every mail (required with smtp_url)
+    # a turn-based game waiting this long for a player mails them (one per wait)
+    turn_mail_delay_s: float = Field(300.0, ge=0)
+    notify_daily_cap: int = Field(20, ge=1)  # mails per player per UTC day (all kinds)
+    notify_tries: int = Field(6, ge=1, le=20)  # tries of one mail or webhook call, then none
+    notify_retry_s: float = Field(30.0, gt=0)  # first retry's delay, doubled each time
+    notify_poll_ms: int = Field(500, ge=10)  # the due-queue's poll
+    # webhooks to loopback, private or link-local addresses and over plain http: development
+    # only (make run sets it); refused otherwise
+    notify_allow_private: bool = False
+
     # --- observability: logs, metrics, traces, API docs ---
     log_level: str = "INFO"
     log_json: bool = True
@@ -190,10 +206,7 @@ class Settings(BaseSettings):
 
     @property
     def page_address(self) -> str:
-        """Where people open the page (no trailing slash): EMPIRE_PAGE_URL, else the first
-        passkey origin when set, else the gateway's URL."""
-        listed = [o.strip() for o in self.webauthn_origins.split(",") if o.strip()]
-        return (self.page_url or (listed[0] if listed else "") or self.gateway_url).rstrip("/")
+        return (self.page_url or self.gateway_url).rstrip("/")
 
 
 @cache

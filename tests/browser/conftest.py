@@ -72,10 +72,13 @@ class Tab:
 
 @pytest.fixture
 async def tabs(browser: Browser, web: Supervisor) -> AsyncIterator[Any]:
-    """``await tabs("ada")`` -> a fresh context signed in as ada on the lobby."""
+    """``await tabs("ada")`` -> a fresh context signed in as ada on the lobby. The page adds
+    the seat's random seed by itself unless the player opts to do it by hand; these tabs opt
+    in (the tests click the seed as a move of their own) unless ``seed_by_hand=False``
+    (tests/browser/test_table_truth.py plays with the page's own seed)."""
     opened: list[Tab] = []
 
-    async def open_tab(name: str) -> Tab:
+    async def open_tab(name: str, seed_by_hand: bool = True) -> Tab:
         # the page runs under a CSP without 'unsafe-eval'; Playwright's own string
         # evaluations (wait_for_function, evaluate) need eval, so these contexts bypass the
         # CSP for the test's probes; tests/browser/test_csp.py drives the page with the CSP on
@@ -86,6 +89,8 @@ async def tabs(browser: Browser, web: Supervisor) -> AsyncIterator[Any]:
         tab = Tab(context, page, name)
         opened.append(tab)
         await page.goto(web.url + "/")
+        if seed_by_hand:  # clients/web/seedpref.js
+            await page.evaluate("() => localStorage.setItem('eh:seed-by-hand', '1')")
         await page.fill("#name", name)
         await page.click("#signin-form button[type=submit]")
         await page.wait_for_selector("#lobby:not(.hidden)")

@@ -88,7 +88,7 @@ async def test_empire_standard_nations_and_auction_on_the_board(tabs: Any) -> No
     key = await page.get_attribute("#controls", "data-key") or ""
     await claim.click()
     await _settled(page, key)
-    await page.wait_for_selector("#sealed .receipt")
+    await page.wait_for_selector("#sealed .choice.mine", state="attached")  # a receipt
     # the auction: one amount stepper for any raise, never "withdraw" at 0/0/0, a status line
     bids = 0
     for _ in range(12):
@@ -202,7 +202,7 @@ async def test_card_game_rps_and_hand(tabs: Any) -> None:
     key = await page.get_attribute("#controls", "data-key") or ""
     await shape.click()
     await _settled(page, key)
-    await page.wait_for_selector("#sealed .receipt")
+    await page.wait_for_selector("#sealed .choice.mine", state="attached")  # a receipt
     await page.wait_for_selector("#board svg.hand g.pc", timeout=90_000)
     await assert_drawn(page, "empire-cards")
     made = await play_on_board(page, seed=2, max_moves=400, timeout_s=300, stop_after=4,

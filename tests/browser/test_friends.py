@@ -114,7 +114,7 @@ async def test_resigning_hands_the_seat_to_a_bot_after_a_confirm(
     # the bots finish the game
     await ada.page.wait_for_selector("#result:not(.hidden)", timeout=180_000)
     note = await ada.page.inner_text("#handed-note")
-    assert f"{ada.name} resigned: a bot finished seat 0" in note and "ranks last" in note
+    assert f"{ada.name} resigned: a bot finished seat 1" in note and "ranks last" in note
     await no_sideways_scroll(ada.page)
     await ada.page.screenshot(path=str(SHOTS / f"resigned-{width}.png"), full_page=True)
 

@@ -29,9 +29,9 @@ async def _verify_in_replay(tab: Tab, game_id: str) -> dict[str, Any]:
     await page.wait_for_function(
         "document.querySelector('#replay-board').textContent.includes('Board after 1 of')")
     assert "could not be drawn" not in await board.inner_text()
-    await page.select_option("#replay-seat", "0")
+    await page.select_option("#replay-seat", "0")  # shown to people as seat 1
     await page.wait_for_function(
-        "document.querySelector('#replay-board').textContent.includes('as seat 0 (')")
+        "document.querySelector('#replay-board').textContent.includes('as seat 1 (')")
     assert "could not be drawn" not in await board.inner_text()
     await page.click("#verify-btn")
     verdict = page.locator("#verify-out .verdict")

@@ -338,10 +338,12 @@ def test_network_policies_allow_exactly_the_needed_flows(overlay: str) -> None:
         for b in stream:
             assert not ok(a, b, 9100), (a, b)
     assert not ok("lobby", "gateway", 8000)
-    # DNS for every pod, nothing else to the outside
+    # DNS for every pod, nothing else to the outside but the notifier's webhooks and mail
     for src in [*services, "stranger"]:
         assert ok(src, "kube-dns", 53, "UDP") and ok(src, "kube-dns", 53, "TCP"), src
-        assert not ok(src, "internet", 443), src
+        assert ok(src, "internet", 443) == (src == "notifier"), src
+    assert ok("notifier", "internet", 587) and not ok("notifier", "internet", 8080)
+    assert not ok("notifier", "managed-valkey", 443)  # never into the private ranges
     assert not ok("other-namespace", "gateway", 8000)
     assert not ok("stranger", "gateway", 8000)
     if overlay == "dev":

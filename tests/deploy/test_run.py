@@ -356,7 +356,7 @@ def test_valkey_runs_the_shipped_config_and_acl_over_tls(compose: Running) -> No
         assert admin.config_get("appendonly") == {"appendonly": "yes"}
         assert admin.config_get("appendfsync") == {"appendfsync": "always"}
         assert admin.config_get("maxmemory-policy") == {"maxmemory-policy": "noeviction"}
-        assert admin.config_get("maxclients") == {"maxclients": "4096"}
+        assert admin.config_get("maxclients") == {"maxclients": "4608"}
         # nobody signs in as the default user (it is off): an anonymous client can do nothing
         with pytest.raises(redis.exceptions.AuthenticationError):
             anonymous.ping()

@@ -131,3 +131,15 @@ async def test_a_finished_game_s_table_is_not_started_again() -> None:
     store.over.add(gid)  # scored and archived meanwhile
     again = await call(lb, "p-host", "start_table", table_id=tid)
     assert (again["ok"], again["game_id"]) == (True, gid) and len(creates(out)) == 1
+
+
+async def test_bots_join_named_in_words_with_ids_of_their_own() -> None:
+    lb, _, _ = lobby()
+    tid = await table(lb, seats=4)
+    for kind in ("heuristic", "heuristic", "hard"):
+        assert (await call(lb, "p-host", "add_bot", table_id=tid, kind=kind))["ok"]
+    players = (await call(lb, "p-host", "get_table", table_id=tid))["table"]["players"]
+    bots = [p for p in players if p["bot"]]
+    assert [p["name"] for p in bots] == ["Heuristic bot", "Heuristic bot 2", "Hard bot"]
+    assert all(p["player_id"].startswith("b-") for p in bots)
+    assert len({p["player_id"] for p in bots}) == 3

@@ -164,13 +164,17 @@ export default {
     if (c && "gear" in c) {
       const base = `Engine ${c.engine} · gear ${c.gear}${c.boost !== "none" ? ` + ${c.boost}` : ""}`;
       const comp = ctx && ctx.components;
-      const top = ctx && ctx.view && ctx.view.players ? resultTop(comp, ctx.view, ctx.seat, c) : null;
+      // the wheel of the seat that made the choice, as it stood when the round opened (the
+      // context's view: play.js passes the round's opening view, sealed.js)
+      const seat = slot && Number.isInteger(slot.seat) ? slot.seat : ctx && ctx.seat;
+      const top = ctx && ctx.view && ctx.view.players ? resultTop(comp, ctx.view, seat, c) : null;
       if (!top) return base;
       const turns = turnsOf(comp, c.gear, c.boost);
       return `${base} → ${turns} turn${turns === 1 ? "" : "s"}: ${top} on top`;
     }
     return null;
   },
+  roundTitle: (rid) => (/^plan:\d+$/.test(rid) ? `Round ${rid.slice(5)}` : null),
   /** EE-1/EE-2: a seat's second placement uses the engine (and gear) its first did not; the
    * first placement's engine is public once committed, so only the other one is offered. */
   allowedNow(slot, all, publics, ctx) {

@@ -5,7 +5,9 @@
 import { amount } from "../controls.js";
 import { h, kv, section, table, words } from "../dom.js";
 import { clickable, s } from "../svg.js";
+import { boardWidth, textWidth } from "./drawn.js";
 import { moveButtons, movesPanel } from "./kit.js";
+import { nameFont, placeNames } from "./nyc_labels.js";
 
 const owner = (ctx, seat) => (seat === null || seat === undefined ? h("span", "—") : h("span.seat", { class: "s" + seat }, ctx.name(seat)));
 // a neighborhood's pest, drawn as shapes on a round badge (no colour-emoji font needed)
@@ -22,6 +24,9 @@ const PEST = {
 const pestIcon = (kind, x, y) => (PEST[kind]
   ? s("g", { class: `pest pest-${kind}`, transform: `translate(${x} ${y})`, "aria-hidden": "true" },
     s("circle", { cx: 0, cy: 0, r: 10.5, class: "badge" }), s("g", { transform: "scale(0.85)" }, PEST[kind]())) : null);
+
+// the names' places per font size (the map's data never changes within a page)
+const placed = new Map();
 
 // the player's half-made move on the map: {seq, from}
 let sel = { seq: -1, from: null };
@@ -53,6 +58,19 @@ function mapSvg(v, ctx, comp) {
     return s("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: `link ${l.kind}` + (l.optional ? " optional" : "") },
       s("title", `${a.name} — ${b.name}${l.name ? ": " + l.name : ""}`));
   });
+  const [x0, y0, w, hgt] = comp.viewbox;
+  // names sized for the map's width on screen and placed where they overlap nothing
+  // (nyc_labels.js); on a phone a highlighted neighborhood's tap area reaches 46 px
+  const screen = mapScreenWidth();
+  drawnFor = screen;
+  const font = nameFont(screen, w);
+  const cubesFont = Math.min(36, Math.max(22, Math.ceil(12 / (screen / w))));
+  const legendW = 40 + Math.max(...comp.boroughs.map((b) => textWidth(`${b.name} +${b.bonus}`, 15)));
+  const legendBox = { x0: x0, y0: y0, x1: x0 + legendW, y1: y0 + 26 + (comp.boroughs.length + Object.keys(PEST).length) * 30 + 12 };
+  const key = `${font}/${legendW}`;
+  if (!placed.has(key)) placed.set(key, placeNames(comp.neighborhoods, r, font, comp.viewbox, [legendBox]));
+  const names = placed.get(key);
+  const hitR = Math.max(r, Math.ceil(23 / (screen / w)));
   const nodes = comp.neighborhoods.map((n) => {
     const st = v.neighborhoods[n.id] || {};
     const isFrom = sel.from === n.id;
@@ -67,14 +85,13 @@ function mapSvg(v, ctx, comp) {
       s("circle", { cx: n.x, cy: n.y, r, fill: colour[n.borough], class: "ground" }),
       s("circle", { cx: n.x, cy: n.y, r: r - 7, class: "owner" + (st.owner === null || st.owner === undefined ? " none" : " s" + st.owner) }),
       // "3 " then the name: the visible text reads as the label begins (axe)
-      s("text", { x: n.x, y: n.y + 8, class: "cubes", "text-anchor": "middle" }, `${st.cubes ?? 0} `),
+      s("text", { x: n.x, y: n.y + Math.round(cubesFont * 0.36), class: "cubes", "text-anchor": "middle", "font-size": cubesFont }, `${st.cubes ?? 0} `),
       pestIcon(n.pest, n.x + r - 8, n.y - r + 9),
-      s("text", { x: n.x, y: n.y + r + 16, class: "name", "text-anchor": "middle" }, n.name),
     ];
+    if (legal && hitR > r) body.unshift(s("circle", { cx: n.x, cy: n.y, r: hitR, class: "hit" }));
     const attrs = { class: cls, dataset: { nb: n.id, borough: n.borough }, "aria-label": label };
     return legal && !ctx.busy ? clickable(attrs, () => pick(n.id, v, ctx), ...body) : s("g", attrs, ...body);
   });
-  const [x0, y0, w, hgt] = comp.viewbox;
   const legend = comp.boroughs.map((b, i) => s("g", { class: "legend" },
     s("rect", { x: 12, y: 12 + i * 26, width: 18, height: 18, fill: b.colour, class: "swatch" }),
     s("text", { x: 36, y: 26 + i * 26 }, `${b.name} +${b.bonus}`)));
@@ -82,7 +99,42 @@ function mapSvg(v, ctx, comp) {
   const pests = Object.keys(PEST).map((k, i) => s("g", { class: "legend" }, pestIcon(k, 21, 21 + (nb + i) * 30 + 6),
     s("text", { x: 40, y: 26 + (nb + i) * 30 + 6 }, words(k))));
   return h("div.mapbox", s("svg", { viewBox: `${x0} ${y0} ${w} ${hgt}`, class: "nycmap", role: "group",
-    "aria-label": "Map of New York: click a highlighted neighborhood" }, s("g", { class: "links" }, links), legend, pests, nodes));
+    "aria-label": "Map of New York: click a highlighted neighborhood" }, s("g", { class: "links" }, links), legend, pests,
+  nodes.filter((g) => !g.classList.contains("legal")), nodes.filter((g) => g.classList.contains("legal")),
+  // the names above every circle (each neighborhood's own label carries its name too)
+  s("g", { class: "names", "aria-hidden": "true" }, comp.neighborhoods.map((n) => nameText(names[n.id], font, n.id)))));
+}
+
+/** A neighborhood's name at its place (one or two lines). */
+function nameText(at, font, id) {
+  return s("text", { x: at.x, y: at.y, class: "name", "text-anchor": "middle", "font-size": font, dataset: { nb: id } },
+    at.lines.map((line, i) => s("tspan", { x: at.x, dy: i ? at.lineH : 0 }, line)));
+}
+
+const PHONE = "(max-width: 600px)";
+
+/** The map's width on screen in px: the board's width, at least 640 px above phone width
+ * (there the map box scrolls), at most 900 (style.css svg.nycmap). */
+function mapScreenWidth() {
+  const phone = window.matchMedia && window.matchMedia(PHONE).matches;
+  return Math.min(900, phone ? boardWidth() : Math.max(640, boardWidth()));
+}
+
+// a turned phone or a resized window: the names are placed again for the new width
+let redrawMap = null;
+let watching = false;
+let drawnFor = 0; // the screen width the map was last drawn for
+function redrawWhenResized(ctx) {
+  redrawMap = ctx.redraw;
+  if (watching) return;
+  watching = true;
+  let timer = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (redrawMap && document.querySelector("#board svg.nycmap") && Math.abs(mapScreenWidth() - drawnFor) > 40) redrawMap();
+    }, 200);
+  });
 }
 
 function pick(nb, v, ctx) {
@@ -133,6 +185,7 @@ export default {
         Winner: v.winner === null ? null : `${ctx.name(v.winner)} (${v.win_reason})` }),
     ];
     if (comp && comp.neighborhoods) {
+      if (ctx.redraw) redrawWhenResized(ctx);
       parts.push(mapSvg(v, ctx, comp));
       const help = sel.from ? `From ${nbName(sel.from)}: click a highlighted neighborhood (click it again to cancel).`
         : (legalBy(ctx, "place").length ? "Click a highlighted neighborhood to place cubes."

@@ -84,7 +84,7 @@ export default {
     if (d) {
       const cards = grid(W, 230, (sl, cw, i) => {
         const mine = take((a) => ["bid", "take", "free_bid", "replace"].includes(a.type) && a.disaster === i);
-        return dcard(comp, sl.card, cw, { cls: (sl.closed ? "closed" : "") + (mine.length ? " legal" : ""), label: `disaster ${i}: ${sl.card || "empty"}`,
+        return dcard(comp, sl.card, cw, { cls: (sl.closed ? "closed" : "") + (mine.length ? " legal" : ""), label: `disaster ${i + 1}: ${sl.card || "empty"}`,
           more: [(iw) => text(`Bids: ${tokens(sl.bids)}${sl.closed ? " · closed" : ""}`, iw, { size: 12, weight: "600" })],
           moves: mine.length ? [(iw) => vstack(moveBlocks(mine, ctx, bw(iw)))] : [] });
       }, d.slots);
@@ -155,9 +155,9 @@ export default {
     };
     const conv = (a.type === "convert" && (tileOf(comp, a.source) || cardOf(comp, a.source)) || {}).convert;
     const m = {
-      bid: () => `Bid 1 ${a.resource} on disaster ${a.disaster}`,
-      take: () => `Take disaster ${a.disaster}`,
-      free_bid: () => `Free bid on ${a.disaster} with ${a.card}`,
+      bid: () => `Bid 1 ${a.resource} on disaster ${a.disaster + 1}`,
+      take: () => `Take disaster ${a.disaster + 1}`,
+      free_bid: () => `Free bid on disaster ${a.disaster + 1} with ${a.card}`,
       place: () => `Place innovation at ${thing(a.tile)}`,
       destroy: () => `Destroy ${thing(a.tile)}`,
       shore_up: () => (a.coins ? `Shore up: buy ${a.coins} coins (2 VP each)` : "Do not shore up"),
@@ -172,7 +172,7 @@ export default {
       convert: () => (conv ? `${thing(a.source)}: 1 ${conv.src} → ${tokens(conv.outs[a.option])}`
         : `Convert with ${thing(a.source)} (choice ${a.option + 1})`),
       repeat: () => `Repeat ${thing(a.target)} with ${thing(a.source)}`,
-      replace: () => `Replace disaster ${a.disaster} with ${a.card}`,
+      replace: () => `Replace disaster ${a.disaster + 1} with ${a.card}`,
       swap: () => `Swap ${thing(a.a)} and ${thing(a.b)} (${thing(a.source)})`,
       move: () => `Move ${thing(a.card)} under ${thing(a.tile)} (${thing(a.source)})`,
       refresh: () => `Refresh ${thing(a.card)} (${thing(a.source)})`,

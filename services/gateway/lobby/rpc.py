@@ -43,8 +43,11 @@ class LobbyRpc:
             if fut is not None and not fut.done():
                 fut.set_result(body)
 
-    async def request(self, body: dict[str, Any], timeout: float) -> dict[str, Any]:
-        """The lobby's answer; TimeoutError if none arrives in ``timeout`` seconds."""
+    async def request(self, body: dict[str, Any], timeout: float,
+                      stream: str = streams.LOBBY_RPC) -> dict[str, Any]:
+        """The lobby's answer; TimeoutError if none arrives in ``timeout`` seconds.
+        ``stream``: another request server answering the same way (services/lobby/rpc.py
+        ``RpcServer``), e.g. the notifier's ``notify:rpc``; replies share this channel."""
         cid = f"{self.channel}:{next(self._ids)}"
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[cid] = fut
@@ -52,7 +55,7 @@ class LobbyRpc:
             client = await self.broker.connect()  # the broker's client (connects once)
             if self._out is None or self._out.redis is not client:
                 self._out = Outbox(client)
-            await self._out.publish(body, stream=streams.LOBBY_RPC, reply_to=self.channel,
+            await self._out.publish(body, stream=stream, reply_to=self.channel,
                                     correlation_id=cid)
             return await asyncio.wait_for(fut, timeout)
         finally:

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from services.gateway.auth.sessions import agent
 from services.gateway.edge.client_ip import client_ip
 from services.gateway.lobby.requests import body_schema, json_object, lobby_request, path_id
+from services.gateway.routes import notifications
 from services.gateway.routes.deps import Auth, Gw
 from services.gateway.service import stamp
 from shared.protocol import http as hm
@@ -137,7 +138,8 @@ async def export_data(gw: Gw, authorization: Auth = None) -> dict[str, Any]:
     for game in registry.names():
         if (rating := await gw.store.rating(game, who.player_id)) is not None:
             ratings[game] = rating
-    return {**out, "ratings": ratings, "history": await gw.store.history(who.player_id)}
+    return {**out, "ratings": ratings, "history": await gw.store.history(who.player_id),
+            "notifications": await notifications.held(gw, who.player_id)}
 
 
 @router.delete("/api/account", **typed(hm.Deleted),
@@ -147,4 +149,6 @@ async def delete_account(request: Request, gw: Gw, authorization: Auth = None) -
     removed, the name freed; finished games show the seat as "deleted player"."""
     who = await gw.identity(authorization)
     body = await json_object(request, gw.limits)
-    return await gw.lobby(lobby_request(lm.DeleteAccount, body, stamp(who)))
+    out = await gw.lobby(lobby_request(lm.DeleteAccount, body, stamp(who)))
+    await notifications.forget(gw, who.player_id)  # its address and webhook go too
+    return out

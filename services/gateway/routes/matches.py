@@ -19,6 +19,7 @@ from shared.protocol import http as hm
 from shared.protocol import lobby as lm
 from shared.protocol.http import typed
 from shared.protocol.streams import Keys
+from shared.rules.narrate import narrate
 
 router = APIRouter()
 
@@ -33,23 +34,36 @@ async def match(game_id: str, gw: Gw) -> dict[str, Any]:
                                      else await gw.store.stage(game_id)})
 
 
-@router.get("/api/matches/{game_id}/record", **typed(hm.Record))
+@router.get("/api/matches/{game_id}/record", **typed(hm.NarratedRecord))
 async def record(game_id: str, gw: Gw) -> dict[str, Any]:
     """The public record; once the game has ended also the full move log (the replay): its
     public copy ``g:{id}:publog``, which the adjudicator writes in the step that ends the game
-    (the private ``g:{id}:log`` is out of the gateway's reach: deploy/valkey/users.acl.template)."""
+    (the private ``g:{id}:log`` is out of the gateway's reach: deploy/valkey/users.acl.template).
+    ``narration``: each public event's sentence, as the live log showed it."""
     meta, archived = await gw.game(game_id)
+    players = await gw.anonymized(handover.first_players(meta))
     if archived is not None:
-        return {"game_id": game_id, "game": meta["game"],
-                "players": await gw.anonymized(handover.first_players(meta)),
-                "ended": True, "record": await gw.anonymized_record(archived["record"]),
-                "log": archived["log"]}
+        rec = await gw.anonymized_record(archived["record"])
+        return {"game_id": game_id, "game": meta["game"], "players": players,
+                "ended": True, "record": rec, "log": archived["log"],
+                "narration": narration(meta["game"], rec, players)}
     k = Keys(game_id)
     ended = await gw.store.stage(game_id) == "ended"
-    return {"game_id": game_id, "game": meta["game"],
-            "players": await gw.anonymized(handover.first_players(meta)),
-            "ended": ended, "record": await gw.anonymized_record(await gw.store.entries(k.record)),
-            "log": await gw.store.entries(k.publog) if ended else None}
+    rec = await gw.anonymized_record(await gw.store.entries(k.record))
+    return {"game_id": game_id, "game": meta["game"], "players": players,
+            "ended": ended, "record": rec,
+            "log": await gw.store.entries(k.publog) if ended else None,
+            "narration": narration(meta["game"], rec, players)}
+
+
+def narration(game: str, rec: list[dict[str, Any]], players: list[Any]) -> list[str | None]:
+    """One sentence per public ``event`` entry of the record (the live log's, from the same
+    narrator), None for the record's other entries."""
+    names = [str(p.get("name", "")) if isinstance(p, dict) else "" for p in players]
+    return [narrate(game, e["event"], e.get("data"), names)
+            if e.get("type") == "event" and isinstance(e.get("event"), str)
+            and isinstance(e.get("data", {}), dict) else None
+            for e in rec]
 
 
 @router.get("/api/matches/{game_id}/audit", **typed(hm.Audit))

@@ -25,7 +25,7 @@ LONG = ("empire-nyc", 3)
 MID = 60
 FIGURES: dict[str, Any] = {}
 OUT = ROOT / "test-output" / "deploy-real.json"
-SERVICES = ("adjudicator", "escrow", "dealer", "scoring", "lobby", "bots", "gateway")
+SERVICES = ("adjudicator", "escrow", "dealer", "scoring", "lobby", "bots", "notifier", "gateway")
 
 
 def note(key: str, value: Any) -> None:

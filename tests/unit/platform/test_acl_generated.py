@@ -13,7 +13,7 @@ from shared.runtime import timers, valkey_acl
 
 pytestmark = pytest.mark.unit
 
-SERVICES = ["adjudicator", "escrow", "dealer", "scoring", "lobby", "bots", "gateway"]
+SERVICES = ["adjudicator", "escrow", "dealer", "scoring", "lobby", "bots", "notifier", "gateway"]
 CONSUMER = set(acl.CONSUMER) | {"xdel"}
 
 

@@ -12,7 +12,7 @@ import pytest
 
 pytestmark = pytest.mark.unit
 SCHEMA = Path(__file__).resolve().parents[3] / "shared" / "protocol" / "schema"
-SERVICES = ("adjudicator", "escrow", "dealer", "scoring", "lobby", "bots")
+SERVICES = ("adjudicator", "escrow", "dealer", "scoring", "lobby", "bots", "notifier")
 
 
 def _resolve(doc: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:

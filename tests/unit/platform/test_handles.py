@@ -33,14 +33,15 @@ def test_names_are_nfkc_and_spaces_collapsed() -> None:
 
 
 @pytest.mark.parametrize("raw", ["bot-heuristic-1a2b", "Bot_x", "[bot] Ann", "Ann [BOT]",
-                                 "b0t-x", "bot", "Ann (bot)"])
+                                 "b0t-x", "bot", "Ann (bot)", "Heuristic bot 2", "Hard bot",
+                                 "hard BOT 12"])
 def test_humans_may_not_take_bot_like_names(raw: str) -> None:
     assert handles.is_bot_like(raw)
     with pytest.raises(BadName):
         handles.check_chosen(raw)
 
 
-@pytest.mark.parametrize("raw", ["robot", "Abbott", "Bob", "bottle"])
+@pytest.mark.parametrize("raw", ["robot", "Abbott", "Bob", "bottle", "robot 2", "Bob 2"])
 def test_ordinary_names_with_bot_inside_are_fine(raw: str) -> None:
     assert handles.check_chosen(raw) == raw
 

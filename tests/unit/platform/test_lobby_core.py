@@ -7,6 +7,7 @@ import pytest
 
 from services.lobby import tables
 from services.lobby.tables import LobbyError
+from shared.identity import handles
 from shared.protocol.internal import PlayerRef
 from shared.protocol.lobby import Table
 
@@ -146,3 +147,14 @@ def test_only_the_host_of_a_started_table_with_its_game_resumes_the_start() -> N
     assert not tables.started_by(started, "p-b")
     assert not tables.started_by(t, "p-h")
     assert not tables.started_by(started.model_copy(update={"game_id": None}), "p-h")
+
+
+def test_bots_are_named_in_words_and_numbered_within_their_table() -> None:
+    t = table("t-b", seats=5)
+    names = []
+    for kind in ("heuristic", "heuristic", "hard", "heuristic"):
+        name = tables.bot_name(t, kind)
+        names.append(name)
+        t = tables.join(t, PlayerRef(player_id=f"b-{len(names)}", name=name, bot=kind))
+    assert names == ["Heuristic bot", "Heuristic bot 2", "Hard bot", "Heuristic bot 3"]
+    assert all(handles.is_bot_like(n) for n in names)  # no human may take one of them

@@ -30,7 +30,7 @@ done
 
 printf -- '---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: empire-secrets\n  namespace: %s\n%s\ntype: Opaque\ndata:\n' "$ns" "$labels"
 printf '  token-signing-key: %s\n' "$(b64s "$(openssl rand -hex 32)")"
-for svc in adjudicator escrow dealer scoring lobby bots gateway; do
+for svc in adjudicator escrow dealer scoring lobby bots notifier gateway; do
     [ -r "$work/pw-$svc" ] || { echo "secrets.sh: no ACL user $svc in $template" >&2; exit 1; }
     printf '  redis-url-%s: %s\n' "$svc" "$(b64s "rediss://$svc:$(cat "$work/pw-$svc")@empire-valkey:6379/0")"
 done
