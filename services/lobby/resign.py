@@ -10,7 +10,6 @@ resignation is idempotent: a second one (or a retry after a lost answer) sends t
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
@@ -47,6 +46,13 @@ def with_hand_over(meta: dict[str, Any], seat: int, from_player: str, to: im.Pla
     entry = {"seat": seat, "player": players[seat], "to": to.model_dump(), "reason": reason}
     players[seat] = to.model_dump()
     return {**meta, "players": players, "handed_over": [*meta.get("handed_over", []), entry]}
+
+
+def bot_name(meta: dict[str, Any]) -> str:
+    """The bot's name in words, numbered within the game as the lobby numbers a table's bots
+    (services/lobby/tables.py bot_name): "Heuristic bot", then "Heuristic bot 2"."""
+    n = 1 + sum(1 for p in meta.get("players", []) if p.get("bot") == BOT_KIND)
+    return f"{BOT_KIND.capitalize()} bot" + (f" {n}" if n > 1 else "")
 
 
 def answer(game_id: str, entry: dict[str, Any]) -> dict[str, Any]:
@@ -117,7 +123,7 @@ class Resignations:
         """Make the bot, write it into the metadata (compare-and-set on the seat), send the
         adjudicator the hand-over. None when the seat changed meanwhile (a concurrent
         hand-over won: its entry is returned instead when it is this player's)."""
-        bot = await self.make_bot(f"bot-{BOT_KIND}-{secrets.token_hex(2)}")
+        bot = await self.make_bot(bot_name(await self.store.get_meta(game_id) or {}))
         to = im.PlayerRef(player_id=bot["player_id"], name=bot["name"], bot=BOT_KIND)
 
         def change(meta: dict[str, Any]) -> dict[str, Any] | None:

@@ -58,6 +58,9 @@ def test_the_lobby_hands_a_seat_over_once() -> None:
     assert resign.with_hand_over(after, 1, "p1", BOT, "resigned") is None  # once only
     assert resign.with_hand_over(meta, 5, "p1", BOT, "resigned") is None
     assert meta["players"][1]["player_id"] == "p1"  # the input is not changed
+    # the bot is named in words, numbered within the game
+    assert resign.bot_name(meta) == "Heuristic bot"
+    assert resign.bot_name(after) == "Heuristic bot 2"
 
 
 def test_the_gateway_reads_hand_overs_from_the_record_and_lets_the_player_watch() -> None:
