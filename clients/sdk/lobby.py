@@ -79,6 +79,11 @@ class LobbyApi(MyGamesApi):
     async def start(self, table_id: str) -> str:
         return str((await self._call("POST", f"/api/tables/{table_id}/start"))["game_id"])
 
+    async def resign(self, game_id: str) -> dict[str, Any]:
+        """Leave a running game: a bot plays the seat for the rest of it (``seat``, ``bot``);
+        a second call answers the same."""
+        return dict(await self._call("POST", f"/api/games/{game_id}/resign"))
+
     async def get_table(self, table_id: str) -> dict[str, Any]:
         return dict((await self._call("GET", f"/api/tables/{table_id}"))["table"])
 

@@ -12,6 +12,9 @@ import { playerName } from "./labels.js";
 import * as play from "./play.js";
 import { loadBundle, openReplay, runVerify } from "./replay.js";
 import { openRules } from "./rules.js";
+import { inviteBlock, joinByInvite, pendingInvite, rememberInvite, takeInvite } from "./invite.js";
+import { mountResign } from "./resign.js";
+import { confirmSignOut } from "./signout.js";
 import { optionsForm } from "./schemaform.js";
 import * as mygames from "./mygames.js";
 import { notificationsPanel } from "./notifications.js";
@@ -60,13 +63,16 @@ function remember(gid) {
 async function route() {
   const [, screen = "lobby", arg = ""] = location.hash.split("/");
   clearInterval(tablePoll);
+  if (screen === "join" && arg) rememberInvite(decodeURIComponent(arg)); // (invite.js)
   if (!session.me) {
     play.closeGame();
     mygames.reset();
     fill($("who"));
+    $("signin-invite").classList.toggle("hidden", !pendingInvite());
     return show("signin");
   }
   if (screen !== "games") { mygames.close(); mygames.prime(); }
+  if (screen === "join" || pendingInvite()) return joinPending();
   fill($("who"), `signed in as ${session.me.name} `, h("button.link", { type: "button", onclick: signOut }, "sign out"));
   if (!catalog.length) catalog = (await guarded(() => api("GET", "/api/games")) || { games: [] }).games;
   if (screen !== "game") play.closeGame();
@@ -75,6 +81,7 @@ async function route() {
     show("play");
     remember(arg);
     await guarded(() => play.openGame(arg, catalog));
+    await guarded(() => mountResign($("resign-box"), arg, flash));
     await guarded(() => chat.open("game-chat", { game_id: arg }));
   } else if (screen === "replay" && arg) {
     show("replay");
@@ -101,6 +108,7 @@ async function route() {
 window.addEventListener("hashchange", route);
 
 async function signOut() {
+  if (!(await confirmSignOut(session.me.name))) return; // a guest is asked first (signout.js)
   socket.close();
   await api("POST", "/api/session/sign-out").catch(() => {}); // ends the session server-side
   session.clear();
@@ -111,8 +119,17 @@ async function signOut() {
 async function signedIn(me) {
   session.save(me);
   signingKey().catch(() => {}); // bind this session's key at once (docs/protocol.md "Signed commands")
+  if (pendingInvite()) return joinPending();
   location.hash = "#/lobby";
   await route();
+}
+
+/** Join the table of the invite the visitor came with (invite.js), then show it. */
+async function joinPending() {
+  const code = takeInvite();
+  const t = code ? await guarded(() => joinByInvite(code)) : null;
+  location.hash = t ? `#/table/${t.table_id}` : "#/lobby";
+  if (!t) await route();
 }
 
 $("signin-form").addEventListener("submit", (e) => {
@@ -221,7 +238,8 @@ $("create-form").addEventListener("submit", (e) => {
   e.preventDefault();
   guarded(async () => {
     const body = { game: $("game").value, seats: +$("seats").value, options: optionsBox ? optionsBox.read() : {},
-      public: $("public").checked, client_entropy: $("entropy").checked };
+      public: $("public").checked, client_entropy: $("entropy").checked,
+      on_expiry: $("on-expiry").checked ? "bot" : "default" };
     const timeout = +$("turn-timeout").value * +$("turn-unit").value;
     if (timeout) { body.turn_timeout_ms = timeout; body.round_timeout_ms = timeout; }
     body.pace = $("pace").value;
@@ -281,13 +299,13 @@ async function showTable(tid) {
   if (t.game_id) { location.hash = `#/game/${t.game_id}`; return; }
   const host = t.host === session.me.player_id;
   const seated = t.players.some((p) => p.player_id === session.me.player_id);
-  const kind = h("select#bot-kind", h("option", { value: "heuristic" }, "heuristic bot"), h("option", { value: "random" }, "random bot"));
+  const kind = h("select#bot-kind", { "aria-label": "Bot to add" }, h("option", { value: "heuristic" }, "heuristic bot"), h("option", { value: "random" }, "random bot"));
   fill($("table-body"),
     h("h2", titleOf(t.game)),
-    h("p", `Table ${t.table_id} · ${t.public ? "public" : "private"} · ${t.pace || "real-time"} · time per move (turns and sealed rounds) ${mygames.clockText(t.turn_timeout_ms)}${t.time_bank_ms ? ` + a bank of ${mygames.clockText(t.time_bank_ms)}` : ""} · `,
+    h("p", `Table ${t.table_id} · ${t.public ? "public" : "private"} · ${t.pace || "real-time"} · time per move (turns and sealed rounds) ${mygames.clockText(t.turn_timeout_ms)}${t.time_bank_ms ? ` + a bank of ${mygames.clockText(t.time_bank_ms)}` : ""}${t.on_expiry === "bot" ? " (then a bot takes the seat)" : ""} · `,
       h("a", { href: `#/rules/${t.game}` }, "rules of this server")),
     optionsSummary(t),
-    h("p", "Invite code: ", h("code#invite-code", t.invite), " — share it; anyone with it can join this table."),
+    inviteBlock(t, seated, flash),
     h("ol#seats-list", Array.from({ length: t.seats }, (_, i) => {
       const p = t.players[i];
       return h("li", p ? `${playerName(p)}${p.player_id === t.host ? " — host" : ""}` : h("span.muted", "empty seat"));

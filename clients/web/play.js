@@ -12,6 +12,7 @@ import { canonical, commitment, commitmentsRoot, newNonce } from "./fairness.js"
 import { timeLeft } from "./format.js";
 import { entropyPanel } from "./games/kit.js";
 import { eventText, gameModule, makeCtx, playerName } from "./labels.js";
+import { handedNote, handedText } from "./resign.js";
 import { sealOpening } from "./seal.mjs";
 import { sealedPanel } from "./sealed.js";
 import { seedByHand, seedToggle } from "./seedpref.js";
@@ -42,13 +43,18 @@ export async function openGame(gid, catalog) {
   } catch { S.components = null; }
   const title = (catalog.find((g) => g.name === meta.game) || {}).title || meta.game;
   fill($("play-title"), title);
-  fill($("play-sub"), `game ${gid} · `, S.seat === null ? "spectating" : `you are seat ${S.seat + 1}`,
-    " · players: ", meta.players.map(playerName).join(", "),
-    " · ", h("a#rules-link", { href: `#/rules/${meta.game}` }, "rules"));
+  subtitle();
   for (const id of ["board", "controls", "sealed", "log", "fairness", "result", "status"]) fill($(id));
   $("result").classList.add("hidden");
   ticker = setInterval(tick, 1000);
   await socket.watch(gid);
+}
+
+function subtitle() {
+  const { id, meta } = S;
+  fill($("play-sub"), `game ${id} · `, S.seat === null ? "spectating" : `you are seat ${S.seat + 1}`,
+    " · players: ", meta.players.map(playerName).join(", "),
+    " · ", h("a#rules-link", { href: `#/rules/${meta.game}` }, "rules"));
 }
 
 export function closeGame() {
@@ -84,6 +90,7 @@ function queueRecord(item) {
 function onView(m) {
   if (S.msg && m.seq <= S.msg.seq && !m.gap) return;
   S.msg = m;
+  if ("seat" in m && m.seat !== S.seat) { S.seat = m.seat; subtitle(); } // a seat handed to a bot: watching on
   if (socket.watching) socket.watching.seq = m.seq;
   if (S.busy) clearBusy();
   // the state each sealed round opened in: its choices are labelled from it (sealed.js)
@@ -461,6 +468,7 @@ async function onRecord(st, e, text) {
     if (round) Object.assign(round, { status: "closed", root: e.root, defaulted: e.defaulted });
   } else if (t === "round_revealed") await checkReveal(st, e);
   else if (t === "game_ended") S.ended = true;
+  else if (t === "seat_handed_over") addLog(e.seq, { type: t, data: {}, text: handedText(e) });
   else if (t === "event") { // a public event, with the server's sentence
     S.recordEvents = true;
     addLog(e.seq, { type: e.event, data: e.data, text });
@@ -553,7 +561,7 @@ function renderResult(r) {
   const file = S.seat === null ? null : receiptsFile(r.game_id, S.seat, S.receipts);
   fill($("result"), h("h2", mine ? (mine.place === 1 ? "You won!" : `You placed ${mine.place}`) : "Final result"),
     table(["Place", "Player", ...figureKeys.map(heading), "Rating"], rows, "result"),
-    h("p.muted", "Tie-breaks: " + r.outcome.tiebreak),
+    h("p.muted", "Tie-breaks: " + r.outcome.tiebreak), handedNote(r),
     h("div.row", h("a#replay-link.button", { href: `#/replay/${r.game_id}` }, "Replay & verify"),
       file && file.receipts.length ? h("button#receipts-btn", { type: "button", title: "Your commitments and openings, for the verifier: python -m empire_hall_sdk.shared.fairness.verify <url> <game> --receipts FILE (pip install empire-hall-sdk; in a checkout: python -m shared.fairness.verify)",
         onclick: () => downloadJson(`receipts-${r.game_id}.json`, file) }, "Download my receipts") : null,

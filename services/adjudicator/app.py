@@ -24,7 +24,7 @@ ACCEPTS: dict[str, tuple[type[Wire], ...]] = {
     streams.ADJ_ACTIONS: (im.SubmitAction,),
     streams.ADJ_REVEALS: (im.RoundRevealed,),
     streams.ADJ_DRAWS: (im.SeedCommitted, im.DrawMade),
-    streams.ADJ_CONTROL: (im.CreateGame, im.TurnTimeout, im.EndGame),
+    streams.ADJ_CONTROL: (im.CreateGame, im.TurnTimeout, im.EndGame, im.HandOver),
 }
 
 

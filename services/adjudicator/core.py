@@ -82,6 +82,10 @@ class GameDoc(BaseModel):
     waiting: list[Awaited] = []  # the seats the game waits for, since when, until when
     expires_cap_ms: int | None = None  # a turn-based game's latest end (None: real-time)
     stall_ms: int = 0  # a turn-based game ends this long after its last change
+    # when a seat's clock runs out: "default" its default move; "bot" the default move and
+    # the seat goes to a bot (services/adjudicator/handover.py)
+    on_expiry: im.OnExpiry = "default"
+    handed_over: list[im.HandedSeat] = []  # seats handed to a bot, in order
 
 
 @dataclass
@@ -120,7 +124,8 @@ def create(msg: im.CreateGame, expires_ms: int | None = None,
     doc = GameDoc(game_id=msg.game_id, game=msg.game, options=msg.options, players=msg.players,
                   engine=game.encode(state), client_entropy=msg.client_entropy,
                   turn_timeout_ms=msg.turn_timeout_ms, round_timeout_ms=msg.round_timeout_ms,
-                  rules_version=game.rules_version, expires_ms=expires_ms)
+                  rules_version=game.rules_version, expires_ms=expires_ms,
+                  on_expiry=msg.on_expiry)
     doc = doc.model_copy(update={"pace": msg.pace, "time_bank_ms": msg.time_bank_ms,
                                  "bank": [msg.time_bank_ms] * len(msg.players)
                                  if msg.time_bank_ms else []})
@@ -153,7 +158,8 @@ def redrive(doc: GameDoc, now_ms: int) -> Effects:
         if doc.stage == "ended" and not isinstance(node, Terminal):  # ended by its lifetime
             outcome = doc.end_outcome or expired_outcome(doc)
             eff.outbound.append((streams.GAME_ENDED, im.GameEnded(
-                game_id=doc.game_id, game=doc.game, players=doc.players, outcome=outcome)))
+                game_id=doc.game_id, game=doc.game, players=first_players(doc), outcome=outcome,
+                handed_over=doc.handed_over)))
             eff.outbound.append((streams.DEALER_IN, im.RevealSeed(game_id=doc.game_id)))
             return eff
         _request(doc, game, node, eff, now_ms, arm=False)
@@ -165,7 +171,7 @@ def _entropy_round(doc: GameDoc, now_ms: int) -> im.OpenRound:
     slots = [im.SlotSpec(seat=i, player_id=doc.players[i].player_id, key=f"s{i}",
                          allowed=None, default="") for i in range(len(doc.players))]
     return im.OpenRound(game_id=doc.game_id, game="", round_id=ENTROPY_ROUND, slots=slots,
-                        deadline_ms=now_ms + doc.round_timeout_ms)
+                        deadline_ms=now_ms + doc.round_timeout_ms, handed=handed_seats(doc))
 
 
 def on_seed_committed(doc: GameDoc, msg: im.SeedCommitted, now_ms: int) -> Effects:
@@ -230,6 +236,9 @@ def on_action(doc: GameDoc, msg: im.SubmitAction, now_ms: int) -> Effects:
         return refuse("game/over", "the game is over")
     if doc.stage != "playing":
         return refuse("action/wrong_phase", f"the game is not in play yet ({doc.stage})")
+    if msg.seat in handed_seats(doc) and msg.player_id != player_at(doc, msg.seat):
+        return refuse("game/seat_handed_over", "this seat was handed to a bot: a bot plays "
+                      "it for the rest of the game")
     if msg.expected_seq is not None and msg.expected_seq != doc.seq:
         return refuse("action/stale_seq", f"expected seq {msg.expected_seq}, game is at {doc.seq}")
     # the turn and the seat are the rules kit's guards (shared/rules/_kit/base.py)
@@ -292,7 +301,8 @@ def expire(doc: GameDoc, now_ms: int) -> Effects:
     eff = Effects(doc=new)
     eff.records.append({"type": "game_ended", "outcome": outcome})
     eff.outbound.append((streams.GAME_ENDED, im.GameEnded(
-        game_id=doc.game_id, game=doc.game, players=doc.players, outcome=outcome)))
+        game_id=doc.game_id, game=doc.game, players=first_players(doc), outcome=outcome,
+                handed_over=doc.handed_over)))
     eff.outbound.append((streams.DEALER_IN, im.RevealSeed(game_id=doc.game_id)))
     return eff
 
@@ -315,7 +325,8 @@ def end_by_admin(doc: GameDoc, reason: str, now_ms: int) -> Effects:
     eff = Effects(doc=new)
     eff.records.append({"type": "game_ended", "outcome": outcome})
     eff.outbound.append((streams.GAME_ENDED, im.GameEnded(
-        game_id=doc.game_id, game=doc.game, players=doc.players, outcome=outcome)))
+        game_id=doc.game_id, game=doc.game, players=first_players(doc), outcome=outcome,
+                handed_over=doc.handed_over)))
     eff.outbound.append((streams.DEALER_IN, im.RevealSeed(game_id=doc.game_id)))
     return eff
 
@@ -371,7 +382,8 @@ def _request(doc: GameDoc, game: Game, node: Node, eff: Effects, now_ms: int,
             eff.doc = eff.doc.model_copy(update={"deadline_ms": deadline})
         eff.outbound.append((streams.ESC_OPEN, im.OpenRound(
             game_id=doc.game_id, game=doc.game, round_id=node.round_id, slots=slots,
-            ordered=node.ordered, deadline_ms=deadline, slot_timeout_ms=per_slot)))
+            ordered=node.ordered, deadline_ms=deadline, slot_timeout_ms=per_slot,
+            handed=handed_seats(doc))))
     elif isinstance(node, Turn):
         if arm and eff.doc is not None:
             deadline = now_ms + doc.turn_timeout_ms + turns.bank_for(doc, list(node.seats))
@@ -383,8 +395,8 @@ def _request(doc: GameDoc, game: Game, node: Node, eff: Effects, now_ms: int,
                                                  "ended_ms": eff.doc.ended_ms or now_ms})
         outcome = game.score(game.decode(doc.engine))
         eff.outbound.append((streams.GAME_ENDED, im.GameEnded(
-            game_id=doc.game_id, game=doc.game, players=doc.players,
-            outcome=outcome.model_dump(mode="json"))))
+            game_id=doc.game_id, game=doc.game, players=first_players(doc),
+            outcome=outcome.model_dump(mode="json"), handed_over=doc.handed_over)))
         eff.outbound.append((streams.DEALER_IN, im.RevealSeed(game_id=doc.game_id)))
 
 
@@ -392,6 +404,20 @@ def player_at(doc: GameDoc, seat: int) -> str:
     """The player the game seats at ``seat`` ("" for no such seat): whose keys sign its acts
     and commits."""
     return doc.players[seat].player_id if 0 <= seat < len(doc.players) else ""
+
+
+def handed_seats(doc: GameDoc) -> list[int]:
+    """The seats handed to a bot (only the bot may act or commit for them)."""
+    return sorted({h.seat for h in doc.handed_over})
+
+
+def first_players(doc: GameDoc) -> list[im.PlayerRef]:
+    """The players as seated at the start (a handed-over seat's first player): whom the
+    result names and scoring rates."""
+    out = list(doc.players)
+    for h in reversed(doc.handed_over):
+        out[h.seat] = h.player
+    return out
 
 
 def signed_act(msg: im.SubmitAction) -> bytes:

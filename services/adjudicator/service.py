@@ -10,7 +10,7 @@ from typing import Any
 import structlog
 from pydantic import ValidationError
 
-from services.adjudicator import core, turns
+from services.adjudicator import core, handover, turns
 from services.adjudicator.core import Effects, GameDoc
 from services.adjudicator.ports import AdjudicatorStorePort
 from shared.protocol import internal as im
@@ -193,9 +193,22 @@ class Adjudicator:
                                             lambda: core.signed_act(msg), self.registered,
                                             now_ms(), self.settings.require_signatures)
 
+    async def handed_away(self, msg: im.SubmitAction) -> bool:
+        """The act names a seat handed to a bot, from another player than the bot (the player
+        who resigned): refused as such rather than as a bad signature."""
+        doc = self.store.cached(msg.game_id) or await self.store.load(msg.game_id)
+        return doc is not None and msg.seat in core.handed_seats(doc) \
+            and msg.player_id != core.player_at(doc, msg.seat)
+
     async def on_action(self, msg: im.SubmitAction) -> None:
         with structlog.contextvars.bound_contextvars(game_id=msg.game_id, seat=msg.seat,
                                                      cmd_id=msg.cmd_id):
+            if await self.handed_away(msg):
+                await self.reply(im.Reply(
+                    game_id=msg.game_id, player_id=msg.player_id, cmd_id=msg.cmd_id, ok=False,
+                    code="game/seat_handed_over", message="this seat was handed to a bot: a "
+                    "bot plays it for the rest of the game"))
+                return
             if not await self.signed_by_seat(msg):
                 log.warning("bad_signature", signed=msg.sig is not None)
                 metrics.REJECTIONS.labels("auth/bad_signature").inc()
@@ -235,7 +248,7 @@ class Adjudicator:
     async def on_revealed(self, msg: im.RoundRevealed) -> None:
         with structlog.contextvars.bound_contextvars(game_id=msg.game_id, round_id=msg.round_id):
             t = now_ms()
-            await self._process(msg.game_id, lambda d: core.on_revealed(d, msg, t),
+            await self._process(msg.game_id, lambda d: handover.on_revealed(d, msg, t),
                                 redrive=True)
 
     async def on_seed(self, msg: im.SeedCommitted) -> None:
@@ -252,7 +265,7 @@ class Adjudicator:
     async def on_timeout(self, msg: im.TurnTimeout) -> None:
         with structlog.contextvars.bound_contextvars(game_id=msg.game_id):
             t = now_ms()
-            eff = await self._process(msg.game_id, lambda d: core.on_timeout(d, msg, t))
+            eff = await self._process(msg.game_id, lambda d: handover.on_timeout(d, msg, t))
             if eff is not None and eff.changed:
                 log.info("turn_timeout_applied", seq=msg.seq)
 
@@ -276,6 +289,24 @@ class Adjudicator:
             await self.on_timeout(msg)
         elif isinstance(msg, im.EndGame):
             await self.on_end(msg)
+        elif isinstance(msg, im.HandOver):
+            await self.on_hand_over(msg)
+
+    async def on_hand_over(self, msg: im.HandOver) -> None:
+        """A seat goes to a bot (services/adjudicator/handover.py). A redelivery of a stored
+        hand-over sends the bot runner its seat again (the runner keeps one per seat)."""
+        with structlog.contextvars.bound_contextvars(game_id=msg.game_id, seat=msg.seat):
+            t = now_ms()
+            eff = await self._process(msg.game_id, lambda d: handover.hand_over(d, msg, t))
+            if eff is not None and eff.changed:
+                log.info("seat_handed_over", reason=msg.reason)
+                return
+            doc = await self.store.load(msg.game_id)
+            if doc is not None and doc.stage != "ended" \
+                    and core.player_at(doc, msg.seat) == msg.to.player_id:
+                await self.publish(streams.BOTS_IN, im.SeatBot(
+                    game_id=msg.game_id, seat=msg.seat, player_id=msg.to.player_id,
+                    token=msg.token, kind=msg.to.bot or "heuristic"), msg.game_id)
 
     # -- timers -------------------------------------------------------------------------
 
@@ -340,7 +371,8 @@ class Adjudicator:
                 return False
             await self.archive.put(game_id, {
                 "v": ARCHIVE_VERSION, "game_id": game_id, "game": doc.game,
-                "options": doc.options, "players": [p.model_dump() for p in doc.players],
+                "options": doc.options,
+                "players": [p.model_dump() for p in core.first_players(doc)],
                 "table_id": (meta or {}).get("table_id"), "meta": meta, "record": record,
                 "log": log_entries, "result": result, "final_view": view,
                 # table talk (services/gateway/chat/): the archive's, never the record's

@@ -33,6 +33,26 @@ def slot_of(spec: im.OpenRound, key: str) -> im.SlotSpec | None:
     return next((s for s in spec.slots if s.key == key), None)
 
 
+MAX_SEATS = 12  # seats a table may have (shared/protocol/lobby.py CreateTable.seats)
+
+
+def handed_field(round_id: str, seat: int) -> str:
+    """The round hash's field naming the player a seat was handed to while the round was
+    open (services/adjudicator/handover.py)."""
+    return f"{round_id}#to{seat}"
+
+
+def with_handed(spec: im.OpenRound, handed: dict[int, str]) -> im.OpenRound:
+    """The spec with the seats handed over while it was open: their slots are the new
+    player's (whose session key signs the commit)."""
+    if not handed:
+        return spec
+    slots = [s.model_copy(update={"player_id": handed[s.seat]}) if s.seat in handed else s
+             for s in spec.slots]
+    return spec.model_copy(update={"slots": slots,
+                                   "handed": sorted({*spec.handed, *handed})})
+
+
 def previous_slot(spec: im.OpenRound, key: str) -> str:
     """In an ordered round, the slot that must be committed before ``key`` ("" if none)."""
     if not spec.ordered:
@@ -94,6 +114,8 @@ def open_commit(spec: im.OpenRound, msg: im.CommitChoice, private_hex: str) -> O
     slot = slot_of(spec, msg.slot)
     if slot is None or slot.seat != msg.seat:
         return "escrow/not_your_slot"
+    if slot.seat in spec.handed and slot.player_id and msg.player_id != slot.player_id:
+        return "game/seat_handed_over"  # the player resigned: the bot commits for the seat
     opening = unseal(msg, private_hex)
     if isinstance(opening, str):
         return opening

@@ -41,6 +41,9 @@ class EscrowStorePort(Protocol):
 
     async def round_spec(self, game_id: str, round_id: str) -> im.OpenRound | None: ...
 
+    async def hand_over_slot(self, game_id: str, round_id: str, seat: int,
+                             player_id: str) -> None: ...
+
     async def open_round(self, spec: im.OpenRound, timers: dict[str, int], entry: str,
                          salts: str, now_ms: int) -> bool: ...
 

@@ -114,9 +114,16 @@ class Escrow:
                     break
                 await asyncio.sleep(0.02)
                 spec = await self._spec(msg.game_id, msg.round_id)
+            signed = spec is not None and await self.signed_by_seat(spec, msg)
+            if spec is not None and not (signed and self._not_handed_away(spec, msg)):
+                # the seat may have been handed over while the round was open (told to
+                # another replica): the kept spec is read again before refusing
+                self._specs.pop((msg.game_id, msg.round_id), None)
+                spec = await self._spec(msg.game_id, msg.round_id)
+                signed = spec is not None and await self.signed_by_seat(spec, msg)
             # the opening (never logged), or the first refusal
             opening = "escrow/no_round" if spec is None else \
-                "auth/bad_signature" if not await self.signed_by_seat(spec, msg) else \
+                "auth/bad_signature" if not signed else \
                 core.open_commit(spec, msg, await self.seal_key())
             error = opening if isinstance(opening, str) else None
             receipt = im.Reply(game_id=msg.game_id, player_id=msg.player_id,
@@ -133,6 +140,19 @@ class Escrow:
                                            round_id=msg.round_id, slot=msg.slot))
                 return
             log.debug("committed", commitment=msg.commitment)
+
+    @staticmethod
+    def _not_handed_away(spec: im.OpenRound, msg: im.CommitChoice) -> bool:
+        """False when the slot's seat was handed to another player than the committer."""
+        slot = core.slot_of(spec, msg.slot)
+        return slot is None or slot.seat not in spec.handed or msg.player_id == slot.player_id
+
+    async def on_hand_over(self, msg: im.SlotHandedOver) -> None:
+        """A seat handed to a bot while this round was open (services/adjudicator/
+        handover.py): its uncommitted slots are the bot's from now on."""
+        await self.store.hand_over_slot(msg.game_id, msg.round_id, msg.seat, msg.player_id)
+        self._specs.pop((msg.game_id, msg.round_id), None)
+        log.info("slot_handed_over", game_id=msg.game_id, round_id=msg.round_id, seat=msg.seat)
 
     async def signed_by_seat(self, spec: im.OpenRound, msg: im.CommitChoice) -> bool:
         """Whether the commit carries a signature, over exactly this game, seat, command and
@@ -282,6 +302,9 @@ class Escrow:
 
     async def dispatch_open(self, body: dict[str, Any]) -> None:
         try:
+            if body.get("type") == "slot_handed_over":
+                await self.on_hand_over(im.SlotHandedOver.model_validate(body))
+                return
             await self.on_open(im.OpenRound.model_validate(body))
         except ValidationError as exc:
             log.error("malformed_internal_message", error=str(exc)[:300])
@@ -317,6 +340,8 @@ _MESSAGES = {
     "escrow/no_round": "no such sealed round is open",
     "escrow/closed": "the round has closed; nothing is accepted after close",
     "escrow/not_your_slot": "this slot does not belong to your seat",
+    "game/seat_handed_over": "this seat was handed to a bot: a bot plays it for the rest of "
+                             "the game",
     "escrow/out_of_order": "an earlier slot of this ordered round has not committed yet",
     "escrow/already_committed": "this slot is already committed",
     "escrow/bad_commitment": "the opening does not hash to the commitment",

@@ -13,6 +13,7 @@ from typing import Any
 
 from redis.exceptions import NoScriptError
 
+from services.escrow import core
 from services.escrow.ports import CloseInputs, Step
 from shared.protocol import internal as im
 from shared.protocol import streams
@@ -183,8 +184,20 @@ class EscrowStore:
         return text(await self.redis.hget(streams.ESC_KEYS, "x25519"))
 
     async def round_spec(self, game_id: str, round_id: str) -> im.OpenRound | None:
-        raw = await self.redis.hget(Keys(game_id).esc_round, round_id)
-        return None if raw is None else im.OpenRound.model_validate(loads(raw))
+        """The round's spec, with any seat handed over while it was open (one read)."""
+        fields = [round_id, *(core.handed_field(round_id, i) for i in range(core.MAX_SEATS))]
+        raw, *handed = await self.redis.hmget(Keys(game_id).esc_round, fields)
+        if raw is None:
+            return None
+        spec = im.OpenRound.model_validate(loads(raw))
+        return core.with_handed(spec, {i: text(p) for i, p in enumerate(handed) if p})
+
+    async def hand_over_slot(self, game_id: str, round_id: str, seat: int,
+                             player_id: str) -> None:
+        """The seat's slots of an open round are ``player_id``'s from now on (one field per
+        seat: two hand-overs in one round never overwrite each other)."""
+        await self.redis.hset(Keys(game_id).esc_round, core.handed_field(round_id, seat),
+                              player_id)
 
     async def open_round(self, spec: im.OpenRound, timers: dict[str, int], entry: str,
                          salts: str, now_ms: int) -> bool:

@@ -36,7 +36,7 @@ from shared.runtime.settings import Settings
 # the lobby's refusal codes that are not a plain 400
 STATUS = {"lobby/not_found": 404, "auth/bad_credentials": 401, "auth/refresh_invalid": 401,
           "auth/refresh_reused": 401, "auth/revoked_session": 401, "auth/suspended": 403,
-          "auth/forbidden": 403, "auth/rate_limited": 429}
+          "auth/forbidden": 403, "auth/rate_limited": 429, "game/over": 409}
 
 
 def stamp(who: tokens.Identity, **fields: Any) -> dict[str, Any]:

@@ -20,9 +20,10 @@ import structlog
 from cachetools import TTLCache
 from pydantic import ValidationError
 
-from services.lobby import tables
+from services.lobby import invites, tables
 from services.lobby.mygames_service import MyGames
 from services.lobby.ports import AccountsPort, LobbyStorePort
+from services.lobby.resign import Resignations
 from services.lobby.store import AUDIT, IDLE_TABLES, LIVE_GAMES, OPEN_TABLES
 from services.lobby.tables import LobbyError
 from shared.identity import handles
@@ -77,6 +78,10 @@ class Lobby:
         self._pages: TTLCache[tuple[Any, ...], dict[str, Any]] = TTLCache(
             maxsize=1_000, ttl=max(settings.lobby_list_cache_ms, 1) / 1000)
         self._paging: dict[tuple[Any, ...], asyncio.Future[dict[str, Any]]] = {}
+        # resigning a running game, and on_expiry "bot": a seat handed to a bot
+        self.resignations = Resignations(
+            settings, store, broker, lambda name: self.create_player(name, bot="heuristic"),
+            self._token)
 
     @property
     def limits(self) -> tuple[int, int, int]:
@@ -132,6 +137,10 @@ class Lobby:
             display = handles.with_suffix(chosen, secrets.randbelow(10_000))
         raise LobbyError("lobby/name_taken", "that name is taken: choose another")
 
+    def _view(self, t: lm.Table, player_id: str | None) -> dict[str, Any]:
+        """The table as the player may see it, with the invite link beside the invite."""
+        return invites.with_link(tables.for_viewer(t, player_id), self.settings.page_address)
+
     async def _update(self, table_id: str, change: Callable[[lm.Table], lm.Table]) -> lm.Table:
         t = now_ms()
 
@@ -161,6 +170,10 @@ class Lobby:
             if self.my_games is None:
                 raise LobbyError("lobby/unavailable", "My games is not kept here")
             return await self.my_games.listing(req.player_id)
+        if isinstance(req, lm.Resign):
+            return await self.resignations.resign(req.game_id, req.player_id)
+        if isinstance(req, lm.HandOverSeat):  # from the adjudicator (no reply awaited)
+            return await self.resignations.on_expired(req.game_id, req.seat, req.from_player)
         assert isinstance(req, lm.CreateTable | lm.JoinTable | lm.LeaveTable | lm.AddBot
                           | lm.StartTable | lm.KickPlayer | lm.GetTable | lm.ListTables)
         me = im.PlayerRef(player_id=req.player_id, name=req.name)
@@ -174,7 +187,7 @@ class Lobby:
             if not tid:
                 raise LobbyError("lobby/not_found", "no such table or invite")
             t = await self._update(tid, lambda t: tables.join(t, me, by_invite))
-            return {"table": tables.for_viewer(t, me.player_id)}
+            return {"table": self._view(t, me.player_id)}
         if isinstance(req, lm.LeaveTable):
             return await self._leave(req.table_id, me.player_id)
         if isinstance(req, lm.KickPlayer):
@@ -184,7 +197,7 @@ class Lobby:
         if isinstance(req, lm.StartTable):
             return await self._start(req.table_id, me.player_id)
         if isinstance(req, lm.GetTable):
-            return {"table": tables.for_viewer(await self.store.load(req.table_id),
+            return {"table": self._view(await self.store.load(req.table_id),
                                                me.player_id)}
         assert isinstance(req, lm.ListTables)
         return await self.listing(req)
@@ -267,7 +280,7 @@ class Lobby:
 
         after = await self._update(table_id, close)
         await self.store.reserve(after.host, "drop_table", table_id, t, self.limits)
-        return {"table": tables.for_viewer(after, None), "reason": reason}
+        return {"table": self._view(after, None), "reason": reason}
 
     async def _end_game(self, game_id: str, reason: str) -> dict[str, Any]:
         over = (await self.store.games_over([game_id])).get(game_id)
@@ -291,7 +304,7 @@ class Lobby:
         elif t.status == "closed" and t.host == player_id:
             await self.store.reserve(player_id, "drop_table", table_id, now_ms(), self.limits)
             log.info("table_closed_host_left", table_id=table_id)
-        return {"table": tables.for_viewer(t, player_id)}
+        return {"table": self._view(t, player_id)}
 
     async def _kick(self, table_id: str, host_id: str, target: str) -> dict[str, Any]:
         t0 = await self.store.load(table_id)
@@ -300,7 +313,7 @@ class Lobby:
         if gone is not None and gone.bot:
             await self.store.reserve(host_id, "unbot", table_id, now_ms(), self.limits)
         log.info("player_removed", table_id=table_id, host=host_id, player_id=target)
-        return {"table": tables.for_viewer(t, host_id)}
+        return {"table": self._view(t, host_id)}
 
     # -- quotas -------------------------------------------------------------------------
 
@@ -344,9 +357,10 @@ class Lobby:
                      invite=secrets.token_urlsafe(8), client_entropy=req.client_entropy,
                      turn_timeout_ms=req.turn_timeout_ms or turn,
                      round_timeout_ms=req.round_timeout_ms or rounds,
-                     created_ms=now_ms(), pace=req.pace, time_bank_ms=req.time_bank_ms)
+                     created_ms=now_ms(), pace=req.pace, time_bank_ms=req.time_bank_ms,
+                     on_expiry=req.on_expiry)
         await self.store.create(t)
-        return {"table": tables.for_viewer(t, me.player_id)}
+        return {"table": self._view(t, me.player_id)}
 
     async def _add_bot(self, req: lm.AddBot, me: im.PlayerRef) -> dict[str, Any]:
         t0 = await self.store.load(req.table_id)
@@ -363,7 +377,7 @@ class Lobby:
             await self.store.reserve(me.player_id, "unbot", req.table_id, now_ms(),
                                      self.limits)
             raise
-        return {"table": tables.for_viewer(t, me.player_id)}
+        return {"table": self._view(t, me.player_id)}
 
     # -- starting -----------------------------------------------------------------------
 
@@ -403,7 +417,7 @@ class Lobby:
         """Create the game of a started table: metadata, live listing, CreateGame, one
         SeatBot per bot seat. Safe to run again for the same table."""
         assert t.game_id is not None
-        out = {"table": tables.for_viewer(t, player_id), "game_id": t.game_id}
+        out = {"table": self._view(t, player_id), "game_id": t.game_id}
         if resumed and (await self.store.games_over([t.game_id])).get(t.game_id):
             return out  # long over: nothing left to create
         meta = {"game_id": t.game_id, "game": t.game, "options": t.options,
@@ -416,7 +430,7 @@ class Lobby:
                                players=t.players, client_entropy=t.client_entropy,
                                turn_timeout_ms=t.turn_timeout_ms,
                                round_timeout_ms=t.round_timeout_ms,
-                               pace=t.pace, time_bank_ms=t.time_bank_ms)
+                               pace=t.pace, time_bank_ms=t.time_bank_ms, on_expiry=t.on_expiry)
         control = streams.sharded(streams.ADJ_CONTROL, t.game_id, self.settings.partitions)
         await self.broker.publish(create.model_dump(mode="json"), stream=control,
                                   maxlen=streams.maxlen(control))

@@ -256,6 +256,33 @@ class LobbyStore:
     async def put_meta(self, game_id: str, meta: dict[str, Any]) -> None:
         await self.redis.set(Keys(game_id).meta, dumps(meta), nx=True)
 
+    async def get_meta(self, game_id: str) -> dict[str, Any] | None:
+        raw = await self.redis.get(Keys(game_id).meta)
+        return None if raw is None else cast(dict[str, Any], loads(raw))
+
+    async def change_meta(self, game_id: str,
+                          change: Callable[[dict[str, Any]], dict[str, Any] | None]
+                          ) -> dict[str, Any] | None:
+        """Read-modify-write the game's metadata with WATCH/MULTI (its TTL kept); None when
+        it is missing or ``change`` answers None (nothing to change)."""
+        key = Keys(game_id).meta
+        for _ in range(50):
+            try:
+                async with self.redis.pipeline(transaction=True) as pipe:
+                    await pipe.watch(key)
+                    raw = await pipe.get(key)
+                    after = None if raw is None else change(loads(raw))
+                    if after is None:
+                        await pipe.unwatch()  # type: ignore[no-untyped-call]
+                        return None
+                    pipe.multi()  # type: ignore[no-untyped-call]
+                    pipe.set(key, dumps(after), keepttl=True)
+                    await pipe.execute()
+                    return after
+            except WatchError:
+                continue
+        raise LobbyError("lobby/bad_request", "game busy, try again")
+
     # -- the admin audit ----------------------------------------------------------------
 
     async def audit(self, entry: dict[str, Any], maxlen: int) -> None:

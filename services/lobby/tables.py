@@ -65,10 +65,12 @@ def seated(t: Table, player_id: str) -> bool:
 
 
 def join(t: Table, player: PlayerRef, by_invite: bool = True) -> Table:
-    """``by_invite``: the player came with the table's invite (a private table's only door)."""
-    _must_be_open(t)
+    """``by_invite``: the player came with the table's invite (a private table's only door).
+    A seated player joining again changes nothing, also once the table started (its invite
+    link opened again leads to the table, and from there to its game)."""
     if seated(t, player.player_id):
         return t
+    _must_be_open(t)
     if player.player_id in t.kicked:
         raise LobbyError("lobby/kicked", "the host removed you from this table")
     if not t.public and not by_invite:

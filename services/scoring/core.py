@@ -21,16 +21,31 @@ def players_to_rate(msg: im.GameEnded) -> list[str]:
     return [p.player_id for p in msg.players] if rated(msg) else []
 
 
+def ranked(msg: im.GameEnded, places: list[int]) -> list[int]:
+    """The places ratings use: a seat handed to a bot (its player resigned, or its clock ran
+    out at an ``on_expiry: "bot"`` table) is ranked last, below every other seat (several
+    share last place); the others keep their order from the game, tie-breaks and ties
+    included, each placed after the seats the game put ahead of it."""
+    gone = {h.seat for h in msg.handed_over}
+    if not gone or not places:
+        return places
+    others = [p for i, p in enumerate(places) if i not in gone]
+    return [len(others) + 1 if i in gone else 1 + sum(1 for q in others if q < p)
+            for i, p in enumerate(places)]
+
+
 def score(msg: im.GameEnded, prior: list[dict[str, Any] | None], now_ms: int
           ) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
     """(the new rating row of each rated player, the game's record). ``prior``: the rows of
     ``players_to_rate(msg)`` in order (None: not rated yet)."""
     results: list[Any] = msg.outcome.get("results", [])  # type: ignore[assignment]
-    places = [int(r["place"]) for r in results] if rated(msg) else []
+    places = ranked(msg, [int(r["place"]) for r in results]) if rated(msg) else []
     new = rate(places, prior) if rated(msg) else []
     record = {"game_id": msg.game_id, "game": msg.game, "ended_ms": now_ms,
               "players": [p.model_dump() for p in msg.players], "outcome": msg.outcome,
               "ratings": new}
+    if msg.handed_over:
+        record["handed_over"] = [h.model_dump() for h in msg.handed_over]
     rows: dict[str, dict[str, Any]] = {}
     for i, (p, old, r) in enumerate(zip(msg.players if rated(msg) else [], prior, new,
                                         strict=True)):

@@ -107,6 +107,11 @@ ENTRY_SHAPES: dict[str, dict[str, str]] = {
     "draw": {"label": "str", "draw": "drawkind", "n": "pos", "count": "pos", "secret": "bool"},
     "event": {"seq": "int", "event": "str", "data": "json"},
     "game_ended": {"outcome": "dict"},
+    # a seat handed to a bot for the rest of the game (its player resigned, or its clock ran
+    # out at an on_expiry "bot" table): its later acts and commits are the bot's, signed by
+    # the bot's own session key
+    "seat_handed_over": {"seq": "int", "seat": "int", "reason": "str", "from": "dict",
+                         "to": "dict"},
     "seed_revealed": {"server_seed": "hex64", "rules_version": "str",
                       "client_seeds": "seedlist", "draws": "list"},
 }

@@ -107,7 +107,10 @@ USERS: tuple[User, ...] = (
           ("W", keys.PATTERNS["archive"]), ("R", SESSION_KEYS),
           # the only writer of who a game waits for: appended inside the commit script, whose
           # declared keys need read and write
-          ("RW", TURNS)),
+          ("RW", TURNS),
+          # a seat handed to a bot (services/adjudicator/handover.py): the bot's seat to the
+          # bot runner; on_expiry "bot": the lobby asked to seat one
+          ("W", streams.BOTS_IN), ("W", streams.LOBBY_RPC)),
          selectors=(Selector((*CONSUMER[:1], "xack", "xdel", *CONSUMER[2:]),
                              (("RW", _sharded(streams.ADJ_REVEALS)),
                               ("RW", _sharded(streams.ADJ_DRAWS)))),)),

@@ -30,6 +30,7 @@ ErrorCode: TypeAlias = Literal[
     "game/not_found",
     "game/over",
     "game/private",  # the host allows only the game's players to watch it
+    "game/seat_handed_over",  # the player resigned (or timed out): a bot plays this seat now
     # commands (adjudicator)
     "command/duplicate",  # this command id was already processed
     "action/stale_seq",  # expected_seq differs from the game's current seq
@@ -61,7 +62,7 @@ ErrorCode: TypeAlias = Literal[
     "lobby/name_taken",  # the name (or a case/confusable look-alike) is held (exact: true)
     "lobby/invite_required",  # a private table is joined with its invite, not its id
     "lobby/kicked",  # the host removed this player from the table
-    "lobby/not_seated",  # the player to remove has no seat at the table
+    "lobby/not_seated",  # the player to remove has no seat at the table (or, resign, in the game)
     # table talk (gateway WebSocket: chat, chat_join, chat_mute, chat_report)
     "chat/not_member",  # not at this table / not a player (nor an allowed spectator) of this game
     "chat/wrong_channel",  # a spectator writing to the seats' channel, a seat to the spectators'

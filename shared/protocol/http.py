@@ -188,12 +188,25 @@ class TableView(Body):
     updated_ms: int = 0
     pace: Pace = "real-time"  # turn-based: clocks up to 14 days per move
     time_bank_ms: int = 0
+    on_expiry: Literal["default", "bot"] = "default"
+    # the invite as a link to the page (shown with the invite: host and seated players only)
+    invite_url: str | None = None
 
 
 class TableAnswer(Answer):
     table: TableView
     game_id: str | None = None
     reason: str | None = None
+
+
+class ResignAnswer(Answer):
+    """A resignation: the seat a bot now plays for the rest of the game."""
+
+    game_id: str
+    seat: int
+    resigned: bool = True
+    bot: Seat
+    reason: Literal["resigned", "expired"] = "resigned"
 
 
 class Tables(Answer):

@@ -14,6 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, model
 from shared.protocol.base import Wire
 from shared.protocol.turns import Pace
 
+OnExpiry: TypeAlias = Literal["default", "bot"]
+HandOverReason: TypeAlias = Literal["resigned", "expired"]
+
 
 class Part(BaseModel):
     """A nested part of a message (no version of its own)."""
@@ -52,6 +55,9 @@ class CreateGame(Wire):
     # --- pace (shared/protocol/turns.py): turn-based games live by their clocks
     pace: Pace = "real-time"
     time_bank_ms: int = 0
+    # when a seat's clock runs out: "default" its default move; "bot" the default move, then
+    # the seat goes to a bot for the rest of the game (services/adjudicator/handover.py)
+    on_expiry: OnExpiry = "default"
 
 
 class SubmitAction(Wire):
@@ -108,9 +114,25 @@ class EndGame(Wire):
     reason: Annotated[str, Field(min_length=1, max_length=200)]
 
 
+class HandOver(Wire):
+    """The lobby hands a running game's seat to a bot for the rest of the game (the player
+    resigned, or its clock ran out at a table with ``on_expiry: "bot"``). ``from_player``:
+    the player seated there now (a hand-over of a seat already handed over changes nothing);
+    ``token``: the bot's seat token, sent on to the bot runner in a ``SeatBot`` once the
+    hand-over is stored (so the bot plays a seat the game already gives it)."""
+
+    type: Literal["hand_over"] = "hand_over"
+    game_id: str
+    seat: int
+    from_player: str
+    to: PlayerRef
+    reason: HandOverReason
+    token: str
+
+
 AdjudicatorInput: TypeAlias = Annotated[
     CreateGame | SubmitAction | TurnTimeout | RoundRevealed | SeedCommitted | DrawMade
-    | EndGame,
+    | EndGame | HandOver,
     Field(discriminator="type"),
 ]
 ADJUDICATOR_INPUT: TypeAdapter[AdjudicatorInput] = TypeAdapter(AdjudicatorInput)
@@ -131,6 +153,19 @@ class OpenRound(Wire):
     # docs/rulings-server.md): a seat that lets it pass defaults alone, the next seat's turn
     # begins; the round's deadline_ms stays the bound for the whole round
     slot_timeout_ms: int | None = None
+    # seats handed to a bot: only the player the slot names may commit for them
+    handed: list[int] = []
+
+
+class SlotHandedOver(Wire):
+    """From the adjudicator: a round still open when its seat was handed over; the seat's
+    uncommitted slots are the new player's from now on (its commit, its signature)."""
+
+    type: Literal["slot_handed_over"] = "slot_handed_over"
+    game_id: str
+    round_id: str
+    seat: int
+    player_id: str
 
 
 class CommitChoice(Wire):
@@ -162,7 +197,8 @@ class CommitChoice(Wire):
         return self
 
 
-EscrowInput: TypeAlias = Annotated[OpenRound | CommitChoice, Field(discriminator="type")]
+EscrowInput: TypeAlias = Annotated[OpenRound | CommitChoice | SlotHandedOver,
+                                   Field(discriminator="type")]
 ESCROW_INPUT: TypeAdapter[EscrowInput] = TypeAdapter(EscrowInput)
 
 
@@ -198,12 +234,23 @@ DEALER_INPUT: TypeAdapter[DealerInput] = TypeAdapter(DealerInput)
 # --- game over, bots, gateway fan-out ---------------------------------------------------
 
 
+class HandedSeat(Part):
+    """A seat handed to a bot during the game: who sat there, who finished it, why."""
+
+    seat: int
+    player: PlayerRef
+    to: PlayerRef
+    reason: HandOverReason
+
+
 class GameEnded(Wire):
     type: Literal["game_ended"] = "game_ended"
     game_id: str
     game: str
-    players: list[PlayerRef]
+    players: list[PlayerRef]  # as seated at the start
     outcome: dict[str, JsonValue]
+    # seats handed to a bot: ranked last for ratings (docs/playing.md, "Resigning")
+    handed_over: list[HandedSeat] = []
 
 
 class SeatBot(Wire):

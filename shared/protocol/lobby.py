@@ -13,7 +13,7 @@ from typing import Annotated, Literal, TypeAlias
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, model_validator
 
 from shared.protocol.base import Wire
-from shared.protocol.internal import PlayerRef
+from shared.protocol.internal import OnExpiry, PlayerRef
 from shared.protocol.turns import Pace
 
 Name = Annotated[str, Field(min_length=1, max_length=32)]  # the handle rules: shared/identity
@@ -47,6 +47,7 @@ class Table(BaseModel):
     # --- pace: how the table is played, and each seat's extra time beyond a move's clock
     pace: Pace = "real-time"
     time_bank_ms: int = 0
+    on_expiry: OnExpiry = "default"  # "bot": a seat whose clock runs out goes to a bot
 
 
 class _Req(Wire):
@@ -202,6 +203,7 @@ class CreateTable(_Req):
     # is extra time each seat may draw on when a move's clock runs out (0: none)
     pace: Pace = "real-time"
     time_bank_ms: Annotated[int, Field(ge=0, le=1_209_600_000)] = 0
+    on_expiry: OnExpiry = "default"
 
     @model_validator(mode="after")
     def _clocks_fit_the_pace(self) -> CreateTable:
@@ -213,6 +215,23 @@ class CreateTable(_Req):
                                  + (" (turn-based allows 14 days)"
                                     if self.pace == "real-time" else ""))
         return self
+
+
+class Resign(_Req):
+    """A seated player leaves a running game: its seat goes to a bot for the rest of it."""
+
+    op: Literal["resign"] = "resign"
+    game_id: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class HandOverSeat(Wire):
+    """From the adjudicator (no reply): a seat's clock ran out at a table with
+    ``on_expiry: "bot"``; the lobby seats a bot there as for a resignation."""
+
+    op: Literal["hand_over_seat"] = "hand_over_seat"
+    game_id: Annotated[str, Field(min_length=1, max_length=64)]
+    seat: Annotated[int, Field(ge=0, le=11)]
+    from_player: str
 
 
 class JoinTable(_Req):
@@ -281,5 +300,6 @@ ACCOUNT_OPS: frozenset[str] = frozenset(
     m.model_fields["op"].default for m in AccountRequest.__args__)  # type: ignore[attr-defined]
 LobbyRequest: TypeAlias = Annotated[
     CreatePlayer | CreateTable | JoinTable | LeaveTable | AddBot | StartTable | KickPlayer
-    | GetTable | ListTables | AccountRequest | MyGames, Field(discriminator="op")]
+    | GetTable | ListTables | AccountRequest | MyGames | Resign | HandOverSeat,
+    Field(discriminator="op")]
 LOBBY_REQUEST: TypeAdapter[LobbyRequest] = TypeAdapter(LobbyRequest)

@@ -174,8 +174,9 @@ class Settings(BaseSettings):
     # smtp://user:password@host:port (STARTTLS when offered) or smtps://... (TLS from the
     # start); empty: nothing is mailed and the API says so (docs/operations.md "Notifications")
     smtp_url: str = ""
-    # the address players open the page at: the links in mails start with it (empty:
-    # EMPIRE_PUBLIC_URL, which in a deployment is the gateway as the bot runner reaches it)
+    # the address players open the page at: the links in mails and a table's invite link
+    # start with it (empty: EMPIRE_PUBLIC_URL, which in a deployment is the gateway as the bot
+    # runner reaches it)
     page_url: str = ""
     mail_from: str = ""  # the From address of every mail (required with smtp_url)
     # a turn-based game waiting this long for a player mails them (one per wait)

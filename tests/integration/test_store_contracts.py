@@ -243,6 +243,16 @@ async def test_lobby_store_contract(lobby_store: Any, r: Any) -> None:
     assert [e["action"] for e in await s.audit_entries(2)] == ["a2", "a1"]
     if isinstance(s, LobbyStore):
         assert loads(await r.get(Keys("g-1").meta)) == {"n": 1}
+        await r.pexpire(Keys("g-1").meta, 60_000)
+    # a seat handed to a bot: compare-and-set on the metadata, its lifetime kept
+    assert await s.get_meta("g-1") == {"n": 1}
+    assert await s.get_meta("g-none") is None
+    assert await s.change_meta("g-1", lambda m: {**m, "n": m["n"] + 1}) == {"n": 2}
+    assert await s.change_meta("g-1", lambda m: None) is None  # nothing to change
+    assert await s.change_meta("g-none", lambda m: {"n": 9}) is None
+    assert await s.get_meta("g-1") == {"n": 2}
+    if isinstance(s, LobbyStore):
+        assert 0 < await r.pttl(Keys("g-1").meta) <= 60_000
 
 
 @pytest.fixture(params=["fake", "redis"])
@@ -470,6 +480,13 @@ async def test_escrow_store_contract(escrow_store: Any, r: Any) -> None:
                                   2_000)  # once
     assert await s.round_spec("e-1", "r1") == spec
     assert await _fired(s, 6) == ["e-1|r1|s0"]  # armed with the open
+    # a seat handed to a bot while the round is open: its slots are the bot's
+    await s.hand_over_slot("e-1", "r1", 1, "b-bot")
+    moved = await s.round_spec("e-1", "r1")
+    assert moved.handed == [1] and [sl.player_id for sl in moved.slots if sl.seat == 1] == [
+        "b-bot"] * sum(1 for sl in spec.slots if sl.seat == 1)
+    assert [sl for sl in moved.slots if sl.seat != 1] == [sl for sl in spec.slots
+                                                          if sl.seat != 1]
 
     def commit(slot: str, prev: str) -> Any:
         return s.record_commit("e-1", "r1", slot, "c-" + slot, dumps({"choice": slot}), prev,

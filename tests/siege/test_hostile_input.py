@@ -58,7 +58,8 @@ BODIES: dict[str, tuple[bytes, str | None]] = {
                         "application/json"),
 }
 POST_ROUTES = ["/api/players", "/api/tables", "/api/tables/{t}/join", "/api/invites/{i}/join",
-               "/api/tables/{t}/leave", "/api/tables/{t}/bots", "/api/tables/{t}/start"]
+               "/api/tables/{t}/leave", "/api/tables/{t}/bots", "/api/tables/{t}/start",
+               "/api/games/{g}/resign"]
 GET_ROUTES = ["/api/games", "/api/tables", "/api/tables/{t}", "/api/matches/{g}",
               "/api/matches/{g}/record", "/api/matches/{g}/result", "/api/leaderboard/duel",
               "/api/players/{p}/history", "/healthz", "/readyz"]
@@ -107,7 +108,7 @@ async def test_hostile_http_bodies_paths_and_queries_answer_typed_4xx(siege: Sup
                         route == "/api/tables/{t}/bots" and label != "empty")  # optional
                     await probe("POST", path, body, ctype, label, takes_body)
                 for seg in HOSTILE_SEGMENTS:
-                    p = route.replace("{t}", seg).replace("{i}", seg)
+                    p = route.replace("{t}", seg).replace("{i}", seg).replace("{g}", seg)
                     if p != route:
                         await probe("POST", p, b"{}", "application/json", f"segment {seg[:9]}",
                                     True)

@@ -111,6 +111,48 @@ def resign(doc: Doc, entry: dict[str, Any]) -> None:
     entry["key"], entry["sig"] = key.public, key.sign(msg)
 
 
+BOT_KEY = "b0" * 32  # the session key of a bot that took over a seat
+
+
+def hand_over(doc: Doc, after_seq: int, seat: int) -> None:
+    """What a server that hands ``seat`` to a bot right after the move at ``after_seq``
+    records (services/adjudicator/handover.py): a ``seat_handed_over`` entry taking the next
+    seq, every later seq one higher (the log, the acts' expected seqs, the events), and the
+    seat's later acts and commits signed by the bot's own session key."""
+    from shared.runtime.session_keys import SessionKey
+
+    bot = SessionKey.from_seed(BOT_KEY)
+    new = after_seq + 1
+    for x in doc["log"]:
+        if x["seq"] < new:
+            continue
+        x["seq"] += 1
+        if x.get("expected_seq") is not None and x["expected_seq"] >= new:
+            x["expected_seq"] += 1
+        m = x["move"]
+        if m["kind"] == "act" and m["seat"] == seat and x.get("sig") is not None:
+            msg = signing.message(doc["game_id"], seat, x["cmd_id"], "act",
+                                  signing.act_body(m["action"], x.get("expected_seq")))
+            x["key"], x["sig"] = bot.public, bot.sign(msg)
+    rec = doc["record"]
+    at = max(i for i, e in enumerate(rec) if e["type"] == "event" and e["seq"] <= after_seq) + 1
+    player = doc["players"][seat]
+    rec.insert(at, {"id": rec[at - 1]["id"], "type": "seat_handed_over", "seq": new,
+                    "seat": seat, "reason": "resigned",
+                    "from": {"player_id": player["player_id"], "name": player["name"]},
+                    "to": {"player_id": "b-handed", "name": "bot", "bot": "heuristic"}})
+    for e in rec[at + 1:]:
+        if e["type"] == "event" and e["seq"] >= new:
+            e["seq"] += 1
+        elif e["type"] == "committed" and e["seat"] == seat and e.get("sig") is not None:
+            msg = signing.message(doc["game_id"], seat, e["cmd_id"], "commit",
+                                  signing.commit_body(e["round_id"], e["slot"],
+                                                      e["commitment"], e["sealed_sha256"],
+                                                      e["public"]))
+            e["key"], e["sig"] = bot.public, bot.sign(msg)
+    fix_ids(doc)
+
+
 def rewrite_choice(doc: Doc, rid: str, slot: str, choice: Any) -> None:
     """The escrow swaps one committed choice and rewrites every public trace to agree: a new
     nonce and commitment, the published commitment (signed again with a session key the
@@ -347,6 +389,13 @@ def _escrow_key_dropped(d: Doc) -> None:
     del one(d, "round_opened", round_id="pick:1")["escrow_key"]
 
 
+def _handed_over_hides_a_move(d: Doc) -> None:
+    """A hand-over entry naming the seq of a move that is in the log: the move log no longer
+    holds every applied move in order."""
+    hand_over(d, 8, 1)
+    one(d, "seat_handed_over")["seq"] = 5
+
+
 LIES: list[tuple[str, str, Callable[[Doc], None], str, str | None]] = [
     # name, game, tamper, class reported, class of lie
     ("seat of a published commitment", "duel-defaults", _seat_committed, "seat", "seat"),
@@ -388,6 +437,8 @@ LIES: list[tuple[str, str, Callable[[Doc], None], str, str | None]] = [
      "signature", "signature"),
     ("commit without a signature", "duel-defaults", _commit_unsigned, "signature",
      "signature"),
+    ("a hand-over claiming a move's seq", "duel-defaults", _handed_over_hides_a_move, "log",
+     None),
 ]
 
 
@@ -418,5 +469,14 @@ def cases() -> list[Case]:
     return out
 
 
+def handed_over() -> Doc:
+    """duel-defaults with seat 1 handed to a bot after the second round's picks (seq 8)."""
+    d = copy.deepcopy(load("duel-defaults"))
+    hand_over(d, 8, 1)
+    return d
+
+
 def honest() -> list[Case]:
-    return [Case("honest", g, load(g), "", None, receipts=load_receipts(g)) for g in GAMES]
+    return [*(Case("honest", g, load(g), "", None, receipts=load_receipts(g)) for g in GAMES),
+            Case("honest, a seat handed to a bot", "duel-defaults", handed_over(), "", None,
+                 receipts=load_receipts("duel-defaults"))]

@@ -86,6 +86,8 @@ const ENTRY_SHAPES = {
   draw: { label: "str", draw: "drawkind", n: "pos", count: "pos", secret: "bool" },
   event: { seq: "int", event: "str", data: "json" },
   game_ended: { outcome: "dict" },
+  // a seat handed to a bot for the rest of the game (resigned, or on_expiry "bot")
+  seat_handed_over: { seq: "int", seat: "int", reason: "str", from: "dict", to: "dict" },
   seed_revealed: { server_seed: "hex64", rules_version: "str", client_seeds: "seedlist", draws: "list" },
 };
 const SLOT_SHAPE = { seat: "int", key: "str", default_commitment: "hex64" };

@@ -41,7 +41,7 @@ from cachetools import LRUCache
 from pydantic import ValidationError
 
 from services.gateway.chat.rooms import Sub
-from services.gateway.fanout import erased
+from services.gateway.fanout import erased, handover
 from services.gateway.fanout.outbound import Outbound
 from services.gateway.ports import RedisClient, Want, stream_entries
 from shared.protocol import internal as im
@@ -156,11 +156,12 @@ class Hub:
         self.draining = False  # shutting down: readiness fails, sockets close 1012
         self.by_game: dict[str, set[Connection]] = defaultdict(set)
         self.by_player: dict[str, set[Connection]] = defaultdict(set)
-        # a game's metadata never changes once written: the least recently used go first
+        # a game's metadata changes only when a seat goes to a bot (fanout/handover.py)
         self._meta: LRUCache[str, dict[str, Any]] = LRUCache(maxsize=50_000)
         # chat channels joined here (services/gateway/chat/): room key -> its connections
         self.rooms: dict[str, set[Connection]] = defaultdict(set)
         self._active: dict[str, float] = {}  # game -> last fan-out (monotonic)
+        self._rewatching: set[asyncio.Task[None]] = set()  # (fanout/handover.py rewatch)
 
     async def drain(self, seconds: float) -> int:
         """Close every connection with 1012, spread evenly over ``seconds`` (not all at once:
@@ -203,13 +204,19 @@ class Hub:
         self._meta[game_id] = meta
         return meta  # type: ignore[no-any-return]
 
+    def forget_meta(self, game_id: str) -> None:  # a seat went to a bot: read it again
+        self._meta.pop(game_id, None)
+
     async def place(self, game_id: str, player_id: str) -> Place:
         meta = await self.meta(game_id)
         if meta is None:
             return NOWHERE
-        seat = next((i for i, p in enumerate(meta["players"])
-                     if p["player_id"] == player_id), None)
-        return Place(True, seat, meta.get("spectators", "anyone") == "anyone")
+        seat = handover.seat_in(meta, player_id)
+        if seat is None and handover.maybe_newly_seated(meta, player_id):
+            self.forget_meta(game_id)
+            meta = await self.meta(game_id) or meta
+            seat = handover.seat_in(meta, player_id)
+        return Place(True, seat, handover.may_watch(meta, player_id))
 
     async def for_command(self, game_id: str, player_id: str) -> Place:
         """Where the player stands; when seated, the game's fan-out shard is read from now on
@@ -486,8 +493,11 @@ class Hub:
                     plan.append((conn, w, v, r))
                 res = await pipe.execute()
             memo = Frames()
+            handed: dict[str, list[tuple[int, str]]] = {}
             for conn, w, v, r in plan:
                 entries = res[r] if r is not None else []
+                if entries and (moved := handover.handed_in(entries)):
+                    handed[w.game_id] = moved
                 if w.combined:
                     self._queue_combined(conn, w, res[v], entries, memo)
                 else:
@@ -499,6 +509,9 @@ class Hub:
         finally:
             for lock in held:
                 lock.release()
+        for game_id, moved in handed.items():  # who left a seat watches on as a spectator
+            self.forget_meta(game_id)
+            self._rewatching |= handover.rewatch(self, game_id, moved)
 
     async def deliver_batch(self, bodies: list[dict[str, Any]]) -> None:
         """A batch of fan-out entries: every game named in it is pumped once (a reply means

@@ -10,10 +10,13 @@ from fastapi import APIRouter
 
 from services.gateway.chat.rooms import archive_room, readable_channels
 from services.gateway.edge.http_errors import HttpError
-from services.gateway.fanout import erased
+from services.gateway.fanout import erased, handover
+from services.gateway.lobby.requests import lobby_request, path_id
 from services.gateway.routes.deps import Auth, Gw
+from services.gateway.service import stamp
 from shared.fairness import signing
 from shared.protocol import http as hm
+from shared.protocol import lobby as lm
 from shared.protocol.http import typed
 from shared.protocol.streams import Keys
 from shared.rules.narrate import narrate
@@ -38,7 +41,7 @@ async def record(game_id: str, gw: Gw) -> dict[str, Any]:
     (the private ``g:{id}:log`` is out of the gateway's reach: deploy/valkey/users.acl.template).
     ``narration``: each public event's sentence, as the live log showed it."""
     meta, archived = await gw.game(game_id)
-    players = await gw.anonymized(meta["players"])
+    players = await gw.anonymized(handover.first_players(meta))
     if archived is not None:
         rec = await gw.anonymized_record(archived["record"])
         return {"game_id": game_id, "game": meta["game"], "players": players,
@@ -83,7 +86,7 @@ async def audit(game_id: str, gw: Gw) -> dict[str, Any]:
     rec = await gw.anonymized_record(rec)
     created: dict[str, Any] = next((e for e in rec if e.get("type") == "game_created"), {})
     return {"audit": 1, "game_id": game_id, "game": meta["game"],
-            "players": await gw.anonymized(meta["players"]),
+            "players": await gw.anonymized(handover.first_players(meta)),
             "ended": True, "options": created.get("options", meta.get("options", {})),
             "rules_version": created.get("rules_version"), "record": rec, "log": log,
             "reveals": [e for e in rec if e.get("type") in ("round_revealed", "seed_revealed")],
@@ -166,3 +169,16 @@ async def history(player_id: str, gw: Gw) -> dict[str, Any]:
     if await gw.store.erased([player_id]):
         return {"player_id": player_id, "games": []}
     return {"player_id": player_id, "games": await gw.store.history(player_id, 100)}
+
+
+@router.post("/api/games/{game_id}/resign", **typed(hm.ResignAnswer))
+async def resign(game_id: str, gw: Gw, authorization: Auth = None) -> dict[str, Any]:
+    """Leave a running game: the seat goes to a bot for the rest of it, shown to everyone
+    (a ``seat_handed_over`` record entry); the player's later acts and commits for the seat
+    are refused ``game/seat_handed_over``. A second resignation answers the same. Refused:
+    ``lobby/not_seated`` (no seat in this game), ``game/over``, ``lobby/not_found``."""
+    who = await gw.identity(authorization)
+    gid = path_id(game_id, "game")
+    out = await gw.lobby(lobby_request(lm.Resign, {}, stamp(who, game_id=gid)))
+    gw.hub.forget_meta(gid)  # the seat's player changed: read the game's metadata again
+    return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from services.escrow import core
 from services.escrow.ports import CloseInputs, Step
 from shared.protocol import internal as im
 from shared.runtime.jsonutil import loads
@@ -35,7 +36,16 @@ class FakeEscrowStore:
 
     async def round_spec(self, game_id: str, round_id: str) -> im.OpenRound | None:
         raw = self.rounds.get(game_id, {}).get(round_id)
-        return None if raw is None else im.OpenRound.model_validate(loads(raw))
+        if raw is None:
+            return None
+        fields = self.rounds.get(game_id, {})
+        handed = {i: fields[f] for i in range(core.MAX_SEATS)
+                  if (f := core.handed_field(round_id, i)) in fields}
+        return core.with_handed(im.OpenRound.model_validate(loads(raw)), handed)
+
+    async def hand_over_slot(self, game_id: str, round_id: str, seat: int,
+                             player_id: str) -> None:
+        self.rounds.setdefault(game_id, {})[core.handed_field(round_id, seat)] = player_id
 
     async def open_round(self, spec: im.OpenRound, timers: dict[str, int], entry: str,
                          salts: str, now_ms: int) -> bool:

@@ -116,6 +116,19 @@ class FakeLobbyStore:
     async def put_meta(self, game_id: str, meta: dict[str, Any]) -> None:
         self.metas.setdefault(game_id, loads(dumps(meta)))
 
+    async def get_meta(self, game_id: str) -> dict[str, Any] | None:
+        meta = self.metas.get(game_id)
+        return None if meta is None else copy.deepcopy(meta)
+
+    async def change_meta(self, game_id: str,
+                          change: Callable[[dict[str, Any]], dict[str, Any] | None]
+                          ) -> dict[str, Any] | None:
+        meta = self.metas.get(game_id)
+        after = None if meta is None else change(copy.deepcopy(meta))
+        if after is not None:
+            self.metas[game_id] = loads(dumps(after))
+        return after
+
     async def audit(self, entry: dict[str, Any], maxlen: int) -> None:
         self.audit_log.append({"id": f"{len(self.audit_log) + 1}-0", **loads(dumps(entry))})
         del self.audit_log[:max(0, len(self.audit_log) - maxlen)]

@@ -75,11 +75,12 @@ class SpecRedis:
     def register_script(self, script: str) -> object:
         return object()
 
-    async def hget(self, key: str, field: str) -> str:
-        self.hgets.append(field)
+    async def hmget(self, key: str, fields: list[str]) -> list[str | None]:
+        """The spec (the first field), and no seat handed over (the others)."""
+        self.hgets.append(fields[0])
         game = key.split("{", 1)[1].split("}", 1)[0]
-        return dumps({"game_id": game, "game": "duel", "round_id": field, "deadline_ms": 1,
-                      "slots": []})
+        return [dumps({"game_id": game, "game": "duel", "round_id": fields[0],
+                       "deadline_ms": 1, "slots": []}), *(None for _ in fields[1:])]
 
 
 def test_the_escrow_keeps_round_specs_least_recently_used_out() -> None:
