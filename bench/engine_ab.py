@@ -77,7 +77,7 @@ def worker(game_name: str, seats: int, options: dict[str, Any], seed0: int, budg
                 seat = rng.choice(list(node.seats or node.open_to))
                 move = Act(seat=seat, action=rng.choice(list(game.legal_actions(state, seat))))
             result = game.apply(state, move)
-            state = result.state  # a Rejection has none: a bug, and this raises
+            state = result.state  # type: ignore[union-attr]  # a Rejection: a bug, raises
             moves += 1
         games += 1
         seed += 1
@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> None:
     for game in args.only or list(GAMES):
         total = {name: {"moves": 0, "cpu": 0.0} for name in trees}
         seed = 0
-        for i in range(args.slices):
+        for _ in range(args.slices):
             first = _slice(trees["base"], game, args.seats, seed, args.slice, 0, args.max_steps)
             again = _slice(trees["new"], game, args.seats, seed, 0, first["games"],
                            args.max_steps)

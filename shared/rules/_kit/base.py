@@ -43,12 +43,16 @@ the identity; a game on a plain state converts there, at the edge only.
 from __future__ import annotations
 
 import functools
+import types
+import typing
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from shared.fairness.lp import canonical_json
+from shared.rules._kit.model import construct
 from shared.rules.api import (
     Act,
     Chance,
@@ -109,12 +113,97 @@ def _memo_legal(fn: Any) -> Any:
     def legal_actions(self: Any, state: Any, seat: Seat) -> list[Json]:
         memo = self.__dict__.get(slot)
         if memo is not None and memo[0] is state and memo[1] == seat:
-            return list(memo[2])  # a fresh list: a caller may sort or pop it
-        acts = tuple(fn(self, state, seat))
+            return memo[2]  # type: ignore[no-any-return]
+        acts = fn(self, state, seat)
+        if type(acts) is not list:
+            acts = list(acts)
         self.__dict__[slot] = (state, seat, acts)
-        return list(acts)
+        return acts
 
+    legal_actions._kit_slot = slot  # type: ignore[attr-defined]
     return legal_actions
+
+
+def _memoised_legal(game: Any, state: Any, seat: Seat) -> list[Json] | None:
+    """The legal list the game last answered for (``state``, ``seat``), if that was the last
+    question (a caller that picks from ``legal_actions`` then applies its pick), else None."""
+    slot = getattr(type(game).legal_actions, "_kit_slot", None)
+    memo = None if slot is None else game.__dict__.get(slot)
+    if memo is not None and memo[0] is state and memo[1] == seat:
+        return memo[2]  # type: ignore[no-any-return]
+    return None
+
+
+def _in_legal(action: Any, legal: list[Json]) -> bool:
+    """``action`` is one of ``legal`` as canonical JSON is (type-strict: ``true`` is not
+    ``1``): found by ``list.index`` (in C), then its types compared."""
+    at = 0
+    while True:
+        try:
+            at = legal.index(action, at)
+        except ValueError:
+            return False
+        same = _same_json(legal[at], action)
+        if same is None:
+            try:
+                same = canonical_json(legal[at]) == canonical_json(action)
+            except ValueError:  # a float, or an integer beyond JSON's: never a listed act
+                same = False
+        if same:
+            return True
+        at += 1
+
+
+def _scalar_actions(adapter: TypeAdapter[Any]) -> dict[str, type[BaseModel]]:
+    """The action models of a Literal-tagged union (``type`` tag -> model) whose fields are all
+    plain scalars (str, int, bool, None, Literal of them) named as in the JSON (no alias) and
+    that have no validators: a
+    legal action of such a model is built from its JSON without validation (``construct``)
+    and is what validation makes."""
+    out: dict[str, type[BaseModel]] = {}
+    scalar = (str, int, bool, type(None))
+    for cls in _union_members(adapter.core_schema):
+        tags = typing.get_args(cls.model_fields["type"].annotation)
+        decorators = cls.__pydantic_decorators__
+        ok = len(tags) == 1 and not (decorators.field_validators or decorators.model_validators)
+        tag = tags[0] if ok else None
+        for name, info in cls.model_fields.items():
+            if (info.alias or name) != name or info.validation_alias is not None:
+                ok = False  # the JSON key is not the field's name
+            ann = info.annotation
+            args = typing.get_args(ann)
+            origin = typing.get_origin(ann)
+            if ann in scalar:
+                continue
+            if origin is typing.Literal and all(type(a) in scalar for a in args):
+                continue
+            if origin in (typing.Union, types.UnionType) and all(a in scalar for a in args):
+                continue
+            ok = False
+        if ok and isinstance(tag, str):
+            out[tag] = cls
+    return out
+
+
+def _union_members(schema: Any) -> list[type[BaseModel]]:
+    """The pydantic models of an adapter's (tagged) union schema."""
+    found: list[type[BaseModel]] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            cls = node.get("cls")
+            if node.get("type") == "model" and isinstance(cls, type) and \
+                    issubclass(cls, BaseModel) and cls not in found:
+                found.append(cls)
+                return
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list | tuple):
+            for v in node:
+                walk(v)
+
+    walk(schema)
+    return [c for c in found if "type" in c.model_fields]
 
 
 _SAFE_INT = 2**53 - 1  # shared.fairness.lp.SAFE_INT: canonical JSON's integer range
@@ -159,19 +248,6 @@ def _same_json(a: Any, b: Any) -> bool | None:
             result = result and r
         return result
     return None
-
-
-def _transition(state: Any, events: tuple[Event, ...]) -> Transition:
-    """``Transition(state=state, events=events)`` without validation (``model.construct``'s
-    result, made directly: one per move)."""
-    t = _new(Transition)
-    d = t.__dict__
-    d["state"] = state
-    d["events"] = events
-    _set(t, "__pydantic_fields_set__", {"state", "events"})
-    _set(t, "__pydantic_extra__", None)
-    _set(t, "__pydantic_private__", None)
-    return t
 
 
 def chance_fits(node: Chance, values: Sequence[int]) -> bool:
@@ -239,7 +315,7 @@ class GameBase(ABC, Generic[S, Opt, A]):
             return reject("action/malformed", "not a move")
         if isinstance(step, Rejection):
             return step
-        return _transition(step[0], tuple(step[1]))
+        return Transition(step[0], tuple(step[1]))
 
     def _kit_chance(self, state: S, node: Node, move: ChanceOutcome) -> Step[S] | Rejection:
         if not isinstance(node, Chance):
@@ -270,13 +346,34 @@ class GameBase(ABC, Generic[S, Opt, A]):
         seat = move.seat
         if seat not in node.seats and seat not in node.open_to:
             return reject("action/not_your_turn", f"seat {seat} may not act now")
+        raw = move.action
+        legal = _memoised_legal(self, state, seat)
+        if legal is None and self.acts_enumerated:
+            legal = self.legal_actions(state, seat)  # type: ignore[assignment]
+        if legal is not None and _in_legal(raw, legal):  # one of the listed legal actions
+            return self.on_act(state, node, seat, self._legal_action(raw))
         try:
-            action = self.Actions.validate_python(move.action)
+            action = self.Actions.validate_python(raw)
         except ValidationError as exc:
             return reject("action/malformed", str(exc.errors(include_url=False))[:300])
-        if self.acts_enumerated and action.model_dump() not in self.legal_actions(state, seat):
-            return reject("action/illegal", f"{move.action!r} is not legal now"[:300])
+        if self.acts_enumerated:  # well-formed and not listed
+            return reject("action/illegal", f"{raw!r} is not legal now"[:300])
         return self.on_act(state, node, seat, action)
+
+    def _legal_action(self, raw: Any) -> A:
+        """A listed legal action as the game's action model: built directly when its model
+        holds only scalars (``_scalar_actions``), else parsed by ``Actions``."""
+        cls = type(self)
+        builders = cls.__dict__.get("_kit_builders")
+        if builders is None:
+            builders = _scalar_actions(cls.Actions)
+            cls._kit_builders = builders  # type: ignore[attr-defined]
+        model = builders.get(raw["type"]) if type(raw) is dict and "type" in raw else None
+        if model is None:
+            parsed: A = self.Actions.validate_python(raw)
+            return parsed
+        built: A = construct(model, **raw)  # type: ignore[assignment]
+        return built
 
     # -- the rest of the boilerplate ----------------------------------------------------
 

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from shared.rules._kit.base import GameBase, Step
-from shared.rules._kit.model import Events, construct
+from shared.rules._kit.model import Events
 from shared.rules.api import (
     Chance,
     JointAction,
@@ -50,13 +50,13 @@ ASSIGN_LABEL = "claim:assign"
 @cache
 def bidding_turn(n: int, bidder: int) -> Turn:
     """The polled bidder is awaited; the others may answer trade offers meanwhile."""
-    return construct(Turn, seats=(bidder,), open_to=tuple(s for s in range(n) if s != bidder))
+    return Turn(seats=(bidder,), open_to=tuple(s for s in range(n) if s != bidder))
 
 
 @cache
 def trading_turn(done: tuple[bool, ...]) -> Turn:
     """E-6: the seats not done yet are awaited; the done ones may still answer offers."""
-    return construct(Turn, seats=tuple(s for s, d in enumerate(done) if not d),
+    return Turn(seats=tuple(s for s, d in enumerate(done) if not d),
                      open_to=tuple(s for s, d in enumerate(done) if d))
 
 
@@ -203,15 +203,15 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
             return commerce.commerce_node(state)
         if phase == "setup":
             if state.start_player is None:  # E-20: a random start player
-                return construct(Chance, label=START_LABEL, draw="below", n=state.n)
+                return Chance(label=START_LABEL, draw="below", n=state.n)
             if not state.row:
-                return construct(Chance, label=ROW_LABEL, draw="shuffle", n=ROW_LENGTH)
-            return construct(Chance, label=NATIONS_LABEL, draw="shuffle", n=len(NATIONS))
+                return Chance(label=ROW_LABEL, draw="shuffle", n=ROW_LENGTH)
+            return Chance(label=NATIONS_LABEL, draw="shuffle", n=len(NATIONS))
         if phase == "claim":
             c = state.claim
             assert c is not None
             if c.assign_seats:  # E-14 cap reached
-                return construct(Chance, label=ASSIGN_LABEL, draw="shuffle",
+                return Chance(label=ASSIGN_LABEL, draw="shuffle",
                                  n=len(c.assign_nations))
             return claiming.claim_node(state)
         return TERMINAL

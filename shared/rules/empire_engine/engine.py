@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from shared.rules._kit.base import GameBase, Step
-from shared.rules._kit.model import Events, construct
+from shared.rules._kit.model import Events
 from shared.rules.api import (
     Chance,
     JointAction,
@@ -97,13 +97,13 @@ class EmpireEngine(GameBase[EngineState, EngineOptions, Action]):
     def next(self, state: EngineState) -> Node:
         phase = state.phase
         if phase == "start":
-            return construct(Chance, label=START_LABEL, draw="below", n=state.n_seats)
+            return Chance(label=START_LABEL, draw="below", n=state.n_seats)
         if phase == "plan":
-            return construct(Simultaneous, round_id=round_id(state), slots=plan_slots(state),
+            return Simultaneous(round_id=round_id(state), slots=plan_slots(state),
                              ordered=True)
         if phase == "over":
             return TERMINAL
-        return construct(Turn, seats=state.awaiting)
+        return Turn(seats=state.awaiting)
 
     # ------------------------------------------------------------------ turns
 

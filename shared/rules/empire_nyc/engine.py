@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from shared.rules._kit.base import GameBase, Step
-from shared.rules._kit.model import Events, construct
+from shared.rules._kit.model import Events
 from shared.rules.api import (
     Chance,
     Json,
@@ -47,7 +47,7 @@ LABEL_DEAL = "deal:neighborhoods"
 LABEL_MISSIONS = "deal:missions"
 MAX_SEATS = 6
 TERMINAL = Terminal()
-TURNS = tuple(construct(Turn, seats=(seat,)) for seat in range(MAX_SEATS))
+TURNS = tuple(Turn(seats=(seat,)) for seat in range(MAX_SEATS))
 
 
 def node(state: NycState) -> Node:
@@ -56,19 +56,19 @@ def node(state: NycState) -> Node:
     p = state.phase
     if p == "roll":
         label, count = combat.roll_request(state)
-        return construct(Chance, label=label, draw="dice", n=6, count=count)
+        return Chance(label=label, draw="dice", n=6, count=count)
     if p == "over":
         return TERMINAL
     if p == "first_player":  # NY-1: random first player
-        return construct(Chance, label=LABEL_FIRST, draw="below", n=state.n_seats)
+        return Chance(label=LABEL_FIRST, draw="below", n=state.n_seats)
     if p == "deal":  # the deal is placed face up on the map: public
-        return construct(Chance, label=LABEL_DEAL, draw="shuffle", n=board.N_NB)
+        return Chance(label=LABEL_DEAL, draw="shuffle", n=board.N_NB)
     if p == "deal_missions":  # NY-12: secret missions
-        return construct(Chance, label=LABEL_MISSIONS, draw="shuffle",
+        return Chance(label=LABEL_MISSIONS, draw="shuffle",
                          n=len(data.MISSIONS), secret=True)
     if p == "shuffle_deck":  # NY-2: the draw pile is hidden
         n = len(board.CARD_IDS) if state.turn == 0 else len(state.discard)
-        return construct(Chance, label=f"deck:draw:shuffle:{state.deck_shuffles}",
+        return Chance(label=f"deck:draw:shuffle:{state.deck_shuffles}",
                          draw="shuffle", n=n, secret=True)
     seat = awaited(state)
     assert seat is not None

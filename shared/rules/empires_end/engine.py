@@ -22,7 +22,7 @@ on one clone for search playouts.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel
 
@@ -42,7 +42,6 @@ from shared.rules.api import (
 )
 from shared.rules.empires_end import conflict, disaster, economy, industry, stored
 from shared.rules.empires_end.actions import ACTION, Action, ChooseOrder
-from shared.rules.empires_end.build import build
 from shared.rules.empires_end.data import (
     CARD_IDS,
     CONFLICT_IDS,
@@ -59,7 +58,7 @@ from shared.rules.empires_end.view import view
 
 SIMULTANEOUS_PHASES = ("economy", "industry", "industry_economy")
 DISASTER_PHASES = ("disaster", "double_disaster")
-_SETUP_CHANCES: tuple[tuple[str, str, bool], ...] = (
+_SETUP_CHANCES: tuple[tuple[str, Literal["shuffle", "below", "dice"], bool], ...] = (
     ("locations:order:shuffle", "shuffle", False),  # EEND-2: one arrangement for all
     ("first_player:below", "below", False),  # EEND-1: random first player
     ("deck:disaster:shuffle:0", "shuffle", True),
@@ -167,18 +166,18 @@ def node(state: GameState) -> Node:
     if index < 0:
         label, draw, secret = _SETUP_CHANCES[state.setup_step]
         n = _SETUP_N.get(state.setup_step, state.n)
-        return build(Chance, label=label, draw=draw, n=n, secret=secret)
+        return Chance(label=label, draw=draw, n=n, secret=secret)
     if index >= len(state.track):
         return TERMINAL
     if needs_reshuffle(state):  # EEND-19
-        return build(Chance, label=f"deck:disaster:shuffle:{state.reshuffles + 1}",
+        return Chance(label=f"deck:disaster:shuffle:{state.reshuffles + 1}",
                      draw="shuffle", n=len(state.discard), secret=True)
     phase = state.track[index]
     if phase in DISASTER_PHASES:
-        return build(Turn, seats=(disaster.awaited(state),))
+        return Turn(seats=(disaster.awaited(state),))
     if phase == "conflict":
         return conflict.node(state)
-    return build(Turn, seats=tuple([s for s, w in enumerate(state.work)
+    return Turn(seats=tuple([s for s, w in enumerate(state.work)
                                     if w.stage != "done"]))
 
 

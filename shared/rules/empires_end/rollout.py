@@ -74,7 +74,7 @@ def playout(state: State, rng: random.Random, key: bytes, max_steps: int = 100_0
                     allowed = slot.allowed or ()
                     choices[slot.key] = allowed[below(len(allowed))]
                 move = ("joint", nd.round_id, choices)
-                joint(state, nd, build(JointAction, round_id=nd.round_id, choices=choices),
+                joint(state, nd, JointAction(round_id=nd.round_id, choices=choices),
                       _QUIET)
         out.steps += 1
         if on_step is not None:
