@@ -26,8 +26,17 @@ move                 guards, in order                                   then
 A hook gets the pending node and the checked input and returns ``(new state, events)`` or a
 Rejection (``illegal``; ``malformed`` for an id that names nothing). The template makes no
 copy of the state: one ``next`` call and the checks above per move. A game whose state is a
-plain mutable object clones it in its hook and changes only the clone (OpenSpiel's
-``child``); the state it was given stays as it was.
+plain mutable object with ``clone()`` writes its moves in place instead (OpenSpiel's
+``DoApplyAction``): ``play_chance``, ``play_joint``, ``play_act`` change the state they are
+given and add their events; the hooks' defaults clone the state and play the move on the
+clone (OpenSpiel's ``child``), so the state they were given stays as it was. The kit's
+rollout driver (``_kit.fast.Rollout``) runs the same in-place moves on one clone.
+
+An act listed by ``legal_actions`` for the state and seat it was last asked about (a caller
+that picks from the list and applies its pick) is checked by membership in that list, type
+for type as canonical JSON compares, and built from its JSON without a parse when its model
+holds only scalars; any other act is parsed by ``Actions`` (malformed) and, with
+``acts_enumerated``, refused as illegal.
 
 A state, once handed out, is never changed (frozen models, or plain objects by that rule), so
 a game's ``next`` and ``legal_actions`` are pure functions of the state object: the template
@@ -52,7 +61,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from shared.fairness.lp import canonical_json
-from shared.rules._kit.model import construct
+from shared.rules._kit.model import Events, construct
 from shared.rules.api import (
     Act,
     Chance,
@@ -292,12 +301,32 @@ class GameBase(ABC, Generic[S, Opt, A]):
     def legal_actions(self, state: S, seat: Seat) -> Sequence[Json]: ...
 
     def on_chance(self, state: S, node: Chance, values: tuple[int, ...]) -> Step[S] | Rejection:
-        raise NotImplementedError(f"{type(self).__name__} asks for no draw")
+        new, events = state.clone(), Events()  # type: ignore[attr-defined]
+        self.play_chance(new, node, values, events)
+        return new, events.out
 
     def on_joint(self, state: S, node: Simultaneous, move: JointAction) -> Step[S] | Rejection:
-        raise NotImplementedError(f"{type(self).__name__} opens no sealed round")
+        new, events = state.clone(), Events()  # type: ignore[attr-defined]
+        self.play_joint(new, node, move, events)
+        return new, events.out
 
     def on_act(self, state: S, node: Turn, seat: Seat, action: A) -> Step[S] | Rejection:
+        new, events = state.clone(), Events()  # type: ignore[attr-defined]
+        refused = self.play_act(new, node, seat, action, events)
+        return refused if refused is not None else (new, events.out)
+
+    # -- in place, on a clone (a plain mutable state: see the module's docstring) --------
+
+    def play_chance(self, state: S, node: Chance, values: tuple[int, ...], events: Events
+                    ) -> None:
+        raise NotImplementedError(f"{type(self).__name__} asks for no draw")
+
+    def play_joint(self, state: S, node: Simultaneous, move: JointAction, events: Events
+                   ) -> None:
+        raise NotImplementedError(f"{type(self).__name__} opens no sealed round")
+
+    def play_act(self, state: S, node: Turn, seat: Seat, action: A, events: Events
+                 ) -> Rejection | None:
         raise NotImplementedError(f"{type(self).__name__} opens no turn")
 
     # -- the template -------------------------------------------------------------------

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from shared.rules._kit.base import GameBase, Step
+from shared.rules._kit.base import GameBase
 from shared.rules._kit.model import Events
 from shared.rules.api import (
     Chance,
@@ -237,9 +237,8 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
 
     # -- moves (the kit checked the node, the draw's values, the slots and the seat) -----
 
-    def on_chance(self, state: EmpireState, node: Chance, values: tuple[int, ...]
-                  ) -> Step[EmpireState]:
-        new, events = state.clone(), Events()
+    def play_chance(self, new: EmpireState, node: Chance, values: tuple[int, ...],
+                    events: Events) -> None:
         label = node.label
         if label == START_LABEL:
             draw_start_player(new, values[0], events)
@@ -249,24 +248,19 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
             claiming.deal_nations(new, values, events)
         else:  # ASSIGN_LABEL
             assign_nations(new, values, events)
-        return new, events.out
 
-    def on_joint(self, state: EmpireState, node: Simultaneous, move: JointAction
-                 ) -> Step[EmpireState]:
+    def play_joint(self, new: EmpireState, node: Simultaneous, move: JointAction,
+                   events: Events) -> None:
         choices = move.choices
-        picks = tuple(int(choices[f"s{s}"]) for s in range(state.n))  # type: ignore[arg-type]
-        new, events = state.clone(), Events()
-        if state.phase == "claim":
+        picks = tuple(int(choices[f"s{s}"]) for s in range(new.n))  # type: ignore[arg-type]
+        if new.phase == "claim":
             claim(new, picks, move.defaulted, events)
         else:
             sell(new, picks, move.defaulted, events)
-        return new, events.out
 
-    def on_act(self, state: EmpireState, node: Turn, seat: int, action: Action
-               ) -> Step[EmpireState] | Rejection:
-        new, events = state.clone(), Events()
-        refused = act(new, seat, action, events)
-        return refused if refused is not None else (new, events.out)
+    def play_act(self, new: EmpireState, node: Turn, seat: int, action: Action,
+                 events: Events) -> Rejection | None:
+        return act(new, seat, action, events)
 
     # -- the rest of the contract ---------------------------------------------------------
 

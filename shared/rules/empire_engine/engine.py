@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from shared.rules._kit.base import GameBase, Step
+from shared.rules._kit.base import GameBase
 from shared.rules._kit.model import Events
 from shared.rules.api import (
     Chance,
@@ -118,29 +118,23 @@ class EmpireEngine(GameBase[EngineState, EngineOptions, Action]):
 
     # ------------------------------------------------------------------ moves
 
-    def on_chance(self, state: EngineState, node: Chance, values: tuple[int, ...]
-                  ) -> Step[EngineState]:
-        new, events = state.clone(), Events()
+    def play_chance(self, new: EngineState, node: Chance, values: tuple[int, ...],
+                    events: Events) -> None:
         start(new, values[0], events)
-        return new, events.out
 
-    def on_joint(self, state: EngineState, node: Simultaneous, move: JointAction
-                 ) -> Step[EngineState]:
-        new, events = state.clone(), Events()
+    def play_joint(self, new: EngineState, node: Simultaneous, move: JointAction,
+                   events: Events) -> None:
         plan(new, move.choices, events)
-        return new, events.out
 
-    def on_act(self, state: EngineState, node: Turn, seat: int, action: Action
-               ) -> Step[EngineState]:
+    def play_act(self, new: EngineState, node: Turn, seat: int, action: Action,
+                 events: Events) -> None:
         # the kit checked the action is one of legal_actions (acts_enumerated)
-        new, events = state.clone(), Events()
         if isinstance(action, BlockAction):  # EE-8
             ex.choose_block(new, seat, action.attacker, events)
         elif isinstance(action, LootAction):  # EE-4
             ex.choose_loot(new, action.take, events)
         else:  # EE-10
             ex.choose_salvage(new, seat, action.take, events)
-        return new, events.out
 
     # ------------------------------------------------------------------ view / score
 

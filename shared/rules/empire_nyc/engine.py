@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from shared.rules._kit.base import GameBase, Step
+from shared.rules._kit.base import GameBase
 from shared.rules._kit.model import Events
 from shared.rules.api import (
     Chance,
@@ -228,19 +228,13 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
 
     # ------------------------------------------------------------------ moves
 
-    def on_chance(self, state: NycState, node: Chance, values: tuple[int, ...]
-                  ) -> Step[NycState]:
-        new, events = state.clone(), Events()
+    def play_chance(self, new: NycState, node: Chance, values: tuple[int, ...],
+                    events: Events) -> None:
         chance(new, values, events)
-        return new, events.out
 
-    def on_act(self, state: NycState, node: Turn, seat: int, action: Action
-               ) -> Step[NycState] | Rejection:
-        new, events = state.clone(), Events()
-        refused = act(new, seat, action, events)
-        if refused is not None:
-            return refused
-        return new, events.out
+    def play_act(self, new: NycState, node: Turn, seat: int, action: Action, events: Events
+                 ) -> Rejection | None:
+        return act(new, seat, action, events)
 
     # ------------------------------------------------------------------ storage
 

@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel
 
-from shared.rules._kit.base import GameBase, Step
+from shared.rules._kit.base import GameBase
 from shared.rules._kit.model import Events
 from shared.rules.api import (
     Chance,
@@ -122,23 +122,17 @@ class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
 
     # --- moves (the kit checked the node, the draw, the slots, the seat and the act) ----
 
-    def on_chance(self, state: GameState, node: Chance, values: tuple[int, ...]
-                  ) -> Step[GameState]:
-        new, events = state.clone(), Events()
+    def play_chance(self, new: GameState, node: Chance, values: tuple[int, ...],
+                    events: Events) -> None:
         chance(new, values, events)
-        return new, events.out
 
-    def on_joint(self, state: GameState, node: Simultaneous, move: JointAction
-                 ) -> Step[GameState]:
-        new, events = state.clone(), Events()
+    def play_joint(self, new: GameState, node: Simultaneous, move: JointAction,
+                   events: Events) -> None:
         joint(new, node, move, events)
-        return new, events.out
 
-    def on_act(self, state: GameState, node: Turn, seat: int, action: Action
-               ) -> Step[GameState]:
-        new, events = state.clone(), Events()
+    def play_act(self, new: GameState, node: Turn, seat: int, action: Action,
+                 events: Events) -> None:
         act(new, seat, action, events)
-        return new, events.out
 
     def start_phase(self, state: GameState, events: Events) -> GameState:
         """A clone of ``state`` at the beginning of the phase after ``state.phase_index``,
