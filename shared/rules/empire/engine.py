@@ -5,8 +5,9 @@ Flow (E-16): setup chance draws -> nation claiming (standard) -> round 1 develop
 the shortage card moves -> round 2 development ... -> round 6 development -> Terminal.
 Development needs no input, so it is applied inside the transition that enters it.
 
-Each move hook clones the state and lets the rule modules change the clone in place
-(``state.py``); ``rollout.py`` plays the same functions on one clone for search playouts.
+Each move (``play_chance``/``play_joint``/``play_act``) lets the rule modules change the state
+in place; the kit's hooks run it on a clone (``state.py``), and the kit's rollout driver
+(``_kit.fast.Rollout``) runs the same moves on one clone for search playouts.
 """
 
 from __future__ import annotations

@@ -12,8 +12,9 @@ One state holds a whole match: hand after hand until an Emperor Overlord (CG-19)
 The secret exchanges (trade CG-5, mass trade CG-17) are sequential Turns whose card events are
 visible to the two players only.
 
-Each move hook clones the state and lets the rule modules change the clone in place
-(``state.py``); ``rollout.py`` plays the same functions on one clone for search playouts.
+Each move (``play_chance``/``play_joint``/``play_act``) lets the rule modules change the state
+in place; the kit's hooks run it on a clone (``state.py``), and the kit's rollout driver
+(``_kit.fast.Rollout``) runs the same moves on one clone for search playouts.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The Empire Engine as a contract ``Game``: setup, next, legal_actions, apply, view, score.
 
-Each move hook clones the state and lets the rule modules change the clone in place
-(``state.py``); ``rollout.py`` plays the same functions on one clone for search playouts.
+Each move (``play_chance``/``play_joint``/``play_act``) lets the rule modules change the state
+in place; the kit's hooks run it on a clone (``state.py``), and the kit's rollout driver
+(``_kit.fast.Rollout``) runs the same moves on one clone for search playouts.
 """
 
 from __future__ import annotations

@@ -14,9 +14,10 @@ Modelling choices (details in the phase modules):
   conflict decks (secret) and every reshuffle of the discard pile (secret, EEND-19) are
   ``Chance`` requests; drawing from the shuffled deck is then deterministic.
 
-Each move hook clones the state and the module functions below (``chance``, ``act``,
-``joint``) change the clone in place (``state.py``); ``rollout.py`` plays the same functions
-on one clone for search playouts.
+Each move (``play_chance``/``play_joint``/``play_act``) runs the module functions below
+(``chance``, ``act``, ``joint``), which change the state in place; the kit's hooks run it on
+a clone (``state.py``), and the kit's rollout driver (``_kit.fast.Rollout``) runs the same
+moves on one clone for search playouts.
 """
 
 from __future__ import annotations
