@@ -61,7 +61,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from shared.fairness.lp import canonical_json
-from shared.rules._kit.model import Events, construct
+from shared.rules._kit.model import Events
 from shared.rules.api import (
     Act,
     Chance,
@@ -145,17 +145,22 @@ def _memoised_legal(game: Any, state: Any, seat: Seat) -> list[Json] | None:
 
 def _in_legal(action: Any, legal: list[Json]) -> bool:
     """``action`` is one of ``legal`` as canonical JSON is (type-strict: ``true`` is not
-    ``1``): found by ``list.index`` (in C), then its types compared."""
+    ``1``): found by ``list.index`` (in C; the very object listed, as a caller that picked
+    from the list passes it, is found at once), then, unless it is that object, its types
+    compared."""
     at = 0
     while True:
         try:
             at = legal.index(action, at)
         except ValueError:
             return False
-        same = _same_json(legal[at], action)
+        listed = legal[at]
+        if listed is action:  # the listed object itself (picked from the list): found
+            return True
+        same = _same_json(listed, action)
         if same is None:
             try:
-                same = canonical_json(legal[at]) == canonical_json(action)
+                same = canonical_json(listed) == canonical_json(action)
             except ValueError:  # a float, or an integer beyond JSON's: never a listed act
                 same = False
         if same:
@@ -395,14 +400,19 @@ class GameBase(ABC, Generic[S, Opt, A]):
         cls = type(self)
         builders = cls.__dict__.get("_kit_builders")
         if builders is None:
-            builders = _scalar_actions(cls.Actions)
+            builders = {tag: (model, model.model_fields.keys(), set(model.model_fields))
+                        for tag, model in _scalar_actions(cls.Actions).items()}
             cls._kit_builders = builders  # type: ignore[attr-defined]
-        model = builders.get(raw["type"]) if type(raw) is dict and "type" in raw else None
-        if model is None:
+        got = builders.get(raw.get("type")) if type(raw) is dict else None
+        if got is None or raw.keys() != got[1]:  # not such a model, or a field left default
             parsed: A = self.Actions.validate_python(raw)
             return parsed
-        built: A = construct(model, **raw)  # type: ignore[assignment]
-        return built
+        built = _new(got[0])  # what validation makes of it: its fields, all set, as given
+        _set(built, "__dict__", raw.copy())
+        _set(built, "__pydantic_fields_set__", got[2])  # shared: a frozen model's never changes
+        _set(built, "__pydantic_extra__", None)
+        _set(built, "__pydantic_private__", None)
+        return built  # type: ignore[no-any-return]
 
     # -- the rest of the boilerplate ----------------------------------------------------
 
