@@ -339,12 +339,12 @@ class GameBase(ABC, Generic[S, Opt, A]):
     def apply(self, state: S, move: Move) -> Transition | Rejection:
         node = self.next(state)
         step: Step[S] | Rejection
-        if isinstance(move, ChanceOutcome):
+        if isinstance(move, Act):  # (the most common move first)
+            step = self._kit_act(state, node, move)
+        elif isinstance(move, ChanceOutcome):
             step = self._kit_chance(state, node, move)
         elif isinstance(move, JointAction):
             step = self._kit_joint(state, node, move)
-        elif isinstance(move, Act):
-            step = self._kit_act(state, node, move)
         else:
             return reject("action/malformed", "not a move")
         if isinstance(step, Rejection):
