@@ -1,7 +1,8 @@
 """Contract-path playouts of two source trees, A/B in one window: moves per CPU-second.
 
 ``python -m bench.engine_ab --base /path/to/old/tree [--tree .] [--slices 4] [--slice 2]
-[--seats 3] [--only GAME ...]``
+[--seats 3] [--only GAME ...]``; ``--shares``: no A/B, the share of this tree's contract path
+spent in each game's own functions (cProfile).
 
 Each game runs random playouts through the contract only (``registry.get(name)``: ``setup``,
 ``next``, ``legal_actions``, ``apply`` with ``api.Act`` / ``JointAction`` / ``ChanceOutcome``
@@ -84,6 +85,44 @@ def worker(game_name: str, seats: int, options: dict[str, Any], seed0: int, budg
     return {"moves": moves, "games": games, "cpu": time.process_time() - t0}
 
 
+def shares(game_name: str, n_games: int = 40, seats: int = 3) -> dict[str, float]:
+    """Where the contract path's time goes in this tree (cProfile, so the shares lean towards
+    the many small calls of the kit and the harness): the share of a random playout's time
+    spent in the game's own functions (listing the legal actions, ``next``, each kind of move
+    on its clone, the clone), the rest being the kit and the harness."""
+    import cProfile
+    import importlib
+    import pstats
+
+    from shared.rules import registry
+
+    options = GAMES[game_name]
+    worker(game_name, seats, options, 10_000, 0, 2, 60_000)  # imports and caches first
+    profile = cProfile.Profile()
+    profile.enable()
+    worker(game_name, seats, options, 0, 0, n_games, 60_000)
+    profile.disable()
+    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+
+    def key(fn: Any) -> tuple[str, int, str]:
+        code = getattr(fn, "__wrapped__", fn).__code__
+        return code.co_filename, code.co_firstlineno, code.co_name
+
+    total = next(v[3] for k, v in stats.items() if k[2] == "worker")
+    cls = type(registry.get(game_name))
+    out = {name: stats.get(key(getattr(cls, attr)), (0, 0, 0, 0.0))[3] / total
+           for name, attr in (("legal", "legal_actions"), ("next", "next"),
+                              ("act", "play_act"), ("chance", "play_chance"),
+                              ("joint", "play_joint"))}
+    state_file = importlib.import_module(
+        type(registry.get(game_name).setup(dict(options), seats)).__module__).__file__
+    out["clone"] = sum(v[3] for k, v in stats.items()  # the top-level clones only
+                       if k[0] == state_file and k[2] == "clone"
+                       and any(c[0] != state_file for c in v[4])) / total
+    out["rules"] = sum(out.values())
+    return {k: round(v, 3) for k, v in out.items()}
+
+
 def _slice(tree: Path, game: str, seats: int, seed: int, budget: float, n_games: int,
            max_steps: int) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": str(tree)}
@@ -104,10 +143,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--max-steps", type=int, default=60_000)
     parser.add_argument("--only", nargs="*", default=None, help="games (registry names)")
+    parser.add_argument("--shares", action="store_true",
+                        help="no A/B: where this tree's contract path spends its time, per game "
+                        "(cProfile shares of the game's own functions)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         print(json.dumps(worker(*json.loads(args.worker))))
+        return
+    if args.shares:
+        for game in args.only or list(GAMES):
+            print(json.dumps({"game": game, **shares(game, seats=args.seats)}), flush=True)
         return
     if args.base is None:
         parser.error("--base is required")
