@@ -4,13 +4,13 @@ from setup to Terminal, every move through ``apply``, draws from the dealer's fu
 Each configuration runs in its own worker process for a CPU-time budget and reports finished
 games per CPU-second ("per core"), applied moves per CPU-second and the mean moves per game.
 Each game also runs as "fast": the same random games, seed for seed, through its rollout
-adapter (``registry.get_fast``: the one engine on a clone, without events;
+(``registry.get_fast``: the one engine on a clone, without events;
 ``shared.rules._kit.fast``).
 Uniformly random play never ends in some games (Empire: The Game of New York is a war of
 attrition that random seats do not finish), so those also run with the heuristic bots.
 
 ``python -m bench.engines [--budget S] [--only GAME ...] [--json]`` runs them alone
-(``--ab``: the rollout adapters against the contract path, interleaved in one process), one
+(``--ab``: the games' rollouts against the contract path, interleaved in one process), one
 process at a time (``python -m bench`` runs them as its ``engines`` part). The machine is often
 shared: compare two trees back to back and repeat, CPU time varies by 10-20% with the load.
 """

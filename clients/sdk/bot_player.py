@@ -12,7 +12,7 @@ from typing import Any
 
 from clients.sdk.client import ApiError, Client, GameSession
 from shared.ai import registry as ai
-from shared.rules.api import SealedSlot
+from shared.rules.api import SealedSlot, from_json
 
 
 class RandomBot:
@@ -100,7 +100,7 @@ async def _commit_slots(game: GameSession, bot: Any, msg: dict[str, Any]) -> Non
             choice: Any = secrets.token_hex(32)  # client seed for the dealer
             slot_public = None
         else:
-            slot = SealedSlot.model_validate(raw)
+            slot = from_json(SealedSlot, raw)
             publics = {k: e.get("public") for k, e in done.items()}
             choice = await _decided(bot.choose(msg["view"], slot, msg["seat"], publics))
             slot_public = ({k: choice.get(k) for k in slot.public_keys}

@@ -43,6 +43,7 @@ from shared.rules.api import (
     Terminal,
     Turn,
     client_events,
+    to_json,
 )
 from shared.rules.replay import check_rules_version
 
@@ -350,7 +351,7 @@ def _apply(doc: GameDoc, move: Move, now_ms: int, origin: dict[str, Any]) -> Eff
     new = doc.model_copy(update={"engine": game.encode(state), "seq": doc.seq + 1,
                                  "deadline_ms": None})
     eff = Effects(doc=new, events=list(result.events))
-    eff.log.append({"seq": new.seq, "move": move.model_dump(mode="json"), **origin})
+    eff.log.append({"seq": new.seq, "move": to_json(move), **origin})
     for ev in result.events:
         if ev.visible_to is None:
             eff.records.append({"type": "event", "seq": new.seq, "event": ev.type,
@@ -435,7 +436,7 @@ def node_info(doc: GameDoc, game: Game, node: Node, seat: int | None) -> dict[st
             info["time_bank_ms"] = list(doc.bank)
         return info
     if isinstance(node, Simultaneous):
-        mine = [s.model_dump(mode="json") for s in node.slots if s.seat == seat]
+        mine = [to_json(s) for s in node.slots if s.seat == seat]
         return {"kind": "simultaneous", "round_id": node.round_id, "ordered": node.ordered,
                 "order": [{"seat": s.seat, "key": s.key} for s in node.slots],
                 "my_slots": mine}

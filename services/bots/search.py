@@ -45,7 +45,7 @@ from clients.sdk.bot_player import play_with
 from clients.sdk.client import GameSession
 from shared.ai import registry as ai
 from shared.ai.search import LEVELS, deadline_within, seeded_heuristic
-from shared.rules.api import SealedSlot
+from shared.rules.api import SealedSlot, from_json, to_json
 
 log = structlog.get_logger("bots.search")
 SEARCH_KINDS = frozenset(LEVELS)  # "easy", "normal", "hard"
@@ -66,7 +66,7 @@ def decide(game: str, level: str, seed: int, budget_s: float, memory: Memory,
     if request["kind"] == "act":
         choice = bot.act(request["view"], request["legal"], request["seat"], deadline)
     else:
-        slot = SealedSlot.model_validate(request["slot"])
+        slot = from_json(SealedSlot, request["slot"])
         choice = bot.choose(request["view"], slot, request["seat"], request["public_parts"],
                             deadline)
     return choice, bot._sealed, bot.last_iterations
@@ -164,7 +164,7 @@ class SearchSeat:
                      public_parts: dict[str, Any]) -> Any:
         self.decisions += 1
         got = await self.pool.decide(self.game, self.level, self.memory, {
-            "kind": "choose", "view": view, "slot": slot.model_dump(mode="json"),
+            "kind": "choose", "view": view, "slot": to_json(slot),
             "seat": seat, "public_parts": public_parts, "remembered": self.recall(seat)})
         if got is not None:
             choice, self.memory, _ = got

@@ -20,7 +20,7 @@ from shared.fairness.seal import BadSeal, open_sealed
 from shared.protocol import internal as im
 from shared.protocol.versions import SEALED_COMMIT_VERSION
 from shared.rules import registry
-from shared.rules.api import SealedSlot
+from shared.rules.api import SealedSlot, from_json
 
 _HEX32 = re.compile(r"^[0-9a-f]{64}$")
 
@@ -66,7 +66,7 @@ def choice_allowed(spec: im.OpenRound, slot: im.SlotSpec, choice: Any) -> bool:
     if spec.game == "":  # platform round: the dealer's client-seed contribution
         return choice == "" or (isinstance(choice, str) and bool(_HEX32.match(choice)))
     game = registry.get(spec.game)
-    rules_slot = SealedSlot.model_validate(slot.model_dump(exclude={"player_id"}))
+    rules_slot = from_json(SealedSlot, slot.model_dump(exclude={"player_id"}))
     return game.check_choice(rules_slot, choice)
 
 

@@ -18,8 +18,17 @@ from pydantic import ValidationError
 
 from shared.fairness.problems import Problem
 from shared.rules import registry
-from shared.rules.api import Chance, Rejection, SealedSlot, Simultaneous, Terminal, Turn
-from shared.rules.replay import MOVE
+from shared.rules.api import (
+    MOVE,
+    Chance,
+    Rejection,
+    SealedSlot,
+    Simultaneous,
+    Terminal,
+    Turn,
+    from_json,
+    to_json,
+)
 
 
 def _norm(value: Any) -> str:
@@ -138,7 +147,7 @@ def _round(node: Simultaneous, opened: dict[str, Any] | None,
         o = openings.get(s.key)
         if o is None:
             continue
-        slot = SealedSlot.model_validate(s.model_dump())
+        slot = from_json(SealedSlot, to_json(s))
         if o["defaulted"] and _norm(o["choice"]) != _norm(s.default):
             add(f"{rid}/{s.key} opening", "the default applied is not the rules' default")
         elif not game.check_choice(slot, o["choice"]):

@@ -13,25 +13,42 @@ A game is a pure, deterministic value transformer (no I/O, no clock, no global r
 
 Randomness enters only as a ``ChanceOutcome`` for a ``Chance`` request with a semantic label;
 simultaneous secret choices enter only as one ``JointAction`` after every slot is revealed
-(OpenSpiel's chance and simultaneous nodes, Pgx's randomness-as-input). States are frozen
-pydantic models; ``encode``/``decode`` round-trip them through JSON losslessly.
+(OpenSpiel's chance and simultaneous nodes, Pgx's randomness-as-input). ``encode``/``decode``
+round-trip a state through JSON losslessly.
 
 Actions and choices cross the boundary as JSON values (dicts with a ``"type"`` tag for
 actions); each game validates them with its own Literal-tagged pydantic union.
+
+The contract's values (nodes, moves, events, results) are slotted frozen dataclasses: the
+engines make and read several per move, and a dataclass costs a fraction of a validated model.
+pydantic checks them only at the wire and storage edge, where JSON enters or leaves:
+``to_json(value)`` and ``from_json(cls, data)`` (a ``TypeAdapter`` per class; the field types
+and bounds below are what it checks, unknown keys refused), and ``MOVE`` for a logged move.
+Their JSON is the field order below, every field present.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
+from dataclasses import dataclass, field
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    Protocol,
+    TypeAlias,
+    TypeVar,
+    runtime_checkable,
+)
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
 
 from shared.fairness.lp import canonical_json
-from shared.rules._kit.model import Frozen
 
 Json: TypeAlias = JsonValue
 Seat: TypeAlias = int
+
+_EDGE = ConfigDict(extra="forbid")  # what ``from_json`` refuses besides the field types
 
 
 # ----------------------------------------------------------------------------------------
@@ -39,7 +56,8 @@ Seat: TypeAlias = int
 # ----------------------------------------------------------------------------------------
 
 
-class Turn(Frozen):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Turn:
     """The game waits for the seats in ``seats``; each has at least one legal action.
 
     ``seats`` are awaited: their deadline timer applies the game's ``default_action`` on
@@ -54,7 +72,8 @@ class Turn(Frozen):
     open_to: tuple[Seat, ...] = ()
 
 
-class SealedSlot(Frozen):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SealedSlot:
     """One sealed choice to be made by ``seat`` in a simultaneous round.
 
     ``key`` is unique within the round (e.g. ``"s2"`` or ``"s2:engine:1"``).
@@ -75,7 +94,8 @@ class SealedSlot(Frozen):
     context: Json = None
 
 
-class Simultaneous(Frozen):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Simultaneous:
     """Seats choose in secret at the same time (or in a fixed order with public parts).
 
     ``round_id`` is a semantic, game-unique label (``"claim:1"``, ``"commerce:3"``).
@@ -89,7 +109,8 @@ class Simultaneous(Frozen):
     ordered: bool = False
 
 
-class Chance(Frozen):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Chance:
     """A request for randomness, answered by the dealer with a ``ChanceOutcome``.
 
     draw = "shuffle": a permutation of range(n) (Fisher–Yates), values = that permutation.
@@ -103,12 +124,13 @@ class Chance(Frozen):
     kind: Literal["chance"] = "chance"
     label: str
     draw: Literal["shuffle", "below", "dice"]
-    n: int = Field(ge=1)
-    count: int = Field(default=1, ge=1)
+    n: Annotated[int, Field(ge=1)]
+    count: Annotated[int, Field(ge=1)] = 1
     secret: bool = False
 
 
-class Terminal(Frozen):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Terminal:
     kind: Literal["terminal"] = "terminal"
 
 
@@ -120,7 +142,8 @@ Node: TypeAlias = Turn | Simultaneous | Chance | Terminal
 # ----------------------------------------------------------------------------------------
 
 
-class Act(Frozen):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Act:
     """One seat's action during a ``Turn``."""
 
     kind: Literal["act"] = "act"
@@ -128,7 +151,8 @@ class Act(Frozen):
     action: Json
 
 
-class JointAction(Frozen):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class JointAction:
     """All revealed choices of one simultaneous round, keyed by slot key."""
 
     kind: Literal["joint"] = "joint"
@@ -137,7 +161,8 @@ class JointAction(Frozen):
     defaulted: tuple[str, ...] = ()
 
 
-class ChanceOutcome(Frozen):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChanceOutcome:
     kind: Literal["chance_outcome"] = "chance_outcome"
     label: str
     values: tuple[int, ...]
@@ -151,7 +176,8 @@ Move: TypeAlias = Act | JointAction | ChanceOutcome
 # ----------------------------------------------------------------------------------------
 
 
-class Event(Frozen):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
     """A fact for the action log. ``visible_to`` None = public; else only those seats.
 
     Spectators see only public events. Event data must never carry information hidden from
@@ -159,7 +185,7 @@ class Event(Frozen):
     """
 
     type: str
-    data: dict[str, Json] = Field(default_factory=dict)
+    data: dict[str, Json] = field(default_factory=dict)
     visible_to: tuple[Seat, ...] | None = None
 
     def visible(self, seat: Seat | None) -> bool:
@@ -189,27 +215,68 @@ RejectionCode = Literal[
 ]
 
 
-class Rejection(Frozen):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rejection:
     code: RejectionCode
     message: str
 
 
-class Transition(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Transition:
     """A legal move's result: the new state and the events it produced."""
-
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
 
     state: Any
     events: tuple[Event, ...] = ()
 
 
-class SeatResult(Frozen):
+_VALUES: tuple[type, ...] = (Turn, SealedSlot, Simultaneous, Chance, Terminal, Act, JointAction,
+                              ChanceOutcome, Event, Rejection)
+for _cls in _VALUES:
+    _cls.__pydantic_config__ = _EDGE  # type: ignore[attr-defined]
+
+V = TypeVar("V")
+
+
+_ADAPTERS: dict[type, TypeAdapter[Any]] = {}
+
+
+def _adapter(cls: type) -> TypeAdapter[Any]:
+    got = _ADAPTERS.get(cls)
+    if got is None:
+        got = _ADAPTERS[cls] = TypeAdapter(cls)
+    return got
+
+
+def to_json(value: Any) -> dict[str, Json]:
+    """A contract value (a node, slot, move, event, rejection or outcome) as its JSON: the
+    wire's, the logs' and the digests' form (tuples as lists, every field in order)."""
+    out: dict[str, Json] = _adapter(type(value)).dump_python(value, mode="json")
+    return out
+
+
+def from_json(cls: type[V], data: Any) -> V:
+    """A contract value of class ``cls`` from its JSON, checked at the edge (pydantic's
+    ``ValidationError``, a ValueError, when it does not fit: a wrong type, a bound, an unknown
+    key)."""
+    value: V = _adapter(cls).validate_python(data)
+    return value
+
+
+# A logged or received move, by its ``kind``.
+MOVE: TypeAdapter[Move] = TypeAdapter(Annotated[Move, Field(discriminator="kind")])
+
+
+class _Result(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SeatResult(_Result):
     seat: Seat
     place: int  # 1 = first; tied seats share a place
     figures: dict[str, Json]  # e.g. {"support": 4, "gold": 31}
 
 
-class Outcome(Frozen):
+class Outcome(_Result):
     """Final ranking with the game's tie-breaks applied."""
 
     results: tuple[SeatResult, ...]  # one per seat, in seat order

@@ -42,20 +42,23 @@ def package_of(name: str) -> str:
         raise UnknownGame(name) from exc
 
 
-# name -> the games with a rollout adapter (``<package>.rollout``): random seats on a clone of
-# the one engine's state, without events, for the search's rollouts and the benchmarks (the
-# ``shared.rules._kit.fast.FastEngine`` shape); not a second engine
+# the games with a rollout (``shared.rules._kit.fast.Rollout``: random seats on a clone of the
+# one engine's state, its in-place moves, no events) for the search's rollouts and the
+# benchmarks; not a second engine. The duel's state is a frozen model without in-place moves.
 _ROLLOUT: frozenset[str] = frozenset({"empire", "empire-cards", "empire-engine", "empire-nyc",
                                       "empires-end"})
 
 
 def fast_names() -> tuple[str, ...]:
-    """Games with a rollout adapter (``get_fast``)."""
+    """Games with a rollout (``get_fast``)."""
     return tuple(n for n in _MODULES if n in _ROLLOUT)
 
 
+@cache
 def get_fast(name: str) -> Any:
-    """The game's rollout adapter (``shared.rules._kit.fast.FastEngine``)."""
+    """The game's rollout (``shared.rules._kit.fast.Rollout``, the ``FastEngine`` shape)."""
     if name not in _ROLLOUT:
         raise UnknownGame(name)
-    return importlib.import_module(_MODULES[name] + ".rollout")
+    from shared.rules._kit.fast import Rollout
+
+    return Rollout(get(name))

@@ -16,14 +16,12 @@ equals a replay of its log.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from shared.rules import registry
-from shared.rules.api import Game, Json, Move, Rejection, Transition
-
-MOVE: TypeAdapter[Move] = TypeAdapter(Annotated[Move, Field(discriminator="kind")])
+from shared.rules.api import MOVE, Game, Json, Move, Rejection, Transition
 
 
 class ReplayError(ValueError):

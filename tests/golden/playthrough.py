@@ -29,7 +29,7 @@ from shared.ai import registry as ai
 from shared.ai.playout import bot_actor, bot_chooser
 from shared.rules import registry
 from shared.rules._kit.playout import Actor, Chooser, play
-from shared.rules.api import Event, Game, Json
+from shared.rules.api import Event, Game, Json, to_json
 from shared.rules.replay import transitions
 
 HERE = Path(__file__).parent
@@ -79,7 +79,7 @@ def state_digest(game: Game, state: Any, size: int = SHORT) -> str:
 
 
 def events_digest(events: Sequence[Event]) -> str:
-    return digest([e.model_dump(mode="json") for e in events])
+    return digest([to_json(e) for e in events])
 
 
 def views_digest(game: Game, state: Any, n_seats: int, size: int = SHORT) -> str:
@@ -94,7 +94,7 @@ def trace(game: Game, n_seats: int, moves: Sequence[tuple[Any, Any, Any]]
     for i, (before, move, result) in enumerate(moves):
         if i % VIEWS_EVERY == 0:
             views[str(i)] = views_digest(game, before, n_seats)
-        steps.append({"move": move.model_dump(mode="json"),
+        steps.append({"move": to_json(move),
                       "state": state_digest(game, result.state),
                       "events": events_digest(result.events)})
     return steps, views
@@ -112,7 +112,7 @@ def record(v: Variant) -> dict[str, Any]:
     if not out.finished:
         raise AssertionError(f"{v.game}-{v.name} did not end")
     # the playout's moves, re-applied: the same function the test uses
-    log = [{"move": m.model_dump(mode="json")} for m in out.moves]
+    log = [{"move": to_json(m)} for m in out.moves]
     replayed = list(transitions(v.game, v.options, v.n_seats, log))
     steps, views = trace(game, v.n_seats, replayed)
     final = replayed[-1][2].state

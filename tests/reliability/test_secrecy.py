@@ -35,6 +35,7 @@ from shared.rules.api import (
     Terminal,
     Transition,
     Turn,
+    to_json,
 )
 from shared.runtime.jsonutil import dumps
 from tests.reliability.conftest import report, size
@@ -218,7 +219,7 @@ def _payloads(
 
 
 def _public(events: tuple[Event, ...]) -> str:
-    return dumps([e.model_dump(mode="json") for e in events if e.visible_to is None])
+    return dumps([to_json(e) for e in events if e.visible_to is None])
 
 
 def _own_moves(game: Game, state: Any, seat: int, rng: random.Random) -> list[Any]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from shared.rules import registry
 from shared.rules._kit.playout import play
-from shared.rules.api import Json
+from shared.rules.api import Json, to_json
 
 
 def seeded_records(name: str, seats: int, options: dict[str, Json],
@@ -19,7 +19,7 @@ def seeded_records(name: str, seats: int, options: dict[str, Json],
     for seed in seeds:
         p = play(game, seats, dict(options), seed=seed)
         assert p.finished, f"{name} seed {seed} did not end"
-        yield ({"moves": [m.model_dump(mode="json") for m in p.moves],
-                "events": [e.model_dump(mode="json") for e in p.events],
+        yield ({"moves": [to_json(m) for m in p.moves],
+                "events": [to_json(e) for e in p.events],
                 "state": game.encode(p.state),
                 "outcome": game.score(p.state).model_dump(mode="json")}, p.steps)

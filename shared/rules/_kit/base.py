@@ -26,8 +26,17 @@ move                 guards, in order                                   then
 A hook gets the pending node and the checked input and returns ``(new state, events)`` or a
 Rejection (``illegal``; ``malformed`` for an id that names nothing). The template makes no
 copy of the state: one ``next`` call and the checks above per move. A game whose state is a
-plain mutable object clones it in its hook and changes only the clone (OpenSpiel's
-``child``); the state it was given stays as it was.
+plain mutable object with ``clone()`` writes its moves in place instead (OpenSpiel's
+``DoApplyAction``): ``play_chance``, ``play_joint``, ``play_act`` change the state they are
+given and add their events; the hooks' defaults clone the state and play the move on the
+clone (OpenSpiel's ``child``), so the state they were given stays as it was. The kit's
+rollout driver (``_kit.fast.Rollout``) runs the same in-place moves on one clone.
+
+An act listed by ``legal_actions`` for the state and seat it was last asked about (a caller
+that picks from the list and applies its pick) is checked by membership in that list, type
+for type as canonical JSON compares, and built from its JSON without a parse when its model
+holds only scalars; any other act is parsed by ``Actions`` (malformed) and, with
+``acts_enumerated``, refused as illegal.
 
 A state, once handed out, is never changed (frozen models, or plain objects by that rule), so
 a game's ``next`` and ``legal_actions`` are pure functions of the state object: the template
@@ -43,12 +52,16 @@ the identity; a game on a plain state converts there, at the edge only.
 from __future__ import annotations
 
 import functools
+import types
+import typing
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from shared.fairness.lp import canonical_json
+from shared.rules._kit.model import Events
 from shared.rules.api import (
     Act,
     Chance,
@@ -109,12 +122,102 @@ def _memo_legal(fn: Any) -> Any:
     def legal_actions(self: Any, state: Any, seat: Seat) -> list[Json]:
         memo = self.__dict__.get(slot)
         if memo is not None and memo[0] is state and memo[1] == seat:
-            return list(memo[2])  # a fresh list: a caller may sort or pop it
-        acts = tuple(fn(self, state, seat))
+            return memo[2]  # type: ignore[no-any-return]
+        acts = fn(self, state, seat)
+        if type(acts) is not list:
+            acts = list(acts)
         self.__dict__[slot] = (state, seat, acts)
-        return list(acts)
+        return acts
 
+    legal_actions._kit_slot = slot  # type: ignore[attr-defined]
     return legal_actions
+
+
+def _memoised_legal(game: Any, state: Any, seat: Seat) -> list[Json] | None:
+    """The legal list the game last answered for (``state``, ``seat``), if that was the last
+    question (a caller that picks from ``legal_actions`` then applies its pick), else None."""
+    slot = getattr(type(game).legal_actions, "_kit_slot", None)
+    memo = None if slot is None else game.__dict__.get(slot)
+    if memo is not None and memo[0] is state and memo[1] == seat:
+        return memo[2]  # type: ignore[no-any-return]
+    return None
+
+
+def _in_legal(action: Any, legal: list[Json]) -> bool:
+    """``action`` is one of ``legal`` as canonical JSON is (type-strict: ``true`` is not
+    ``1``): found by ``list.index`` (in C; the very object listed, as a caller that picked
+    from the list passes it, is found at once), then, unless it is that object, its types
+    compared."""
+    at = 0
+    while True:
+        try:
+            at = legal.index(action, at)
+        except ValueError:
+            return False
+        listed = legal[at]
+        if listed is action:  # the listed object itself (picked from the list): found
+            return True
+        same = _same_json(listed, action)
+        if same is None:
+            try:
+                same = canonical_json(listed) == canonical_json(action)
+            except ValueError:  # a float, or an integer beyond JSON's: never a listed act
+                same = False
+        if same:
+            return True
+        at += 1
+
+
+def _scalar_actions(adapter: TypeAdapter[Any]) -> dict[str, type[BaseModel]]:
+    """The action models of a Literal-tagged union (``type`` tag -> model) whose fields are all
+    plain scalars (str, int, bool, None, Literal of them) named as in the JSON (no alias) and
+    that have no validators: a
+    legal action of such a model is built from its JSON without validation (``construct``)
+    and is what validation makes."""
+    out: dict[str, type[BaseModel]] = {}
+    scalar = (str, int, bool, type(None))
+    for cls in _union_members(adapter.core_schema):
+        tags = typing.get_args(cls.model_fields["type"].annotation)
+        decorators = cls.__pydantic_decorators__
+        ok = len(tags) == 1 and not (decorators.field_validators or decorators.model_validators)
+        tag = tags[0] if ok else None
+        for name, info in cls.model_fields.items():
+            if (info.alias or name) != name or info.validation_alias is not None:
+                ok = False  # the JSON key is not the field's name
+            ann = info.annotation
+            args = typing.get_args(ann)
+            origin = typing.get_origin(ann)
+            if ann in scalar:
+                continue
+            if origin is typing.Literal and all(type(a) in scalar for a in args):
+                continue
+            if origin in (typing.Union, types.UnionType) and all(a in scalar for a in args):
+                continue
+            ok = False
+        if ok and isinstance(tag, str):
+            out[tag] = cls
+    return out
+
+
+def _union_members(schema: Any) -> list[type[BaseModel]]:
+    """The pydantic models of an adapter's (tagged) union schema."""
+    found: list[type[BaseModel]] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            cls = node.get("cls")
+            if node.get("type") == "model" and isinstance(cls, type) and \
+                    issubclass(cls, BaseModel) and cls not in found:
+                found.append(cls)
+                return
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list | tuple):
+            for v in node:
+                walk(v)
+
+    walk(schema)
+    return [c for c in found if "type" in c.model_fields]
 
 
 _SAFE_INT = 2**53 - 1  # shared.fairness.lp.SAFE_INT: canonical JSON's integer range
@@ -161,19 +264,6 @@ def _same_json(a: Any, b: Any) -> bool | None:
     return None
 
 
-def _transition(state: Any, events: tuple[Event, ...]) -> Transition:
-    """``Transition(state=state, events=events)`` without validation (``model.construct``'s
-    result, made directly: one per move)."""
-    t = _new(Transition)
-    d = t.__dict__
-    d["state"] = state
-    d["events"] = events
-    _set(t, "__pydantic_fields_set__", {"state", "events"})
-    _set(t, "__pydantic_extra__", None)
-    _set(t, "__pydantic_private__", None)
-    return t
-
-
 def chance_fits(node: Chance, values: Sequence[int]) -> bool:
     """The values answer the request's draw (see ``api.Chance``)."""
     if node.draw == "shuffle":
@@ -216,12 +306,32 @@ class GameBase(ABC, Generic[S, Opt, A]):
     def legal_actions(self, state: S, seat: Seat) -> Sequence[Json]: ...
 
     def on_chance(self, state: S, node: Chance, values: tuple[int, ...]) -> Step[S] | Rejection:
-        raise NotImplementedError(f"{type(self).__name__} asks for no draw")
+        new, events = state.clone(), Events()  # type: ignore[attr-defined]
+        self.play_chance(new, node, values, events)
+        return new, events.out
 
     def on_joint(self, state: S, node: Simultaneous, move: JointAction) -> Step[S] | Rejection:
-        raise NotImplementedError(f"{type(self).__name__} opens no sealed round")
+        new, events = state.clone(), Events()  # type: ignore[attr-defined]
+        self.play_joint(new, node, move, events)
+        return new, events.out
 
     def on_act(self, state: S, node: Turn, seat: Seat, action: A) -> Step[S] | Rejection:
+        new, events = state.clone(), Events()  # type: ignore[attr-defined]
+        refused = self.play_act(new, node, seat, action, events)
+        return refused if refused is not None else (new, events.out)
+
+    # -- in place, on a clone (a plain mutable state: see the module's docstring) --------
+
+    def play_chance(self, state: S, node: Chance, values: tuple[int, ...], events: Events
+                    ) -> None:
+        raise NotImplementedError(f"{type(self).__name__} asks for no draw")
+
+    def play_joint(self, state: S, node: Simultaneous, move: JointAction, events: Events
+                   ) -> None:
+        raise NotImplementedError(f"{type(self).__name__} opens no sealed round")
+
+    def play_act(self, state: S, node: Turn, seat: Seat, action: A, events: Events
+                 ) -> Rejection | None:
         raise NotImplementedError(f"{type(self).__name__} opens no turn")
 
     # -- the template -------------------------------------------------------------------
@@ -229,17 +339,17 @@ class GameBase(ABC, Generic[S, Opt, A]):
     def apply(self, state: S, move: Move) -> Transition | Rejection:
         node = self.next(state)
         step: Step[S] | Rejection
-        if isinstance(move, ChanceOutcome):
+        if isinstance(move, Act):  # (the most common move first)
+            step = self._kit_act(state, node, move)
+        elif isinstance(move, ChanceOutcome):
             step = self._kit_chance(state, node, move)
         elif isinstance(move, JointAction):
             step = self._kit_joint(state, node, move)
-        elif isinstance(move, Act):
-            step = self._kit_act(state, node, move)
         else:
             return reject("action/malformed", "not a move")
         if isinstance(step, Rejection):
             return step
-        return _transition(step[0], tuple(step[1]))
+        return Transition(step[0], tuple(step[1]))
 
     def _kit_chance(self, state: S, node: Node, move: ChanceOutcome) -> Step[S] | Rejection:
         if not isinstance(node, Chance):
@@ -270,13 +380,39 @@ class GameBase(ABC, Generic[S, Opt, A]):
         seat = move.seat
         if seat not in node.seats and seat not in node.open_to:
             return reject("action/not_your_turn", f"seat {seat} may not act now")
+        raw = move.action
+        legal = _memoised_legal(self, state, seat)
+        if legal is None and self.acts_enumerated:
+            legal = self.legal_actions(state, seat)  # type: ignore[assignment]
+        if legal is not None and _in_legal(raw, legal):  # one of the listed legal actions
+            return self.on_act(state, node, seat, self._legal_action(raw))
         try:
-            action = self.Actions.validate_python(move.action)
+            action = self.Actions.validate_python(raw)
         except ValidationError as exc:
             return reject("action/malformed", str(exc.errors(include_url=False))[:300])
-        if self.acts_enumerated and action.model_dump() not in self.legal_actions(state, seat):
-            return reject("action/illegal", f"{move.action!r} is not legal now"[:300])
+        if self.acts_enumerated:  # well-formed and not listed
+            return reject("action/illegal", f"{raw!r} is not legal now"[:300])
         return self.on_act(state, node, seat, action)
+
+    def _legal_action(self, raw: Any) -> A:
+        """A listed legal action as the game's action model: built directly when its model
+        holds only scalars (``_scalar_actions``), else parsed by ``Actions``."""
+        cls = type(self)
+        builders = cls.__dict__.get("_kit_builders")
+        if builders is None:
+            builders = {tag: (model, model.model_fields.keys(), set(model.model_fields))
+                        for tag, model in _scalar_actions(cls.Actions).items()}
+            cls._kit_builders = builders  # type: ignore[attr-defined]
+        got = builders.get(raw.get("type")) if type(raw) is dict else None
+        if got is None or raw.keys() != got[1]:  # not such a model, or a field left default
+            parsed: A = self.Actions.validate_python(raw)
+            return parsed
+        built = _new(got[0])  # what validation makes of it: its fields, all set, as given
+        _set(built, "__dict__", raw.copy())
+        _set(built, "__pydantic_fields_set__", got[2])  # shared: a frozen model's never changes
+        _set(built, "__pydantic_extra__", None)
+        _set(built, "__pydantic_private__", None)
+        return built  # type: ignore[no-any-return]
 
     # -- the rest of the boilerplate ----------------------------------------------------
 

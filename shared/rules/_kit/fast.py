@@ -1,25 +1,27 @@
-"""Fast playouts for search: random seats to the end of a game, the models at the edge.
+"""Fast playouts for search: random seats to the end of a game on one clone, no events.
 
-What ``registry.get_fast(name)`` answers (``FastEngine``):
+What ``registry.get_fast(name)`` answers: ``Rollout(game)``, the kit's one rollout driver over
+the game's one engine (the ``FastEngine`` shape):
 
-* ``from_state(state)``: a playout's own copy of a contract state;
-* ``to_state(compact)``: the contract state back (equal to, and encoding like, the state the
-  contract path reaches);
-* ``playout(compact, rng, key, max_steps, on_step)``: random seats in place;
+* ``from_state(state)``: a playout's own copy of a contract state (a clone);
+* ``to_state(state)``: the contract state back (a clone: equal to, and encoding like, the
+  state the contract path reaches);
+* ``playout(state, rng, key, max_steps, on_step)``: random seats in place;
 * ``play_random(...)``: a full game with uniformly random seats, exactly as
-  ``_kit.playout.play`` with its default actors and choosers: the same ``random.Random``
-  calls in the same order, the same dealer draws (``shared.fairness.draws.draw`` from the
-  same key), so the same seed gives the same moves and the same final state.
+  ``_kit.playout.play`` with its default seats: the same ``random.Random`` calls in the same
+  order, the same dealer draws (``shared.fairness.draws.draw`` from the same key), so the same
+  seed gives the same moves and the same final state.
 
-Every game answers with a small adapter over its one engine (``<package>/rollout.py``):
-the copies are clones, and the playout runs the engine's own in-place move functions on one
-clone without building events. It is not a second rules implementation.
+The driver asks the game's own ``next`` and ``legal_actions`` (unmemoised: the state changes
+in place) and plays each move with the game's in-place moves (``GameBase.play_chance``,
+``play_joint``, ``play_act``: what ``apply`` runs on its clone) with events off; an act is
+built from its listed JSON as the kit's act guard builds it. It is not a second rules
+implementation.
 
-The property tests (``tests/property/test_fast_engines.py``) check that an adapter plays
+The property tests (``tests/property/test_fast_engines.py``) check that a rollout plays
 ``play``'s games move by move over many seeds: the move of every step, the state after it
-(compared as encoded JSON) and the final outcome. A playout makes no events
-(nothing in it reads them) and is pure: no I/O, no clock, randomness only from the
-``random.Random`` it is given and the draw key.
+(compared as encoded JSON) and the final outcome. A playout is pure: no I/O, no clock,
+randomness only from the ``random.Random`` it is given and the draw key.
 """
 from __future__ import annotations
 
@@ -31,27 +33,31 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from shared.fairness import draws
-from shared.rules.api import Json
+from shared.rules._kit.model import Events
+from shared.rules.api import Chance, JointAction, Json, Simultaneous, Terminal, Turn
 
 # (kind, payload) of one applied move, for the equivalence tests:
 #   ("chance", label, values) | ("joint", round_id, choices) | ("act", seat, action)
 FastMove = tuple[str, Any, Any]
-OnStep = Callable[[Any, FastMove], None]  # called after each move: (compact state, move)
+OnStep = Callable[[Any, FastMove], None]  # called after each move: (state, move)
 
 
 @dataclass
 class FastPlayout:
-    state: Any  # the compact state at the end (``to_state`` builds the model)
+    state: Any  # the state at the end (``to_state`` gives the contract's copy)
     steps: int = 0
     finished: bool = False
 
 
 class FastEngine(Protocol):
-    """What a game's ``fast`` module exports (``registry.get_fast``)."""
+    """What ``registry.get_fast`` answers."""
 
     def from_state(self, state: Any) -> Any: ...
 
     def to_state(self, compact: Any) -> Any: ...
+
+    def playout(self, state: Any, rng: random.Random, key: bytes, max_steps: int = 100_000,
+                on_step: OnStep | None = None) -> FastPlayout: ...
 
     def play_random(
         self,
@@ -70,18 +76,86 @@ def draw_key(seed: int, key: bytes | None) -> bytes:
     return key if key is not None else seed.to_bytes(8, "big") * 4
 
 
-# (compact state, rng, draw key, max_steps, on_step) -> the playout, played on in place
-Playout = Callable[[Any, random.Random, bytes, int, "OnStep | None"], FastPlayout]
-PlayRandom = Callable[..., FastPlayout]
+_QUIET = Events(keep=False)
 
 
-def random_player(setup: Callable[[dict[str, Json], int], Any], playout: Playout) -> PlayRandom:
-    """A game's ``play_random`` from its compact ``setup(options, n_seats)`` and its
-    ``playout(f, rng, key, max_steps, on_step)``: ``_kit.playout.play(GAME, n_seats,
-    options, seed=seed)`` with random seats, the seats' ``random.Random(seed)`` and the draw
-    key ``draw_key(seed, key)``."""
+class Rollout:
+    """The rollout driver of one game (a ``GameBase`` on a plain state with ``clone()``)."""
+
+    def __init__(self, game: Any) -> None:
+        cls = type(game)
+        self.game = game
+        # the game's own functions, not the template's memo of them (it remembers a state by
+        # identity, and a playout changes its one state in place)
+        self._next = getattr(cls.next, "__wrapped__", cls.next).__get__(game)
+        self._legal = getattr(cls.legal_actions, "__wrapped__", cls.legal_actions).__get__(game)
+
+    def from_state(self, state: Any) -> Any:
+        return state.clone()
+
+    def to_state(self, state: Any) -> Any:
+        return state.clone()
+
+    def playout(self, state: Any, rng: random.Random, key: bytes, max_steps: int = 100_000,
+                on_step: OnStep | None = None) -> FastPlayout:
+        """Play ``state`` on (in place) with random seats to the end or ``max_steps`` moves."""
+        game = self.game
+        next_node, legal = self._next, self._legal
+        play_chance, play_joint, play_act = game.play_chance, game.play_joint, game.play_act
+        built = game._legal_action
+        # rng.choice(seq) is seq[rng._randbelow(len(seq))] (CPython 3.11-3.13): the draws of
+        # _kit.playout's random seats without choice's frame (tests/property pins it)
+        below = rng._randbelow  # type: ignore[attr-defined]
+        dice: Callable[[str, int, int], list[int]] | None = None
+        shuffle: Callable[[str, int], list[int]] | None = None
+        out = FastPlayout(state=state)
+        steps = 0
+        move: FastMove
+        for _ in range(max_steps):
+            node = next_node(state)
+            kind = type(node)
+            if kind is Turn:
+                seats = node.seats or node.open_to
+                seat = seats[below(len(seats))]
+                actions = legal(state, seat)
+                action = actions[below(len(actions))]
+                refused = play_act(state, node, seat, built(action), _QUIET)
+                assert refused is None, refused  # a listed action is always accepted
+                move = ("act", seat, action)
+            elif kind is Chance:
+                how = node.draw
+                if how == "dice":  # the keyed HMAC made once per playout
+                    dice = dice or dice_drawer(key)
+                    values = dice(node.label, node.n, node.count)
+                elif how == "shuffle":
+                    shuffle = shuffle or shuffle_drawer(key)
+                    values = shuffle(node.label, node.n)
+                else:
+                    values = draws.draw(key, node.label, how, node.n, node.count)
+                play_chance(state, node, tuple(values), _QUIET)
+                move = ("chance", node.label, tuple(values))
+            elif kind is Simultaneous:
+                choices: dict[str, Json] = {}
+                for slot in node.slots:
+                    allowed = slot.allowed
+                    choices[slot.key] = allowed[below(len(allowed))] if allowed else slot.default
+                play_joint(state, node, JointAction(round_id=node.round_id, choices=choices),
+                           _QUIET)
+                move = ("joint", node.round_id, choices)
+            elif kind is Terminal:
+                out.finished = True
+                break
+            else:  # pragma: no cover - the Node union is closed
+                raise AssertionError(f"unknown node {node!r}")
+            steps += 1
+            if on_step is not None:
+                out.steps = steps
+                on_step(state, move)
+        out.steps = steps
+        return out
 
     def play_random(
+        self,
         n_seats: int,
         options: dict[str, Json] | None = None,
         *,
@@ -90,11 +164,10 @@ def random_player(setup: Callable[[dict[str, Json], int], Any], playout: Playout
         key: bytes | None = None,
         on_step: OnStep | None = None,
     ) -> FastPlayout:
-        return playout(setup(options or {}, n_seats), random.Random(seed), draw_key(seed, key),
-                       max_steps, on_step)
-
-    play_random.__doc__ = random_player.__doc__
-    return play_random
+        """``_kit.playout.play(game, n_seats, options, seed=seed)`` with random seats: the
+        seats' ``random.Random(seed)`` and the draw key ``draw_key(seed, key)``."""
+        return self.playout(self.game.setup(options or {}, n_seats), random.Random(seed),
+                            draw_key(seed, key), max_steps, on_step)
 
 
 _TWO64 = 1 << 64

@@ -12,9 +12,8 @@ skip pydantic's Python-level machinery where the values are already valid:
 * ``construct(cls, **fields)`` builds a model from values the engine made itself (exact field
   types: tuples for tuples, ints for ints), filling defaults like validation would, without
   validating. pydantic's own ``model_construct`` is slower than validation for small models.
-* ``event(type=..., data=..., visible_to=...)`` builds an ``api.Event`` from data the engine
-  just built (JSON values at the top level; a tuple or another type falls back to
-  ``Event(...)`` and its ValidationError).
+* ``event(type=..., data=..., visible_to=...)`` builds an ``api.Event`` (a dataclass) from
+  data the engine just built, checking its top level is JSON (``NotJson`` if not).
 
 None of them changes a value: a model built or copied this way equals (and encodes like) the
 validated one.
@@ -23,13 +22,12 @@ validated one.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import Any, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 from pydantic_core import PydanticUndefined
 
-if TYPE_CHECKING:
-    from shared.rules.api import Event, Seat
+from shared.rules.api import Event, Seat
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -105,64 +103,46 @@ def construct(cls: type[M], /, **fields: Any) -> M:
 
 _JSON_TYPES = frozenset({str, int, float, bool, type(None), list, dict})
 _type = type
-_FIELDS = ("type", "data")
-_FIELDS_VIS = ("type", "data", "visible_to")
 
 
-_event_cls: list[type[Event]] = []  # api.Event (api imports this module: found on first use)
+def _not_json(type_: Any, data: Any, visible_to: Any) -> str | None:
+    """What makes an event not one of JSON (top level: a str type, a dict of str keys and
+    JSON-typed values, a tuple of int seats), or None."""
+    if _type(type_) is not str:
+        return f"event type {type_!r} is not a str"
+    if visible_to is not None and not (
+            _type(visible_to) is tuple and all(_type(s) is int for s in visible_to)):
+        return f"visible_to {visible_to!r} is not a tuple of seats"
+    if _type(data) is not dict:
+        return f"event data {data!r} is not a dict"
+    for k, v in data.items():
+        if _type(k) is not str or _type(v) not in _JSON_TYPES:
+            return f"event data {k!r}: {v!r} is not JSON"
+    return None
 
 
-def _event_class() -> type[Event]:
-    if not _event_cls:
-        from shared.rules.api import Event
-
-        _event_cls.append(Event)
-    return _event_cls[0]
+class NotJson(ValueError):
+    """An event built with values that are not JSON (a rules bug: the log and the wire carry
+    events as JSON)."""
 
 
 def event(*, type: str, data: dict[str, Any] | None = None,
           visible_to: tuple[Seat, ...] | None = None) -> Event:
-    """``Event(type=..., data=..., visible_to=...)`` for data the engine just built.
+    """``Event(type=..., data=..., visible_to=...)`` checked at its top level (``NotJson``):
+    the engines build each event's data as a fresh dict of JSON values (lists, never tuples);
+    nested values are taken as they are."""
+    data = {} if data is None else data
+    bad = _not_json(type, data, visible_to)
+    if bad is not None:
+        raise NotJson(bad)
+    return Event(type=type, data=data, visible_to=visible_to)
 
-    The engines build each event's data as a fresh dict of JSON values (lists, never tuples),
-    which validation would only copy. This checks the top level (string keys, JSON-typed
-    values, a tuple of int seats) and leaves anything else to ``Event(...)``, which refuses
-    it as before; nested values are taken as they are."""
-    return _event(type, data, visible_to)
-
-
-_FIELDS_SET = BaseModel.__dict__["__pydantic_fields_set__"].__set__  # the slots' setters
-_EXTRA_SET = BaseModel.__dict__["__pydantic_extra__"].__set__
-_PRIVATE_SET = BaseModel.__dict__["__pydantic_private__"].__set__
-
-
-def _event(type_: str, data: dict[str, Any] | None, visible_to: tuple[Seat, ...] | None
-           ) -> Event:
-    ok = _type(type_) is str and (visible_to is None or (
-        _type(visible_to) is tuple and all(_type(s) is int for s in visible_to)))
-    if ok and data is not None:
-        if _type(data) is dict:
-            for k, v in data.items():  # (a loop: a generator costs a third of the call)
-                if _type(k) is not str or _type(v) not in _JSON_TYPES:
-                    ok = False
-                    break
-        else:
-            ok = False
-    cls = _event_cls[0] if _event_cls else _event_class()
-    if not ok:
-        return cls(type=type_, data={} if data is None else data, visible_to=visible_to)
-    m = _new(cls)
-    d = m.__dict__  # (filled in place: cheaper than setting a new one)
-    d["type"] = type_
-    d["data"] = {} if data is None else data
-    d["visible_to"] = visible_to
-    _FIELDS_SET(m, set(_FIELDS if visible_to is None else _FIELDS_VIS))
-    _EXTRA_SET(m, None)
-    _PRIVATE_SET(m, None)
-    return m
 
 class Events:
-    """The events of one move, collected as the rules run: ``add`` makes each with ``event``.
+    """The events of one move, collected as the rules run: ``add`` makes each. A plain public
+    event is taken as the rules built it (a fresh dict of JSON values: the kit's tests check
+    that every event of seeded games of every game round-trips through ``api.to_json`` /
+    ``from_json`` unchanged); any other is checked as ``event`` checks (``NotJson``).
 
     ``Events(keep=False)`` makes none (a playout nobody reads the log of); a rule whose event
     data is costly to build checks ``keep`` first."""
@@ -177,19 +157,10 @@ class Events:
             visible_to: tuple[Seat, ...] | None = None) -> None:
         if not self.keep:
             return
-        if visible_to is None and _type(type) is str and _type(data) is dict:
-            for k, v in data.items():  # ``_event``'s check and construction, inline: the
-                if _type(k) is not str or _type(v) not in _JSON_TYPES:  # common case
-                    break
-            else:
-                m = _new(_event_cls[0] if _event_cls else _event_class())
-                d = m.__dict__
-                d["type"] = type
-                d["data"] = data
-                d["visible_to"] = None
-                _FIELDS_SET(m, set(_FIELDS))
-                _EXTRA_SET(m, None)
-                _PRIVATE_SET(m, None)
-                self.out.append(m)
-                return
-        self.out.append(_event(type, data, visible_to))
+        if visible_to is None and _type(data) is dict:
+            self.out.append(Event(type=type, data=data))
+            return
+        bad = _not_json(type, data, visible_to)
+        if bad is not None:
+            raise NotJson(bad)
+        self.out.append(Event(type=type, data=data, visible_to=visible_to))

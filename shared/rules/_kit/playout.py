@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shared.fairness.draws import draw
-from shared.rules._kit.model import construct
 from shared.rules.api import (
     Act,
     Chance,
@@ -87,44 +86,75 @@ def play(
     on_step: Callable[[Any, Move], None] | None = None,
     on_events: Callable[[list[Event]], None] | None = None,
 ) -> Playout:
-    """Play one game; ``seed`` drives the seats' random choices and (by default) the draws."""
+    """Play one game; ``seed`` drives the seats' random choices and (by default) the draws.
+
+    A seat without an actor picks ``rng.choice(game.legal_actions(state, seat))``, one
+    without a chooser ``rng.choice(slot.allowed)`` (``random_actor``/``random_chooser``, made
+    inline: the same ``random.Random`` calls in the same order)."""
     rng = random.Random(seed)
+    choice = rng.choice
     draw_key = key if key is not None else seed.to_bytes(8, "big") * 4
     state = game.setup(options or {}, n_seats)
     out = Playout(state=state)
+    moves = out.moves
+    events = out.events
+    actors = actors or {}
+    choosers = choosers or {}
+    next_node = game.next
+    legal_actions = game.legal_actions
+    apply = game.apply
+    steps = 0
     for _ in range(max_steps):
-        node = game.next(state)
+        node = next_node(state)
         move: Move
-        if isinstance(node, Terminal):
+        kind = type(node)
+        if kind is Turn:
+            seat = choice(node.seats or node.open_to)  # type: ignore[union-attr]
+            actor = actors.get(seat)
+            action = (choice(legal_actions(state, seat)) if actor is None
+                      else actor(game, state, seat, rng))
+            move = Act(seat=seat, action=action)
+        elif kind is Chance:
+            values = draw(draw_key, node.label, node.draw, node.n,  # type: ignore[union-attr]
+                          node.count)  # type: ignore[union-attr]
+            move = ChanceOutcome(label=node.label, values=tuple(values))  # type: ignore[union-attr]
+        elif kind is Simultaneous:
+            move = _joint(game, state, node, rng, choosers)  # type: ignore[arg-type]
+        elif kind is Terminal:
             out.finished = True
             break
-        if isinstance(node, Chance):
-            values = draw(draw_key, node.label, node.draw, node.n, node.count)
-            move = construct(ChanceOutcome, label=node.label, values=tuple(values))
-        elif isinstance(node, Simultaneous):
-            choices: dict[str, Json] = {}
-            publics: dict[str, Json] = {}  # ordered rounds: public parts committed so far
-            for slot in node.slots:
-                chooser = (choosers or {}).get(slot.seat, random_chooser)
-                choice = chooser(game, state, slot, rng, dict(publics) if node.ordered else {})
-                choices[slot.key] = choice
-                if node.ordered and slot.public_keys and isinstance(choice, dict):
-                    publics[slot.key] = {k: choice.get(k) for k in slot.public_keys}
-            move = JointAction(round_id=node.round_id, choices=choices)
-        elif isinstance(node, Turn):
-            seat = rng.choice(list(node.seats)) if node.seats else rng.choice(list(node.open_to))
-            actor = (actors or {}).get(seat, random_actor)
-            move = Act(seat=seat, action=actor(game, state, seat, rng))
         else:  # pragma: no cover - the Node union is closed
             raise AssertionError(f"unknown node {node!r}")
         if on_step is not None:
             on_step(state, move)
-        result = apply_or_raise(game, state, move)
-        state = result.state
-        out.moves.append(move)
-        out.events.extend(result.events)
+        result = apply(state, move)
+        if type(result) is Rejection:
+            raise AssertionError(f"{game.name}: rejected {move!r}: {result.code} "
+                                 f"{result.message}")
+        state = result.state  # type: ignore[union-attr]
+        moves.append(move)
+        new = result.events  # type: ignore[union-attr]
+        if new:
+            events.extend(new)
         if on_events is not None:  # what the clients would now receive (bots' memory)
-            on_events(list(result.events))
-        out.steps += 1
+            on_events(list(new))
+        steps += 1
+    out.steps = steps
     out.state = state
     return out
+
+
+def _joint(game: Game, state: Any, node: Simultaneous, rng: random.Random,
+           choosers: dict[int, Chooser]) -> JointAction:
+    choices: dict[str, Json] = {}
+    publics: dict[str, Json] = {}  # ordered rounds: public parts committed so far
+    for slot in node.slots:
+        chooser = choosers.get(slot.seat)
+        if chooser is None:
+            choice = rng.choice(slot.allowed) if slot.allowed else slot.default
+        else:
+            choice = chooser(game, state, slot, rng, dict(publics) if node.ordered else {})
+        choices[slot.key] = choice
+        if node.ordered and slot.public_keys and isinstance(choice, dict):
+            publics[slot.key] = {k: choice.get(k) for k in slot.public_keys}
+    return JointAction(round_id=node.round_id, choices=choices)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from shared.rules._kit.model import Events, construct
+from shared.rules._kit.model import Events
 from shared.rules.api import Json, SealedSlot, Simultaneous
 from shared.rules.empire.actions import bundle_json
 from shared.rules.empire.data import (
@@ -62,11 +62,11 @@ def claim_node(state: EmpireState) -> Simultaneous:
     # E-S1 (docs/rulings-server.md): each seat's timeout default is a different nation, so
     # seats that time out never collide with each other (E-14 has no cap by default).
     slots = tuple(
-        construct(SealedSlot, seat=s, key=f"s{s}", allowed=allowed,
+        SealedSlot(seat=s, key=f"s{s}", allowed=allowed,
                   default=allowed[s % len(allowed)], context=context)
         for s in range(state.n)
     )
-    return construct(Simultaneous, round_id=f"claim:{claim.round}", slots=slots)
+    return Simultaneous(round_id=f"claim:{claim.round}", slots=slots)
 
 
 def resolve_claim(state: EmpireState, picks: tuple[int, ...], defaulted: tuple[str, ...],

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shared.rules._kit.model import Events, construct
+from shared.rules._kit.model import Events
 from shared.rules.api import Json, SealedSlot, Simultaneous
 from shared.rules.empire.data import BASE_PRICE, MAX_SALE
 from shared.rules.empire.ledger import Ledger
@@ -22,10 +22,10 @@ def commerce_node(state: EmpireState) -> Simultaneous:
     slots = []
     for seat, h in enumerate(state.holdings):
         context: Json = {"round": state.round, "goods": h.goods}
-        slots.append(construct(SealedSlot, seat=seat, key=f"s{seat}",
+        slots.append(SealedSlot(seat=seat, key=f"s{seat}",
                                allowed=SALES[min(h.goods, MAX_SALE)], default=0,
                                context=context))
-    return construct(Simultaneous, round_id=f"commerce:{state.round}", slots=tuple(slots))
+    return Simultaneous(round_id=f"commerce:{state.round}", slots=tuple(slots))
 
 
 def resolve_commerce(state: EmpireState, sold: tuple[int, ...], defaulted: tuple[str, ...],

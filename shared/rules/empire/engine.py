@@ -5,8 +5,9 @@ Flow (E-16): setup chance draws -> nation claiming (standard) -> round 1 develop
 the shortage card moves -> round 2 development ... -> round 6 development -> Terminal.
 Development needs no input, so it is applied inside the transition that enters it.
 
-Each move hook clones the state and lets the rule modules change the clone in place
-(``state.py``); ``rollout.py`` plays the same functions on one clone for search playouts.
+Each move (``play_chance``/``play_joint``/``play_act``) lets the rule modules change the state
+in place; the kit's hooks run it on a clone (``state.py``), and the kit's rollout driver
+(``_kit.fast.Rollout``) runs the same moves on one clone for search playouts.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from shared.rules._kit.base import GameBase, Step
-from shared.rules._kit.model import Events, construct
+from shared.rules._kit.base import GameBase
+from shared.rules._kit.model import Events
 from shared.rules.api import (
     Chance,
     JointAction,
@@ -50,13 +51,13 @@ ASSIGN_LABEL = "claim:assign"
 @cache
 def bidding_turn(n: int, bidder: int) -> Turn:
     """The polled bidder is awaited; the others may answer trade offers meanwhile."""
-    return construct(Turn, seats=(bidder,), open_to=tuple(s for s in range(n) if s != bidder))
+    return Turn(seats=(bidder,), open_to=tuple(s for s in range(n) if s != bidder))
 
 
 @cache
 def trading_turn(done: tuple[bool, ...]) -> Turn:
     """E-6: the seats not done yet are awaited; the done ones may still answer offers."""
-    return construct(Turn, seats=tuple(s for s, d in enumerate(done) if not d),
+    return Turn(seats=tuple(s for s, d in enumerate(done) if not d),
                      open_to=tuple(s for s, d in enumerate(done) if d))
 
 
@@ -203,15 +204,15 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
             return commerce.commerce_node(state)
         if phase == "setup":
             if state.start_player is None:  # E-20: a random start player
-                return construct(Chance, label=START_LABEL, draw="below", n=state.n)
+                return Chance(label=START_LABEL, draw="below", n=state.n)
             if not state.row:
-                return construct(Chance, label=ROW_LABEL, draw="shuffle", n=ROW_LENGTH)
-            return construct(Chance, label=NATIONS_LABEL, draw="shuffle", n=len(NATIONS))
+                return Chance(label=ROW_LABEL, draw="shuffle", n=ROW_LENGTH)
+            return Chance(label=NATIONS_LABEL, draw="shuffle", n=len(NATIONS))
         if phase == "claim":
             c = state.claim
             assert c is not None
             if c.assign_seats:  # E-14 cap reached
-                return construct(Chance, label=ASSIGN_LABEL, draw="shuffle",
+                return Chance(label=ASSIGN_LABEL, draw="shuffle",
                                  n=len(c.assign_nations))
             return claiming.claim_node(state)
         return TERMINAL
@@ -237,9 +238,8 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
 
     # -- moves (the kit checked the node, the draw's values, the slots and the seat) -----
 
-    def on_chance(self, state: EmpireState, node: Chance, values: tuple[int, ...]
-                  ) -> Step[EmpireState]:
-        new, events = state.clone(), Events()
+    def play_chance(self, new: EmpireState, node: Chance, values: tuple[int, ...],
+                    events: Events) -> None:
         label = node.label
         if label == START_LABEL:
             draw_start_player(new, values[0], events)
@@ -249,24 +249,19 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
             claiming.deal_nations(new, values, events)
         else:  # ASSIGN_LABEL
             assign_nations(new, values, events)
-        return new, events.out
 
-    def on_joint(self, state: EmpireState, node: Simultaneous, move: JointAction
-                 ) -> Step[EmpireState]:
+    def play_joint(self, new: EmpireState, node: Simultaneous, move: JointAction,
+                   events: Events) -> None:
         choices = move.choices
-        picks = tuple(int(choices[f"s{s}"]) for s in range(state.n))  # type: ignore[arg-type]
-        new, events = state.clone(), Events()
-        if state.phase == "claim":
+        picks = tuple(int(choices[f"s{s}"]) for s in range(new.n))  # type: ignore[arg-type]
+        if new.phase == "claim":
             claim(new, picks, move.defaulted, events)
         else:
             sell(new, picks, move.defaulted, events)
-        return new, events.out
 
-    def on_act(self, state: EmpireState, node: Turn, seat: int, action: Action
-               ) -> Step[EmpireState] | Rejection:
-        new, events = state.clone(), Events()
-        refused = act(new, seat, action, events)
-        return refused if refused is not None else (new, events.out)
+    def play_act(self, new: EmpireState, node: Turn, seat: int, action: Action,
+                 events: Events) -> Rejection | None:
+        return act(new, seat, action, events)
 
     # -- the rest of the contract ---------------------------------------------------------
 

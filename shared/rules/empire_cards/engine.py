@@ -12,8 +12,9 @@ One state holds a whole match: hand after hand until an Emperor Overlord (CG-19)
 The secret exchanges (trade CG-5, mass trade CG-17) are sequential Turns whose card events are
 visible to the two players only.
 
-Each move hook clones the state and lets the rule modules change the clone in place
-(``state.py``); ``rollout.py`` plays the same functions on one clone for search playouts.
+Each move (``play_chance``/``play_joint``/``play_act``) lets the rule modules change the state
+in place; the kit's hooks run it on a clone (``state.py``), and the kit's rollout driver
+(``_kit.fast.Rollout``) runs the same moves on one clone for search playouts.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from shared.rules._kit.base import GameBase, Step
+from shared.rules._kit.base import GameBase
 from shared.rules._kit.model import Events
 from shared.rules.api import (
     Chance,
@@ -146,32 +147,30 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
 
     # ------------------------------------------------------------------ moves
 
-    def on_chance(self, state: st.State, pending: Chance, values: tuple[int, ...]
-                  ) -> Step[st.State] | Rejection:
-        new, events = state.clone(), Events()
-        chance(new, values, events)
-        _refill(state, new, events)
-        return new, events.out
+    def play_chance(self, state: st.State, pending: Chance, values: tuple[int, ...],
+                    events: Events) -> None:
+        before = holdings(state)
+        chance(state, values, events)
+        _refill(before, state, events)
 
-    def on_joint(self, state: st.State, pending: Simultaneous, move: JointAction
-                 ) -> Step[st.State] | Rejection:
+    def play_joint(self, state: st.State, pending: Simultaneous, move: JointAction,
+                   events: Events) -> None:
         """CG-S3: a rock-paper-scissors round for the dealer (the kit checked the round, the
         slots and that every shape is allowed)."""
-        new, events = state.clone(), Events()
-        play_rps(new, {s.seat: str(move.choices[s.key]) for s in pending.slots}, events)
-        _refill(state, new, events)
-        return new, events.out
+        before = holdings(state)
+        play_rps(state, {s.seat: str(move.choices[s.key]) for s in pending.slots}, events)
+        _refill(before, state, events)
 
-    def on_act(self, state: st.State, pending: Turn, seat: int, action: Action
-               ) -> Step[st.State] | Rejection:
+    def play_act(self, state: st.State, pending: Turn, seat: int, action: Action,
+                 events: Events) -> Rejection | None:
         if not isinstance(action, _PHASE_ACTIONS.get(state.phase, ())):
             return reject("action/illegal", f"{action.type!r} is not allowed in {state.phase}")
-        new, events = state.clone(), Events()
-        refused = dispatch(new, seat, action, events)
+        before = holdings(state)
+        refused = dispatch(state, seat, action, events)
         if refused is not None:
             return refused
-        _refill(state, new, events)
-        return new, events.out
+        _refill(before, state, events)
+        return None
 
     # ------------------------------------------------------------------ storage
 
@@ -182,11 +181,12 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
         return stored.from_stored(data)
 
 
-def _refill(before: st.State, after: st.State, events: Events) -> None:
-    """CG-12 run out of cards (``ops.runout_refill``), asked only when a hand is empty."""
+def _refill(before: tuple[int, tuple[bool, ...]], after: st.State, events: Events) -> None:
+    """CG-12 run out of cards (``ops.runout_refill``; ``before``: ``ops.holdings`` of the
+    state before the move), asked only when a hand is empty."""
     for p in after.players:
         if not p.hand:
-            runout_refill(holdings(before), after, events)
+            runout_refill(before, after, events)
             return
 
 

@@ -2,8 +2,7 @@
 
 ``state.py`` (the plain state), ``engine.py`` (the contract ``Game``), the rule modules
 ``planning.py`` and ``execute.py`` (in place, on a clone), ``view.py``, ``scoring.py``,
-``stored.py`` (the stored JSON's schema) and ``rollout.py`` (search playouts over the same
-functions)."""
+and ``stored.py`` (the stored JSON's schema)."""
 
 from shared.rules.empire_engine.engine import EmpireEngine
 

@@ -1,7 +1,8 @@
 """The Empire Engine as a contract ``Game``: setup, next, legal_actions, apply, view, score.
 
-Each move hook clones the state and lets the rule modules change the clone in place
-(``state.py``); ``rollout.py`` plays the same functions on one clone for search playouts.
+Each move (``play_chance``/``play_joint``/``play_act``) lets the rule modules change the state
+in place; the kit's hooks run it on a clone (``state.py``), and the kit's rollout driver
+(``_kit.fast.Rollout``) runs the same moves on one clone for search playouts.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from shared.rules._kit.base import GameBase, Step
-from shared.rules._kit.model import Events, construct
+from shared.rules._kit.base import GameBase
+from shared.rules._kit.model import Events
 from shared.rules.api import (
     Chance,
     JointAction,
@@ -97,13 +98,13 @@ class EmpireEngine(GameBase[EngineState, EngineOptions, Action]):
     def next(self, state: EngineState) -> Node:
         phase = state.phase
         if phase == "start":
-            return construct(Chance, label=START_LABEL, draw="below", n=state.n_seats)
+            return Chance(label=START_LABEL, draw="below", n=state.n_seats)
         if phase == "plan":
-            return construct(Simultaneous, round_id=round_id(state), slots=plan_slots(state),
+            return Simultaneous(round_id=round_id(state), slots=plan_slots(state),
                              ordered=True)
         if phase == "over":
             return TERMINAL
-        return construct(Turn, seats=state.awaiting)
+        return Turn(seats=state.awaiting)
 
     # ------------------------------------------------------------------ turns
 
@@ -118,29 +119,23 @@ class EmpireEngine(GameBase[EngineState, EngineOptions, Action]):
 
     # ------------------------------------------------------------------ moves
 
-    def on_chance(self, state: EngineState, node: Chance, values: tuple[int, ...]
-                  ) -> Step[EngineState]:
-        new, events = state.clone(), Events()
+    def play_chance(self, new: EngineState, node: Chance, values: tuple[int, ...],
+                    events: Events) -> None:
         start(new, values[0], events)
-        return new, events.out
 
-    def on_joint(self, state: EngineState, node: Simultaneous, move: JointAction
-                 ) -> Step[EngineState]:
-        new, events = state.clone(), Events()
+    def play_joint(self, new: EngineState, node: Simultaneous, move: JointAction,
+                   events: Events) -> None:
         plan(new, move.choices, events)
-        return new, events.out
 
-    def on_act(self, state: EngineState, node: Turn, seat: int, action: Action
-               ) -> Step[EngineState]:
+    def play_act(self, new: EngineState, node: Turn, seat: int, action: Action,
+                 events: Events) -> None:
         # the kit checked the action is one of legal_actions (acts_enumerated)
-        new, events = state.clone(), Events()
         if isinstance(action, BlockAction):  # EE-8
             ex.choose_block(new, seat, action.attacker, events)
         elif isinstance(action, LootAction):  # EE-4
             ex.choose_loot(new, action.take, events)
         else:  # EE-10
             ex.choose_salvage(new, seat, action.take, events)
-        return new, events.out
 
     # ------------------------------------------------------------------ view / score
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from shared.rules._kit.model import Events, construct
+from shared.rules._kit.model import Events
 from shared.rules.api import Json, SealedSlot
 from shared.rules.empire_engine.actions import GEAR_PUBLIC_KEYS, ROUND1_PUBLIC_KEYS
 from shared.rules.empire_engine.data import (
@@ -99,7 +99,7 @@ def _slot(seat: int, placement: int, round_: int, boosts: tuple[Boost, ...] | No
     else:  # EE-2
         default = {"engine": engine, "gear": GEARS[placement - 1], "boost": "none"}
         public = GEAR_PUBLIC_KEYS
-    return construct(SealedSlot, seat=seat, key=slot_key(seat, placement),
+    return SealedSlot(seat=seat, key=slot_key(seat, placement),
                      allowed=ALLOWED[boosts], default=default, public_keys=public,
                      context={"round": round_, "placement": placement,
                               "kind": "engine" if boosts is None else "gear"})

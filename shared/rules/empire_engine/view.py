@@ -8,7 +8,7 @@ Sealed choices never reach the state at all: the escrow holds them until the rev
 
 from __future__ import annotations
 
-from shared.rules.api import Json
+from shared.rules.api import Json, to_json
 from shared.rules.empire_engine.data import CYCLE, ENGINES, GEAR_ROWS, top_action
 from shared.rules.empire_engine.execute import incoming, pending_loot, target_of
 from shared.rules.empire_engine.planning import plan_order, plan_slots, round_id, turn_order
@@ -69,7 +69,7 @@ def view(state: State, seat: int | None) -> dict[str, Json]:
             "order": [[s, k] for s, k in plan_order(state)],
         }
         out["slots"] = [
-            slot.model_dump(mode="json") for slot in plan_slots(state) if slot.seat == seat
+            to_json(slot) for slot in plan_slots(state) if slot.seat == seat
         ]
     elif state.phase == "block":  # EE-8: each awaited defender picks one of its attackers
         out["pending"] = {

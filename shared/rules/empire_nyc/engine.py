@@ -1,7 +1,8 @@
 """The Game class of Empire: The Game of New York: dispatch of nodes and moves.
 
-Each move hook clones the state and lets the rule modules change the clone in place
-(``state.py``); ``rollout.py`` plays the same functions on one clone for search playouts.
+Each move (``play_chance``/``play_joint``/``play_act``) lets the rule modules change the state
+in place; the kit's hooks run it on a clone (``state.py``), and the kit's rollout driver
+(``_kit.fast.Rollout``) runs the same moves on one clone for search playouts.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from shared.rules._kit.base import GameBase, Step
-from shared.rules._kit.model import Events, construct
+from shared.rules._kit.base import GameBase
+from shared.rules._kit.model import Events
 from shared.rules.api import (
     Chance,
     Json,
@@ -47,7 +48,7 @@ LABEL_DEAL = "deal:neighborhoods"
 LABEL_MISSIONS = "deal:missions"
 MAX_SEATS = 6
 TERMINAL = Terminal()
-TURNS = tuple(construct(Turn, seats=(seat,)) for seat in range(MAX_SEATS))
+TURNS = tuple(Turn(seats=(seat,)) for seat in range(MAX_SEATS))
 
 
 def node(state: NycState) -> Node:
@@ -56,19 +57,19 @@ def node(state: NycState) -> Node:
     p = state.phase
     if p == "roll":
         label, count = combat.roll_request(state)
-        return construct(Chance, label=label, draw="dice", n=6, count=count)
+        return Chance(label=label, draw="dice", n=6, count=count)
     if p == "over":
         return TERMINAL
     if p == "first_player":  # NY-1: random first player
-        return construct(Chance, label=LABEL_FIRST, draw="below", n=state.n_seats)
+        return Chance(label=LABEL_FIRST, draw="below", n=state.n_seats)
     if p == "deal":  # the deal is placed face up on the map: public
-        return construct(Chance, label=LABEL_DEAL, draw="shuffle", n=board.N_NB)
+        return Chance(label=LABEL_DEAL, draw="shuffle", n=board.N_NB)
     if p == "deal_missions":  # NY-12: secret missions
-        return construct(Chance, label=LABEL_MISSIONS, draw="shuffle",
+        return Chance(label=LABEL_MISSIONS, draw="shuffle",
                          n=len(data.MISSIONS), secret=True)
     if p == "shuffle_deck":  # NY-2: the draw pile is hidden
         n = len(board.CARD_IDS) if state.turn == 0 else len(state.discard)
-        return construct(Chance, label=f"deck:draw:shuffle:{state.deck_shuffles}",
+        return Chance(label=f"deck:draw:shuffle:{state.deck_shuffles}",
                          draw="shuffle", n=n, secret=True)
     seat = awaited(state)
     assert seat is not None
@@ -228,19 +229,13 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
 
     # ------------------------------------------------------------------ moves
 
-    def on_chance(self, state: NycState, node: Chance, values: tuple[int, ...]
-                  ) -> Step[NycState]:
-        new, events = state.clone(), Events()
+    def play_chance(self, new: NycState, node: Chance, values: tuple[int, ...],
+                    events: Events) -> None:
         chance(new, values, events)
-        return new, events.out
 
-    def on_act(self, state: NycState, node: Turn, seat: int, action: Action
-               ) -> Step[NycState] | Rejection:
-        new, events = state.clone(), Events()
-        refused = act(new, seat, action, events)
-        if refused is not None:
-            return refused
-        return new, events.out
+    def play_act(self, new: NycState, node: Turn, seat: int, action: Action, events: Events
+                 ) -> Rejection | None:
+        return act(new, seat, action, events)
 
     # ------------------------------------------------------------------ storage
 

@@ -29,11 +29,32 @@ def position_of_ref(empire: tuple[Location, ...], ref: str) -> int | None:
     return None
 
 
-def active(player: Player, phase: Phase) -> list[tuple[int, str, Ability]]:
+# (id of an empire tuple, phase) -> (that tuple, its ``active``): an empire is an immutable
+# tuple of frozen locations that clones share until a move builds a new one, so most asks
+# are for a tuple seen before; the tuple is kept so that its id is not reused while cached
+_ACTIVE: dict[tuple[int, str], tuple[tuple[Location, ...], tuple[tuple[int, str, Ability], ...]]] \
+    = {}
+
+
+def active(player: Player, phase: Phase) -> tuple[tuple[int, str, Ability], ...]:
     """(position, ref, ability) of every usable ability of ``phase``: a location's own ability
     and its innovations, only while the location is healthy; left to right."""
+    empire = player.empire
+    if type(empire) is not tuple:  # (only an immutable empire is cached)
+        return _active(tuple(empire), phase)
+    got = _ACTIVE.get((id(empire), phase))
+    if got is not None and got[0] is empire:
+        return got[1]
+    if len(_ACTIVE) >= 4096:
+        _ACTIVE.clear()
+    out = _active(empire, phase)
+    _ACTIVE[(id(empire), phase)] = (empire, out)
+    return out
+
+
+def _active(empire: tuple[Location, ...], phase: Phase) -> tuple[tuple[int, str, Ability], ...]:
     out = []
-    for pos, loc in enumerate(player.empire):
+    for pos, loc in enumerate(empire):
         if not loc.healthy:
             continue
         own = TILE[loc.tile].ability
@@ -43,7 +64,7 @@ def active(player: Player, phase: Phase) -> list[tuple[int, str, Ability]]:
             ab = ability(inn.card)
             if ab.phase == phase:
                 out.append((pos, inn.card, ab))
-    return out
+    return tuple(out)
 
 
 def find_active(player: Player, ref: str, phase: Phase) -> tuple[int, Ability] | None:

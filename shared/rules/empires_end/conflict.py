@@ -14,7 +14,6 @@ from shared.rules._kit.model import Events
 from shared.rules.api import JointAction, Json, SealedSlot, Simultaneous
 from shared.rules.empires_end import board
 from shared.rules.empires_end.actions import CONFLICT_BID
-from shared.rules.empires_end.build import build
 from shared.rules.empires_end.data import CONFLICT, RESOURCES, TILE, ConflictCard, Reward
 from shared.rules.empires_end.state import Player, State
 
@@ -36,8 +35,7 @@ def node(state: State) -> Simultaneous:
             {"axes": a, "coins": c} for a in range(p.res.axe + 1) for c in range(p.res.coin + 1)
         )
         slots.append(
-            build(
-                SealedSlot,
+            SealedSlot(
                 seat=seat,
                 key=slot_key(seat),
                 allowed=allowed,
@@ -45,7 +43,7 @@ def node(state: State) -> Simultaneous:
                 context={"card": state.conflict_card, "base_strength": board.base_strength(p)},
             )
         )
-    return build(Simultaneous, round_id=round_id(state), slots=tuple(slots))
+    return Simultaneous(round_id=round_id(state), slots=tuple(slots))
 
 
 def check(slot: SealedSlot, choice: Json) -> bool:

@@ -14,19 +14,20 @@ Modelling choices (details in the phase modules):
   conflict decks (secret) and every reshuffle of the discard pile (secret, EEND-19) are
   ``Chance`` requests; drawing from the shuffled deck is then deterministic.
 
-Each move hook clones the state and the module functions below (``chance``, ``act``,
-``joint``) change the clone in place (``state.py``); ``rollout.py`` plays the same functions
-on one clone for search playouts.
+Each move (``play_chance``/``play_joint``/``play_act``) runs the module functions below
+(``chance``, ``act``, ``joint``), which change the state in place; the kit's hooks run it on
+a clone (``state.py``), and the kit's rollout driver (``_kit.fast.Rollout``) runs the same
+moves on one clone for search playouts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel
 
-from shared.rules._kit.base import GameBase, Step
+from shared.rules._kit.base import GameBase
 from shared.rules._kit.model import Events
 from shared.rules.api import (
     Chance,
@@ -42,7 +43,6 @@ from shared.rules.api import (
 )
 from shared.rules.empires_end import conflict, disaster, economy, industry, stored
 from shared.rules.empires_end.actions import ACTION, Action, ChooseOrder
-from shared.rules.empires_end.build import build
 from shared.rules.empires_end.data import (
     CARD_IDS,
     CONFLICT_IDS,
@@ -59,7 +59,7 @@ from shared.rules.empires_end.view import view
 
 SIMULTANEOUS_PHASES = ("economy", "industry", "industry_economy")
 DISASTER_PHASES = ("disaster", "double_disaster")
-_SETUP_CHANCES: tuple[tuple[str, str, bool], ...] = (
+_SETUP_CHANCES: tuple[tuple[str, Literal["shuffle", "below", "dice"], bool], ...] = (
     ("locations:order:shuffle", "shuffle", False),  # EEND-2: one arrangement for all
     ("first_player:below", "below", False),  # EEND-1: random first player
     ("deck:disaster:shuffle:0", "shuffle", True),
@@ -123,23 +123,17 @@ class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
 
     # --- moves (the kit checked the node, the draw, the slots, the seat and the act) ----
 
-    def on_chance(self, state: GameState, node: Chance, values: tuple[int, ...]
-                  ) -> Step[GameState]:
-        new, events = state.clone(), Events()
+    def play_chance(self, new: GameState, node: Chance, values: tuple[int, ...],
+                    events: Events) -> None:
         chance(new, values, events)
-        return new, events.out
 
-    def on_joint(self, state: GameState, node: Simultaneous, move: JointAction
-                 ) -> Step[GameState]:
-        new, events = state.clone(), Events()
+    def play_joint(self, new: GameState, node: Simultaneous, move: JointAction,
+                   events: Events) -> None:
         joint(new, node, move, events)
-        return new, events.out
 
-    def on_act(self, state: GameState, node: Turn, seat: int, action: Action
-               ) -> Step[GameState]:
-        new, events = state.clone(), Events()
+    def play_act(self, new: GameState, node: Turn, seat: int, action: Action,
+                 events: Events) -> None:
         act(new, seat, action, events)
-        return new, events.out
 
     def start_phase(self, state: GameState, events: Events) -> GameState:
         """A clone of ``state`` at the beginning of the phase after ``state.phase_index``,
@@ -167,18 +161,18 @@ def node(state: GameState) -> Node:
     if index < 0:
         label, draw, secret = _SETUP_CHANCES[state.setup_step]
         n = _SETUP_N.get(state.setup_step, state.n)
-        return build(Chance, label=label, draw=draw, n=n, secret=secret)
+        return Chance(label=label, draw=draw, n=n, secret=secret)
     if index >= len(state.track):
         return TERMINAL
     if needs_reshuffle(state):  # EEND-19
-        return build(Chance, label=f"deck:disaster:shuffle:{state.reshuffles + 1}",
+        return Chance(label=f"deck:disaster:shuffle:{state.reshuffles + 1}",
                      draw="shuffle", n=len(state.discard), secret=True)
     phase = state.track[index]
     if phase in DISASTER_PHASES:
-        return build(Turn, seats=(disaster.awaited(state),))
+        return Turn(seats=(disaster.awaited(state),))
     if phase == "conflict":
         return conflict.node(state)
-    return build(Turn, seats=tuple([s for s, w in enumerate(state.work)
+    return Turn(seats=tuple([s for s, w in enumerate(state.work)
                                     if w.stage != "done"]))
 
 

@@ -3,7 +3,7 @@ public; each stash and hand is private to its owner; deck orders are never shown
 
 from __future__ import annotations
 
-from shared.rules.api import Json, Node, Simultaneous, Terminal, Turn
+from shared.rules.api import Json, Node, Simultaneous, Terminal, Turn, to_json
 from shared.rules.empires_end import board
 from shared.rules.empires_end.data import CARD, TILE
 from shared.rules.empires_end.scoring import breakdown
@@ -104,7 +104,7 @@ def view(state: State, seat: int | None, node: Node) -> dict[str, Json]:
             }
         if isinstance(node, Simultaneous):
             mine["round_id"] = node.round_id
-            mine["my_slots"] = [s.model_dump(mode="json") for s in node.slots if s.seat == seat]
+            mine["my_slots"] = [to_json(s) for s in node.slots if s.seat == seat]
         out["you"] = mine
     if isinstance(node, Terminal):
         out["final"] = [breakdown(state, s) for s in range(state.n)]  # type: ignore[misc]

@@ -19,7 +19,7 @@ from shared.ai import registry as ai
 from shared.protocol import lobby as lm
 from shared.rules import registry
 from shared.rules._kit.playout import play
-from shared.rules.api import Act, Rejection, Simultaneous, Turn
+from shared.rules.api import Act, Rejection, Simultaneous, Turn, to_json
 from tests.support.waits import eventually
 
 pytestmark = pytest.mark.unit
@@ -72,7 +72,7 @@ def test_a_sealed_choice_comes_back_with_the_rounds_memory() -> None:
     slot = node.slots[0]
     choice, memory, _ = decide("empire", "easy", 3, 0.5, {}, {
         "kind": "choose", "view": game.view(state, slot.seat),
-        "slot": slot.model_dump(mode="json"), "seat": slot.seat, "public_parts": {}})
+        "slot": to_json(slot), "seat": slot.seat, "public_parts": {}})
     assert game.check_choice(slot, choice)
     assert memory == {node.round_id: {slot.key: choice}}  # E-14: the round's own choice
 
@@ -252,7 +252,7 @@ def test_a_worker_searches_with_the_public_record_it_is_sent(
     public = [{"type": e.type, "data": e.data} for e in before if e.visible_to is None]
     choice, _, iterations = decide("empire-engine", "easy", 3, 0.5, {}, {
         "kind": "choose", "view": game.view(state, slot.seat),
-        "slot": slot.model_dump(mode="json"), "seat": slot.seat, "public_parts": {},
+        "slot": to_json(slot), "seat": slot.seat, "public_parts": {},
         "remembered": remember(None, public, slot.seat)})
     assert game.check_choice(slot, choice) and iterations >= 1
     assert made[0].remembered == remember(None, public, slot.seat) is not None

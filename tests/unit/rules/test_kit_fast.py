@@ -1,6 +1,7 @@
 """The kit's fast paths (engine speed) give exactly what the validated and
-canonical-JSON paths give: ``check_choice``'s type-strict membership, ``event``, ``construct``,
-``Frozen.model_copy``, and the one-entry memo of ``next`` / ``legal_actions``."""
+canonical-JSON paths give: ``check_choice``'s type-strict membership, ``event``, the contract's
+dataclass values and their JSON at the edge, ``Frozen.model_copy``, the one-entry memo of
+``next`` / ``legal_actions``, and the act guard by membership in the memoised legal list."""
 
 from __future__ import annotations
 
@@ -10,9 +11,20 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from shared.rules import registry
-from shared.rules._kit.model import construct, event
+from shared.rules._kit.model import NotJson, event
 from shared.rules._kit.playout import play
-from shared.rules.api import Chance, Event, Json, SealedSlot, Turn, default_check_choice
+from shared.rules.api import (
+    Act,
+    Chance,
+    Event,
+    Json,
+    Rejection,
+    SealedSlot,
+    Turn,
+    default_check_choice,
+    from_json,
+    to_json,
+)
 from shared.rules.empire_nyc import GAME as NYC
 
 pytestmark = pytest.mark.unit
@@ -33,24 +45,68 @@ def test_check_choice_is_the_canonical_json_membership(choice: Any) -> None:
         assert game.check_choice(slot, choice) is default_check_choice(slot, choice)
 
 
-def test_event_equals_the_validated_event_and_refuses_what_validation_refuses() -> None:
+def test_event_is_checked_json_and_round_trips_through_the_edge() -> None:
     data: dict[str, Json] = {"a": 1, "b": [1, {"c": "x"}], "f": 1.5, "n": None, "t": True}
     for vis in (None, (1, 2), ()):
-        made, valid = event(type="x", data=data, visible_to=vis), Event(
-            type="x", data=data, visible_to=vis)
-        assert made == valid and made.model_dump(mode="json") == valid.model_dump(mode="json")
+        made = event(type="x", data=data, visible_to=vis)
+        assert made == Event(type="x", data=data, visible_to=vis)
+        assert to_json(made) == {"type": "x", "data": data,
+                                 "visible_to": None if vis is None else list(vis)}
+        assert from_json(Event, to_json(made)) == made
     assert event(type="x") == Event(type="x")
-    assert event(type="x", visible_to=[1]).visible_to == (1,)  # type: ignore[arg-type]
     for bad in ({"a": (1,)}, {1: 2}, {"a": {1, 2}}):
-        with pytest.raises(ValidationError):
+        with pytest.raises(NotJson):
             event(type="x", data=bad)  # type: ignore[arg-type]
+    with pytest.raises(NotJson):
+        event(type="x", visible_to=[1])  # type: ignore[arg-type]
 
 
-def test_construct_equals_validation_with_defaults() -> None:
-    assert construct(Turn, seats=(1,)) == Turn(seats=(1,))
-    assert construct(Chance, label="a", draw="dice", n=6, count=2) == Chance(
+def test_values_refuse_bad_json_at_the_edge() -> None:
+    """``from_json`` is the wire's check: types, bounds and unknown keys (a hostile client's
+    slot or move never reaches the rules unchecked)."""
+    assert from_json(Chance, {"label": "a", "draw": "dice", "n": 6, "count": 2}) == Chance(
         label="a", draw="dice", n=6, count=2)
-    assert hash(construct(Turn, seats=(2,), open_to=(1,))) == hash(Turn(seats=(2,), open_to=(1,)))
+    for bad in ({"label": "a", "draw": "dice", "n": 0},  # n >= 1
+                {"label": "a", "draw": "coin", "n": 2},  # not a draw
+                {"label": "a", "draw": "dice", "n": 6, "extra": 1}):  # unknown key
+        with pytest.raises(ValidationError):
+            from_json(Chance, bad)
+    with pytest.raises(ValidationError):
+        from_json(SealedSlot, {"seat": "zero", "key": "s0", "default": 0})
+    assert to_json(Turn(seats=(2,), open_to=(1,))) == {"kind": "turn", "seats": [2],
+                                                       "open_to": [1]}
+    assert hash(Turn(seats=(2,), open_to=(1,))) == hash(Turn(seats=(2,), open_to=(1,)))
+
+
+def test_act_guard_by_membership_is_type_strict() -> None:
+    """An act listed by ``legal_actions`` applies without a parse; one equal to a listed act
+    only by Python's equality (``true`` for ``1``) is parsed and refused like any other."""
+    game = registry.get("empires-end")  # acts_enumerated, strict action models
+    seen = 0
+    for state, move in _acts(game, 3, seed=5):
+        legal = game.legal_actions(state, move.seat)
+        with_int = [a for a in legal if isinstance(a, dict) and any(
+            type(v) is int for v in a.values())]
+        for a in with_int[:1]:
+            k = next(k for k, v in a.items() if type(v) is int)
+            forgeries: list[Json] = [{**a, k: float(a[k])}]
+            if a[k] in (0, 1):
+                forgeries.append({**a, k: bool(a[k])})
+            for forged in forgeries:
+                game.legal_actions(state, move.seat)  # the memo is this state's
+                result = game.apply(state, Act(seat=move.seat, action=forged))
+                assert isinstance(result, Rejection), forged
+            good = game.apply(state, Act(seat=move.seat, action=a))
+            assert not isinstance(good, Rejection)
+            seen += 1
+    assert seen > 0
+
+
+def _acts(game: Any, seats: int, seed: int) -> list[tuple[Any, Act]]:
+    found: list[tuple[Any, Act]] = []
+    play(game, seats, {}, seed=seed, max_steps=400,
+         on_step=lambda s, m: found.append((s, m)) if isinstance(m, Act) else None)
+    return found
 
 
 def test_model_copy_matches_pydantic() -> None:
@@ -87,4 +143,4 @@ def test_engines_emit_only_valid_events_and_memo_answers_like_a_fresh_call(name:
                if name == "empire-cards" else {}, seed=3, max_steps=400, on_step=check)
     assert seen == out.steps > 0
     for e in out.events:
-        assert Event.model_validate(e.model_dump()) == e
+        assert from_json(Event, to_json(e)) == e
