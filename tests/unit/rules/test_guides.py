@@ -1,0 +1,142 @@
+"""Each game's how-to-play guide (shared/rules/<game>/guide.md) against its engine, and the
+rules page the gateway serves from it (shared/rules/guides.py): the guide comes first with
+its headings, every action type of the game's action union is named in it, every picture
+exists and is described, and the rulings that follow carry no source address and no
+"#<n>" reference."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import pytest
+
+from shared.rules import guides, registry
+
+pytestmark = pytest.mark.unit
+
+GAMES = registry.names()
+HEADINGS = (r"The goal", r"Setup", r"A (round|turn)", r"The end and scoring")
+IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)")
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def action_types(game: str) -> set[str]:
+    """The ``type`` tags of the game's action union, read from its JSON schema."""
+    schema = registry.get(game).Actions.json_schema()
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            tag = node.get("properties", {}).get("type") if "properties" in node else None
+            if isinstance(tag, dict) and "const" in tag:
+                found.add(tag["const"])
+            if isinstance(tag, dict) and tag.get("enum"):
+                found.update(tag["enum"])
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(schema)
+    return found
+
+
+def test_the_action_unions_are_read() -> None:
+    assert {"raise", "pass", "withdraw", "offer_trade", "done"} <= action_types("empire")
+    assert action_types("empire-engine") == {"block", "loot", "salvage"}
+    assert action_types("duel") == {"call"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_has_a_guide_with_its_headings_in_order(game: str) -> None:
+    md = guides.guide(game)
+    assert md.startswith("# How to play ")
+    heads = [m.group(1) for m in re.finditer(r"^## (.+)$", md, re.M)]
+    at = [next(i for i, h in enumerate(heads) if re.fullmatch(p, h)) for p in HEADINGS]
+    assert at == sorted(at), heads
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_action_type_is_named_in_the_guide(game: str) -> None:
+    md = guides.guide(game)
+    missing = sorted(t for t in action_types(game) if f"`{t}`" not in md)
+    assert not missing, f"{game}: guide.md does not name {missing}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_picture_exists_is_described_and_used(game: str) -> None:
+    md = guides.guide(game)
+    pictures = IMAGE.findall(md)
+    assert pictures, f"{game}: the guide has no picture of the game"
+    used = set()
+    for alt, src in pictures:
+        assert len(alt) >= 20, f"{game}: {src} needs alt text that says what it shows"
+        assert src.startswith("images/"), src
+        name = src.removeprefix("images/")
+        path = guides.image(game, name)
+        assert path is not None, f"{game}: {src} is missing"
+        root = ET.parse(path).getroot()
+        assert root.tag == f"{SVG}svg" and root.get("role") == "img"
+        title = root.find(f"{SVG}title")
+        assert title is not None and title.text and len(title.text) >= 20
+        # the gateway's CSP (style-src 'self') applies to the picture too: no inline styles
+        assert not list(root.iter(f"{SVG}style"))
+        assert all("style" not in el.attrib for el in root.iter()), path
+        assert not list(root.iter(f"{SVG}script")) and not list(root.iter(f"{SVG}foreignObject"))
+        used.add(name)
+    on_disk = {p.name for p in (guides.game_dir(game) / "images").glob("*")}
+    assert on_disk == used, f"{game}: pictures not in the guide: {on_disk - used}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_rules_page_is_the_guide_then_the_rulings_without_sources(game: str) -> None:
+    md = guides.rules_markdown(game)
+    assert md.startswith("# How to play ")
+    head = f"## {guides.RULINGS_HEADING}"
+    assert md.count(head) == 1
+    guide_part, rulings_part = md.split(head)
+    for pattern in HEADINGS:
+        assert re.search(rf"^## {pattern}$", guide_part, re.M), pattern
+    assert "](/api/games/" in guide_part and "](images/" not in guide_part
+    assert not re.search(r"https?://", md), "a URL in the rules page"
+    assert not re.search(r"\b[\w-]+\.(com|org|net|co\.uk|de|at|mx|io)\b", md), "a source site"
+    assert not re.search(r"#\d", md), "a '#<digits>' reference"
+    assert "docs/" not in md and "RULINGS.md" not in md and "../shared" not in md
+    # the rulings keep their ids, one heading level below the rulings heading
+    assert not re.search(r"^#{1,2} ", rulings_part, re.M)
+
+
+def test_the_rulings_keep_what_players_need() -> None:
+    md = guides.rules_markdown("empire-nyc")
+    rulings = md.split(guides.RULINGS_HEADING)[1]
+    assert "NY-S1" in rulings and "NY-8" in rulings and "RECONSTRUCTED" in rulings
+    assert "the six occupation missions" in rulings  # the reconstructed list, in words
+    engine = guides.rules_markdown("empire-engine").split(guides.RULINGS_HEADING)[1]
+    assert "EE-4" in engine and "Family-games review" not in engine  # research notes left out
+    empire = guides.rules_markdown("empire").split(guides.RULINGS_HEADING)[1]
+    assert "(no. 6)" in empire and "E-22" in empire
+
+
+def test_player_rulings_drop_research_sections_and_number_signs() -> None:
+    md = ("# Title\n\nA preamble for developers (`docs/x.md`).\n\n## Server rulings\n\nKeep #3.\n\n"
+          "### 1.2 Public material: FOUND\n\nexample.com/page\n\n#### deeper\n\nstill out\n\n"
+          "### 1.3 Errata (RULINGS.md §1.3)\n\nIn.\n")
+    out = guides.player_rulings(md)
+    assert out == "### Server rulings\n\nKeep no. 3.\n\n#### 1.3 Errata\n\nIn.\n"
+
+
+@pytest.mark.parametrize("name", ["../guide.md", "..%2Fguide.md", "guide.md", "images/x.svg",
+                                  "x.svg.png", "", "A.svg", ".svg", "x" * 80 + ".svg",
+                                  "nope.svg", "/etc/passwd", "round.svg\x00"])
+def test_only_a_guide_picture_is_ever_served(name: str) -> None:
+    assert guides.image("duel", name) is None
+
+
+def test_a_picture_is_served_by_its_plain_name() -> None:
+    path = guides.image("duel", "round.svg")
+    assert path is not None and path.parent.name == "images"
+    with pytest.raises(registry.UnknownGame):
+        guides.image("chess", "round.svg")
