@@ -10,11 +10,14 @@ import * as chat from "./chat.js";
 import * as play from "./play.js";
 import { loadBundle, openReplay, runVerify } from "./replay.js";
 import { openRules } from "./rules.js";
-import { optionsForm } from "./schemaform.js";
+import { durationPicker, durationWords } from "./duration.js";
+import { optionsForm, valueWords, why } from "./schemaform.js";
 import { notificationsPanel } from "./notifications.js";
 
 let catalog = [];
 let optionsBox = null;
+const timeoutBox = durationPicker("turn-timeout", "Time per move");
+$("turn-timeout-row").append(" ", timeoutBox);
 let tablePoll = null;
 const socket = new Socket((m) => { if (!chat.onMessage(m)) play.onMessage(m); });
 play.attach(socket);
@@ -41,6 +44,7 @@ async function guarded(fn) {
   } catch (exc) {
     if (exc instanceof ApiError && exc.status === 401) { session.clear(); route(); }
     flash(exc.message || String(exc));
+    $("flash").dataset.code = exc.code || ""; // the sentence is shown; the code kept for tools
     return undefined;
   }
 }
@@ -76,7 +80,7 @@ async function route() {
   } else if (screen === "rules" && arg) {
     show("rules");
     const g = catalog.find((x) => x.name === decodeURIComponent(arg));
-    fill($("rules-title"), `Rules: ${g ? g.title : decodeURIComponent(arg)}`);
+    fill($("rules-title"), `How to play ${g ? g.title : decodeURIComponent(arg)}`);
     await guarded(() => openRules(decodeURIComponent(arg)));
   } else if (screen === "account") {
     show("account");
@@ -187,9 +191,11 @@ function onGameChange() {
   seats.min = g.min_seats;
   seats.max = g.max_seats;
   seats.value = Math.max(g.min_seats, Math.min(3, g.max_seats));
+  $("howto-link").href = `#/rules/${g.name}`;
+  fill($("howto-link"), `How to play ${g.title}`);
   optionsBox = optionsForm(g.options);
   fill($("options"), optionsBox);
-  $("turn-timeout").value = ""; // a new table starts from the server default, not the last table's
+  timeoutBox.clear(); // a new table starts from the server default, not the last table's
 }
 $("game").addEventListener("change", onGameChange);
 
@@ -199,9 +205,8 @@ function optionsSummary(t) {
   const props = (g && g.options && g.options.properties) || {};
   const rows = Object.entries(props).map(([k, p]) => {
     const v = k in (t.options || {}) ? t.options[k] : p.default;
-    return h("li", { title: p.description || "" }, h("b", p.title || k), ": ",
-      v === null || v === undefined ? "none" : typeof v === "boolean" ? (v ? "on" : "off") : String(v),
-      p.description ? h("span.opt-desc", p.description) : null);
+    return h("li", h("b", p.title || k), ": ", valueWords(p, v),
+      p.description ? h("span.opt-desc", p.description) : null, why(p));
   });
   return rows.length ? h("details.table-options", h("summary", "Variant options"), h("ul", rows)) : null;
 }
@@ -211,8 +216,8 @@ $("create-form").addEventListener("submit", (e) => {
   guarded(async () => {
     const body = { game: $("game").value, seats: +$("seats").value, options: optionsBox ? optionsBox.read() : {},
       public: $("public").checked, client_entropy: $("entropy").checked };
-    const timeout = +$("turn-timeout").value;
-    if (timeout) { body.turn_timeout_ms = timeout * 1000; body.round_timeout_ms = timeout * 1000; }
+    const timeout = timeoutBox.read(); // milliseconds, or null for the server's default
+    if (timeout) { body.turn_timeout_ms = timeout; body.round_timeout_ms = timeout; }
     const t = (await api("POST", "/api/tables", body)).table;
     location.hash = `#/table/${t.table_id}`;
   });
@@ -270,8 +275,8 @@ async function showTable(tid) {
   const kind = h("select#bot-kind", h("option", { value: "heuristic" }, "heuristic bot"), h("option", { value: "random" }, "random bot"));
   fill($("table-body"),
     h("h2", titleOf(t.game)),
-    h("p", `Table ${t.table_id} · ${t.public ? "public" : "private"} · time per move (turns and sealed rounds) ${t.turn_timeout_ms / 1000} s · `,
-      h("a", { href: `#/rules/${t.game}` }, "rules of this server")),
+    h("p", `Table ${t.table_id} · ${t.public ? "public" : "private"} · time per move (turns and sealed rounds) ${durationWords(t.turn_timeout_ms)} · `,
+      h("a#table-howto", { href: `#/rules/${t.game}` }, "How to play")),
     optionsSummary(t),
     h("p", "Invite code: ", h("code#invite-code", t.invite), " — share it; anyone with it can join this table."),
     h("ol#seats-list", Array.from({ length: t.seats }, (_, i) => {

@@ -6,6 +6,7 @@
 
 import { api, cmdId, session, signingKey } from "./api.js";
 import { loadComponents } from "./components.js";
+import { durationWords } from "./duration.js";
 import { picker } from "./controls.js";
 import { $, fill, h, kv, short, table, words } from "./dom.js";
 import { canonical, commitment, commitmentsRoot, newNonce } from "./fairness.js";
@@ -41,7 +42,7 @@ export async function openGame(gid, catalog) {
   fill($("play-title"), title);
   fill($("play-sub"), `game ${gid} · `, S.seat === null ? "spectating" : `you are seat ${S.seat}`,
     " · players: ", meta.players.map((p) => `${p.name}${p.bot ? " (bot)" : ""}`).join(", "),
-    " · ", h("a#rules-link", { href: `#/rules/${meta.game}` }, "rules"));
+    " · ", h("a#rules-link", { href: `#/rules/${meta.game}` }, "How to play"));
   for (const id of ["board", "controls", "sealed", "log", "fairness", "result", "status"]) fill($(id));
   $("result").classList.add("hidden");
   ticker = setInterval(tick, 1000);
@@ -220,7 +221,7 @@ function deadline() {
 function tick() {
   const el = $("deadline");
   const d = deadline();
-  if (el) el.textContent = d ? ` · ${Math.max(0, Math.round((d - Date.now()) / 1000))} s left` : "";
+  if (el) el.textContent = d ? ` · ${durationWords(d - Date.now())} left` : "";
 }
 
 /** What the controls depend on: re-drawing them only when it changes keeps a player's

@@ -118,7 +118,8 @@ class Gateway:
         try:
             data = await self.lobby_rpc.request(req.model_dump(mode="json"), timeout=10.0)
         except TimeoutError as exc:
-            raise HttpError(503, "lobby/bad_request", "the lobby did not answer") from exc
+            raise HttpError(503, "lobby/bad_request", "The lobby did not answer in time: try "
+                            "again in a moment.") from exc
         if not data.get("ok"):
             code = data.get("code", "lobby/bad_request")
             message = data.get("message", "")

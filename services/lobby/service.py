@@ -116,10 +116,10 @@ class Lobby:
                                              self.settings.token_ttl_s):
                 return display
             if exact:
-                raise LobbyError("lobby/name_taken", "that name (or one that looks like it) is "
-                                 "taken: choose another")
+                raise LobbyError("lobby/name_taken", "That name (or one that looks like it) is "
+                                 "taken: choose another.")
             display = handles.with_suffix(chosen, secrets.randbelow(10_000))
-        raise LobbyError("lobby/name_taken", "that name is taken: choose another")
+        raise LobbyError("lobby/name_taken", "That name is taken: choose another.")
 
     async def _update(self, table_id: str, change: Callable[[lm.Table], lm.Table]) -> lm.Table:
         t = now_ms()
@@ -157,7 +157,8 @@ class Lobby:
             if req.invite:
                 tid = await self.store.table_of_invite(req.invite)
             if not tid:
-                raise LobbyError("lobby/not_found", "no such table or invite")
+                raise LobbyError("lobby/not_found", "No table has that invite code: check the "
+                                 "code with the host, or ask for a new one.")
             t = await self._update(tid, lambda t: tables.join(t, me, by_invite))
             return {"table": tables.for_viewer(t, me.player_id)}
         if isinstance(req, lm.LeaveTable):
@@ -245,7 +246,8 @@ class Lobby:
 
         def close(x: lm.Table) -> lm.Table:
             if x.status == "started":
-                raise LobbyError("lobby/already_started", "the game has started: end the game")
+                raise LobbyError("lobby/already_started", "The game has started: end the game "
+                                 "instead of closing its table.")
             if x.status == "closed":
                 return x
             return x.model_copy(update={"status": "closed", "updated_ms": t})
@@ -257,9 +259,9 @@ class Lobby:
     async def _end_game(self, game_id: str, reason: str) -> dict[str, Any]:
         over = (await self.store.games_over([game_id])).get(game_id)
         if over is None:
-            raise LobbyError("lobby/not_found", "no such game")
+            raise LobbyError("lobby/not_found", "There is no such game.")
         if over:
-            raise LobbyError("lobby/already_started", "this game is already over")
+            raise LobbyError("lobby/already_started", "This game is already over.")
         end = im.EndGame(game_id=game_id, reason=reason)
         control = streams.sharded(streams.ADJ_CONTROL, game_id, self.settings.partitions)
         await self.broker.publish(end.model_dump(mode="json"), stream=control,
@@ -329,7 +331,7 @@ class Lobby:
     async def _add_bot(self, req: lm.AddBot, me: im.PlayerRef) -> dict[str, Any]:
         t0 = await self.store.load(req.table_id)
         if t0.host != me.player_id:
-            raise LobbyError("lobby/not_host", "only the host may add bots")
+            raise LobbyError("lobby/not_host", "Only the table's host can add bots.")
         tables.join(t0, im.PlayerRef(player_id="", name=""))  # refuses early: started, full
         async with self.player_locks.hold(me.player_id):
             await self._reserve(me.player_id, "bot", req.table_id)

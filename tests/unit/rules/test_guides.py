@@ -140,3 +140,43 @@ def test_a_picture_is_served_by_its_plain_name() -> None:
     assert path is not None and path.parent.name == "images"
     with pytest.raises(registry.UnknownGame):
         guides.image("chess", "round.svg")
+
+
+RULING_ID = re.compile(r"\b[A-Z]{1,4}(?:-[A-Z]?\d+)+\b")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_option_is_labelled_in_words_with_its_ruling_only_in_why(game: str) -> None:
+    """The lobby's form shows ``title`` and a one-line ``description``; the ruling ids go in
+    ``why``, a detail the player opens on purpose."""
+    props = registry.get(game).options_schema()["properties"]
+    assert isinstance(props, dict) and props
+    for name, prop in props.items():
+        assert isinstance(prop, dict)
+        title, desc = prop.get("title"), prop.get("description")
+        assert isinstance(title, str) and title, (game, name)
+        assert isinstance(desc, str) and 10 <= len(desc) <= 160, (game, name)
+        assert not RULING_ID.search(title + " " + desc), (game, name, desc)
+        assert "docs/" not in desc and "RULINGS" not in desc and "None" not in desc
+        why = prop.get("why")
+        if why is not None:
+            assert isinstance(why, str) and RULING_ID.search(why), (game, name, why)
+
+
+def test_the_ruling_id_pattern_finds_every_kind_of_id() -> None:
+    ids = "E-22 EE-14 EEND-9 NY-S1 CG-S3 CG-17 P-S1"
+    assert RULING_ID.findall(ids) == ids.split()
+    assert not RULING_ID.search("a 1-in-7 draw, 3 or 4 players, Round 6")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_choice_of_an_option_has_words(game: str) -> None:
+    """An enum's values are shown through ``labels`` when their code is not a word."""
+    for name, prop in registry.get(game).options_schema()["properties"].items():
+        assert isinstance(prop, dict)
+        values = prop.get("enum") or []
+        labels = prop.get("labels") or {}
+        assert isinstance(values, list) and isinstance(labels, dict)
+        for v in values:
+            assert isinstance(v, str)
+            assert v in labels or v.isalpha() and len(v) > 3, (game, name, v)
