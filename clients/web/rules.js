@@ -33,23 +33,24 @@ export function markdown(text) {
   const out = [];
   const lines = text.split("\n");
   let para = [];
-  let list = null;
+  let list = null; // the open list, and the list nested in its last item
+  let sub = null;
   const flush = () => {
     if (para.length) out.push(h("p", inline(para.join(" "))));
     para = [];
-    list = null;
+    list = sub = null;
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const head = /^(#{1,5})\s+(.*)$/.exec(line);
     const img = IMAGE.exec(line.trim());
-    const item = /^\s*(?:[-*]|(\d+)\.) (.*)$/.exec(line);
+    const item = /^(\s*)(?:[-*]|(\d+)\.) (.*)$/.exec(line);
     if (head) {
       flush();
       out.push(h("h" + Math.min(5, head[1].length + 1), { id: "rules-" + slug(head[2]) }, inline(head[2])));
     } else if (img) {
       flush();
-      out.push(h("figure.guide-figure", h("img", { src: img[2], alt: img[1], loading: "lazy" }), h("figcaption.muted", img[1])));
+      out.push(h("figure.guide-figure", h("img", { src: img[2], alt: img[1] }), h("figcaption.muted", img[1])));
     } else if (line.startsWith("|")) {
       flush();
       const rows = [];
@@ -60,15 +61,25 @@ export function markdown(text) {
         h("tbody", body.map((r) => h("tr", cells(r).map((c) => h("td", inline(c)))))))));
     } else if (item) {
       if (para.length) flush();
-      const tag = item[1] ? "ol" : "ul";
-      if (!list || list.tagName.toLowerCase() !== tag) { list = h(tag); out.push(list); }
-      list.append(h("li", inline(item[2])));
+      const tag = item[2] ? "ol" : "ul";
+      const li = h("li", inline(item[3]));
+      if (item[1].length >= 2 && list) { // nested in the open list's last item
+        if (!sub || sub.tagName.toLowerCase() !== tag) { sub = h(tag); list.lastChild.append(sub); }
+        sub.append(li);
+        continue;
+      }
+      if (!list || list.tagName.toLowerCase() !== tag) {
+        list = h(tag, item[2] && item[2] !== "1" ? { start: Number(item[2]) } : null);
+        out.push(list);
+      }
+      sub = null;
+      list.append(li);
     } else if (!line.trim() || /^-{3,}$/.test(line.trim())) {
-      flush();
+      if (!list) flush(); // a blank line inside a list keeps it open (a nested list may follow)
     } else if (list && /^\s{2,}\S/.test(line)) {
-      list.lastChild.append(" ", ...inline(line.trim()));
+      (sub || list).lastChild.append(" ", ...inline(line.trim()));
     } else {
-      list = null;
+      list = sub = null;
       para.push(line.trim());
     }
   }

@@ -21,8 +21,8 @@ ME = PlayerRef(player_id="p-me", name="me")
 def table(**kw: object) -> Table:
     fields: dict[str, object] = {"seats": 2,
                                  "players": [PlayerRef(player_id="p-h", name="h")], **kw}
-    return Table(table_id="t1", game="duel", host="p-h", invite="i-t1", turn_timeout_ms=1_000, round_timeout_ms=1_000,
-                 created_ms=1, **fields)  # type: ignore[arg-type]
+    return Table(table_id="t1", game="duel", host="p-h", invite="i-t1",
+                 turn_timeout_ms=1_000, round_timeout_ms=1_000, created_ms=1, **fields)  # type: ignore[arg-type]
 
 
 def full() -> Table:

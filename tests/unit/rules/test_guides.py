@@ -179,4 +179,4 @@ def test_every_choice_of_an_option_has_words(game: str) -> None:
         assert isinstance(values, list) and isinstance(labels, dict)
         for v in values:
             assert isinstance(v, str)
-            assert v in labels or v.isalpha() and len(v) > 3, (game, name, v)
+            assert v in labels or (v.isalpha() and len(v) > 3), (game, name, v)
