@@ -211,6 +211,14 @@ function optionsSummary(t) {
   return rows.length ? h("details.table-options", h("summary", "Variant options"), h("ul", rows)) : null;
 }
 
+/** A listed table's options in words ("Rules version: beginner"); "defaults" when none. */
+function optionsWords(t) {
+  const g = catalog.find((x) => x.name === t.game);
+  const props = (g && g.options && g.options.properties) || {};
+  const set = Object.entries(t.options || {});
+  return set.length ? set.map(([k, v]) => `${(props[k] || {}).title || k}: ${valueWords(props[k] || {}, v)}`).join("; ") : "defaults";
+}
+
 $("create-form").addEventListener("submit", (e) => {
   e.preventDefault();
   guarded(async () => {
@@ -236,7 +244,7 @@ $("lb-game").addEventListener("change", () => guarded(leaderboard));
 async function refreshTables() {
   const data = await api("GET", "/api/tables");
   const rows = data.tables.map((t) => [titleOf(t.game), t.players.map((p) => p.name).join(", "), `${t.players.length}/${t.seats}`,
-    JSON.stringify(t.options), h("button", { type: "button", onclick: () => guarded(async () => {
+    optionsWords(t), h("button", { type: "button", onclick: () => guarded(async () => {
       await api("POST", `/api/tables/${t.table_id}/join`);
       location.hash = `#/table/${t.table_id}`;
     }) }, "Join")]);

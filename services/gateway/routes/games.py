@@ -50,10 +50,10 @@ async def game_rules(game: str) -> dict[str, Any]:
             "reconstructed": components.components(name).get("reconstructed", [])}
 
 
-@router.get("/api/games/{game}/images/{name}", response_class=FileResponse,
-            responses={**hm.REFUSALS, 200: {"content": {"image/svg+xml": {}}}})
+@router.get("/api/games/{game}/images/{name}", include_in_schema=False)
 async def game_image(game: str, name: str) -> FileResponse:
-    """A picture of the game's guide (an SVG beside its engine); any other name is a 404."""
+    """A picture of the game's guide (an SVG beside its engine); any other name is a typed
+    404. A static file like the page's own (so not in the JSON API's OpenAPI document)."""
     path = guides.image(_known_game(game), name)
     if path is None:
         raise HttpError(404, "game/not_found", "There is no such picture in this game's guide.")
