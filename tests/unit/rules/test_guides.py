@@ -180,3 +180,13 @@ def test_every_choice_of_an_option_has_words(game: str) -> None:
         for v in values:
             assert isinstance(v, str)
             assert v in labels or (v.isalpha() and len(v) > 3), (game, name, v)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_guide_lists_every_table_option_by_its_title(game: str) -> None:
+    """The guide's "Table options" names each option as the New table form does."""
+    md = guides.guide(game)
+    section = md.split("## Table options", 1)[1].split("\n## ", 1)[0]
+    for prop in registry.get(game).options_schema()["properties"].values():
+        assert isinstance(prop, dict)
+        assert f"**{prop['title']}**" in section, (game, prop["title"])
