@@ -146,3 +146,31 @@ async def test_a_refusal_is_shown_as_a_sentence(tabs: Any, width: int) -> None:
         "() => document.querySelector('#flash').textContent.includes('between 1 minute and"
         " 1 day')")
     assert (await page.inner_text("#flash")).endswith("choose a smaller number or another unit.")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+async def test_the_fourth_running_game_is_refused_in_a_sentence(tabs: Any, width: int) -> None:
+    """The running-games quota (3 by default): the fourth start shows what to do next."""
+    page = await sized(tabs, f"quota-{width}", width)
+    lobby = page.url.split("#")[0] + "#/lobby"
+    for n in range(4):
+        await page.goto(lobby)
+        await page.wait_for_selector("#lobby:not(.hidden)")
+        await page.select_option("#game", "duel")
+        await page.fill("#seats", "2")
+        await page.eval_on_selector("#create-form > details", "(d) => { d.open = true; }")
+        await page.fill("#turn-timeout", "1")  # nobody plays these games: they wait a day
+        await page.select_option("#turn-timeout-unit", label="days")
+        await page.click("#create")
+        await page.wait_for_selector("#table:not(.hidden) #add-bot")
+        assert "1 day" in await page.inner_text("#table")
+        await add_bots(page, 1)
+        if n < 3:
+            await start(page)
+    await page.click("#start")
+    flash = page.locator("#flash.bad")
+    await flash.wait_for()
+    assert await flash.inner_text() == (
+        "You already have 3 running games, the most one player may have: finish one of them "
+        "first, then start this one.")
+    assert await flash.get_attribute("data-code") == "lobby/quota"
