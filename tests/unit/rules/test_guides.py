@@ -190,3 +190,66 @@ def test_the_guide_lists_every_table_option_by_its_title(game: str) -> None:
     for prop in registry.get(game).options_schema()["properties"].values():
         assert isinstance(prop, dict)
         assert f"**{prop['title']}**" in section, (game, prop["title"])
+
+
+def _flat(md: str) -> str:
+    """The guide's text on one line, marks removed (numbers and names as a reader sees them)."""
+    return re.sub(r"\s+", " ", md.replace("**", ""))
+
+
+def test_the_figures_of_each_guide_are_the_engines() -> None:
+    """Every number a guide states is the one its engine's data uses."""
+    from shared.rules.empire import data as em
+    from shared.rules.empire_engine import data as ee
+    from shared.rules.empire_nyc import data as ny
+    from shared.rules.empires_end import data as eend
+
+    text = {g: _flat(guides.guide(g)) for g in GAMES}
+    for g in GAMES:  # the seat counts of the page's game list
+        game = registry.get(g)
+        assert f"{game.min_seats} to {game.max_seats} players" in text[g], g
+    # Empire: the beginner's starting cards, the row, the commerce price, bond gold, rounds
+    s = em.BEGINNER_START
+    assert (f"{s['colonies']} Colonies, {s['populations']} Populations, {s['goods']} Good, "
+            f"{s['supporters']} Supporter, {s['revolts']} Revolt and {s['gold']} gold") in text[
+                "empire"]
+    assert "2 Goods, 2 Populations and 2 Colonies" in text["empire"]
+    assert sorted(em.AUCTION_ROW["beginner"]) == sorted(["goods"] * 2 + ["populations"] * 2
+                                                        + ["colonies"] * 2)
+    assert "1 Good, 2 Populations, 2 Colonies and 1 Bond" in text["empire"]
+    assert sorted(em.AUCTION_ROW["standard"]) == sorted(
+        ["goods", "populations", "populations", "colonies", "colonies", "bonds"])
+    assert f"{em.BASE_PRICE} minus the total sold" in text["empire"]
+    assert f"0 to {em.MAX_SALE}" in text["empire"] and f"{em.BOND_GOLD} gold at once" in text[
+        "empire"]
+    assert em.ROUNDS == 6 and "There are six rounds" in text["empire"]
+    # The Empire Engine: what each engine carries, clockwise from the top; the rounds
+    names = {r[0]: [a.capitalize() for a in r[1:]] for r in ee.ENGINE_ROWS}
+    assert (f"left engine (L) carries {', '.join(names['L'][:3])} and {names['L'][3]}"
+            in text["empire-engine"])
+    assert (f"right engine (R) carries {', '.join(names['R'][:3])} and {names['R'][3]}"
+            in text["empire-engine"])
+    r = ee.ROUNDS_BY_SEATS
+    assert r[2] == r[4] and (f"{r[2]} rounds with 2 or 4 players and {r[3]} rounds with 3 "
+                             f"({ee.LONG_GAME_ROUNDS} rounds" in text["empire-engine"])
+    # Empire's End: both progress tracks, the starting resources, the hand
+    codes = {v: k for k, v in eend._CODES.items()}
+    for track in (eend.TRACK_2P, eend.TRACK_34P):
+        assert " ".join(codes[p] for p in track) in text["empires-end"]
+    assert f"Everyone starts with {eend.START_RESOURCES} of each resource" in text["empires-end"]
+    assert f"a hand of {eend.HAND_SIZE} disaster cards" in text["empires-end"]
+    tiles = sorted((t.type, t.vp) for t in eend.TILES)
+    assert tiles == sorted([("City", 16), ("Town", 6), ("Town", 12), ("Army", 5), ("Army", 9),
+                            ("Road", 2), ("Road", 7), ("Road", 14), ("Farm", 3), ("Farm", 8),
+                            ("Farm", 11)])
+    # New York: cubes by players, borough bonuses and sizes, the set values
+    c = ny.STARTING_CUBES
+    assert (f"{c[3]} with 3, {c[4]} with 4, {c[5]} with 5, {c[6]} with 6"
+            in text["empire-nyc"])
+    for b in ny.BOROUGHS:
+        size = sum(1 for n in ny.NEIGHBORHOODS if n.borough == b.id)
+        assert f"{b.name} {b.bonus}" in text["empire-nyc"], b
+        assert f"{b.name} ({size})" in text["empire-nyc"], b
+    assert f"{len(ny.NEIGHBORHOODS)} neighborhoods" in text["empire-nyc"]
+    assert ", ".join(str(v) for v in ny.SET_VALUES) in text["empire-nyc"].replace(" and ", ", ")
+    assert f"then {ny.SET_VALUE_STEP} more each time" in text["empire-nyc"]
