@@ -242,6 +242,16 @@ def test_the_figures_of_each_guide_are_the_engines() -> None:
     assert tiles == sorted([("City", 16), ("Town", 6), ("Town", 12), ("Army", 5), ("Army", 9),
                             ("Road", 2), ("Road", 7), ("Road", 14), ("Farm", 3), ("Farm", 8),
                             ("Farm", 11)])
+    # The Card Game: packs, the deal and the draws
+    from shared.rules.empire_cards import data as cg
+
+    p = cg.PACKS_BY_SEATS
+    assert p[3] == p[4] == 2 and p[5] == p[6] == 3
+    assert "two packs with jokers for 3 or 4 players, three for 5 or 6" in text["empire-cards"]
+    assert f"Everyone is dealt {cg.HAND_SIZE} cards" in text["empire-cards"]
+    assert f"| 1st | draw {cg.FIRST_SET_DRAW} cards |" in guides.guide("empire-cards")
+    assert f"you draw {cg.RUNOUT_DRAW} cards at once" in text["empire-cards"]
+    assert f"draws you {cg.SAME_SUIT_DRAW} extra cards" in text["empire-cards"]
     # New York: cubes by players, borough bonuses and sizes, the set values
     c = ny.STARTING_CUBES
     assert (f"{c[3]} with 3, {c[4]} with 4, {c[5]} with 5, {c[6]} with 6"
