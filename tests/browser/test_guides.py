@@ -148,6 +148,14 @@ async def test_a_refusal_is_shown_as_a_sentence(tabs: Any, width: int) -> None:
     assert (await page.inner_text("#flash")).endswith("choose a smaller number or another unit.")
 
 
+NEW_TABLE_SHOWN = """() => {
+  const id = location.hash.startsWith("#/table/") && location.hash.split("/")[2];
+  const body = document.querySelector("#table:not(.hidden) #table-body");
+  return !!id && !!body && body.textContent.includes(`Table ${id} `)
+    && !!body.querySelector("#add-bot");
+}"""
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 async def test_the_fourth_running_game_is_refused_in_a_sentence(tabs: Any, width: int) -> None:
     """The running-games quota (3 by default): the fourth start shows what to do next."""
@@ -162,7 +170,8 @@ async def test_the_fourth_running_game_is_refused_in_a_sentence(tabs: Any, width
         await page.fill("#turn-timeout", "1")  # nobody plays these games: they wait a day
         await page.select_option("#turn-timeout-unit", label="days")
         await page.click("#create")
-        await page.wait_for_selector("#table:not(.hidden) #add-bot")
+        # this table's own page, not the last one's still in the (hidden) screen
+        await page.wait_for_function(NEW_TABLE_SHOWN)
         assert "1 day" in await page.inner_text("#table")
         await add_bots(page, 1)
         if n < 3:
