@@ -94,6 +94,8 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
             kind = p.get("enum") or p.get("type") or "value"
             dflt = render.compact(p.get("default"))
             lines.append(f"  {name}: {render.compact(kind)} (default {dflt})")
+            if p.get("title") or p.get("description"):  # the option in words, as the page
+                lines.append(f"    {p.get('title', name)}: {p.get('description', '')}".rstrip())
         self.query_one("#help", Static).update("\n".join(lines))
 
     @on(Input.Submitted)

@@ -45,8 +45,10 @@ export async function freshToken() {
   if (me && me.refresh_token && me.access_expires_ms && me.access_expires_ms - Date.now() < 30000) await refresh();
 }
 
+/** A refusal: ``message`` is the server's sentence (what happened, what to do next), shown to
+ * the player as it is; ``code`` (e.g. lobby/quota) is for the program. */
 export class ApiError extends Error {
-  constructor(code, message, status) { super(`${code}: ${message}`); this.code = code; this.status = status; }
+  constructor(code, message, status) { super(message || `The server refused this (${code}).`); this.code = code; this.status = status; }
 }
 
 export async function api(method, path, body) {

@@ -15,12 +15,17 @@ import { openRules } from "./rules.js";
 import { inviteBlock, joinByInvite, pendingInvite, rememberInvite, takeInvite } from "./invite.js";
 import { mountResign } from "./resign.js";
 import { confirmSignOut } from "./signout.js";
-import { optionsForm } from "./schemaform.js";
 import * as mygames from "./mygames.js";
+import { durationPicker, durationWords, MAX_MS, MAX_TURN_BASED_MS } from "./duration.js";
+import { optionsForm, valueWords, why } from "./schemaform.js";
 import { notificationsPanel } from "./notifications.js";
 
 let catalog = [];
 let optionsBox = null;
+// the pace sets the longest clock (shared/protocol/lobby.py MAX_CLOCK_MS)
+const timeoutBox = durationPicker("turn-timeout", "Time per move",
+  () => ($("pace").value === "turn-based" ? MAX_TURN_BASED_MS : MAX_MS));
+$("turn-timeout-row").append(" ", timeoutBox);
 let tablePoll = null;
 const socket = new Socket((m) => { if (!chat.onMessage(m) && !mygames.onMessage(m)) play.onMessage(m); });
 play.attach(socket);
@@ -48,6 +53,7 @@ async function guarded(fn) {
   } catch (exc) {
     if (exc instanceof ApiError && exc.status === 401) { session.clear(); route(); }
     flash(exc.message || String(exc));
+    $("flash").dataset.code = exc.code || ""; // the sentence is shown; the code kept for tools
     return undefined;
   }
 }
@@ -89,7 +95,7 @@ async function route() {
   } else if (screen === "rules" && arg) {
     show("rules");
     const g = catalog.find((x) => x.name === decodeURIComponent(arg));
-    fill($("rules-title"), `Rules: ${g ? g.title : decodeURIComponent(arg)}`);
+    fill($("rules-title"), `How to play ${g ? g.title : decodeURIComponent(arg)}`);
     await guarded(() => openRules(decodeURIComponent(arg)));
   } else if (screen === "games") {
     show("mygames");
@@ -214,9 +220,11 @@ function onGameChange() {
   seats.min = g.min_seats;
   seats.max = g.max_seats;
   seats.value = Math.max(g.min_seats, Math.min(3, g.max_seats));
+  $("howto-link").href = `#/rules/${g.name}`;
+  fill($("howto-link"), `How to play ${g.title}`);
   optionsBox = optionsForm(g.options);
   fill($("options"), optionsBox);
-  $("turn-timeout").value = ""; // a new table starts from the server default, not the last table's
+  timeoutBox.clear(); // a new table starts from the server default, not the last table's
   $("time-bank").value = "";
 }
 $("game").addEventListener("change", onGameChange);
@@ -227,11 +235,18 @@ function optionsSummary(t) {
   const props = (g && g.options && g.options.properties) || {};
   const rows = Object.entries(props).map(([k, p]) => {
     const v = k in (t.options || {}) ? t.options[k] : p.default;
-    return h("li", { title: p.description || "" }, h("b", p.title || k), ": ",
-      v === null || v === undefined ? "none" : typeof v === "boolean" ? (v ? "on" : "off") : String(v),
-      p.description ? h("span.opt-desc", p.description) : null);
+    return h("li", h("b", p.title || k), ": ", valueWords(p, v),
+      p.description ? h("span.opt-desc", p.description) : null, why(p));
   });
   return rows.length ? h("details.table-options", h("summary", "Variant options"), h("ul", rows)) : null;
+}
+
+/** A listed table's options in words ("Rules version: beginner"); "defaults" when none. */
+function optionsWords(t) {
+  const g = catalog.find((x) => x.name === t.game);
+  const props = (g && g.options && g.options.properties) || {};
+  const set = Object.entries(t.options || {});
+  return set.length ? set.map(([k, v]) => `${(props[k] || {}).title || k}: ${valueWords(props[k] || {}, v)}`).join("; ") : "defaults";
 }
 
 $("create-form").addEventListener("submit", (e) => {
@@ -240,7 +255,7 @@ $("create-form").addEventListener("submit", (e) => {
     const body = { game: $("game").value, seats: +$("seats").value, options: optionsBox ? optionsBox.read() : {},
       public: $("public").checked, client_entropy: $("entropy").checked,
       on_expiry: $("on-expiry").checked ? "bot" : "default" };
-    const timeout = +$("turn-timeout").value * +$("turn-unit").value;
+    const timeout = timeoutBox.read(); // milliseconds, or null for the server's default
     if (timeout) { body.turn_timeout_ms = timeout; body.round_timeout_ms = timeout; }
     body.pace = $("pace").value;
     const bank = +$("time-bank").value * 3600000;
@@ -263,7 +278,7 @@ $("lb-game").addEventListener("change", () => guarded(leaderboard));
 async function refreshTables() {
   const data = await api("GET", "/api/tables");
   const rows = data.tables.map((t) => [titleOf(t.game), t.players.map((p) => p.name).join(", "), `${t.players.length}/${t.seats}`,
-    `${t.pace || "real-time"}, ${mygames.clockText(t.turn_timeout_ms)} a move`, JSON.stringify(t.options), h("button", { type: "button", onclick: () => guarded(async () => {
+    `${t.pace || "real-time"}, ${durationWords(t.turn_timeout_ms)} a move`, optionsWords(t), h("button", { type: "button", onclick: () => guarded(async () => {
       await api("POST", `/api/tables/${t.table_id}/join`);
       location.hash = `#/table/${t.table_id}`;
     }) }, "Join")]);
@@ -302,8 +317,8 @@ async function showTable(tid) {
   const kind = h("select#bot-kind", { "aria-label": "Bot to add" }, h("option", { value: "heuristic" }, "heuristic bot"), h("option", { value: "random" }, "random bot"));
   fill($("table-body"),
     h("h2", titleOf(t.game)),
-    h("p", `Table ${t.table_id} · ${t.public ? "public" : "private"} · ${t.pace || "real-time"} · time per move (turns and sealed rounds) ${mygames.clockText(t.turn_timeout_ms)}${t.time_bank_ms ? ` + a bank of ${mygames.clockText(t.time_bank_ms)}` : ""}${t.on_expiry === "bot" ? " (then a bot takes the seat)" : ""} · `,
-      h("a", { href: `#/rules/${t.game}` }, "rules of this server")),
+    h("p", `Table ${t.table_id} · ${t.public ? "public" : "private"} · ${t.pace || "real-time"} · time per move (turns and sealed rounds) ${durationWords(t.turn_timeout_ms)}${t.time_bank_ms ? ` + a bank of ${durationWords(t.time_bank_ms)}` : ""}${t.on_expiry === "bot" ? " (then a bot takes the seat)" : ""} · `,
+      h("a#table-howto", { href: `#/rules/${t.game}` }, "How to play")),
     optionsSummary(t),
     inviteBlock(t, seated, flash),
     h("ol#seats-list", Array.from({ length: t.seats }, (_, i) => {

@@ -6,6 +6,7 @@
 
 import { api, cmdId, session, signingKey } from "./api.js";
 import { loadComponents } from "./components.js";
+import { durationWords } from "./duration.js";
 import { picker } from "./controls.js";
 import { $, fill, h, kv, short, table, words } from "./dom.js";
 import { canonical, commitment, commitmentsRoot, newNonce } from "./fairness.js";
@@ -54,7 +55,7 @@ function subtitle() {
   const { id, meta } = S;
   fill($("play-sub"), `game ${id} · `, S.seat === null ? "spectating" : `you are seat ${S.seat + 1}`,
     " · players: ", meta.players.map(playerName).join(", "),
-    " · ", h("a#rules-link", { href: `#/rules/${meta.game}` }, "rules"));
+    " · ", h("a#rules-link", { href: `#/rules/${meta.game}` }, "How to play"));
 }
 
 export function closeGame() {

@@ -114,12 +114,14 @@ class Gateway:
     async def lobby(self, req: lm.LobbyRequest) -> dict[str, Any]:
         """Send the validated request (its model's dump, never a client's raw body)."""
         if self.memory.refuses(req.op):
-            raise HttpError(503, "storage/full", "the server is near its storage limit: "
-                            "running games go on, new ones wait", headers={"Retry-After": "30"})
+            raise HttpError(503, "storage/full", "The server is near its storage limit: "
+                            "running games go on, but new tables and games wait; try again "
+                            "in a minute.", headers={"Retry-After": "30"})
         try:
             data = await self.lobby_rpc.request(req.model_dump(mode="json"), timeout=10.0)
         except TimeoutError as exc:
-            raise HttpError(503, "lobby/bad_request", "the lobby did not answer") from exc
+            raise HttpError(503, "lobby/bad_request", "The lobby did not answer in time: try "
+                            "again in a moment.") from exc
         if not data.get("ok"):
             code = data.get("code", "lobby/bad_request")
             message = data.get("message", "")

@@ -132,10 +132,10 @@ class Lobby:
                                              self.settings.token_ttl_s):
                 return display
             if exact:
-                raise LobbyError("lobby/name_taken", "that name (or one that looks like it) is "
-                                 "taken: choose another")
+                raise LobbyError("lobby/name_taken", "That name (or one that looks like it) is "
+                                 "taken: choose another.")
             display = handles.with_suffix(chosen, secrets.randbelow(10_000))
-        raise LobbyError("lobby/name_taken", "that name is taken: choose another")
+        raise LobbyError("lobby/name_taken", "That name is taken: choose another.")
 
     def _view(self, t: lm.Table, player_id: str | None) -> dict[str, Any]:
         """The table as the player may see it, with the invite link beside the invite."""
@@ -185,7 +185,8 @@ class Lobby:
             if req.invite:
                 tid = await self.store.table_of_invite(req.invite)
             if not tid:
-                raise LobbyError("lobby/not_found", "no such table or invite")
+                raise LobbyError("lobby/not_found", "No table has that invite code: check the "
+                                 "code with the host, or ask for a new one.")
             t = await self._update(tid, lambda t: tables.join(t, me, by_invite))
             return {"table": self._view(t, me.player_id)}
         if isinstance(req, lm.LeaveTable):
@@ -273,7 +274,8 @@ class Lobby:
 
         def close(x: lm.Table) -> lm.Table:
             if x.status == "started":
-                raise LobbyError("lobby/already_started", "the game has started: end the game")
+                raise LobbyError("lobby/already_started", "The game has started: end the game "
+                                 "instead of closing its table.")
             if x.status == "closed":
                 return x
             return x.model_copy(update={"status": "closed", "updated_ms": t})
@@ -285,9 +287,9 @@ class Lobby:
     async def _end_game(self, game_id: str, reason: str) -> dict[str, Any]:
         over = (await self.store.games_over([game_id])).get(game_id)
         if over is None:
-            raise LobbyError("lobby/not_found", "no such game")
+            raise LobbyError("lobby/not_found", "There is no such game.")
         if over:
-            raise LobbyError("lobby/already_started", "this game is already over")
+            raise LobbyError("lobby/already_started", "This game is already over.")
         end = im.EndGame(game_id=game_id, reason=reason)
         control = streams.sharded(streams.ADJ_CONTROL, game_id, self.settings.partitions)
         await self.broker.publish(end.model_dump(mode="json"), stream=control,
@@ -365,7 +367,7 @@ class Lobby:
     async def _add_bot(self, req: lm.AddBot, me: im.PlayerRef) -> dict[str, Any]:
         t0 = await self.store.load(req.table_id)
         if t0.host != me.player_id:
-            raise LobbyError("lobby/not_host", "only the host may add bots")
+            raise LobbyError("lobby/not_host", "Only the table's host can add bots.")
         tables.join(t0, im.PlayerRef(player_id="", name=""))  # refuses early: started, full
         async with self.player_locks.hold(me.player_id):
             await self._reserve(me.player_id, "bot", req.table_id)

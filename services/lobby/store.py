@@ -25,7 +25,7 @@ from typing import Any, cast
 from redis.exceptions import WatchError
 
 from services.lobby import tables
-from services.lobby.tables import LobbyError
+from services.lobby.tables import NO_TABLE, LobbyError
 from shared.protocol import keys
 from shared.protocol import lobby as lm
 from shared.protocol.streams import Keys
@@ -132,7 +132,7 @@ class LobbyStore:
     async def load(self, table_id: str) -> lm.Table:
         raw = await self.redis.get(table_key(table_id))
         if raw is None:
-            raise LobbyError("lobby/not_found", "no such table")
+            raise LobbyError("lobby/not_found", NO_TABLE)
         return lm.Table.model_validate(loads(raw))
 
     async def load_many(self, table_ids: list[str]) -> dict[str, lm.Table | None]:
@@ -170,7 +170,7 @@ class LobbyStore:
                     await pipe.watch(key)
                     raw = await pipe.get(key)
                     if raw is None:
-                        raise LobbyError("lobby/not_found", "no such table")
+                        raise LobbyError("lobby/not_found", NO_TABLE)
                     before = lm.Table.model_validate(loads(raw))
                     t: lm.Table = change(before)
                     ttl = expire_s(t) if callable(expire_s) else expire_s
@@ -187,7 +187,8 @@ class LobbyStore:
                 continue
             await self._index(t, ttl)
             return t
-        raise LobbyError("lobby/bad_request", "table busy, try again")
+        raise LobbyError("lobby/bad_request", "Many changes reached this table at once: try "
+                         "again in a moment.")
 
     async def _index(self, t: lm.Table, expire_s: int) -> None:
         async with self.redis.pipeline(transaction=False) as pipe:

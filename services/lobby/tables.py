@@ -18,24 +18,35 @@ from shared.runtime.jsonutil import dumps
 
 
 class LobbyError(Exception):
+    """A refusal: its ``code`` for programs, its message a sentence for people, saying what
+    happened and what to do next (the web page shows it as it is)."""
+
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+NO_TABLE = "There is no such table (it may have closed): pick one from the lobby's list."
 
 
 def check_new_table(game: str, seats: int, options: dict[str, JsonValue]) -> None:
     try:
         g = registry.get(game)
     except registry.UnknownGame as exc:
-        raise LobbyError("lobby/bad_request", f"unknown game {game!r}") from exc
+        raise LobbyError("lobby/bad_request",
+                         f"There is no game called {game[:40]!r} here: choose one from the "
+                         "list.") from exc
     if not g.min_seats <= seats <= g.max_seats:
         raise LobbyError("lobby/bad_request",
-                         f"{g.title} takes {g.min_seats}-{g.max_seats} seats")
+                         f"{g.title} is played by {g.min_seats} to {g.max_seats} players: "
+                         "choose a number of seats in that range.")
     check_options_strictly(g, options)
     try:
         g.setup(dict(options), seats)
     except ValueError as exc:
-        raise LobbyError("lobby/bad_request", f"bad options: {exc}") from exc
+        raise LobbyError("lobby/bad_request",
+                         f"These options do not fit {g.title} ({exc}): change them and "
+                         "create the table again.") from exc
 
 
 def check_options_strictly(g: Game, options: dict[str, JsonValue]) -> None:
@@ -50,14 +61,18 @@ def check_options_strictly(g: Game, options: dict[str, JsonValue]) -> None:
     except ValidationError as exc:
         why = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'options'}: {e['msg']}"
                         for e in exc.errors(include_url=False))
-        raise LobbyError("lobby/bad_request", f"bad options: {why}"[:500]) from None
+        raise LobbyError("lobby/bad_request",
+                         f"These options do not fit {g.title} ({why[:300]}): change them "
+                         "and create the table again.") from None
 
 
 def _must_be_open(t: Table) -> None:
     if t.status == "closed":
-        raise LobbyError("lobby/closed", "the table was closed after being idle")
+        raise LobbyError("lobby/closed", "This table was closed after standing idle: create "
+                         "a new table or join another one.")
     if t.status != "open":
-        raise LobbyError("lobby/already_started", "the table has started")
+        raise LobbyError("lobby/already_started", "This table's game has already started: "
+                         "watch it from the lobby, or join another table.")
 
 
 def seated(t: Table, player_id: str) -> bool:
@@ -72,11 +87,14 @@ def join(t: Table, player: PlayerRef, by_invite: bool = True) -> Table:
         return t
     _must_be_open(t)
     if player.player_id in t.kicked:
-        raise LobbyError("lobby/kicked", "the host removed you from this table")
+        raise LobbyError("lobby/kicked", "The host removed you from this table, so you "
+                         "cannot join it again: join another table or create your own.")
     if not t.public and not by_invite:
-        raise LobbyError("lobby/invite_required", "a private table is joined with its invite")
+        raise LobbyError("lobby/invite_required", "This table is private: ask its host for "
+                         "the invite code, then join with it under Join by invite.")
     if len(t.players) >= t.seats:
-        raise LobbyError("lobby/table_full", "the table is full")
+        raise LobbyError("lobby/table_full", "This table is full: join another table or "
+                         "create your own.")
     return t.model_copy(update={"players": [*t.players, player]})
 
 
@@ -96,13 +114,15 @@ def leave(t: Table, player_id: str, now_ms: int) -> Table:
 def kick(t: Table, host_id: str, target: str) -> Table:
     """The host removes a seated player (or bot) before the start; a human may not return."""
     if t.host != host_id:
-        raise LobbyError("lobby/not_host", "only the host may remove a player")
+        raise LobbyError("lobby/not_host", "Only the table's host can remove a player.")
     _must_be_open(t)
     if target == host_id:
-        raise LobbyError("lobby/bad_request", "the host leaves rather than removing itself")
+        raise LobbyError("lobby/bad_request", "The host cannot remove themselves: leave the "
+                         "table instead.")
     gone = next((p for p in t.players if p.player_id == target), None)
     if gone is None:
-        raise LobbyError("lobby/not_seated", "no such player at this table")
+        raise LobbyError("lobby/not_seated", "That player is not at this table any more: "
+                         "refresh the table.")
     kicked = t.kicked if gone.bot else [*t.kicked, target][-64:]
     return t.model_copy(update={"players": [p for p in t.players if p.player_id != target],
                                 "kicked": kicked})
@@ -121,12 +141,14 @@ def for_viewer(t: Table, player_id: str | None) -> dict[str, Any]:
 
 def start(t: Table, player_id: str) -> Table:
     if t.host != player_id:
-        raise LobbyError("lobby/not_host", "only the host may start the table")
+        raise LobbyError("lobby/not_host", "Only the table's host can start the game: wait "
+                         "for them to start it.")
     _must_be_open(t)
     g = registry.get(t.game)
     if not g.min_seats <= len(t.players) <= g.max_seats:
         raise LobbyError("lobby/bad_request",
-                         f"{g.title} needs {g.min_seats}-{g.max_seats} seated players")
+                         f"{g.title} needs {g.min_seats} to {g.max_seats} seated players: add "
+                         "a bot or wait for more players to join.")
     return t.model_copy(update={"status": "started"})
 
 
@@ -224,17 +246,20 @@ def reconcile(tables: Mapping[str, str], games: Mapping[str, str],
 
 
 QUOTA_MESSAGES = {
-    "open_tables": "at most {limit} open tables per player: start or leave one first",
-    "running_games": "at most {limit} running games per player: finish one first",
-    "turn_based_games": "at most {limit} running turn-based games per player: finish one "
-                        "first",
-    "bot_seats": "at most {limit} bot seats per player across open tables and running games",
+    "open_tables": "You already have {limit} open tables, the most one player may have: "
+                   "start or leave one of them first.",
+    "running_games": "You already have {limit} running games, the most one player may have: "
+                     "finish one of them first, then start this one.",
+    "turn_based_games": "You already have {limit} running turn-based games, the most one "
+                        "player may have: finish one of them first, then start this one.",
+    "bot_seats": "Your open tables and running games already have {limit} bot seats, the "
+                 "most one player may have: finish a game or remove a bot first.",
 }
 
 
 def quota_error(which: str, limit: int) -> LobbyError:
-    return LobbyError("lobby/quota", f"quota {which}: "
-                      + QUOTA_MESSAGES[which].format(limit=limit))
+    """The quota refusal: the sentence names the quota in words ("open tables")."""
+    return LobbyError("lobby/quota", QUOTA_MESSAGES[which].format(limit=limit))
 
 
 # --- the listing ------------------------------------------------------------------------

@@ -31,7 +31,7 @@ async def test_my_games_lists_waiting_games_first_and_takes_pushes(
     await page.click("#create-form details summary")
     await page.select_option("#pace", "turn-based")
     await page.fill("#turn-timeout", "2")
-    await page.select_option("#turn-unit", "86400000")
+    await page.select_option("#turn-timeout-unit", label="days")
     await page.click("#create")
     await page.wait_for_selector("#table:not(.hidden) #invite-code")
     assert "turn-based · time per move (turns and sealed rounds) 2 days" in \

@@ -117,7 +117,7 @@ async def test_a_generated_client_plays_a_game(generated: ModuleType,
         assert result.game_id == game_id
 
         record = await api("record").asyncio(game_id, client=http)
-        assert isinstance(record, model("Record")), record
+        assert isinstance(record, model("NarratedRecord")), record
         assert record.ended and record.record
 
         board = await api("leaderboard").asyncio("duel", client=http)

@@ -188,13 +188,13 @@ async def test_turn_based_games_have_their_own_quota_hit_from_outside(hall: Supe
         await start()  # the one real-time game (EMPIRE_QUOTA_RUNNING_GAMES=1)
         with pytest.raises(ApiError) as exc:
             await start()
-        assert exc.value.code == "lobby/quota" and "running_games" in exc.value.message
+        assert exc.value.code == "lobby/quota" and "running games" in exc.value.message
         for _ in range(2):  # EMPIRE_QUOTA_TURN_BASED_GAMES=2, beside the real-time one
             await start(pace="turn-based")
         with pytest.raises(ApiError) as exc:
             await start(pace="turn-based")
         assert exc.value.code == "lobby/quota"
-        assert exc.value.message.startswith("quota turn_based_games: at most 2")
+        assert exc.value.message.startswith("You already have 2 running turn-based games")
 
 
 async def test_a_real_turn_reaches_the_notifier_as_a_mail(hall: Supervisor,

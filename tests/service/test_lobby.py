@@ -97,7 +97,8 @@ async def test_the_open_tables_quota_refuses_one_more() -> None:
     await table(lb)
     await table(lb)
     third = await call(lb, "p-host", "create_table", game="duel", seats=2)
-    assert third["ok"] is False and "open_tables" in third["code"] + third["message"]
+    assert third["ok"] is False and third["code"] == "lobby/quota"
+    assert "You already have 2 open tables" in third["message"]
 
 
 @pytest.mark.parametrize("fail_on", [streams.ADJ_CONTROL, streams.BOTS_IN])

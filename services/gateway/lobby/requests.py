@@ -53,7 +53,8 @@ async def json_object(request: Request, limits: GatewayLimits,
 def path_id(value: str, what: str) -> str:
     """A table id or invite code from the path: anything else names no table."""
     if not PATH_ID.match(value):
-        raise _refuse(404, "lobby/not_found", f"no such {what}", "path")
+        raise _refuse(404, "lobby/not_found", f"There is no such {what}: check the link or "
+                      "the code.", "path")
     return value
 
 
@@ -65,11 +66,14 @@ def lobby_request(model: type[M], client: dict[str, Any], stamped: dict[str, Any
                       "version")
     forged = sorted(k for k in fields if k in SERVER_SET or k in stamped)
     if forged:
-        raise _refuse(400, "lobby/bad_request", f"{forged[0]}: set by the server", "forged")
+        raise _refuse(400, "lobby/bad_request", f"The server sets {forged[0]} itself: leave it "
+                      "out of the request.", "forged")
     try:
         return model.model_validate({**fields, **stamped})
     except ValidationError as exc:
-        raise _refuse(400, "lobby/bad_request", json_guard.brief(exc), "invalid") from None
+        raise _refuse(400, "lobby/bad_request", f"Some fields are not valid "
+                      f"({json_guard.brief(exc)}): correct them and try again.",
+                      "invalid") from None
 
 
 def body_schema(model: type[BaseModel], *server_set: str,

@@ -35,9 +35,11 @@ from shared.rules.api import (
 
 
 class DuelOptions(Frozen):
-    rounds: int = Field(3, ge=1, le=100, description="Rounds to play.")
-    with_turns: bool = Field(True, description="A seat calls the stake (1-3) before each round.")
-    with_dice: bool = Field(True, description="A die roll of 4+ doubles the round's points.")
+    rounds: int = Field(3, ge=1, le=100, title="Rounds", description="Rounds to play.")
+    with_turns: bool = Field(True, title="Called stakes",
+                             description="A seat calls the stake (1-3) before each round.")
+    with_dice: bool = Field(True, title="Dice",
+                            description="A die roll of 4 or more doubles the round's points.")
 
 
 class DuelState(Frozen):

@@ -32,35 +32,38 @@ class EmpireOptions(Frozen):
     version: Literal["beginner", "standard"] = Field(  # E-22
         "standard",
         title="Rules version",
-        description="E-22: beginner = generic starting cards and no nations; standard = nations "
-        "are claimed with their own starting cards and institutions.",
+        description="Beginner: everyone starts alike, no nations and no Bonds. Standard: each "
+        "player claims a nation with its own cards and institution.",
+        json_schema_extra={"why": "E-22: the rulebook's beginner and standard versions."},
     )
     strict_supply: bool = Field(
         False,
         title="Strict supply",
-        description=(
-            "E-5: the bank holds only the printed cards; an auction with nothing left "
-            "to win is skipped."
-        ),
+        description="The bank holds only the printed cards; an auction with nothing left to "
+        "win is skipped.",
+        json_schema_extra={"why": "E-5: the rulebook gives no rule for running out, so the "
+                           "supply is unlimited unless this is on."},
     )
     min_winning_bid_one: bool = Field(
         False,
         title="A winning bid is at least 1",
-        description="E-2 house rule: a bid of 0 never wins an auction.",
+        description="A bid of 0 never wins an auction.",
+        json_schema_extra={"why": "E-2 house rule: read literally, a lone 0 can win when "
+                           "every higher bid is tied."},
     )
     memory_mode: bool = Field(
         False,
         title="Memory mode",
-        description="E-8: the other players' card counts are hidden; remember them yourself.",
+        description="You do not see how many cards the other players hold: remember it.",
+        json_schema_extra={"why": "E-8: every holding follows from public events, so counts "
+                           "are shown unless this is on."},
     )
     claim_collision_cap: Annotated[int, Field(ge=1)] | None = Field(  # E-14 house rule
         None,
-        title="Nation claim: shuffle after N collisions",
-        description=(
-            "E-14 house rule: after this many colliding claim rounds the colliding "
-            "seats get the free nations by a shuffle; empty = claim until every nation "
-            "is unique."
-        ),
+        title="Nation claim: draw lots after this many clashes",
+        description="After this many rounds of players picking the same nation, those still "
+        "clashing get the free nations at random. Empty: pick again until all differ.",
+        json_schema_extra={"why": "E-14 house rule: claiming can otherwise repeat without end."},
     )
 
 

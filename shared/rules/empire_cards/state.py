@@ -27,42 +27,63 @@ class Options(Frozen):
 
     first_round_sets: bool = Field(
         default=True,
-        description="CG-1: may empire/Barbarian/Serf sets be laid in the first round?",
+        title="Sets in the first round",
+        description="Empire, Barbarian and Serf sets may be laid in a player's first turn.",
+        json_schema_extra={"why": "CG-1: the rulebook does not forbid it."},
     )
     battle_demand: Literal["rank", "rank_suit"] = Field(
-        default="rank", description="CG-6: a battle demands a rank (default) or rank + suit"
+        default="rank",
+        title="A battle demands",
+        description="A rank (any suit), or a rank and a suit.",
+        json_schema_extra={"why": "CG-6: what exactly is demanded in a battle.",
+                           "labels": {"rank": "a rank", "rank_suit": "a rank and a suit"}},
     )
     steal_own_pile: bool = Field(
         default=True,
-        description="CG-15: steal may take from your own pile (earlier rules: other piles only)",
+        title="Steal from your own pile",
+        description="A steal may take the top card of your own discard pile too.",
+        json_schema_extra={"why": "CG-15: earlier rules allowed only the others' piles."},
     )
-    expert_spells: bool = Field(default=False, description="CG-17: Expert Wizard spells")
+    expert_spells: bool = Field(
+        default=False,
+        title="Wizard spells",
+        description="Expert level: a Wizard discarded with another card casts a spell.",
+        json_schema_extra={"why": "CG-17: the rulebook's expert level."},
+    )
     first_dealer: Literal["random", "rps"] = Field(
         default="random",
-        description="CG-3: who deals and starts each hand: a random seat (the ruling's "
-        "default) or the rulebook's rock-paper-scissors, played as sealed rounds among the "
-        "seats still in it (CG-S3, docs/rulings-server.md)",
+        title="Who deals",
+        description="A random player, or rock-paper-scissors played as sealed choices.",
+        json_schema_extra={"why": "CG-3 and CG-S3: the rulebook plays rock-paper-scissors.",
+                           "labels": {"random": "a random player",
+                                      "rps": "rock-paper-scissors"}},
     )
     perfect_deal: bool = Field(
         default=False,
-        description="CG-2: the rulebook's perfect-deal bonus (the dealer takes 2 more cards), "
-        "its dexterity replaced by a 1-in-7 public draw (CG-S4); off by default as CG-2 "
-        "recommends",
+        title="Perfect deal bonus",
+        description="A 1-in-7 draw lets the dealer take 2 more cards.",
+        json_schema_extra={"why": "CG-2 and CG-S4: the rulebook's bonus needs dexterity."},
     )
     max_hands: int | None = Field(
         default=7,
         ge=1,
-        description="CG-S2 (docs/rulings-server.md): the match ends after this many hands if "
-        "nobody became Emperor Overlord; the ledger ranks (None: until an Emperor Overlord)",
+        title="Hands in a match",
+        description="If nobody becomes Emperor Overlord by then, achievements rank the "
+        "players. Empty: play until someone does.",
+        json_schema_extra={"why": "CG-S2: a server ruling so that every match ends."},
     )
     max_rounds_per_hand: int | None = Field(
         default=40,
         ge=1,
-        description="CG-S1 (docs/rulings-server.md): a hand ends undecided after this many "
-        "rounds (turns = rounds x seats) without a winner (None: no limit)",
+        title="Rounds in a hand",
+        description="A hand nobody wins in this many rounds ends undecided. Empty: no limit.",
+        json_schema_extra={"why": "CG-S1: a server ruling so that every hand ends."},
     )
     max_turns_per_hand: int | None = Field(
-        default=None, ge=1, description="Hand cap: a hand ends undecided after this many turns"
+        default=None,
+        ge=1,
+        title="Turns in a hand",
+        description="A hand ends undecided after this many turns. Empty: no limit.",
     )
 
     def hand_turn_limit(self, n_seats: int) -> int | None:

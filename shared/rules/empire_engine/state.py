@@ -36,26 +36,25 @@ class Options(Frozen):
     long_game: bool = Field(
         False,
         title="Longer game",
-        description=(
-            "EE-14 variant: 12 rounds for any number of players (else 8, 9 with 3 players)."
-        ),
+        description="12 rounds for any number of players (else 8, or 9 with 3 players).",
+        json_schema_extra={"why": "EE-14: the rulebook's longer-game variant."},
     )
     hidden_score_piles: bool = Field(
         True,
         title="Hidden score piles",
-        description="EE-12: the opponents' score piles stay hidden until the end of the game.",
+        description="The other players' score piles stay hidden until the end of the game.",
+        json_schema_extra={"why": "EE-12: the rulebook recommends hidden score piles."},
     )
     majority_bonus_at_zero: bool = Field(
         False,
         title="Majority bonus at zero",
-        description="EE-13 alternative: the +3 majority bonus is given even when the most is 0.",
+        description="The +3 bonus for the most of a kind is given even when the most is 0.",
+        json_schema_extra={"why": "EE-13: the rulebook is silent on a majority of nothing."},
     )
     random_start_player: bool = Field(
         True,
         title="Random start player",
-        description=(
-            "The start player marker goes to a seat the dealer draws; off = the first seat starts."
-        ),
+        description="The dealer draws who starts; off, the first seat starts.",
     )
 
 

@@ -28,29 +28,43 @@ class NycOptions(Frozen):
 
     missions: bool = Field(
         default=False,
-        description="Occupation-mission variant (NY-12): each player is dealt a secret mission.",
+        title="Secret missions",
+        description="Each player is dealt a secret mission: hold its boroughs to win early.",
+        json_schema_extra={"why": "NY-12: the rulebook's shorter occupation-mission game."},
     )
     extra_links: bool = Field(
         default=False,
-        description="NY-14: also treat the Lincoln/Holland tunnels and the ferry as adjacency.",
+        title="Tunnels and ferry",
+        description="The Lincoln and Holland tunnels and the ferry also join neighborhoods.",
+        json_schema_extra={"why": "NY-14: the rulebook names only bridges, tram and subway."},
     )
     eliminated_cards: Literal["eliminator", "discard"] = Field(
         default="eliminator",
-        description="NY-7: an eliminated player's cards go to the eliminator or to the discard.",
+        title="Cards of a knocked-out player",
+        description="They go to the player who knocked them out, or to the discard pile.",
+        json_schema_extra={"why": "NY-7: not covered by the rulebook.",
+                           "labels": {"eliminator": "to the player who knocked them out",
+                                      "discard": "to the discard pile"}},
     )
     forced_trade: bool = Field(
         default=False,
-        description="NY-6 'Risk classic' flag: a player holding 5+ cards must trade first.",
+        title="Forced trade at 5 cards",
+        description="A player holding 5 or more cards must turn in a set first.",
+        json_schema_extra={"why": "NY-6: a classic house rule, not in the rulebook."},
     )
     defender_chooses_dice: bool = Field(
         default=True,
-        description="NY-8: a defender with 2+ cubes may choose to roll 1 die instead of 2.",
+        title="Defender chooses dice",
+        description="A defender with 2 or more cubes may roll 1 die instead of 2.",
+        json_schema_extra={"why": "NY-8: how many dice a defender rolls."},
     )
     max_rounds: int | None = Field(
         default=30,
         ge=1,
-        description="NY-S1 (docs/rulings-server.md): the game ends after this many full rounds; "
-        "the player holding the most neighborhoods (then cubes) wins. None: no limit.",
+        title="Round limit",
+        description="The game ends after this many rounds; most neighborhoods (then cubes) "
+        "wins. Empty: no limit.",
+        json_schema_extra={"why": "NY-S1: a server ruling so that every game ends."},
     )
 
 

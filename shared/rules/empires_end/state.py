@@ -31,24 +31,22 @@ class Options(Frozen):
     random_first_player: bool = Field(
         True,
         title="Random first player",
-        description=(
-            "EEND-1: the dealer picks the first player at random; off = the first seat starts."
-        ),
+        description="The dealer draws who starts; off, the first seat starts.",
+        json_schema_extra={"why": "EEND-1: the setup and the quick start disagree; random "
+                           "is the recommended reading."},
     )
     low_resources_rule: bool = Field(
         True,
         title="Low resources rule",
-        description=(
-            "EEND-9: a player with fewer than 5 resources reveals them and buys coins "
-            "at 2 VP each up to 5 (VP may go below 0)."
-        ),
+        description="After taking a disaster with fewer than 5 resources, you may buy Coins for "
+        "2 VP each, up to 5 (VP may go below 0).",
+        json_schema_extra={"why": "EEND-9: the rulebook's optional low-resources rule."},
     )
     reshuffle_discards: bool = Field(
         True,
         title="Reshuffle the discards",
-        description=(
-            "EEND-19: an empty deck is rebuilt from the discards; off = drawing simply stops."
-        ),
+        description="An empty disaster deck is rebuilt from the discards; off, drawing stops.",
+        json_schema_extra={"why": "EEND-19: the rulebook does not cover an empty deck."},
     )
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from services.lobby import tables
 from services.lobby.store import IDLE_TABLES, LIVE_GAMES, OPEN_TABLES
-from services.lobby.tables import LobbyError
+from services.lobby.tables import NO_TABLE, LobbyError
 from shared.identity import handles
 from shared.protocol import lobby as lm
 from shared.protocol.turns import TurnsChanged
@@ -45,7 +45,7 @@ class FakeLobbyStore:
     async def load(self, table_id: str) -> lm.Table:
         raw = self.tables.get(table_id)
         if raw is None:
-            raise LobbyError("lobby/not_found", "no such table")
+            raise LobbyError("lobby/not_found", NO_TABLE)
         return lm.Table.model_validate_json(raw)
 
     async def load_many(self, table_ids: list[str]) -> dict[str, lm.Table | None]:

@@ -4,13 +4,17 @@ from ../shared), and adds the one-sentence ``text`` to every event it relays."""
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
+from fastapi.testclient import TestClient
 
+from services.gateway.app import create_app
 from services.gateway.edge.http_errors import HttpError
 from services.gateway.fanout.hub import Hub, Watch
 from services.gateway.routes import games
 from shared.rules import registry
+from shared.runtime.settings import Settings
 
 pytestmark = pytest.mark.unit
 
@@ -70,3 +74,36 @@ def test_empires_end_conversions_name_each_choice() -> None:
 
     play(g, 2, {}, seed=4, on_step=check, max_steps=400)
     assert seen > 0
+
+
+def _client(monkeypatch: pytest.MonkeyPatch) -> TestClient:
+    """The whole gateway app, never reaching a Valkey (no lifespan runs; rate limits off)."""
+    monkeypatch.setenv("EMPIRE_RATE_LIMITS", "0")
+    return TestClient(create_app(Settings(redis_url="redis://127.0.0.1:1/0")))
+
+
+def test_the_rules_page_serves_the_guide_and_its_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
+    client = _client(monkeypatch)
+    body = client.get("/api/games/empire-engine/rules").json()
+    assert body["markdown"].startswith("# How to play The Empire Engine")
+    srcs = re.findall(r"\]\((/api/games/empire-engine/images/[a-z0-9-]+\.svg)\)", body["markdown"])
+    assert srcs
+    for src in srcs:
+        res = client.get(src)
+        assert res.status_code == 200 and res.headers["content-type"].startswith("image/svg+xml")
+        assert res.text.startswith("<svg") and "style-src 'self'" in res.headers[
+            "content-security-policy"]
+
+
+@pytest.mark.parametrize("path", [
+    "/api/games/duel/images/..%2Fguide.md", "/api/games/duel/images/..%2F..%2Fapi.py",
+    "/api/games/duel/images/guide.md", "/api/games/duel/images/nope.svg",
+    "/api/games/duel/images/ROUND.SVG", "/api/games/chess/images/round.svg",
+    "/api/games/duel/images/round.svg%00", "/api/games/duel/images/" + "a" * 300 + ".svg"])
+def test_anything_but_a_guide_picture_is_a_typed_404(monkeypatch: pytest.MonkeyPatch,
+                                                     path: str) -> None:
+    res = _client(monkeypatch).get(path)
+    assert res.status_code == 404
+    # a name with a slash matches no route at all: the router's own typed 404
+    assert res.json()["code"] in ("game/not_found", "message/malformed")
+    assert "<svg" not in res.text and "How to play" not in res.text
