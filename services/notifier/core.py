@@ -234,8 +234,8 @@ def addresses_allowed(addrs: list[str], allow_private: bool) -> None:
         raise NotifyError("notify/webhook_unresolvable", "the webhook's host does not resolve")
     if not all(address_allowed(a, allow_private) for a in addrs):
         raise NotifyError("notify/webhook_private",
-                          "the webhook's host resolves to a loopback, private or link-local "
-                          "address")
+                          "The webhook's host resolves to a loopback, private or link-local "
+                          "address: give a public https address.")
 
 
 # -- links and signatures --------------------------------------------------------------------

@@ -47,7 +47,7 @@ async def test_an_invite_link_seats_a_friend_on_another_device(
     host = await tabs(f"host{width}")
     await host.context.grant_permissions(["clipboard-read", "clipboard-write"])
     await at_width(host.page, width)
-    await host.page.click("#create-form details summary")
+    await host.page.click("#create-form > details > summary")
     await host.page.set_checked("#public", False)
     await host.page.set_checked("#on-expiry", True)  # a silent seat goes to a bot
     invite = await create_table(host.page, "duel", 2, {"rounds": 1})

@@ -28,7 +28,7 @@ async def test_my_games_lists_waiting_games_first_and_takes_pushes(
     # a turn-based table from the form: two days a move, a bot opposite
     await page.select_option("#game", "duel")
     await page.fill("#seats", "2")
-    await page.click("#create-form details summary")
+    await page.click("#create-form > details > summary")
     await page.select_option("#pace", "turn-based")
     await page.fill("#turn-timeout", "2")
     await page.select_option("#turn-timeout-unit", label="days")

@@ -23,7 +23,7 @@ async def test_account_screen_notifications(tabs: Any) -> None:
     await page.fill("#notify-webhook", "https://127.0.0.1/hook")
     await page.click("#notify-hook button[type=submit]")
     await page.wait_for_function(
-        "document.querySelector('#flash').textContent.includes('notify/webhook_private')")
+        "document.querySelector('#flash').textContent.includes('give a public https address')")
     assert await page.inner_text("#notify-secret") == ""
 
     await page.fill("#notify-webhook", "https://93.184.216.34/hook")
