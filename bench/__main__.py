@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import driver, engines, micro, profiles, report, system, workloads
+from bench import driver, engines, longmatch, micro, profiles, report, system, workloads
 from bench.driver import OPTIONS, Lobby
 
 RESULTS = Path(__file__).parent / "results"
@@ -41,6 +41,8 @@ CONFIGS: dict[str, dict[str, int]] = {
 # generous, since a pool that runs out ends its window early
 EST_ROUNDS_PER_S = {1: 200.0, 10: 600.0, 100: 900.0, 300: 900.0}
 PARTS = ("engines", "micro", "memory", "throughput", "lifecycle")
+# parts run only when named: the long match (bench/longmatch.py, ~512 rounds of one game)
+EXTRA_PARTS = ("long",)
 
 
 def say(msg: str) -> None:
@@ -127,6 +129,15 @@ async def run_config(name: str, args: argparse.Namespace, result: dict[str, Any]
                 r["config"] = name
                 result["lifecycle"].append(r)
                 say(f"  {r['matches_per_s']:.1f} matches/s, errors {r['error_count']}")
+        if "long" in args.parts and name == args.configs[0]:
+            say(f"long match: {args.long_matches} x {args.long_rounds} rounds")
+            pids = [p.pid for k, p in system.service_processes(sup).items() if k != "driver"]
+            try:
+                result["long_match"] = await longmatch.long_match(
+                    sup.url, lobby, pairs, pids, args.long_rounds, args.long_matches)
+            except Exception as exc:
+                say(f"  FAILED: {exc!r}")
+                result["failed"].append({"config": name, "part": "long", "error": repr(exc)[:500]})
         if "memory" in args.parts and name == args.configs[0] and result["memory"]:
             result["memory"]["finished"] = await workloads.finished_memory(sup)
     finally:
@@ -217,7 +228,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ap.add_argument("--quick", action="store_true", help="a small smoke run")
-    ap.add_argument("--only", default=",".join(PARTS), help=f"comma list of {', '.join(PARTS)}")
+    ap.add_argument("--only", default=",".join(PARTS),
+                    help=f"comma list of {', '.join(PARTS + EXTRA_PARTS)}")
     ap.add_argument("--levels", default="1,10,100,300", help="concurrent matches")
     ap.add_argument("--configs", default="single,hot2", help=f"of {', '.join(CONFIGS)}")
     ap.add_argument("--window", type=float, default=8.0, help="seconds measured per level")
@@ -241,6 +253,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         help="the players' watch version: 3 one frame per state change with its record "
         "entries, 2 one frame per record entry: the A/B of the frames",
     )
+    ap.add_argument("--long-rounds", type=int, default=longmatch.ROUNDS)
+    ap.add_argument("--long-matches", type=int, default=1)
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args(argv)
     if args.quick:
@@ -251,7 +265,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     args.configs = [c for c in str(args.configs).split(",") if c]
     args.parts = [p for p in str(args.only).split(",") if p]
     for p in args.parts:
-        if p not in PARTS:
+        if p not in PARTS + EXTRA_PARTS:
             ap.error(f"unknown part {p!r}")
     for c in args.configs:
         if c not in CONFIGS:
@@ -311,7 +325,7 @@ async def amain(args: argparse.Namespace) -> dict[str, Any]:
         say("micro: unit costs (Redis round trip, publish, consume, thread hop, model work, "
             "a commit's cryptography)")
         result["micro"] = await micro.run(3000)
-    if {"memory", "throughput", "lifecycle"} & set(args.parts):
+    if {"memory", "throughput", "lifecycle", "long"} & set(args.parts):
         for name in args.configs:
             await run_config(name, args, result)
     if args.profile:
@@ -333,6 +347,9 @@ def print_report(result: dict[str, Any]) -> None:
         print(report.cpu_per_round_table(result["throughput"]))
         print("\nPeak RSS (MiB)")
         print(report.rss_table(result["throughput"]))
+    if result.get("long_match"):
+        print("\nLong match: a round's cost around the peer's move N (4 moves per round)")
+        print(report.long_table(result["long_match"]))
     if result["lifecycle"]:
         print("\nLifecycle (create, join, start, 2 WebSockets, 5 rounds, close)")
         print(report.lifecycle_table(result["lifecycle"]))
@@ -374,7 +391,8 @@ def main(argv: list[str] | None = None) -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     text = json.dumps(result, indent=1, sort_keys=False)
-    kind = "bench" if result["throughput"] or result["lifecycle"] else "partial"
+    kind = "bench" if result["throughput"] or result["lifecycle"] or result.get("long_match") \
+        else "partial"
     (args.out / f"{kind}-{stamp}.json").write_text(text)
     if kind == "bench":
         (args.out / "latest.json").write_text(text)
