@@ -57,3 +57,19 @@ def test_a_new_prefix_gets_its_own_copy(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(type(sub._outer_config), "prefix", property(lambda _: "tenant:"))
     assert sub.stream_sub.name == "tenant:prefixed:in"
     assert sub._stream_sub.name == "prefixed:in"  # the original is never changed
+
+
+def test_the_reclaim_twin_polls_at_a_fifth_of_the_idle_bound(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An idle reclaim subscriber looks for abandoned entries every RECLAIM_IDLE_MS / 5 (1 s
+    of 5 s: taken over within 1.2x the bound), not every 100 ms; the live reader is unchanged
+    (its XREADGROUP blocks, so its interval costs no latency)."""
+    from shared.protocol import streams
+
+    live, reclaim = _subscribers("poll:in", "poll", "t3")
+    assert reclaim.stream_sub.min_idle_time == streams.RECLAIM_IDLE_MS
+    assert reclaim.stream_sub.polling_interval == streams.RECLAIM_IDLE_MS // 5 == 1_000
+    assert live.stream_sub.min_idle_time is None and live.stream_sub.polling_interval == 100
+    monkeypatch.setattr(streams, "RECLAIM_IDLE_MS", 300)  # a test's short bound: 100 ms floor
+    _, short = _subscribers("poll:in2", "poll", "t4")
+    assert short.stream_sub.polling_interval == 100
