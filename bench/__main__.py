@@ -131,7 +131,7 @@ async def run_config(name: str, args: argparse.Namespace, result: dict[str, Any]
                 say(f"  {r['matches_per_s']:.1f} matches/s, errors {r['error_count']}")
         if "long" in args.parts and name == args.configs[0]:
             say(f"long match: {args.long_matches} x {args.long_rounds} rounds")
-            pids = [p.pid for k, p in system.service_processes(sup).items() if k != "driver"]
+            pids = {k: p.pid for k, p in system.service_processes(sup).items() if k != "driver"}
             try:
                 result["long_match"] = await longmatch.long_match(
                     sup.url, lobby, pairs, pids, args.long_rounds, args.long_matches)

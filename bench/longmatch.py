@@ -48,20 +48,29 @@ def task_seconds(pid: int) -> float:
 
 @dataclass
 class CpuTrace:
-    """The summed CPU seconds of ``pids``, sampled every ``every`` s in a thread."""
+    """The CPU seconds of each of ``pids`` (name -> pid), sampled every ``every`` s in a
+    thread; ``samples`` holds their sum, ``by_name`` each one's."""
 
-    pids: list[int]
+    pids: dict[str, int]
     every: float = 0.1
     samples: list[tuple[float, float]] = field(default_factory=list)
+    by_name: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
 
     def read(self) -> float:
-        return sum(task_seconds(p) for p in self.pids)
+        now = time.perf_counter()
+        total = 0.0
+        for name, pid in self.pids.items():
+            v = task_seconds(pid)
+            self.by_name.setdefault(name, []).append((now, v))
+            total += v
+        return total
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            self.samples.append((time.perf_counter(), self.read()))
+            t = time.perf_counter()
+            self.samples.append((t, self.read()))
             self._stop.wait(self.every)
 
     def start(self) -> None:
@@ -72,7 +81,8 @@ class CpuTrace:
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
-        self.samples.append((time.perf_counter(), self.read()))
+        t = time.perf_counter()
+        self.samples.append((t, self.read()))
 
 
 def cpu_at(samples: list[tuple[float, float]], t: float) -> float:
@@ -88,9 +98,12 @@ def cpu_at(samples: list[tuple[float, float]], t: float) -> float:
 
 
 def band_figures(marks: list[tuple[str, int, float]], samples: list[tuple[float, float]],
-                 bands: tuple[tuple[int, int, int], ...] = BANDS) -> list[dict[str, Any]]:
+                 bands: tuple[tuple[int, int, int], ...] = BANDS,
+                 by_name: dict[str, list[tuple[float, float]]] | None = None
+                 ) -> list[dict[str, Any]]:
     """Per band: rounds completed in it, wall ms per round (median over matches) and server
-    CPU ms per round (``samples``: (when, CPU seconds so far))."""
+    CPU ms per round (``samples``: (when, CPU seconds so far)), and with ``by_name`` each
+    process's CPU ms per round (``by_process``)."""
     by_match: dict[str, dict[int, float]] = {}
     for gid, r, t in marks:
         by_match.setdefault(gid, {})[r] = t
@@ -109,11 +122,15 @@ def band_figures(marks: list[tuple[str, int, float]], samples: list[tuple[float,
             if rounds:
                 row["cpu_ms_per_round"] = round(
                     1000 * (cpu_at(samples, tb) - cpu_at(samples, ta)) / rounds, 3)
+                if by_name:
+                    row["by_process"] = {
+                        name: round(1000 * (cpu_at(ss, tb) - cpu_at(ss, ta)) / rounds, 3)
+                        for name, ss in by_name.items()}
         out.append(row)
     return out
 
 
-async def long_match(url: str, lobby: Any, pairs: list[Pair], server_pids: list[int],
+async def long_match(url: str, lobby: Any, pairs: list[Pair], server_pids: dict[str, int],
                      rounds: int = ROUNDS, matches: int = 1,
                      timeout_s: float = 900.0) -> dict[str, Any]:
     """``matches`` games of ``rounds`` rounds at once, one pair each; the bands' figures."""
@@ -136,7 +153,7 @@ async def long_match(url: str, lobby: Any, pairs: list[Pair], server_pids: list[
         trace.stop()
         await close_players(players)
     bands = band_figures(stats.marks, trace.samples,
-                         tuple(b for b in BANDS if b[2] <= rounds))
+                         tuple(b for b in BANDS if b[2] <= rounds), trace.by_name)
     return {"matches": matches, "rounds_per_match": rounds,
             "seconds": round(time.perf_counter() - t0, 2),
             "errors": dict(stats.errors), "bands": bands}
