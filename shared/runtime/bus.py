@@ -44,6 +44,14 @@ from shared.runtime.settings import Settings
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 
 
+# How long a live reader's XREADGROUP blocks when its stream is empty (faststream's default:
+# 100 ms). A blocked read returns as soon as an entry arrives, so this costs no latency; it
+# sets how often an idle stream's reader asks again (each ask is a command and a turn of
+# the subscriber's loop in every process). Under the 1 s after which the connection's
+# health check would PING before each read (shared/runtime/redis.py).
+LIVE_BLOCK_MS = 900
+
+
 def reclaim_poll_ms() -> int:
     """How often a reclaim subscriber looks for entries left pending (XAUTOCLAIM) when it
     found none: a fifth of RECLAIM_IDLE_MS (1 s of 5 s), since an entry becomes claimable only
@@ -229,7 +237,8 @@ def consume(broker: RedisBroker, stream: str, group: str, settings: Settings, ha
         await acknowledge(redis, stream, group, done, delete)
 
     live = StreamSub(stream, group=group, consumer=settings.instance,
-                     max_records=settings.max_records, batch=True)
+                     max_records=settings.max_records, batch=True,
+                     polling_interval=LIVE_BLOCK_MS)
 
     # documented through the reclaim subscriber below: a stream entry is one object; batches
     # are how this consumer reads them, not part of the contract

@@ -62,14 +62,21 @@ def test_a_new_prefix_gets_its_own_copy(monkeypatch: pytest.MonkeyPatch) -> None
 def test_the_reclaim_twin_polls_at_a_fifth_of_the_idle_bound(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """An idle reclaim subscriber looks for abandoned entries every RECLAIM_IDLE_MS / 5 (1 s
-    of 5 s: taken over within 1.2x the bound), not every 100 ms; the live reader is unchanged
-    (its XREADGROUP blocks, so its interval costs no latency)."""
+    of 5 s: taken over within 1.2x the bound), not every 100 ms; the live reader's XREADGROUP
+    blocks 900 ms (it returns as soon as an entry arrives), under the 1 s health check."""
     from shared.protocol import streams
+    from shared.runtime import bus
+    from shared.runtime.redis import healthy
 
-    live, reclaim = _subscribers("poll:in", "poll", "t3")
+    subs = _subscribers("poll:in", "poll", "t3")
+    (live,) = [s for s in subs if s.stream_sub.min_idle_time is None]
+    (reclaim,) = [s for s in subs if s.stream_sub.min_idle_time is not None]
     assert reclaim.stream_sub.min_idle_time == streams.RECLAIM_IDLE_MS
     assert reclaim.stream_sub.polling_interval == streams.RECLAIM_IDLE_MS // 5 == 1_000
-    assert live.stream_sub.min_idle_time is None and live.stream_sub.polling_interval == 100
+    assert live.stream_sub.min_idle_time is None
+    assert live.stream_sub.polling_interval == bus.LIVE_BLOCK_MS == 900
+    assert 1000 * healthy("redis://x")["health_check_interval"] > bus.LIVE_BLOCK_MS
     monkeypatch.setattr(streams, "RECLAIM_IDLE_MS", 300)  # a test's short bound: 100 ms floor
-    _, short = _subscribers("poll:in2", "poll", "t4")
+    (short,) = [s for s in _subscribers("poll:in2", "poll", "t4")
+                if s.stream_sub.min_idle_time is not None]
     assert short.stream_sub.polling_interval == 100
