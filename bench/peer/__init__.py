@@ -60,7 +60,7 @@ def node_ready() -> str | None:
 
 
 def run(levels: list[int], window: float, lifecycle: int = 0, lifecycle_window: float = 20.0,
-        timeout_s: float = 1800.0, store: str = "memory", pg_url: str = PG_URL,
+        timeout_s: float = 3600.0, store: str = "memory", pg_url: str = PG_URL,
         long_rounds: int = 0, long_matches: int = 1) -> tuple[str, dict[str, Any]]:
     """One run of the peer with its matches in ``store`` at these levels (and the lifecycle
     at ``lifecycle`` concurrent matches unless 0, and the long match of ``long_rounds``
@@ -72,15 +72,25 @@ def run(levels: list[int], window: float, lifecycle: int = 0, lifecycle_window: 
         if lifecycle else []
     if long_rounds:
         extra += ["--long-rounds", str(long_rounds), "--long-matches", str(long_matches)]
-    proc = subprocess.run(
-        ["node", str(PEER_DIR / "driver.js"), "--levels", ",".join(map(str, levels)),
-         "--window", str(window), "--store", store, "--pg-url", pg_url,
-         "--max-rate", str(MAX_RATE[store]), *extra],
-        capture_output=True, text=True, timeout=timeout_s, cwd=PEER_DIR, check=False,
-    )
+    cmd = ["node", str(PEER_DIR / "driver.js"), "--levels", ",".join(map(str, levels)),
+           "--window", str(window), "--store", store, "--pg-url", pg_url,
+           "--max-rate", str(MAX_RATE[store]), *extra]
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          cwd=PEER_DIR) as proc:
+        try:
+            out, err = proc.communicate(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            # SIGTERM: the driver stops its server and drops its database before it exits
+            proc.terminate()
+            try:
+                proc.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+            raise PeerError(f"peer driver ({store}) did not finish in {timeout_s:.0f} s") \
+                from None
     if proc.returncode != 0:
-        raise PeerError(f"peer driver exited {proc.returncode}: {proc.stderr[-2000:]}")
-    return table_text(proc.stdout), parse_output(proc.stdout)
+        raise PeerError(f"peer driver exited {proc.returncode}: {err[-2000:]}")
+    return table_text(out), parse_output(out)
 
 
 def _ratio(a: float | None, b: float | None) -> str:

@@ -572,6 +572,12 @@ async function main() {
   const results = [];
   const lc = [];
   let long = null;
+  // stopped from outside (bench/peer/__init__.py on its timeout): the server and the
+  // database go too
+  process.once('SIGTERM', async () => {
+    if (child !== null) child.kill('SIGTERM');
+    try { if (db !== null) await db.drop(); } finally { process.exit(143); }
+  });
   try {
     child = await startServer(port, db === null ? null : db.url);
     const base = `http://127.0.0.1:${port}`;
