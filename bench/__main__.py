@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import driver, engines, longmatch, micro, profiles, report, system, workloads
+from bench import driver, engines, longmatch, micro, openloop, profiles, report, system, workloads
 from bench.driver import OPTIONS, Lobby
 
 RESULTS = Path(__file__).parent / "results"
@@ -42,7 +42,8 @@ CONFIGS: dict[str, dict[str, int]] = {
 EST_ROUNDS_PER_S = {1: 200.0, 10: 600.0, 100: 900.0, 300: 900.0}
 PARTS = ("engines", "micro", "memory", "throughput", "lifecycle")
 # parts run only when named: the long match (bench/longmatch.py, ~512 rounds of one game)
-EXTRA_PARTS = ("long",)
+# and the open loop (bench/openloop.py: rounds offered at a fixed rate)
+EXTRA_PARTS = ("long", "open")
 
 
 def say(msg: str) -> None:
@@ -68,7 +69,7 @@ async def run_config(name: str, args: argparse.Namespace, result: dict[str, Any]
     sup = system.start_system(replicas)
     lobby = Lobby(sup.url)
     try:
-        n_pairs = max([*args.levels, args.lifecycle_concurrency, 1])
+        n_pairs = max([*args.levels, args.lifecycle_concurrency, args.open_pairs, 1])
         pairs = await workloads.sign_in_pairs(lobby, n_pairs, f"b{name[:3]}")
         if "memory" in args.parts and name == args.configs[0]:
             say(f"memory: {args.memory_games} idle games (client entropy on)")
@@ -129,6 +130,22 @@ async def run_config(name: str, args: argparse.Namespace, result: dict[str, Any]
                 r["config"] = name
                 result["lifecycle"].append(r)
                 say(f"  {r['matches_per_s']:.1f} matches/s, errors {r['error_count']}")
+        if "open" in args.parts:
+            measured = [r["rounds_per_s"] for r in result["throughput"] if r["config"] == name]
+            rate = args.open_rate or (0.5 * measured[-1] if measured else 150.0)
+            say(f"open loop: {rate:.0f} rounds/s offered, {args.open_pairs} pairs, "
+                f"{args.window:.0f} s")
+            try:
+                r = await openloop.open_loop(sup, lobby, pairs[:args.open_pairs], rate,
+                                             args.window)
+                r["config"] = name
+                result.setdefault("open_loop", []).append(r)
+                rev = r["submit_reveal_ms"]
+                say(f"  {r['rounds_per_s']:.0f} rounds/s, reveal p50/p99 {rev.get('p50')}/"
+                    f"{rev.get('p99')} ms, missed arrivals {r['missed_arrivals']}")
+            except Exception as exc:
+                say(f"  FAILED: {exc!r}")
+                result["failed"].append({"config": name, "part": "open", "error": repr(exc)[:500]})
         if "long" in args.parts and name == args.configs[0]:
             say(f"long match: {args.long_matches} x {args.long_rounds} rounds")
             pids = {k: p.pid for k, p in system.service_processes(sup).items() if k != "driver"}
@@ -255,6 +272,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     )
     ap.add_argument("--long-rounds", type=int, default=longmatch.ROUNDS)
     ap.add_argument("--long-matches", type=int, default=1)
+    ap.add_argument("--open-rate", type=float, default=0.0,
+                    help="rounds/s offered by the open loop (0: half the last level's rate)")
+    ap.add_argument("--open-pairs", type=int, default=50)
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args(argv)
     if args.quick:
@@ -325,7 +345,7 @@ async def amain(args: argparse.Namespace) -> dict[str, Any]:
         say("micro: unit costs (Redis round trip, publish, consume, thread hop, model work, "
             "a commit's cryptography)")
         result["micro"] = await micro.run(3000)
-    if {"memory", "throughput", "lifecycle", "long"} & set(args.parts):
+    if {"memory", "throughput", "lifecycle", "long", "open"} & set(args.parts):
         for name in args.configs:
             await run_config(name, args, result)
     if args.profile:
@@ -347,6 +367,14 @@ def print_report(result: dict[str, Any]) -> None:
         print(report.cpu_per_round_table(result["throughput"]))
         print("\nPeak RSS (MiB)")
         print(report.rss_table(result["throughput"]))
+    for r in result.get("open_loop", []):
+        ack, rev = r["submit_ack_ms"], r["submit_reveal_ms"]
+        print(f"\nOpen loop ({r['config']}): {r['offered_rounds_per_s']:.0f} rounds/s offered, "
+              f"{r['rounds_per_s']:.0f} done, {r['pairs']} pairs, missed arrivals "
+              f"{r['missed_arrivals']}; submit->ack p50/p99 {ack.get('p50')}/{ack.get('p99')} "
+              f"ms, submit->reveal p50/p95/p99 {rev.get('p50')}/{rev.get('p95')}/"
+              f"{rev.get('p99')} ms; server CPU ms/round "
+              f"{sum(v for k, v in r['cpu_ms_per_round'].items() if k != 'driver'):.2f}")
     if result.get("long_match"):
         print("\nLong match: a round's cost around the peer's move N (4 moves per round)")
         print(report.long_table(result["long_match"]))
@@ -392,7 +420,7 @@ def main(argv: list[str] | None = None) -> None:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     text = json.dumps(result, indent=1, sort_keys=False)
     kind = "bench" if result["throughput"] or result["lifecycle"] or result.get("long_match") \
-        else "partial"
+        or result.get("open_loop") else "partial"
     (args.out / f"{kind}-{stamp}.json").write_text(text)
     if kind == "bench":
         (args.out / "latest.json").write_text(text)
