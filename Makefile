@@ -227,10 +227,9 @@ wheels: sdk-wheel server-wheel
 test-package: install
 	nice $(VENV)/bin/pytest -q -m package -p no:cacheprovider tests/clients/test_sdk_package.py
 
-# ours beside boardgame.io 0.50.2 (bench/peer, installed from its package-lock.json) in one
-# window: both tables and the ratios; PEER_ARGS="--levels 100 --repeat 3"
 # how it scales: 1/2/4 replicas of the hot services, a 1- and a 3-shard Valkey
-# Cluster; rounds/s, CPU per round, Valkey's share and a model of the ceilings (~6 minutes)
+# Cluster; rounds/s, CPU per round, Valkey's share and a model of the ceilings (~6 minutes);
+# SCALE_ARGS="--model-from bench/results/peer-<time>.json": the model alone, fed by those runs
 .PHONY: bench-scale
 bench-scale: install
 	$(RUN) -m bench.scale $(SCALE_ARGS)
@@ -241,6 +240,10 @@ bench-scale: install
 bench-turn-based: install
 	$(RUN) -m bench.turn_based $(TB_ARGS)
 
+# ours, boardgame.io 0.50.2 in memory and boardgame.io + bgio-postgres 1.0.16 on the local
+# PostgreSQL (bench/peer, installed from its package-lock.json) in one window, each with a
+# long match: every table, one table of the three with our ratios;
+# PEER_ARGS="--levels 100 --repeat 3 --lifecycle 0"
 .PHONY: bench-peer
 bench-peer: install
 	cd bench/peer && npm ci --no-audit --no-fund --loglevel=error

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import driver, engines, micro, profiles, report, system, workloads
+from bench import driver, engines, longmatch, micro, openloop, profiles, report, system, workloads
 from bench.driver import OPTIONS, Lobby
 
 RESULTS = Path(__file__).parent / "results"
@@ -41,6 +41,9 @@ CONFIGS: dict[str, dict[str, int]] = {
 # generous, since a pool that runs out ends its window early
 EST_ROUNDS_PER_S = {1: 200.0, 10: 600.0, 100: 900.0, 300: 900.0}
 PARTS = ("engines", "micro", "memory", "throughput", "lifecycle")
+# parts run only when named: the long match (bench/longmatch.py, ~512 rounds of one game)
+# and the open loop (bench/openloop.py: rounds offered at a fixed rate)
+EXTRA_PARTS = ("long", "open")
 
 
 def say(msg: str) -> None:
@@ -66,7 +69,7 @@ async def run_config(name: str, args: argparse.Namespace, result: dict[str, Any]
     sup = system.start_system(replicas)
     lobby = Lobby(sup.url)
     try:
-        n_pairs = max([*args.levels, args.lifecycle_concurrency, 1])
+        n_pairs = max([*args.levels, args.lifecycle_concurrency, args.open_pairs, 1])
         pairs = await workloads.sign_in_pairs(lobby, n_pairs, f"b{name[:3]}")
         if "memory" in args.parts and name == args.configs[0]:
             say(f"memory: {args.memory_games} idle games (client entropy on)")
@@ -127,6 +130,31 @@ async def run_config(name: str, args: argparse.Namespace, result: dict[str, Any]
                 r["config"] = name
                 result["lifecycle"].append(r)
                 say(f"  {r['matches_per_s']:.1f} matches/s, errors {r['error_count']}")
+        if "open" in args.parts:
+            measured = [r["rounds_per_s"] for r in result["throughput"] if r["config"] == name]
+            rate = args.open_rate or (0.5 * measured[-1] if measured else 150.0)
+            say(f"open loop: {rate:.0f} rounds/s offered, {args.open_pairs} pairs, "
+                f"{args.window:.0f} s")
+            try:
+                r = await openloop.open_loop(sup, lobby, pairs[:args.open_pairs], rate,
+                                             args.window)
+                r["config"] = name
+                result.setdefault("open_loop", []).append(r)
+                rev = r["submit_reveal_ms"]
+                say(f"  {r['rounds_per_s']:.0f} rounds/s, reveal p50/p99 {rev.get('p50')}/"
+                    f"{rev.get('p99')} ms, missed arrivals {r['missed_arrivals']}")
+            except Exception as exc:
+                say(f"  FAILED: {exc!r}")
+                result["failed"].append({"config": name, "part": "open", "error": repr(exc)[:500]})
+        if "long" in args.parts and name == args.configs[0]:
+            say(f"long match: {args.long_matches} x {args.long_rounds} rounds")
+            pids = {k: p.pid for k, p in system.service_processes(sup).items() if k != "driver"}
+            try:
+                result["long_match"] = await longmatch.long_match(
+                    sup.url, lobby, pairs, pids, args.long_rounds, args.long_matches)
+            except Exception as exc:
+                say(f"  FAILED: {exc!r}")
+                result["failed"].append({"config": name, "part": "long", "error": repr(exc)[:500]})
         if "memory" in args.parts and name == args.configs[0] and result["memory"]:
             result["memory"]["finished"] = await workloads.finished_memory(sup)
     finally:
@@ -217,7 +245,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ap.add_argument("--quick", action="store_true", help="a small smoke run")
-    ap.add_argument("--only", default=",".join(PARTS), help=f"comma list of {', '.join(PARTS)}")
+    ap.add_argument("--only", default=",".join(PARTS),
+                    help=f"comma list of {', '.join(PARTS + EXTRA_PARTS)}")
     ap.add_argument("--levels", default="1,10,100,300", help="concurrent matches")
     ap.add_argument("--configs", default="single,hot2", help=f"of {', '.join(CONFIGS)}")
     ap.add_argument("--window", type=float, default=8.0, help="seconds measured per level")
@@ -241,6 +270,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         help="the players' watch version: 3 one frame per state change with its record "
         "entries, 2 one frame per record entry: the A/B of the frames",
     )
+    ap.add_argument("--long-rounds", type=int, default=longmatch.ROUNDS)
+    ap.add_argument("--long-matches", type=int, default=1)
+    ap.add_argument("--open-rate", type=float, default=0.0,
+                    help="rounds/s offered by the open loop (0: half the last level's rate)")
+    ap.add_argument("--open-pairs", type=int, default=50)
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args(argv)
     if args.quick:
@@ -251,7 +285,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     args.configs = [c for c in str(args.configs).split(",") if c]
     args.parts = [p for p in str(args.only).split(",") if p]
     for p in args.parts:
-        if p not in PARTS:
+        if p not in PARTS + EXTRA_PARTS:
             ap.error(f"unknown part {p!r}")
     for c in args.configs:
         if c not in CONFIGS:
@@ -311,7 +345,7 @@ async def amain(args: argparse.Namespace) -> dict[str, Any]:
         say("micro: unit costs (Redis round trip, publish, consume, thread hop, model work, "
             "a commit's cryptography)")
         result["micro"] = await micro.run(3000)
-    if {"memory", "throughput", "lifecycle"} & set(args.parts):
+    if {"memory", "throughput", "lifecycle", "long", "open"} & set(args.parts):
         for name in args.configs:
             await run_config(name, args, result)
     if args.profile:
@@ -333,6 +367,17 @@ def print_report(result: dict[str, Any]) -> None:
         print(report.cpu_per_round_table(result["throughput"]))
         print("\nPeak RSS (MiB)")
         print(report.rss_table(result["throughput"]))
+    for r in result.get("open_loop", []):
+        ack, rev = r["submit_ack_ms"], r["submit_reveal_ms"]
+        print(f"\nOpen loop ({r['config']}): {r['offered_rounds_per_s']:.0f} rounds/s offered, "
+              f"{r['rounds_per_s']:.0f} done, {r['pairs']} pairs, missed arrivals "
+              f"{r['missed_arrivals']}; submit->ack p50/p99 {ack.get('p50')}/{ack.get('p99')} "
+              f"ms, submit->reveal p50/p95/p99 {rev.get('p50')}/{rev.get('p95')}/"
+              f"{rev.get('p99')} ms; server CPU ms/round "
+              f"{sum(v for k, v in r['cpu_ms_per_round'].items() if k != 'driver'):.2f}")
+    if result.get("long_match"):
+        print("\nLong match: a round's cost around the peer's move N (4 moves per round)")
+        print(report.long_table(result["long_match"]))
     if result["lifecycle"]:
         print("\nLifecycle (create, join, start, 2 WebSockets, 5 rounds, close)")
         print(report.lifecycle_table(result["lifecycle"]))
@@ -374,7 +419,8 @@ def main(argv: list[str] | None = None) -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     text = json.dumps(result, indent=1, sort_keys=False)
-    kind = "bench" if result["throughput"] or result["lifecycle"] else "partial"
+    kind = "bench" if result["throughput"] or result["lifecycle"] or result.get("long_match") \
+        or result.get("open_loop") else "partial"
     (args.out / f"{kind}-{stamp}.json").write_text(text)
     if kind == "bench":
         (args.out / "latest.json").write_text(text)

@@ -61,6 +61,9 @@ class Stats:
     # ("record:committed"): what a seat receives per round
     frames_by_kind: Counter[str] = field(default_factory=Counter)
     measuring: bool = True
+    # (game id, rounds completed, when) per round seat 0 sees revealed, when a list (the long
+    # match: bench/longmatch.py)
+    marks: list[tuple[str, int, float]] | None = None
 
     def clear(self) -> None:
         self.ack.clear()
@@ -240,6 +243,8 @@ class Player:
         for ev in msg["events"]:
             if ev["type"] == "picks_revealed":
                 rid = f"pick:{ev['data']['round']}"
+                if self.stats.marks is not None and tr.seat == 0:
+                    self.stats.marks.append((tr.game_id, int(ev["data"]["round"]), now))
                 t0 = tr.submitted.pop(rid, None)
                 if self.stats.measuring:
                     if t0 is not None:
@@ -349,13 +354,15 @@ class Lobby:
         return ident
 
     async def new_game(
-        self, host: Identity, guest: Identity, client_entropy: bool
+        self, host: Identity, guest: Identity, client_entropy: bool,
+        options: dict[str, Any] | None = None,
     ) -> tuple[str, str]:
-        """create (the host takes seat 0), join (seat 1), start: (game id, table id)."""
+        """create (the host takes seat 0), join (seat 1), start: (game id, table id);
+        ``options``: the duel's (the workload's OPTIONS unless given)."""
         body = {
             "game": GAME,
             "seats": 2,
-            "options": OPTIONS,
+            "options": OPTIONS if options is None else options,
             "public": False,
             "client_entropy": client_entropy,
             "round_timeout_ms": LONG_TIMEOUT_MS,

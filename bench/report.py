@@ -233,3 +233,15 @@ def targets(result: dict[str, Any]) -> str:
             f"<= 50 KiB: {'MET' if ok else 'NOT MET'}"
         )
     return "\n".join(lines)
+
+
+def long_table(lm: dict[str, Any]) -> str:
+    """The long match's bands: a round's server CPU and wall time around move N."""
+    rows = [[f"{b['move']} (rounds {b['from']}-{b['to']})", str(b["rounds"]),
+             "-" if b["cpu_ms_per_round"] is None else f"{b['cpu_ms_per_round']:.2f}",
+             "-" if b["wall_ms_per_round"] is None else f"{b['wall_ms_per_round']:.2f}",
+             " ".join(f"{k.split('#')[0][:3]} {v:.2f}"
+                      for k, v in (b.get("by_process") or {}).items())]
+            for b in lm["bands"]]
+    return _table(["move", "rounds", "server CPU ms/round", "wall ms/round", "by process"],
+                  rows)

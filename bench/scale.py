@@ -5,6 +5,9 @@
     python -m bench.scale --replicas 1,2 --clusters ""   # no cluster runs
     python -m bench.scale --matches 100 --window 8 --repeat 2
     python -m bench.scale --render bench/results/scale-A.json bench/results/scale-B.json
+    python -m bench.scale --model-from bench/results/peer-A.json   # the model only, fed by
+                                                  # the per-round figures of a bench-peer or
+                                                  # bench run at --matches; runs nothing
 
 Each configuration runs the throughput workload of ``python -m bench`` (bench/workloads.py:
 N pairs playing pooled duel games, rounds/s over the window, CPU of every process over it) on
@@ -259,6 +262,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--out", type=Path, default=RESULTS)
     ap.add_argument("--render", type=Path, nargs="*", default=None,
                     help="print the report of these result files' runs together; run nothing")
+    ap.add_argument("--model-from", type=Path, nargs="*", default=None,
+                    help="the model from these bench-peer/bench results' runs at --matches; "
+                         "run nothing")
     args = ap.parse_args(argv)
     args.replicas = [int(x) for x in str(args.replicas).split(",") if x]
     args.clusters = [int(x) for x in str(args.clusters).split(",") if x]
@@ -286,6 +292,25 @@ def report(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def measured_runs(doc: dict[str, Any], matches: int, name: str) -> list[dict[str, Any]]:
+    """The throughput runs at ``matches`` in a result file of ``python -m bench.peer``
+    (``runs[i].ours``) or ``python -m bench`` (``throughput``), named ``name#i``."""
+    found = [r for run in doc.get("runs", []) if isinstance(run, dict)
+             for r in run.get("ours", [])] + list(doc.get("throughput", []))
+    return [{**r, "config": f"{name}#{i + 1}"}
+            for i, r in enumerate(x for x in found if int(x.get("matches", -1)) == matches)]
+
+
+def fed(paths: list[Path], matches: int) -> dict[str, Any]:
+    """A result made of measured per-round figures only (``--model-from``): the model's
+    input, no run of its own."""
+    runs = [r for p in paths for r in measured_runs(json.loads(p.read_text()), matches, p.stem)]
+    return {"matches": matches, "window_s": float(runs[0].get("window_s", 0.0)) if runs else 0.0,
+            "cores": os.cpu_count(), "load_avg_start": os.getloadavg(),
+            "assumptions": list(ASSUMPTIONS), "runs": runs, "failed": [],
+            "model_from": [str(p) for p in paths]}
+
+
 def merged(paths: list[Path]) -> dict[str, Any]:
     """The runs of several result files in one result (their first file's header)."""
     docs = [json.loads(p.read_text()) for p in paths]
@@ -299,6 +324,14 @@ def main(argv: list[str] | None = None) -> None:
     args = parse(argv)
     if args.render:
         print(report(merged(args.render)))
+        return
+    if args.model_from:
+        result = fed(args.model_from, args.matches)
+        if not result["runs"]:
+            raise SystemExit(f"no throughput run at {args.matches} matches in "
+                             f"{', '.join(map(str, args.model_from))}")
+        print(f"MODEL fed by measured runs ({', '.join(result['model_from'])}); no run here")
+        print(report(result))
         return
     try:
         import uvloop

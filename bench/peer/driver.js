@@ -6,6 +6,17 @@
 // their two WebSockets (bench/workloads.py throughput).
 //
 //   node driver.js [--levels 1,10,100,300] [--window 8] [--lifecycle 50 [--lifecycle-window 20]]
+//       [--store memory|postgres] [--pg-url postgres://postgres@127.0.0.1:5432/postgres]
+//       [--long-rounds 512 [--long-matches 1]]
+//
+// --store postgres: the server stores matches with bgio-postgres 1.0.16 in a database this
+// driver creates on --pg-url's server (bench_peer_<random>) and drops at the end; the server's
+// CPU then counts PostgreSQL's processes too (the backends of that database and the server's
+// own background processes: checkpointer, WAL writer, ...).
+// --long-rounds N: after the levels, --long-matches matches of N rounds each, one pair per
+// match; the cost of a round (CPU per round of the server, wall ms per round of a match)
+// in a band of rounds around round 25 (move 100: 4 moves per round) and around round 500
+// (move 2,000).
 //
 // Games come from a pool created through boardgame.io's lobby API before the window (create,
 // join seat 0, join seat 1). The N matches start spread over min(2 s, N x 10 ms); the window
@@ -16,7 +27,7 @@
 // CPU: /proc times of the server process and of this driver over the window.
 // Prints a table, then one line `PEER-JSON {...}` (bench/peer/__init__.py parses it).
 'use strict';
-const { spawn, execFileSync } = require('child_process');
+const { spawn } = require('child_process');
 const crypto = require('crypto');
 const fs = require('fs');
 const net = require('net');
@@ -25,21 +36,28 @@ const { Client } = require('boardgame.io/client');
 const { SocketIO } = require('boardgame.io/multiplayer');
 const { Duel, digest, ROUNDS, CHOICES } = require('./game');
 
-const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 const GAME_TIMEOUT_MS = 30000;
+// the long-match bands: [first, last] rounds completed, around move 100 and move 2,000
+const BANDS = [{ move: 100, from: 15, to: 35 }, { move: 2000, from: 490, to: 510 }];
 
 function parseArgs(argv) {
   const out = { levels: [1, 10, 100, 300], window: 8, maxRate: 3000, lifecycle: 0,
-    lifecycleWindow: 20, warmup: 4 };
+    lifecycleWindow: 20, warmup: 4, store: 'memory',
+    pgUrl: 'postgres://postgres@127.0.0.1:5432/postgres', longRounds: 0, longMatches: 1 };
   for (let i = 0; i < argv.length; i += 1) {
     const [k, v] = [argv[i], argv[i + 1]];
-    if (k === '--levels') { out.levels = v.split(',').filter(Boolean).map(Number); i += 1; }
+    if (k === '--levels') { out.levels = (v || '').split(',').filter(Boolean).map(Number); i += 1; }
     else if (k === '--window') { out.window = Number(v); i += 1; }
     else if (k === '--max-rate') { out.maxRate = Number(v); i += 1; }
     else if (k === '--lifecycle') { out.lifecycle = Number(v); i += 1; }
     else if (k === '--lifecycle-window') { out.lifecycleWindow = Number(v); i += 1; }
+    else if (k === '--store') { out.store = v; i += 1; }
+    else if (k === '--pg-url') { out.pgUrl = v; i += 1; }
+    else if (k === '--long-rounds') { out.longRounds = Number(v); i += 1; }
+    else if (k === '--long-matches') { out.longMatches = Number(v); i += 1; }
     else throw new Error(`unknown argument ${k}`);
   }
+  if (out.store !== 'memory' && out.store !== 'postgres') throw new Error('--store memory|postgres');
   return out;
 }
 
@@ -54,8 +72,9 @@ function freePort() {
   });
 }
 
-function startServer(port) {
-  const child = spawn(process.execPath, [path.join(__dirname, 'server.js'), String(port)],
+function startServer(port, dbUrl) {
+  const child = spawn(process.execPath,
+    [path.join(__dirname, 'server.js'), String(port), ...(dbUrl ? [dbUrl] : [])],
     { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let buf = '';
@@ -67,10 +86,71 @@ function startServer(port) {
   });
 }
 
-function procTicks(pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(f[11]) + Number(f[12]); // utime + stime
+// CPU seconds a process has run, every thread (/proc/<pid>/task/*/schedstat: nanoseconds,
+// where /proc/<pid>/stat counts 10 ms ticks, too coarse for a band of a long match)
+function taskSeconds(pid) {
+  let ns = 0;
+  try {
+    for (const t of fs.readdirSync(`/proc/${pid}/task`)) {
+      try { ns += Number(fs.readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]); }
+      catch (e) { /* the thread ended */ }
+    }
+  } catch (e) { /* the process ended */ }
+  return ns / 1e9;
+}
+
+// The processes that serve the peer: its node server and, with --store postgres, PostgreSQL's
+// postmaster and its children but the backends of other databases. serverCpu() is their CPU
+// seconds so far (a process that starts later counts from 0; one that ended keeps its last).
+class ServerCpu {
+  constructor(serverPid, dbName) {
+    this.serverPid = serverPid;
+    this.dbName = dbName;
+    this.seen = new Map(); // pid -> last seconds
+    this.postmaster = null;
+    if (dbName) {
+      for (const p of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+        const cmd = readCmd(p);
+        if (cmd !== null && /\/postgres(\s|$)/.test(cmd.split(' -')[0]) && cmd.includes(' -D ')) {
+          this.postmaster = Number(p);
+        }
+      }
+      if (this.postmaster === null) throw new Error('no PostgreSQL postmaster found in /proc');
+    }
+  }
+
+  pids() {
+    const out = [this.serverPid];
+    if (this.postmaster === null) return out;
+    out.push(this.postmaster);
+    for (const p of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      const stat = readStat(p);
+      if (stat === null || Number(stat[1]) !== this.postmaster) continue;
+      const cmd = readCmd(p) || '';
+      const backend = /\d+\.\d+\.\d+\.\d+\(\d+\)|\[local\]/.test(cmd);
+      if (!backend || cmd.includes(` ${this.dbName} `)) out.push(Number(p));
+    }
+    return out;
+  }
+
+  read() {
+    for (const pid of this.pids()) this.seen.set(pid, taskSeconds(pid));
+    let total = 0;
+    for (const v of this.seen.values()) total += v;
+    return total;
+  }
+}
+
+function readCmd(pid) {
+  try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim(); }
+  catch (e) { return null; }
+}
+
+function readStat(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch (e) { return null; }
 }
 
 function machineTicks() {
@@ -112,8 +192,9 @@ class Lobby {
   }
 
   // a table: created, seat 0 joined by the host, seat 1 by the guest
-  async game(host, guest) {
-    const { matchID } = await this.post('/games/duel/create', { numPlayers: 2 });
+  async game(host, guest, setupData) {
+    const { matchID } = await this.post('/games/duel/create',
+      { numPlayers: 2, ...(setupData ? { setupData } : {}) });
     const a = await this.post(`/games/duel/${matchID}/join`, { playerID: '0', playerName: host });
     const b = await this.post(`/games/duel/${matchID}/join`, { playerID: '1', playerName: guest });
     return { matchID, creds: [a.playerCredentials, b.playerCredentials] };
@@ -123,7 +204,10 @@ class Lobby {
 class Stats {
   constructor() { this.clear(); this.recording = false; }
 
-  clear() { this.moves = []; this.rounds = []; this.nRounds = 0; this.nMoves = 0; this.errors = 0; }
+  clear() {
+    this.moves = []; this.rounds = []; this.nRounds = 0; this.nMoves = 0; this.errors = 0;
+    this.marks = null; // [matchID, rounds completed, ms] per round seen by seat 0 (long match)
+  }
 }
 
 class Player {
@@ -145,7 +229,8 @@ class Player {
     this.sent = {}; // round -> commit send time (seat 0's round latency)
     this.synced = false;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => { this.done = null; resolve(false); }, GAME_TIMEOUT_MS);
+      const timer = setTimeout(() => { this.done = null; resolve(false); },
+        this.timeoutMs || GAME_TIMEOUT_MS);
       this.done = (ok) => { clearTimeout(timer); this.done = null; resolve(ok); };
       if (this.client === null) {
         this.client = Client({
@@ -186,6 +271,9 @@ class Player {
       }
     }
     while (this.seen < G.round) {
+      if (this.seat === 0 && this.stats.marks !== null) {
+        this.stats.marks.push([this.matchID, this.seen + 1, t]);
+      }
       if (this.seat === 0 && this.stats.recording) {
         this.stats.nRounds += 1;
         if (this.sent[this.seen] !== undefined) this.stats.rounds.push(t - this.sent[this.seen]);
@@ -214,7 +302,7 @@ class Player {
 // The pool: games enough for each pair at --max-rate rounds/s for all (3,000: twice the
 // peer's best seen, as the event loop does not share it evenly: at 1,500 one pair of 100 ran
 // out 5 s into a window).
-async function level(server, lobby, serverPid, n, args) {
+async function level(server, lobby, cpu, n, args) {
   const spreadMs = Math.min(2000, n * 10);
   const perPair = Math.max(3, Math.ceil((args.maxRate * (spreadMs / 1000 + 2 + args.window)) /
     ROUNDS / n) + 2);
@@ -239,7 +327,7 @@ async function level(server, lobby, serverPid, n, args) {
   };
   const running = pairs.map((pair, i) => runPair(pair, pools[i], n > 1 ? (spreadMs * i) / (n - 1) : 0));
   await sleep(spreadMs + 1000);
-  const s0 = procTicks(serverPid);
+  const s0 = cpu.read();
   const d0 = process.cpuUsage();
   const m0 = machineTicks();
   const t0 = now();
@@ -248,14 +336,14 @@ async function level(server, lobby, serverPid, n, args) {
   while (now() < windowEnd && ranOut === 0) await sleep(50);
   stats.recording = false;
   const t1 = now();
-  const s1 = procTicks(serverPid);
+  const s1 = cpu.read();
   const d1 = process.cpuUsage();
   const m1 = machineTicks();
   stopAt = 0;
   await Promise.all(running);
   for (const [a, b] of pairs) { a.stop(); b.stop(); }
   const secs = (t1 - t0) / 1000;
-  const serverCpuS = (s1 - s0) / CLK_TCK;
+  const serverCpuS = s1 - s0;
   const driverCpuS = (d1.user - d0.user + d1.system - d0.system) / 1e6;
   const machineBusy = 1 - (m1.idle - m0.idle) / Math.max(1, m1.total - m0.total);
   const cores = require('os').cpus().length;
@@ -285,7 +373,7 @@ async function level(server, lobby, serverPid, n, args) {
 // Complete matches/s with n matches in flight (our bench/workloads.py lifecycle): create the
 // match, seat 0 and seat 1 join (the lobby API), both open a new client (a new socket) and
 // sync, 5 rounds, both close. Starts spread over a second; measured after a warm-up.
-async function lifecycle(server, lobby, serverPid, n, args) {
+async function lifecycle(server, lobby, cpu, n, args) {
   const tag = `l${n}-${crypto.randomBytes(3).toString('hex')}`;
   const stats = new Stats();
   const times = [];
@@ -312,19 +400,19 @@ async function lifecycle(server, lobby, serverPid, n, args) {
   };
   const running = Array.from({ length: n }, (_, i) => loop(i));
   await sleep(args.warmup * 1000);
-  const s0 = procTicks(serverPid);
+  const s0 = cpu.read();
   const d0 = process.cpuUsage();
   const m0 = machineTicks();
   const w0 = now();
   await sleep(Math.max(0, stopAt - w0));
   const w1 = now();
-  const s1 = procTicks(serverPid);
+  const s1 = cpu.read();
   const d1 = process.cpuUsage();
   const m1 = machineTicks();
   await Promise.all(running);
   const done = times.filter(([t]) => t >= w0 && t < w1).map(([, d]) => d);
   const secs = (w1 - w0) / 1000;
-  const serverCpuS = (s1 - s0) / CLK_TCK;
+  const serverCpuS = s1 - s0;
   const driverCpuS = (d1.user - d0.user + d1.system - d0.system) / 1e6;
   const machineBusy = 1 - (m1.idle - m0.idle) / Math.max(1, m1.total - m0.total);
   return {
@@ -341,6 +429,72 @@ async function lifecycle(server, lobby, serverPid, n, args) {
     other_pct: Math.max(0, 100 * machineBusy * require('os').cpus().length
       - (100 * (serverCpuS + driverCpuS)) / secs),
     errors,
+  };
+}
+
+// The long match: --long-matches matches of --long-rounds rounds at once, one pair each; the
+// server's CPU sampled every 100 ms. Per band (BANDS): the wall ms per round of each match
+// between the band's first and last round (median over matches), and the server's CPU over
+// the median times those rounds were reached, per round completed by any match meanwhile.
+function bandFigures(marks, samples, bands) {
+  const byMatch = new Map();
+  for (const [id, r, t] of marks) {
+    if (!byMatch.has(id)) byMatch.set(id, new Map());
+    byMatch.get(id).set(r, t);
+  }
+  const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+  const cpuAt = (t) => { // linear between the samples around t
+    let prev = samples[0];
+    for (const cur of samples) {
+      if (cur[0] >= t) {
+        if (cur[0] === prev[0]) return cur[1];
+        return prev[1] + ((cur[1] - prev[1]) * (t - prev[0])) / (cur[0] - prev[0]);
+      }
+      prev = cur;
+    }
+    return prev[1];
+  };
+  return bands.map((b) => {
+    const ends = [...byMatch.values()].filter((m) => m.has(b.from) && m.has(b.to));
+    if (!ends.length) return { ...b, rounds: 0, wall_ms_per_round: null, cpu_ms_per_round: null };
+    const ta = median(ends.map((m) => m.get(b.from)));
+    const tb = median(ends.map((m) => m.get(b.to)));
+    const rounds = marks.filter(([, , t]) => t > ta && t <= tb).length;
+    return {
+      ...b,
+      rounds,
+      wall_ms_per_round: median(ends.map((m) => (m.get(b.to) - m.get(b.from)) / (b.to - b.from))),
+      cpu_ms_per_round: rounds ? (1000 * (cpuAt(tb) - cpuAt(ta))) / rounds : null,
+    };
+  });
+}
+
+async function longMatch(server, lobby, cpu, args) {
+  const tag = `long-${crypto.randomBytes(3).toString('hex')}`;
+  const stats = new Stats();
+  stats.marks = [];
+  const samples = [[now(), cpu.read()]];
+  const timer = setInterval(() => samples.push([now(), cpu.read()]), 100);
+  const t0 = now();
+  let errors = 0;
+  await Promise.all(Array.from({ length: args.longMatches }, async (_, i) => {
+    const g = await lobby.game(`h${tag}-${i}`, `g${tag}-${i}`, { rounds: args.longRounds });
+    const a = new Player(server, 0, stats);
+    const b = new Player(server, 1, stats);
+    a.timeoutMs = b.timeoutMs = 3600 * 1000;
+    const ok = await Promise.all([a.play(g.matchID, g.creds[0]), b.play(g.matchID, g.creds[1])]);
+    if (!ok[0] || !ok[1]) errors += 1;
+    a.stop();
+    b.stop();
+  }));
+  clearInterval(timer);
+  samples.push([now(), cpu.read()]);
+  return {
+    matches: args.longMatches,
+    rounds_per_match: args.longRounds,
+    seconds: (now() - t0) / 1000,
+    errors,
+    bands: bandFigures(stats.marks, samples, BANDS.filter((b) => b.to <= args.longRounds)),
   };
 }
 
@@ -364,8 +518,8 @@ function reportLifecycle(lc) {
     r.other_pct.toFixed(0), String(r.errors)])));
 }
 
-function report(results) {
-  console.log('\nPeer: boardgame.io 0.50.2 (socket.io, in-memory storage), duel 5 rounds, 2 seats,'
+function report(results, store) {
+  console.log(`\nPeer: boardgame.io 0.50.2 (socket.io, ${store === 'postgres' ? 'bgio-postgres 1.0.16 on PostgreSQL' : 'in-memory storage'}), duel 5 rounds, 2 seats,`
     + ' 4 moves per round; latencies ms');
   console.log(table(
     ['side', 'matches', 'rounds/s', 'moves/s', 'move p50/95/99 ms', 'round p50/95/99 ms',
@@ -382,17 +536,55 @@ function report(results) {
       : r.cpu_ms_per_round.server + r.cpu_ms_per_round.driver)])));
 }
 
+// With --store postgres: a fresh database on --pg-url's server, dropped by the returned
+// function (its connections closed first: WITH (FORCE)).
+async function freshDatabase(pgUrl) {
+  const { Client: PgClient } = require('pg');
+  const name = `bench_peer_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new PgClient({ connectionString: pgUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(pgUrl);
+  url.pathname = `/${name}`;
+  const drop = async () => {
+    const c = new PgClient({ connectionString: pgUrl });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.end();
+  };
+  return { name, url: url.toString(), drop };
+}
+
+function reportLong(lm) {
+  console.log(`\nPeer long match (${lm.matches} x ${lm.rounds_per_match} rounds, store `
+    + `${lm.store}): cost of a round around move N (4 moves per round)`);
+  console.log(table(['side', 'move', 'rounds', 'server CPU ms/round', 'wall ms/round'],
+    lm.bands.map((b) => ['peer', `${b.move} (rounds ${b.from}-${b.to})`, String(b.rounds),
+      f2(b.cpu_ms_per_round), f2(b.wall_ms_per_round)])));
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   const port = await freePort();
-  const child = await startServer(port);
-  const base = `http://127.0.0.1:${port}`;
+  const db = args.store === 'postgres' ? await freshDatabase(args.pgUrl) : null;
+  let child = null;
   const results = [];
   const lc = [];
+  let long = null;
+  // stopped from outside (bench/peer/__init__.py on its timeout): the server and the
+  // database go too
+  process.once('SIGTERM', async () => {
+    if (child !== null) child.kill('SIGTERM');
+    try { if (db !== null) await db.drop(); } finally { process.exit(143); }
+  });
   try {
+    child = await startServer(port, db === null ? null : db.url);
+    const base = `http://127.0.0.1:${port}`;
+    const cpu = new ServerCpu(child.pid, db === null ? null : db.name);
     for (const n of args.levels) {
-      process.stderr.write(`[peer] ${n} concurrent matches, ${args.window} s window\n`);
-      const r = await level(base, new Lobby(base), child.pid, n, args);
+      process.stderr.write(`[peer ${args.store}] ${n} concurrent matches, ${args.window} s window\n`);
+      const r = await level(base, new Lobby(base), cpu, n, args);
       process.stderr.write(`[peer]   ${r.rounds_per_s.toFixed(0)} rounds/s, move p50/p99 `
         + `${f1(r.move_ms.p50)}/${f1(r.move_ms.p99)} ms, errors ${r.errors}\n`);
       results.push(r);
@@ -400,18 +592,33 @@ async function main() {
     if (args.lifecycle > 0) {
       process.stderr.write(`[peer] lifecycle: ${args.lifecycle} concurrent, `
         + `${args.lifecycleWindow} s\n`);
-      const r = await lifecycle(base, new Lobby(base), child.pid, args.lifecycle, args);
+      const r = await lifecycle(base, new Lobby(base), cpu, args.lifecycle, args);
       process.stderr.write(`[peer]   ${r.matches_per_s.toFixed(1)} matches/s, errors ${r.errors}\n`);
       lc.push(r);
     }
+    if (args.longRounds > 0) {
+      process.stderr.write(`[peer ${args.store}] long match: ${args.longMatches} x `
+        + `${args.longRounds} rounds\n`);
+      long = { store: args.store, ...await longMatch(base, new Lobby(base), cpu, args) };
+    }
   } finally {
-    child.kill('SIGTERM');
+    if (child !== null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, sleep(5000)]);
+    }
+    if (db !== null) await db.drop();
   }
-  report(results);
+  if (results.length) report(results, args.store);
   if (lc.length) reportLifecycle(lc);
+  if (long !== null) reportLong(long);
   console.log(`PEER-JSON ${JSON.stringify({
     peer: 'boardgame.io', version: require('boardgame.io/package.json').version,
-    node: process.version, levels: results, lifecycle: lc,
+    store: args.store,
+    ...(args.store === 'postgres' ? {
+      store_version: require('bgio-postgres/package.json').version,
+    } : {}),
+    node: process.version, levels: results, lifecycle: lc, long_match: long,
   })}`);
   process.exit(0);
 }

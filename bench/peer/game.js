@@ -2,7 +2,8 @@
 // duel our bench plays (bench/driver.py: duel, 5 rounds, both seats pick 0-9 each round).
 // Each round both seats commit sha256(choice:nonce), then both reveal; the server checks each
 // reveal against its commitment and scores the round when both are in (higher pick scores).
-// 4 client moves per round. Moves run on the server only (client: false): a commit/reveal
+// 4 client moves per round. A match created with setupData {rounds: N} plays N rounds (the
+// long-match run: the cost of a move at move 100 and at move 2,000 of one match). Moves run on the server only (client: false): a commit/reveal
 // game cannot trust a client's state, and the client's latency is then the server's answer.
 'use strict';
 const crypto = require('crypto');
@@ -44,14 +45,17 @@ const Duel = {
   name: 'duel',
   minPlayers: 2,
   maxPlayers: 2,
-  setup: () => ({ round: 0, commits: {}, reveals: {}, scores: [0, 0], history: [] }),
+  setup: (_, setupData) => ({
+    rounds: (setupData && Number.isInteger(setupData.rounds)) ? setupData.rounds : ROUNDS,
+    round: 0, commits: {}, reveals: {}, scores: [0, 0], history: [],
+  }),
   turn: { activePlayers: ActivePlayers.ALL },
   // both seats move at once: a move is not refused for a state id the other seat moved past
   moves: {
     commit: { move: commit, client: false, ignoreStaleStateID: true },
     reveal: { move: reveal, client: false, ignoreStaleStateID: true },
   },
-  endIf: ({ G }) => (G.round >= ROUNDS ? { scores: G.scores } : undefined),
+  endIf: ({ G }) => (G.round >= G.rounds ? { scores: G.scores } : undefined),
 };
 
 module.exports = { Duel, digest, ROUNDS, CHOICES };

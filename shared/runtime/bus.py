@@ -42,6 +42,44 @@ from shared.runtime.redis import Client, healthy, tls
 from shared.runtime.settings import Settings
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+# How long a live reader's XREADGROUP blocks when its stream is empty once the service runs
+# (faststream's default: 100 ms). A blocked read returns as soon as an entry arrives, so this
+# costs no latency; it sets how often an idle stream's reader asks again (each ask is a
+# command and a turn of the subscriber's loop in every process). Under the 1 s after which
+# the connection's health check would PING before each read (shared/runtime/redis.py).
+LIVE_BLOCK_MS = 900
+START_POLL_MS = 100  # until settle_polling: faststream starts a subscriber after its first read
+
+
+def reclaim_poll_ms() -> int:
+    """How often a reclaim subscriber looks for entries left pending (XAUTOCLAIM) when it
+    found none: a fifth of RECLAIM_IDLE_MS (1 s of 5 s), since an entry becomes claimable only
+    once idle that long, so it is taken over within 1.2x the bound; never under faststream's
+    100 ms default, which cost every idle subscriber ten commands a second in every process
+    (a third of an idle system's CPU)."""
+    return max(100, streams.RECLAIM_IDLE_MS // 5)
+
+
+def settle_polling(broker: Any) -> int:
+    """Give the subscribers ``consume`` registered their running intervals (LIVE_BLOCK_MS,
+    ``reclaim_poll_ms``); returns how many changed. Called once the broker started: faststream
+    starts its subscribers one after another, each only once its first read returned (a
+    blocked read, or a reclaim's pause after an empty XAUTOCLAIM), so they start at
+    START_POLL_MS. Their read loops read the interval from the subscriber's StreamSub (the
+    one copy ``memoize_stream_sub`` keeps) at every read, so the change holds from the next."""
+    wanted: list[tuple[StreamSub, int]] = getattr(broker, "_empire_polls", [])
+    changed = 0
+    for sub in getattr(broker, "subscribers", ()):
+        own = getattr(sub, "_stream_sub", None)
+        for stream_sub, ms in wanted:
+            if own is stream_sub:
+                sub.stream_sub.polling_interval = ms
+                changed += 1
+    return changed
+
+
 _BACKOFF = "CONSUME_ERROR_BACKOFF_SECONDS"
 log = structlog.get_logger("bus")
 
@@ -218,7 +256,8 @@ def consume(broker: RedisBroker, stream: str, group: str, settings: Settings, ha
         await acknowledge(redis, stream, group, done, delete)
 
     live = StreamSub(stream, group=group, consumer=settings.instance,
-                     max_records=settings.max_records, batch=True)
+                     max_records=settings.max_records, batch=True,
+                     polling_interval=START_POLL_MS)
 
     # documented through the reclaim subscriber below: a stream entry is one object; batches
     # are how this consumer reads them, not part of the contract
@@ -236,7 +275,13 @@ def consume(broker: RedisBroker, stream: str, group: str, settings: Settings, ha
 
     reclaim = StreamSub(stream, group=group, consumer=f"{settings.instance}-reclaim",
                         max_records=settings.max_records,
-                        min_idle_time=streams.RECLAIM_IDLE_MS)
+                        min_idle_time=streams.RECLAIM_IDLE_MS,
+                        polling_interval=START_POLL_MS)
+    polls = getattr(broker, "_empire_polls", None)
+    if polls is None:
+        polls = []
+        broker._empire_polls = polls  # type: ignore[union-attr,attr-defined]
+    polls += [(live, LIVE_BLOCK_MS), (reclaim, reclaim_poll_ms())]
 
     documented = payload is not None and spec is not None
     if payload is not None and spec is not None:

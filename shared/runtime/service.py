@@ -115,6 +115,7 @@ def make_app(kit: ServiceKit, spec_brokers: list[RedisBroker] | None = None) -> 
 
     @app.after_startup
     async def _loops() -> None:
+        bus.settle_polling(kit.broker)  # every subscriber started: the running intervals
         for loop in (*kit.loops, reap):
             tasks.append(asyncio.create_task(loop()))
         for reader in kit.readers:

@@ -35,7 +35,8 @@ from shared.rules.api import (
 
 
 class DuelOptions(Frozen):
-    rounds: int = Field(3, ge=1, le=100, title="Rounds", description="Rounds to play.")
+    # up to 1,000: the bench's long match (bench/longmatch.py) plays 512 rounds of one game
+    rounds: int = Field(3, ge=1, le=1000, title="Rounds", description="Rounds to play.")
     with_turns: bool = Field(True, title="Called stakes",
                              description="A seat calls the stake (1-3) before each round.")
     with_dice: bool = Field(True, title="Dice",

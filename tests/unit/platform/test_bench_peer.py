@@ -115,3 +115,99 @@ def test_lifecycle_table_pairs_ours_with_the_peer_at_the_same_concurrency() -> N
     assert len(lines) == 2
     assert "20.0 vs 40.0" in lines[0] and "0.50x" in lines[0] and "900 vs 300" in lines[0]
     assert "30.0 vs 40.0" in lines[1] and "0.75x" in lines[1]
+
+
+def test_three_rows_put_both_peers_beside_ours_with_our_ratios() -> None:
+    ours = [{"config": "single", "matches": 100, "rounds_per_s": 300.0,
+             "submit_reveal_ms": {"p99": 50.0}, "submit_ack_ms": {"p99": 20.0},
+             "cpu_ms_per_round": {"escrow#0": 2.0, "valkey": 1.0, "driver": 1.0}}]
+    peers = {"memory": {"levels": [_level(100, 1000.0, 0.5)]},
+             "postgres": {"levels": [_level(100, 30.0, 40.0)]}}
+    (row,) = peer.three_rows(ours, peers)
+    assert row["rate_vs_memory"] == pytest.approx(0.3)
+    assert row["rate_vs_postgres"] == pytest.approx(10.0)
+    assert row["ours_server_cpu_ms"] == pytest.approx(3.0)  # the driver left out
+    assert row["postgres_server_cpu_ms"] == 40.0
+    text = peer.three_table([row])
+    assert "300 / 1000 / 30" in text and "0.30x" in text and "10.00x" in text
+    (alone,) = peer.three_rows(ours, {"memory": peers["memory"]})  # the durable one failed
+    assert alone["rate_vs_postgres"] is None and alone["postgres_rounds_per_s"] is None
+    assert "300 / 1000 / -" in peer.three_table([alone])
+
+
+def test_long_rows_give_each_side_late_over_early() -> None:
+    def lm(early: float, late: float) -> dict[str, Any]:
+        return {"bands": [
+            {"move": 100, "from": 15, "to": 35, "cpu_ms_per_round": early,
+             "wall_ms_per_round": 2 * early},
+            {"move": 2000, "from": 490, "to": 510, "cpu_ms_per_round": late,
+             "wall_ms_per_round": 2 * late}]}
+
+    rows = peer.long_rows({"ours": lm(4.0, 4.2), "memory": lm(1.0, 1.0),
+                           "postgres": lm(25.0, 130.0), "none": None})
+    assert [r["side"] for r in rows] == ["ours", "memory", "postgres"]
+    assert rows[0]["cpu_ms_per_round_ratio"] == pytest.approx(1.05)
+    assert rows[2]["wall_ms_per_round_ratio"] == pytest.approx(5.2)
+    text = peer.long_table(rows)
+    assert "Empire Hall" in text and "25.00 -> 130.00" in text and "5.20x" in text
+
+
+def test_the_sides_take_turns_at_running_first() -> None:
+    from bench.peer.__main__ import median_rows, order
+
+    sides = ["ours", "memory", "postgres"]
+    assert [order(i, sides)[0] for i in range(4)] == ["ours", "memory", "postgres", "ours"]
+    assert sorted(order(1, sides)) == sorted(sides)
+    rows = median_rows([[{"side": "ours", "x": 1.0, "y": None}],
+                        [{"side": "ours", "x": 3.0, "y": 2.0}],
+                        [{"side": "ours", "x": 2.0, "y": 4.0}]], ("side",))
+    assert rows == [{"side": "ours", "x": 2.0, "y": 3.0}]
+
+
+def test_band_figures_read_cpu_and_wall_time_between_a_bands_rounds() -> None:
+    from bench import longmatch
+
+    # two matches, round r done at r*10 ms (match a) and r*10+5 ms (match b); the server's
+    # CPU grows 2 ms per 10 ms of wall time
+    marks = [(g, r, r * 0.010 + off) for r in range(1, 41) for g, off in (("a", 0.0),
+                                                                          ("b", 0.005))]
+    samples = [(t / 1000, 0.0002 * t) for t in range(0, 500, 7)]
+    (band,) = longmatch.band_figures(marks, samples, ((100, 15, 35),))
+    assert band["wall_ms_per_round"] == pytest.approx(10.0)
+    # between the median times of rounds 15 and 35 (0.150 s -> 0.350 s): 40 rounds done by
+    # the two matches, 40 ms of CPU
+    assert band["rounds"] == 40
+    assert band["cpu_ms_per_round"] == pytest.approx(1.0, rel=0.01)
+    (late,) = longmatch.band_figures(marks, samples, ((2000, 490, 510),))
+    assert late["rounds"] == 0 and late["cpu_ms_per_round"] is None
+
+
+@pytest.mark.slow
+def test_the_durable_peer_plays_on_its_own_database_and_drops_it() -> None:
+    """boardgame.io + bgio-postgres on the machine's PostgreSQL (skipped without one): one
+    match measured briefly, a 40-round long match, and no bench_peer_ database left."""
+    why = peer.node_ready()
+    if why is not None:
+        pytest.skip(why)
+    import subprocess
+
+    def databases() -> set[str]:
+        proc = subprocess.run(
+            ["node", "-e", "const {Client}=require('pg');const c=new Client({connectionString:"
+             f"'{peer.PG_URL}'}});c.connect().then(()=>c.query('select datname from "
+             "pg_database')).then(r=>{console.log(r.rows.map(x=>x.datname).join(' '));"
+             "return c.end();}).catch(()=>process.exit(3));"],
+            capture_output=True, text=True, timeout=60, cwd=peer.PEER_DIR, check=False)
+        if proc.returncode != 0:
+            pytest.skip("no PostgreSQL at " + peer.PG_URL)
+        return {d for d in proc.stdout.split() if d.startswith("bench_peer_")}
+
+    before = databases()
+    text, data = peer.run([1], 0.5, store="postgres", long_rounds=40, timeout_s=300)
+    assert data["store"] == "postgres" and data["store_version"] == "1.0.16"
+    (lv,) = data["levels"]
+    assert lv["errors"] == 0 and lv["rounds"] > 0 and lv["cpu_ms_per_round"]["server"] > 0
+    (band,) = data["long_match"]["bands"]
+    assert band["move"] == 100 and band["rounds"] == 20 and band["cpu_ms_per_round"] > 0
+    assert "bgio-postgres" in text
+    assert databases() <= before  # its own database dropped

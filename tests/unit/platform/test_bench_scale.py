@@ -74,3 +74,21 @@ def test_the_plan_arguments() -> None:
     args = scale.parse(["--replicas", "1,2", "--clusters", ""])
     assert args.replicas == [1, 2] and args.clusters == []
     assert scale.hot_replicas(1) == {} and scale.hot_replicas(4) == dict.fromkeys(scale.HOT, 4)
+
+
+def test_the_model_is_fed_by_the_runs_at_the_level_of_a_peer_or_bench_result(
+        tmp_path: Any) -> None:
+    import json
+
+    at100 = {**ONE, "matches": 100, "config": "single", "window_s": 8.0}
+    at10 = {**TWO, "matches": 10, "config": "single"}
+    peer_doc = {"runs": [{"ours": [at10, at100]}, {"ours": [at100]}]}
+    bench_doc = {"throughput": [at100]}
+    (tmp_path / "peer-x.json").write_text(json.dumps(peer_doc))
+    (tmp_path / "bench-y.json").write_text(json.dumps(bench_doc))
+    result = scale.fed([tmp_path / "peer-x.json", tmp_path / "bench-y.json"], 100)
+    assert [r["config"] for r in result["runs"]] == ["peer-x#1", "peer-x#2", "bench-y#1"]
+    assert all(r["matches"] == 100 for r in result["runs"])
+    text = scale.report(result)
+    assert "MODEL" in text and "~125 rounds/s" in text  # 8 ms of Python a round
+    assert scale.fed([tmp_path / "bench-y.json"], 300)["runs"] == []

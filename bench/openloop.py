@@ -1,0 +1,105 @@
+"""The open-loop workload: rounds offered at a fixed rate, whatever the system's pace.
+
+The throughput workload is a closed loop: each pair commits the moment its view allows, so
+the offered load is whatever the system absorbs and latency is queueing behind a saturated
+CPU. Here games arrive at ``rate / ROUNDS`` per second on a fixed schedule (a game is the
+workload's 5 rounds, each played as soon as allowed: a round cannot be offered before the
+previous one is revealed); each arrival takes a free pair from ``pairs`` and plays the next
+game of its pool. An arrival that finds no free pair is counted (``missed``): the pairs are
+too few for that rate, or the system fell behind it. Measured over the window: rounds/s
+achieved, submit->ack and submit->reveal percentiles, CPU per round by process.
+``python -m bench --only throughput,open`` offers half the rate measured at the highest level
+(``--open-rate R`` for another).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections import deque
+from typing import Any
+
+from bench import system
+from bench.driver import ROUNDS, BenchError, Stats
+from bench.system import ProcSampler
+from bench.workloads import Pair, close_players, in_window, percentiles, prepare_pool
+
+
+async def open_loop(sup: Any, lobby: Any, pairs: list[Pair], rate: float, window_s: float,
+                    warmup_s: float = 2.0) -> dict[str, Any]:
+    """Offer ``rate`` rounds/s for ``warmup_s + window_s`` with ``pairs`` (each plays one
+    game at a time) and measure the window."""
+    games_per_s = rate / ROUNDS
+    total = math.ceil(games_per_s * (warmup_s + window_s)) + 1
+    per_pair = max(1, math.ceil(1.5 * total / len(pairs)))
+    stats = Stats()
+    players, pools = await prepare_pool(sup.url, lobby, pairs, per_pair, stats)
+    free = deque(range(len(players)))  # first in, first out: every pair takes its turn
+    missed = 0
+    failed: list[str] = []
+    sampler = ProcSampler(system.service_processes(sup))
+    stats.clear()
+    stats.measuring = True
+
+    async def play(i: int) -> None:
+        host, guest = players[i]
+        try:
+            gid = pools[i].pop()
+            fa = await host.watch(gid)
+            fb = await guest.watch(gid)
+            await asyncio.wait_for(asyncio.gather(fa, fb), 60)
+            await host.unwatch(gid)
+            await guest.unwatch(gid)
+        except (TimeoutError, BenchError, IndexError) as exc:
+            failed.append(f"{type(exc).__name__}: {exc}"[:200])
+        finally:
+            if pools[i]:  # a pair out of games is retired
+                free.append(i)
+
+    tasks: list[asyncio.Task[None]] = []
+    t0 = time.perf_counter()
+    w0 = t0 + warmup_s
+    end = w0 + window_s
+    started_window = False
+    k = 0
+    while True:
+        due = t0 + k / games_per_s
+        if due >= end:
+            break
+        await asyncio.sleep(max(0.0, due - time.perf_counter()))
+        if not started_window and time.perf_counter() >= w0:
+            sampler.start()
+            started_window = True
+        k += 1
+        if not free:
+            if due >= w0:
+                missed += 1
+            continue
+        tasks.append(asyncio.create_task(play(free.popleft())))
+    await asyncio.sleep(max(0.0, end - time.perf_counter()))
+    w1 = time.perf_counter()
+    if not started_window:  # a window shorter than one arrival
+        sampler.start()
+    usage = sampler.stop()
+    stats.measuring = False
+    await asyncio.gather(*tasks, return_exceptions=True)
+    await close_players(players)
+    rounds = in_window(stats.rounds_done, w0, w1)
+    rps = rounds / (w1 - w0)
+    return {
+        "offered_rounds_per_s": round(rate, 1),
+        "pairs": len(pairs),
+        "window_s": round(w1 - w0, 2),
+        "rounds": rounds,
+        "rounds_per_s": round(rps, 1),
+        "missed_arrivals": missed,
+        "submit_ack_ms": percentiles([d for t, d in stats.ack if w0 <= t < w1]),
+        "submit_reveal_ms": percentiles([d for t, d in stats.reveal if w0 <= t < w1]),
+        "cpu_ms_per_round": {k: round(10 * v / rps, 2) for k, v in usage.cpu_pct.items()}
+        if rounds else {},
+        "machine_cpu_pct": usage.machine_cpu_pct,
+        "other_cpu_pct": usage.other_cpu_pct,
+        "errors": dict(stats.errors),
+        "failures": failed[:10],
+    }
