@@ -19,8 +19,11 @@ import httpx
 import pytest
 
 from clients.sdk import ApiError, Client
+from services.lobby.rpc import decode
 from services.supervisor import Supervisor
+from shared.protocol import streams
 from shared.rules.replay import final_state
+from shared.runtime.settings import Settings
 from shared.runtime.valkey import free_port
 from tests.support.dir_scope import until_directory_ends
 
@@ -126,3 +129,23 @@ async def until(cond: Any, game: Any, timeout: float = 60) -> None:
 
 def now() -> float:
     return time.monotonic()
+
+
+def refusals(admin: Any, cmd_ids: set[str]) -> dict[str, str]:
+    """cmd_id -> the code of its refusal, from the gateways' fan-out (its game shards)."""
+    out = {}
+    for stream in [streams.GW_UPDATES, *streams.update_shards(Settings().gw_shards)]:
+        for _, fields in admin.xrange(stream):
+            body, _, _ = decode(fields)
+            if isinstance(body, dict) and body.get("cmd_id") in cmd_ids and not body.get("ok"):
+                out[body["cmd_id"]] = body.get("code")
+    return out
+
+
+async def until_true(cond: Any, timeout: float = 30.0) -> None:
+    """Wait for ``cond()`` to hold, polling every 0.1 s."""
+    for _ in range(int(timeout / 0.1)):
+        if cond():
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError("timed out")

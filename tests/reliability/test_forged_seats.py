@@ -22,7 +22,6 @@ from redis.exceptions import NoPermissionError, ResponseError
 from clients.sdk import Client
 from clients.sdk.bot_player import play_seat
 from clients.sdk.session import escrow_key_of
-from services.lobby.rpc import decode
 from services.supervisor import Proc, Supervisor
 from shared.fairness.commitments import commitment, new_nonce
 from shared.fairness.seal import seal_opening
@@ -30,29 +29,11 @@ from shared.protocol import keys, streams
 from shared.protocol.streams import Keys
 from shared.runtime.outbox import encode
 from shared.runtime.session_keys import SessionKey
-from shared.runtime.settings import Settings
-from tests.reliability.conftest import report, retry
+from tests.reliability.conftest import refusals, report, retry, until_true
 
 pytestmark = pytest.mark.reliability
 
 
-def _replies(admin: Any, cmd_ids: set[str]) -> dict[str, str]:
-    """cmd_id -> the code of its refusal, from the gateways' fan-out (its game shards)."""
-    out = {}
-    for stream in [streams.GW_UPDATES, *streams.update_shards(Settings().gw_shards)]:
-        for _, fields in admin.xrange(stream):
-            body, _, _ = decode(fields)
-            if isinstance(body, dict) and body.get("cmd_id") in cmd_ids and not body.get("ok"):
-                out[body["cmd_id"]] = body.get("code")
-    return out
-
-
-async def _until(cond: Any, timeout: float = 20.0) -> None:
-    for _ in range(int(timeout / 0.1)):
-        if cond():
-            return
-        await asyncio.sleep(0.1)
-    raise AssertionError("timed out")
 
 
 async def test_the_gateways_password_forges_no_seat(hall: Supervisor) -> None:
@@ -102,8 +83,8 @@ async def test_the_gateways_password_forges_no_seat(hall: Supervisor) -> None:
                 gw.xadd(streams.sharded(base, gid, shards),
                         {"__data__": encode(build(cmd, key), cmd)})
                 sent[cmd] = kind
-        await _until(lambda: len(_replies(admin, set(sent))) == len(sent))
-        assert _replies(admin, set(sent)) == {c: "auth/bad_signature" for c in sent}
+        await until_true(lambda: len(refusals(admin, set(sent))) == len(sent))
+        assert refusals(admin, set(sent)) == {c: "auth/bad_signature" for c in sent}
         # nothing changed: no commitment for the slot, no move applied
         record = [json.loads(f[b"d"]) for _, f in admin.xrange(Keys(gid).record)]
         assert not [e for e in record if e["type"] == "committed"]
@@ -122,7 +103,7 @@ async def test_the_gateways_password_forges_no_seat(hall: Supervisor) -> None:
         for token in ("forged", "eyJwaWQiOiJwLTEifQ.AAAA", a.token + "x"):
             req = {"op": "register_session_key", "token": token, "key": mallory.public}
             gw.xadd(streams.LOBBY_RPC, {"__data__": encode(req, "forged-rpc")})
-        await _until(lambda: admin.xlen(streams.LOBBY_RPC) == 0)  # served (and deleted)
+        await until_true(lambda: admin.xlen(streams.LOBBY_RPC) == 0)  # served (and deleted)
         held = {k.decode() for k in admin.hkeys(registry)}
         assert held == {a.session_key.public}, held
 

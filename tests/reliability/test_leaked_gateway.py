@@ -17,7 +17,6 @@ at the first step (a minted token opens the gateway)."""
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import hashlib
 import hmac
@@ -32,7 +31,6 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from clients.sdk import Client
 from clients.sdk.session import escrow_key_of
-from services.lobby.rpc import decode
 from services.supervisor import Proc, Supervisor
 from shared.fairness.commitments import commitment, new_nonce
 from shared.fairness.seal import seal_opening
@@ -40,8 +38,7 @@ from shared.protocol import keys, streams
 from shared.protocol.streams import Keys
 from shared.runtime.outbox import encode
 from shared.runtime.session_keys import SessionKey
-from shared.runtime.settings import Settings
-from tests.reliability.conftest import report, retry
+from tests.reliability.conftest import refusals, report, retry, until_true
 
 pytestmark = pytest.mark.reliability
 
@@ -77,23 +74,6 @@ def _minted(env: dict[str, str], claims: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def _refusals(admin: Any, cmd_ids: set[str]) -> dict[str, str]:
-    """cmd_id -> the code of its refusal, from the gateways' fan-out (its game shards)."""
-    out = {}
-    for stream in [streams.GW_UPDATES, *streams.update_shards(Settings().gw_shards)]:
-        for _, fields in admin.xrange(stream):
-            body, _, _ = decode(fields)
-            if isinstance(body, dict) and body.get("cmd_id") in cmd_ids and not body.get("ok"):
-                out[body["cmd_id"]] = body.get("code")
-    return out
-
-
-async def _until(cond: Any, timeout: float = 30.0) -> None:
-    for _ in range(int(timeout / 0.1)):
-        if cond():
-            return
-        await asyncio.sleep(0.1)
-    raise AssertionError("timed out")
 
 
 async def test_the_gateways_whole_environment_acts_for_nobody(hall: Supervisor) -> None:
@@ -139,7 +119,7 @@ async def test_the_gateways_whole_environment_acts_for_nobody(hall: Supervisor) 
         for name, token in [*list(minted.items())[:6], ("seen-in-transit", seen)]:
             req = {"op": "register_session_key", "token": token, "key": mallory.public}
             gw.xadd(streams.LOBBY_RPC, {"__data__": encode(req, f"leak-{name}")})
-        await _until(lambda: admin.xlen(streams.LOBBY_RPC) == 0)  # served (and deleted)
+        await until_true(lambda: admin.xlen(streams.LOBBY_RPC) == 0)  # served (and deleted)
         held = {k.decode() for k in admin.hkeys(registry)}
         assert held == {victim.session_key.public}, held
 
@@ -163,8 +143,8 @@ async def test_the_gateways_whole_environment_acts_for_nobody(hall: Supervisor) 
         gw.xadd(streams.sharded(streams.ADJ_ACTIONS, gid, shards),
                 {"__data__": encode(act, "leak-act")})
         sent = {"leak-commit", "leak-act"}
-        await _until(lambda: len(_refusals(admin, sent)) == len(sent))
-        assert _refusals(admin, sent) == {c: "auth/bad_signature" for c in sent}
+        await until_true(lambda: len(refusals(admin, sent)) == len(sent))
+        assert refusals(admin, sent) == {c: "auth/bad_signature" for c in sent}
         record = [json.loads(f[b"d"]) for _, f in admin.xrange(Keys(gid).record)]
         assert not [e for e in record if e["type"] == "committed"]
         assert [json.loads(f[b"d"])["by"] for _, f in admin.xrange(Keys(gid).log)] == []
