@@ -109,6 +109,11 @@ def waits_of(msg: TurnsChanged) -> list[Wait]:
     return [Wait(w.player_id, w.seat, w.since_ms, w.deadline_ms) for w in msg.waiting]
 
 
+def without_seats(waits: list[Wait], seats: set[int]) -> list[Wait]:
+    """The waits of seats not in ``seats`` (a sealed round's seats that committed)."""
+    return [w for w in waits if w.seat not in seats]
+
+
 def reminder_at(since_ms: int, deadline_ms: int | None) -> int | None:
     """When the reminder goes: when 20% of the move's time is left, or 1 h if that is sooner
     (the later of the two moments), so it never comes with the turn itself on a long clock and
