@@ -166,3 +166,14 @@ async def test_the_time_bank_extends_a_late_move_and_is_spent_by_it(clock: Clock
     doc = await store.load("g")
     assert doc is not None and doc.bank == [7_000, 0]
     assert store.logs["g"][-1]["by"] == "timeout"
+
+
+async def test_a_sealed_round_s_entry_names_its_round_and_a_turn_s_does_not(
+        clock: Clock) -> None:
+    adj, store, _ = await started()
+    assert store.turns[-1]["round_id"] is None  # seat 0's call: a turn
+    await adj.on_action(call(0, "c1"))
+    assert store.turns[-1]["round_id"] == "pick:1"  # the escrow's SeatCommitted matches it
+    await adj.on_revealed(im.RoundRevealed(game_id="g", round_id="pick:1",
+                                           choices={"s0": 7, "s1": 3}))
+    assert store.turns[-1]["round_id"] is None
