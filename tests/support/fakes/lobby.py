@@ -396,6 +396,7 @@ class FakeMyGamesStore:
         self.lists: dict[str, dict[str, int]] = {}
         self.erased: set[str] = set()  # lobby:erased (deleted accounts)
         self.sealed: dict[tuple[str, str], set[int]] = {}  # lobby:mg:sealed:<game>:<round>
+        self.texts: dict[str, str] = {}  # an entry as ``replace`` wrote it (byte for byte)
 
     async def not_erased(self, players: list[str]) -> list[str]:
         return [p for p in players if p not in self.erased]
@@ -406,6 +407,7 @@ class FakeMyGamesStore:
                 cur["seq"] == turns.seq and (cur["ended"] or not turns.ended))):
             return False
         self.entries[turns.game_id] = turns.model_dump(mode="json")
+        self.texts.pop(turns.game_id, None)
         return True
 
     async def add(self, players: list[str], game_id: str, at_ms: int, most: int,
@@ -423,12 +425,13 @@ class FakeMyGamesStore:
 
     async def entry(self, game_id: str) -> str | None:
         cur = self.entries.get(game_id)
-        return None if cur is None else dumps(cur)
+        return None if cur is None else self.texts.get(game_id, dumps(cur))
 
     async def replace(self, game_id: str, read: str, new: str) -> bool:
         if await self.entry(game_id) != read:
             return False
         self.entries[game_id] = loads(new)
+        self.texts[game_id] = new
         return True
 
     async def mark_committed(self, game_id: str, round_id: str, seat: int,
