@@ -90,6 +90,15 @@ def without_committed(turns: TurnsChanged, seats: Iterable[int]) -> TurnsChanged
                                                 if w.seat not in done]})
 
 
+def committed_kept_ms(stored: Mapping[str, Any] | None, now_ms: int, margin_ms: int) -> int:
+    """How long a sealed round's committed seats are kept: while the round can be open (its
+    latest deadline in the stored entry) plus ``margin_ms``; ``margin_ms`` alone without one
+    (enough for the round's own entry to arrive when it is read after the commit)."""
+    deadlines = [int(w["deadline_ms"]) for w in (stored or {}).get("waiting", [])
+                 if w.get("deadline_ms") is not None]
+    return max(margin_ms, max(deadlines, default=0) - now_ms + margin_ms)
+
+
 def drop_committed(stored: Mapping[str, Any], seat: SeatCommitted) -> dict[str, Any] | None:
     """The stored entry without the committed seat in its waiting; None when the entry is of
     another round (a stale ``SeatCommitted``), ended, or no longer waits for that seat."""

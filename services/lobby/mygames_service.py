@@ -72,8 +72,10 @@ class MyGames:
         """The seat committed in its sealed round: remembered for the round, and taken off
         the stored entry's waiting when that entry is of the same round (a later entry of a
         higher seq still replaces it); each player's list pushed again. Safe to run twice."""
-        await self.store.mark_committed(seat.game_id, seat.round_id, seat.seat,
-                                        int(self.running_s * 1000))
+        raw = await self.store.entry(seat.game_id)
+        keep = mygames.committed_kept_ms(None if raw is None else loads(raw), now_ms(),
+                                         int(DAY_S * 1000))
+        await self.store.mark_committed(seat.game_id, seat.round_id, seat.seat, keep)
         for _ in range(8):  # another replica may write the entry in between: read it again
             raw = await self.store.entry(seat.game_id)
             stored = None if raw is None else mygames.drop_committed(loads(raw), seat)

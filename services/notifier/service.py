@@ -112,7 +112,12 @@ class Notifier:
         """The seat committed in its sealed round: remembered for the round; when the game's
         record is of that round, the seat's wait leaves it and its turn message and reminder
         are dropped. Another round's entry (stale) changes nothing. Safe to run twice."""
-        await self.store.mark_committed(msg.game_id, msg.round_id, msg.seat)
+        first = await self.store.waits(msg.game_id)
+        if not first:
+            return  # not a followed game (real-time, or unknown): nothing to keep
+        deadlines = [w.deadline_ms for w in _waits(first)[1] if w.deadline_ms is not None]
+        await self.store.mark_committed(msg.game_id, msg.round_id, msg.seat,
+                                        core.committed_kept_ms(deadlines, self.clock()))
         for _ in range(8):  # another replica may write the record in between: read it again
             prev = await self.store.waits(msg.game_id)
             if not prev or orjson.loads(prev).get("round_id") != msg.round_id:

@@ -182,10 +182,11 @@ class NotifyStore:
         """Write ``record`` if the game's record is still ``read``."""
         return bool(await self._replace(keys=[game_key(game_id)], args=[read, record]))
 
-    async def mark_committed(self, game_id: str, round_id: str, seat: int) -> None:
+    async def mark_committed(self, game_id: str, round_id: str, seat: int,
+                             keep_ms: int) -> None:
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hset(sealed_key(game_id, round_id), str(seat), "1")
-            pipe.expire(sealed_key(game_id, round_id), GAME_TTL_S)
+            pipe.expire(sealed_key(game_id, round_id), max(1, keep_ms // 1000))
             await pipe.execute()
 
     async def committed(self, game_id: str, round_id: str) -> set[int]:

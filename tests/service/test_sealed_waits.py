@@ -201,3 +201,29 @@ async def test_the_notifier_still_parses_an_entry_without_a_round(
     clock.now = T0 + HOUR
     await sys.poll()
     assert len(turn_mails(smtp, ADDR, "g-o")) == 1
+
+
+# --- what is kept, and for how long -------------------------------------------------------------
+
+
+async def test_committed_seats_are_kept_while_their_round_can_be_open(
+        r: Any, smtp: MailSink) -> None:
+    import time
+
+    now = int(time.time() * 1000)
+    mg, _ = my_games(r)
+    await mg.on_turns(sealed("g-k", 4, now))  # the round's deadline: now + 10 h
+    await mg.on_turns(committed("g-k", 0))
+    ttl = await r.pttl("lobby:mg:sealed:g-k:pick:1")
+    assert 10 * HOUR < ttl <= 10 * HOUR + DAY
+    await mg.on_turns(committed("g-unknown", 0))  # read before any entry: a day at most
+    assert 0 < await r.pttl("lobby:mg:sealed:g-unknown:pick:1") <= DAY
+    # the notifier keeps them for a followed (turn-based) game only
+    clock = Clock()
+    clock.now = now
+    sys = System(r, clock, smtp.url, turn_mail_delay_s=600)
+    await sys.notifier.dispatch(sealed("g-k", 4, now))
+    await sys.notifier.dispatch(committed("g-k", 1))
+    assert 10 * HOUR // 1000 < await r.ttl("notify:sealed:g-k:pick:1") <= (10 * HOUR + DAY) // 1000
+    await sys.notifier.dispatch(committed("g-realtime", 0))
+    assert not await r.exists("notify:sealed:g-realtime:pick:1")
