@@ -7,8 +7,8 @@ when it accepts a seat's commit, and the readers stop waiting for that seat in t
 (``round_id`` matches the game's latest ``TurnsChanged``; a later ``TurnsChanged`` of a higher
 seq replaces both). Neither carries hidden information: seats, players, round ids and times
 only, never a choice, a commitment, a hand or a nonce (who has committed is public: the record's
-``committed`` entry). Its readers: the lobby keeps each player's "My games" from it; the notifier
-mails and calls webhooks from it. Each reads with its own consumer group.
+``committed`` entry, FAIRNESS.md step 3). Its readers: the lobby keeps each player's "My games"
+from it; the notifier mails and calls webhooks from it. Each reads with its own consumer group.
 """
 
 from __future__ import annotations
