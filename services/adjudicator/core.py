@@ -87,6 +87,9 @@ class GameDoc(BaseModel):
     # the seat goes to a bot (services/adjudicator/handover.py)
     on_expiry: im.OnExpiry = "default"
     handed_over: list[im.HandedSeat] = []  # seats handed to a bot, in order
+    # the open sealed round the waiting seats belong to (None: the node is not simultaneous);
+    # TurnsChanged carries it so a SeatCommitted of that round applies (turns.py)
+    sealed_round: str | None = None
 
 
 @dataclass

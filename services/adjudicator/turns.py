@@ -7,7 +7,9 @@ waits for, keeps each one's ``since`` while it stays awaited, and answers the ``
 set (or a deadline) changed or the game ended. A turn-based game's end (``expires_ms``) moves on
 with every change: it lives as long as its clocks let it, never past its cap.
 
-The entry names seats, players and times only: who is awaited is public (every view's node
+A sealed round's entry names its ``round_id``: the escrow's ``SeatCommitted`` of that round takes
+a committed seat off the readers' waits (shared/protocol/turns.py). The entry names seats,
+players, the round id and times only: who is awaited is public (every view's node
 says it), a sealed choice, a hand or a nonce never enters it.
 """
 
@@ -62,13 +64,15 @@ def track(before: GameDoc | None, doc: GameDoc, now_ms: int, node: dict[str, Any
     had = {w.seat: w for w in (before.waiting if before is not None else [])}
     waiting = [Awaited(seat=s, since_ms=had[s].since_ms if s in had else now_ms,
                        deadline_ms=doc.deadline_ms) for s in seats]
-    update: dict[str, Any] = {"waiting": waiting}
+    sealed = str(node["round_id"]) if node.get("kind") == "simultaneous" and seats \
+        and node.get("round_id") is not None else None
+    update: dict[str, Any] = {"waiting": waiting, "sealed_round": sealed}
     if doc.pace == "turn-based" and doc.stage != "ended" and doc.expires_cap_ms is not None:
         update["expires_ms"] = min(doc.expires_cap_ms, now_ms + doc.stall_ms)
     new = doc.model_copy(update=update)
     ended_now = new.stage == "ended" and (before is None or before.stage != "ended")
-    if before is not None and not ended_now and [w.model_dump() for w in waiting] == [
-            w.model_dump() for w in before.waiting]:
+    if before is not None and not ended_now and sealed == before.sealed_round and [
+            w.model_dump() for w in waiting] == [w.model_dump() for w in before.waiting]:
         return new, None
     return new, turns_of(new, now_ms)
 
@@ -82,7 +86,7 @@ def turns_of(doc: GameDoc, at_ms: int) -> TurnsChanged:
         waiting=[Waiting(seat=w.seat, player_id=doc.players[w.seat].player_id,
                          since_ms=w.since_ms, deadline_ms=w.deadline_ms)
                  for w in doc.waiting if 0 <= w.seat < len(doc.players)],
-        ended=doc.stage == "ended")
+        ended=doc.stage == "ended", round_id=doc.sealed_round)
 
 
 # --- the time bank ---------------------------------------------------------------------------

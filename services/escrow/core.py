@@ -188,6 +188,11 @@ def signed_commit(msg: im.CommitChoice) -> bytes | None:
         msg.round_id, msg.slot, msg.commitment, signing.sealed_digest(msg.sealed), msg.public))
 
 
+def seat_slots(spec: im.OpenRound, seat: int) -> list[str]:
+    """The keys of the round's slots that belong to ``seat``."""
+    return [s.key for s in spec.slots if s.seat == seat]
+
+
 def committed_entry(msg: im.CommitChoice, slot: im.SlotSpec, opening: Opening
                     ) -> dict[str, Any]:
     entry = {"type": "committed", "round_id": msg.round_id, "slot": msg.slot,

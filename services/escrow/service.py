@@ -19,6 +19,7 @@ from services.escrow.ports import CloseInputs, EscrowStorePort
 from shared.fairness import seal
 from shared.protocol import internal as im
 from shared.protocol import streams
+from shared.protocol.turns import TURNS, SeatCommitted
 from shared.runtime import metrics, session_keys
 from shared.runtime.jsonutil import dumps
 from shared.runtime.ports import KeyRegistry, Publisher
@@ -186,6 +187,7 @@ class Escrow:
             # re-sending it), so finish what the first delivery may not have done
             mine = await self.store.commitment(msg.game_id, msg.round_id, msg.slot)
             if mine is not None and mine == msg.commitment:
+                await self._seat_committed(spec, msg)  # if the first try could not
                 if status == "closed" or await self.store.commit_count(
                         msg.game_id, msg.round_id) >= len(spec.slots):
                     await self.close(spec, receipt=receipt)
@@ -203,11 +205,30 @@ class Escrow:
         if status == "timed_out":
             return "escrow/slot_timed_out"
         if res.closing is not None:  # the last slot: the round moved to 'closing' and read
+            await self._seat_committed(spec, msg)
             await self.close(spec, inputs=res.closing, receipt=receipt)
         else:
             await self._arm_next(spec, msg.slot)
-            await self._reply(receipt)  # also tells every gateway the game changed
+            # the receipt also tells every gateway the game changed
+            await asyncio.gather(self._seat_committed(spec, msg), self._reply(receipt))
         return None
+
+    async def _seat_committed(self, spec: im.OpenRound, msg: im.CommitChoice) -> None:
+        """Tell the TURNS readers the round no longer waits for the seat, once every slot of
+        the seat in the round is committed. Public only (who committed is in the record's
+        ``committed`` entry): never the choice, the nonce or the commitment. Sent again on a
+        redelivered commit; the readers apply it once."""
+        slot = core.slot_of(spec, msg.slot)
+        if slot is None:
+            return
+        for other in core.seat_slots(spec, slot.seat):
+            if other != msg.slot and await self.store.commitment(
+                    spec.game_id, spec.round_id, other) is None:
+                return
+        entry = SeatCommitted(game_id=spec.game_id, round_id=spec.round_id, seat=slot.seat,
+                              player_id=slot.player_id or msg.player_id, at_ms=now_ms())
+        await self.broker.publish(entry.model_dump(mode="json"), stream=TURNS,
+                                  maxlen=streams.maxlen(TURNS))
 
     @staticmethod
     def _slot_member(spec: im.OpenRound, key: str) -> str:

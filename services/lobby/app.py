@@ -18,7 +18,7 @@ from services.lobby.service import Lobby
 from services.lobby.store import LobbyStore
 from shared.protocol import streams
 from shared.protocol.lobby import LobbyRequest
-from shared.protocol.turns import GROUP_MY_GAMES, TURNS, TurnsChanged
+from shared.protocol.turns import GROUP_MY_GAMES, TURNS, TurnsEntry
 from shared.runtime.ports import Publisher
 from shared.runtime.redis import Client
 from shared.runtime.service import ServiceKit, compose
@@ -35,7 +35,7 @@ def lobby_on(settings: Settings, redis: Client, broker: Publisher) -> Lobby:
 def wire(kit: ServiceKit) -> Lobby:
     lobby = lobby_on(kit.settings, kit.redis, kit.broker)
     if lobby.my_games is not None:  # "My games" from the turns stream
-        kit.consume(TURNS, GROUP_MY_GAMES, lobby.my_games.on_turns, payload=TurnsChanged,
+        kit.consume(TURNS, GROUP_MY_GAMES, lobby.my_games.on_turns, payload=TurnsEntry,
                     description="adjudicator -> lobby: who each game waits for (My games)")
     server = RpcServer(kit.settings, kit.redis, lobby.handle)
     kit.groups.append((streams.LOBBY_RPC, streams.GROUP_LOBBY))

@@ -7,6 +7,11 @@ older entry never replaces a newer one), and per player the ids of its games. A 
 puts the games waiting for that player first, the oldest wait first (the one most overdue is on
 top), then its other running games (latest change first), then the recently ended ones. The
 entry holds seats, players and clocks only (shared/protocol/turns.py): nothing hidden.
+
+A sealed round waits for the seats that have not committed: the escrow's ``SeatCommitted``
+takes its seat off the game's waiting when its ``round_id`` is the stored entry's, and the
+lobby keeps the round's committed seats so a ``TurnsChanged`` of that round read after it
+(redelivered, or behind it in the stream) does not put the seat back.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from shared.protocol.turns import TurnsChanged
+from shared.protocol.turns import SeatCommitted, TurnsChanged
 
 
 def newer(stored: Mapping[str, Any] | None, incoming: TurnsChanged) -> bool:
@@ -74,3 +79,33 @@ def kept_ms(stored: Mapping[str, Any], running_s: float, ended_s: float) -> int:
     any game may run (it changes again at every deadline, and ends by its lifetime at the
     latest: that change then sets the shorter keep), an ended one ``ended_s``."""
     return int((ended_s if stored.get("ended") else running_s) * 1000)
+
+
+def without_committed(turns: TurnsChanged, seats: Iterable[int]) -> TurnsChanged:
+    """``turns`` without the seats of its sealed round that have committed already."""
+    done = set(seats)
+    if turns.round_id is None or not done:
+        return turns
+    return turns.model_copy(update={"waiting": [w for w in turns.waiting
+                                                if w.seat not in done]})
+
+
+def committed_kept_ms(stored: Mapping[str, Any] | None, now_ms: int, margin_ms: int) -> int:
+    """How long a sealed round's committed seats are kept: while the round can be open (its
+    latest deadline in the stored entry) plus ``margin_ms``; ``margin_ms`` alone without one
+    (enough for the round's own entry to arrive when it is read after the commit)."""
+    deadlines = [int(w["deadline_ms"]) for w in (stored or {}).get("waiting", [])
+                 if w.get("deadline_ms") is not None]
+    return max(margin_ms, max(deadlines, default=0) - now_ms + margin_ms)
+
+
+def drop_committed(stored: Mapping[str, Any], seat: SeatCommitted) -> dict[str, Any] | None:
+    """The stored entry without the committed seat in its waiting; None when the entry is of
+    another round (a stale ``SeatCommitted``), ended, or no longer waits for that seat."""
+    if stored.get("round_id") != seat.round_id or stored.get("ended"):
+        return None
+    waiting = list(stored.get("waiting", []))
+    kept = [w for w in waiting if int(w.get("seat", -1)) != seat.seat]
+    if len(kept) == len(waiting):
+        return None
+    return {**stored, "waiting": kept}

@@ -2,7 +2,9 @@
 ``my-games``: every lobby replica shares it), keeps each player's games
 (services/lobby/mygames_store.py), pushes each changed entry to the player's sockets through
 the gateways' shared channel (``my_game`` on ``gw:updates``: the gateway sends it only to that
-player's connections) and answers ``GET /api/me/games``."""
+player's connections) and answers ``GET /api/me/games``. A ``SeatCommitted`` on the same stream
+(the escrow's) takes a committed seat off its sealed round's waiting (services/lobby/
+mygames.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ from pydantic import ValidationError
 from services.lobby import mygames
 from services.lobby.ports import MyGamesStorePort
 from shared.protocol import streams
-from shared.protocol.turns import TurnsChanged
+from shared.protocol.turns import SeatCommitted, TurnsChanged, parse_entry
+from shared.runtime.jsonutil import dumps, loads
 from shared.runtime.ports import Publisher
 from shared.runtime.settings import Settings
 
@@ -44,10 +47,17 @@ class MyGames:
         """One entry of the turns stream: stored if newer, added to each (human) player's
         list, pushed to their sockets. Safe to run twice (a redelivery adds nothing)."""
         try:
-            turns = TurnsChanged.model_validate(body)
+            parsed = parse_entry(body)
         except ValidationError as exc:
             log.error("malformed_turns_entry", error=str(exc)[:300])
             return
+        if isinstance(parsed, SeatCommitted):
+            await self.on_seat_committed(parsed)
+            return
+        turns = parsed
+        if turns.round_id is not None:  # seats of its round that committed already
+            turns = mygames.without_committed(
+                turns, await self.store.committed(turns.game_id, turns.round_id))
         stored = turns.model_dump(mode="json")
         keep = mygames.kept_ms(stored, self.running_s, self.settings.my_games_ended_s)
         fresh = await self.store.record(turns, keep)
@@ -56,6 +66,29 @@ class MyGames:
                              int(self.running_s * 1000))
         if not fresh:
             return  # an older entry or a redelivery: its news went out with it
+        await self._push(stored, players)
+
+    async def on_seat_committed(self, seat: SeatCommitted) -> None:
+        """The seat committed in its sealed round: remembered for the round, and taken off
+        the stored entry's waiting when that entry is of the same round (a later entry of a
+        higher seq still replaces it); each player's list pushed again. Safe to run twice."""
+        raw = await self.store.entry(seat.game_id)
+        keep = mygames.committed_kept_ms(None if raw is None else loads(raw), now_ms(),
+                                         int(DAY_S * 1000))
+        await self.store.mark_committed(seat.game_id, seat.round_id, seat.seat, keep)
+        for _ in range(8):  # another replica may write the entry in between: read it again
+            raw = await self.store.entry(seat.game_id)
+            stored = None if raw is None else mygames.drop_committed(loads(raw), seat)
+            if raw is None or stored is None:
+                return  # no entry, another round's, or that seat is not awaited
+            if await self.store.replace(seat.game_id, raw, dumps(stored)):
+                turns = TurnsChanged.model_validate(stored)
+                await self._push(stored, await self.store.not_erased(mygames.humans(turns)))
+                return
+        log.warning("seat_committed_contended", game_id=seat.game_id)
+
+    async def _push(self, stored: dict[str, Any], players: list[str]) -> None:
+        """The game's entry to each player's sockets (``my_game`` on the gateways' channel)."""
         t = now_ms()
         for p in players:
             await self.broker.publish(

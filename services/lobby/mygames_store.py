@@ -4,7 +4,9 @@
   only by a higher ``seq`` (RECORD_LUA: one step, so two lobby replicas never put an older
   entry back);
 - ``lobby:mg:player:<player id>`` the player's games, score = the game's last change (ms),
-  at most ``my_games_max`` (the oldest changes go first).
+  at most ``my_games_max`` (the oldest changes go first);
+- ``lobby:mg:sealed:<game id>:<round id>`` the seats that committed in a sealed round (a hash
+  with a TTL: seat -> 1).
 """
 
 from __future__ import annotations
@@ -31,10 +33,20 @@ return 1
 """
 
 
+# KEYS[1] the game's entry; ARGV: the entry as read, the entry to write. 1 = replaced (the
+# stored one was still the one read; its TTL kept), 0 = it changed in between
+REPLACE_LUA = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
+return 1
+"""
+
+
 class MyGamesStore:
     def __init__(self, redis: Client) -> None:
         self.redis = redis
         self._record = redis.register_script(RECORD_LUA)
+        self._replace = redis.register_script(REPLACE_LUA)
 
     async def record(self, turns: TurnsChanged, keep_ms: int) -> bool:
         """Store the game's entry if it is newer than the stored one; True when it was."""
@@ -75,3 +87,25 @@ class MyGamesStore:
         if gone:
             await self.redis.zrem(k, *gone)
         return [loads(raw) for raw in raws if raw is not None]
+
+    async def entry(self, game_id: str) -> str | None:
+        """The game's stored entry as stored (JSON), or None."""
+        raw = await self.redis.get(keys.lobby_my_game(game_id))
+        return None if raw is None else text(raw)
+
+    async def replace(self, game_id: str, read: str, new: str) -> bool:
+        """Write ``new`` as the game's entry if the stored one is still ``read``."""
+        return bool(await self._replace(keys=[keys.lobby_my_game(game_id)], args=[read, new]))
+
+    async def mark_committed(self, game_id: str, round_id: str, seat: int,
+                             keep_ms: int) -> None:
+        k = keys.lobby_my_game_committed(game_id, round_id)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(k, str(seat), "1")
+            pipe.pexpire(k, keep_ms)
+            await pipe.execute()
+
+    async def committed(self, game_id: str, round_id: str) -> set[int]:
+        """The seats that committed in the game's sealed round."""
+        raw = await self.redis.hgetall(keys.lobby_my_game_committed(game_id, round_id))
+        return {int(text(s)) for s in raw}

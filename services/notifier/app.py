@@ -13,7 +13,7 @@ from services.notifier.service import Notifier
 from services.notifier.store import RPC, NotifyStore
 from services.notifier.webhook import HttpsHookSender
 from shared.protocol import turns
-from shared.protocol.turns import TurnsChanged
+from shared.protocol.turns import TurnsEntry
 from shared.runtime.service import ServiceKit, compose
 from shared.runtime.settings import Settings
 
@@ -30,7 +30,7 @@ def wire(kit: ServiceKit) -> Notifier:
     kit.consume(turns.TURNS, turns.GROUP_NOTIFIER, notifier.dispatch,
                 description="whose move each game waits for -> turn mails, reminders, "
                             "webhooks (turn-based games only)",
-                payload=TurnsChanged)
+                payload=TurnsEntry)
     server = RpcServer(s, kit.redis, prefs.handle, stream=RPC, group=GROUP_RPC)
     kit.groups.append((RPC, GROUP_RPC))
     kit.readers.append(server.run)

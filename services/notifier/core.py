@@ -27,6 +27,7 @@ KINDS: tuple[Kind, ...] = ("turn", "remind", "verify")
 CHANNELS: tuple[Channel, ...] = ("mail", "hook")
 
 HOUR_MS = 3_600_000
+DAY_MS = 24 * HOUR_MS
 REMIND_SHARE = 0.2  # the reminder goes when this share of the clock is left, or 1 h if sooner
 EMAIL_MAX = 254
 WEBHOOK_URL_MAX = 2048
@@ -107,6 +108,17 @@ def waits_of(msg: TurnsChanged) -> list[Wait]:
     if msg.pace != "turn-based" or msg.ended:
         return []
     return [Wait(w.player_id, w.seat, w.since_ms, w.deadline_ms) for w in msg.waiting]
+
+
+def without_seats(waits: list[Wait], seats: set[int]) -> list[Wait]:
+    """The waits of seats not in ``seats`` (a sealed round's seats that committed)."""
+    return [w for w in waits if w.seat not in seats]
+
+
+def committed_kept_ms(deadlines: list[int], now_ms: int) -> int:
+    """How long a sealed round's committed seats are kept: while the round can be open (its
+    latest deadline) plus a day, at least a day."""
+    return max(DAY_MS, max(deadlines, default=0) - now_ms + DAY_MS)
 
 
 def reminder_at(since_ms: int, deadline_ms: int | None) -> int | None:

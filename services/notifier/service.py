@@ -11,6 +11,11 @@ timer or a second replica finds the marker and sends nothing. The one window lef
 between the mail server's acceptance and the ``sent`` mark: the message goes again on the
 next try, with the same Message-ID (webhooks: the same X-Empire-Delivery id), which mail
 clients and receivers use to drop the copy.
+
+A sealed round waits for the seats that have not committed: the escrow's SeatCommitted of the
+round the record holds takes that seat's wait off it and drops its turn message and reminder
+(nothing is sent for it); the round's committed seats are kept, so a TurnsChanged of that
+round read after it does not arm them again.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from pydantic import ValidationError
 
 from services.notifier import core, mail
 from services.notifier.ports import HookSender, Mailer, NotifyStorePort
-from shared.protocol.turns import TurnsChanged
+from shared.protocol.turns import SeatCommitted, TurnsChanged, parse_entry
 from shared.runtime import metrics
 from shared.runtime.settings import Settings
 
@@ -69,10 +74,13 @@ class Notifier:
 
     async def dispatch(self, body: dict[str, Any]) -> None:
         try:
-            msg = TurnsChanged.model_validate(body)
+            msg = parse_entry(body)
         except ValidationError as exc:  # where, never what: a value could be anything
             log.error("malformed_internal_message",
                       fields=[".".join(map(str, e["loc"])) for e in exc.errors()][:10])
+            return
+        if isinstance(msg, SeatCommitted):
+            await self.on_seat_committed(msg)
             return
         await self.on_turns(msg)
 
@@ -82,7 +90,10 @@ class Notifier:
         if msg.pace != "turn-based":
             return
         new = core.waits_of(msg)
-        record = orjson.dumps({"seq": msg.seq, "game": msg.game, "waits": [
+        if msg.round_id is not None:  # seats of its sealed round that committed already
+            new = core.without_seats(new, await self.store.committed(msg.game_id, msg.round_id))
+        record = orjson.dumps({"seq": msg.seq, "game": msg.game, "round_id": msg.round_id,
+                               "waits": [
             {"player": w.player, "seat": w.seat, "since_ms": w.since_ms,
              "deadline_ms": w.deadline_ms} for w in new]}).decode()
         written, prev = await self.store.swap_waits(msg.game_id, msg.seq, record, msg.ended)
@@ -96,6 +107,32 @@ class Notifier:
         await self.store.arm(plan.arm, keep=True)
         if plan.drop:
             await self.store.drop(plan.drop)
+
+    async def on_seat_committed(self, msg: SeatCommitted) -> None:
+        """The seat committed in its sealed round: remembered for the round; when the game's
+        record is of that round, the seat's wait leaves it and its turn message and reminder
+        are dropped. Another round's entry (stale) changes nothing. Safe to run twice."""
+        first = await self.store.waits(msg.game_id)
+        if not first:
+            return  # not a followed game (real-time, or unknown): nothing to keep
+        deadlines = [w.deadline_ms for w in _waits(first)[1] if w.deadline_ms is not None]
+        await self.store.mark_committed(msg.game_id, msg.round_id, msg.seat,
+                                        core.committed_kept_ms(deadlines, self.clock()))
+        for _ in range(8):  # another replica may write the record in between: read it again
+            prev = await self.store.waits(msg.game_id)
+            if not prev or orjson.loads(prev).get("round_id") != msg.round_id:
+                return
+            data = orjson.loads(prev)
+            _, old = _waits(prev)
+            new = core.without_seats(old, {msg.seat})
+            if len(new) == len(old):
+                return
+            data["waits"] = [w for w in data.get("waits", []) if w.get("seat") != msg.seat]
+            if await self.store.replace_waits(msg.game_id, prev, orjson.dumps(data).decode()):
+                drop = core.plan(msg.game_id, old, new, {}, 0).drop
+                await self.store.drop(drop)
+                return
+        log.warning("seat_committed_contended", game_id=msg.game_id)
 
     # -- the due-queue ----------------------------------------------------------------------
 

@@ -7,7 +7,9 @@ the TURNS stream it reads):
   ``sending:<tries>:<lease end ms>`` while being sent, then ``sent``, ``capped`` or ``failed``.
 * ``notify:{<player>}:cap:<day>`` the player's mails counted that UTC day.
 * ``notify:verify:<token>`` JSON ``{player, email}`` of a verification link, until used.
-* ``notify:game:<game>`` JSON ``{seq, waits}``: the waits the latest TurnsChanged named.
+* ``notify:game:<game>`` JSON ``{seq, game, round_id, waits}``: the waits the latest
+  TurnsChanged named, less the seats its sealed round's SeatCommitted entries took off.
+* ``notify:sealed:<game>:<round>`` hash: the seats that committed in that sealed round.
 * ``notify:due:{due/<p>}`` the due-queue (shared/runtime/timers.py), one per partition.
 * ``notify:key`` the key that signs unsubscribe links (made once, by whichever replica is first).
 * ``notify:rpc`` the gateway's requests (services/notifier/service.py answers them).
@@ -102,6 +104,19 @@ return {1, cur or ''}
 """
 
 
+# KEYS[1] the game's record; ARGV the record as read, the record to write. 1 = replaced (its
+# TTL kept), 0 = it changed in between
+REPLACE_LUA = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
+return 1
+"""
+
+
+def sealed_key(game_id: str, round_id: str) -> str:
+    return f"notify:sealed:{game_id}:{round_id}"
+
+
 class NotifyStore:
     def __init__(self, redis: Client, partitions: int = 1) -> None:
         self.redis = redis
@@ -110,6 +125,7 @@ class NotifyStore:
         self.timers = Timers(redis, DUE, partitions, lease_ms=60_000)
         self._claim = redis.register_script(CLAIM_LUA)
         self._swap = redis.register_script(SWAP_LUA)
+        self._replace = redis.register_script(REPLACE_LUA)
         self._key: bytes | None = None
 
     async def signing_key(self) -> bytes:
@@ -161,6 +177,21 @@ class NotifyStore:
     async def waits(self, game_id: str) -> str | None:
         raw = await self.redis.get(game_key(game_id))
         return None if raw is None else text(raw)
+
+    async def replace_waits(self, game_id: str, read: str, record: str) -> bool:
+        """Write ``record`` if the game's record is still ``read``."""
+        return bool(await self._replace(keys=[game_key(game_id)], args=[read, record]))
+
+    async def mark_committed(self, game_id: str, round_id: str, seat: int,
+                             keep_ms: int) -> None:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(sealed_key(game_id, round_id), str(seat), "1")
+            pipe.expire(sealed_key(game_id, round_id), max(1, keep_ms // 1000))
+            await pipe.execute()
+
+    async def committed(self, game_id: str, round_id: str) -> set[int]:
+        raw: dict[Any, Any] = await self.redis.hgetall(sealed_key(game_id, round_id))
+        return {int(text(s)) for s in raw}
 
     async def claim(self, player: str, marker: str, day: str, cap: int, now_ms: int,
                     lease_ms: int) -> int:

@@ -121,7 +121,9 @@ USERS: tuple[User, ...] = (
          (("RW", ESCROW), ("RW", G_RECORD), ("RW", streams.TIMERS_ESC),
           ("RW", streams.TIMERS_ESC + ":*"),
           ("RW", keys.lease("esc-timer:*")), ("W", GW_SHARDS), ("W", GW_LEGACY),
-          ("W", streams.DEAD_LETTERS), ("R", SESSION_KEYS)),
+          ("W", streams.DEAD_LETTERS), ("R", SESSION_KEYS),
+          # a seat's accepted commit (SeatCommitted: public, no choice): appended, never read
+          ("W", TURNS)),
          selectors=(Selector(("xadd",), (("W", _sharded(streams.ADJ_REVEALS)),)),)),
     User("dealer",
          (*STREAM_SERVICE, "evalsha", "script|load", "hget", "hgetall", "hset", "hsetnx",
@@ -161,7 +163,7 @@ USERS: tuple[User, ...] = (
           "zrangebyscore", "zrem", "zscore"),
          (("RW", keys.PATTERNS["notify"]), ("W", streams.DEAD_LETTERS)),
          channels=True,
-         selectors=(TURNS_READER,)),  # consumes turns, never appends (only the adjudicator)
+         selectors=(TURNS_READER,)),  # consumes turns, never appends (adjudicator, escrow do)
     User("gateway",
          ("ping", "info", "client|setinfo", "cluster|slots", "cluster|shards", "command", "xadd",
           "xread", "xrange", "xrevrange", "get", "hmget", "zrevrange", "subscribe",

@@ -89,6 +89,11 @@ def lobby_my_game(game_id: str) -> str:
     return f"lobby:mg:game:{game_id}"
 
 
+def lobby_my_game_committed(game_id: str, round_id: str) -> str:
+    """hash with a TTL: the seats that committed in a game's sealed round ("My games")."""
+    return f"lobby:mg:sealed:{game_id}:{round_id}"
+
+
 def lobby_my_games(player_id: str) -> str:
     """sorted set: a player's games ("My games"), score = the game's last change (ms)."""
     return f"lobby:mg:player:{player_id}"

@@ -53,7 +53,8 @@ SHARDED = (ADJ_ACTIONS, ADJ_REVEALS, ADJ_DRAWS, ADJ_CONTROL, ESC_OPEN, ESC_COMMI
 STREAM_WRITERS: dict[str, frozenset[str]] = {
     ADJ_REVEALS: frozenset({"escrow"}),
     ADJ_DRAWS: frozenset({"dealer"}),
-    TURNS: frozenset({"adjudicator"}),  # "your turn": nobody else may claim a game waits
+    # "your turn": nobody else may claim a game waits; the escrow only that a seat committed
+    TURNS: frozenset({"adjudicator", "escrow"}),
 }
 # ... and its only consumer (XREADGROUP, XACK, XDEL, XAUTOCLAIM, XPENDING, XGROUP CREATE and
 # DELCONSUMER, XINFO GROUPS and CONSUMERS: an ACL selector, with no XADD)

@@ -1,10 +1,14 @@
 """Whose move each game is waiting for, as the adjudicator publishes it.
 
 The adjudicator appends one ``TurnsChanged`` to the ``TURNS`` stream whenever the set of seats a
-game waits for changes (a turn passes, a sealed round opens or a seat commits, the game ends).
-It carries no hidden information: seats, players and times only, never a choice, a hand or a
-nonce. Its readers: the lobby keeps each player's "My games" from it; the notifier mails and
-calls webhooks from it. Each reads with its own consumer group.
+game waits for changes (a turn passes, a sealed round opens or closes, the game ends). A sealed
+round's commits go to the escrow, not the adjudicator: the escrow appends one ``SeatCommitted``
+when it accepts a seat's commit, and the readers stop waiting for that seat in that round
+(``round_id`` matches the game's latest ``TurnsChanged``; a later ``TurnsChanged`` of a higher
+seq replaces both). Neither carries hidden information: seats, players, round ids and times
+only, never a choice, a commitment, a hand or a nonce (who has committed is public: the record's
+``committed`` entry, FAIRNESS.md step 3). Its readers: the lobby keeps each player's "My games"
+from it; the notifier mails and calls webhooks from it. Each reads with its own consumer group.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from shared.protocol.base import Wire
 Pace: TypeAlias = Literal["real-time", "turn-based"]
 PACES: tuple[Pace, ...] = ("real-time", "turn-based")
 
-TURNS = "turns"  # adjudicator -> lobby (My games), notifier: TurnsChanged
+TURNS = "turns"  # adjudicator, escrow -> lobby (My games), notifier: TurnsEntry
 GROUP_MY_GAMES = "my-games"  # the lobby's group on TURNS
 GROUP_NOTIFIER = "notifier"  # the notifier's group on TURNS
 
@@ -42,3 +46,27 @@ class TurnsChanged(Wire):
     players: list[str]  # every seated player id, by seat
     waiting: list[Waiting] = []
     ended: bool = False
+    round_id: str | None = None  # the open sealed round's id when the node is simultaneous
+
+
+class SeatCommitted(Wire):
+    """The escrow accepted the seat's commit(s) in the sealed round: the game no longer waits
+    for it in that round."""
+
+    type: Literal["seat_committed"] = "seat_committed"
+    game_id: str
+    round_id: str
+    seat: int
+    player_id: str
+    at_ms: int
+
+
+TurnsEntry: TypeAlias = TurnsChanged | SeatCommitted
+
+
+def parse_entry(body: dict[str, object]) -> TurnsEntry:
+    """One entry of the TURNS stream by its ``type`` (an entry without one is a
+    ``TurnsChanged``); pydantic's ``ValidationError`` when it is neither."""
+    if body.get("type") == "seat_committed":
+        return SeatCommitted.model_validate(body)
+    return TurnsChanged.model_validate(body)

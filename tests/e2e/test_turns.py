@@ -25,7 +25,7 @@ from faststream.redis.parser import BinaryMessageFormatV1
 from clients.sdk import ApiError, Client
 from clients.sdk.bot_player import play_seat
 from services.supervisor import Supervisor
-from shared.protocol.turns import TURNS, TurnsChanged, Waiting
+from shared.protocol.turns import TURNS, SeatCommitted, TurnsChanged, Waiting
 from shared.runtime.valkey import free_port
 from tests.support.notify_sinks import MailSink
 from tests.support.waits import eventually
@@ -56,14 +56,17 @@ def hall(smtp: MailSink) -> Iterator[Supervisor]:
         sup.stop()
 
 
-def turns_entries(sup: Supervisor, game_id: str) -> list[dict[str, Any]]:
+def turns_entries(sup: Supervisor, game_id: str, kind: str = "turns_changed"
+                  ) -> list[dict[str, Any]]:
+    """The game's entries of one type on the turns stream (the adjudicator's
+    ``turns_changed``, the escrow's ``seat_committed``)."""
     with redis.Redis.from_url(sup.redis_url or "") as admin:
         rows = admin.xrange(TURNS)
     out = []
     for _, fields in rows:
         data, _ = BinaryMessageFormatV1.parse(fields[b"__data__"])
         body = json.loads(data)
-        if body["game_id"] == game_id:
+        if body["game_id"] == game_id and body.get("type", "turns_changed") == kind:
             out.append(body)
     return out
 
@@ -147,8 +150,21 @@ async def test_a_turn_based_game_publishes_its_turns_and_my_games_follows_it(
         assert set(e) == set(TurnsChanged.model_fields)
         assert all(set(w) == set(Waiting.model_fields) for w in e["waiting"])
         assert e["pace"] == "turn-based" and len(e["players"]) == 2
-        text = json.dumps(e)
+        text = json.dumps({k: v for k, v in e.items() if k != "round_id"})  # the id is public
         assert all(s not in text for s in ("nonce", "choice", "stake", "opening", "view"))
+    # the escrow (its own Valkey user) appended each seat's accepted commit of a sealed round
+    # the adjudicator's entries name; nothing of the choice
+    rounds = {e["round_id"] for e in entries if e["round_id"]}
+    commits = turns_entries(hall, gid, "seat_committed")
+    assert rounds and {c["round_id"] for c in commits} <= rounds
+    # both seats played every round (the client-seed round and the picks)
+    assert {(c["round_id"], c["seat"]) for c in commits} == {(r, s) for r in rounds
+                                                            for s in (0, 1)}
+    for c in commits:
+        assert set(c) == set(SeatCommitted.model_fields)
+        assert c["player_id"] == (a.player_id, b.player_id)[c["seat"]]
+        text = json.dumps(c)
+        assert all(s not in text for s in ("nonce", "choice", "commitment", "stake", "sealed"))
 
 
 async def test_an_abandoned_turn_based_game_ends_by_its_deadlines(hall: Supervisor) -> None:

@@ -64,6 +64,23 @@ async def test_my_games_store_contract(my_games_store: Any) -> None:
     assert await s.not_erased(["p-a", "p-b"]) == ["p-a"] and await s.not_erased([]) == []
 
 
+async def test_my_games_store_replaces_an_entry_only_as_read(my_games_store: Any) -> None:
+    """A sealed round's committed seats, and the compare-and-set that takes one off."""
+    s = my_games_store
+    assert await s.entry("g-s") is None
+    assert await s.record(turns("g-s", 4, 100, [0, 1]), 60_000)
+    read = await s.entry("g-s")
+    assert read is not None
+    assert not await s.replace("g-s", read + " ", read)  # not what is stored: refused
+    assert await s.replace("g-s", read, read.replace('"seq":4', '"seq":4 '))
+    assert not await s.replace("g-s", read, read)  # changed in between: refused
+    assert await s.committed("g-s", "pick:1") == set()
+    await s.mark_committed("g-s", "pick:1", 1, 60_000)
+    await s.mark_committed("g-s", "pick:1", 1, 60_000)
+    await s.mark_committed("g-s", "pick:2", 0, 60_000)
+    assert await s.committed("g-s", "pick:1") == {1}
+
+
 @pytest.fixture(params=["fake", "redis"])
 def quota_store(request: pytest.FixtureRequest, r: Any) -> Any:
     return FakeLobbyStore() if request.param == "fake" else LobbyStore(r)

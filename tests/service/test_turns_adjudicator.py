@@ -105,7 +105,9 @@ async def test_an_entry_carries_seats_players_and_clocks_never_a_choice(clock: C
     for e in store.turns:
         assert set(e) == fields  # the contract's fields, nothing added
         assert all(set(w) == waiting for w in e["waiting"])
-        text = json.dumps(e)
+        # a sealed round's id is public (every view's node names it): nothing else of it
+        assert e["round_id"] in (None, "pick:1")
+        text = json.dumps({k: v for k, v in e.items() if k != "round_id"})
         for secret in ('"stake"', '"choices"', '"s0"', '"pick', '"values"', "nonce", "view",
                        "hand", "seed"):
             assert secret not in text, (secret, e)
@@ -164,3 +166,14 @@ async def test_the_time_bank_extends_a_late_move_and_is_spent_by_it(clock: Clock
     doc = await store.load("g")
     assert doc is not None and doc.bank == [7_000, 0]
     assert store.logs["g"][-1]["by"] == "timeout"
+
+
+async def test_a_sealed_round_s_entry_names_its_round_and_a_turn_s_does_not(
+        clock: Clock) -> None:
+    adj, store, _ = await started()
+    assert store.turns[-1]["round_id"] is None  # seat 0's call: a turn
+    await adj.on_action(call(0, "c1"))
+    assert store.turns[-1]["round_id"] == "pick:1"  # the escrow's SeatCommitted matches it
+    await adj.on_revealed(im.RoundRevealed(game_id="g", round_id="pick:1",
+                                           choices={"s0": 7, "s1": 3}))
+    assert store.turns[-1]["round_id"] is None

@@ -395,6 +395,8 @@ class FakeMyGamesStore:
         self.entries: dict[str, dict[str, Any]] = {}
         self.lists: dict[str, dict[str, int]] = {}
         self.erased: set[str] = set()  # lobby:erased (deleted accounts)
+        self.sealed: dict[tuple[str, str], set[int]] = {}  # lobby:mg:sealed:<game>:<round>
+        self.texts: dict[str, str] = {}  # an entry as ``replace`` wrote it (byte for byte)
 
     async def not_erased(self, players: list[str]) -> list[str]:
         return [p for p in players if p not in self.erased]
@@ -405,6 +407,7 @@ class FakeMyGamesStore:
                 cur["seq"] == turns.seq and (cur["ended"] or not turns.ended))):
             return False
         self.entries[turns.game_id] = turns.model_dump(mode="json")
+        self.texts.pop(turns.game_id, None)
         return True
 
     async def add(self, players: list[str], game_id: str, at_ms: int, most: int,
@@ -419,3 +422,21 @@ class FakeMyGamesStore:
         held = self.lists.get(player_id, {})
         ids = sorted(held, key=lambda g: (held[g], g), reverse=True)[:most]
         return [copy.deepcopy(self.entries[g]) for g in ids if g in self.entries]
+
+    async def entry(self, game_id: str) -> str | None:
+        cur = self.entries.get(game_id)
+        return None if cur is None else self.texts.get(game_id, dumps(cur))
+
+    async def replace(self, game_id: str, read: str, new: str) -> bool:
+        if await self.entry(game_id) != read:
+            return False
+        self.entries[game_id] = loads(new)
+        self.texts[game_id] = new
+        return True
+
+    async def mark_committed(self, game_id: str, round_id: str, seat: int,
+                             keep_ms: int) -> None:
+        self.sealed.setdefault((game_id, round_id), set()).add(seat)
+
+    async def committed(self, game_id: str, round_id: str) -> set[int]:
+        return set(self.sealed.get((game_id, round_id), set()))

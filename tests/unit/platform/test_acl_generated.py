@@ -100,10 +100,12 @@ def test_every_key_a_builder_makes_is_granted_to_a_service() -> None:
     assert orphans == []
 
 
-def test_the_turns_stream_is_written_by_the_adjudicator_and_consumed_by_the_lobby() -> None:
+def test_the_turns_stream_is_written_by_the_adjudicator_and_escrow_read_by_the_lobby() -> None:
     from shared.protocol.turns import TURNS
     lobby = acl.access("lobby", TURNS)
     assert lobby.read and lobby.commands >= set(acl.CONSUMER) and "xadd" not in lobby.commands
     assert {u for u in SERVICES if "xadd" in (a := acl.access(u, TURNS)).commands
-            and a.write} == {"adjudicator"}
+            and a.write} == {"adjudicator", "escrow"}
+    escrow = acl.access("escrow", TURNS)  # SeatCommitted: appended, never read back
+    assert escrow.write and not escrow.read
     assert not acl.access("gateway", TURNS).read  # clients' side never reads it whole

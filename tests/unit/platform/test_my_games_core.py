@@ -13,7 +13,7 @@ from services.adjudicator.core import GameDoc
 from services.adjudicator.turns import Awaited
 from services.lobby import mygames
 from shared.protocol.internal import PlayerRef
-from shared.protocol.turns import TurnsChanged, Waiting
+from shared.protocol.turns import SeatCommitted, TurnsChanged, Waiting
 
 pytestmark = pytest.mark.unit
 
@@ -101,3 +101,41 @@ def test_the_bank_is_spent_only_by_an_awaited_seat_past_its_move_s_clock() -> No
 def test_the_longest_clock_covers_an_ordered_round_of_every_seat() -> None:
     assert turns.longest_clock_ms(DAY, DAY, 0, 4) == 5 * DAY
     assert turns.longest_clock_ms(10 * DAY, DAY, 4 * DAY, 2) == 14 * DAY
+
+
+def simultaneous(round_id: str) -> dict[str, object]:
+    return {"kind": "simultaneous", "round_id": round_id,
+            "order": [{"seat": 0, "key": "s0"}, {"seat": 1, "key": "s1"}]}
+
+
+def test_a_new_sealed_round_is_published_even_when_its_seats_and_clock_are_the_same() -> None:
+    d = doc(stage="playing", deadline_ms=9_000)
+    first, t1 = turns.track(None, d, 0, simultaneous("pick:1"))
+    assert t1 is not None and t1.round_id == "pick:1" and [w.seat for w in t1.waiting] == [0, 1]
+    same, t2 = turns.track(first, first, 10, simultaneous("pick:1"))
+    assert t2 is None  # nothing changed for the readers
+    _, t3 = turns.track(same, same, 20, simultaneous("pick:2"))
+    assert t3 is not None and t3.round_id == "pick:2"  # the next round: its SeatCommitted match
+    _, t4 = turns.track(same, same, 30, {"kind": "turn", "seats": [1]})
+    assert t4 is not None and t4.round_id is None
+
+
+def test_a_committed_seat_leaves_the_stored_entry_of_its_round_only() -> None:
+    entry = TurnsChanged(game_id="g", game="duel", seq=4, at_ms=0, players=["p-a", "p-b"],
+                         round_id="pick:1",
+                         waiting=[Waiting(seat=s, player_id=p, since_ms=0, deadline_ms=DAY)
+                                  for s, p in enumerate(("p-a", "p-b"))])
+    stored = entry.model_dump(mode="json")
+    seat0 = SeatCommitted(game_id="g", round_id="pick:1", seat=0, player_id="p-a", at_ms=1)
+    after = mygames.drop_committed(stored, seat0)
+    assert after is not None and [w["seat"] for w in after["waiting"]] == [1]
+    assert mygames.drop_committed(after, seat0) is None  # once
+    stale = seat0.model_copy(update={"round_id": "pick:0"})
+    assert mygames.drop_committed(stored, stale) is None
+    assert mygames.drop_committed({**stored, "ended": True}, seat0) is None
+    assert [w.seat for w in mygames.without_committed(entry, {1}).waiting] == [0]
+    old = entry.model_copy(update={"round_id": None})
+    assert mygames.without_committed(old, {0, 1}) == old  # no round: nothing to match
+    assert mygames.committed_kept_ms(stored, 0, 1_000) == DAY + 1_000
+    assert mygames.committed_kept_ms(None, 0, 1_000) == 1_000
+    assert mygames.committed_kept_ms(stored, 10 * DAY, 1_000) == 1_000  # past its deadline
