@@ -82,9 +82,11 @@ async def test_engine_labels_hashes_seed_clock_bots_result_and_replay(
     # the page commits the seat's random seed by itself: no click here
     await page.wait_for_selector(MY_SEED, state="attached")
     # the clock in words
-    await page.wait_for_function(
-        "() => (document.querySelector('#deadline') || {}).textContent?.includes('left')")
-    clock = await page.text_content("#deadline") or ""
+    # (read in the same step as the wait: the next state may clear the clock right after)
+    shown = await page.wait_for_function(
+        "() => { const t = (document.querySelector('#deadline') || {}).textContent;"
+        " return t && t.includes('left') ? t : null; }")
+    clock = str(await shown.json_value())
     assert CLOCK.match(clock), clock
 
     await play_to_result([page], seed=width, timeout=600)

@@ -65,7 +65,7 @@ async def test_a_resigned_seat_is_played_to_the_end_by_a_bot(
             await _until(lambda g=g: handed(g.record), g, timeout=WAIT_S)
             (entry,) = handed(g.record)
             assert entry["seat"] == bob_seat and entry["reason"] == "resigned"
-            assert entry["from"]["name"] == "bob"  # type: ignore[index]
+            assert entry["from"]["name"] == b.name  # type: ignore[index]
         # bob watches on as a spectator, and his own commit for the seat is refused
         await _until(lambda: gb.view["seat"] is None, gb, timeout=WAIT_S)
         with pytest.raises(ApiError) as refused:
@@ -89,8 +89,8 @@ async def test_a_resigned_seat_is_played_to_the_end_by_a_bot(
         assert any(out["bot"]["name"] in t for t in texts), texts[-6:]
         result = await _result(a, gid)
         (h,) = result["handed_over"]  # type: ignore[misc]
-        assert h["seat"] == bob_seat and h["player"]["name"] == "bob"
-        assert [p["name"] for p in result["players"]] == ["alice", "bob"]  # type: ignore[union-attr]
+        assert h["seat"] == bob_seat and h["player"]["name"] == b.name
+        assert [p["name"] for p in result["players"]] == [a.name, b.name]  # type: ignore[union-attr]
         rec = await a.record(gid)
         problems, counts = verify(rec)
         assert problems == [], problems

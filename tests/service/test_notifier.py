@@ -21,6 +21,7 @@ import structlog
 import trustme
 
 from services.notifier import core
+from services.notifier import service as notifier_service
 from services.notifier.mail import SmtpMailer
 from services.notifier.store import marker_key
 from shared.runtime import metrics
@@ -105,11 +106,12 @@ async def test_an_unverified_address_gets_only_its_verification_mail(
 
 
 async def test_turn_mail_once_per_wait_names_the_game_and_links_to_it(
-        r: Any, smtp: MailSink) -> None:
+        r: Any, smtp: MailSink, monkeypatch: pytest.MonkeyPatch) -> None:
     clock = Clock()
     sys = System(r, clock, smtp.url)
     await verified(sys, smtp)
     with structlog.testing.capture_logs() as logs:
+        monkeypatch.setattr(notifier_service, "log", structlog.get_logger("notifier"))
         entry = turns("g-7", 3, T0, deadline=T0 + 48 * HOUR)
         await sys.notifier.dispatch(entry)
         await sys.notifier.dispatch(entry)  # redelivered
@@ -328,13 +330,16 @@ async def test_without_smtp_nothing_is_mailed_and_the_api_says_so(r: Any) -> Non
 
 
 async def test_real_time_games_and_malformed_entries_send_nothing(
-        r: Any, smtp: MailSink) -> None:
+        r: Any, smtp: MailSink, monkeypatch: pytest.MonkeyPatch) -> None:
     clock = Clock()
     sys = System(r, clock, smtp.url)
     await verified(sys, smtp)
     await sys.notifier.dispatch(turns("g-rt", 1, T0, pace="real-time"))
     bad = {**turns("g-x", 1, T0), "hand": ["SECRET-card"], "nonce": "SECRET-nonce"}
     with structlog.testing.capture_logs() as logs:
+        # a logger first used here: the service's own may be cached already (the logging
+        # setup caches loggers on first use), and a cached logger bypasses the capture
+        monkeypatch.setattr(notifier_service, "log", structlog.get_logger("notifier"))
         await sys.notifier.dispatch(bad)
     await sys.poll()
     assert [m for m in smtp.to(ADDR) if "turn" in m.msg["Subject"]] == []
