@@ -91,7 +91,7 @@ async def test_an_invite_link_seats_a_friend_on_another_device(
         await friend.context.close()
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("width", [1280, pytest.param(390, marks=pytest.mark.full)])
 async def test_resigning_hands_the_seat_to_a_bot_after_a_confirm(
         tabs: Any, width: int) -> None:
     ada = await tabs(f"resign{width}")

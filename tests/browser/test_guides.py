@@ -156,7 +156,7 @@ NEW_TABLE_SHOWN = """() => {
 }"""
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("width", [1280, pytest.param(390, marks=pytest.mark.full)])
 async def test_the_fourth_running_game_is_refused_in_a_sentence(tabs: Any, width: int) -> None:
     """The running-games quota (3 by default): the fourth start shows what to do next."""
     page = await sized(tabs, f"quota-{width}", width)

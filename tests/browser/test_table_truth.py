@@ -65,7 +65,7 @@ async def _ended_in_view(page: Page, width: int) -> None:
     assert await page.evaluate(RESULT_CUT) == [], f"result cells cut off at {width} px"
 
 
-@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("width", [1280, pytest.param(390, marks=pytest.mark.full)])
 async def test_engine_labels_hashes_seed_clock_bots_result_and_replay(
     tabs: Any, width: int,
 ) -> None:

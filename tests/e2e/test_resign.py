@@ -32,7 +32,7 @@ async def _result(c: Client, gid: str) -> dict[str, object]:
     raise AssertionError("no result")
 
 
-@pytest.mark.parametrize("where", ["system", "replicated"])
+@pytest.mark.parametrize("where", ["system", pytest.param("replicated", marks=pytest.mark.full)])
 async def test_a_resigned_seat_is_played_to_the_end_by_a_bot(
         request: pytest.FixtureRequest, where: str) -> None:
     """``replicated``: two adjudicators, escrows and dealers; the escrow told of the hand-over
