@@ -121,7 +121,11 @@ async def test_escrow_reveals_once_after_all_commit_and_refuses_after_close(r: A
     # the notify (one publish fewer); the close also removed the round's deadline timer
     oks = [b["slot"] for _, b in sink.sent if b.get("type") == "reply" and b["ok"]]
     assert oks == ["s0", "s1"]
-    sent = [(b.get("type"), b.get("slot"), b.get("code")) for _, b in sink.sent]
+    # each accepted commit is also told to the turns stream (who a game still waits for)
+    told = [(b["seat"], b["round_id"]) for _, b in sink.sent if b.get("type") == "seat_committed"]
+    assert told == [(0, "pick:1"), (1, "pick:1")]
+    sent = [(b.get("type"), b.get("slot"), b.get("code")) for _, b in sink.sent
+            if b.get("type") != "seat_committed"]
     assert sent == [("notify", None, None),  # the open
                     ("reply", "s0", None), ("reply", "s0", "escrow/already_committed"),
                     ("round_revealed", None, None), ("reply", "s1", None),  # no notify
