@@ -194,7 +194,7 @@ async def test_restore_drill_backup_restore_and_finish_a_game() -> None:
             t = await c.create_table("duel", seats=2, options={"rounds": 8})
             await c.add_bot(t["table_id"])
             gid = await c.start(t["table_id"])
-            token = c.token
+            token, key = c.token, c.session_key
 
             def partway(rec: dict[str, Any]) -> bool:
                 return bool(sum(e.get("type") == "round_revealed" for e in rec["record"]) >= 2)
@@ -258,6 +258,8 @@ async def test_restore_drill_backup_restore_and_finish_a_game() -> None:
         # 4. the services on the restored Valkey finish the game; it verifies
         sup = start_services(stack, secrets, passwords, "after")
         async with Client(sup.url, token=token) as c:
+            # the session's bound key signs on: a new key would need the old one's signature
+            c.session_key = key
             session = await asyncio.wait_for(play_seat(c, gid), 300)
             assert session.ended
             for _ in range(200):  # the dealer's reveal and the scoring follow the end
