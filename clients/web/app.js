@@ -66,7 +66,13 @@ function remember(gid) {
 
 // ---- routing --------------------------------------------------------------------------------
 
+// Navigations overlap (a hash set in code fires hashchange while an explicit route() runs):
+// each route() takes a number, and one that a newer route() has overtaken while it waited for
+// the catalog shows nothing, so a slow lobby load never hides the screen navigated to after it.
+let routing = 0;
+
 async function route() {
+  const turn = ++routing;
   const [, screen = "lobby", arg = ""] = location.hash.split("/");
   clearInterval(tablePoll);
   if (screen === "join" && arg) rememberInvite(decodeURIComponent(arg)); // (invite.js)
@@ -81,6 +87,7 @@ async function route() {
   if (screen === "join" || pendingInvite()) return joinPending();
   fill($("who"), `signed in as ${session.me.name} `, h("button.link", { type: "button", onclick: signOut }, "sign out"));
   if (!catalog.length) catalog = (await guarded(() => api("GET", "/api/games")) || { games: [] }).games;
+  if (turn !== routing) return;
   if (screen !== "game") play.closeGame();
   chat.closeAll(screen === "game" ? "game-chat" : screen === "table" ? "table-chat" : null);
   if (screen === "game" && arg) {
@@ -126,7 +133,7 @@ async function signedIn(me) {
   session.save(me);
   signingKey().catch(() => {}); // bind this session's key at once (docs/protocol.md "Signed commands")
   if (pendingInvite()) return joinPending();
-  location.hash = "#/lobby";
+  if (location.hash !== "#/lobby") { location.hash = "#/lobby"; return; } // hashchange routes
   await route();
 }
 
