@@ -11,6 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.support.notify_sinks import HookSink, MailSink
+
 # the image make images builds (deploy/images/valkey.Dockerfile): nothing is ever pulled
 VALKEY_IMAGE = os.environ.get("EMPIRE_TEST_VALKEY_IMAGE", "empire-valkey:8.0")
 # a user-defined network: the engine make images starts has no default bridge
@@ -61,6 +63,22 @@ def redis_url() -> Iterator[str]:
         yield server.start()
     finally:
         server.stop()
+
+
+@pytest.fixture
+def smtp() -> Iterator[MailSink]:
+    """A local SMTP server that keeps what it is sent (the notifier's mail, read by tests)."""
+    sink = MailSink().start()
+    yield sink
+    sink.stop()
+
+
+@pytest.fixture
+def hooks() -> Iterator[HookSink]:
+    """A local HTTP server that keeps the webhook calls it receives."""
+    sink = HookSink().start()
+    yield sink
+    sink.stop()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -42,13 +42,6 @@ async def as_notifier(valkey: EmbeddedValkey) -> AsyncIterator[Any]:
     await client.aclose()
 
 
-@pytest.fixture
-def smtp() -> Iterator[MailSink]:
-    sink = MailSink().start()
-    yield sink
-    sink.stop()
-
-
 async def test_the_notifier_works_under_its_own_user_and_reads_no_game(
         valkey: EmbeddedValkey, as_notifier: Any, smtp: MailSink) -> None:
     admin = aioredis.Redis.from_url(valkey.url)

@@ -10,13 +10,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ssl
-from collections.abc import AsyncIterator, Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import orjson
 import pytest
-import redis.asyncio as aioredis
 import structlog
 import trustme
 
@@ -41,29 +39,6 @@ from tests.support.notify_system import (
 pytestmark = pytest.mark.service
 
 DB = 13
-
-
-@pytest.fixture
-async def r(redis_url: str) -> AsyncIterator[Any]:
-    base, _, _ = redis_url.rpartition("/")
-    client = aioredis.Redis.from_url(f"{base}/{DB}")
-    await client.flushdb()
-    yield client
-    await client.aclose()
-
-
-@pytest.fixture
-def smtp() -> Iterator[MailSink]:
-    sink = MailSink().start()
-    yield sink
-    sink.stop()
-
-
-@pytest.fixture
-def hooks() -> Iterator[HookSink]:
-    sink = HookSink().start()
-    yield sink
-    sink.stop()
 
 
 def counted(channel: str, outcome: str) -> float:

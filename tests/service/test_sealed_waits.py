@@ -8,11 +8,9 @@ the other seat still waits. A ``SeatCommitted`` of another round changes nothing
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
-import redis.asyncio as aioredis
 
 from services.lobby.mygames_service import MyGames
 from services.lobby.mygames_store import MyGamesStore
@@ -29,22 +27,6 @@ pytestmark = pytest.mark.service
 DB = 14  # its own logical database (emptied first)
 BOB = "bob@example.org"
 DAY = 86_400_000
-
-
-@pytest.fixture
-async def r(redis_url: str) -> AsyncIterator[Any]:
-    base, _, _ = redis_url.rpartition("/")
-    client = aioredis.Redis.from_url(f"{base}/{DB}")
-    await client.flushdb()
-    yield client
-    await client.aclose()
-
-
-@pytest.fixture
-def smtp() -> Iterator[MailSink]:
-    sink = MailSink().start()
-    yield sink
-    sink.stop()
 
 
 def sealed(gid: str, seq: int, since: int, round_id: str | None = "pick:1",
