@@ -15,19 +15,18 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from clients.sdk import GameSession
 from clients.tui import render
 from clients.tui.chat import ChatPanel
-from clients.tui.hall import NETWORK, HallApp, error_text
+from clients.tui.hall import NETWORK, HallScreen, error_text
 
 Decision = tuple[str, Any]  # ("act", action) | ("commit", (round_id, slot, choice, public))
 
 
-class GameScreen(Screen[None]):
+class GameScreen(HallScreen):
     """One game: the view, the decision of the moment, the log, the result."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -53,11 +52,6 @@ class GameScreen(Screen[None]):
         self._rejections = 0
         self._follow: asyncio.Task[None] | None = None
         self.chat_panel = ChatPanel(id="gamechat")  # the game's chat (its channel)
-
-    @property
-    def app_(self) -> HallApp:
-        assert isinstance(self.app, HallApp)
-        return self.app
 
     def compose(self) -> ComposeResult:
         yield Header()

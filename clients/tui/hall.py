@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 import httpx
+from textual.screen import Screen
 
 from clients.sdk import ApiError, Client
 
@@ -24,3 +25,12 @@ class HallApp(Protocol):
     """The app a screen runs in (``EmpireApp``): its SDK client, signed in."""
 
     client: Client
+
+
+class HallScreen(Screen[None]):
+    """A screen of the signed-in app: ``app_`` is the app as a ``HallApp``."""
+
+    @property
+    def app_(self) -> HallApp:
+        assert isinstance(self.app, HallApp)
+        return self.app

@@ -12,7 +12,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widgets import Footer, Header, Input, Label, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
@@ -20,7 +20,7 @@ from clients.sdk.my_games import clock_text
 from clients.tui import render
 from clients.tui.chat import ChatPanel
 from clients.tui.game import GameScreen
-from clients.tui.hall import NETWORK, HallApp, error_text
+from clients.tui.hall import NETWORK, HallScreen, error_text
 from clients.tui.mygames import MyGamesScreen, parse_clock
 
 DAY_MS = 86_400_000
@@ -141,7 +141,7 @@ class InviteScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class LobbyScreen(Screen[None]):
+class LobbyScreen(HallScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "create", "Create table"),
         Binding("j", "join", "Join selected"),
@@ -164,11 +164,6 @@ class LobbyScreen(Screen[None]):
         self._meta: dict[str, dict[str, Any]] = {}
         self._opened: set[str] = set()
         self.chat_panel = ChatPanel(id="tablechat")  # the table's chat, once seated at one
-
-    @property
-    def app_(self) -> HallApp:
-        assert isinstance(self.app, HallApp)
-        return self.app
 
     def compose(self) -> ComposeResult:
         yield Header()

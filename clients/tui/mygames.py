@@ -11,13 +11,12 @@ from typing import Any, ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Label, OptionList
 from textual.widgets.option_list import Option
 
 from clients.sdk.my_games import clock_text
 from clients.tui.game import GameScreen
-from clients.tui.hall import NETWORK, HallApp, error_text
+from clients.tui.hall import NETWORK, HallScreen, error_text
 
 UNITS_MS = {"s": 1_000, "m": 60_000, "min": 60_000, "h": 3_600_000, "d": 86_400_000}
 
@@ -47,7 +46,7 @@ def line(game: dict[str, Any], left_ms: int | None) -> str:
     return f"{game['game']} · {game.get('pace', 'real-time')} · {state} · {game['game_id']}"
 
 
-class MyGamesScreen(Screen[None]):
+class MyGamesScreen(HallScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back to the lobby"),
         Binding("r", "refresh", "Refresh"),
@@ -56,11 +55,6 @@ class MyGamesScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.games: list[dict[str, Any]] = []
-
-    @property
-    def app_(self) -> HallApp:
-        assert isinstance(self.app, HallApp)
-        return self.app
 
     def compose(self) -> ComposeResult:
         yield Header()
