@@ -160,7 +160,8 @@ def _attacks(state: NycState, seat: int) -> list[Json]:
     for i in h.owned(seat):
         c = cubes[i]
         if c >= 2:  # NY-8: one more cube than the dice rolled
-            out += _attack_rows(h, i)[c - 1 if c <= MAX_INSTIGATOR_DICE else MAX_INSTIGATOR_DICE]
+            rows = h.rows[i] or _attack_rows(h, i)
+            out += rows[c - 1 if c <= MAX_INSTIGATOR_DICE else MAX_INSTIGATOR_DICE]
     return out
 
 
