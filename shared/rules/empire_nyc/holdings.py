@@ -6,14 +6,10 @@ the same tuple object (a clone shares it, and its ``Holdings`` with it: ``turns.
 conquest derives the next ``Holdings`` from the last (``after_conquest``). Each
 neighborhood's neighbour lists are made the first time they are asked for, the same
 whenever made: filling them in is all that ever changes in a ``Holdings``, so the states of
-one map share it. ``rows`` is the same kind of per-neighborhood cache for ``legal.py`` (the
-attack actions listed from a neighborhood, which depend on its enemy neighbours only), reset
-with them.
+one map share it.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from shared.rules.empire_nyc import board
 
@@ -22,7 +18,7 @@ class Holdings:
     """Each seat's neighborhoods (``owned``) and each neighborhood's enemy and own
     neighbours (``enemies``, ``friends``) for one ``owner`` tuple."""
 
-    __slots__ = ("adj", "enemies_of", "friends_of", "mine", "owner", "rows")
+    __slots__ = ("adj", "enemies_of", "friends_of", "mine", "owner")
 
     def __init__(self, owner: tuple[int, ...], extra_links: bool) -> None:
         self.owner = owner
@@ -37,7 +33,6 @@ class Holdings:
         self.mine = {o: tuple(nbs) for o, nbs in mine.items()}
         self.enemies_of: list[tuple[int, ...] | None] = [None] * len(owner)
         self.friends_of: list[tuple[int, ...] | None] = [None] * len(owner)
-        self.rows: list[Any] = [None] * len(owner)
 
     def after_conquest(self, owner: tuple[int, ...], nb: int) -> Holdings:
         """The holdings of ``owner``, this map once ``nb`` changed hands: only the lists of
@@ -49,11 +44,11 @@ class Holdings:
         mine[loser] = tuple(i for i in mine[loser] if i != nb)
         mine[winner] = tuple(sorted((*mine.get(winner, ()), nb)))
         new.mine = mine
-        enemies, friends, rows = self.enemies_of.copy(), self.friends_of.copy(), self.rows.copy()
-        enemies[nb] = friends[nb] = rows[nb] = None
+        enemies, friends = self.enemies_of.copy(), self.friends_of.copy()
+        enemies[nb] = friends[nb] = None
         for j in self.adj[nb]:
-            enemies[j] = friends[j] = rows[j] = None
-        new.enemies_of, new.friends_of, new.rows = enemies, friends, rows
+            enemies[j] = friends[j] = None
+        new.enemies_of, new.friends_of = enemies, friends
         return new
 
     def owned(self, seat: int) -> tuple[int, ...]:

@@ -19,7 +19,6 @@ from shared.rules.empire_nyc.combat import (
     MAX_INSTIGATOR_DICE,
     max_defender_dice,
 )
-from shared.rules.empire_nyc.holdings import Holdings
 from shared.rules.empire_nyc.state import NycState
 from shared.rules.empire_nyc.turns import held, must_trade
 
@@ -89,11 +88,20 @@ END_TURN: Json = {"type": "end_turn"}
 DEFENDS: tuple[Json, ...] = tuple({"type": "defend", "dice": d}
                                   for d in range(1, MAX_DEFENDER_DICE + 1))
 PLACE_ONE: tuple[Json, ...] = tuple({"type": "place", "nb": nb, "n": 1} for nb in NB_IDS)
-# per neighborhood: per neighbour (any link, NY-14 included) the attacks with 1, 2, 3 dice
-ATTACKS: tuple[dict[int, tuple[Json, ...]], ...] = tuple(
-    {j: tuple({"type": "attack", "from": NB_IDS[i], "to": NB_IDS[j], "dice": d}
-              for d in range(1, MAX_INSTIGATOR_DICE + 1)) for j in sorted(links)}
-    for i, links in enumerate(board.ADJ_EXTRA))
+
+
+def _attack_rows(frm: int, to: int) -> tuple[tuple[Json, ...], ...]:
+    """The attacks from ``frm`` on ``to`` indexed by the most dice allowed: with 1 die
+    only, with 1 or 2, with 1 to 3 (NY-8)."""
+    each: tuple[Json, ...] = tuple(
+        {"type": "attack", "from": NB_IDS[frm], "to": NB_IDS[to], "dice": d}
+        for d in range(1, MAX_INSTIGATOR_DICE + 1))
+    return tuple(each[:top] for top in range(MAX_INSTIGATOR_DICE + 1))
+
+
+# per neighborhood: per neighbour (any link, NY-14 included) its ``_attack_rows``
+ATTACKS: tuple[dict[int, tuple[tuple[Json, ...], ...]], ...] = tuple(
+    {j: _attack_rows(i, j) for j in sorted(links)} for i, links in enumerate(board.ADJ_EXTRA))
 # per neighborhood: per neighbour the free move of 1 cube (NY-10)
 FORTIFY_ONE: tuple[dict[int, Json], ...] = tuple(
     {j: {"type": "fortify", "from": NB_IDS[i], "to": NB_IDS[j], "n": 1} for j in sorted(links)}
@@ -142,26 +150,18 @@ def _reinforcements(state: NycState, seat: int) -> list[Json]:
     return out
 
 
-def _attack_rows(h: Holdings, i: int) -> tuple[tuple[Json, ...], ...]:
-    """The attacks from ``i`` on this map, indexed by the most dice the cubes allow (NY-8):
-    made once per map and neighborhood (``Holdings.rows``)."""
-    rows = h.rows[i]
-    if rows is None:
-        table = ATTACKS[i]
-        by_enemy = [table[j] for j in h.enemies(i)]
-        rows = h.rows[i] = ((), *(tuple(a for dice in by_enemy for a in dice[:top])
-                                   for top in range(1, MAX_INSTIGATOR_DICE + 1)))
-    return rows  # type: ignore[no-any-return]
-
-
 def _attacks(state: NycState, seat: int) -> list[Json]:
     out: list[Json] = [END_ATTACK]
     h, cubes = held(state), state.cubes
     for i in h.owned(seat):
         c = cubes[i]
         if c >= 2:  # NY-8: one more cube than the dice rolled
-            rows = h.rows[i] or _attack_rows(h, i)
-            out += rows[c - 1 if c <= MAX_INSTIGATOR_DICE else MAX_INSTIGATOR_DICE]
+            enemies = h.enemies(i)
+            if enemies:
+                by_target = ATTACKS[i]
+                top = c - 1 if c <= MAX_INSTIGATOR_DICE else MAX_INSTIGATOR_DICE
+                for j in enemies:
+                    out += by_target[j][top]
     return out
 
 
