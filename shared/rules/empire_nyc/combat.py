@@ -7,10 +7,11 @@ and adds its events; a refusal is returned before anything changes.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import cast
 
 from shared.rules._kit.model import Events
-from shared.rules.api import Json, Rejection, reject
+from shared.rules.api import Chance, Json, Rejection, reject
 from shared.rules.empire_nyc import board
 from shared.rules.empire_nyc.state import Battle, Elimination, MoveIn, NycState
 from shared.rules.empire_nyc.turns import (
@@ -46,10 +47,6 @@ def losses(instigator: list[int], defender: list[int]) -> tuple[int, int]:
 def max_defender_dice(cubes: int) -> int:
     """NY-8: 2 dice with at least 2 cubes, otherwise 1."""
     return MAX_DEFENDER_DICE if cubes >= MAX_DEFENDER_DICE else cubes
-
-
-def roll_label(state: NycState, role: str) -> str:
-    return f"dice:turn:{state.turn}:attack:{state.attacks}:{role}"
 
 
 def attack(state: NycState, seat: int, frm: int, to: int, dice: int, events: Events
@@ -90,13 +87,20 @@ def defend(state: NycState, seat: int, dice: int, events: Events) -> Rejection |
     return None
 
 
-def roll_request(state: NycState) -> tuple[str, int]:
-    """(label, dice count) of the pending roll: the instigator's first, then the defender's."""
+def roll_request(state: NycState) -> Chance:
+    """The pending roll: the instigator's dice first, then the defender's."""
     b = state.battle
     assert b is not None and b.def_dice is not None
     if b.inst_roll is None:
-        return roll_label(state, "instigator"), b.dice
-    return roll_label(state, "defender"), b.def_dice
+        return roll_node(state.turn, state.attacks, "instigator", b.dice)
+    return roll_node(state.turn, state.attacks, "defender", b.def_dice)
+
+
+@lru_cache(maxsize=16384)  # the same rolls recur from game to game (bounded)
+def roll_node(turn: int, attacks: int, role: str, count: int) -> Chance:
+    """The Chance of one roll, made once: its label numbers the turn and the attack."""
+    return Chance(label=f"dice:turn:{turn}:attack:{attacks}:{role}", draw="dice", n=6,
+                  count=count)
 
 
 def rolled(state: NycState, values: tuple[int, ...], events: Events) -> None:
@@ -128,6 +132,10 @@ def resolve(state: NycState, b: Battle, inst: tuple[int, ...], dfn: tuple[int, .
         "defender_losses": def_losses,
     })
     if cubes[b.to] > 0:
+        if cubes[b.frm] >= 2:  # it may attack ``to`` again: no need to look for an attack
+            state.phase = "attack"
+            state.battle = None
+            return
         enter_attack(state, events)
         return
     conquer(state, b, events)

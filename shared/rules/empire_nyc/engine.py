@@ -38,7 +38,7 @@ from shared.rules.empire_nyc.actions import (
     Place,
     Trade,
 )
-from shared.rules.empire_nyc.legal import awaited, default_action, legal_actions
+from shared.rules.empire_nyc.legal import TURN_PHASES, default_action, legal_actions
 from shared.rules.empire_nyc.scoring import score
 from shared.rules.empire_nyc.state import NycOptions, NycState
 from shared.rules.empire_nyc.view import view
@@ -56,8 +56,12 @@ def node(state: NycState) -> Node:
     one state in place)."""
     p = state.phase
     if p == "roll":
-        label, count = combat.roll_request(state)
-        return Chance(label=label, draw="dice", n=6, count=count)
+        return combat.roll_request(state)
+    if p in TURN_PHASES:
+        return TURNS[state.current]
+    if p == "defend":
+        assert state.battle is not None
+        return TURNS[state.battle.defender]
     if p == "over":
         return TERMINAL
     if p == "first_player":  # NY-1: random first player
@@ -65,15 +69,11 @@ def node(state: NycState) -> Node:
     if p == "deal":  # the deal is placed face up on the map: public
         return Chance(label=LABEL_DEAL, draw="shuffle", n=board.N_NB)
     if p == "deal_missions":  # NY-12: secret missions
-        return Chance(label=LABEL_MISSIONS, draw="shuffle",
-                         n=len(data.MISSIONS), secret=True)
-    if p == "shuffle_deck":  # NY-2: the draw pile is hidden
-        n = len(board.CARD_IDS) if state.turn == 0 else len(state.discard)
-        return Chance(label=f"deck:draw:shuffle:{state.deck_shuffles}",
-                         draw="shuffle", n=n, secret=True)
-    seat = awaited(state)
-    assert seat is not None
-    return TURNS[seat]
+        return Chance(label=LABEL_MISSIONS, draw="shuffle", n=len(data.MISSIONS), secret=True)
+    # "shuffle_deck", NY-2: the draw pile is hidden
+    n = len(board.CARD_IDS) if state.turn == 0 else len(state.discard)
+    return Chance(label=f"deck:draw:shuffle:{state.deck_shuffles}",
+                  draw="shuffle", n=n, secret=True)
 
 
 # ------------------------------------------------------------------ the chance moves

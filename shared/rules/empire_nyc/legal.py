@@ -14,7 +14,11 @@ from itertools import combinations_with_replacement
 
 from shared.rules.api import Json
 from shared.rules.empire_nyc import board
-from shared.rules.empire_nyc.combat import MAX_INSTIGATOR_DICE, max_defender_dice
+from shared.rules.empire_nyc.combat import (
+    MAX_DEFENDER_DICE,
+    MAX_INSTIGATOR_DICE,
+    max_defender_dice,
+)
 from shared.rules.empire_nyc.state import NycState
 from shared.rules.empire_nyc.turns import held, must_trade
 
@@ -77,59 +81,92 @@ def _counts(lo: int, hi: int) -> tuple[int, ...]:
     return (lo,) if lo == hi else (lo, hi)
 
 
+# The listed actions that repeat from list to list, made once: the lists share them (callers
+# read a listed action and never change it, as the kit's memo hands one list out repeatedly).
+END_ATTACK: Json = {"type": "end_attack"}
+END_TURN: Json = {"type": "end_turn"}
+DEFENDS: tuple[Json, ...] = tuple({"type": "defend", "dice": d}
+                                  for d in range(1, MAX_DEFENDER_DICE + 1))
+PLACE_ONE: tuple[Json, ...] = tuple({"type": "place", "nb": nb, "n": 1} for nb in NB_IDS)
+
+
+def _attack_rows(frm: int, to: int) -> tuple[tuple[Json, ...], ...]:
+    """The attacks from ``frm`` on ``to`` indexed by the most dice allowed: with 1 die
+    only, with 1 or 2, with 1 to 3 (NY-8)."""
+    each: tuple[Json, ...] = tuple(
+        {"type": "attack", "from": NB_IDS[frm], "to": NB_IDS[to], "dice": d}
+        for d in range(1, MAX_INSTIGATOR_DICE + 1))
+    return tuple(each[:top] for top in range(MAX_INSTIGATOR_DICE + 1))
+
+
+# per neighborhood: per neighbour (any link, NY-14 included) its ``_attack_rows``
+ATTACKS: tuple[dict[int, tuple[tuple[Json, ...], ...]], ...] = tuple(
+    {j: _attack_rows(i, j) for j in sorted(links)} for i, links in enumerate(board.ADJ_EXTRA))
+# per neighborhood: per neighbour the free move of 1 cube (NY-10)
+FORTIFY_ONE: tuple[dict[int, Json], ...] = tuple(
+    {j: {"type": "fortify", "from": NB_IDS[i], "to": NB_IDS[j], "n": 1} for j in sorted(links)}
+    for i, links in enumerate(board.ADJ_EXTRA))
+
+
 def legal_actions(state: NycState, seat: int) -> list[Json]:
-    """Each a fresh dict, in the order the seeded games were recorded in."""
-    if awaited(state) != seat:
-        return []
+    """In the order the seeded games were recorded in; a listed action may be shared with
+    other lists (read it, never change it)."""
     phase = state.phase
     if phase == "attack":
-        return _attacks(state, seat)
+        return _attacks(state, seat) if state.current == seat else []
+    if phase == "defend":
+        b = state.battle
+        assert b is not None
+        if b.defender != seat:
+            return []
+        return list(DEFENDS[:max_defender_dice(state.cubes[b.to])])
+    if state.current != seat or phase not in TURN_PHASES:
+        return []
     if phase == "reinforce":
-        out: list[Json] = [{"type": "trade", "cards": list(t)}
-                           for t in _canonical_trades(state.hands[seat])]
-        if must_trade(state, seat):
-            return out
-        counts = _counts(1, state.pool)
-        for i in held(state).owned(seat):
-            nb = NB_IDS[i]
-            for n in counts:
-                out.append({"type": "place", "nb": nb, "n": n})
-        return out
+        return _reinforcements(state, seat)
     if phase == "fortify":
         return _fortifies(state, seat)
     if phase == "setup_place":
-        return [{"type": "place", "nb": NB_IDS[i], "n": 1} for i in held(state).owned(seat)]
-    if phase == "defend":
-        assert state.battle is not None
-        top = max_defender_dice(state.cubes[state.battle.to])
-        return [{"type": "defend", "dice": d} for d in range(1, top + 1)]
+        return [PLACE_ONE[i] for i in held(state).owned(seat)]
     m = state.move_in  # "move_in"
     assert m is not None
     return [{"type": "move_in", "n": n}
             for n in _counts(m.moved, m.moved + state.cubes[m.frm] - 1)]
 
 
+def _reinforcements(state: NycState, seat: int) -> list[Json]:
+    """The sets to trade (NY-5), then 1 or all the pool on each neighborhood held."""
+    out: list[Json] = [{"type": "trade", "cards": list(t)}
+                       for t in _canonical_trades(state.hands[seat])]
+    if must_trade(state, seat):  # NY-6
+        return out
+    pool, owned = state.pool, held(state).owned(seat)
+    if pool == 1:
+        out += [PLACE_ONE[i] for i in owned]
+        return out
+    for i in owned:
+        out.append(PLACE_ONE[i])
+        out.append({"type": "place", "nb": NB_IDS[i], "n": pool})
+    return out
+
+
 def _attacks(state: NycState, seat: int) -> list[Json]:
-    out: list[Json] = [{"type": "end_attack"}]
+    out: list[Json] = [END_ATTACK]
     h, cubes = held(state), state.cubes
     for i in h.owned(seat):
         c = cubes[i]
-        if c < 2:
-            continue
-        enemies = h.enemies(i)
-        if not enemies:
-            continue
-        frm = NB_IDS[i]
-        top = c - 1 if c <= MAX_INSTIGATOR_DICE else MAX_INSTIGATOR_DICE
-        for j in enemies:
-            to = NB_IDS[j]
-            for d in range(1, top + 1):
-                out.append({"type": "attack", "from": frm, "to": to, "dice": d})
+        if c >= 2:  # NY-8: one more cube than the dice rolled
+            enemies = h.enemies(i)
+            if enemies:
+                by_target = ATTACKS[i]
+                top = c - 1 if c <= MAX_INSTIGATOR_DICE else MAX_INSTIGATOR_DICE
+                for j in enemies:
+                    out += by_target[j][top]
     return out
 
 
 def _fortifies(state: NycState, seat: int) -> list[Json]:
-    out: list[Json] = [{"type": "end_turn"}]
+    out: list[Json] = [END_TURN]
     h, cubes = held(state), state.cubes
     for i in h.owned(seat):
         c = cubes[i]
@@ -138,28 +175,36 @@ def _fortifies(state: NycState, seat: int) -> list[Json]:
         friends = h.friends(i)
         if not friends:
             continue
+        ones = FORTIFY_ONE[i]
+        if c == 2:
+            out += [ones[j] for j in friends]
+            continue
         frm = NB_IDS[i]
-        counts = _counts(1, c - 1)
         for j in friends:
-            to = NB_IDS[j]
-            for n in counts:
-                out.append({"type": "fortify", "from": frm, "to": to, "n": n})
+            out.append(ones[j])
+            out.append({"type": "fortify", "from": frm, "to": NB_IDS[j], "n": c - 1})
     return out
 
 
 def default_action(state: NycState, seat: int) -> Json:
     """Timeout choice: the cautious option (stop attacking, no free move, fewest cubes moved,
-    defend with the most dice); reinforcements all go to one frontier neighborhood."""
+    defend with the most dice); reinforcements all go to one frontier neighborhood. The
+    caller's own dict (listed actions are shared)."""
     legal = legal_actions(state, seat)
     if not legal:
         return {"type": "end_turn"}
     if state.phase == "reinforce":
         if must_trade(state, seat):
-            return legal[0]
+            return _copy(legal[0])
         h = held(state)
         mine = h.owned(seat)
         front = [i for i in mine if h.enemies(i)] or mine
         return {"type": "place", "nb": NB_IDS[front[0]], "n": state.pool}
     if state.phase == "defend":
-        return legal[-1]
-    return legal[0]
+        return _copy(legal[-1])
+    return _copy(legal[0])
+
+
+def _copy(action: Json) -> Json:
+    assert isinstance(action, dict)
+    return dict(action)
