@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from itertools import groupby
 from typing import NamedTuple
 
 from shared.rules.api import Json
-from shared.rules.empire_cards.cards import label, rank_of, sorted_cards
+from shared.rules.empire_cards.cards import distinct_by_label, label, rank_of, sorted_cards
 from shared.rules.empire_cards.data import (
     PACKS_BY_SEATS,
     RANKS,
@@ -94,14 +93,22 @@ class HandOptions(NamedTuple):
 
 @lru_cache(maxsize=8192)
 def hand_options(hand: Cards) -> HandOptions:
-    ordered = sorted_cards(hand)  # copies of a label, cards of a rank: neighbours
-    groups = {rank: tuple(cards) for rank, cards in groupby(ordered, _RANK_OF)}
+    groups: dict[str, Cards] = {}
+    distinct: list[str] = []
+    last = None
+    for card in sorted_cards(hand):  # copies of a label, cards of a rank: neighbours
+        rank = _RANK_OF(card)
+        group = groups.get(rank)
+        groups[rank] = (card,) if group is None else (*group, card)
+        name = _LABEL_OF(card)
+        if name != last:
+            distinct.append(card)
+            last = name
     armies: list[Json] = []
     for group in groups.values():
         if len(group) > 1:
             armies += new_armies(group)
-    return HandOptions(tuple([next(cards) for _, cards in groupby(ordered, _LABEL_OF)]),
-                       groups, tuple(armies))
+    return HandOptions(tuple(distinct), groups, tuple(armies))
 
 
 def empire_sets(groups: dict[str, Cards], regime: Regime) -> tuple[Json, ...]:
@@ -135,3 +142,8 @@ def empires(regime: Regime, groups: tuple[Cards, ...]) -> tuple[Json, ...]:
     return tuple({"type": "empire", "regime": regime, "cards": list(c)}
                  for c in run_options(hand, REGIME_RANKS[regime]))
 
+
+@lru_cache(maxsize=8192)
+def disbands(index: int, cards: Cards) -> tuple[Json, ...]:
+    """One card of army set ``index`` back to the discard pile, one per label."""
+    return tuple({"type": "disband", "set": index, "card": c} for c in distinct_by_label(cards))

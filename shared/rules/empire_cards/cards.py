@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from shared.rules.empire_cards.data import RANK_VALUE, REGIME_RANKS, SUITS, WIZARD, Regime
+from shared.rules.empire_cards.data import (
+    PACKS_BY_SEATS,
+    RANK_VALUE,
+    REGIME_RANKS,
+    SUITS,
+    WIZARD,
+    Regime,
+    deck_cards,
+)
 
 _REGIME_OF_RANK: dict[str, Regime] = {
     rank: regime for regime, ranks in REGIME_RANKS.items() for rank in ranks
@@ -60,13 +68,21 @@ def sort_key(card: str) -> tuple[int, int, str]:
     return (value(card), SUITS.index(suit) if suit is not None else 4, card)
 
 
+class _SortKeys(dict[str, tuple[int, int, str]]):
+    """card code -> ``sort_key``, filled for every code of the largest deck; any other code
+    is computed and not kept (bounded)."""
+
+    def __missing__(self, card: str) -> tuple[int, int, str]:
+        return sort_key(card)
+
+
+_SORT_KEY = _SortKeys({c: sort_key(c) for c in deck_cards(max(PACKS_BY_SEATS.values()))})
+
+
 def sorted_cards(cards: Iterable[str]) -> tuple[str, ...]:
-    return _sorted_cards(cards if type(cards) is tuple else tuple(cards))
-
-
-@lru_cache(maxsize=8192)  # hands recur across a playout's moves (bounded: hostile input)
-def _sorted_cards(cards: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(sorted(cards, key=sort_key))
+    """``cards`` in hand order (rank value, suit, code): a table lookup per card, as a hand
+    seldom repeats from one move to the next."""
+    return tuple(sorted(cards, key=_SORT_KEY.__getitem__))
 
 
 def remove_cards(holding: tuple[str, ...], cards: Iterable[str]) -> tuple[str, ...]:

@@ -248,35 +248,35 @@ def chance(state: st.State, values: tuple[int, ...], events: Events) -> None:
 def dispatch(state: st.State, seat: int, action: Action, events: Events) -> Rejection | None:
     """Play ``action`` of ``seat`` on ``state`` (in place); a Rejection leaves it half
     changed (``apply`` drops that clone)."""
-    match action:
+    match action:  # the action types are disjoint: the common moves of a turn first
         case Draw():
             return turn.do_draw(state, action, events)
-        case Steal():
-            return turn.do_steal(state, action, events)
-        case TradeOffer():
-            return interact.do_trade(state, action, events)
-        case TradeReply():
-            return interact.do_trade_reply(state, action, events)
+        case Army():
+            return turn.do_army(state, action, events)
+        case Discard() | Disband() | Pass():
+            return turn.do_discard(state, action, events)
         case BattleDeclare():
             return interact.do_battle(state, action, events)
         case BattleSet():
             return interact.do_battle_set(state, seat, action, events)
-        case BattleGive():
-            return interact.do_battle_give(state, action, events)
-        case Army():
-            return turn.do_army(state, action, events)
+        case TradeOffer():
+            return interact.do_trade(state, action, events)
+        case TradeReply():
+            return interact.do_trade_reply(state, action, events)
+        case Steal():
+            return turn.do_steal(state, action, events)
+        case SabotageSkip() | SabotageTake() | SabotageNone():
+            return turn.do_sabotage(state, action, events)
         case Empire():
             return turn.do_empire(state, action, events)
+        case BattleGive():
+            return interact.do_battle_give(state, action, events)
         case Barbarian() | Serf():
             return turn.do_special(state, action, events)
-        case Discard() | Disband() | Pass():
-            return turn.do_discard(state, action, events)
         case Tribute():
             return turn.do_tribute(state, seat, action, events)
         case Gift() | GiftSkip():
             return turn.do_gift(state, action, events)
-        case SabotageSkip() | SabotageTake() | SabotageNone():
-            return turn.do_sabotage(state, action, events)
         case CastSpell():
             return spells.do_cast(state, action, events)
         case SpellTake() | SpellPick() | SpellTrade():

@@ -86,7 +86,7 @@ def play_actions(state: State) -> list[Json]:
         discards = acts.DISCARD
         out += [discards[c] for c in distinct]
         for i, cards in enumerate(p.army):
-            out += [{"type": "disband", "set": i, "card": c} for c in distinct_by_label(cards)]
+            out += acts.disbands(i, cards)
         if len(out) == before:
             out.append(acts.PASS)
         if state.options.expert_spells:
