@@ -89,17 +89,29 @@ class HandOptions(NamedTuple):
     distinct: Cards  # one card per label (``cards.distinct_by_label``)
     groups: dict[str, Cards]  # rank -> its cards (``sets.rank_groups``; read-only)
     armies: tuple[Json, ...]  # the new army sets (``sets.new_army_options``)
+    empires: dict[Regime, tuple[Json, ...]]  # regime -> its canonical empire sets (CG-10)
+
+
+_REGIME_OF_RANK: dict[str, Regime] = {r: regime for regime, ranks in REGIME_RANKS.items()
+                                      for r in ranks}
 
 
 @lru_cache(maxsize=8192)
 def hand_options(hand: Cards) -> HandOptions:
     groups: dict[str, Cards] = {}
     distinct: list[str] = []
+    ranks_of = {"thief": 0, "merchant": 0, "warlord": 0}  # regime -> its ranks in the hand
     last = None
     for card in sorted_cards(hand):  # copies of a label, cards of a rank: neighbours
         rank = _RANK_OF(card)
         group = groups.get(rank)
-        groups[rank] = (card,) if group is None else (*group, card)
+        if group is None:
+            groups[rank] = (card,)
+            regime = _REGIME_OF_RANK.get(rank)
+            if regime is not None:
+                ranks_of[regime] += 1
+        else:
+            groups[rank] = (*group, card)
         name = _LABEL_OF(card)
         if name != last:
             distinct.append(card)
@@ -108,7 +120,10 @@ def hand_options(hand: Cards) -> HandOptions:
     for group in groups.values():
         if len(group) > 1:
             armies += new_armies(group)
-    return HandOptions(tuple(distinct), groups, tuple(armies))
+    wizards = len(groups.get(WIZARD, ()))
+    runs = {regime: empire_sets(groups, regime) if n + wizards >= len(REGIME_RANKS[regime])
+            else () for regime, n in ranks_of.items()}  # a Wizard per missing rank
+    return HandOptions(tuple(distinct), groups, tuple(armies), runs)
 
 
 def empire_sets(groups: dict[str, Cards], regime: Regime) -> tuple[Json, ...]:
