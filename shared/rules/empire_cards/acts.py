@@ -100,7 +100,7 @@ _REGIME_OF_RANK: dict[str, Regime] = {r: regime for regime, ranks in REGIME_RANK
 def hand_options(hand: Cards) -> HandOptions:
     groups: dict[str, Cards] = {}
     distinct: list[str] = []
-    ranks_of = {"thief": 0, "merchant": 0, "warlord": 0}  # regime -> its ranks in the hand
+    ranks_of: dict[Regime, int] = {"thief": 0, "merchant": 0, "warlord": 0}  # ranks held
     last = None
     for card in sorted_cards(hand):  # copies of a label, cards of a rank: neighbours
         rank = _RANK_OF(card)

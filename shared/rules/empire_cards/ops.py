@@ -27,6 +27,7 @@ def public(events: Events, event_type: str, /, **data: Any) -> None:
 
 
 def private(events: Events, event_type: str, seats: tuple[int, ...], /, **data: Any) -> None:
+    visible: tuple[int, ...]
     if len(seats) == 2:  # the two sides of an exchange, ascending and once each
         a, b = seats
         visible = (a, b) if a < b else (b, a) if b < a else (a,)
