@@ -96,8 +96,8 @@ _REGIME_OF_RANK: dict[str, Regime] = {r: regime for regime, ranks in REGIME_RANK
                                       for r in ranks}
 
 
-@lru_cache(maxsize=8192)
 def hand_options(hand: Cards) -> HandOptions:
+    """Not memoized: a hand seldom repeats from one legal list to the next."""
     groups: dict[str, Cards] = {}
     distinct: list[str] = []
     ranks_of: dict[Regime, int] = {"thief": 0, "merchant": 0, "warlord": 0}  # ranks held

@@ -68,21 +68,19 @@ def sort_key(card: str) -> tuple[int, int, str]:
     return (value(card), SUITS.index(suit) if suit is not None else 4, card)
 
 
-class _SortKeys(dict[str, tuple[int, int, str]]):
-    """card code -> ``sort_key``, filled for every code of the largest deck; any other code
-    is computed and not kept (bounded)."""
-
-    def __missing__(self, card: str) -> tuple[int, int, str]:
-        return sort_key(card)
-
-
-_SORT_KEY = _SortKeys({c: sort_key(c) for c in deck_cards(max(PACKS_BY_SEATS.values()))})
+# The place of each code of the largest deck in ``sort_key`` order: an int compares faster
+# than the key tuple, and hands are sorted on every draw and every legal list.
+_PLACE: dict[str, int] = {c: i for i, c in enumerate(
+    sorted(deck_cards(max(PACKS_BY_SEATS.values())), key=sort_key))}
 
 
 def sorted_cards(cards: Iterable[str]) -> tuple[str, ...]:
-    """``cards`` in hand order (rank value, suit, code): a table lookup per card, as a hand
-    seldom repeats from one move to the next."""
-    return tuple(sorted(cards, key=_SORT_KEY.__getitem__))
+    """``cards`` in hand order (rank value, suit, code)."""
+    cards = cards if type(cards) is tuple else tuple(cards)
+    try:
+        return tuple(sorted(cards, key=_PLACE.__getitem__))
+    except KeyError:  # a code of no deck: the key itself
+        return tuple(sorted(cards, key=sort_key))
 
 
 def remove_cards(holding: tuple[str, ...], cards: Iterable[str]) -> tuple[str, ...]:
