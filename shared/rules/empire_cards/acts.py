@@ -15,7 +15,13 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from shared.rules.api import Json
-from shared.rules.empire_cards.cards import distinct_by_label, label, rank_of, sorted_cards
+from shared.rules.empire_cards.cards import (
+    distinct_by_label,
+    label,
+    rank_of,
+    sorted_cards,
+    suit_of,
+)
 from shared.rules.empire_cards.data import (
     PACKS_BY_SEATS,
     RANKS,
@@ -29,7 +35,6 @@ from shared.rules.empire_cards.sets import (
     Cards,
     addition_options,
     new_army_options,
-    run_options,
 )
 
 _CODES = deck_cards(max(PACKS_BY_SEATS.values()))
@@ -81,6 +86,16 @@ class ByCode(dict[str, str]):
 
 _RANK_OF = ByCode(rank_of).__getitem__
 _LABEL_OF = ByCode(label).__getitem__
+
+
+class _Suits(dict[str, str | None]):
+    """card code -> ``cards.suit_of`` (None: a Wizard), filled like ``ByCode``."""
+
+    def __missing__(self, card: str) -> str | None:
+        return suit_of(card)
+
+
+_SUIT_OF = _Suits({c: suit_of(c) for c in _CODES}).__getitem__
 
 
 class HandOptions(NamedTuple):
@@ -153,9 +168,32 @@ def additions(index: int, existing: Cards, group: Cards) -> tuple[Json, ...]:
 def empires(regime: Regime, groups: tuple[Cards, ...]) -> tuple[Json, ...]:
     """The canonical empire sets of ``regime`` from its rank groups and the Wizards
     (``groups``: one per rank of the regime, then the Wizards)."""
-    hand = tuple(c for g in groups for c in g)
     return tuple({"type": "empire", "regime": regime, "cards": list(c)}
-                 for c in run_options(hand, REGIME_RANKS[regime]))
+                 for c in runs(groups[:-1], groups[-1]))
+
+
+def runs(run: tuple[Cards, ...], wizards: Cards) -> list[Cards]:
+    """``sets.run_options`` of a hand given by its rank groups (each in hand order, one per
+    rank of the run) and its Wizards: each all-one-suit run without Wizards (the lowest card
+    of that suit per rank), then the run of each rank's lowest card and the fewest Wizards."""
+    out: list[Cards] = []
+    if all(run):  # a one-suit run needs a natural of every rank
+        for suit in SUITS:
+            picked = []
+            for group in run:
+                card = next((c for c in group if _SUIT_OF(c) == suit), None)
+                if card is None:
+                    break
+                picked.append(card)
+            else:
+                out.append(tuple(picked))
+    naturals = tuple([group[0] for group in run if group])
+    missing = len(run) - len(naturals)
+    if missing <= len(wizards):
+        mixed = naturals + wizards[:missing]
+        if mixed not in out:
+            out.append(mixed)
+    return out
 
 
 @lru_cache(maxsize=8192)

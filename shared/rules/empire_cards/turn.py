@@ -134,9 +134,9 @@ def do_army(state: State, action: Army, events: Events) -> Rejection | None:
     else:
         if not 0 <= action.set < len(p.army) or not valid_army_addition(p.army[action.set], cards):
             return reject("action/illegal", "cannot build onto that army set")
-        army = tuple(
-            sorted_cards(s + cards) if i == action.set else s for i, s in enumerate(p.army)
-        )
+        built = list(p.army)
+        built[action.set] = sorted_cards(built[action.set] + cards)
+        army = tuple(built)
     p.hand = remove_cards(p.hand, cards)
     p.army = army
     public(events, "army", seat=state.active, set=action.set, cards=list(cards))
