@@ -12,11 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from itertools import groupby
 from typing import NamedTuple
 
 from shared.rules.api import Json
-from shared.rules.empire_cards.cards import label, rank_of, sorted_cards
+from shared.rules.empire_cards.cards import (
+    distinct_by_label,
+    label,
+    rank_of,
+    sorted_cards,
+    suit_of,
+)
 from shared.rules.empire_cards.data import (
     PACKS_BY_SEATS,
     RANKS,
@@ -30,7 +35,6 @@ from shared.rules.empire_cards.sets import (
     Cards,
     addition_options,
     new_army_options,
-    run_options,
 )
 
 _CODES = deck_cards(max(PACKS_BY_SEATS.values()))
@@ -84,24 +88,57 @@ _RANK_OF = ByCode(rank_of).__getitem__
 _LABEL_OF = ByCode(label).__getitem__
 
 
+class _Suits(dict[str, str | None]):
+    """card code -> ``cards.suit_of`` (None: a Wizard), filled like ``ByCode``."""
+
+    def __missing__(self, card: str) -> str | None:
+        return suit_of(card)
+
+
+_SUIT_OF = _Suits({c: suit_of(c) for c in _CODES}).__getitem__
+
+
 class HandOptions(NamedTuple):
     """What a turn's legal list reads of the active player's hand."""
 
     distinct: Cards  # one card per label (``cards.distinct_by_label``)
     groups: dict[str, Cards]  # rank -> its cards (``sets.rank_groups``; read-only)
     armies: tuple[Json, ...]  # the new army sets (``sets.new_army_options``)
+    empires: dict[Regime, tuple[Json, ...]]  # regime -> its canonical empire sets (CG-10)
 
 
-@lru_cache(maxsize=8192)
+_REGIME_OF_RANK: dict[str, Regime] = {r: regime for regime, ranks in REGIME_RANKS.items()
+                                      for r in ranks}
+
+
 def hand_options(hand: Cards) -> HandOptions:
-    ordered = sorted_cards(hand)  # copies of a label, cards of a rank: neighbours
-    groups = {rank: tuple(cards) for rank, cards in groupby(ordered, _RANK_OF)}
+    """Not memoized: a hand seldom repeats from one legal list to the next."""
+    groups: dict[str, Cards] = {}
+    distinct: list[str] = []
+    ranks_of: dict[Regime, int] = {"thief": 0, "merchant": 0, "warlord": 0}  # ranks held
+    last = None
+    for card in sorted_cards(hand):  # copies of a label, cards of a rank: neighbours
+        rank = _RANK_OF(card)
+        group = groups.get(rank)
+        if group is None:
+            groups[rank] = (card,)
+            regime = _REGIME_OF_RANK.get(rank)
+            if regime is not None:
+                ranks_of[regime] += 1
+        else:
+            groups[rank] = (*group, card)
+        name = _LABEL_OF(card)
+        if name != last:
+            distinct.append(card)
+            last = name
     armies: list[Json] = []
     for group in groups.values():
         if len(group) > 1:
             armies += new_armies(group)
-    return HandOptions(tuple([next(cards) for _, cards in groupby(ordered, _LABEL_OF)]),
-                       groups, tuple(armies))
+    wizards = len(groups.get(WIZARD, ()))
+    runs = {regime: empire_sets(groups, regime) if n + wizards >= len(REGIME_RANKS[regime])
+            else () for regime, n in ranks_of.items()}  # a Wizard per missing rank
+    return HandOptions(tuple(distinct), groups, tuple(armies), runs)
 
 
 def empire_sets(groups: dict[str, Cards], regime: Regime) -> tuple[Json, ...]:
@@ -131,7 +168,35 @@ def additions(index: int, existing: Cards, group: Cards) -> tuple[Json, ...]:
 def empires(regime: Regime, groups: tuple[Cards, ...]) -> tuple[Json, ...]:
     """The canonical empire sets of ``regime`` from its rank groups and the Wizards
     (``groups``: one per rank of the regime, then the Wizards)."""
-    hand = tuple(c for g in groups for c in g)
     return tuple({"type": "empire", "regime": regime, "cards": list(c)}
-                 for c in run_options(hand, REGIME_RANKS[regime]))
+                 for c in runs(groups[:-1], groups[-1]))
 
+
+def runs(run: tuple[Cards, ...], wizards: Cards) -> list[Cards]:
+    """``sets.run_options`` of a hand given by its rank groups (each in hand order, one per
+    rank of the run) and its Wizards: each all-one-suit run without Wizards (the lowest card
+    of that suit per rank), then the run of each rank's lowest card and the fewest Wizards."""
+    out: list[Cards] = []
+    if all(run):  # a one-suit run needs a natural of every rank
+        for suit in SUITS:
+            picked = []
+            for group in run:
+                card = next((c for c in group if _SUIT_OF(c) == suit), None)
+                if card is None:
+                    break
+                picked.append(card)
+            else:
+                out.append(tuple(picked))
+    naturals = tuple([group[0] for group in run if group])
+    missing = len(run) - len(naturals)
+    if missing <= len(wizards):
+        mixed = naturals + wizards[:missing]
+        if mixed not in out:
+            out.append(mixed)
+    return out
+
+
+@lru_cache(maxsize=8192)
+def disbands(index: int, cards: Cards) -> tuple[Json, ...]:
+    """One card of army set ``index`` back to the discard pile, one per label."""
+    return tuple({"type": "disband", "set": index, "card": c} for c in distinct_by_label(cards))

@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from shared.rules.empire_cards.data import RANK_VALUE, REGIME_RANKS, SUITS, WIZARD, Regime
+from shared.rules.empire_cards.data import (
+    PACKS_BY_SEATS,
+    RANK_VALUE,
+    REGIME_RANKS,
+    SUITS,
+    WIZARD,
+    Regime,
+    deck_cards,
+)
 
 _REGIME_OF_RANK: dict[str, Regime] = {
     rank: regime for regime, ranks in REGIME_RANKS.items() for rank in ranks
@@ -60,13 +68,19 @@ def sort_key(card: str) -> tuple[int, int, str]:
     return (value(card), SUITS.index(suit) if suit is not None else 4, card)
 
 
+# The place of each code of the largest deck in ``sort_key`` order: an int compares faster
+# than the key tuple, and hands are sorted on every draw and every legal list.
+_PLACE: dict[str, int] = {c: i for i, c in enumerate(
+    sorted(deck_cards(max(PACKS_BY_SEATS.values())), key=sort_key))}
+
+
 def sorted_cards(cards: Iterable[str]) -> tuple[str, ...]:
-    return _sorted_cards(cards if type(cards) is tuple else tuple(cards))
-
-
-@lru_cache(maxsize=8192)  # hands recur across a playout's moves (bounded: hostile input)
-def _sorted_cards(cards: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(sorted(cards, key=sort_key))
+    """``cards`` in hand order (rank value, suit, code)."""
+    cards = cards if type(cards) is tuple else tuple(cards)
+    try:
+        return tuple(sorted(cards, key=_PLACE.__getitem__))
+    except KeyError:  # a code of no deck: the key itself
+        return tuple(sorted(cards, key=sort_key))
 
 
 def remove_cards(holding: tuple[str, ...], cards: Iterable[str]) -> tuple[str, ...]:

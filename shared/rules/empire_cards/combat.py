@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Literal
 
 from shared.rules.empire_cards.cards import rank_of, regime_of_rank
@@ -43,6 +44,11 @@ def battle_winner(attack: Sequence[str], defence: Sequence[str] | None) -> Side:
 
 def battle_sets(army: Sequence[tuple[str, ...]]) -> tuple[int, ...]:
     """Indices of the army sets usable in battle (CG-8: never 2s; Wizards only as the Grail)."""
+    return _battle_sets(army if type(army) is tuple else tuple(army))
+
+
+@lru_cache(maxsize=4096)  # an army outlives many moves (bounded: hostile input)
+def _battle_sets(army: tuple[tuple[str, ...], ...]) -> tuple[int, ...]:
     return tuple(i for i, s in enumerate(army) if is_battle_set(s))
 
 

@@ -12,6 +12,7 @@ Card codes (used in the state, in actions and in views):
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal, TypeAlias
 
 Regime: TypeAlias = Literal["thief", "merchant", "warlord"]
@@ -80,6 +81,7 @@ SPELL_BY_TOP: dict[str, SpellKind] = {
 }
 
 
+@lru_cache(maxsize=8)  # every deal starts from it
 def deck_cards(n_packs: int) -> tuple[str, ...]:
     """Every card code of an ``n_packs`` game in a fixed order (the order shuffles index)."""
     cards: list[str] = []

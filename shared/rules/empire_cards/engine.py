@@ -19,7 +19,7 @@ in place; the kit's hooks run it on a clone (``state.py``), and the kit's rollou
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -163,10 +163,18 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
 
     def play_act(self, state: st.State, pending: Turn, seat: int, action: Action,
                  events: Events) -> Rejection | None:
-        if not isinstance(action, _PHASE_ACTIONS.get(state.phase, ())):
+        kinds = _PHASE_ACTIONS.get(state.phase, ())
+        # an exact type first: isinstance on pydantic models walks the ABC machinery
+        if type(action) not in kinds and not isinstance(action, kinds):
             return reject("action/illegal", f"{action.type!r} is not allowed in {state.phase}")
         before = holdings(state)
-        refused = dispatch(state, seat, action, events)
+        move = _MOVES.get(type(action))
+        if move is None:
+            refused = dispatch(state, seat, action, events)
+        elif move[1]:
+            refused = move[0](state, seat, action, events)
+        else:
+            refused = move[0](state, action, events)
         if refused is not None:
             return refused
         _refill(before, state, events)
@@ -245,38 +253,71 @@ def chance(state: st.State, values: tuple[int, ...], events: Events) -> None:
         spells.resolve_steal(state, values[0], events)
 
 
+# action type -> its move and whether the move takes the acting seat (``dispatch`` by exact
+# type, one dict lookup)
+_MOVES: dict[type, tuple[Callable[..., Rejection | None], bool]] = {
+    Draw: (turn.do_draw, False),
+    Army: (turn.do_army, False),
+    Discard: (turn.do_discard, False),
+    Disband: (turn.do_discard, False),
+    Pass: (turn.do_discard, False),
+    BattleDeclare: (interact.do_battle, False),
+    BattleSet: (interact.do_battle_set, True),
+    TradeOffer: (interact.do_trade, False),
+    TradeReply: (interact.do_trade_reply, False),
+    Steal: (turn.do_steal, False),
+    SabotageSkip: (turn.do_sabotage, False),
+    SabotageTake: (turn.do_sabotage, False),
+    SabotageNone: (turn.do_sabotage, False),
+    Empire: (turn.do_empire, False),
+    BattleGive: (interact.do_battle_give, False),
+    Barbarian: (turn.do_special, False),
+    Serf: (turn.do_special, False),
+    Tribute: (turn.do_tribute, True),
+    Gift: (turn.do_gift, False),
+    GiftSkip: (turn.do_gift, False),
+    CastSpell: (spells.do_cast, False),
+    SpellTake: (spells.do_spell_step, False),
+    SpellPick: (spells.do_spell_step, False),
+    SpellTrade: (spells.do_spell_step, False),
+    SpellGive: (spells.do_spell_give, True),
+    Plunder: (apply_reward, False),
+    Destroy: (apply_reward, False),
+}
+
+
 def dispatch(state: st.State, seat: int, action: Action, events: Events) -> Rejection | None:
     """Play ``action`` of ``seat`` on ``state`` (in place); a Rejection leaves it half
     changed (``apply`` drops that clone)."""
-    match action:
+    match action:  # the action types are disjoint: the common moves of a turn first
         case Draw():
             return turn.do_draw(state, action, events)
-        case Steal():
-            return turn.do_steal(state, action, events)
-        case TradeOffer():
-            return interact.do_trade(state, action, events)
-        case TradeReply():
-            return interact.do_trade_reply(state, action, events)
+        case Army():
+            return turn.do_army(state, action, events)
+        case Discard() | Disband() | Pass():
+            return turn.do_discard(state, action, events)
         case BattleDeclare():
             return interact.do_battle(state, action, events)
         case BattleSet():
             return interact.do_battle_set(state, seat, action, events)
-        case BattleGive():
-            return interact.do_battle_give(state, action, events)
-        case Army():
-            return turn.do_army(state, action, events)
+        case TradeOffer():
+            return interact.do_trade(state, action, events)
+        case TradeReply():
+            return interact.do_trade_reply(state, action, events)
+        case Steal():
+            return turn.do_steal(state, action, events)
+        case SabotageSkip() | SabotageTake() | SabotageNone():
+            return turn.do_sabotage(state, action, events)
         case Empire():
             return turn.do_empire(state, action, events)
+        case BattleGive():
+            return interact.do_battle_give(state, action, events)
         case Barbarian() | Serf():
             return turn.do_special(state, action, events)
-        case Discard() | Disband() | Pass():
-            return turn.do_discard(state, action, events)
         case Tribute():
             return turn.do_tribute(state, seat, action, events)
         case Gift() | GiftSkip():
             return turn.do_gift(state, action, events)
-        case SabotageSkip() | SabotageTake() | SabotageNone():
-            return turn.do_sabotage(state, action, events)
         case CastSpell():
             return spells.do_cast(state, action, events)
         case SpellTake() | SpellPick() | SpellTrade():

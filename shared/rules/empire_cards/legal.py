@@ -10,6 +10,7 @@ from shared.rules.empire_cards.data import (
     EMPIRE_SETS_TO_WIN,
     REGIMES,
     SPECIAL_SET_SIZE,
+    WIZARD,
 )
 from shared.rules.empire_cards.interact import battle_candidates
 from shared.rules.empire_cards.match import reward_actions
@@ -20,7 +21,7 @@ from shared.rules.empire_cards.sets import (
 )
 from shared.rules.empire_cards.spells import can_cast, spell_actions, trader
 from shared.rules.empire_cards.state import State
-from shared.rules.empire_cards.turn import interactions_allowed, stealable
+from shared.rules.empire_cards.turn import interactions_allowed
 
 
 def awaited(state: State) -> tuple[int, ...]:
@@ -45,6 +46,9 @@ def awaited(state: State) -> tuple[int, ...]:
     return ()
 
 
+_UNSTEALABLE = ("2", WIZARD)  # never stolen from a pile's top (CG-15)
+
+
 def play_actions(state: State) -> list[Json]:
     """The active player's turn: draw, steal, trade, battle, armies, sets, then (after the
     draw) discard or disband, and spells. One dict per distinct choice of labels (``sets``)."""
@@ -60,7 +64,9 @@ def play_actions(state: State) -> list[Json]:
         out.append(acts.DRAW)
     steal, trade, battle = interactions_allowed(state)
     if steal:
-        out += [acts.STEAL[t] for t in range(n) if stealable(state, t)]
+        own = state.options.steal_own_pile
+        out += [acts.STEAL[t] for t, q in enumerate(players)  # ``turn.stealable`` (CG-15)
+                if q.discard and (own or t != seat) and rank_of(q.discard[-1]) not in _UNSTEALABLE]
     if trade:
         for t in range(n):
             if t != seat and players[t].hand:
@@ -76,8 +82,9 @@ def play_actions(state: State) -> list[Json]:
             out += acts.additions(i, existing, groups[rank])
     if not state.first_round or state.options.first_round_sets:
         if len(p.empire_sets) < EMPIRE_SETS_TO_WIN:
+            runs = known.empires
             for regime in (p.regime,) if p.regime else REGIMES:
-                out += acts.empire_sets(groups, regime)
+                out += runs[regime]
         if len(hand) >= SPECIAL_SET_SIZE:
             out += [{"type": "barbarian", "cards": list(c)} for c in barbarian_options(hand)]
             out += [{"type": "serf", "cards": list(c)} for c in serf_options(hand)]
@@ -86,7 +93,7 @@ def play_actions(state: State) -> list[Json]:
         discards = acts.DISCARD
         out += [discards[c] for c in distinct]
         for i, cards in enumerate(p.army):
-            out += [{"type": "disband", "set": i, "card": c} for c in distinct_by_label(cards)]
+            out += acts.disbands(i, cards)
         if len(out) == before:
             out.append(acts.PASS)
         if state.options.expert_spells:

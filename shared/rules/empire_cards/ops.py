@@ -27,7 +27,13 @@ def public(events: Events, event_type: str, /, **data: Any) -> None:
 
 
 def private(events: Events, event_type: str, seats: tuple[int, ...], /, **data: Any) -> None:
-    events.add(event_type, data, tuple(sorted(set(seats))))
+    visible: tuple[int, ...]
+    if len(seats) == 2:  # the two sides of an exchange, ascending and once each
+        a, b = seats
+        visible = (a, b) if a < b else (b, a) if b < a else (a,)
+    else:
+        visible = seats if len(seats) == 1 else tuple(sorted(set(seats)))
+    events.add(event_type, data, visible)
 
 
 def opponents_from_left(state: State, seat: int) -> tuple[int, ...]:

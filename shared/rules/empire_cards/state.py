@@ -88,10 +88,11 @@ class Options(Frozen):
 
     def hand_turn_limit(self, n_seats: int) -> int | None:
         """The turns after which a hand ends undecided (CG-S1 and the explicit turn cap)."""
-        caps = [c for c in (self.max_turns_per_hand,) if c is not None]
-        if self.max_rounds_per_hand is not None:
-            caps.append(self.max_rounds_per_hand * n_seats)
-        return min(caps, default=None)
+        cap = self.max_turns_per_hand
+        rounds = self.max_rounds_per_hand
+        if rounds is not None and (cap is None or rounds * n_seats < cap):
+            return rounds * n_seats
+        return cap
 
 
 SpecialKind: TypeAlias = Literal["barbarian", "horde", "serf"]

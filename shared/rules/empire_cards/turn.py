@@ -134,9 +134,9 @@ def do_army(state: State, action: Army, events: Events) -> Rejection | None:
     else:
         if not 0 <= action.set < len(p.army) or not valid_army_addition(p.army[action.set], cards):
             return reject("action/illegal", "cannot build onto that army set")
-        army = tuple(
-            sorted_cards(s + cards) if i == action.set else s for i, s in enumerate(p.army)
-        )
+        built = list(p.army)
+        built[action.set] = sorted_cards(built[action.set] + cards)
+        army = tuple(built)
     p.hand = remove_cards(p.hand, cards)
     p.army = army
     public(events, "army", seat=state.active, set=action.set, cards=list(cards))
@@ -206,13 +206,13 @@ def do_discard(state: State, action: Discard | Disband | Pass, events: Events
     p = state.players[seat]
     if not state.drawn:
         return reject("action/illegal", "draw a card before you discard (CG-4)")
-    if isinstance(action, Pass):
+    if action.type == "pass":  # the tag, not isinstance (cheaper on pydantic models)
         if p.hand or p.army:
             return reject("action/illegal", "you must discard a card")
         public(events, "pass", seat=seat)
         end_turn(state, events)
         return None
-    if isinstance(action, Discard):
+    if action.type == "discard":
         if action.card not in p.hand:
             return reject("action/illegal", "card not in your hand")
         p.hand = remove_cards(p.hand, (action.card,))
