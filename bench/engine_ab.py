@@ -43,10 +43,13 @@ TITLES = {"empire": "Empire", "empire-engine": "The Empire Engine", "empires-end
 
 
 def worker(game_name: str, seats: int, options: dict[str, Any], seed0: int, budget: float,
-           n_games: int, max_steps: int) -> dict[str, Any]:
+           n_games: int, max_steps: int, engine_only: bool = False) -> dict[str, Any]:
     """Play random games from ``seed0`` on (in the tree on the path): ``n_games`` of them, or
     (``n_games`` 0) as many as ``budget`` CPU-seconds allow; the moves, games and CPU seconds
-    spent."""
+    spent. ``engine_only``: each game is played once untimed to pick its moves, then played
+    again timed with those moves, so the CPU counted is the contract's alone (``setup``, and
+    per move ``next``, ``legal_actions`` for the seat that acts, ``apply``), not the harness's
+    draws and picks."""
     import random
     import time
 
@@ -55,6 +58,8 @@ def worker(game_name: str, seats: int, options: dict[str, Any], seed0: int, budg
     from shared.rules.api import Act, Chance, ChanceOutcome, JointAction, Simultaneous, Terminal
 
     game = registry.get(game_name)
+    if engine_only:
+        return _replayed(game, seats, options, seed0, budget, n_games, max_steps)
     moves = games = 0
     seed = seed0
     t0 = time.process_time()
@@ -83,6 +88,62 @@ def worker(game_name: str, seats: int, options: dict[str, Any], seed0: int, budg
         games += 1
         seed += 1
     return {"moves": moves, "games": games, "cpu": time.process_time() - t0}
+
+
+def _picked(game: Any, seats: int, options: dict[str, Any], seed: int,
+            max_steps: int) -> list[tuple[Any, int | None]]:
+    """One random game's moves as ``worker`` picks them, each with the seat that listed its
+    legal actions (None: a chance or sealed move)."""
+    import random
+
+    from shared.fairness.draws import draw
+    from shared.rules.api import Act, Chance, ChanceOutcome, JointAction, Simultaneous, Terminal
+
+    rng = random.Random(seed)
+    key = seed.to_bytes(8, "big") * 4
+    state = game.setup(dict(options), seats)
+    out: list[tuple[Any, int | None]] = []
+    for _ in range(max_steps):
+        node = game.next(state)
+        if isinstance(node, Terminal):
+            break
+        if isinstance(node, Chance):
+            values = draw(key, node.label, node.draw, node.n, node.count)
+            out.append((ChanceOutcome(label=node.label, values=tuple(values)), None))
+        elif isinstance(node, Simultaneous):
+            choices = {s.key: rng.choice(list(s.allowed)) if s.allowed else s.default
+                       for s in node.slots}
+            out.append((JointAction(round_id=node.round_id, choices=choices), None))
+        else:
+            seat = rng.choice(list(node.seats or node.open_to))
+            out.append((Act(seat=seat, action=rng.choice(list(game.legal_actions(state, seat)))),
+                        seat))
+        state = game.apply(state, out[-1][0]).state
+    return out
+
+
+def _replayed(game: Any, seats: int, options: dict[str, Any], seed0: int, budget: float,
+              n_games: int, max_steps: int) -> dict[str, Any]:
+    """``worker``'s engine-only count: the moves picked untimed, the contract timed."""
+    import time
+
+    moves = games = 0
+    cpu = 0.0
+    seed = seed0
+    while (games < n_games) if n_games else (cpu < budget):
+        picked = _picked(game, seats, options, seed, max_steps)
+        t0 = time.process_time()
+        state = game.setup(dict(options), seats)
+        for move, seat in picked:
+            game.next(state)
+            if seat is not None:
+                game.legal_actions(state, seat)
+            state = game.apply(state, move).state
+        cpu += time.process_time() - t0
+        moves += len(picked)
+        games += 1
+        seed += 1
+    return {"moves": moves, "games": games, "cpu": cpu}
 
 
 def shares(game_name: str, n_games: int = 40, seats: int = 3) -> dict[str, float]:
@@ -124,9 +185,9 @@ def shares(game_name: str, n_games: int = 40, seats: int = 3) -> dict[str, float
 
 
 def _slice(tree: Path, game: str, seats: int, seed: int, budget: float, n_games: int,
-           max_steps: int) -> dict[str, Any]:
+           max_steps: int, engine_only: bool) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    args = json.dumps([game, seats, GAMES[game], seed, budget, n_games, max_steps])
+    args = json.dumps([game, seats, GAMES[game], seed, budget, n_games, max_steps, engine_only])
     out = subprocess.run([sys.executable, __file__, "--worker", args], env=env, cwd=tree,
                          check=True, capture_output=True, text=True).stdout
     result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
@@ -146,6 +207,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--shares", action="store_true",
                         help="no A/B: where this tree's contract path spends its time, per game "
                         "(cProfile shares of the game's own functions)")
+    parser.add_argument("--engine-only", action="store_true",
+                        help="count the contract's CPU alone: each game's random moves picked "
+                        "untimed, then played again timed (no draws or picks in the figure)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -164,9 +228,10 @@ def main(argv: list[str] | None = None) -> None:
         total = {name: {"moves": 0, "cpu": 0.0} for name in trees}
         seed = 0
         for _ in range(args.slices):
-            first = _slice(trees["base"], game, args.seats, seed, args.slice, 0, args.max_steps)
+            first = _slice(trees["base"], game, args.seats, seed, args.slice, 0, args.max_steps,
+                           args.engine_only)
             again = _slice(trees["new"], game, args.seats, seed, 0, first["games"],
-                           args.max_steps)
+                           args.max_steps, args.engine_only)
             if first["moves"] != again["moves"]:
                 print(f"  {game}: seeds {seed}+{first['games']}: base {first['moves']} moves, "
                       f"new {again['moves']}", file=sys.stderr)
