@@ -22,6 +22,7 @@ from shared.rules._kit.base import GameBase
 from shared.rules._kit.model import Events
 from shared.rules.api import (
     Chance,
+    Event,
     JointAction,
     Json,
     Node,
@@ -48,10 +49,14 @@ NATIONS_LABEL = "setup:nations"
 ASSIGN_LABEL = "claim:assign"
 
 
-@cache
-def bidding_turn(n: int, bidder: int) -> Turn:
+def _bidding_turn(n: int, bidder: int) -> Turn:
     """The polled bidder is awaited; the others may answer trade offers meanwhile."""
     return Turn(seats=(bidder,), open_to=tuple(s for s in range(n) if s != bidder))
+
+
+# seat count -> polled bidder -> its Turn (built once: ``next`` asks for one every bid)
+BIDDING_TURNS: tuple[tuple[Turn, ...], ...] = tuple(
+    tuple(_bidding_turn(n, b) for b in range(n)) for n in range(MAX_SEATS + 1))
 
 
 @cache
@@ -197,7 +202,7 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
         phase = state.phase
         if phase == "exploration":
             assert state.auction is not None
-            return bidding_turn(state.n, state.auction.to_act)
+            return BIDDING_TURNS[state.n][state.auction.to_act]
         if phase == "trade_window":
             return trading_turn(state.done)
         if phase == "commerce":
@@ -262,6 +267,14 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
     def play_act(self, new: EmpireState, node: Turn, seat: int, action: Action,
                  events: Events) -> Rejection | None:
         return act(new, seat, action, events)
+
+    def on_act(self, state: EmpireState, node: Turn, seat: int, action: Action
+               ) -> tuple[EmpireState, list[Event]] | Rejection:
+        # The kit's default (``play_act`` on a clone) without its extra call: nine moves in
+        # ten are bids.
+        new, events = state.clone(), Events()
+        refused = act(new, seat, action, events)
+        return refused if refused is not None else (new, events.out)
 
     # -- the rest of the contract ---------------------------------------------------------
 
