@@ -157,20 +157,6 @@ def act(state: EmpireState, seat: int, action: Action, events: Events) -> Reject
     return exploration.apply_trade(state, seat, action, events)  # type: ignore[arg-type]
 
 
-def legal(state: EmpireState, seat: int) -> list[Json]:
-    """The seat's bids (when polled), trade answers and "done" (each a fresh dict)."""
-    if not 0 <= seat < state.n:
-        return []
-    phase = state.phase
-    if phase == "exploration":
-        bids = exploration.bid_actions(state, seat)
-        return bids + exploration.trade_responses(state, seat) if state.offers else bids
-    if phase == "trade_window":
-        own: list[Json] = [] if state.done[seat] else [{"type": "done"}]
-        return own + exploration.trade_responses(state, seat)
-    return []
-
-
 class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
     name = "empire"
     title = "Empire"
@@ -223,7 +209,17 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
         return TERMINAL
 
     def legal_actions(self, state: EmpireState, seat: int) -> Sequence[Json]:
-        return legal(state, seat)
+        """The seat's bids (when polled), trade answers and "done" (each a fresh dict)."""
+        if not 0 <= seat < state.n:
+            return []
+        phase = state.phase
+        if phase == "exploration":
+            bids = exploration.bid_actions(state, seat)
+            return bids + exploration.trade_responses(state, seat) if state.offers else bids
+        if phase == "trade_window":
+            own: list[Json] = [] if state.done[seat] else [{"type": "done"}]
+            return own + exploration.trade_responses(state, seat)
+        return []
 
     def default_action(self, state: EmpireState, seat: int) -> Json:
         if state.phase == "trade_window" and 0 <= seat < state.n and not state.done[seat]:
