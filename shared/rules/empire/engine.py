@@ -22,7 +22,6 @@ from shared.rules._kit.base import GameBase
 from shared.rules._kit.model import Events
 from shared.rules.api import (
     Chance,
-    Event,
     JointAction,
     Json,
     Node,
@@ -263,14 +262,6 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
     def play_act(self, new: EmpireState, node: Turn, seat: int, action: Action,
                  events: Events) -> Rejection | None:
         return act(new, seat, action, events)
-
-    def on_act(self, state: EmpireState, node: Turn, seat: int, action: Action
-               ) -> tuple[EmpireState, list[Event]] | Rejection:
-        # The kit's default (``play_act`` on a clone) without its extra call: nine moves in
-        # ten are bids.
-        new, events = state.clone(), Events()
-        refused = act(new, seat, action, events)
-        return refused if refused is not None else (new, events.out)
 
     # -- the rest of the contract ---------------------------------------------------------
 
