@@ -142,7 +142,8 @@ def finalize_claims(state: EmpireState, picks: tuple[int, ...], events: Events) 
         stack = claim.stacks[claim.market.index(number)]
         hand = ledger.hands[seat]
         for k in KINDS:
-            hand.add(k, stack.get(k))  # the stack moves from market to empire
+            if n := stack.get(k):
+                hand.add(k, n)  # the stack moves from market to empire
         start = ledger.take_all(seat, Holdings(**NATIONS[number].start))
         events.add("nation_claimed", {
             "seat": seat,
@@ -154,7 +155,8 @@ def finalize_claims(state: EmpireState, picks: tuple[int, ...], events: Events) 
     for number, stack in zip(claim.market, claim.stacks, strict=True):
         if number not in picks:
             for k in KINDS:
-                ledger.give_back(k, stack.get(k))
+                if n := stack.get(k):
+                    ledger.give_back(k, n)
     state.nations = tuple(picks)
     state.claim = None  # the market's nation and support stacks are all gone now
 

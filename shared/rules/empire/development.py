@@ -27,12 +27,15 @@ def develop_seat(ledger: Ledger, seat: int, nation: Nation | None) -> dict[str, 
     gained: dict[str, int] = dict.fromkeys(KINDS, 0)
     paid: dict[str, int] = dict.fromkeys(KINDS, 0)
 
+    # A zero amount moves nothing (and never fails): most steps move nothing, so skip it.
     def take(kind: Kind, amount: int) -> None:
-        gained[kind] += ledger.take(seat, kind, amount)
+        if amount:
+            gained[kind] += ledger.take(seat, kind, amount)
 
     def pay(kind: Kind, amount: int) -> None:
-        ledger.pay(seat, kind, amount)
-        paid[kind] += amount
+        if amount:
+            ledger.pay(seat, kind, amount)
+            paid[kind] += amount
 
     # 1. Luxuries: a good on a population. The good is paid (E-10), the population is
     #    discarded (kept), 1 supporter is taken.

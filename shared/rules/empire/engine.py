@@ -48,10 +48,14 @@ NATIONS_LABEL = "setup:nations"
 ASSIGN_LABEL = "claim:assign"
 
 
-@cache
-def bidding_turn(n: int, bidder: int) -> Turn:
+def _bidding_turn(n: int, bidder: int) -> Turn:
     """The polled bidder is awaited; the others may answer trade offers meanwhile."""
     return Turn(seats=(bidder,), open_to=tuple(s for s in range(n) if s != bidder))
+
+
+# seat count -> polled bidder -> its Turn (built once: ``next`` asks for one every bid)
+BIDDING_TURNS: tuple[tuple[Turn, ...], ...] = tuple(
+    tuple(_bidding_turn(n, b) for b in range(n)) for n in range(MAX_SEATS + 1))
 
 
 @cache
@@ -152,20 +156,6 @@ def act(state: EmpireState, seat: int, action: Action, events: Events) -> Reject
     return exploration.apply_trade(state, seat, action, events)  # type: ignore[arg-type]
 
 
-def legal(state: EmpireState, seat: int) -> list[Json]:
-    """The seat's bids (when polled), trade answers and "done" (each a fresh dict)."""
-    if not 0 <= seat < state.n:
-        return []
-    phase = state.phase
-    if phase == "exploration":
-        bids = exploration.bid_actions(state, seat)
-        return bids + exploration.trade_responses(state, seat) if state.offers else bids
-    if phase == "trade_window":
-        own: list[Json] = [] if state.done[seat] else [{"type": "done"}]
-        return own + exploration.trade_responses(state, seat)
-    return []
-
-
 class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
     name = "empire"
     title = "Empire"
@@ -197,7 +187,7 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
         phase = state.phase
         if phase == "exploration":
             assert state.auction is not None
-            return bidding_turn(state.n, state.auction.to_act)
+            return BIDDING_TURNS[state.n][state.auction.to_act]
         if phase == "trade_window":
             return trading_turn(state.done)
         if phase == "commerce":
@@ -218,7 +208,17 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
         return TERMINAL
 
     def legal_actions(self, state: EmpireState, seat: int) -> Sequence[Json]:
-        return legal(state, seat)
+        """The seat's bids (when polled), trade answers and "done" (each a fresh dict)."""
+        if not 0 <= seat < state.n:
+            return []
+        phase = state.phase
+        if phase == "exploration":
+            bids = exploration.bid_actions(state, seat)
+            return bids + exploration.trade_responses(state, seat) if state.offers else bids
+        if phase == "trade_window":
+            own: list[Json] = [] if state.done[seat] else [{"type": "done"}]
+            return own + exploration.trade_responses(state, seat)
+        return []
 
     def default_action(self, state: EmpireState, seat: int) -> Json:
         if state.phase == "trade_window" and 0 <= seat < state.n and not state.done[seat]:

@@ -45,17 +45,24 @@ def is_tied(a: Auction, seat: int) -> bool:
     """Tied: another non-withdrawn seat has the same bid (a bid of 0 counts, E-2)."""
     bids, withdrawn = a.bids, a.withdrawn
     bid = bids[seat]
+    if bids.count(bid) < 2:  # nobody else bids as much: untied, withdrawn or not
+        return False
     if True not in withdrawn:
-        return bids.count(bid) > 1
+        return True
     return any(s != seat and not withdrawn[s] and bids[s] == bid for s in range(len(bids)))
 
 
 def next_active(a: Auction, seat: int) -> int:
-    n = len(a.bids)
-    for step in range(1, n + 1):
-        s = (seat + step) % n
-        if not a.withdrawn[s]:
+    """The next non-withdrawn seat in seat order after ``seat`` (E-1 polling)."""
+    withdrawn = a.withdrawn
+    n = len(withdrawn)
+    s = seat + 1
+    for _ in range(n):
+        if s == n:
+            s = 0
+        if not withdrawn[s]:
             return s
+        s += 1
     return seat
 
 

@@ -57,7 +57,8 @@ class Ledger:
         return got
 
     def take_all(self, seat: int, bundle: Holdings) -> Holdings:
-        return Holdings(*(self.take(seat, k, bundle.get(k)) for k in KINDS))
+        # a zero count takes nothing (and draws nothing from the bank): skipped
+        return Holdings(*[self.take(seat, k, n) if (n := bundle.get(k)) else 0 for k in KINDS])
 
     def give_back(self, kind: Kind, amount: int) -> None:
         """Return cards that are on the table but in no hand (claim stacks) to the bank."""

@@ -23,6 +23,8 @@ from pydantic import Field
 from shared.rules._kit.model import Frozen
 from shared.rules.empire.data import KINDS, Kind, Resource
 
+_new = object.__new__
+
 Phase: TypeAlias = Literal["setup", "claim", "commerce", "exploration", "trade_window", "ended"]
 
 
@@ -139,8 +141,15 @@ class Auction:
     passes: int = 0  # consecutive passes since the last raise or withdraw
 
     def clone(self) -> Auction:
-        return Auction(self.card, self.resource, self.bids[:], self.withdrawn[:], self.to_act,
-                       self.opener, self.passes)
+        new = _new(Auction)  # the fields stored directly: no __init__ call
+        new.card = self.card
+        new.resource = self.resource
+        new.bids = self.bids[:]
+        new.withdrawn = self.withdrawn[:]
+        new.to_act = self.to_act
+        new.opener = self.opener
+        new.passes = self.passes
+        return new
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,13 +192,30 @@ class EmpireState:
 
     def clone(self) -> EmpireState:
         """A copy to change: its own auction; the cards are shared until a ``Ledger`` gives
-        it its own (see the module's docstring)."""
+        it its own (see the module's docstring). Each field is stored directly (every move
+        clones: the dataclass's ``__init__`` call with its 22 arguments costs more)."""
+        new = _new(EmpireState)
+        new.options = self.options
+        new.n = self.n
+        new.phase = self.phase
+        new.round = self.round
+        new.start_player = self.start_player
+        new.row = self.row
+        new.shortage = self.shortage
+        new.nations = self.nations
+        new.holdings = self.holdings
+        new.claim = self.claim
         a = self.auction
-        return EmpireState(
-            self.options, self.n, self.phase, self.round, self.start_player, self.row,
-            self.shortage, self.nations, self.holdings, self.claim,
-            None if a is None else Auction(a.card, a.resource, a.bids[:], a.withdrawn[:],
-                                           a.to_act, a.opener, a.passes),
-            self.auctions_done, self.auction_lead, self.auction_count, self.offers,
-            self.next_offer_id, self.done, self.developments, self.last_commerce,
-            self.last_price, self.bank_taken, self.bank_returned)
+        new.auction = None if a is None else a.clone()
+        new.auctions_done = self.auctions_done
+        new.auction_lead = self.auction_lead
+        new.auction_count = self.auction_count
+        new.offers = self.offers
+        new.next_offer_id = self.next_offer_id
+        new.done = self.done
+        new.developments = self.developments
+        new.last_commerce = self.last_commerce
+        new.last_price = self.last_price
+        new.bank_taken = self.bank_taken
+        new.bank_returned = self.bank_returned
+        return new

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import fields
 
 import pytest
 
 from shared.rules.api import Act, Chance, ChanceOutcome, Game, JointAction, RuleError
 from shared.rules.empire import GAME
 from shared.rules.empire.data import NATIONS, SUPPLY
+from shared.rules.empire.state import Auction, EmpireState
 
 pytestmark = pytest.mark.unit
 
@@ -132,3 +134,15 @@ def test_supply_table_matches_the_component_list() -> None:
         "revolts": 25,
         "gold": 60 + 5 * 30 + 10 * 20,
     }
+
+
+def test_clone_copies_every_field_and_owns_the_auction() -> None:
+    """The clone stores each field itself: a field it missed would be unset (slots)."""
+    state = GAME.setup({}, 3)
+    state.auction = Auction(2, "goods", [1, 0, 3], [False, True, False], 2, 1, 1)
+    new = state.clone()
+    for f in fields(EmpireState):
+        assert getattr(new, f.name) == getattr(state, f.name), f.name
+    assert new.auction is not state.auction and new.auction == state.auction
+    assert new.auction.bids is not state.auction.bids
+    assert new.auction.withdrawn is not state.auction.withdrawn
