@@ -364,7 +364,11 @@ class GameScreen(HallScreen):
         bot = (r.get("bot") or {}).get("name") or "a bot"
         self.log_line(f"you resigned: {bot} plays seat {r.get('seat')} for the rest of the "
                       "game; you are watching")
-        self.decision_key = None  # the seat's choices are no longer this player's
+        # the seat's choices are no longer this player's: cleared now (the views that say so
+        # may come later, and a view as a spectator offers none)
+        self.decisions = []
+        self.decision_key = None
+        self.query_one("#choices", OptionList).clear_options()
 
     def action_leave(self) -> None:
         if self.session is not None:

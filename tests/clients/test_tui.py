@@ -455,7 +455,7 @@ async def test_tui_resigns_after_a_confirm_and_watches_the_bot_play_on(
             hosting = asyncio.create_task(play_seat(host, gid))
             try:
                 lobby.open_game(gid)  # as "o" does for the table's game
-                await _until(pilot, lambda: isinstance(app.screen, GameScreen), timeout=30)
+                await _until(pilot, lambda: isinstance(app.screen, GameScreen), timeout=90)
                 game = app.screen
                 assert isinstance(game, GameScreen) and game.game_id == gid
                 await _until(pilot, lambda: game.session is not None
@@ -476,17 +476,16 @@ async def test_tui_resigns_after_a_confirm_and_watches_the_bot_play_on(
 
                 def said(text: str) -> bool:  # (the log's lines wrap)
                     return text.replace(" ", "") in "".join(_log(game)).replace(" ", "")
-                await _until(pilot, lambda: said("you resigned: "), timeout=30)
+                await _until(pilot, lambda: said("you resigned: "), timeout=90)
                 assert said("plays seat 1 for the rest of the game; you are watching")
                 await _until(pilot, lambda: said(
-                    "tui-quits resigned; a bot plays seat 1 for the rest of the game"),
-                    timeout=30)
+                    "tui-quits resigned; a bot plays seat 1 for the rest of the game"))
                 await _until(pilot, lambda: game.session is not None
-                             and game.session.seat is None, timeout=30)
-                await _until(pilot, lambda: not game.decisions, timeout=30)
+                             and game.session.seat is None, timeout=90)
+                await _until(pilot, lambda: not game.decisions, timeout=90)
                 await _until(pilot, lambda: game.session is not None and game.session.ended,
-                             timeout=120)
-                await asyncio.wait_for(hosting, 30)
+                             timeout=180)
+                await asyncio.wait_for(hosting, 60)
             finally:
                 hosting.cancel()
         done = await host.record(gid)
