@@ -1,12 +1,13 @@
 // The client: HTTP for the lobby (HttpApi), one WebSocket for play, resumed after a drop: it
 // reconnects, re-watches every game from its last seq and record id and re-sends unanswered
-// commands under the same cmd_id (section 2 of docs/protocol.md).
+// commands under the same cmd_id (section 2 of docs/protocol.md). Its "My games" (the HTTP
+// list and the `my_game` frames that keep it) are my-games.mjs's.
 
 import { randomBytes } from "node:crypto";
 
 import { ApiError, TRANSIENT_CODES } from "./errors.mjs";
 import { commitment, sealOpening, SessionKey } from "./fairness.mjs";
-import { HttpApi } from "./http-api.mjs";
+import { MyGamesApi } from "./my-games.mjs";
 import { ChatLog, escrowKeyOf, GameSession, newId, sleep } from "./session.mjs";
 
 // Watches are sent at protocol version 3 (docs/protocol.md "Frames per state change"): one
@@ -35,7 +36,7 @@ export function openSocket(url) {
   return new Impl(url);
 }
 
-export class Client extends HttpApi {
+export class Client extends MyGamesApi {
   constructor(baseUrl) {
     super(baseUrl);
     this.ws = null;
@@ -140,6 +141,8 @@ export class Client extends HttpApi {
     if (msg.type === "chat" || msg.type === "chat_history" || msg.type === "chat_mutes") {
       return this.onChat(msg); // never a GameSession's: a bot's seat never sees chat
     }
+    // one of this player's games changed who it waits for, or ended: whatever it watches
+    if (msg.type === "my_game") return this.onMyGameFrame(msg);
     const game = this.games.get(msg.game_id);
     if ((msg.type === "view" || msg.type === "record" || msg.type === "records") && game) {
       this.rewatchTries.delete(game.gameId);

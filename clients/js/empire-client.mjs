@@ -25,8 +25,9 @@
 // --experimental-websocket; without one the client stops with a message that says so.
 // The client is also a library: import { Client, commitment, playSeat, ... } from this file,
 // which re-exports the public names of the modules beside it (client.mjs: the Client and its
-// socket; http-api.mjs: its HTTP half; session.mjs: a game's and a chat's state; errors.mjs;
-// verification.mjs; play.mjs: playing a seat; fairness.mjs: the page's fairness modules).
+// socket; http-api.mjs: its HTTP half; my-games.mjs: "My games"; session.mjs: a game's and a
+// chat's state; errors.mjs; verification.mjs; play.mjs: playing a seat; fairness.mjs: the
+// page's fairness modules).
 // docs/write-your-own-client.md walks through it; docs/protocol.md is the reference.
 
 import { pathToFileURL } from "node:url";
@@ -46,6 +47,7 @@ export {
 } from "./client.mjs";
 export { ApiError, TRANSIENT_CODES } from "./errors.mjs";
 export { ChatLog, GameSession } from "./session.mjs";
+export { clockText, MyGamesApi, orderedGames } from "./my-games.mjs";
 export { receiptsOf, saveReceipts, verifyGame, verifyReveals } from "./verification.mjs";
 export { playSeat } from "./play.mjs";
 

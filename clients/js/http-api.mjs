@@ -86,8 +86,10 @@ export class HttpApi {
   async revokeSession(sessionId) {
     return this.call("DELETE", `/api/sessions/${encodeURIComponent(sessionId)}`);
   }
-  async createTable(game, seats, options = {}) {
-    return (await this.call("POST", "/api/tables", { game, seats, options })).table;
+  /** A new table; `extra` takes the table's other fields (`pace`, `turn_timeout_ms`,
+   * `round_timeout_ms`, `time_bank_ms`: docs/protocol.md section 1.1 "Pace"). */
+  async createTable(game, seats, options = {}, extra = {}) {
+    return (await this.call("POST", "/api/tables", { game, seats, options, ...extra })).table;
   }
   async addBot(tableId, kind = "heuristic") {
     return (await this.call("POST", `/api/tables/${tableId}/bots`, { kind })).table;

@@ -68,7 +68,10 @@ class EmpireApp(App[None]):
     TITLE = "Empire Hall"
     CSS = """
     #signin, #create, #invite { width: 90; height: auto; padding: 1 2; border: round $accent; }
-    CreateTableScreen, InviteScreen { align: center middle; }
+    CreateTableScreen, InviteScreen, ResignScreen { align: center middle; }
+    #resign { width: 70; height: auto; padding: 1 2; border: round $error; }
+    #resign-buttons { height: auto; margin-top: 1; }
+    #resign-buttons Button { margin-right: 2; }
     #create #game { height: 8; }
     #help { height: auto; color: $text-muted; }
     #lists { height: 1fr; }

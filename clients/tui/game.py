@@ -1,6 +1,6 @@
 """The game screen: the seat's view, the decision of the moment (legal actions or sealed
 choices), the action log with commitments and reveals checked against them, the game's chat,
-and the result with the dealer's proofs verified."""
+the result with the dealer's proofs verified, and resigning (the seat handed to a bot)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from clients.sdk import GameSession
 from clients.tui import render
 from clients.tui.chat import ChatPanel
 from clients.tui.hall import NETWORK, HallScreen, error_text
+from clients.tui.resign import ResignScreen
 
 Decision = tuple[str, Any]  # ("act", action) | ("commit", (round_id, slot, choice, public))
 
@@ -33,6 +34,7 @@ class GameScreen(HallScreen):
         Binding("escape", "leave", "Lobby"),
         Binding("v", "verify", "Verify game"),
         Binding("s", "save_receipts", "Save receipts"),
+        Binding("r", "resign", "Resign"),
     ]
 
     def __init__(self, game_id: str) -> None:
@@ -337,6 +339,36 @@ class GameScreen(HallScreen):
         self.log_line(f"receipts saved to {path} · check them: python -m "
                       f"shared.fairness.verify {self.app_.client.base_url} {self.game_id} "
                       f"--receipts {path}")
+
+    def action_resign(self) -> None:
+        """Ask first (Yes/No); on Yes the seat goes to a bot for the rest of the game and
+        this screen watches on as a spectator (the record's ``seat_handed_over`` says so)."""
+        s = self.session
+        if s is None or s.seat is None or s.ended:
+            self.log_line("nothing to resign: you have no seat in a running game here")
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.run_worker(self._resign(), exit_on_error=False)
+            else:
+                self.log_line("you keep playing")
+        self.app.push_screen(ResignScreen(), answered)
+
+    async def _resign(self) -> None:
+        try:
+            r = await self.app_.client.resign(self.game_id)
+        except NETWORK as exc:
+            self.log_line(f"resigning failed: {error_text(exc)}")
+            return
+        bot = (r.get("bot") or {}).get("name") or "a bot"
+        self.log_line(f"you resigned: {bot} plays seat {r.get('seat')} for the rest of the "
+                      "game; you are watching")
+        # the seat's choices are no longer this player's: cleared now (the views that say so
+        # may come later, and a view as a spectator offers none)
+        self.decisions = []
+        self.decision_key = None
+        self.query_one("#choices", OptionList).clear_options()
 
     def action_leave(self) -> None:
         if self.session is not None:

@@ -471,9 +471,18 @@ def record_line(
         return f"draw {entry.get('label')}: {vals}"
     if t == "seed_revealed":
         return f"dealer revealed its seed ({len(entry.get('draws') or [])} draws)"
+    if t == "seat_handed_over":
+        return handed_line(entry, names)
     if t == "game_ended":
         return "game ended"
     return None
+
+
+def handed_line(entry: dict[str, Any], names: Names) -> str:
+    """A seat handed to a bot, in the web page's words (clients/web/resign.js)."""
+    who = (entry.get("from") or {}).get("name") or _seat(entry.get("seat"), names)
+    why = "ran out of time" if entry.get("reason") == "expired" else "resigned"
+    return f"{who} {why}; a bot plays seat {entry.get('seat')} for the rest of the game"
 
 
 def result_lines(outcome: dict[str, Any], names: Names) -> list[str]:

@@ -69,8 +69,10 @@ export function eventText(ev, ctx) {
   return words(ev.type) + (parts.length ? ": " + parts.join(", ") : "");
 }
 
-/** A logged move (the replay's move log) as text. */
-export function moveText(entry, ctx) {
+/** A logged move (the replay's move log) as text; `events`, the public events of the same
+ * seq ({type, data}), give a game's sealed choices what the live view reads from its board
+ * (the Engine's "→ 2 turns: arm on top"). */
+export function moveText(entry, ctx, events = []) {
   const m = entry.move || {};
   if (m.kind === "act") {
     const who = ctx.name(m.seat);
@@ -80,7 +82,7 @@ export function moveText(entry, ctx) {
     const picks = Object.entries(m.choices).map(([slot, c]) => {
       const k = /^s(\d+)/.exec(slot);
       const seat = k ? Number(k[1]) : null;
-      const what = m.round_id === "entropy" ? "a random seed" : clip(ctx.choiceLabel(c, { key: slot, seat, round_id: m.round_id }), 80);
+      const what = m.round_id === "entropy" ? "a random seed" : clip(ctx.choiceLabel(c, { key: slot, seat, round_id: m.round_id, events }), 80);
       return `${seat === null ? slot : ctx.name(seat)}: ${what}`;
     }).join("; ");
     const late = m.defaulted && m.defaulted.length ? ` (the default for ${m.defaulted.join(", ")})` : "";

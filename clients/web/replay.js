@@ -8,6 +8,7 @@
 
 import { api, session } from "./api.js";
 import { $, fill, h, kv, section, short, table, words } from "./dom.js";
+import { loadComponents } from "./components.js";
 import { eventText, makeCtx, moveText, playerName } from "./labels.js";
 import { verifyRecord } from "./verify.js";
 
@@ -19,7 +20,18 @@ export async function openReplay(gid, catalog) {
   games = catalog;
   fill($("replay-body"), h("p.muted", "Loading the record…"));
   fill($("verify-out"));
-  show(await api("GET", `/api/matches/${encodeURIComponent(gid)}/record`));
+  const d = await api("GET", `/api/matches/${encodeURIComponent(gid)}/record`);
+  show(d, await componentsOf(d.game));
+}
+
+/** The game's component data (the Engine's wheels and gears), or null: a replay without it
+ * still reads, its labels without what only the data can tell. */
+async function componentsOf(game) {
+  try {
+    return await loadComponents(game);
+  } catch {
+    return null;
+  }
 }
 
 /** A bundle file (the audit route's answer, saved): shown as the replay and verified here,
@@ -36,18 +48,18 @@ export async function loadBundle(file) {
   }
   doc = null;
   fill($("verify-out"));
-  show(d);
+  show(d, await componentsOf(d.game));
   return runVerify();
 }
 
-function show(d) {
+function show(d, components = null) {
   doc = d;
   const gid = d.game_id;
   const catalog = games;
   const title = (catalog.find((g) => g.name === d.game) || {}).title || d.game;
   fill($("replay-title"), `Replay: ${title}`);
   $("verify-btn").disabled = !d.ended;
-  const ctx = makeCtx(d.game, d.players, null);
+  const ctx = makeCtx(d.game, d.players, null, { components });
   const created = d.record.find((e) => e.type === "game_created") || {};
   const ended = d.record.find((e) => e.type === "game_ended");
   const seedC = d.record.find((e) => e.type === "seed_committed");
@@ -114,7 +126,7 @@ function timeline(d, ctx, gid) {
   const steps = (d.log || []).slice().sort((a, b) => a.seq - b.seq);
   if (!steps.length) return section("Moves", h("p.muted", "No move log yet."));
   const rows = steps.map((s) => h("tr", { dataset: { seq: s.seq } }, h("td", String(s.seq)), h("td", words(s.by)),
-    h("td", moveText(s, ctx), h("ul.evs", (events[s.seq] || []).map((e) => h("li", eventText(e, ctx)))))));
+    h("td", moveText(s, ctx, events[s.seq]), h("ul.evs", (events[s.seq] || []).map((e) => h("li", eventText(e, ctx)))))));
   const range = h("input", { type: "range", min: 0, max: steps.length - 1, value: 0, "aria-label": "Step of the replay" });
   const label = h("span");
   const now = h("div.step");
@@ -125,7 +137,7 @@ function timeline(d, ctx, gid) {
     range.value = k;
     rows.forEach((r, j) => r.classList.toggle("now", j === k));
     label.textContent = ` step ${k + 1} of ${steps.length} (seq ${steps[k].seq}) `;
-    fill(now, h("b", moveText(steps[k], ctx)), h("ul", (events[steps[k].seq] || []).map((e) => h("li", eventText(e, ctx)))));
+    fill(now, h("b", moveText(steps[k], ctx, events[steps[k].seq])), h("ul", (events[steps[k].seq] || []).map((e) => h("li", eventText(e, ctx)))));
     rows[k].scrollIntoView({ block: "nearest" });
   };
   range.oninput = () => go(+range.value);

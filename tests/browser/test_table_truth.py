@@ -140,6 +140,11 @@ async def test_engine_labels_hashes_seed_clock_bots_result_and_replay(
     assert set(events) <= log, sorted(set(events) - log)[:5]
     moves = await page.locator("#replay .steps tr[data-seq]").all_inner_texts()
     assert not [t for t in moves if '{"' in t], moves[:5]
+    # each gear placement the live panel named ("→ 2 turns: arm on top") reads the same there
+    gears = re.findall(r"Engine [LR] · gear \d(?: \+ \w+)? → \d turns?: \w+ on top",
+                       "\n".join(lines))
+    assert gears, lines
+    assert [g for g in gears if g not in "\n".join(moves)] == [], moves
 
 
 async def test_a_seed_by_hand_waits_for_the_player(tabs: Any) -> None:

@@ -337,3 +337,108 @@ console.log(JSON.stringify({{first, second, forGood: page, tries: api.WATCH_TRIE
     assert got["second"] == {"sent": got["tries"] - 2, "page": ["message/rate_limited"]}
     # a refusal for good, and a command's refusal (it has its cmd_id), go to the page as before
     assert got["forGood"] == ["auth/forbidden", "message/unavailable"]
+
+
+def _node_ws(script: str, timeout: float = 120) -> str:
+    """A script on the platform WebSocket (Node 20/21 need their flag)."""
+    assert NODE is not None
+    out = subprocess.run(
+        [NODE, *WS_FLAGS, "--input-type=module", "-e", script],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    return out.stdout
+
+
+@needs_node
+def test_js_my_games_keeps_the_newest_entry_in_the_servers_order_with_the_clock() -> None:
+    """As the SDK's my_games.py: a `my_game` frame of an older seq changes nothing of its
+    game, the local copy reads in the server's order (waiting for me, oldest wait first; then
+    running, latest change first; then ended), the time left counts from the server's clock
+    (`now_ms`), the callback hears every frame, and clocks read as the web page writes them."""
+    from clients.sdk.my_games import clock_text
+
+    clocks = [None, 0, 45_000, 7 * 60_000, 5 * 3_600_000 + 12 * 60_000, 3_600_000, 86_400_000,
+              4 * 86_400_000 + 23 * 3_600_000 + 59 * 60_000]
+    script = f"""
+import * as m from {json.dumps(CLIENT.as_uri())};
+const client = new m.Client("http://127.0.0.1:1");
+const heard = [];
+client.onMyGames = (g) => heard.push([g.game_id, g.seq, g.my_turn]);
+const frame = (game, nowMs) => client.dispatch({{type: "my_game", game, now_ms: nowMs}});
+const now = Date.now();
+const serverNow = now + 3_600_000;  // the server's clock runs an hour ahead of this machine's
+frame({{game_id: "g-a", seq: 5, my_turn: true, since_ms: 200, at_ms: 1, deadline_ms: serverNow
+        + 2 * 86_400_000, ended: false}}, serverNow);
+frame({{game_id: "g-a", seq: 4, my_turn: false, since_ms: null, at_ms: 9, deadline_ms: null,
+        ended: false}}, serverNow);  // older: late, ignored
+frame({{game_id: "g-b", seq: 2, my_turn: true, since_ms: 100, at_ms: 2, deadline_ms: null,
+        ended: false}}, serverNow);
+frame({{game_id: "g-c", seq: 9, my_turn: false, at_ms: 50, ended: false}}, serverNow);
+frame({{game_id: "g-d", seq: 9, my_turn: false, at_ms: 80, ended: false}}, serverNow);
+frame({{game_id: "g-e", seq: 9, my_turn: false, at_ms: 99, ended: true}}, serverNow);
+const waited = client.waitMyGames(5000).then(() => "woken");
+frame({{game_id: "g-x"}}, serverNow);  // a frame without a seq is still an entry
+const order = client.myGamesNow().map((g) => g.game_id);
+const a = client.myGamesById.get("g-a");
+console.log(JSON.stringify({{
+  order, heard, seqA: a.seq, woken: await waited,
+  left: client.timeLeftMs(a), notMine: client.timeLeftMs(client.myGamesById.get("g-c")),
+  noClock: client.timeLeftMs(client.myGamesById.get("g-b")),
+  clocks: {json.dumps(clocks)}.map(m.clockText),
+}}));
+"""
+    got = json.loads(_node(script))
+    assert got["order"] == ["g-b", "g-a", "g-d", "g-c", "g-x", "g-e"]
+    assert got["seqA"] == 5
+    assert got["heard"][:2] == [["g-a", 5, True], ["g-a", 5, True]]  # the held entry, newest
+    assert len(got["heard"]) == 7 and got["woken"] == "woken"
+    # two days from the server's now (an hour ahead): not two days and an hour
+    assert 2 * 86_400_000 - 60_000 < got["left"] <= 2 * 86_400_000, got["left"]
+    assert got["notMine"] is None and got["noClock"] is None
+    assert got["clocks"] == [clock_text(c) for c in clocks]
+
+
+@needs_node
+def test_js_client_hears_its_turn_in_a_turn_based_game_from_a_my_game_frame(
+    clients_system: Supervisor,
+) -> None:
+    """A turn-based duel against a bot, started after the client connected: without asking,
+    the client's onMyGames hears a `my_game` frame saying the game waits for it (the entropy
+    round), with a clock of about the table's three days; myGames() lists it too."""
+    day = 86_400_000
+    script = f"""
+import * as m from {json.dumps(CLIENT.as_uri())};
+const client = new m.Client({json.dumps(clients_system.url)});
+await client.signIn("js-turns");
+await client.connect();
+const frames = [];
+let gameId = null;
+client.onMyGames = (g) => {{ if (g) frames.push(g); }};
+const t = await client.createTable("duel", 2, {{rounds: 1}}, {{pace: "turn-based",
+  turn_timeout_ms: {3 * day}, round_timeout_ms: {3 * day}}});
+await client.addBot(t.table_id);
+gameId = await client.start(t.table_id);
+const deadline = Date.now() + 60000;
+let mine = null;
+while (!mine && Date.now() < deadline) {{
+  mine = frames.find((g) => g.game_id === gameId && g.my_turn) ?? null;
+  if (!mine) await client.waitMyGames(1000);
+}}
+const now = mine ? client.myGamesNow().find((g) => g.game_id === gameId) : null;
+const left = now?.my_turn ? client.timeLeftMs(now) : null;
+const listed = (await client.myGames()).map((g) => g.game_id);
+client.close();
+console.log(JSON.stringify({{gameId, mine, left, text: m.clockText(left), listed,
+                            me: client.playerId}}));
+"""
+    got = json.loads(_node_ws(script))
+    mine = got["mine"]
+    assert mine is not None, got
+    assert mine["pace"] == "turn-based" and mine["players"][mine["seat"]] == got["me"]
+    assert mine["deadline_ms"] and any(w["player_id"] == got["me"] for w in mine["waiting"])
+    assert got["left"] is not None and 3 * day - 10 * 60_000 < got["left"] <= 3 * day, got
+    assert got["gameId"] in got["listed"]

@@ -432,3 +432,73 @@ async def test_tui_my_games_lists_a_turn_based_game_waiting_with_its_clock_in_da
         await _until(pilot, lambda: "YOUR TURN" in line(), timeout=60)
         assert re.search(r"YOUR TURN, (1 day \d+ h|2 days) left", line()), line()
         assert "turn-based" in line()
+
+
+async def test_tui_resigns_after_a_confirm_and_watches_the_bot_play_on(
+        clients_system: Supervisor) -> None:
+    """"r" on the game screen asks first: "n" keeps the seat (nothing sent), "y" resigns it
+    (POST /api/games/{id}/resign): the log says so, then the record's seat_handed_over entry
+    reads as the web page's sentence, the screen watches on as a spectator with no choices,
+    and the bot plays the seat to the end."""
+    from clients.tui.resign import ResignScreen
+
+    async with Client(clients_system.url) as host:
+        await host.sign_in("sdk-stays")
+        table = await host.create_table("duel", seats=2, options={"rounds": 2})
+        app = EmpireApp(clients_system.url, name="tui-quits")
+        async with app.run_test(size=SIZE) as pilot:
+            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            await app.client.join(table["table_id"])
+            gid = await host.start(table["table_id"])
+            hosting = asyncio.create_task(play_seat(host, gid))
+            try:
+                lobby.open_game(gid)  # as "o" does for the table's game
+                await _until(pilot, lambda: isinstance(app.screen, GameScreen), timeout=90)
+                game = app.screen
+                assert isinstance(game, GameScreen) and game.game_id == gid
+                await _until(pilot, lambda: game.session is not None
+                             and game.session.view is not None)
+                assert game.session is not None and game.session.seat == 1
+                game.query_one("#choices", OptionList).focus()  # not the chat's input
+                await pilot.press("r")
+                await _until(pilot, lambda: isinstance(app.screen, ResignScreen))
+                await pilot.press("n")  # keep playing: nothing is sent
+                await _until(pilot, lambda: app.screen is game)
+                await _until(pilot, lambda: "you keep playing" in _log(game))
+                assert (await app.client.match(gid))["players"][1]["name"] == "tui-quits"
+                assert game.session.seat == 1
+                await pilot.press("r")
+                await _until(pilot, lambda: isinstance(app.screen, ResignScreen))
+                await pilot.press("y")
+                await _until(pilot, lambda: app.screen is game)
+
+                def said(text: str) -> bool:  # (the log's lines wrap)
+                    return text.replace(" ", "") in "".join(_log(game)).replace(" ", "")
+                await _until(pilot, lambda: said("you resigned: "), timeout=90)
+                assert said("plays seat 1 for the rest of the game; you are watching")
+                await _until(pilot, lambda: said(
+                    "tui-quits resigned; a bot plays seat 1 for the rest of the game"))
+                await _until(pilot, lambda: game.session is not None
+                             and game.session.seat is None, timeout=90)
+                await _until(pilot, lambda: not game.decisions, timeout=90)
+                await _until(pilot, lambda: game.session is not None and game.session.ended,
+                             timeout=180)
+                await asyncio.wait_for(hosting, 60)
+            finally:
+                hosting.cancel()
+        done = await host.record(gid)
+        (handed,) = [e for e in done["record"] if e["type"] == "seat_handed_over"]
+        assert handed["seat"] == 1 and handed["reason"] == "resigned"
+
+
+def test_a_seat_handed_to_a_bot_reads_as_the_web_pages_sentence() -> None:
+    names = ["ada", "bob"]
+    assert render.record_line("g-1", {"type": "seat_handed_over", "seq": 4, "seat": 1,
+                                      "reason": "expired", "from": {"name": "bob"},
+                                      "to": {"name": "bot-1", "bot": True}}, names, {}) == (
+        "bob ran out of time; a bot plays seat 1 for the rest of the game")
+    assert render.record_line("g-1", {"type": "seat_handed_over", "seq": 4, "seat": 0,
+                                      "reason": "resigned"}, names, {}) == (
+        "ada (s0) resigned; a bot plays seat 0 for the rest of the game")

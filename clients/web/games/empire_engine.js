@@ -46,6 +46,38 @@ function resultTop(comp, v, seat, c) {
   return comp.engines[c.engine].top_by_orientation[((eng.orientation + turnsOf(comp, c.gear, c.boost)) % 4 + 4) % 4];
 }
 
+/** What a sealed gear choice does to its engine: {turns, top}, or null when unknown. Live,
+ * from the wheel of the seat that made it as it stood when the round opened (the context's
+ * view: play.js passes the round's opening view, sealed.js). In the replay, from the record's
+ * public `plan_revealed` event of the same move (the slot's `events`, labels.js moveText):
+ * the placement it became, or for a choice the rules replaced (EE-1/EE-2: its placement says
+ * `overridden`), the engine's top after the plan turned back by the turns the plan gave it. */
+function gearResult(c, slot, ctx, seat) {
+  const comp = ctx && ctx.components;
+  if (ctx && ctx.view && ctx.view.players) {
+    const top = resultTop(comp, ctx.view, seat, c);
+    return top ? { turns: turnsOf(comp, c.gear, c.boost), top } : null;
+  }
+  const plan = ((slot && slot.events) || []).find((e) => e.type === "plan_revealed");
+  if (!plan || !plan.data || !Array.isArray(plan.data.placements)) return null;
+  const order = /^s\d+:(\d+)$/.exec((slot && slot.key) || "");
+  const mine = plan.data.placements.filter((p) => p.seat === seat);
+  const placed = order && mine.find((p) => String(p.order) === order[1]);
+  if (placed && !placed.overridden && placed.engine === c.engine && placed.gear === c.gear
+      && placed.boost === c.boost && Number.isInteger(placed.turns)) {
+    return { turns: placed.turns, top: placed.top };
+  }
+  const wheel = comp && comp.engines && comp.engines[c.engine];
+  const after = plan.data.tops && plan.data.tops[String(seat)] && plan.data.tops[String(seat)][c.engine];
+  if (!wheel || !after || !comp.gears || !comp.gears.some((g) => g.gear === c.gear)) return null;
+  const turned = mine.filter((p) => p.engine === c.engine).reduce((n, p) => n + (p.turns || 0), 0);
+  const at = wheel.top_by_orientation.indexOf(after);
+  if (at < 0) return null;
+  const o = at - turned;
+  const turns = turnsOf(comp, c.gear, c.boost);
+  return { turns, top: wheel.top_by_orientation[((o + turns) % 4 + 4) % 4] };
+}
+
 const engineText = (e) => (e ? `top: ${e.top} (orientation ${e.orientation})` : "—");
 
 // the seat's half-made placement: the edge it tapped on a wheel ({key, engine, top})
@@ -163,14 +195,10 @@ export default {
     if (c && "top" in c) return `Engine ${c.engine} · ${c.top} on top`;
     if (c && "gear" in c) {
       const base = `Engine ${c.engine} · gear ${c.gear}${c.boost !== "none" ? ` + ${c.boost}` : ""}`;
-      const comp = ctx && ctx.components;
-      // the wheel of the seat that made the choice, as it stood when the round opened (the
-      // context's view: play.js passes the round's opening view, sealed.js)
       const seat = slot && Number.isInteger(slot.seat) ? slot.seat : ctx && ctx.seat;
-      const top = ctx && ctx.view && ctx.view.players ? resultTop(comp, ctx.view, seat, c) : null;
-      if (!top) return base;
-      const turns = turnsOf(comp, c.gear, c.boost);
-      return `${base} → ${turns} turn${turns === 1 ? "" : "s"}: ${top} on top`;
+      const made = gearResult(c, slot, ctx, seat);
+      if (!made) return base;
+      return `${base} → ${made.turns} turn${made.turns === 1 ? "" : "s"}: ${made.top} on top`;
     }
     return null;
   },
