@@ -417,6 +417,10 @@ async def test_tui_my_games_lists_a_turn_based_game_waiting_with_its_clock_in_da
         await pilot.press("b")
         await _until(pilot, lambda: len((lobby.my_table or {}).get("players", [])) == 2)
         gid = await app.client.start(lobby.my_table["table_id"])
+        # the lobby opens the game it sits at on its next refresh; back to it, then My games
+        await _until(pilot, lambda: isinstance(app.screen, GameScreen), timeout=60)
+        await pilot.press("escape")
+        await _until(pilot, lambda: app.screen is lobby)
         await pilot.press("m")
         await _until(pilot, lambda: isinstance(app.screen, MyGamesScreen))
         screen = app.screen
