@@ -86,12 +86,12 @@ class Escrow:
             public = seal.public_key(await self.seal_key())
             # the deadline timer first (a timer without its round is dropped by the timer
             # loop), then the open
+            # the game's escrow keys live to the deadline + the live TTL (in the same step)
             created = await self.store.open_round(
                 spec, self._timers_at_open(spec), dumps(core.opened_entry(spec, salts, public)),
-                dumps(salts), now_ms())
+                dumps(salts), now_ms(), self._live_ttl_ms(spec.deadline_ms - now_ms()))
             if created:
                 self._remember(spec)
-                await self._expire_later(spec, spec.deadline_ms - now_ms())
                 metrics.SEALED_OPEN.inc()
                 log.info("round_opened", slots=len(spec.slots), ordered=spec.ordered)
                 await self._notify(spec.game_id)
@@ -291,11 +291,12 @@ class Escrow:
             inputs = await self.store.close_inputs(spec.game_id, spec.round_id,
                                                    [s.key for s in spec.slots])
         closed, revealed, msg = core.reveal(spec, inputs.openings, inputs.commits, inputs.salts)
+        # the openings are public in the record once closed: the keys live the live TTL
         done, opened = await self.store.close_round(
-            spec.game_id, spec.round_id, dumps(closed), dumps(revealed), msg.model_dump_json())
+            spec.game_id, spec.round_id, dumps(closed), dumps(revealed), msg.model_dump_json(),
+            self._live_ttl_ms(0))
         self._specs.pop((spec.game_id, spec.round_id), None)  # re-read if ever needed again
         if done:
-            await self._expire_later(spec, 0)
             metrics.SEALED_OPEN.dec()
             if opened is not None:
                 metrics.REVEAL_LATENCY.observe(max(0.0, (now_ms() - opened) / 1000))
@@ -306,10 +307,10 @@ class Escrow:
         await asyncio.gather(self._send_reveal(msg), self._reply(receipt) if receipt is not None
                              else self._notify(spec.game_id))
 
-    async def _expire_later(self, spec: im.OpenRound, extra_ms: int) -> None:
-        """The game's escrow keys live at least ``extra_ms`` + the live TTL from now."""
-        ttl = max(0, extra_ms) + int(self.settings.archive_live_ttl_s * 1000)
-        await self.store.extend_ttl(spec.game_id, spec.round_id, ttl)
+    def _live_ttl_ms(self, extra_ms: int) -> int:
+        """How long the game's escrow keys live at least from now: ``extra_ms`` + the live
+        TTL."""
+        return max(0, extra_ms) + int(self.settings.archive_live_ttl_s * 1000)
 
     async def _send_reveal(self, msg: im.RoundRevealed) -> None:
         stream = streams.sharded(streams.ADJ_REVEALS, msg.game_id, self.settings.partitions)

@@ -40,14 +40,37 @@ local function ended(rec)
 end
 """
 
+# A game's escrow keys expire on their own (no TTL shorter than what a round needs: only
+# extended): at an open to the round's deadline + the live TTL, at a close to the live TTL
+# (its openings are public in the record by then). The open and close scripts extend them in
+# the same step (one command fewer a round trip each); ``ms`` 0 extends nothing; missing keys
+# are skipped.
+EXTEND_LUA = """
+local function extend(keys, ms)
+  ms = tonumber(ms)
+  if ms <= 0 then return end
+  for _, key in ipairs(keys) do
+    local t = redis.call('PTTL', key)
+    if t == -1 or (t >= 0 and t < ms) then redis.call('PEXPIRE', key, ms) end
+  end
+end
+"""
+EXTEND_TTL_LUA = EXTEND_LUA + """
+extend(KEYS, ARGV[1])
+return 1
+"""
+
 # A round the adjudicator asked for just before the game ended can arrive after it: it is not
 # opened (nothing of it goes into the record after game_ended), like a commit or a close.
-OPEN_LUA = ENDED_LUA + """
+# KEYS[4], KEYS[5] the game's openings and the round's commitments, whose lifetime (with the
+# status and the round hash) ARGV[6] ms extends.
+OPEN_LUA = ENDED_LUA + EXTEND_LUA + """
 if ended(KEYS[3]) then return 0 end
 if redis.call('HSETNX', KEYS[1], ARGV[1], 'open') == 0 then return 0 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2], ARGV[1] .. '#salts', ARGV[4],
            ARGV[1] .. '#opened', ARGV[5])
 redis.call('XADD', KEYS[3], '*', 'd', ARGV[3])
+extend({KEYS[1], KEYS[2], KEYS[4], KEYS[5]}, ARGV[6])
 return 1
 """
 
@@ -117,31 +140,23 @@ if st == 'open' then redis.call('HSET', KEYS[1], ARGV[1], 'closing'); return 'cl
 return st or ''
 """
 
-# KEYS[4] (the deadline timers of the game's partition, shared/runtime/timers.py) only on a
-# single server: in a cluster it lives in another slot and is removed by a separate command
-CLOSE_LUA = ENDED_LUA + """
-if KEYS[4] then redis.call('ZREM', KEYS[4], ARGV[5]) end
+# KEYS[4], KEYS[5] the game's openings and the round's commitments, whose lifetime (with the
+# status and the round hash) ARGV[6] ms extends. KEYS[6] (the deadline timers of the game's
+# partition, shared/runtime/timers.py) only on a single server: in a cluster it lives in
+# another slot and is removed by a separate command
+CLOSE_LUA = ENDED_LUA + EXTEND_LUA + """
+if KEYS[6] then redis.call('ZREM', KEYS[6], ARGV[5]) end
 local opened = redis.call('HGET', KEYS[2], ARGV[1] .. '#opened')
 if redis.call('HGET', KEYS[1], ARGV[1]) ~= 'closing' then return {0, opened} end
 redis.call('HSET', KEYS[1], ARGV[1], 'closed')
 redis.call('HSET', KEYS[2], ARGV[1] .. '#reveal', ARGV[4])
+extend({KEYS[1], KEYS[2], KEYS[4], KEYS[5]}, ARGV[6])
 if ended(KEYS[3]) then return {1, opened} end
 redis.call('XADD', KEYS[3], '*', 'd', ARGV[2])
 redis.call('XADD', KEYS[3], '*', 'd', ARGV[3])
 return {1, opened}
 """
 
-
-# A game's escrow keys expire on their own (no TTL shorter than what a round needs: only
-# extended): at an open to the round's deadline + the live TTL, at a close to the live TTL
-# (its openings are public in the record by then). ARGV[1] ms; missing keys are skipped.
-EXTEND_TTL_LUA = """
-for _, key in ipairs(KEYS) do
-  local t = redis.call('PTTL', key)
-  if t == -1 or (t >= 0 and t < tonumber(ARGV[1])) then redis.call('PEXPIRE', key, ARGV[1]) end
-end
-return 1
-"""
 
 
 def _close_inputs(slot_keys: list[str], raw_o: list[Any], raw_c: list[Any],
@@ -200,14 +215,15 @@ class EscrowStore:
                               player_id)
 
     async def open_round(self, spec: im.OpenRound, timers: dict[str, int], entry: str,
-                         salts: str, now_ms: int) -> bool:
+                         salts: str, now_ms: int, ttl_ms: int = 0) -> bool:
         """Arm the round's timers (``member -> due ms``), then open it: its spec, salts and
-        open time kept and its ``round_opened`` ``entry`` recorded, unless it was opened
-        already or the game has ended (False). The timers first: a timer without its round is
-        dropped by the loop."""
+        open time kept, its ``round_opened`` ``entry`` recorded and the game's escrow keys
+        kept at least ``ttl_ms`` from now, unless it was opened already or the game has ended
+        (False). The timers first: a timer without its round is dropped by the loop."""
         k = Keys(spec.game_id)
-        keys = [k.esc_status, k.esc_round, k.record]
-        args: list[str | int] = [spec.round_id, spec.model_dump_json(), entry, salts, now_ms]
+        keys = [k.esc_status, k.esc_round, k.record, k.esc_open, k.esc_commits(spec.round_id)]
+        args: list[str | int] = [spec.round_id, spec.model_dump_json(), entry, salts, now_ms,
+                                 ttl_ms]
         if self.cluster:
             await self.timers.arm_many(spec.game_id, timers)
             return bool(await self._open(keys=keys, args=args))
@@ -272,16 +288,18 @@ class EscrowStore:
         return _close_inputs(slot_keys, raw_o, flat, raw_s)
 
     async def close_round(self, game_id: str, round_id: str, closed: str, revealed: str,
-                          reveal: str) -> tuple[bool, int | None]:
+                          reveal: str, ttl_ms: int = 0) -> tuple[bool, int | None]:
         """'closing' -> 'closed': the reveal kept, the ``closed`` and ``revealed`` entries
-        recorded (none once the game ended) and the round's deadline timer dropped. (True if
-        this call closed it, the round's open time in ms)."""
+        recorded (none once the game ended), the game's escrow keys kept at least ``ttl_ms``
+        from now and the round's deadline timer dropped. (True if this call closed it, the
+        round's open time in ms)."""
         k = Keys(game_id)
         member = f"{game_id}|{round_id}"
-        keys = [k.esc_status, k.esc_round, k.record]
+        keys = [k.esc_status, k.esc_round, k.record, k.esc_open, k.esc_commits(round_id)]
         if not self.cluster:  # in a cluster the timer key lives in another slot
             keys.append(self.timers.key(game_id))
-        res = await self._close(keys=keys, args=[round_id, closed, revealed, reveal, member])
+        res = await self._close(keys=keys,
+                                args=[round_id, closed, revealed, reveal, member, ttl_ms])
         if self.cluster:
             await self.timers.drop(member)
         opened = res[1] if len(res) > 1 else None  # (a nil ends a Lua reply's array)

@@ -19,6 +19,7 @@ from services.lobby.store import LobbyStore
 from shared.protocol import streams
 from shared.protocol.lobby import LobbyRequest
 from shared.protocol.turns import GROUP_MY_GAMES, TURNS, TurnsEntry
+from shared.runtime.outbox import Outbox
 from shared.runtime.ports import Publisher
 from shared.runtime.redis import Client
 from shared.runtime.service import ServiceKit, compose
@@ -28,8 +29,10 @@ from shared.runtime.settings import Settings
 def lobby_on(settings: Settings, redis: Client, broker: Publisher) -> Lobby:
     """The lobby on one Redis client: its store and accounts there, ``broker`` its
     publisher."""
+    # My games publishes through an outbox: the pushes of a consumed batch of turns entries
+    # go out in one pipelined round trip (faststream's publish is one round trip each)
     return Lobby(settings, LobbyStore(redis), Accounts(settings, AccountsStore(redis)), broker,
-                 MyGames(settings, MyGamesStore(redis), broker))
+                 MyGames(settings, MyGamesStore(redis), Outbox(redis)))
 
 
 def wire(kit: ServiceKit) -> Lobby:

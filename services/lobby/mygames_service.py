@@ -8,6 +8,7 @@ mygames.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -76,8 +77,11 @@ class MyGames:
         keep = mygames.committed_kept_ms(None if raw is None else loads(raw), now_ms(),
                                          int(DAY_S * 1000))
         await self.store.mark_committed(seat.game_id, seat.round_id, seat.seat, keep)
-        for _ in range(8):  # another replica may write the entry in between: read it again
-            raw = await self.store.entry(seat.game_id)
+        for attempt in range(8):
+            # the entry read above is tried first: the replace refuses it if another replica
+            # wrote the entry in between, and then it is read again
+            if attempt:
+                raw = await self.store.entry(seat.game_id)
             stored = None if raw is None else mygames.drop_committed(loads(raw), seat)
             if raw is None or stored is None:
                 return  # no entry, another round's, or that seat is not awaited
@@ -90,11 +94,11 @@ class MyGames:
     async def _push(self, stored: dict[str, Any], players: list[str]) -> None:
         """The game's entry to each player's sockets (``my_game`` on the gateways' channel)."""
         t = now_ms()
-        for p in players:
-            await self.broker.publish(
-                {"type": "my_game", "v": 1, "player_id": p,
-                 "game": mygames.entry_for(stored, p), "now_ms": t},
-                stream=streams.GW_UPDATES, maxlen=streams.maxlen(streams.GW_UPDATES))
+        await asyncio.gather(*(self.broker.publish(  # issued together: one pipeline
+            {"type": "my_game", "v": 1, "player_id": p,
+             "game": mygames.entry_for(stored, p), "now_ms": t},
+            stream=streams.GW_UPDATES, maxlen=streams.maxlen(streams.GW_UPDATES))
+            for p in players))
 
     async def listing(self, player_id: str) -> dict[str, Any]:
         """The player's games: waiting for it first (oldest wait first), then running, then

@@ -559,3 +559,27 @@ async def test_escrow_store_only_extends_its_keys_lifetime(r: Any) -> None:
     await s.extend_ttl("e-3", "r1", 1_000)  # never shortened
     assert 1_000 < await r.pttl(Keys("e-3").esc_round) <= 60_000
     assert await r.pttl(Keys("e-3").esc_commits("r1")) == -2  # missing: skipped
+
+
+async def test_escrow_store_open_and_close_extend_its_keys_lifetime(r: Any) -> None:
+    s = EscrowStore(r)
+    k = Keys("e-4")
+    assert await s.open_round(_esc_spec("e-4"), {"e-4|r1": 9}, _entry("round_opened"), "{}", 1,
+                              ttl_ms=60_000)
+    assert 1_000 < await r.pttl(k.esc_round) <= 60_000
+    assert 1_000 < await r.pttl(k.esc_status) <= 60_000
+    assert await r.pttl(k.esc_commits("r1")) == -2  # missing: skipped
+    assert not await s.open_round(_esc_spec("e-4"), {"e-4|r1": 9}, _entry("round_opened"), "{}",
+                                  1, ttl_ms=900_000)  # a duplicate open extends nothing
+    assert await r.pttl(k.esc_round) <= 60_000
+    for slot in ESC_SLOTS:
+        prev = "" if slot == "s0" else ESC_SLOTS[ESC_SLOTS.index(slot) - 1]
+        await s.record_commit("e-4", "r1", slot, "c-" + slot, "{}", prev, _entry("committed"),
+                              ESC_SLOTS)
+    assert await r.pttl(k.esc_commits("r1")) == -1  # committed, no lifetime yet
+    done, _ = await s.close_round("e-4", "r1", _entry("round_closed"),
+                                  _entry("round_revealed"), "{}", ttl_ms=120_000)
+    assert done
+    assert 60_000 < await r.pttl(k.esc_commits("r1")) <= 120_000
+    assert 60_000 < await r.pttl(k.esc_open) <= 120_000
+    assert 60_000 < await r.pttl(k.esc_round) <= 120_000

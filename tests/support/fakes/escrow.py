@@ -48,7 +48,7 @@ class FakeEscrowStore:
         self.rounds.setdefault(game_id, {})[core.handed_field(round_id, seat)] = player_id
 
     async def open_round(self, spec: im.OpenRound, timers: dict[str, int], entry: str,
-                         salts: str, now_ms: int) -> bool:
+                         salts: str, now_ms: int, ttl_ms: int = 0) -> bool:
         for member, due in timers.items():
             await self._timers.arm(member, due)
         key = (spec.game_id, spec.round_id)
@@ -59,6 +59,8 @@ class FakeEscrowStore:
         self.rounds.setdefault(spec.game_id, {}).update({
             rid: spec.model_dump_json(), rid + "#salts": salts, rid + "#opened": str(now_ms)})
         self.records.setdefault(spec.game_id, []).append(loads(entry))
+        if ttl_ms > 0:
+            await self.extend_ttl(spec.game_id, spec.round_id, ttl_ms)
         return True
 
     def _ended(self, game_id: str) -> bool:
@@ -134,7 +136,7 @@ class FakeEscrowStore:
         return self._inputs(game_id, round_id, slot_keys)
 
     async def close_round(self, game_id: str, round_id: str, closed: str, revealed: str,
-                          reveal: str) -> tuple[bool, int | None]:
+                          reveal: str, ttl_ms: int = 0) -> tuple[bool, int | None]:
         await self._timers.drop(f"{game_id}|{round_id}")
         h = self.rounds.setdefault(game_id, {})
         raw = h.get(round_id + "#opened")
@@ -143,6 +145,8 @@ class FakeEscrowStore:
             return False, opened
         self.status[(game_id, round_id)] = "closed"
         h[round_id + "#reveal"] = reveal
+        if ttl_ms > 0:
+            await self.extend_ttl(game_id, round_id, ttl_ms)
         if not self._ended(game_id):
             self.records.setdefault(game_id, []).extend([loads(closed), loads(revealed)])
         return True, opened
