@@ -57,7 +57,9 @@ async def test_the_escrow_appends_seat_committed_with_nothing_secret() -> None:
     await esc.on_commit(c)  # redelivered: appended again, the readers apply it once
     await esc.on_commit(commit(0, 8))  # refused (already committed): nothing appended
     entries = [b for s, b in out.sent if s == TURNS]
-    assert len(entries) == 2 and entries[0] == entries[1]
+    # the same entry again, stamped at its own time
+    assert len(entries) == 2
+    assert {**entries[0], "at_ms": 0} == {**entries[1], "at_ms": 0}
     (entry,) = entries[:1]
     assert set(entry) == set(SeatCommitted.model_fields)
     assert (entry["type"], entry["game_id"], entry["round_id"], entry["seat"]) == (
