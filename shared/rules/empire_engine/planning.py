@@ -181,6 +181,8 @@ def _resolve_gears(state: State, seat: int, c1: dict[str, Any], c2: dict[str, An
 
 
 _KEYS = tuple((f"s{seat}:1", f"s{seat}:2") for seat in range(MAX_SEATS))  # slot_key
+_SEAT_KEYS = tuple(str(seat) for seat in range(MAX_SEATS))  # a seat as a JSON object key
+_TOPS_L, _TOPS_R = TOPS["L"], TOPS["R"]
 
 
 def resolve_plan(state: State, choices: dict[str, Json], events: Events) -> None:
@@ -195,10 +197,13 @@ def resolve_plan(state: State, choices: dict[str, Json], events: Events) -> None
     state.attacks = ()
     if events.keep:
         tops: dict[str, Json] = {
-            str(seat): {"L": TOPS["L"][p.engines[0]], "R": TOPS["R"][p.engines[1]]}
+            _SEAT_KEYS[seat]: {"L": _TOPS_L[p.engines[0]], "R": _TOPS_R[p.engines[1]]}
             for seat, p in enumerate(state.players)
             if p.engines is not None
         }
-        events.add("plan_revealed", {"round": state.round,
-                                     "placements": [p.as_json() for p in placements],
-                                     "tops": tops})
+        events.add("plan_revealed", {  # Placement.as_json of each, in the stored field order
+            "round": state.round,
+            "placements": [{"seat": p.seat, "order": p.order, "engine": p.engine,
+                            "gear": p.gear, "boost": p.boost, "turns": p.turns, "top": p.top,
+                            "overridden": p.overridden} for p in placements],
+            "tops": tops})
