@@ -85,6 +85,12 @@ from shared.rules.api import (
 _new = object.__new__
 _set = object.__setattr__
 
+# ``Transition(state, events)`` field by field through its slots (``apply``): what its own
+# ``__init__`` does, without the class call, a good part of the template's cost per move.
+_TRANSITION = ("state", "events")
+assert Transition.__slots__ == _TRANSITION, "apply sets every field of Transition"
+_set_state, _set_events = (getattr(Transition, f).__set__ for f in _TRANSITION)
+
 S = TypeVar("S")
 Opt = TypeVar("Opt", bound=BaseModel)
 A = TypeVar("A")
@@ -221,6 +227,23 @@ def _union_members(schema: Any) -> list[type[BaseModel]]:
 
 
 _SAFE_INT = 2**53 - 1  # shared.fairness.lp.SAFE_INT: canonical JSON's integer range
+_JSON_OK: dict[int, tuple[Any, bool | None]] = {}  # id -> (value, _same_json(value, value))
+_JSON_OK_MAX = 4096  # values _JSON_OK remembers at most
+
+
+def _json_ok(value: Any) -> bool | None:
+    """``_same_json(value, value)``: whether ``value`` is plain canonical JSON (True/False) or
+    None (ask ``canonical_json``), remembered in ``_JSON_OK`` by identity for a sealed choice
+    picked from its slot's ``allowed`` (``check_choice``: a caller that picks from the list
+    passes the listed object itself, and a game shares its allowed values between slots and
+    states). A listed value is never changed, as a state is never changed. The memo holds
+    each value it answers for, so an id there names that one object; it is emptied when it
+    reaches ``_JSON_OK_MAX`` values."""
+    if len(_JSON_OK) >= _JSON_OK_MAX:
+        _JSON_OK.clear()
+    ok = _same_json(value, value)
+    _JSON_OK[id(value)] = (value, ok)
+    return ok
 
 
 def _same_json(a: Any, b: Any) -> bool | None:
@@ -349,7 +372,10 @@ class GameBase(ABC, Generic[S, Opt, A]):
             return reject("action/malformed", "not a move")
         if isinstance(step, Rejection):
             return step
-        return Transition(step[0], tuple(step[1]))
+        done = _new(Transition)  # Transition(state, events) through its slots: see _TRANSITION
+        _set_state(done, step[0])
+        _set_events(done, tuple(step[1]))
+        return done
 
     def _kit_chance(self, state: S, node: Node, move: ChanceOutcome) -> Step[S] | Rejection:
         if not isinstance(node, Chance):
@@ -438,7 +464,12 @@ class GameBase(ABC, Generic[S, Opt, A]):
                 at = allowed.index(choice, at)
             except ValueError:
                 return False
-            same = _same_json(allowed[at], choice)
+            listed = allowed[at]
+            if listed is choice:  # the listed value itself (picked from the slot's list)
+                known = _JSON_OK.get(id(choice))
+                same = known[1] if known is not None else _json_ok(choice)
+            else:
+                same = _same_json(listed, choice)
             if same is None:
                 return default_check_choice(slot, choice)
             if same:

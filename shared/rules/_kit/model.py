@@ -138,11 +138,20 @@ def event(*, type: str, data: dict[str, Any] | None = None,
     return Event(type=type, data=data, visible_to=visible_to)
 
 
+# ``Event(type=..., data=..., visible_to=...)`` field by field through its slots: what the
+# dataclass's own ``__init__`` does (no checks, no defaults left), without the class call's
+# keyword handling, the larger part of an event's cost.
+_EVENT_FIELDS = ("type", "data", "visible_to")
+assert Event.__slots__ == _EVENT_FIELDS, "Events.add sets every field of Event"
+_set_type, _set_data, _set_visible_to = (getattr(Event, f).__set__ for f in _EVENT_FIELDS)
+
+
 class Events:
     """The events of one move, collected as the rules run: ``add`` makes each. A plain public
     event is taken as the rules built it (a fresh dict of JSON values: the kit's tests check
     that every event of seeded games of every game round-trips through ``api.to_json`` /
-    ``from_json`` unchanged); any other is checked as ``event`` checks (``NotJson``).
+    ``from_json`` unchanged); any other is checked as ``event`` checks (``NotJson``). Either
+    is the ``Event`` its constructor makes, built through its slots (``_EVENT_FIELDS``).
 
     ``Events(keep=False)`` makes none (a playout nobody reads the log of); a rule whose event
     data is costly to build checks ``keep`` first."""
@@ -157,10 +166,12 @@ class Events:
             visible_to: tuple[Seat, ...] | None = None) -> None:
         if not self.keep:
             return
-        if visible_to is None and _type(data) is dict:
-            self.out.append(Event(type=type, data=data))
-            return
-        bad = _not_json(type, data, visible_to)
-        if bad is not None:
-            raise NotJson(bad)
-        self.out.append(Event(type=type, data=data, visible_to=visible_to))
+        if visible_to is not None or _type(data) is not dict:
+            bad = _not_json(type, data, visible_to)
+            if bad is not None:
+                raise NotJson(bad)
+        made = _new(Event)
+        _set_type(made, type)
+        _set_data(made, data)
+        _set_visible_to(made, visible_to)
+        self.out.append(made)

@@ -41,7 +41,7 @@ from shared.rules.empire_engine.data import (
     SETUP_READY_GOODS,
     SETUP_READY_SOLDIERS,
 )
-from shared.rules.empire_engine.planning import plan_slots, resolve_plan, round_id
+from shared.rules.empire_engine.planning import plan_node, resolve_plan
 from shared.rules.empire_engine.scoring import score
 from shared.rules.empire_engine.state import Counts, Player
 from shared.rules.empire_engine.state import Options as EngineOptions
@@ -51,6 +51,7 @@ from shared.rules.empire_engine.view import GAME_NAME, view
 START_LABEL = "start-player"
 Action = BlockAction | LootAction | SalvageAction
 TERMINAL = Terminal()
+TURNS: dict[tuple[int, ...], Turn] = {}  # the Turn awaiting each seat tuple, made once (frozen)
 
 
 def start(state: EngineState, seat: int, events: Events) -> None:
@@ -100,11 +101,14 @@ class EmpireEngine(GameBase[EngineState, EngineOptions, Action]):
         if phase == "start":
             return Chance(label=START_LABEL, draw="below", n=state.n_seats)
         if phase == "plan":
-            return Simultaneous(round_id=round_id(state), slots=plan_slots(state),
-                             ordered=True)
+            return plan_node(state)
         if phase == "over":
             return TERMINAL
-        return Turn(seats=state.awaiting)
+        awaiting = state.awaiting
+        turn = TURNS.get(awaiting)
+        if turn is None:  # a few dozen seat tuples at most (subsets of up to four seats)
+            turn = TURNS[awaiting] = Turn(seats=awaiting)
+        return turn
 
     # ------------------------------------------------------------------ turns
 

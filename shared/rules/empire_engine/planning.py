@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from shared.rules._kit.model import Events
-from shared.rules.api import Json, SealedSlot
+from shared.rules.api import Json, SealedSlot, Simultaneous
 from shared.rules.empire_engine.actions import GEAR_PUBLIC_KEYS, ROUND1_PUBLIC_KEYS
 from shared.rules.empire_engine.data import (
     CYCLE,
@@ -39,7 +39,7 @@ from shared.rules.empire_engine.data import (
     other_engine,
     other_gear,
 )
-from shared.rules.empire_engine.state import Placement, Player, State
+from shared.rules.empire_engine.state import Placement, State
 
 # seats clockwise from each start player, per table size
 ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {
@@ -64,12 +64,6 @@ def round_id(state: State) -> str:
 
 def slot_key(seat: int, placement: int) -> str:
     return f"s{seat}:{placement}"
-
-
-def _boosts(player: Player) -> tuple[Boost, ...]:
-    """The boosts the seat can pay for (EE-2): a Soldier or a Good from its ready pile."""
-    ready = player.ready
-    return BOOSTS[ready.soldiers >= 1, ready.goods >= 1]
 
 
 BOOSTS: dict[tuple[bool, bool], tuple[Boost, ...]] = {  # (has a Soldier, has a Good) ->
@@ -113,10 +107,31 @@ def _slots(n_seats: int, start_player: int, round_: int,
                  for seat, placement in [(s, 1) for s in order] + [(s, 2) for s in order[::-1]])
 
 
+def _all_boosts(state: State) -> tuple[tuple[Boost, ...], ...] | None:
+    """Each seat's affordable boosts (EE-2: a Soldier or a Good from its ready pile), or None
+    in round 1 (EE-1)."""
+    if state.round == 1:
+        return None
+    return tuple([BOOSTS[p.ready.soldiers >= 1, p.ready.goods >= 1] for p in state.players])
+
+
 def plan_slots(state: State) -> tuple[SealedSlot, ...]:
     """The Plan phase's slots in commit order (``plan_order``)."""
-    boosts = None if state.round == 1 else tuple(_boosts(p) for p in state.players)
-    return _slots(state.n_seats, state.start_player, state.round, boosts)
+    return _slots(state.n_seats, state.start_player, state.round, _all_boosts(state))
+
+
+@lru_cache(maxsize=4096)
+def _plan_node(n_seats: int, start_player: int, round_: int,
+               boosts: tuple[tuple[Boost, ...], ...] | None) -> Simultaneous:
+    return Simultaneous(round_id=f"plan:{round_}",
+                        slots=_slots(n_seats, start_player, round_, boosts), ordered=True)
+
+
+def plan_node(state: State) -> Simultaneous:
+    """The Plan phase's sealed round (``round_id``, ``plan_slots``): the same node for every
+    state with the same table, start player, round and affordable boosts, made once and
+    shared (frozen)."""
+    return _plan_node(state.n_seats, state.start_player, state.round, _all_boosts(state))
 
 
 def _resolve_round1(state: State, seat: int, c1: dict[str, Any], c2: dict[str, Any]
@@ -166,6 +181,8 @@ def _resolve_gears(state: State, seat: int, c1: dict[str, Any], c2: dict[str, An
 
 
 _KEYS = tuple((f"s{seat}:1", f"s{seat}:2") for seat in range(MAX_SEATS))  # slot_key
+_SEAT_KEYS = tuple(str(seat) for seat in range(MAX_SEATS))  # a seat as a JSON object key
+_TOPS_L, _TOPS_R = TOPS["L"], TOPS["R"]
 
 
 def resolve_plan(state: State, choices: dict[str, Json], events: Events) -> None:
@@ -180,10 +197,13 @@ def resolve_plan(state: State, choices: dict[str, Json], events: Events) -> None
     state.attacks = ()
     if events.keep:
         tops: dict[str, Json] = {
-            str(seat): {"L": TOPS["L"][p.engines[0]], "R": TOPS["R"][p.engines[1]]}
+            _SEAT_KEYS[seat]: {"L": _TOPS_L[p.engines[0]], "R": _TOPS_R[p.engines[1]]}
             for seat, p in enumerate(state.players)
             if p.engines is not None
         }
-        events.add("plan_revealed", {"round": state.round,
-                                     "placements": [p.as_json() for p in placements],
-                                     "tops": tops})
+        events.add("plan_revealed", {  # Placement.as_json of each, in the stored field order
+            "round": state.round,
+            "placements": [{"seat": p.seat, "order": p.order, "engine": p.engine,
+                            "gear": p.gear, "boost": p.boost, "turns": p.turns, "top": p.top,
+                            "overridden": p.overridden} for p in placements],
+            "tops": tops})

@@ -3,8 +3,10 @@
 A state the engine hands out (``setup``, a transition's state, ``decode``) is never changed
 afterwards: ``apply`` clones it (``State.clone``) and the rule modules change only that clone,
 in place (OpenSpiel's ``child``: clone, then apply). So a caller may keep any state it was
-given. A ``Placement`` is never changed once made (clones share them); ``Options`` is the
-frozen pydantic model of the variant flags, parsed once by ``setup`` and shared by every clone.
+given. A ``Placement`` is never changed once made (clones share them); an ``Attack`` is
+changed by the move that makes it and later only by a block or loot decision (EE-8, EE-4), so
+clones in any other phase share them too; ``Options`` is the frozen pydantic model of the
+variant flags, parsed once by ``setup`` and shared by every clone.
 The stored JSON form (``GAME.encode``/``decode``) is defined by ``stored.py``.
 """
 
@@ -65,12 +67,18 @@ class Counts:
     inventions: int = 0
 
     def get(self, res: Resource) -> int:
-        return int(getattr(self, FIELD[res]))
+        if res == "soldier":
+            return self.soldiers
+        return self.goods if res == "good" else self.inventions
 
     def add(self, res: Resource, n: int = 1) -> None:
         """In place: ``n`` more of ``res`` (fewer when negative)."""
-        name = FIELD[res]
-        setattr(self, name, getattr(self, name) + n)
+        if res == "soldier":
+            self.soldiers += n
+        elif res == "good":
+            self.goods += n
+        else:
+            self.inventions += n
 
     def total(self) -> int:
         return self.soldiers + self.goods + self.inventions
@@ -147,15 +155,19 @@ class State:
     returned: Counts = field(default_factory=Counts)
 
     def clone(self) -> State:
-        """A copy that shares nothing changeable with this state (placements and options
-        are never changed, so they are shared)."""
+        """A copy that shares nothing the next move can change with this state: placements
+        and options are never changed; the attacks change only in the block and loot phases
+        (outside them they are read, or replaced by the next Plan's), so only there are
+        they copied."""
         s, r = self.supplied, self.returned
+        attacks = self.attacks
+        if self.phase == "block" or self.phase == "loot":
+            attacks = tuple([Attack(a.attacker, a.engine, a.target, a.status, a.loot)
+                             for a in attacks])
         return State(self.options, self.n_seats, self.rounds, self.phase,
                      tuple([Player(Counts(p.ready.soldiers, p.ready.goods, p.ready.inventions),
                                    Counts(p.score.soldiers, p.score.goods, p.score.inventions),
                                    p.engines) for p in self.players]),
-                     self.round, self.start_player, self.placements,
-                     tuple([Attack(a.attacker, a.engine, a.target, a.status, a.loot)
-                            for a in self.attacks]),
+                     self.round, self.start_player, self.placements, attacks,
                      self.awaiting, Counts(s.soldiers, s.goods, s.inventions),
                      Counts(r.soldiers, r.goods, r.inventions))
