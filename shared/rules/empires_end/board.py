@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from shared.rules.empires_end.data import TILE, Ability, LocationType, Phase, ability
 from shared.rules.empires_end.state import Innovation, Location, Player, Res
 
@@ -31,92 +29,27 @@ def position_of_ref(empire: tuple[Location, ...], ref: str) -> int | None:
     return None
 
 
-class Facts:
-    """What the rules ask about one empire, each worked out when first asked and kept: an
-    empire is an immutable tuple of frozen locations that clones share until a move builds
-    a new one, so most questions are about an empire seen before."""
-
-    __slots__ = ("empire", "memo")
-
-    def __init__(self, empire: tuple[Location, ...]) -> None:
-        self.empire = empire  # kept, so that its id is not reused while it is cached
-        self.memo: dict[object, tuple[Any, ...]] = {}  # question -> answer
-
-    def active(self, phase: Phase) -> tuple[tuple[int, str, Ability], ...]:
-        got = self.memo.get(phase)
-        if got is None:
-            got = self.memo[phase] = _active(self.empire, phase)
-        return got
-
-    def placement_tiles(self) -> tuple[str, ...]:
-        """The tiles of ``placement_candidates``."""
-        got = self.memo.get("placement")
-        if got is None:
-            empire = self.empire
-            got = self.memo["placement"] = tuple([empire[q].tile
-                                                  for q in placement_candidates(empire)])
-        return got
-
-    def tiles(self) -> tuple[str, ...]:
-        got = self.memo.get("tiles")
-        if got is None:
-            got = self.memo["tiles"] = tuple([loc.tile for loc in self.empire])
-        return got
-
-    def repairs(self) -> tuple[tuple[str, int], ...]:
-        """EEND-13: (tile, repair cost) of each destroyed location, left to right."""
-        got = self.memo.get("repairs")
-        if got is None:
-            empire = self.empire
-            industry = self.active("industry")
-            got = self.memo["repairs"] = tuple(
-                (loc.tile, _repair_cost(empire, industry, pos))
-                for pos, loc in enumerate(empire) if not loc.healthy)
-        return got
-
-    def discounts(self) -> tuple[str, ...]:
-        """EEND-12: the healthy build-discount abilities, used or not."""
-        got = self.memo.get("discounts")
-        if got is None:
-            got = self.memo["discounts"] = tuple(
-                ref for _, ref, ab in self.active("industry") if ab.kind == "build_discount")
-        return got
-
-    def usable(self, kind: str) -> tuple[str, ...]:
-        """Healthy, unexhausted Disaster-phase innovations of ``kind`` (exhaust abilities)."""
-        key = ("usable", kind)
-        got = self.memo.get(key)
-        if got is None:
-            out = []
-            for pos, ref, ab in self.active("disaster"):
-                if ab.kind == kind:
-                    inn = innovation_at(self.empire[pos], ref)
-                    if inn is not None and not inn.exhausted:
-                        out.append(ref)
-            got = self.memo[key] = tuple(out)
-        return got
-
-
-# id of an empire tuple -> its facts (the tuple is kept by them, so its id stays its own)
-_FACTS: dict[int, Facts] = {}
-
-
-def facts(empire: tuple[Location, ...]) -> Facts:
-    got = _FACTS.get(id(empire))
-    if got is not None and got.empire is empire:
-        return got
-    if type(empire) is not tuple:  # (only an immutable empire is cached)
-        return Facts(tuple(empire))
-    if len(_FACTS) >= 4096:
-        _FACTS.clear()
-    got = _FACTS[id(empire)] = Facts(empire)
-    return got
+# (id of an empire tuple, phase) -> (that tuple, its ``active``): an empire is an immutable
+# tuple of frozen locations that clones share until a move builds a new one, so most asks
+# are for a tuple seen before; the tuple is kept so that its id is not reused while cached
+_ACTIVE: dict[tuple[int, str], tuple[tuple[Location, ...], tuple[tuple[int, str, Ability], ...]]] \
+    = {}
 
 
 def active(player: Player, phase: Phase) -> tuple[tuple[int, str, Ability], ...]:
     """(position, ref, ability) of every usable ability of ``phase``: a location's own ability
     and its innovations, only while the location is healthy; left to right."""
-    return facts(player.empire).active(phase)
+    empire = player.empire
+    if type(empire) is not tuple:  # (only an immutable empire is cached)
+        return _active(tuple(empire), phase)
+    got = _ACTIVE.get((id(empire), phase))
+    if got is not None and got[0] is empire:
+        return got[1]
+    if len(_ACTIVE) >= 4096:
+        _ACTIVE.clear()
+    out = _active(empire, phase)
+    _ACTIVE[(id(empire), phase)] = (empire, out)
+    return out
 
 
 def _active(empire: tuple[Location, ...], phase: Phase) -> tuple[tuple[int, str, Ability], ...]:
@@ -188,13 +121,8 @@ def base_strength(player: Player) -> int:
 
 def repair_cost(player: Player, pos: int) -> int:
     """EEND-13: printed cost minus 1 per adjacent 'discount adjacent repairs' (stacking), >= 0."""
-    return _repair_cost(player.empire, active(player, "industry"), pos)
-
-
-def _repair_cost(empire: tuple[Location, ...], industry: tuple[tuple[int, str, Ability], ...],
-                 pos: int) -> int:
-    cost = TILE[empire[pos].tile].repair
-    for q, _, ab in industry:
+    cost = TILE[player.empire[pos].tile].repair
+    for q, _, ab in active(player, "industry"):
         if ab.kind == "repair_discount_adjacent" and abs(q - pos) == 1:
             cost -= 1
     return max(0, cost)

@@ -61,7 +61,14 @@ def pending_reveal(dp: DisasterPhase) -> int | None:
 
 def usable(state: State, seat: int, kind: str) -> list[str]:
     """Healthy, unexhausted Disaster-phase innovations of ``kind`` (exhaust abilities)."""
-    return list(board.facts(state.players[seat].empire).usable(kind))
+    p = state.players[seat]
+    out = []
+    for pos, ref, ab in board.active(p, "disaster"):
+        if ab.kind == kind:
+            inn = board.innovation_at(p.empire[pos], ref)
+            if inn is not None and not inn.exhausted:
+                out.append(ref)
+    return out
 
 
 def _replace_options(state: State, seat: int) -> list[Json]:

@@ -62,110 +62,40 @@ def legal(state: State, seat: int) -> list[Json]:
     w = state.work[seat]
     p = state.players[seat]
     emp = p.empire
-    f = board.facts(emp)
-    hammer, coin = p.res.hammer, p.res.coin
-    used = w.used
     out: list[Json] = []
     if w.acts < 2:
-        # EEND-12: an unused healthy discount takes 1 off (discount_sources)
-        discount = 1 if any(ref not in used for ref in f.discounts()) else 0
+        tiles = [emp[q].tile for q in board.placement_candidates(emp)]
+        discount = 1 if discount_sources(p, w) else 0
         for card in p.hand:
-            cost = max(0, CARD[card].cost - discount)
-            for k in range(max(0, cost - hammer), min(cost, coin) + 1):  # board.pay_options
-                out += _builds_on(f, card, k)
-            out.append(_sell_action(card))
+            for k in board.pay_options(p.res, max(0, CARD[card].cost - discount)):
+                out += [{"type": "build", "card": card, "tile": t, "coins": k} for t in tiles]
+            out.append({"type": "sell", "card": card})
     if not w.repaired:  # EEND-13: one repair per phase
-        for tile, cost in f.repairs():
-            for k in range(max(0, cost - hammer), min(cost, coin) + 1):  # board.pay_options
-                out.append(_act("repair", tile=tile, coins=k))
-    for pos, ref, ab in f.active("industry"):
-        if ref in used:
+        for pos, loc in enumerate(emp):
+            if not loc.healthy:
+                for k in board.pay_options(p.res, board.repair_cost(p, pos)):
+                    out.append({"type": "repair", "tile": loc.tile, "coins": k})
+    for pos, ref, ab in board.active(p, "industry"):
+        if ref in w.used:
             continue
         if ab.kind == "swap":  # EEND-14: any two, healthy or destroyed
-            out += _swaps_of(f, ref)
+            out += [{"type": "swap", "source": ref, "a": emp[a].tile, "b": emp[b].tile}
+                    for a, b in _pairs(len(emp))]
         elif ab.kind == "move_innovation":  # EEND-14: normal placement rules at the target
-            out += _moves_of(f, ref)
+            for q, loc in enumerate(emp):
+                for inn in loc.innovations:
+                    for d in board.placement_candidates(_without(emp, q, inn.card), exclude=q):
+                        out.append(
+                            {"type": "move", "source": ref, "card": inn.card, "tile": emp[d].tile}
+                        )
         elif ab.kind == "refresh_one_adjacent":
             for q in board.neighbours(pos, len(emp)):
                 for inn in emp[q].innovations:
                     if inn.exhausted:
-                        out.append(_act("refresh", source=ref, card=inn.card))
+                        out.append({"type": "refresh", "source": ref, "card": inn.card})
     if w.acts >= 2 and p.hand and not w.discarded:  # EEND-11: discard both, or keep both
-        out.append(_DISCARD_HAND)
-    out.append(_END_INDUSTRY)
-    return out
-
-
-def _builds_on(f: board.Facts, card: str, coins: int) -> tuple[Json, ...]:
-    """Building ``card`` paying ``coins`` coins under each placement candidate, in order."""
-    key = ("build", card, coins)
-    got = f.memo.get(key)
-    if got is None:
-        row = _builds(card, coins)
-        got = f.memo[key] = tuple([row[t] for t in f.placement_tiles()])
-    return got  # type: ignore[return-value]
-
-
-def _swaps_of(f: board.Facts, source: str) -> tuple[Json, ...]:
-    """Every swap of two locations, ``a`` left of ``b``, in order (EEND-14)."""
-    key = ("swap", source)
-    got = f.memo.get(key)
-    if got is None:
-        tiles = f.tiles()
-        got = f.memo[key] = tuple(
-            [{"type": "swap", "source": source, "a": tiles[a], "b": tiles[b]}
-             for a, b in _pairs(len(tiles))])
-    return got  # type: ignore[return-value]
-
-
-def _moves_of(f: board.Facts, source: str) -> tuple[Json, ...]:
-    key = ("move", source)
-    got = f.memo.get(key)
-    if got is None:
-        got = f.memo[key] = tuple(_moves(source, f.empire))
-    return got  # type: ignore[return-value]
-
-
-# The listed actions are JSON dicts made once per value and shared by every list that
-# offers them (they are never changed: an act is built from a copy of its JSON).
-_DISCARD_HAND: Json = {"type": "discard_hand"}
-_END_INDUSTRY: Json = {"type": "end_industry"}
-
-
-@functools.lru_cache(maxsize=8192)
-def _act(kind: str, **fields: Json) -> Json:
-    return {"type": kind, **fields}
-
-
-@functools.cache
-def _sell_action(card: str) -> Json:
-    return {"type": "sell", "card": card}
-
-
-@functools.cache
-def _builds(card: str, coins: int) -> dict[str, Json]:
-    """Tile -> building ``card`` under it paying ``coins`` coins."""
-    return {t: {"type": "build", "card": card, "tile": t, "coins": coins} for t in TILE}
-
-
-def _moves(source: str, emp: tuple[Location, ...]) -> list[Json]:
-    """EEND-14: every innovation to every location that placement would allow once the
-    innovation has left its location (``board.placement_candidates`` of that empire)."""
-    counts = [len(loc.innovations) if loc.healthy else -1 for loc in emp]
-    out: list[Json] = []
-    for q, loc in enumerate(emp):
-        for inn in loc.innovations:
-            left = counts
-            if loc.healthy:
-                left = counts.copy()
-                left[q] -= sum(1 for i in loc.innovations if i.card == inn.card)
-            healthy = [n for n in left if n >= 0]
-            if not healthy:
-                continue
-            least = min(healthy)
-            for d, n in enumerate(left):
-                if n == least and d != q:
-                    out.append(_act("move", source=source, card=inn.card, tile=emp[d].tile))
+        out.append({"type": "discard_hand"})
+    out.append({"type": "end_industry"})
     return out
 
 
