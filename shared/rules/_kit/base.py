@@ -287,6 +287,16 @@ def _same_json(a: Any, b: Any) -> bool | None:
     return None
 
 
+# A listed action whose model is not built directly (an alias, a nested field: parsed by
+# ``Actions``) is parsed once per listed object, for a game that lists the same action objects
+# from state to state (tables built once): id -> (listed value, game class, its action model).
+# A listed value is never changed, as a state is never changed, and the action models are
+# frozen, so one model serves every move that picks that value. The memo holds each value it
+# answers for, so an id there names that one object; it is emptied at ``_PARSED_MAX`` values.
+_PARSED: dict[int, tuple[Any, type, Any]] = {}
+_PARSED_MAX = 4096
+
+
 def chance_fits(node: Chance, values: Sequence[int]) -> bool:
     """The values answer the request's draw (see ``api.Chance``)."""
     if node.draw == "shuffle":
@@ -422,7 +432,8 @@ class GameBase(ABC, Generic[S, Opt, A]):
 
     def _legal_action(self, raw: Any) -> A:
         """A listed legal action as the game's action model: built directly when its model
-        holds only scalars (``_scalar_actions``), else parsed by ``Actions``."""
+        holds only scalars (``_scalar_actions``), else parsed by ``Actions`` once per listed
+        object (``_PARSED``)."""
         cls = type(self)
         builders = cls.__dict__.get("_kit_builders")
         if builders is None:
@@ -431,14 +442,25 @@ class GameBase(ABC, Generic[S, Opt, A]):
             cls._kit_builders = builders  # type: ignore[attr-defined]
         got = builders.get(raw.get("type")) if type(raw) is dict else None
         if got is None or raw.keys() != got[1]:  # not such a model, or a field left default
-            parsed: A = self.Actions.validate_python(raw)
-            return parsed
+            return self._parsed_action(cls, raw)
         built = _new(got[0])  # what validation makes of it: its fields, all set, as given
         _set(built, "__dict__", raw.copy())
         _set(built, "__pydantic_fields_set__", got[2])  # shared: a frozen model's never changes
         _set(built, "__pydantic_extra__", None)
         _set(built, "__pydantic_private__", None)
         return built  # type: ignore[no-any-return]
+
+    def _parsed_action(self, cls: type, raw: Any) -> A:
+        """``Actions.validate_python(raw)`` of a listed action, the one made for the very same
+        listed object before if there is one (``_PARSED``)."""
+        known = _PARSED.get(id(raw))
+        if known is not None and known[0] is raw and known[1] is cls:
+            return known[2]  # type: ignore[no-any-return]
+        parsed: A = self.Actions.validate_python(raw)
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[id(raw)] = (raw, cls, parsed)
+        return parsed
 
     # -- the rest of the boilerplate ----------------------------------------------------
 
