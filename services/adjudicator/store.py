@@ -130,7 +130,7 @@ class Store:
         raw = await self.redis.hget(Keys(game_id).state, "doc")
         if raw is None:
             return None
-        doc = GameDoc.model_validate(loads(raw))
+        doc = GameDoc.model_validate_json(raw)  # one parse and check, no dict between
         self._remember(doc)
         return doc
 

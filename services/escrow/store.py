@@ -204,7 +204,8 @@ class EscrowStore:
         raw, *handed = await self.redis.hmget(Keys(game_id).esc_round, fields)
         if raw is None:
             return None
-        spec = im.OpenRound.model_validate(loads(raw))
+        # the JSON read once by the model's own parser: the same checks without a dict between
+        spec = im.OpenRound.model_validate_json(raw)
         return core.with_handed(spec, {i: text(p) for i, p in enumerate(handed) if p})
 
     async def hand_over_slot(self, game_id: str, round_id: str, seat: int,
@@ -307,7 +308,7 @@ class EscrowStore:
 
     async def reveal_of(self, game_id: str, round_id: str) -> im.RoundRevealed | None:
         raw = await self.redis.hget(Keys(game_id).esc_round, round_id + "#reveal")
-        return None if raw is None else im.RoundRevealed.model_validate(loads(raw))
+        return None if raw is None else im.RoundRevealed.model_validate_json(raw)
 
     async def arm_timer(self, member: str, due_ms: int, keep: bool = False) -> None:
         await self.timers.arm(member, due_ms, keep=keep)
