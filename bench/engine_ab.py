@@ -92,8 +92,8 @@ def worker(game_name: str, seats: int, options: dict[str, Any], seed0: int, budg
 
 def _picked(game: Any, seats: int, options: dict[str, Any], seed: int,
             max_steps: int) -> list[tuple[Any, int | None]]:
-    """One random game's moves as ``worker`` picks them, each with the seat that listed its
-    legal actions (None: a chance or sealed move)."""
+    """One random game's moves as ``worker`` picks them: a chance or sealed move as its
+    value with None, an act as (its index in the seat's legal list, the seat)."""
     import random
 
     from shared.fairness.draws import draw
@@ -107,25 +107,33 @@ def _picked(game: Any, seats: int, options: dict[str, Any], seed: int,
         node = game.next(state)
         if isinstance(node, Terminal):
             break
+        move: Any
         if isinstance(node, Chance):
             values = draw(key, node.label, node.draw, node.n, node.count)
-            out.append((ChanceOutcome(label=node.label, values=tuple(values)), None))
+            move = ChanceOutcome(label=node.label, values=tuple(values))
+            out.append((move, None))
         elif isinstance(node, Simultaneous):
             choices = {s.key: rng.choice(list(s.allowed)) if s.allowed else s.default
                        for s in node.slots}
-            out.append((JointAction(round_id=node.round_id, choices=choices), None))
+            move = JointAction(round_id=node.round_id, choices=choices)
+            out.append((move, None))
         else:
             seat = rng.choice(list(node.seats or node.open_to))
-            out.append((Act(seat=seat, action=rng.choice(list(game.legal_actions(state, seat)))),
-                        seat))
-        state = game.apply(state, out[-1][0]).state
+            legal = list(game.legal_actions(state, seat))
+            index = rng.randrange(len(legal))
+            move = Act(seat=seat, action=legal[index])
+            out.append((index, seat))
+        state = game.apply(state, move).state
     return out
 
 
 def _replayed(game: Any, seats: int, options: dict[str, Any], seed0: int, budget: float,
               n_games: int, max_steps: int) -> dict[str, Any]:
-    """``worker``'s engine-only count: the moves picked untimed, the contract timed."""
+    """``worker``'s engine-only count: the moves picked untimed, the contract timed (an act
+    built from the listed action, as every caller does)."""
     import time
+
+    from shared.rules.api import Act
 
     moves = games = 0
     cpu = 0.0
@@ -136,8 +144,8 @@ def _replayed(game: Any, seats: int, options: dict[str, Any], seed0: int, budget
         state = game.setup(dict(options), seats)
         for move, seat in picked:
             game.next(state)
-            if seat is not None:
-                game.legal_actions(state, seat)
+            if seat is not None:  # the act picked from this state's own list, as a caller does
+                move = Act(seat=seat, action=game.legal_actions(state, seat)[move])
             state = game.apply(state, move).state
         cpu += time.process_time() - t0
         moves += len(picked)
