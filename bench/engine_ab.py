@@ -29,6 +29,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+# the tree under test's modules: a worker runs this file with PYTHONPATH=<tree>
+from shared.fairness.draws import draw
+from shared.rules.api import Act, Chance, ChanceOutcome, JointAction, Simultaneous, Terminal
+
 # name -> options: New York with its default 30-round limit, the Card Game capped as in the
 # property tests (an uncapped random match runs to an Emperor Overlord)
 GAMES: dict[str, dict[str, Any]] = {
@@ -53,9 +57,7 @@ def worker(game_name: str, seats: int, options: dict[str, Any], seed0: int, budg
     import random
     import time
 
-    from shared.fairness.draws import draw
     from shared.rules import registry
-    from shared.rules.api import Act, Chance, ChanceOutcome, JointAction, Simultaneous, Terminal
 
     game = registry.get(game_name)
     if engine_only:
@@ -71,17 +73,7 @@ def worker(game_name: str, seats: int, options: dict[str, Any], seed0: int, budg
             node = game.next(state)
             if isinstance(node, Terminal):
                 break
-            move: Any
-            if isinstance(node, Chance):
-                values = draw(key, node.label, node.draw, node.n, node.count)
-                move = ChanceOutcome(label=node.label, values=tuple(values))
-            elif isinstance(node, Simultaneous):
-                choices = {s.key: rng.choice(list(s.allowed)) if s.allowed else s.default
-                           for s in node.slots}
-                move = JointAction(round_id=node.round_id, choices=choices)
-            else:
-                seat = rng.choice(list(node.seats or node.open_to))
-                move = Act(seat=seat, action=rng.choice(list(game.legal_actions(state, seat))))
+            move, _ = _pick(game, state, node, rng, key)
             result = game.apply(state, move)
             state = result.state  # type: ignore[union-attr]  # a Rejection: a bug, raises
             moves += 1
@@ -90,14 +82,29 @@ def worker(game_name: str, seats: int, options: dict[str, Any], seed0: int, budg
     return {"moves": moves, "games": games, "cpu": time.process_time() - t0}
 
 
+def _pick(game: Any, state: Any, node: Any, rng: Any, key: bytes) -> tuple[Any, int | None]:
+    """The move a random seat makes at ``node``: a chance outcome from the dealer's draws, a
+    random allowed sealed choice per slot, or a random awaited seat's random legal action
+    (with its index in that seat's legal list; None for the other two)."""
+    if isinstance(node, Chance):
+        values = draw(key, node.label, node.draw, node.n, node.count)
+        return ChanceOutcome(label=node.label, values=tuple(values)), None
+    if isinstance(node, Simultaneous):
+        choices = {s.key: rng.choice(list(s.allowed)) if s.allowed else s.default
+                   for s in node.slots}
+        return JointAction(round_id=node.round_id, choices=choices), None
+    seat = rng.choice(list(node.seats or node.open_to))
+    legal = list(game.legal_actions(state, seat))
+    index = rng.randrange(len(legal))  # as rng.choice(legal) draws
+    return Act(seat=seat, action=legal[index]), index
+
+
 def _picked(game: Any, seats: int, options: dict[str, Any], seed: int,
             max_steps: int) -> list[tuple[Any, int | None]]:
     """One random game's moves as ``worker`` picks them: a chance or sealed move as its
     value with None, an act as (its index in the seat's legal list, the seat)."""
     import random
 
-    from shared.fairness.draws import draw
-    from shared.rules.api import Act, Chance, ChanceOutcome, JointAction, Simultaneous, Terminal
 
     rng = random.Random(seed)
     key = seed.to_bytes(8, "big") * 4
@@ -107,22 +114,8 @@ def _picked(game: Any, seats: int, options: dict[str, Any], seed: int,
         node = game.next(state)
         if isinstance(node, Terminal):
             break
-        move: Any
-        if isinstance(node, Chance):
-            values = draw(key, node.label, node.draw, node.n, node.count)
-            move = ChanceOutcome(label=node.label, values=tuple(values))
-            out.append((move, None))
-        elif isinstance(node, Simultaneous):
-            choices = {s.key: rng.choice(list(s.allowed)) if s.allowed else s.default
-                       for s in node.slots}
-            move = JointAction(round_id=node.round_id, choices=choices)
-            out.append((move, None))
-        else:
-            seat = rng.choice(list(node.seats or node.open_to))
-            legal = list(game.legal_actions(state, seat))
-            index = rng.randrange(len(legal))
-            move = Act(seat=seat, action=legal[index])
-            out.append((index, seat))
+        move, index = _pick(game, state, node, rng, key)
+        out.append((move, None) if index is None else (index, move.seat))
         state = game.apply(state, move).state
     return out
 
@@ -132,8 +125,6 @@ def _replayed(game: Any, seats: int, options: dict[str, Any], seed0: int, budget
     """``worker``'s engine-only count: the moves picked untimed, the contract timed (an act
     built from the listed action, as every caller does)."""
     import time
-
-    from shared.rules.api import Act
 
     moves = games = 0
     cpu = 0.0
