@@ -135,20 +135,20 @@ def default(state: State, seat: int) -> Json:
 
 def apply(state: State, seat: int, action: Action, events: Events) -> None:
     """Apply a legal disaster-phase action in place (legality is checked by the caller)."""
-    dp = state.own_disaster()
+    dp = _dp(state)
     if isinstance(action, Bid):
-        state.own_player(seat).res.gain(action.resource, -1)
+        state.players[seat].res.gain(action.resource, -1)
         dp.slots[action.disaster].pool.gain(action.resource)
         dp.addressed = (*dp.addressed, action.disaster)
         events.add("bid", {"seat": seat, "disaster": action.disaster,
                            "resource": action.resource})
     elif isinstance(action, FreeBid):  # EEND-8: covers one pass, adds no token
-        board.set_exhausted(state.own_player(seat), action.card, True)
+        board.set_exhausted(state.players[seat], action.card, True)
         dp.addressed = (*dp.addressed, action.disaster)
         events.add("free_bid", {"seat": seat, "disaster": action.disaster, "card": action.card})
     elif isinstance(action, Replace):  # EEND-7: bids stay with the new disaster
         old = dp.slots[action.disaster]
-        board.set_exhausted(state.own_player(seat), action.card, True)
+        board.set_exhausted(state.players[seat], action.card, True)
         state.discard = (*state.discard, old.card or "")
         events.add("disaster_replaced", {"seat": seat, "disaster": action.disaster,
                                          "card": old.card, "by": action.card})
@@ -173,16 +173,16 @@ def apply(state: State, seat: int, action: Action, events: Events) -> None:
 
 
 def next_bidder(state: State) -> None:
-    dp = state.own_disaster()
+    dp = _dp(state)
     dp.bidder = (dp.bidder + 1) % state.n
     dp.addressed = ()
 
 
 def _take(state: State, seat: int, i: int, events: Events) -> None:
-    dp = state.own_disaster()
+    dp = _dp(state)
     slot = dp.slots[i]
     card = slot.card or ""
-    state.own_player(seat).res.gain_res(slot.pool)
+    state.players[seat].res.gain_res(slot.pool)
     slots = list(dp.slots)
     slots[i] = DisasterSlot(closed=True)
     dp.slots = tuple(slots)
@@ -198,7 +198,7 @@ def _take(state: State, seat: int, i: int, events: Events) -> None:
 
 
 def _set_stage(state: State, stage: Literal["place", "shore"]) -> None:
-    dp = state.own_disaster()
+    dp = _dp(state)
     res = dp.resolution
     assert res is not None
     dp.resolution = Resolution(res.seat, res.card, res.target, stage, ())
@@ -212,10 +212,10 @@ def _with_choices(dp: DisasterPhase, choices: tuple[str, ...]) -> None:
 
 def _progress(state: State, events: Events) -> None:
     """Resolve the take's steps until one needs the taker's choice."""
-    dp = state.own_disaster()
+    dp = _dp(state)
     res = dp.resolution
     assert res is not None
-    p = state.own_player(res.seat)
+    p = state.players[res.seat]
     if res.stage == "destroy":
         cands = board.destroy_candidates(p.empire, res.target)  # EEND-4
         if len(cands) > 1:
@@ -242,7 +242,7 @@ def _destroy(state: State, seat: int, pos: int | None, events: Events) -> None:
     if pos is None:  # EEND-4: no healthy location left; resources were still gained
         events.add("nothing_destroyed", {"seat": seat})
         return
-    p = state.own_player(seat)
+    p = state.players[seat]
     loc = p.empire[pos]
     board.set_location(p, pos, Location(loc.tile, False, loc.innovations))
     events.add("location_destroyed", {"seat": seat, "tile": loc.tile, "position": pos + 1})
@@ -256,7 +256,7 @@ def _place(state: State, seat: int, pos: int | None, events: Events) -> None:
         events.add("innovation_discarded", {"seat": seat, "card": res.card})
         state.discard = (*state.discard, res.card)
         return
-    p = state.own_player(seat)
+    p = state.players[seat]
     loc = p.empire[pos]
     events.add("innovation_placed", {"seat": seat, "card": res.card, "tile": loc.tile})
     board.set_location(p, pos, Location(loc.tile, loc.healthy,
@@ -267,7 +267,7 @@ def _shore_up(state: State, seat: int, coins: int, events: Events) -> None:
     """EEND-9: reveal the stash, then 2 VP per coin until the total is 5 (VP may go < 0)."""
     if coins <= 0:
         return
-    p = state.own_player(seat)
+    p = state.players[seat]
     events.add("screen_lifted", {"seat": seat, "resources": p.res.as_dict(),
                                  "coins_bought": coins})
     p.res.coin += coins
@@ -287,7 +287,6 @@ def settle(state: State, events: Events) -> bool:
             if state.deck:
                 card = state.deck[0]
                 state.deck = state.deck[1:]
-                dp = state.own_disaster()
                 dp.slots[i].card = card
                 target = CARD[card].target
                 if events.keep:
@@ -298,7 +297,6 @@ def settle(state: State, events: Events) -> bool:
             if state.discard and state.options.reshuffle_discards:
                 return False  # EEND-19: the engine asks for a reshuffle
             # Nothing left to draw: the disaster cannot be revealed and is skipped.
-            dp = state.own_disaster()
             dp.slots[i].closed = True
             events.add("disaster_skipped", {"disaster": i})
             continue

@@ -58,7 +58,7 @@ def _report(seat: int, gained: Res, vp: int, refreshed: list[str], events: Event
 def begin(state: State, seat: int, todo: tuple[SubPhase, ...], events: Events) -> bool:
     """Start this seat's Economy (in place). Returns whether it is finished: a seat whose
     empire has no conversion or repeat ability (public knowledge) has nothing to decide."""
-    p = state.own_player(seat)
+    p = state.players[seat]
     gained, vp = Res(), 0
     refreshed: list[str] = []
     conv: list[ConvLeft] = []
@@ -105,10 +105,8 @@ def legal(state: State, seat: int) -> list[Json]:
 
 def apply(state: State, seat: int, action: Action, events: Events) -> bool:
     """Apply a legal economy action in place. Returns whether the seat's Economy is over."""
-    if isinstance(action, EndEconomy):
-        return True
-    w = state.own_work(seat)
-    p = state.own_player(seat)
+    w = state.work[seat]
+    p = state.players[seat]
     if isinstance(action, Convert):
         ab = ability(action.source)
         assert ab.src is not None
@@ -136,4 +134,5 @@ def apply(state: State, seat: int, action: Action, events: Events) -> bool:
         events.add("repeated", {"seat": seat, "source": action.source,
                                 "target": action.target}, (seat,))
         return False
-    raise AssertionError(f"not an economy action: {action!r}")
+    assert isinstance(action, EndEconomy)
+    return True

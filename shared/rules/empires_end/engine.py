@@ -22,7 +22,6 @@ moves on one clone for search playouts.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
@@ -69,13 +68,6 @@ _SETUP_CHANCES: tuple[tuple[str, Literal["shuffle", "below", "dice"], bool], ...
 
 
 TERMINAL = Terminal()
-
-
-@functools.cache
-def _turn(seats: tuple[int, ...]) -> Turn:
-    """The Turn awaiting ``seats``: made once per tuple of seats and shared (never changed)."""
-    return Turn(seats=seats)
-
 _SETUP_N = {0: len(TILE_IDS), 2: len(CARD_IDS), 3: len(CONFLICT_IDS)}
 
 
@@ -177,10 +169,11 @@ def node(state: GameState) -> Node:
                      draw="shuffle", n=len(state.discard), secret=True)
     phase = state.track[index]
     if phase in DISASTER_PHASES:
-        return _turn((disaster.awaited(state),))
+        return Turn(seats=(disaster.awaited(state),))
     if phase == "conflict":
         return conflict.node(state)
-    return _turn(tuple([s for s, w in enumerate(state.work) if w.stage != "done"]))
+    return Turn(seats=tuple([s for s, w in enumerate(state.work)
+                                    if w.stage != "done"]))
 
 
 def awaited(state: GameState) -> tuple[int, ...]:
@@ -291,8 +284,8 @@ def _chance(state: GameState, values: Sequence[int], events: Events) -> None:
     if step == 0:
         order = tuple(TILE_IDS[i] for i in values)
         empire = tuple(Location(t) for t in order)
-        for seat in range(state.n):
-            state.own_player(seat).empire = empire
+        for p in state.players:
+            p.empire = empire
         events.add("locations_arranged", {"order": list(order)})
         state.order = order
         if not state.options.random_first_player:
@@ -316,7 +309,7 @@ def _deal(state: GameState, events: Events) -> None:
     for k in range(state.n):
         seat = (state.first + k) % state.n
         hand, deck = deck[:HAND_SIZE], deck[HAND_SIZE:]
-        state.own_player(seat).hand = hand
+        state.players[seat].hand = hand
         events.add("hand_dealt", {"seat": seat, "cards": list(hand)}, (seat,))
     events.add("hands_dealt", {"cards_each": HAND_SIZE})
     state.deck, state.setup_step, state.phase_index = deck, 4, -1
@@ -383,13 +376,13 @@ def _draw(state: GameState, events: Events) -> None:
     """Draw for the queued seats until done or until a reshuffle is needed."""
     while state.draw_queue:
         seat = state.draw_queue[0]
-        if len(state.players[seat].hand) >= HAND_SIZE:
+        p = state.players[seat]
+        if len(p.hand) >= HAND_SIZE:
             state.draw_queue = state.draw_queue[1:]
             continue
         if state.deck:
             card = state.deck[0]
             state.deck = state.deck[1:]
-            p = state.own_player(seat)
             p.hand = (*p.hand, card)
             events.add("card_drawn", {"seat": seat})
             events.add("card_drawn", {"seat": seat, "card": card}, (seat,))

@@ -115,10 +115,10 @@ def _pay(p: Player, cost: int, coins: int) -> None:
 
 
 def _sell(state: State, seat: int, card: str, events: Events) -> None:
-    p = state.own_player(seat)
+    p = state.players[seat]
     p.hand = tuple(c for c in p.hand if c != card)
     p.res.coin += 1
-    state.own_work(seat).acts += 1
+    state.work[seat].acts += 1
     events.add("card_sold", {"seat": seat})
     events.add("card_sold", {"seat": seat, "card": card}, (seat,))
     state.discard = (*state.discard, card)
@@ -126,14 +126,8 @@ def _sell(state: State, seat: int, card: str, events: Events) -> None:
 
 def apply(state: State, seat: int, action: Action, events: Events) -> bool:
     """Apply a legal industry action in place. Returns whether the seat's Industry is over."""
-    if isinstance(action, EndIndustry):
-        p = state.players[seat]
-        while state.work[seat].acts < 2 and p.hand:
-            _sell(state, seat, p.hand[-1], events)
-            p = state.players[seat]
-        return True
-    w = state.own_work(seat)
-    p = state.own_player(seat)
+    w = state.work[seat]
+    p = state.players[seat]
     if isinstance(action, Build):
         sources = discount_sources(p, w)
         cost = max(0, CARD[action.card].cost - (1 if sources else 0))
@@ -172,13 +166,17 @@ def apply(state: State, seat: int, action: Action, events: Events) -> bool:
         p.hand = ()
         w.discarded = True
         return False
+    if isinstance(action, EndIndustry):
+        while w.acts < 2 and p.hand:
+            _sell(state, seat, p.hand[-1], events)
+        return True
     _ability(state, seat, action, events)
     return False
 
 
 def _ability(state: State, seat: int, action: Action, events: Events) -> None:
-    w = state.own_work(seat)
-    p = state.own_player(seat)
+    w = state.work[seat]
+    p = state.players[seat]
     if isinstance(action, Swap):
         a = board.position_of_tile(p.empire, action.a)
         b = board.position_of_tile(p.empire, action.b)

@@ -4,13 +4,9 @@ A state the engine hands out (``setup``, a transition's state, ``decode``) is ne
 afterwards: ``apply`` clones it (``State.clone``) and the rule modules change only that clone,
 in place. So a caller may keep any state it was given.
 
-What a move changes is mutable and copied on write: ``clone`` makes a new state that shares
-every ``Player`` (with its ``Res``), the ``DisasterPhase`` (with its ``DisasterSlot``s) and
-each ``SeatWork`` with the state it was made from, and a rule that changes one of these asks
-the clone for its own copy first (``own_player``, ``own_disaster``, ``own_work``), which is
-copied once per clone (``owned`` records what the clone has copied). Most moves change one
-seat's objects, so the others are never copied. The rest is never changed once made and is
-shared by clones: ``Location``, ``Innovation``,
+What a move changes is mutable and copied by ``clone``: the state, each ``Player`` and its
+``Res``, the ``DisasterPhase`` and its ``DisasterSlot``s, each ``SeatWork``. The rest is
+never changed once made and is shared by clones: ``Location``, ``Innovation``,
 ``Resolution`` and ``ConvLeft`` (frozen; a change makes a new one), every tuple (decks,
 hands, empires: a change makes a new tuple), and ``Options``, the frozen pydantic model of
 the variant flags, parsed once by ``setup``. The stored JSON form (``GAME.encode``/``decode``)
@@ -223,9 +219,6 @@ class State:
     work: tuple[SeatWork, ...] = ()
     draw_queue: tuple[int, ...] = ()  # seats still drawing up to 4 after an Industry phase
     reshuffles: int = 0  # EEND-19
-    # bits of what this state has copied for itself since it was made or last cloned: one
-    # per seat's player (bit = seat), per seat's work (bit = 8 + seat) and the disaster phase
-    owned: int = field(default=0, init=False, repr=False, compare=False)
 
     @property
     def phase(self) -> str:
@@ -239,47 +232,11 @@ class State:
         return self.players[seat]
 
     def clone(self) -> State:
-        """A copy that shares every changeable object with this state until a rule asks
-        for its own copy (see the module's docstring)."""
-        self.owned = 0  # both now share what this state had copied for itself
-        return State(self.n, self.options, self.track, self.setup_step, self.phase_index,
-                     self.order, self.first, self.players, self.deck, self.discard,
-                     self.conflict_deck, self.conflict_discard, self.conflict_card,
-                     self.disaster, self.work, self.draw_queue, self.reshuffles)
-
-    def own_player(self, seat: int) -> Player:
-        """``seat``'s player, this state's own copy, to change in place."""
-        bit = 1 << seat
-        if self.owned & bit:
-            return self.players[seat]
-        p = self.players[seat].clone()
-        players = list(self.players)
-        players[seat] = p
-        self.players = tuple(players)
-        self.owned |= bit
-        return p
-
-    def own_work(self, seat: int) -> SeatWork:
-        """``seat``'s work, this state's own copy, to change in place."""
-        bit = 256 << seat
-        if self.owned & bit:
-            return self.work[seat]
-        w = self.work[seat].clone()
-        work = list(self.work)
-        work[seat] = w
-        self.work = tuple(work)
-        self.owned |= bit
-        return w
-
-    def own_disaster(self) -> DisasterPhase:
-        """The disaster phase (there is one), this state's own copy, to change in place."""
+        """A copy that shares nothing changeable with this state (see the module's
+        docstring for what is shared)."""
         dp = self.disaster
-        assert dp is not None
-        if self.owned & _DISASTER_BIT:
-            return dp
-        dp = self.disaster = dp.clone()
-        self.owned |= _DISASTER_BIT
-        return dp
-
-
-_DISASTER_BIT = 1 << 16
+        return State(self.n, self.options, self.track, self.setup_step, self.phase_index,
+                     self.order, self.first, tuple([p.clone() for p in self.players]),
+                     self.deck, self.discard, self.conflict_deck, self.conflict_discard,
+                     self.conflict_card, None if dp is None else dp.clone(),
+                     tuple([w.clone() for w in self.work]), self.draw_queue, self.reshuffles)
