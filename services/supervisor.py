@@ -118,6 +118,10 @@ class Supervisor:
         # development: the player on this machine (and the tests' many clients) reach the
         # gateway over loopback, without per-address limits; a deployment exempts nobody
         env.setdefault("EMPIRE_RATE_EXEMPT_IPS", "127.0.0.0/8,::1/128")
+        # the gateway spreads its sockets' closes over EMPIRE_DRAIN_S so they reconnect to the
+        # other gateways; this supervisor stops the whole system at once (no other gateway to
+        # move to), so it drains within a second unless told otherwise
+        env.setdefault("EMPIRE_DRAIN_S", "1")
         if proc.metrics_port:
             env["EMPIRE_METRICS_PORT"] = str(proc.metrics_port)
         return env
