@@ -222,7 +222,8 @@ def _build(project: Path, out: Path, name: str) -> Path:
     return wheel
 
 
-@pytest.mark.package  # in make test too (≈15 s): the SDK's wheel alone, played for real
+@pytest.mark.package  # the SDK's wheel alone, played for real
+@pytest.mark.full  # tens of seconds: make test-full
 def test_the_wheels_install_side_by_side_and_the_sdk_alone_plays_and_verifies_a_game(
         clients_system: Supervisor, tmp_path: Path) -> None:
     sdk_wheel = _build(SDK, tmp_path / "sdk", "empire_hall_sdk")

@@ -110,6 +110,7 @@ async def test_metrics_and_docs_are_not_public(proxied: tuple[str, Supervisor]) 
             assert (await direct.get(path)).status_code == 404, path
 
 
+@pytest.mark.full  # tens of seconds: make test-full
 def test_a_slow_loris_head_is_dropped(proxied: tuple[str, Supervisor]) -> None:
     url, _ = proxied
     host, port = re.match(r"http://(.+):(\d+)", url).groups()  # type: ignore[union-attr]

@@ -64,6 +64,7 @@ async def test_a_command_on_a_silently_cut_link_fails_instead_of_hanging(
         await r.aclose()
 
 
+@pytest.mark.full  # tens of seconds: make test-full
 async def test_a_new_connection_into_a_partition_fails_instead_of_hanging(
         proxy: FaultProxy) -> None:
     r = rt.client(_settings(proxy))

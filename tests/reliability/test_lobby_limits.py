@@ -330,6 +330,7 @@ return out
 """
 
 
+@pytest.mark.full  # tens of seconds: make test-full
 async def test_bot_runners_cap_their_seats_and_share_the_rest(limited: Supervisor,
                                                                admin: Any) -> None:
     """Two runners of at most 3 seats each and 10 bot seats to play: never more than 3 held

@@ -116,6 +116,7 @@ def who(i: int) -> dict[str, str]:
     return {"player_id": f"p-{i:016x}", "name": f"p{i}"}
 
 
+@pytest.mark.full  # tens of seconds: make test-full
 async def test_the_lobby_keeps_no_bytes_of_an_answered_call(redis_url: str) -> None:
     """10,000 answered lobby calls (refused and answered alike) leave lobby:rpc empty and
     Valkey's memory where it was: the request stream is trimmed of every answered entry."""
@@ -164,6 +165,7 @@ async def test_the_lobby_keeps_no_bytes_of_an_answered_call(redis_url: str) -> N
     assert after - before < 256 * 1024, figures
 
 
+@pytest.mark.full  # tens of seconds: make test-full
 async def test_every_stream_is_capped_from_its_byte_budget(redis_url: str) -> None:
     """With nobody reading, each inter-service stream keeps about budget / max entry entries
     (MAXLEN ~) whatever is published to it, so its bytes stay within its budget."""
