@@ -211,7 +211,8 @@ async def test_card_game_rps_and_hand(tabs: Any) -> None:
     await phone_check(page, "empire-cards")
 
 
-@pytest.mark.parametrize(("game", "seats"), [("empire-nyc", 3), ("empire-engine", 3)])
+@pytest.mark.parametrize(("game", "seats"), [pytest.param("empire-nyc", 3, marks=pytest.mark.full),
+                                           ("empire-engine", 3)])
 async def test_map_and_wheels_fit_a_phone(tabs: Any, game: str, seats: int) -> None:
     page = await new_game(tabs, game, seats, {})
     made = await play_on_board(page, seed=3, max_moves=400, timeout_s=300, stop_after=3)

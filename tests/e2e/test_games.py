@@ -25,7 +25,8 @@ SINGLE: list[tuple[str, int, dict[str, Any]]] = [
     ("empire-nyc", 3, {}),
     ("empire-cards", 3, {"max_hands": 1, "max_turns_per_hand": 120}),
 ]
-REPLICATED: list[tuple[str, int, dict[str, Any]]] = [*EMPIRE, ("empire-nyc", 3, {})]
+# New York with replicas takes tens of seconds: make test-full (make test plays it on one system)
+REPLICATED: list[Any] = [*EMPIRE, pytest.param("empire-nyc", 3, {}, marks=pytest.mark.full)]
 
 
 def _check(played: Any, game: str, seats: int) -> None:
@@ -45,7 +46,8 @@ async def test_bots_play_every_game(system: Supervisor, game: str, seats: int,
 
 
 @pytest.mark.parametrize(("game", "seats", "options"), REPLICATED,
-                         ids=[f"{g}-{n}-{o.get('version', '')}" for g, n, o in REPLICATED])
+                         ids=[f"{g}-{n}-{o.get('version', '')}" for g, n, o in
+                              (getattr(r, "values", r) for r in REPLICATED)])
 async def test_bots_play_with_replicas(replicated: Supervisor, game: str, seats: int,
                                        options: dict[str, Any]) -> None:
     _check(await play_bot_game(replicated.url, game, seats, options), game, seats)
