@@ -55,10 +55,6 @@ local function extend(keys, ms)
   end
 end
 """
-EXTEND_TTL_LUA = EXTEND_LUA + """
-extend(KEYS, ARGV[1])
-return 1
-"""
 
 # A round the adjudicator asked for just before the game ended can arrive after it: it is not
 # opened (nothing of it goes into the record after game_ended), like a commit or a close.
@@ -186,7 +182,6 @@ class EscrowStore:
         self._skip = redis.register_script(SKIP_LUA)
         self._closing = redis.register_script(CLOSING_LUA)
         self._close = redis.register_script(CLOSE_LUA)
-        self._extend = redis.register_script(EXTEND_TTL_LUA)
 
     @classmethod
     def for_settings(cls, redis: Client, settings: Settings) -> EscrowStore:
@@ -312,9 +307,3 @@ class EscrowStore:
 
     async def arm_timer(self, member: str, due_ms: int, keep: bool = False) -> None:
         await self.timers.arm(member, due_ms, keep=keep)
-
-    async def extend_ttl(self, game_id: str, round_id: str, ttl_ms: int) -> None:
-        """The game's escrow keys live at least ``ttl_ms`` from now (never shortened)."""
-        k = Keys(game_id)
-        await self._extend(keys=[k.esc_status, k.esc_round, k.esc_open,
-                                 k.esc_commits(round_id)], args=[ttl_ms])

@@ -554,9 +554,10 @@ async def test_escrow_store_writes_nothing_after_the_game_ended(escrow_store: An
 
 async def test_escrow_store_only_extends_its_keys_lifetime(r: Any) -> None:
     s = EscrowStore(r)
-    assert await s.open_round(_esc_spec("e-3"), {"e-3|r1": 9}, _entry("round_opened"), "{}", 1)
-    await s.extend_ttl("e-3", "r1", 60_000)
-    await s.extend_ttl("e-3", "r1", 1_000)  # never shortened
+    assert await s.open_round(_esc_spec("e-3"), {"e-3|r1": 9}, _entry("round_opened"), "{}", 1,
+                              ttl_ms=60_000)
+    assert await s.open_round(_esc_spec("e-3", "r2"), {"e-3|r2": 9}, _entry("round_opened"),
+                              "{}", 1, ttl_ms=1_000)  # never shortened
     assert 1_000 < await r.pttl(Keys("e-3").esc_round) <= 60_000
     assert await r.pttl(Keys("e-3").esc_commits("r1")) == -2  # missing: skipped
 

@@ -59,8 +59,7 @@ class FakeEscrowStore:
         self.rounds.setdefault(spec.game_id, {}).update({
             rid: spec.model_dump_json(), rid + "#salts": salts, rid + "#opened": str(now_ms)})
         self.records.setdefault(spec.game_id, []).append(loads(entry))
-        if ttl_ms > 0:
-            await self.extend_ttl(spec.game_id, spec.round_id, ttl_ms)
+        self._extend(spec.game_id, ttl_ms)
         return True
 
     def _ended(self, game_id: str) -> bool:
@@ -145,8 +144,7 @@ class FakeEscrowStore:
             return False, opened
         self.status[(game_id, round_id)] = "closed"
         h[round_id + "#reveal"] = reveal
-        if ttl_ms > 0:
-            await self.extend_ttl(game_id, round_id, ttl_ms)
+        self._extend(game_id, ttl_ms)
         if not self._ended(game_id):
             self.records.setdefault(game_id, []).extend([loads(closed), loads(revealed)])
         return True, opened
@@ -158,5 +156,7 @@ class FakeEscrowStore:
     async def arm_timer(self, member: str, due_ms: int, keep: bool = False) -> None:
         await self._timers.arm(member, due_ms, keep)
 
-    async def extend_ttl(self, game_id: str, round_id: str, ttl_ms: int) -> None:
-        self.ttl_ms[game_id] = max(self.ttl_ms.get(game_id, 0), ttl_ms)
+    def _extend(self, game_id: str, ttl_ms: int) -> None:
+        """The open and close scripts' lifetime: only ever extended (0: nothing)."""
+        if ttl_ms > 0:
+            self.ttl_ms[game_id] = max(self.ttl_ms.get(game_id, 0), ttl_ms)
