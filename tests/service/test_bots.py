@@ -209,7 +209,8 @@ async def test_a_full_runner_parks_its_stillest_seat_for_a_new_one() -> None:
         moving.seq += 1
         bots.observe()
         add_now(store, seat("g3"))
-        await until(lambda: "g3:0" in seats.playing)
+        # the new seat starts before the parked one's lease is dropped: wait for both
+        await until(lambda: "g3:0" in seats.playing and "g2:0" not in store.leases)
         assert sorted(seats.playing) == ["g1:0", "g3:0"]  # the still one gave its place
         assert "g2:0" in store.active and "g2:0" not in store.leases  # parked, not forgotten
         note = parking.Parked.loads(store.notes["g2:0"])
