@@ -47,7 +47,9 @@ async def test_a_resigned_seat_is_played_to_the_end_by_a_bot(
             await _until(lambda g=g: g.view["node"]["kind"] == "simultaneous", g,
                          timeout=WAIT_S)
             await g.commit("entropy", f"s{g.seat}", "")
-        await _until(lambda: ga.view["node"]["kind"] == "turn", ga, timeout=WAIT_S)
+        # both on the same state: the caller's expected_seq is its own session's last seq
+        await _until(lambda: ga.view["node"]["kind"] == "turn" and ga.seq == gb.seq, ga,
+                     timeout=WAIT_S)
         caller = ga if ga.seat in ga.view["node"]["seats"] else gb
         await caller.act({"type": "call", "stake": 1})
         await _until(lambda: ga.view["node"]["kind"] == "simultaneous"
