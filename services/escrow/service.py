@@ -187,7 +187,8 @@ class Escrow:
             # re-sending it), so finish what the first delivery may not have done
             mine = await self.store.commitment(msg.game_id, msg.round_id, msg.slot)
             if mine is not None and mine == msg.commitment:
-                await self._seat_committed(spec, msg)  # if the first try could not
+                # if the first try could not
+                await self._seat_committed(spec, msg.slot, msg.player_id)
                 if status == "closed" or await self.store.commit_count(
                         msg.game_id, msg.round_id) >= len(spec.slots):
                     await self.close(spec, receipt=receipt)
@@ -205,28 +206,30 @@ class Escrow:
         if status == "timed_out":
             return "escrow/slot_timed_out"
         if res.closing is not None:  # the last slot: the round moved to 'closing' and read
-            await self._seat_committed(spec, msg)
+            await self._seat_committed(spec, msg.slot, msg.player_id)
             await self.close(spec, inputs=res.closing, receipt=receipt)
         else:
             await self._arm_next(spec, msg.slot)
             # the receipt also tells every gateway the game changed
-            await asyncio.gather(self._seat_committed(spec, msg), self._reply(receipt))
+            await asyncio.gather(self._seat_committed(spec, msg.slot, msg.player_id),
+                                 self._reply(receipt))
         return None
 
-    async def _seat_committed(self, spec: im.OpenRound, msg: im.CommitChoice) -> None:
+    async def _seat_committed(self, spec: im.OpenRound, key: str, player_id: str) -> None:
         """Tell the TURNS readers the round no longer waits for the seat, once every slot of
-        the seat in the round is committed. Public only (who committed is in the record's
-        ``committed`` entry): never the choice, the nonce or the commitment. Sent again on a
-        redelivered commit; the readers apply it once."""
-        slot = core.slot_of(spec, msg.slot)
+        the seat in the round is done: committed, or (P-S1) its own time ran out and its
+        default stands. Public only (who committed or timed out is in the record): never the
+        choice, the nonce or the commitment. Sent again on a redelivered commit or a timer
+        fired twice; the readers apply it once."""
+        slot = core.slot_of(spec, key)
         if slot is None:
             return
         for other in core.seat_slots(spec, slot.seat):
-            if other != msg.slot and await self.store.commitment(
-                    spec.game_id, spec.round_id, other) is None:
+            if other != key and not await self.store.slot_done(
+                    spec.game_id, spec.round_id, other):
                 return
         entry = SeatCommitted(game_id=spec.game_id, round_id=spec.round_id, seat=slot.seat,
-                              player_id=slot.player_id or msg.player_id, at_ms=now_ms())
+                              player_id=slot.player_id or player_id, at_ms=now_ms())
         await self.broker.publish(entry.model_dump(mode="json"), stream=TURNS,
                                   maxlen=streams.maxlen(TURNS))
 
@@ -273,7 +276,8 @@ class Escrow:
                 await self.close(spec, inputs=res.closing)
             else:
                 await self._arm_next(spec, key)
-                await self._notify(spec.game_id)
+                await asyncio.gather(self._seat_committed(spec, key, slot.player_id),
+                                     self._notify(spec.game_id))
 
     async def close(self, spec: im.OpenRound, inputs: CloseInputs | None = None,
                     receipt: im.Reply | None = None) -> None:

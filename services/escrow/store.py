@@ -263,6 +263,15 @@ class EscrowStore:
         raw = await self.redis.hget(Keys(game_id).esc_commits(round_id), slot)
         return None if raw is None else text(raw)
 
+    async def slot_done(self, game_id: str, round_id: str, slot: str) -> bool:
+        """The slot is committed or (P-S1) its own time ran out."""
+        k = Keys(game_id)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hexists(k.esc_commits(round_id), slot)
+            pipe.hexists(k.esc_round, f"{round_id}#skip/{slot}")
+            committed, skipped = await pipe.execute()
+        return bool(committed) or bool(skipped)
+
     async def commit_count(self, game_id: str, round_id: str) -> int:
         return int(await self.redis.hlen(Keys(game_id).esc_commits(round_id)))
 

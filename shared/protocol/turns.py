@@ -50,8 +50,9 @@ class TurnsChanged(Wire):
 
 
 class SeatCommitted(Wire):
-    """The escrow accepted the seat's commit(s) in the sealed round: the game no longer waits
-    for it in that round."""
+    """Every slot of the seat in the sealed round is done (its commit accepted by the escrow,
+    or, in a fixed-order round, the slot's own time ran out and its default stands, P-S1):
+    the game no longer waits for it in that round."""
 
     type: Literal["seat_committed"] = "seat_committed"
     game_id: str

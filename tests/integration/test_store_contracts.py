@@ -508,6 +508,9 @@ async def test_escrow_store_contract(escrow_store: Any, r: Any) -> None:
     assert (await skip("s1", "s0")).status == "dup"
     assert (await commit("s1", "s0")).status == "timed_out"
     assert await s.commit_count("e-1", "r1") == 1
+    # done: committed (s0) or timed out (s1); s2 neither yet
+    assert [await s.slot_done("e-1", "r1", k) for k in ("s0", "s1", "s2")] == [
+        True, True, False]
     last = await commit("s2", "s1")  # the last slot: closing, with what the close reads
     expected = CloseInputs({"s0": {"choice": "s0"}, "s2": {"choice": "s2"}},
                            {"s0": "c-s0", "s2": "c-s2"}, {"s0": "aa"})

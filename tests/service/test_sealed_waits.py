@@ -84,6 +84,26 @@ async def test_a_seat_with_two_slots_is_committed_when_both_are() -> None:
     assert [(b["seat"], b["round_id"]) for s, b in out.sent if s == TURNS] == [(0, RID)]
 
 
+async def test_an_ordered_slot_that_times_out_leaves_the_seat_s_wait_too() -> None:
+    """P-S1: a fixed-order slot whose own time passed defaults; the round no longer waits for
+    its seat (SeatCommitted for seat 0), while the later seat still does."""
+    from shared.protocol import internal as im
+
+    esc, _, out = escrow()
+    spec = im.OpenRound(game_id=GID, game="duel", round_id=RID, deadline_ms=10**13,
+                        ordered=True, slot_timeout_ms=60_000,
+                        slots=[im.SlotSpec(seat=i, key=f"s{i}", player_id=f"p{i}",
+                                           allowed=list(range(10)), default=5)
+                               for i in range(2)])
+    await esc.on_open(spec)
+    await esc.on_timer(f"{GID}|{RID}|s0")
+    await esc.on_timer(f"{GID}|{RID}|s0")  # fired twice: the slot is timed out once
+    entries = [b for s, b in out.sent if s == TURNS]
+    assert [(b["type"], b["seat"], b["player_id"], b["round_id"]) for b in entries] == [
+        ("seat_committed", 0, "p0", RID)]
+    assert set(entries[0]) == set(SeatCommitted.model_fields)  # not the default it took
+
+
 # --- My games -----------------------------------------------------------------------------------
 
 

@@ -121,6 +121,9 @@ class FakeEscrowStore:
     async def commitment(self, game_id: str, round_id: str, slot: str) -> str | None:
         return self.commits.get((game_id, round_id), {}).get(slot)
 
+    async def slot_done(self, game_id: str, round_id: str, slot: str) -> bool:
+        return self._done(game_id, round_id, slot)
+
     async def commit_count(self, game_id: str, round_id: str) -> int:
         return len(self.commits.get((game_id, round_id), {}))
 
