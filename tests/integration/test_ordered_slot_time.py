@@ -1,7 +1,7 @@
 """Ruling P-S1: in a fixed-order sealed round every slot has its own time. A seat
 that lets it pass defaults alone; the seats after it keep their full time and their choices.
-Before the ruling one round deadline covered the whole order, so an idle first seat made every
-later seat default too (the control test below shows the old shape still does exactly that)."""
+The control test below runs the same order with one round deadline and no time per slot: an
+idle first seat then makes every later seat default too."""
 
 from __future__ import annotations
 
