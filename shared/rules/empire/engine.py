@@ -208,7 +208,8 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
         return TERMINAL
 
     def legal_actions(self, state: EmpireState, seat: int) -> Sequence[Json]:
-        """The seat's bids (when polled), trade answers and "done" (each a fresh dict)."""
+        """The seat's bids (when polled), trade answers and "done" (a new list; the bid and
+        "done" actions in it are shared, never changed)."""
         if not 0 <= seat < state.n:
             return []
         phase = state.phase
@@ -216,7 +217,7 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
             bids = exploration.bid_actions(state, seat)
             return bids + exploration.trade_responses(state, seat) if state.offers else bids
         if phase == "trade_window":
-            own: list[Json] = [] if state.done[seat] else [{"type": "done"}]
+            own: list[Json] = [] if state.done[seat] else [exploration.DONE]
             return own + exploration.trade_responses(state, seat)
         return []
 

@@ -69,46 +69,50 @@ def next_active(a: Auction, seat: int) -> int:
 def winner(a: Auction, min_one: bool) -> int | None:
     """E-2: the highest untied bid among non-withdrawn seats wins, even a 0; all tied =
     nobody. With the ``min_winning_bid_one`` house rule a 0 never wins."""
-    withdrawn = a.withdrawn
-    live = [b for s, b in enumerate(a.bids) if not withdrawn[s]]
-    untied = [(b, s) for s, b in enumerate(a.bids) if not withdrawn[s] and live.count(b) == 1]
-    if not untied:
-        return None
-    bid, seat = max(untied)
-    if min_one and bid < 1:
+    bids, withdrawn = a.bids, a.withdrawn
+    live = [b for s, b in enumerate(bids) if not withdrawn[s]]
+    best, seat = -1, None  # untied live bids are all different: the highest is unique
+    for s, b in enumerate(bids):
+        if b > best and not withdrawn[s] and live.count(b) == 1:
+            best, seat = b, s
+    if seat is None or (min_one and best < 1):
         return None
     return seat
 
 
-# raise actions to copy from (a copy per call: callers get fresh dicts; copying a dict is
-# about twice as fast as building one, and a seat with 30 gold has 30 raises to list)
-_RAISES: tuple[dict[str, Json], ...] = tuple({"type": "raise", "bid": b} for b in range(256))
-_copy = dict.copy
+# The listed bid actions, built once and shared by every list (a listed action is never
+# changed, as a state is never changed: the kit copies one before it makes the action model of
+# it). A seat with 30 gold has 30 raises to list: a slice of the table lists them.
+PASS: dict[str, Json] = {"type": "pass"}
+WITHDRAW: dict[str, Json] = {"type": "withdraw"}
+DONE: dict[str, Json] = {"type": "done"}
+_UNTIED: list[Json] = [PASS]
+_TIED: list[Json] = [PASS, WITHDRAW]
+_RAISES: list[Json] = [{"type": "raise", "bid": b} for b in range(256)]
 
 
 def bid_actions(state: EmpireState, seat: int) -> list[Json]:
-    """pass, withdraw (when tied), then every raise the seat's gold allows (fresh dicts)."""
+    """pass, withdraw (when tied), then every raise the seat's gold allows."""
     a = state.auction
     if a is None or a.to_act != seat:
         return []
-    out: list[Json] = [{"type": "pass"}, {"type": "withdraw"}] if is_tied(a, seat) else [
-        {"type": "pass"}]
+    head = _TIED if is_tied(a, seat) else _UNTIED
     low, high = a.bids[seat] + 1, state.holdings[seat].gold + 1
     if high <= len(_RAISES):
-        out += map(_copy, _RAISES[low:high])
-    else:
-        out += [{"type": "raise", "bid": b} for b in range(low, high)]
-    return out
+        return head + _RAISES[low:high]
+    return head + _RAISES[low:] + [{"type": "raise", "bid": b}
+                                   for b in range(max(low, len(_RAISES)), high)]
 
 
 def open_next_auction(state: EmpireState, events: Events) -> None:
     """Open the next uncovered card's auction, or the trade window after the last (E-6)."""
     done = list(state.auctions_done)
     n = state.n
+    shortage, strict = state.shortage, state.options.strict_supply
     for card, resource in enumerate(state.row):
-        if card == state.shortage or card in done:
+        if card == shortage or card in done:
             continue
-        bank = bank_left(state, resource)
+        bank = bank_left(state, resource) if strict else None
         if bank is not None and bank < 1:
             # E-5 strict supply: nothing of this kind left to win; the card is skipped.
             done.append(card)

@@ -51,10 +51,15 @@ class Ledger:
         return amount
 
     def take(self, seat: int, kind: Kind, amount: int) -> int:
-        got = self.draw(kind, amount)
+        """``draw`` into the seat's hand (up to ``amount``); returns what was taken."""
+        taken = self.taken
+        if self.strict:
+            left = SUPPLY[kind] - getattr(taken, kind) + getattr(self.returned, kind)
+            amount = max(0, min(amount, left))
+        setattr(taken, kind, getattr(taken, kind) + amount)
         hand = self.hands[seat]
-        setattr(hand, kind, getattr(hand, kind) + got)
-        return got
+        setattr(hand, kind, getattr(hand, kind) + amount)
+        return amount
 
     def take_all(self, seat: int, bundle: Holdings) -> Holdings:
         # a zero count takes nothing (and draws nothing from the bank): skipped

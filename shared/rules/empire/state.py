@@ -90,8 +90,15 @@ class Holdings:
         setattr(self, kind, getattr(self, kind) + amount)
 
     def copy(self) -> Holdings:
-        return Holdings(self.goods, self.populations, self.colonies, self.bonds,
-                        self.supporters, self.revolts, self.gold)
+        new = _new(Holdings)  # each field stored directly: no __init__ call (every Ledger copies)
+        new.goods = self.goods
+        new.populations = self.populations
+        new.colonies = self.colonies
+        new.bonds = self.bonds
+        new.supporters = self.supporters
+        new.revolts = self.revolts
+        new.gold = self.gold
+        return new
 
     def as_dict(self) -> dict[str, int]:
         return {"goods": self.goods, "populations": self.populations,
