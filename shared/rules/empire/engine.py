@@ -34,7 +34,7 @@ from shared.rules.api import (
     reject,
 )
 from shared.rules.empire import claiming, commerce, exploration, stored
-from shared.rules.empire.actions import ACTION, BID_TYPES, Action, Raise
+from shared.rules.empire.actions import ACTION, Action
 from shared.rules.empire.data import MAX_SEATS, MIN_SEATS, NATIONS, ROUNDS, ROW_LENGTH
 from shared.rules.empire.development import development_phase
 from shared.rules.empire.scoring import score, standings
@@ -136,24 +136,6 @@ def develop(state: EmpireState, events: Events) -> None:
         events.add("game_ended", {"standings": standings(state)})
     else:
         state.phase = "commerce"
-
-
-def act(state: EmpireState, seat: int, action: Action, events: Events) -> Rejection | None:
-    """A seat's bid, trade or "done" (the kit checked the seat may act now)."""
-    kind = action.type
-    if kind in BID_TYPES:
-        if state.phase != "exploration":
-            return reject("action/illegal", "no auction is open")
-        return exploration.apply_bid(state, seat, kind,
-                                     action.bid if isinstance(action, Raise) else None, events)
-    if kind == "done":
-        if state.phase != "trade_window":
-            return reject("action/illegal", "the trade window opens after the last auction")
-        if state.done[seat]:
-            return reject("action/illegal", "you are already done")
-        finish_trading(state, seat, events)
-        return None
-    return exploration.apply_trade(state, seat, action, events)  # type: ignore[arg-type]
 
 
 class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
@@ -262,7 +244,24 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
 
     def play_act(self, new: EmpireState, node: Turn, seat: int, action: Action,
                  events: Events) -> Rejection | None:
-        return act(new, seat, action, events)
+        """A seat's bid, trade or "done" (the kit checked the seat may act now)."""
+        kind = action.type
+        if kind == "pass" or kind == "raise" or kind == "withdraw":
+            if new.phase != "exploration":
+                return reject("action/illegal", "no auction is open")
+            if kind == "pass":
+                return exploration.pass_bid(new, seat, events)
+            if kind == "raise":
+                return exploration.raise_bid(new, seat, action.bid, events)  # type: ignore[union-attr]
+            return exploration.withdraw_bid(new, seat, events)
+        if kind == "done":
+            if new.phase != "trade_window":
+                return reject("action/illegal", "the trade window opens after the last auction")
+            if new.done[seat]:
+                return reject("action/illegal", "you are already done")
+            finish_trading(new, seat, events)
+            return None
+        return exploration.apply_trade(new, seat, action, events)  # type: ignore[arg-type]
 
     # -- the rest of the contract ---------------------------------------------------------
 

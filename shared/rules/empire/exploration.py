@@ -132,30 +132,47 @@ def open_next_auction(state: EmpireState, events: Events) -> None:
     events.add("trade_window_opened", {"round": state.round})
 
 
-def apply_bid(state: EmpireState, seat: int, kind: str, bid: int | None,
-              events: Events) -> Rejection | None:
-    """A pass, withdraw or raise (to ``bid``) of the polled seat."""
+def _not_polled(a: Auction) -> Rejection:
+    return reject("action/not_your_turn", f"seat {a.to_act} is to act in this auction")
+
+
+def pass_bid(state: EmpireState, seat: int, events: Events) -> Rejection | None:
+    """The polled seat passes; once every non-withdrawn seat has in a row, the auction
+    closes (E-1)."""
     a = state.auction
     assert a is not None
     if a.to_act != seat:
-        return reject("action/not_your_turn", f"seat {a.to_act} is to act in this auction")
-    if kind == "pass":
-        events.add("bid_passed", {"seat": seat, "bid": a.bids[seat]})
-        a.passes += 1
-        if a.passes >= a.withdrawn.count(False):
-            close_auction(state, events)
-        else:
-            a.to_act = next_active(a, seat)
-        return None
-    if kind == "withdraw":
-        if not is_tied(a, seat):
-            return reject("action/illegal", "you may withdraw only while your bid is tied")
-        a.withdrawn[seat] = True
-        a.passes = 0
+        return _not_polled(a)
+    events.add("bid_passed", {"seat": seat, "bid": a.bids[seat]})
+    a.passes += 1
+    if a.passes >= a.withdrawn.count(False):
+        close_auction(state, events)
+    else:
         a.to_act = next_active(a, seat)
-        events.add("bid_withdrawn", {"seat": seat, "bid": a.bids[seat]})
-        return None
-    assert bid is not None
+    return None
+
+
+def withdraw_bid(state: EmpireState, seat: int, events: Events) -> Rejection | None:
+    """The polled seat withdraws its tied bid (E-3)."""
+    a = state.auction
+    assert a is not None
+    if a.to_act != seat:
+        return _not_polled(a)
+    if not is_tied(a, seat):
+        return reject("action/illegal", "you may withdraw only while your bid is tied")
+    a.withdrawn[seat] = True
+    a.passes = 0
+    a.to_act = next_active(a, seat)
+    events.add("bid_withdrawn", {"seat": seat, "bid": a.bids[seat]})
+    return None
+
+
+def raise_bid(state: EmpireState, seat: int, bid: int, events: Events) -> Rejection | None:
+    """The polled seat raises its bid to ``bid`` (at most its gold, E-4)."""
+    a = state.auction
+    assert a is not None
+    if a.to_act != seat:
+        return _not_polled(a)
     gold = state.holdings[seat].gold
     if bid <= a.bids[seat]:
         return reject("action/illegal", "a raise must be above your current bid")

@@ -213,7 +213,17 @@ class EmpireState:
         new.holdings = self.holdings
         new.claim = self.claim
         a = self.auction
-        new.auction = None if a is None else a.clone()
+        if a is None:
+            new.auction = None
+        else:  # Auction.clone, inline: nearly every move is a bid
+            b = new.auction = _new(Auction)
+            b.card = a.card
+            b.resource = a.resource
+            b.bids = a.bids[:]
+            b.withdrawn = a.withdrawn[:]
+            b.to_act = a.to_act
+            b.opener = a.opener
+            b.passes = a.passes
         new.auctions_done = self.auctions_done
         new.auction_lead = self.auction_lead
         new.auction_count = self.auction_count
