@@ -53,6 +53,8 @@ def _bidding_turn(n: int, bidder: int) -> Turn:
     return Turn(seats=(bidder,), open_to=tuple(s for s in range(n) if s != bidder))
 
 
+SLOT_KEYS = tuple(f"s{s}" for s in range(MAX_SEATS))  # each seat's sealed slot key
+
 # seat count -> polled bidder -> its Turn (built once: ``next`` asks for one every bid)
 BIDDING_TURNS: tuple[tuple[Turn, ...], ...] = tuple(
     tuple(_bidding_turn(n, b) for b in range(n)) for n in range(MAX_SEATS + 1))
@@ -236,7 +238,7 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
     def play_joint(self, new: EmpireState, node: Simultaneous, move: JointAction,
                    events: Events) -> None:
         choices = move.choices
-        picks = tuple(int(choices[f"s{s}"]) for s in range(new.n))  # type: ignore[arg-type]
+        picks = tuple([int(choices[k]) for k in SLOT_KEYS[:new.n]])  # type: ignore[arg-type]
         if new.phase == "claim":
             claim(new, picks, move.defaulted, events)
         else:

@@ -96,8 +96,12 @@ def bid_actions(state: EmpireState, seat: int) -> list[Json]:
     a = state.auction
     if a is None or a.to_act != seat:
         return []
-    head = _TIED if is_tied(a, seat) else _UNTIED
-    low, high = a.bids[seat] + 1, state.holdings[seat].gold + 1
+    bids = a.bids
+    low = bids[seat] + 1
+    # is_tied, its common cases first: no equal bid, or nobody withdrawn
+    tied = bids.count(low - 1) > 1 and (True not in a.withdrawn or is_tied(a, seat))
+    head = _TIED if tied else _UNTIED
+    high = state.holdings[seat].gold + 1
     if high <= len(_RAISES):
         return head + _RAISES[low:high]
     return head + _RAISES[low:] + [{"type": "raise", "bid": b}
@@ -194,7 +198,7 @@ def close_auction(state: EmpireState, events: Events) -> None:
     got = 0
     price = 0
     if win is not None:
-        ledger = Ledger(state)
+        ledger = Ledger(state, (win,))
         price = a.bids[win]
         ledger.pay(win, "gold", price)
         got = ledger.take(win, a.resource, 1)
@@ -210,7 +214,7 @@ def close_auction(state: EmpireState, events: Events) -> None:
         "price": price,
         "received": got,
         "bond_gold": bond_gold,
-        "bids": list(a.bids),
+        "bids": a.bids,  # the closed auction's own list: it leaves the state now
         "withdrawn": [s for s, w in enumerate(a.withdrawn) if w],
     })
     open_next_auction(state, events)
@@ -282,7 +286,7 @@ def apply_trade(state: EmpireState, seat: int, action: OfferTrade | Accept | Dec
         return None
     if not _feasible(state, o):
         return reject("action/illegal", "one side no longer holds the (unlocked) cards")
-    ledger = Ledger(state)
+    ledger = Ledger(state, (o.seat, o.to))
     ledger.move(o.seat, o.to, o.give)  # atomic: both legs or nothing
     ledger.move(o.to, o.seat, o.get)
     state.offers = rest

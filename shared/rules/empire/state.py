@@ -21,6 +21,7 @@ from typing import Annotated, Literal, TypeAlias
 from pydantic import Field
 
 from shared.rules._kit.model import Frozen
+from shared.rules.api import Json
 from shared.rules.empire.data import KINDS, Kind, Resource
 
 _new = object.__new__
@@ -105,8 +106,24 @@ class Holdings:
                 "colonies": self.colonies, "bonds": self.bonds, "supporters": self.supporters,
                 "revolts": self.revolts, "gold": self.gold}
 
-    def nonzero(self) -> dict[str, int]:
-        return {k: v for k, v in self.as_dict().items() if v}
+    def nonzero(self) -> dict[str, Json]:
+        """The nonzero counts (a fresh dict, in field order)."""
+        out: dict[str, Json] = {}
+        if self.goods:
+            out["goods"] = self.goods
+        if self.populations:
+            out["populations"] = self.populations
+        if self.colonies:
+            out["colonies"] = self.colonies
+        if self.bonds:
+            out["bonds"] = self.bonds
+        if self.supporters:
+            out["supporters"] = self.supporters
+        if self.revolts:
+            out["revolts"] = self.revolts
+        if self.gold:
+            out["gold"] = self.gold
+        return out
 
     def covers(self, other: Holdings) -> bool:
         return all(self.get(k) >= other.get(k) for k in KINDS)
