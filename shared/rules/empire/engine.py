@@ -53,6 +53,10 @@ def _bidding_turn(n: int, bidder: int) -> Turn:
     return Turn(seats=(bidder,), open_to=tuple(s for s in range(n) if s != bidder))
 
 
+# the setup draws (seat count -> the start player's draw)
+START_NODES = tuple(Chance(label=START_LABEL, draw="below", n=n) for n in range(MAX_SEATS + 1))
+ROW_NODE = Chance(label=ROW_LABEL, draw="shuffle", n=ROW_LENGTH)
+NATIONS_NODE = Chance(label=NATIONS_LABEL, draw="shuffle", n=len(NATIONS))
 SLOT_KEYS = tuple(f"s{s}" for s in range(MAX_SEATS))  # each seat's sealed slot key
 
 # seat count -> polled bidder -> its Turn (built once: ``next`` asks for one every bid)
@@ -178,10 +182,10 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
             return commerce.commerce_node(state)
         if phase == "setup":
             if state.start_player is None:  # E-20: a random start player
-                return Chance(label=START_LABEL, draw="below", n=state.n)
+                return START_NODES[state.n]
             if not state.row:
-                return Chance(label=ROW_LABEL, draw="shuffle", n=ROW_LENGTH)
-            return Chance(label=NATIONS_LABEL, draw="shuffle", n=len(NATIONS))
+                return ROW_NODE
+            return NATIONS_NODE
         if phase == "claim":
             c = state.claim
             assert c is not None

@@ -110,27 +110,26 @@ def bid_actions(state: EmpireState, seat: int) -> list[Json]:
 
 def open_next_auction(state: EmpireState, events: Events) -> None:
     """Open the next uncovered card's auction, or the trade window after the last (E-6)."""
-    done = list(state.auctions_done)
+    done = state.auctions_done
     n = state.n
     shortage, strict = state.shortage, state.options.strict_supply
     for card, resource in enumerate(state.row):
         if card == shortage or card in done:
             continue
-        bank = bank_left(state, resource) if strict else None
-        if bank is not None and bank < 1:
+        if strict and bank_left(state, resource) < 1:  # type: ignore[operator]
             # E-5 strict supply: nothing of this kind left to win; the card is skipped.
-            done.append(card)
+            done = (*done, card)
             events.add("auction_skipped", {"card": card, "resource": resource})
             continue
         opener = (state.auction_lead + 1) % n
         state.auction = Auction(card, resource, [0] * n, [False] * n, opener, opener)
-        state.auctions_done = tuple(done)
+        state.auctions_done = done
         state.auction_count += 1
         events.add("auction_opened",
                    {"round": state.round, "card": card, "resource": resource, "first": opener})
         return
     state.auction = None
-    state.auctions_done = tuple(done)
+    state.auctions_done = done
     state.phase = "trade_window"
     state.done = (False,) * n
     events.add("trade_window_opened", {"round": state.round})
