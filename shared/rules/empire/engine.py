@@ -110,9 +110,11 @@ def sell(state: EmpireState, sold: tuple[int, ...], defaulted: tuple[str, ...],
 
 def finish_trading(state: EmpireState, seat: int, events: Events) -> None:
     """The seat clicked "done"; once every seat has, the round ends."""
-    state.done = tuple(d or s == seat for s, d in enumerate(state.done))
+    done = list(state.done)
+    done[seat] = True
+    state.done = tuple(done)
     events.add("trade_done", {"seat": seat})
-    if all(state.done):
+    if False not in done:
         end_round(state, events)
 
 

@@ -148,10 +148,12 @@ def pass_bid(state: EmpireState, seat: int, events: Events) -> Rejection | None:
         return _not_polled(a)
     events.add("bid_passed", {"seat": seat, "bid": a.bids[seat]})
     a.passes += 1
-    if a.passes >= a.withdrawn.count(False):
+    withdrawn = a.withdrawn
+    if a.passes >= withdrawn.count(False):
         close_auction(state, events)
-    else:
-        a.to_act = next_active(a, seat)
+    else:  # next_active, its common case inline: the next seat has not withdrawn
+        s = seat + 1 if seat + 1 < len(withdrawn) else 0
+        a.to_act = next_active(a, seat) if withdrawn[s] else s
     return None
 
 
@@ -183,7 +185,9 @@ def raise_bid(state: EmpireState, seat: int, bid: int, events: Events) -> Reject
         return reject("action/illegal", f"you have only {gold} gold")
     a.bids[seat] = bid
     a.passes = 0
-    a.to_act = next_active(a, seat)
+    withdrawn = a.withdrawn  # next_active, its common case inline (as in pass_bid)
+    s = seat + 1 if seat + 1 < len(withdrawn) else 0
+    a.to_act = next_active(a, seat) if withdrawn[s] else s
     events.add("bid_raised", {"seat": seat, "bid": bid})
     return None
 
