@@ -210,6 +210,7 @@ def close_auction(state: EmpireState, events: Events) -> None:
     state.auction = None
     state.auctions_done = (*state.auctions_done, a.card)
     state.auction_lead = win if win is not None else a.opener
+    ws = a.withdrawn
     events.add("auction_closed", {
         "card": a.card,
         "resource": a.resource,
@@ -218,7 +219,7 @@ def close_auction(state: EmpireState, events: Events) -> None:
         "received": got,
         "bond_gold": bond_gold,
         "bids": a.bids,  # the closed auction's own list: it leaves the state now
-        "withdrawn": [s for s, w in enumerate(a.withdrawn) if w],
+        "withdrawn": [s for s, w in enumerate(ws) if w] if True in ws else [],
     })
     open_next_auction(state, events)
 
