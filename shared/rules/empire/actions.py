@@ -88,4 +88,4 @@ TRADE_TYPES = ("offer_trade", "accept", "decline", "cancel")
 
 def bundle_json(h: Holdings) -> dict[str, Json]:
     """A holdings bundle as a compact JSON dict (zero counts left out)."""
-    return dict(h.nonzero())
+    return h.nonzero()

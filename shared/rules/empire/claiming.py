@@ -4,8 +4,6 @@ Each function changes a fresh clone in place and adds its events."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 from shared.rules._kit.model import Events
 from shared.rules.api import Json, SealedSlot, Simultaneous
 from shared.rules.empire.actions import bundle_json
@@ -24,7 +22,7 @@ def deal_row(state: EmpireState, perm: tuple[int, ...], events: Events) -> None:
     """RULEBOOK §8: the six auction cards, shuffled, face up (ER-6); shortage on the first."""
     cards = AUCTION_ROW[state.options.version]
     row = tuple(cards[i] for i in perm)
-    ledger = Ledger(state)
+    ledger = Ledger(state, ())
     for card in row:
         ledger.draw(card, 1)  # the row cards leave the supply (matters for E-5 strict)
     state.row, state.shortage = row, 0
@@ -35,7 +33,7 @@ def deal_nations(state: EmpireState, perm: tuple[int, ...], events: Events) -> N
     """RULEBOOK §9: the first n of the shuffled nations go to the market, each with 1
     supporter and 1 revolt stacked below it; the rest go back to the box."""
     market = tuple(perm[: state.n])
-    ledger = Ledger(state)
+    ledger = Ledger(state, ())
     stacks = []
     for _ in market:
         stack = Holdings()
@@ -75,21 +73,25 @@ def resolve_claim(state: EmpireState, picks: tuple[int, ...], defaulted: tuple[s
     collision penalties/bonuses below the nations and reselect (RULEBOOK §9)."""
     claim = state.claim
     assert claim is not None
-    counts = Counter(picks)
+    counts = dict.fromkeys(claim.market, 0)
+    for m in picks:
+        counts[m] = counts.get(m, 0) + 1
     contested = [m for m in claim.market if counts[m] > 1]
+    if not contested:
+        events.add("claim_revealed", {"round": claim.round, "selections": list(picks),
+                                      "defaulted": list(defaulted), "contested": [],
+                                      "collision": False})
+        finalize_claims(state, picks, events)
+        return
     reveal: dict[str, Json] = {
         "round": claim.round,
         "selections": list(picks),
         "defaulted": list(defaulted),
         "contested": list(contested),
     }
-    if not contested:
-        events.add("claim_revealed", {**reveal, "collision": False})
-        finalize_claims(state, picks, events)
-        return
     # Collision: first a supporter below each unselected nation, then a revolt below each
     # nation selected by several players.
-    ledger = Ledger(state)
+    ledger = Ledger(state, ())
     unselected = [m for m in claim.market if counts[m] == 0]
     stacks = [s.copy() for s in claim.stacks]
     for i, m in enumerate(claim.market):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from shared.rules._kit.model import Events
 from shared.rules.api import Json, SealedSlot, Simultaneous
 from shared.rules.empire.data import BASE_PRICE, MAX_SALE
@@ -19,13 +21,19 @@ def price(total_sold: int) -> int:
 def commerce_node(state: EmpireState) -> Simultaneous:
     """E-13/E-21: each seat picks 0..min(goods, 7), validated against the goods it holds
     when the round opens (nothing can change them before the reveal); default 0."""
+    return _commerce_node(state.round, tuple([h.goods for h in state.holdings]))
+
+
+@lru_cache(maxsize=4096)
+def _commerce_node(round: int, goods: tuple[int, ...]) -> Simultaneous:
+    """The node of a commerce round, made once per round and goods held (a node and its
+    contexts are never changed)."""
     slots = []
-    for seat, h in enumerate(state.holdings):
-        context: Json = {"round": state.round, "goods": h.goods}
-        slots.append(SealedSlot(seat=seat, key=f"s{seat}",
-                               allowed=SALES[min(h.goods, MAX_SALE)], default=0,
-                               context=context))
-    return Simultaneous(round_id=f"commerce:{state.round}", slots=tuple(slots))
+    for seat, g in enumerate(goods):
+        context: Json = {"round": round, "goods": g}
+        slots.append(SealedSlot(seat=seat, key=f"s{seat}", allowed=SALES[min(g, MAX_SALE)],
+                                default=0, context=context))
+    return Simultaneous(round_id=f"commerce:{round}", slots=tuple(slots))
 
 
 def resolve_commerce(state: EmpireState, sold: tuple[int, ...], defaulted: tuple[str, ...],

@@ -4,79 +4,74 @@ from __future__ import annotations
 
 from shared.rules._kit.model import Events
 from shared.rules.api import Json
-from shared.rules.empire.data import KINDS, NATIONS, Kind, Nation
+from shared.rules.empire.data import KINDS, NATIONS, Nation
 from shared.rules.empire.ledger import Ledger
 from shared.rules.empire.state import EmpireState
-
-
-def _count(counts: dict[str, int]) -> dict[str, Json]:
-    return {k: counts[k] for k in KINDS if counts.get(k)}
 
 
 def develop_seat(ledger: Ledger, seat: int, nation: Nation | None) -> dict[str, Json]:
     """Develop one empire in place; returns the public report of what it built/gained/paid.
 
-    The local ``avail`` counts are the cards not yet used this phase. Cards *gained* go to
-    the hand at once but never into ``avail``: they sit in the discard pile and cannot be
-    used again this phase (E-9, ER-3). Gold gained goes straight to the gold stack and can
-    pay bond upkeep in the same phase (E-9, Laura's 30 gold).
+    The local counts (``goods`` ... ``bonds``) are the cards not yet used this phase. Cards
+    *gained* go to the hand at once but never into those counts: they sit in the discard pile
+    and cannot be used again this phase (E-9, ER-3). Gold gained goes straight to the gold
+    stack and can pay bond upkeep in the same phase (E-9, Laura's 30 gold).
     """
     hand = ledger.hands[seat]
-    avail = {"goods": hand.goods, "populations": hand.populations, "colonies": hand.colonies,
-             "bonds": hand.bonds}
-    gained: dict[str, int] = dict.fromkeys(KINDS, 0)
-    paid: dict[str, int] = dict.fromkeys(KINDS, 0)
-
-    # A zero amount moves nothing (and never fails): most steps move nothing, so skip it.
-    def take(kind: Kind, amount: int) -> None:
-        if amount:
-            gained[kind] += ledger.take(seat, kind, amount)
-
-    def pay(kind: Kind, amount: int) -> None:
-        if amount:
-            ledger.pay(seat, kind, amount)
-            paid[kind] += amount
+    goods, pops, cols, bonds = hand.goods, hand.populations, hand.colonies, hand.bonds
+    # kind -> count, in KINDS order once the steps are done (a zero amount moves nothing)
+    gained: dict[str, int] = {}
+    paid: dict[str, int] = {}
+    take, pay = ledger.take, ledger.pay
 
     # 1. Luxuries: a good on a population. The good is paid (E-10), the population is
     #    discarded (kept), 1 supporter is taken.
-    luxuries = min(avail["goods"], avail["populations"])
-    avail["goods"] -= luxuries
-    avail["populations"] -= luxuries
-    pay("goods", luxuries)
-    take("supporters", luxuries)
+    luxuries = goods if goods < pops else pops
+    if luxuries:
+        goods -= luxuries
+        pops -= luxuries
+        pay(seat, "goods", luxuries)
+        paid["goods"] = luxuries
+        gained["supporters"] = take(seat, "supporters", luxuries)
 
     # 2. Industries: a population on a colony; both discarded (kept), 1 good taken into the
     #    discard pile (ER-2: the colony, not a good, is used; ER-3: the good is unusable now).
-    industries = min(avail["populations"], avail["colonies"])
-    avail["populations"] -= industries
-    avail["colonies"] -= industries
-    take("goods", industries)
+    industries = pops if pops < cols else cols
+    if industries:
+        pops -= industries
+        cols -= industries
+        gained["goods"] = take(seat, "goods", industries)
 
     # 3. National institutions (standard version only, E-22): the recipe maximum; a
     #    same-type recipe uses floor(n/2) (E-9).
     national = 0
     if nation is not None:
+        avail = {"goods": goods, "populations": pops, "colonies": cols}
         first, second = nation.recipe
-        same = first == second
-        national = avail[first] // 2 if same else min(avail[first], avail[second])
-        avail[first] -= national
-        avail[second] -= national
-        for kind, per in nation.pays.items():
-            pay(kind, per * national)  # type: ignore[arg-type]
-        for kind, per in nation.gains.items():
-            take(kind, per * national)  # type: ignore[arg-type]
+        national = avail[first] // 2 if first == second else min(avail[first], avail[second])
+        if national:
+            for kind, per in nation.pays.items():
+                pay(seat, kind, per * national)  # type: ignore[arg-type]
+                paid[kind] = paid.get(kind, 0) + per * national
+            for kind, per in nation.gains.items():
+                gained[kind] = gained.get(kind, 0) + take(
+                    seat, kind, per * national)  # type: ignore[arg-type]
+        if "populations" in nation.recipe:
+            pops -= national * (2 if first == second else 1)
 
     # 4. One revolt per population not used in any institution, however acquired (E-12).
-    unused_pops = avail["populations"]
-    take("revolts", unused_pops)
+    if pops:
+        gained["revolts"] = gained.get("revolts", 0) + take(seat, "revolts", pops)
 
     # 5. Bond upkeep: 1 gold per bond held at the start of the phase, as far as gold allows,
     #    then 1 revolt per unpaid bond (E-11). Bonds gained this phase cost nothing now.
-    bonds = avail["bonds"]
     bonds_paid = min(bonds, hand.gold)
-    pay("gold", bonds_paid)
+    if bonds_paid:
+        pay(seat, "gold", bonds_paid)
+        paid["gold"] = paid.get("gold", 0) + bonds_paid
     bonds_unpaid = bonds - bonds_paid
-    take("revolts", bonds_unpaid)
+    if bonds_unpaid:
+        gained["revolts"] = gained.get("revolts", 0) + take(seat, "revolts", bonds_unpaid)
 
     # 6. Re-stack: the discard pile rejoins the stacks (the hand already holds everything).
     return {
@@ -86,11 +81,11 @@ def develop_seat(ledger: Ledger, seat: int, nation: Nation | None) -> dict[str, 
         "industries": industries,
         "institution": nation.institution if nation else None,
         "institutions": national,
-        "unused_populations": unused_pops,
+        "unused_populations": pops,
         "bonds_paid": bonds_paid,
         "bonds_unpaid": bonds_unpaid,
-        "gained": _count(gained),
-        "paid": _count(paid),
+        "gained": {k: v for k in KINDS if (v := gained.get(k))},
+        "paid": {k: v for k in KINDS if (v := paid.get(k))},
     }
 
 

@@ -34,7 +34,7 @@ from shared.rules.api import (
     reject,
 )
 from shared.rules.empire import claiming, commerce, exploration, stored
-from shared.rules.empire.actions import ACTION, BID_TYPES, Action, Raise
+from shared.rules.empire.actions import ACTION, Action
 from shared.rules.empire.data import MAX_SEATS, MIN_SEATS, NATIONS, ROUNDS, ROW_LENGTH
 from shared.rules.empire.development import development_phase
 from shared.rules.empire.scoring import score, standings
@@ -52,6 +52,12 @@ def _bidding_turn(n: int, bidder: int) -> Turn:
     """The polled bidder is awaited; the others may answer trade offers meanwhile."""
     return Turn(seats=(bidder,), open_to=tuple(s for s in range(n) if s != bidder))
 
+
+# the setup draws (seat count -> the start player's draw)
+START_NODES = tuple(Chance(label=START_LABEL, draw="below", n=n) for n in range(MAX_SEATS + 1))
+ROW_NODE = Chance(label=ROW_LABEL, draw="shuffle", n=ROW_LENGTH)
+NATIONS_NODE = Chance(label=NATIONS_LABEL, draw="shuffle", n=len(NATIONS))
+SLOT_KEYS = tuple(f"s{s}" for s in range(MAX_SEATS))  # each seat's sealed slot key
 
 # seat count -> polled bidder -> its Turn (built once: ``next`` asks for one every bid)
 BIDDING_TURNS: tuple[tuple[Turn, ...], ...] = tuple(
@@ -104,9 +110,11 @@ def sell(state: EmpireState, sold: tuple[int, ...], defaulted: tuple[str, ...],
 
 def finish_trading(state: EmpireState, seat: int, events: Events) -> None:
     """The seat clicked "done"; once every seat has, the round ends."""
-    state.done = tuple(d or s == seat for s, d in enumerate(state.done))
+    done = list(state.done)
+    done[seat] = True
+    state.done = tuple(done)
     events.add("trade_done", {"seat": seat})
-    if all(state.done):
+    if False not in done:
         end_round(state, events)
 
 
@@ -136,24 +144,6 @@ def develop(state: EmpireState, events: Events) -> None:
         events.add("game_ended", {"standings": standings(state)})
     else:
         state.phase = "commerce"
-
-
-def act(state: EmpireState, seat: int, action: Action, events: Events) -> Rejection | None:
-    """A seat's bid, trade or "done" (the kit checked the seat may act now)."""
-    kind = action.type
-    if kind in BID_TYPES:
-        if state.phase != "exploration":
-            return reject("action/illegal", "no auction is open")
-        return exploration.apply_bid(state, seat, kind,
-                                     action.bid if isinstance(action, Raise) else None, events)
-    if kind == "done":
-        if state.phase != "trade_window":
-            return reject("action/illegal", "the trade window opens after the last auction")
-        if state.done[seat]:
-            return reject("action/illegal", "you are already done")
-        finish_trading(state, seat, events)
-        return None
-    return exploration.apply_trade(state, seat, action, events)  # type: ignore[arg-type]
 
 
 class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
@@ -194,10 +184,10 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
             return commerce.commerce_node(state)
         if phase == "setup":
             if state.start_player is None:  # E-20: a random start player
-                return Chance(label=START_LABEL, draw="below", n=state.n)
+                return START_NODES[state.n]
             if not state.row:
-                return Chance(label=ROW_LABEL, draw="shuffle", n=ROW_LENGTH)
-            return Chance(label=NATIONS_LABEL, draw="shuffle", n=len(NATIONS))
+                return ROW_NODE
+            return NATIONS_NODE
         if phase == "claim":
             c = state.claim
             assert c is not None
@@ -208,7 +198,8 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
         return TERMINAL
 
     def legal_actions(self, state: EmpireState, seat: int) -> Sequence[Json]:
-        """The seat's bids (when polled), trade answers and "done" (each a fresh dict)."""
+        """The seat's bids (when polled), trade answers and "done" (a new list; the bid and
+        "done" actions in it are shared, never changed)."""
         if not 0 <= seat < state.n:
             return []
         phase = state.phase
@@ -216,7 +207,7 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
             bids = exploration.bid_actions(state, seat)
             return bids + exploration.trade_responses(state, seat) if state.offers else bids
         if phase == "trade_window":
-            own: list[Json] = [] if state.done[seat] else [{"type": "done"}]
+            own: list[Json] = [] if state.done[seat] else [exploration.DONE]
             return own + exploration.trade_responses(state, seat)
         return []
 
@@ -253,7 +244,7 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
     def play_joint(self, new: EmpireState, node: Simultaneous, move: JointAction,
                    events: Events) -> None:
         choices = move.choices
-        picks = tuple(int(choices[f"s{s}"]) for s in range(new.n))  # type: ignore[arg-type]
+        picks = tuple([int(choices[k]) for k in SLOT_KEYS[:new.n]])  # type: ignore[arg-type]
         if new.phase == "claim":
             claim(new, picks, move.defaulted, events)
         else:
@@ -261,7 +252,24 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
 
     def play_act(self, new: EmpireState, node: Turn, seat: int, action: Action,
                  events: Events) -> Rejection | None:
-        return act(new, seat, action, events)
+        """A seat's bid, trade or "done" (the kit checked the seat may act now)."""
+        kind = action.type
+        if kind == "pass" or kind == "raise" or kind == "withdraw":
+            if new.phase != "exploration":
+                return reject("action/illegal", "no auction is open")
+            if kind == "pass":
+                return exploration.pass_bid(new, seat, events)
+            if kind == "raise":
+                return exploration.raise_bid(new, seat, action.bid, events)  # type: ignore[union-attr]
+            return exploration.withdraw_bid(new, seat, events)
+        if kind == "done":
+            if new.phase != "trade_window":
+                return reject("action/illegal", "the trade window opens after the last auction")
+            if new.done[seat]:
+                return reject("action/illegal", "you are already done")
+            finish_trading(new, seat, events)
+            return None
+        return exploration.apply_trade(new, seat, action, events)  # type: ignore[arg-type]
 
     # -- the rest of the contract ---------------------------------------------------------
 

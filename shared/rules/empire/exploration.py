@@ -69,89 +69,115 @@ def next_active(a: Auction, seat: int) -> int:
 def winner(a: Auction, min_one: bool) -> int | None:
     """E-2: the highest untied bid among non-withdrawn seats wins, even a 0; all tied =
     nobody. With the ``min_winning_bid_one`` house rule a 0 never wins."""
-    withdrawn = a.withdrawn
-    live = [b for s, b in enumerate(a.bids) if not withdrawn[s]]
-    untied = [(b, s) for s, b in enumerate(a.bids) if not withdrawn[s] and live.count(b) == 1]
-    if not untied:
-        return None
-    bid, seat = max(untied)
-    if min_one and bid < 1:
+    bids, withdrawn = a.bids, a.withdrawn
+    live = [b for s, b in enumerate(bids) if not withdrawn[s]]
+    best, seat = -1, None  # untied live bids are all different: the highest is unique
+    for s, b in enumerate(bids):
+        if b > best and not withdrawn[s] and live.count(b) == 1:
+            best, seat = b, s
+    if seat is None or (min_one and best < 1):
         return None
     return seat
 
 
-# raise actions to copy from (a copy per call: callers get fresh dicts; copying a dict is
-# about twice as fast as building one, and a seat with 30 gold has 30 raises to list)
-_RAISES: tuple[dict[str, Json], ...] = tuple({"type": "raise", "bid": b} for b in range(256))
-_copy = dict.copy
+# The listed bid actions, built once and shared by every list (a listed action is never
+# changed, as a state is never changed: the kit copies one before it makes the action model of
+# it). A seat with 30 gold has 30 raises to list: a slice of the table lists them.
+PASS: dict[str, Json] = {"type": "pass"}
+WITHDRAW: dict[str, Json] = {"type": "withdraw"}
+DONE: dict[str, Json] = {"type": "done"}
+_UNTIED: list[Json] = [PASS]
+_TIED: list[Json] = [PASS, WITHDRAW]
+_RAISES: list[Json] = [{"type": "raise", "bid": b} for b in range(256)]
 
 
 def bid_actions(state: EmpireState, seat: int) -> list[Json]:
-    """pass, withdraw (when tied), then every raise the seat's gold allows (fresh dicts)."""
+    """pass, withdraw (when tied), then every raise the seat's gold allows."""
     a = state.auction
     if a is None or a.to_act != seat:
         return []
-    out: list[Json] = [{"type": "pass"}, {"type": "withdraw"}] if is_tied(a, seat) else [
-        {"type": "pass"}]
-    low, high = a.bids[seat] + 1, state.holdings[seat].gold + 1
+    bids = a.bids
+    low = bids[seat] + 1
+    # is_tied, its common cases first: no equal bid, or nobody withdrawn
+    tied = bids.count(low - 1) > 1 and (True not in a.withdrawn or is_tied(a, seat))
+    head = _TIED if tied else _UNTIED
+    high = state.holdings[seat].gold + 1
     if high <= len(_RAISES):
-        out += map(_copy, _RAISES[low:high])
-    else:
-        out += [{"type": "raise", "bid": b} for b in range(low, high)]
-    return out
+        return head + _RAISES[low:high]
+    return head + _RAISES[low:] + [{"type": "raise", "bid": b}
+                                   for b in range(max(low, len(_RAISES)), high)]
 
 
 def open_next_auction(state: EmpireState, events: Events) -> None:
     """Open the next uncovered card's auction, or the trade window after the last (E-6)."""
-    done = list(state.auctions_done)
+    done = state.auctions_done
     n = state.n
+    shortage, strict = state.shortage, state.options.strict_supply
     for card, resource in enumerate(state.row):
-        if card == state.shortage or card in done:
+        if card == shortage or card in done:
             continue
-        bank = bank_left(state, resource)
-        if bank is not None and bank < 1:
+        if strict and bank_left(state, resource) < 1:  # type: ignore[operator]
             # E-5 strict supply: nothing of this kind left to win; the card is skipped.
-            done.append(card)
+            done = (*done, card)
             events.add("auction_skipped", {"card": card, "resource": resource})
             continue
         opener = (state.auction_lead + 1) % n
         state.auction = Auction(card, resource, [0] * n, [False] * n, opener, opener)
-        state.auctions_done = tuple(done)
+        state.auctions_done = done
         state.auction_count += 1
         events.add("auction_opened",
                    {"round": state.round, "card": card, "resource": resource, "first": opener})
         return
     state.auction = None
-    state.auctions_done = tuple(done)
+    state.auctions_done = done
     state.phase = "trade_window"
     state.done = (False,) * n
     events.add("trade_window_opened", {"round": state.round})
 
 
-def apply_bid(state: EmpireState, seat: int, kind: str, bid: int | None,
-              events: Events) -> Rejection | None:
-    """A pass, withdraw or raise (to ``bid``) of the polled seat."""
+def _not_polled(a: Auction) -> Rejection:
+    return reject("action/not_your_turn", f"seat {a.to_act} is to act in this auction")
+
+
+def pass_bid(state: EmpireState, seat: int, events: Events) -> Rejection | None:
+    """The polled seat passes; once every non-withdrawn seat has in a row, the auction
+    closes (E-1)."""
     a = state.auction
     assert a is not None
     if a.to_act != seat:
-        return reject("action/not_your_turn", f"seat {a.to_act} is to act in this auction")
-    if kind == "pass":
-        events.add("bid_passed", {"seat": seat, "bid": a.bids[seat]})
-        a.passes += 1
-        if a.passes >= a.withdrawn.count(False):
-            close_auction(state, events)
-        else:
-            a.to_act = next_active(a, seat)
-        return None
-    if kind == "withdraw":
-        if not is_tied(a, seat):
-            return reject("action/illegal", "you may withdraw only while your bid is tied")
-        a.withdrawn[seat] = True
-        a.passes = 0
-        a.to_act = next_active(a, seat)
-        events.add("bid_withdrawn", {"seat": seat, "bid": a.bids[seat]})
-        return None
-    assert bid is not None
+        return _not_polled(a)
+    events.add("bid_passed", {"seat": seat, "bid": a.bids[seat]})
+    a.passes += 1
+    withdrawn = a.withdrawn
+    if a.passes >= withdrawn.count(False):
+        close_auction(state, events)
+    else:  # next_active, its common case inline: the next seat has not withdrawn
+        s = seat + 1 if seat + 1 < len(withdrawn) else 0
+        a.to_act = next_active(a, seat) if withdrawn[s] else s
+    return None
+
+
+def withdraw_bid(state: EmpireState, seat: int, events: Events) -> Rejection | None:
+    """The polled seat withdraws its tied bid (E-3)."""
+    a = state.auction
+    assert a is not None
+    if a.to_act != seat:
+        return _not_polled(a)
+    if not is_tied(a, seat):
+        return reject("action/illegal", "you may withdraw only while your bid is tied")
+    a.withdrawn[seat] = True
+    a.passes = 0
+    a.to_act = next_active(a, seat)
+    events.add("bid_withdrawn", {"seat": seat, "bid": a.bids[seat]})
+    return None
+
+
+def raise_bid(state: EmpireState, seat: int, bid: int, events: Events) -> Rejection | None:
+    """The polled seat raises its bid to ``bid`` (at most its gold, E-4)."""
+    a = state.auction
+    assert a is not None
+    if a.to_act != seat:
+        return _not_polled(a)
     gold = state.holdings[seat].gold
     if bid <= a.bids[seat]:
         return reject("action/illegal", "a raise must be above your current bid")
@@ -159,7 +185,9 @@ def apply_bid(state: EmpireState, seat: int, kind: str, bid: int | None,
         return reject("action/illegal", f"you have only {gold} gold")
     a.bids[seat] = bid
     a.passes = 0
-    a.to_act = next_active(a, seat)
+    withdrawn = a.withdrawn  # next_active, its common case inline (as in pass_bid)
+    s = seat + 1 if seat + 1 < len(withdrawn) else 0
+    a.to_act = next_active(a, seat) if withdrawn[s] else s
     events.add("bid_raised", {"seat": seat, "bid": bid})
     return None
 
@@ -173,7 +201,7 @@ def close_auction(state: EmpireState, events: Events) -> None:
     got = 0
     price = 0
     if win is not None:
-        ledger = Ledger(state)
+        ledger = Ledger(state, (win,))
         price = a.bids[win]
         ledger.pay(win, "gold", price)
         got = ledger.take(win, a.resource, 1)
@@ -182,6 +210,7 @@ def close_auction(state: EmpireState, events: Events) -> None:
     state.auction = None
     state.auctions_done = (*state.auctions_done, a.card)
     state.auction_lead = win if win is not None else a.opener
+    ws = a.withdrawn
     events.add("auction_closed", {
         "card": a.card,
         "resource": a.resource,
@@ -189,8 +218,8 @@ def close_auction(state: EmpireState, events: Events) -> None:
         "price": price,
         "received": got,
         "bond_gold": bond_gold,
-        "bids": list(a.bids),
-        "withdrawn": [s for s, w in enumerate(a.withdrawn) if w],
+        "bids": a.bids,  # the closed auction's own list: it leaves the state now
+        "withdrawn": [s for s, w in enumerate(ws) if w] if True in ws else [],
     })
     open_next_auction(state, events)
 
@@ -261,7 +290,7 @@ def apply_trade(state: EmpireState, seat: int, action: OfferTrade | Accept | Dec
         return None
     if not _feasible(state, o):
         return reject("action/illegal", "one side no longer holds the (unlocked) cards")
-    ledger = Ledger(state)
+    ledger = Ledger(state, (o.seat, o.to))
     ledger.move(o.seat, o.to, o.give)  # atomic: both legs or nothing
     ledger.move(o.to, o.seat, o.get)
     state.offers = rest

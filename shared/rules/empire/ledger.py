@@ -4,7 +4,9 @@ Every card and gold piece moves through ``take`` (bank -> player), ``pay`` (play
 or ``move`` (player -> player), so the bank flows are always accounted for (E-5).
 ``Ledger(state)`` first gives the state its own copies of the hands and bank counts (a clone
 shares them with the state it was cloned from, ``state.py``): make one only on the clone a
-move is changing.
+move is changing. ``Ledger(state, seats)`` copies only those seats' hands: a move that
+changes only them (an auction's winner, a trade's two sides, none for the bank alone) says so
+and leaves the others shared.
 """
 
 from __future__ import annotations
@@ -23,10 +25,17 @@ def bank_left(state: EmpireState, kind: Kind) -> int | None:
 class Ledger:
     __slots__ = ("hands", "returned", "state", "strict", "taken")
 
-    def __init__(self, state: EmpireState) -> None:
+    def __init__(self, state: EmpireState, seats: tuple[int, ...] | None = None) -> None:
+        """``seats``: the only hands this move changes (the others stay shared); None: all."""
         self.state = state
         self.strict = state.options.strict_supply
-        self.hands: tuple[Holdings, ...] = tuple([h.copy() for h in state.holdings])
+        if seats is None:
+            self.hands: tuple[Holdings, ...] = tuple([h.copy() for h in state.holdings])
+        else:
+            hands = list(state.holdings)
+            for s in seats:
+                hands[s] = hands[s].copy()
+            self.hands = tuple(hands)
         self.taken = state.bank_taken.copy()
         self.returned = state.bank_returned.copy()
         state.holdings, state.bank_taken, state.bank_returned = (
@@ -51,10 +60,15 @@ class Ledger:
         return amount
 
     def take(self, seat: int, kind: Kind, amount: int) -> int:
-        got = self.draw(kind, amount)
+        """``draw`` into the seat's hand (up to ``amount``); returns what was taken."""
+        taken = self.taken
+        if self.strict:
+            left = SUPPLY[kind] - getattr(taken, kind) + getattr(self.returned, kind)
+            amount = max(0, min(amount, left))
+        setattr(taken, kind, getattr(taken, kind) + amount)
         hand = self.hands[seat]
-        setattr(hand, kind, getattr(hand, kind) + got)
-        return got
+        setattr(hand, kind, getattr(hand, kind) + amount)
+        return amount
 
     def take_all(self, seat: int, bundle: Holdings) -> Holdings:
         # a zero count takes nothing (and draws nothing from the bank): skipped

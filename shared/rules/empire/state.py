@@ -21,6 +21,7 @@ from typing import Annotated, Literal, TypeAlias
 from pydantic import Field
 
 from shared.rules._kit.model import Frozen
+from shared.rules.api import Json
 from shared.rules.empire.data import KINDS, Kind, Resource
 
 _new = object.__new__
@@ -90,16 +91,39 @@ class Holdings:
         setattr(self, kind, getattr(self, kind) + amount)
 
     def copy(self) -> Holdings:
-        return Holdings(self.goods, self.populations, self.colonies, self.bonds,
-                        self.supporters, self.revolts, self.gold)
+        new = _new(Holdings)  # each field stored directly: no __init__ call (every Ledger copies)
+        new.goods = self.goods
+        new.populations = self.populations
+        new.colonies = self.colonies
+        new.bonds = self.bonds
+        new.supporters = self.supporters
+        new.revolts = self.revolts
+        new.gold = self.gold
+        return new
 
     def as_dict(self) -> dict[str, int]:
         return {"goods": self.goods, "populations": self.populations,
                 "colonies": self.colonies, "bonds": self.bonds, "supporters": self.supporters,
                 "revolts": self.revolts, "gold": self.gold}
 
-    def nonzero(self) -> dict[str, int]:
-        return {k: v for k, v in self.as_dict().items() if v}
+    def nonzero(self) -> dict[str, Json]:
+        """The nonzero counts (a fresh dict, in field order)."""
+        out: dict[str, Json] = {}
+        if self.goods:
+            out["goods"] = self.goods
+        if self.populations:
+            out["populations"] = self.populations
+        if self.colonies:
+            out["colonies"] = self.colonies
+        if self.bonds:
+            out["bonds"] = self.bonds
+        if self.supporters:
+            out["supporters"] = self.supporters
+        if self.revolts:
+            out["revolts"] = self.revolts
+        if self.gold:
+            out["gold"] = self.gold
+        return out
 
     def covers(self, other: Holdings) -> bool:
         return all(self.get(k) >= other.get(k) for k in KINDS)
@@ -206,7 +230,17 @@ class EmpireState:
         new.holdings = self.holdings
         new.claim = self.claim
         a = self.auction
-        new.auction = None if a is None else a.clone()
+        if a is None:
+            new.auction = None
+        else:  # Auction.clone, inline: nearly every move is a bid
+            b = new.auction = _new(Auction)
+            b.card = a.card
+            b.resource = a.resource
+            b.bids = a.bids[:]
+            b.withdrawn = a.withdrawn[:]
+            b.to_act = a.to_act
+            b.opener = a.opener
+            b.passes = a.passes
         new.auctions_done = self.auctions_done
         new.auction_lead = self.auction_lead
         new.auction_count = self.auction_count
