@@ -116,7 +116,12 @@ def rolled(state: NycState, values: tuple[int, ...], events: Events) -> None:
 def resolve(state: NycState, b: Battle, inst: tuple[int, ...], dfn: tuple[int, ...],
             events: Events) -> None:
     high_inst, high_dfn = sorted(inst, reverse=True), sorted(dfn, reverse=True)
-    inst_losses, def_losses = losses(high_inst, high_dfn)
+    inst_losses = def_losses = 0  # ``losses``, inline: every roll of a game comes here
+    for x, y in zip(high_inst, high_dfn, strict=False):
+        if x > y:
+            def_losses += 1
+        else:
+            inst_losses += 1
     cubes = list(state.cubes)
     cubes[b.frm] -= inst_losses
     cubes[b.to] -= def_losses
