@@ -87,15 +87,6 @@ def defend(state: NycState, seat: int, dice: int, events: Events) -> Rejection |
     return None
 
 
-def roll_request(state: NycState) -> Chance:
-    """The pending roll: the instigator's dice first, then the defender's."""
-    b = state.battle
-    assert b is not None and b.def_dice is not None
-    if b.inst_roll is None:
-        return roll_node(state.turn, state.attacks, "instigator", b.dice)
-    return roll_node(state.turn, state.attacks, "defender", b.def_dice)
-
-
 @lru_cache(maxsize=16384)  # the same rolls recur from game to game (bounded)
 def roll_node(turn: int, attacks: int, role: str, count: int) -> Chance:
     """The Chance of one roll, made once: its label numbers the turn and the attack."""

@@ -42,6 +42,7 @@ from shared.rules.empire_nyc.actions import (
     Place,
     Trade,
 )
+from shared.rules.empire_nyc.combat import roll_node
 from shared.rules.empire_nyc.legal import TURN_PHASES, default_action, legal_actions
 from shared.rules.empire_nyc.scoring import score
 from shared.rules.empire_nyc.state import NycOptions, NycState
@@ -58,31 +59,6 @@ NB_INDEX = board.NB_INDEX
 # ``Transition(state, events)`` through its slots, as the kit's template builds it
 _new = object.__new__
 _set_state, _set_events = (getattr(Transition, f).__set__ for f in ("state", "events"))
-
-
-def node(state: NycState) -> Node:
-    """What the state waits for (``GAME.next`` without the kit's memo: a rollout changes
-    one state in place)."""
-    p = state.phase
-    if p == "roll":
-        return combat.roll_request(state)
-    if p in TURN_PHASES:
-        return TURNS[state.current]
-    if p == "defend":
-        assert state.battle is not None
-        return TURNS[state.battle.defender]
-    if p == "over":
-        return TERMINAL
-    if p == "first_player":  # NY-1: random first player
-        return Chance(label=LABEL_FIRST, draw="below", n=state.n_seats)
-    if p == "deal":  # the deal is placed face up on the map: public
-        return Chance(label=LABEL_DEAL, draw="shuffle", n=board.N_NB)
-    if p == "deal_missions":  # NY-12: secret missions
-        return Chance(label=LABEL_MISSIONS, draw="shuffle", n=len(data.MISSIONS), secret=True)
-    # "shuffle_deck", NY-2: the draw pile is hidden
-    n = len(board.CARD_IDS) if state.turn == 0 else len(state.discard)
-    return Chance(label=f"deck:draw:shuffle:{state.deck_shuffles}",
-                  draw="shuffle", n=n, secret=True)
 
 
 # ------------------------------------------------------------------ the chance moves
@@ -257,7 +233,32 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
         )
 
     def next(self, state: NycState) -> Node:
-        return node(state)
+        """What the state waits for (the kit's memo wraps it; a rollout asks this function
+        itself, as it changes one state in place)."""
+        p = state.phase
+        if p == "roll":  # the instigator's dice first, then the defender's
+            b = state.battle
+            assert b is not None and b.def_dice is not None
+            if b.inst_roll is None:
+                return roll_node(state.turn, state.attacks, "instigator", b.dice)
+            return roll_node(state.turn, state.attacks, "defender", b.def_dice)
+        if p in TURN_PHASES:
+            return TURNS[state.current]
+        if p == "defend":
+            assert state.battle is not None
+            return TURNS[state.battle.defender]
+        if p == "over":
+            return TERMINAL
+        if p == "first_player":  # NY-1: random first player
+            return Chance(label=LABEL_FIRST, draw="below", n=state.n_seats)
+        if p == "deal":  # the deal is placed face up on the map: public
+            return Chance(label=LABEL_DEAL, draw="shuffle", n=board.N_NB)
+        if p == "deal_missions":  # NY-12: secret missions
+            return Chance(label=LABEL_MISSIONS, draw="shuffle", n=len(data.MISSIONS), secret=True)
+        # "shuffle_deck", NY-2: the draw pile is hidden
+        n = len(board.CARD_IDS) if state.turn == 0 else len(state.discard)
+        return Chance(label=f"deck:draw:shuffle:{state.deck_shuffles}",
+                      draw="shuffle", n=n, secret=True)
 
     def legal_actions(self, state: NycState, seat: int) -> Sequence[Json]:
         acts = legal_actions(state, seat)
@@ -300,7 +301,10 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
                     refused = act_listed(new, listed[1], raw, events)
                     if refused is not None:
                         return refused
-                    return _transition(new, events)
+                    done = _new(Transition)
+                    _set_state(done, new)
+                    _set_events(done, tuple(events.out))
+                    return done  # type: ignore[no-any-return]
         elif kind is ChanceOutcome:
             node = self.next(state)
             if type(node) is Chance and move.label == node.label:  # type: ignore[union-attr]
@@ -309,7 +313,10 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
                         chance_fits(node, values):
                     new, events = state.clone(), Events()
                     chance(new, values, events)
-                    return _transition(new, events)
+                    done = _new(Transition)
+                    _set_state(done, new)
+                    _set_events(done, tuple(events.out))
+                    return done  # type: ignore[no-any-return]
         return super().apply(state, move)
 
     def play_chance(self, new: NycState, node: Chance, values: tuple[int, ...],
@@ -328,9 +335,3 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
     def from_stored(self, data: Any) -> NycState:
         return stored.from_stored(data)
 
-
-def _transition(state: NycState, events: Events) -> Transition:
-    done = _new(Transition)
-    _set_state(done, state)
-    _set_events(done, tuple(events.out))
-    return done  # type: ignore[no-any-return]

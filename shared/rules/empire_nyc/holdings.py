@@ -80,7 +80,12 @@ class Holdings:
         order (what an attack is made from)."""
         got = self.fronts.get(seat)
         if got is None:
-            enemies = self.enemies
-            got = self.fronts[seat] = tuple(
-                (i, e) for i in self.mine.get(seat, ()) if (e := enemies(i)))
+            known, front = self.enemies_of, []
+            for i in self.mine.get(seat, ()):
+                e = known[i]
+                if e is None:
+                    e = self.enemies(i)
+                if e:
+                    front.append((i, e))
+            got = self.fronts[seat] = tuple(front)
         return got
