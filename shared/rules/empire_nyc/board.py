@@ -6,6 +6,7 @@ and by id ("MN01") in actions, events and views.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Final
 
 from shared.rules.empire_nyc import data
@@ -87,11 +88,15 @@ def base_reinforcement(n_owned: int) -> int:
 
 def borough_bonus(owner: tuple[int, ...], seat: int) -> tuple[tuple[str, int], ...]:
     """Part B: (borough, bonus) for every whole borough ``seat`` occupies."""
-    return tuple(
-        (b, BOROUGH_BONUS[b])
-        for b in BOROUGH_IDS
-        if all(owner[i] == seat for i in BOROUGH_MEMBERS[b])
-    )
+    return tuple((b, BOROUGH_BONUS[b]) for b, members, size in _BOROUGH_OWNERS
+                 if members(owner).count(seat) == size)
+
+
+# per borough: its id, the getter of its neighborhoods' owners (a tuple: every borough has
+# 2 or more), its size; for ``borough_bonus`` at the start of every turn
+_BOROUGH_OWNERS: Final[tuple[tuple[str, itemgetter[tuple[int, ...]], int], ...]] = tuple(
+    (b, itemgetter(*BOROUGH_MEMBERS[b]), len(BOROUGH_MEMBERS[b])) for b in BOROUGH_IDS)
+assert all(size >= 2 for _, _, size in _BOROUGH_OWNERS)
 
 
 def holds_boroughs(owner: tuple[int, ...], seat: int, boroughs: tuple[str, ...]) -> bool:

@@ -87,15 +87,6 @@ def defend(state: NycState, seat: int, dice: int, events: Events) -> Rejection |
     return None
 
 
-def roll_request(state: NycState) -> Chance:
-    """The pending roll: the instigator's dice first, then the defender's."""
-    b = state.battle
-    assert b is not None and b.def_dice is not None
-    if b.inst_roll is None:
-        return roll_node(state.turn, state.attacks, "instigator", b.dice)
-    return roll_node(state.turn, state.attacks, "defender", b.def_dice)
-
-
 @lru_cache(maxsize=16384)  # the same rolls recur from game to game (bounded)
 def roll_node(turn: int, attacks: int, role: str, count: int) -> Chance:
     """The Chance of one roll, made once: its label numbers the turn and the attack."""
@@ -116,7 +107,12 @@ def rolled(state: NycState, values: tuple[int, ...], events: Events) -> None:
 def resolve(state: NycState, b: Battle, inst: tuple[int, ...], dfn: tuple[int, ...],
             events: Events) -> None:
     high_inst, high_dfn = sorted(inst, reverse=True), sorted(dfn, reverse=True)
-    inst_losses, def_losses = losses(high_inst, high_dfn)
+    inst_losses = def_losses = 0  # ``losses``, inline: every roll of a game comes here
+    for x, y in zip(high_inst, high_dfn, strict=False):
+        if x > y:
+            def_losses += 1
+        else:
+            inst_losses += 1
     cubes = list(state.cubes)
     cubes[b.frm] -= inst_losses
     cubes[b.to] -= def_losses

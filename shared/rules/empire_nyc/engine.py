@@ -12,16 +12,20 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from shared.rules._kit.base import GameBase
+from shared.rules._kit.base import GameBase, chance_fits
 from shared.rules._kit.model import Events
 from shared.rules.api import (
+    Act,
     Chance,
+    ChanceOutcome,
     Json,
+    Move,
     Node,
     Outcome,
     Rejection,
     RuleError,
     Terminal,
+    Transition,
     Turn,
     reject,
 )
@@ -38,6 +42,7 @@ from shared.rules.empire_nyc.actions import (
     Place,
     Trade,
 )
+from shared.rules.empire_nyc.combat import roll_node
 from shared.rules.empire_nyc.legal import TURN_PHASES, default_action, legal_actions
 from shared.rules.empire_nyc.scoring import score
 from shared.rules.empire_nyc.state import NycOptions, NycState
@@ -49,31 +54,11 @@ LABEL_MISSIONS = "deal:missions"
 MAX_SEATS = 6
 TERMINAL = Terminal()
 TURNS = tuple(Turn(seats=(seat,)) for seat in range(MAX_SEATS))
+NB_INDEX = board.NB_INDEX
 
-
-def node(state: NycState) -> Node:
-    """What the state waits for (``GAME.next`` without the kit's memo: a rollout changes
-    one state in place)."""
-    p = state.phase
-    if p == "roll":
-        return combat.roll_request(state)
-    if p in TURN_PHASES:
-        return TURNS[state.current]
-    if p == "defend":
-        assert state.battle is not None
-        return TURNS[state.battle.defender]
-    if p == "over":
-        return TERMINAL
-    if p == "first_player":  # NY-1: random first player
-        return Chance(label=LABEL_FIRST, draw="below", n=state.n_seats)
-    if p == "deal":  # the deal is placed face up on the map: public
-        return Chance(label=LABEL_DEAL, draw="shuffle", n=board.N_NB)
-    if p == "deal_missions":  # NY-12: secret missions
-        return Chance(label=LABEL_MISSIONS, draw="shuffle", n=len(data.MISSIONS), secret=True)
-    # "shuffle_deck", NY-2: the draw pile is hidden
-    n = len(board.CARD_IDS) if state.turn == 0 else len(state.discard)
-    return Chance(label=f"deck:draw:shuffle:{state.deck_shuffles}",
-                  draw="shuffle", n=n, secret=True)
+# ``Transition(state, events)`` through its slots, as the kit's template builds it
+_new = object.__new__
+_set_state, _set_events = (getattr(Transition, f).__set__ for f in ("state", "events"))
 
 
 # ------------------------------------------------------------------ the chance moves
@@ -184,6 +169,41 @@ def act(state: NycState, seat: int, action: Action, events: Events) -> Rejection
     return reject("action/illegal", f"{action.type!r} is not allowed now ({phase})")
 
 
+def act_listed(state: NycState, seat: int, raw: dict[str, Any], events: Events
+               ) -> Rejection | None:
+    """``act`` of an action ``legal_actions`` listed for this state and seat (its JSON, read
+    without building the action model: a listed action is well formed and fits the phase)."""
+    t = raw["type"]
+    if t == "attack":
+        return combat.attack(state, seat, NB_INDEX[raw["from"]], NB_INDEX[raw["to"]],
+                             raw["dice"], events)
+    if t == "place":
+        nb = NB_INDEX[raw["nb"]]
+        if state.phase == "setup_place":
+            return turns.setup_place(state, seat, nb, raw["n"], events)
+        return turns.reinforce_place(state, seat, nb, raw["n"], events)
+    if t == "end_attack":
+        combat.end_attack(state, events)
+        return None
+    if t == "defend":
+        return combat.defend(state, seat, raw["dice"], events)
+    if t == "move_in":
+        return combat.move_in(state, seat, raw["n"], events)
+    if t == "fortify":
+        return turns.fortify(state, seat, NB_INDEX[raw["from"]], NB_INDEX[raw["to"]], raw["n"],
+                             events)
+    if t == "end_turn":
+        turns.end_turn(state, events)
+        return None
+    a, b, c = raw["cards"]  # "trade"
+    return turns.trade(state, seat, (a, b, c), events)
+
+
+def _dice_fit(values: tuple[int, ...], n: int, count: int) -> bool:
+    """``chance_fits`` of a dice request."""
+    return len(values) == count and (not values or (min(values) >= 1 and max(values) < n + 1))
+
+
 class EmpireNyc(GameBase[NycState, NycOptions, Action]):
     name = "empire-nyc"
     title = "Empire: The Game of New York"
@@ -213,10 +233,37 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
         )
 
     def next(self, state: NycState) -> Node:
-        return node(state)
+        """What the state waits for (the kit's memo wraps it; a rollout asks this function
+        itself, as it changes one state in place)."""
+        p = state.phase
+        if p == "roll":  # the instigator's dice first, then the defender's
+            b = state.battle
+            assert b is not None and b.def_dice is not None
+            if b.inst_roll is None:
+                return roll_node(state.turn, state.attacks, "instigator", b.dice)
+            return roll_node(state.turn, state.attacks, "defender", b.def_dice)
+        if p in TURN_PHASES:
+            return TURNS[state.current]
+        if p == "defend":
+            assert state.battle is not None
+            return TURNS[state.battle.defender]
+        if p == "over":
+            return TERMINAL
+        if p == "first_player":  # NY-1: random first player
+            return Chance(label=LABEL_FIRST, draw="below", n=state.n_seats)
+        if p == "deal":  # the deal is placed face up on the map: public
+            return Chance(label=LABEL_DEAL, draw="shuffle", n=board.N_NB)
+        if p == "deal_missions":  # NY-12: secret missions
+            return Chance(label=LABEL_MISSIONS, draw="shuffle", n=len(data.MISSIONS), secret=True)
+        # "shuffle_deck", NY-2: the draw pile is hidden
+        n = len(board.CARD_IDS) if state.turn == 0 else len(state.discard)
+        return Chance(label=f"deck:draw:shuffle:{state.deck_shuffles}",
+                      draw="shuffle", n=n, secret=True)
 
     def legal_actions(self, state: NycState, seat: int) -> Sequence[Json]:
-        return legal_actions(state, seat)
+        acts = legal_actions(state, seat)
+        self._listed = (state, seat, acts)  # for ``apply``'s listed-act path
+        return acts
 
     def default_action(self, state: NycState, seat: int) -> Json:
         return default_action(state, seat)
@@ -228,6 +275,49 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
         return score(state)
 
     # ------------------------------------------------------------------ moves
+
+    # the list ``legal_actions`` last made: (state, seat, list), as the kit's memo of it
+    _listed: tuple[NycState | None, int, list[Json]] = (None, -1, [])
+
+    def apply(self, state: NycState, move: Move) -> Transition | Rejection:
+        """The kit's template on the two moves a caller makes most (search and playouts): an
+        act picked from the list ``legal_actions`` last answered for this state and seat (the
+        listed object itself, so it needs no parse and no guard), and an answer to the
+        pending Chance that fits it. They play on a clone as ``on_act``/``on_chance`` do;
+        every other move goes through the template, which guards and refuses."""
+        kind = type(move)
+        if kind is Act:
+            listed = self._listed
+            if listed[0] is state and listed[1] == move.seat:  # type: ignore[union-attr]
+                raw = move.action  # type: ignore[union-attr]
+                legal = listed[2]
+                try:
+                    at = legal.index(raw)
+                except ValueError:
+                    at = -1
+                if at >= 0 and legal[at] is raw:
+                    assert isinstance(raw, dict)
+                    new, events = state.clone(), Events()
+                    refused = act_listed(new, listed[1], raw, events)
+                    if refused is not None:
+                        return refused
+                    done = _new(Transition)
+                    _set_state(done, new)
+                    _set_events(done, tuple(events.out))
+                    return done  # type: ignore[no-any-return]
+        elif kind is ChanceOutcome:
+            node = self.next(state)
+            if type(node) is Chance and move.label == node.label:  # type: ignore[union-attr]
+                values = move.values  # type: ignore[union-attr]
+                if _dice_fit(values, node.n, node.count) if node.draw == "dice" else \
+                        chance_fits(node, values):
+                    new, events = state.clone(), Events()
+                    chance(new, values, events)
+                    done = _new(Transition)
+                    _set_state(done, new)
+                    _set_events(done, tuple(events.out))
+                    return done  # type: ignore[no-any-return]
+        return super().apply(state, move)
 
     def play_chance(self, new: NycState, node: Chance, values: tuple[int, ...],
                     events: Events) -> None:
@@ -244,3 +334,4 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
 
     def from_stored(self, data: Any) -> NycState:
         return stored.from_stored(data)
+

@@ -18,7 +18,7 @@ class Holdings:
     """Each seat's neighborhoods (``owned``) and each neighborhood's enemy and own
     neighbours (``enemies``, ``friends``) for one ``owner`` tuple."""
 
-    __slots__ = ("adj", "enemies_of", "friends_of", "mine", "owner")
+    __slots__ = ("adj", "enemies_of", "friends_of", "fronts", "mine", "owner")
 
     def __init__(self, owner: tuple[int, ...], extra_links: bool) -> None:
         self.owner = owner
@@ -33,6 +33,7 @@ class Holdings:
         self.mine = {o: tuple(nbs) for o, nbs in mine.items()}
         self.enemies_of: list[tuple[int, ...] | None] = [None] * len(owner)
         self.friends_of: list[tuple[int, ...] | None] = [None] * len(owner)
+        self.fronts: dict[int, tuple[tuple[int, tuple[int, ...]], ...]] = {}
 
     def after_conquest(self, owner: tuple[int, ...], nb: int) -> Holdings:
         """The holdings of ``owner``, this map once ``nb`` changed hands: only the lists of
@@ -49,6 +50,7 @@ class Holdings:
         for j in self.adj[nb]:
             enemies[j] = friends[j] = None
         new.enemies_of, new.friends_of = enemies, friends
+        new.fronts = {}  # a conquest moves the front lines of the seats around ``nb``
         return new
 
     def owned(self, seat: int) -> tuple[int, ...]:
@@ -71,4 +73,19 @@ class Holdings:
             owner = self.owner
             seat = owner[nb]
             got = self.friends_of[nb] = tuple(j for j in self.adj[nb] if owner[j] == seat)
+        return got
+
+    def front(self, seat: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """The seat's neighborhoods that border an enemy, each with its ``enemies``, in index
+        order (what an attack is made from)."""
+        got = self.fronts.get(seat)
+        if got is None:
+            known, front = self.enemies_of, []
+            for i in self.mine.get(seat, ()):
+                e = known[i]
+                if e is None:
+                    e = self.enemies(i)
+                if e:
+                    front.append((i, e))
+            got = self.fronts[seat] = tuple(front)
         return got

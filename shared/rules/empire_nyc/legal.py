@@ -152,16 +152,14 @@ def _reinforcements(state: NycState, seat: int) -> list[Json]:
 
 def _attacks(state: NycState, seat: int) -> list[Json]:
     out: list[Json] = [END_ATTACK]
-    h, cubes = held(state), state.cubes
-    for i in h.owned(seat):
+    cubes = state.cubes
+    for i, enemies in held(state).front(seat):
         c = cubes[i]
         if c >= 2:  # NY-8: one more cube than the dice rolled
-            enemies = h.enemies(i)
-            if enemies:
-                by_target = ATTACKS[i]
-                top = c - 1 if c <= MAX_INSTIGATOR_DICE else MAX_INSTIGATOR_DICE
-                for j in enemies:
-                    out += by_target[j][top]
+            by_target = ATTACKS[i]
+            top = c - 1 if c <= MAX_INSTIGATOR_DICE else MAX_INSTIGATOR_DICE
+            for j in enemies:
+                out += by_target[j][top]
     return out
 
 

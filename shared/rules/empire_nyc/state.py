@@ -149,12 +149,43 @@ class NycState:
         return all(e.seat != seat for e in self.eliminated)
 
     def clone(self) -> NycState:
-        """A copy whose fields the rules may set (the values themselves are shared)."""
-        new = NycState(
-            self.n_seats, self.options, self.phase, self.first_player, self.order, self.owner,
-            self.cubes, self.to_place, self.hands, self.missions, self.deck,
-            self.discard, self.deck_shuffles, self.card_due, self.sets_traded, self.current,
-            self.turn, self.round, self.pool, self.attacks, self.conquered, self.battle,
-            self.move_in, self.eliminated, self.winner, self.win_reason)
+        """A copy whose fields the rules may set (the values themselves are shared): every
+        field copied by name (``CLONED``, checked against the slots at import), cheaper than
+        the constructor's call on the path of every move."""
+        new = _new(NycState)
+        new.n_seats = self.n_seats
+        new.options = self.options
+        new.phase = self.phase
+        new.first_player = self.first_player
+        new.order = self.order
+        new.owner = self.owner
+        new.cubes = self.cubes
+        new.to_place = self.to_place
+        new.hands = self.hands
+        new.missions = self.missions
+        new.deck = self.deck
+        new.discard = self.discard
+        new.deck_shuffles = self.deck_shuffles
+        new.card_due = self.card_due
+        new.sets_traded = self.sets_traded
+        new.current = self.current
+        new.turn = self.turn
+        new.round = self.round
+        new.pool = self.pool
+        new.attacks = self.attacks
+        new.conquered = self.conquered
+        new.battle = self.battle
+        new.move_in = self.move_in
+        new.eliminated = self.eliminated
+        new.winner = self.winner
+        new.win_reason = self.win_reason
         new.holdings = self.holdings
         return new
+
+
+_new = object.__new__
+CLONED = ("n_seats", "options", "phase", "first_player", "order", "owner", "cubes", "to_place",
+          "hands", "missions", "deck", "discard", "deck_shuffles", "card_due", "sets_traded",
+          "current", "turn", "round", "pool", "attacks", "conquered", "battle", "move_in",
+          "eliminated", "winner", "win_reason", "holdings")
+assert set(CLONED) == set(NycState.__slots__), "clone copies every field"

@@ -30,7 +30,7 @@ def owned(state: NycState, seat: int) -> tuple[int, ...]:
 
 
 def adj(state: NycState) -> tuple[frozenset[int], ...]:
-    return board.adjacency(state.options.extra_links)
+    return board.ADJ_EXTRA if state.options.extra_links else board.ADJ_BASE  # board.adjacency
 
 
 def next_alive(state: NycState, seat: int) -> int:
@@ -218,8 +218,8 @@ def reinforce_place(state: NycState, seat: int, nb: int, n: int, events: Events
 
 
 def can_attack(state: NycState, seat: int) -> bool:
-    h, cubes = held(state), state.cubes
-    return any(cubes[i] >= 2 and h.enemies(i) for i in h.owned(seat))
+    cubes = state.cubes
+    return any(cubes[i] >= 2 for i, _ in held(state).front(seat))
 
 
 def can_fortify(state: NycState, seat: int) -> bool:
