@@ -15,14 +15,19 @@ from pydantic import BaseModel
 from shared.rules._kit.base import GameBase
 from shared.rules._kit.model import Events
 from shared.rules.api import (
+    Act,
     Chance,
     JointAction,
     Json,
+    Move,
     Node,
     Outcome,
+    Rejection,
     RuleError,
+    SealedSlot,
     Simultaneous,
     Terminal,
+    Transition,
     Turn,
 )
 from shared.rules.empire_engine import execute as ex
@@ -41,7 +46,7 @@ from shared.rules.empire_engine.data import (
     SETUP_READY_GOODS,
     SETUP_READY_SOLDIERS,
 )
-from shared.rules.empire_engine.planning import plan_node, resolve_plan
+from shared.rules.empire_engine.planning import LISTED, plan_node, resolve_plan
 from shared.rules.empire_engine.scoring import score
 from shared.rules.empire_engine.state import Counts, Player
 from shared.rules.empire_engine.state import Options as EngineOptions
@@ -65,6 +70,21 @@ def plan(state: EngineState, choices: dict[str, Json], events: Events) -> None:
     (in place)."""
     resolve_plan(state, choices, events)
     ex.execute(state, events)
+
+
+def _listed_plan(node: Node, move: JointAction) -> bool:
+    """``move`` answers the Plan round ``node`` with, for exactly its slots, one of each
+    slot's listed values itself (nothing defaulted): what the kit's joint guard accepts."""
+    if type(node) is not Simultaneous or move.round_id != node.round_id or move.defaulted:
+        return False
+    choices = move.choices
+    if len(choices) != len(node.slots):
+        return False
+    for slot in node.slots:  # every slot key present, as many choices: the same keys
+        listed = LISTED.get(id(slot.allowed))
+        if listed is None or id(choices.get(slot.key)) not in listed:
+            return False
+    return True
 
 
 class EmpireEngine(GameBase[EngineState, EngineOptions, Action]):
@@ -121,7 +141,44 @@ class EmpireEngine(GameBase[EngineState, EngineOptions, Action]):
             raise RuleError(f"seat {seat} is not awaited")
         return legal[0]
 
+    def check_choice(self, slot: SealedSlot, choice: Json) -> bool:
+        """A choice that is one of its slot's listed values itself is allowed at once
+        (``planning.LISTED``); any other is checked by the kit's membership test."""
+        listed = LISTED.get(id(slot.allowed))
+        if listed is not None and id(choice) in listed:
+            return True
+        return super().check_choice(slot, choice)
+
     # ------------------------------------------------------------------ moves
+
+    def apply(self, state: EngineState, move: Move) -> Transition | Rejection:
+        """The kit's template (``GameBase.apply``), whose guards the two common moves pass
+        on a short path that makes the same checks by identity: a JointAction of the
+        pending Plan whose every choice is one of its slot's listed values itself
+        (``planning.LISTED``), and an Act of an awaited seat that is one of the loot or
+        salvage actions ``legal`` lists (``execute.LISTED_LOOT`` / ``LISTED_SALVAGE``).
+        Either is then played on a clone as the kit's hooks play it. Any other move goes
+        through the kit's guards."""
+        kind = type(move)
+        phase = state.phase
+        if kind is Act:
+            seat = move.seat  # type: ignore[union-attr]
+            if seat in state.awaiting:
+                action = id(move.action)  # type: ignore[union-attr]
+                if phase == "salvage" and action in ex.LISTED_SALVAGE:  # EE-10
+                    new, events = state.clone(), Events()
+                    ex.choose_salvage(new, seat, ex.LISTED_SALVAGE[action], events)
+                    return Transition(state=new, events=tuple(events.out))
+                if phase == "loot" and action in ex.LISTED_LOOT:  # EE-4
+                    new, events = state.clone(), Events()
+                    ex.choose_loot(new, ex.LISTED_LOOT[action], events)
+                    return Transition(state=new, events=tuple(events.out))
+        elif kind is JointAction and phase == "plan" and _listed_plan(
+                self.next(state), move):  # type: ignore[arg-type]
+            new, events = state.clone(), Events()
+            plan(new, move.choices, events)  # type: ignore[union-attr]
+            return Transition(state=new, events=tuple(events.out))
+        return super().apply(state, move)
 
     def play_chance(self, new: EngineState, node: Chance, values: tuple[int, ...],
                     events: Events) -> None:

@@ -77,6 +77,12 @@ ALLOWED: dict[tuple[Boost, ...] | None, tuple[Json, ...]] = {
     **{boosts: tuple({"engine": e, "gear": g, "boost": b}  # EE-2
                      for e in ENGINES for g in GEARS for b in boosts)
        for boosts in BOOSTS.values()}}
+# id of each allowed tuple -> the ids of its values: a choice that is one of those very
+# objects (a caller that picks from the slot's list passes it) is allowed, and is plain JSON
+# (str and int values) as built above. The tuples live as long as the module, so their ids
+# and their values' ids name them alone.
+LISTED: dict[int, frozenset[int]] = {
+    id(values): frozenset(id(v) for v in values) for values in ALLOWED.values()}
 
 
 @lru_cache(maxsize=1024)
@@ -134,13 +140,20 @@ def plan_node(state: State) -> Simultaneous:
     return _plan_node(state.n_seats, state.start_player, state.round, _all_boosts(state))
 
 
+_OTHER_ENGINE: dict[str, EngineName] = {e: other_engine(e) for e in ENGINES}
+_OTHER_GEAR: dict[int, int] = {g: other_gear(g) for g in GEARS}
+_ORIENTATION: dict[tuple[str, str], int] = {  # (engine, action on top) -> orientation_for
+    (e, a): orientation_for(e, a) for e in ENGINES for a in CYCLE[e]}
+_TOPS_L, _TOPS_R = TOPS["L"], TOPS["R"]
+
+
 def _resolve_round1(state: State, seat: int, c1: dict[str, Any], c2: dict[str, Any]
                     ) -> tuple[Placement, Placement]:
     e1: EngineName = c1["engine"]
-    e2 = other_engine(e1)
+    e2 = _OTHER_ENGINE[e1]
     overridden = c2["engine"] != e2
     top2 = ROUND1_DEFAULT_TOP[e2] if overridden else c2["top"]
-    o1, o2 = orientation_for(e1, c1["top"]), orientation_for(e2, top2)
+    o1, o2 = _ORIENTATION[e1, c1["top"]], _ORIENTATION[e2, top2]
     state.players[seat].engines = (o1, o2) if e1 == "L" else (o2, o1)
     return (Placement(seat, 1, e1, c1["top"]),
             Placement(seat, 2, e2, top2, overridden=overridden))
@@ -149,40 +162,39 @@ def _resolve_round1(state: State, seat: int, c1: dict[str, Any], c2: dict[str, A
 def _resolve_gears(state: State, seat: int, c1: dict[str, Any], c2: dict[str, Any]
                    ) -> tuple[Placement, Placement]:
     player = state.players[seat]
-    assert player.engines is not None
-    orient_l, orient_r = player.engines
+    engines = player.engines
+    assert engines is not None
     e1: EngineName = c1["engine"]
     g1: int = c1["gear"]
-    e2, g2 = other_engine(e1), other_gear(g1)
+    e2, g2 = _OTHER_ENGINE[e1], _OTHER_GEAR[g1]
     overridden = c2["engine"] != e2 or c2["gear"] != g2
-    ready = player.ready
     boost1: Boost = c1["boost"]
     boost2: Boost = c2["boost"]
-    if boost1 != "none":  # EE-3: the resource leaves the ready pile at placement
-        ready.add(boost1, -1)
-    if boost2 != "none":
-        if ready.get(boost2) < 1:  # cannot spend what the first gear already took
-            boost2, overridden = "none", True
-        else:
-            ready.add(boost2, -1)
+    if boost1 != "none" or boost2 != "none":
+        ready, returned = player.ready, state.returned
+        if boost1 != "none":  # EE-3: the resource leaves the ready pile at placement ...
+            ready.add(boost1, -1)
+            returned.add(boost1)  # ... and is spent to the stock at reveal
+        if boost2 != "none":
+            if ready.get(boost2) < 1:  # cannot spend what the first gear already took
+                boost2, overridden = "none", True
+            else:
+                ready.add(boost2, -1)
+                returned.add(boost2)
     turns1, turns2 = GEAR_TURNS[g1][boost1 != "none"], GEAR_TURNS[g2][boost2 != "none"]
     if e1 == "L":
-        orient_l, orient_r = (orient_l + turns1) % 4, (orient_r + turns2) % 4
-        top1, top2 = TOPS["L"][orient_l], TOPS["R"][orient_r]
+        orient_l, orient_r = (engines[0] + turns1) % 4, (engines[1] + turns2) % 4
+        top1, top2 = _TOPS_L[orient_l], _TOPS_R[orient_r]
     else:
-        orient_r, orient_l = (orient_r + turns1) % 4, (orient_l + turns2) % 4
-        top1, top2 = TOPS["R"][orient_r], TOPS["L"][orient_l]
+        orient_r, orient_l = (engines[1] + turns1) % 4, (engines[0] + turns2) % 4
+        top1, top2 = _TOPS_R[orient_r], _TOPS_L[orient_l]
     player.engines = (orient_l, orient_r)
-    for boost in (boost1, boost2):
-        if boost != "none":  # EE-3: spent to the stock at reveal
-            state.returned.add(boost)
     return (Placement(seat, 1, e1, top1, g1, boost1, turns1),
             Placement(seat, 2, e2, top2, g2, boost2, turns2, overridden))
 
 
 _KEYS = tuple((f"s{seat}:1", f"s{seat}:2") for seat in range(MAX_SEATS))  # slot_key
 _SEAT_KEYS = tuple(str(seat) for seat in range(MAX_SEATS))  # a seat as a JSON object key
-_TOPS_L, _TOPS_R = TOPS["L"], TOPS["R"]
 
 
 def resolve_plan(state: State, choices: dict[str, Json], events: Events) -> None:
