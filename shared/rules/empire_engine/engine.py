@@ -46,7 +46,12 @@ from shared.rules.empire_engine.data import (
     SETUP_READY_GOODS,
     SETUP_READY_SOLDIERS,
 )
-from shared.rules.empire_engine.planning import LISTED, plan_node, resolve_plan
+from shared.rules.empire_engine.planning import (
+    LISTED,
+    listed_choices,
+    plan_node,
+    resolve_plan,
+)
 from shared.rules.empire_engine.scoring import score
 from shared.rules.empire_engine.state import Counts, Player
 from shared.rules.empire_engine.state import Options as EngineOptions
@@ -75,16 +80,8 @@ def plan(state: EngineState, choices: dict[str, Json], events: Events) -> None:
 def _listed_plan(node: Node, move: JointAction) -> bool:
     """``move`` answers the Plan round ``node`` with, for exactly its slots, one of each
     slot's listed values itself (nothing defaulted): what the kit's joint guard accepts."""
-    if type(node) is not Simultaneous or move.round_id != node.round_id or move.defaulted:
-        return False
-    choices = move.choices
-    if len(choices) != len(node.slots):
-        return False
-    for slot in node.slots:  # every slot key present, as many choices: the same keys
-        listed = LISTED.get(id(slot.allowed))
-        if listed is None or id(choices.get(slot.key)) not in listed:
-            return False
-    return True
+    return (type(node) is Simultaneous and move.round_id == node.round_id
+            and not move.defaulted and listed_choices(node, move.choices))
 
 
 class EmpireEngine(GameBase[EngineState, EngineOptions, Action]):

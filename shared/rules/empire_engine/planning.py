@@ -126,18 +126,53 @@ def plan_slots(state: State) -> tuple[SealedSlot, ...]:
     return _slots(state.n_seats, state.start_player, state.round, _all_boosts(state))
 
 
-@lru_cache(maxsize=4096)
-def _plan_node(n_seats: int, start_player: int, round_: int,
-               boosts: tuple[tuple[Boost, ...], ...] | None) -> Simultaneous:
-    return Simultaneous(round_id=f"plan:{round_}",
-                        slots=_slots(n_seats, start_player, round_, boosts), ordered=True)
+Checks = tuple[tuple[str, frozenset[int]], ...]  # each slot's key and its listed values' ids
+
+# Plan nodes by (table size, start player, round, each seat's affordable boosts as a base-4
+# digit, -1 in round 1), and by a node's id its slots' ``Checks``: both emptied together at
+# _NODES_MAX nodes (each holds its node, so an id in _CHECKS names that one node).
+_NODES: dict[tuple[int, int, int, int], Simultaneous] = {}
+_CHECKS: dict[int, tuple[Simultaneous, Checks]] = {}
+_NODES_MAX = 4096
+_BOOST_DIGIT = {boosts: digit for digit, boosts in enumerate(BOOSTS.values())}
 
 
 def plan_node(state: State) -> Simultaneous:
     """The Plan phase's sealed round (``round_id``, ``plan_slots``): the same node for every
     state with the same table, start player, round and affordable boosts, made once and
     shared (frozen)."""
-    return _plan_node(state.n_seats, state.start_player, state.round, _all_boosts(state))
+    code = -1
+    if state.round != 1:  # EE-2: what each seat can put on a gear
+        code = 0
+        for p in state.players:
+            ready = p.ready
+            code = code * 4 + (ready.soldiers >= 1) + 2 * (ready.goods >= 1)
+    key = (state.n_seats, state.start_player, state.round, code)
+    node = _NODES.get(key)
+    if node is None:
+        if len(_NODES) >= _NODES_MAX:
+            _NODES.clear()
+            _CHECKS.clear()
+        node = _NODES[key] = Simultaneous(
+            round_id=f"plan:{state.round}", ordered=True,
+            slots=_slots(state.n_seats, state.start_player, state.round, _all_boosts(state)))
+        _CHECKS[id(node)] = (node, tuple((slot.key, LISTED[id(slot.allowed)])
+                                         for slot in node.slots))
+    return node
+
+
+def listed_choices(node: Simultaneous, choices: dict[str, Json]) -> bool:
+    """``choices`` holds, for exactly the slots of ``node`` (a Plan node ``plan_node`` made),
+    one of each slot's listed values itself."""
+    known = _CHECKS.get(id(node))
+    if known is None or known[0] is not node or len(choices) != len(node.slots):
+        return False
+    for key, listed in known[1]:  # every slot key present, as many choices: the same keys
+        if id(choices.get(key)) not in listed:
+            break
+    else:
+        return True
+    return False
 
 
 _OTHER_ENGINE: dict[str, EngineName] = {e: other_engine(e) for e in ENGINES}
@@ -145,6 +180,9 @@ _OTHER_GEAR: dict[int, int] = {g: other_gear(g) for g in GEARS}
 _ORIENTATION: dict[tuple[str, str], int] = {  # (engine, action on top) -> orientation_for
     (e, a): orientation_for(e, a) for e in ENGINES for a in CYCLE[e]}
 _TOPS_L, _TOPS_R = TOPS["L"], TOPS["R"]
+# A seat's two placements by everything they hold, made once: a Placement is never changed
+# (clones share them), so every state that reveals the same pair shares it too.
+_PAIRS: dict[tuple[Any, ...], tuple[Placement, Placement]] = {}
 
 
 def _resolve_round1(state: State, seat: int, c1: dict[str, Any], c2: dict[str, Any]
@@ -155,8 +193,12 @@ def _resolve_round1(state: State, seat: int, c1: dict[str, Any], c2: dict[str, A
     top2 = ROUND1_DEFAULT_TOP[e2] if overridden else c2["top"]
     o1, o2 = _ORIENTATION[e1, c1["top"]], _ORIENTATION[e2, top2]
     state.players[seat].engines = (o1, o2) if e1 == "L" else (o2, o1)
-    return (Placement(seat, 1, e1, c1["top"]),
-            Placement(seat, 2, e2, top2, overridden=overridden))
+    key = (seat, e1, c1["top"], top2, overridden)
+    pair = _PAIRS.get(key)
+    if pair is None:
+        pair = _PAIRS[key] = (Placement(seat, 1, e1, c1["top"]),
+                              Placement(seat, 2, e2, top2, overridden=overridden))
+    return pair
 
 
 def _resolve_gears(state: State, seat: int, c1: dict[str, Any], c2: dict[str, Any]
@@ -189,8 +231,12 @@ def _resolve_gears(state: State, seat: int, c1: dict[str, Any], c2: dict[str, An
         orient_r, orient_l = (engines[1] + turns1) % 4, (engines[0] + turns2) % 4
         top1, top2 = _TOPS_R[orient_r], _TOPS_L[orient_l]
     player.engines = (orient_l, orient_r)
-    return (Placement(seat, 1, e1, top1, g1, boost1, turns1),
-            Placement(seat, 2, e2, top2, g2, boost2, turns2, overridden))
+    key = (seat, e1, g1, boost1, top1, top2, boost2, overridden)  # e2, g2, turns follow
+    pair = _PAIRS.get(key)
+    if pair is None:
+        pair = _PAIRS[key] = (Placement(seat, 1, e1, top1, g1, boost1, turns1),
+                              Placement(seat, 2, e2, top2, g2, boost2, turns2, overridden))
+    return pair
 
 
 _KEYS = tuple((f"s{seat}:1", f"s{seat}:2") for seat in range(MAX_SEATS))  # slot_key
