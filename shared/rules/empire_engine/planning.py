@@ -83,6 +83,9 @@ ALLOWED: dict[tuple[Boost, ...] | None, tuple[Json, ...]] = {
 # and their values' ids name them alone.
 LISTED: dict[int, frozenset[int]] = {
     id(values): frozenset(id(v) for v in values) for values in ALLOWED.values()}
+# id of each listed value -> the id of the allowed tuple holding it (``listed_choices``)
+LISTED_IN: dict[int, int] = {
+    id(v): id(values) for values in ALLOWED.values() for v in values}
 
 
 @lru_cache(maxsize=1024)
@@ -126,7 +129,8 @@ def plan_slots(state: State) -> tuple[SealedSlot, ...]:
     return _slots(state.n_seats, state.start_player, state.round, _all_boosts(state))
 
 
-Checks = tuple[tuple[str, frozenset[int]], ...]  # each slot's key and its listed values' ids
+# A node's slot keys and the id of each slot's allowed tuple, in the slots' order
+Checks = tuple[tuple[str, ...], tuple[int, ...]]
 
 # Plan nodes by (table size, start player, round, each seat's affordable boosts as a base-4
 # digit, -1 in round 1), and by a node's id its slots' ``Checks``: both emptied together at
@@ -156,23 +160,22 @@ def plan_node(state: State) -> Simultaneous:
         node = _NODES[key] = Simultaneous(
             round_id=f"plan:{state.round}", ordered=True,
             slots=_slots(state.n_seats, state.start_player, state.round, _all_boosts(state)))
-        _CHECKS[id(node)] = (node, tuple((slot.key, LISTED[id(slot.allowed)])
-                                         for slot in node.slots))
+        _CHECKS[id(node)] = (node, (tuple(slot.key for slot in node.slots),
+                                    tuple(id(slot.allowed) for slot in node.slots)))
     return node
 
 
 def listed_choices(node: Simultaneous, choices: dict[str, Json]) -> bool:
-    """``choices`` holds, for exactly the slots of ``node`` (a Plan node ``plan_node`` made),
-    one of each slot's listed values itself."""
+    """``choices`` holds, for exactly the slots of ``node`` (a Plan node ``plan_node`` made)
+    and in their order (as a caller that goes through the slots builds it), one of each
+    slot's listed values itself. False does not make the choices illegal: the kit's guards
+    decide those."""
     known = _CHECKS.get(id(node))
-    if known is None or known[0] is not node or len(choices) != len(node.slots):
+    if known is None or known[0] is not node:
         return False
-    for key, listed in known[1]:  # every slot key present, as many choices: the same keys
-        if id(choices.get(key)) not in listed:
-            break
-    else:
-        return True
-    return False
+    keys, allowed = known[1]
+    return (tuple(choices) == keys
+            and tuple(map(LISTED_IN.get, map(id, choices.values()))) == allowed)
 
 
 _OTHER_ENGINE: dict[str, EngineName] = {e: other_engine(e) for e in ENGINES}
