@@ -77,11 +77,18 @@ def plan(state: EngineState, choices: dict[str, Json], events: Events) -> None:
     ex.execute(state, events)
 
 
-def _listed_plan(node: Node, move: JointAction) -> bool:
-    """``move`` answers the Plan round ``node`` with, for exactly its slots, one of each
-    slot's listed values itself (nothing defaulted): what the kit's joint guard accepts."""
-    return (type(node) is Simultaneous and move.round_id == node.round_id
-            and not move.defaulted and listed_choices(node, move.choices))
+# ``Transition(state=..., events=...)`` field by field through its slots, as the kit's
+# template builds it: the frozen class's keyword ``__init__`` is a good part of a move's cost.
+_new = object.__new__
+_set_state, _set_events = (getattr(Transition, f).__set__ for f in ("state", "events"))
+assert Transition.__slots__ == ("state", "events"), "_transition sets every field"
+
+
+def _transition(state: EngineState, events: Events) -> Transition:
+    done = _new(Transition)
+    _set_state(done, state)
+    _set_events(done, tuple(events.out))
+    return done
 
 
 class EmpireEngine(GameBase[EngineState, EngineOptions, Action]):
@@ -152,29 +159,34 @@ class EmpireEngine(GameBase[EngineState, EngineOptions, Action]):
         """The kit's template (``GameBase.apply``), whose guards the two common moves pass
         on a short path that makes the same checks by identity: a JointAction of the
         pending Plan whose every choice is one of its slot's listed values itself
-        (``planning.LISTED``), and an Act of an awaited seat that is one of the loot or
-        salvage actions ``legal`` lists (``execute.LISTED_LOOT`` / ``LISTED_SALVAGE``).
+        (``planning.listed_choices``), and an Act of an awaited seat that is one of the loot
+        or salvage actions ``legal`` lists (``execute.LISTED_LOOT`` / ``LISTED_SALVAGE``).
         Either is then played on a clone as the kit's hooks play it. Any other move goes
         through the kit's guards."""
         kind = type(move)
         phase = state.phase
-        if kind is Act:
-            seat = move.seat  # type: ignore[union-attr]
-            if seat in state.awaiting:
-                action = id(move.action)  # type: ignore[union-attr]
-                if phase == "salvage" and action in ex.LISTED_SALVAGE:  # EE-10
+        if kind is JointAction:
+            if phase == "plan":
+                node = self.next(state)
+                choices = move.choices  # type: ignore[union-attr]
+                if (type(node) is Simultaneous
+                        and move.round_id == node.round_id  # type: ignore[union-attr]
+                        and not move.defaulted  # type: ignore[union-attr]
+                        and listed_choices(node, choices)):
                     new, events = state.clone(), Events()
-                    ex.choose_salvage(new, seat, ex.LISTED_SALVAGE[action], events)
-                    return Transition(state=new, events=tuple(events.out))
-                if phase == "loot" and action in ex.LISTED_LOOT:  # EE-4
-                    new, events = state.clone(), Events()
-                    ex.choose_loot(new, ex.LISTED_LOOT[action], events)
-                    return Transition(state=new, events=tuple(events.out))
-        elif kind is JointAction and phase == "plan" and _listed_plan(
-                self.next(state), move):  # type: ignore[arg-type]
-            new, events = state.clone(), Events()
-            plan(new, move.choices, events)  # type: ignore[union-attr]
-            return Transition(state=new, events=tuple(events.out))
+                    plan(new, choices, events)
+                    return _transition(new, events)
+        elif kind is Act and move.seat in state.awaiting:  # type: ignore[union-attr]
+            action = id(move.action)  # type: ignore[union-attr]
+            if phase == "salvage" and action in ex.LISTED_SALVAGE:  # EE-10
+                new, events = state.clone(), Events()
+                ex.choose_salvage(new, move.seat,  # type: ignore[union-attr]
+                                  ex.LISTED_SALVAGE[action], events)
+                return _transition(new, events)
+            if phase == "loot" and action in ex.LISTED_LOOT:  # EE-4
+                new, events = state.clone(), Events()
+                ex.choose_loot(new, ex.LISTED_LOOT[action], events)
+                return _transition(new, events)
         return super().apply(state, move)
 
     def play_chance(self, new: EngineState, node: Chance, values: tuple[int, ...],

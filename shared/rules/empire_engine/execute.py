@@ -78,16 +78,6 @@ def _from_stock(state: State, seat: int, res: Resource, n: int, pile: str) -> No
     state.supplied.add(res, n)
 
 
-def _score_event(state: State, events: Events, seat: int, type_: str,
-                 data: dict[str, Json]) -> None:
-    """Events about a choice that only moves a resource into a hidden score pile (EE-12)."""
-    if not state.options.hidden_score_piles:
-        events.add(type_, {"seat": seat, **data})
-        return
-    events.add(type_, {"seat": seat})
-    events.add(type_, {"seat": seat, **data}, visible_to=(seat,))
-
-
 def legal(state: State, seat: int) -> list[Json]:
     """The seat's choices at a block, loot or salvage decision (the listed actions above)."""
     phase = state.phase
@@ -299,9 +289,14 @@ def group3(state: State, events: Events) -> None:
 
 
 def choose_salvage(state: State, seat: int, take: Resource, events: Events) -> None:
-    _from_stock(state, seat, take, 1, "score")
-    _score_event(state, events, seat, "salvage", {"took": take})
-    state.awaiting = tuple(s for s in state.awaiting if s != seat)
+    state.players[seat].score.add(take)  # from the stock (EE-11)
+    state.supplied.add(take)
+    if state.options.hidden_score_piles:  # EE-12: only the seat learns what it took
+        events.add("salvage", {"seat": seat})
+        events.add("salvage", {"seat": seat, "took": take}, visible_to=(seat,))
+    else:
+        events.add("salvage", {"seat": seat, "took": take})
+    state.awaiting = tuple([s for s in state.awaiting if s != seat])
     if not state.awaiting:
         end_round(state, events)
 

@@ -183,13 +183,19 @@ _OTHER_GEAR: dict[int, int] = {g: other_gear(g) for g in GEARS}
 _ORIENTATION: dict[tuple[str, str], int] = {  # (engine, action on top) -> orientation_for
     (e, a): orientation_for(e, a) for e in ENGINES for a in CYCLE[e]}
 _TOPS_L, _TOPS_R = TOPS["L"], TOPS["R"]
-# A seat's two placements by everything they hold, made once: a Placement is never changed
-# (clones share them), so every state that reveals the same pair shares it too.
-_PAIRS: dict[tuple[Any, ...], tuple[Placement, Placement]] = {}
+# A seat's two placements and their JSON (``Placement.as_json``, copied into each reveal
+# event) by everything they hold, made once: a Placement is never changed (clones share
+# them), so every state that reveals the same pair shares it too.
+Pair = tuple[Placement, Placement, dict[str, Json], dict[str, Json]]
+_PAIRS: dict[tuple[Any, ...], Pair] = {}
+
+
+def _pair(first: Placement, second: Placement) -> Pair:
+    return first, second, first.as_json(), second.as_json()
 
 
 def _resolve_round1(state: State, seat: int, c1: dict[str, Any], c2: dict[str, Any]
-                    ) -> tuple[Placement, Placement]:
+                    ) -> Pair:
     e1: EngineName = c1["engine"]
     e2 = _OTHER_ENGINE[e1]
     overridden = c2["engine"] != e2
@@ -199,13 +205,13 @@ def _resolve_round1(state: State, seat: int, c1: dict[str, Any], c2: dict[str, A
     key = (seat, e1, c1["top"], top2, overridden)
     pair = _PAIRS.get(key)
     if pair is None:
-        pair = _PAIRS[key] = (Placement(seat, 1, e1, c1["top"]),
-                              Placement(seat, 2, e2, top2, overridden=overridden))
+        pair = _PAIRS[key] = _pair(Placement(seat, 1, e1, c1["top"]),
+                                   Placement(seat, 2, e2, top2, overridden=overridden))
     return pair
 
 
 def _resolve_gears(state: State, seat: int, c1: dict[str, Any], c2: dict[str, Any]
-                   ) -> tuple[Placement, Placement]:
+                   ) -> Pair:
     player = state.players[seat]
     engines = player.engines
     assert engines is not None
@@ -237,8 +243,8 @@ def _resolve_gears(state: State, seat: int, c1: dict[str, Any], c2: dict[str, An
     key = (seat, e1, g1, boost1, top1, top2, boost2, overridden)  # e2, g2, turns follow
     pair = _PAIRS.get(key)
     if pair is None:
-        pair = _PAIRS[key] = (Placement(seat, 1, e1, top1, g1, boost1, turns1),
-                              Placement(seat, 2, e2, top2, g2, boost2, turns2, overridden))
+        pair = _PAIRS[key] = _pair(Placement(seat, 1, e1, top1, g1, boost1, turns1),
+                                   Placement(seat, 2, e2, top2, g2, boost2, turns2, overridden))
     return pair
 
 
@@ -250,10 +256,13 @@ def resolve_plan(state: State, choices: dict[str, Json], events: Events) -> None
     """Apply the choices of a checked JointAction of the Plan phase (each one of its slot's
     allowed values): flip or rotate every engine, in place."""
     placements: list[Placement] = []
+    shown: list[dict[str, Json]] = []  # their JSON, in the same order
     resolve = _resolve_round1 if state.round == 1 else _resolve_gears
     for seat in turn_order(state):
         first, second = _KEYS[seat]
-        placements += resolve(state, seat, choices[first], choices[second])  # type: ignore[arg-type]
+        p1, p2, j1, j2 = resolve(state, seat, choices[first], choices[second])  # type: ignore[arg-type]
+        placements += (p1, p2)
+        shown += (j1, j2)
     state.placements = tuple(placements)
     state.attacks = ()
     if events.keep:
@@ -262,9 +271,5 @@ def resolve_plan(state: State, choices: dict[str, Json], events: Events) -> None
             for seat, p in enumerate(state.players)
             if p.engines is not None
         }
-        events.add("plan_revealed", {  # Placement.as_json of each, in the stored field order
-            "round": state.round,
-            "placements": [{"seat": p.seat, "order": p.order, "engine": p.engine,
-                            "gear": p.gear, "boost": p.boost, "turns": p.turns, "top": p.top,
-                            "overridden": p.overridden} for p in placements],
-            "tops": tops})
+        events.add("plan_revealed", {"round": state.round,
+                                     "placements": [j.copy() for j in shown], "tops": tops})
