@@ -18,13 +18,14 @@ from shared.rules.empire_engine.data import (
     INVENT_INVENTIONS,
     LEFT_STEP,
     MAX_SEATS,
+    MIN_SEATS,
     PRODUCE_GOODS,
     TOPS,
     Action,
     EngineName,
     Resource,
 )
-from shared.rules.empire_engine.planning import turn_order
+from shared.rules.empire_engine.planning import ORDERS  # [n_seats][start_player]: turn order
 from shared.rules.empire_engine.state import Attack, AttackStatus, Loot, State
 
 # Every listed action, made once and shared by the lists ``legal`` returns (never changed).
@@ -100,7 +101,7 @@ def legal(state: State, seat: int) -> list[Json]:
 def group1(state: State, progs: list[Program], events: Events) -> None:
     supplied = state.supplied
     players = state.players
-    for seat in turn_order(state):
+    for seat in ORDERS[state.n_seats][state.start_player]:
         actions = progs[seat].group1
         if not actions:
             continue
@@ -127,8 +128,13 @@ def group1(state: State, progs: list[Program], events: Events) -> None:
 
 def target_of(state: State, seat: int, engine: EngineName) -> int:
     """L attacks the left neighbour, R the right one; in 2 players both hit the opponent."""
-    step = LEFT_STEP if engine == "L" else -LEFT_STEP
-    return (seat + step) % state.n_seats
+    return TARGETS[state.n_seats][seat][engine]
+
+
+# ``target_of`` as a table: table size -> seat -> engine -> target
+TARGETS: dict[int, tuple[dict[EngineName, int], ...]] = {
+    n: tuple({"L": (seat + LEFT_STEP) % n, "R": (seat - LEFT_STEP) % n} for seat in range(n))
+    for n in range(MIN_SEATS, MAX_SEATS + 1)}
 
 
 def pay_attacks(state: State, progs: list[Program], events: Events) -> None:
@@ -138,7 +144,8 @@ def pay_attacks(state: State, progs: list[Program], events: Events) -> None:
     one Soldier (which is still returned), the attacks are not made at all (EE-7).
     """
     attacks: list[Attack] = []
-    for seat in turn_order(state):  # resolution order: attackers in turn order (EE-4)
+    # resolution order: attackers in turn order (EE-4)
+    for seat in ORDERS[state.n_seats][state.start_player]:
         engines = progs[seat].attacks
         if not engines:
             continue
@@ -150,8 +157,9 @@ def pay_attacks(state: State, progs: list[Program], events: Events) -> None:
             ready.soldiers -= paid
             state.returned.soldiers += paid
         status: AttackStatus = "supported" if supported else "unsupported"
+        targets = TARGETS[state.n_seats][seat]
         for e in engines:
-            target = target_of(state, seat, e)
+            target = targets[e]
             attacks.append(Attack(seat, e, target, status))
             events.add("attack", {"seat": seat, "engine": e, "target": target,
                                   "supported": supported})
@@ -179,7 +187,7 @@ def assign_blocks(state: State, progs: list[Program], events: Events) -> None:
     in 2 players both attacks come from the same seat, so the first is blocked (EE-9).
     """
     awaiting: list[int] = []
-    for seat in turn_order(state):
+    for seat in ORDERS[state.n_seats][state.start_player]:
         if not progs[seat].defends:
             continue
         hits = incoming(state, seat)
@@ -266,7 +274,7 @@ def group3(state: State, events: Events) -> None:
     salvagers: list[int] = []
     hit = {a.target for a in state.attacks if a.status == "success"}  # EE-7/EE-8
     players = state.players
-    for seat in turn_order(state):
+    for seat in ORDERS[state.n_seats][state.start_player]:
         prog = PROGRAMS[players[seat].engines]  # type: ignore[index]
         if prog.exports:
             if seat in hit:
