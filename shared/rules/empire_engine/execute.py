@@ -115,7 +115,7 @@ def group1(state: State, progs: list[Program], events: Events) -> None:
                 p.ready.goods += PRODUCE_GOODS
                 supplied.goods += PRODUCE_GOODS
                 events.add("produce", {"seat": seat, "goods": PRODUCE_GOODS})
-            else:
+            else:  # invent
                 p.score.inventions += INVENT_INVENTIONS
                 supplied.inventions += INVENT_INVENTIONS
                 events.add("invent", {"seat": seat, "inventions": INVENT_INVENTIONS})

@@ -138,7 +138,6 @@ Checks = tuple[tuple[str, ...], tuple[int, ...]]
 _NODES: dict[tuple[int, int, int, int], Simultaneous] = {}
 _CHECKS: dict[int, tuple[Simultaneous, Checks]] = {}
 _NODES_MAX = 4096
-_BOOST_DIGIT = {boosts: digit for digit, boosts in enumerate(BOOSTS.values())}
 
 
 def plan_node(state: State) -> Simultaneous:
