@@ -15,14 +15,19 @@ from pydantic import BaseModel
 from shared.rules._kit.base import GameBase
 from shared.rules._kit.model import Events
 from shared.rules.api import (
+    Act,
     Chance,
     JointAction,
     Json,
+    Move,
     Node,
     Outcome,
+    Rejection,
     RuleError,
+    SealedSlot,
     Simultaneous,
     Terminal,
+    Transition,
     Turn,
 )
 from shared.rules.empire_engine import execute as ex
@@ -41,7 +46,12 @@ from shared.rules.empire_engine.data import (
     SETUP_READY_GOODS,
     SETUP_READY_SOLDIERS,
 )
-from shared.rules.empire_engine.planning import plan_node, resolve_plan
+from shared.rules.empire_engine.planning import (
+    LISTED,
+    listed_choices,
+    plan_node,
+    resolve_plan,
+)
 from shared.rules.empire_engine.scoring import score
 from shared.rules.empire_engine.state import Counts, Player
 from shared.rules.empire_engine.state import Options as EngineOptions
@@ -65,6 +75,20 @@ def plan(state: EngineState, choices: dict[str, Json], events: Events) -> None:
     (in place)."""
     resolve_plan(state, choices, events)
     ex.execute(state, events)
+
+
+# ``Transition(state=..., events=...)`` field by field through its slots, as the kit's
+# template builds it: the frozen class's keyword ``__init__`` is a good part of a move's cost.
+_new = object.__new__
+_set_state, _set_events = (getattr(Transition, f).__set__ for f in ("state", "events"))
+assert Transition.__slots__ == ("state", "events"), "_transition sets every field"
+
+
+def _transition(state: EngineState, events: Events) -> Transition:
+    done = _new(Transition)
+    _set_state(done, state)
+    _set_events(done, tuple(events.out))
+    return done
 
 
 class EmpireEngine(GameBase[EngineState, EngineOptions, Action]):
@@ -121,7 +145,49 @@ class EmpireEngine(GameBase[EngineState, EngineOptions, Action]):
             raise RuleError(f"seat {seat} is not awaited")
         return legal[0]
 
+    def check_choice(self, slot: SealedSlot, choice: Json) -> bool:
+        """A choice that is one of its slot's listed values itself is allowed at once
+        (``planning.LISTED``); any other is checked by the kit's membership test."""
+        listed = LISTED.get(id(slot.allowed))
+        if listed is not None and id(choice) in listed:
+            return True
+        return super().check_choice(slot, choice)
+
     # ------------------------------------------------------------------ moves
+
+    def apply(self, state: EngineState, move: Move) -> Transition | Rejection:
+        """The kit's template (``GameBase.apply``), whose guards the two common moves pass
+        on a short path that makes the same checks by identity: a JointAction of the
+        pending Plan whose every choice is one of its slot's listed values itself
+        (``planning.listed_choices``), and an Act of an awaited seat that is one of the loot
+        or salvage actions ``legal`` lists (``execute.LISTED_LOOT`` / ``LISTED_SALVAGE``).
+        Either is then played on a clone as the kit's hooks play it. Any other move goes
+        through the kit's guards."""
+        kind = type(move)
+        phase = state.phase
+        if kind is JointAction:
+            if phase == "plan":
+                node = self.next(state)
+                choices = move.choices  # type: ignore[union-attr]
+                if (type(node) is Simultaneous
+                        and move.round_id == node.round_id  # type: ignore[union-attr]
+                        and not move.defaulted  # type: ignore[union-attr]
+                        and listed_choices(node, choices)):
+                    new, events = state.clone(), Events()
+                    plan(new, choices, events)
+                    return _transition(new, events)
+        elif kind is Act and move.seat in state.awaiting:  # type: ignore[union-attr]
+            action = id(move.action)  # type: ignore[union-attr]
+            if phase == "salvage" and action in ex.LISTED_SALVAGE:  # EE-10
+                new, events = state.clone(), Events()
+                ex.choose_salvage(new, move.seat,  # type: ignore[union-attr]
+                                  ex.LISTED_SALVAGE[action], events)
+                return _transition(new, events)
+            if phase == "loot" and action in ex.LISTED_LOOT:  # EE-4
+                new, events = state.clone(), Events()
+                ex.choose_loot(new, ex.LISTED_LOOT[action], events)
+                return _transition(new, events)
+        return super().apply(state, move)
 
     def play_chance(self, new: EngineState, node: Chance, values: tuple[int, ...],
                     events: Events) -> None:

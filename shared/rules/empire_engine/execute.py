@@ -8,6 +8,8 @@ place after the decision. Every function changes the state it is given in place 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from shared.rules._kit.model import Events
 from shared.rules.api import Json
 from shared.rules.empire_engine.data import (
@@ -15,28 +17,59 @@ from shared.rules.empire_engine.data import (
     ENGINES,
     INVENT_INVENTIONS,
     LEFT_STEP,
+    MAX_SEATS,
+    MIN_SEATS,
     PRODUCE_GOODS,
     TOPS,
     Action,
     EngineName,
     Resource,
 )
-from shared.rules.empire_engine.planning import turn_order
-from shared.rules.empire_engine.state import Attack, Loot, Player, State
+from shared.rules.empire_engine.planning import ORDERS  # [n_seats][start_player]: turn order
+from shared.rules.empire_engine.state import Attack, AttackStatus, Loot, State
 
-LOOT_ACTIONS: tuple[tuple[str, str], ...] = (("loot", "soldier"), ("loot", "good"))
-SALVAGE_ACTIONS: tuple[tuple[str, str], ...] = (
-    ("salvage", "invention"), ("salvage", "soldier"), ("salvage", "good"))
+# Every listed action, made once and shared by the lists ``legal`` returns (never changed).
+_LOOT_TAKES: tuple[Loot, ...] = ("soldier", "good")  # EE-4
+_SALVAGE_TAKES: tuple[Resource, ...] = ("invention", "soldier", "good")  # EE-10
+BLOCKS: tuple[Json, ...] = tuple({"type": "block", "attacker": s} for s in range(MAX_SEATS))
+LOOTS: tuple[Json, ...] = tuple({"type": "loot", "take": t} for t in _LOOT_TAKES)
+SALVAGES: tuple[Json, ...] = tuple({"type": "salvage", "take": t} for t in _SALVAGE_TAKES)
+# id of a listed loot or salvage action -> what it takes: an act that is one of these very
+# objects was picked from a list (``EmpireEngine.apply``). They live as long as the module,
+# so an id here names that one object.
+LISTED_LOOT: dict[int, Loot] = {id(a): t for a, t in zip(LOOTS, _LOOT_TAKES, strict=True)}
+LISTED_SALVAGE: dict[int, Resource] = {
+    id(a): t for a, t in zip(SALVAGES, _SALVAGE_TAKES, strict=True)}
 
 
 _TOPS_L, _TOPS_R = TOPS["L"], TOPS["R"]
 
 
-def tops(player: Player) -> tuple[Action, Action]:
-    """The actions on top of the seat's L and R engines."""
-    engines = player.engines
-    assert engines is not None
-    return _TOPS_L[engines[0]], _TOPS_R[engines[1]]
+class Program(NamedTuple):
+    """What a seat's engine tops make it do in each group of the Execute phase: read from
+    the tops alone, so made once per pair of orientations (``PROGRAMS``)."""
+
+    left: Action
+    right: Action
+    group1: tuple[Action, ...]  # Arm / Produce / Invent, L engine's first (EE-10)
+    attacks: tuple[EngineName, ...]  # the engines showing Attack, L first
+    defends: bool  # Defend on the R engine
+    exports: bool  # Export on the R engine
+    salvages: bool  # Salvage on the L engine
+
+
+GROUP1: frozenset[Action] = frozenset({"arm", "produce", "invent"})
+PROGRAMS: dict[tuple[int, int], Program] = {
+    (ol, orr): Program(left, right, tuple(a for a in (left, right) if a in GROUP1),
+                       tuple(e for e, a in zip(ENGINES, (left, right), strict=True)
+                             if a == "attack"),
+                       right == "defend", right == "export", left == "salvage")
+    for ol, left in enumerate(_TOPS_L) for orr, right in enumerate(_TOPS_R)}
+
+
+def programs(state: State) -> list[Program]:
+    """Each seat's ``Program`` (by seat; every engine is flipped after the round-1 plan)."""
+    return [PROGRAMS[p.engines] for p in state.players]  # type: ignore[index]
 
 
 def _from_stock(state: State, seat: int, res: Resource, n: int, pile: str) -> None:
@@ -46,25 +79,18 @@ def _from_stock(state: State, seat: int, res: Resource, n: int, pile: str) -> No
     state.supplied.add(res, n)
 
 
-def _score_event(state: State, events: Events, seat: int, type_: str,
-                 data: dict[str, Json]) -> None:
-    """Events about a choice that only moves a resource into a hidden score pile (EE-12)."""
-    if not state.options.hidden_score_piles:
-        events.add(type_, {"seat": seat, **data})
-        return
-    events.add(type_, {"seat": seat})
-    events.add(type_, {"seat": seat, **data}, visible_to=(seat,))
-
-
 def legal(state: State, seat: int) -> list[Json]:
-    """The seat's choices at a block, loot or salvage decision (each a fresh dict)."""
-    if state.phase not in ("block", "loot", "salvage") or seat not in state.awaiting:
+    """The seat's choices at a block, loot or salvage decision (the listed actions above)."""
+    phase = state.phase
+    if seat not in state.awaiting:
         return []
-    if state.phase == "block":  # EE-8: which of the two attacks to block
-        return [{"type": "block", "attacker": state.attacks[i].attacker}
-                for i in incoming(state, seat)]
-    pairs = LOOT_ACTIONS if state.phase == "loot" else SALVAGE_ACTIONS  # EE-4 / EE-10
-    return [{"type": kind, "take": take} for kind, take in pairs]
+    if phase == "salvage":  # EE-10
+        return list(SALVAGES)
+    if phase == "loot":  # EE-4
+        return list(LOOTS)
+    if phase == "block":  # EE-8: which of the two attacks to block
+        return [BLOCKS[state.attacks[i].attacker] for i in incoming(state, seat)]
+    return []
 
 
 # ---------------------------------------------------------------------------------------
@@ -72,11 +98,15 @@ def legal(state: State, seat: int) -> list[Json]:
 # ---------------------------------------------------------------------------------------
 
 
-def group1(state: State, events: Events) -> None:
+def group1(state: State, progs: list[Program], events: Events) -> None:
     supplied = state.supplied
-    for seat in turn_order(state):
-        p = state.players[seat]
-        for action in tops(p):
+    players = state.players
+    for seat in ORDERS[state.n_seats][state.start_player]:
+        actions = progs[seat].group1
+        if not actions:
+            continue
+        p = players[seat]
+        for action in actions:
             if action == "arm":
                 p.ready.soldiers += ARM_SOLDIERS
                 supplied.soldiers += ARM_SOLDIERS
@@ -85,7 +115,7 @@ def group1(state: State, events: Events) -> None:
                 p.ready.goods += PRODUCE_GOODS
                 supplied.goods += PRODUCE_GOODS
                 events.add("produce", {"seat": seat, "goods": PRODUCE_GOODS})
-            elif action == "invent":
+            else:  # invent
                 p.score.inventions += INVENT_INVENTIONS
                 supplied.inventions += INVENT_INVENTIONS
                 events.add("invent", {"seat": seat, "inventions": INVENT_INVENTIONS})
@@ -98,32 +128,39 @@ def group1(state: State, events: Events) -> None:
 
 def target_of(state: State, seat: int, engine: EngineName) -> int:
     """L attacks the left neighbour, R the right one; in 2 players both hit the opponent."""
-    step = LEFT_STEP if engine == "L" else -LEFT_STEP
-    return (seat + step) % state.n_seats
+    return TARGETS[state.n_seats][seat][engine]
 
 
-def pay_attacks(state: State, events: Events) -> None:
+# ``target_of`` as a table: table size -> seat -> engine -> target
+TARGETS: dict[int, tuple[dict[EngineName, int], ...]] = {
+    n: tuple({"L": (seat + LEFT_STEP) % n, "R": (seat - LEFT_STEP) % n} for seat in range(n))
+    for n in range(MIN_SEATS, MAX_SEATS + 1)}
+
+
+def pay_attacks(state: State, progs: list[Program], events: Events) -> None:
     """Every attacker pays its Soldiers at once, before any attack resolves (EE-6).
 
     Attack is mandatory with a Soldier (EE-10). With no Soldier, or two attacks and only
     one Soldier (which is still returned), the attacks are not made at all (EE-7).
     """
     attacks: list[Attack] = []
-    for seat in turn_order(state):  # resolution order: attackers in turn order (EE-4)
-        player = state.players[seat]
-        left, right = tops(player)
-        if left != "attack" and right != "attack":
+    # resolution order: attackers in turn order (EE-4)
+    for seat in ORDERS[state.n_seats][state.start_player]:
+        engines = progs[seat].attacks
+        if not engines:
             continue
-        engines = [e for e, a in zip(ENGINES, (left, right), strict=True) if a == "attack"]
-        have = player.ready.soldiers
+        ready = state.players[seat].ready
+        have = ready.soldiers
         supported = have >= len(engines)
-        paid = len(engines) if supported else min(have, len(engines))
+        paid = len(engines) if supported else have
         if paid:
-            player.ready.soldiers -= paid
+            ready.soldiers -= paid
             state.returned.soldiers += paid
+        status: AttackStatus = "supported" if supported else "unsupported"
+        targets = TARGETS[state.n_seats][seat]
         for e in engines:
-            target = target_of(state, seat, e)
-            attacks.append(Attack(seat, e, target, "supported" if supported else "unsupported"))
+            target = targets[e]
+            attacks.append(Attack(seat, e, target, status))
             events.add("attack", {"seat": seat, "engine": e, "target": target,
                                   "supported": supported})
         events.add("attack_paid", {"seat": seat, "soldiers": paid})
@@ -143,20 +180,20 @@ def incoming(state: State, seat: int) -> list[int]:
     return [i for i, a in enumerate(state.attacks) if a.target == seat and a.status == "supported"]
 
 
-def assign_blocks(state: State, events: Events) -> None:
+def assign_blocks(state: State, progs: list[Program], events: Events) -> None:
     """Defend blocks one attack if attacked (EE-7: unsupported attacks do not count).
 
     A defender hit by two different neighbours must choose which attack to block (EE-8);
     in 2 players both attacks come from the same seat, so the first is blocked (EE-9).
     """
     awaiting: list[int] = []
-    for seat in turn_order(state):
-        if tops(state.players[seat])[1] != "defend":
+    for seat in ORDERS[state.n_seats][state.start_player]:
+        if not progs[seat].defends:
             continue
         hits = incoming(state, seat)
         if not hits:
             events.add("defend_wasted", {"seat": seat})
-        elif len({state.attacks[i].attacker for i in hits}) == 1:
+        elif len(hits) == 1 or len({state.attacks[i].attacker for i in hits}) == 1:
             _block(state, hits[0], events)
         else:
             awaiting.append(seat)
@@ -236,18 +273,19 @@ def choose_loot(state: State, take: Loot, events: Events) -> None:
 def group3(state: State, events: Events) -> None:
     salvagers: list[int] = []
     hit = {a.target for a in state.attacks if a.status == "success"}  # EE-7/EE-8
-    for seat in turn_order(state):
-        p = state.players[seat]
-        left, right = tops(p)
-        if right == "export":
+    players = state.players
+    for seat in ORDERS[state.n_seats][state.start_player]:
+        prog = PROGRAMS[players[seat].engines]  # type: ignore[index]
+        if prog.exports:
             if seat in hit:
                 events.add("export_failed", {"seat": seat})
             else:  # EE-10: all Goods, always
+                p = players[seat]
                 goods = p.ready.goods
                 p.ready.goods = 0
                 p.score.goods += goods
                 events.add("export", {"seat": seat, "goods": goods})
-        if left == "salvage":
+        if prog.salvages:
             if seat in hit:
                 events.add("salvage_failed", {"seat": seat})
             else:
@@ -259,9 +297,14 @@ def group3(state: State, events: Events) -> None:
 
 
 def choose_salvage(state: State, seat: int, take: Resource, events: Events) -> None:
-    _from_stock(state, seat, take, 1, "score")
-    _score_event(state, events, seat, "salvage", {"took": take})
-    state.awaiting = tuple(s for s in state.awaiting if s != seat)
+    state.players[seat].score.add(take)  # from the stock (EE-11)
+    state.supplied.add(take)
+    if state.options.hidden_score_piles:  # EE-12: only the seat learns what it took
+        events.add("salvage", {"seat": seat})
+        events.add("salvage", {"seat": seat, "took": take}, visible_to=(seat,))
+    else:
+        events.add("salvage", {"seat": seat, "took": take})
+    state.awaiting = tuple([s for s in state.awaiting if s != seat])
     if not state.awaiting:
         end_round(state, events)
 
@@ -284,9 +327,10 @@ def end_round(state: State, events: Events) -> None:
 
 def execute(state: State, events: Events) -> None:
     """Run the Execute phase after the Plan reveal, up to the first decision."""
-    group1(state, events)
-    pay_attacks(state, events)
-    assign_blocks(state, events)
+    progs = programs(state)
+    group1(state, progs, events)
+    pay_attacks(state, progs, events)
+    assign_blocks(state, progs, events)
 
 
 def act(state: State, seat: int, action: dict[str, Json], events: Events) -> None:
