@@ -36,7 +36,10 @@ An act listed by ``legal_actions`` for the state and seat it was last asked abou
 that picks from the list and applies its pick) is checked by membership in that list, type
 for type as canonical JSON compares, and built from its JSON without a parse when its model
 holds only scalars; any other act is parsed by ``Actions`` (malformed) and, with
-``acts_enumerated``, refused as illegal.
+``acts_enumerated``, refused as illegal. A game may also play such a listed act as its JSON
+(``play_listed``): when the act is the very object listed, every guard above holds already,
+and the game plays it on a clone with no model built. Likewise a game that knows its sealed
+slots' listed values may check a joint action's choices itself (``check_joint``).
 
 A state, once handed out, is never changed (frozen models, or plain objects by that rule), so
 a game's ``next`` and ``legal_actions`` are pure functions of the state object: the template
@@ -97,6 +100,14 @@ A = TypeVar("A")
 
 Step = tuple[S, Sequence[Event]]  # what a hook returns: the new state and its events
 
+
+def transition(state: Any, events: Events) -> Transition:
+    """``Transition(state, events.out)`` built through its slots (see ``_TRANSITION``)."""
+    done = _new(Transition)
+    _set_state(done, state)
+    _set_events(done, tuple(events.out))
+    return done  # type: ignore[no-any-return]
+
 _AWAITS = {"turn": "a seat's action", "simultaneous": "a sealed round", "chance": "a draw",
            "terminal": "nothing: the game is over"}
 
@@ -147,6 +158,16 @@ def _memoised_legal(game: Any, state: Any, seat: Seat) -> list[Json] | None:
     if memo is not None and memo[0] is state and memo[1] == seat:
         return memo[2]  # type: ignore[no-any-return]
     return None
+
+
+def _listed_itself(action: Any, legal: list[Json]) -> bool:
+    """``action`` is the very object ``legal`` lists (a caller that picked from the list):
+    legal, with no parse needed. Found by ``list.index`` (in C, identity first); an equal
+    object listed before it answers False, and the template then checks the act as usual."""
+    try:
+        return legal[legal.index(action)] is action
+    except ValueError:
+        return False
 
 
 def _in_legal(action: Any, legal: list[Json]) -> bool:
@@ -301,8 +322,12 @@ def chance_fits(node: Chance, values: Sequence[int]) -> bool:
     """The values answer the request's draw (see ``api.Chance``)."""
     if node.draw == "shuffle":
         return sorted(values) == list(range(node.n))
+    if len(values) != node.count:
+        return False
+    if not values:
+        return True
     low = 1 if node.draw == "dice" else 0
-    return len(values) == node.count and all(low <= v < node.n + low for v in values)
+    return low <= min(values) and max(values) < node.n + low
 
 
 class GameBase(ABC, Generic[S, Opt, A]):
@@ -322,8 +347,11 @@ class GameBase(ABC, Generic[S, Opt, A]):
     Actions: ClassVar[TypeAdapter[Any]]
     acts_enumerated: ClassVar[bool] = False  # legal_actions lists every legal act exactly
 
+    _kit_plays_listed: ClassVar[bool] = False  # the game defines play_listed
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        cls._kit_plays_listed = cls.play_listed is not GameBase.play_listed
         if "next" in cls.__dict__:
             cls.next = _memo_next(cls.__dict__["next"])  # type: ignore[method-assign]
         if "legal_actions" in cls.__dict__:
@@ -367,9 +395,32 @@ class GameBase(ABC, Generic[S, Opt, A]):
                  ) -> Rejection | None:
         raise NotImplementedError(f"{type(self).__name__} opens no turn")
 
+    def play_listed(self, state: S, seat: Seat, action: Json, events: Events
+                    ) -> Rejection | None:
+        """Optional, a game's short path for the act callers make most (search, bots,
+        playouts): play, in place on a clone, an act that is the very object
+        ``legal_actions`` last listed for this state and seat, as that listed JSON. The kit
+        has made every check by then (the seat is awaited and the act is legal), so it needs
+        no parse. A game that does not define it has the act built as its action model and
+        played by ``play_act``."""
+        raise NotImplementedError
+
+    def check_joint(self, node: Simultaneous, move: JointAction) -> bool:
+        """Every choice of ``move`` is allowed in its slot (``check_choice``); the kit has
+        checked the round and that the choices are exactly the slots'. A game that knows its
+        slots' listed values may answer faster, the same way."""
+        choices = move.choices
+        return all(self.check_choice(slot, choices[slot.key]) for slot in node.slots)
+
     # -- the template -------------------------------------------------------------------
 
     def apply(self, state: S, move: Move) -> Transition | Rejection:
+        if self._kit_plays_listed and type(move) is Act:
+            legal = _memoised_legal(self, state, move.seat)
+            if legal is not None and _listed_itself(move.action, legal):
+                new, events = state.clone(), Events()  # type: ignore[attr-defined]
+                refused = self.play_listed(new, move.seat, move.action, events)
+                return refused if refused is not None else transition(new, events)
         node = self.next(state)
         step: Step[S] | Rejection
         if isinstance(move, Act):  # (the most common move first)
@@ -405,9 +456,10 @@ class GameBase(ABC, Generic[S, Opt, A]):
         keys = {slot.key for slot in node.slots}
         if move.choices.keys() != keys or not keys.issuperset(move.defaulted):
             return reject("action/malformed", f"expected choices for exactly {sorted(keys)}")
-        for slot in node.slots:
-            if not self.check_choice(slot, move.choices[slot.key]):
-                return reject("action/illegal", f"the choice for {slot.key} is not allowed")
+        if not self.check_joint(node, move):
+            bad = next((slot.key for slot in node.slots
+                        if not self.check_choice(slot, move.choices[slot.key])), "?")
+            return reject("action/illegal", f"the choice for {bad} is not allowed")
         return self.on_joint(state, node, move)
 
     def _kit_act(self, state: S, node: Node, move: Act) -> Step[S] | Rejection:

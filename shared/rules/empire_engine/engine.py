@@ -15,19 +15,15 @@ from pydantic import BaseModel
 from shared.rules._kit.base import GameBase
 from shared.rules._kit.model import Events
 from shared.rules.api import (
-    Act,
     Chance,
     JointAction,
     Json,
-    Move,
     Node,
     Outcome,
-    Rejection,
     RuleError,
     SealedSlot,
     Simultaneous,
     Terminal,
-    Transition,
     Turn,
 )
 from shared.rules.empire_engine import execute as ex
@@ -75,20 +71,6 @@ def plan(state: EngineState, choices: dict[str, Json], events: Events) -> None:
     (in place)."""
     resolve_plan(state, choices, events)
     ex.execute(state, events)
-
-
-# ``Transition(state=..., events=...)`` field by field through its slots, as the kit's
-# template builds it: the frozen class's keyword ``__init__`` is a good part of a move's cost.
-_new = object.__new__
-_set_state, _set_events = (getattr(Transition, f).__set__ for f in ("state", "events"))
-assert Transition.__slots__ == ("state", "events"), "_transition sets every field"
-
-
-def _transition(state: EngineState, events: Events) -> Transition:
-    done = _new(Transition)
-    _set_state(done, state)
-    _set_events(done, tuple(events.out))
-    return done
 
 
 class EmpireEngine(GameBase[EngineState, EngineOptions, Action]):
@@ -155,39 +137,25 @@ class EmpireEngine(GameBase[EngineState, EngineOptions, Action]):
 
     # ------------------------------------------------------------------ moves
 
-    def apply(self, state: EngineState, move: Move) -> Transition | Rejection:
-        """The kit's template (``GameBase.apply``), whose guards the two common moves pass
-        on a short path that makes the same checks by identity: a JointAction of the
-        pending Plan whose every choice is one of its slot's listed values itself
-        (``planning.listed_choices``), and an Act of an awaited seat that is one of the loot
-        or salvage actions ``legal`` lists (``execute.LISTED_LOOT`` / ``LISTED_SALVAGE``).
-        Either is then played on a clone as the kit's hooks play it. Any other move goes
-        through the kit's guards."""
-        kind = type(move)
-        phase = state.phase
-        if kind is JointAction:
-            if phase == "plan":
-                node = self.next(state)
-                choices = move.choices  # type: ignore[union-attr]
-                if (type(node) is Simultaneous
-                        and move.round_id == node.round_id  # type: ignore[union-attr]
-                        and not move.defaulted  # type: ignore[union-attr]
-                        and listed_choices(node, choices)):
-                    new, events = state.clone(), Events()
-                    plan(new, choices, events)
-                    return _transition(new, events)
-        elif kind is Act and move.seat in state.awaiting:  # type: ignore[union-attr]
-            action = id(move.action)  # type: ignore[union-attr]
-            if phase == "salvage" and action in ex.LISTED_SALVAGE:  # EE-10
-                new, events = state.clone(), Events()
-                ex.choose_salvage(new, move.seat,  # type: ignore[union-attr]
-                                  ex.LISTED_SALVAGE[action], events)
-                return _transition(new, events)
-            if phase == "loot" and action in ex.LISTED_LOOT:  # EE-4
-                new, events = state.clone(), Events()
-                ex.choose_loot(new, ex.LISTED_LOOT[action], events)
-                return _transition(new, events)
-        return super().apply(state, move)
+    def check_joint(self, node: Simultaneous, move: JointAction) -> bool:
+        """The Plan's choices that are each one of their slot's listed values itself, in the
+        slots' order (``planning.listed_choices``), pass at once; any other choices are
+        checked slot by slot."""
+        return listed_choices(node, move.choices) or super().check_joint(node, move)
+
+    def play_listed(self, new: EngineState, seat: int, action: Json, events: Events
+                    ) -> None:
+        """A listed block, loot or salvage act as its JSON (the kit checked it is listed)."""
+        took = id(action)
+        if took in ex.LISTED_LOOT:  # EE-4
+            ex.choose_loot(new, ex.LISTED_LOOT[took], events)
+        elif took in ex.LISTED_SALVAGE:  # EE-10
+            ex.choose_salvage(new, seat, ex.LISTED_SALVAGE[took], events)
+        else:  # EE-8: the listed blocks (execute.BLOCKS)
+            assert isinstance(action, dict) and action["type"] == "block"
+            attacker = action["attacker"]
+            assert isinstance(attacker, int)
+            ex.choose_block(new, seat, attacker, events)
 
     def play_chance(self, new: EngineState, node: Chance, values: tuple[int, ...],
                     events: Events) -> None:

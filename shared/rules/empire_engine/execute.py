@@ -35,7 +35,7 @@ BLOCKS: tuple[Json, ...] = tuple({"type": "block", "attacker": s} for s in range
 LOOTS: tuple[Json, ...] = tuple({"type": "loot", "take": t} for t in _LOOT_TAKES)
 SALVAGES: tuple[Json, ...] = tuple({"type": "salvage", "take": t} for t in _SALVAGE_TAKES)
 # id of a listed loot or salvage action -> what it takes: an act that is one of these very
-# objects was picked from a list (``EmpireEngine.apply``). They live as long as the module,
+# objects was picked from a list (``EmpireEngine.play_listed``). They live as long as the module,
 # so an id here names that one object.
 LISTED_LOOT: dict[int, Loot] = {id(a): t for a, t in zip(LOOTS, _LOOT_TAKES, strict=True)}
 LISTED_SALVAGE: dict[int, Resource] = {

@@ -12,14 +12,11 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from shared.rules._kit.base import GameBase, chance_fits
+from shared.rules._kit.base import GameBase
 from shared.rules._kit.model import Events
 from shared.rules.api import (
-    Act,
     Chance,
-    ChanceOutcome,
     Json,
-    Move,
     Node,
     Outcome,
     Rejection,
@@ -199,11 +196,6 @@ def act_listed(state: NycState, seat: int, raw: dict[str, Any], events: Events
     return turns.trade(state, seat, (a, b, c), events)
 
 
-def _dice_fit(values: tuple[int, ...], n: int, count: int) -> bool:
-    """``chance_fits`` of a dice request."""
-    return len(values) == count and (not values or (min(values) >= 1 and max(values) < n + 1))
-
-
 class EmpireNyc(GameBase[NycState, NycOptions, Action]):
     name = "empire-nyc"
     title = "Empire: The Game of New York"
@@ -261,9 +253,7 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
                       draw="shuffle", n=n, secret=True)
 
     def legal_actions(self, state: NycState, seat: int) -> Sequence[Json]:
-        acts = legal_actions(state, seat)
-        self._listed = (state, seat, acts)  # for ``apply``'s listed-act path
-        return acts
+        return legal_actions(state, seat)
 
     def default_action(self, state: NycState, seat: int) -> Json:
         return default_action(state, seat)
@@ -276,48 +266,10 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
 
     # ------------------------------------------------------------------ moves
 
-    # the list ``legal_actions`` last made: (state, seat, list), as the kit's memo of it
-    _listed: tuple[NycState | None, int, list[Json]] = (None, -1, [])
-
-    def apply(self, state: NycState, move: Move) -> Transition | Rejection:
-        """The kit's template on the two moves a caller makes most (search and playouts): an
-        act picked from the list ``legal_actions`` last answered for this state and seat (the
-        listed object itself, so it needs no parse and no guard), and an answer to the
-        pending Chance that fits it. They play on a clone as ``on_act``/``on_chance`` do;
-        every other move goes through the template, which guards and refuses."""
-        kind = type(move)
-        if kind is Act:
-            listed = self._listed
-            if listed[0] is state and listed[1] == move.seat:  # type: ignore[union-attr]
-                raw = move.action  # type: ignore[union-attr]
-                legal = listed[2]
-                try:
-                    at = legal.index(raw)
-                except ValueError:
-                    at = -1
-                if at >= 0 and legal[at] is raw:
-                    assert isinstance(raw, dict)
-                    new, events = state.clone(), Events()
-                    refused = act_listed(new, listed[1], raw, events)
-                    if refused is not None:
-                        return refused
-                    done = _new(Transition)
-                    _set_state(done, new)
-                    _set_events(done, tuple(events.out))
-                    return done  # type: ignore[no-any-return]
-        elif kind is ChanceOutcome:
-            node = self.next(state)
-            if type(node) is Chance and move.label == node.label:  # type: ignore[union-attr]
-                values = move.values  # type: ignore[union-attr]
-                if _dice_fit(values, node.n, node.count) if node.draw == "dice" else \
-                        chance_fits(node, values):
-                    new, events = state.clone(), Events()
-                    chance(new, values, events)
-                    done = _new(Transition)
-                    _set_state(done, new)
-                    _set_events(done, tuple(events.out))
-                    return done  # type: ignore[no-any-return]
-        return super().apply(state, move)
+    def play_listed(self, state: NycState, seat: int, action: Json, events: Events
+                    ) -> Rejection | None:
+        assert isinstance(action, dict)  # a listed action: one of legal_actions' dicts
+        return act_listed(state, seat, action, events)
 
     def play_chance(self, new: NycState, node: Chance, values: tuple[int, ...],
                     events: Events) -> None:
