@@ -59,16 +59,22 @@ def pending_reveal(dp: DisasterPhase) -> int | None:
     return None
 
 
-def usable(state: State, seat: int, kind: str) -> list[str]:
-    """Healthy, unexhausted Disaster-phase innovations of ``kind`` (exhaust abilities)."""
-    p = state.players[seat]
-    out = []
-    for pos, ref, ab in board.active(p, "disaster"):
-        if ab.kind == kind:
-            inn = board.innovation_at(p.empire[pos], ref)
-            if inn is not None and not inn.exhausted:
-                out.append(ref)
-    return out
+def usable(state: State, seat: int, kind: str) -> tuple[str, ...]:
+    """Healthy, unexhausted Disaster-phase innovations of ``kind`` (exhaust abilities),
+    remembered with the empire's facts."""
+    f = board.facts(state.players[seat].empire)
+    key = ("usable", kind)
+    got = f.memo.get(key)
+    if got is None:
+        emp = f.empire
+        out = []
+        for pos, ref, ab in f.active("disaster"):
+            if ab.kind == kind:
+                inn = board.innovation_at(emp[pos], ref)
+                if inn is not None and not inn.exhausted:
+                    out.append(ref)
+        got = f.memo[key] = tuple(out)
+    return got  # type: ignore[return-value]
 
 
 def _replace_options(state: State, seat: int) -> list[Json]:
@@ -78,6 +84,13 @@ def _replace_options(state: State, seat: int) -> list[Json]:
         for ref in usable(state, seat, "replace_disaster")
         for i in open_slots(dp)
     ]
+
+
+def _can_replace(state: State, seat: int, dp: DisasterPhase) -> bool:
+    """``_replace_options`` is not empty."""
+    if not usable(state, seat, "replace_disaster"):
+        return False
+    return any(s.card is not None and not s.closed for s in dp.slots)
 
 
 def awaited(state: State) -> int:
@@ -305,6 +318,10 @@ def settle(state: State, events: Events) -> bool:
         opened = open_slots(dp)
         if not opened:
             return True
-        if all(j in dp.addressed for j in opened) and not _replace_options(state, dp.bidder):
+        addressed = dp.addressed
+        for j in opened:
+            if j not in addressed:
+                return False
+        if not _can_replace(state, dp.bidder, dp):
             next_bidder(state)
         return False

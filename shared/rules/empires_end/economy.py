@@ -23,6 +23,7 @@ from shared.rules.empires_end.state import (
     State,
     SubPhase,
     bundle_res,
+    set_work,
 )
 
 
@@ -74,14 +75,8 @@ def begin(state: State, seat: int, todo: tuple[SubPhase, ...], events: Events) -
             vp += v
             refreshed += rf
     _report(seat, gained, vp, refreshed, events)
-    _set_work(state, seat, SeatWork("economy", todo, tuple(conv), tuple(repeats)))
+    set_work(state, seat, SeatWork("economy", todo, tuple(conv), tuple(repeats)))
     return not conv and not repeats
-
-
-def _set_work(state: State, seat: int, work: SeatWork) -> None:
-    items = list(state.work)
-    items[seat] = work
-    state.work = tuple(items)
 
 
 def legal(state: State, seat: int) -> list[Json]:
@@ -112,9 +107,9 @@ def apply(state: State, seat: int, action: Action, events: Events) -> bool:
         assert ab.src is not None
         p.res.gain(ab.src, -1)
         p.res.gain_bundle(ab.outs[action.option])
-        w.conv = tuple(
+        set_work(state, seat, w.changed(conv=tuple(
             ConvLeft(c.source, c.left - 1) if c.source == action.source else c for c in w.conv
-        )
+        )))
         events.add("converted", {"seat": seat, "source": action.source,
                                  "option": action.option}, (seat,))
         return False
@@ -122,13 +117,14 @@ def apply(state: State, seat: int, action: Action, events: Events) -> bool:
         found = board.find_active(p, action.target, "economy")
         assert found is not None
         pos, ab = found
-        w.repeats = tuple(r for r in w.repeats if r != action.source)
+        repeats = tuple(r for r in w.repeats if r != action.source)
         if ab.kind == "convert":  # EEND-10: repeats the full allowance
-            w.conv = tuple(
+            set_work(state, seat, w.changed(repeats=repeats, conv=tuple(
                 ConvLeft(c.source, c.left + ab.times) if c.source == action.target else c
                 for c in w.conv
-            )
+            )))
         else:
+            set_work(state, seat, w.changed(repeats=repeats))
             g, v, rf = effect(p, pos, ab)
             _report(seat, g, v, rf, events)
         events.add("repeated", {"seat": seat, "source": action.source,

@@ -28,13 +28,20 @@ from shared.rules.empires_end.actions import (
     Swap,
 )
 from shared.rules.empires_end.data import CARD, TILE
-from shared.rules.empires_end.state import Innovation, Location, Player, SeatWork, State, SubPhase
+from shared.rules.empires_end.state import (
+    Innovation,
+    Location,
+    Player,
+    Res,
+    SeatWork,
+    State,
+    SubPhase,
+    set_work,
+)
 
 
 def begin(state: State, seat: int, todo: tuple[SubPhase, ...]) -> None:
-    items = list(state.work)
-    items[seat] = SeatWork("industry", todo)
-    state.work = tuple(items)
+    set_work(state, seat, SeatWork("industry", todo))
 
 
 def discount_sources(p: Player, w: SeatWork) -> list[str]:
@@ -58,44 +65,141 @@ def _without(empire: tuple[Location, ...], pos: int, card: str) -> tuple[Locatio
     return tuple(items)
 
 
+# The listed actions, each dict made once and shared by every list that offers it (a listed
+# action is never changed, as a state is never changed); each table is emptied when full.
+_BUILDS: dict[tuple[str, int, tuple[str, ...]], tuple[Json, ...]] = {}
+_SWAPS: dict[tuple[str, tuple[str, ...]], tuple[Json, ...]] = {}
+_SELLS: dict[str, Json] = {}
+_REPAIRS: dict[tuple[str, int], Json] = {}
+_DISCARD: Json = {"type": "discard_hand"}
+_END: Json = {"type": "end_industry"}
+_TABLE_MAX = 4096
+
+
+def _builds(card: str, coins: int, tiles: tuple[str, ...]) -> tuple[Json, ...]:
+    key = (card, coins, tiles)
+    got = _BUILDS.get(key)
+    if got is None:
+        if len(_BUILDS) >= _TABLE_MAX:
+            _BUILDS.clear()
+        got = _BUILDS[key] = tuple([{"type": "build", "card": card, "tile": t, "coins": coins}
+                                    for t in tiles])
+    return got
+
+
+def _swaps(ref: str, tiles: tuple[str, ...]) -> tuple[Json, ...]:
+    """Every swap of two locations of the tile order ``tiles`` (EEND-14)."""
+    key = (ref, tiles)
+    got = _SWAPS.get(key)
+    if got is None:
+        if len(_SWAPS) >= _TABLE_MAX:
+            _SWAPS.clear()
+        got = _SWAPS[key] = tuple([{"type": "swap", "source": ref, "a": tiles[a], "b": tiles[b]}
+                                   for a, b in _pairs(len(tiles))])
+    return got
+
+
+def _sell_act(card: str) -> Json:
+    got = _SELLS.get(card)
+    if got is None:
+        got = _SELLS[card] = {"type": "sell", "card": card}
+    return got
+
+
+def _repair_act(tile: str, coins: int) -> Json:
+    got = _REPAIRS.get((tile, coins))
+    if got is None:
+        got = _REPAIRS[(tile, coins)] = {"type": "repair", "tile": tile, "coins": coins}
+    return got
+
+
+def _empire_facts(f: board.Facts) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...]]:
+    """(the build-discount refs, (tile, repair cost) of each destroyed location) of an empire,
+    remembered with its facts."""
+    got = f.memo.get("industry")
+    if got is None:
+        emp = f.empire
+        p = Player(Res(), 0, emp)
+        discounts = tuple([ref for _, ref, ab in f.active("industry")
+                           if ab.kind == "build_discount"])
+        repairs = tuple([(loc.tile, board.repair_cost(p, pos)) for pos, loc in enumerate(emp)
+                         if not loc.healthy])
+        got = f.memo["industry"] = (discounts, repairs)
+    return got  # type: ignore[return-value]
+
+
+def _moves(f: board.Facts, ref: str) -> tuple[Json, ...]:
+    """The move actions of move ability ``ref`` in an empire (EEND-14: normal placement
+    rules at the target), remembered with its facts."""
+    key = ("move", ref)
+    got = f.memo.get(key)
+    if got is None:
+        emp = f.empire
+        out: list[Json] = []
+        for q, loc in enumerate(emp):
+            for inn in loc.innovations:
+                for d in board.placement_candidates(_without(emp, q, inn.card), exclude=q):
+                    out.append(
+                        {"type": "move", "source": ref, "card": inn.card, "tile": emp[d].tile}
+                    )
+        got = f.memo[key] = tuple(out)
+    return got  # type: ignore[return-value]
+
+
+def _refreshes(f: board.Facts, ref: str, pos: int) -> tuple[Json, ...]:
+    key = ("refresh", ref, pos)
+    got = f.memo.get(key)
+    if got is None:
+        emp = f.empire
+        got = f.memo[key] = tuple([
+            {"type": "refresh", "source": ref, "card": inn.card}
+            for q in board.neighbours(pos, len(emp)) for inn in emp[q].innovations
+            if inn.exhausted])
+    return got  # type: ignore[return-value]
+
+
 def legal(state: State, seat: int) -> list[Json]:
     w = state.work[seat]
     p = state.players[seat]
-    emp = p.empire
+    f = board.facts(p.empire)
+    discounts, repairs = _empire_facts(f)
+    used = w.used
+    res = p.res
+    hammer, coin = res.hammer, res.coin
     out: list[Json] = []
     if w.acts < 2:
-        tiles = [emp[q].tile for q in board.placement_candidates(emp)]
-        discount = 1 if discount_sources(p, w) else 0
+        cands = f.cand_tiles()
+        discount = 0
+        for ref in discounts:
+            if ref not in used:
+                discount = 1
+                break
         for card in p.hand:
-            for k in board.pay_options(p.res, max(0, CARD[card].cost - discount)):
-                out += [{"type": "build", "card": card, "tile": t, "coins": k} for t in tiles]
-            out.append({"type": "sell", "card": card})
+            cost = CARD[card].cost - discount
+            if cost < 0:
+                cost = 0
+            for k in range(0, min(cost, coin) + 1):  # board.pay_options
+                if hammer >= cost - k:
+                    out += _builds(card, k, cands)
+            out.append(_sell_act(card))
     if not w.repaired:  # EEND-13: one repair per phase
-        for pos, loc in enumerate(emp):
-            if not loc.healthy:
-                for k in board.pay_options(p.res, board.repair_cost(p, pos)):
-                    out.append({"type": "repair", "tile": loc.tile, "coins": k})
-    for pos, ref, ab in board.active(p, "industry"):
-        if ref in w.used:
+        for tile, cost in repairs:
+            for k in range(0, min(cost, coin) + 1):
+                if hammer >= cost - k:
+                    out.append(_repair_act(tile, k))
+    for pos, ref, ab in f.active("industry"):
+        if ref in used:
             continue
-        if ab.kind == "swap":  # EEND-14: any two, healthy or destroyed
-            out += [{"type": "swap", "source": ref, "a": emp[a].tile, "b": emp[b].tile}
-                    for a, b in _pairs(len(emp))]
-        elif ab.kind == "move_innovation":  # EEND-14: normal placement rules at the target
-            for q, loc in enumerate(emp):
-                for inn in loc.innovations:
-                    for d in board.placement_candidates(_without(emp, q, inn.card), exclude=q):
-                        out.append(
-                            {"type": "move", "source": ref, "card": inn.card, "tile": emp[d].tile}
-                        )
-        elif ab.kind == "refresh_one_adjacent":
-            for q in board.neighbours(pos, len(emp)):
-                for inn in emp[q].innovations:
-                    if inn.exhausted:
-                        out.append({"type": "refresh", "source": ref, "card": inn.card})
+        kind = ab.kind
+        if kind == "swap":  # EEND-14: any two, healthy or destroyed
+            out += _swaps(ref, f.tiles())
+        elif kind == "move_innovation":
+            out += _moves(f, ref)
+        elif kind == "refresh_one_adjacent":
+            out += _refreshes(f, ref, pos)
     if w.acts >= 2 and p.hand and not w.discarded:  # EEND-11: discard both, or keep both
-        out.append({"type": "discard_hand"})
-    out.append({"type": "end_industry"})
+        out.append(_DISCARD)
+    out.append(_END)
     return out
 
 
@@ -118,7 +222,8 @@ def _sell(state: State, seat: int, card: str, events: Events) -> None:
     p = state.players[seat]
     p.hand = tuple(c for c in p.hand if c != card)
     p.res.coin += 1
-    state.work[seat].acts += 1
+    w = state.work[seat]
+    set_work(state, seat, w.changed(acts=w.acts + 1))
     events.add("card_sold", {"seat": seat})
     events.add("card_sold", {"seat": seat, "card": card}, (seat,))
     state.discard = (*state.discard, card)
@@ -131,8 +236,7 @@ def apply(state: State, seat: int, action: Action, events: Events) -> bool:
     if isinstance(action, Build):
         sources = discount_sources(p, w)
         cost = max(0, CARD[action.card].cost - (1 if sources else 0))
-        if sources:
-            w.used = (*w.used, sources[0])
+        used = (*w.used, sources[0]) if sources else w.used
         _pay(p, cost, action.coins)
         p.hand = tuple(c for c in p.hand if c != action.card)
         pos = board.position_of_tile(p.empire, action.tile)
@@ -140,7 +244,7 @@ def apply(state: State, seat: int, action: Action, events: Events) -> bool:
         loc = p.empire[pos]
         board.set_location(p, pos, Location(loc.tile, loc.healthy,
                                             (*loc.innovations, Innovation(action.card))))
-        w.acts += 1
+        set_work(state, seat, w.changed(acts=w.acts + 1, used=used))
         events.add("innovation_built", {"seat": seat, "card": action.card,
                                         "tile": action.tile, "cost": cost})
         events.add("paid", {"seat": seat, "coin": action.coins, "hammer": cost - action.coins},
@@ -156,7 +260,7 @@ def apply(state: State, seat: int, action: Action, events: Events) -> bool:
         _pay(p, cost, action.coins)
         loc = p.empire[pos]
         board.set_location(p, pos, Location(loc.tile, True, loc.innovations))
-        w.repaired = True
+        set_work(state, seat, w.changed(repaired=True))
         events.add("location_repaired", {"seat": seat, "tile": action.tile, "cost": cost})
         return False
     if isinstance(action, DiscardHand):
@@ -164,10 +268,10 @@ def apply(state: State, seat: int, action: Action, events: Events) -> bool:
         events.add("hand_discarded", {"seat": seat, "cards": list(p.hand)}, (seat,))
         state.discard = (*state.discard, *p.hand)
         p.hand = ()
-        w.discarded = True
+        set_work(state, seat, w.changed(discarded=True))
         return False
     if isinstance(action, EndIndustry):
-        while w.acts < 2 and p.hand:
+        while state.work[seat].acts < 2 and p.hand:
             _sell(state, seat, p.hand[-1], events)
         return True
     _ability(state, seat, action, events)
@@ -197,5 +301,5 @@ def _ability(state: State, seat: int, action: Action, events: Events) -> None:
     elif isinstance(action, Refresh):
         board.set_exhausted(p, action.card, False)
         events.add("refreshed", {"seat": seat, "cards": [action.card]})
-    w.used = (*w.used, getattr(action, "source", ""))
+    set_work(state, seat, w.changed(used=(*w.used, getattr(action, "source", ""))))
 

@@ -5,9 +5,9 @@ afterwards: ``apply`` clones it (``State.clone``) and the rule modules change on
 in place. So a caller may keep any state it was given.
 
 What a move changes is mutable and copied by ``clone``: the state, each ``Player`` and its
-``Res``, the ``DisasterPhase`` and its ``DisasterSlot``s, each ``SeatWork``. The rest is
-never changed once made and is shared by clones: ``Location``, ``Innovation``,
-``Resolution`` and ``ConvLeft`` (frozen; a change makes a new one), every tuple (decks,
+``Res``, the ``DisasterPhase`` and its ``DisasterSlot``s. The rest is never changed once
+made and is shared by clones: ``Location``, ``Innovation``, ``Resolution``, ``ConvLeft``
+and ``SeatWork`` (frozen; a change makes a new one), every tuple (decks,
 hands, empires: a change makes a new tuple), and ``Options``, the frozen pydantic model of
 the variant flags, parsed once by ``setup``. The stored JSON form (``GAME.encode``/``decode``)
 is defined by ``stored.py``.
@@ -168,8 +168,10 @@ class DisasterPhase:
     resolution: Resolution | None = None
 
     def clone(self) -> DisasterPhase:
-        return DisasterPhase(tuple([s.clone() for s in self.slots]), self.bidder,
-                             self.addressed, self.resolution)
+        return DisasterPhase(tuple([DisasterSlot(s.card, Res((r := s.pool).wheat, r.hammer,
+                                                             r.axe, r.coin), s.closed)
+                                    for s in self.slots]),
+                             self.bidder, self.addressed, self.resolution)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,9 +184,10 @@ SubPhase = Literal["economy", "industry"]
 Stage = Literal["choose", "economy", "industry", "done"]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class SeatWork:
-    """One seat's progress through a simultaneous Economy/Industry phase (EEND-22)."""
+    """One seat's progress through a simultaneous Economy/Industry phase (EEND-22). Frozen,
+    so clones share it: a step makes a new one (``changed``, ``set_work``)."""
 
     stage: Stage
     todo: tuple[SubPhase, ...] = ()  # sub-phases still to do after the current one
@@ -196,8 +199,26 @@ class SeatWork:
     discarded: bool = False  # industry: the optional discard of both cards
 
     def clone(self) -> SeatWork:
-        return SeatWork(self.stage, self.todo, self.conv, self.repeats, self.acts,
-                        self.repaired, self.used, self.discarded)
+        return self
+
+    def changed(self, *, conv: tuple[ConvLeft, ...] | None = None,
+                repeats: tuple[str, ...] | None = None, acts: int | None = None,
+                repaired: bool | None = None, used: tuple[str, ...] | None = None,
+                discarded: bool | None = None) -> SeatWork:
+        """This work with the given fields changed."""
+        return SeatWork(self.stage, self.todo, self.conv if conv is None else conv,
+                        self.repeats if repeats is None else repeats,
+                        self.acts if acts is None else acts,
+                        self.repaired if repaired is None else repaired,
+                        self.used if used is None else used,
+                        self.discarded if discarded is None else discarded)
+
+
+def set_work(state: State, seat: int, work: SeatWork) -> None:
+    """In place: ``seat``'s work replaced (a new tuple; works are frozen)."""
+    items = list(state.work)
+    items[seat] = work
+    state.work = tuple(items)
 
 
 @dataclass(slots=True)
@@ -236,7 +257,9 @@ class State:
         docstring for what is shared)."""
         dp = self.disaster
         return State(self.n, self.options, self.track, self.setup_step, self.phase_index,
-                     self.order, self.first, tuple([p.clone() for p in self.players]),
+                     self.order, self.first,
+                     tuple([Player(Res((r := p.res).wheat, r.hammer, r.axe, r.coin), p.vp,
+                                   p.empire, p.hand) for p in self.players]),
                      self.deck, self.discard, self.conflict_deck, self.conflict_discard,
                      self.conflict_card, None if dp is None else dp.clone(),
-                     tuple([w.clone() for w in self.work]), self.draw_queue, self.reshuffles)
+                     self.work, self.draw_queue, self.reshuffles)
