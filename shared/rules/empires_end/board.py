@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from shared.rules.empires_end.data import TILE, Ability, LocationType, Phase, ability
+from shared.rules.empires_end.data import CARD, TILE, Ability, LocationType, Phase, ability
 from shared.rules.empires_end.state import Innovation, Location, Player, Res
 
 EMPIRE_SIZE = 11
@@ -92,16 +92,21 @@ def active(player: Player, phase: Phase) -> tuple[tuple[int, str, Ability], ...]
     return facts(player.empire).active(phase)
 
 
+# tile or card id -> its printed ability (``data.ability`` as one look-up)
+_ABILITY: dict[str, Ability] = {ref: ability(ref) for ref in (*TILE, *CARD)}
+
+
 def _active(empire: tuple[Location, ...], phase: Phase) -> tuple[tuple[int, str, Ability], ...]:
     out = []
+    abilities = _ABILITY
     for pos, loc in enumerate(empire):
         if not loc.healthy:
             continue
-        own = TILE[loc.tile].ability
+        own = abilities[loc.tile]
         if own.phase == phase:
             out.append((pos, loc.tile, own))
         for inn in loc.innovations:
-            ab = ability(inn.card)
+            ab = abilities[inn.card]
             if ab.phase == phase:
                 out.append((pos, inn.card, ab))
     return tuple(out)
@@ -135,11 +140,18 @@ def count_adjacent(
 def placement_candidates(empire: tuple[Location, ...], exclude: int | None = None) -> list[int]:
     """Healthy locations with the fewest innovations among healthy locations (never a
     destroyed one). ``exclude``: a position that may not receive (move innovation)."""
-    healthy = [i for i, loc in enumerate(empire) if loc.healthy]
-    if not healthy:
-        return []
-    least = min(len(empire[i].innovations) for i in healthy)
-    return [i for i in healthy if len(empire[i].innovations) == least and i != exclude]
+    out: list[int] = []
+    least = -1
+    for i, loc in enumerate(empire):
+        if not loc.healthy:
+            continue
+        n = len(loc.innovations)
+        if least < 0 or n < least:
+            least = n
+            out = [] if i == exclude else [i]
+        elif n == least and i != exclude:
+            out.append(i)
+    return out
 
 
 def destroy_candidates(empire: tuple[Location, ...], target: int) -> list[int]:

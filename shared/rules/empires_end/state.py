@@ -24,6 +24,8 @@ from shared.rules._kit.model import Frozen
 from shared.rules.api import Json
 from shared.rules.empires_end.data import Bundle, Resource
 
+_new = object.__new__
+
 
 class Options(Frozen):
     """Variant flags; the defaults are the recommended rulings."""
@@ -256,10 +258,16 @@ class State:
         """A copy that shares nothing changeable with this state (see the module's
         docstring for what is shared)."""
         dp = self.disaster
+        players = []
+        for p in self.players:  # Player(Res(...), ...) through the slots: no __init__ calls
+            r = p.res
+            res = _new(Res)
+            res.wheat, res.hammer, res.axe, res.coin = r.wheat, r.hammer, r.axe, r.coin
+            q = _new(Player)
+            q.res, q.vp, q.empire, q.hand = res, p.vp, p.empire, p.hand
+            players.append(q)
         return State(self.n, self.options, self.track, self.setup_step, self.phase_index,
-                     self.order, self.first,
-                     tuple([Player(Res((r := p.res).wheat, r.hammer, r.axe, r.coin), p.vp,
-                                   p.empire, p.hand) for p in self.players]),
+                     self.order, self.first, tuple(players),
                      self.deck, self.discard, self.conflict_deck, self.conflict_discard,
                      self.conflict_card, None if dp is None else dp.clone(),
                      self.work, self.draw_queue, self.reshuffles)
