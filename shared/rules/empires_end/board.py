@@ -11,7 +11,13 @@ EMPIRE_SIZE = 11
 
 def neighbours(pos: int, size: int = EMPIRE_SIZE) -> tuple[int, ...]:
     """Positions directly left and right (one at an edge)."""
+    if size == EMPIRE_SIZE and 0 <= pos < EMPIRE_SIZE:
+        return _NEIGHBOURS[pos]
     return tuple(p for p in (pos - 1, pos + 1) if 0 <= p < size)
+
+
+_NEIGHBOURS = tuple(tuple(p for p in (pos - 1, pos + 1) if 0 <= p < EMPIRE_SIZE)
+                    for pos in range(EMPIRE_SIZE))
 
 
 def position_of_tile(empire: tuple[Location, ...], tile: str) -> int | None:
@@ -29,67 +35,27 @@ def position_of_ref(empire: tuple[Location, ...], ref: str) -> int | None:
     return None
 
 
-class Facts:
-    """What the rules read of one empire tuple, each worked out on first use: an empire is
-    an immutable tuple of frozen locations that clones share until a move builds a new one,
-    so most questions are about a tuple seen before (``facts``)."""
-
-    __slots__ = ("_active", "_cands", "_memo", "_tiles", "empire")
-
-    def __init__(self, empire: tuple[Location, ...]) -> None:
-        self.empire = empire
-        self._active: dict[str, tuple[tuple[int, str, Ability], ...]] = {}
-        self._tiles: tuple[str, ...] | None = None
-        self._cands: tuple[str, ...] | None = None
-        self._memo: dict[object, object] = {}  # the phase modules' own derived values
-
-    def active(self, phase: Phase) -> tuple[tuple[int, str, Ability], ...]:
-        got = self._active.get(phase)
-        if got is None:
-            got = self._active[phase] = _active(self.empire, phase)
-        return got
-
-    def tiles(self) -> tuple[str, ...]:
-        """The tile ids, left to right."""
-        got = self._tiles
-        if got is None:
-            got = self._tiles = tuple([loc.tile for loc in self.empire])
-        return got
-
-    def cand_tiles(self) -> tuple[str, ...]:
-        """The tile ids of ``placement_candidates``."""
-        got = self._cands
-        if got is None:
-            emp = self.empire
-            got = self._cands = tuple([emp[q].tile for q in placement_candidates(emp)])
-        return got
-
-    @property
-    def memo(self) -> dict[object, object]:
-        return self._memo
-
-
-# id of an empire tuple -> its Facts (which keeps the tuple, so that its id is not reused
-# while cached)
-_FACTS: dict[int, Facts] = {}
-
-
-def facts(empire: tuple[Location, ...]) -> Facts:
-    if type(empire) is not tuple:  # (only an immutable empire is cached)
-        return Facts(tuple(empire))
-    got = _FACTS.get(id(empire))
-    if got is not None and got.empire is empire:
-        return got
-    if len(_FACTS) >= 4096:
-        _FACTS.clear()
-    got = _FACTS[id(empire)] = Facts(empire)
-    return got
+# (id of an empire tuple, phase) -> (that tuple, its ``active``): an empire is an immutable
+# tuple of frozen locations that clones share until a move builds a new one, so most asks
+# are for a tuple seen before; the tuple is kept so that its id is not reused while cached
+_ACTIVE: dict[tuple[int, str], tuple[tuple[Location, ...], tuple[tuple[int, str, Ability], ...]]] \
+    = {}
 
 
 def active(player: Player, phase: Phase) -> tuple[tuple[int, str, Ability], ...]:
     """(position, ref, ability) of every usable ability of ``phase``: a location's own ability
     and its innovations, only while the location is healthy; left to right."""
-    return facts(player.empire).active(phase)
+    empire = player.empire
+    if type(empire) is not tuple:  # (only an immutable empire is cached)
+        return _active(tuple(empire), phase)
+    got = _ACTIVE.get((id(empire), phase))
+    if got is not None and got[0] is empire:
+        return got[1]
+    if len(_ACTIVE) >= 4096:
+        _ACTIVE.clear()
+    out = _active(empire, phase)
+    _ACTIVE[(id(empire), phase)] = (empire, out)
+    return out
 
 
 # tile or card id -> its printed ability (``data.ability`` as one look-up)
@@ -132,9 +98,12 @@ def count_adjacent(
     n = 0
     for q in neighbours(pos, len(empire)):
         loc = empire[q]
-        if loc.healthy == healthy and (kind is None or TILE[loc.tile].type == kind):
+        if loc.healthy == healthy and (kind is None or _TYPE[loc.tile] == kind):
             n += 1
     return n
+
+
+_TYPE: dict[str, LocationType] = {t: TILE[t].type for t in TILE}
 
 
 def placement_candidates(empire: tuple[Location, ...], exclude: int | None = None) -> list[int]:

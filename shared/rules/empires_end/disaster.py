@@ -65,22 +65,16 @@ def pending_reveal(dp: DisasterPhase) -> int | None:
     return None
 
 
-def usable(state: State, seat: int, kind: str) -> tuple[str, ...]:
-    """Healthy, unexhausted Disaster-phase innovations of ``kind`` (exhaust abilities),
-    remembered with the empire's facts."""
-    f = board.facts(state.players[seat].empire)
-    key = ("usable", kind)
-    got = f.memo.get(key)
-    if got is None:
-        emp = f.empire
-        out = []
-        for pos, ref, ab in f.active("disaster"):
-            if ab.kind == kind:
-                inn = board.innovation_at(emp[pos], ref)
-                if inn is not None and not inn.exhausted:
-                    out.append(ref)
-        got = f.memo[key] = tuple(out)
-    return got  # type: ignore[return-value]
+def usable(state: State, seat: int, kind: str) -> list[str]:
+    """Healthy, unexhausted Disaster-phase innovations of ``kind`` (exhaust abilities)."""
+    p = state.players[seat]
+    out = []
+    for pos, ref, ab in board.active(p, "disaster"):
+        if ab.kind == kind:
+            inn = board.innovation_at(p.empire[pos], ref)
+            if inn is not None and not inn.exhausted:
+                out.append(ref)
+    return out
 
 
 def _replace_options(state: State, seat: int) -> list[Json]:

@@ -60,20 +60,35 @@ def begin(state: State, seat: int, todo: tuple[SubPhase, ...], events: Events) -
     """Start this seat's Economy (in place). Returns whether it is finished: a seat whose
     empire has no conversion or repeat ability (public knowledge) has nothing to decide."""
     p = state.players[seat]
-    gained, vp = Res(), 0
+    got = {"wheat": 0, "hammer": 0, "axe": 0, "coin": 0}  # effect()'s tokens, added up
+    vp = 0
     refreshed: list[str] = []
     conv: list[ConvLeft] = []
     repeats: list[str] = []
-    for pos, ref, ab in list(board.active(p, "economy")):
-        if ab.kind == "convert":
+    empire = p.empire
+    for pos, ref, ab in board.active(p, "economy"):
+        kind = ab.kind
+        if kind == "convert":
             conv.append(ConvLeft(ref, ab.times))
-        elif ab.kind == "repeat":
+        elif kind == "repeat":
             repeats.append(ref)
-        else:
-            g, v, rf = effect(p, pos, ab)
-            gained.gain_res(g)
-            vp += v
-            refreshed += rf
+        elif kind == "gain":
+            for r, n in ab.res:
+                got[r] += n
+            vp += ab.vp
+        elif kind == "gain_per_adjacent":
+            k = board.count_adjacent(empire, pos, healthy=True, kind=ab.per)
+            for r, n in ab.res:
+                got[r] += n * k
+            vp += ab.vp * k
+        elif kind == "vp_per_adjacent_destroyed":
+            vp += ab.vp * board.count_adjacent(empire, pos, healthy=False)
+        elif kind == "refresh_adjacent":  # changes the empire (exhaust markers only)
+            refreshed += board.refresh_positions(p, board.neighbours(pos, len(empire)))
+            empire = p.empire
+    gained = Res(got["wheat"], got["hammer"], got["axe"], got["coin"])
+    p.res.gain_res(gained)
+    p.vp += vp
     _report(seat, gained, vp, refreshed, events)
     set_work(state, seat, SeatWork("economy", todo, tuple(conv), tuple(repeats)))
     return not conv and not repeats

@@ -32,7 +32,6 @@ from shared.rules.empires_end.state import (
     Innovation,
     Location,
     Player,
-    Res,
     SeatWork,
     State,
     SubPhase,
@@ -65,113 +64,24 @@ def _without(empire: tuple[Location, ...], pos: int, card: str) -> tuple[Locatio
     return tuple(items)
 
 
-# The listed actions, each dict made once and shared by every list that offers it (a listed
-# action is never changed, as a state is never changed); each table is emptied when full.
-_BUILDS: dict[tuple[str, int, tuple[str, ...]], tuple[Json, ...]] = {}
-_SWAPS: dict[tuple[str, tuple[str, ...]], tuple[Json, ...]] = {}
-_SELLS: dict[str, Json] = {}
-_REPAIRS: dict[tuple[str, int], Json] = {}
-_DISCARD: Json = {"type": "discard_hand"}
+_DISCARD: Json = {"type": "discard_hand"}  # (made once: a listed action is never changed)
 _END: Json = {"type": "end_industry"}
-_TABLE_MAX = 4096
-
-
-def _builds(card: str, coins: int, tiles: tuple[str, ...]) -> tuple[Json, ...]:
-    key = (card, coins, tiles)
-    got = _BUILDS.get(key)
-    if got is None:
-        if len(_BUILDS) >= _TABLE_MAX:
-            _BUILDS.clear()
-        got = _BUILDS[key] = tuple([{"type": "build", "card": card, "tile": t, "coins": coins}
-                                    for t in tiles])
-    return got
-
-
-def _swaps(ref: str, tiles: tuple[str, ...]) -> tuple[Json, ...]:
-    """Every swap of two locations of the tile order ``tiles`` (EEND-14)."""
-    key = (ref, tiles)
-    got = _SWAPS.get(key)
-    if got is None:
-        if len(_SWAPS) >= _TABLE_MAX:
-            _SWAPS.clear()
-        got = _SWAPS[key] = tuple([{"type": "swap", "source": ref, "a": tiles[a], "b": tiles[b]}
-                                   for a, b in _pairs(len(tiles))])
-    return got
-
-
-def _sell_act(card: str) -> Json:
-    got = _SELLS.get(card)
-    if got is None:
-        got = _SELLS[card] = {"type": "sell", "card": card}
-    return got
-
-
-def _repair_act(tile: str, coins: int) -> Json:
-    got = _REPAIRS.get((tile, coins))
-    if got is None:
-        got = _REPAIRS[(tile, coins)] = {"type": "repair", "tile": tile, "coins": coins}
-    return got
-
-
-def _empire_facts(f: board.Facts) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...]]:
-    """(the build-discount refs, (tile, repair cost) of each destroyed location) of an empire,
-    remembered with its facts."""
-    got = f.memo.get("industry")
-    if got is None:
-        emp = f.empire
-        p = Player(Res(), 0, emp)
-        discounts = tuple([ref for _, ref, ab in f.active("industry")
-                           if ab.kind == "build_discount"])
-        repairs = tuple([(loc.tile, board.repair_cost(p, pos)) for pos, loc in enumerate(emp)
-                         if not loc.healthy])
-        got = f.memo["industry"] = (discounts, repairs)
-    return got  # type: ignore[return-value]
-
-
-def _moves(f: board.Facts, ref: str) -> tuple[Json, ...]:
-    """The move actions of move ability ``ref`` in an empire (EEND-14: normal placement
-    rules at the target), remembered with its facts."""
-    key = ("move", ref)
-    got = f.memo.get(key)
-    if got is None:
-        emp = f.empire
-        out: list[Json] = []
-        for q, loc in enumerate(emp):
-            for inn in loc.innovations:
-                for d in board.placement_candidates(_without(emp, q, inn.card), exclude=q):
-                    out.append(
-                        {"type": "move", "source": ref, "card": inn.card, "tile": emp[d].tile}
-                    )
-        got = f.memo[key] = tuple(out)
-    return got  # type: ignore[return-value]
-
-
-def _refreshes(f: board.Facts, ref: str, pos: int) -> tuple[Json, ...]:
-    key = ("refresh", ref, pos)
-    got = f.memo.get(key)
-    if got is None:
-        emp = f.empire
-        got = f.memo[key] = tuple([
-            {"type": "refresh", "source": ref, "card": inn.card}
-            for q in board.neighbours(pos, len(emp)) for inn in emp[q].innovations
-            if inn.exhausted])
-    return got  # type: ignore[return-value]
 
 
 def legal(state: State, seat: int) -> list[Json]:
     w = state.work[seat]
     p = state.players[seat]
-    f = board.facts(p.empire)
-    discounts, repairs = _empire_facts(f)
+    emp = p.empire
+    industry = board.active(p, "industry")
     used = w.used
     res = p.res
     hammer, coin = res.hammer, res.coin
     out: list[Json] = []
     if w.acts < 2:
-        cands = f.cand_tiles()
-        discount = 0
-        for ref in discounts:
-            if ref not in used:
+        tiles = [emp[q].tile for q in board.placement_candidates(emp)]
+        discount = 0  # EEND-12: an unused healthy discount ability
+        for _, ref, ab in industry:
+            if ab.kind == "build_discount" and ref not in used:
                 discount = 1
                 break
         for card in p.hand:
@@ -180,23 +90,36 @@ def legal(state: State, seat: int) -> list[Json]:
                 cost = 0
             for k in range(0, min(cost, coin) + 1):  # board.pay_options
                 if hammer >= cost - k:
-                    out += _builds(card, k, cands)
-            out.append(_sell_act(card))
+                    out += [{"type": "build", "card": card, "tile": t, "coins": k}
+                            for t in tiles]
+            out.append({"type": "sell", "card": card})
     if not w.repaired:  # EEND-13: one repair per phase
-        for tile, cost in repairs:
-            for k in range(0, min(cost, coin) + 1):
-                if hammer >= cost - k:
-                    out.append(_repair_act(tile, k))
-    for pos, ref, ab in f.active("industry"):
+        for pos, loc in enumerate(emp):
+            if not loc.healthy:
+                cost = board.repair_cost(p, pos)
+                for k in range(0, min(cost, coin) + 1):
+                    if hammer >= cost - k:
+                        out.append({"type": "repair", "tile": loc.tile, "coins": k})
+    for pos, ref, ab in industry:
         if ref in used:
             continue
         kind = ab.kind
         if kind == "swap":  # EEND-14: any two, healthy or destroyed
-            out += _swaps(ref, f.tiles())
-        elif kind == "move_innovation":
-            out += _moves(f, ref)
+            names = [loc.tile for loc in emp]
+            out += [{"type": "swap", "source": ref, "a": names[a], "b": names[b]}
+                    for a, b in _pairs(len(emp))]
+        elif kind == "move_innovation":  # EEND-14: normal placement rules at the target
+            for q, loc in enumerate(emp):
+                for inn in loc.innovations:
+                    for d in board.placement_candidates(_without(emp, q, inn.card), exclude=q):
+                        out.append(
+                            {"type": "move", "source": ref, "card": inn.card, "tile": emp[d].tile}
+                        )
         elif kind == "refresh_one_adjacent":
-            out += _refreshes(f, ref, pos)
+            for q in board.neighbours(pos, len(emp)):
+                for inn in emp[q].innovations:
+                    if inn.exhausted:
+                        out.append({"type": "refresh", "source": ref, "card": inn.card})
     if w.acts >= 2 and p.hand and not w.discarded:  # EEND-11: discard both, or keep both
         out.append(_DISCARD)
     out.append(_END)

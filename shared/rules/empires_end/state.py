@@ -266,8 +266,22 @@ class State:
             q = _new(Player)
             q.res, q.vp, q.empire, q.hand = res, p.vp, p.empire, p.hand
             players.append(q)
-        return State(self.n, self.options, self.track, self.setup_step, self.phase_index,
-                     self.order, self.first, tuple(players),
-                     self.deck, self.discard, self.conflict_deck, self.conflict_discard,
-                     self.conflict_card, None if dp is None else dp.clone(),
-                     self.work, self.draw_queue, self.reshuffles)
+        new = _new(State)  # State(...) through the slots: no __init__ call
+        new.n, new.options, new.track = self.n, self.options, self.track
+        new.setup_step, new.phase_index = self.setup_step, self.phase_index
+        new.order, new.first, new.players = self.order, self.first, tuple(players)
+        new.deck, new.discard = self.deck, self.discard
+        new.conflict_deck, new.conflict_discard = self.conflict_deck, self.conflict_discard
+        new.conflict_card = self.conflict_card
+        new.disaster = None if dp is None else dp.clone()
+        new.work, new.draw_queue, new.reshuffles = self.work, self.draw_queue, self.reshuffles
+        return new
+
+
+# ``State.clone`` and ``Player``'s copy in it set every field through the slots
+assert State.__slots__ == (
+    "n", "options", "track", "setup_step", "phase_index", "order", "first", "players", "deck",
+    "discard", "conflict_deck", "conflict_discard", "conflict_card", "disaster", "work",
+    "draw_queue", "reshuffles"), "State.clone sets every field of State"
+assert Player.__slots__ == ("res", "vp", "empire", "hand"), "State.clone copies every field"
+assert Res.__slots__ == ("wheat", "hammer", "axe", "coin"), "State.clone copies every field"
