@@ -170,10 +170,18 @@ class DisasterPhase:
     resolution: Resolution | None = None
 
     def clone(self) -> DisasterPhase:
-        return DisasterPhase(tuple([DisasterSlot(s.card, Res((r := s.pool).wheat, r.hammer,
-                                                             r.axe, r.coin), s.closed)
-                                    for s in self.slots]),
-                             self.bidder, self.addressed, self.resolution)
+        slots = []
+        for s in self.slots:  # DisasterSlot(..., Res(...)) through the slots: no __init__
+            r = s.pool
+            pool = _new(Res)
+            pool.wheat, pool.hammer, pool.axe, pool.coin = r.wheat, r.hammer, r.axe, r.coin
+            slot = _new(DisasterSlot)
+            slot.card, slot.pool, slot.closed = s.card, pool, s.closed
+            slots.append(slot)
+        new = _new(DisasterPhase)
+        new.slots, new.bidder = tuple(slots), self.bidder
+        new.addressed, new.resolution = self.addressed, self.resolution
+        return new
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,3 +293,6 @@ assert State.__slots__ == (
     "draw_queue", "reshuffles"), "State.clone sets every field of State"
 assert Player.__slots__ == ("res", "vp", "empire", "hand"), "State.clone copies every field"
 assert Res.__slots__ == ("wheat", "hammer", "axe", "coin"), "State.clone copies every field"
+assert DisasterSlot.__slots__ == ("card", "pool", "closed"), "DisasterPhase.clone copies them"
+assert DisasterPhase.__slots__ == ("slots", "bidder", "addressed", "resolution"), \
+    "DisasterPhase.clone sets every field of DisasterPhase"
