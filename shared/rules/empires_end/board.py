@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from shared.rules.empires_end.data import TILE, Ability, LocationType, Phase, ability
+from shared.rules.empires_end.data import CARD, TILE, Ability, LocationType, Phase, ability
 from shared.rules.empires_end.state import Innovation, Location, Player, Res
 
 EMPIRE_SIZE = 11
@@ -11,7 +11,13 @@ EMPIRE_SIZE = 11
 
 def neighbours(pos: int, size: int = EMPIRE_SIZE) -> tuple[int, ...]:
     """Positions directly left and right (one at an edge)."""
+    if size == EMPIRE_SIZE and 0 <= pos < EMPIRE_SIZE:
+        return _NEIGHBOURS[pos]
     return tuple(p for p in (pos - 1, pos + 1) if 0 <= p < size)
+
+
+_NEIGHBOURS = tuple(tuple(p for p in (pos - 1, pos + 1) if 0 <= p < EMPIRE_SIZE)
+                    for pos in range(EMPIRE_SIZE))
 
 
 def position_of_tile(empire: tuple[Location, ...], tile: str) -> int | None:
@@ -52,16 +58,21 @@ def active(player: Player, phase: Phase) -> tuple[tuple[int, str, Ability], ...]
     return out
 
 
+# tile or card id -> its printed ability (``data.ability`` as one look-up)
+_ABILITY: dict[str, Ability] = {ref: ability(ref) for ref in (*TILE, *CARD)}
+
+
 def _active(empire: tuple[Location, ...], phase: Phase) -> tuple[tuple[int, str, Ability], ...]:
     out = []
+    abilities = _ABILITY
     for pos, loc in enumerate(empire):
         if not loc.healthy:
             continue
-        own = TILE[loc.tile].ability
+        own = abilities[loc.tile]
         if own.phase == phase:
             out.append((pos, loc.tile, own))
         for inn in loc.innovations:
-            ab = ability(inn.card)
+            ab = abilities[inn.card]
             if ab.phase == phase:
                 out.append((pos, inn.card, ab))
     return tuple(out)
@@ -87,19 +98,29 @@ def count_adjacent(
     n = 0
     for q in neighbours(pos, len(empire)):
         loc = empire[q]
-        if loc.healthy == healthy and (kind is None or TILE[loc.tile].type == kind):
+        if loc.healthy == healthy and (kind is None or _TYPE[loc.tile] == kind):
             n += 1
     return n
+
+
+_TYPE: dict[str, LocationType] = {t: TILE[t].type for t in TILE}
 
 
 def placement_candidates(empire: tuple[Location, ...], exclude: int | None = None) -> list[int]:
     """Healthy locations with the fewest innovations among healthy locations (never a
     destroyed one). ``exclude``: a position that may not receive (move innovation)."""
-    healthy = [i for i, loc in enumerate(empire) if loc.healthy]
-    if not healthy:
-        return []
-    least = min(len(empire[i].innovations) for i in healthy)
-    return [i for i in healthy if len(empire[i].innovations) == least and i != exclude]
+    out: list[int] = []
+    least = -1
+    for i, loc in enumerate(empire):
+        if not loc.healthy:
+            continue
+        n = len(loc.innovations)
+        if least < 0 or n < least:
+            least = n
+            out = [] if i == exclude else [i]
+        elif n == least and i != exclude:
+            out.append(i)
+    return out
 
 
 def destroy_candidates(empire: tuple[Location, ...], target: int) -> list[int]:

@@ -49,6 +49,9 @@ def node(state: State) -> Simultaneous:
 def check(slot: SealedSlot, choice: Json) -> bool:
     if slot.allowed is None or not isinstance(choice, dict):
         return False
+    for a in slot.allowed:  # the listed value itself (picked from the list): a valid bid
+        if a is choice:
+            return True
     try:
         CONFLICT_BID.validate_python(choice)
     except ValueError:

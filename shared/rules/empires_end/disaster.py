@@ -26,7 +26,13 @@ from shared.rules.empires_end.actions import (
     ShoreUp,
     Take,
 )
-from shared.rules.empires_end.data import CARD, LOW_RESOURCES, LOW_RESOURCES_VP_PER_COIN, TILE
+from shared.rules.empires_end.data import (
+    CARD,
+    LOW_RESOURCES,
+    LOW_RESOURCES_VP_PER_COIN,
+    RESOURCES,
+    TILE,
+)
 from shared.rules.empires_end.state import (
     DisasterPhase,
     DisasterSlot,
@@ -80,9 +86,29 @@ def _replace_options(state: State, seat: int) -> list[Json]:
     ]
 
 
+def _can_replace(state: State, seat: int, dp: DisasterPhase) -> bool:
+    """``_replace_options`` is not empty."""
+    if not usable(state, seat, "replace_disaster"):
+        return False
+    return any(s.card is not None and not s.closed for s in dp.slots)
+
+
 def awaited(state: State) -> int:
     dp = _dp(state)
     return dp.resolution.seat if dp.resolution is not None else dp.bidder
+
+
+# The listed actions without a card or tile choice, each dict made once and shared by every
+# list that offers it (a listed action is never changed, as a state is never changed).
+_BIDS: dict[tuple[int, str], Json] = {
+    (i, r): {"type": "bid", "disaster": i, "resource": r} for i in (0, 1) for r in RESOURCES}
+_TAKES: tuple[Json, ...] = tuple({"type": "take", "disaster": i} for i in (0, 1))
+_SHORE: tuple[Json, ...] = tuple({"type": "shore_up", "coins": k} for k in range(LOW_RESOURCES + 1))
+_END_TURN: Json = {"type": "end_turn"}
+# card id -> the resources a bid on it may use, in list order (coins are wild, EEND-26)
+_BID_WITH: dict[str, tuple[str, ...]] = {
+    c: tuple(r for r in (*CARD[c].bids, "coin") if r != "coin" or "coin" not in CARD[c].bids)
+    for c in CARD}
 
 
 def legal(state: State, seat: int) -> list[Json]:
@@ -95,28 +121,34 @@ def legal(state: State, seat: int) -> list[Json]:
             return [{"type": "destroy", "tile": t} for t in res.choices]
         if res.stage == "place":
             return [{"type": "place", "tile": t} for t in res.choices]
-        most = max(0, LOW_RESOURCES - state.players[seat].res.total())
-        return [{"type": "shore_up", "coins": k} for k in range(most + 1)]
+        most = LOW_RESOURCES - state.players[seat].res.total()
+        return list(_SHORE[:most + 1]) if most > 0 else [_SHORE[0]]
     if seat != dp.bidder:
         return []
-    p = state.players[seat]
+    stash = state.players[seat].res
+    have = {"wheat": stash.wheat, "hammer": stash.hammer, "axe": stash.axe, "coin": stash.coin}
     out: list[Json] = []
+    addressed = dp.addressed
     opened = open_slots(dp)
+    free = usable(state, seat, "free_bid")
     for i in opened:
-        if i in dp.addressed:
+        if i in addressed:
             continue
-        card = CARD[dp.slots[i].card or ""]
-        for r in (*card.bids, "coin"):
-            if (r != "coin" or "coin" not in card.bids) and p.res.get(r) > 0:
-                out.append({"type": "bid", "disaster": i, "resource": r})
-        for ref in usable(state, seat, "free_bid"):  # EEND-8: any accepted resource
-            if CARD[ref].ability.resource in card.bids:
-                out.append({"type": "free_bid", "disaster": i, "card": ref})
-        out.append({"type": "take", "disaster": i})  # EEND-3: always possible
-    replace = _replace_options(state, seat)
-    out.extend(replace)
-    if replace and all(i in dp.addressed for i in opened):
-        out.append({"type": "end_turn"})
+        card = dp.slots[i].card or ""
+        for r in _BID_WITH[card]:
+            if have[r] > 0:
+                out.append(_BIDS[(i, r)])
+        if free:
+            bids = CARD[card].bids
+            for ref in free:  # EEND-8: any accepted resource
+                if CARD[ref].ability.resource in bids:
+                    out.append({"type": "free_bid", "disaster": i, "card": ref})
+        out.append(_TAKES[i])  # EEND-3: always possible
+    if usable(state, seat, "replace_disaster"):
+        replace = _replace_options(state, seat)
+        out.extend(replace)
+        if replace and all(i in addressed for i in opened):
+            out.append(_END_TURN)
     return out
 
 
@@ -305,6 +337,10 @@ def settle(state: State, events: Events) -> bool:
         opened = open_slots(dp)
         if not opened:
             return True
-        if all(j in dp.addressed for j in opened) and not _replace_options(state, dp.bidder):
+        addressed = dp.addressed
+        for j in opened:
+            if j not in addressed:
+                return False
+        if not _can_replace(state, dp.bidder, dp):
             next_bidder(state)
         return False

@@ -23,6 +23,7 @@ from shared.rules.empires_end.state import (
     State,
     SubPhase,
     bundle_res,
+    set_work,
 )
 
 
@@ -59,29 +60,38 @@ def begin(state: State, seat: int, todo: tuple[SubPhase, ...], events: Events) -
     """Start this seat's Economy (in place). Returns whether it is finished: a seat whose
     empire has no conversion or repeat ability (public knowledge) has nothing to decide."""
     p = state.players[seat]
-    gained, vp = Res(), 0
+    got = {"wheat": 0, "hammer": 0, "axe": 0, "coin": 0}  # effect()'s tokens, added up
+    vp = 0
     refreshed: list[str] = []
     conv: list[ConvLeft] = []
     repeats: list[str] = []
-    for pos, ref, ab in list(board.active(p, "economy")):
-        if ab.kind == "convert":
+    empire = p.empire
+    for pos, ref, ab in board.active(p, "economy"):
+        kind = ab.kind
+        if kind == "convert":
             conv.append(ConvLeft(ref, ab.times))
-        elif ab.kind == "repeat":
+        elif kind == "repeat":
             repeats.append(ref)
-        else:
-            g, v, rf = effect(p, pos, ab)
-            gained.gain_res(g)
-            vp += v
-            refreshed += rf
+        elif kind == "gain":
+            for r, n in ab.res:
+                got[r] += n
+            vp += ab.vp
+        elif kind == "gain_per_adjacent":
+            k = board.count_adjacent(empire, pos, healthy=True, kind=ab.per)
+            for r, n in ab.res:
+                got[r] += n * k
+            vp += ab.vp * k
+        elif kind == "vp_per_adjacent_destroyed":
+            vp += ab.vp * board.count_adjacent(empire, pos, healthy=False)
+        elif kind == "refresh_adjacent":  # changes the empire (exhaust markers only)
+            refreshed += board.refresh_positions(p, board.neighbours(pos, len(empire)))
+            empire = p.empire
+    gained = Res(got["wheat"], got["hammer"], got["axe"], got["coin"])
+    p.res.gain_res(gained)
+    p.vp += vp
     _report(seat, gained, vp, refreshed, events)
-    _set_work(state, seat, SeatWork("economy", todo, tuple(conv), tuple(repeats)))
+    set_work(state, seat, SeatWork("economy", todo, tuple(conv), tuple(repeats)))
     return not conv and not repeats
-
-
-def _set_work(state: State, seat: int, work: SeatWork) -> None:
-    items = list(state.work)
-    items[seat] = work
-    state.work = tuple(items)
 
 
 def legal(state: State, seat: int) -> list[Json]:
@@ -112,9 +122,9 @@ def apply(state: State, seat: int, action: Action, events: Events) -> bool:
         assert ab.src is not None
         p.res.gain(ab.src, -1)
         p.res.gain_bundle(ab.outs[action.option])
-        w.conv = tuple(
+        set_work(state, seat, w.changed(conv=tuple(
             ConvLeft(c.source, c.left - 1) if c.source == action.source else c for c in w.conv
-        )
+        )))
         events.add("converted", {"seat": seat, "source": action.source,
                                  "option": action.option}, (seat,))
         return False
@@ -122,13 +132,14 @@ def apply(state: State, seat: int, action: Action, events: Events) -> bool:
         found = board.find_active(p, action.target, "economy")
         assert found is not None
         pos, ab = found
-        w.repeats = tuple(r for r in w.repeats if r != action.source)
+        repeats = tuple(r for r in w.repeats if r != action.source)
         if ab.kind == "convert":  # EEND-10: repeats the full allowance
-            w.conv = tuple(
+            set_work(state, seat, w.changed(repeats=repeats, conv=tuple(
                 ConvLeft(c.source, c.left + ab.times) if c.source == action.target else c
                 for c in w.conv
-            )
+            )))
         else:
+            set_work(state, seat, w.changed(repeats=repeats))
             g, v, rf = effect(p, pos, ab)
             _report(seat, g, v, rf, events)
         events.add("repeated", {"seat": seat, "source": action.source,

@@ -155,6 +155,17 @@ class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
 # --- the node machine -------------------------------------------------------------------
 
 
+# Turns are frozen: one per awaited seats, shared by every state that awaits them.
+_TURNS: dict[tuple[int, ...], Turn] = {}
+
+
+def _turn(seats: tuple[int, ...]) -> Turn:
+    got = _TURNS.get(seats)
+    if got is None:
+        got = _TURNS[seats] = Turn(seats=seats)
+    return got
+
+
 def node(state: GameState) -> Node:
     """What the game awaits (``Game.next``)."""
     index = state.phase_index
@@ -162,18 +173,18 @@ def node(state: GameState) -> Node:
         label, draw, secret = _SETUP_CHANCES[state.setup_step]
         n = _SETUP_N.get(state.setup_step, state.n)
         return Chance(label=label, draw=draw, n=n, secret=secret)
-    if index >= len(state.track):
+    track = state.track
+    if index >= len(track):
         return TERMINAL
-    if needs_reshuffle(state):  # EEND-19
+    if not state.deck and state.discard and needs_reshuffle(state):  # EEND-19
         return Chance(label=f"deck:disaster:shuffle:{state.reshuffles + 1}",
                      draw="shuffle", n=len(state.discard), secret=True)
-    phase = state.track[index]
-    if phase in DISASTER_PHASES:
-        return Turn(seats=(disaster.awaited(state),))
+    phase = track[index]
+    if phase == "disaster" or phase == "double_disaster":
+        return _turn((disaster.awaited(state),))
     if phase == "conflict":
         return conflict.node(state)
-    return Turn(seats=tuple([s for s, w in enumerate(state.work)
-                                    if w.stage != "done"]))
+    return _turn(tuple([s for s, w in enumerate(state.work) if w.stage != "done"]))
 
 
 def awaited(state: GameState) -> tuple[int, ...]:
@@ -189,23 +200,29 @@ def awaited(state: GameState) -> tuple[int, ...]:
     return tuple([s for s, w in enumerate(state.work) if w.stage != "done"])
 
 
+_CHOOSE: tuple[Json, ...] = tuple({"type": "choose_order", "first": f}
+                                  for f in ("economy", "industry"))
+
+
 def legal(state: GameState, seat: int) -> list[Json]:
     """``Game.legal_actions``: every legal action of ``seat`` (none when not awaited)."""
     index = state.phase_index
-    if index < 0 or index >= len(state.track) or needs_reshuffle(state):
+    track = state.track
+    if index < 0 or index >= len(track) or (
+            not state.deck and state.discard and needs_reshuffle(state)):
         return []
-    phase = state.track[index]
-    if phase in DISASTER_PHASES:
+    phase = track[index]
+    if phase == "disaster" or phase == "double_disaster":
         return disaster.legal(state, seat) if seat == disaster.awaited(state) else []
     if phase == "conflict" or not 0 <= seat < len(state.work):
         return []
     stage = state.work[seat].stage
-    if stage == "choose":
-        return [{"type": "choose_order", "first": f} for f in ("economy", "industry")]
-    if stage == "economy":
-        return economy.legal(state, seat)
     if stage == "industry":
         return industry.legal(state, seat)
+    if stage == "economy":
+        return economy.legal(state, seat)
+    if stage == "choose":
+        return list(_CHOOSE)
     return []  # done
 
 
@@ -232,7 +249,8 @@ def act(state: GameState, seat: int, action: Action, events: Events) -> None:
 
 
 def _act(state: GameState, seat: int, action: Action, events: Events) -> None:
-    if state.phase in DISASTER_PHASES:
+    phase = state.track[state.phase_index]
+    if phase == "disaster" or phase == "double_disaster":
         disaster.apply(state, seat, action, events)
         return
     if isinstance(action, ChooseOrder):  # EEND-22: one sub-phase fully before the other
@@ -348,9 +366,14 @@ def _next_phase(state: GameState, events: Events) -> None:
 
 def _advance(state: GameState, events: Events) -> None:
     """Run every automatic step until a seat, the escrow or the dealer must answer."""
-    while 0 <= state.phase_index < len(state.track) and not needs_reshuffle(state):
-        kind = state.phase
-        if kind in DISASTER_PHASES:
+    track = state.track
+    while True:
+        index = state.phase_index
+        if not 0 <= index < len(track) or (
+                not state.deck and state.discard and needs_reshuffle(state)):
+            return
+        kind = track[index]
+        if kind == "disaster" or kind == "double_disaster":
             if not disaster.settle(state, events):
                 return
             _next_phase(state, events)
@@ -358,10 +381,11 @@ def _advance(state: GameState, events: Events) -> None:
         if kind == "conflict":
             return
         if state.work:
-            if any(w.stage != "done" for w in state.work):
-                return
+            for w in state.work:
+                if w.stage != "done":
+                    return
             queue: tuple[int, ...] = ()
-            last = state.phase_index == len(state.track) - 1
+            last = index == len(track) - 1
             if kind != "economy" and not last:  # after Industry: draw to 4, clockwise
                 queue = tuple((state.first + k) % state.n for k in range(state.n))
             state.work, state.draw_queue = (), queue

@@ -28,13 +28,19 @@ from shared.rules.empires_end.actions import (
     Swap,
 )
 from shared.rules.empires_end.data import CARD, TILE
-from shared.rules.empires_end.state import Innovation, Location, Player, SeatWork, State, SubPhase
+from shared.rules.empires_end.state import (
+    Innovation,
+    Location,
+    Player,
+    SeatWork,
+    State,
+    SubPhase,
+    set_work,
+)
 
 
 def begin(state: State, seat: int, todo: tuple[SubPhase, ...]) -> None:
-    items = list(state.work)
-    items[seat] = SeatWork("industry", todo)
-    state.work = tuple(items)
+    set_work(state, seat, SeatWork("industry", todo))
 
 
 def discount_sources(p: Player, w: SeatWork) -> list[str]:
@@ -58,44 +64,65 @@ def _without(empire: tuple[Location, ...], pos: int, card: str) -> tuple[Locatio
     return tuple(items)
 
 
+_DISCARD: Json = {"type": "discard_hand"}  # (made once: a listed action is never changed)
+_END: Json = {"type": "end_industry"}
+
+
 def legal(state: State, seat: int) -> list[Json]:
     w = state.work[seat]
     p = state.players[seat]
     emp = p.empire
+    industry = board.active(p, "industry")
+    used = w.used
+    res = p.res
+    hammer, coin = res.hammer, res.coin
     out: list[Json] = []
     if w.acts < 2:
         tiles = [emp[q].tile for q in board.placement_candidates(emp)]
-        discount = 1 if discount_sources(p, w) else 0
+        discount = 0  # EEND-12: an unused healthy discount ability
+        for _, ref, ab in industry:
+            if ab.kind == "build_discount" and ref not in used:
+                discount = 1
+                break
         for card in p.hand:
-            for k in board.pay_options(p.res, max(0, CARD[card].cost - discount)):
-                out += [{"type": "build", "card": card, "tile": t, "coins": k} for t in tiles]
+            cost = CARD[card].cost - discount
+            if cost < 0:
+                cost = 0
+            for k in range(0, min(cost, coin) + 1):  # board.pay_options
+                if hammer >= cost - k:
+                    out += [{"type": "build", "card": card, "tile": t, "coins": k}
+                            for t in tiles]
             out.append({"type": "sell", "card": card})
     if not w.repaired:  # EEND-13: one repair per phase
         for pos, loc in enumerate(emp):
             if not loc.healthy:
-                for k in board.pay_options(p.res, board.repair_cost(p, pos)):
-                    out.append({"type": "repair", "tile": loc.tile, "coins": k})
-    for pos, ref, ab in board.active(p, "industry"):
-        if ref in w.used:
+                cost = board.repair_cost(p, pos)
+                for k in range(0, min(cost, coin) + 1):
+                    if hammer >= cost - k:
+                        out.append({"type": "repair", "tile": loc.tile, "coins": k})
+    for pos, ref, ab in industry:
+        if ref in used:
             continue
-        if ab.kind == "swap":  # EEND-14: any two, healthy or destroyed
-            out += [{"type": "swap", "source": ref, "a": emp[a].tile, "b": emp[b].tile}
+        kind = ab.kind
+        if kind == "swap":  # EEND-14: any two, healthy or destroyed
+            names = [loc.tile for loc in emp]
+            out += [{"type": "swap", "source": ref, "a": names[a], "b": names[b]}
                     for a, b in _pairs(len(emp))]
-        elif ab.kind == "move_innovation":  # EEND-14: normal placement rules at the target
+        elif kind == "move_innovation":  # EEND-14: normal placement rules at the target
             for q, loc in enumerate(emp):
                 for inn in loc.innovations:
                     for d in board.placement_candidates(_without(emp, q, inn.card), exclude=q):
                         out.append(
                             {"type": "move", "source": ref, "card": inn.card, "tile": emp[d].tile}
                         )
-        elif ab.kind == "refresh_one_adjacent":
+        elif kind == "refresh_one_adjacent":
             for q in board.neighbours(pos, len(emp)):
                 for inn in emp[q].innovations:
                     if inn.exhausted:
                         out.append({"type": "refresh", "source": ref, "card": inn.card})
     if w.acts >= 2 and p.hand and not w.discarded:  # EEND-11: discard both, or keep both
-        out.append({"type": "discard_hand"})
-    out.append({"type": "end_industry"})
+        out.append(_DISCARD)
+    out.append(_END)
     return out
 
 
@@ -118,7 +145,8 @@ def _sell(state: State, seat: int, card: str, events: Events) -> None:
     p = state.players[seat]
     p.hand = tuple(c for c in p.hand if c != card)
     p.res.coin += 1
-    state.work[seat].acts += 1
+    w = state.work[seat]
+    set_work(state, seat, w.changed(acts=w.acts + 1))
     events.add("card_sold", {"seat": seat})
     events.add("card_sold", {"seat": seat, "card": card}, (seat,))
     state.discard = (*state.discard, card)
@@ -131,8 +159,7 @@ def apply(state: State, seat: int, action: Action, events: Events) -> bool:
     if isinstance(action, Build):
         sources = discount_sources(p, w)
         cost = max(0, CARD[action.card].cost - (1 if sources else 0))
-        if sources:
-            w.used = (*w.used, sources[0])
+        used = (*w.used, sources[0]) if sources else w.used
         _pay(p, cost, action.coins)
         p.hand = tuple(c for c in p.hand if c != action.card)
         pos = board.position_of_tile(p.empire, action.tile)
@@ -140,7 +167,7 @@ def apply(state: State, seat: int, action: Action, events: Events) -> bool:
         loc = p.empire[pos]
         board.set_location(p, pos, Location(loc.tile, loc.healthy,
                                             (*loc.innovations, Innovation(action.card))))
-        w.acts += 1
+        set_work(state, seat, w.changed(acts=w.acts + 1, used=used))
         events.add("innovation_built", {"seat": seat, "card": action.card,
                                         "tile": action.tile, "cost": cost})
         events.add("paid", {"seat": seat, "coin": action.coins, "hammer": cost - action.coins},
@@ -156,7 +183,7 @@ def apply(state: State, seat: int, action: Action, events: Events) -> bool:
         _pay(p, cost, action.coins)
         loc = p.empire[pos]
         board.set_location(p, pos, Location(loc.tile, True, loc.innovations))
-        w.repaired = True
+        set_work(state, seat, w.changed(repaired=True))
         events.add("location_repaired", {"seat": seat, "tile": action.tile, "cost": cost})
         return False
     if isinstance(action, DiscardHand):
@@ -164,10 +191,10 @@ def apply(state: State, seat: int, action: Action, events: Events) -> bool:
         events.add("hand_discarded", {"seat": seat, "cards": list(p.hand)}, (seat,))
         state.discard = (*state.discard, *p.hand)
         p.hand = ()
-        w.discarded = True
+        set_work(state, seat, w.changed(discarded=True))
         return False
     if isinstance(action, EndIndustry):
-        while w.acts < 2 and p.hand:
+        while state.work[seat].acts < 2 and p.hand:
             _sell(state, seat, p.hand[-1], events)
         return True
     _ability(state, seat, action, events)
@@ -197,5 +224,5 @@ def _ability(state: State, seat: int, action: Action, events: Events) -> None:
     elif isinstance(action, Refresh):
         board.set_exhausted(p, action.card, False)
         events.add("refreshed", {"seat": seat, "cards": [action.card]})
-    w.used = (*w.used, getattr(action, "source", ""))
+    set_work(state, seat, w.changed(used=(*w.used, getattr(action, "source", ""))))
 

@@ -5,9 +5,9 @@ afterwards: ``apply`` clones it (``State.clone``) and the rule modules change on
 in place. So a caller may keep any state it was given.
 
 What a move changes is mutable and copied by ``clone``: the state, each ``Player`` and its
-``Res``, the ``DisasterPhase`` and its ``DisasterSlot``s, each ``SeatWork``. The rest is
-never changed once made and is shared by clones: ``Location``, ``Innovation``,
-``Resolution`` and ``ConvLeft`` (frozen; a change makes a new one), every tuple (decks,
+``Res``, the ``DisasterPhase`` and its ``DisasterSlot``s. The rest is never changed once
+made and is shared by clones: ``Location``, ``Innovation``, ``Resolution``, ``ConvLeft``
+and ``SeatWork`` (frozen; a change makes a new one), every tuple (decks,
 hands, empires: a change makes a new tuple), and ``Options``, the frozen pydantic model of
 the variant flags, parsed once by ``setup``. The stored JSON form (``GAME.encode``/``decode``)
 is defined by ``stored.py``.
@@ -23,6 +23,8 @@ from pydantic import Field
 from shared.rules._kit.model import Frozen
 from shared.rules.api import Json
 from shared.rules.empires_end.data import Bundle, Resource
+
+_new = object.__new__
 
 
 class Options(Frozen):
@@ -168,8 +170,18 @@ class DisasterPhase:
     resolution: Resolution | None = None
 
     def clone(self) -> DisasterPhase:
-        return DisasterPhase(tuple([s.clone() for s in self.slots]), self.bidder,
-                             self.addressed, self.resolution)
+        slots = []
+        for s in self.slots:  # DisasterSlot(..., Res(...)) through the slots: no __init__
+            r = s.pool
+            pool = _new(Res)
+            pool.wheat, pool.hammer, pool.axe, pool.coin = r.wheat, r.hammer, r.axe, r.coin
+            slot = _new(DisasterSlot)
+            slot.card, slot.pool, slot.closed = s.card, pool, s.closed
+            slots.append(slot)
+        new = _new(DisasterPhase)
+        new.slots, new.bidder = tuple(slots), self.bidder
+        new.addressed, new.resolution = self.addressed, self.resolution
+        return new
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,9 +194,10 @@ SubPhase = Literal["economy", "industry"]
 Stage = Literal["choose", "economy", "industry", "done"]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class SeatWork:
-    """One seat's progress through a simultaneous Economy/Industry phase (EEND-22)."""
+    """One seat's progress through a simultaneous Economy/Industry phase (EEND-22). Frozen,
+    so clones share it: a step makes a new one (``changed``, ``set_work``)."""
 
     stage: Stage
     todo: tuple[SubPhase, ...] = ()  # sub-phases still to do after the current one
@@ -196,8 +209,26 @@ class SeatWork:
     discarded: bool = False  # industry: the optional discard of both cards
 
     def clone(self) -> SeatWork:
-        return SeatWork(self.stage, self.todo, self.conv, self.repeats, self.acts,
-                        self.repaired, self.used, self.discarded)
+        return self
+
+    def changed(self, *, conv: tuple[ConvLeft, ...] | None = None,
+                repeats: tuple[str, ...] | None = None, acts: int | None = None,
+                repaired: bool | None = None, used: tuple[str, ...] | None = None,
+                discarded: bool | None = None) -> SeatWork:
+        """This work with the given fields changed."""
+        return SeatWork(self.stage, self.todo, self.conv if conv is None else conv,
+                        self.repeats if repeats is None else repeats,
+                        self.acts if acts is None else acts,
+                        self.repaired if repaired is None else repaired,
+                        self.used if used is None else used,
+                        self.discarded if discarded is None else discarded)
+
+
+def set_work(state: State, seat: int, work: SeatWork) -> None:
+    """In place: ``seat``'s work replaced (a new tuple; works are frozen)."""
+    items = list(state.work)
+    items[seat] = work
+    state.work = tuple(items)
 
 
 @dataclass(slots=True)
@@ -235,8 +266,33 @@ class State:
         """A copy that shares nothing changeable with this state (see the module's
         docstring for what is shared)."""
         dp = self.disaster
-        return State(self.n, self.options, self.track, self.setup_step, self.phase_index,
-                     self.order, self.first, tuple([p.clone() for p in self.players]),
-                     self.deck, self.discard, self.conflict_deck, self.conflict_discard,
-                     self.conflict_card, None if dp is None else dp.clone(),
-                     tuple([w.clone() for w in self.work]), self.draw_queue, self.reshuffles)
+        players = []
+        for p in self.players:  # Player(Res(...), ...) through the slots: no __init__ calls
+            r = p.res
+            res = _new(Res)
+            res.wheat, res.hammer, res.axe, res.coin = r.wheat, r.hammer, r.axe, r.coin
+            q = _new(Player)
+            q.res, q.vp, q.empire, q.hand = res, p.vp, p.empire, p.hand
+            players.append(q)
+        new = _new(State)  # State(...) through the slots: no __init__ call
+        new.n, new.options, new.track = self.n, self.options, self.track
+        new.setup_step, new.phase_index = self.setup_step, self.phase_index
+        new.order, new.first, new.players = self.order, self.first, tuple(players)
+        new.deck, new.discard = self.deck, self.discard
+        new.conflict_deck, new.conflict_discard = self.conflict_deck, self.conflict_discard
+        new.conflict_card = self.conflict_card
+        new.disaster = None if dp is None else dp.clone()
+        new.work, new.draw_queue, new.reshuffles = self.work, self.draw_queue, self.reshuffles
+        return new
+
+
+# ``State.clone`` and ``Player``'s copy in it set every field through the slots
+assert State.__slots__ == (
+    "n", "options", "track", "setup_step", "phase_index", "order", "first", "players", "deck",
+    "discard", "conflict_deck", "conflict_discard", "conflict_card", "disaster", "work",
+    "draw_queue", "reshuffles"), "State.clone sets every field of State"
+assert Player.__slots__ == ("res", "vp", "empire", "hand"), "State.clone copies every field"
+assert Res.__slots__ == ("wheat", "hammer", "axe", "coin"), "State.clone copies every field"
+assert DisasterSlot.__slots__ == ("card", "pool", "closed"), "DisasterPhase.clone copies them"
+assert DisasterPhase.__slots__ == ("slots", "bidder", "addressed", "resolution"), \
+    "DisasterPhase.clone sets every field of DisasterPhase"
