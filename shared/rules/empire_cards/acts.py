@@ -104,7 +104,7 @@ class HandOptions(NamedTuple):
     distinct: Cards  # one card per label (``cards.distinct_by_label``)
     groups: dict[str, Cards]  # rank -> its cards (``sets.rank_groups``; read-only)
     armies: tuple[Json, ...]  # the new army sets (``sets.new_army_options``)
-    empires: dict[Regime, tuple[Json, ...]]  # regime -> its canonical empire sets (CG-10)
+    ranks_of: dict[Regime, int]  # regime -> how many of its ranks the hand holds (CG-10)
 
 
 _REGIME_OF_RANK: dict[str, Regime] = {r: regime for regime, ranks in REGIME_RANKS.items()
@@ -135,10 +135,20 @@ def hand_options(hand: Cards) -> HandOptions:
     for group in groups.values():
         if len(group) > 1:
             armies += new_armies(group)
-    wizards = len(groups.get(WIZARD, ()))
-    runs = {regime: empire_sets(groups, regime) if n + wizards >= len(REGIME_RANKS[regime])
-            else () for regime, n in ranks_of.items()}  # a Wizard per missing rank
-    return HandOptions(tuple(distinct), groups, tuple(armies), runs)
+    # the NamedTuple's own ``__new__`` is a Python function: the tuple is built directly
+    return _tuple_new(HandOptions, (tuple(distinct), groups, tuple(armies), ranks_of))
+
+
+def hand_empires(known: HandOptions, regime: Regime) -> tuple[Json, ...]:
+    """The canonical empire sets of ``regime`` in the hand ``known`` describes (asked only for
+    the regimes a turn may lay)."""
+    groups = known.groups
+    if known.ranks_of[regime] + len(groups.get(WIZARD, ())) < len(REGIME_RANKS[regime]):
+        return ()  # a Wizard per missing rank
+    return empire_sets(groups, regime)
+
+
+_tuple_new = tuple.__new__
 
 
 def empire_sets(groups: dict[str, Cards], regime: Regime) -> tuple[Json, ...]:

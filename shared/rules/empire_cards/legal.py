@@ -82,9 +82,8 @@ def play_actions(state: State) -> list[Json]:
             out += acts.additions(i, existing, groups[rank])
     if not state.first_round or state.options.first_round_sets:
         if len(p.empire_sets) < EMPIRE_SETS_TO_WIN:
-            runs = known.empires
             for regime in (p.regime,) if p.regime else REGIMES:
-                out += runs[regime]
+                out += acts.hand_empires(known, regime)
         if len(hand) >= SPECIAL_SET_SIZE:
             out += [{"type": "barbarian", "cards": list(c)} for c in barbarian_options(hand)]
             out += [{"type": "serf", "cards": list(c)} for c in serf_options(hand)]
