@@ -133,9 +133,11 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
         return node(state)
 
     def legal_actions(self, state: st.State, seat: int) -> Sequence[Json]:
-        if isinstance(self.next(state), Turn):
-            return legal_actions(state, seat)
-        return []
+        # ``node`` is a Turn exactly when a seat is ``awaited`` (which ``legal_actions``
+        # asks) and no rebuild draw is owed (CG-18)
+        if state.owed:
+            return []
+        return legal_actions(state, seat)
 
     def default_action(self, state: st.State, seat: int) -> Json:
         return default_action(state, seat)

@@ -67,11 +67,10 @@ def play_actions(state: State) -> list[Json]:
         own = state.options.steal_own_pile
         out += [acts.STEAL[t] for t, q in enumerate(players)  # ``turn.stealable`` (CG-15)
                 if q.discard and (own or t != seat) and rank_of(q.discard[-1]) not in _UNSTEALABLE]
-    if trade:
+    if trade:  # (``out += map(...)``: the list is extended in C)
         for t in range(n):
             if t != seat and players[t].hand:
-                offers = acts.TRADE[t]
-                out += [offers[c] for c in distinct]
+                out += map(acts.TRADE[t].__getitem__, distinct)
     if battle and battle_sets(p.army):
         out += acts.battles(n, seat, state.options.battle_demand)
     out += known.armies
@@ -89,8 +88,7 @@ def play_actions(state: State) -> list[Json]:
             out += [{"type": "serf", "cards": list(c)} for c in serf_options(hand)]
     if state.drawn:
         before = len(out)
-        discards = acts.DISCARD
-        out += [discards[c] for c in distinct]
+        out += map(acts.DISCARD.__getitem__, distinct)
         for i, cards in enumerate(p.army):
             out += acts.disbands(i, cards)
         if len(out) == before:
