@@ -19,10 +19,12 @@ from shared.rules.empire_cards.cards import (
     distinct_by_label,
     label,
     rank_of,
+    regime_of_rank,
     sorted_cards,
     suit_of,
 )
 from shared.rules.empire_cards.data import (
+    ARMY_MAX,
     PACKS_BY_SEATS,
     RANKS,
     REGIME_RANKS,
@@ -33,7 +35,7 @@ from shared.rules.empire_cards.data import (
 )
 from shared.rules.empire_cards.sets import (
     Cards,
-    addition_options,
+    label_combos,
     new_army_options,
 )
 
@@ -168,10 +170,15 @@ def new_armies(group: Cards) -> tuple[Json, ...]:
 
 
 @lru_cache(maxsize=8192)
-def additions(index: int, existing: Cards, group: Cards) -> tuple[Json, ...]:
-    """Cards of one rank group built onto army set ``index`` (``sets.addition_options``)."""
+def additions(index: int, held: int, group: Cards) -> tuple[Json, ...]:
+    """Cards of one rank group (in hand order) built onto army set ``index``, which holds
+    ``held`` cards of that rank (``sets.addition_options``: only the set's rank and size
+    matter, so sets of one rank and size share the entry)."""
+    if regime_of_rank(rank_of(group[0])) is None:  # never onto 2s or Wizards
+        return ()
     return tuple({"type": "army", "cards": list(c), "set": index}
-                 for c in addition_options(existing, group))
+                 for size in range(1, ARMY_MAX - held + 1) if size <= len(group)
+                 for c in label_combos(group, size))
 
 
 @lru_cache(maxsize=8192)

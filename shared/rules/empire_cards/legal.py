@@ -78,7 +78,7 @@ def play_actions(state: State) -> list[Json]:
     for i, existing in enumerate(p.army):
         rank = rank_of(existing[0])
         if rank in groups:
-            out += acts.additions(i, existing, groups[rank])
+            out += acts.additions(i, len(existing), groups[rank])
     if not state.first_round or state.options.first_round_sets:
         if len(p.empire_sets) < EMPIRE_SETS_TO_WIN:
             for regime in (p.regime,) if p.regime else REGIMES:
