@@ -19,10 +19,12 @@ from shared.rules.empire_cards.cards import (
     distinct_by_label,
     label,
     rank_of,
+    regime_of_rank,
     sorted_cards,
     suit_of,
 )
 from shared.rules.empire_cards.data import (
+    ARMY_MAX,
     PACKS_BY_SEATS,
     RANKS,
     REGIME_RANKS,
@@ -33,7 +35,7 @@ from shared.rules.empire_cards.data import (
 )
 from shared.rules.empire_cards.sets import (
     Cards,
-    addition_options,
+    label_combos,
     new_army_options,
 )
 
@@ -104,7 +106,7 @@ class HandOptions(NamedTuple):
     distinct: Cards  # one card per label (``cards.distinct_by_label``)
     groups: dict[str, Cards]  # rank -> its cards (``sets.rank_groups``; read-only)
     armies: tuple[Json, ...]  # the new army sets (``sets.new_army_options``)
-    empires: dict[Regime, tuple[Json, ...]]  # regime -> its canonical empire sets (CG-10)
+    ranks_of: dict[Regime, int]  # regime -> how many of its ranks the hand holds (CG-10)
 
 
 _REGIME_OF_RANK: dict[str, Regime] = {r: regime for regime, ranks in REGIME_RANKS.items()
@@ -135,10 +137,20 @@ def hand_options(hand: Cards) -> HandOptions:
     for group in groups.values():
         if len(group) > 1:
             armies += new_armies(group)
-    wizards = len(groups.get(WIZARD, ()))
-    runs = {regime: empire_sets(groups, regime) if n + wizards >= len(REGIME_RANKS[regime])
-            else () for regime, n in ranks_of.items()}  # a Wizard per missing rank
-    return HandOptions(tuple(distinct), groups, tuple(armies), runs)
+    # the NamedTuple's own ``__new__`` is a Python function: the tuple is built directly
+    return _tuple_new(HandOptions, (tuple(distinct), groups, tuple(armies), ranks_of))
+
+
+def hand_empires(known: HandOptions, regime: Regime) -> tuple[Json, ...]:
+    """The canonical empire sets of ``regime`` in the hand ``known`` describes (asked only for
+    the regimes a turn may lay)."""
+    groups = known.groups
+    if known.ranks_of[regime] + len(groups.get(WIZARD, ())) < len(REGIME_RANKS[regime]):
+        return ()  # a Wizard per missing rank
+    return empire_sets(groups, regime)
+
+
+_tuple_new = tuple.__new__
 
 
 def empire_sets(groups: dict[str, Cards], regime: Regime) -> tuple[Json, ...]:
@@ -158,10 +170,15 @@ def new_armies(group: Cards) -> tuple[Json, ...]:
 
 
 @lru_cache(maxsize=8192)
-def additions(index: int, existing: Cards, group: Cards) -> tuple[Json, ...]:
-    """Cards of one rank group built onto army set ``index`` (``sets.addition_options``)."""
+def additions(index: int, held: int, group: Cards) -> tuple[Json, ...]:
+    """Cards of one rank group (in hand order) built onto army set ``index``, which holds
+    ``held`` cards of that rank (``sets.addition_options``: only the set's rank and size
+    matter, so sets of one rank and size share the entry)."""
+    if regime_of_rank(rank_of(group[0])) is None:  # never onto 2s or Wizards
+        return ()
     return tuple({"type": "army", "cards": list(c), "set": index}
-                 for c in addition_options(existing, group))
+                 for size in range(1, ARMY_MAX - held + 1) if size <= len(group)
+                 for c in label_combos(group, size))
 
 
 @lru_cache(maxsize=8192)

@@ -28,6 +28,7 @@ from shared.rules._kit.base import GameBase
 from shared.rules._kit.model import Events
 from shared.rules.api import (
     Chance,
+    Event,
     JointAction,
     Json,
     Node,
@@ -132,9 +133,11 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
         return node(state)
 
     def legal_actions(self, state: st.State, seat: int) -> Sequence[Json]:
-        if isinstance(self.next(state), Turn):
-            return legal_actions(state, seat)
-        return []
+        # ``node`` is a Turn exactly when a seat is ``awaited`` (which ``legal_actions``
+        # asks) and no rebuild draw is owed (CG-18)
+        if state.owed:
+            return []
+        return legal_actions(state, seat)
 
     def default_action(self, state: st.State, seat: int) -> Json:
         return default_action(state, seat)
@@ -163,22 +166,25 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
 
     def play_act(self, state: st.State, pending: Turn, seat: int, action: Action,
                  events: Events) -> Rejection | None:
-        kinds = _PHASE_ACTIONS.get(state.phase, ())
-        # an exact type first: isinstance on pydantic models walks the ABC machinery
-        if type(action) not in kinds and not isinstance(action, kinds):
-            return reject("action/illegal", f"{action.type!r} is not allowed in {state.phase}")
         before = holdings(state)
-        move = _MOVES.get(type(action))
-        if move is None:
-            refused = dispatch(state, seat, action, events)
-        elif move[1]:
-            refused = move[0](state, seat, action, events)
-        else:
-            refused = move[0](state, action, events)
+        refused = act(state, seat, action, events)
+        if refused is None:
+            _refill(before, state, events)
+        return refused
+
+    def on_act(self, state: st.State, node: Turn, seat: int, action: Action
+               ) -> tuple[st.State, list[Event]] | Rejection:
+        """``play_act`` on a clone, the holdings before the move read from ``state`` itself
+        only when the move leaves a hand empty (seldom)."""
+        new, events = state.clone(), Events()
+        refused = act(new, seat, action, events)
         if refused is not None:
             return refused
-        _refill(before, state, events)
-        return None
+        for p in new.players:
+            if not p.hand:
+                runout_refill(holdings(state), new, events)
+                break
+        return new, events.out
 
     # ------------------------------------------------------------------ storage
 
@@ -196,6 +202,20 @@ def _refill(before: tuple[int, tuple[bool, ...]], after: st.State, events: Event
         if not p.hand:
             runout_refill(before, after, events)
             return
+
+
+def act(state: st.State, seat: int, action: Action, events: Events) -> Rejection | None:
+    """Play ``action`` of ``seat`` on ``state`` (in place) without the CG-12 refill."""
+    kinds = _PHASE_ACTIONS.get(state.phase, ())
+    # an exact type first: isinstance on pydantic models walks the ABC machinery
+    if type(action) not in kinds and not isinstance(action, kinds):
+        return reject("action/illegal", f"{action.type!r} is not allowed in {state.phase}")
+    move = _MOVES.get(type(action))
+    if move is None:
+        return dispatch(state, seat, action, events)
+    if move[1]:
+        return move[0](state, seat, action, events)  # type: ignore[no-any-return]
+    return move[0](state, action, events)  # type: ignore[no-any-return]
 
 
 def node(state: st.State) -> Node:

@@ -67,11 +67,10 @@ def play_actions(state: State) -> list[Json]:
         own = state.options.steal_own_pile
         out += [acts.STEAL[t] for t, q in enumerate(players)  # ``turn.stealable`` (CG-15)
                 if q.discard and (own or t != seat) and rank_of(q.discard[-1]) not in _UNSTEALABLE]
-    if trade:
+    if trade:  # (``out += map(...)``: the list is extended in C)
         for t in range(n):
             if t != seat and players[t].hand:
-                offers = acts.TRADE[t]
-                out += [offers[c] for c in distinct]
+                out += map(acts.TRADE[t].__getitem__, distinct)
     if battle and battle_sets(p.army):
         out += acts.battles(n, seat, state.options.battle_demand)
     out += known.armies
@@ -79,19 +78,17 @@ def play_actions(state: State) -> list[Json]:
     for i, existing in enumerate(p.army):
         rank = rank_of(existing[0])
         if rank in groups:
-            out += acts.additions(i, existing, groups[rank])
+            out += acts.additions(i, len(existing), groups[rank])
     if not state.first_round or state.options.first_round_sets:
         if len(p.empire_sets) < EMPIRE_SETS_TO_WIN:
-            runs = known.empires
             for regime in (p.regime,) if p.regime else REGIMES:
-                out += runs[regime]
+                out += acts.hand_empires(known, regime)
         if len(hand) >= SPECIAL_SET_SIZE:
             out += [{"type": "barbarian", "cards": list(c)} for c in barbarian_options(hand)]
             out += [{"type": "serf", "cards": list(c)} for c in serf_options(hand)]
     if state.drawn:
         before = len(out)
-        discards = acts.DISCARD
-        out += [discards[c] for c in distinct]
+        out += map(acts.DISCARD.__getitem__, distinct)
         for i, cards in enumerate(p.army):
             out += acts.disbands(i, cards)
         if len(out) == before:

@@ -50,18 +50,22 @@ def set_rank(cards: Sequence[str]) -> str:
 
 def is_grail(cards: Sequence[str]) -> bool:
     """Four Wizards in one army set: the Holy Grail (invincible, cannot be plundered)."""
-    return len(cards) == 4 and all(is_wizard(c) for c in cards)
+    # the first card decides most sets without the generator
+    return len(cards) == 4 and is_wizard(cards[0]) and all(is_wizard(c) for c in cards)
 
 
 def is_four_twos(cards: Sequence[str]) -> bool:
-    return len(cards) == 4 and all(rank_of(c) == "2" for c in cards)
+    return len(cards) == 4 and rank_of(cards[0]) == "2" and all(rank_of(c) == "2" for c in cards)
 
 
 def is_battle_set(cards: Sequence[str]) -> bool:
     """CG-8: a battle set is 2-4 of a regime rank, or the Holy Grail. 2s never battle."""
-    if is_grail(cards):
-        return True
-    return 2 <= len(cards) <= ARMY_MAX and regime_of_rank(set_rank(cards)) is not None
+    if not 2 <= len(cards) <= ARMY_MAX:
+        return False
+    rank = set_rank(cards)
+    if rank == WIZARD:
+        return is_grail(cards)
+    return regime_of_rank(rank) is not None
 
 
 def army_protected(army: Sequence[Cards]) -> bool:
