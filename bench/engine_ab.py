@@ -155,6 +155,7 @@ def shares(game_name: str, n_games: int = 40, seats: int = 3) -> dict[str, float
     import pstats
 
     from shared.rules import registry
+    from shared.rules._kit.base import GameBase
 
     options = GAMES[game_name]
     worker(game_name, seats, options, 10_000, 0, 2, 60_000)  # imports and caches first
@@ -169,17 +170,27 @@ def shares(game_name: str, n_games: int = 40, seats: int = 3) -> dict[str, float
         return code.co_filename, code.co_firstlineno, code.co_name
 
     total = next(v[3] for k, v in stats.items() if k[2] == "worker")
-    cls = type(registry.get(game_name))
-    out = {name: stats.get(key(getattr(cls, attr)), (0, 0, 0, 0.0))[3] / total
-           for name, attr in (("legal", "legal_actions"), ("next", "next"),
-                              ("act", "play_act"), ("chance", "play_chance"),
-                              ("joint", "play_joint"))}
+
+    cls: Any = type(registry.get(game_name))
+
+    def cum(attr: str) -> float:
+        spent = float(stats.get(key(getattr(cls, attr)), (0, 0, 0, 0.0))[3])
+        return spent / float(total)
+
+    # an act: the game's listed-act path and its own on_act when it has one (which plays the
+    # move itself), else play_act under the kit's on_act
+    own_on_act = cls.on_act is not GameBase.on_act
+    out = {"legal": cum("legal_actions"), "next": cum("next"),
+           "act": cum("play_listed") * (cls.play_listed is not GameBase.play_listed)
+           + cum("on_act" if own_on_act else "play_act"),
+           "chance": cum("play_chance"), "joint": cum("play_joint")}
     state_file = importlib.import_module(
         type(registry.get(game_name).setup(dict(options), seats)).__module__).__file__
     out["clone"] = sum(v[3] for k, v in stats.items()  # the top-level clones only
                        if k[0] == state_file and k[2] == "clone"
                        and any(c[0] != state_file for c in v[4])) / total
-    out["rules"] = sum(out.values())
+    # (a game's own on_act clones inside it: that clone is in "act" already)
+    out["rules"] = sum(out.values()) - (out["clone"] if own_on_act else 0.0)
     return {k: round(v, 3) for k, v in out.items()}
 
 
