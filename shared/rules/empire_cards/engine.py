@@ -180,10 +180,7 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
         refused = act(new, seat, action, events)
         if refused is not None:
             return refused
-        for p in new.players:
-            if not p.hand:
-                runout_refill(holdings(state), new, events)
-                break
+        _refill(state, new, events)
         return new, events.out
 
     # ------------------------------------------------------------------ storage
@@ -195,11 +192,15 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
         return stored.from_stored(data)
 
 
-def _refill(before: tuple[int, tuple[bool, ...]], after: st.State, events: Events) -> None:
-    """CG-12 run out of cards (``ops.runout_refill``; ``before``: ``ops.holdings`` of the
-    state before the move), asked only when a hand is empty."""
+def _refill(before: tuple[int, tuple[bool, ...]] | st.State, after: st.State, events: Events
+            ) -> None:
+    """CG-12 run out of cards (``ops.runout_refill``), asked only when a hand is empty.
+    ``before``: ``ops.holdings`` of the state before the move, or that state itself, unchanged
+    (a move played on a clone), its holdings then read only when needed."""
     for p in after.players:
         if not p.hand:
+            if isinstance(before, st.State):
+                before = holdings(before)
             runout_refill(before, after, events)
             return
 
@@ -211,8 +212,10 @@ def act(state: st.State, seat: int, action: Action, events: Events) -> Rejection
     if type(action) not in kinds and not isinstance(action, kinds):
         return reject("action/illegal", f"{action.type!r} is not allowed in {state.phase}")
     move = _MOVES.get(type(action))
-    if move is None:
-        return dispatch(state, seat, action, events)
+    if move is None:  # a subclass of an action model: its nearest listed base's move
+        move = next((_MOVES[base] for base in type(action).__mro__ if base in _MOVES), None)
+        if move is None:
+            return reject("action/malformed", "unknown action")
     if move[1]:
         return move[0](state, seat, action, events)  # type: ignore[no-any-return]
     return move[0](state, action, events)  # type: ignore[no-any-return]
@@ -273,8 +276,8 @@ def chance(state: st.State, values: tuple[int, ...], events: Events) -> None:
         spells.resolve_steal(state, values[0], events)
 
 
-# action type -> its move and whether the move takes the acting seat (``dispatch`` by exact
-# type, one dict lookup)
+# action type -> its move and whether the move takes the acting seat (``act`` looks it up by
+# exact type, one dict lookup)
 _MOVES: dict[type, tuple[Callable[..., Rejection | None], bool]] = {
     Draw: (turn.do_draw, False),
     Army: (turn.do_army, False),
@@ -304,46 +307,3 @@ _MOVES: dict[type, tuple[Callable[..., Rejection | None], bool]] = {
     Plunder: (apply_reward, False),
     Destroy: (apply_reward, False),
 }
-
-
-def dispatch(state: st.State, seat: int, action: Action, events: Events) -> Rejection | None:
-    """Play ``action`` of ``seat`` on ``state`` (in place); a Rejection leaves it half
-    changed (``apply`` drops that clone)."""
-    match action:  # the action types are disjoint: the common moves of a turn first
-        case Draw():
-            return turn.do_draw(state, action, events)
-        case Army():
-            return turn.do_army(state, action, events)
-        case Discard() | Disband() | Pass():
-            return turn.do_discard(state, action, events)
-        case BattleDeclare():
-            return interact.do_battle(state, action, events)
-        case BattleSet():
-            return interact.do_battle_set(state, seat, action, events)
-        case TradeOffer():
-            return interact.do_trade(state, action, events)
-        case TradeReply():
-            return interact.do_trade_reply(state, action, events)
-        case Steal():
-            return turn.do_steal(state, action, events)
-        case SabotageSkip() | SabotageTake() | SabotageNone():
-            return turn.do_sabotage(state, action, events)
-        case Empire():
-            return turn.do_empire(state, action, events)
-        case BattleGive():
-            return interact.do_battle_give(state, action, events)
-        case Barbarian() | Serf():
-            return turn.do_special(state, action, events)
-        case Tribute():
-            return turn.do_tribute(state, seat, action, events)
-        case Gift() | GiftSkip():
-            return turn.do_gift(state, action, events)
-        case CastSpell():
-            return spells.do_cast(state, action, events)
-        case SpellTake() | SpellPick() | SpellTrade():
-            return spells.do_spell_step(state, action, events)
-        case SpellGive():
-            return spells.do_spell_give(state, seat, action, events)
-        case Plunder() | Destroy():
-            return apply_reward(state, action, events)
-    return reject("action/malformed", "unknown action")  # pragma: no cover
