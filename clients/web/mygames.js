@@ -43,6 +43,7 @@ function render() {
   const rows = list.map((g) => {
     const left = g.my_turn && g.deadline_ms ? g.deadline_ms - now : null;
     const state = g.ended ? "ended" : g.my_turn ? "your turn"
+      : g.pace !== "turn-based" ? "live: its table shows whose move it is"
       : g.waiting.length ? `waiting for ${g.waiting.length} other seat${g.waiting.length > 1 ? "s" : ""}` : "in play";
     return h("tr", { class: g.my_turn ? "my-turn" : "", dataset: { game: g.game_id, turn: g.my_turn ? "mine" : "" } },
       h("td", titleOf(g.game)), h("td", g.pace === "turn-based" ? "turn-based" : "real-time"),

@@ -175,7 +175,8 @@ def _entropy_round(doc: GameDoc, now_ms: int) -> im.OpenRound:
     slots = [im.SlotSpec(seat=i, player_id=doc.players[i].player_id, key=f"s{i}",
                          allowed=None, default="") for i in range(len(doc.players))]
     return im.OpenRound(game_id=doc.game_id, game="", round_id=ENTROPY_ROUND, slots=slots,
-                        deadline_ms=now_ms + doc.round_timeout_ms, handed=handed_seats(doc))
+                        deadline_ms=now_ms + doc.round_timeout_ms, handed=handed_seats(doc),
+                        pace=doc.pace)
 
 
 def on_seed_committed(doc: GameDoc, msg: im.SeedCommitted, now_ms: int) -> Effects:
@@ -387,7 +388,7 @@ def _request(doc: GameDoc, game: Game, node: Node, eff: Effects, now_ms: int,
         eff.outbound.append((streams.ESC_OPEN, im.OpenRound(
             game_id=doc.game_id, game=doc.game, round_id=node.round_id, slots=slots,
             ordered=node.ordered, deadline_ms=deadline, slot_timeout_ms=per_slot,
-            handed=handed_seats(doc))))
+            handed=handed_seats(doc), pace=doc.pace)))
     elif isinstance(node, Turn):
         if arm and eff.doc is not None:
             deadline = now_ms + doc.turn_timeout_ms + turns.bank_for(doc, list(node.seats))

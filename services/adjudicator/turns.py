@@ -3,9 +3,13 @@ adjudicator's functional core, ``now_ms`` an argument).
 
 ``track`` runs on every new document before its commit: it works out the seats the game now
 waits for, keeps each one's ``since`` while it stays awaited, and answers the ``TurnsChanged``
-(shared/protocol/turns.py) to append to the ``turns`` stream in the same atomic step when that
-set (or a deadline) changed or the game ended. A turn-based game's end (``expires_ms``) moves on
-with every change: it lives as long as its clocks let it, never past its cap.
+(shared/protocol/turns.py) to append to the ``turns`` stream in the same atomic step: for a
+turn-based game when that set (or a deadline) changed or the game ended; for a real-time game
+only when it starts, changes players (a seat handed over) or ends. A real-time game's players
+sit at its table, whose views say whom it waits for; following each live move for "My
+games" would cost a live round about a third of its server CPU (docs/performance.md). A
+turn-based game's end (``expires_ms``) moves on with every change: it lives as long as its
+clocks let it, never past its cap.
 
 A sealed round's entry names its ``round_id``: the escrow's ``SeatCommitted`` of that round takes
 a committed seat off the readers' waits (shared/protocol/turns.py). The entry names seats,
@@ -71,7 +75,12 @@ def track(before: GameDoc | None, doc: GameDoc, now_ms: int, node: dict[str, Any
         update["expires_ms"] = min(doc.expires_cap_ms, now_ms + doc.stall_ms)
     new = doc.model_copy(update=update)
     ended_now = new.stage == "ended" and (before is None or before.stage != "ended")
-    if before is not None and not ended_now and sealed == before.sealed_round and [
+    if before is None or ended_now:
+        return new, turns_of(new, now_ms)
+    if doc.pace != "turn-based":  # a live game: its start, its players and its end only
+        if [p.player_id for p in before.players] == [p.player_id for p in doc.players]:
+            return new, None
+    elif sealed == before.sealed_round and [
             w.model_dump() for w in waiting] == [w.model_dump() for w in before.waiting]:
         return new, None
     return new, turns_of(new, now_ms)
@@ -79,14 +88,17 @@ def track(before: GameDoc | None, doc: GameDoc, now_ms: int, node: dict[str, Any
 
 def turns_of(doc: GameDoc, at_ms: int) -> TurnsChanged:
     """The ``TurnsChanged`` the document implies (sent again on a redrive: readers keep the
-    highest ``seq`` per game)."""
+    highest ``seq`` per game). A real-time game's names no waits: it is published only when
+    the game starts, changes players or ends, so a wait in it would go stale (its players
+    are at its table, whose every view names the seats it waits for)."""
+    live = doc.pace != "turn-based"
     return TurnsChanged(
         game_id=doc.game_id, game=doc.game, pace=doc.pace, seq=doc.seq, at_ms=at_ms,
         players=[p.player_id for p in doc.players],
         waiting=[Waiting(seat=w.seat, player_id=doc.players[w.seat].player_id,
                          since_ms=w.since_ms, deadline_ms=w.deadline_ms)
-                 for w in doc.waiting if 0 <= w.seat < len(doc.players)],
-        ended=doc.stage == "ended", round_id=doc.sealed_round)
+                 for w in doc.waiting if 0 <= w.seat < len(doc.players) and not live],
+        ended=doc.stage == "ended", round_id=None if live else doc.sealed_round)
 
 
 # --- the time bank ---------------------------------------------------------------------------

@@ -220,9 +220,10 @@ class Escrow:
         the seat in the round is done: committed, or (P-S1) its own time ran out and its
         default stands. Public only (who committed or timed out is in the record): never the
         choice, the nonce or the commitment. Sent again on a redelivered commit or a timer
-        fired twice; the readers apply it once."""
+        fired twice; the readers apply it once. Not for a real-time game's round: the readers
+        follow a live game's start, players and end only (services/adjudicator/turns.py)."""
         slot = core.slot_of(spec, key)
-        if slot is None:
+        if slot is None or spec.pace == "real-time":
             return
         for other in core.seat_slots(spec, slot.seat):
             if other != key and not await self.store.slot_done(

@@ -155,6 +155,11 @@ class OpenRound(Wire):
     slot_timeout_ms: int | None = None
     # seats handed to a bot: only the player the slot names may commit for them
     handed: list[int] = []
+    # the game's pace: a turn-based round tells the turns readers each seat's commit
+    # (``SeatCommitted``); a real-time one does not ("My games" follows a live game's start,
+    # players and end only: services/adjudicator/turns.py). None (a round opened without
+    # it): told, as for a turn-based round
+    pace: Pace | None = None
 
 
 class SlotHandedOver(Wire):

@@ -1,11 +1,14 @@
 """Whose move each game is waiting for, as the adjudicator publishes it.
 
-The adjudicator appends one ``TurnsChanged`` to the ``TURNS`` stream whenever the set of seats a
-game waits for changes (a turn passes, a sealed round opens or closes, the game ends). A sealed
-round's commits go to the escrow, not the adjudicator: the escrow appends one ``SeatCommitted``
-when it accepts a seat's commit, and the readers stop waiting for that seat in that round
-(``round_id`` matches the game's latest ``TurnsChanged``; a later ``TurnsChanged`` of a higher
-seq replaces both). Neither carries hidden information: seats, players, round ids and times
+For a turn-based game the adjudicator appends one ``TurnsChanged`` to the ``TURNS`` stream
+whenever the set of seats it waits for changes (a turn passes, a sealed round opens or closes,
+the game ends). A sealed round's commits go to the escrow, not the adjudicator: the escrow
+appends one ``SeatCommitted`` when it accepts a seat's commit, and the readers stop waiting for
+that seat in that round (``round_id`` matches the game's latest ``TurnsChanged``; a later
+``TurnsChanged`` of a higher seq replaces both). A real-time game's entries come when it
+starts, when its players change (a seat handed over) and when it ends, with no ``waiting`` and
+no ``round_id``, and its rounds' commits add none: its players are at its table, whose views
+name the seats it waits for. Neither carries hidden information: seats, players, round ids and times
 only, never a choice, a commitment, a hand or a nonce (who has committed is public: the record's
 ``committed`` entry, FAIRNESS.md step 3). Its readers: the lobby keeps each player's "My games"
 from it; the notifier mails and calls webhooks from it. Each reads with its own consumer group.

@@ -69,6 +69,19 @@ async def test_the_escrow_appends_seat_committed_with_nothing_secret() -> None:
         assert secret not in text, (secret, entry)
 
 
+@pytest.mark.parametrize("pace", ["real-time", "turn-based"])
+async def test_only_a_turn_based_round_tells_the_readers_of_each_commit(pace: str) -> None:
+    """A real-time game's readers follow its start, players and end only (its players are at
+    its table): its round's commits and its reveal append nothing to TURNS."""
+    esc, _, out = escrow()
+    await esc.on_open(duel().model_copy(update={"pace": pace}))
+    await esc.on_commit(commit(0, 7))
+    await esc.on_commit(commit(1, 3))
+    assert out.bodies("round_revealed")  # both commits taken, the round closed
+    seats = [b["seat"] for s, b in out.sent if s == TURNS]
+    assert seats == ([] if pace == "real-time" else [0, 1])
+
+
 async def test_a_seat_with_two_slots_is_committed_when_both_are() -> None:
     from shared.protocol import internal as im
 

@@ -94,8 +94,25 @@ async def test_every_change_of_who_the_game_waits_for_is_published_in_order(
                for e in store.turns)
 
 
+async def test_a_real_time_game_is_published_at_its_start_and_end_only(clock: Clock) -> None:
+    adj, store, out = await started(pace="real-time")
+    assert len(store.turns) == 1 and waits(store.turns[0]) == []  # created: it runs
+    await adj.on_action(call(0, "c1", stake=3))
+    opened = out.bodies("open_round")
+    assert opened and all(m["pace"] == "real-time" for m in opened)  # no seat_committed
+    await adj.on_revealed(im.RoundRevealed(game_id="g", round_id="pick:1",
+                                           choices={"s0": 9, "s1": 8}))
+    assert len(store.turns) == 1  # its moves are followed at its table, not here
+    doc = await store.load("g")
+    assert doc is not None and doc.waiting == []  # the die: the document still tracks waits
+    await adj.on_draw(im.DrawMade(game_id="g", label="dice:round:1", values=[6]))
+    assert len(store.turns) == 2 and store.turns[-1]["ended"]
+    assert all(e["waiting"] == [] and e["round_id"] is None and e["pace"] == "real-time"
+               for e in store.turns)
+
+
 async def test_an_entry_carries_seats_players_and_clocks_never_a_choice(clock: Clock) -> None:
-    adj, store, _ = await started(pace="real-time")
+    adj, store, _ = await started(pace="turn-based")
     await adj.on_action(call(0, "c1", stake=3))
     await adj.on_revealed(im.RoundRevealed(game_id="g", round_id="pick:1",
                                            choices={"s0": 9, "s1": 8}))
@@ -111,7 +128,7 @@ async def test_an_entry_carries_seats_players_and_clocks_never_a_choice(clock: C
         for secret in ('"stake"', '"choices"', '"s0"', '"pick', '"values"', "nonce", "view",
                        "hand", "seed"):
             assert secret not in text, (secret, e)
-        assert e["pace"] == "real-time"
+        assert e["pace"] == "turn-based"
 
 
 async def test_a_turn_based_game_lives_while_its_clocks_move_it(clock: Clock) -> None:

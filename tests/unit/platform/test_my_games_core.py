@@ -109,7 +109,7 @@ def simultaneous(round_id: str) -> dict[str, object]:
 
 
 def test_a_new_sealed_round_is_published_even_when_its_seats_and_clock_are_the_same() -> None:
-    d = doc(stage="playing", deadline_ms=9_000)
+    d = doc(stage="playing", deadline_ms=9_000, pace="turn-based")
     first, t1 = turns.track(None, d, 0, simultaneous("pick:1"))
     assert t1 is not None and t1.round_id == "pick:1" and [w.seat for w in t1.waiting] == [0, 1]
     same, t2 = turns.track(first, first, 10, simultaneous("pick:1"))
@@ -118,6 +118,25 @@ def test_a_new_sealed_round_is_published_even_when_its_seats_and_clock_are_the_s
     assert t3 is not None and t3.round_id == "pick:2"  # the next round: its SeatCommitted match
     _, t4 = turns.track(same, same, 30, {"kind": "turn", "seats": [1]})
     assert t4 is not None and t4.round_id is None
+
+
+def test_a_real_time_game_is_published_as_it_starts_changes_players_and_ends() -> None:
+    d = doc(stage="playing", deadline_ms=9_000)  # real-time, the default pace
+    first, t1 = turns.track(None, d, 0, simultaneous("pick:1"))
+    assert t1 is not None and t1.waiting == [] and t1.round_id is None
+    assert [w.seat for w in first.waiting] == [0, 1]  # the document still knows its waits
+    nxt, t2 = turns.track(first, first, 10, simultaneous("pick:2"))
+    assert t2 is None  # a new round: followed at its table, not in My games
+    _, t3 = turns.track(nxt, nxt, 20, {"kind": "turn", "seats": [1]})
+    assert t3 is None
+    bot = nxt.model_copy(update={"players": [nxt.players[0],
+                                             PlayerRef(player_id="b-1", name="bot")]})
+    _, t4 = turns.track(nxt, bot, 30, {"kind": "turn", "seats": [1]})
+    assert t4 is not None and t4.players == ["p0", "b-1"] and t4.waiting == []
+    ended = bot.model_copy(update={"stage": "ended"})
+    _, t5 = turns.track(bot, ended, 40, {"kind": "terminal"})
+    assert t5 is not None and t5.ended and t5.waiting == []
+    assert turns.turns_of(first, 50).waiting == []  # a redrive says the same
 
 
 def test_a_committed_seat_leaves_the_stored_entry_of_its_round_only() -> None:
