@@ -39,6 +39,8 @@ def line(game: dict[str, Any], left_ms: int | None) -> str:
         state = "ended"
     elif game.get("my_turn"):
         state = f"YOUR TURN, {clock_text(left_ms)} left"
+    elif game.get("pace", "real-time") != "turn-based":
+        state = "live: its table shows whose move it is"  # moves not followed here
     else:
         waiting = len(game.get("waiting", []))
         state = f"waiting for {waiting} other seat{'s' if waiting != 1 else ''}" if waiting \

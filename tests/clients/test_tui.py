@@ -506,3 +506,13 @@ def test_a_seat_handed_to_a_bot_reads_as_the_web_pages_sentence() -> None:
     assert render.record_line("g-1", {"type": "seat_handed_over", "seq": 4, "seat": 0,
                                       "reason": "resigned"}, names, {}) == (
         "ada (s0) resigned; a bot plays seat 0 for the rest of the game")
+
+
+def test_a_live_game_in_my_games_points_to_its_table() -> None:
+    from clients.tui.mygames import line
+
+    game = {"game": "duel", "pace": "real-time", "game_id": "g-1", "waiting": [],
+            "my_turn": False, "ended": False}
+    assert line(game, None) == "duel · real-time · live: its table shows whose move it is · g-1"
+    turn_based = {**game, "pace": "turn-based"}
+    assert "in play" in line(turn_based, None) and "live" not in line(turn_based, None)
