@@ -5,8 +5,9 @@ lobby consuming it and pushing ``my_game`` entries, each only as far as its gran
 A table's clocks are refused past its pace as a hostile client would send them; a played
 turn-based game's ``turns`` entries come in seq order with seats, players and clocks only,
 "My games" lists it for its players (and for nobody else) and pushes each change to their
-sockets; an abandoned turn-based game (nobody ever acts, nobody even connects) ends by its
-deadlines and default moves; the turn-based quota is hit from outside; and a real game's turn
+sockets, while a real-time game is listed live at its start and end only; an abandoned
+turn-based game (nobody ever acts, nobody even connects) ends by its deadlines and default
+moves; the turn-based quota is hit from outside; and a real game's turn
 reaches the notifier (a real SMTP server) as a mail."""
 
 from __future__ import annotations
@@ -165,6 +166,42 @@ async def test_a_turn_based_game_publishes_its_turns_and_my_games_follows_it(
         assert c["player_id"] == (a.player_id, b.player_id)[c["seat"]]
         text = json.dumps(c)
         assert all(s not in text for s in ("nonce", "choice", "commitment", "stake", "sealed"))
+
+
+async def test_a_real_time_game_is_listed_live_and_its_moves_stay_at_its_table(
+        hall: Supervisor) -> None:
+    async with Client(hall.url, capture=True) as a, Client(hall.url) as b:
+        await a.sign_in("rt-ada")
+        await b.sign_in("rt-bob")
+        await a.connect()
+        t = await a.create_table("duel", seats=2, options={"rounds": 2})  # real-time
+        await b.join(t["table_id"])
+        gid = await a.start(t["table_id"])
+
+        async def live(c: Client) -> dict[str, Any] | None:
+            return next((g for g in await c.my_games() if g["game_id"] == gid), None)
+        await eventually(lambda: live(a), "the live game in ada's My games", every_s=0.5)
+        g = await live(a)
+        assert g is not None and g["pace"] == "real-time" and g["seat"] == 0
+        assert (g["waiting"], g["my_turn"], g["ended"]) == ([], False, False)
+        sa, sb = await asyncio.wait_for(asyncio.gather(play_seat(a, gid), play_seat(b, gid)),
+                                        240)
+        assert sa.ended and sb.ended
+
+        async def ended_for(c: Client) -> bool:
+            found = await live(c)
+            return found is not None and found["ended"]
+        await eventually(lambda: ended_for(a), "the game ended in ada's My games", 60, 0.5)
+        await eventually(lambda: ended_for(b), "the game ended in bob's My games", 60, 0.5)
+        frames = [json.loads(f) for f in a.captured or []]
+        pushed = [f["game"] for f in frames if f.get("type") == "my_game"
+                  and f["game"]["game_id"] == gid]
+        assert pushed and all(p["waiting"] == [] and not p["my_turn"] for p in pushed)
+    # its start and its end; none of its moves, none of its rounds' commits
+    entries = turns_entries(hall, gid)
+    assert [e["ended"] for e in entries] == [False, True], entries
+    assert all(e["waiting"] == [] and e["round_id"] is None for e in entries)
+    assert turns_entries(hall, gid, "seat_committed") == []
 
 
 async def test_an_abandoned_turn_based_game_ends_by_its_deadlines(hall: Supervisor) -> None:
