@@ -127,3 +127,23 @@ def test_watchers_at_different_places_read_apart_and_each_gets_its_own_frames() 
             await c.out.aclose()
 
     asyncio.run(run())
+
+
+def test_the_sweep_reads_what_a_lost_fan_out_missed_and_leaves_a_live_game_alone() -> None:
+    async def run() -> None:
+        redis = FakeRedis()
+        hub = Hub(redis)
+        sent: list[str] = []
+        conn = _spectator(hub, 0, sent)
+        conn.out.start()
+        hub._active[GAME] = 100.0  # told of at t=100, then its entries' fan-out was lost
+        assert await hub.sweep(101.0, every_s=2.0, active_s=60.0) == []  # within the pass
+        assert redis.reads == []  # left to its next fan-out, which reads from where it is
+        assert await hub.sweep(103.0, every_s=2.0, active_s=60.0) == [GAME]
+        await eventually(lambda: len(sent) == 2, "the sweep delivered the missed entries")
+        assert [orjson.loads(t)["type"] for t in sent] == ["view", "record"]
+        assert await hub.sweep(161.0, every_s=2.0, active_s=60.0) == []  # quiet a minute
+        assert GAME not in hub._active
+        await conn.out.aclose()
+
+    asyncio.run(run())
