@@ -576,18 +576,15 @@ class Hub:
             self.expire_commits(time.monotonic())
 
     async def sweep_loop(self, every_s: float = 2.0, active_s: float = 60.0) -> None:
-        """Catch anything a lost fan-out entry missed, for games that changed recently (a
-        watched game that stays quiet, e.g. a finished one nobody unwatched, is not read).
-        A game told of within the last ``every_s`` is left to its next fan-out, which reads
-        from where each watcher is and so picks up a missed entry too; the others are read
-        in one pipelined round trip."""
         while True:
             await asyncio.sleep(every_s)
             with contextlib.suppress(Exception):
                 await self.sweep(time.monotonic(), every_s, active_s)
 
     async def sweep(self, now: float, every_s: float, active_s: float) -> list[str]:
-        """One pass of ``sweep_loop`` at ``now`` (monotonic): the games it read."""
+        """Read what a lost fan-out entry missed for the games told of in the last
+        ``active_s`` but not the last ``every_s`` (a live game's next fan-out reads from where
+        each watcher is, a missed entry included), in one round trip; the games read."""
         cutoff, fresh = now - active_s, now - every_s
         due: list[str] = []
         for gid, seen in list(self._active.items()):
