@@ -452,10 +452,6 @@ class Hub:
         return {"type": "records", "v": COMBINED_FRAMES_VERSION, "game_id": w.game_id,
                 "records": [self._record_item(w, i, f) for i, f in entries]}
 
-    async def pump(self, game_id: str) -> None:
-        """One pipelined round trip for every watcher of the game (``pump_games``)."""
-        await self.pump_games([game_id])
-
     async def pump_games(self, game_ids: list[str]) -> None:
         """One pipelined round trip for every watcher of every game named; the frames are
         queued, never sent here. Watchers at the same place of the same stream (a game's

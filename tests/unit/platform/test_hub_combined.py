@@ -109,7 +109,7 @@ def game() -> FakeRedis:
 async def pumped(hub: Hub, *conns: Connection) -> None:
     for c in conns:
         c.out.start()
-    await hub.pump(GAME)
+    await hub.pump_games([GAME])
     await asyncio.sleep(0.05)  # the writers send
     for c in conns:
         await c.out.aclose()
@@ -186,7 +186,7 @@ def test_the_record_cursor_moves_only_with_what_was_queued() -> None:
     conn = seat(hub, "d", 3, sent, frames=1)  # room for one frame only
 
     async def run() -> None:
-        await hub.pump(GAME)  # (the writer is not started: nothing leaves the queue)
+        await hub.pump_games([GAME])  # (the writer is not started: nothing leaves the queue)
 
     asyncio.run(run())
     w = conn.watches[GAME]

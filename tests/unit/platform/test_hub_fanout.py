@@ -87,7 +87,7 @@ def test_spectators_of_one_game_share_one_read_per_stream_and_one_encoding() -> 
         for c in conns:
             c.out.start()
         with counted_encodings() as encoded:
-            await hub.pump(GAME)
+            await hub.pump_games([GAME])
         # 50 watchers, two streams: two reads and two encodings, not one per watcher
         assert len(redis.reads) == 2, redis.reads
         assert len(encoded) == 2, len(encoded)
@@ -99,7 +99,7 @@ def test_spectators_of_one_game_share_one_read_per_stream_and_one_encoding() -> 
             w = c.watches[GAME]
             assert (w.view_id, w.record_id) == ("1-0", "1-0")
         # caught up: the next pump reads from where they are, still once per stream
-        await hub.pump(GAME)
+        await hub.pump_games([GAME])
         assert redis.reads[2:] == [(Keys(GAME).view(None), "(1-0"), (Keys(GAME).record, "(1-0")]
         for c in conns:
             await c.out.aclose()
@@ -116,7 +116,7 @@ def test_watchers_at_different_places_read_apart_and_each_gets_its_own_frames() 
         b.watches[GAME].view_id = "1-0"  # b has the view already, not the record
         for c in (a, b):
             c.out.start()
-        await hub.pump(GAME)
+        await hub.pump_games([GAME])
         assert sorted(redis.reads) == sorted([(Keys(GAME).view(None), "(0-0"),
                                               (Keys(GAME).view(None), "(1-0"),
                                               (Keys(GAME).record, "(0-0")])
