@@ -271,6 +271,23 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
             return None
         return exploration.apply_trade(new, seat, action, events)  # type: ignore[arg-type]
 
+    def play_listed(self, new: EmpireState, seat: int, action: Json, events: Events
+                    ) -> Rejection | None:
+        """An act ``legal_actions`` listed for this state and seat, as its JSON: legal, so the
+        phase and the bid's polling, gold and tie hold (the moves' own checks stay cheap)."""
+        assert isinstance(action, dict)
+        kind = action["type"]
+        if kind == "pass":
+            return exploration.pass_bid(new, seat, events)
+        if kind == "raise":
+            return exploration.raise_bid(new, seat, action["bid"], events)  # type: ignore[arg-type]
+        if kind == "done":
+            finish_trading(new, seat, events)
+            return None
+        if kind == "withdraw":
+            return exploration.withdraw_bid(new, seat, events)
+        return exploration.answer_offer(new, seat, kind, action["offer"], events)  # type: ignore[arg-type]
+
     # -- the rest of the contract ---------------------------------------------------------
 
     def view(self, state: EmpireState, seat: int | None) -> dict[str, Json]:

@@ -271,12 +271,18 @@ def apply_trade(state: EmpireState, seat: int, action: OfferTrade | Accept | Dec
         state.next_offer_id = offer.id + 1
         events.add("trade_offered", _offer_data(offer))
         return None
-    found = [o for o in state.offers if o.id == action.offer]
+    return answer_offer(state, seat, action.type, action.offer, events)
+
+
+def answer_offer(state: EmpireState, seat: int, kind: str, offer: int, events: Events
+                 ) -> Rejection | None:
+    """``kind`` is "accept", "decline" or "cancel" of the open offer ``offer``."""
+    found = [o for o in state.offers if o.id == offer]
     if not found:
-        return reject("action/illegal", f"no open offer {action.offer}")
+        return reject("action/illegal", f"no open offer {offer}")
     o = found[0]
     rest = tuple(x for x in state.offers if x.id != o.id)
-    if isinstance(action, Cancel):
+    if kind == "cancel":
         if o.seat != seat:
             return reject("action/illegal", "only the offering seat may cancel")
         state.offers = rest
@@ -284,7 +290,7 @@ def apply_trade(state: EmpireState, seat: int, action: OfferTrade | Accept | Dec
         return None
     if o.to != seat:
         return reject("action/illegal", "only the seat the offer is made to may answer it")
-    if isinstance(action, Decline):
+    if kind == "decline":
         state.offers = rest
         events.add("trade_declined", _offer_data(o))
         return None
