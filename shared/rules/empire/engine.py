@@ -204,7 +204,10 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
             return []
         phase = state.phase
         if phase == "exploration":
-            bids = exploration.bid_actions(state, seat)
+            a = state.auction
+            if a is None or a.to_act != seat:  # not polled: trade answers only
+                return exploration.trade_responses(state, seat) if state.offers else []
+            bids = exploration.bid_actions(a, seat, state.holdings[seat].gold)
             return bids + exploration.trade_responses(state, seat) if state.offers else bids
         if phase == "trade_window":
             own: list[Json] = [] if state.done[seat] else [exploration.DONE]
@@ -226,6 +229,16 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
         if isinstance(choice, bool) or not isinstance(choice, int):
             return False
         return slot.allowed is not None and choice in slot.allowed
+
+    def check_joint(self, node: Simultaneous, move: JointAction) -> bool:
+        """``check_choice`` of every slot, in one loop."""
+        choices = move.choices
+        for slot in node.slots:
+            choice, allowed = choices[slot.key], slot.allowed
+            if (isinstance(choice, bool) or not isinstance(choice, int) or allowed is None
+                    or choice not in allowed):
+                return False
+        return True
 
     # -- moves (the kit checked the node, the draw's values, the slots and the seat) -----
 
@@ -285,7 +298,8 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
             finish_trading(new, seat, events)
             return None
         if kind == "withdraw":
-            return exploration.withdraw_bid(new, seat, events)
+            exploration.withdraw(new.auction, seat, events)  # type: ignore[arg-type]
+            return None
         return exploration.answer_offer(new, seat, kind, action["offer"], events)  # type: ignore[arg-type]
 
     # -- the rest of the contract ---------------------------------------------------------
