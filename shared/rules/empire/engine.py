@@ -204,7 +204,10 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
             return []
         phase = state.phase
         if phase == "exploration":
-            bids = exploration.bid_actions(state, seat)
+            a = state.auction
+            if a is None or a.to_act != seat:  # not polled: trade answers only
+                return exploration.trade_responses(state, seat) if state.offers else []
+            bids = exploration.bid_actions(a, seat, state.holdings[seat].gold)
             return bids + exploration.trade_responses(state, seat) if state.offers else bids
         if phase == "trade_window":
             own: list[Json] = [] if state.done[seat] else [exploration.DONE]
@@ -226,6 +229,16 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
         if isinstance(choice, bool) or not isinstance(choice, int):
             return False
         return slot.allowed is not None and choice in slot.allowed
+
+    def check_joint(self, node: Simultaneous, move: JointAction) -> bool:
+        """``check_choice`` of every slot, in one loop."""
+        choices = move.choices
+        for slot in node.slots:
+            choice, allowed = choices[slot.key], slot.allowed
+            if (isinstance(choice, bool) or not isinstance(choice, int) or allowed is None
+                    or choice not in allowed):
+                return False
+        return True
 
     # -- moves (the kit checked the node, the draw's values, the slots and the seat) -----
 
@@ -270,6 +283,24 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
             finish_trading(new, seat, events)
             return None
         return exploration.apply_trade(new, seat, action, events)  # type: ignore[arg-type]
+
+    def play_listed(self, new: EmpireState, seat: int, action: Json, events: Events
+                    ) -> Rejection | None:
+        """An act ``legal_actions`` listed for this state and seat, as its JSON: legal, so the
+        phase and the bid's polling, gold and tie hold (the moves' own checks stay cheap)."""
+        assert isinstance(action, dict)
+        kind = action["type"]
+        if kind == "pass":
+            return exploration.pass_bid(new, seat, events)
+        if kind == "raise":
+            return exploration.raise_bid(new, seat, action["bid"], events)  # type: ignore[arg-type]
+        if kind == "done":
+            finish_trading(new, seat, events)
+            return None
+        if kind == "withdraw":
+            exploration.withdraw(new.auction, seat, events)  # type: ignore[arg-type]
+            return None
+        return exploration.answer_offer(new, seat, kind, action["offer"], events)  # type: ignore[arg-type]
 
     # -- the rest of the contract ---------------------------------------------------------
 

@@ -21,6 +21,8 @@ from shared.rules.empire.data import BOND_GOLD
 from shared.rules.empire.ledger import Ledger, bank_left
 from shared.rules.empire.state import Auction, EmpireState, Holdings, Offer
 
+_new = object.__new__
+
 MAX_OPEN_OFFERS = 10  # per offering seat; a platform limit against offer spam, not a rule
 
 
@@ -91,17 +93,14 @@ _TIED: list[Json] = [PASS, WITHDRAW]
 _RAISES: list[Json] = [{"type": "raise", "bid": b} for b in range(256)]
 
 
-def bid_actions(state: EmpireState, seat: int) -> list[Json]:
-    """pass, withdraw (when tied), then every raise the seat's gold allows."""
-    a = state.auction
-    if a is None or a.to_act != seat:
-        return []
+def bid_actions(a: Auction, seat: int, gold: int) -> list[Json]:
+    """The polled seat's pass, withdraw (when tied), then every raise its gold allows."""
     bids = a.bids
     low = bids[seat] + 1
     # is_tied, its common cases first: no equal bid, or nobody withdrawn
     tied = bids.count(low - 1) > 1 and (True not in a.withdrawn or is_tied(a, seat))
     head = _TIED if tied else _UNTIED
-    high = state.holdings[seat].gold + 1
+    high = gold + 1
     if high <= len(_RAISES):
         return head + _RAISES[low:high]
     return head + _RAISES[low:] + [{"type": "raise", "bid": b}
@@ -113,7 +112,9 @@ def open_next_auction(state: EmpireState, events: Events) -> None:
     done = state.auctions_done
     n = state.n
     shortage, strict = state.shortage, state.options.strict_supply
-    for card, resource in enumerate(state.row):
+    card = -1
+    for resource in state.row:
+        card += 1
         if card == shortage or card in done:
             continue
         if strict and bank_left(state, resource) < 1:  # type: ignore[operator]
@@ -121,8 +122,13 @@ def open_next_auction(state: EmpireState, events: Events) -> None:
             done = (*done, card)
             events.add("auction_skipped", {"card": card, "resource": resource})
             continue
-        opener = (state.auction_lead + 1) % n
-        state.auction = Auction(card, resource, [0] * n, [False] * n, opener, opener)
+        opener = state.auction_lead + 1
+        if opener == n:
+            opener = 0
+        a = state.auction = _new(Auction)  # each field stored directly: no __init__ call
+        a.card, a.resource, a.bids, a.withdrawn = card, resource, [0] * n, [False] * n
+        a.to_act = a.opener = opener
+        a.passes = 0
         state.auctions_done = done
         state.auction_count += 1
         events.add("auction_opened",
@@ -165,11 +171,16 @@ def withdraw_bid(state: EmpireState, seat: int, events: Events) -> Rejection | N
         return _not_polled(a)
     if not is_tied(a, seat):
         return reject("action/illegal", "you may withdraw only while your bid is tied")
+    withdraw(a, seat, events)
+    return None
+
+
+def withdraw(a: Auction, seat: int, events: Events) -> None:
+    """The polled, tied seat withdraws (``withdraw_bid`` checked it; a listed withdraw is)."""
     a.withdrawn[seat] = True
     a.passes = 0
     a.to_act = next_active(a, seat)
     events.add("bid_withdrawn", {"seat": seat, "bid": a.bids[seat]})
-    return None
 
 
 def raise_bid(state: EmpireState, seat: int, bid: int, events: Events) -> Rejection | None:
@@ -271,12 +282,18 @@ def apply_trade(state: EmpireState, seat: int, action: OfferTrade | Accept | Dec
         state.next_offer_id = offer.id + 1
         events.add("trade_offered", _offer_data(offer))
         return None
-    found = [o for o in state.offers if o.id == action.offer]
+    return answer_offer(state, seat, action.type, action.offer, events)
+
+
+def answer_offer(state: EmpireState, seat: int, kind: str, offer: int, events: Events
+                 ) -> Rejection | None:
+    """``kind`` is "accept", "decline" or "cancel" of the open offer ``offer``."""
+    found = [o for o in state.offers if o.id == offer]
     if not found:
-        return reject("action/illegal", f"no open offer {action.offer}")
+        return reject("action/illegal", f"no open offer {offer}")
     o = found[0]
     rest = tuple(x for x in state.offers if x.id != o.id)
-    if isinstance(action, Cancel):
+    if kind == "cancel":
         if o.seat != seat:
             return reject("action/illegal", "only the offering seat may cancel")
         state.offers = rest
@@ -284,7 +301,7 @@ def apply_trade(state: EmpireState, seat: int, action: OfferTrade | Accept | Dec
         return None
     if o.to != seat:
         return reject("action/illegal", "only the seat the offer is made to may answer it")
-    if isinstance(action, Decline):
+    if kind == "decline":
         state.offers = rest
         events.add("trade_declined", _offer_data(o))
         return None
