@@ -20,7 +20,6 @@ from shared.rules.empire_cards.cards import (
     label,
     rank_of,
     regime_of_rank,
-    sorted_cards,
     suit_of,
 )
 from shared.rules.empire_cards.data import (
@@ -114,12 +113,14 @@ _REGIME_OF_RANK: dict[str, Regime] = {r: regime for regime, ranks in REGIME_RANK
 
 
 def hand_options(hand: Cards) -> HandOptions:
-    """Not memoized: a hand seldom repeats from one legal list to the next."""
+    """Not memoized: a hand seldom repeats from one legal list to the next. ``hand`` is in
+    hand order (``Player.hand``: every change of a hand keeps it so, and ``stored`` sorts a
+    decoded one), so it is not sorted again."""
     groups: dict[str, Cards] = {}
     distinct: list[str] = []
     ranks_of: dict[Regime, int] = {"thief": 0, "merchant": 0, "warlord": 0}  # ranks held
     last = None
-    for card in sorted_cards(hand):  # copies of a label, cards of a rank: neighbours
+    for card in hand:  # copies of a label, cards of a rank: neighbours
         rank = _RANK_OF(card)
         group = groups.get(rank)
         if group is None:

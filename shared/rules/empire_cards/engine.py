@@ -20,6 +20,7 @@ in place; the kit's hooks run it on a clone (``state.py``), and the kit's rollou
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from types import SimpleNamespace as _Namespace
 from typing import Any, ClassVar, get_args
 
@@ -181,7 +182,9 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
         as the model holds them); the few that tell actions apart by model type get the
         model."""
         assert isinstance(action, dict)  # a listed action: one of legal_actions' dicts
-        before = holdings(state)
+        # ``ops.holdings`` before the move, read seat by seat only when a hand is empty
+        hand_no = state.hand_no
+        before = None if all(map(_HAND, state.players)) else holdings(state)
         move = _LISTED.get(action["type"])
         if move is None:
             refused = act(state, seat, ACTION.validate_python(action), events)
@@ -192,7 +195,7 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
             refused = (move[0](state, seat, fields, events) if move[1]
                        else move[0](state, fields, events))
         if refused is None:
-            _refill(before, state, events)
+            _refill(before or (hand_no, (True,) * state.n_seats), state, events)
         return refused
 
     def on_act(self, state: st.State, node: Turn, seat: int, action: Action
@@ -281,6 +284,7 @@ def node(state: st.State) -> Node:
 
 
 TERMINAL = Terminal()
+_HAND = attrgetter("hand")
 _TURNS = tuple(Turn(seats=(seat,)) for seat in range(max(PACKS_BY_SEATS)))  # one seat's turn
 
 
@@ -340,7 +344,6 @@ def _tag(model: type[BaseModel]) -> str:
 
 # an action's tag -> its move, for the moves that read only the action's fields
 # (``play_listed``); the others (``isinstance`` on the model, ``model_dump``) are not listed
-_BY_MODEL = (SabotageSkip, SabotageTake, SabotageNone, Gift, GiftSkip, SpellTake, SpellPick,
-             SpellTrade, Plunder, Destroy)
+_BY_MODEL = (SpellTake, SpellPick, SpellTrade, Plunder, Destroy)
 _LISTED: dict[Json, tuple[Callable[..., Rejection | None], bool]] = {
     _tag(model): move for model, move in _MOVES.items() if model not in _BY_MODEL}

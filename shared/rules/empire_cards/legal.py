@@ -120,11 +120,11 @@ def _hand_choice(state: State, seat: int, kind: str) -> list[Json]:
 
 
 def legal_actions(state: State, seat: int) -> list[Json]:
+    phase = state.phase
+    if phase == "play":  # the common case first: only the active seat is awaited
+        return play_actions(state) if seat == state.active else []
     if seat not in awaited(state):
         return []
-    phase = state.phase
-    if phase == "play":
-        return play_actions(state)
     if phase == "trade_reply":
         return _hand_choice(state, seat, "trade_reply")
     if phase in ("battle_attack", "battle_defend"):
