@@ -142,15 +142,6 @@ def hand_options(hand: Cards) -> HandOptions:
     return _tuple_new(HandOptions, (tuple(distinct), groups, tuple(armies), ranks_of))
 
 
-def hand_empires(known: HandOptions, regime: Regime) -> tuple[Json, ...]:
-    """The canonical empire sets of ``regime`` in the hand ``known`` describes (asked only for
-    the regimes a turn may lay)."""
-    groups = known.groups
-    if known.ranks_of[regime] + len(groups.get(WIZARD, ())) < len(REGIME_RANKS[regime]):
-        return ()  # a Wizard per missing rank
-    return empire_sets(groups, regime)
-
-
 _tuple_new = tuple.__new__
 
 

@@ -8,6 +8,7 @@ from shared.rules.empire_cards.cards import distinct_by_label, is_wizard, rank_o
 from shared.rules.empire_cards.combat import battle_sets
 from shared.rules.empire_cards.data import (
     EMPIRE_SETS_TO_WIN,
+    REGIME_RANKS,
     REGIMES,
     SPECIAL_SET_SIZE,
     WIZARD,
@@ -81,8 +82,11 @@ def play_actions(state: State) -> list[Json]:
             out += acts.additions(i, len(existing), groups[rank])
     if not state.first_round or state.options.first_round_sets:
         if len(p.empire_sets) < EMPIRE_SETS_TO_WIN:
+            held = known.ranks_of  # regime -> how many of its ranks the hand holds
+            wizards = len(groups.get(WIZARD, ()))
             for regime in (p.regime,) if p.regime else REGIMES:
-                out += acts.hand_empires(known, regime)
+                if held[regime] + wizards >= len(REGIME_RANKS[regime]):  # a Wizard a gap
+                    out += acts.empire_sets(groups, regime)
         if len(hand) >= SPECIAL_SET_SIZE:
             out += [{"type": "barbarian", "cards": list(c)} for c in barbarian_options(hand)]
             out += [{"type": "serf", "cards": list(c)} for c in serf_options(hand)]
