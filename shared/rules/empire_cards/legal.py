@@ -8,7 +8,6 @@ from shared.rules.empire_cards.cards import distinct_by_label, is_wizard, rank_o
 from shared.rules.empire_cards.combat import battle_sets
 from shared.rules.empire_cards.data import (
     EMPIRE_SETS_TO_WIN,
-    REGIME_RANKS,
     REGIMES,
     SPECIAL_SET_SIZE,
     WIZARD,
@@ -58,8 +57,7 @@ def play_actions(state: State) -> list[Json]:
     players = state.players
     p = players[seat]
     hand = p.hand
-    known = acts.hand_options(hand if type(hand) is tuple else tuple(hand))
-    distinct = known.distinct
+    distinct, groups = acts.hand_groups(hand)
     out: list[Json] = []
     if not state.drawn:
         out.append(acts.DRAW)
@@ -74,18 +72,19 @@ def play_actions(state: State) -> list[Json]:
                 out += map(acts.TRADE[t].__getitem__, distinct)
     if battle and battle_sets(p.army):
         out += acts.battles(n, seat, state.options.battle_demand)
-    out += known.armies
-    groups = known.groups
+    for group in groups.values():  # new army sets, by rank group (CG-9)
+        if len(group) > 1:
+            out += acts.new_armies(group)
     for i, existing in enumerate(p.army):
         rank = rank_of(existing[0])
         if rank in groups:
             out += acts.additions(i, len(existing), groups[rank])
     if not state.first_round or state.options.first_round_sets:
         if len(p.empire_sets) < EMPIRE_SETS_TO_WIN:
-            held = known.ranks_of  # regime -> how many of its ranks the hand holds
             wizards = len(groups.get(WIZARD, ()))
             for regime in (p.regime,) if p.regime else REGIMES:
-                if held[regime] + wizards >= len(REGIME_RANKS[regime]):  # a Wizard a gap
+                ranks = acts.RANK_SETS[regime]  # a Wizard for each rank the hand lacks:
+                if len(groups.keys() & ranks) + wizards >= len(ranks):
                     out += acts.empire_sets(groups, regime)
         if len(hand) >= SPECIAL_SET_SIZE:
             out += [{"type": "barbarian", "cards": list(c)} for c in barbarian_options(hand)]
