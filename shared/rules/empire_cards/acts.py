@@ -118,10 +118,9 @@ def hand_groups(hand: Cards) -> tuple[list[str], dict[str, Cards]]:
     return distinct, groups
 
 
+# regime -> its ranks, to count a hand's rank groups of a regime in C (CG-10)
 RANK_SETS: dict[Regime, frozenset[str]] = {
     regime: frozenset(ranks) for regime, ranks in REGIME_RANKS.items()}
-
-
 
 
 def empire_sets(groups: dict[str, Cards], regime: Regime) -> tuple[Json, ...]:

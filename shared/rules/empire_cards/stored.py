@@ -116,7 +116,7 @@ def to_stored(s: st.State) -> State:
 
 
 def from_stored(s: State) -> st.State:
-    # a hand in hand order, as the rules keep it (``acts.hand_options`` relies on it)
+    # a hand in hand order, as the rules keep it (``acts.hand_groups`` relies on it)
     players = tuple(
         st.Player(**{**dict(p), "hand": sorted_cards(p.hand), "specials": tuple(
             st.Special(kind=x.kind, cards=x.cards) for x in p.specials)})
