@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import NamedTuple
 
 from shared.rules.api import Json
 from shared.rules.empire_cards.cards import (
@@ -20,7 +19,6 @@ from shared.rules.empire_cards.cards import (
     label,
     rank_of,
     regime_of_rank,
-    sorted_cards,
     suit_of,
 )
 from shared.rules.empire_cards.data import (
@@ -100,57 +98,29 @@ class _Suits(dict[str, str | None]):
 _SUIT_OF = _Suits({c: suit_of(c) for c in _CODES}).__getitem__
 
 
-class HandOptions(NamedTuple):
-    """What a turn's legal list reads of the active player's hand."""
-
-    distinct: Cards  # one card per label (``cards.distinct_by_label``)
-    groups: dict[str, Cards]  # rank -> its cards (``sets.rank_groups``; read-only)
-    armies: tuple[Json, ...]  # the new army sets (``sets.new_army_options``)
-    ranks_of: dict[Regime, int]  # regime -> how many of its ranks the hand holds (CG-10)
-
-
-_REGIME_OF_RANK: dict[str, Regime] = {r: regime for regime, ranks in REGIME_RANKS.items()
-                                      for r in ranks}
-
-
-def hand_options(hand: Cards) -> HandOptions:
-    """Not memoized: a hand seldom repeats from one legal list to the next."""
+def hand_groups(hand: Cards) -> tuple[list[str], dict[str, Cards]]:
+    """A hand's distinct cards (one per label, ``cards.distinct_by_label``) and its rank
+    groups (rank -> its cards, ``sets.rank_groups``; read-only), read in one pass over the
+    hand in its kept order (``Player.hand``: every change of a hand keeps it, and ``stored``
+    sorts a decoded one), where copies of a label and cards of a rank are neighbours. Not
+    memoized: a hand seldom repeats from one legal list to the next."""
     groups: dict[str, Cards] = {}
     distinct: list[str] = []
-    ranks_of: dict[Regime, int] = {"thief": 0, "merchant": 0, "warlord": 0}  # ranks held
     last = None
-    for card in sorted_cards(hand):  # copies of a label, cards of a rank: neighbours
+    for card in hand:
         rank = _RANK_OF(card)
         group = groups.get(rank)
-        if group is None:
-            groups[rank] = (card,)
-            regime = _REGIME_OF_RANK.get(rank)
-            if regime is not None:
-                ranks_of[regime] += 1
-        else:
-            groups[rank] = (*group, card)
+        groups[rank] = (card,) if group is None else (*group, card)
         name = _LABEL_OF(card)
         if name != last:
             distinct.append(card)
             last = name
-    armies: list[Json] = []
-    for group in groups.values():
-        if len(group) > 1:
-            armies += new_armies(group)
-    # the NamedTuple's own ``__new__`` is a Python function: the tuple is built directly
-    return _tuple_new(HandOptions, (tuple(distinct), groups, tuple(armies), ranks_of))
+    return distinct, groups
 
 
-def hand_empires(known: HandOptions, regime: Regime) -> tuple[Json, ...]:
-    """The canonical empire sets of ``regime`` in the hand ``known`` describes (asked only for
-    the regimes a turn may lay)."""
-    groups = known.groups
-    if known.ranks_of[regime] + len(groups.get(WIZARD, ())) < len(REGIME_RANKS[regime]):
-        return ()  # a Wizard per missing rank
-    return empire_sets(groups, regime)
-
-
-_tuple_new = tuple.__new__
+# regime -> its ranks, to count a hand's rank groups of a regime in C (CG-10)
+RANK_SETS: dict[Regime, frozenset[str]] = {
+    regime: frozenset(ranks) for regime, ranks in REGIME_RANKS.items()}
 
 
 def empire_sets(groups: dict[str, Cards], regime: Regime) -> tuple[Json, ...]:

@@ -20,7 +20,9 @@ in place; the kit's hooks run it on a clone (``state.py``), and the kit's rollou
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from operator import attrgetter
+from types import SimpleNamespace as _Namespace
+from typing import Any, ClassVar, get_args
 
 from pydantic import BaseModel
 
@@ -172,6 +174,30 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
             _refill(before, state, events)
         return refused
 
+    def play_listed(self, state: st.State, seat: int, action: Json, events: Events
+                    ) -> Rejection | None:
+        """An act that is the very dict ``legal_actions`` listed (the kit has checked the
+        seat and that it is legal), played without its action model: the moves that read
+        only an action's fields get them from a namespace of the dict (its cards as a tuple,
+        as the model holds them); the few that tell actions apart by model type get the
+        model."""
+        assert isinstance(action, dict)  # a listed action: one of legal_actions' dicts
+        # ``ops.holdings`` before the move, read seat by seat only when a hand is empty
+        hand_no = state.hand_no
+        before = None if all(map(_HAND, state.players)) else holdings(state)
+        move = _LISTED.get(action["type"])
+        if move is None:
+            refused = act(state, seat, ACTION.validate_python(action), events)
+        else:
+            fields = _Namespace(**action)
+            if "cards" in action:
+                fields.cards = tuple(fields.cards)
+            refused = (move[0](state, seat, fields, events) if move[1]
+                       else move[0](state, fields, events))
+        if refused is None:
+            _refill(before or (hand_no, (True,) * state.n_seats), state, events)
+        return refused
+
     def on_act(self, state: st.State, node: Turn, seat: int, action: Action
                ) -> tuple[st.State, list[Event]] | Rejection:
         """``play_act`` on a clone, the holdings before the move read from ``state`` itself
@@ -258,6 +284,7 @@ def node(state: st.State) -> Node:
 
 
 TERMINAL = Terminal()
+_HAND = attrgetter("hand")
 _TURNS = tuple(Turn(seats=(seat,)) for seat in range(max(PACKS_BY_SEATS)))  # one seat's turn
 
 
@@ -307,3 +334,16 @@ _MOVES: dict[type, tuple[Callable[..., Rejection | None], bool]] = {
     Plunder: (apply_reward, False),
     Destroy: (apply_reward, False),
 }
+
+
+def _tag(model: type[BaseModel]) -> str:
+    """The ``"type"`` an action model's JSON carries (its ``Literal``)."""
+    tag: str = get_args(model.model_fields["type"].annotation)[0]
+    return tag
+
+
+# an action's tag -> its move, for the moves that read only the action's fields
+# (``play_listed``); the others (``isinstance`` on the model, ``model_dump``) are not listed
+_BY_MODEL = (SpellTake, SpellPick, SpellTrade, Plunder, Destroy)
+_LISTED: dict[Json, tuple[Callable[..., Rejection | None], bool]] = {
+    _tag(model): move for model, move in _MOVES.items() if model not in _BY_MODEL}

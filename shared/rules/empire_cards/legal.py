@@ -57,8 +57,7 @@ def play_actions(state: State) -> list[Json]:
     players = state.players
     p = players[seat]
     hand = p.hand
-    known = acts.hand_options(hand if type(hand) is tuple else tuple(hand))
-    distinct = known.distinct
+    distinct, groups = acts.hand_groups(hand)
     out: list[Json] = []
     if not state.drawn:
         out.append(acts.DRAW)
@@ -73,16 +72,20 @@ def play_actions(state: State) -> list[Json]:
                 out += map(acts.TRADE[t].__getitem__, distinct)
     if battle and battle_sets(p.army):
         out += acts.battles(n, seat, state.options.battle_demand)
-    out += known.armies
-    groups = known.groups
+    for group in groups.values():  # new army sets, by rank group (CG-9)
+        if len(group) > 1:
+            out += acts.new_armies(group)
     for i, existing in enumerate(p.army):
         rank = rank_of(existing[0])
         if rank in groups:
             out += acts.additions(i, len(existing), groups[rank])
     if not state.first_round or state.options.first_round_sets:
         if len(p.empire_sets) < EMPIRE_SETS_TO_WIN:
+            wizards = len(groups.get(WIZARD, ()))
             for regime in (p.regime,) if p.regime else REGIMES:
-                out += acts.hand_empires(known, regime)
+                ranks = acts.RANK_SETS[regime]  # a Wizard for each rank the hand lacks:
+                if len(groups.keys() & ranks) + wizards >= len(ranks):
+                    out += acts.empire_sets(groups, regime)
         if len(hand) >= SPECIAL_SET_SIZE:
             out += [{"type": "barbarian", "cards": list(c)} for c in barbarian_options(hand)]
             out += [{"type": "serf", "cards": list(c)} for c in serf_options(hand)]
@@ -120,11 +123,11 @@ def _hand_choice(state: State, seat: int, kind: str) -> list[Json]:
 
 
 def legal_actions(state: State, seat: int) -> list[Json]:
+    phase = state.phase
+    if phase == "play":  # the common case first: only the active seat is awaited
+        return play_actions(state) if seat == state.active else []
     if seat not in awaited(state):
         return []
-    phase = state.phase
-    if phase == "play":
-        return play_actions(state)
     if phase == "trade_reply":
         return _hand_choice(state, seat, "trade_reply")
     if phase in ("battle_attack", "battle_defend"):

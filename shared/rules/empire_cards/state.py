@@ -108,7 +108,7 @@ class Special:
 
 @dataclass(slots=True)
 class Player:
-    hand: Cards = ()  # private, in ``cards.sorted_cards`` order
+    hand: Cards = ()  # private, in ``cards.sorted_cards`` order (``acts.hand_groups``)
     army: tuple[Cards, ...] = ()  # public, "battle cards"
     empire_sets: tuple[Cards, ...] = ()  # public
     regime: Regime | None = None  # fixed by the first empire set (CG-10)

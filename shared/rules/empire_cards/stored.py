@@ -11,6 +11,7 @@ from typing import Literal
 
 from shared.rules._kit.model import Frozen, construct
 from shared.rules.empire_cards import state as st
+from shared.rules.empire_cards.cards import sorted_cards
 from shared.rules.empire_cards.data import Interaction, Regime, SpellKind
 from shared.rules.empire_cards.state import Cards, Options, Phase, SpecialKind
 
@@ -115,8 +116,9 @@ def to_stored(s: st.State) -> State:
 
 
 def from_stored(s: State) -> st.State:
+    # a hand in hand order, as the rules keep it (``acts.hand_groups`` relies on it)
     players = tuple(
-        st.Player(**{**dict(p), "specials": tuple(
+        st.Player(**{**dict(p), "hand": sorted_cards(p.hand), "specials": tuple(
             st.Special(kind=x.kind, cards=x.cards) for x in p.specials)})
         for p in s.players)
     return st.State(**{

@@ -256,13 +256,14 @@ def do_sabotage(
     state: State, action: SabotageSkip | SabotageTake | SabotageNone, events: Events
 ) -> Rejection | None:
     seat = state.active
-    if isinstance(action, SabotageSkip):
+    # told apart by the tag (a listed act comes as its fields, ``engine.play_listed``)
+    if action.type == "sabotage_skip":
         t = action.target
         if not valid_seat(state, t) or t == seat or state.players[t].skip_pending:
             return reject("action/illegal", "cannot skip that player (one pending skip at most)")
         state.players[t].skip_pending = True
         public(events, "sabotage_skip", seat=seat, target=t)
-    elif isinstance(action, SabotageTake):
+    elif action.type == "sabotage_take":
         t = action.target
         if not valid_seat(state, t) or action.set not in plunderable_sets(state.players[t].army):
             return reject("action/illegal", "that army set cannot be plundered")
@@ -295,7 +296,7 @@ def do_gift(state: State, action: Gift | GiftSkip, events: Events) -> Rejection 
     """CG-13 (4th set): give one card of your choice to a player of your choice."""
     seat = state.active
     giver = state.players[seat]
-    if isinstance(action, GiftSkip):
+    if action.type == "gift_skip":  # the tag (see ``do_sabotage``)
         if giver.hand:
             return reject("action/illegal", "you must give a card")
         state.phase = "play"
