@@ -15,17 +15,7 @@ from typing import Literal
 from shared.rules._kit.model import Events
 from shared.rules.api import Json
 from shared.rules.empires_end import board
-from shared.rules.empires_end.actions import (
-    Action,
-    Bid,
-    Destroy,
-    EndTurn,
-    FreeBid,
-    Place,
-    Replace,
-    ShoreUp,
-    Take,
-)
+from shared.rules.empires_end.actions import ActJson
 from shared.rules.empires_end.data import (
     CARD,
     LOW_RESOURCES,
@@ -165,43 +155,48 @@ def default(state: State, seat: int) -> Json:
 # --- applying ---------------------------------------------------------------------------
 
 
-def apply(state: State, seat: int, action: Action, events: Events) -> None:
-    """Apply a legal disaster-phase action in place (legality is checked by the caller)."""
+def apply(state: State, seat: int, a: ActJson, events: Events) -> None:
+    """Apply a legal disaster-phase action, as its JSON, in place (legality
+    is checked by the caller)."""
     dp = _dp(state)
-    if isinstance(action, Bid):
-        state.players[seat].res.gain(action.resource, -1)
-        dp.slots[action.disaster].pool.gain(action.resource)
-        dp.addressed = (*dp.addressed, action.disaster)
-        events.add("bid", {"seat": seat, "disaster": action.disaster,
-                           "resource": action.resource})
-    elif isinstance(action, FreeBid):  # EEND-8: covers one pass, adds no token
-        board.set_exhausted(state.players[seat], action.card, True)
-        dp.addressed = (*dp.addressed, action.disaster)
-        events.add("free_bid", {"seat": seat, "disaster": action.disaster, "card": action.card})
-    elif isinstance(action, Replace):  # EEND-7: bids stay with the new disaster
-        old = dp.slots[action.disaster]
-        board.set_exhausted(state.players[seat], action.card, True)
-        state.discard = (*state.discard, old.card or "")
-        events.add("disaster_replaced", {"seat": seat, "disaster": action.disaster,
-                                         "card": old.card, "by": action.card})
-        old.card = None
-    elif isinstance(action, EndTurn):
-        next_bidder(state)
-    elif isinstance(action, Take):
-        _take(state, seat, action.disaster, events)
-    elif isinstance(action, Destroy):
-        pos = board.position_of_tile(state.players[seat].empire, action.tile)
-        _destroy(state, seat, pos, events)
-        _set_stage(state, "place")
-        _progress(state, events)
-    elif isinstance(action, Place):
-        pos = board.position_of_tile(state.players[seat].empire, action.tile)
+    kind = a["type"]
+    if kind == "bid":
+        i, r = a["disaster"], a["resource"]
+        res = state.players[seat].res
+        setattr(res, r, getattr(res, r) - 1)
+        pool = dp.slots[i].pool
+        setattr(pool, r, getattr(pool, r) + 1)
+        dp.addressed = (*dp.addressed, i)
+        events.add("bid", {"seat": seat, "disaster": i, "resource": r})
+    elif kind == "take":
+        _take(state, seat, a["disaster"], events)
+    elif kind == "shore_up":
+        _shore_up(state, seat, a["coins"], events)
+        dp.resolution = None
+    elif kind == "place":
+        pos = board.position_of_tile(state.players[seat].empire, a["tile"])
         _place(state, seat, pos, events)
         _set_stage(state, "shore")
         _progress(state, events)
-    elif isinstance(action, ShoreUp):
-        _shore_up(state, seat, action.coins, events)
-        dp.resolution = None
+    elif kind == "destroy":
+        pos = board.position_of_tile(state.players[seat].empire, a["tile"])
+        _destroy(state, seat, pos, events)
+        _set_stage(state, "place")
+        _progress(state, events)
+    elif kind == "free_bid":  # EEND-8: covers one pass, adds no token
+        board.set_exhausted(state.players[seat], a["card"], True)
+        dp.addressed = (*dp.addressed, a["disaster"])
+        events.add("free_bid", {"seat": seat, "disaster": a["disaster"], "card": a["card"]})
+    elif kind == "replace":  # EEND-7: bids stay with the new disaster
+        old = dp.slots[a["disaster"]]
+        board.set_exhausted(state.players[seat], a["card"], True)
+        state.discard = (*state.discard, old.card or "")
+        events.add("disaster_replaced", {"seat": seat, "disaster": a["disaster"],
+                                         "card": old.card, "by": a["card"]})
+        old.card = None
+    else:
+        assert kind == "end_turn"
+        next_bidder(state)
 
 
 def next_bidder(state: State) -> None:

@@ -16,17 +16,7 @@ import functools
 from shared.rules._kit.model import Events
 from shared.rules.api import Json
 from shared.rules.empires_end import board
-from shared.rules.empires_end.actions import (
-    Action,
-    Build,
-    DiscardHand,
-    EndIndustry,
-    Move,
-    Refresh,
-    Repair,
-    Sell,
-    Swap,
-)
+from shared.rules.empires_end.actions import ActJson
 from shared.rules.empires_end.data import CARD, TILE
 from shared.rules.empires_end.state import (
     Innovation,
@@ -152,77 +142,81 @@ def _sell(state: State, seat: int, card: str, events: Events) -> None:
     state.discard = (*state.discard, card)
 
 
-def apply(state: State, seat: int, action: Action, events: Events) -> bool:
-    """Apply a legal industry action in place. Returns whether the seat's Industry is over."""
+def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
+    """Apply a legal industry action (its JSON) in place. Returns whether the seat's Industry
+    is over."""
+    kind = a["type"]
     w = state.work[seat]
     p = state.players[seat]
-    if isinstance(action, Build):
+    if kind == "build":
+        card, tile, coins = a["card"], a["tile"], a["coins"]
         sources = discount_sources(p, w)
-        cost = max(0, CARD[action.card].cost - (1 if sources else 0))
+        cost = max(0, CARD[card].cost - (1 if sources else 0))
         used = (*w.used, sources[0]) if sources else w.used
-        _pay(p, cost, action.coins)
-        p.hand = tuple(c for c in p.hand if c != action.card)
-        pos = board.position_of_tile(p.empire, action.tile)
+        _pay(p, cost, coins)
+        p.hand = tuple(c for c in p.hand if c != card)
+        pos = board.position_of_tile(p.empire, tile)
         assert pos is not None
         loc = p.empire[pos]
         board.set_location(p, pos, Location(loc.tile, loc.healthy,
-                                            (*loc.innovations, Innovation(action.card))))
+                                            (*loc.innovations, Innovation(card))))
         set_work(state, seat, w.changed(acts=w.acts + 1, used=used))
-        events.add("innovation_built", {"seat": seat, "card": action.card,
-                                        "tile": action.tile, "cost": cost})
-        events.add("paid", {"seat": seat, "coin": action.coins, "hammer": cost - action.coins},
-                   (seat,))
+        events.add("innovation_built", {"seat": seat, "card": card, "tile": tile, "cost": cost})
+        events.add("paid", {"seat": seat, "coin": coins, "hammer": cost - coins}, (seat,))
         return False
-    if isinstance(action, Sell):
-        _sell(state, seat, action.card, events)
+    if kind == "end_industry":
+        while state.work[seat].acts < 2 and p.hand:
+            _sell(state, seat, p.hand[-1], events)
+        return True
+    if kind == "sell":
+        _sell(state, seat, a["card"], events)
         return False
-    if isinstance(action, Repair):
-        pos = board.position_of_tile(p.empire, action.tile)
+    if kind == "repair":
+        tile, coins = a["tile"], a["coins"]
+        pos = board.position_of_tile(p.empire, tile)
         assert pos is not None
         cost = board.repair_cost(p, pos)
-        _pay(p, cost, action.coins)
+        _pay(p, cost, coins)
         loc = p.empire[pos]
         board.set_location(p, pos, Location(loc.tile, True, loc.innovations))
         set_work(state, seat, w.changed(repaired=True))
-        events.add("location_repaired", {"seat": seat, "tile": action.tile, "cost": cost})
+        events.add("location_repaired", {"seat": seat, "tile": tile, "cost": cost})
         return False
-    if isinstance(action, DiscardHand):
+    if kind == "discard_hand":
         events.add("hand_discarded", {"seat": seat, "count": len(p.hand)})
         events.add("hand_discarded", {"seat": seat, "cards": list(p.hand)}, (seat,))
         state.discard = (*state.discard, *p.hand)
         p.hand = ()
         set_work(state, seat, w.changed(discarded=True))
         return False
-    if isinstance(action, EndIndustry):
-        while state.work[seat].acts < 2 and p.hand:
-            _sell(state, seat, p.hand[-1], events)
-        return True
-    _ability(state, seat, action, events)
+    _ability(state, seat, a, events)
     return False
 
 
-def _ability(state: State, seat: int, action: Action, events: Events) -> None:
+def _ability(state: State, seat: int, a: ActJson, events: Events) -> None:
     w = state.work[seat]
     p = state.players[seat]
-    if isinstance(action, Swap):
-        a = board.position_of_tile(p.empire, action.a)
-        b = board.position_of_tile(p.empire, action.b)
-        assert a is not None and b is not None
-        board.swap_positions(p, a, b)
-        events.add("locations_swapped", {"seat": seat, "a": action.a, "b": action.b})
-    elif isinstance(action, Move):
-        q = board.position_of_ref(p.empire, action.card)
-        d = board.position_of_tile(p.empire, action.tile)
+    kind = a["type"]
+    if kind == "swap":
+        x = board.position_of_tile(p.empire, a["a"])
+        y = board.position_of_tile(p.empire, a["b"])
+        assert x is not None and y is not None
+        board.swap_positions(p, x, y)
+        events.add("locations_swapped", {"seat": seat, "a": a["a"], "b": a["b"]})
+    elif kind == "move":
+        card, tile = a["card"], a["tile"]
+        q = board.position_of_ref(p.empire, card)
+        d = board.position_of_tile(p.empire, tile)
         assert q is not None and d is not None
-        inn = board.innovation_at(p.empire[q], action.card)
+        inn = board.innovation_at(p.empire[q], card)
         assert inn is not None
-        p.empire = _without(p.empire, q, action.card)
+        p.empire = _without(p.empire, q, card)
         dest = p.empire[d]
         board.set_location(p, d, Location(dest.tile, dest.healthy, (*dest.innovations, inn)))
-        events.add("innovation_moved", {"seat": seat, "card": action.card,
-                                        "from": TILE[p.empire[q].tile].id, "to": action.tile})
-    elif isinstance(action, Refresh):
-        board.set_exhausted(p, action.card, False)
-        events.add("refreshed", {"seat": seat, "cards": [action.card]})
-    set_work(state, seat, w.changed(used=(*w.used, getattr(action, "source", ""))))
-
+        events.add("innovation_moved", {"seat": seat, "card": card,
+                                        "from": TILE[p.empire[q].tile].id, "to": tile})
+    else:
+        assert kind == "refresh"
+        board.set_exhausted(p, a["card"], False)
+        events.add("refreshed", {"seat": seat, "cards": [a["card"]]})
+    set_work(state, seat, w.changed(used=(*w.used, a["source"])))
