@@ -57,6 +57,43 @@ def _without(empire: tuple[Location, ...], pos: int, card: str) -> tuple[Locatio
 
 _DISCARD: Json = {"type": "discard_hand"}  # (made once: a listed action is never changed)
 _END: Json = {"type": "end_industry"}
+# The listed actions, each dict made once and shared by every list that offers it (a listed
+# action is never changed, as a state is never changed):
+# card -> coins -> tile -> build; card -> sell; tile -> coins -> repair
+_BUILD: dict[str, tuple[dict[str, Json], ...]] = {
+    c: tuple({t: {"type": "build", "card": c, "tile": t, "coins": k} for t in TILE}
+             for k in range(CARD[c].cost + 1)) for c in CARD}
+_SELL: dict[str, Json] = {c: {"type": "sell", "card": c} for c in CARD}
+_REPAIR: dict[str, tuple[Json, ...]] = {
+    t: tuple({"type": "repair", "tile": t, "coins": k} for k in range(TILE[t].repair + 1))
+    for t in TILE}
+# source -> tile a -> tile b -> swap; source -> card -> tile -> move; (source, card) -> refresh
+_SWAP: dict[str, dict[str, dict[str, Json]]] = {}
+_MOVE: dict[str, dict[str, dict[str, Json]]] = {}
+_REFRESH: dict[tuple[str, str], Json] = {}
+
+
+def _swaps(source: str) -> dict[str, dict[str, Json]]:
+    got = _SWAP.get(source)
+    if got is None:
+        got = _SWAP[source] = {a: {b: {"type": "swap", "source": source, "a": a, "b": b}
+                                   for b in TILE} for a in TILE}
+    return got
+
+
+def _moves(source: str) -> dict[str, dict[str, Json]]:
+    got = _MOVE.get(source)
+    if got is None:
+        got = _MOVE[source] = {c: {t: {"type": "move", "source": source, "card": c, "tile": t}
+                                   for t in TILE} for c in CARD}
+    return got
+
+
+def _refresh(source: str, card: str) -> Json:
+    got = _REFRESH.get((source, card))
+    if got is None:
+        got = _REFRESH[(source, card)] = {"type": "refresh", "source": source, "card": card}
+    return got
 
 
 def legal(state: State, seat: int) -> list[Json]:
@@ -76,41 +113,43 @@ def legal(state: State, seat: int) -> list[Json]:
                 discount = 1
                 break
         for card in p.hand:
-            cost = CARD[card].cost - discount
+            builds = _BUILD[card]
+            cost = len(builds) - 1 - discount
             if cost < 0:
                 cost = 0
             for k in range(0, min(cost, coin) + 1):  # board.pay_options
                 if hammer >= cost - k:
-                    out += [{"type": "build", "card": card, "tile": t, "coins": k}
-                            for t in tiles]
-            out.append({"type": "sell", "card": card})
+                    row = builds[k]
+                    out += [row[t] for t in tiles]
+            out.append(_SELL[card])
     if not w.repaired:  # EEND-13: one repair per phase
         for pos, loc in enumerate(emp):
             if not loc.healthy:
                 cost = board.repair_cost(p, pos)
+                repairs = _REPAIR[loc.tile]
                 for k in range(0, min(cost, coin) + 1):
                     if hammer >= cost - k:
-                        out.append({"type": "repair", "tile": loc.tile, "coins": k})
+                        out.append(repairs[k])
     for pos, ref, ab in industry:
         if ref in used:
             continue
         kind = ab.kind
         if kind == "swap":  # EEND-14: any two, healthy or destroyed
             names = [loc.tile for loc in emp]
-            out += [{"type": "swap", "source": ref, "a": names[a], "b": names[b]}
-                    for a, b in _pairs(len(emp))]
+            swaps = _swaps(ref)
+            out += [swaps[names[a]][names[b]] for a, b in _pairs(len(emp))]
         elif kind == "move_innovation":  # EEND-14: normal placement rules at the target
+            moves = _moves(ref)
             for q, loc in enumerate(emp):
                 for inn in loc.innovations:
+                    row = moves[inn.card]
                     for d in board.placement_candidates(_without(emp, q, inn.card), exclude=q):
-                        out.append(
-                            {"type": "move", "source": ref, "card": inn.card, "tile": emp[d].tile}
-                        )
+                        out.append(row[emp[d].tile])
         elif kind == "refresh_one_adjacent":
             for q in board.neighbours(pos, len(emp)):
                 for inn in emp[q].innovations:
                     if inn.exhausted:
-                        out.append({"type": "refresh", "source": ref, "card": inn.card})
+                        out.append(_refresh(ref, inn.card))
     if w.acts >= 2 and p.hand and not w.discarded:  # EEND-11: discard both, or keep both
         out.append(_DISCARD)
     out.append(_END)

@@ -8,11 +8,11 @@ What a move changes is mutable: the state, each ``Player`` and its ``Res``, the
 ``DisasterPhase`` and its ``DisasterSlot``s. ``clone`` copies the state and its disaster
 phase; the players are shared with the state cloned from until a move changes one: it takes
 the seat's player through ``mine``, which copies that player (and its stash) the first time
-this state changes it. The rest is never changed once made and is shared by clones: ``Location``, ``Innovation``, ``Resolution``, ``ConvLeft``
-and ``SeatWork`` (frozen; a change makes a new one), every tuple (decks,
-hands, empires: a change makes a new tuple), and ``Options``, the frozen pydantic model of
-the variant flags, parsed once by ``setup``. The stored JSON form (``GAME.encode``/``decode``)
-is defined by ``stored.py``.
+this state changes it. The rest is never changed once made and is shared by clones:
+``Location``, ``Innovation``, ``Resolution``, ``ConvLeft`` and ``SeatWork`` (frozen; a
+change makes a new one), every tuple (decks, hands, empires: a change makes a new tuple),
+and ``Options``, the frozen pydantic model of the variant flags, parsed once by ``setup``.
+The stored JSON form (``GAME.encode``/``decode``) is defined by ``stored.py``.
 """
 
 from __future__ import annotations
