@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 from shared.rules.empires_end.data import CARD, TILE, Ability, LocationType, Phase, ability
 from shared.rules.empires_end.state import Innovation, Location, Player, Res
 
@@ -35,11 +37,11 @@ def position_of_ref(empire: tuple[Location, ...], ref: str) -> int | None:
     return None
 
 
-# (id of an empire tuple, phase) -> (that tuple, its ``active``): an empire is an immutable
+# phase -> id of an empire tuple -> (that tuple, its ``active``): an empire is an immutable
 # tuple of frozen locations that clones share until a move builds a new one, so most asks
 # are for a tuple seen before; the tuple is kept so that its id is not reused while cached
-_ACTIVE: dict[tuple[int, str], tuple[tuple[Location, ...], tuple[tuple[int, str, Ability], ...]]] \
-    = {}
+_Active = tuple[tuple[Location, ...], tuple[tuple[int, str, Ability], ...]]
+_ACTIVE: dict[str, dict[int, _Active]] = {phase: {} for phase in get_args(Phase)}
 
 
 def active(player: Player, phase: Phase) -> tuple[tuple[int, str, Ability], ...]:
@@ -48,13 +50,14 @@ def active(player: Player, phase: Phase) -> tuple[tuple[int, str, Ability], ...]
     empire = player.empire
     if type(empire) is not tuple:  # (only an immutable empire is cached)
         return _active(tuple(empire), phase)
-    got = _ACTIVE.get((id(empire), phase))
+    cache = _ACTIVE[phase]
+    got = cache.get(id(empire))
     if got is not None and got[0] is empire:
         return got[1]
-    if len(_ACTIVE) >= 4096:
-        _ACTIVE.clear()
+    if len(cache) >= 2048:
+        cache.clear()
     out = _active(empire, phase)
-    _ACTIVE[(id(empire), phase)] = (empire, out)
+    cache[id(empire)] = (empire, out)
     return out
 
 
