@@ -264,9 +264,9 @@ class State:
     work: tuple[SeatWork, ...] = ()
     draw_queue: tuple[int, ...] = ()  # seats still drawing up to 4 after an Industry phase
     reshuffles: int = 0  # EEND-19
-    # one bit per seat whose Player this state copied itself (``mine``); the others are
-    # shared with the state it was cloned from. Not a rule field: no compare, no init (a
-    # ``dataclasses.replace`` copy owns none of them either)
+    # one bit per seat whose Player this state copied itself (``mine``) and shares with no
+    # other state; the others may be shared with a clone or the state it was cloned from.
+    # Not a rule field: no compare, no init (a ``dataclasses.replace`` copy owns none)
     owned: int = field(default=0, init=False, compare=False, repr=False)
 
     @property
@@ -293,7 +293,9 @@ class State:
         new.conflict_card = self.conflict_card
         new.disaster = None if dp is None else dp.clone()
         new.work, new.draw_queue, new.reshuffles = self.work, self.draw_queue, self.reshuffles
-        new.owned = 0
+        # the players are shared now: neither state may change one in place any more (a
+        # rollout keeps changing the state it takes snapshots of)
+        new.owned = self.owned = 0
         return new
 
 
