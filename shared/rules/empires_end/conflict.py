@@ -15,7 +15,7 @@ from shared.rules.api import JointAction, Json, SealedSlot, Simultaneous
 from shared.rules.empires_end import board
 from shared.rules.empires_end.actions import CONFLICT_BID
 from shared.rules.empires_end.data import CONFLICT, RESOURCES, TILE, ConflictCard, Reward
-from shared.rules.empires_end.state import Player, State, mine
+from shared.rules.empires_end.state import Player, State
 
 NO_BID: dict[str, Json] = {"axes": 0, "coins": 0}
 
@@ -111,8 +111,7 @@ def resolve(state: State, nd: Simultaneous, move: JointAction, events: Events) -
     totals = [board.base_strength(p) + a + c for p, (a, c) in zip(state.players, bids, strict=True)]
     best = max(totals)
     results: list[Json] = []
-    for seat in range(state.n):
-        p = mine(state, seat)
+    for seat, p in enumerate(state.players):
         axes, coins = bids[seat]
         # Revealed Axes and Coins go back to the bank (EEND-15).
         p.res.axe -= axes

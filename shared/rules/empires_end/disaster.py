@@ -30,7 +30,6 @@ from shared.rules.empires_end.state import (
     Location,
     Resolution,
     State,
-    mine,
 )
 
 
@@ -160,7 +159,7 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> None:
     kind = a["type"]
     if kind == "bid":
         i, r = a["disaster"], a["resource"]
-        res = mine(state, seat).res
+        res = state.players[seat].res
         setattr(res, r, getattr(res, r) - 1)
         pool = dp.slots[i].pool
         setattr(pool, r, getattr(pool, r) + 1)
@@ -182,12 +181,12 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> None:
         _set_stage(state, "place")
         _progress(state, events)
     elif kind == "free_bid":  # EEND-8: covers one pass, adds no token
-        board.set_exhausted(mine(state, seat), a["card"], True)
+        board.set_exhausted(state.players[seat], a["card"], True)
         dp.addressed = (*dp.addressed, a["disaster"])
         events.add("free_bid", {"seat": seat, "disaster": a["disaster"], "card": a["card"]})
     elif kind == "replace":  # EEND-7: bids stay with the new disaster
         old = dp.slots[a["disaster"]]
-        board.set_exhausted(mine(state, seat), a["card"], True)
+        board.set_exhausted(state.players[seat], a["card"], True)
         state.discard = (*state.discard, old.card or "")
         events.add("disaster_replaced", {"seat": seat, "disaster": a["disaster"],
                                          "card": old.card, "by": a["card"]})
@@ -207,7 +206,7 @@ def _take(state: State, seat: int, i: int, events: Events) -> None:
     dp = _dp(state)
     slot = dp.slots[i]
     card = slot.card or ""
-    mine(state, seat).res.gain_res(slot.pool)
+    state.players[seat].res.gain_res(slot.pool)
     slots = list(dp.slots)
     slots[i] = DisasterSlot(closed=True)
     dp.slots = tuple(slots)
@@ -240,21 +239,20 @@ def _progress(state: State, events: Events) -> None:
     dp = _dp(state)
     res = dp.resolution
     assert res is not None
-    empire = state.players[res.seat].empire
+    p = state.players[res.seat]
     if res.stage == "destroy":
-        cands = board.destroy_candidates(empire, res.target)  # EEND-4
+        cands = board.destroy_candidates(p.empire, res.target)  # EEND-4
         if len(cands) > 1:
-            _with_choices(dp, tuple(empire[c].tile for c in cands))
+            _with_choices(dp, tuple(p.empire[c].tile for c in cands))
             return
         _destroy(state, res.seat, cands[0] if cands else None, events)
         _set_stage(state, "place")
         res = dp.resolution
         assert res is not None
     if res.stage == "place":
-        empire = state.players[res.seat].empire  # (the destroy above made a new one)
-        cands = board.placement_candidates(empire)
+        cands = board.placement_candidates(p.empire)
         if len(cands) > 1:
-            _with_choices(dp, tuple(empire[c].tile for c in cands))
+            _with_choices(dp, tuple(p.empire[c].tile for c in cands))
             return
         _place(state, res.seat, cands[0] if cands else None, events)
         _set_stage(state, "shore")
@@ -268,7 +266,7 @@ def _destroy(state: State, seat: int, pos: int | None, events: Events) -> None:
     if pos is None:  # EEND-4: no healthy location left; resources were still gained
         events.add("nothing_destroyed", {"seat": seat})
         return
-    p = mine(state, seat)
+    p = state.players[seat]
     loc = p.empire[pos]
     board.set_location(p, pos, Location(loc.tile, False, loc.innovations))
     events.add("location_destroyed", {"seat": seat, "tile": loc.tile, "position": pos + 1})
@@ -282,7 +280,7 @@ def _place(state: State, seat: int, pos: int | None, events: Events) -> None:
         events.add("innovation_discarded", {"seat": seat, "card": res.card})
         state.discard = (*state.discard, res.card)
         return
-    p = mine(state, seat)
+    p = state.players[seat]
     loc = p.empire[pos]
     events.add("innovation_placed", {"seat": seat, "card": res.card, "tile": loc.tile})
     board.set_location(p, pos, Location(loc.tile, loc.healthy,
@@ -293,7 +291,7 @@ def _shore_up(state: State, seat: int, coins: int, events: Events) -> None:
     """EEND-9: reveal the stash, then 2 VP per coin until the total is 5 (VP may go < 0)."""
     if coins <= 0:
         return
-    p = mine(state, seat)
+    p = state.players[seat]
     events.add("screen_lifted", {"seat": seat, "resources": p.res.as_dict(),
                                  "coins_bought": coins})
     p.res.coin += coins

@@ -52,7 +52,7 @@ from shared.rules.empires_end.data import (
     track_for,
 )
 from shared.rules.empires_end.scoring import score
-from shared.rules.empires_end.state import Location, Player, Res, SeatWork, SubPhase, mine
+from shared.rules.empires_end.state import Location, Player, Res, SeatWork, SubPhase
 from shared.rules.empires_end.state import Options as GameOptions
 from shared.rules.empires_end.state import State as GameState
 from shared.rules.empires_end.view import view
@@ -308,8 +308,8 @@ def _chance(state: GameState, values: Sequence[int], events: Events) -> None:
     if step == 0:
         order = tuple(TILE_IDS[i] for i in values)
         empire = tuple(Location(t) for t in order)
-        for seat in range(state.n):
-            mine(state, seat).empire = empire
+        for p in state.players:
+            p.empire = empire
         events.add("locations_arranged", {"order": list(order)})
         state.order = order
         if not state.options.random_first_player:
@@ -333,7 +333,7 @@ def _deal(state: GameState, events: Events) -> None:
     for k in range(state.n):
         seat = (state.first + k) % state.n
         hand, deck = deck[:HAND_SIZE], deck[HAND_SIZE:]
-        mine(state, seat).hand = hand
+        state.players[seat].hand = hand
         events.add("hand_dealt", {"seat": seat, "cards": list(hand)}, (seat,))
     events.add("hands_dealt", {"cards_each": HAND_SIZE})
     state.deck, state.setup_step, state.phase_index = deck, 4, -1
@@ -413,7 +413,6 @@ def _draw(state: GameState, events: Events) -> None:
         if state.deck:
             card = state.deck[0]
             state.deck = state.deck[1:]
-            p = mine(state, seat)
             p.hand = (*p.hand, card)
             events.add("card_drawn", {"seat": seat})
             events.add("card_drawn", {"seat": seat, "card": card}, (seat,))

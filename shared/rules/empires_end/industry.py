@@ -25,7 +25,6 @@ from shared.rules.empires_end.state import (
     SeatWork,
     State,
     SubPhase,
-    mine,
     set_work,
 )
 
@@ -172,7 +171,7 @@ def _pay(p: Player, cost: int, coins: int) -> None:
 
 
 def _sell(state: State, seat: int, card: str, events: Events) -> None:
-    p = mine(state, seat)
+    p = state.players[seat]
     p.hand = tuple(c for c in p.hand if c != card)
     p.res.coin += 1
     w = state.work[seat]
@@ -187,7 +186,7 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
     is over."""
     kind = a["type"]
     w = state.work[seat]
-    p = mine(state, seat)
+    p = state.players[seat]
     if kind == "build":
         card, tile, coins = a["card"], a["tile"], a["coins"]
         sources = discount_sources(p, w)
@@ -235,7 +234,7 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
 
 def _ability(state: State, seat: int, a: ActJson, events: Events) -> None:
     w = state.work[seat]
-    p = mine(state, seat)
+    p = state.players[seat]
     kind = a["type"]
     if kind == "swap":
         x = board.position_of_tile(p.empire, a["a"])

@@ -4,15 +4,13 @@ A state the engine hands out (``setup``, a transition's state, ``decode``) is ne
 afterwards: ``apply`` clones it (``State.clone``) and the rule modules change only that clone,
 in place. So a caller may keep any state it was given.
 
-What a move changes is mutable: the state, each ``Player`` and its ``Res``, the
-``DisasterPhase`` and its ``DisasterSlot``s. ``clone`` copies the state and its disaster
-phase; the players are shared with the state cloned from until a move changes one: it takes
-the seat's player through ``mine``, which copies that player (and its stash) the first time
-this state changes it. The rest is never changed once made and is shared by clones:
-``Location``, ``Innovation``, ``Resolution``, ``ConvLeft`` and ``SeatWork`` (frozen; a
-change makes a new one), every tuple (decks, hands, empires: a change makes a new tuple),
-and ``Options``, the frozen pydantic model of the variant flags, parsed once by ``setup``.
-The stored JSON form (``GAME.encode``/``decode``) is defined by ``stored.py``.
+What a move changes is mutable and copied by ``clone``: the state, each ``Player`` and its
+``Res``, the ``DisasterPhase`` and its ``DisasterSlot``s. The rest is never changed once
+made and is shared by clones: ``Location``, ``Innovation``, ``Resolution``, ``ConvLeft``
+and ``SeatWork`` (frozen; a change makes a new one), every tuple (decks, hands, empires: a
+change makes a new tuple), and ``Options``, the frozen pydantic model of the variant flags,
+parsed once by ``setup``. The stored JSON form (``GAME.encode``/``decode``) is defined by
+``stored.py``.
 """
 
 from __future__ import annotations
@@ -264,10 +262,6 @@ class State:
     work: tuple[SeatWork, ...] = ()
     draw_queue: tuple[int, ...] = ()  # seats still drawing up to 4 after an Industry phase
     reshuffles: int = 0  # EEND-19
-    # one bit per seat whose Player this state copied itself (``mine``) and shares with no
-    # other state; the others may be shared with a clone or the state it was cloned from.
-    # Not a rule field: no compare, no init (a ``dataclasses.replace`` copy owns none)
-    owned: int = field(default=0, init=False, compare=False, repr=False)
 
     @property
     def phase(self) -> str:
@@ -281,51 +275,36 @@ class State:
         return self.players[seat]
 
     def clone(self) -> State:
-        """A copy to change in place: its players are this state's until ``mine`` copies
-        one (see the module's docstring for what is shared)."""
+        """A copy that shares nothing changeable with this state (see the module's
+        docstring for what is shared)."""
         dp = self.disaster
+        players = []
+        for p in self.players:  # Player(Res(...), ...) through the slots: no __init__ calls
+            r = p.res
+            res = _new(Res)
+            res.wheat, res.hammer, res.axe, res.coin = r.wheat, r.hammer, r.axe, r.coin
+            q = _new(Player)
+            q.res, q.vp, q.empire, q.hand = res, p.vp, p.empire, p.hand
+            players.append(q)
         new = _new(State)  # State(...) through the slots: no __init__ call
         new.n, new.options, new.track = self.n, self.options, self.track
         new.setup_step, new.phase_index = self.setup_step, self.phase_index
-        new.order, new.first, new.players = self.order, self.first, self.players
+        new.order, new.first, new.players = self.order, self.first, tuple(players)
         new.deck, new.discard = self.deck, self.discard
         new.conflict_deck, new.conflict_discard = self.conflict_deck, self.conflict_discard
         new.conflict_card = self.conflict_card
         new.disaster = None if dp is None else dp.clone()
         new.work, new.draw_queue, new.reshuffles = self.work, self.draw_queue, self.reshuffles
-        # the players are shared now: neither state may change one in place any more (a
-        # rollout keeps changing the state it takes snapshots of)
-        new.owned = self.owned = 0
         return new
-
-
-def mine(state: State, seat: int) -> Player:
-    """``seat``'s player, to change in place on ``state`` (a clone): copied, with its stash,
-    the first time this state changes it (until then it is shared with the state cloned
-    from)."""
-    p = state.players[seat]
-    bit = 1 << seat
-    if state.owned & bit:
-        return p
-    r = p.res  # Player(Res(...), ...) through the slots: no __init__ calls
-    res = _new(Res)
-    res.wheat, res.hammer, res.axe, res.coin = r.wheat, r.hammer, r.axe, r.coin
-    q = _new(Player)
-    q.res, q.vp, q.empire, q.hand = res, p.vp, p.empire, p.hand
-    players = list(state.players)
-    players[seat] = q
-    state.players = tuple(players)
-    state.owned |= bit
-    return q
 
 
 # ``State.clone`` and ``Player``'s copy in it set every field through the slots
 assert State.__slots__ == (
     "n", "options", "track", "setup_step", "phase_index", "order", "first", "players", "deck",
     "discard", "conflict_deck", "conflict_discard", "conflict_card", "disaster", "work",
-    "draw_queue", "reshuffles", "owned"), "State.clone sets every field of State"
-assert Player.__slots__ == ("res", "vp", "empire", "hand"), "mine copies every field"
-assert Res.__slots__ == ("wheat", "hammer", "axe", "coin"), "mine copies every field"
+    "draw_queue", "reshuffles"), "State.clone sets every field of State"
+assert Player.__slots__ == ("res", "vp", "empire", "hand"), "State.clone copies every field"
+assert Res.__slots__ == ("wheat", "hammer", "axe", "coin"), "State.clone copies every field"
 assert DisasterSlot.__slots__ == ("card", "pool", "closed"), "DisasterPhase.clone copies them"
 assert DisasterPhase.__slots__ == ("slots", "bidder", "addressed", "resolution"), \
     "DisasterPhase.clone sets every field of DisasterPhase"
