@@ -88,6 +88,8 @@ _BIDS: dict[tuple[int, str], Json] = {
 _TAKES: tuple[Json, ...] = tuple({"type": "take", "disaster": i} for i in (0, 1))
 _SHORE: tuple[Json, ...] = tuple({"type": "shore_up", "coins": k} for k in range(LOW_RESOURCES + 1))
 _END_TURN: Json = {"type": "end_turn"}
+_DESTROY: dict[str, Json] = {t: {"type": "destroy", "tile": t} for t in TILE}
+_PLACE: dict[str, Json] = {t: {"type": "place", "tile": t} for t in TILE}
 # card id -> the resources a bid on it may use, in list order (coins are wild, EEND-26)
 _BID_WITH: dict[str, tuple[str, ...]] = {
     c: tuple(r for r in (*CARD[c].bids, "coin") if r != "coin" or "coin" not in CARD[c].bids)
@@ -101,9 +103,9 @@ def legal(state: State, seat: int) -> list[Json]:
         if seat != res.seat:
             return []
         if res.stage == "destroy":
-            return [{"type": "destroy", "tile": t} for t in res.choices]
+            return [_DESTROY[t] for t in res.choices]
         if res.stage == "place":
-            return [{"type": "place", "tile": t} for t in res.choices]
+            return [_PLACE[t] for t in res.choices]
         most = LOW_RESOURCES - state.players[seat].res.total()
         return list(_SHORE[:most + 1]) if most > 0 else [_SHORE[0]]
     if seat != dp.bidder:

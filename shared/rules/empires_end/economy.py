@@ -14,7 +14,7 @@ from shared.rules._kit.model import Events
 from shared.rules.api import Json
 from shared.rules.empires_end import board
 from shared.rules.empires_end.actions import ActJson
-from shared.rules.empires_end.data import Ability, ability
+from shared.rules.empires_end.data import CARD, TILE, Ability, ability
 from shared.rules.empires_end.state import (
     ConvLeft,
     Player,
@@ -94,6 +94,15 @@ def begin(state: State, seat: int, todo: tuple[SubPhase, ...], events: Events) -
     return not conv and not repeats
 
 
+# The listed actions, each dict made once and shared by every list that offers it (a listed
+# action is never changed, as a state is never changed): conversion source -> its converts
+_CONVERTS: dict[str, tuple[Json, ...]] = {
+    ref: tuple({"type": "convert", "source": ref, "option": j}
+               for j in range(len(ability(ref).outs)))
+    for ref in (*TILE, *CARD) if ability(ref).kind == "convert"}
+_END: Json = {"type": "end_economy"}
+
+
 def legal(state: State, seat: int) -> list[Json]:
     w = state.work[seat]
     p = state.players[seat]
@@ -101,15 +110,13 @@ def legal(state: State, seat: int) -> list[Json]:
     for c in w.conv:
         ab = ability(c.source)
         if c.left > 0 and ab.src is not None and p.res.get(ab.src) >= 1:
-            out.extend(
-                {"type": "convert", "source": c.source, "option": j} for j in range(len(ab.outs))
-            )
+            out += _CONVERTS[c.source]
     if w.repeats:
         targets = [ref for _, ref, ab in board.active(p, "economy") if ab.kind != "repeat"]
         for src in w.repeats:  # EEND-10: not itself, not another Repeat
             out.extend({"type": "repeat", "source": src, "target": ref}
                        for ref in targets if ref != src)
-    out.append({"type": "end_economy"})
+    out.append(_END)
     return out
 
 
