@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from typing import get_args
-
 from shared.rules.empires_end.data import CARD, TILE, Ability, LocationType, Phase, ability
 from shared.rules.empires_end.state import Innovation, Location, Player, Res
 
@@ -37,11 +35,11 @@ def position_of_ref(empire: tuple[Location, ...], ref: str) -> int | None:
     return None
 
 
-# phase -> id of an empire tuple -> (that tuple, its ``active``): an empire is an immutable
+# (id of an empire tuple, phase) -> (that tuple, its ``active``): an empire is an immutable
 # tuple of frozen locations that clones share until a move builds a new one, so most asks
 # are for a tuple seen before; the tuple is kept so that its id is not reused while cached
-_Active = tuple[tuple[Location, ...], tuple[tuple[int, str, Ability], ...]]
-_ACTIVE: dict[str, dict[int, _Active]] = {phase: {} for phase in get_args(Phase)}
+_ACTIVE: dict[tuple[int, str], tuple[tuple[Location, ...], tuple[tuple[int, str, Ability], ...]]] \
+    = {}
 
 
 def active(player: Player, phase: Phase) -> tuple[tuple[int, str, Ability], ...]:
@@ -50,14 +48,13 @@ def active(player: Player, phase: Phase) -> tuple[tuple[int, str, Ability], ...]
     empire = player.empire
     if type(empire) is not tuple:  # (only an immutable empire is cached)
         return _active(tuple(empire), phase)
-    cache = _ACTIVE[phase]
-    got = cache.get(id(empire))
+    got = _ACTIVE.get((id(empire), phase))
     if got is not None and got[0] is empire:
         return got[1]
-    if len(cache) >= 2048:
-        cache.clear()
+    if len(_ACTIVE) >= 4096:
+        _ACTIVE.clear()
     out = _active(empire, phase)
-    cache[id(empire)] = (empire, out)
+    _ACTIVE[(id(empire), phase)] = (empire, out)
     return out
 
 

@@ -67,10 +67,17 @@ def usable(state: State, seat: int, kind: str) -> list[str]:
     return out
 
 
+def _replace_options(state: State, seat: int) -> list[Json]:
+    dp = _dp(state)
+    return [
+        {"type": "replace", "disaster": i, "card": ref}
+        for ref in usable(state, seat, "replace_disaster")
+        for i in open_slots(dp)
+    ]
+
+
 def _can_replace(state: State, seat: int, dp: DisasterPhase) -> bool:
-    """The seat could replace an open disaster now (EEND-7)."""
-    if not board.active(state.players[seat], "disaster"):  # (most empires: no such ability)
-        return False
+    """``_replace_options`` is not empty."""
     if not usable(state, seat, "replace_disaster"):
         return False
     return any(s.card is not None and not s.closed for s in dp.slots)
@@ -115,9 +122,7 @@ def legal(state: State, seat: int) -> list[Json]:
     out: list[Json] = []
     addressed = dp.addressed
     opened = open_slots(dp)
-    # EEND-7, EEND-8: the exhaust abilities (most empires have none)
-    exhaust = bool(board.active(state.players[seat], "disaster"))
-    free = usable(state, seat, "free_bid") if exhaust else ()
+    free = usable(state, seat, "free_bid")
     for i in opened:
         if i in addressed:
             continue
@@ -131,10 +136,8 @@ def legal(state: State, seat: int) -> list[Json]:
                 if CARD[ref].ability.resource in bids:
                     out.append({"type": "free_bid", "disaster": i, "card": ref})
         out.append(_TAKES[i])  # EEND-3: always possible
-    replacing = usable(state, seat, "replace_disaster") if exhaust else ()
-    if replacing:
-        replace: list[Json] = [{"type": "replace", "disaster": i, "card": ref}
-                   for ref in replacing for i in opened]
+    if usable(state, seat, "replace_disaster"):
+        replace = _replace_options(state, seat)
         out.extend(replace)
         if replace and all(i in addressed for i in opened):
             out.append(_END_TURN)

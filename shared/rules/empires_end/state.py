@@ -215,25 +215,13 @@ class SeatWork:
                 repeats: tuple[str, ...] | None = None, acts: int | None = None,
                 repaired: bool | None = None, used: tuple[str, ...] | None = None,
                 discarded: bool | None = None) -> SeatWork:
-        """This work with the given fields changed (built through the slots: a frozen
-        dataclass's ``__init__`` sets each field through ``object.__setattr__``)."""
-        new = _new(SeatWork)
-        _w_stage(new, self.stage)
-        _w_todo(new, self.todo)
-        _w_conv(new, self.conv if conv is None else conv)
-        _w_repeats(new, self.repeats if repeats is None else repeats)
-        _w_acts(new, self.acts if acts is None else acts)
-        _w_repaired(new, self.repaired if repaired is None else repaired)
-        _w_used(new, self.used if used is None else used)
-        _w_discarded(new, self.discarded if discarded is None else discarded)
-        return new
-
-
-# ``SeatWork.changed`` sets every field through its slot's own setter
-assert SeatWork.__slots__ == ("stage", "todo", "conv", "repeats", "acts", "repaired", "used",
-                              "discarded"), "SeatWork.changed sets every field"
-(_w_stage, _w_todo, _w_conv, _w_repeats, _w_acts, _w_repaired, _w_used,
- _w_discarded) = (getattr(SeatWork, f).__set__ for f in SeatWork.__slots__)
+        """This work with the given fields changed."""
+        return SeatWork(self.stage, self.todo, self.conv if conv is None else conv,
+                        self.repeats if repeats is None else repeats,
+                        self.acts if acts is None else acts,
+                        self.repaired if repaired is None else repaired,
+                        self.used if used is None else used,
+                        self.discarded if discarded is None else discarded)
 
 
 def set_work(state: State, seat: int, work: SeatWork) -> None:
