@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, TypeAlias
+from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import Field, TypeAdapter
 
 from shared.rules._kit.model import Strict
 
 BidResource = Literal["wheat", "hammer", "axe", "coin"]
+# An action as the rules read it: its JSON, as ``legal_actions`` lists it (the models below
+# define and validate that form; a model's own fields are the same dict).
+ActJson: TypeAlias = dict[str, Any]
 
 
 # --- Disaster phase (one bidder at a time, clockwise from the first player) ---------------

@@ -15,17 +15,7 @@ from typing import Literal
 from shared.rules._kit.model import Events
 from shared.rules.api import Json
 from shared.rules.empires_end import board
-from shared.rules.empires_end.actions import (
-    Action,
-    Bid,
-    Destroy,
-    EndTurn,
-    FreeBid,
-    Place,
-    Replace,
-    ShoreUp,
-    Take,
-)
+from shared.rules.empires_end.actions import ActJson
 from shared.rules.empires_end.data import (
     CARD,
     LOW_RESOURCES,
@@ -105,6 +95,8 @@ _BIDS: dict[tuple[int, str], Json] = {
 _TAKES: tuple[Json, ...] = tuple({"type": "take", "disaster": i} for i in (0, 1))
 _SHORE: tuple[Json, ...] = tuple({"type": "shore_up", "coins": k} for k in range(LOW_RESOURCES + 1))
 _END_TURN: Json = {"type": "end_turn"}
+_DESTROY: dict[str, Json] = {t: {"type": "destroy", "tile": t} for t in TILE}
+_PLACE: dict[str, Json] = {t: {"type": "place", "tile": t} for t in TILE}
 # card id -> the resources a bid on it may use, in list order (coins are wild, EEND-26)
 _BID_WITH: dict[str, tuple[str, ...]] = {
     c: tuple(r for r in (*CARD[c].bids, "coin") if r != "coin" or "coin" not in CARD[c].bids)
@@ -118,9 +110,9 @@ def legal(state: State, seat: int) -> list[Json]:
         if seat != res.seat:
             return []
         if res.stage == "destroy":
-            return [{"type": "destroy", "tile": t} for t in res.choices]
+            return [_DESTROY[t] for t in res.choices]
         if res.stage == "place":
-            return [{"type": "place", "tile": t} for t in res.choices]
+            return [_PLACE[t] for t in res.choices]
         most = LOW_RESOURCES - state.players[seat].res.total()
         return list(_SHORE[:most + 1]) if most > 0 else [_SHORE[0]]
     if seat != dp.bidder:
@@ -165,43 +157,48 @@ def default(state: State, seat: int) -> Json:
 # --- applying ---------------------------------------------------------------------------
 
 
-def apply(state: State, seat: int, action: Action, events: Events) -> None:
-    """Apply a legal disaster-phase action in place (legality is checked by the caller)."""
+def apply(state: State, seat: int, a: ActJson, events: Events) -> None:
+    """Apply a legal disaster-phase action, as its JSON, in place (legality
+    is checked by the caller)."""
     dp = _dp(state)
-    if isinstance(action, Bid):
-        state.players[seat].res.gain(action.resource, -1)
-        dp.slots[action.disaster].pool.gain(action.resource)
-        dp.addressed = (*dp.addressed, action.disaster)
-        events.add("bid", {"seat": seat, "disaster": action.disaster,
-                           "resource": action.resource})
-    elif isinstance(action, FreeBid):  # EEND-8: covers one pass, adds no token
-        board.set_exhausted(state.players[seat], action.card, True)
-        dp.addressed = (*dp.addressed, action.disaster)
-        events.add("free_bid", {"seat": seat, "disaster": action.disaster, "card": action.card})
-    elif isinstance(action, Replace):  # EEND-7: bids stay with the new disaster
-        old = dp.slots[action.disaster]
-        board.set_exhausted(state.players[seat], action.card, True)
-        state.discard = (*state.discard, old.card or "")
-        events.add("disaster_replaced", {"seat": seat, "disaster": action.disaster,
-                                         "card": old.card, "by": action.card})
-        old.card = None
-    elif isinstance(action, EndTurn):
-        next_bidder(state)
-    elif isinstance(action, Take):
-        _take(state, seat, action.disaster, events)
-    elif isinstance(action, Destroy):
-        pos = board.position_of_tile(state.players[seat].empire, action.tile)
-        _destroy(state, seat, pos, events)
-        _set_stage(state, "place")
-        _progress(state, events)
-    elif isinstance(action, Place):
-        pos = board.position_of_tile(state.players[seat].empire, action.tile)
+    kind = a["type"]
+    if kind == "bid":
+        i, r = a["disaster"], a["resource"]
+        res = state.players[seat].res
+        setattr(res, r, getattr(res, r) - 1)
+        pool = dp.slots[i].pool
+        setattr(pool, r, getattr(pool, r) + 1)
+        dp.addressed = (*dp.addressed, i)
+        events.add("bid", {"seat": seat, "disaster": i, "resource": r})
+    elif kind == "take":
+        _take(state, seat, a["disaster"], events)
+    elif kind == "shore_up":
+        _shore_up(state, seat, a["coins"], events)
+        dp.resolution = None
+    elif kind == "place":
+        pos = board.position_of_tile(state.players[seat].empire, a["tile"])
         _place(state, seat, pos, events)
         _set_stage(state, "shore")
         _progress(state, events)
-    elif isinstance(action, ShoreUp):
-        _shore_up(state, seat, action.coins, events)
-        dp.resolution = None
+    elif kind == "destroy":
+        pos = board.position_of_tile(state.players[seat].empire, a["tile"])
+        _destroy(state, seat, pos, events)
+        _set_stage(state, "place")
+        _progress(state, events)
+    elif kind == "free_bid":  # EEND-8: covers one pass, adds no token
+        board.set_exhausted(state.players[seat], a["card"], True)
+        dp.addressed = (*dp.addressed, a["disaster"])
+        events.add("free_bid", {"seat": seat, "disaster": a["disaster"], "card": a["card"]})
+    elif kind == "replace":  # EEND-7: bids stay with the new disaster
+        old = dp.slots[a["disaster"]]
+        board.set_exhausted(state.players[seat], a["card"], True)
+        state.discard = (*state.discard, old.card or "")
+        events.add("disaster_replaced", {"seat": seat, "disaster": a["disaster"],
+                                         "card": old.card, "by": a["card"]})
+        old.card = None
+    else:
+        assert kind == "end_turn"
+        next_bidder(state)
 
 
 def next_bidder(state: State) -> None:

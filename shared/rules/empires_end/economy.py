@@ -13,8 +13,8 @@ from __future__ import annotations
 from shared.rules._kit.model import Events
 from shared.rules.api import Json
 from shared.rules.empires_end import board
-from shared.rules.empires_end.actions import Action, Convert, EndEconomy, Repeat
-from shared.rules.empires_end.data import Ability, ability
+from shared.rules.empires_end.actions import ActJson
+from shared.rules.empires_end.data import CARD, TILE, Ability, ability
 from shared.rules.empires_end.state import (
     ConvLeft,
     Player,
@@ -94,6 +94,15 @@ def begin(state: State, seat: int, todo: tuple[SubPhase, ...], events: Events) -
     return not conv and not repeats
 
 
+# The listed actions, each dict made once and shared by every list that offers it (a listed
+# action is never changed, as a state is never changed): conversion source -> its converts
+_CONVERTS: dict[str, tuple[Json, ...]] = {
+    ref: tuple({"type": "convert", "source": ref, "option": j}
+               for j in range(len(ability(ref).outs)))
+    for ref in (*TILE, *CARD) if ability(ref).kind == "convert"}
+_END: Json = {"type": "end_economy"}
+
+
 def legal(state: State, seat: int) -> list[Json]:
     w = state.work[seat]
     p = state.players[seat]
@@ -101,49 +110,49 @@ def legal(state: State, seat: int) -> list[Json]:
     for c in w.conv:
         ab = ability(c.source)
         if c.left > 0 and ab.src is not None and p.res.get(ab.src) >= 1:
-            out.extend(
-                {"type": "convert", "source": c.source, "option": j} for j in range(len(ab.outs))
-            )
+            out += _CONVERTS[c.source]
     if w.repeats:
         targets = [ref for _, ref, ab in board.active(p, "economy") if ab.kind != "repeat"]
         for src in w.repeats:  # EEND-10: not itself, not another Repeat
             out.extend({"type": "repeat", "source": src, "target": ref}
                        for ref in targets if ref != src)
-    out.append({"type": "end_economy"})
+    out.append(_END)
     return out
 
 
-def apply(state: State, seat: int, action: Action, events: Events) -> bool:
-    """Apply a legal economy action in place. Returns whether the seat's Economy is over."""
+def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
+    """Apply a legal economy action (its JSON) in place. Returns whether the seat's Economy
+    is over."""
+    kind = a["type"]
+    if kind == "end_economy":
+        return True
     w = state.work[seat]
     p = state.players[seat]
-    if isinstance(action, Convert):
-        ab = ability(action.source)
+    if kind == "convert":
+        source, option = a["source"], a["option"]
+        ab = ability(source)
         assert ab.src is not None
         p.res.gain(ab.src, -1)
-        p.res.gain_bundle(ab.outs[action.option])
+        p.res.gain_bundle(ab.outs[option])
         set_work(state, seat, w.changed(conv=tuple(
-            ConvLeft(c.source, c.left - 1) if c.source == action.source else c for c in w.conv
+            ConvLeft(c.source, c.left - 1) if c.source == source else c for c in w.conv
         )))
-        events.add("converted", {"seat": seat, "source": action.source,
-                                 "option": action.option}, (seat,))
+        events.add("converted", {"seat": seat, "source": source, "option": option}, (seat,))
         return False
-    if isinstance(action, Repeat):
-        found = board.find_active(p, action.target, "economy")
-        assert found is not None
-        pos, ab = found
-        repeats = tuple(r for r in w.repeats if r != action.source)
-        if ab.kind == "convert":  # EEND-10: repeats the full allowance
-            set_work(state, seat, w.changed(repeats=repeats, conv=tuple(
-                ConvLeft(c.source, c.left + ab.times) if c.source == action.target else c
-                for c in w.conv
-            )))
-        else:
-            set_work(state, seat, w.changed(repeats=repeats))
-            g, v, rf = effect(p, pos, ab)
-            _report(seat, g, v, rf, events)
-        events.add("repeated", {"seat": seat, "source": action.source,
-                                "target": action.target}, (seat,))
-        return False
-    assert isinstance(action, EndEconomy)
-    return True
+    assert kind == "repeat"
+    source, target = a["source"], a["target"]
+    found = board.find_active(p, target, "economy")
+    assert found is not None
+    pos, ab = found
+    repeats = tuple(r for r in w.repeats if r != source)
+    if ab.kind == "convert":  # EEND-10: repeats the full allowance
+        set_work(state, seat, w.changed(repeats=repeats, conv=tuple(
+            ConvLeft(c.source, c.left + ab.times) if c.source == target else c
+            for c in w.conv
+        )))
+    else:
+        set_work(state, seat, w.changed(repeats=repeats))
+        g, v, rf = effect(p, pos, ab)
+        _report(seat, g, v, rf, events)
+    events.add("repeated", {"seat": seat, "source": source, "target": target}, (seat,))
+    return False

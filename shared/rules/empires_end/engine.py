@@ -42,7 +42,7 @@ from shared.rules.api import (
     Turn,
 )
 from shared.rules.empires_end import conflict, disaster, economy, industry, stored
-from shared.rules.empires_end.actions import ACTION, Action, ChooseOrder
+from shared.rules.empires_end.actions import ACTION, Action, ActJson
 from shared.rules.empires_end.data import (
     CARD_IDS,
     CONFLICT_IDS,
@@ -133,6 +133,11 @@ class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
 
     def play_act(self, new: GameState, node: Turn, seat: int, action: Action,
                  events: Events) -> None:
+        # the rules read an action as its JSON: a model's fields are that dict
+        act(new, seat, action.__dict__, events)
+
+    def play_listed(self, new: GameState, seat: int, action: Json, events: Events) -> None:
+        assert type(action) is dict  # one of legal_actions' dicts
         act(new, seat, action, events)
 
     def start_phase(self, state: GameState, events: Events) -> GameState:
@@ -242,20 +247,21 @@ def joint(state: GameState, nd: Simultaneous, move: JointAction, events: Events)
     _advance(state, events)
 
 
-def act(state: GameState, seat: int, action: Action, events: Events) -> None:
-    """A seat's action, then the automatic steps up to the next decision."""
+def act(state: GameState, seat: int, action: ActJson, events: Events) -> None:
+    """A seat's legal action (its JSON), then the automatic steps up to the next decision."""
     _act(state, seat, action, events)
     _advance(state, events)
 
 
-def _act(state: GameState, seat: int, action: Action, events: Events) -> None:
+def _act(state: GameState, seat: int, action: ActJson, events: Events) -> None:
     phase = state.track[state.phase_index]
     if phase == "disaster" or phase == "double_disaster":
         disaster.apply(state, seat, action, events)
         return
-    if isinstance(action, ChooseOrder):  # EEND-22: one sub-phase fully before the other
-        events.add("order_chosen", {"seat": seat, "first": action.first})
-        if action.first == "economy":
+    if action["type"] == "choose_order":  # EEND-22: one sub-phase fully before the other
+        first = action["first"]
+        events.add("order_chosen", {"seat": seat, "first": first})
+        if first == "economy":
             _enter(state, seat, "economy", ("industry",), events)
         else:
             _enter(state, seat, "industry", ("economy",), events)

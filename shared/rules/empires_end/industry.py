@@ -16,17 +16,7 @@ import functools
 from shared.rules._kit.model import Events
 from shared.rules.api import Json
 from shared.rules.empires_end import board
-from shared.rules.empires_end.actions import (
-    Action,
-    Build,
-    DiscardHand,
-    EndIndustry,
-    Move,
-    Refresh,
-    Repair,
-    Sell,
-    Swap,
-)
+from shared.rules.empires_end.actions import ActJson
 from shared.rules.empires_end.data import CARD, TILE
 from shared.rules.empires_end.state import (
     Innovation,
@@ -66,6 +56,43 @@ def _without(empire: tuple[Location, ...], pos: int, card: str) -> tuple[Locatio
 
 _DISCARD: Json = {"type": "discard_hand"}  # (made once: a listed action is never changed)
 _END: Json = {"type": "end_industry"}
+# The listed actions, each dict made once and shared by every list that offers it (a listed
+# action is never changed, as a state is never changed):
+# card -> coins -> tile -> build; card -> sell; tile -> coins -> repair
+_BUILD: dict[str, tuple[dict[str, Json], ...]] = {
+    c: tuple({t: {"type": "build", "card": c, "tile": t, "coins": k} for t in TILE}
+             for k in range(CARD[c].cost + 1)) for c in CARD}
+_SELL: dict[str, Json] = {c: {"type": "sell", "card": c} for c in CARD}
+_REPAIR: dict[str, tuple[Json, ...]] = {
+    t: tuple({"type": "repair", "tile": t, "coins": k} for k in range(TILE[t].repair + 1))
+    for t in TILE}
+# source -> tile a -> tile b -> swap; source -> card -> tile -> move; (source, card) -> refresh
+_SWAP: dict[str, dict[str, dict[str, Json]]] = {}
+_MOVE: dict[str, dict[str, dict[str, Json]]] = {}
+_REFRESH: dict[tuple[str, str], Json] = {}
+
+
+def _swaps(source: str) -> dict[str, dict[str, Json]]:
+    got = _SWAP.get(source)
+    if got is None:
+        got = _SWAP[source] = {a: {b: {"type": "swap", "source": source, "a": a, "b": b}
+                                   for b in TILE} for a in TILE}
+    return got
+
+
+def _moves(source: str) -> dict[str, dict[str, Json]]:
+    got = _MOVE.get(source)
+    if got is None:
+        got = _MOVE[source] = {c: {t: {"type": "move", "source": source, "card": c, "tile": t}
+                                   for t in TILE} for c in CARD}
+    return got
+
+
+def _refresh(source: str, card: str) -> Json:
+    got = _REFRESH.get((source, card))
+    if got is None:
+        got = _REFRESH[(source, card)] = {"type": "refresh", "source": source, "card": card}
+    return got
 
 
 def legal(state: State, seat: int) -> list[Json]:
@@ -85,41 +112,43 @@ def legal(state: State, seat: int) -> list[Json]:
                 discount = 1
                 break
         for card in p.hand:
-            cost = CARD[card].cost - discount
+            builds = _BUILD[card]
+            cost = len(builds) - 1 - discount
             if cost < 0:
                 cost = 0
             for k in range(0, min(cost, coin) + 1):  # board.pay_options
                 if hammer >= cost - k:
-                    out += [{"type": "build", "card": card, "tile": t, "coins": k}
-                            for t in tiles]
-            out.append({"type": "sell", "card": card})
+                    row = builds[k]
+                    out += [row[t] for t in tiles]
+            out.append(_SELL[card])
     if not w.repaired:  # EEND-13: one repair per phase
         for pos, loc in enumerate(emp):
             if not loc.healthy:
                 cost = board.repair_cost(p, pos)
+                repairs = _REPAIR[loc.tile]
                 for k in range(0, min(cost, coin) + 1):
                     if hammer >= cost - k:
-                        out.append({"type": "repair", "tile": loc.tile, "coins": k})
+                        out.append(repairs[k])
     for pos, ref, ab in industry:
         if ref in used:
             continue
         kind = ab.kind
         if kind == "swap":  # EEND-14: any two, healthy or destroyed
             names = [loc.tile for loc in emp]
-            out += [{"type": "swap", "source": ref, "a": names[a], "b": names[b]}
-                    for a, b in _pairs(len(emp))]
+            swaps = _swaps(ref)
+            out += [swaps[names[a]][names[b]] for a, b in _pairs(len(emp))]
         elif kind == "move_innovation":  # EEND-14: normal placement rules at the target
+            moves = _moves(ref)
             for q, loc in enumerate(emp):
                 for inn in loc.innovations:
+                    row = moves[inn.card]
                     for d in board.placement_candidates(_without(emp, q, inn.card), exclude=q):
-                        out.append(
-                            {"type": "move", "source": ref, "card": inn.card, "tile": emp[d].tile}
-                        )
+                        out.append(row[emp[d].tile])
         elif kind == "refresh_one_adjacent":
             for q in board.neighbours(pos, len(emp)):
                 for inn in emp[q].innovations:
                     if inn.exhausted:
-                        out.append({"type": "refresh", "source": ref, "card": inn.card})
+                        out.append(_refresh(ref, inn.card))
     if w.acts >= 2 and p.hand and not w.discarded:  # EEND-11: discard both, or keep both
         out.append(_DISCARD)
     out.append(_END)
@@ -152,77 +181,81 @@ def _sell(state: State, seat: int, card: str, events: Events) -> None:
     state.discard = (*state.discard, card)
 
 
-def apply(state: State, seat: int, action: Action, events: Events) -> bool:
-    """Apply a legal industry action in place. Returns whether the seat's Industry is over."""
+def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
+    """Apply a legal industry action (its JSON) in place. Returns whether the seat's Industry
+    is over."""
+    kind = a["type"]
     w = state.work[seat]
     p = state.players[seat]
-    if isinstance(action, Build):
+    if kind == "build":
+        card, tile, coins = a["card"], a["tile"], a["coins"]
         sources = discount_sources(p, w)
-        cost = max(0, CARD[action.card].cost - (1 if sources else 0))
+        cost = max(0, CARD[card].cost - (1 if sources else 0))
         used = (*w.used, sources[0]) if sources else w.used
-        _pay(p, cost, action.coins)
-        p.hand = tuple(c for c in p.hand if c != action.card)
-        pos = board.position_of_tile(p.empire, action.tile)
+        _pay(p, cost, coins)
+        p.hand = tuple(c for c in p.hand if c != card)
+        pos = board.position_of_tile(p.empire, tile)
         assert pos is not None
         loc = p.empire[pos]
         board.set_location(p, pos, Location(loc.tile, loc.healthy,
-                                            (*loc.innovations, Innovation(action.card))))
+                                            (*loc.innovations, Innovation(card))))
         set_work(state, seat, w.changed(acts=w.acts + 1, used=used))
-        events.add("innovation_built", {"seat": seat, "card": action.card,
-                                        "tile": action.tile, "cost": cost})
-        events.add("paid", {"seat": seat, "coin": action.coins, "hammer": cost - action.coins},
-                   (seat,))
+        events.add("innovation_built", {"seat": seat, "card": card, "tile": tile, "cost": cost})
+        events.add("paid", {"seat": seat, "coin": coins, "hammer": cost - coins}, (seat,))
         return False
-    if isinstance(action, Sell):
-        _sell(state, seat, action.card, events)
+    if kind == "end_industry":
+        while state.work[seat].acts < 2 and p.hand:
+            _sell(state, seat, p.hand[-1], events)
+        return True
+    if kind == "sell":
+        _sell(state, seat, a["card"], events)
         return False
-    if isinstance(action, Repair):
-        pos = board.position_of_tile(p.empire, action.tile)
+    if kind == "repair":
+        tile, coins = a["tile"], a["coins"]
+        pos = board.position_of_tile(p.empire, tile)
         assert pos is not None
         cost = board.repair_cost(p, pos)
-        _pay(p, cost, action.coins)
+        _pay(p, cost, coins)
         loc = p.empire[pos]
         board.set_location(p, pos, Location(loc.tile, True, loc.innovations))
         set_work(state, seat, w.changed(repaired=True))
-        events.add("location_repaired", {"seat": seat, "tile": action.tile, "cost": cost})
+        events.add("location_repaired", {"seat": seat, "tile": tile, "cost": cost})
         return False
-    if isinstance(action, DiscardHand):
+    if kind == "discard_hand":
         events.add("hand_discarded", {"seat": seat, "count": len(p.hand)})
         events.add("hand_discarded", {"seat": seat, "cards": list(p.hand)}, (seat,))
         state.discard = (*state.discard, *p.hand)
         p.hand = ()
         set_work(state, seat, w.changed(discarded=True))
         return False
-    if isinstance(action, EndIndustry):
-        while state.work[seat].acts < 2 and p.hand:
-            _sell(state, seat, p.hand[-1], events)
-        return True
-    _ability(state, seat, action, events)
+    _ability(state, seat, a, events)
     return False
 
 
-def _ability(state: State, seat: int, action: Action, events: Events) -> None:
+def _ability(state: State, seat: int, a: ActJson, events: Events) -> None:
     w = state.work[seat]
     p = state.players[seat]
-    if isinstance(action, Swap):
-        a = board.position_of_tile(p.empire, action.a)
-        b = board.position_of_tile(p.empire, action.b)
-        assert a is not None and b is not None
-        board.swap_positions(p, a, b)
-        events.add("locations_swapped", {"seat": seat, "a": action.a, "b": action.b})
-    elif isinstance(action, Move):
-        q = board.position_of_ref(p.empire, action.card)
-        d = board.position_of_tile(p.empire, action.tile)
+    kind = a["type"]
+    if kind == "swap":
+        x = board.position_of_tile(p.empire, a["a"])
+        y = board.position_of_tile(p.empire, a["b"])
+        assert x is not None and y is not None
+        board.swap_positions(p, x, y)
+        events.add("locations_swapped", {"seat": seat, "a": a["a"], "b": a["b"]})
+    elif kind == "move":
+        card, tile = a["card"], a["tile"]
+        q = board.position_of_ref(p.empire, card)
+        d = board.position_of_tile(p.empire, tile)
         assert q is not None and d is not None
-        inn = board.innovation_at(p.empire[q], action.card)
+        inn = board.innovation_at(p.empire[q], card)
         assert inn is not None
-        p.empire = _without(p.empire, q, action.card)
+        p.empire = _without(p.empire, q, card)
         dest = p.empire[d]
         board.set_location(p, d, Location(dest.tile, dest.healthy, (*dest.innovations, inn)))
-        events.add("innovation_moved", {"seat": seat, "card": action.card,
-                                        "from": TILE[p.empire[q].tile].id, "to": action.tile})
-    elif isinstance(action, Refresh):
-        board.set_exhausted(p, action.card, False)
-        events.add("refreshed", {"seat": seat, "cards": [action.card]})
-    set_work(state, seat, w.changed(used=(*w.used, getattr(action, "source", ""))))
-
+        events.add("innovation_moved", {"seat": seat, "card": card,
+                                        "from": TILE[p.empire[q].tile].id, "to": tile})
+    else:
+        assert kind == "refresh"
+        board.set_exhausted(p, a["card"], False)
+        events.add("refreshed", {"seat": seat, "cards": [a["card"]]})
+    set_work(state, seat, w.changed(used=(*w.used, a["source"])))

@@ -7,10 +7,10 @@ in place. So a caller may keep any state it was given.
 What a move changes is mutable and copied by ``clone``: the state, each ``Player`` and its
 ``Res``, the ``DisasterPhase`` and its ``DisasterSlot``s. The rest is never changed once
 made and is shared by clones: ``Location``, ``Innovation``, ``Resolution``, ``ConvLeft``
-and ``SeatWork`` (frozen; a change makes a new one), every tuple (decks,
-hands, empires: a change makes a new tuple), and ``Options``, the frozen pydantic model of
-the variant flags, parsed once by ``setup``. The stored JSON form (``GAME.encode``/``decode``)
-is defined by ``stored.py``.
+and ``SeatWork`` (frozen; a change makes a new one), every tuple (decks, hands, empires: a
+change makes a new tuple), and ``Options``, the frozen pydantic model of the variant flags,
+parsed once by ``setup``. The stored JSON form (``GAME.encode``/``decode``) is defined by
+``stored.py``.
 """
 
 from __future__ import annotations
