@@ -30,7 +30,7 @@ Their JSON is the field order below, every field present.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import (
     Annotated,
     Any,
@@ -49,6 +49,37 @@ Json: TypeAlias = JsonValue
 Seat: TypeAlias = int
 
 _EDGE = ConfigDict(extra="forbid")  # what ``from_json`` refuses besides the field types
+V = TypeVar("V")
+
+
+def _kw_init(cls: type[V]) -> type[V]:
+    """Give a slotted frozen dataclass an ``__init__`` that sets each field through its slot
+    (the same keyword-only signature, defaults and default factories): a frozen dataclass's own
+    ``__init__`` goes through ``object.__setattr__`` per field, a large part of the cost of the
+    values the engines make per move (each ``Act``, node, event)."""
+    params: list[str] = []
+    body: list[str] = []
+    env: dict[str, Any] = {"_MISSING": MISSING}
+    for f in fields(cls):  # type: ignore[arg-type]
+        env[f"_set_{f.name}"] = getattr(cls, f.name).__set__
+        if f.default is not MISSING:
+            env[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+            body.append(f"    _set_{f.name}(self, {f.name})")
+        elif f.default_factory is not MISSING:
+            env[f"_factory_{f.name}"] = f.default_factory
+            params.append(f"{f.name}=_MISSING")
+            body.append(f"    _set_{f.name}(self, _factory_{f.name}() if {f.name} is _MISSING "
+                        f"else {f.name})")
+        else:
+            params.append(f.name)
+            body.append(f"    _set_{f.name}(self, {f.name})")
+    code = f"def __init__(self, *, {', '.join(params)}) -> None:\n" + "\n".join(body)
+    exec(code, env)  # the code made above from the class's own fields
+    init = env["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[misc,method-assign]
+    return cls
 
 
 # ----------------------------------------------------------------------------------------
@@ -56,6 +87,7 @@ _EDGE = ConfigDict(extra="forbid")  # what ``from_json`` refuses besides the fie
 # ----------------------------------------------------------------------------------------
 
 
+@_kw_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Turn:
     """The game waits for the seats in ``seats``; each has at least one legal action.
@@ -72,6 +104,7 @@ class Turn:
     open_to: tuple[Seat, ...] = ()
 
 
+@_kw_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SealedSlot:
     """One sealed choice to be made by ``seat`` in a simultaneous round.
@@ -94,6 +127,7 @@ class SealedSlot:
     context: Json = None
 
 
+@_kw_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Simultaneous:
     """Seats choose in secret at the same time (or in a fixed order with public parts).
@@ -109,6 +143,7 @@ class Simultaneous:
     ordered: bool = False
 
 
+@_kw_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Chance:
     """A request for randomness, answered by the dealer with a ``ChanceOutcome``.
@@ -129,6 +164,7 @@ class Chance:
     secret: bool = False
 
 
+@_kw_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Terminal:
     kind: Literal["terminal"] = "terminal"
@@ -142,6 +178,7 @@ Node: TypeAlias = Turn | Simultaneous | Chance | Terminal
 # ----------------------------------------------------------------------------------------
 
 
+@_kw_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Act:
     """One seat's action during a ``Turn``."""
@@ -151,6 +188,7 @@ class Act:
     action: Json
 
 
+@_kw_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JointAction:
     """All revealed choices of one simultaneous round, keyed by slot key."""
@@ -161,6 +199,7 @@ class JointAction:
     defaulted: tuple[str, ...] = ()
 
 
+@_kw_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ChanceOutcome:
     kind: Literal["chance_outcome"] = "chance_outcome"
@@ -176,6 +215,7 @@ Move: TypeAlias = Act | JointAction | ChanceOutcome
 # ----------------------------------------------------------------------------------------
 
 
+@_kw_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Event:
     """A fact for the action log. ``visible_to`` None = public; else only those seats.
@@ -215,6 +255,7 @@ RejectionCode = Literal[
 ]
 
 
+@_kw_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rejection:
     code: RejectionCode
@@ -233,9 +274,6 @@ _VALUES: tuple[type, ...] = (Turn, SealedSlot, Simultaneous, Chance, Terminal, A
                               ChanceOutcome, Event, Rejection)
 for _cls in _VALUES:
     _cls.__pydantic_config__ = _EDGE  # type: ignore[attr-defined]
-
-V = TypeVar("V")
-
 
 _ADAPTERS: dict[type, TypeAdapter[Any]] = {}
 
