@@ -95,6 +95,11 @@ _TRANSITION = ("state", "events")
 assert Transition.__slots__ == _TRANSITION, "apply sets every field of Transition"
 _set_state, _set_events = (getattr(Transition, f).__set__ for f in _TRANSITION)
 
+# a pydantic model's own slots, set through their descriptors (``_legal_action``)
+_set_fields_set, _set_extra, _set_private = (
+    getattr(BaseModel, f).__set__
+    for f in ("__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__"))
+
 S = TypeVar("S")
 Opt = TypeVar("Opt", bound=BaseModel)
 A = TypeVar("A")
@@ -487,9 +492,13 @@ class GameBase(ABC, Generic[S, Opt, A]):
         if seat not in node.seats and seat not in node.open_to:
             return reject("action/not_your_turn", f"seat {seat} may not act now")
         raw = move.action
-        legal = _memoised_legal(self, state, seat)
-        if legal is None and self.acts_enumerated:
-            legal = self.legal_actions(state, seat)  # type: ignore[assignment]
+        memo = getattr(self, self._kit_legal_slot)
+        if memo is not None and memo[0] is state and memo[1] == seat:
+            legal = memo[2]  # the list the caller just asked for (``_memoised_legal``)
+        elif self.acts_enumerated:
+            legal = self.legal_actions(state, seat)
+        else:
+            legal = None
         if legal is not None and _in_legal(raw, legal):  # one of the listed legal actions
             return self.on_act(state, node, seat, self._legal_action(raw))
         try:
@@ -515,9 +524,9 @@ class GameBase(ABC, Generic[S, Opt, A]):
             return self._parsed_action(cls, raw)
         built = _new(got[0])  # what validation makes of it: its fields, all set, as given
         _set(built, "__dict__", raw.copy())
-        _set(built, "__pydantic_fields_set__", got[2])  # shared: a frozen model's never changes
-        _set(built, "__pydantic_extra__", None)
-        _set(built, "__pydantic_private__", None)
+        _set_fields_set(built, got[2])  # shared: a frozen model's never changes
+        _set_extra(built, None)
+        _set_private(built, None)
         return built  # type: ignore[no-any-return]
 
     def _parsed_action(self, cls: type, raw: Any) -> A:
