@@ -30,7 +30,7 @@ Their JSON is the field order below, every field present.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import MISSING, FrozenInstanceError, dataclass, field, fields
 from typing import (
     Annotated,
     Any,
@@ -262,12 +262,67 @@ class Rejection:
     message: str
 
 
-@dataclass(frozen=True, slots=True)
 class Transition:
-    """A legal move's result: the new state and the events it produced."""
+    """A legal move's result: the new state and the events it produced.
+
+    ``Transition(state, events=())``, frozen, compared and hashed by (state, events) as a
+    frozen dataclass is. The kit's template hands its events over as they were recorded
+    (``_kit.model.Events``: (type, data, visible_to) each) and ``events`` makes the ``Event``
+    values on first read: a playout or a search that never reads the log makes none."""
+
+    __slots__ = ("_events", "_recorded", "state")
+    __match_args__ = ("state", "events")
 
     state: Any
-    events: tuple[Event, ...] = ()
+    _events: tuple[Event, ...] | None  # None until ``events`` makes them from the records
+    _recorded: list[tuple[str, dict[str, Json], tuple[Seat, ...] | None]] | None
+
+    def __init__(self, state: Any, events: Sequence[Event] = ()) -> None:
+        _set_transition_state(self, state)
+        _set_transition_events(self, tuple(events))
+        _set_transition_recorded(self, None)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        made: tuple[Event, ...] | None = self._events
+        if made is None:
+            made = tuple(_recorded_event(*rec) for rec in self._recorded or ())
+            _set_transition_events(self, made)
+        return made
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.state, self.events) == (other.state, other.events)  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((self.state, self.events))
+
+    def __repr__(self) -> str:
+        return f"Transition(state={self.state!r}, events={self.events!r})"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+_set_transition_state, _set_transition_events, _set_transition_recorded = (
+    getattr(Transition, f).__set__ for f in ("state", "_events", "_recorded"))
+_set_event_type, _set_event_data, _set_event_visible_to = (
+    getattr(Event, f).__set__ for f in ("type", "data", "visible_to"))
+
+
+def _recorded_event(type: str, data: dict[str, Json], visible_to: tuple[Seat, ...] | None
+                    ) -> Event:
+    """``Event(type=..., data=..., visible_to=...)`` through its slots (fields checked when
+    recorded: ``_kit.model.Events``)."""
+    made = object.__new__(Event)
+    _set_event_type(made, type)
+    _set_event_data(made, data)
+    _set_event_visible_to(made, visible_to)
+    return made
 
 
 _VALUES: tuple[type, ...] = (Turn, SealedSlot, Simultaneous, Chance, Terminal, Act, JointAction,

@@ -89,11 +89,10 @@ from shared.rules.api import (
 _new = object.__new__
 _set = object.__setattr__
 
-# ``Transition(state, events)`` field by field through its slots (``apply``): what its own
-# ``__init__`` does, without the class call, a good part of the template's cost per move.
-_TRANSITION = ("state", "events")
-assert Transition.__slots__ == _TRANSITION, "apply sets every field of Transition"
-_set_state, _set_events = (getattr(Transition, f).__set__ for f in _TRANSITION)
+# ``Transition(state, events)`` through its slots (``apply``), without the class call, a good
+# part of the template's cost per move; its events handed over as ``Events`` recorded them.
+_set_state, _set_events, _set_recorded = (
+    getattr(Transition, f).__set__ for f in ("state", "_events", "_recorded"))
 
 # a pydantic model's own slots, set through their descriptors (``_legal_action``)
 _set_fields_set, _set_extra, _set_private = (
@@ -104,15 +103,18 @@ S = TypeVar("S")
 Opt = TypeVar("Opt", bound=BaseModel)
 A = TypeVar("A")
 
-Step = tuple[S, Sequence[Event]]  # what a hook returns: the new state and its events
+# what a hook returns: the new state and its events (as ``Events`` recorded them, or made)
+Step = tuple[S, Sequence[Event] | Events]
 
 
 def transition(state: Any, events: Events) -> Transition:
-    """``Transition(state, events.out)`` built through its slots (see ``_TRANSITION``)."""
+    """``Transition(state, events.out)``, its events made when read (see ``api.Transition``)."""
     done = _new(Transition)
     _set_state(done, state)
-    _set_events(done, tuple(events.out))
+    _set_events(done, None)
+    _set_recorded(done, events.recorded)
     return done  # type: ignore[no-any-return]
+
 
 _AWAITS = {"turn": "a seat's action", "simultaneous": "a sealed round", "chance": "a draw",
            "terminal": "nothing: the game is over"}
@@ -378,17 +380,17 @@ class GameBase(ABC, Generic[S, Opt, A]):
     def on_chance(self, state: S, node: Chance, values: tuple[int, ...]) -> Step[S] | Rejection:
         new, events = state.clone(), Events()  # type: ignore[attr-defined]
         self.play_chance(new, node, values, events)
-        return new, events.out
+        return new, events
 
     def on_joint(self, state: S, node: Simultaneous, move: JointAction) -> Step[S] | Rejection:
         new, events = state.clone(), Events()  # type: ignore[attr-defined]
         self.play_joint(new, node, move, events)
-        return new, events.out
+        return new, events
 
     def on_act(self, state: S, node: Turn, seat: Seat, action: A) -> Step[S] | Rejection:
         new, events = state.clone(), Events()  # type: ignore[attr-defined]
         refused = self.play_act(new, node, seat, action, events)
-        return refused if refused is not None else (new, events.out)
+        return refused if refused is not None else (new, events)
 
     # -- in place, on a clone (a plain mutable state: see the module's docstring) --------
 
@@ -440,9 +442,10 @@ class GameBase(ABC, Generic[S, Opt, A]):
                     refused = self.play_listed(new, move.seat, action, events)
                     if refused is not None:
                         return refused
-                    done = _new(Transition)  # see _TRANSITION
+                    done = _new(Transition)  # as ``transition`` makes it
                     _set_state(done, new)
-                    _set_events(done, tuple(events.out))
+                    _set_events(done, None)
+                    _set_recorded(done, events.recorded)
                     return done  # type: ignore[no-any-return]
         node = self.next(state)
         step: Step[S] | Rejection
@@ -456,10 +459,16 @@ class GameBase(ABC, Generic[S, Opt, A]):
             return reject("action/malformed", "not a move")
         if isinstance(step, Rejection):
             return step
-        done = _new(Transition)  # Transition(state, events) through its slots: see _TRANSITION
-        _set_state(done, step[0])
-        _set_events(done, tuple(step[1]))
-        return done
+        new, made = step
+        done = _new(Transition)  # as ``transition`` makes it
+        _set_state(done, new)
+        if type(made) is Events:
+            _set_events(done, None)
+            _set_recorded(done, made.recorded)
+        else:
+            _set_events(done, tuple(made))  # type: ignore[arg-type]
+            _set_recorded(done, None)
+        return done  # type: ignore[no-any-return]
 
     def _kit_chance(self, state: S, node: Node, move: ChanceOutcome) -> Step[S] | Rejection:
         if not isinstance(node, Chance):
