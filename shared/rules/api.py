@@ -301,6 +301,14 @@ class Transition:
     def __repr__(self) -> str:
         return f"Transition(state={self.state!r}, events={self.events!r})"
 
+    def __getstate__(self) -> tuple[Any, tuple[Event, ...]]:  # pickle and copy, as frozen
+        return self.state, self.events
+
+    def __setstate__(self, stored: tuple[Any, tuple[Event, ...]]) -> None:
+        _set_transition_state(self, stored[0])
+        _set_transition_events(self, stored[1])
+        _set_transition_recorded(self, None)
+
     def __setattr__(self, name: str, value: Any) -> None:
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
 

@@ -3,7 +3,9 @@ default factory, required fields required, frozen once made."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 
 import pytest
 
@@ -53,3 +55,24 @@ def test_a_move_round_trips_through_its_json() -> None:
     assert api.to_json(act) == {"kind": "act", "seat": 2, "action": {"type": "pass"}}
     assert api.from_json(api.Act, api.to_json(act)) == act
     assert api.MOVE.validate_python(api.to_json(act)) == act
+
+
+def test_a_transition_makes_its_recorded_events_when_read() -> None:
+    from shared.rules._kit.base import transition
+    from shared.rules._kit.model import Events
+
+    events = Events()
+    events.add("drawn", {"n": 2})
+    events.add("dealt", {"cards": [1]}, visible_to=(1,))
+    done = transition("state", events)
+    made = (api.Event(type="drawn", data={"n": 2}),
+            api.Event(type="dealt", data={"cards": [1]}, visible_to=(1,)))
+    assert done.events == made and done.events is done.events
+    assert done == api.Transition("state", made) == api.Transition("state", list(made))
+    assert api.Transition("state").events == ()
+    assert pickle.loads(pickle.dumps(done)) == done == copy.copy(done) == copy.deepcopy(done)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        done.state = "other"  # type: ignore[misc]
+    match done:
+        case api.Transition(state, got):
+            assert (state, got) == ("state", made)
