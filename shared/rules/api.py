@@ -30,7 +30,7 @@ Their JSON is the field order below, every field present.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import MISSING, FrozenInstanceError, dataclass, field, fields
 from typing import (
     Annotated,
     Any,
@@ -49,6 +49,37 @@ Json: TypeAlias = JsonValue
 Seat: TypeAlias = int
 
 _EDGE = ConfigDict(extra="forbid")  # what ``from_json`` refuses besides the field types
+V = TypeVar("V")
+
+
+def _kw_init(cls: type[V]) -> type[V]:
+    """Give a slotted frozen dataclass an ``__init__`` that sets each field through its slot
+    (the same keyword-only signature, defaults and default factories): a frozen dataclass's own
+    ``__init__`` goes through ``object.__setattr__`` per field, a large part of the cost of the
+    values the engines make per move (each ``Act``, node, event)."""
+    params: list[str] = []
+    body: list[str] = []
+    env: dict[str, Any] = {"_MISSING": MISSING}
+    for f in fields(cls):  # type: ignore[arg-type]
+        env[f"_set_{f.name}"] = getattr(cls, f.name).__set__
+        if f.default is not MISSING:
+            env[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+            body.append(f"    _set_{f.name}(self, {f.name})")
+        elif f.default_factory is not MISSING:
+            env[f"_factory_{f.name}"] = f.default_factory
+            params.append(f"{f.name}=_MISSING")
+            body.append(f"    _set_{f.name}(self, _factory_{f.name}() if {f.name} is _MISSING "
+                        f"else {f.name})")
+        else:
+            params.append(f.name)
+            body.append(f"    _set_{f.name}(self, {f.name})")
+    code = f"def __init__(self, *, {', '.join(params)}) -> None:\n" + "\n".join(body)
+    exec(code, env)  # the code made above from the class's own fields
+    init = env["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[misc,method-assign]
+    return cls
 
 
 # ----------------------------------------------------------------------------------------
@@ -56,6 +87,7 @@ _EDGE = ConfigDict(extra="forbid")  # what ``from_json`` refuses besides the fie
 # ----------------------------------------------------------------------------------------
 
 
+@_kw_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Turn:
     """The game waits for the seats in ``seats``; each has at least one legal action.
@@ -72,6 +104,7 @@ class Turn:
     open_to: tuple[Seat, ...] = ()
 
 
+@_kw_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SealedSlot:
     """One sealed choice to be made by ``seat`` in a simultaneous round.
@@ -94,6 +127,7 @@ class SealedSlot:
     context: Json = None
 
 
+@_kw_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Simultaneous:
     """Seats choose in secret at the same time (or in a fixed order with public parts).
@@ -109,6 +143,7 @@ class Simultaneous:
     ordered: bool = False
 
 
+@_kw_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Chance:
     """A request for randomness, answered by the dealer with a ``ChanceOutcome``.
@@ -129,6 +164,7 @@ class Chance:
     secret: bool = False
 
 
+@_kw_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Terminal:
     kind: Literal["terminal"] = "terminal"
@@ -142,6 +178,7 @@ Node: TypeAlias = Turn | Simultaneous | Chance | Terminal
 # ----------------------------------------------------------------------------------------
 
 
+@_kw_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Act:
     """One seat's action during a ``Turn``."""
@@ -151,6 +188,7 @@ class Act:
     action: Json
 
 
+@_kw_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JointAction:
     """All revealed choices of one simultaneous round, keyed by slot key."""
@@ -161,6 +199,7 @@ class JointAction:
     defaulted: tuple[str, ...] = ()
 
 
+@_kw_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ChanceOutcome:
     kind: Literal["chance_outcome"] = "chance_outcome"
@@ -176,6 +215,7 @@ Move: TypeAlias = Act | JointAction | ChanceOutcome
 # ----------------------------------------------------------------------------------------
 
 
+@_kw_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Event:
     """A fact for the action log. ``visible_to`` None = public; else only those seats.
@@ -215,27 +255,88 @@ RejectionCode = Literal[
 ]
 
 
+@_kw_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rejection:
     code: RejectionCode
     message: str
 
 
-@dataclass(frozen=True, slots=True)
 class Transition:
-    """A legal move's result: the new state and the events it produced."""
+    """A legal move's result: the new state and the events it produced.
+
+    ``Transition(state, events=())``, frozen, compared and hashed by (state, events) as a
+    frozen dataclass is. The kit's template hands its events over as they were recorded
+    (``_kit.model.Events``: (type, data, visible_to) each) and ``events`` makes the ``Event``
+    values on first read: a playout or a search that never reads the log makes none."""
+
+    __slots__ = ("_events", "_recorded", "state")
+    __match_args__ = ("state", "events")
 
     state: Any
-    events: tuple[Event, ...] = ()
+    _events: tuple[Event, ...] | None  # None until ``events`` makes them from the records
+    _recorded: list[tuple[str, dict[str, Json], tuple[Seat, ...] | None]] | None
+
+    def __init__(self, state: Any, events: Sequence[Event] = ()) -> None:
+        _set_transition_state(self, state)
+        _set_transition_events(self, tuple(events))
+        _set_transition_recorded(self, None)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        made: tuple[Event, ...] | None = self._events
+        if made is None:
+            made = tuple(_recorded_event(*rec) for rec in self._recorded or ())
+            _set_transition_events(self, made)
+        return made
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.state, self.events) == (other.state, other.events)  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((self.state, self.events))
+
+    def __repr__(self) -> str:
+        return f"Transition(state={self.state!r}, events={self.events!r})"
+
+    def __getstate__(self) -> tuple[Any, tuple[Event, ...]]:  # pickle and copy, as frozen
+        return self.state, self.events
+
+    def __setstate__(self, stored: tuple[Any, tuple[Event, ...]]) -> None:
+        _set_transition_state(self, stored[0])
+        _set_transition_events(self, stored[1])
+        _set_transition_recorded(self, None)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+_set_transition_state, _set_transition_events, _set_transition_recorded = (
+    getattr(Transition, f).__set__ for f in ("state", "_events", "_recorded"))
+_set_event_type, _set_event_data, _set_event_visible_to = (
+    getattr(Event, f).__set__ for f in ("type", "data", "visible_to"))
+
+
+def _recorded_event(type: str, data: dict[str, Json], visible_to: tuple[Seat, ...] | None
+                    ) -> Event:
+    """``Event(type=..., data=..., visible_to=...)`` through its slots (fields checked when
+    recorded: ``_kit.model.Events``)."""
+    made = object.__new__(Event)
+    _set_event_type(made, type)
+    _set_event_data(made, data)
+    _set_event_visible_to(made, visible_to)
+    return made
 
 
 _VALUES: tuple[type, ...] = (Turn, SealedSlot, Simultaneous, Chance, Terminal, Act, JointAction,
                               ChanceOutcome, Event, Rejection)
 for _cls in _VALUES:
     _cls.__pydantic_config__ = _EDGE  # type: ignore[attr-defined]
-
-V = TypeVar("V")
-
 
 _ADAPTERS: dict[type, TypeAdapter[Any]] = {}
 

@@ -55,6 +55,7 @@ the identity; a game on a plain state converts there, at the edge only.
 from __future__ import annotations
 
 import functools
+import re
 import types
 import typing
 from abc import ABC, abstractmethod
@@ -88,25 +89,32 @@ from shared.rules.api import (
 _new = object.__new__
 _set = object.__setattr__
 
-# ``Transition(state, events)`` field by field through its slots (``apply``): what its own
-# ``__init__`` does, without the class call, a good part of the template's cost per move.
-_TRANSITION = ("state", "events")
-assert Transition.__slots__ == _TRANSITION, "apply sets every field of Transition"
-_set_state, _set_events = (getattr(Transition, f).__set__ for f in _TRANSITION)
+# ``Transition(state, events)`` through its slots (``apply``), without the class call, a good
+# part of the template's cost per move; its events handed over as ``Events`` recorded them.
+_set_state, _set_events, _set_recorded = (
+    getattr(Transition, f).__set__ for f in ("state", "_events", "_recorded"))
+
+# a pydantic model's own slots, set through their descriptors (``_legal_action``)
+_set_fields_set, _set_extra, _set_private = (
+    getattr(BaseModel, f).__set__
+    for f in ("__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__"))
 
 S = TypeVar("S")
 Opt = TypeVar("Opt", bound=BaseModel)
 A = TypeVar("A")
 
-Step = tuple[S, Sequence[Event]]  # what a hook returns: the new state and its events
+# what a hook returns: the new state and its events (as ``Events`` recorded them, or made)
+Step = tuple[S, Sequence[Event] | Events]
 
 
 def transition(state: Any, events: Events) -> Transition:
-    """``Transition(state, events.out)`` built through its slots (see ``_TRANSITION``)."""
+    """``Transition(state, events.out)``, its events made when read (see ``api.Transition``)."""
     done = _new(Transition)
     _set_state(done, state)
-    _set_events(done, tuple(events.out))
+    _set_events(done, None)
+    _set_recorded(done, events.recorded)
     return done  # type: ignore[no-any-return]
+
 
 _AWAITS = {"turn": "a seat's action", "simultaneous": "a sealed round", "chance": "a draw",
            "terminal": "nothing: the game is over"}
@@ -117,57 +125,55 @@ def _not_pending(what: str, node: Node) -> Rejection:
     return reject("action/wrong_phase", f"no {what} is pending: the game awaits {awaits}")
 
 
-def _memo_next(fn: Any) -> Any:
-    slot = f"_kit_next_{fn.__qualname__}"
-
-    @functools.wraps(fn)
-    def next(self: Any, state: Any) -> Node:
-        memo = self.__dict__.get(slot)
-        if memo is not None and memo[0] is state:
-            return memo[1]  # type: ignore[no-any-return]
-        node = fn(self, state)
-        self.__dict__[slot] = (state, node)
-        return node  # type: ignore[no-any-return]
-
-    return next
+def _memo_slot(kind: str, fn: Any) -> str:
+    """The game object's attribute that remembers ``fn``'s last answer: one per function (a
+    game's ``legal_actions`` may call its base class's, each remembering its own)."""
+    return f"_kit_{kind}_" + re.sub(r"\W", "_", fn.__qualname__)
 
 
-def _memo_legal(fn: Any) -> Any:
-    slot = f"_kit_legal_{fn.__qualname__}"
+# The memo wrappers read and write their game attribute by its name in the code (an attribute
+# lookup, with the class's None behind it until the first answer), not through ``__dict__``:
+# search and playouts ask ``next`` and ``legal_actions`` for every move. An entry is one tuple,
+# replaced whole, so a reader never sees a state with another state's answer.
+_MEMO_NEXT = """
+def next(self, state):
+    memo = self.{slot}
+    if memo is not None and memo[0] is state:
+        return memo[1]
+    node = fn(self, state)
+    self.{slot} = (state, node)
+    return node
+"""
 
-    @functools.wraps(fn)
-    def legal_actions(self: Any, state: Any, seat: Seat) -> list[Json]:
-        memo = self.__dict__.get(slot)
-        if memo is not None and memo[0] is state and memo[1] == seat:
-            return memo[2]  # type: ignore[no-any-return]
-        acts = fn(self, state, seat)
-        if type(acts) is not list:
-            acts = list(acts)
-        self.__dict__[slot] = (state, seat, acts)
-        return acts
+_MEMO_LEGAL = """
+def legal_actions(self, state, seat):
+    memo = self.{slot}
+    if memo is not None and memo[0] is state and memo[1] == seat:
+        return memo[2]
+    acts = fn(self, state, seat)
+    if type(acts) is not list:
+        acts = list(acts)
+    self.{slot} = (state, seat, acts)
+    return acts
+"""
 
-    legal_actions._kit_slot = slot  # type: ignore[attr-defined]
-    return legal_actions
+
+def _memo(cls: type, kind: str, template: str, fn: Any) -> Any:
+    """``fn`` remembering its last answer in the game attribute ``_memo_slot(kind, fn)``."""
+    slot = _memo_slot(kind, fn)
+    setattr(cls, slot, None)
+    env: dict[str, Any] = {"fn": fn}
+    exec(template.format(slot=slot), env)  # the templates above, with one name filled in
+    return functools.wraps(fn)(env[kind if kind == "next" else "legal_actions"])
 
 
 def _memoised_legal(game: Any, state: Any, seat: Seat) -> list[Json] | None:
     """The legal list the game last answered for (``state``, ``seat``), if that was the last
     question (a caller that picks from ``legal_actions`` then applies its pick), else None."""
-    slot = getattr(type(game).legal_actions, "_kit_slot", None)
-    memo = None if slot is None else game.__dict__.get(slot)
+    memo = getattr(game, game._kit_legal_slot)
     if memo is not None and memo[0] is state and memo[1] == seat:
         return memo[2]  # type: ignore[no-any-return]
     return None
-
-
-def _listed_itself(action: Any, legal: list[Json]) -> bool:
-    """``action`` is the very object ``legal`` lists (a caller that picked from the list):
-    legal, with no parse needed. Found by ``list.index`` (in C, identity first); an equal
-    object listed before it answers False, and the template then checks the act as usual."""
-    try:
-        return legal[legal.index(action)] is action
-    except ValueError:
-        return False
 
 
 def _in_legal(action: Any, legal: list[Json]) -> bool:
@@ -348,15 +354,20 @@ class GameBase(ABC, Generic[S, Opt, A]):
     acts_enumerated: ClassVar[bool] = False  # legal_actions lists every legal act exactly
 
     _kit_plays_listed: ClassVar[bool] = False  # the game defines play_listed
+    _kit_legal_slot: ClassVar[str] = "_kit_legal_none"  # the memo of its legal_actions
+    _kit_legal_none: ClassVar[None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._kit_plays_listed = cls.play_listed is not GameBase.play_listed
         if "next" in cls.__dict__:
-            cls.next = _memo_next(cls.__dict__["next"])  # type: ignore[method-assign]
+            cls.next = _memo(cls, "next", _MEMO_NEXT,  # type: ignore[method-assign]
+                             cls.__dict__["next"])
         if "legal_actions" in cls.__dict__:
-            cls.legal_actions = _memo_legal(  # type: ignore[method-assign]
-                cls.__dict__["legal_actions"])
+            listing = cls.__dict__["legal_actions"]
+            cls._kit_legal_slot = _memo_slot("legal", listing)
+            cls.legal_actions = _memo(  # type: ignore[method-assign]
+                cls, "legal", _MEMO_LEGAL, listing)
 
     # -- the game's rules ---------------------------------------------------------------
 
@@ -369,17 +380,17 @@ class GameBase(ABC, Generic[S, Opt, A]):
     def on_chance(self, state: S, node: Chance, values: tuple[int, ...]) -> Step[S] | Rejection:
         new, events = state.clone(), Events()  # type: ignore[attr-defined]
         self.play_chance(new, node, values, events)
-        return new, events.out
+        return new, events
 
     def on_joint(self, state: S, node: Simultaneous, move: JointAction) -> Step[S] | Rejection:
         new, events = state.clone(), Events()  # type: ignore[attr-defined]
         self.play_joint(new, node, move, events)
-        return new, events.out
+        return new, events
 
     def on_act(self, state: S, node: Turn, seat: Seat, action: A) -> Step[S] | Rejection:
         new, events = state.clone(), Events()  # type: ignore[attr-defined]
         refused = self.play_act(new, node, seat, action, events)
-        return refused if refused is not None else (new, events.out)
+        return refused if refused is not None else (new, events)
 
     # -- in place, on a clone (a plain mutable state: see the module's docstring) --------
 
@@ -415,12 +426,27 @@ class GameBase(ABC, Generic[S, Opt, A]):
     # -- the template -------------------------------------------------------------------
 
     def apply(self, state: S, move: Move) -> Transition | Rejection:
-        if self._kit_plays_listed and type(move) is Act:
-            legal = _memoised_legal(self, state, move.seat)
-            if legal is not None and _listed_itself(move.action, legal):
-                new, events = state.clone(), Events()  # type: ignore[attr-defined]
-                refused = self.play_listed(new, move.seat, move.action, events)
-                return refused if refused is not None else transition(new, events)
+        if type(move) is Act and self._kit_plays_listed:
+            # an act picked from the list ``legal_actions`` last answered for this state and
+            # seat, the very object listed: every guard holds (see the module's docstring)
+            memo = getattr(self, self._kit_legal_slot)
+            action = move.action
+            if memo is not None and memo[0] is state and memo[1] == move.seat:
+                legal = memo[2]
+                try:  # list.index: in C, identity first
+                    listed = legal[legal.index(action)] is action
+                except ValueError:
+                    listed = False
+                if listed:
+                    new, events = state.clone(), Events()  # type: ignore[attr-defined]
+                    refused = self.play_listed(new, move.seat, action, events)
+                    if refused is not None:
+                        return refused
+                    done = _new(Transition)  # as ``transition`` makes it
+                    _set_state(done, new)
+                    _set_events(done, None)
+                    _set_recorded(done, events.recorded)
+                    return done  # type: ignore[no-any-return]
         node = self.next(state)
         step: Step[S] | Rejection
         if isinstance(move, Act):  # (the most common move first)
@@ -433,10 +459,16 @@ class GameBase(ABC, Generic[S, Opt, A]):
             return reject("action/malformed", "not a move")
         if isinstance(step, Rejection):
             return step
-        done = _new(Transition)  # Transition(state, events) through its slots: see _TRANSITION
-        _set_state(done, step[0])
-        _set_events(done, tuple(step[1]))
-        return done
+        new, made = step
+        done = _new(Transition)  # as ``transition`` makes it
+        _set_state(done, new)
+        if type(made) is Events:
+            _set_events(done, None)
+            _set_recorded(done, made.recorded)
+        else:
+            _set_events(done, tuple(made))  # type: ignore[arg-type]
+            _set_recorded(done, None)
+        return done  # type: ignore[no-any-return]
 
     def _kit_chance(self, state: S, node: Node, move: ChanceOutcome) -> Step[S] | Rejection:
         if not isinstance(node, Chance):
@@ -469,9 +501,13 @@ class GameBase(ABC, Generic[S, Opt, A]):
         if seat not in node.seats and seat not in node.open_to:
             return reject("action/not_your_turn", f"seat {seat} may not act now")
         raw = move.action
-        legal = _memoised_legal(self, state, seat)
-        if legal is None and self.acts_enumerated:
-            legal = self.legal_actions(state, seat)  # type: ignore[assignment]
+        memo = getattr(self, self._kit_legal_slot)
+        if memo is not None and memo[0] is state and memo[1] == seat:
+            legal = memo[2]  # the list the caller just asked for (``_memoised_legal``)
+        elif self.acts_enumerated:
+            legal = self.legal_actions(state, seat)
+        else:
+            legal = None
         if legal is not None and _in_legal(raw, legal):  # one of the listed legal actions
             return self.on_act(state, node, seat, self._legal_action(raw))
         try:
@@ -497,9 +533,9 @@ class GameBase(ABC, Generic[S, Opt, A]):
             return self._parsed_action(cls, raw)
         built = _new(got[0])  # what validation makes of it: its fields, all set, as given
         _set(built, "__dict__", raw.copy())
-        _set(built, "__pydantic_fields_set__", got[2])  # shared: a frozen model's never changes
-        _set(built, "__pydantic_extra__", None)
-        _set(built, "__pydantic_private__", None)
+        _set_fields_set(built, got[2])  # shared: a frozen model's never changes
+        _set_extra(built, None)
+        _set_private(built, None)
         return built  # type: ignore[no-any-return]
 
     def _parsed_action(self, cls: type, raw: Any) -> A:

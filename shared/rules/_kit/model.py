@@ -138,29 +138,23 @@ def event(*, type: str, data: dict[str, Any] | None = None,
     return Event(type=type, data=data, visible_to=visible_to)
 
 
-# ``Event(type=..., data=..., visible_to=...)`` field by field through its slots: what the
-# dataclass's own ``__init__`` does (no checks, no defaults left), without the class call's
-# keyword handling, the larger part of an event's cost.
-_EVENT_FIELDS = ("type", "data", "visible_to")
-assert Event.__slots__ == _EVENT_FIELDS, "Events.add sets every field of Event"
-_set_type, _set_data, _set_visible_to = (getattr(Event, f).__set__ for f in _EVENT_FIELDS)
-
-
 class Events:
-    """The events of one move, collected as the rules run: ``add`` makes each. A plain public
-    event is taken as the rules built it (a fresh dict of JSON values: the kit's tests check
-    that every event of seeded games of every game round-trips through ``api.to_json`` /
-    ``from_json`` unchanged); any other is checked as ``event`` checks (``NotJson``). Either
-    is the ``Event`` its constructor makes, built through its slots (``_EVENT_FIELDS``).
+    """The events of one move, recorded as the rules run: ``add`` records each as (type,
+    data, visible_to). A plain public event is taken as the rules built it (a fresh dict of
+    JSON values: the kit's tests check that every event of seeded games of every game
+    round-trips through ``api.to_json`` / ``from_json`` unchanged); any other is checked as
+    ``event`` checks (``NotJson``). ``out`` makes them the ``Event`` values their constructor
+    makes; the kit's template hands the records to its ``Transition`` as they are, which
+    makes the values only when its ``events`` are read.
 
-    ``Events(keep=False)`` makes none (a playout nobody reads the log of); a rule whose event
-    data is costly to build checks ``keep`` first."""
+    ``Events(keep=False)`` records none (a playout nobody reads the log of); a rule whose
+    event data is costly to build checks ``keep`` first."""
 
-    __slots__ = ("keep", "out")
+    __slots__ = ("keep", "recorded")
 
     def __init__(self, keep: bool = True) -> None:
         self.keep = keep
-        self.out: list[Event] = []
+        self.recorded: list[tuple[str, dict[str, Any], tuple[Seat, ...] | None]] = []
 
     def add(self, type: str, data: dict[str, Any],
             visible_to: tuple[Seat, ...] | None = None) -> None:
@@ -170,8 +164,21 @@ class Events:
             bad = _not_json(type, data, visible_to)
             if bad is not None:
                 raise NotJson(bad)
-        made = _new(Event)
-        _set_type(made, type)
-        _set_data(made, data)
-        _set_visible_to(made, visible_to)
-        self.out.append(made)
+        self.recorded.append((type, data, visible_to))
+
+    @property
+    def out(self) -> list[Event]:
+        """The recorded events as ``Event`` values (made through their slots, as
+        ``api.Transition.events`` makes them)."""
+        made = []
+        for type_, data, visible_to in self.recorded:
+            event = _new(Event)
+            _set_type(event, type_)
+            _set_data(event, data)
+            _set_visible_to(event, visible_to)
+            made.append(event)
+        return made
+
+
+_set_type, _set_data, _set_visible_to = (
+    getattr(Event, f).__set__ for f in ("type", "data", "visible_to"))
