@@ -428,7 +428,8 @@ class GameBase(ABC, Generic[S, Opt, A]):
     def apply(self, state: S, move: Move) -> Transition | Rejection:
         if type(move) is Act and self._kit_plays_listed:
             # an act picked from the list ``legal_actions`` last answered for this state and
-            # seat, the very object listed: every guard holds (see the module's docstring)
+            # seat, the very object listed: every guard holds (see the module's docstring).
+            # ``_memoised_legal`` written out: the one check every listed move pays
             memo = getattr(self, self._kit_legal_slot)
             action = move.action
             if memo is not None and memo[0] is state and memo[1] == move.seat:
@@ -440,13 +441,7 @@ class GameBase(ABC, Generic[S, Opt, A]):
                 if listed:
                     new, events = state.clone(), Events()  # type: ignore[attr-defined]
                     refused = self.play_listed(new, move.seat, action, events)
-                    if refused is not None:
-                        return refused
-                    done = _new(Transition)  # as ``transition`` makes it
-                    _set_state(done, new)
-                    _set_events(done, None)
-                    _set_recorded(done, events.recorded)
-                    return done  # type: ignore[no-any-return]
+                    return refused if refused is not None else transition(new, events)
         node = self.next(state)
         step: Step[S] | Rejection
         if isinstance(move, Act):  # (the most common move first)
@@ -460,15 +455,7 @@ class GameBase(ABC, Generic[S, Opt, A]):
         if isinstance(step, Rejection):
             return step
         new, made = step
-        done = _new(Transition)  # as ``transition`` makes it
-        _set_state(done, new)
-        if type(made) is Events:
-            _set_events(done, None)
-            _set_recorded(done, made.recorded)
-        else:
-            _set_events(done, tuple(made))  # type: ignore[arg-type]
-            _set_recorded(done, None)
-        return done  # type: ignore[no-any-return]
+        return transition(new, made) if isinstance(made, Events) else Transition(new, made)
 
     def _kit_chance(self, state: S, node: Node, move: ChanceOutcome) -> Step[S] | Rejection:
         if not isinstance(node, Chance):
@@ -501,13 +488,9 @@ class GameBase(ABC, Generic[S, Opt, A]):
         if seat not in node.seats and seat not in node.open_to:
             return reject("action/not_your_turn", f"seat {seat} may not act now")
         raw = move.action
-        memo = getattr(self, self._kit_legal_slot)
-        if memo is not None and memo[0] is state and memo[1] == seat:
-            legal = memo[2]  # the list the caller just asked for (``_memoised_legal``)
-        elif self.acts_enumerated:
-            legal = self.legal_actions(state, seat)
-        else:
-            legal = None
+        legal = _memoised_legal(self, state, seat)  # the list the caller just asked for
+        if legal is None and self.acts_enumerated:
+            legal = self.legal_actions(state, seat)  # type: ignore[assignment]
         if legal is not None and _in_legal(raw, legal):  # one of the listed legal actions
             return self.on_act(state, node, seat, self._legal_action(raw))
         try:
