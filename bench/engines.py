@@ -80,7 +80,8 @@ def run_one(run: EngineRun, budget_s: float, max_steps: int) -> dict[str, Any]:
             p = registry.get_fast(run.game).play_random(
                 run.seats, dict(run.options), seed=games, max_steps=max_steps)
         else:
-            p = play(game, run.seats, dict(run.options), seed=games, max_steps=max_steps, **kw)
+            p = play(game, run.seats, dict(run.options), seed=games, max_steps=max_steps,
+                     log=False, **kw)
         games += 1
         finished += p.finished
         steps += p.steps
@@ -109,7 +110,7 @@ def interleaved(game: str, seats: int = 4, rounds: int = 4, slice_s: float = 1.5
     from shared.rules._kit.playout import play
 
     def contract(seed: int) -> Any:
-        return play(registry.get(game), seats, {}, seed=seed)
+        return play(registry.get(game), seats, {}, seed=seed, log=False)
 
     def fast(seed: int) -> Any:
         return registry.get_fast(game).play_random(seats, {}, seed=seed)

@@ -333,6 +333,40 @@ def _recorded_event(type: str, data: dict[str, Json], visible_to: tuple[Seat, ..
     return made
 
 
+class EventLog:
+    """The events of a run of transitions, made when first read.
+
+    ``add(transition)`` keeps a move's records (or its events, when they were made) without
+    its state: a playout that kept every state would hand the collector a game's worth of
+    live objects, and one that made every ``Event`` would pay for a log nobody reads."""
+
+    __slots__ = ("_made", "_parts")
+
+    def __init__(self) -> None:
+        self._parts: list[Sequence[Any]] = []
+        self._made: list[Event] | None = None
+
+    def add(self, transition: Transition) -> None:
+        part: Sequence[Any] | None = transition._events
+        if part is None:
+            part = transition._recorded
+        if part:
+            self._parts.append(part)
+            self._made = None
+
+    def events(self) -> list[Event]:
+        made = self._made
+        if made is None:
+            made = []
+            for part in self._parts:
+                if type(part) is tuple:
+                    made.extend(part)
+                else:
+                    made.extend(_recorded_event(*rec) for rec in part)
+            self._made = made
+        return made
+
+
 _VALUES: tuple[type, ...] = (Turn, SealedSlot, Simultaneous, Chance, Terminal, Act, JointAction,
                               ChanceOutcome, Event, Rejection)
 for _cls in _VALUES:

@@ -19,6 +19,7 @@ from shared.rules.api import (
     Chance,
     ChanceOutcome,
     Event,
+    EventLog,
     Game,
     JointAction,
     Json,
@@ -61,9 +62,14 @@ def default_chooser(game: Game, state: Any, slot: SealedSlot, rng: random.Random
 class Playout:
     state: Any
     moves: list[Move] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)
+    log: EventLog = field(default_factory=EventLog)
     steps: int = 0
     finished: bool = False
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event of the game so far, made on first read (``EventLog``)."""
+        return self.log.events()
 
 
 def apply_or_raise(game: Game, state: Any, move: Move) -> Transition:
@@ -85,19 +91,22 @@ def play(
     key: bytes | None = None,
     on_step: Callable[[Any, Move], None] | None = None,
     on_events: Callable[[list[Event]], None] | None = None,
+    log: bool = True,
 ) -> Playout:
     """Play one game; ``seed`` drives the seats' random choices and (by default) the draws.
 
     A seat without an actor picks ``rng.choice(game.legal_actions(state, seat))``, one
     without a chooser ``rng.choice(slot.allowed)`` (``random_actor``/``random_chooser``, made
-    inline: the same ``random.Random`` calls in the same order)."""
+    inline: the same ``random.Random`` calls in the same order). ``log=False`` keeps
+    neither the moves nor the events (both stay empty): a benchmark or a rollout that never
+    reads them does not hold a game's worth of objects for the collector to walk."""
     rng = random.Random(seed)
     choice = rng.choice
     draw_key = key if key is not None else seed.to_bytes(8, "big") * 4
     state = game.setup(options or {}, n_seats)
     out = Playout(state=state)
-    moves = out.moves
-    events = out.events
+    keep_move = out.moves.append if log else None
+    keep = out.log.add if log else None
     actors = actors or {}
     choosers = choosers or {}
     next_node = game.next
@@ -132,12 +141,11 @@ def play(
             raise AssertionError(f"{game.name}: rejected {move!r}: {result.code} "
                                  f"{result.message}")
         state = result.state  # type: ignore[union-attr]
-        moves.append(move)
-        new = result.events  # type: ignore[union-attr]
-        if new:
-            events.extend(new)
+        if keep is not None:
+            keep_move(move)  # type: ignore[misc]
+            keep(result)  # type: ignore[arg-type]
         if on_events is not None:  # what the clients would now receive (bots' memory)
-            on_events(list(new))
+            on_events(list(result.events))  # type: ignore[union-attr]
         steps += 1
     out.steps = steps
     out.state = state

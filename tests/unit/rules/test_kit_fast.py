@@ -144,3 +144,22 @@ def test_engines_emit_only_valid_events_and_memo_answers_like_a_fresh_call(name:
     assert seen == out.steps > 0
     for e in out.events:
         assert from_json(Event, to_json(e)) == e
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_a_playout_log_made_late_is_the_log_each_move_gave(name: str) -> None:
+    """``Playout.events`` is made when first read, from each move's records: it holds the
+    events each ``apply`` gave, in order, as read right after that move; ``log=False`` plays
+    the same game and keeps neither moves nor events."""
+    game = registry.get(name)
+    options: dict[str, Any] = ({"max_hands": 1, "max_turns_per_hand": 15}
+                               if name == "empire-cards" else {})
+    seen: list[Event] = []
+    out = play(game, game.min_seats, options, seed=5, max_steps=300,
+               on_events=seen.extend)
+    assert out.events == seen and seen
+    late = play(game, game.min_seats, options, seed=5, max_steps=300)  # nothing read per move
+    assert late.events == seen and late.moves == out.moves
+    bare = play(game, game.min_seats, options, seed=5, max_steps=300, log=False)
+    assert bare.steps == out.steps and bare.state == out.state
+    assert bare.moves == [] and bare.events == []
