@@ -14,7 +14,7 @@ from shared.rules._kit.model import Events
 from shared.rules.api import JointAction, Json, SealedSlot, Simultaneous
 from shared.rules.empires_end import board
 from shared.rules.empires_end.actions import CONFLICT_BID
-from shared.rules.empires_end.data import CONFLICT, RESOURCES, TILE, ConflictCard, Reward
+from shared.rules.empires_end.data import CONFLICT, TILE, ConflictCard, Reward
 from shared.rules.empires_end.state import Player, State
 
 NO_BID: dict[str, Json] = {"axes": 0, "coins": 0}
@@ -28,30 +28,53 @@ def slot_key(seat: int) -> str:
     return f"s{seat}"
 
 
+# (axes, coins) held -> every fist of them, in order: each dict made once and shared by every
+# slot that offers it (a listed choice is never changed, as a state is never changed)
+_FISTS: dict[tuple[int, int], tuple[Json, ...]] = {}
+
+
+def fists(axes: int, coins: int) -> tuple[Json, ...]:
+    """Every ``{"axes": a, "coins": c}`` a seat holding ``axes`` Axes and ``coins`` Coins can
+    put in its fist, axes first."""
+    got = _FISTS.get((axes, coins))
+    if got is None:
+        if len(_FISTS) >= 4096:
+            _FISTS.clear()
+        got = _FISTS[(axes, coins)] = tuple(
+            {"axes": a, "coins": c} for a in range(axes + 1) for c in range(coins + 1))
+    return got
+
+
 def node(state: State) -> Simultaneous:
     slots = []
+    card = state.conflict_card
     for seat, p in enumerate(state.players):
-        allowed: tuple[Json, ...] = tuple(
-            {"axes": a, "coins": c} for a in range(p.res.axe + 1) for c in range(p.res.coin + 1)
-        )
+        res = p.res
         slots.append(
             SealedSlot(
                 seat=seat,
-                key=slot_key(seat),
-                allowed=allowed,
+                key=_KEYS[seat] if seat < len(_KEYS) else slot_key(seat),
+                allowed=fists(res.axe, res.coin),
                 default=dict(NO_BID),
-                context={"card": state.conflict_card, "base_strength": board.base_strength(p)},
+                context={"card": card, "base_strength": board.base_strength(p)},
             )
         )
     return Simultaneous(round_id=round_id(state), slots=tuple(slots))
 
 
+_KEYS = tuple(slot_key(seat) for seat in range(4))
+
+
 def check(slot: SealedSlot, choice: Json) -> bool:
     if slot.allowed is None or not isinstance(choice, dict):
         return False
-    for a in slot.allowed:  # the listed value itself (picked from the list): a valid bid
-        if a is choice:
+    allowed = slot.allowed
+    try:  # the listed value itself (picked from the list): a valid bid. Listed fists differ
+        # from one another, so the first equal one is the one listed, if it was
+        if allowed[allowed.index(choice)] is choice:
             return True
+    except ValueError:
+        return False  # not even equal to a listed fist
     try:
         CONFLICT_BID.validate_python(choice)
     except ValueError:
@@ -131,7 +154,9 @@ def resolve(state: State, nd: Simultaneous, move: JointAction, events: Events) -
         else:
             swapped = upheaval(p, card)
         if events.keep:
-            gained = {r: p.res.get(r) - res0.get(r) for r in RESOURCES}
+            now = p.res
+            gained = {"wheat": now.wheat - res0.wheat, "hammer": now.hammer - res0.hammer,
+                      "axe": now.axe - res0.axe, "coin": now.coin - res0.coin}
             results.append(
                 {
                     "seat": seat,

@@ -12,6 +12,7 @@ on who finished first. The steps change the state in place (a clone, see ``state
 from __future__ import annotations
 
 import functools
+from operator import itemgetter
 
 from shared.rules._kit.model import Events
 from shared.rules.api import Json
@@ -63,6 +64,7 @@ _BUILD: dict[str, tuple[dict[str, Json], ...]] = {
     c: tuple({t: {"type": "build", "card": c, "tile": t, "coins": k} for t in TILE}
              for k in range(CARD[c].cost + 1)) for c in CARD}
 _SELL: dict[str, Json] = {c: {"type": "sell", "card": c} for c in CARD}
+_REPAIR_COST: dict[str, int] = {t: TILE[t].repair for t in TILE}  # printed, before discounts
 _REPAIR: dict[str, tuple[Json, ...]] = {
     t: tuple({"type": "repair", "tile": t, "coins": k} for k in range(TILE[t].repair + 1))
     for t in TILE}
@@ -95,6 +97,23 @@ def _refresh(source: str, card: str) -> Json:
     return got
 
 
+# (swap source, tile order) -> its listed swaps: the order changes only by a swap or an
+# upheaval, so a seat's list is asked for again and again (bounded like ``board._FACTS``)
+_SWAP_LISTS: dict[tuple[str, tuple[str, ...]], tuple[Json, ...]] = {}
+
+
+def _swap_list(source: str, names: tuple[str, ...]) -> tuple[Json, ...]:
+    """EEND-14: every swap of two locations (healthy or destroyed), in position order."""
+    got = _SWAP_LISTS.get((source, names))
+    if got is None:
+        swaps = _swaps(source)
+        got = tuple([swaps[names[a]][names[b]] for a, b in _pairs(len(names))])
+        if len(_SWAP_LISTS) >= 4096:
+            _SWAP_LISTS.clear()
+        _SWAP_LISTS[(source, names)] = got
+    return got
+
+
 def legal(state: State, seat: int) -> list[Json]:
     w = state.work[seat]
     p = state.players[seat]
@@ -104,39 +123,52 @@ def legal(state: State, seat: int) -> list[Json]:
     res = p.res
     hammer, coin = res.hammer, res.coin
     out: list[Json] = []
-    if w.acts < 2:
+    hand = p.hand
+    if w.acts < 2 and hand:
         tiles = [emp[q].tile for q in board.placement_candidates(emp)]
+        n = len(tiles)
+        pick = itemgetter(*tiles) if n > 1 else None
         discount = 0  # EEND-12: an unused healthy discount ability
         for _, ref, ab in industry:
             if ab.kind == "build_discount" and ref not in used:
                 discount = 1
                 break
-        for card in p.hand:
-            builds = _BUILD[card]
-            cost = len(builds) - 1 - discount
-            if cost < 0:
-                cost = 0
-            for k in range(0, min(cost, coin) + 1):  # board.pay_options
-                if hammer >= cost - k:
-                    row = builds[k]
-                    out += [row[t] for t in tiles]
+        for card in hand:
+            if n:
+                builds = _BUILD[card]
+                cost = len(builds) - 1 - discount
+                if cost < 0:
+                    cost = 0
+                low = cost - hammer  # board.pay_options: k coins and cost - k Hammers
+                for k in range(low if low > 0 else 0, (cost if cost < coin else coin) + 1):
+                    if pick is not None:
+                        out += pick(builds[k])
+                    else:
+                        out.append(builds[k][tiles[0]])
             out.append(_SELL[card])
     if not w.repaired:  # EEND-13: one repair per phase
+        discounts: list[int] | None = None
         for pos, loc in enumerate(emp):
             if not loc.healthy:
-                cost = board.repair_cost(p, pos)
+                if discounts is None:  # board.repair_cost's discounts, looked up once
+                    discounts = [q for q, _, ab in industry
+                                 if ab.kind == "repair_discount_adjacent"]
+                cost = _REPAIR_COST[loc.tile]
+                for q in discounts:
+                    if q == pos - 1 or q == pos + 1:
+                        cost -= 1
+                if cost < 0:
+                    cost = 0
                 repairs = _REPAIR[loc.tile]
-                for k in range(0, min(cost, coin) + 1):
-                    if hammer >= cost - k:
-                        out.append(repairs[k])
+                low = cost - hammer
+                for k in range(low if low > 0 else 0, (cost if cost < coin else coin) + 1):
+                    out.append(repairs[k])
     for pos, ref, ab in industry:
         if ref in used:
             continue
         kind = ab.kind
         if kind == "swap":  # EEND-14: any two, healthy or destroyed
-            names = [loc.tile for loc in emp]
-            swaps = _swaps(ref)
-            out += [swaps[names[a]][names[b]] for a, b in _pairs(len(emp))]
+            out += _swap_list(ref, tuple([loc.tile for loc in emp]))
         elif kind == "move_innovation":  # EEND-14: normal placement rules at the target
             moves = _moves(ref)
             for q, loc in enumerate(emp):
@@ -149,7 +181,7 @@ def legal(state: State, seat: int) -> list[Json]:
                 for inn in emp[q].innovations:
                     if inn.exhausted:
                         out.append(_refresh(ref, inn.card))
-    if w.acts >= 2 and p.hand and not w.discarded:  # EEND-11: discard both, or keep both
+    if w.acts >= 2 and hand and not w.discarded:  # EEND-11: discard both, or keep both
         out.append(_DISCARD)
     out.append(_END)
     return out
