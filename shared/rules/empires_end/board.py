@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from shared.rules.empires_end.data import CARD, TILE, Ability, LocationType, Phase, ability
-from shared.rules.empires_end.state import Innovation, Location, Player, Res
+from shared.rules.empires_end.state import Innovation, Location, Player, Res, location
 
 EMPIRE_SIZE = 11
 
@@ -76,6 +76,40 @@ def _active(empire: tuple[Location, ...], phase: Phase) -> tuple[tuple[int, str,
             if ab.phase == phase:
                 out.append((pos, inn.card, ab))
     return tuple(out)
+
+
+def industry_view(empire: tuple[Location, ...]
+                  ) -> tuple[tuple[tuple[int, str, Ability], ...], list[str], tuple[str, ...]]:
+    """For the Industry listing, in one pass: ``active`` of "industry" (remembered as
+    ``active`` remembers it), the tiles of ``placement_candidates`` and the tile order."""
+    out = []
+    place: list[str] = []
+    least = -1
+    abilities = _ABILITY
+    for pos, loc in enumerate(empire):
+        if not loc.healthy:
+            continue
+        tile = loc.tile
+        own = abilities[tile]
+        if own.phase == "industry":
+            out.append((pos, tile, own))
+        innovations = loc.innovations
+        for inn in innovations:
+            ab = abilities[inn.card]
+            if ab.phase == "industry":
+                out.append((pos, inn.card, ab))
+        n = len(innovations)
+        if least < 0 or n < least:
+            least = n
+            place = [tile]
+        elif n == least:
+            place.append(tile)
+    industry = tuple(out)
+    if type(empire) is tuple:  # (only an immutable empire is remembered)
+        if len(_ACTIVE) >= 4096:
+            _ACTIVE.clear()
+        _ACTIVE[(id(empire), "industry")] = (empire, industry)
+    return industry, place, tuple([loc.tile for loc in empire])
 
 
 def find_active(player: Player, ref: str, phase: Phase) -> tuple[int, Ability] | None:
@@ -177,7 +211,7 @@ def set_exhausted(player: Player, card: str, exhausted: bool) -> None:
     innovations = tuple(
         Innovation(inn.card, exhausted) if inn.card == card else inn for inn in loc.innovations
     )
-    set_location(player, pos, Location(loc.tile, loc.healthy, innovations))
+    set_location(player, pos, location(loc.tile, loc.healthy, innovations))
 
 
 def refresh_positions(player: Player, positions: tuple[int, ...]) -> list[str]:

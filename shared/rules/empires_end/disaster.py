@@ -27,9 +27,9 @@ from shared.rules.empires_end.state import (
     DisasterPhase,
     DisasterSlot,
     Innovation,
-    Location,
     Resolution,
     State,
+    location,
 )
 
 
@@ -78,7 +78,7 @@ def _replace_options(state: State, seat: int) -> list[Json]:
 
 def _can_replace(state: State, seat: int, dp: DisasterPhase) -> bool:
     """``_replace_options`` is not empty."""
-    if not usable(state, seat, "replace_disaster"):
+    if not _exhaustible(state, seat)[1]:
         return False
     return any(s.card is not None and not s.closed for s in dp.slots)
 
@@ -103,8 +103,29 @@ _BID_WITH: dict[str, tuple[str, ...]] = {
     for c in CARD}
 
 
+# card id -> for each disaster slot, (resource, listed bid) of each bid it may take
+_BID_ROWS: dict[str, tuple[tuple[tuple[str, Json], ...], ...]] = {
+    c: tuple(tuple((r, _BIDS[(i, r)]) for r in _BID_WITH[c]) for i in (0, 1)) for c in CARD}
+
+
+def _exhaustible(state: State, seat: int) -> tuple[list[str], list[str]]:
+    """``usable(state, seat, "free_bid")`` and ``usable(state, seat, "replace_disaster")``,
+    in one pass."""
+    p = state.players[seat]
+    free: list[str] = []
+    replace: list[str] = []
+    for pos, ref, ab in board.active(p, "disaster"):
+        kind = ab.kind
+        if kind == "free_bid" or kind == "replace_disaster":
+            inn = board.innovation_at(p.empire[pos], ref)
+            if inn is not None and not inn.exhausted:
+                (free if kind == "free_bid" else replace).append(ref)
+    return free, replace
+
+
 def legal(state: State, seat: int) -> list[Json]:
-    dp = _dp(state)
+    dp = state.disaster
+    assert dp is not None
     res = dp.resolution
     if res is not None:
         if seat != res.seat:
@@ -118,28 +139,31 @@ def legal(state: State, seat: int) -> list[Json]:
     if seat != dp.bidder:
         return []
     stash = state.players[seat].res
-    have = {"wheat": stash.wheat, "hammer": stash.hammer, "axe": stash.axe, "coin": stash.coin}
     out: list[Json] = []
     addressed = dp.addressed
-    opened = open_slots(dp)
-    free = usable(state, seat, "free_bid")
+    slots = dp.slots
+    opened = [i for i, s in enumerate(slots) if s.card is not None and not s.closed]
+    free, replacers = _exhaustible(state, seat)
     for i in opened:
         if i in addressed:
             continue
-        card = dp.slots[i].card or ""
-        for r in _BID_WITH[card]:
-            if have[r] > 0:
-                out.append(_BIDS[(i, r)])
+        card = slots[i].card or ""
+        for r, bid in _BID_ROWS[card][i]:
+            if getattr(stash, r) > 0:
+                out.append(bid)
         if free:
             bids = CARD[card].bids
             for ref in free:  # EEND-8: any accepted resource
                 if CARD[ref].ability.resource in bids:
                     out.append({"type": "free_bid", "disaster": i, "card": ref})
         out.append(_TAKES[i])  # EEND-3: always possible
-    if usable(state, seat, "replace_disaster"):
-        replace = _replace_options(state, seat)
-        out.extend(replace)
-        if replace and all(i in addressed for i in opened):
+    if replacers and opened:  # EEND-7 (``_replace_options``)
+        out += [{"type": "replace", "disaster": i, "card": ref}
+                for ref in replacers for i in opened]
+        for i in opened:
+            if i not in addressed:
+                break
+        else:
             out.append(_END_TURN)
     return out
 
@@ -273,7 +297,7 @@ def _destroy(state: State, seat: int, pos: int | None, events: Events) -> None:
         return
     p = state.players[seat]
     loc = p.empire[pos]
-    board.set_location(p, pos, Location(loc.tile, False, loc.innovations))
+    board.set_location(p, pos, location(loc.tile, False, loc.innovations))
     events.add("location_destroyed", {"seat": seat, "tile": loc.tile, "position": pos + 1})
 
 
@@ -288,7 +312,7 @@ def _place(state: State, seat: int, pos: int | None, events: Events) -> None:
     p = state.players[seat]
     loc = p.empire[pos]
     events.add("innovation_placed", {"seat": seat, "card": res.card, "tile": loc.tile})
-    board.set_location(p, pos, Location(loc.tile, loc.healthy,
+    board.set_location(p, pos, location(loc.tile, loc.healthy,
                                         (*loc.innovations, Innovation(res.card))))
 
 

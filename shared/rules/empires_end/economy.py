@@ -19,10 +19,10 @@ from shared.rules.empires_end.state import (
     ConvLeft,
     Player,
     Res,
-    SeatWork,
     State,
     SubPhase,
     bundle_res,
+    seat_work,
     set_work,
 )
 
@@ -90,7 +90,7 @@ def begin(state: State, seat: int, todo: tuple[SubPhase, ...], events: Events) -
     p.res.gain_res(gained)
     p.vp += vp
     _report(seat, gained, vp, refreshed, events)
-    set_work(state, seat, SeatWork("economy", todo, tuple(conv), tuple(repeats)))
+    set_work(state, seat, seat_work("economy", todo, tuple(conv), tuple(repeats)))
     return not conv and not repeats
 
 

@@ -52,7 +52,7 @@ from shared.rules.empires_end.data import (
     track_for,
 )
 from shared.rules.empires_end.scoring import score
-from shared.rules.empires_end.state import Location, Player, Res, SeatWork, SubPhase
+from shared.rules.empires_end.state import DONE, Location, Player, Res, SeatWork, SubPhase
 from shared.rules.empires_end.state import Options as GameOptions
 from shared.rules.empires_end.state import State as GameState
 from shared.rules.empires_end.view import view
@@ -68,6 +68,7 @@ _SETUP_CHANCES: tuple[tuple[str, Literal["shuffle", "below", "dice"], bool], ...
 
 
 TERMINAL = Terminal()
+_CHOOSING = SeatWork("choose")  # every seat's work as an Industry/Economy phase starts
 _SETUP_N = {0: len(TILE_IDS), 2: len(CARD_IDS), 3: len(CONFLICT_IDS)}
 
 
@@ -289,7 +290,7 @@ def _finish_sub(state: GameState, seat: int, events: Events) -> None:
         _enter(state, seat, w.todo[0], w.todo[1:], events)
         return
     items = list(state.work)
-    items[seat] = SeatWork("done")
+    items[seat] = DONE
     state.work = tuple(items)
 
 
@@ -363,7 +364,7 @@ def _next_phase(state: GameState, events: Events) -> None:
         events.add("conflict_revealed", {"card": card})
         state.conflict_card, state.conflict_deck = card, state.conflict_deck[1:]
         return
-    state.work = tuple(SeatWork("choose") for _ in state.players)
+    state.work = (_CHOOSING,) * len(state.players)
     if kind == "industry_economy":
         return
     for seat in range(state.n):

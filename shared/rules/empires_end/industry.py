@@ -26,12 +26,14 @@ from shared.rules.empires_end.state import (
     SeatWork,
     State,
     SubPhase,
+    location,
+    seat_work,
     set_work,
 )
 
 
 def begin(state: State, seat: int, todo: tuple[SubPhase, ...]) -> None:
-    set_work(state, seat, SeatWork("industry", todo))
+    set_work(state, seat, seat_work("industry", todo))
 
 
 def discount_sources(p: Player, w: SeatWork) -> list[str]:
@@ -50,7 +52,7 @@ def build_cost(p: Player, w: SeatWork, card: str) -> int:
 def _without(empire: tuple[Location, ...], pos: int, card: str) -> tuple[Location, ...]:
     items = list(empire)
     loc = items[pos]
-    items[pos] = Location(loc.tile, loc.healthy,
+    items[pos] = location(loc.tile, loc.healthy,
                           tuple(i for i in loc.innovations if i.card != card))
     return tuple(items)
 
@@ -98,7 +100,7 @@ def _refresh(source: str, card: str) -> Json:
 
 
 # (swap source, tile order) -> its listed swaps: the order changes only by a swap or an
-# upheaval, so a seat's list is asked for again and again (bounded like ``board._FACTS``)
+# upheaval, so a seat's list is asked for again and again (bounded like ``board._ACTIVE``)
 _SWAP_LISTS: dict[tuple[str, tuple[str, ...]], tuple[Json, ...]] = {}
 
 
@@ -118,14 +120,13 @@ def legal(state: State, seat: int) -> list[Json]:
     w = state.work[seat]
     p = state.players[seat]
     emp = p.empire
-    industry = board.active(p, "industry")
+    industry, tiles, names = board.industry_view(emp)
     used = w.used
     res = p.res
     hammer, coin = res.hammer, res.coin
     out: list[Json] = []
     hand = p.hand
     if w.acts < 2 and hand:
-        tiles = [emp[q].tile for q in board.placement_candidates(emp)]
         n = len(tiles)
         pick = itemgetter(*tiles) if n > 1 else None
         discount = 0  # EEND-12: an unused healthy discount ability
@@ -168,7 +169,7 @@ def legal(state: State, seat: int) -> list[Json]:
             continue
         kind = ab.kind
         if kind == "swap":  # EEND-14: any two, healthy or destroyed
-            out += _swap_list(ref, tuple([loc.tile for loc in emp]))
+            out += _swap_list(ref, names)
         elif kind == "move_innovation":  # EEND-14: normal placement rules at the target
             moves = _moves(ref)
             for q, loc in enumerate(emp):
@@ -204,7 +205,7 @@ def _pay(p: Player, cost: int, coins: int) -> None:
 
 def _sell(state: State, seat: int, card: str, events: Events) -> None:
     p = state.players[seat]
-    p.hand = tuple(c for c in p.hand if c != card)
+    p.hand = tuple([c for c in p.hand if c != card])
     p.res.coin += 1
     w = state.work[seat]
     set_work(state, seat, w.changed(acts=w.acts + 1))
@@ -225,11 +226,11 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
         cost = max(0, CARD[card].cost - (1 if sources else 0))
         used = (*w.used, sources[0]) if sources else w.used
         _pay(p, cost, coins)
-        p.hand = tuple(c for c in p.hand if c != card)
+        p.hand = tuple([c for c in p.hand if c != card])
         pos = board.position_of_tile(p.empire, tile)
         assert pos is not None
         loc = p.empire[pos]
-        board.set_location(p, pos, Location(loc.tile, loc.healthy,
+        board.set_location(p, pos, location(loc.tile, loc.healthy,
                                             (*loc.innovations, Innovation(card))))
         set_work(state, seat, w.changed(acts=w.acts + 1, used=used))
         events.add("innovation_built", {"seat": seat, "card": card, "tile": tile, "cost": cost})
@@ -249,7 +250,7 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
         cost = board.repair_cost(p, pos)
         _pay(p, cost, coins)
         loc = p.empire[pos]
-        board.set_location(p, pos, Location(loc.tile, True, loc.innovations))
+        board.set_location(p, pos, location(loc.tile, True, loc.innovations))
         set_work(state, seat, w.changed(repaired=True))
         events.add("location_repaired", {"seat": seat, "tile": tile, "cost": cost})
         return False
@@ -283,7 +284,7 @@ def _ability(state: State, seat: int, a: ActJson, events: Events) -> None:
         assert inn is not None
         p.empire = _without(p.empire, q, card)
         dest = p.empire[d]
-        board.set_location(p, d, Location(dest.tile, dest.healthy, (*dest.innovations, inn)))
+        board.set_location(p, d, location(dest.tile, dest.healthy, (*dest.innovations, inn)))
         events.add("innovation_moved", {"seat": seat, "card": card,
                                         "from": TILE[p.empire[q].tile].id, "to": tile})
     else:
