@@ -37,7 +37,11 @@ def position_of_ref(empire: tuple[Location, ...], ref: str) -> int | None:
 
 # (id of an empire tuple, phase) -> (that tuple, its ``active``): an empire is an immutable
 # tuple of frozen locations that clones share until a move builds a new one, so most asks
-# are for a tuple seen before; the tuple is kept so that its id is not reused while cached
+# are for a tuple seen before; the tuple is kept so that its id is not reused while cached.
+# Only the seats' current empires are asked for again, so a few entries serve: a large memo
+# lives long enough for the garbage collector to promote its entries, and every young and
+# full collection then walks them (a playout's collections cost more than its memo saved)
+ACTIVE_MAX = 64
 _ACTIVE: dict[tuple[int, str], tuple[tuple[Location, ...], tuple[tuple[int, str, Ability], ...]]] \
     = {}
 
@@ -51,7 +55,7 @@ def active(player: Player, phase: Phase) -> tuple[tuple[int, str, Ability], ...]
     got = _ACTIVE.get((id(empire), phase))
     if got is not None and got[0] is empire:
         return got[1]
-    if len(_ACTIVE) >= 4096:
+    if len(_ACTIVE) >= ACTIVE_MAX:
         _ACTIVE.clear()
     out = _active(empire, phase)
     _ACTIVE[(id(empire), phase)] = (empire, out)
@@ -106,7 +110,7 @@ def industry_view(empire: tuple[Location, ...]
             place.append(tile)
     industry = tuple(out)
     if type(empire) is tuple:  # (only an immutable empire is remembered)
-        if len(_ACTIVE) >= 4096:
+        if len(_ACTIVE) >= ACTIVE_MAX:
             _ACTIVE.clear()
         _ACTIVE[(id(empire), "industry")] = (empire, industry)
     return industry, place, tuple([loc.tile for loc in empire])

@@ -100,7 +100,7 @@ def _refresh(source: str, card: str) -> Json:
 
 
 # (swap source, tile order) -> its listed swaps: the order changes only by a swap or an
-# upheaval, so a seat's list is asked for again and again (bounded like ``board._ACTIVE``)
+# upheaval, so a seat's list is asked for again and again (small, as ``board.ACTIVE_MAX``)
 _SWAP_LISTS: dict[tuple[str, tuple[str, ...]], tuple[Json, ...]] = {}
 
 
@@ -110,7 +110,7 @@ def _swap_list(source: str, names: tuple[str, ...]) -> tuple[Json, ...]:
     if got is None:
         swaps = _swaps(source)
         got = tuple([swaps[names[a]][names[b]] for a, b in _pairs(len(names))])
-        if len(_SWAP_LISTS) >= 4096:
+        if len(_SWAP_LISTS) >= board.ACTIVE_MAX:
             _SWAP_LISTS.clear()
         _SWAP_LISTS[(source, names)] = got
     return got
