@@ -83,9 +83,9 @@ def _active(empire: tuple[Location, ...], phase: Phase) -> tuple[tuple[int, str,
 
 
 def industry_view(empire: tuple[Location, ...]
-                  ) -> tuple[tuple[tuple[int, str, Ability], ...], list[str], tuple[str, ...]]:
+                  ) -> tuple[tuple[tuple[int, str, Ability], ...], list[str]]:
     """For the Industry listing, in one pass: ``active`` of "industry" (remembered as
-    ``active`` remembers it), the tiles of ``placement_candidates`` and the tile order."""
+    ``active`` remembers it) and the tiles of ``placement_candidates``."""
     out = []
     place: list[str] = []
     least = -1
@@ -113,7 +113,7 @@ def industry_view(empire: tuple[Location, ...]
         if len(_ACTIVE) >= ACTIVE_MAX:
             _ACTIVE.clear()
         _ACTIVE[(id(empire), "industry")] = (empire, industry)
-    return industry, place, tuple([loc.tile for loc in empire])
+    return industry, place
 
 
 def find_active(player: Player, ref: str, phase: Phase) -> tuple[int, Ability] | None:

@@ -24,12 +24,12 @@ from shared.rules.empires_end.data import (
     TILE,
 )
 from shared.rules.empires_end.state import (
+    FRESH,
     DisasterPhase,
     DisasterSlot,
-    Innovation,
-    Resolution,
     State,
     location,
+    resolution,
 )
 
 
@@ -246,7 +246,7 @@ def _take(state: State, seat: int, i: int, events: Events) -> None:
         # The first-player marker goes to the taker (the later taker in a double, EEND-6).
         state.first = seat
         events.add("first_player", {"seat": seat})
-    dp.resolution = Resolution(seat, card, CARD[card].target - 1, "destroy")
+    dp.resolution = resolution(seat, card, CARD[card].target - 1, "destroy")
     _progress(state, events)
 
 
@@ -254,13 +254,13 @@ def _set_stage(state: State, stage: Literal["place", "shore"]) -> None:
     dp = _dp(state)
     res = dp.resolution
     assert res is not None
-    dp.resolution = Resolution(res.seat, res.card, res.target, stage, ())
+    dp.resolution = resolution(res.seat, res.card, res.target, stage, ())
 
 
 def _with_choices(dp: DisasterPhase, choices: tuple[str, ...]) -> None:
     res = dp.resolution
     assert res is not None
-    dp.resolution = Resolution(res.seat, res.card, res.target, res.stage, choices)
+    dp.resolution = resolution(res.seat, res.card, res.target, res.stage, choices)
 
 
 def _progress(state: State, events: Events) -> None:
@@ -313,7 +313,7 @@ def _place(state: State, seat: int, pos: int | None, events: Events) -> None:
     loc = p.empire[pos]
     events.add("innovation_placed", {"seat": seat, "card": res.card, "tile": loc.tile})
     board.set_location(p, pos, location(loc.tile, loc.healthy,
-                                        (*loc.innovations, Innovation(res.card))))
+                                        (*loc.innovations, FRESH[res.card])))
 
 
 def _shore_up(state: State, seat: int, coins: int, events: Events) -> None:

@@ -20,7 +20,7 @@ from shared.rules.empires_end import board
 from shared.rules.empires_end.actions import ActJson
 from shared.rules.empires_end.data import CARD, TILE
 from shared.rules.empires_end.state import (
-    Innovation,
+    FRESH,
     Location,
     Player,
     SeatWork,
@@ -120,7 +120,7 @@ def legal(state: State, seat: int) -> list[Json]:
     w = state.work[seat]
     p = state.players[seat]
     emp = p.empire
-    industry, tiles, names = board.industry_view(emp)
+    industry, tiles = board.industry_view(emp)
     used = w.used
     res = p.res
     hammer, coin = res.hammer, res.coin
@@ -169,7 +169,7 @@ def legal(state: State, seat: int) -> list[Json]:
             continue
         kind = ab.kind
         if kind == "swap":  # EEND-14: any two, healthy or destroyed
-            out += _swap_list(ref, names)
+            out += _swap_list(ref, tuple([loc.tile for loc in emp]))
         elif kind == "move_innovation":  # EEND-14: normal placement rules at the target
             moves = _moves(ref)
             for q, loc in enumerate(emp):
@@ -231,7 +231,7 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
         assert pos is not None
         loc = p.empire[pos]
         board.set_location(p, pos, location(loc.tile, loc.healthy,
-                                            (*loc.innovations, Innovation(card))))
+                                            (*loc.innovations, FRESH[card])))
         set_work(state, seat, w.changed(acts=w.acts + 1, used=used))
         events.add("innovation_built", {"seat": seat, "card": card, "tile": tile, "cost": cost})
         events.add("paid", {"seat": seat, "coin": coins, "hammer": cost - coins}, (seat,))

@@ -22,7 +22,7 @@ from pydantic import Field
 
 from shared.rules._kit.model import Frozen
 from shared.rules.api import Json
-from shared.rules.empires_end.data import Bundle, Resource
+from shared.rules.empires_end.data import CARD_IDS, Bundle, Resource
 
 _new = object.__new__
 
@@ -118,6 +118,10 @@ def bundle_res(bundle: Bundle, times: int = 1) -> Res:
 class Innovation:
     card: str
     exhausted: bool = False
+
+
+# card -> its innovation as built or placed (not exhausted): frozen, so one for all empires
+FRESH: dict[str, Innovation] = {c: Innovation(c) for c in CARD_IDS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,6 +261,22 @@ def location(tile: str, healthy: bool, innovations: tuple[Innovation, ...]) -> L
     return loc  # type: ignore[no-any-return]
 
 
+_res_seat, _res_card, _res_target, _res_stage, _res_choices = (
+    getattr(Resolution, f).__set__ for f in Resolution.__slots__)
+
+
+def resolution(seat: int, card: str, target: int, stage: Literal["destroy", "place", "shore"],
+               choices: tuple[str, ...] = ()) -> Resolution:
+    """``Resolution(seat, card, target, stage, choices)``."""
+    r = _new(Resolution)
+    _res_seat(r, seat)
+    _res_card(r, card)
+    _res_target(r, target)
+    _res_stage(r, stage)
+    _res_choices(r, choices)
+    return r  # type: ignore[no-any-return]
+
+
 DONE = SeatWork("done")  # a finished seat's work (frozen: one for all)
 
 
@@ -331,6 +351,8 @@ assert Player.__slots__ == ("res", "vp", "empire", "hand"), "State.clone copies 
 assert Res.__slots__ == ("wheat", "hammer", "axe", "coin"), "State.clone copies every field"
 assert SeatWork.__slots__ == ("stage", "todo", "conv", "repeats", "acts", "repaired", "used",
                              "discarded"), "seat_work sets every field of SeatWork"
+assert Resolution.__slots__ == ("seat", "card", "target", "stage", "choices"), \
+    "resolution sets every field of Resolution"
 assert Location.__slots__ == ("tile", "healthy", "innovations"), "location sets every field"
 assert DisasterSlot.__slots__ == ("card", "pool", "closed"), "DisasterPhase.clone copies them"
 assert DisasterPhase.__slots__ == ("slots", "bidder", "addressed", "resolution"), \
