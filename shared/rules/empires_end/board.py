@@ -83,15 +83,18 @@ def _active(empire: tuple[Location, ...], phase: Phase) -> tuple[tuple[int, str,
 
 
 def industry_view(empire: tuple[Location, ...]
-                  ) -> tuple[tuple[tuple[int, str, Ability], ...], list[str]]:
+                  ) -> tuple[tuple[tuple[int, str, Ability], ...], list[str], list[int]]:
     """For the Industry listing, in one pass: ``active`` of "industry" (remembered as
-    ``active`` remembers it) and the tiles of ``placement_candidates``."""
+    ``active`` remembers it), the tiles of ``placement_candidates`` and the destroyed
+    positions."""
     out = []
     place: list[str] = []
+    destroyed: list[int] = []
     least = -1
     abilities = _ABILITY
     for pos, loc in enumerate(empire):
         if not loc.healthy:
+            destroyed.append(pos)
             continue
         tile = loc.tile
         own = abilities[tile]
@@ -113,7 +116,7 @@ def industry_view(empire: tuple[Location, ...]
         if len(_ACTIVE) >= ACTIVE_MAX:
             _ACTIVE.clear()
         _ACTIVE[(id(empire), "industry")] = (empire, industry)
-    return industry, place
+    return industry, place, destroyed
 
 
 def find_active(player: Player, ref: str, phase: Phase) -> tuple[int, Ability] | None:

@@ -10,6 +10,8 @@ cross-slot constraint to resolve. ``resolve`` changes the state in place (a clon
 
 from __future__ import annotations
 
+from typing import Any
+
 from shared.rules._kit.model import Events
 from shared.rules.api import JointAction, Json, SealedSlot, Simultaneous
 from shared.rules.empires_end import board
@@ -69,6 +71,14 @@ def check(slot: SealedSlot, choice: Json) -> bool:
     if slot.allowed is None or not isinstance(choice, dict):
         return False
     allowed = slot.allowed
+    try:  # where ``fists`` lists it: axes major, coins minor, up to the last fist's
+        last: Any = allowed[-1]
+        fist: Any = choice
+        at = fist["axes"] * (last["coins"] + 1) + fist["coins"]
+        if 0 <= at < len(allowed) and allowed[at] is choice:
+            return True
+    except (IndexError, KeyError, TypeError):
+        pass
     try:  # the listed value itself (picked from the list): a valid bid. Listed fists differ
         # from one another, so the first equal one is the one listed, if it was
         if allowed[allowed.index(choice)] is choice:

@@ -120,7 +120,7 @@ def legal(state: State, seat: int) -> list[Json]:
     w = state.work[seat]
     p = state.players[seat]
     emp = p.empire
-    industry, tiles = board.industry_view(emp)
+    industry, tiles, destroyed = board.industry_view(emp)
     used = w.used
     res = p.res
     hammer, coin = res.hammer, res.coin
@@ -147,23 +147,21 @@ def legal(state: State, seat: int) -> list[Json]:
                     else:
                         out.append(builds[k][tiles[0]])
             out.append(_SELL[card])
-    if not w.repaired:  # EEND-13: one repair per phase
-        discounts: list[int] | None = None
-        for pos, loc in enumerate(emp):
-            if not loc.healthy:
-                if discounts is None:  # board.repair_cost's discounts, looked up once
-                    discounts = [q for q, _, ab in industry
-                                 if ab.kind == "repair_discount_adjacent"]
-                cost = _REPAIR_COST[loc.tile]
-                for q in discounts:
-                    if q == pos - 1 or q == pos + 1:
-                        cost -= 1
-                if cost < 0:
-                    cost = 0
-                repairs = _REPAIR[loc.tile]
-                low = cost - hammer
-                for k in range(low if low > 0 else 0, (cost if cost < coin else coin) + 1):
-                    out.append(repairs[k])
+    if not w.repaired and destroyed:  # EEND-13: one repair per phase
+        # board.repair_cost's discounts, looked up once
+        discounts = [q for q, _, ab in industry if ab.kind == "repair_discount_adjacent"]
+        for pos in destroyed:
+            tile = emp[pos].tile
+            cost = _REPAIR_COST[tile]
+            for q in discounts:
+                if q == pos - 1 or q == pos + 1:
+                    cost -= 1
+            if cost < 0:
+                cost = 0
+            repairs = _REPAIR[tile]
+            low = cost - hammer
+            for k in range(low if low > 0 else 0, (cost if cost < coin else coin) + 1):
+                out.append(repairs[k])
     for pos, ref, ab in industry:
         if ref in used:
             continue
@@ -172,10 +170,11 @@ def legal(state: State, seat: int) -> list[Json]:
             out += _swap_list(ref, tuple([loc.tile for loc in emp]))
         elif kind == "move_innovation":  # EEND-14: normal placement rules at the target
             moves = _moves(ref)
+            counts = [len(loc.innovations) if loc.healthy else -1 for loc in emp]
             for q, loc in enumerate(emp):
                 for inn in loc.innovations:
                     row = moves[inn.card]
-                    for d in board.placement_candidates(_without(emp, q, inn.card), exclude=q):
+                    for d in _move_targets(counts, q):
                         out.append(row[emp[d].tile])
         elif kind == "refresh_one_adjacent":
             for q in board.neighbours(pos, len(emp)):
@@ -185,6 +184,24 @@ def legal(state: State, seat: int) -> list[Json]:
     if w.acts >= 2 and hand and not w.discarded:  # EEND-11: discard both, or keep both
         out.append(_DISCARD)
     out.append(_END)
+    return out
+
+
+def _move_targets(counts: list[int], q: int) -> list[int]:
+    """``board.placement_candidates(_without(empire, q, card), exclude=q)`` for an
+    innovation ``card`` at ``q``, from the empire's innovation counts (-1: destroyed)."""
+    out: list[int] = []
+    least = -1
+    for i, n in enumerate(counts):
+        if n < 0:
+            continue
+        if i == q:
+            n -= 1  # without the moved innovation
+        if least < 0 or n < least:
+            least = n
+            out = [] if i == q else [i]
+        elif n == least and i != q:
+            out.append(i)
     return out
 
 
