@@ -66,19 +66,25 @@ def active(player: Player, phase: Phase) -> tuple[tuple[int, str, Ability], ...]
 _ABILITY: dict[str, Ability] = {ref: ability(ref) for ref in (*TILE, *CARD)}
 
 
+# phase -> tile or card id -> its printed ability, for the abilities of that phase
+_OF_PHASE: dict[str, dict[str, Ability]] = {
+    phase: {ref: ab for ref, ab in _ABILITY.items() if ab.phase == phase}
+    for phase in {ab.phase for ab in _ABILITY.values()}}
+
+
 def _active(empire: tuple[Location, ...], phase: Phase) -> tuple[tuple[int, str, Ability], ...]:
     out = []
-    abilities = _ABILITY
+    mine = _OF_PHASE.get(phase, {})
     for pos, loc in enumerate(empire):
         if not loc.healthy:
             continue
-        own = abilities[loc.tile]
-        if own.phase == phase:
-            out.append((pos, loc.tile, own))
+        tile = loc.tile
+        if tile in mine:
+            out.append((pos, tile, mine[tile]))
         for inn in loc.innovations:
-            ab = abilities[inn.card]
-            if ab.phase == phase:
-                out.append((pos, inn.card, ab))
+            card = inn.card
+            if card in mine:
+                out.append((pos, card, mine[card]))
     return tuple(out)
 
 
@@ -91,20 +97,19 @@ def industry_view(empire: tuple[Location, ...]
     place: list[str] = []
     destroyed: list[int] = []
     least = -1
-    abilities = _ABILITY
+    mine = _OF_PHASE.get("industry", {})
     for pos, loc in enumerate(empire):
         if not loc.healthy:
             destroyed.append(pos)
             continue
         tile = loc.tile
-        own = abilities[tile]
-        if own.phase == "industry":
-            out.append((pos, tile, own))
+        if tile in mine:
+            out.append((pos, tile, mine[tile]))
         innovations = loc.innovations
         for inn in innovations:
-            ab = abilities[inn.card]
-            if ab.phase == "industry":
-                out.append((pos, inn.card, ab))
+            card = inn.card
+            if card in mine:
+                out.append((pos, card, mine[card]))
         n = len(innovations)
         if least < 0 or n < least:
             least = n

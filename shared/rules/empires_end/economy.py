@@ -86,10 +86,19 @@ def begin(state: State, seat: int, todo: tuple[SubPhase, ...], events: Events) -
         elif kind == "refresh_adjacent":  # changes the empire (exhaust markers only)
             refreshed += board.refresh_positions(p, board.neighbours(pos, len(empire)))
             empire = p.empire
-    gained = Res(got["wheat"], got["hammer"], got["axe"], got["coin"])
-    p.res.gain_res(gained)
+    res = p.res  # ``_report`` of the tokens added up, without a stash made for it
+    res.wheat += got["wheat"]
+    res.hammer += got["hammer"]
+    res.axe += got["axe"]
+    res.coin += got["coin"]
     p.vp += vp
-    _report(seat, gained, vp, refreshed, events)
+    if events.keep:
+        if got["wheat"] + got["hammer"] + got["axe"] + got["coin"]:
+            events.add("tokens_gained", {"seat": seat, **got}, (seat,))
+        if vp:
+            events.add("vp_gained", {"seat": seat, "vp": vp, "phase": "economy"})
+        if refreshed:
+            events.add("refreshed", {"seat": seat, "cards": list(refreshed)})
     set_work(state, seat, seat_work("economy", todo, tuple(conv), tuple(repeats)))
     return not conv and not repeats
 
