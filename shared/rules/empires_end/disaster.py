@@ -68,7 +68,8 @@ def usable(state: State, seat: int, kind: str) -> list[str]:
 
 
 def _replace_options(state: State, seat: int) -> list[Json]:
-    dp = _dp(state)
+    dp = state.disaster
+    assert dp is not None
     return [
         {"type": "replace", "disaster": i, "card": ref}
         for ref in usable(state, seat, "replace_disaster")
@@ -84,7 +85,8 @@ def _can_replace(state: State, seat: int, dp: DisasterPhase) -> bool:
 
 
 def awaited(state: State) -> int:
-    dp = _dp(state)
+    dp = state.disaster
+    assert dp is not None
     return dp.resolution.seat if dp.resolution is not None else dp.bidder
 
 
@@ -184,7 +186,8 @@ def default(state: State, seat: int) -> Json:
 def apply(state: State, seat: int, a: ActJson, events: Events) -> None:
     """Apply a legal disaster-phase action, as its JSON, in place (legality
     is checked by the caller)."""
-    dp = _dp(state)
+    dp = state.disaster
+    assert dp is not None
     kind = a["type"]
     if kind == "bid":
         i, r = a["disaster"], a["resource"]
@@ -226,13 +229,15 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> None:
 
 
 def next_bidder(state: State) -> None:
-    dp = _dp(state)
+    dp = state.disaster
+    assert dp is not None
     dp.bidder = (dp.bidder + 1) % state.n
     dp.addressed = ()
 
 
 def _take(state: State, seat: int, i: int, events: Events) -> None:
-    dp = _dp(state)
+    dp = state.disaster
+    assert dp is not None
     slot = dp.slots[i]
     card = slot.card or ""
     state.players[seat].res.gain_res(slot.pool)
@@ -251,7 +256,8 @@ def _take(state: State, seat: int, i: int, events: Events) -> None:
 
 
 def _set_stage(state: State, stage: Literal["place", "shore"]) -> None:
-    dp = _dp(state)
+    dp = state.disaster
+    assert dp is not None
     res = dp.resolution
     assert res is not None
     dp.resolution = resolution(res.seat, res.card, res.target, stage, ())
@@ -265,14 +271,15 @@ def _with_choices(dp: DisasterPhase, choices: tuple[str, ...]) -> None:
 
 def _progress(state: State, events: Events) -> None:
     """Resolve the take's steps until one needs the taker's choice."""
-    dp = _dp(state)
+    dp = state.disaster
+    assert dp is not None
     res = dp.resolution
     assert res is not None
     p = state.players[res.seat]
     if res.stage == "destroy":
         cands = board.destroy_candidates(p.empire, res.target)  # EEND-4
         if len(cands) > 1:
-            _with_choices(dp, tuple(p.empire[c].tile for c in cands))
+            _with_choices(dp, tuple([p.empire[c].tile for c in cands]))
             return
         _destroy(state, res.seat, cands[0] if cands else None, events)
         _set_stage(state, "place")
@@ -281,7 +288,7 @@ def _progress(state: State, events: Events) -> None:
     if res.stage == "place":
         cands = board.placement_candidates(p.empire)
         if len(cands) > 1:
-            _with_choices(dp, tuple(p.empire[c].tile for c in cands))
+            _with_choices(dp, tuple([p.empire[c].tile for c in cands]))
             return
         _place(state, res.seat, cands[0] if cands else None, events)
         _set_stage(state, "shore")
@@ -334,7 +341,8 @@ def settle(state: State, events: Events) -> bool:
     """Reveal pending cards, pass finished turns on (in place). Returns whether the phase is
     over; stops early when a reshuffle is needed (the engine then asks for a Chance)."""
     while True:
-        dp = _dp(state)
+        dp = state.disaster
+        assert dp is not None
         i = pending_reveal(dp)
         if i is not None:
             if state.deck:

@@ -139,7 +139,8 @@ class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
 
     def play_listed(self, new: GameState, seat: int, action: Json, events: Events) -> None:
         assert type(action) is dict  # one of legal_actions' dicts
-        act(new, seat, action, events)
+        _act(new, seat, action, events)  # ``act``, written out
+        _advance(new, events)
 
     def start_phase(self, state: GameState, events: Events) -> GameState:
         """A clone of ``state`` at the beginning of the phase after ``state.phase_index``,

@@ -158,10 +158,12 @@ def legal(state: State, seat: int) -> list[Json]:
                     cost -= 1
             if cost < 0:
                 cost = 0
-            repairs = _REPAIR[tile]
-            low = cost - hammer
-            for k in range(low if low > 0 else 0, (cost if cost < coin else coin) + 1):
-                out.append(repairs[k])
+            low = cost - hammer  # board.pay_options, as a run of the tile's repairs by coins
+            if low < 0:
+                low = 0
+            high = (cost if cost < coin else coin) + 1
+            if high > low:
+                out += _REPAIR[tile][low:high]
     for pos, ref, ab in industry:
         if ref in used:
             continue
