@@ -183,7 +183,11 @@ def destroy_candidates(empire: tuple[Location, ...], target: int) -> list[int]:
 
 def base_strength(player: Player) -> int:
     """Conflict strength from healthy locations and their innovations."""
-    return sum(ab.amount for _, _, ab in active(player, "conflict") if ab.kind == "strength")
+    total = 0
+    for _, _, ab in active(player, "conflict"):
+        if ab.kind == "strength":
+            total += ab.amount
+    return total
 
 
 def repair_cost(player: Player, pos: int) -> int:

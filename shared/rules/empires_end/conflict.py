@@ -116,10 +116,9 @@ def upheaval(p: Player, card: ConflictCard) -> tuple[str, str] | None:
     """EEND-15, in place: the Nth-highest printed-VP healthy ("prosperous", EEND-24) location
     swaps with position P; nothing if it is already there or there are fewer than N healthy.
     Returns the swapped tiles, if any."""
-    healthy = sorted(
-        (i for i, loc in enumerate(p.empire) if loc.healthy),
-        key=lambda i: -TILE[p.empire[i].tile].vp,
-    )
+    # by printed VP, highest first, ties left to right (as a stable sort of the positions)
+    ranked = sorted([(-_VP[loc.tile], i) for i, loc in enumerate(p.empire) if loc.healthy])
+    healthy = [i for _, i in ranked]
     if len(healthy) < card.upheaval_rank:
         return None
     src = healthy[card.upheaval_rank - 1]
@@ -129,6 +128,9 @@ def upheaval(p: Player, card: ConflictCard) -> tuple[str, str] | None:
     pair = (p.empire[src].tile, p.empire[dst].tile)
     board.swap_positions(p, src, dst)
     return pair
+
+
+_VP: dict[str, int] = {t: TILE[t].vp for t in TILE}  # printed VP of each tile
 
 
 def resolve(state: State, nd: Simultaneous, move: JointAction, events: Events) -> None:
@@ -149,7 +151,8 @@ def resolve(state: State, nd: Simultaneous, move: JointAction, events: Events) -
         # Revealed Axes and Coins go back to the bank (EEND-15).
         p.res.axe -= axes
         p.res.coin -= coins
-        vp0, res0 = p.vp, p.res.clone()
+        res = p.res
+        vp0, wheat0, hammer0, axe0, coin0 = p.vp, res.wheat, res.hammer, res.axe, res.coin
         got = tier(card, totals[seat])
         if got == "tier3":
             _reward(p, card.tier3)
@@ -165,8 +168,8 @@ def resolve(state: State, nd: Simultaneous, move: JointAction, events: Events) -
             swapped = upheaval(p, card)
         if events.keep:
             now = p.res
-            gained = {"wheat": now.wheat - res0.wheat, "hammer": now.hammer - res0.hammer,
-                      "axe": now.axe - res0.axe, "coin": now.coin - res0.coin}
+            gained = {"wheat": now.wheat - wheat0, "hammer": now.hammer - hammer0,
+                      "axe": now.axe - axe0, "coin": now.coin - coin0}
             results.append(
                 {
                     "seat": seat,
