@@ -143,9 +143,10 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
         assert ab.src is not None
         p.res.gain(ab.src, -1)
         p.res.gain_bundle(ab.outs[option])
-        set_work(state, seat, w.changed(conv=tuple(
-            ConvLeft(c.source, c.left - 1) if c.source == source else c for c in w.conv
-        )))
+        conv = tuple([ConvLeft(c.source, c.left - 1) if c.source == source else c
+                      for c in w.conv])
+        set_work(state, seat, seat_work(w.stage, w.todo, conv, w.repeats, w.acts, w.repaired,
+                                        w.used, w.discarded))
         events.add("converted", {"seat": seat, "source": source, "option": option}, (seat,))
         return False
     assert kind == "repeat"

@@ -188,7 +188,10 @@ def node(state: GameState) -> Node:
                      draw="shuffle", n=len(state.discard), secret=True)
     phase = track[index]
     if phase == "disaster" or phase == "double_disaster":
-        return _turn((disaster.awaited(state),))
+        dp = state.disaster  # ``disaster.awaited``, written out
+        assert dp is not None
+        res = dp.resolution
+        return _turn((res.seat if res is not None else dp.bidder,))
     if phase == "conflict":
         return conflict.node(state)
     return _turn(tuple([s for s, w in enumerate(state.work) if w.stage != "done"]))
@@ -220,7 +223,7 @@ def legal(state: GameState, seat: int) -> list[Json]:
         return []
     phase = track[index]
     if phase == "disaster" or phase == "double_disaster":
-        return disaster.legal(state, seat) if seat == disaster.awaited(state) else []
+        return disaster.legal(state, seat)  # (none for a seat not awaited)
     if phase == "conflict" or not 0 <= seat < len(state.work):
         return []
     stage = state.work[seat].stage

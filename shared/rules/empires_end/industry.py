@@ -227,7 +227,8 @@ def _sell(state: State, seat: int, card: str, events: Events) -> None:
     p.hand = tuple([c for c in p.hand if c != card])
     p.res.coin += 1
     w = state.work[seat]
-    set_work(state, seat, w.changed(acts=w.acts + 1))
+    set_work(state, seat, seat_work(w.stage, w.todo, w.conv, w.repeats, w.acts + 1, w.repaired,
+                                    w.used, w.discarded))
     events.add("card_sold", {"seat": seat})
     events.add("card_sold", {"seat": seat, "card": card}, (seat,))
     state.discard = (*state.discard, card)
@@ -251,7 +252,8 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
         loc = p.empire[pos]
         board.set_location(p, pos, location(loc.tile, loc.healthy,
                                             (*loc.innovations, FRESH[card])))
-        set_work(state, seat, w.changed(acts=w.acts + 1, used=used))
+        set_work(state, seat, seat_work(w.stage, w.todo, w.conv, w.repeats, w.acts + 1,
+                                        w.repaired, used, w.discarded))
         events.add("innovation_built", {"seat": seat, "card": card, "tile": tile, "cost": cost})
         events.add("paid", {"seat": seat, "coin": coins, "hammer": cost - coins}, (seat,))
         return False
@@ -310,4 +312,5 @@ def _ability(state: State, seat: int, a: ActJson, events: Events) -> None:
         assert kind == "refresh"
         board.set_exhausted(p, a["card"], False)
         events.add("refreshed", {"seat": seat, "cards": [a["card"]]})
-    set_work(state, seat, w.changed(used=(*w.used, a["source"])))
+    set_work(state, seat, seat_work(w.stage, w.todo, w.conv, w.repeats, w.acts, w.repaired,
+                                    (*w.used, a["source"]), w.discarded))
