@@ -343,7 +343,11 @@ def settle(state: State, events: Events) -> bool:
     while True:
         dp = state.disaster
         assert dp is not None
-        i = pending_reveal(dp)
+        i = None  # ``pending_reveal``, written out
+        for j, slot in enumerate(dp.slots):
+            if slot.card is None and not slot.closed:
+                i = j
+                break
         if i is not None:
             if state.deck:
                 card = state.deck[0]
@@ -363,13 +367,15 @@ def settle(state: State, events: Events) -> bool:
             continue
         if dp.resolution is not None:
             return False
-        opened = open_slots(dp)
+        addressed = dp.addressed
+        opened = False  # any of ``open_slots``; the turn goes on while one is not addressed
+        for j, slot in enumerate(dp.slots):
+            if slot.card is not None and not slot.closed:
+                if j not in addressed:
+                    return False
+                opened = True
         if not opened:
             return True
-        addressed = dp.addressed
-        for j in opened:
-            if j not in addressed:
-                return False
         if not _can_replace(state, dp.bidder, dp):
             next_bidder(state)
         return False
