@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from shared.rules.empires_end.data import CARD, TILE, Ability, LocationType, Phase, ability
-from shared.rules.empires_end.state import Innovation, Location, Player, Res
+from shared.rules.empires_end.state import Innovation, Location, Player, Res, location
 
 EMPIRE_SIZE = 11
 
@@ -37,7 +37,11 @@ def position_of_ref(empire: tuple[Location, ...], ref: str) -> int | None:
 
 # (id of an empire tuple, phase) -> (that tuple, its ``active``): an empire is an immutable
 # tuple of frozen locations that clones share until a move builds a new one, so most asks
-# are for a tuple seen before; the tuple is kept so that its id is not reused while cached
+# are for a tuple seen before; the tuple is kept so that its id is not reused while cached.
+# Only the seats' current empires are asked for again, so a few entries serve: a large memo
+# lives long enough for the garbage collector to promote its entries, and every young and
+# full collection then walks them (a playout's collections cost more than its memo saved)
+ACTIVE_MAX = 64
 _ACTIVE: dict[tuple[int, str], tuple[tuple[Location, ...], tuple[tuple[int, str, Ability], ...]]] \
     = {}
 
@@ -51,7 +55,7 @@ def active(player: Player, phase: Phase) -> tuple[tuple[int, str, Ability], ...]
     got = _ACTIVE.get((id(empire), phase))
     if got is not None and got[0] is empire:
         return got[1]
-    if len(_ACTIVE) >= 4096:
+    if len(_ACTIVE) >= ACTIVE_MAX:
         _ACTIVE.clear()
     out = _active(empire, phase)
     _ACTIVE[(id(empire), phase)] = (empire, out)
@@ -62,20 +66,62 @@ def active(player: Player, phase: Phase) -> tuple[tuple[int, str, Ability], ...]
 _ABILITY: dict[str, Ability] = {ref: ability(ref) for ref in (*TILE, *CARD)}
 
 
+# phase -> tile or card id -> its printed ability, for the abilities of that phase
+_OF_PHASE: dict[str, dict[str, Ability]] = {
+    phase: {ref: ab for ref, ab in _ABILITY.items() if ab.phase == phase}
+    for phase in {ab.phase for ab in _ABILITY.values()}}
+
+
 def _active(empire: tuple[Location, ...], phase: Phase) -> tuple[tuple[int, str, Ability], ...]:
     out = []
-    abilities = _ABILITY
+    mine = _OF_PHASE.get(phase, {})
     for pos, loc in enumerate(empire):
         if not loc.healthy:
             continue
-        own = abilities[loc.tile]
-        if own.phase == phase:
-            out.append((pos, loc.tile, own))
+        tile = loc.tile
+        if tile in mine:
+            out.append((pos, tile, mine[tile]))
         for inn in loc.innovations:
-            ab = abilities[inn.card]
-            if ab.phase == phase:
-                out.append((pos, inn.card, ab))
+            card = inn.card
+            if card in mine:
+                out.append((pos, card, mine[card]))
     return tuple(out)
+
+
+def industry_view(empire: tuple[Location, ...]
+                  ) -> tuple[tuple[tuple[int, str, Ability], ...], list[str], list[int]]:
+    """For the Industry listing, in one pass: ``active`` of "industry" (remembered as
+    ``active`` remembers it), the tiles of ``placement_candidates`` and the destroyed
+    positions."""
+    out = []
+    place: list[str] = []
+    destroyed: list[int] = []
+    least = -1
+    mine = _OF_PHASE.get("industry", {})
+    for pos, loc in enumerate(empire):
+        if not loc.healthy:
+            destroyed.append(pos)
+            continue
+        tile = loc.tile
+        if tile in mine:
+            out.append((pos, tile, mine[tile]))
+        innovations = loc.innovations
+        for inn in innovations:
+            card = inn.card
+            if card in mine:
+                out.append((pos, card, mine[card]))
+        n = len(innovations)
+        if least < 0 or n < least:
+            least = n
+            place = [tile]
+        elif n == least:
+            place.append(tile)
+    industry = tuple(out)
+    if type(empire) is tuple:  # (only an immutable empire is remembered)
+        if len(_ACTIVE) >= ACTIVE_MAX:
+            _ACTIVE.clear()
+        _ACTIVE[(id(empire), "industry")] = (empire, industry)
+    return industry, place, destroyed
 
 
 def find_active(player: Player, ref: str, phase: Phase) -> tuple[int, Ability] | None:
@@ -137,7 +183,11 @@ def destroy_candidates(empire: tuple[Location, ...], target: int) -> list[int]:
 
 def base_strength(player: Player) -> int:
     """Conflict strength from healthy locations and their innovations."""
-    return sum(ab.amount for _, _, ab in active(player, "conflict") if ab.kind == "strength")
+    total = 0
+    for _, _, ab in active(player, "conflict"):
+        if ab.kind == "strength":
+            total += ab.amount
+    return total
 
 
 def repair_cost(player: Player, pos: int) -> int:
@@ -177,7 +227,7 @@ def set_exhausted(player: Player, card: str, exhausted: bool) -> None:
     innovations = tuple(
         Innovation(inn.card, exhausted) if inn.card == card else inn for inn in loc.innovations
     )
-    set_location(player, pos, Location(loc.tile, loc.healthy, innovations))
+    set_location(player, pos, location(loc.tile, loc.healthy, innovations))
 
 
 def refresh_positions(player: Player, positions: tuple[int, ...]) -> list[str]:

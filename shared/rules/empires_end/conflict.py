@@ -10,11 +10,13 @@ cross-slot constraint to resolve. ``resolve`` changes the state in place (a clon
 
 from __future__ import annotations
 
+from typing import Any
+
 from shared.rules._kit.model import Events
 from shared.rules.api import JointAction, Json, SealedSlot, Simultaneous
 from shared.rules.empires_end import board
 from shared.rules.empires_end.actions import CONFLICT_BID
-from shared.rules.empires_end.data import CONFLICT, RESOURCES, TILE, ConflictCard, Reward
+from shared.rules.empires_end.data import CONFLICT, TILE, ConflictCard, Reward
 from shared.rules.empires_end.state import Player, State
 
 NO_BID: dict[str, Json] = {"axes": 0, "coins": 0}
@@ -28,30 +30,61 @@ def slot_key(seat: int) -> str:
     return f"s{seat}"
 
 
+# (axes, coins) held -> every fist of them, in order: each dict made once and shared by every
+# slot that offers it (a listed choice is never changed, as a state is never changed)
+_FISTS: dict[tuple[int, int], tuple[Json, ...]] = {}
+
+
+def fists(axes: int, coins: int) -> tuple[Json, ...]:
+    """Every ``{"axes": a, "coins": c}`` a seat holding ``axes`` Axes and ``coins`` Coins can
+    put in its fist, axes first."""
+    got = _FISTS.get((axes, coins))
+    if got is None:
+        if len(_FISTS) >= 4096:
+            _FISTS.clear()
+        got = _FISTS[(axes, coins)] = tuple(
+            {"axes": a, "coins": c} for a in range(axes + 1) for c in range(coins + 1))
+    return got
+
+
 def node(state: State) -> Simultaneous:
     slots = []
+    card = state.conflict_card
     for seat, p in enumerate(state.players):
-        allowed: tuple[Json, ...] = tuple(
-            {"axes": a, "coins": c} for a in range(p.res.axe + 1) for c in range(p.res.coin + 1)
-        )
+        res = p.res
         slots.append(
             SealedSlot(
                 seat=seat,
-                key=slot_key(seat),
-                allowed=allowed,
+                key=_KEYS[seat] if seat < len(_KEYS) else slot_key(seat),
+                allowed=fists(res.axe, res.coin),
                 default=dict(NO_BID),
-                context={"card": state.conflict_card, "base_strength": board.base_strength(p)},
+                context={"card": card, "base_strength": board.base_strength(p)},
             )
         )
     return Simultaneous(round_id=round_id(state), slots=tuple(slots))
 
 
+_KEYS = tuple(slot_key(seat) for seat in range(4))
+
+
 def check(slot: SealedSlot, choice: Json) -> bool:
     if slot.allowed is None or not isinstance(choice, dict):
         return False
-    for a in slot.allowed:  # the listed value itself (picked from the list): a valid bid
-        if a is choice:
+    allowed = slot.allowed
+    try:  # where ``fists`` lists it: axes major, coins minor, up to the last fist's
+        last: Any = allowed[-1]
+        fist: Any = choice
+        at = fist["axes"] * (last["coins"] + 1) + fist["coins"]
+        if 0 <= at < len(allowed) and allowed[at] is choice:
             return True
+    except (IndexError, KeyError, TypeError):
+        pass
+    try:  # the listed value itself (picked from the list): a valid bid. Listed fists differ
+        # from one another, so the first equal one is the one listed, if it was
+        if allowed[allowed.index(choice)] is choice:
+            return True
+    except ValueError:
+        return False  # not even equal to a listed fist
     try:
         CONFLICT_BID.validate_python(choice)
     except ValueError:
@@ -83,10 +116,9 @@ def upheaval(p: Player, card: ConflictCard) -> tuple[str, str] | None:
     """EEND-15, in place: the Nth-highest printed-VP healthy ("prosperous", EEND-24) location
     swaps with position P; nothing if it is already there or there are fewer than N healthy.
     Returns the swapped tiles, if any."""
-    healthy = sorted(
-        (i for i, loc in enumerate(p.empire) if loc.healthy),
-        key=lambda i: -TILE[p.empire[i].tile].vp,
-    )
+    # by printed VP, highest first, ties left to right (as a stable sort of the positions)
+    ranked = sorted([(-_VP[loc.tile], i) for i, loc in enumerate(p.empire) if loc.healthy])
+    healthy = [i for _, i in ranked]
     if len(healthy) < card.upheaval_rank:
         return None
     src = healthy[card.upheaval_rank - 1]
@@ -96,6 +128,9 @@ def upheaval(p: Player, card: ConflictCard) -> tuple[str, str] | None:
     pair = (p.empire[src].tile, p.empire[dst].tile)
     board.swap_positions(p, src, dst)
     return pair
+
+
+_VP: dict[str, int] = {t: TILE[t].vp for t in TILE}  # printed VP of each tile
 
 
 def resolve(state: State, nd: Simultaneous, move: JointAction, events: Events) -> None:
@@ -116,7 +151,8 @@ def resolve(state: State, nd: Simultaneous, move: JointAction, events: Events) -
         # Revealed Axes and Coins go back to the bank (EEND-15).
         p.res.axe -= axes
         p.res.coin -= coins
-        vp0, res0 = p.vp, p.res.clone()
+        res = p.res
+        vp0, wheat0, hammer0, axe0, coin0 = p.vp, res.wheat, res.hammer, res.axe, res.coin
         got = tier(card, totals[seat])
         if got == "tier3":
             _reward(p, card.tier3)
@@ -131,7 +167,9 @@ def resolve(state: State, nd: Simultaneous, move: JointAction, events: Events) -
         else:
             swapped = upheaval(p, card)
         if events.keep:
-            gained = {r: p.res.get(r) - res0.get(r) for r in RESOURCES}
+            now = p.res
+            gained = {"wheat": now.wheat - wheat0, "hammer": now.hammer - hammer0,
+                      "axe": now.axe - axe0, "coin": now.coin - coin0}
             results.append(
                 {
                     "seat": seat,

@@ -24,12 +24,12 @@ from shared.rules.empires_end.data import (
     TILE,
 )
 from shared.rules.empires_end.state import (
+    FRESH,
     DisasterPhase,
     DisasterSlot,
-    Innovation,
-    Location,
-    Resolution,
     State,
+    location,
+    resolution,
 )
 
 
@@ -68,7 +68,8 @@ def usable(state: State, seat: int, kind: str) -> list[str]:
 
 
 def _replace_options(state: State, seat: int) -> list[Json]:
-    dp = _dp(state)
+    dp = state.disaster
+    assert dp is not None
     return [
         {"type": "replace", "disaster": i, "card": ref}
         for ref in usable(state, seat, "replace_disaster")
@@ -78,13 +79,14 @@ def _replace_options(state: State, seat: int) -> list[Json]:
 
 def _can_replace(state: State, seat: int, dp: DisasterPhase) -> bool:
     """``_replace_options`` is not empty."""
-    if not usable(state, seat, "replace_disaster"):
+    if not _exhaustible(state, seat)[1]:
         return False
     return any(s.card is not None and not s.closed for s in dp.slots)
 
 
 def awaited(state: State) -> int:
-    dp = _dp(state)
+    dp = state.disaster
+    assert dp is not None
     return dp.resolution.seat if dp.resolution is not None else dp.bidder
 
 
@@ -103,8 +105,29 @@ _BID_WITH: dict[str, tuple[str, ...]] = {
     for c in CARD}
 
 
+# card id -> for each disaster slot, (resource, listed bid) of each bid it may take
+_BID_ROWS: dict[str, tuple[tuple[tuple[str, Json], ...], ...]] = {
+    c: tuple(tuple((r, _BIDS[(i, r)]) for r in _BID_WITH[c]) for i in (0, 1)) for c in CARD}
+
+
+def _exhaustible(state: State, seat: int) -> tuple[list[str], list[str]]:
+    """``usable(state, seat, "free_bid")`` and ``usable(state, seat, "replace_disaster")``,
+    in one pass."""
+    p = state.players[seat]
+    free: list[str] = []
+    replace: list[str] = []
+    for pos, ref, ab in board.active(p, "disaster"):
+        kind = ab.kind
+        if kind == "free_bid" or kind == "replace_disaster":
+            inn = board.innovation_at(p.empire[pos], ref)
+            if inn is not None and not inn.exhausted:
+                (free if kind == "free_bid" else replace).append(ref)
+    return free, replace
+
+
 def legal(state: State, seat: int) -> list[Json]:
-    dp = _dp(state)
+    dp = state.disaster
+    assert dp is not None
     res = dp.resolution
     if res is not None:
         if seat != res.seat:
@@ -118,28 +141,31 @@ def legal(state: State, seat: int) -> list[Json]:
     if seat != dp.bidder:
         return []
     stash = state.players[seat].res
-    have = {"wheat": stash.wheat, "hammer": stash.hammer, "axe": stash.axe, "coin": stash.coin}
     out: list[Json] = []
     addressed = dp.addressed
-    opened = open_slots(dp)
-    free = usable(state, seat, "free_bid")
+    slots = dp.slots
+    opened = [i for i, s in enumerate(slots) if s.card is not None and not s.closed]
+    free, replacers = _exhaustible(state, seat)
     for i in opened:
         if i in addressed:
             continue
-        card = dp.slots[i].card or ""
-        for r in _BID_WITH[card]:
-            if have[r] > 0:
-                out.append(_BIDS[(i, r)])
+        card = slots[i].card or ""
+        for r, bid in _BID_ROWS[card][i]:
+            if getattr(stash, r) > 0:
+                out.append(bid)
         if free:
             bids = CARD[card].bids
             for ref in free:  # EEND-8: any accepted resource
                 if CARD[ref].ability.resource in bids:
                     out.append({"type": "free_bid", "disaster": i, "card": ref})
         out.append(_TAKES[i])  # EEND-3: always possible
-    if usable(state, seat, "replace_disaster"):
-        replace = _replace_options(state, seat)
-        out.extend(replace)
-        if replace and all(i in addressed for i in opened):
+    if replacers and opened:  # EEND-7 (``_replace_options``)
+        out += [{"type": "replace", "disaster": i, "card": ref}
+                for ref in replacers for i in opened]
+        for i in opened:
+            if i not in addressed:
+                break
+        else:
             out.append(_END_TURN)
     return out
 
@@ -160,7 +186,8 @@ def default(state: State, seat: int) -> Json:
 def apply(state: State, seat: int, a: ActJson, events: Events) -> None:
     """Apply a legal disaster-phase action, as its JSON, in place (legality
     is checked by the caller)."""
-    dp = _dp(state)
+    dp = state.disaster
+    assert dp is not None
     kind = a["type"]
     if kind == "bid":
         i, r = a["disaster"], a["resource"]
@@ -202,13 +229,15 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> None:
 
 
 def next_bidder(state: State) -> None:
-    dp = _dp(state)
+    dp = state.disaster
+    assert dp is not None
     dp.bidder = (dp.bidder + 1) % state.n
     dp.addressed = ()
 
 
 def _take(state: State, seat: int, i: int, events: Events) -> None:
-    dp = _dp(state)
+    dp = state.disaster
+    assert dp is not None
     slot = dp.slots[i]
     card = slot.card or ""
     state.players[seat].res.gain_res(slot.pool)
@@ -222,33 +251,35 @@ def _take(state: State, seat: int, i: int, events: Events) -> None:
         # The first-player marker goes to the taker (the later taker in a double, EEND-6).
         state.first = seat
         events.add("first_player", {"seat": seat})
-    dp.resolution = Resolution(seat, card, CARD[card].target - 1, "destroy")
+    dp.resolution = resolution(seat, card, CARD[card].target - 1, "destroy")
     _progress(state, events)
 
 
 def _set_stage(state: State, stage: Literal["place", "shore"]) -> None:
-    dp = _dp(state)
+    dp = state.disaster
+    assert dp is not None
     res = dp.resolution
     assert res is not None
-    dp.resolution = Resolution(res.seat, res.card, res.target, stage, ())
+    dp.resolution = resolution(res.seat, res.card, res.target, stage, ())
 
 
 def _with_choices(dp: DisasterPhase, choices: tuple[str, ...]) -> None:
     res = dp.resolution
     assert res is not None
-    dp.resolution = Resolution(res.seat, res.card, res.target, res.stage, choices)
+    dp.resolution = resolution(res.seat, res.card, res.target, res.stage, choices)
 
 
 def _progress(state: State, events: Events) -> None:
     """Resolve the take's steps until one needs the taker's choice."""
-    dp = _dp(state)
+    dp = state.disaster
+    assert dp is not None
     res = dp.resolution
     assert res is not None
     p = state.players[res.seat]
     if res.stage == "destroy":
         cands = board.destroy_candidates(p.empire, res.target)  # EEND-4
         if len(cands) > 1:
-            _with_choices(dp, tuple(p.empire[c].tile for c in cands))
+            _with_choices(dp, tuple([p.empire[c].tile for c in cands]))
             return
         _destroy(state, res.seat, cands[0] if cands else None, events)
         _set_stage(state, "place")
@@ -257,7 +288,7 @@ def _progress(state: State, events: Events) -> None:
     if res.stage == "place":
         cands = board.placement_candidates(p.empire)
         if len(cands) > 1:
-            _with_choices(dp, tuple(p.empire[c].tile for c in cands))
+            _with_choices(dp, tuple([p.empire[c].tile for c in cands]))
             return
         _place(state, res.seat, cands[0] if cands else None, events)
         _set_stage(state, "shore")
@@ -273,7 +304,7 @@ def _destroy(state: State, seat: int, pos: int | None, events: Events) -> None:
         return
     p = state.players[seat]
     loc = p.empire[pos]
-    board.set_location(p, pos, Location(loc.tile, False, loc.innovations))
+    board.set_location(p, pos, location(loc.tile, False, loc.innovations))
     events.add("location_destroyed", {"seat": seat, "tile": loc.tile, "position": pos + 1})
 
 
@@ -288,8 +319,8 @@ def _place(state: State, seat: int, pos: int | None, events: Events) -> None:
     p = state.players[seat]
     loc = p.empire[pos]
     events.add("innovation_placed", {"seat": seat, "card": res.card, "tile": loc.tile})
-    board.set_location(p, pos, Location(loc.tile, loc.healthy,
-                                        (*loc.innovations, Innovation(res.card))))
+    board.set_location(p, pos, location(loc.tile, loc.healthy,
+                                        (*loc.innovations, FRESH[res.card])))
 
 
 def _shore_up(state: State, seat: int, coins: int, events: Events) -> None:
@@ -310,8 +341,13 @@ def settle(state: State, events: Events) -> bool:
     """Reveal pending cards, pass finished turns on (in place). Returns whether the phase is
     over; stops early when a reshuffle is needed (the engine then asks for a Chance)."""
     while True:
-        dp = _dp(state)
-        i = pending_reveal(dp)
+        dp = state.disaster
+        assert dp is not None
+        i = None  # ``pending_reveal``, written out
+        for j, slot in enumerate(dp.slots):
+            if slot.card is None and not slot.closed:
+                i = j
+                break
         if i is not None:
             if state.deck:
                 card = state.deck[0]
@@ -331,13 +367,15 @@ def settle(state: State, events: Events) -> bool:
             continue
         if dp.resolution is not None:
             return False
-        opened = open_slots(dp)
+        addressed = dp.addressed
+        opened = False  # any of ``open_slots``; the turn goes on while one is not addressed
+        for j, slot in enumerate(dp.slots):
+            if slot.card is not None and not slot.closed:
+                if j not in addressed:
+                    return False
+                opened = True
         if not opened:
             return True
-        addressed = dp.addressed
-        for j in opened:
-            if j not in addressed:
-                return False
         if not _can_replace(state, dp.bidder, dp):
             next_bidder(state)
         return False

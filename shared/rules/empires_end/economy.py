@@ -19,10 +19,10 @@ from shared.rules.empires_end.state import (
     ConvLeft,
     Player,
     Res,
-    SeatWork,
     State,
     SubPhase,
     bundle_res,
+    seat_work,
     set_work,
 )
 
@@ -86,11 +86,20 @@ def begin(state: State, seat: int, todo: tuple[SubPhase, ...], events: Events) -
         elif kind == "refresh_adjacent":  # changes the empire (exhaust markers only)
             refreshed += board.refresh_positions(p, board.neighbours(pos, len(empire)))
             empire = p.empire
-    gained = Res(got["wheat"], got["hammer"], got["axe"], got["coin"])
-    p.res.gain_res(gained)
+    res = p.res  # ``_report`` of the tokens added up, without a stash made for it
+    res.wheat += got["wheat"]
+    res.hammer += got["hammer"]
+    res.axe += got["axe"]
+    res.coin += got["coin"]
     p.vp += vp
-    _report(seat, gained, vp, refreshed, events)
-    set_work(state, seat, SeatWork("economy", todo, tuple(conv), tuple(repeats)))
+    if events.keep:
+        if got["wheat"] + got["hammer"] + got["axe"] + got["coin"]:
+            events.add("tokens_gained", {"seat": seat, **got}, (seat,))
+        if vp:
+            events.add("vp_gained", {"seat": seat, "vp": vp, "phase": "economy"})
+        if refreshed:
+            events.add("refreshed", {"seat": seat, "cards": list(refreshed)})
+    set_work(state, seat, seat_work("economy", todo, tuple(conv), tuple(repeats)))
     return not conv and not repeats
 
 
@@ -134,9 +143,10 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
         assert ab.src is not None
         p.res.gain(ab.src, -1)
         p.res.gain_bundle(ab.outs[option])
-        set_work(state, seat, w.changed(conv=tuple(
-            ConvLeft(c.source, c.left - 1) if c.source == source else c for c in w.conv
-        )))
+        conv = tuple([ConvLeft(c.source, c.left - 1) if c.source == source else c
+                      for c in w.conv])
+        set_work(state, seat, seat_work(w.stage, w.todo, conv, w.repeats, w.acts, w.repaired,
+                                        w.used, w.discarded))
         events.add("converted", {"seat": seat, "source": source, "option": option}, (seat,))
         return False
     assert kind == "repeat"

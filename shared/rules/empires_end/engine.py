@@ -52,7 +52,7 @@ from shared.rules.empires_end.data import (
     track_for,
 )
 from shared.rules.empires_end.scoring import score
-from shared.rules.empires_end.state import Location, Player, Res, SeatWork, SubPhase
+from shared.rules.empires_end.state import DONE, Location, Player, Res, SeatWork, SubPhase
 from shared.rules.empires_end.state import Options as GameOptions
 from shared.rules.empires_end.state import State as GameState
 from shared.rules.empires_end.view import view
@@ -68,6 +68,7 @@ _SETUP_CHANCES: tuple[tuple[str, Literal["shuffle", "below", "dice"], bool], ...
 
 
 TERMINAL = Terminal()
+_CHOOSING = SeatWork("choose")  # every seat's work as an Industry/Economy phase starts
 _SETUP_N = {0: len(TILE_IDS), 2: len(CARD_IDS), 3: len(CONFLICT_IDS)}
 
 
@@ -138,7 +139,8 @@ class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
 
     def play_listed(self, new: GameState, seat: int, action: Json, events: Events) -> None:
         assert type(action) is dict  # one of legal_actions' dicts
-        act(new, seat, action, events)
+        _act(new, seat, action, events)  # ``act``, written out
+        _advance(new, events)
 
     def start_phase(self, state: GameState, events: Events) -> GameState:
         """A clone of ``state`` at the beginning of the phase after ``state.phase_index``,
@@ -186,7 +188,10 @@ def node(state: GameState) -> Node:
                      draw="shuffle", n=len(state.discard), secret=True)
     phase = track[index]
     if phase == "disaster" or phase == "double_disaster":
-        return _turn((disaster.awaited(state),))
+        dp = state.disaster  # ``disaster.awaited``, written out
+        assert dp is not None
+        res = dp.resolution
+        return _turn((res.seat if res is not None else dp.bidder,))
     if phase == "conflict":
         return conflict.node(state)
     return _turn(tuple([s for s, w in enumerate(state.work) if w.stage != "done"]))
@@ -218,7 +223,7 @@ def legal(state: GameState, seat: int) -> list[Json]:
         return []
     phase = track[index]
     if phase == "disaster" or phase == "double_disaster":
-        return disaster.legal(state, seat) if seat == disaster.awaited(state) else []
+        return disaster.legal(state, seat)  # (none for a seat not awaited)
     if phase == "conflict" or not 0 <= seat < len(state.work):
         return []
     stage = state.work[seat].stage
@@ -289,7 +294,7 @@ def _finish_sub(state: GameState, seat: int, events: Events) -> None:
         _enter(state, seat, w.todo[0], w.todo[1:], events)
         return
     items = list(state.work)
-    items[seat] = SeatWork("done")
+    items[seat] = DONE
     state.work = tuple(items)
 
 
@@ -363,7 +368,7 @@ def _next_phase(state: GameState, events: Events) -> None:
         events.add("conflict_revealed", {"card": card})
         state.conflict_card, state.conflict_deck = card, state.conflict_deck[1:]
         return
-    state.work = tuple(SeatWork("choose") for _ in state.players)
+    state.work = (_CHOOSING,) * len(state.players)
     if kind == "industry_economy":
         return
     for seat in range(state.n):

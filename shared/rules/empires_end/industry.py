@@ -12,6 +12,7 @@ on who finished first. The steps change the state in place (a clone, see ``state
 from __future__ import annotations
 
 import functools
+from operator import itemgetter
 
 from shared.rules._kit.model import Events
 from shared.rules.api import Json
@@ -19,18 +20,20 @@ from shared.rules.empires_end import board
 from shared.rules.empires_end.actions import ActJson
 from shared.rules.empires_end.data import CARD, TILE
 from shared.rules.empires_end.state import (
-    Innovation,
+    FRESH,
     Location,
     Player,
     SeatWork,
     State,
     SubPhase,
+    location,
+    seat_work,
     set_work,
 )
 
 
 def begin(state: State, seat: int, todo: tuple[SubPhase, ...]) -> None:
-    set_work(state, seat, SeatWork("industry", todo))
+    set_work(state, seat, seat_work("industry", todo))
 
 
 def discount_sources(p: Player, w: SeatWork) -> list[str]:
@@ -49,7 +52,7 @@ def build_cost(p: Player, w: SeatWork, card: str) -> int:
 def _without(empire: tuple[Location, ...], pos: int, card: str) -> tuple[Location, ...]:
     items = list(empire)
     loc = items[pos]
-    items[pos] = Location(loc.tile, loc.healthy,
+    items[pos] = location(loc.tile, loc.healthy,
                           tuple(i for i in loc.innovations if i.card != card))
     return tuple(items)
 
@@ -63,6 +66,7 @@ _BUILD: dict[str, tuple[dict[str, Json], ...]] = {
     c: tuple({t: {"type": "build", "card": c, "tile": t, "coins": k} for t in TILE}
              for k in range(CARD[c].cost + 1)) for c in CARD}
 _SELL: dict[str, Json] = {c: {"type": "sell", "card": c} for c in CARD}
+_REPAIR_COST: dict[str, int] = {t: TILE[t].repair for t in TILE}  # printed, before discounts
 _REPAIR: dict[str, tuple[Json, ...]] = {
     t: tuple({"type": "repair", "tile": t, "coins": k} for k in range(TILE[t].repair + 1))
     for t in TILE}
@@ -95,63 +99,111 @@ def _refresh(source: str, card: str) -> Json:
     return got
 
 
+# (swap source, tile order) -> its listed swaps: the order changes only by a swap or an
+# upheaval, so a seat's list is asked for again and again (small, as ``board.ACTIVE_MAX``)
+_SWAP_LISTS: dict[tuple[str, tuple[str, ...]], tuple[Json, ...]] = {}
+
+
+def _swap_list(source: str, names: tuple[str, ...]) -> tuple[Json, ...]:
+    """EEND-14: every swap of two locations (healthy or destroyed), in position order."""
+    got = _SWAP_LISTS.get((source, names))
+    if got is None:
+        swaps = _swaps(source)
+        got = tuple([swaps[names[a]][names[b]] for a, b in _pairs(len(names))])
+        if len(_SWAP_LISTS) >= board.ACTIVE_MAX:
+            _SWAP_LISTS.clear()
+        _SWAP_LISTS[(source, names)] = got
+    return got
+
+
 def legal(state: State, seat: int) -> list[Json]:
     w = state.work[seat]
     p = state.players[seat]
     emp = p.empire
-    industry = board.active(p, "industry")
+    industry, tiles, destroyed = board.industry_view(emp)
     used = w.used
     res = p.res
     hammer, coin = res.hammer, res.coin
     out: list[Json] = []
-    if w.acts < 2:
-        tiles = [emp[q].tile for q in board.placement_candidates(emp)]
+    hand = p.hand
+    if w.acts < 2 and hand:
+        n = len(tiles)
+        pick = itemgetter(*tiles) if n > 1 else None
         discount = 0  # EEND-12: an unused healthy discount ability
         for _, ref, ab in industry:
             if ab.kind == "build_discount" and ref not in used:
                 discount = 1
                 break
-        for card in p.hand:
-            builds = _BUILD[card]
-            cost = len(builds) - 1 - discount
+        for card in hand:
+            if n:
+                builds = _BUILD[card]
+                cost = len(builds) - 1 - discount
+                if cost < 0:
+                    cost = 0
+                low = cost - hammer  # board.pay_options: k coins and cost - k Hammers
+                for k in range(low if low > 0 else 0, (cost if cost < coin else coin) + 1):
+                    if pick is not None:
+                        out += pick(builds[k])
+                    else:
+                        out.append(builds[k][tiles[0]])
+            out.append(_SELL[card])
+    if not w.repaired and destroyed:  # EEND-13: one repair per phase
+        # board.repair_cost's discounts, looked up once
+        discounts = [q for q, _, ab in industry if ab.kind == "repair_discount_adjacent"]
+        for pos in destroyed:
+            tile = emp[pos].tile
+            cost = _REPAIR_COST[tile]
+            for q in discounts:
+                if q == pos - 1 or q == pos + 1:
+                    cost -= 1
             if cost < 0:
                 cost = 0
-            for k in range(0, min(cost, coin) + 1):  # board.pay_options
-                if hammer >= cost - k:
-                    row = builds[k]
-                    out += [row[t] for t in tiles]
-            out.append(_SELL[card])
-    if not w.repaired:  # EEND-13: one repair per phase
-        for pos, loc in enumerate(emp):
-            if not loc.healthy:
-                cost = board.repair_cost(p, pos)
-                repairs = _REPAIR[loc.tile]
-                for k in range(0, min(cost, coin) + 1):
-                    if hammer >= cost - k:
-                        out.append(repairs[k])
+            low = cost - hammer  # board.pay_options, as a run of the tile's repairs by coins
+            if low < 0:
+                low = 0
+            high = (cost if cost < coin else coin) + 1
+            if high > low:
+                out += _REPAIR[tile][low:high]
     for pos, ref, ab in industry:
         if ref in used:
             continue
         kind = ab.kind
         if kind == "swap":  # EEND-14: any two, healthy or destroyed
-            names = [loc.tile for loc in emp]
-            swaps = _swaps(ref)
-            out += [swaps[names[a]][names[b]] for a, b in _pairs(len(emp))]
+            out += _swap_list(ref, tuple([loc.tile for loc in emp]))
         elif kind == "move_innovation":  # EEND-14: normal placement rules at the target
             moves = _moves(ref)
+            counts = [len(loc.innovations) if loc.healthy else -1 for loc in emp]
             for q, loc in enumerate(emp):
                 for inn in loc.innovations:
                     row = moves[inn.card]
-                    for d in board.placement_candidates(_without(emp, q, inn.card), exclude=q):
+                    for d in _move_targets(counts, q):
                         out.append(row[emp[d].tile])
         elif kind == "refresh_one_adjacent":
             for q in board.neighbours(pos, len(emp)):
                 for inn in emp[q].innovations:
                     if inn.exhausted:
                         out.append(_refresh(ref, inn.card))
-    if w.acts >= 2 and p.hand and not w.discarded:  # EEND-11: discard both, or keep both
+    if w.acts >= 2 and hand and not w.discarded:  # EEND-11: discard both, or keep both
         out.append(_DISCARD)
     out.append(_END)
+    return out
+
+
+def _move_targets(counts: list[int], q: int) -> list[int]:
+    """``board.placement_candidates(_without(empire, q, card), exclude=q)`` for an
+    innovation ``card`` at ``q``, from the empire's innovation counts (-1: destroyed)."""
+    out: list[int] = []
+    least = -1
+    for i, n in enumerate(counts):
+        if n < 0:
+            continue
+        if i == q:
+            n -= 1  # without the moved innovation
+        if least < 0 or n < least:
+            least = n
+            out = [] if i == q else [i]
+        elif n == least and i != q:
+            out.append(i)
     return out
 
 
@@ -172,10 +224,11 @@ def _pay(p: Player, cost: int, coins: int) -> None:
 
 def _sell(state: State, seat: int, card: str, events: Events) -> None:
     p = state.players[seat]
-    p.hand = tuple(c for c in p.hand if c != card)
+    p.hand = tuple([c for c in p.hand if c != card])
     p.res.coin += 1
     w = state.work[seat]
-    set_work(state, seat, w.changed(acts=w.acts + 1))
+    set_work(state, seat, seat_work(w.stage, w.todo, w.conv, w.repeats, w.acts + 1, w.repaired,
+                                    w.used, w.discarded))
     events.add("card_sold", {"seat": seat})
     events.add("card_sold", {"seat": seat, "card": card}, (seat,))
     state.discard = (*state.discard, card)
@@ -193,13 +246,14 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
         cost = max(0, CARD[card].cost - (1 if sources else 0))
         used = (*w.used, sources[0]) if sources else w.used
         _pay(p, cost, coins)
-        p.hand = tuple(c for c in p.hand if c != card)
+        p.hand = tuple([c for c in p.hand if c != card])
         pos = board.position_of_tile(p.empire, tile)
         assert pos is not None
         loc = p.empire[pos]
-        board.set_location(p, pos, Location(loc.tile, loc.healthy,
-                                            (*loc.innovations, Innovation(card))))
-        set_work(state, seat, w.changed(acts=w.acts + 1, used=used))
+        board.set_location(p, pos, location(loc.tile, loc.healthy,
+                                            (*loc.innovations, FRESH[card])))
+        set_work(state, seat, seat_work(w.stage, w.todo, w.conv, w.repeats, w.acts + 1,
+                                        w.repaired, used, w.discarded))
         events.add("innovation_built", {"seat": seat, "card": card, "tile": tile, "cost": cost})
         events.add("paid", {"seat": seat, "coin": coins, "hammer": cost - coins}, (seat,))
         return False
@@ -217,7 +271,7 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
         cost = board.repair_cost(p, pos)
         _pay(p, cost, coins)
         loc = p.empire[pos]
-        board.set_location(p, pos, Location(loc.tile, True, loc.innovations))
+        board.set_location(p, pos, location(loc.tile, True, loc.innovations))
         set_work(state, seat, w.changed(repaired=True))
         events.add("location_repaired", {"seat": seat, "tile": tile, "cost": cost})
         return False
@@ -251,11 +305,12 @@ def _ability(state: State, seat: int, a: ActJson, events: Events) -> None:
         assert inn is not None
         p.empire = _without(p.empire, q, card)
         dest = p.empire[d]
-        board.set_location(p, d, Location(dest.tile, dest.healthy, (*dest.innovations, inn)))
+        board.set_location(p, d, location(dest.tile, dest.healthy, (*dest.innovations, inn)))
         events.add("innovation_moved", {"seat": seat, "card": card,
                                         "from": TILE[p.empire[q].tile].id, "to": tile})
     else:
         assert kind == "refresh"
         board.set_exhausted(p, a["card"], False)
         events.add("refreshed", {"seat": seat, "cards": [a["card"]]})
-    set_work(state, seat, w.changed(used=(*w.used, a["source"])))
+    set_work(state, seat, seat_work(w.stage, w.todo, w.conv, w.repeats, w.acts, w.repaired,
+                                    (*w.used, a["source"]), w.discarded))
