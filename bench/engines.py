@@ -3,9 +3,9 @@ from setup to Terminal, every move through ``apply``, draws from the dealer's fu
 
 Each configuration runs in its own worker process for a CPU-time budget and reports finished
 games per CPU-second ("per core"), applied moves per CPU-second and the mean moves per game.
-Each game also runs as "fast": the same random games, seed for seed, through its rollout
-(``registry.get_fast``: the one engine on a clone, without events;
-``shared.rules._kit.fast``).
+Each game also runs as "rollout": the same random games, seed for seed, through its rollout
+(``registry.get_rollout``: the one engine on a clone, without events;
+``shared.rules._kit.rollout``).
 Uniformly random play never ends in some games (Empire: The Game of New York is a war of
 attrition that random seats do not finish), so those also run with the heuristic bots.
 
@@ -31,22 +31,22 @@ class EngineRun:
     game: str
     seats: int
     options: dict[str, Any]
-    players: str  # "random" | "heuristic" | "fast" (random seats on the game's fast engine)
+    players: str  # "random" | "heuristic" | "rollout" (random seats through the rollout driver)
     note: str = ""
 
 
 RUNS: tuple[EngineRun, ...] = (
     EngineRun("empire", 4, {}, "random"),
-    EngineRun("empire", 4, {}, "fast", "the same games on the fast engine"),
+    EngineRun("empire", 4, {}, "rollout", "the same games through the rollout driver"),
     EngineRun("empire-engine", 4, {}, "random"),
-    EngineRun("empire-engine", 4, {}, "fast", "the same games on the fast engine"),
+    EngineRun("empire-engine", 4, {}, "rollout", "the same games through the rollout driver"),
     EngineRun("empires-end", 4, {}, "random"),
-    EngineRun("empires-end", 4, {}, "fast", "the same games on the fast engine"),
+    EngineRun("empires-end", 4, {}, "rollout", "the same games through the rollout driver"),
     EngineRun("empire-nyc", 4, {}, "random", "random seats rarely conquer the map"),
-    EngineRun("empire-nyc", 4, {}, "fast", "the same games on the fast engine"),
+    EngineRun("empire-nyc", 4, {}, "rollout", "the same games through the rollout driver"),
     EngineRun("empire-nyc", 4, {}, "heuristic"),
     EngineRun("empire-cards", 4, {}, "random", "a match runs to an Emperor Overlord"),
-    EngineRun("empire-cards", 4, {}, "fast", "the same games on the fast engine"),
+    EngineRun("empire-cards", 4, {}, "rollout", "the same games through the rollout driver"),
     EngineRun(
         "empire-cards",
         4,
@@ -54,8 +54,8 @@ RUNS: tuple[EngineRun, ...] = (
         "random",
         "capped as in the property tests",
     ),
-    EngineRun("empire-cards", 4, {"max_hands": 2, "max_turns_per_hand": 40}, "fast",
-              "the same capped games on the fast engine"),
+    EngineRun("empire-cards", 4, {"max_hands": 2, "max_turns_per_hand": 40}, "rollout",
+              "the same capped games through the rollout driver"),
     EngineRun("duel", 2, OPTIONS, "random", "the benchmark workload's engine"),
 )
 
@@ -64,7 +64,8 @@ def run_one(run: EngineRun, budget_s: float, max_steps: int) -> dict[str, Any]:
     from shared.ai import registry as ai
     from shared.ai.playout import bot_actor, bot_chooser
     from shared.rules import registry
-    from shared.rules._kit.playout import play
+    from shared.rules._kit.playout import Playout, play
+    from shared.rules._kit.rollout import RolloutResult
 
     game = registry.get(run.game)
     t0 = time.process_time()
@@ -76,8 +77,9 @@ def run_one(run: EngineRun, budget_s: float, max_steps: int) -> dict[str, Any]:
                 "actors": {i: bot_actor(ai.get_bot(run.game)) for i in range(run.seats)},
                 "choosers": {i: bot_chooser(ai.get_bot(run.game)) for i in range(run.seats)},
             }
-        if run.players == "fast":  # the same random games as "random" (_kit/fast.py)
-            p = registry.get_fast(run.game).play_random(
+        p: Playout | RolloutResult
+        if run.players == "rollout":  # the same random games as "random" (_kit/rollout.py)
+            p = registry.get_rollout(run.game).play_random(
                 run.seats, dict(run.options), seed=games, max_steps=max_steps)
         else:
             p = play(game, run.seats, dict(run.options), seed=games, max_steps=max_steps,
@@ -104,7 +106,7 @@ def run_one(run: EngineRun, budget_s: float, max_steps: int) -> dict[str, Any]:
 
 def interleaved(game: str, seats: int = 4, rounds: int = 4, slice_s: float = 1.5
                 ) -> dict[str, Any]:
-    """The contract path and the fast engine alternating in CPU-time slices in one process,
+    """The contract path and the rollout driver alternating in CPU-time slices in one process,
     the same seeds in the same order: their ratio is fair on a machine whose load changes."""
     from shared.rules import registry
     from shared.rules._kit.playout import play
@@ -112,10 +114,10 @@ def interleaved(game: str, seats: int = 4, rounds: int = 4, slice_s: float = 1.5
     def contract(seed: int) -> Any:
         return play(registry.get(game), seats, {}, seed=seed, log=False)
 
-    def fast(seed: int) -> Any:
-        return registry.get_fast(game).play_random(seats, {}, seed=seed)
+    def rollout(seed: int) -> Any:
+        return registry.get_rollout(game).play_random(seats, {}, seed=seed)
 
-    paths: dict[str, Callable[[int], Any]] = {"random": contract, "fast": fast}
+    paths: dict[str, Callable[[int], Any]] = {"random": contract, "rollout": rollout}
     cpu = dict.fromkeys(paths, 0.0)
     games = dict.fromkeys(paths, 0)
     moves = dict.fromkeys(paths, 0)
@@ -129,9 +131,9 @@ def interleaved(game: str, seats: int = 4, rounds: int = 4, slice_s: float = 1.5
             cpu[name] += time.process_time() - t0
     rate = {name: games[name] / cpu[name] for name in paths}
     return {"game": game, "seats": seats, "random_games_per_cpu_s": round(rate["random"], 2),
-            "fast_games_per_cpu_s": round(rate["fast"], 2),
-            "ratio": round(rate["fast"] / rate["random"], 1),
-            "moves_ratio": round((moves["fast"] / cpu["fast"])
+            "rollout_games_per_cpu_s": round(rate["rollout"], 2),
+            "ratio": round(rate["rollout"] / rate["random"], 1),
+            "moves_ratio": round((moves["rollout"] / cpu["rollout"])
                                  / (moves["random"] / cpu["random"]), 1)}
 
 
@@ -158,13 +160,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=1, help="processes (1: one at a time)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON lines")
     parser.add_argument("--ab", action="store_true",
-                        help="fast engines only: interleaved A/B of random vs fast (--budget "
-                        "= CPU seconds per slice, 4 rounds)")
+                        help="the games with a rollout driver: interleaved A/B of random vs "
+                        "rollout (--budget = CPU seconds per slice, 4 rounds)")
     args = parser.parse_args(argv)
     if args.ab:
         from shared.rules import registry
 
-        for game in args.only or registry.fast_names():
+        for game in args.only or registry.rollout_names():
             print(json.dumps(interleaved(game, slice_s=args.budget)))
         return
     runs = [r for r in RUNS if args.only is None or r.game in args.only]

@@ -143,8 +143,8 @@ class _Timed:
 
 def search_level(who: str) -> Any:
     """A search entrant's level: a ``LEVELS`` name, optionally ``+fast<depth>`` for the same
-    level with ``fast_depth`` (rollouts on the fast engine) and ``*<k>`` for k times its
-    iterations (the time budget stays), e.g. ``normal+fast300*4``; then any number of
+    level with ``fast_depth`` (random rollouts through the rollout driver) and ``*<k>`` for k
+    times its iterations (the time budget stays), e.g. ``normal+fast300*4``; then any number of
     ``~field=value`` overrides of ``Level`` fields, e.g. ``normal~iterations=400~time_s=2``
     (normal's shape with hard's budget). A variant is a level of its own: a game's
     ``SearchSpec.blunders`` name the plain levels only, so give a variant ``~blunder=<share>``

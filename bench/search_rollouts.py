@@ -1,12 +1,12 @@
-"""Search throughput with and without the fast engines: iterations per CPU-second.
+"""Search throughput with and without random rollouts: iterations per CPU-second.
 
 Heuristic bots play a game (fixed seed). At every ``--every``-th decision with a choice (a
 turn or a sealed slot), the seat's view and legal actions or slot go to a search bot at
 ``--level``, once per rollout mode: the level as it is (the heuristic rollout policy on the
 contract path, ``fast_depth`` 0) and the same level with ``fast_depth`` = each of ``--depths``
-(random seats on the compact state). Each mode gets the same decisions and the level's
-iteration budget without a deadline; the report is iterations per CPU-second per mode and
-how often each mode picks the plain level's move.
+(random seats on a clone of the state, through the rollout driver). Each mode gets the same
+decisions and the level's iteration budget without a deadline; the report is iterations per
+CPU-second per mode and how often each mode picks the plain level's move.
 
 ```sh
 python -m bench.search_rollouts --games empire,empire-engine --level hard --depths 30,200
@@ -35,7 +35,7 @@ OPTIONS: dict[str, dict[str, Json]] = {"empire-nyc": {"max_rounds": 8},
 def measure(game_name: str, level: str, depths: list[int], every: int, decisions: int,
             seed: int) -> dict[str, Any]:
     game: Game = registry.get(game_name)
-    fast = registry.get_fast(game_name)
+    driver = registry.get_rollout(game_name)
     spec = ai.get_search_spec(game_name)
     base = LEVELS[level]
     modes = {"policy": base} | {f"fast{d}": dataclasses.replace(base, fast_depth=d)
@@ -54,7 +54,7 @@ def measure(game_name: str, level: str, depths: list[int], every: int, decisions
         seen[1] += 1
         picks = {}
         for name, lvl in modes.items():
-            bot = SearchBot(game, spec, lvl, seed=seen[1], fast=fast)
+            bot = SearchBot(game, spec, lvl, seed=seen[1], rollout=driver)
             t0 = time.process_time()
             picks[name] = ask(bot)
             cpu[name] += time.process_time() - t0

@@ -41,5 +41,5 @@ def get_search_bot(name: str, level: str | Level = "normal", seed: int | None = 
                    ) -> SearchBot:
     """A search bot (ISMCTS, ``shared.ai.search.SearchBot``) at ``level``: "easy", "normal"
     or "hard" (``LEVELS``). Its ``act``/``choose`` take an optional ``deadline``."""
-    fast = registry.get_fast(name) if name in registry.fast_names() else None
-    return SearchBot(registry.get(name), get_search_spec(name), level, seed, fast)
+    rollout = registry.get_rollout(name) if name in registry.rollout_names() else None
+    return SearchBot(registry.get(name), get_search_spec(name), level, seed, rollout)

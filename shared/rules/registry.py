@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import importlib
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from shared.rules.api import Game
+
+if TYPE_CHECKING:
+    from shared.rules._kit.rollout import RolloutDriver
 
 # name -> module exporting GAME. Add a game here when its engine lands.
 _MODULES: dict[str, str] = {
@@ -42,23 +45,23 @@ def package_of(name: str) -> str:
         raise UnknownGame(name) from exc
 
 
-# the games with a rollout (``shared.rules._kit.fast.Rollout``: random seats on a clone of the
+# the games with a rollout (``shared.rules._kit.rollout.Rollout``: random seats on a clone of the
 # one engine's state, its in-place moves, no events) for the search's rollouts and the
 # benchmarks; not a second engine. The duel's state is a frozen model without in-place moves.
 _ROLLOUT: frozenset[str] = frozenset({"empire", "empire-cards", "empire-engine", "empire-nyc",
                                       "empires-end"})
 
 
-def fast_names() -> tuple[str, ...]:
-    """Games with a rollout (``get_fast``)."""
+def rollout_names() -> tuple[str, ...]:
+    """Games with a rollout (``get_rollout``)."""
     return tuple(n for n in _MODULES if n in _ROLLOUT)
 
 
 @cache
-def get_fast(name: str) -> Any:
-    """The game's rollout (``shared.rules._kit.fast.Rollout``, the ``FastEngine`` shape)."""
+def get_rollout(name: str) -> RolloutDriver:
+    """The game's rollout driver (``shared.rules._kit.rollout.Rollout``)."""
     if name not in _ROLLOUT:
         raise UnknownGame(name)
-    from shared.rules._kit.fast import Rollout
+    from shared.rules._kit.rollout import Rollout
 
     return Rollout(get(name))

@@ -113,8 +113,8 @@ for game in registry.names():  # the registry's dynamic imports resolve inside t
     registry.get(game)
     ai.get_bot(game)
     ai.get_search_spec(game)
-for game in registry.fast_names():
-    registry.get_fast(game)
+for game in registry.rollout_names():
+    registry.get_rollout(game)
 print(json.dumps({"allowed": sorted(allowed), "refused": refused}))
 """
 

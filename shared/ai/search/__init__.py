@@ -32,7 +32,7 @@ when to stop (before an iteration would run past the budget). Every iteration:
    seat. At Terminal, the reward is half the result (1 for a win, 1/k for a k-way shared
    first place, 0 otherwise) and half ``evaluate``, the margin, which makes it less noisy.
    With ``Level.fast_depth`` the rollout instead plays random seats through the game's
-   rollout (``registry.get_fast``, ``shared/rules/_kit/fast.py``), without events.
+   rollout (``registry.get_rollout``, ``shared/rules/_kit/rollout.py``), without events.
    No level uses it: random rollouts play weaker than the heuristic's, even with 4x the
    iterations (docs/performance.md, search rollouts).
 

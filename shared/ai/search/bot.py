@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from shared.ai.search.levels import LEVELS, Level
 from shared.ai.search.spec import Deadline, SearchSpec, seeded_heuristic
 from shared.ai.search.tree import Searcher, _Root
+from shared.rules._kit.rollout import RolloutDriver
 from shared.rules.api import Game, Json, SealedSlot, Seat
 
 
@@ -20,10 +20,10 @@ class SearchBot:
     bounds the work."""
 
     def __init__(self, game: Game, spec: SearchSpec, level: str | Level = "normal",
-                 seed: int | None = None, fast: Any = None) -> None:
+                 seed: int | None = None, rollout: RolloutDriver | None = None) -> None:
         self.game = game
         self.spec = spec
-        self.fast = fast  # the game's fast engine module, for ``Level.fast_depth`` rollouts
+        self.rollout = rollout  # the game's rollout driver, for ``Level.fast_depth`` rollouts
         self.level = LEVELS[level] if isinstance(level, str) else level
         if self.level.name in spec.blunders:
             self.level = replace(self.level, blunder=spec.blunders[self.level.name])
@@ -51,7 +51,7 @@ class SearchBot:
         return self.level.blunder > 0 and self.rng.random() < self.level.blunder
 
     def _searcher(self) -> Searcher:
-        return Searcher(self.game, self.spec, self.level, self.rng, self.own, self.fast,
+        return Searcher(self.game, self.spec, self.level, self.rng, self.own, self.rollout,
                         self.remembered, model=self.heuristic)
 
     def act(self, view: dict[str, Json], legal: Sequence[Json], seat: Seat,

@@ -22,9 +22,9 @@ class Level:
     # prior_bias at a table of 3 or more seats (None: ``prior_bias`` at every table size)
     prior_bias_multi: float | None = None
     caution: float = 0.5  # final choice: mean - caution / sqrt(visits) (+ prior_bias, prior)
-    # the rollout on the game's fast engine (``shared.rules._kit.fast``), when it has one:
-    # random seats on the compact state for ``fast_depth`` moves (chance draws included), then
-    # evaluate; 0 = the rollout policy above on the contract path
+    # fast random rollouts through the game's rollout driver (``shared.rules._kit.rollout``),
+    # when it has one: random seats on a clone of the state for ``fast_depth`` moves (chance
+    # draws included), then evaluate; 0 = the rollout policy above on the contract path
     fast_depth: int = 0
     # the heuristic's best whole plans searched in a round where a seat fills several slots
     # (``SearchSpec.plans``: the Engine's Plan round), its own pick added first

@@ -8,6 +8,7 @@ from typing import Any
 
 from shared.ai.search.levels import Level
 from shared.ai.search.spec import SearchSpec, seeded_heuristic
+from shared.rules._kit.rollout import RolloutDriver
 from shared.rules.api import Chance, ChanceOutcome, Game, Json, SealedSlot, Seat
 
 
@@ -33,11 +34,12 @@ def sample_chance(node: Chance, rng: random.Random) -> ChanceOutcome:
 
 class Rollouts:
     """The rollout policy of one search (``Searcher``): the observer's own heuristic, the model
-    of the other seats, and the fast-engine rollout. ``fast``: the game's fast engine module
-    (``shared.rules.registry.get_fast``), for rollouts when ``Level.fast_depth``."""
+    of the other seats, and the random rollout. ``rollout``: the game's rollout driver
+    (``shared.rules.registry.get_rollout``), for random rollouts when ``Level.fast_depth``."""
 
     def __init__(self, game: Game, spec: SearchSpec, level: Level, rng: random.Random,
-                 heuristic: Any, fast: Any = None, model: Any = None) -> None:
+                 heuristic: Any, rollout: RolloutDriver | None = None, model: Any = None
+                 ) -> None:
         self.game = game
         self.spec = spec
         self.level = level
@@ -46,7 +48,7 @@ class Rollouts:
         # the other seats' policy, unless ``SearchSpec.restyle`` gives each its own (None:
         # the observer's, as when the level plays the game's plain heuristic)
         self.model = model if model is not None else heuristic
-        self.fast = fast if level.fast_depth > 0 else None
+        self.rollout = rollout if level.fast_depth > 0 else None
         self.others: dict[Seat, Any] = {}  # the other seats' heuristics (``SearchSpec.restyle``)
         self.seats = 0  # the table size, read off the first determinization
 
@@ -102,14 +104,15 @@ class Rollouts:
                 return choice  # type: ignore[no-any-return]
         return self.rng.choice(allowed) if allowed else slot.default
 
-    def _fast_rollout(self, state: Any) -> list[float]:
-        """Random seats on the game's compact state for ``Level.fast_depth`` moves, from a
+    def _random_rollout(self, state: Any) -> list[float]:
+        """Random seats on a clone of the state for ``Level.fast_depth`` moves, from a
         fresh draw key (the chance outcomes: the dealer's draws under a key nobody knows,
         as uniform as ``sample_chance``); the models only at the two ends."""
-        assert self.fast is not None
+        driver = self.rollout
+        assert driver is not None
         key = self.rng.getrandbits(256).to_bytes(32, "big")
-        out = self.fast.playout(self.fast.from_state(state), self.rng, key, self.level.fast_depth)
-        end = self.fast.to_state(out.state)
+        out = driver.playout(driver.from_state(state), self.rng, key, self.level.fast_depth)
+        end = driver.to_state(out.state)
         if out.finished:
             won, margin = result_values(self.game, end), self.spec.evaluate(end)
             return [0.5 * w + 0.5 * m for w, m in zip(won, margin, strict=True)]

@@ -12,6 +12,7 @@ from typing import Any
 from shared.ai.search.levels import Level
 from shared.ai.search.rollout import Rollouts, result_values, sample_chance
 from shared.ai.search.spec import Deadline, SearchSpec
+from shared.rules._kit.rollout import RolloutDriver
 from shared.rules.api import (
     Act,
     Chance,
@@ -55,14 +56,14 @@ class _Root:
 
 
 class Searcher(Rollouts):
-    """One search: ``run`` returns the chosen action or sealed choice. ``fast``: the game's
-    fast engine module (``shared.rules.registry.get_fast``), for rollouts when
+    """One search: ``run`` returns the chosen action or sealed choice. ``rollout``: the game's
+    rollout driver (``shared.rules.registry.get_rollout``), for random rollouts when
     ``Level.fast_depth``."""
 
     def __init__(self, game: Game, spec: SearchSpec, level: Level, rng: random.Random,
-                 heuristic: Any, fast: Any = None, remembered: Json = None,
+                 heuristic: Any, rollout: RolloutDriver | None = None, remembered: Json = None,
                  model: Any = None) -> None:
-        super().__init__(game, spec, level, rng, heuristic, fast, model)
+        super().__init__(game, spec, level, rng, heuristic, rollout, model)
         self.remembered = remembered  # the public record as the bot remembers it (``recall``)
         self.iterations = 0
         self.bias = level.prior_bias  # the margin at this table (``Level.margin``)
@@ -133,8 +134,8 @@ class Searcher(Rollouts):
                 won, margin = result_values(game, state), self.spec.evaluate(state)
                 values = [0.5 * w + 0.5 * m for w, m in zip(won, margin, strict=True)]
                 break
-            if node is None and self.fast is not None:  # the rollout on compact state
-                values = self._fast_rollout(state)
+            if node is None and self.rollout is not None:  # random seats to the depth
+                values = self._random_rollout(state)
                 break
             if node is None and moves >= level.rollout_depth:
                 values = list(self.spec.evaluate(state))

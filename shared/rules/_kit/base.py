@@ -30,7 +30,7 @@ plain mutable object with ``clone()`` writes its moves in place instead (OpenSpi
 ``DoApplyAction``): ``play_chance``, ``play_joint``, ``play_act`` change the state they are
 given and add their events; the hooks' defaults clone the state and play the move on the
 clone (OpenSpiel's ``child``), so the state they were given stays as it was. The kit's
-rollout driver (``_kit.fast.Rollout``) runs the same in-place moves on one clone.
+rollout driver (``_kit.rollout.Rollout``) runs the same in-place moves on one clone.
 
 An act listed by ``legal_actions`` for the state and seat it was last asked about (a caller
 that picks from the list and applies its pick) is checked by membership in that list, type

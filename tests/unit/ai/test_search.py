@@ -261,50 +261,50 @@ def test_a_whole_game_with_search_seats_finishes(name: str) -> None:
 
 
 class _Counted:
-    """The game's real fast engine, counting the rollouts played on it."""
+    """The game's real rollout driver, counting the rollouts played on it."""
 
-    def __init__(self, fast: Any) -> None:
-        self.fast = fast
+    def __init__(self, driver: Any) -> None:
+        self.driver = driver
         self.playouts = 0
         self.finished = 0
 
     def from_state(self, state: Any) -> Any:
-        return self.fast.from_state(state)
+        return self.driver.from_state(state)
 
-    def to_state(self, compact: Any) -> Any:
-        return self.fast.to_state(compact)
+    def to_state(self, state: Any) -> Any:
+        return self.driver.to_state(state)
 
     def playout(self, *args: Any) -> Any:
         self.playouts += 1
-        out = self.fast.playout(*args)
+        out = self.driver.playout(*args)
         self.finished += out.finished
         return out
 
 
-@pytest.mark.parametrize("name", registry.fast_names())
-def test_fast_rollouts_run_on_the_compact_engine_and_reproduce(name: str) -> None:
-    """``Level.fast_depth``: every iteration's rollout is one playout on the game's fast
-    engine (none on the contract path), the move is legal and a seed repeats it."""
+@pytest.mark.parametrize("name", registry.rollout_names())
+def test_fast_rollouts_run_on_the_rollout_driver_and_reproduce(name: str) -> None:
+    """``Level.fast_depth``: every iteration's rollout is one playout on the game's rollout
+    driver (none on the contract path), the move is legal and a seed repeats it."""
     game = registry.get(name)
     level = Level("tiny-fast", iterations=6, time_s=30.0, tree_depth=2, rollout_depth=4,
                   heuristic=1.0, fast_depth=400)
     cases = decisions(name, 3)
     picks = []
     for state, node, seat in cases:
-        fast = _Counted(registry.get_fast(name))
-        bot = SearchBot(game, ai.get_search_spec(name), level, seed=5, fast=fast)
+        counted = _Counted(registry.get_rollout(name))
+        bot = SearchBot(game, ai.get_search_spec(name), level, seed=5, rollout=counted)
         choice = decide(bot, game, state, node, seat)
         _assert_legal(game, state, node, seat, choice)
-        assert 0 < fast.playouts <= bot.last_iterations
+        assert 0 < counted.playouts <= bot.last_iterations
         picks.append(choice)
     again = [decide(SearchBot(game, ai.get_search_spec(name), level, seed=5,
-                              fast=registry.get_fast(name)), game, *c) for c in cases]
+                              rollout=registry.get_rollout(name)), game, *c) for c in cases]
     assert picks == again
 
 
-def test_the_registry_gives_search_bots_their_fast_engine() -> None:
-    assert ai.get_search_bot("empire", "hard").fast is registry.get_fast("empire")
-    assert ai.get_search_bot("duel", "hard").fast is None  # no fast engine: policy
+def test_the_registry_gives_search_bots_their_rollout_driver() -> None:
+    assert ai.get_search_bot("empire", "hard").rollout is registry.get_rollout("empire")
+    assert ai.get_search_bot("duel", "hard").rollout is None  # no rollout driver: policy
 
 
 class _ViewCounted:

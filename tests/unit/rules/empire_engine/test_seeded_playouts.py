@@ -51,6 +51,6 @@ def test_apply_never_changes_the_state_it_is_given() -> None:
             assert game.encode(state) == encoded
         start = seen[len(seen) // 2][0]
         before = game.encode(start)
-        fast = registry.get_fast("empire-engine")
+        fast = registry.get_rollout("empire-engine")
         out = fast.playout(fast.from_state(start), random.Random(1), bytes(32))
         assert out.finished and game.encode(start) == before

@@ -1,7 +1,7 @@
-"""Fast playouts for search: random seats to the end of a game on one clone, no events.
+"""Rollouts: random seats to the end of a game on one clone of its state, no events.
 
-What ``registry.get_fast(name)`` answers: ``Rollout(game)``, the kit's one rollout driver over
-the game's one engine (the ``FastEngine`` shape):
+What ``registry.get_rollout(name)`` answers: ``Rollout(game)``, the kit's one rollout driver
+over the game's one engine (the ``RolloutDriver`` shape):
 
 * ``from_state(state)``: a playout's own copy of a contract state (a clone);
 * ``to_state(state)``: the contract state back (a clone: equal to, and encoding like, the
@@ -18,7 +18,7 @@ in place) and plays each move with the game's in-place moves (``GameBase.play_ch
 built from its listed JSON as the kit's act guard builds it. It is not a second rules
 implementation.
 
-The property tests (``tests/property/test_fast_engines.py``) check that a rollout plays
+The property tests (``tests/property/test_rollouts.py``) check that a rollout plays
 ``play``'s games move by move over many seeds: the move of every step, the state after it
 (compared as encoded JSON) and the final outcome. A playout is pure: no I/O, no clock,
 randomness only from the ``random.Random`` it is given and the draw key.
@@ -38,26 +38,26 @@ from shared.rules.api import Chance, JointAction, Json, Simultaneous, Terminal, 
 
 # (kind, payload) of one applied move, for the equivalence tests:
 #   ("chance", label, values) | ("joint", round_id, choices) | ("act", seat, action)
-FastMove = tuple[str, Any, Any]
-OnStep = Callable[[Any, FastMove], None]  # called after each move: (state, move)
+RolloutMove = tuple[str, Any, Any]
+OnStep = Callable[[Any, RolloutMove], None]  # called after each move: (state, move)
 
 
 @dataclass
-class FastPlayout:
+class RolloutResult:
     state: Any  # the state at the end (``to_state`` gives the contract's copy)
     steps: int = 0
     finished: bool = False
 
 
-class FastEngine(Protocol):
-    """What ``registry.get_fast`` answers."""
+class RolloutDriver(Protocol):
+    """What ``registry.get_rollout`` answers."""
 
     def from_state(self, state: Any) -> Any: ...
 
-    def to_state(self, compact: Any) -> Any: ...
+    def to_state(self, state: Any) -> Any: ...
 
     def playout(self, state: Any, rng: random.Random, key: bytes, max_steps: int = 100_000,
-                on_step: OnStep | None = None) -> FastPlayout: ...
+                on_step: OnStep | None = None) -> RolloutResult: ...
 
     def play_random(
         self,
@@ -68,7 +68,7 @@ class FastEngine(Protocol):
         max_steps: int = 100_000,
         key: bytes | None = None,
         on_step: OnStep | None = None,
-    ) -> FastPlayout: ...
+    ) -> RolloutResult: ...
 
 
 def draw_key(seed: int, key: bytes | None) -> bytes:
@@ -97,7 +97,7 @@ class Rollout:
         return state.clone()
 
     def playout(self, state: Any, rng: random.Random, key: bytes, max_steps: int = 100_000,
-                on_step: OnStep | None = None) -> FastPlayout:
+                on_step: OnStep | None = None) -> RolloutResult:
         """Play ``state`` on (in place) with random seats to the end or ``max_steps`` moves."""
         game = self.game
         next_node, legal = self._next, self._legal
@@ -108,9 +108,9 @@ class Rollout:
         below = rng._randbelow  # type: ignore[attr-defined]
         dice: Callable[[str, int, int], list[int]] | None = None
         shuffle: Callable[[str, int], list[int]] | None = None
-        out = FastPlayout(state=state)
+        out = RolloutResult(state=state)
         steps = 0
-        move: FastMove
+        move: RolloutMove
         for _ in range(max_steps):
             node = next_node(state)
             kind = type(node)
@@ -163,7 +163,7 @@ class Rollout:
         max_steps: int = 100_000,
         key: bytes | None = None,
         on_step: OnStep | None = None,
-    ) -> FastPlayout:
+    ) -> RolloutResult:
         """``_kit.playout.play(game, n_seats, options, seed=seed)`` with random seats: the
         seats' ``random.Random(seed)`` and the draw key ``draw_key(seed, key)``."""
         return self.playout(self.game.setup(options or {}, n_seats), random.Random(seed),

@@ -1,6 +1,6 @@
-"""Each game's search rollout (``registry.get_fast``) plays ``_kit.playout.play``'s random games.
+"""Each game's search rollout (``registry.get_rollout``) plays ``_kit.playout.play``'s random games.
 
-Every game has one engine; its ``registry.get_fast`` is a rollout adapter over it (the
+Every game has one engine; its ``registry.get_rollout`` is a rollout adapter over it (the
 game's ``rollout.py``) that plays random seats on a clone without building events, for the
 search's rollouts and the benchmarks. Over many seeds, seat counts and option sets: the
 adapter's random playout and ``_kit.playout.play`` (random seats, the same seed and draw key)
@@ -22,8 +22,8 @@ from shared.ai.playout import bot_actor, bot_chooser
 from shared.fairness import draws
 from shared.fairness.draws import draw
 from shared.rules import registry
-from shared.rules._kit.fast import FastMove, dice_drawer, shuffle_drawer
 from shared.rules._kit.playout import apply_or_raise, play, random_actor, random_chooser
+from shared.rules._kit.rollout import RolloutMove, dice_drawer, shuffle_drawer
 from shared.rules.api import (
     Act,
     Chance,
@@ -39,7 +39,7 @@ from shared.rules.api import (
 pytestmark = pytest.mark.property
 
 # game -> (seat counts, option sets, seeds per seat count and option set in make test; the
-# slow sweep (make fast-engines) plays SLOW_FACTOR times as many further seeds)
+# slow sweep (make rollouts) plays SLOW_FACTOR times as many further seeds)
 GAMES: dict[str, tuple[tuple[int, ...], tuple[dict[str, Json], ...], int]] = {
     "empire": (
         (2, 4, 6),
@@ -79,7 +79,7 @@ GAMES: dict[str, tuple[tuple[int, ...], tuple[dict[str, Json], ...], int]] = {
 ALL = GAMES
 
 
-def as_fast_move(move: Move) -> FastMove:
+def as_fast_move(move: Move) -> RolloutMove:
     if isinstance(move, ChanceOutcome):
         return ("chance", move.label, tuple(move.values))
     if isinstance(move, JointAction):
@@ -89,7 +89,7 @@ def as_fast_move(move: Move) -> FastMove:
 
 
 def test_every_fast_engine_is_checked() -> None:
-    assert set(ALL) == set(registry.fast_names()) == set(registry.names()) - {"duel"}
+    assert set(ALL) == set(registry.rollout_names()) == set(registry.names()) - {"duel"}
 
 
 def cases() -> list[Any]:
@@ -101,7 +101,7 @@ def cases() -> list[Any]:
 def check_equal(name: str, n: int, options: dict[str, Json], seed: int) -> None:
     """The fast random playout of ``seed`` makes the contract path's moves and states."""
     game = registry.get(name)
-    fast = registry.get_fast(name)
+    fast = registry.get_rollout(name)
     before: list[Any] = []  # the contract's state before each move
     moves: list[Move] = []
 
@@ -111,7 +111,7 @@ def check_equal(name: str, n: int, options: dict[str, Json], seed: int) -> None:
 
     p = play(game, n, dict(options), seed=seed, on_step=record)
     after = [*before[1:], p.state]
-    got: list[tuple[FastMove, Any]] = []
+    got: list[tuple[RolloutMove, Any]] = []
     f = fast.play_random(n, dict(options), seed=seed,
                          on_step=lambda c, m: got.append((m, fast.to_state(c))))
     for i, ((fmove, fstate), move, want) in enumerate(zip(got, moves, after)):  # noqa: B905
@@ -205,7 +205,7 @@ def test_from_a_midgame_state_the_paths_agree(name: str) -> None:
     """``from_state`` of a state the heuristic bots reached, then random seats on both paths
     (states random play seldom reaches: near a win by mission or map, open trade offers)."""
     game = registry.get(name)
-    fast = registry.get_fast(name)
+    fast = registry.get_rollout(name)
     n, options, cuts, change = MIDGAME[name]
     bot = ai.get_bot(name)
     seen: list[Any] = []
@@ -217,9 +217,9 @@ def test_from_a_midgame_state_the_paths_agree(name: str) -> None:
             start = change(game, start)
         key = bytes([seed]) * 32
         moves, states, ended = play_on(game, start, random.Random(seed), key)
-        got: list[tuple[FastMove, Any]] = []
+        got: list[tuple[RolloutMove, Any]] = []
 
-        def record(c: Any, m: FastMove, got: list[tuple[FastMove, Any]] = got) -> None:
+        def record(c: Any, m: RolloutMove, got: list[tuple[RolloutMove, Any]] = got) -> None:
             got.append((m, fast.to_state(c)))
 
         f = fast.playout(fast.from_state(start), random.Random(seed), key, on_step=record)
@@ -231,7 +231,7 @@ def test_from_a_midgame_state_the_paths_agree(name: str) -> None:
 
 
 def test_the_fast_draws_are_the_dealers() -> None:
-    """``_kit.fast.dice_drawer`` and ``shuffle_drawer`` give ``draws.dice``'s and
+    """``_kit.rollout.dice_drawer`` and ``shuffle_drawer`` give ``draws.dice``'s and
     ``draws.shuffle``'s values for every label, count and size (more than four dice take the
     dealer's own path)."""
     for k in range(40):
@@ -252,9 +252,9 @@ def test_the_fast_shuffles_word_by_word_path_is_the_dealers(
     its word-by-word path with the exact rejection sampling: with the bound lowered to half
     the range, almost every shuffle takes it, and every one gives ``draws.shuffle``'s
     values."""
-    from shared.rules._kit import fast as kit_fast
+    from shared.rules._kit import rollout as kit_rollout
 
-    monkeypatch.setattr(kit_fast, "_SAFE", 1 << 63)
+    monkeypatch.setattr(kit_rollout, "_SAFE", 1 << 63)
     for k in range(20):
         key = bytes([k]) * 32
         shuffle = shuffle_drawer(key)
