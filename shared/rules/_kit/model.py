@@ -142,8 +142,9 @@ class Events:
     """The events of one move, recorded as the rules run: ``add`` records each as (type,
     data, visible_to). A plain public event is taken as the rules built it (a fresh dict of
     JSON values: the kit's tests check that every event of seeded games of every game
-    round-trips through ``api.to_json`` / ``from_json`` unchanged); any other is checked as
-    ``event`` checks (``NotJson``). ``out`` makes them the ``Event`` values their constructor
+    round-trips through ``api.to_json`` / ``from_json`` unchanged), and so is a private one's
+    (its ``visible_to`` checked to be a tuple of seats); data that is not a dict is refused
+    (``NotJson``). ``out`` makes them the ``Event`` values their constructor
     makes; the kit's template hands the records to its ``Transition`` as they are, which
     makes the values only when its ``events`` are read.
 
@@ -160,10 +161,11 @@ class Events:
             visible_to: tuple[Seat, ...] | None = None) -> None:
         if not self.keep:
             return
-        if visible_to is not None or _type(data) is not dict:
-            bad = _not_json(type, data, visible_to)
-            if bad is not None:
-                raise NotJson(bad)
+        if _type(data) is not dict or visible_to is not None and not (
+                _type(visible_to) is tuple and (
+                    _type(visible_to[0]) is int if len(visible_to) == 1
+                    else all(_type(s) is int for s in visible_to))):
+            raise NotJson(_not_json(type, data, visible_to) or f"event data {data!r}")
         self.recorded.append((type, data, visible_to))
 
     @property

@@ -101,7 +101,9 @@ def play(
     neither the moves nor the events (both stay empty): a benchmark or a rollout that never
     reads them does not hold a game's worth of objects for the collector to walk."""
     rng = random.Random(seed)
-    choice = rng.choice
+    # rng.choice(seq) is seq[rng._randbelow(len(seq))] (CPython 3.11-3.13): the same draws
+    # without choice's frame, as the rollout driver takes them (tests/property pins both)
+    below = rng._randbelow  # type: ignore[attr-defined]
     draw_key = key if key is not None else seed.to_bytes(8, "big") * 4
     state = game.setup(options or {}, n_seats)
     out = Playout(state=state)
@@ -118,10 +120,14 @@ def play(
         move: Move
         kind = type(node)
         if kind is Turn:
-            seat = choice(node.seats or node.open_to)  # type: ignore[union-attr]
+            seats = node.seats or node.open_to  # type: ignore[union-attr]
+            seat = seats[below(len(seats))]
             actor = actors.get(seat)
-            action = (choice(legal_actions(state, seat)) if actor is None
-                      else actor(game, state, seat, rng))
+            if actor is None:
+                listed = legal_actions(state, seat)
+                action = listed[below(len(listed))]
+            else:
+                action = actor(game, state, seat, rng)
             move = Act(seat=seat, action=action)
         elif kind is Chance:
             values = draw(draw_key, node.label, node.draw, node.n,  # type: ignore[union-attr]
