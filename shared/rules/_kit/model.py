@@ -161,10 +161,10 @@ class Events:
             visible_to: tuple[Seat, ...] | None = None) -> None:
         if not self.keep:
             return
-        if _type(data) is not dict or visible_to is not None and not (
+        if _type(data) is not dict or (visible_to is not None and not (
                 _type(visible_to) is tuple and (
                     _type(visible_to[0]) is int if len(visible_to) == 1
-                    else all(_type(s) is int for s in visible_to))):
+                    else all(_type(s) is int for s in visible_to)))):
             raise NotJson(_not_json(type, data, visible_to) or f"event data {data!r}")
         self.recorded.append((type, data, visible_to))
 
