@@ -12,10 +12,14 @@ from shared.rules.empire.data import (
     BEGINNER_START,
     CLAIM_STACK_START,
     KINDS,
+    MAX_SEATS,
     NATIONS,
 )
 from shared.rules.empire.ledger import Ledger
 from shared.rules.empire.state import ClaimState, EmpireState, Holdings
+
+NATION_NAMES = tuple(nation.name for nation in NATIONS)
+SLOT_KEYS = tuple(f"s{s}" for s in range(MAX_SEATS))  # each seat's sealed slot key
 
 
 def deal_row(state: EmpireState, perm: tuple[int, ...], events: Events) -> None:
@@ -53,18 +57,17 @@ def claim_node(state: EmpireState) -> Simultaneous:
     allowed = tuple(sorted(claim.market))
     context: Json = {
         "nations": [
-            {"number": m, "name": NATIONS[m].name, **bundle_json(s)}
+            {"number": m, "name": NATION_NAMES[m], **s.nonzero()}  # bundle_json, inline
             for m, s in zip(claim.market, claim.stacks, strict=True)
         ]
     }
     # E-S1 (docs/rulings-server.md): each seat's timeout default is a different nation, so
     # seats that time out never collide with each other (E-14 has no cap by default).
-    slots = tuple(
-        SealedSlot(seat=s, key=f"s{s}", allowed=allowed,
-                  default=allowed[s % len(allowed)], context=context)
-        for s in range(state.n)
-    )
-    return Simultaneous(round_id=f"claim:{claim.round}", slots=slots)
+    k = len(allowed)
+    return Simultaneous(round_id=f"claim:{claim.round}", slots=tuple([
+        SealedSlot(seat=s, key=SLOT_KEYS[s], allowed=allowed, default=allowed[s % k],
+                   context=context)
+        for s in range(state.n)]))
 
 
 def resolve_claim(state: EmpireState, picks: tuple[int, ...], defaulted: tuple[str, ...],
@@ -83,24 +86,20 @@ def resolve_claim(state: EmpireState, picks: tuple[int, ...], defaulted: tuple[s
                                       "collision": False})
         finalize_claims(state, picks, events)
         return
-    reveal: dict[str, Json] = {
-        "round": claim.round,
-        "selections": list(picks),
-        "defaulted": list(defaulted),
-        "contested": list(contested),
-    }
     # Collision: first a supporter below each unselected nation, then a revolt below each
     # nation selected by several players.
     ledger = Ledger(state, ())
-    unselected = [m for m in claim.market if counts[m] == 0]
+    market = claim.market
+    unselected = [m for m in market if counts[m] == 0]
     stacks = [s.copy() for s in claim.stacks]
-    for i, m in enumerate(claim.market):
-        if m in unselected:
+    for i, m in enumerate(market):
+        count = counts[m]
+        if count == 0:
             stacks[i].supporters += ledger.draw("supporters", 1)
-        elif m in contested:
+        elif count > 1:
             stacks[i].revolts += ledger.draw("revolts", 1)
     collisions = claim.collisions + 1
-    new = ClaimState(claim.market, tuple(stacks), claim.round + 1, collisions, picks,
+    new = ClaimState(market, tuple(stacks), claim.round + 1, collisions, picks,
                      claim.assign_seats, claim.assign_nations)
     cap = state.options.claim_collision_cap
     if cap is not None and collisions >= cap:
@@ -108,15 +107,17 @@ def resolve_claim(state: EmpireState, picks: tuple[int, ...], defaulted: tuple[s
         # free nations by a dealer shuffle ("claim:assign").
         new.assign_seats = tuple(s for s in range(state.n) if counts[picks[s]] > 1)
         taken = {picks[s] for s in range(state.n) if counts[picks[s]] == 1}
-        new.assign_nations = tuple(m for m in claim.market if m not in taken)
+        new.assign_nations = tuple(m for m in market if m not in taken)
     state.claim = new
     events.add("claim_revealed", {
-        **reveal,
+        "round": claim.round,
+        "selections": list(picks),
+        "defaulted": list(defaulted),
+        "contested": contested,
         "collision": True,
-        "unselected": list(unselected),
-        "stacks": [
-            {"number": m, **bundle_json(s)} for m, s in zip(claim.market, stacks, strict=True)
-        ],
+        "unselected": unselected,
+        "stacks": [{"number": m, **s.nonzero()}  # bundle_json, inline
+                   for m, s in zip(market, stacks, strict=True)],
         "random_assignment": bool(new.assign_seats),
     })
 

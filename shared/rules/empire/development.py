@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from shared.rules._kit.model import Events
 from shared.rules.api import Json
-from shared.rules.empire.data import KINDS, NATIONS, Nation
+from shared.rules.empire.data import NATIONS, Nation
 from shared.rules.empire.ledger import Ledger
-from shared.rules.empire.state import EmpireState
+from shared.rules.empire.state import EmpireState, Holdings
+
+_NONE = Holdings()  # never changed: each seat's counts start as copies of it
 
 
 def develop_seat(ledger: Ledger, seat: int, nation: Nation | None) -> dict[str, Json]:
@@ -19,9 +21,8 @@ def develop_seat(ledger: Ledger, seat: int, nation: Nation | None) -> dict[str, 
     """
     hand = ledger.hands[seat]
     goods, pops, cols, bonds = hand.goods, hand.populations, hand.colonies, hand.bonds
-    # kind -> count, in KINDS order once the steps are done (a zero amount moves nothing)
-    gained: dict[str, int] = {}
-    paid: dict[str, int] = {}
+    # the counts gained and paid, reported as their nonzero kinds in KINDS order
+    gained, paid = _NONE.copy(), _NONE.copy()
     take, pay = ledger.take, ledger.pay
 
     # 1. Luxuries: a good on a population. The good is paid (E-10), the population is
@@ -31,8 +32,8 @@ def develop_seat(ledger: Ledger, seat: int, nation: Nation | None) -> dict[str, 
         goods -= luxuries
         pops -= luxuries
         pay(seat, "goods", luxuries)
-        paid["goods"] = luxuries
-        gained["supporters"] = take(seat, "supporters", luxuries)
+        paid.goods = luxuries
+        gained.supporters = take(seat, "supporters", luxuries)
 
     # 2. Industries: a population on a colony; both discarded (kept), 1 good taken into the
     #    discard pile (ER-2: the colony, not a good, is used; ER-3: the good is unusable now).
@@ -40,7 +41,7 @@ def develop_seat(ledger: Ledger, seat: int, nation: Nation | None) -> dict[str, 
     if industries:
         pops -= industries
         cols -= industries
-        gained["goods"] = take(seat, "goods", industries)
+        gained.goods = take(seat, "goods", industries)
 
     # 3. National institutions (standard version only, E-22): the recipe maximum; a
     #    same-type recipe uses floor(n/2) (E-9).
@@ -52,26 +53,25 @@ def develop_seat(ledger: Ledger, seat: int, nation: Nation | None) -> dict[str, 
         if national:
             for kind, per in nation.pays.items():
                 pay(seat, kind, per * national)  # type: ignore[arg-type]
-                paid[kind] = paid.get(kind, 0) + per * national
+                paid.add(kind, per * national)  # type: ignore[arg-type]
             for kind, per in nation.gains.items():
-                gained[kind] = gained.get(kind, 0) + take(
-                    seat, kind, per * national)  # type: ignore[arg-type]
+                gained.add(kind, take(seat, kind, per * national))  # type: ignore[arg-type]
         if "populations" in nation.recipe:
             pops -= national * (2 if first == second else 1)
 
     # 4. One revolt per population not used in any institution, however acquired (E-12).
     if pops:
-        gained["revolts"] = gained.get("revolts", 0) + take(seat, "revolts", pops)
+        gained.revolts += take(seat, "revolts", pops)
 
     # 5. Bond upkeep: 1 gold per bond held at the start of the phase, as far as gold allows,
     #    then 1 revolt per unpaid bond (E-11). Bonds gained this phase cost nothing now.
     bonds_paid = min(bonds, hand.gold)
     if bonds_paid:
         pay(seat, "gold", bonds_paid)
-        paid["gold"] = paid.get("gold", 0) + bonds_paid
+        paid.gold += bonds_paid
     bonds_unpaid = bonds - bonds_paid
     if bonds_unpaid:
-        gained["revolts"] = gained.get("revolts", 0) + take(seat, "revolts", bonds_unpaid)
+        gained.revolts += take(seat, "revolts", bonds_unpaid)
 
     # 6. Re-stack: the discard pile rejoins the stacks (the hand already holds everything).
     return {
@@ -84,8 +84,8 @@ def develop_seat(ledger: Ledger, seat: int, nation: Nation | None) -> dict[str, 
         "unused_populations": pops,
         "bonds_paid": bonds_paid,
         "bonds_unpaid": bonds_unpaid,
-        "gained": {k: v for k in KINDS if (v := gained.get(k))},
-        "paid": {k: v for k in KINDS if (v := paid.get(k))},
+        "gained": gained.nonzero(),
+        "paid": paid.nonzero(),
     }
 
 

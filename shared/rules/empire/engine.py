@@ -211,7 +211,7 @@ class EmpireGame(GameBase[EmpireState, EmpireOptions, Action]):
             return bids + exploration.trade_responses(state, seat) if state.offers else bids
         if phase == "trade_window":
             own: list[Json] = [] if state.done[seat] else [exploration.DONE]
-            return own + exploration.trade_responses(state, seat)
+            return own + exploration.trade_responses(state, seat) if state.offers else own
         return []
 
     def default_action(self, state: EmpireState, seat: int) -> Json:

@@ -51,7 +51,11 @@ def is_tied(a: Auction, seat: int) -> bool:
         return False
     if True not in withdrawn:
         return True
-    return any(s != seat and not withdrawn[s] and bids[s] == bid for s in range(len(bids)))
+    # a plain loop: a generator costs more than these few seats
+    for s, b in enumerate(bids):  # noqa: SIM110
+        if b == bid and s != seat and not withdrawn[s]:
+            return True
+    return False
 
 
 def next_active(a: Auction, seat: int) -> int:
@@ -72,7 +76,7 @@ def winner(a: Auction, min_one: bool) -> int | None:
     """E-2: the highest untied bid among non-withdrawn seats wins, even a 0; all tied =
     nobody. With the ``min_winning_bid_one`` house rule a 0 never wins."""
     bids, withdrawn = a.bids, a.withdrawn
-    live = [b for s, b in enumerate(bids) if not withdrawn[s]]
+    live = [b for s, b in enumerate(bids) if not withdrawn[s]] if True in withdrawn else bids
     best, seat = -1, None  # untied live bids are all different: the highest is unique
     for s, b in enumerate(bids):
         if b > best and not withdrawn[s] and live.count(b) == 1:
@@ -91,16 +95,28 @@ DONE: dict[str, Json] = {"type": "done"}
 _UNTIED: list[Json] = [PASS]
 _TIED: list[Json] = [PASS, WITHDRAW]
 _RAISES: list[Json] = [{"type": "raise", "bid": b} for b in range(256)]
+# The raises behind two free places: the slice that ends at a bid's raises, started one or
+# two places early, is the whole list once pass (and withdraw) fill those places (one list
+# made, not two joined).
+_HEADED: list[Json] = [PASS, PASS, *_RAISES]
 
 
 def bid_actions(a: Auction, seat: int, gold: int) -> list[Json]:
     """The polled seat's pass, withdraw (when tied), then every raise its gold allows."""
     bids = a.bids
-    low = bids[seat] + 1
+    bid = bids[seat]
     # is_tied, its common cases first: no equal bid, or nobody withdrawn
-    tied = bids.count(low - 1) > 1 and (True not in a.withdrawn or is_tied(a, seat))
+    tied = bids.count(bid) > 1 and (True not in a.withdrawn or is_tied(a, seat))
+    if bid <= gold < len(_RAISES):
+        if tied:
+            out = _HEADED[bid + 1:gold + 3]  # two places before the raise to bid + 1
+            out[1] = WITHDRAW
+        else:
+            out = _HEADED[bid + 2:gold + 3]
+        out[0] = PASS
+        return out
+    low, high = bid + 1, gold + 1
     head = _TIED if tied else _UNTIED
-    high = gold + 1
     if high <= len(_RAISES):
         return head + _RAISES[low:high]
     return head + _RAISES[low:] + [{"type": "raise", "bid": b}
