@@ -4,18 +4,36 @@ Every draw is derived from ``game_key`` and a semantic label alone:
 bytes = HMAC-SHA256(game_key, LP(label) || u32(block)) for block = 0, 1, ...
 Integers use rejection sampling on 8-byte words (never ``% n`` on a biased range, never
 floats); shuffles are Durstenfeld Fisher–Yates. The same label always gives the same outcome.
+
+``LabelStream`` is that definition word by word. ``below``, ``dice`` and ``shuffle`` take the
+stream's first words at once (every block they need hashed, then unpacked) and fall back to
+the word-by-word path only when a word could be refused: for a range of up to 2**32 only a
+word within 2**32 of the top can be (p < 2**-32 per word), so their outputs are the same.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import struct
+from collections.abc import Callable
+from typing import Any
 
 from shared.fairness.lp import lp
 
 SEED_DOMAIN = "empire-hall/dealer/seed/v1"
 GAME_KEY_DOMAIN = "game-key/v1"
 _TWO64 = 1 << 64
+# a word below this is never refused for a range of up to 2**32 (the refused words of range m
+# are the top 2**64 % m < m)
+_SAFE = _TWO64 - (1 << 32)
+_WORDS = struct.Struct(">4Q")  # one HMAC-SHA256 block as four big-endian 8-byte words
+_UNPACK: dict[int, Callable[[bytes], tuple[int, ...]]] = {1: _WORDS.unpack}  # per block count
+_U32 = tuple(b.to_bytes(4, "big") for b in range(16))  # u32(block) of the first blocks
+
+# The last draw key with its HMAC keyed once (the key's pads hashed; each block hashes a copy):
+# the draws of one game come in a row. One entry, replaced whole, holding its own bytes.
+_keyed: tuple[bytes, Any] | None = None
 
 
 def seed_commitment(game_id: str, server_seed: bytes) -> str:
@@ -30,6 +48,42 @@ def game_key(server_seed: bytes, game_id: str, rules_version: str,
     for cs in client_seeds:
         msg += lp(cs)
     return hmac.new(server_seed, msg, hashlib.sha256).digest()
+
+
+def _keyed_hmac(key: bytes) -> Any:
+    """HMAC-SHA256 keyed with ``key``, to be copied per block (OpenSSL's own object where
+    there is one: its ``copy`` is one call in C)."""
+    global _keyed
+    last = _keyed
+    if last is not None and last[0] == key:
+        return last[1]
+    keyed: Any = hmac.new(key, digestmod="sha256")
+    keyed = getattr(keyed, "_hmac", None) or keyed
+    _keyed = (bytes(key), keyed)
+    return keyed
+
+
+def _words(key: bytes, label: str, count: int) -> tuple[int, ...]:
+    """The first ``count`` (>= 1) 8-byte words of the label's stream (and the rest of the
+    last block's)."""
+    raw = label.encode("utf-8")
+    prefix = len(raw).to_bytes(4, "big") + raw  # LP(label)
+    copy = _keyed_hmac(key).copy
+    if count <= 4:
+        h = copy()
+        h.update(prefix + b"\0\0\0\0")
+        return _WORDS.unpack(h.digest())
+    blocks = (count + 3) // 4
+    digests = []
+    for block in _U32[:blocks] if blocks <= len(_U32) else (
+            b.to_bytes(4, "big") for b in range(blocks)):
+        h = copy()
+        h.update(prefix + block)
+        digests.append(h.digest())
+    unpack = _UNPACK.get(blocks)
+    if unpack is None:
+        unpack = _UNPACK[blocks] = struct.Struct(f">{4 * blocks}Q").unpack
+    return unpack(b"".join(digests))
 
 
 class LabelStream:
@@ -64,8 +118,7 @@ class LabelStream:
                 return x % n
 
 
-def shuffle(key: bytes, label: str, n: int) -> list[int]:
-    """A permutation of range(n): Durstenfeld Fisher–Yates, i from n-1 down to 1."""
+def _exact_shuffle(key: bytes, label: str, n: int) -> list[int]:
     stream = LabelStream(key, label)
     items = list(range(n))
     for i in range(n - 1, 0, -1):
@@ -74,22 +127,58 @@ def shuffle(key: bytes, label: str, n: int) -> list[int]:
     return items
 
 
+def shuffle(key: bytes, label: str, n: int) -> list[int]:
+    """A permutation of range(n): Durstenfeld Fisher–Yates, i from n-1 down to 1."""
+    if n < 2 or n > 1 << 32 or type(label) is not str:
+        return _exact_shuffle(key, label, n)
+    words = _words(key, label, n - 1)
+    if max(words[:n - 1]) >= _SAFE:  # maybe refused
+        return _exact_shuffle(key, label, n)
+    items = list(range(n))
+    for i, x in zip(range(n - 1, 0, -1), words, strict=False):
+        j = x % (i + 1)
+        items[i], items[j] = items[j], items[i]
+    return items
+
+
 def below(key: bytes, label: str, n: int, count: int = 1) -> list[int]:
+    if 1 <= n <= 1 << 32 and count >= 1 and type(label) is str:
+        words = _words(key, label, count)[:count]
+        if max(words) < _SAFE:
+            return [x % n for x in words]
     stream = LabelStream(key, label)
     return [stream.below(n) for _ in range(count)]
 
 
 def dice(key: bytes, label: str, sides: int, count: int = 1) -> list[int]:
+    if 1 <= count <= 3 and 1 <= sides <= 1 << 32 and type(label) is str:
+        # the rolls of one to three dice, the draws a game asks for most: one block, unrolled
+        raw = label.encode("utf-8")
+        h = _keyed_hmac(key).copy()
+        h.update(len(raw).to_bytes(4, "big") + raw + b"\0\0\0\0")  # LP(label) || u32(0)
+        a, b, c, _ = _WORDS.unpack(h.digest())
+        if count == 1:
+            if a < _SAFE:
+                return [a % sides + 1]
+        elif count == 2:
+            if a < _SAFE and b < _SAFE:
+                return [a % sides + 1, b % sides + 1]
+        elif a < _SAFE and b < _SAFE and c < _SAFE:
+            return [a % sides + 1, b % sides + 1, c % sides + 1]
+    elif 1 <= sides <= 1 << 32 and count >= 1 and type(label) is str:
+        words = _words(key, label, count)[:count]
+        if max(words) < _SAFE:
+            return [x % sides + 1 for x in words]
     stream = LabelStream(key, label)
     return [stream.below(sides) + 1 for _ in range(count)]
 
 
 def draw(key: bytes, label: str, kind: str, n: int, count: int = 1) -> list[int]:
     """Dispatch on the request kind ("shuffle" | "below" | "dice")."""
+    if kind == "dice":
+        return dice(key, label, n, count)
     if kind == "shuffle":
         return shuffle(key, label, n)
     if kind == "below":
         return below(key, label, n, count)
-    if kind == "dice":
-        return dice(key, label, n, count)
     raise ValueError(f"unknown draw kind {kind!r}")
