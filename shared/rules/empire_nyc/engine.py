@@ -166,34 +166,36 @@ def act(state: NycState, seat: int, action: Action, events: Events) -> Rejection
     return reject("action/illegal", f"{action.type!r} is not allowed now ({phase})")
 
 
-def act_listed(state: NycState, seat: int, raw: dict[str, Any], events: Events
-               ) -> Rejection | None:
+def act_listed(state: NycState, seat: int, raw: dict[str, Any], events: Events) -> None:
     """``act`` of an action ``legal_actions`` listed for this state and seat (its JSON, read
-    without building the action model: a listed action is well formed and fits the phase)."""
+    without building the action model): a listed action is well formed, fits the phase and
+    is legal, so it goes straight to the move past ``act``'s checks."""
     t = raw["type"]
     if t == "attack":
-        return combat.attack(state, seat, NB_INDEX[raw["from"]], NB_INDEX[raw["to"]],
-                             raw["dice"], events)
-    if t == "place":
-        nb = NB_INDEX[raw["nb"]]
+        combat.declare(state, seat, NB_INDEX[raw["from"]], NB_INDEX[raw["to"]], raw["dice"],
+                       events)
+    elif t == "place":
         if state.phase == "setup_place":
-            return turns.setup_place(state, seat, nb, raw["n"], events)
-        return turns.reinforce_place(state, seat, nb, raw["n"], events)
-    if t == "end_attack":
+            turns.setup_placed(state, seat, NB_INDEX[raw["nb"]], events)
+        else:
+            turns.placed(state, seat, NB_INDEX[raw["nb"]], raw["n"], events)
+    elif t == "defend":
+        assert state.battle is not None
+        combat.defended(state, seat, state.battle, raw["dice"], events)
+    elif t == "end_attack":
         combat.end_attack(state, events)
-        return None
-    if t == "defend":
-        return combat.defend(state, seat, raw["dice"], events)
-    if t == "move_in":
-        return combat.move_in(state, seat, raw["n"], events)
-    if t == "fortify":
-        return turns.fortify(state, seat, NB_INDEX[raw["from"]], NB_INDEX[raw["to"]], raw["n"],
-                             events)
-    if t == "end_turn":
+    elif t == "move_in":
+        assert state.move_in is not None
+        combat.moved_in(state, seat, state.move_in, raw["n"], events)
+    elif t == "fortify":
+        turns.fortified(state, seat, NB_INDEX[raw["from"]], NB_INDEX[raw["to"]], raw["n"],
+                        events)
+    elif t == "end_turn":
         turns.end_turn(state, events)
-        return None
-    a, b, c = raw["cards"]  # "trade"
-    return turns.trade(state, seat, (a, b, c), events)
+    else:  # "trade"
+        a, b, c = raw["cards"]
+        turns.traded(state, seat, (a, b, c), events)
+    return None
 
 
 class EmpireNyc(GameBase[NycState, NycOptions, Action]):
@@ -269,7 +271,8 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
     def play_listed(self, state: NycState, seat: int, action: Json, events: Events
                     ) -> Rejection | None:
         assert isinstance(action, dict)  # a listed action: one of legal_actions' dicts
-        return act_listed(state, seat, action, events)
+        act_listed(state, seat, action, events)
+        return None
 
     def play_chance(self, new: NycState, node: Chance, values: tuple[int, ...],
                     events: Events) -> None:

@@ -102,6 +102,20 @@ def _attack_rows(frm: int, to: int) -> tuple[tuple[Json, ...], ...]:
 # per neighborhood: per neighbour (any link, NY-14 included) its ``_attack_rows``
 ATTACKS: tuple[dict[int, tuple[tuple[Json, ...], ...]], ...] = tuple(
     {j: _attack_rows(i, j) for j in sorted(links)} for i, links in enumerate(board.ADJ_EXTRA))
+
+
+def _attack_table(i: int) -> dict[int, tuple[tuple[Json, ...], ...]]:
+    """For each set of neighbours of ``i`` (its mask, ``board.NEIGHBOURS``), the attacks
+    from ``i`` on them, in index order, indexed by the most dice allowed."""
+    rows = ATTACKS[i]
+    return {mask: tuple(tuple(a for j in targets for a in rows[j][top])
+                        for top in range(MAX_INSTIGATOR_DICE + 1))
+            for mask, targets in board.NEIGHBOURS[i].items()}
+
+
+# per neighborhood: per mask of enemy neighbours, the attacks on them by the most dice allowed
+ATTACK_SETS: tuple[dict[int, tuple[tuple[Json, ...], ...]], ...] = tuple(
+    _attack_table(i) for i in range(board.N_NB))
 # per neighborhood: per neighbour the free move of 1 cube (NY-10)
 FORTIFY_ONE: tuple[dict[int, Json], ...] = tuple(
     {j: {"type": "fortify", "from": NB_IDS[i], "to": NB_IDS[j], "n": 1} for j in sorted(links)}
@@ -156,10 +170,8 @@ def _attacks(state: NycState, seat: int) -> list[Json]:
     for i, enemies in held(state).front(seat):
         c = cubes[i]
         if c >= 2:  # NY-8: one more cube than the dice rolled
-            by_target = ATTACKS[i]
-            top = c - 1 if c <= MAX_INSTIGATOR_DICE else MAX_INSTIGATOR_DICE
-            for j in enemies:
-                out += by_target[j][top]
+            out += ATTACK_SETS[i][enemies][c - 1 if c <= MAX_INSTIGATOR_DICE
+                                           else MAX_INSTIGATOR_DICE]
     return out
 
 
