@@ -125,5 +125,15 @@ _BOROUGH_OWNERS: Final[tuple[tuple[str, itemgetter[tuple[int, ...]], int], ...]]
 assert all(size >= 2 for _, _, size in _BOROUGH_OWNERS)
 
 
+# per borough: its id, its neighborhoods as a bit mask, its bonus
+_BOROUGH_MASKS: Final[tuple[tuple[str, int, int], ...]] = tuple(
+    (b, sum(1 << i for i in BOROUGH_MEMBERS[b]), BOROUGH_BONUS[b]) for b in BOROUGH_IDS)
+
+
+def borough_bonus_of(mask: int) -> tuple[tuple[str, int], ...]:
+    """``borough_bonus`` of the neighborhoods in ``mask`` (bit i: neighborhood i)."""
+    return tuple((b, bonus) for b, members, bonus in _BOROUGH_MASKS if mask & members == members)
+
+
 def holds_boroughs(owner: tuple[int, ...], seat: int, boroughs: tuple[str, ...]) -> bool:
     return all(owner[i] == seat for b in boroughs for i in BOROUGH_MEMBERS[b])

@@ -13,6 +13,7 @@ from shared.rules._kit.model import Events
 from shared.rules.api import Chance, Rejection, reject
 from shared.rules.empire_nyc import board
 from shared.rules.empire_nyc.state import Battle, Elimination, MoveIn, NycState
+from shared.rules.empire_nyc.tables import MAX_DEFENDER_DICE, MAX_INSTIGATOR_DICE
 from shared.rules.empire_nyc.turns import (
     adj,
     enter_attack,
@@ -22,8 +23,6 @@ from shared.rules.empire_nyc.turns import (
     held,
 )
 
-MAX_INSTIGATOR_DICE = 3
-MAX_DEFENDER_DICE = 2
 NB_IDS = board.NB_IDS
 
 

@@ -6,17 +6,22 @@ the same tuple object (a clone shares it, and its ``Holdings`` with it: ``turns.
 conquest derives the next ``Holdings`` from the last (``after_conquest``). Each seat's
 neighborhoods are also kept as a bit mask (bit i: neighborhood i), so a neighborhood's enemy
 or own neighbours are one ``&`` of its neighbour mask (``board.adjacency_masks``). A seat's
-front is made the first time it is asked for, the same whenever made: filling it in is all
-that ever changes in a ``Holdings``, so the states of one map share it.
+front (with its listed attacks) is made the first time it is asked for, the same whenever
+made: filling it in is all that ever changes in a ``Holdings``, so the states of one map
+share it.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
 
+from shared.rules.api import Json
 from shared.rules.empire_nyc import board
+from shared.rules.empire_nyc.tables import ATTACK_SETS
 
 NEIGHBOURS = board.NEIGHBOURS
+# a seat's front: (neighborhood, its attacks indexed by the most dice allowed) in index order
+Front = tuple[tuple[int, tuple[tuple[Json, ...], ...]], ...]
 
 
 class Holdings:
@@ -37,7 +42,7 @@ class Holdings:
                 nbs.append(i)
         self.mine = {o: tuple(nbs) for o, nbs in mine.items()}
         self.masks = {o: sum(1 << i for i in nbs) for o, nbs in mine.items()}
-        self.fronts: dict[int, tuple[tuple[int, int], ...]] = {}
+        self.fronts: dict[int, Front] = {}
 
     def after_conquest(self, owner: tuple[int, ...], nb: int) -> Holdings:
         """The holdings of ``owner``, this map once ``nb`` changed hands: only the loser's and
@@ -80,9 +85,10 @@ class Holdings:
         """The neighbours of ``nb`` its owner also holds, in index order."""
         return NEIGHBOURS[nb][self.adj[nb] & self.masks[self.owner[nb]]]
 
-    def front(self, seat: int) -> tuple[tuple[int, int], ...]:
-        """The seat's neighborhoods that border an enemy, each with the mask of its enemy
-        neighbours (``enemies``), in index order (what an attack is made from)."""
+    def front(self, seat: int) -> Front:
+        """The seat's neighborhoods that border an enemy, in index order (what an attack is
+        made from), each with its attacks on its ``enemies`` by the most dice allowed
+        (``tables.ATTACK_SETS``)."""
         got = self.fronts.get(seat)
         if got is None:
             adj, others = self.adj, ~self.masks.get(seat, 0)
@@ -90,6 +96,6 @@ class Holdings:
             for i in self.mine.get(seat, ()):
                 m = adj[i] & others
                 if m:
-                    front.append((i, m))
+                    front.append((i, ATTACK_SETS[i][m]))
             got = self.fronts[seat] = tuple(front)
         return got

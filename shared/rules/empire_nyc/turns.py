@@ -118,8 +118,9 @@ def has_won(state: NycState, seat: int) -> WinReason | None:
 
 def reinforcements(state: NycState, seat: int) -> tuple[int, int, dict[str, Json]]:
     """(part A, part B, borough bonuses) for ``seat`` now."""
-    a = board.base_reinforcement(len(owned(state, seat)))  # NY-3: minimum 3 of part A only
-    bonuses = board.borough_bonus(state.owner, seat)
+    h = held(state)
+    a = board.base_reinforcement(len(h.owned(seat)))  # NY-3: minimum 3 of part A only
+    bonuses = board.borough_bonus_of(h.mask(seat))
     return a, sum(v for _, v in bonuses), {b: v for b, v in bonuses}
 
 
@@ -244,7 +245,8 @@ def can_attack(state: NycState, seat: int) -> bool:
 
 def can_fortify(state: NycState, seat: int) -> bool:
     h, cubes = held(state), state.cubes
-    return any(cubes[i] >= 2 and h.friends(i) for i in h.owned(seat))
+    adj, mine = h.adj, h.mask(seat)
+    return any(cubes[i] >= 2 and adj[i] & mine for i in h.owned(seat))  # with ``friends``
 
 
 def enter_attack(state: NycState, events: Events) -> None:
