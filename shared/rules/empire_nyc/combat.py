@@ -114,13 +114,34 @@ def rolled(state: NycState, values: tuple[int, ...], events: Events) -> None:
 
 def resolve(state: NycState, b: Battle, inst: tuple[int, ...], dfn: tuple[int, ...],
             events: Events) -> None:
-    high_inst, high_dfn = sorted(inst, reverse=True), sorted(dfn, reverse=True)
-    # ``losses``, inline (every roll of a game comes here): the highest pair, then the second
-    # when both rolled two or more (the defender rolls at most two)
-    if len(high_dfn) >= 2 and len(high_inst) >= 2:
-        def_losses = (high_inst[0] > high_dfn[0]) + (high_inst[1] > high_dfn[1])
-        inst_losses = 2 - def_losses
+    # ``compare``, inline (every roll of a game comes here): each side's dice highest first
+    # (``sorted(..., reverse=True)`` of up to three dice, by stable exchanges), then the
+    # highest pair, and the second when both rolled two (the defender rolls at most two)
+    if len(inst) == 3:
+        x, y, z = inst
+        if x < y:
+            x, y = y, x
+        if y < z:
+            y, z = z, y
+            if x < y:
+                x, y = y, x
+        high_inst = [x, y, z]
+    elif len(inst) == 2:
+        x, y = inst
+        high_inst = [x, y] if not x < y else [y, x]
     else:
+        high_inst = sorted(inst, reverse=True)
+    if len(dfn) == 2:
+        u, v = dfn
+        high_dfn = [u, v] if not u < v else [v, u]
+        if len(high_inst) >= 2:
+            def_losses = (high_inst[0] > high_dfn[0]) + (high_inst[1] > high_dfn[1])
+            inst_losses = 2 - def_losses
+        else:
+            def_losses = 1 if high_inst[0] > high_dfn[0] else 0
+            inst_losses = 1 - def_losses
+    else:
+        high_dfn = sorted(dfn, reverse=True)
         def_losses = 1 if high_inst[0] > high_dfn[0] else 0
         inst_losses = 1 - def_losses
     frm, to = b.frm, b.to
