@@ -106,10 +106,15 @@ def rolled(state: NycState, values: tuple[int, ...], events: Events) -> None:
     b = state.battle
     assert b is not None
     if b.inst_roll is None:
-        state.battle = Battle(b.frm, b.to, b.defender, b.dice, b.def_dice, values)
-        events.add("dice", {"role": "instigator", "seat": state.current, "values": list(values)})
+        instigator_rolled(state, b, values, events)
         return
     resolve(state, b, b.inst_roll, values, events)
+
+
+def instigator_rolled(state: NycState, b: Battle, values: tuple[int, ...], events: Events
+                      ) -> None:
+    state.battle = Battle(b.frm, b.to, b.defender, b.dice, b.def_dice, values)
+    events.add("dice", {"role": "instigator", "seat": state.current, "values": list(values)})
 
 
 def resolve(state: NycState, b: Battle, inst: tuple[int, ...], dfn: tuple[int, ...],
@@ -187,7 +192,9 @@ def conquer(state: NycState, b: Battle, events: Events) -> None:
                              "defender": b.defender, "moved": b.dice})
     if not after.owned(b.defender):
         eliminate(state, b.defender, seat, events)
-    reason = has_won(state, seat)  # NY-12: after every conquest
+    # NY-12: after every conquest (``has_won`` once the map or a mission may be complete)
+    reason = (has_won(state, seat) if state.options.missions
+              or len(after.owned(seat)) == board.N_NB else None)
     if reason is not None:
         finish(state, seat, reason, events)
         return

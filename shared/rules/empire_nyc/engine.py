@@ -273,8 +273,13 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
 
     def play_chance(self, new: NycState, node: Chance, values: tuple[int, ...],
                     events: Events) -> None:
-        if new.phase == "roll":  # (most draws: ``chance`` without its call)
-            combat.rolled(new, values, events)
+        if new.phase == "roll":  # (most draws: ``chance`` and ``rolled`` without their calls)
+            b = new.battle
+            assert b is not None
+            if b.inst_roll is None:
+                combat.instigator_rolled(new, b, values, events)
+            else:
+                combat.resolve(new, b, b.inst_roll, values, events)
         else:
             chance(new, values, events)
 

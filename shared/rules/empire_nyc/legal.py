@@ -143,7 +143,7 @@ def attacks(state: NycState, seat: int) -> list[Json]:
     h = state.holdings  # ``held``, inline
     if h is None or h.owner is not state.owner:
         h = held(state)
-    for i, by_dice in h.front(seat):
+    for i, by_dice in h.fronts.get(seat) or h.front(seat):  # (made once per map and seat)
         c = cubes[i]
         if c >= 2:  # NY-8: one more cube than the dice rolled
             out += by_dice[c - 1 if c <= MAX_INSTIGATOR_DICE else MAX_INSTIGATOR_DICE]

@@ -39,6 +39,8 @@ def next_alive(state: NycState, seat: int) -> int:
     """The next seat in turn order after ``seat`` that is still in the game."""
     order = state.order
     k = order.index(seat)
+    if not state.eliminated:  # everyone is in the game
+        return order[(k + 1) % len(order)]
     for step in range(1, len(order) + 1):
         cand = order[(k + step) % len(order)]
         if state.alive(cand):
@@ -240,7 +242,10 @@ def placed(state: NycState, seat: int, nb: int, n: int, events: Events) -> None:
 
 def can_attack(state: NycState, seat: int) -> bool:
     cubes = state.cubes
-    return any(cubes[i] >= 2 for i, _ in held(state).front(seat))
+    for i, _ in held(state).front(seat):  # noqa: SIM110 - a loop: no generator per call
+        if cubes[i] >= 2:
+            return True
+    return False
 
 
 def can_fortify(state: NycState, seat: int) -> bool:
