@@ -4,18 +4,40 @@ Every draw is derived from ``game_key`` and a semantic label alone:
 bytes = HMAC-SHA256(game_key, LP(label) || u32(block)) for block = 0, 1, ...
 Integers use rejection sampling on 8-byte words (never ``% n`` on a biased range, never
 floats); shuffles are Durstenfeld Fisher–Yates. The same label always gives the same outcome.
+
+``LabelStream`` is that definition word by word. ``below``, ``dice`` and ``shuffle`` take the
+stream's first words at once (every block they need hashed, then unpacked) and fall back to
+the word-by-word path only when a word could be refused: for a range of up to 2**32 only a
+word within 2**32 of the top can be (p < 2**-32 per word), so their outputs are the same.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import struct
+from collections.abc import Callable
+from typing import Any
 
 from shared.fairness.lp import lp
 
 SEED_DOMAIN = "empire-hall/dealer/seed/v1"
 GAME_KEY_DOMAIN = "game-key/v1"
 _TWO64 = 1 << 64
+# a word below this is never refused for a range of up to 2**32 (the refused words of range m
+# are the top 2**64 % m < m)
+_SAFE = _TWO64 - (1 << 32)
+_WORDS = struct.Struct(">4Q")  # one HMAC-SHA256 block as four big-endian 8-byte words
+_UNPACK: dict[int, Callable[[bytes], tuple[int, ...]]] = {1: _WORDS.unpack}  # per block count
+_U32 = tuple(b.to_bytes(4, "big") for b in range(256))  # u32(k) of the first numbers
+
+# HMAC-SHA256 (RFC 2104) of the last draw key, as two SHA-256 states with the key's inner and
+# outer pads hashed: HMAC(key, m) = H(outer pad || H(inner pad || m)), each block hashing
+# copies of them. The draws of one game come in a row. One entry, replaced whole, holding its
+# own bytes of the key.
+_keyed: tuple[bytes, Any, Any] | None = None
+_IPAD = bytes(x ^ 0x36 for x in range(256))
+_OPAD = bytes(x ^ 0x5C for x in range(256))
 
 
 def seed_commitment(game_id: str, server_seed: bytes) -> str:
@@ -30,6 +52,45 @@ def game_key(server_seed: bytes, game_id: str, rules_version: str,
     for cs in client_seeds:
         msg += lp(cs)
     return hmac.new(server_seed, msg, hashlib.sha256).digest()
+
+
+def _pads(key: bytes) -> tuple[bytes, Any, Any]:
+    """``_keyed`` for ``key``: (its bytes, the inner pad's SHA-256 state, the outer's)."""
+    global _keyed
+    last = _keyed
+    if last is not None and last[0] == key:
+        return last
+    k = bytes(key)
+    block = (hashlib.sha256(k).digest() if len(k) > 64 else k).ljust(64, b"\0")
+    last = _keyed = (k, hashlib.sha256(block.translate(_IPAD)),
+                     hashlib.sha256(block.translate(_OPAD)))
+    return last
+
+
+def _block(pads: tuple[bytes, Any, Any], msg: bytes) -> bytes:
+    """HMAC-SHA256(key, msg) from the key's ``_pads``."""
+    h = pads[1].copy()
+    h.update(msg)
+    o = pads[2].copy()
+    o.update(h.digest())
+    return o.digest()  # type: ignore[no-any-return]
+
+
+def _words(key: bytes, label: str, count: int) -> tuple[int, ...]:
+    """The first ``count`` (>= 1) 8-byte words of the label's stream (and the rest of the
+    last block's)."""
+    raw = label.encode("utf-8")
+    prefix = len(raw).to_bytes(4, "big") + raw  # LP(label)
+    pads = _pads(key)
+    if count <= 4:
+        return _WORDS.unpack(_block(pads, prefix + b"\0\0\0\0"))
+    blocks = (count + 3) // 4
+    digests = [_block(pads, prefix + block) for block in (
+        _U32[:blocks] if blocks <= len(_U32) else (b.to_bytes(4, "big") for b in range(blocks)))]
+    unpack = _UNPACK.get(blocks)
+    if unpack is None:
+        unpack = _UNPACK[blocks] = struct.Struct(f">{4 * blocks}Q").unpack
+    return unpack(b"".join(digests))
 
 
 class LabelStream:
@@ -64,8 +125,7 @@ class LabelStream:
                 return x % n
 
 
-def shuffle(key: bytes, label: str, n: int) -> list[int]:
-    """A permutation of range(n): Durstenfeld Fisher–Yates, i from n-1 down to 1."""
+def _exact_shuffle(key: bytes, label: str, n: int) -> list[int]:
     stream = LabelStream(key, label)
     items = list(range(n))
     for i in range(n - 1, 0, -1):
@@ -74,22 +134,64 @@ def shuffle(key: bytes, label: str, n: int) -> list[int]:
     return items
 
 
+def shuffle(key: bytes, label: str, n: int) -> list[int]:
+    """A permutation of range(n): Durstenfeld Fisher–Yates, i from n-1 down to 1."""
+    if n < 2 or n > 1 << 32 or type(label) is not str:
+        return _exact_shuffle(key, label, n)
+    words = _words(key, label, n - 1)
+    if max(words[:n - 1]) >= _SAFE:  # maybe refused
+        return _exact_shuffle(key, label, n)
+    items = list(range(n))
+    for i, x in zip(range(n - 1, 0, -1), words, strict=False):
+        j = x % (i + 1)
+        items[i], items[j] = items[j], items[i]
+    return items
+
+
 def below(key: bytes, label: str, n: int, count: int = 1) -> list[int]:
+    if 1 <= n <= 1 << 32 and count >= 1 and type(label) is str:
+        words = _words(key, label, count)[:count]
+        if max(words) < _SAFE:
+            return [x % n for x in words]
     stream = LabelStream(key, label)
     return [stream.below(n) for _ in range(count)]
 
 
 def dice(key: bytes, label: str, sides: int, count: int = 1) -> list[int]:
+    if 1 <= count <= 3 and 1 <= sides <= 1 << 32 and type(label) is str:
+        # the rolls of one to three dice, the draws a game asks for most: one block, unrolled
+        raw = label.encode("utf-8")
+        pads = _keyed
+        if pads is None or pads[0] != key:
+            pads = _pads(key)
+        h = pads[1].copy()  # ``_block`` of LP(label) || u32(0), inline
+        size = len(raw)
+        h.update((_U32[size] if size < 256 else size.to_bytes(4, "big")) + raw + _U32[0])
+        o = pads[2].copy()
+        o.update(h.digest())
+        a, b, c, _ = _WORDS.unpack(o.digest())
+        if count == 1:
+            if a < _SAFE:
+                return [a % sides + 1]
+        elif count == 2:
+            if a < _SAFE and b < _SAFE:
+                return [a % sides + 1, b % sides + 1]
+        elif a < _SAFE and b < _SAFE and c < _SAFE:
+            return [a % sides + 1, b % sides + 1, c % sides + 1]
+    elif 1 <= sides <= 1 << 32 and count >= 1 and type(label) is str:
+        words = _words(key, label, count)[:count]
+        if max(words) < _SAFE:
+            return [x % sides + 1 for x in words]
     stream = LabelStream(key, label)
     return [stream.below(sides) + 1 for _ in range(count)]
 
 
 def draw(key: bytes, label: str, kind: str, n: int, count: int = 1) -> list[int]:
     """Dispatch on the request kind ("shuffle" | "below" | "dice")."""
+    if kind == "dice":
+        return dice(key, label, n, count)
     if kind == "shuffle":
         return shuffle(key, label, n)
     if kind == "below":
         return below(key, label, n, count)
-    if kind == "dice":
-        return dice(key, label, n, count)
     raise ValueError(f"unknown draw kind {kind!r}")

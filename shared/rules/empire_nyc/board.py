@@ -64,6 +64,32 @@ def sorted_adjacency(extra_links: bool) -> tuple[tuple[int, ...], ...]:
     return SORTED_ADJ_EXTRA if extra_links else SORTED_ADJ_BASE
 
 
+# Sets of neighborhoods as bit masks (bit i: neighborhood index i), for the questions asked at
+# every move (whose neighbours are enemies or friends): ``adjacency`` as masks.
+ADJ_MASK_BASE: Final[tuple[int, ...]] = tuple(sum(1 << j for j in a) for a in ADJ_BASE)
+ADJ_MASK_EXTRA: Final[tuple[int, ...]] = tuple(sum(1 << j for j in a) for a in ADJ_EXTRA)
+
+
+def adjacency_masks(extra_links: bool) -> tuple[int, ...]:
+    """``adjacency`` with each neighborhood's neighbours as a bit mask."""
+    return ADJ_MASK_EXTRA if extra_links else ADJ_MASK_BASE
+
+
+def _subsets(links: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+    """Every subset of ``links`` (in index order): its mask -> its indices in index order."""
+    out: dict[int, tuple[int, ...]] = {}
+    for k in range(1 << len(links)):
+        chosen = tuple(j for b, j in enumerate(links) if k >> b & 1)
+        out[sum(1 << j for j in chosen)] = chosen
+    return out
+
+
+# per neighborhood: each set of its neighbours (any link, NY-14 included) as a mask -> the
+# indices, in index order
+NEIGHBOURS: Final[tuple[dict[int, tuple[int, ...]], ...]] = tuple(
+    _subsets(links) for links in SORTED_ADJ_EXTRA)
+
+
 def set_value(k: int) -> int:
     """Cubes for the (k+1)-th set turned in (k = sets already turned in; NY-5, global)."""
     if k < len(data.SET_VALUES):
@@ -97,6 +123,16 @@ def borough_bonus(owner: tuple[int, ...], seat: int) -> tuple[tuple[str, int], .
 _BOROUGH_OWNERS: Final[tuple[tuple[str, itemgetter[tuple[int, ...]], int], ...]] = tuple(
     (b, itemgetter(*BOROUGH_MEMBERS[b]), len(BOROUGH_MEMBERS[b])) for b in BOROUGH_IDS)
 assert all(size >= 2 for _, _, size in _BOROUGH_OWNERS)
+
+
+# per borough: its id, its neighborhoods as a bit mask, its bonus
+_BOROUGH_MASKS: Final[tuple[tuple[str, int, int], ...]] = tuple(
+    (b, sum(1 << i for i in BOROUGH_MEMBERS[b]), BOROUGH_BONUS[b]) for b in BOROUGH_IDS)
+
+
+def borough_bonus_of(mask: int) -> tuple[tuple[str, int], ...]:
+    """``borough_bonus`` of the neighborhoods in ``mask`` (bit i: neighborhood i)."""
+    return tuple((b, bonus) for b, members, bonus in _BOROUGH_MASKS if mask & members == members)
 
 
 def holds_boroughs(owner: tuple[int, ...], seat: int, boroughs: tuple[str, ...]) -> bool:

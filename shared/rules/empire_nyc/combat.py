@@ -8,12 +8,12 @@ and adds its events; a refusal is returned before anything changes.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import cast
 
 from shared.rules._kit.model import Events
-from shared.rules.api import Chance, Json, Rejection, reject
+from shared.rules.api import Chance, Rejection, reject
 from shared.rules.empire_nyc import board
 from shared.rules.empire_nyc.state import Battle, Elimination, MoveIn, NycState
+from shared.rules.empire_nyc.tables import MAX_DEFENDER_DICE, MAX_INSTIGATOR_DICE
 from shared.rules.empire_nyc.turns import (
     adj,
     enter_attack,
@@ -23,8 +23,7 @@ from shared.rules.empire_nyc.turns import (
     held,
 )
 
-MAX_INSTIGATOR_DICE = 3
-MAX_DEFENDER_DICE = 2
+NB_IDS = board.NB_IDS
 
 
 def compare(instigator: tuple[int, ...], defender: tuple[int, ...]) -> tuple[int, int]:
@@ -62,18 +61,22 @@ def attack(state: NycState, seat: int, frm: int, to: int, dice: int, events: Eve
         return reject("action/illegal", "the instigator rolls 1 to 3 dice (NY-8)")
     if state.cubes[frm] < dice + 1:  # NY-8: one more cube than dice rolled
         return reject("action/illegal", "you need one more cube than the dice you roll")
-    defender = owner[to]
-    max_def = max_defender_dice(state.cubes[to])
+    declare(state, seat, frm, to, dice, events)
+    return None
+
+
+def declare(state: NycState, seat: int, frm: int, to: int, dice: int, events: Events) -> None:
+    """A legal attack (``attack`` checks it; a listed one is legal)."""
+    defender = state.owner[to]
     state.attacks += 1
-    if state.options.defender_chooses_dice and max_def > 1:
+    if state.cubes[to] >= MAX_DEFENDER_DICE and state.options.defender_chooses_dice:
         state.battle = Battle(frm, to, defender, dice)
         state.phase = "defend"
-    else:
-        state.battle = Battle(frm, to, defender, dice, max_def)
+    else:  # NY-8: the defender rolls all it may
+        state.battle = Battle(frm, to, defender, dice, max_defender_dice(state.cubes[to]))
         state.phase = "roll"
-    events.add("attack_declared", {"seat": seat, "from": board.NB_IDS[frm],
-                                   "to": board.NB_IDS[to], "dice": dice, "defender": defender})
-    return None
+    events.add("attack_declared", {"seat": seat, "from": NB_IDS[frm], "to": NB_IDS[to],
+                                   "dice": dice, "defender": defender})
 
 
 def defend(state: NycState, seat: int, dice: int, events: Events) -> Rejection | None:
@@ -81,10 +84,15 @@ def defend(state: NycState, seat: int, dice: int, events: Events) -> Rejection |
     assert b is not None
     if not 1 <= dice <= max_defender_dice(state.cubes[b.to]):
         return reject("action/illegal", "the defender rolls 1 die, or 2 with 2+ cubes (NY-8)")
+    defended(state, seat, b, dice, events)
+    return None
+
+
+def defended(state: NycState, seat: int, b: Battle, dice: int, events: Events) -> None:
+    """The defender's legal dice count (``defend`` checks it; a listed one is legal)."""
     state.battle = Battle(b.frm, b.to, b.defender, b.dice, dice, b.inst_roll)
     state.phase = "roll"
     events.add("defended", {"seat": seat, "dice": dice})
-    return None
 
 
 @lru_cache(maxsize=16384)  # the same rolls recur from game to game (bounded)
@@ -98,37 +106,66 @@ def rolled(state: NycState, values: tuple[int, ...], events: Events) -> None:
     b = state.battle
     assert b is not None
     if b.inst_roll is None:
-        state.battle = Battle(b.frm, b.to, b.defender, b.dice, b.def_dice, values)
-        events.add("dice", {"role": "instigator", "seat": state.current, "values": list(values)})
+        instigator_rolled(state, b, values, events)
         return
     resolve(state, b, b.inst_roll, values, events)
 
 
+def instigator_rolled(state: NycState, b: Battle, values: tuple[int, ...], events: Events
+                      ) -> None:
+    state.battle = Battle(b.frm, b.to, b.defender, b.dice, b.def_dice, values)
+    events.add("dice", {"role": "instigator", "seat": state.current, "values": list(values)})
+
+
 def resolve(state: NycState, b: Battle, inst: tuple[int, ...], dfn: tuple[int, ...],
             events: Events) -> None:
-    high_inst, high_dfn = sorted(inst, reverse=True), sorted(dfn, reverse=True)
-    inst_losses = def_losses = 0  # ``losses``, inline: every roll of a game comes here
-    for x, y in zip(high_inst, high_dfn, strict=False):
-        if x > y:
-            def_losses += 1
+    # ``compare``, inline (every roll of a game comes here): each side's dice highest first
+    # (``sorted(..., reverse=True)`` of up to three dice, by stable exchanges), then the
+    # highest pair, and the second when both rolled two (the defender rolls at most two)
+    if len(inst) == 3:
+        x, y, z = inst
+        if x < y:
+            x, y = y, x
+        if y < z:
+            y, z = z, y
+            if x < y:
+                x, y = y, x
+        high_inst = [x, y, z]
+    elif len(inst) == 2:
+        x, y = inst
+        high_inst = [x, y] if not x < y else [y, x]
+    else:
+        high_inst = sorted(inst, reverse=True)
+    if len(dfn) == 2:
+        u, v = dfn
+        high_dfn = [u, v] if not u < v else [v, u]
+        if len(high_inst) >= 2:
+            def_losses = (high_inst[0] > high_dfn[0]) + (high_inst[1] > high_dfn[1])
+            inst_losses = 2 - def_losses
         else:
-            inst_losses += 1
+            def_losses = 1 if high_inst[0] > high_dfn[0] else 0
+            inst_losses = 1 - def_losses
+    else:
+        high_dfn = sorted(dfn, reverse=True)
+        def_losses = 1 if high_inst[0] > high_dfn[0] else 0
+        inst_losses = 1 - def_losses
+    frm, to = b.frm, b.to
     cubes = list(state.cubes)
-    cubes[b.frm] -= inst_losses
-    cubes[b.to] -= def_losses
+    cubes[frm] -= inst_losses
+    cubes[to] -= def_losses
     state.cubes = tuple(cubes)
     events.add("battle", {
-        "from": board.NB_IDS[b.frm],
-        "to": board.NB_IDS[b.to],
+        "from": NB_IDS[frm],
+        "to": NB_IDS[to],
         "instigator": state.current,
         "defender": b.defender,
-        "instigator_dice": cast(list[Json], high_inst),
-        "defender_dice": cast(list[Json], high_dfn),
+        "instigator_dice": high_inst,
+        "defender_dice": high_dfn,
         "instigator_losses": inst_losses,
         "defender_losses": def_losses,
     })
-    if cubes[b.to] > 0:
-        if cubes[b.frm] >= 2:  # it may attack ``to`` again: no need to look for an attack
+    if cubes[to] > 0:
+        if cubes[frm] >= 2:  # it may attack ``to`` again: no need to look for an attack
             state.phase = "attack"
             state.battle = None
             return
@@ -148,14 +185,16 @@ def conquer(state: NycState, b: Battle, events: Events) -> None:
     cubes[b.to] = b.dice
     cubes[b.frm] -= b.dice
     state.owner, state.cubes = tuple(owner), tuple(cubes)
-    state.holdings = before.after_conquest(state.owner, b.to)
+    after = state.holdings = before.after_conquest(state.owner, b.to)
     state.conquered = True
     state.battle = None
-    events.add("conquered", {"seat": seat, "nb": board.NB_IDS[b.to], "from": board.NB_IDS[b.frm],
+    events.add("conquered", {"seat": seat, "nb": NB_IDS[b.to], "from": NB_IDS[b.frm],
                              "defender": b.defender, "moved": b.dice})
-    if b.defender not in owner:
+    if not after.owned(b.defender):
         eliminate(state, b.defender, seat, events)
-    reason = has_won(state, seat)  # NY-12: after every conquest
+    # NY-12: after every conquest (``has_won`` once the map or a mission may be complete)
+    reason = (has_won(state, seat) if state.options.missions
+              or len(after.owned(seat)) == board.N_NB else None)
     if reason is not None:
         finish(state, seat, reason, events)
         return
@@ -193,15 +232,20 @@ def move_in(state: NycState, seat: int, n: int, events: Events) -> Rejection | N
     most = m.moved + state.cubes[m.frm] - 1
     if not m.moved <= n <= most:
         return reject("action/illegal", f"move between {m.moved} and {most} cubes in total")
+    moved_in(state, seat, m, n, events)
+    return None
+
+
+def moved_in(state: NycState, seat: int, m: MoveIn, n: int, events: Events) -> None:
+    """A legal move-in (``move_in`` checks it; a listed one is legal)."""
     extra = n - m.moved
     cubes = list(state.cubes)
     cubes[m.frm] -= extra
     cubes[m.to] += extra
     state.cubes = tuple(cubes)
     state.move_in = None
-    events.add("moved_in", {"seat": seat, "nb": board.NB_IDS[m.to], "n": n})
+    events.add("moved_in", {"seat": seat, "nb": NB_IDS[m.to], "n": n})
     enter_attack(state, events)
-    return None
 
 
 def end_attack(state: NycState, events: Events) -> None:

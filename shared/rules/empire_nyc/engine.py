@@ -40,7 +40,7 @@ from shared.rules.empire_nyc.actions import (
     Trade,
 )
 from shared.rules.empire_nyc.combat import roll_node
-from shared.rules.empire_nyc.legal import TURN_PHASES, default_action, legal_actions
+from shared.rules.empire_nyc.legal import TURN_PHASES, attacks, default_action, legal_actions
 from shared.rules.empire_nyc.scoring import score
 from shared.rules.empire_nyc.state import NycOptions, NycState
 from shared.rules.empire_nyc.view import view
@@ -166,36 +166,6 @@ def act(state: NycState, seat: int, action: Action, events: Events) -> Rejection
     return reject("action/illegal", f"{action.type!r} is not allowed now ({phase})")
 
 
-def act_listed(state: NycState, seat: int, raw: dict[str, Any], events: Events
-               ) -> Rejection | None:
-    """``act`` of an action ``legal_actions`` listed for this state and seat (its JSON, read
-    without building the action model: a listed action is well formed and fits the phase)."""
-    t = raw["type"]
-    if t == "attack":
-        return combat.attack(state, seat, NB_INDEX[raw["from"]], NB_INDEX[raw["to"]],
-                             raw["dice"], events)
-    if t == "place":
-        nb = NB_INDEX[raw["nb"]]
-        if state.phase == "setup_place":
-            return turns.setup_place(state, seat, nb, raw["n"], events)
-        return turns.reinforce_place(state, seat, nb, raw["n"], events)
-    if t == "end_attack":
-        combat.end_attack(state, events)
-        return None
-    if t == "defend":
-        return combat.defend(state, seat, raw["dice"], events)
-    if t == "move_in":
-        return combat.move_in(state, seat, raw["n"], events)
-    if t == "fortify":
-        return turns.fortify(state, seat, NB_INDEX[raw["from"]], NB_INDEX[raw["to"]], raw["n"],
-                             events)
-    if t == "end_turn":
-        turns.end_turn(state, events)
-        return None
-    a, b, c = raw["cards"]  # "trade"
-    return turns.trade(state, seat, (a, b, c), events)
-
-
 class EmpireNyc(GameBase[NycState, NycOptions, Action]):
     name = "empire-nyc"
     title = "Empire: The Game of New York"
@@ -253,6 +223,8 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
                       draw="shuffle", n=n, secret=True)
 
     def legal_actions(self, state: NycState, seat: int) -> Sequence[Json]:
+        if state.phase == "attack" and state.current == seat:  # (most lists: no second call)
+            return attacks(state, seat)
         return legal_actions(state, seat)
 
     def default_action(self, state: NycState, seat: int) -> Json:
@@ -268,12 +240,48 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
 
     def play_listed(self, state: NycState, seat: int, action: Json, events: Events
                     ) -> Rejection | None:
-        assert isinstance(action, dict)  # a listed action: one of legal_actions' dicts
-        return act_listed(state, seat, action, events)
+        """``act`` of an action ``legal_actions`` listed for this state and seat (its JSON,
+        read without building the action model): a listed action is well formed, fits the
+        phase and is legal, so it goes straight to the move past ``act``'s checks."""
+        raw: dict[str, Any] = action  # type: ignore[assignment]  # one of the listed dicts
+        t = raw["type"]
+        if t == "attack":
+            combat.declare(state, seat, NB_INDEX[raw["from"]], NB_INDEX[raw["to"]],
+                           raw["dice"], events)
+        elif t == "place":
+            if state.phase == "setup_place":
+                turns.setup_placed(state, seat, NB_INDEX[raw["nb"]], events)
+            else:
+                turns.placed(state, seat, NB_INDEX[raw["nb"]], raw["n"], events)
+        elif t == "defend":
+            assert state.battle is not None
+            combat.defended(state, seat, state.battle, raw["dice"], events)
+        elif t == "end_attack":
+            combat.end_attack(state, events)
+        elif t == "move_in":
+            assert state.move_in is not None
+            combat.moved_in(state, seat, state.move_in, raw["n"], events)
+        elif t == "fortify":
+            turns.fortified(state, seat, NB_INDEX[raw["from"]], NB_INDEX[raw["to"]],
+                            raw["n"], events)
+        elif t == "end_turn":
+            turns.end_turn(state, events)
+        else:  # "trade"
+            a, b, c = raw["cards"]
+            turns.traded(state, seat, (a, b, c), events)
+        return None
 
     def play_chance(self, new: NycState, node: Chance, values: tuple[int, ...],
                     events: Events) -> None:
-        chance(new, values, events)
+        if new.phase == "roll":  # (most draws: ``chance`` and ``rolled`` without their calls)
+            b = new.battle
+            assert b is not None
+            if b.inst_roll is None:
+                combat.instigator_rolled(new, b, values, events)
+            else:
+                combat.resolve(new, b, b.inst_roll, values, events)
+        else:
+            chance(new, values, events)
 
     def play_act(self, new: NycState, node: Turn, seat: int, action: Action, events: Events
                  ) -> Rejection | None:

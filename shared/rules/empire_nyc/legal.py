@@ -14,17 +14,25 @@ from itertools import combinations_with_replacement
 
 from shared.rules.api import Json
 from shared.rules.empire_nyc import board
-from shared.rules.empire_nyc.combat import (
-    MAX_DEFENDER_DICE,
-    MAX_INSTIGATOR_DICE,
-    max_defender_dice,
-)
+from shared.rules.empire_nyc.combat import max_defender_dice
 from shared.rules.empire_nyc.state import NycState
+from shared.rules.empire_nyc.tables import (
+    DEFENDS,
+    END_ATTACK,
+    END_TURN,
+    FORTIFY_ONE,
+    MAX_INSTIGATOR_DICE,
+    PLACE_ONE,
+    PLACE_PAIRS,
+    PLACE_TABLE_MAX,
+    place,
+)
 from shared.rules.empire_nyc.turns import held, must_trade
 
 KINDS = ("squirrel", "rat", "pigeon", "wild")
 TURN_PHASES = frozenset({"setup_place", "reinforce", "attack", "move_in", "fortify"})
 NB_IDS = board.NB_IDS
+NEIGHBOURS = board.NEIGHBOURS
 
 
 def awaited(state: NycState) -> int | None:
@@ -81,39 +89,12 @@ def _counts(lo: int, hi: int) -> tuple[int, ...]:
     return (lo,) if lo == hi else (lo, hi)
 
 
-# The listed actions that repeat from list to list, made once: the lists share them (callers
-# read a listed action and never change it, as the kit's memo hands one list out repeatedly).
-END_ATTACK: Json = {"type": "end_attack"}
-END_TURN: Json = {"type": "end_turn"}
-DEFENDS: tuple[Json, ...] = tuple({"type": "defend", "dice": d}
-                                  for d in range(1, MAX_DEFENDER_DICE + 1))
-PLACE_ONE: tuple[Json, ...] = tuple({"type": "place", "nb": nb, "n": 1} for nb in NB_IDS)
-
-
-def _attack_rows(frm: int, to: int) -> tuple[tuple[Json, ...], ...]:
-    """The attacks from ``frm`` on ``to`` indexed by the most dice allowed: with 1 die
-    only, with 1 or 2, with 1 to 3 (NY-8)."""
-    each: tuple[Json, ...] = tuple(
-        {"type": "attack", "from": NB_IDS[frm], "to": NB_IDS[to], "dice": d}
-        for d in range(1, MAX_INSTIGATOR_DICE + 1))
-    return tuple(each[:top] for top in range(MAX_INSTIGATOR_DICE + 1))
-
-
-# per neighborhood: per neighbour (any link, NY-14 included) its ``_attack_rows``
-ATTACKS: tuple[dict[int, tuple[tuple[Json, ...], ...]], ...] = tuple(
-    {j: _attack_rows(i, j) for j in sorted(links)} for i, links in enumerate(board.ADJ_EXTRA))
-# per neighborhood: per neighbour the free move of 1 cube (NY-10)
-FORTIFY_ONE: tuple[dict[int, Json], ...] = tuple(
-    {j: {"type": "fortify", "from": NB_IDS[i], "to": NB_IDS[j], "n": 1} for j in sorted(links)}
-    for i, links in enumerate(board.ADJ_EXTRA))
-
-
 def legal_actions(state: NycState, seat: int) -> list[Json]:
     """In the order the seeded games were recorded in; a listed action may be shared with
     other lists (read it, never change it)."""
     phase = state.phase
     if phase == "attack":
-        return _attacks(state, seat) if state.current == seat else []
+        return attacks(state, seat) if state.current == seat else []
     if phase == "defend":
         b = state.battle
         assert b is not None
@@ -127,7 +108,7 @@ def legal_actions(state: NycState, seat: int) -> list[Json]:
     if phase == "fortify":
         return _fortifies(state, seat)
     if phase == "setup_place":
-        return [PLACE_ONE[i] for i in held(state).owned(seat)]
+        return list(map(PLACE_ONE.__getitem__, held(state).owned(seat)))
     m = state.move_in  # "move_in"
     assert m is not None
     return [{"type": "move_in", "n": n}
@@ -142,40 +123,48 @@ def _reinforcements(state: NycState, seat: int) -> list[Json]:
         return out
     pool, owned = state.pool, held(state).owned(seat)
     if pool == 1:
-        out += [PLACE_ONE[i] for i in owned]
+        out += map(PLACE_ONE.__getitem__, owned)
+        return out
+    if pool < PLACE_TABLE_MAX:
+        pairs = PLACE_PAIRS[pool]
+        for i in owned:
+            out += pairs[i]
         return out
     for i in owned:
         out.append(PLACE_ONE[i])
-        out.append({"type": "place", "nb": NB_IDS[i], "n": pool})
+        out.append(place(i, pool))
     return out
 
 
-def _attacks(state: NycState, seat: int) -> list[Json]:
+def attacks(state: NycState, seat: int) -> list[Json]:
+    """The list in the attack phase: stop, then each attack from each front neighborhood."""
     out: list[Json] = [END_ATTACK]
     cubes = state.cubes
-    for i, enemies in held(state).front(seat):
+    h = state.holdings  # ``held``, inline
+    if h is None or h.owner is not state.owner:
+        h = held(state)
+    for i, by_dice in h.fronts.get(seat) or h.front(seat):  # (made once per map and seat)
         c = cubes[i]
         if c >= 2:  # NY-8: one more cube than the dice rolled
-            by_target = ATTACKS[i]
-            top = c - 1 if c <= MAX_INSTIGATOR_DICE else MAX_INSTIGATOR_DICE
-            for j in enemies:
-                out += by_target[j][top]
+            out += by_dice[c - 1 if c <= MAX_INSTIGATOR_DICE else MAX_INSTIGATOR_DICE]
     return out
 
 
 def _fortifies(state: NycState, seat: int) -> list[Json]:
     out: list[Json] = [END_TURN]
     h, cubes = held(state), state.cubes
+    adj, mine = h.adj, h.mask(seat)
     for i in h.owned(seat):
         c = cubes[i]
         if c < 2:
             continue
-        friends = h.friends(i)
-        if not friends:
+        m = adj[i] & mine  # ``friends``
+        if not m:
             continue
+        friends = NEIGHBOURS[i][m]
         ones = FORTIFY_ONE[i]
         if c == 2:
-            out += [ones[j] for j in friends]
+            out += map(ones.__getitem__, friends)
             continue
         frm = NB_IDS[i]
         for j in friends:

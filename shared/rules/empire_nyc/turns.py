@@ -15,6 +15,8 @@ from shared.rules.empire_nyc import board
 from shared.rules.empire_nyc.holdings import Holdings
 from shared.rules.empire_nyc.state import NycState, WinReason
 
+NB_IDS = board.NB_IDS
+
 
 def held(state: NycState) -> Holdings:
     """Who holds what on the state's map (made once per owner tuple: a cache on the state,
@@ -37,6 +39,8 @@ def next_alive(state: NycState, seat: int) -> int:
     """The next seat in turn order after ``seat`` that is still in the game."""
     order = state.order
     k = order.index(seat)
+    if not state.eliminated:  # everyone is in the game
+        return order[(k + 1) % len(order)]
     for step in range(1, len(order) + 1):
         cand = order[(k + step) % len(order)]
         if state.alive(cand):
@@ -60,6 +64,12 @@ def setup_place(state: NycState, seat: int, nb: int, n: int, events: Events) -> 
         return reject("action/illegal", "setup cubes are placed one at a time (NY-1)")
     if state.owner[nb] != seat:
         return reject("action/illegal", "you may only place on your own neighborhoods")
+    setup_placed(state, seat, nb, events)
+    return None
+
+
+def setup_placed(state: NycState, seat: int, nb: int, events: Events) -> None:
+    """A legal setup cube (``setup_place`` checks it; a listed one is legal)."""
     add_cubes(state, nb, 1)
     to_place = list(state.to_place)
     to_place[seat] -= 1
@@ -71,10 +81,9 @@ def setup_place(state: NycState, seat: int, nb: int, n: int, events: Events) -> 
         cand = order[(k + step) % len(order)]
         if to_place[cand] > 0:
             state.current = cand
-            return None
+            return
     # NY-2: every cube is down; the 42 cards and the River Wilds become one shuffled pile.
     state.phase, state.current = "shuffle_deck", -1
-    return None
 
 
 # ----------------------------------------------------------------------------------------
@@ -111,8 +120,9 @@ def has_won(state: NycState, seat: int) -> WinReason | None:
 
 def reinforcements(state: NycState, seat: int) -> tuple[int, int, dict[str, Json]]:
     """(part A, part B, borough bonuses) for ``seat`` now."""
-    a = board.base_reinforcement(len(owned(state, seat)))  # NY-3: minimum 3 of part A only
-    bonuses = board.borough_bonus(state.owner, seat)
+    h = held(state)
+    a = board.base_reinforcement(len(h.owned(seat)))  # NY-3: minimum 3 of part A only
+    bonuses = board.borough_bonus_of(h.mask(seat))
     return a, sum(v for _, v in bonuses), {b: v for b, v in bonuses}
 
 
@@ -184,6 +194,13 @@ def trade(state: NycState, seat: int, cards: tuple[str, str, str], events: Event
         return reject("action/illegal", "you must hold three different cards to trade")
     if not board.is_set(cards):
         return reject("action/illegal", "not a set: three of a kind or one of each pest")
+    traded(state, seat, cards, events)
+    return None
+
+
+def traded(state: NycState, seat: int, cards: tuple[str, str, str], events: Events) -> None:
+    """A legal set (``trade`` checks it; a listed one is legal)."""
+    hand = state.hands[seat]
     value = board.set_value(state.sets_traded)  # NY-5: global escalating value
     hands = list(state.hands)
     hands[seat] = tuple(c for c in hand if c not in cards)
@@ -193,7 +210,6 @@ def trade(state: NycState, seat: int, cards: tuple[str, str, str], events: Event
     state.sets_traded += 1
     events.add("traded", {"seat": seat, "cards": list(cards), "value": value,
                           "set_number": state.sets_traded})
-    return None
 
 
 def reinforce_place(state: NycState, seat: int, nb: int, n: int, events: Events
@@ -204,12 +220,19 @@ def reinforce_place(state: NycState, seat: int, nb: int, n: int, events: Events
         return reject("action/illegal", "you may only reinforce your own neighborhoods")
     if not 1 <= n <= state.pool:
         return reject("action/illegal", f"you have {state.pool} cubes to place")
-    add_cubes(state, nb, n)  # NY-11: integer counts, unlimited supply
+    placed(state, seat, nb, n, events)
+    return None
+
+
+def placed(state: NycState, seat: int, nb: int, n: int, events: Events) -> None:
+    """Legal reinforcements (``reinforce_place`` checks them; listed ones are legal)."""
+    cubes = list(state.cubes)  # NY-11: integer counts, unlimited supply
+    cubes[nb] += n
+    state.cubes = tuple(cubes)
     state.pool -= n
-    events.add("placed", {"seat": seat, "nb": board.NB_IDS[nb], "n": n})
+    events.add("placed", {"seat": seat, "nb": NB_IDS[nb], "n": n})
     if state.pool == 0:
         enter_attack(state, events)
-    return None
 
 
 # ----------------------------------------------------------------------------------------
@@ -219,12 +242,16 @@ def reinforce_place(state: NycState, seat: int, nb: int, n: int, events: Events
 
 def can_attack(state: NycState, seat: int) -> bool:
     cubes = state.cubes
-    return any(cubes[i] >= 2 for i, _ in held(state).front(seat))
+    for i, _ in held(state).front(seat):  # noqa: SIM110 - a loop: no generator per call
+        if cubes[i] >= 2:
+            return True
+    return False
 
 
 def can_fortify(state: NycState, seat: int) -> bool:
     h, cubes = held(state), state.cubes
-    return any(cubes[i] >= 2 and h.friends(i) for i in h.owned(seat))
+    adj, mine = h.adj, h.mask(seat)
+    return any(cubes[i] >= 2 and adj[i] & mine for i in h.owned(seat))  # with ``friends``
 
 
 def enter_attack(state: NycState, events: Events) -> None:
@@ -250,14 +277,18 @@ def fortify(state: NycState, seat: int, frm: int, to: int, n: int, events: Event
         return reject("action/illegal", "the free move must be to an adjacent neighborhood")
     if not 1 <= n <= state.cubes[frm] - 1:
         return reject("action/illegal", "move 1 or more cubes and leave at least 1 behind")
+    fortified(state, seat, frm, to, n, events)
+    return None
+
+
+def fortified(state: NycState, seat: int, frm: int, to: int, n: int, events: Events) -> None:
+    """A legal free move (``fortify`` checks it; a listed one is legal)."""
     cubes = list(state.cubes)
     cubes[frm] -= n
     cubes[to] += n
     state.cubes = tuple(cubes)
-    events.add("fortified", {"seat": seat, "from": board.NB_IDS[frm], "to": board.NB_IDS[to],
-                             "n": n})
+    events.add("fortified", {"seat": seat, "from": NB_IDS[frm], "to": NB_IDS[to], "n": n})
     end_turn(state, events)
-    return None
 
 
 # ----------------------------------------------------------------------------------------
