@@ -29,15 +29,11 @@ _TWO64 = 1 << 64
 _SAFE = _TWO64 - (1 << 32)
 _WORDS = struct.Struct(">4Q")  # one HMAC-SHA256 block as four big-endian 8-byte words
 _UNPACK: dict[int, Callable[[bytes], tuple[int, ...]]] = {1: _WORDS.unpack}  # per block count
-_U32 = tuple(b.to_bytes(4, "big") for b in range(256))  # u32(k) of the first numbers
+_U32 = tuple(b.to_bytes(4, "big") for b in range(16))  # u32(block) of the first blocks
 
-# HMAC-SHA256 (RFC 2104) of the last draw key, as two SHA-256 states with the key's inner and
-# outer pads hashed: HMAC(key, m) = H(outer pad || H(inner pad || m)), each block hashing
-# copies of them. The draws of one game come in a row. One entry, replaced whole, holding its
-# own bytes of the key.
-_keyed: tuple[bytes, Any, Any] | None = None
-_IPAD = bytes(x ^ 0x36 for x in range(256))
-_OPAD = bytes(x ^ 0x5C for x in range(256))
+# The last draw key with its HMAC keyed once (the key's pads hashed; each block hashes a copy):
+# the draws of one game come in a row. One entry, replaced whole, holding its own bytes.
+_keyed: tuple[bytes, Any] | None = None
 
 
 def seed_commitment(game_id: str, server_seed: bytes) -> str:
@@ -54,26 +50,17 @@ def game_key(server_seed: bytes, game_id: str, rules_version: str,
     return hmac.new(server_seed, msg, hashlib.sha256).digest()
 
 
-def _pads(key: bytes) -> tuple[bytes, Any, Any]:
-    """``_keyed`` for ``key``: (its bytes, the inner pad's SHA-256 state, the outer's)."""
+def _keyed_hmac(key: bytes) -> Any:
+    """HMAC-SHA256 keyed with ``key``, to be copied per block (OpenSSL's own object where
+    there is one: its ``copy`` is one call in C)."""
     global _keyed
     last = _keyed
     if last is not None and last[0] == key:
-        return last
-    k = bytes(key)
-    block = (hashlib.sha256(k).digest() if len(k) > 64 else k).ljust(64, b"\0")
-    last = _keyed = (k, hashlib.sha256(block.translate(_IPAD)),
-                     hashlib.sha256(block.translate(_OPAD)))
-    return last
-
-
-def _block(pads: tuple[bytes, Any, Any], msg: bytes) -> bytes:
-    """HMAC-SHA256(key, msg) from the key's ``_pads``."""
-    h = pads[1].copy()
-    h.update(msg)
-    o = pads[2].copy()
-    o.update(h.digest())
-    return o.digest()  # type: ignore[no-any-return]
+        return last[1]
+    keyed: Any = hmac.new(key, digestmod="sha256")
+    keyed = getattr(keyed, "_hmac", None) or keyed
+    _keyed = (bytes(key), keyed)
+    return keyed
 
 
 def _words(key: bytes, label: str, count: int) -> tuple[int, ...]:
@@ -81,12 +68,18 @@ def _words(key: bytes, label: str, count: int) -> tuple[int, ...]:
     last block's)."""
     raw = label.encode("utf-8")
     prefix = len(raw).to_bytes(4, "big") + raw  # LP(label)
-    pads = _pads(key)
+    copy = _keyed_hmac(key).copy
     if count <= 4:
-        return _WORDS.unpack(_block(pads, prefix + b"\0\0\0\0"))
+        h = copy()
+        h.update(prefix + b"\0\0\0\0")
+        return _WORDS.unpack(h.digest())
     blocks = (count + 3) // 4
-    digests = [_block(pads, prefix + block) for block in (
-        _U32[:blocks] if blocks <= len(_U32) else (b.to_bytes(4, "big") for b in range(blocks)))]
+    digests = []
+    for block in _U32[:blocks] if blocks <= len(_U32) else (
+            b.to_bytes(4, "big") for b in range(blocks)):
+        h = copy()
+        h.update(prefix + block)
+        digests.append(h.digest())
     unpack = _UNPACK.get(blocks)
     if unpack is None:
         unpack = _UNPACK[blocks] = struct.Struct(f">{4 * blocks}Q").unpack
@@ -161,15 +154,9 @@ def dice(key: bytes, label: str, sides: int, count: int = 1) -> list[int]:
     if 1 <= count <= 3 and 1 <= sides <= 1 << 32 and type(label) is str:
         # the rolls of one to three dice, the draws a game asks for most: one block, unrolled
         raw = label.encode("utf-8")
-        pads = _keyed
-        if pads is None or pads[0] != key:
-            pads = _pads(key)
-        h = pads[1].copy()  # ``_block`` of LP(label) || u32(0), inline
-        size = len(raw)
-        h.update((_U32[size] if size < 256 else size.to_bytes(4, "big")) + raw + _U32[0])
-        o = pads[2].copy()
-        o.update(h.digest())
-        a, b, c, _ = _WORDS.unpack(o.digest())
+        h = _keyed_hmac(key).copy()
+        h.update(len(raw).to_bytes(4, "big") + raw + b"\0\0\0\0")  # LP(label) || u32(0)
+        a, b, c, _ = _WORDS.unpack(h.digest())
         if count == 1:
             if a < _SAFE:
                 return [a % sides + 1]
