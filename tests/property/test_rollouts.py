@@ -19,11 +19,10 @@ import pytest
 
 from shared.ai import registry as ai
 from shared.ai.playout import bot_actor, bot_chooser
-from shared.fairness import draws
 from shared.fairness.draws import draw
 from shared.rules import registry
 from shared.rules._kit.playout import apply_or_raise, play, random_actor, random_chooser
-from shared.rules._kit.rollout import RolloutMove, dice_drawer, shuffle_drawer
+from shared.rules._kit.rollout import RolloutMove
 from shared.rules.api import (
     Act,
     Chance,
@@ -228,36 +227,3 @@ def test_from_a_midgame_state_the_paths_agree(name: str) -> None:
             assert game.encode(fstate) == game.encode(want), f"seed {seed} step {i}"
         assert (f.steps, f.finished) == (len(moves), ended)
         assert game.score(fast.to_state(f.state)) == game.score(states[-1] if states else start)
-
-
-def test_the_fast_draws_are_the_dealers() -> None:
-    """``_kit.rollout.dice_drawer`` and ``shuffle_drawer`` give ``draws.dice``'s and
-    ``draws.shuffle``'s values for every label, count and size (more than four dice take the
-    dealer's own path)."""
-    for k in range(40):
-        key = bytes([k]) * 32
-        dice, shuffle = dice_drawer(key), shuffle_drawer(key)
-        for n in (1, 2, 11, 43, 66):
-            label = f"deck:disaster:shuffle:{k}"
-            assert shuffle(label, n) == draws.shuffle(key, label, n)
-        for i in range(50):
-            label = f"dice:turn:{i}:attack:{k}:defender"
-            sides, count = (6, 2, 20, 100)[i % 4], 1 + i % 6
-            assert dice(label, sides, count) == draws.dice(key, label, sides, count)
-
-
-def test_the_fast_shuffles_word_by_word_path_is_the_dealers(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A word near the top of the range (p < 2**-32) sends ``shuffle_drawer``'s shuffle to
-    its word-by-word path with the exact rejection sampling: with the bound lowered to half
-    the range, almost every shuffle takes it, and every one gives ``draws.shuffle``'s
-    values."""
-    from shared.rules._kit import rollout as kit_rollout
-
-    monkeypatch.setattr(kit_rollout, "_SAFE", 1 << 63)
-    for k in range(20):
-        key = bytes([k]) * 32
-        shuffle = shuffle_drawer(key)
-        for n in (2, 3, 11, 66):
-            label = f"deck:disaster:shuffle:{k}"
-            assert shuffle(label, n) == draws.shuffle(key, label, n)

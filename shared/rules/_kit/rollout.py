@@ -25,9 +25,7 @@ randomness only from the ``random.Random`` it is given and the draw key.
 """
 from __future__ import annotations
 
-import hmac
 import random
-import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -106,8 +104,7 @@ class Rollout:
         # rng.choice(seq) is seq[rng._randbelow(len(seq))] (CPython 3.11-3.13): the draws of
         # _kit.playout's random seats without choice's frame (tests/property pins it)
         below = rng._randbelow  # type: ignore[attr-defined]
-        dice: Callable[[str, int, int], list[int]] | None = None
-        shuffle: Callable[[str, int], list[int]] | None = None
+        draw = draws.draw  # the dealer's own (its HMAC keyed once per key)
         out = RolloutResult(state=state)
         steps = 0
         move: RolloutMove
@@ -123,15 +120,7 @@ class Rollout:
                 assert refused is None, refused  # a listed action is always accepted
                 move = ("act", seat, action)
             elif kind is Chance:
-                how = node.draw
-                if how == "dice":  # the keyed HMAC made once per playout
-                    dice = dice or dice_drawer(key)
-                    values = dice(node.label, node.n, node.count)
-                elif how == "shuffle":
-                    shuffle = shuffle or shuffle_drawer(key)
-                    values = shuffle(node.label, node.n)
-                else:
-                    values = draws.draw(key, node.label, how, node.n, node.count)
+                values = draw(key, node.label, node.draw, node.n, node.count)
                 play_chance(state, node, tuple(values), _QUIET)
                 move = ("chance", node.label, tuple(values))
             elif kind is Simultaneous:
@@ -169,112 +158,3 @@ class Rollout:
         return self.playout(self.game.setup(options or {}, n_seats), random.Random(seed),
                             draw_key(seed, key), max_steps, on_step)
 
-
-_TWO64 = 1 << 64
-_WORDS = struct.Struct(">4Q")  # a SHA-256 block as four big-endian 8-byte words
-_BLOCK0 = (0).to_bytes(4, "big")
-_UNPACK: dict[int, Callable[[bytes], tuple[int, ...]]] = {}  # per number of blocks
-_U32 = tuple(b.to_bytes(4, "big") for b in range(64))  # u32(block) of the first blocks
-# a word below this is never refused for a range of up to 2**32 (the refused words of range m
-# are the top 2**64 % m < m)
-_SAFE = _TWO64 - (1 << 32)
-
-
-def dice_drawer(key: bytes) -> Callable[[str, int, int], list[int]]:
-    """``shared.fairness.draws.dice`` for one draw key, with one HMAC block for up to four
-    dice (from a copy of the keyed HMAC: the key's pads are hashed once per playout).
-
-    The first block of the label's stream holds four 8-byte words; a word the rejection
-    sampling refuses (p < 2**-61 for a d6) or a fifth die falls back to ``draws.dice``."""
-    keyed: Any = hmac.new(key, digestmod="sha256")
-    keyed = getattr(keyed, "_hmac", None) or keyed  # OpenSSL's own object: no wrapper calls
-
-    def dice(label: str, sides: int, count: int = 1) -> list[int]:
-        if count > 4:
-            return draws.dice(key, label, sides, count)
-        raw = label.encode()
-        h = keyed.copy()
-        h.update(len(raw).to_bytes(4, "big") + raw + _BLOCK0)  # LP(label) || u32(0)
-        block = h.digest()
-        limit = _TWO64 - (_TWO64 % sides)
-        out = []
-        for i in range(0, 8 * count, 8):
-            x = int.from_bytes(block[i:i + 8], "big")
-            if x >= limit:
-                return draws.dice(key, label, sides, count)
-            out.append(x % sides + 1)
-        return out
-
-    return dice
-
-
-def shuffle_drawer(key: bytes) -> Callable[[str, int], list[int]]:
-    """``shared.fairness.draws.shuffle`` for one draw key: the same label stream (HMAC blocks
-    of LP(label) || u32(block), 8-byte words, rejection sampling) and the same Durstenfeld
-    Fisher-Yates, from a copy of the keyed HMAC per block.
-
-    A shuffle of n items takes the stream's first n - 1 words unless one is refused (p <
-    2**-32 per word): those words' blocks are hashed first and unpacked at once, and only a
-    word within 2**32 of the top sends the shuffle to the word-by-word path."""
-    keyed: Any = hmac.new(key, digestmod="sha256")
-    keyed = getattr(keyed, "_hmac", None) or keyed
-
-    def exact(label: str, n: int) -> list[int]:  # the word-by-word path
-        raw = label.encode()
-        prefix = len(raw).to_bytes(4, "big") + raw  # LP(label)
-        words: list[int] = []  # the stream's 8-byte words not used yet, last first
-        block = 0
-        items = list(range(n))
-        for i in range(n - 1, 0, -1):
-            if not words:
-                h = keyed.copy()
-                h.update(prefix + block.to_bytes(4, "big"))
-                words = list(_WORDS.unpack(h.digest()))
-                words.reverse()
-                block += 1
-            x = words.pop()
-            if x >= _SAFE:  # maybe refused (p < 2**-32): the exact rejection sampling
-                limit = _TWO64 - (_TWO64 % (i + 1))
-                while x >= limit:
-                    # (the refill again, inline: as a local function both sites cost 15%
-                    # more per 52-card shuffle, 16.4 -> 18.8 us)
-                    if not words:
-                        h = keyed.copy()
-                        h.update(prefix + block.to_bytes(4, "big"))
-                        words = list(_WORDS.unpack(h.digest()))
-                        words.reverse()
-                        block += 1
-                    x = words.pop()
-            j = x % (i + 1)
-            items[i], items[j] = items[j], items[i]
-        return items
-
-    def shuffle(label: str, n: int) -> list[int]:
-        if n > 1 << 32:  # beyond _SAFE's range
-            return draws.shuffle(key, label, n)
-        if n < 2:
-            return list(range(n))
-        raw = label.encode()
-        prefix = len(raw).to_bytes(4, "big") + raw  # LP(label)
-        blocks = (n + 2) // 4  # the blocks of the first n - 1 words
-        digests = []
-        copy = keyed.copy
-        for block in _U32[:blocks] if blocks <= len(_U32) else (
-                b.to_bytes(4, "big") for b in range(blocks)):
-            h = copy()
-            h.update(prefix + block)
-            digests.append(h.digest())
-        unpack = _UNPACK.get(blocks)
-        if unpack is None:
-            unpack = _UNPACK[blocks] = struct.Struct(f">{4 * blocks}Q").unpack
-        words = unpack(b"".join(digests))
-        if max(words[:n - 1]) >= _SAFE:  # maybe refused
-            return exact(label, n)
-        items = list(range(n))
-        # (the last block's spare words unused)
-        for i, x in zip(range(n - 1, 0, -1), words, strict=False):
-            j = x % (i + 1)
-            items[i], items[j] = items[j], items[i]
-        return items
-
-    return shuffle

@@ -2,7 +2,7 @@
 
 Each move (``play_chance``/``play_joint``/``play_act``) lets the rule modules change the state
 in place; the kit's hooks run it on a clone (``state.py``), and the kit's rollout driver
-(``_kit.fast.Rollout``) runs the same moves on one clone for search playouts.
+(``_kit.rollout.Rollout``) runs the same moves on one clone for search playouts.
 """
 
 from __future__ import annotations

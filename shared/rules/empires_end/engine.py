@@ -16,7 +16,7 @@ Modelling choices (details in the phase modules):
 
 Each move (``play_chance``/``play_joint``/``play_act``) runs the module functions below
 (``chance``, ``act``, ``joint``), which change the state in place; the kit's hooks run it on
-a clone (``state.py``), and the kit's rollout driver (``_kit.fast.Rollout``) runs the same
+a clone (``state.py``), and the kit's rollout driver (``_kit.rollout.Rollout``) runs the same
 moves on one clone for search playouts.
 """
 
