@@ -20,7 +20,7 @@ help:
 	@echo "make test-unit | test-property | test-integration | test-e2e | lint | type | schema"
 	@echo "make slow   long runs (bot-vs-random, big fuzzing) excluded from make test"
 	@echo "make bots   the bot ladder; make tune TUNE='--game G' a heuristic's style"
-	@echo "make rollouts   the fast playout engines against the contract path, many seeds"
+	@echo "make rollouts   the rollout driver against the contract path, many seeds"
 	@echo "make sdk-wheel | server-wheel | wheels   the SDK's and the server's wheels (dist/;"
 	@echo "           namespaced: empire_hall_sdk, empire_hall), installable side by side"
 	@echo "make test-package   the SDK's wheel installed alone and played, then the server's beside it"
@@ -133,7 +133,7 @@ test-full: install tools-nginx tools-promtool
 	$(VENV)/bin/pytest -q -m "full and not slow and not board_full" -p no:cacheprovider \
 		--durations=15
 
-# the fast playout engines against the contract path over many more seeds
+# the rollout driver against the contract path over many more seeds
 .PHONY: rollouts
 rollouts: install
 	nice $(VENV)/bin/pytest -q -m slow -p no:cacheprovider tests/property/test_rollouts.py

@@ -98,9 +98,10 @@ def cases() -> list[Any]:
 
 
 def check_equal(name: str, n: int, options: dict[str, Json], seed: int) -> None:
-    """The fast random playout of ``seed`` makes the contract path's moves and states."""
+    """The rollout driver's random playout of ``seed`` makes the contract path's moves and
+    states."""
     game = registry.get(name)
-    fast = registry.get_rollout(name)
+    driver = registry.get_rollout(name)
     before: list[Any] = []  # the contract's state before each move
     moves: list[Move] = []
 
@@ -111,15 +112,15 @@ def check_equal(name: str, n: int, options: dict[str, Json], seed: int) -> None:
     p = play(game, n, dict(options), seed=seed, on_step=record)
     after = [*before[1:], p.state]
     got: list[tuple[RolloutMove, Any]] = []
-    f = fast.play_random(n, dict(options), seed=seed,
-                         on_step=lambda c, m: got.append((m, fast.to_state(c))))
+    f = driver.play_random(n, dict(options), seed=seed,
+                         on_step=lambda c, m: got.append((m, driver.to_state(c))))
     for i, ((fmove, fstate), move, want) in enumerate(zip(got, moves, after)):  # noqa: B905
         assert fmove == as_fast_move(move), f"seed {seed} step {i}: another move"
         assert fstate == want, f"seed {seed} step {i}: another state"
         assert game.encode(fstate) == game.encode(want), f"seed {seed} step {i}"
-        assert game.encode(fast.to_state(fast.from_state(want))) == game.encode(want)
+        assert game.encode(driver.to_state(driver.from_state(want))) == game.encode(want)
     assert (f.steps, f.finished, len(got)) == (p.steps, p.finished, len(moves)), f"seed {seed}"
-    assert game.score(fast.to_state(f.state)) == game.score(p.state)
+    assert game.score(driver.to_state(f.state)) == game.score(p.state)
 
 
 @pytest.mark.parametrize(("name", "n", "options"), cases())
@@ -204,7 +205,7 @@ def test_from_a_midgame_state_the_paths_agree(name: str) -> None:
     """``from_state`` of a state the heuristic bots reached, then random seats on both paths
     (states random play seldom reaches: near a win by mission or map, open trade offers)."""
     game = registry.get(name)
-    fast = registry.get_rollout(name)
+    driver = registry.get_rollout(name)
     n, options, cuts, change = MIDGAME[name]
     bot = ai.get_bot(name)
     seen: list[Any] = []
@@ -219,11 +220,11 @@ def test_from_a_midgame_state_the_paths_agree(name: str) -> None:
         got: list[tuple[RolloutMove, Any]] = []
 
         def record(c: Any, m: RolloutMove, got: list[tuple[RolloutMove, Any]] = got) -> None:
-            got.append((m, fast.to_state(c)))
+            got.append((m, driver.to_state(c)))
 
-        f = fast.playout(fast.from_state(start), random.Random(seed), key, on_step=record)
+        f = driver.playout(driver.from_state(start), random.Random(seed), key, on_step=record)
         for i, ((fmove, fstate), move, want) in enumerate(zip(got, moves, states)):  # noqa: B905
             assert fmove == as_fast_move(move), f"seed {seed} step {i}: another move"
             assert game.encode(fstate) == game.encode(want), f"seed {seed} step {i}"
         assert (f.steps, f.finished) == (len(moves), ended)
-        assert game.score(fast.to_state(f.state)) == game.score(states[-1] if states else start)
+        assert game.score(driver.to_state(f.state)) == game.score(states[-1] if states else start)
