@@ -204,9 +204,8 @@ def _in_legal(action: Any, legal: list[Json]) -> bool:
 def _scalar_actions(adapter: TypeAdapter[Any]) -> dict[str, type[BaseModel]]:
     """The action models of a Literal-tagged union (``type`` tag -> model) whose fields are all
     plain scalars (str, int, bool, None, Literal of them) named as in the JSON (no alias) and
-    that have no validators: a
-    legal action of such a model is built from its JSON without validation (``construct``)
-    and is what validation makes."""
+    that have no validators: a legal action of such a model is built from its JSON without
+    validation (``construct``) and is what validation makes."""
     out: dict[str, type[BaseModel]] = {}
     scalar = (str, int, bool, type(None))
     for cls in _union_members(adapter.core_schema):
@@ -342,11 +341,9 @@ class GameBase(ABC, Generic[S, Opt, A]):
     A game sets ``State`` (the frozen model of its stored state) and ``Options`` (frozen
     models), ``Actions`` (the adapter of its Literal-tagged action union), overrides
     ``to_stored``/``from_stored`` when its state is not the ``State`` model itself, and
-    implements ``setup``, ``next``, ``legal_actions``,
-    ``default_action``, ``view``, ``score`` and the hooks of the node kinds it uses:
-    ``on_chance``, ``on_joint``, ``on_act``. ``check_choice`` defaults to membership in the
-    slot's ``allowed``.
-    """
+    implements ``setup``, ``next``, ``legal_actions``, ``default_action``, ``view``, ``score``
+    and the hooks of the node kinds it uses: ``on_chance``, ``on_joint``, ``on_act``.
+    ``check_choice`` defaults to membership in the slot's ``allowed``."""
 
     State: ClassVar[type[BaseModel]]
     Options: ClassVar[type[BaseModel]]
@@ -406,14 +403,12 @@ class GameBase(ABC, Generic[S, Opt, A]):
                  ) -> Rejection | None:
         raise NotImplementedError(f"{type(self).__name__} opens no turn")
 
-    def play_listed(self, state: S, seat: Seat, action: Json, events: Events
-                    ) -> Rejection | None:
+    def play_listed(self, state: S, seat: Seat, action: Json, events: Events) -> Rejection | None:
         """Optional, a game's short path for the act callers make most (search, bots,
-        playouts): play, in place on a clone, an act that is the very object
-        ``legal_actions`` last listed for this state and seat, as that listed JSON. The kit
-        has made every check by then (the seat is awaited and the act is legal), so it needs
-        no parse. A game that does not define it has the act built as its action model and
-        played by ``play_act``."""
+        playouts): play, in place on a clone, an act that is the very object ``legal_actions``
+        last listed for this state and seat, as that listed JSON. The kit has made every check
+        by then (the seat is awaited and the act is legal), so it needs no parse. Without it
+        the act is built as the game's action model and played by ``play_act``."""
         raise NotImplementedError
 
     def check_joint(self, node: Simultaneous, move: JointAction) -> bool:
