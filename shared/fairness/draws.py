@@ -66,8 +66,7 @@ def _keyed_hmac(key: bytes) -> Any:
 def _words(key: bytes, label: str, count: int) -> tuple[int, ...]:
     """The first ``count`` (>= 1) 8-byte words of the label's stream (and the rest of the
     last block's)."""
-    raw = label.encode("utf-8")
-    prefix = len(raw).to_bytes(4, "big") + raw  # LP(label)
+    prefix = lp(label)
     copy = _keyed_hmac(key).copy
     if count <= 4:
         h = copy()
@@ -151,26 +150,7 @@ def below(key: bytes, label: str, n: int, count: int = 1) -> list[int]:
 
 
 def dice(key: bytes, label: str, sides: int, count: int = 1) -> list[int]:
-    if 1 <= count <= 3 and 1 <= sides <= 1 << 32 and type(label) is str:
-        # the rolls of one to three dice, the draws a game asks for most: one block, unrolled
-        raw = label.encode("utf-8")
-        h = _keyed_hmac(key).copy()
-        h.update(len(raw).to_bytes(4, "big") + raw + b"\0\0\0\0")  # LP(label) || u32(0)
-        a, b, c, _ = _WORDS.unpack(h.digest())
-        if count == 1:
-            if a < _SAFE:
-                return [a % sides + 1]
-        elif count == 2:
-            if a < _SAFE and b < _SAFE:
-                return [a % sides + 1, b % sides + 1]
-        elif a < _SAFE and b < _SAFE and c < _SAFE:
-            return [a % sides + 1, b % sides + 1, c % sides + 1]
-    elif 1 <= sides <= 1 << 32 and count >= 1 and type(label) is str:
-        words = _words(key, label, count)[:count]
-        if max(words) < _SAFE:
-            return [x % sides + 1 for x in words]
-    stream = LabelStream(key, label)
-    return [stream.below(sides) + 1 for _ in range(count)]
+    return [x + 1 for x in below(key, label, sides, count)]
 
 
 def draw(key: bytes, label: str, kind: str, n: int, count: int = 1) -> list[int]:
