@@ -33,7 +33,23 @@ class Step:
     closing: CloseInputs | None = None
 
 
+@dataclass(frozen=True)
+class Tail:
+    """What the shell does after a step, done in the step itself when the store can
+    (``EscrowStorePort.inline``: one Lua script on a single server): ``entries`` appended
+    (stream, its ``__data__`` field, MAXLEN ~ cap), then the consumed entry ``ack``
+    acknowledged (stream, group, id, delete it too). One round trip instead of three, and
+    the entry is acknowledged in the very step that makes its effect durable."""
+
+    entries: tuple[tuple[str, bytes, int], ...] = ()
+    ack: tuple[str, str, bytes, bool] | None = None
+
+
 class EscrowStorePort(Protocol):
+    # whether the steps below apply a ``tail`` (else they ignore it: the shell publishes and
+    # the bus acknowledges)
+    inline: bool
+
     @property
     def timers(self) -> TimerRunner: ...
 
@@ -45,11 +61,12 @@ class EscrowStorePort(Protocol):
                              player_id: str) -> None: ...
 
     async def open_round(self, spec: im.OpenRound, timers: dict[str, int], entry: str,
-                         salts: str, now_ms: int, ttl_ms: int = 0) -> bool: ...
+                         salts: str, now_ms: int, ttl_ms: int = 0,
+                         tail: Tail | None = None) -> bool: ...
 
     async def record_commit(self, game_id: str, round_id: str, slot: str, commitment: str,
                             opening: str, previous: str, entry: str,
-                            slot_keys: list[str]) -> Step: ...
+                            slot_keys: list[str], tail: Tail | None = None) -> Step: ...
 
     async def time_out_slot(self, game_id: str, round_id: str, slot: str, previous: str,
                             entry: str, slot_keys: list[str]) -> Step: ...
@@ -66,7 +83,8 @@ class EscrowStorePort(Protocol):
                            slot_keys: list[str]) -> CloseInputs: ...
 
     async def close_round(self, game_id: str, round_id: str, closed: str, revealed: str,
-                          reveal: str, ttl_ms: int = 0) -> tuple[bool, int | None]: ...
+                          reveal: str, ttl_ms: int = 0,
+                          tail: Tail | None = None) -> tuple[bool, int | None]: ...
 
     async def reveal_of(self, game_id: str, round_id: str) -> im.RoundRevealed | None: ...
 
