@@ -116,6 +116,7 @@ async def open_loop(sup: Any, lobby: Any, pairs: list[Pair], rate: float, window
     rounds = in_window(stats.rounds_done, w0, w1)
     rps = rounds / (w1 - w0)
     return {
+        "mode": "games",
         "offered_rounds_per_s": round(rate, 1),
         "pairs": len(pairs),
         "window_s": round(w1 - w0, 2),

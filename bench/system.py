@@ -214,17 +214,23 @@ def commandstats_delta(
     return dict(sorted(rows.items(), key=lambda kv: -kv[1]["calls"]))
 
 
-async def client_commands(redis: Any, procs: dict[str, psutil.Process]) -> dict[str, int]:
-    """Commands Valkey has run for each process's connections so far (CLIENT LIST's
-    ``tot-cmds``; a connection is matched to its process by its local port)."""
+def _valkey_clients(procs: dict[str, psutil.Process], port: int) -> dict[int, str]:
+    """Local port -> process name of each connection to Valkey at ``port``."""
     owner: dict[int, str] = {}
     for name, p in procs.items():
         try:
             for c in p.net_connections(kind="tcp"):
-                if c.laddr:
+                if c.laddr and c.raddr and c.raddr.port == port:
                     owner[c.laddr.port] = name.split("#")[0]
         except psutil.Error:
             continue
+    return owner
+
+
+async def client_commands(redis: Any, procs: dict[str, psutil.Process]) -> dict[str, int]:
+    """Commands Valkey has run for each process's connections so far (CLIENT LIST's
+    ``tot-cmds``; a connection is matched to its process by its local port)."""
+    owner = _valkey_clients(procs, int(redis.connection_pool.connection_kwargs["port"]))
     out: dict[str, int] = {}
     for c in await redis.client_list():
         port = int(str(c.get("addr", ":0")).rsplit(":", 1)[1])
@@ -237,15 +243,8 @@ async def monitor(url: str, procs: dict[str, psutil.Process], out: str) -> None:
     """Every command Valkey runs until cancelled, one line each: process, command, key."""
     import redis.asyncio as aioredis
 
-    owner: dict[int, str] = {}
-    for name, p in procs.items():
-        try:
-            for c in p.net_connections(kind="tcp"):
-                if c.laddr:
-                    owner[c.laddr.port] = name.split("#")[0]
-        except psutil.Error:
-            continue
     r = aioredis.Redis.from_url(url)
+    owner = _valkey_clients(procs, int(r.connection_pool.connection_kwargs["port"]))
     with open(out, "w") as f:
         async with r.monitor() as m:
             async for cmd in m.listen():

@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 from shared.protocol import internal as im
 from shared.runtime.ports import TimerRunner
+from shared.runtime.tail import Tail
 
 
 @dataclass(frozen=True)
@@ -33,21 +34,9 @@ class Step:
     closing: CloseInputs | None = None
 
 
-@dataclass(frozen=True)
-class Tail:
-    """What the shell does after a step, done in the step itself when the store can
-    (``EscrowStorePort.inline``: one Lua script on a single server): ``entries`` appended
-    (stream, its ``__data__`` field, MAXLEN ~ cap), then the consumed entry ``ack``
-    acknowledged (stream, group, id, delete it too). One round trip instead of three, and
-    the entry is acknowledged in the very step that makes its effect durable."""
-
-    entries: tuple[tuple[str, bytes, int], ...] = ()
-    ack: tuple[str, str, bytes, bool] | None = None
-
-
 class EscrowStorePort(Protocol):
-    # whether the steps below apply a ``tail`` (else they ignore it: the shell publishes and
-    # the bus acknowledges)
+    # whether the steps below apply a ``tail`` (shared/runtime/tail.py; else they ignore it:
+    # the shell publishes and the bus acknowledges)
     inline: bool
 
     @property

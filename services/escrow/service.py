@@ -15,15 +15,17 @@ from cachetools import LRUCache
 from pydantic import ValidationError
 
 from services.escrow import core
-from services.escrow.ports import CloseInputs, EscrowStorePort, Tail
+from services.escrow.ports import CloseInputs, EscrowStorePort
 from shared.fairness import seal
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.turns import TURNS, SeatCommitted
-from shared.runtime import bus, metrics, session_keys
+from shared.runtime import metrics, session_keys
 from shared.runtime.jsonutil import dumps
 from shared.runtime.ports import KeyRegistry, Publisher
 from shared.runtime.settings import Settings
+from shared.runtime.tail import Tail, applied
+from shared.runtime.tail import make as tail_of
 
 log = structlog.get_logger("escrow")
 
@@ -63,22 +65,9 @@ class Escrow:
     def _tail(self, entries: list[tuple[dict[str, Any], dict[str, Any]]],
               ack: bool) -> Tail | None:
         """The publishes (body, {stream, maxlen}) that end a step, and with ``ack`` the
-        consumed entry's acknowledgement, for the store to do in the step itself; None when
-        it cannot (a cluster, or a publisher that prepares no entries): then the shell
-        publishes and the bus acknowledges, one round trip each."""
-        prepare = getattr(self.broker, "entry", None)
-        if not self.store.inline or prepare is None:
-            return None
-        d = bus.delivery() if ack else None
-        return Tail(tuple(prepare(body, **where) for body, where in entries),
-                    None if d is None or d.acked else (d.stream, d.group, d.id, d.delete))
-
-    @staticmethod
-    def _acked(tail: Tail | None) -> None:
-        """The step applied ``tail``: its entry is acknowledged (the bus leaves it out)."""
-        d = bus.delivery()
-        if tail is not None and tail.ack is not None and d is not None:
-            d.acked = True
+        consumed entry's acknowledgement, for the store to do in the step itself
+        (shared/runtime/tail.py); None when it cannot."""
+        return tail_of(self.broker, self.store.inline, entries, ack)
 
     def _fan_out(self, game_id: str) -> dict[str, Any]:
         """The game's fan-out shard (read only by the gateways watching it) and its cap."""
@@ -115,7 +104,7 @@ class Escrow:
                 dumps(salts), now_ms(), self._live_ttl_ms(spec.deadline_ms - now_ms()),
                 tail=tail)
             if created:
-                self._acked(tail)
+                applied(tail)
                 self._remember(spec)
                 metrics.SEALED_OPEN.inc()
                 log.info("round_opened", slots=len(spec.slots), ordered=spec.ordered)
@@ -240,7 +229,7 @@ class Escrow:
             await self._seat_committed(spec, msg.slot, msg.player_id)
             await self.close(spec, inputs=res.closing, receipt=receipt, ack=True)
         elif tail is not None:
-            self._acked(tail)
+            applied(tail)
         else:
             await self._arm_next(spec, msg.slot)
             # the receipt also tells every gateway the game changed
@@ -340,7 +329,7 @@ class Escrow:
         done, opened = await self.store.close_round(
             spec.game_id, spec.round_id, dumps(closed), dumps(revealed), msg.model_dump_json(),
             self._live_ttl_ms(0), tail=tail)
-        self._acked(tail)
+        applied(tail)
         self._specs.pop((spec.game_id, spec.round_id), None)  # re-read if ever needed again
         if done:
             metrics.SEALED_OPEN.dec()

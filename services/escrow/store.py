@@ -14,13 +14,14 @@ from typing import Any
 from redis.exceptions import NoScriptError
 
 from services.escrow import core
-from services.escrow.ports import CloseInputs, Step, Tail
+from services.escrow.ports import CloseInputs, Step
 from shared.protocol import internal as im
 from shared.protocol import streams
 from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import loads, text
 from shared.runtime.redis import Client
 from shared.runtime.settings import Settings
+from shared.runtime.tail import TAIL_LUA, Tail, tail_args
 from shared.runtime.timers import Timers
 
 # A game can end with a round still open (its lifetime ran out): after the record's
@@ -52,25 +53,6 @@ local function extend(keys, ms)
   for _, key in ipairs(keys) do
     local t = redis.call('PTTL', key)
     if t == -1 or (t >= 0 and t < ms) then redis.call('PEXPIRE', key, ms) end
-  end
-end
-"""
-
-# The shell's tail (services/escrow/ports.py Tail), in the step itself on a single server:
-# ARGV from ``at``: the number of entries n, n times (stream, MAXLEN ~ cap, __data__), then
-# the consumed entry's stream ('' for none), group, id and '1' to delete it. Absent: nothing.
-# The streams are not KEYS: another slot's keys, which only a single server lets a script use.
-TAIL_LUA = """
-local function tail(at)
-  if ARGV[at] == nil then return end
-  local i = at + 1
-  for _ = 1, tonumber(ARGV[at]) do
-    redis.call('XADD', ARGV[i], 'MAXLEN', '~', ARGV[i + 1], '*', '__data__', ARGV[i + 2])
-    i = i + 3
-  end
-  if ARGV[i] ~= '' then
-    redis.call('XACK', ARGV[i], ARGV[i + 1], ARGV[i + 2])
-    if ARGV[i + 3] == '1' then redis.call('XDEL', ARGV[i], ARGV[i + 2]) end
   end
 end
 """
@@ -113,7 +95,8 @@ local function closing(n, first, count)
 end
 """
 
-# ARGV[8 + slots..]: the shell's tail (TAIL_LUA) when the commit is not the last slot's.
+# ARGV[8 + slots..]: the shell's tail (shared/runtime/tail.py) when the commit is not the
+# last slot's.
 COMMIT_LUA = ENDED_LUA + DONE_LUA + TAIL_LUA + """
 if redis.call('HGET', KEYS[1], ARGV[1]) ~= 'open' then return {'closed', 0} end
 if ended(KEYS[4]) then return {'closed', 0} end
@@ -165,8 +148,8 @@ return st or ''
 # status and the round hash) ARGV[6] ms extends. KEYS[6] (the deadline timers of the game's
 # partition, shared/runtime/timers.py) only on a single server: in a cluster it lives in
 # another slot and is removed by a separate command
-# ARGV[7..]: the shell's tail (TAIL_LUA), whether this step closed the round or it was closed
-# already (the reveal is sent again).
+# ARGV[7..]: the shell's tail (shared/runtime/tail.py), whether this step closed the round or
+# it was closed already (the reveal is sent again).
 CLOSE_LUA = ENDED_LUA + EXTEND_LUA + TAIL_LUA + """
 if KEYS[6] then redis.call('ZREM', KEYS[6], ARGV[5]) end
 local opened = redis.call('HGET', KEYS[2], ARGV[1] .. '#opened')
@@ -185,17 +168,6 @@ tail(7)
 return {1, opened}
 """
 
-
-
-def _tail_args(tail: Tail | None) -> list[Any]:
-    """TAIL_LUA's ARGV (none without a tail)."""
-    if tail is None:
-        return []
-    out: list[Any] = [len(tail.entries)]
-    for stream, data, maxlen in tail.entries:
-        out += [stream, maxlen, data]
-    stream, group, entry_id, delete = tail.ack or ("", "", "", False)
-    return [*out, stream, group, entry_id, "1" if delete else "0"]
 
 
 def _close_inputs(slot_keys: list[str], raw_o: list[Any], raw_c: list[Any],
@@ -266,7 +238,7 @@ class EscrowStore:
         k = Keys(spec.game_id)
         keys = [k.esc_status, k.esc_round, k.record, k.esc_open, k.esc_commits(spec.round_id)]
         args: list[Any] = [spec.round_id, spec.model_dump_json(), entry, salts, now_ms,
-                           ttl_ms, *_tail_args(tail if self.inline else None)]
+                           ttl_ms, *tail_args(tail if self.inline else None)]
         if self.cluster:
             await self.timers.arm_many(spec.game_id, timers)
             return bool(await self._open(keys=keys, args=args))
@@ -294,7 +266,7 @@ class EscrowStore:
         res = await self._commit(
             keys=self._round_keys(game_id, round_id),
             args=[round_id, slot, commitment, opening, previous, entry, len(slot_keys),
-                  *slot_keys, *_tail_args(tail if self.inline else None)])
+                  *slot_keys, *tail_args(tail if self.inline else None)])
         return _step(res, slot_keys)
 
     async def time_out_slot(self, game_id: str, round_id: str, slot: str, previous: str,
@@ -353,7 +325,7 @@ class EscrowStore:
             keys.append(self.timers.key(game_id))
         res = await self._close(keys=keys,
                                 args=[round_id, closed, revealed, reveal, member, ttl_ms,
-                                      *_tail_args(tail if self.inline else None)])
+                                      *tail_args(tail if self.inline else None)])
         if self.cluster:
             await self.timers.drop(member)
         opened = res[1] if len(res) > 1 else None  # (a nil ends a Lua reply's array)
