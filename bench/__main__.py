@@ -27,7 +27,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import driver, engines, longmatch, micro, openloop, profiles, report, system, workloads
+from bench import (
+    driver,
+    engines,
+    longmatch,
+    micro,
+    openloop,
+    openrounds,
+    profiles,
+    report,
+    system,
+    workloads,
+)
 from bench.driver import OPTIONS, Lobby
 
 RESULTS = Path(__file__).parent / "results"
@@ -133,11 +144,12 @@ async def run_config(name: str, args: argparse.Namespace, result: dict[str, Any]
         if "open" in args.parts:
             measured = [r["rounds_per_s"] for r in result["throughput"] if r["config"] == name]
             rate = args.open_rate or (0.5 * measured[-1] if measured else 150.0)
-            say(f"open loop: {rate:.0f} rounds/s offered, {args.open_pairs} pairs, "
-                f"{args.window:.0f} s")
+            say(f"open loop of {args.open_mode}: {rate:.0f} rounds/s offered, "
+                f"{args.open_pairs} pairs, {args.window:.0f} s")
             try:
-                r = await openloop.open_loop(sup, lobby, pairs[:args.open_pairs], rate,
-                                             args.window)
+                run = openrounds.open_rounds if args.open_mode == "rounds" else \
+                    openloop.open_loop
+                r = await run(sup, lobby, pairs[:args.open_pairs], rate, args.window)
                 r["config"] = name
                 result.setdefault("open_loop", []).append(r)
                 rev = r["submit_reveal_ms"]
@@ -275,6 +287,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--open-rate", type=float, default=0.0,
                     help="rounds/s offered by the open loop (0: half the last level's rate)")
     ap.add_argument("--open-pairs", type=int, default=50)
+    ap.add_argument("--open-mode", choices=("rounds", "games"), default="rounds",
+                    help="rounds: rounds of running games arrive (bench/openrounds.py); "
+                         "games: whole 5-round games arrive (bench/openloop.py)")
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args(argv)
     if args.quick:
@@ -369,7 +384,8 @@ def print_report(result: dict[str, Any]) -> None:
         print(report.rss_table(result["throughput"]))
     for r in result.get("open_loop", []):
         ack, rev = r["submit_ack_ms"], r["submit_reveal_ms"]
-        print(f"\nOpen loop ({r['config']}): {r['offered_rounds_per_s']:.0f} rounds/s offered, "
+        print(f"\nOpen loop of {r.get('mode', 'games')} ({r['config']}): "
+              f"{r['offered_rounds_per_s']:.0f} rounds/s offered, "
               f"{r['rounds_per_s']:.0f} done, {r['pairs']} pairs, missed arrivals "
               f"{r['missed_arrivals']}; submit->ack p50/p99 {ack.get('p50')}/{ack.get('p99')} "
               f"ms, submit->reveal p50/p95/p99 {rev.get('p50')}/{rev.get('p95')}/"

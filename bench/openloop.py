@@ -16,11 +16,15 @@ from __future__ import annotations
 
 import asyncio
 import math
+import os
 import time
 from collections import deque
+from pathlib import Path
 from typing import Any
 
-from bench import system
+import redis.asyncio as aioredis
+
+from bench import profiles, system
 from bench.driver import ROUNDS, BenchError, Stats
 from bench.system import ProcSampler
 from bench.workloads import Pair, close_players, in_window, percentiles, prepare_pool
@@ -38,7 +42,15 @@ async def open_loop(sup: Any, lobby: Any, pairs: list[Pair], rate: float, window
     free = deque(range(len(players)))  # first in, first out: every pair takes its turn
     missed = 0
     failed: list[str] = []
-    sampler = ProcSampler(system.service_processes(sup))
+    procs = system.service_processes(sup)
+    sampler = ProcSampler(procs)
+    redis = aioredis.Redis.from_url(sup.redis_url)
+    cs0: dict[str, tuple[int, int]] = {}
+    cc0: dict[str, int] = {}
+    monitor_to = os.environ.get("BENCH_MONITOR", "")  # a file: every command of the window
+    mon_task: asyncio.Task[None] | None = None
+    spy_dir = os.environ.get("BENCH_PYSPY", "")  # a folder: py-spy of the hot services
+    spies: list[tuple[str, Path, Any]] = []
     stats.clear()
     stats.measuring = True
 
@@ -69,6 +81,12 @@ async def open_loop(sup: Any, lobby: Any, pairs: list[Pair], rate: float, window
             break
         await asyncio.sleep(max(0.0, due - time.perf_counter()))
         if not started_window and time.perf_counter() >= w0:
+            cs0 = await system.commandstats(redis)
+            cc0 = await system.client_commands(redis, procs)
+            if spy_dir:
+                spies = _spy(sup, spy_dir, window_s)
+            if monitor_to:
+                mon_task = asyncio.create_task(system.monitor(sup.redis_url, procs, monitor_to))
             sampler.start()
             started_window = True
         k += 1
@@ -82,12 +100,23 @@ async def open_loop(sup: Any, lobby: Any, pairs: list[Pair], rate: float, window
     if not started_window:  # a window shorter than one arrival
         sampler.start()
     usage = sampler.stop()
+    if mon_task is not None:
+        mon_task.cancel()
+    cs1 = await system.commandstats(redis)
+    cc1 = await system.client_commands(redis, procs)
+    await redis.aclose()
     stats.measuring = False
     await asyncio.gather(*tasks, return_exceptions=True)
     await close_players(players)
+    for name, raw, proc in spies:
+        await asyncio.to_thread(proc.wait, 60)
+        if raw.exists():
+            raw.with_suffix(".txt").write_text(
+                profiles.render(name, profiles.summarise(raw, top=40)) + "\n")
     rounds = in_window(stats.rounds_done, w0, w1)
     rps = rounds / (w1 - w0)
     return {
+        "mode": "games",
         "offered_rounds_per_s": round(rate, 1),
         "pairs": len(pairs),
         "window_s": round(w1 - w0, 2),
@@ -98,8 +127,26 @@ async def open_loop(sup: Any, lobby: Any, pairs: list[Pair], rate: float, window
         "submit_reveal_ms": percentiles([d for t, d in stats.reveal if w0 <= t < w1]),
         "cpu_ms_per_round": {k: round(10 * v / rps, 2) for k, v in usage.cpu_pct.items()}
         if rounds else {},
+        "valkey_per_round": system.commandstats_delta(cs0, cs1, max(1, rounds)),
+        "valkey_calls_per_round_by_process": {
+            k: round((v - cc0.get(k, 0)) / max(1, rounds), 2) for k, v in cc1.items()},
+        "syscalls_per_round": {
+            k: {kind: round(getattr(usage, kind)[k] / max(1, rounds), 1)
+                for kind in ("wakeups", "reads", "writes")} for k in usage.wakeups},
         "machine_cpu_pct": usage.machine_cpu_pct,
         "other_cpu_pct": usage.other_cpu_pct,
         "errors": dict(stats.errors),
         "failures": failed[:10],
     }
+
+
+def _spy(sup: Any, out: str, window_s: float) -> list[tuple[str, Path, Any]]:
+    exe = profiles.py_spy()
+    assert exe is not None, "py-spy is not installed"
+    Path(out).mkdir(parents=True, exist_ok=True)
+    spies = []
+    for p in sup.procs:
+        if p.service in system.HOT and p.popen is not None:
+            raw = Path(out) / f"{p.service}-{p.index}.raw"
+            spies.append((p.service, raw, profiles.record(exe, p.popen.pid, window_s, raw)))
+    return spies

@@ -105,6 +105,11 @@ class Usage:
     rss_mib: dict[str, float]
     machine_cpu_pct: float  # of all cores together (100 = every core busy)
     other_cpu_pct: float  # processes not ours (other work on the machine), % of one core
+    # per process over the window: voluntary context switches (its main thread's sleeps,
+    # i.e. wake-ups), read and write system calls
+    wakeups: dict[str, int] = field(default_factory=dict)
+    reads: dict[str, int] = field(default_factory=dict)
+    writes: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -113,6 +118,7 @@ class ProcSampler:
 
     procs: dict[str, psutil.Process]
     _cpu0: dict[str, float] = field(default_factory=dict)
+    _sys0: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     _busy0: float = 0.0
     _t0: float = 0.0
     _rss: dict[str, float] = field(default_factory=dict)
@@ -127,6 +133,16 @@ class ProcSampler:
                 out[name] = t.user + t.system
             except psutil.Error:
                 out[name] = 0.0
+        return out
+
+    def _sys(self) -> dict[str, tuple[int, int, int]]:
+        out = {}
+        for name, p in self.procs.items():
+            try:
+                io = p.io_counters()
+                out[name] = (p.num_ctx_switches().voluntary, io.read_count, io.write_count)
+            except (psutil.Error, AttributeError):
+                out[name] = (0, 0, 0)
         return out
 
     def _sample_rss(self) -> None:
@@ -147,12 +163,14 @@ class ProcSampler:
     def start(self) -> None:
         self._busy0 = self._busy()
         self._cpu0 = self._cpu()
+        self._sys0 = self._sys()
         self._t0 = time.perf_counter()
         self._thread = threading.Thread(target=self._sample_rss, daemon=True)
         self._thread.start()
 
     def stop(self) -> Usage:
         cpu1 = self._cpu()
+        sys1 = self._sys()
         busy = self._busy() - self._busy0
         wall = time.perf_counter() - self._t0
         self._stop.set()
@@ -166,6 +184,8 @@ class ProcSampler:
             rss_mib={k: round(v, 1) for k, v in self._rss.items()},
             machine_cpu_pct=round(machine / (psutil.cpu_count() or 1), 1),
             other_cpu_pct=round(max(0.0, machine - ours), 1),
+            **{kind: {k: v[i] - self._sys0.get(k, (0, 0, 0))[i] for k, v in sys1.items()}
+               for i, kind in enumerate(("wakeups", "reads", "writes"))},
         )
 
 
@@ -192,6 +212,45 @@ def commandstats_delta(
                 "usec": round((usec - u0) / per, 1),
             }
     return dict(sorted(rows.items(), key=lambda kv: -kv[1]["calls"]))
+
+
+def _valkey_clients(procs: dict[str, psutil.Process], port: int) -> dict[int, str]:
+    """Local port -> process name of each connection to Valkey at ``port``."""
+    owner: dict[int, str] = {}
+    for name, p in procs.items():
+        try:
+            for c in p.net_connections(kind="tcp"):
+                if c.laddr and c.raddr and c.raddr.port == port:
+                    owner[c.laddr.port] = name.split("#")[0]
+        except psutil.Error:
+            continue
+    return owner
+
+
+async def client_commands(redis: Any, procs: dict[str, psutil.Process]) -> dict[str, int]:
+    """Commands Valkey has run for each process's connections so far (CLIENT LIST's
+    ``tot-cmds``; a connection is matched to its process by its local port)."""
+    owner = _valkey_clients(procs, int(redis.connection_pool.connection_kwargs["port"]))
+    out: dict[str, int] = {}
+    for c in await redis.client_list():
+        port = int(str(c.get("addr", ":0")).rsplit(":", 1)[1])
+        name = owner.get(port, "other")
+        out[name] = out.get(name, 0) + int(c.get("tot-cmds", 0))
+    return out
+
+
+async def monitor(url: str, procs: dict[str, psutil.Process], out: str) -> None:
+    """Every command Valkey runs until cancelled, one line each: process, command, key."""
+    import redis.asyncio as aioredis
+
+    r = aioredis.Redis.from_url(url)
+    owner = _valkey_clients(procs, int(r.connection_pool.connection_kwargs["port"]))
+    with open(out, "w") as f:
+        async with r.monitor() as m:
+            async for cmd in m.listen():
+                who = "lua" if cmd.get("client_type") == "lua" else \
+                    owner.get(int(cmd.get("client_port") or 0), "other")
+                f.write(f"{cmd.get('time')} {who} {cmd.get('command', '')[:160]}\n")
 
 
 def stop_profiles(sup: Supervisor, wait_s: float = 20.0) -> None:

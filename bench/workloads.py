@@ -186,7 +186,8 @@ async def throughput(
     players, games = await prepare_pool(sup.url, lobby, pairs[:matches], per_pair, stats)
     prep_s = time.perf_counter() - t_prep
     redis = aioredis.Redis.from_url(sup.redis_url)
-    sampler = ProcSampler(system.service_processes(sup))
+    procs = system.service_processes(sup)
+    sampler = ProcSampler(procs)
     if on_ready is not None:
         on_ready()
     stats.clear()
@@ -203,6 +204,7 @@ async def throughput(
     ]
     await asyncio.sleep(warmup_s)
     cs0 = await system.commandstats(redis)
+    cc0 = await system.client_commands(redis, procs)
     sampler.start()
     w0 = time.perf_counter()
     pending: set[asyncio.Task[str]] = set(tasks)
@@ -217,6 +219,7 @@ async def throughput(
     w1 = time.perf_counter()
     usage = sampler.stop()
     cs1 = await system.commandstats(redis)
+    cc1 = await system.client_commands(redis, procs)
     results = await asyncio.gather(*tasks, return_exceptions=True)
     stats.measuring = False
     await close_players(players)
@@ -243,9 +246,14 @@ async def throughput(
         "cpu_ms_per_round": {k: round(10 * v / rps, 2) for k, v in usage.cpu_pct.items()}
         if rounds
         else {},
+        "syscalls_per_round": {
+            k: {kind: round(getattr(usage, kind)[k] / max(1, rounds), 1)
+                for kind in ("wakeups", "reads", "writes")} for k in usage.wakeups},
         "machine_cpu_pct": usage.machine_cpu_pct,
         "other_cpu_pct": usage.other_cpu_pct,
         "valkey_per_round": system.commandstats_delta(cs0, cs1, max(1, rounds)),
+        "valkey_calls_per_round_by_process": {
+            k: round((v - cc0.get(k, 0)) / max(1, rounds), 2) for k, v in cc1.items()},
         "pool_exhausted": exhausted,
         "pool_games": per_pair * matches,
         "pool_prep_s": round(prep_s, 1),

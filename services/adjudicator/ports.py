@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from services.adjudicator.core import GameDoc
 from shared.protocol.turns import TurnsChanged
 from shared.runtime.ports import TimerRunner
+from shared.runtime.tail import Tail
 
 
 @dataclass
@@ -26,6 +27,9 @@ class CommitResult:
 
 
 class AdjudicatorStorePort(Protocol):
+    # whether ``commit`` applies a ``tail`` (shared/runtime/tail.py; else it ignores it)
+    inline: bool
+
     @property
     def timers(self) -> TimerRunner: ...
 
@@ -40,7 +44,8 @@ class AdjudicatorStorePort(Protocol):
     async def commit(self, expected_seq: int, doc: GameDoc, log: list[dict[str, Any]],
                      records: list[dict[str, Any]], views: dict[int | None, dict[str, Any]],
                      cmd_id: str = "", seat: int | None = None,
-                     turns: TurnsChanged | None = None) -> CommitResult: ...
+                     turns: TurnsChanged | None = None, tail: Tail | None = None
+                     ) -> CommitResult: ...
 
     async def resend_turns(self, turns: TurnsChanged) -> None: ...
 

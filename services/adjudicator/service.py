@@ -21,6 +21,8 @@ from shared.runtime import metrics, session_keys
 from shared.runtime.archive import ARCHIVE_VERSION, Archive
 from shared.runtime.ports import KeyRegistry, Publisher
 from shared.runtime.settings import Settings
+from shared.runtime.tail import Tail, applied
+from shared.runtime.tail import make as tail_of
 
 log = structlog.get_logger("adjudicator")
 MAX_CAS_RETRIES = 50
@@ -43,11 +45,14 @@ class Adjudicator:
 
     # -- publishing ---------------------------------------------------------------------
 
-    async def publish(self, base: str, msg: Wire, game_id: str) -> None:
+    def _stream(self, base: str, game_id: str) -> dict[str, Any]:
+        """The stream of ``base`` that carries the game's messages, and its cap."""
         stream = (streams.sharded(base, game_id, self.settings.partitions)
                   if base in streams.SHARDED else base)
-        await self.broker.publish(msg.model_dump(mode="json"), stream=stream,
-                                  maxlen=streams.maxlen(stream))
+        return {"stream": stream, "maxlen": streams.maxlen(stream)}
+
+    async def publish(self, base: str, msg: Wire, game_id: str) -> None:
+        await self.broker.publish(msg.model_dump(mode="json"), **self._stream(base, game_id))
 
     async def notify(self, game_id: str) -> None:
         await self.broker.publish(im.Notify(game_id=game_id).model_dump(mode="json"),
@@ -79,6 +84,18 @@ class Adjudicator:
         sends.append(self.notify(doc.game_id))
         await asyncio.gather(*sends)
 
+    def _tail(self, doc: GameDoc, eff: Effects, ack: bool) -> Tail | None:
+        """``_after_commit``'s publishes as the commit's tail (shared/runtime/tail.py), when
+        they are all it would do (no timer to arm) and the store can apply it."""
+        if eff.timer_ms is not None or doc.stage == "ended" or (
+                doc.pace == "turn-based" and doc.expires_ms is not None):
+            return None
+        entries = [(msg.model_dump(mode="json"), self._stream(base, doc.game_id))
+                   for base, msg in eff.outbound]
+        entries.append((im.Notify(game_id=doc.game_id).model_dump(mode="json"),
+                        self._fan_out(doc.game_id)))
+        return tail_of(self.broker, self.store.inline, entries, ack)
+
     async def _redrive(self, doc: GameDoc) -> None:
         for base, msg in core.redrive(doc, now_ms()).outbound:
             await self.publish(base, msg, doc.game_id)
@@ -94,10 +111,12 @@ class Adjudicator:
 
     async def _process(self, game_id: str, decide: Callable[[GameDoc], Effects],
                        cmd_id: str = "", redrive: bool = False,
-                       seat: int | None = None) -> Effects | None:
+                       seat: int | None = None, ack: bool = False) -> Effects | None:
         """Load, decide, commit with compare-and-set; retry on a concurrent change.
         ``redrive``: an input that changes nothing may be a redelivery after a crash between
-        the commit and the publishing: send what the document implies again."""
+        the commit and the publishing: send what the document implies again. ``ack``: the
+        commit is the consumed entry's last effect, acknowledged in its step with the
+        publishes where the store can (``_tail``)."""
         for attempt in range(MAX_CAS_RETRIES):
             doc = self.store.cached(game_id) if attempt == 0 else None
             if doc is not None:
@@ -123,12 +142,17 @@ class Adjudicator:
                             and eff.log[-1].get("cmd_id") == cmd_id \
                             and eff.log[-1].get("seat") == view_seat:
                         payload["cmd_ids"] = [cmd_id]
+            tail = self._tail(eff.doc, eff, ack)
             res = await self.store.commit(doc.seq, eff.doc, eff.log, eff.records, views,
-                                          cmd_id=cmd_id, seat=seat, turns=eff.turns)
+                                          cmd_id=cmd_id, seat=seat, turns=eff.turns,
+                                          tail=tail)
             if res.ok:
                 for entry in eff.log:
                     metrics.ACTIONS_APPLIED.labels(doc.game, entry.get("by", "?")).inc()
-                await self._after_commit(eff.doc, eff)
+                if tail is None:
+                    await self._after_commit(eff.doc, eff)
+                else:
+                    applied(tail)
                 return eff
             if res.duplicate:
                 return Effects(reply=im.Reply(game_id=game_id, player_id="", cmd_id=cmd_id,
@@ -249,18 +273,18 @@ class Adjudicator:
         with structlog.contextvars.bound_contextvars(game_id=msg.game_id, round_id=msg.round_id):
             t = now_ms()
             await self._process(msg.game_id, lambda d: handover.on_revealed(d, msg, t),
-                                redrive=True)
+                                redrive=True, ack=True)
 
     async def on_seed(self, msg: im.SeedCommitted) -> None:
         t = now_ms()
         await self._process(msg.game_id, lambda d: core.on_seed_committed(d, msg, t),
-                            redrive=True)
+                            redrive=True, ack=True)
 
     async def on_draw(self, msg: im.DrawMade) -> None:
         with structlog.contextvars.bound_contextvars(game_id=msg.game_id, label=msg.label):
             t = now_ms()
             await self._process(msg.game_id, lambda d: core.on_draw(d, msg, t),
-                                redrive=True)
+                                redrive=True, ack=True)
 
     async def on_timeout(self, msg: im.TurnTimeout) -> None:
         with structlog.contextvars.bound_contextvars(game_id=msg.game_id):

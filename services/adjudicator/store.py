@@ -40,9 +40,10 @@ from shared.protocol.turns import TURNS, TurnsChanged
 from shared.runtime import outbox
 from shared.runtime.jsonutil import dumps, loads, text
 from shared.runtime.redis import Client
+from shared.runtime.tail import TAIL_LUA, Tail, tail_args
 from shared.runtime.timers import Timers
 
-COMMIT_LUA = """
+COMMIT_LUA = TAIL_LUA + """
 local cur = redis.call('HGET', KEYS[1], 'seq')
 local expected = ARGV[1]
 if expected == '-1' then
@@ -71,9 +72,11 @@ for k = 6, n_views do
   i = i + 1
 end
 if ARGV[9] == '1' then redis.call('COPY', KEYS[2], KEYS[5], 'REPLACE') end
-if ARGV[10] == '1' then  -- who the game waits for: the turns stream (last key, last arg)
+if ARGV[10] == '1' then  -- who the game waits for: the turns stream (last key)
   redis.call('XADD', KEYS[#KEYS], 'MAXLEN', '~', ARGV[11], '*', '__data__', ARGV[i])
+  i = i + 1
 end
+tail(i)  -- the shell's publishes and the consumed entry's XACK (shared/runtime/tail.py)
 return {1, ARGV[2]}
 """
 
@@ -107,6 +110,7 @@ class Store:
         self.redis = redis
         # a cluster keeps the turns stream in another slot than the game's keys
         self.cluster = isinstance(redis, RedisCluster)
+        self.inline = not self.cluster  # a tail's streams: another slot (tail.py)
         self.timers = Timers(redis, streams.TIMERS_ADJ, partitions)
         self.refusals_kept = refusals_kept
         self.refusals_ttl_ms = refusals_ttl_ms
@@ -155,9 +159,11 @@ class Store:
     async def commit(self, expected_seq: int, doc: GameDoc, log: list[dict[str, Any]],
                      records: list[dict[str, Any]], views: dict[int | None, dict[str, Any]],
                      cmd_id: str = "", seat: int | None = None,
-                     turns: TurnsChanged | None = None) -> CommitResult:
+                     turns: TurnsChanged | None = None, tail: Tail | None = None
+                     ) -> CommitResult:
         """``cmd_id`` (with the acting ``seat``): applied at most once per (game, seat).
-        ``turns``: appended to the turns stream in the same step (on a cluster: right after)."""
+        ``turns``: appended to the turns stream in the same step (on a cluster: right after).
+        ``tail``: applied in the same step when ``inline`` (a single server), else ignored."""
         k = Keys(doc.game_id)
         if cmd_id:
             cmd_id = cmd_field(seat if seat is not None else -1, cmd_id)
@@ -174,6 +180,8 @@ class Store:
         argv += [dumps(views[None]), *[dumps(views[s]) for s in seats]]
         if inline and turns is not None:
             argv.append(turns_entry(turns))
+        if self.inline:
+            argv += tail_args(tail)
         res = await self._commit(keys=keys, args=argv)
         status = int(res[0])
         cur = int(res[1]) if res[1] is not None else -1

@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 from shared.protocol import internal as im
 from shared.runtime.ports import TimerRunner
+from shared.runtime.tail import Tail
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,10 @@ class Step:
 
 
 class EscrowStorePort(Protocol):
+    # whether the steps below apply a ``tail`` (shared/runtime/tail.py; else they ignore it:
+    # the shell publishes and the bus acknowledges)
+    inline: bool
+
     @property
     def timers(self) -> TimerRunner: ...
 
@@ -45,11 +50,12 @@ class EscrowStorePort(Protocol):
                              player_id: str) -> None: ...
 
     async def open_round(self, spec: im.OpenRound, timers: dict[str, int], entry: str,
-                         salts: str, now_ms: int, ttl_ms: int = 0) -> bool: ...
+                         salts: str, now_ms: int, ttl_ms: int = 0,
+                         tail: Tail | None = None) -> bool: ...
 
     async def record_commit(self, game_id: str, round_id: str, slot: str, commitment: str,
                             opening: str, previous: str, entry: str,
-                            slot_keys: list[str]) -> Step: ...
+                            slot_keys: list[str], tail: Tail | None = None) -> Step: ...
 
     async def time_out_slot(self, game_id: str, round_id: str, slot: str, previous: str,
                             entry: str, slot_keys: list[str]) -> Step: ...
@@ -66,7 +72,8 @@ class EscrowStorePort(Protocol):
                            slot_keys: list[str]) -> CloseInputs: ...
 
     async def close_round(self, game_id: str, round_id: str, closed: str, revealed: str,
-                          reveal: str, ttl_ms: int = 0) -> tuple[bool, int | None]: ...
+                          reveal: str, ttl_ms: int = 0,
+                          tail: Tail | None = None) -> tuple[bool, int | None]: ...
 
     async def reveal_of(self, game_id: str, round_id: str) -> im.RoundRevealed | None: ...
 

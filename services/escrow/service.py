@@ -24,6 +24,8 @@ from shared.runtime import metrics, session_keys
 from shared.runtime.jsonutil import dumps
 from shared.runtime.ports import KeyRegistry, Publisher
 from shared.runtime.settings import Settings
+from shared.runtime.tail import Tail, applied
+from shared.runtime.tail import make as tail_of
 
 log = structlog.get_logger("escrow")
 
@@ -60,6 +62,13 @@ class Escrow:
     async def _reply(self, r: im.Reply) -> None:
         await self.broker.publish(r.model_dump(mode="json"), **self._fan_out(r.game_id))
 
+    def _tail(self, entries: list[tuple[dict[str, Any], dict[str, Any]]],
+              ack: bool) -> Tail | None:
+        """The publishes (body, {stream, maxlen}) that end a step, and with ``ack`` the
+        consumed entry's acknowledgement, for the store to do in the step itself
+        (shared/runtime/tail.py); None when it cannot."""
+        return tail_of(self.broker, self.store.inline, entries, ack)
+
     def _fan_out(self, game_id: str) -> dict[str, Any]:
         """The game's fan-out shard (read only by the gateways watching it) and its cap."""
         n = self.settings.gw_shards
@@ -87,14 +96,20 @@ class Escrow:
             # the deadline timer first (a timer without its round is dropped by the timer
             # loop), then the open
             # the game's escrow keys live to the deadline + the live TTL (in the same step)
+            # created: the gateways told, the entry acknowledged, in the same step
+            tail = self._tail([(im.Notify(game_id=spec.game_id).model_dump(mode="json"),
+                                self._fan_out(spec.game_id))], ack=True)
             created = await self.store.open_round(
                 spec, self._timers_at_open(spec), dumps(core.opened_entry(spec, salts, public)),
-                dumps(salts), now_ms(), self._live_ttl_ms(spec.deadline_ms - now_ms()))
+                dumps(salts), now_ms(), self._live_ttl_ms(spec.deadline_ms - now_ms()),
+                tail=tail)
             if created:
+                applied(tail)
                 self._remember(spec)
                 metrics.SEALED_OPEN.inc()
                 log.info("round_opened", slots=len(spec.slots), ordered=spec.ordered)
-                await self._notify(spec.game_id)
+                if tail is None:
+                    await self._notify(spec.game_id)
             else:  # a duplicate open: if it already closed, resend the reveal
                 await self.resend_reveal(spec.game_id, spec.round_id)
 
@@ -177,10 +192,15 @@ class Escrow:
         slot = core.slot_of(spec, msg.slot)
         assert slot is not None
         clear = dumps({"choice": opening.choice, "nonce": opening.nonce})
+        # a real-time round without slot times: an accepted commit that is not the last
+        # slot's ends with its receipt alone, so the step sends it and acknowledges the entry
+        tail = self._tail([(receipt.model_dump(mode="json"), self._fan_out(msg.game_id))],
+                          ack=True) \
+            if spec.pace == "real-time" and not core.timed_slots(spec) else None
         res = await self.store.record_commit(
             msg.game_id, msg.round_id, msg.slot, msg.commitment, clear,
             core.previous_slot(spec, msg.slot), dumps(core.committed_entry(msg, slot, opening)),
-            [s.key for s in spec.slots])
+            [s.key for s in spec.slots], tail=tail)
         status = res.status
         if status in ("closed", "dup"):
             # this very commitment stored already: a redelivery after a crash (or the client
@@ -207,7 +227,9 @@ class Escrow:
             return "escrow/slot_timed_out"
         if res.closing is not None:  # the last slot: the round moved to 'closing' and read
             await self._seat_committed(spec, msg.slot, msg.player_id)
-            await self.close(spec, inputs=res.closing, receipt=receipt)
+            await self.close(spec, inputs=res.closing, receipt=receipt, ack=True)
+        elif tail is not None:
+            applied(tail)
         else:
             await self._arm_next(spec, msg.slot)
             # the receipt also tells every gateway the game changed
@@ -281,11 +303,12 @@ class Escrow:
                                      self._notify(spec.game_id))
 
     async def close(self, spec: im.OpenRound, inputs: CloseInputs | None = None,
-                    receipt: im.Reply | None = None) -> None:
+                    receipt: im.Reply | None = None, ack: bool = False) -> None:
         """Close (idempotent, resumable): defaults for missing slots, then one reveal.
         ``inputs``: the commit script already set the round to 'closing' and read the
         openings, commitments and salts. ``receipt``: a commit's receipt, published
-        with the reveal (it tells the gateways the game changed, so no separate notify)."""
+        with the reveal (it tells the gateways the game changed, so no separate notify).
+        ``ack``: the close is the consumed entry's last effect, acknowledged with it."""
         if inputs is None:
             st = await self.store.begin_close(spec.game_id, spec.round_id)
             if st != "closing":  # closed already: resend its reveal
@@ -296,10 +319,17 @@ class Escrow:
             inputs = await self.store.close_inputs(spec.game_id, spec.round_id,
                                                    [s.key for s in spec.slots])
         closed, revealed, msg = core.reveal(spec, inputs.openings, inputs.commits, inputs.salts)
+        # the reveal and the receipt (else a notify: it tells the gateways the game changed)
+        # go out in the close's own step where the store can
+        tail = self._tail([(msg.model_dump(mode="json"), self._reveals(msg.game_id)),
+                           ((receipt if receipt is not None else im.Notify(
+                               game_id=spec.game_id)).model_dump(mode="json"),
+                            self._fan_out(spec.game_id))], ack=ack)
         # the openings are public in the record once closed: the keys live the live TTL
         done, opened = await self.store.close_round(
             spec.game_id, spec.round_id, dumps(closed), dumps(revealed), msg.model_dump_json(),
-            self._live_ttl_ms(0))
+            self._live_ttl_ms(0), tail=tail)
+        applied(tail)
         self._specs.pop((spec.game_id, spec.round_id), None)  # re-read if ever needed again
         if done:
             metrics.SEALED_OPEN.dec()
@@ -307,20 +337,22 @@ class Escrow:
                 metrics.REVEAL_LATENCY.observe(max(0.0, (now_ms() - opened) / 1000))
             log.info("round_closed", game_id=spec.game_id, round_id=spec.round_id,
                      defaulted=len(msg.defaulted))
-        # one pipelined round trip through the outbox
-        # (a receipt tells the gateways the game changed as a notify would)
-        await asyncio.gather(self._send_reveal(msg), self._reply(receipt) if receipt is not None
-                             else self._notify(spec.game_id))
+        if tail is None:  # one pipelined round trip through the outbox
+            await asyncio.gather(self._send_reveal(msg), self._reply(receipt)
+                                 if receipt is not None else self._notify(spec.game_id))
 
     def _live_ttl_ms(self, extra_ms: int) -> int:
         """How long the game's escrow keys live at least from now: ``extra_ms`` + the live
         TTL."""
         return max(0, extra_ms) + int(self.settings.archive_live_ttl_s * 1000)
 
+    def _reveals(self, game_id: str) -> dict[str, Any]:
+        """The adjudicators' reveal shard of the game and its cap."""
+        stream = streams.sharded(streams.ADJ_REVEALS, game_id, self.settings.partitions)
+        return {"stream": stream, "maxlen": streams.maxlen(stream)}
+
     async def _send_reveal(self, msg: im.RoundRevealed) -> None:
-        stream = streams.sharded(streams.ADJ_REVEALS, msg.game_id, self.settings.partitions)
-        await self.broker.publish(msg.model_dump(mode="json"), stream=stream,
-                                  maxlen=streams.maxlen(stream))
+        await self.broker.publish(msg.model_dump(mode="json"), **self._reveals(msg.game_id))
 
     async def resend_reveal(self, game_id: str, round_id: str) -> None:
         msg = await self.store.reveal_of(game_id, round_id)

@@ -21,6 +21,7 @@ from shared.protocol.streams import Keys
 from shared.runtime.jsonutil import loads, text
 from shared.runtime.redis import Client
 from shared.runtime.settings import Settings
+from shared.runtime.tail import TAIL_LUA, Tail, tail_args
 from shared.runtime.timers import Timers
 
 # A game can end with a round still open (its lifetime ran out): after the record's
@@ -60,13 +61,14 @@ end
 # opened (nothing of it goes into the record after game_ended), like a commit or a close.
 # KEYS[4], KEYS[5] the game's openings and the round's commitments, whose lifetime (with the
 # status and the round hash) ARGV[6] ms extends.
-OPEN_LUA = ENDED_LUA + EXTEND_LUA + """
+OPEN_LUA = ENDED_LUA + EXTEND_LUA + TAIL_LUA + """
 if ended(KEYS[3]) then return 0 end
 if redis.call('HSETNX', KEYS[1], ARGV[1], 'open') == 0 then return 0 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2], ARGV[1] .. '#salts', ARGV[4],
            ARGV[1] .. '#opened', ARGV[5])
 redis.call('XADD', KEYS[3], '*', 'd', ARGV[3])
 extend({KEYS[1], KEYS[2], KEYS[4], KEYS[5]}, ARGV[6])
+tail(7)
 return 1
 """
 
@@ -82,18 +84,20 @@ local function finished(commits, round, rid)
   return redis.call('HLEN', commits) + tonumber(redis.call('HGET', round, rid .. '#skipped') or 0)
 end
 -- the last slot is done (KEYS and ARGV[1] as COMMIT_LUA's): the round moves to 'closing' and
--- what the close needs is read in the same step: the openings (slot keys in ARGV[first..]),
--- the commitments and the salts
-local function closing(n, first)
+-- what the close needs is read in the same step: the openings (the ``count`` slot keys from
+-- ARGV[first]), the commitments and the salts
+local function closing(n, first, count)
   redis.call('HSET', KEYS[1], ARGV[1], 'closing')
   local fields = {}
-  for i = first, #ARGV do fields[#fields + 1] = ARGV[1] .. '/' .. ARGV[i] end
+  for i = first, first + count - 1 do fields[#fields + 1] = ARGV[1] .. '/' .. ARGV[i] end
   return {'ok', n, 'closing', redis.call('HMGET', KEYS[3], unpack(fields)),
           redis.call('HGETALL', KEYS[2]), redis.call('HGET', KEYS[5], ARGV[1] .. '#salts')}
 end
 """
 
-COMMIT_LUA = ENDED_LUA + DONE_LUA + """
+# ARGV[8 + slots..]: the shell's tail (shared/runtime/tail.py) when the commit is not the
+# last slot's.
+COMMIT_LUA = ENDED_LUA + DONE_LUA + TAIL_LUA + """
 if redis.call('HGET', KEYS[1], ARGV[1]) ~= 'open' then return {'closed', 0} end
 if ended(KEYS[4]) then return {'closed', 0} end
 if ARGV[5] ~= '' and not done(KEYS[2], KEYS[5], ARGV[1], ARGV[5]) then return {'order', 0} end
@@ -104,7 +108,11 @@ if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[3]) == 0 then return {'dup', 0} e
 redis.call('HSET', KEYS[3], ARGV[1] .. '/' .. ARGV[2], ARGV[4])
 redis.call('XADD', KEYS[4], '*', 'd', ARGV[6])
 local n = finished(KEYS[2], KEYS[5], ARGV[1])
-if ARGV[7] and n >= tonumber(ARGV[7]) then return closing(n, 8) end
+if ARGV[7] then
+  local slots = tonumber(ARGV[7])
+  if n >= slots then return closing(n, 8, slots) end
+  tail(8 + slots)
+end
 return {'ok', n}
 """
 
@@ -123,7 +131,7 @@ end
 redis.call('HINCRBY', KEYS[5], ARGV[1] .. '#skipped', 1)
 redis.call('XADD', KEYS[4], '*', 'd', ARGV[4])
 local n = finished(KEYS[2], KEYS[5], ARGV[1])
-if n >= tonumber(ARGV[5]) then return closing(n, 6) end
+if n >= tonumber(ARGV[5]) then return closing(n, 6, tonumber(ARGV[5])) end
 return {'ok', n}
 """
 
@@ -140,16 +148,23 @@ return st or ''
 # status and the round hash) ARGV[6] ms extends. KEYS[6] (the deadline timers of the game's
 # partition, shared/runtime/timers.py) only on a single server: in a cluster it lives in
 # another slot and is removed by a separate command
-CLOSE_LUA = ENDED_LUA + EXTEND_LUA + """
+# ARGV[7..]: the shell's tail (shared/runtime/tail.py), whether this step closed the round or
+# it was closed already (the reveal is sent again).
+CLOSE_LUA = ENDED_LUA + EXTEND_LUA + TAIL_LUA + """
 if KEYS[6] then redis.call('ZREM', KEYS[6], ARGV[5]) end
 local opened = redis.call('HGET', KEYS[2], ARGV[1] .. '#opened')
-if redis.call('HGET', KEYS[1], ARGV[1]) ~= 'closing' then return {0, opened} end
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= 'closing' then
+  tail(7)
+  return {0, opened}
+end
 redis.call('HSET', KEYS[1], ARGV[1], 'closed')
 redis.call('HSET', KEYS[2], ARGV[1] .. '#reveal', ARGV[4])
 extend({KEYS[1], KEYS[2], KEYS[4], KEYS[5]}, ARGV[6])
-if ended(KEYS[3]) then return {1, opened} end
-redis.call('XADD', KEYS[3], '*', 'd', ARGV[2])
-redis.call('XADD', KEYS[3], '*', 'd', ARGV[3])
+if not ended(KEYS[3]) then
+  redis.call('XADD', KEYS[3], '*', 'd', ARGV[2])
+  redis.call('XADD', KEYS[3], '*', 'd', ARGV[3])
+end
+tail(7)
 return {1, opened}
 """
 
@@ -176,6 +191,9 @@ class EscrowStore:
     def __init__(self, redis: Client, partitions: int = 1, cluster: bool = False) -> None:
         self.redis = redis
         self.cluster = cluster  # a cluster pipeline refuses EVALSHA; the timer key elsewhere
+        # a tail's streams live in other slots than the game's keys: only a single server lets
+        # a script write them
+        self.inline = not cluster
         self.timers = Timers(redis, streams.TIMERS_ESC, partitions)
         self._open = redis.register_script(OPEN_LUA)
         self._commit = redis.register_script(COMMIT_LUA)
@@ -211,15 +229,16 @@ class EscrowStore:
                               player_id)
 
     async def open_round(self, spec: im.OpenRound, timers: dict[str, int], entry: str,
-                         salts: str, now_ms: int, ttl_ms: int = 0) -> bool:
+                         salts: str, now_ms: int, ttl_ms: int = 0,
+                         tail: Tail | None = None) -> bool:
         """Arm the round's timers (``member -> due ms``), then open it: its spec, salts and
         open time kept, its ``round_opened`` ``entry`` recorded and the game's escrow keys
         kept at least ``ttl_ms`` from now, unless it was opened already or the game has ended
         (False). The timers first: a timer without its round is dropped by the loop."""
         k = Keys(spec.game_id)
         keys = [k.esc_status, k.esc_round, k.record, k.esc_open, k.esc_commits(spec.round_id)]
-        args: list[str | int] = [spec.round_id, spec.model_dump_json(), entry, salts, now_ms,
-                                 ttl_ms]
+        args: list[Any] = [spec.round_id, spec.model_dump_json(), entry, salts, now_ms,
+                           ttl_ms, *tail_args(tail if self.inline else None)]
         if self.cluster:
             await self.timers.arm_many(spec.game_id, timers)
             return bool(await self._open(keys=keys, args=args))
@@ -239,7 +258,7 @@ class EscrowStore:
 
     async def record_commit(self, game_id: str, round_id: str, slot: str, commitment: str,
                             opening: str, previous: str, entry: str,
-                            slot_keys: list[str]) -> Step:
+                            slot_keys: list[str], tail: Tail | None = None) -> Step:
         """Keep a slot's commitment and its (secret) ``opening``, record its ``committed``
         entry; refused when the round is not open or the game ended (closed), ``previous``
         (the slot before it in a fixed order, '' if none) is not done (order), the slot timed
@@ -247,7 +266,7 @@ class EscrowStore:
         res = await self._commit(
             keys=self._round_keys(game_id, round_id),
             args=[round_id, slot, commitment, opening, previous, entry, len(slot_keys),
-                  *slot_keys])
+                  *slot_keys, *tail_args(tail if self.inline else None)])
         return _step(res, slot_keys)
 
     async def time_out_slot(self, game_id: str, round_id: str, slot: str, previous: str,
@@ -293,7 +312,8 @@ class EscrowStore:
         return _close_inputs(slot_keys, raw_o, flat, raw_s)
 
     async def close_round(self, game_id: str, round_id: str, closed: str, revealed: str,
-                          reveal: str, ttl_ms: int = 0) -> tuple[bool, int | None]:
+                          reveal: str, ttl_ms: int = 0,
+                          tail: Tail | None = None) -> tuple[bool, int | None]:
         """'closing' -> 'closed': the reveal kept, the ``closed`` and ``revealed`` entries
         recorded (none once the game ended), the game's escrow keys kept at least ``ttl_ms``
         from now and the round's deadline timer dropped. (True if this call closed it, the
@@ -304,7 +324,8 @@ class EscrowStore:
         if not self.cluster:  # in a cluster the timer key lives in another slot
             keys.append(self.timers.key(game_id))
         res = await self._close(keys=keys,
-                                args=[round_id, closed, revealed, reveal, member, ttl_ms])
+                                args=[round_id, closed, revealed, reveal, member, ttl_ms,
+                                      *tail_args(tail if self.inline else None)])
         if self.cluster:
             await self.timers.drop(member)
         opened = res[1] if len(res) > 1 else None  # (a nil ends a Lua reply's array)

@@ -24,6 +24,8 @@ import functools
 import logging
 import operator
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 import structlog
@@ -165,20 +167,46 @@ def _game_of(body: Any) -> str:
     return str(body.get("game_id", "")) if isinstance(body, dict) else ""
 
 
+@dataclass(slots=True)
+class Delivery:
+    """The stream entry a live reader's handler is handling (``delivery()``). A handler whose
+    last effect is one atomic step (a Lua script) may acknowledge the entry in that same step
+    and set ``acked``: the batch's XACK then leaves it out, which saves the handler's process
+    and Valkey a round trip per message when messages come one at a time."""
+
+    stream: str
+    group: str
+    id: bytes
+    delete: bool  # XDEL it too (a stream read by one group: ``consume``)
+    acked: bool = False
+
+
+_DELIVERY: ContextVar[Delivery | None] = ContextVar("empire_delivery", default=None)
+
+
+def delivery() -> Delivery | None:
+    """The entry the running handler is handling, if it came from a live read."""
+    return _DELIVERY.get()
+
+
 async def handle_batch(handler: Handler, bodies: list[Any], stream: str = "",
-                       headers: Sequence[Mapping[str, Any]] = ()) -> dict[int, Exception]:
+                       headers: Sequence[Mapping[str, Any]] = (),
+                       deliveries: Sequence[Delivery] = ()) -> dict[int, Exception]:
     """Run ``handler`` over a batch: games concurrently, each game's messages in order, each
-    in a span that continues the trace its message carries (``headers[i]``).
-    Returns the failures by index."""
+    in a span that continues the trace its message carries (``headers[i]``), with
+    ``delivery()`` its entry (``deliveries[i]``). Returns the failures by index."""
     failed: dict[int, Exception] = {}
 
     async def in_order(indexes: list[int]) -> None:
         for i in indexes:
+            token = _DELIVERY.set(deliveries[i] if i < len(deliveries) else None)
             try:
                 with tracing.message_span(stream, headers[i] if i < len(headers) else None):
                     await handler(bodies[i])
             except Exception as exc:
                 failed[i] = exc
+            finally:
+                _DELIVERY.reset(token)
 
     by_game: dict[str, list[int]] = {}
     for i, body in enumerate(bodies):
@@ -237,11 +265,12 @@ def consume(broker: RedisBroker, stream: str, group: str, settings: Settings, ha
     the stream's messages in the AsyncAPI document (``describe``)."""
     delete = streams.base_of(stream) not in streams.MULTI_GROUP
 
-    async def settle(bodies: list[Any], failed: dict[int, Exception], msg: Any) -> None:
-        """XACK (and delete) the handled messages and the dead-lettered, leave the rest."""
+    async def settle(bodies: list[Any], failed: dict[int, Exception], msg: Any,
+                     ids: list[bytes], deliveries: list[Delivery]) -> None:
+        """XACK (and delete) the handled messages and the dead-lettered, leave the rest (and
+        those their handler acknowledged itself)."""
         redis = getattr(msg, "consumer", None)
-        ids: list[bytes] = list(msg.raw_message.get("message_ids", ()))
-        done = [m for i, m in enumerate(ids) if i not in failed]
+        done = [m for i, m in enumerate(ids) if i not in failed and not deliveries[i].acked]
         for i, exc in failed.items():
             count = (await _delivery_count(redis, stream, group, ids[i])
                      if redis is not None and i < len(ids) else 1)
@@ -268,10 +297,12 @@ def consume(broker: RedisBroker, stream: str, group: str, settings: Settings, ha
         # no `msg: RedisStreamMessage` parameter: fast_depends resolves Context fields with a
         # sync function in a worker thread (a thread hop per call)
         msg = broker.context.get_local("message")
+        ids: list[bytes] = list(msg.raw_message.get("message_ids", ())) if msg else []
+        deliveries = [Delivery(stream, group, m, delete) for m in ids]
         failed = await handle_batch(handler, bodies, stream,
-                                    getattr(msg, "batch_headers", None) or ())
+                                    getattr(msg, "batch_headers", None) or (), deliveries)
         if msg is not None:
-            await settle(bodies, failed, msg)
+            await settle(bodies, failed, msg, ids, deliveries)
 
     reclaim = StreamSub(stream, group=group, consumer=f"{settings.instance}-reclaim",
                         max_records=settings.max_records,

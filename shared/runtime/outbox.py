@@ -72,19 +72,27 @@ class Outbox:
         """XADD ``body`` to ``stream`` (faststream's wire format); returns the entry id once
         it is stored. Unknown keyword arguments are a ``TypeError``, not silently dropped."""
         with tracing.publish_span(stream):
-            carried = dict(headers) if headers else {}
-            if "traceparent" not in carried:  # a caller's own trace context wins
-                tracing.inject(carried)  # the trace continues in whoever reads the entry
-            data = encode(body, correlation_id or self._prefix + str(next(self._ids)),
-                          reply_to, carried)
-            cap = streams.maxlen(stream)
-            maxlen = cap if maxlen is None else min(maxlen, cap)
+            _, data, maxlen = self.entry(body, stream, maxlen, correlation_id=correlation_id,
+                                         reply_to=reply_to, headers=headers)
             fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
             self._pending.append((stream, data, maxlen, fut))
             if not self._scheduled:
                 self._scheduled = True
                 asyncio.get_running_loop().call_soon(self._start_flush)
             return await fut
+
+    def entry(self, body: Any, stream: str, maxlen: int | None = None, *,
+              correlation_id: str | None = None, reply_to: str | None = None,
+              headers: Mapping[str, str] | None = None) -> tuple[str, bytes, int]:
+        """What ``publish`` would XADD: (stream, the ``__data__`` field, its MAXLEN ~ cap),
+        for a caller that writes it in a step of its own (a Lua script)."""
+        carried = dict(headers) if headers else {}
+        if "traceparent" not in carried:  # a caller's own trace context wins
+            tracing.inject(carried)  # the trace continues in whoever reads the entry
+        data = encode(body, correlation_id or self._prefix + str(next(self._ids)),
+                      reply_to, carried)
+        cap = streams.maxlen(stream)
+        return stream, data, cap if maxlen is None else min(maxlen, cap)
 
     def _start_flush(self) -> None:
         self._scheduled = False

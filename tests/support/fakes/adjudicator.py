@@ -10,6 +10,7 @@ from services.adjudicator.core import GameDoc
 from services.adjudicator.ports import CommitResult
 from shared.protocol.turns import TurnsChanged
 from shared.runtime.jsonutil import dumps, loads
+from shared.runtime.tail import Tail
 from tests.support.fakes.common import FakeTimers
 
 
@@ -17,6 +18,8 @@ class FakeAdjudicatorStore:
     """services/adjudicator/store.py: one document per game under a compare-and-set on its
     seq, the command ids applied per (game, seat) and the refused ones per seat, the streams
     (log, record, views) as lists."""
+
+    inline = False  # no tail applied: the shell publishes, the bus acknowledges
 
     def __init__(self, refusals_kept: int = 256) -> None:
         self.docs: dict[str, str] = {}  # game id -> the document's JSON
@@ -73,7 +76,8 @@ class FakeAdjudicatorStore:
     async def commit(self, expected_seq: int, doc: GameDoc, log: list[dict[str, Any]],
                      records: list[dict[str, Any]], views: dict[int | None, dict[str, Any]],
                      cmd_id: str = "", seat: int | None = None,
-                     turns: TurnsChanged | None = None) -> CommitResult:
+                     turns: TurnsChanged | None = None, tail: Tail | None = None
+                     ) -> CommitResult:
         gid = doc.game_id
         raw = self.docs.get(gid)
         cur = GameDoc.model_validate(loads(raw)).seq if raw is not None else -1

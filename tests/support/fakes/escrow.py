@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.escrow import core
-from services.escrow.ports import CloseInputs, Step
+from services.escrow.ports import CloseInputs, Step, Tail
 from shared.protocol import internal as im
 from shared.runtime.jsonutil import loads
 from tests.support.fakes.common import FakeTimers
@@ -16,6 +16,8 @@ class FakeEscrowStore:
     status (open | closing | closed), the round hash (spec, '#salts', '#opened', '#reveal',
     '#skip/<slot>', '#skipped'), the commitments and the openings; per game the record (a
     list of entries: the escrow's and, to end a game, the adjudicator's game_ended)."""
+
+    inline = False  # no tail applied: the shell publishes, the bus acknowledges
 
     def __init__(self) -> None:
         self.keys: dict[str, str] = {}  # esc:keys
@@ -48,7 +50,8 @@ class FakeEscrowStore:
         self.rounds.setdefault(game_id, {})[core.handed_field(round_id, seat)] = player_id
 
     async def open_round(self, spec: im.OpenRound, timers: dict[str, int], entry: str,
-                         salts: str, now_ms: int, ttl_ms: int = 0) -> bool:
+                         salts: str, now_ms: int, ttl_ms: int = 0,
+                         tail: Tail | None = None) -> bool:
         for member, due in timers.items():
             await self._timers.arm(member, due)
         key = (spec.game_id, spec.round_id)
@@ -87,7 +90,7 @@ class FakeEscrowStore:
 
     async def record_commit(self, game_id: str, round_id: str, slot: str, commitment: str,
                             opening: str, previous: str, entry: str,
-                            slot_keys: list[str]) -> Step:
+                            slot_keys: list[str], tail: Tail | None = None) -> Step:
         if self.status.get((game_id, round_id)) != "open" or self._ended(game_id):
             return Step("closed")
         if previous and not self._done(game_id, round_id, previous):
@@ -138,7 +141,8 @@ class FakeEscrowStore:
         return self._inputs(game_id, round_id, slot_keys)
 
     async def close_round(self, game_id: str, round_id: str, closed: str, revealed: str,
-                          reveal: str, ttl_ms: int = 0) -> tuple[bool, int | None]:
+                          reveal: str, ttl_ms: int = 0,
+                          tail: Tail | None = None) -> tuple[bool, int | None]:
         await self._timers.drop(f"{game_id}|{round_id}")
         h = self.rounds.setdefault(game_id, {})
         raw = h.get(round_id + "#opened")
