@@ -2,7 +2,9 @@
 
 Invariants at every step: every card is in exactly one place (deck, a hand, an army, an
 empire/special set or a discard pile); the node is consistent (awaited seats have legal
-actions, the timeout default is legal); hands and the match end within their caps.
+actions, the timeout default is legal); the state a move was applied to is as it was (a clone
+shares its players until ``State.own`` copies one: a rule that changed a player without it
+changed the earlier state too); hands and the match end within their caps.
 """
 
 from __future__ import annotations
@@ -72,6 +74,19 @@ def run(
 ) -> Any:
     full = sorted(all_cards(seats))
     bot = HeuristicBot()
+    last: list[tuple[State, Any, Any]] = []  # the last move, the state it was applied to and
+    # that state's encoding before the move
+
+    def unchanged() -> None:
+        if last:
+            state, move, encoded = last[0]
+            assert GAME.encode(state) == encoded, f"{move} changed the state it was applied to"
+
+    def on_step(state: State, move: Any) -> None:  # ``state``: the one ``move`` is applied to
+        unchanged()
+        last[:] = [(state, move, GAME.encode(state))]
+        check_step(state, full)  # its default act too, on a clone
+
     out = play(
         GAME,
         seats,
@@ -79,10 +94,11 @@ def run(
         seed=seed,
         actors={s: bot_actor(bot) for s in bots},
         choosers={s: bot_chooser(bot) for s in bots},
-        on_step=lambda state, move: check_step(state, full),
+        on_step=on_step,
         max_steps=20_000,
     )
     assert out.finished, "the match must end within the caps"
+    unchanged()
     state = out.state
     check_step(state, full)
     assert GAME.decode(json.loads(json.dumps(GAME.encode(state)))) == state
@@ -119,6 +135,12 @@ def test_mixed_bot_and_random_play_wins_hands(seats: int, seed: int) -> None:
     out = run(seats, seed, {"expert_spells": True}, bots=tuple(range(0, seats, 2)), turn_cap=150)
     kinds = Counter(e.type for e in out.events)
     assert kinds["hand_won"] + kinds["hand_undecided"] == out.state.hands_played
+
+
+def test_a_player_changed_without_own_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(State, "own", lambda self, seat: self.players[seat])  # no copy
+    with pytest.raises(AssertionError, match="changed the state it was applied to"):
+        run(4, 5, {})
 
 
 ACTION_TYPES = [
@@ -160,6 +182,8 @@ def test_apply_never_raises_on_junk_actions(
     index: int, seat: int, kind: str, fields: dict[str, Any]
 ) -> None:
     state = FUZZ_STATES[index]
+    encoded = GAME.encode(state)
     result = GAME.apply(state, Act(seat=seat, action={"type": kind, **fields}))
+    assert GAME.encode(state) == encoded  # played on a clone, refused or not
     if not isinstance(result, Rejection):
         assert sorted(cards_in_play(result.state)) == sorted(all_cards(4))

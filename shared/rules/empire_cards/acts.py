@@ -10,8 +10,8 @@ changes an action dict (the kit parses a copy into the action model); the tables
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
+from typing import TypeAlias
 
 from shared.rules.api import Json
 from shared.rules.empire_cards.cards import (
@@ -23,6 +23,7 @@ from shared.rules.empire_cards.cards import (
 )
 from shared.rules.empire_cards.data import (
     ARMY_MAX,
+    BARBARIAN_RANKS,
     PACKS_BY_SEATS,
     RANKS,
     REGIME_RANKS,
@@ -72,24 +73,26 @@ def battles(n_seats: int, seat: int, demand: str) -> tuple[Json, ...]:
                  for t in range(n_seats) if t != seat for r, s in demands)
 
 
-class ByCode(dict[str, str]):
-    """card code -> ``of(code)``, filled for the deck's codes; any other code is computed
-    and not kept (bounded)."""
+class _Names(dict[str, tuple[str, str]]):
+    """card code -> (``cards.rank_of``, ``cards.label``), filled for the deck's codes; any
+    other code is computed and not kept (bounded)."""
 
-    def __init__(self, of: Callable[[str], str]) -> None:
-        super().__init__({c: of(c) for c in _CODES})
-        self.of = of
+    def __missing__(self, card: str) -> tuple[str, str]:
+        return rank_of(card), label(card)
+
+
+_NAMES = _Names({c: (rank_of(c), label(c)) for c in _CODES})
+
+
+class _Rank(dict[str, str]):
+    """card code -> ``cards.rank_of``, filled like ``_Names``."""
 
     def __missing__(self, card: str) -> str:
-        return self.of(card)
-
-
-_RANK_OF = ByCode(rank_of).__getitem__
-_LABEL_OF = ByCode(label).__getitem__
+        return rank_of(card)
 
 
 class _Suits(dict[str, str | None]):
-    """card code -> ``cards.suit_of`` (None: a Wizard), filled like ``ByCode``."""
+    """card code -> ``cards.suit_of`` (None: a Wizard), filled like ``_Names``."""
 
     def __missing__(self, card: str) -> str | None:
         return suit_of(card)
@@ -97,30 +100,45 @@ class _Suits(dict[str, str | None]):
 
 _SUIT_OF = _Suits({c: suit_of(c) for c in _CODES}).__getitem__
 
+RANK = _Rank({c: rank_of(c) for c in _CODES})
+"""card code -> ``cards.rank_of``, filled for the deck's codes"""
+# the other seats of a table of n, in seat order: OPPONENTS[n][seat]
+OPPONENTS: dict[int, tuple[tuple[int, ...], ...]] = {
+    n: tuple(tuple(t for t in range(n) if t != seat) for seat in range(n))
+    for n in PACKS_BY_SEATS}
 
-def hand_groups(hand: Cards) -> tuple[list[str], dict[str, Cards]]:
+HandGroups: TypeAlias = tuple[list[str], dict[str, Cards]]
+_last_hand: list[tuple[Cards, HandGroups]] = []  # the hand asked last and its groups
+
+
+def hand_groups(hand: Cards) -> HandGroups:
     """A hand's distinct cards (one per label, ``cards.distinct_by_label``) and its rank
-    groups (rank -> its cards, ``sets.rank_groups``; read-only), read in one pass over the
-    hand in its kept order (``Player.hand``: every change of a hand keeps it, and ``stored``
-    sorts a decoded one), where copies of a label and cards of a rank are neighbours. Not
-    memoized: a hand seldom repeats from one legal list to the next."""
+    groups (rank -> its cards, ``sets.rank_groups``), both read-only, read in one pass over
+    the hand in its kept order (``Player.hand``: every change of a hand keeps it, and
+    ``stored`` sorts a decoded one), where copies of a label and cards of a rank are
+    neighbours. A hand seldom repeats, except as the very tuple of the last call (a state
+    whose player did not change: a clone shares it), which is answered again."""
+    if _last_hand and _last_hand[0][0] is hand:
+        return _last_hand[0][1]
     groups: dict[str, Cards] = {}
     distinct: list[str] = []
     last = None
     for card in hand:
-        rank = _RANK_OF(card)
+        rank, name = _NAMES[card]
         group = groups.get(rank)
         groups[rank] = (card,) if group is None else (*group, card)
-        name = _LABEL_OF(card)
         if name != last:
             distinct.append(card)
             last = name
+    _last_hand[:] = [(hand, (distinct, groups))]
     return distinct, groups
 
 
-# regime -> its ranks, to count a hand's rank groups of a regime in C (CG-10)
+# regime -> its ranks, to count a hand's rank groups of a regime in C (CG-10); likewise the
+# Barbarian run's
 RANK_SETS: dict[Regime, frozenset[str]] = {
     regime: frozenset(ranks) for regime, ranks in REGIME_RANKS.items()}
+BARBARIAN_SET = frozenset(BARBARIAN_RANKS)
 
 
 def empire_sets(groups: dict[str, Cards], regime: Regime) -> tuple[Json, ...]:

@@ -223,6 +223,8 @@ def _refill(before: tuple[int, tuple[bool, ...]] | st.State, after: st.State, ev
     """CG-12 run out of cards (``ops.runout_refill``), asked only when a hand is empty.
     ``before``: ``ops.holdings`` of the state before the move, or that state itself, unchanged
     (a move played on a clone), its holdings then read only when needed."""
+    if all(map(_HAND, after.players)):  # the common case, in C
+        return
     for p in after.players:
         if not p.hand:
             if isinstance(before, st.State):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from shared.rules.api import Json
 from shared.rules.empire_cards import acts
-from shared.rules.empire_cards.cards import distinct_by_label, is_wizard, rank_of
+from shared.rules.empire_cards.cards import distinct_by_label, is_wizard
 from shared.rules.empire_cards.combat import battle_sets
 from shared.rules.empire_cards.data import (
     EMPIRE_SETS_TO_WIN,
@@ -64,11 +64,13 @@ def play_actions(state: State) -> list[Json]:
     steal, trade, battle = interactions_allowed(state)
     if steal:
         own = state.options.steal_own_pile
-        out += [acts.STEAL[t] for t, q in enumerate(players)  # ``turn.stealable`` (CG-15)
-                if q.discard and (own or t != seat) and rank_of(q.discard[-1]) not in _UNSTEALABLE]
+        for t, q in enumerate(players):  # ``turn.stealable`` (CG-15)
+            pile = q.discard
+            if pile and (own or t != seat) and acts.RANK[pile[-1]] not in _UNSTEALABLE:
+                out.append(acts.STEAL[t])
     if trade:  # (``out += map(...)``: the list is extended in C)
-        for t in range(n):
-            if t != seat and players[t].hand:
+        for t in acts.OPPONENTS[n][seat]:
+            if players[t].hand:
                 out += map(acts.TRADE[t].__getitem__, distinct)
     if battle and battle_sets(p.army):
         out += acts.battles(n, seat, state.options.battle_demand)
@@ -76,7 +78,7 @@ def play_actions(state: State) -> list[Json]:
         if len(group) > 1:
             out += acts.new_armies(group)
     for i, existing in enumerate(p.army):
-        rank = rank_of(existing[0])
+        rank = acts.RANK[existing[0]]
         if rank in groups:
             out += acts.additions(i, len(existing), groups[rank])
     if not state.first_round or state.options.first_round_sets:
@@ -87,7 +89,9 @@ def play_actions(state: State) -> list[Json]:
                 if len(groups.keys() & ranks) + wizards >= len(ranks):
                     out += acts.empire_sets(groups, regime)
         if len(hand) >= SPECIAL_SET_SIZE:
-            out += [{"type": "barbarian", "cards": list(c)} for c in barbarian_options(hand)]
+            wizards = len(groups.get(WIZARD, ()))  # a Wizard for each rank the hand lacks:
+            if len(groups.keys() & acts.BARBARIAN_SET) + wizards >= SPECIAL_SET_SIZE:
+                out += [{"type": "barbarian", "cards": list(c)} for c in barbarian_options(hand)]
             out += [{"type": "serf", "cards": list(c)} for c in serf_options(hand)]
     if state.drawn:
         before = len(out)

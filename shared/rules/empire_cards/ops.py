@@ -18,7 +18,7 @@ __all__ = ["Events", "add_to_hand", "draw_cards", "holdings", "opponents_from_le
 
 
 def add_to_hand(state: State, seat: int, cards: tuple[str, ...]) -> None:
-    p = state.players[seat]
+    p = state.own(seat)
     p.hand = sorted_cards(p.hand + cards)
 
 
@@ -79,8 +79,9 @@ def rebuild_deck(state: State, perm: tuple[int, ...], events: Events) -> None:
     """Apply the rebuild shuffle, then pay the owed draws in order (CG-18)."""
     pool = rebuild_pool(state)
     state.deck = tuple(pool[i] for i in perm)
-    for p in state.players:
-        p.discard = p.discard[-1:]
+    for seat, p in enumerate(state.players):
+        if len(p.discard) > 1:
+            state.own(seat).discard = p.discard[-1:]
     owed = state.owed
     state.owed = ()
     state.rebuilds += 1

@@ -222,10 +222,11 @@ def barbarian_options(hand: Sequence[str]) -> list[Cards]:
 
 def serf_options(hand: Sequence[str]) -> list[Cards]:
     """Per suit: the lowest 12 cards of that suit, topped up with Wizards if needed."""
-    wizards = [c for c in sorted_cards(hand) if is_wizard(c)]
+    ordered = sorted_cards(hand)
+    wizards = [c for c in ordered if is_wizard(c)]
     out: list[Cards] = []
     for suit in SUITS:
-        naturals = [c for c in sorted_cards(hand) if suit_of(c) == suit][:SPECIAL_SET_SIZE]
+        naturals = [c for c in ordered if suit_of(c) == suit][:SPECIAL_SET_SIZE]
         if naturals and len(naturals) + len(wizards) >= SPECIAL_SET_SIZE:
             out.append(tuple(naturals) + tuple(wizards[: SPECIAL_SET_SIZE - len(naturals)]))
     return out

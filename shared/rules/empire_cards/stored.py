@@ -97,7 +97,10 @@ class State(Frozen):
 
 
 def _fields(obj: object) -> dict[str, object]:
-    return {name: getattr(obj, name) for name in obj.__slots__}  # type: ignore[attr-defined]
+    """The stored fields of a slotted record: all but the state's bookkeeping
+    (``State._owned``)."""
+    return {name: getattr(obj, name) for name in obj.__slots__  # type: ignore[attr-defined]
+            if name[0] != "_"}
 
 
 def to_stored(s: st.State) -> State:
