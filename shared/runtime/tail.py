@@ -16,11 +16,20 @@ cluster keeps the three round trips.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from shared.runtime import bus
+from shared.runtime.ports import Publisher
+
+
+@runtime_checkable
+class EntryMaker(Protocol):
+    """A publisher that can hand over the entry it would append instead of appending it
+    (shared/runtime/outbox.py ``Outbox.entry``)."""
+
+    def entry(self, body: Any, stream: str, maxlen: int | None = None) -> tuple[str, bytes, int]:
+        ...
 
 
 @dataclass(frozen=True)
@@ -61,17 +70,16 @@ def tail_args(tail: Tail | None) -> list[Any]:
     return [*out, stream, group, entry_id, "1" if delete else "0"]
 
 
-def make(broker: Any, inline: bool, entries: list[tuple[dict[str, Any], dict[str, Any]]],
+def make(broker: Publisher, inline: bool, entries: list[tuple[dict[str, Any], dict[str, Any]]],
          ack: bool) -> Tail | None:
     """The tail of ``entries`` (body, {stream, maxlen}) and, with ``ack``, the entry the
     running handler consumed (``bus.delivery()``); None when the store cannot apply it
     (``inline`` False: a cluster) or the publisher prepares no entries (then the shell
     publishes and the bus acknowledges)."""
-    prepare: Callable[..., tuple[str, bytes, int]] | None = getattr(broker, "entry", None)
-    if not inline or prepare is None:
+    if not inline or not isinstance(broker, EntryMaker):
         return None
     d = bus.delivery() if ack else None
-    return Tail(tuple(prepare(body, **where) for body, where in entries),
+    return Tail(tuple(broker.entry(body, **where) for body, where in entries),
                 None if d is None or d.acked else (d.stream, d.group, d.id, d.delete))
 
 
