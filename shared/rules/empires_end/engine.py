@@ -194,7 +194,11 @@ def node(state: GameState) -> Node:
         return _turn((res.seat if res is not None else dp.bidder,))
     if phase == "conflict":
         return conflict.node(state)
-    return _turn(tuple([s for s, w in enumerate(state.work) if w.stage != "done"]))
+    seats = []  # the seats not done
+    for s, w in enumerate(state.work):
+        if w.stage != "done":
+            seats.append(s)
+    return _turn(tuple(seats))
 
 
 def awaited(state: GameState) -> tuple[int, ...]:
