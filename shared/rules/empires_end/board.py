@@ -76,52 +76,67 @@ def _active(empire: tuple[Location, ...], phase: Phase) -> tuple[tuple[int, str,
     out = []
     mine = _OF_PHASE.get(phase, {})
     for pos, loc in enumerate(empire):
-        if not loc.healthy:
-            continue
-        tile = loc.tile
-        if tile in mine:
-            out.append((pos, tile, mine[tile]))
-        for inn in loc.innovations:
-            card = inn.card
-            if card in mine:
-                out.append((pos, card, mine[card]))
+        if loc.healthy:
+            tile = loc.tile
+            if tile in mine:
+                out.append((pos, tile, mine[tile]))
+            innovations = loc.innovations
+            if innovations:
+                for inn in innovations:
+                    card = inn.card
+                    if card in mine:
+                        out.append((pos, card, mine[card]))
     return tuple(out)
 
 
-def industry_view(empire: tuple[Location, ...]
-                  ) -> tuple[tuple[tuple[int, str, Ability], ...], list[str], list[int]]:
+_MORE = 1 << 30  # more innovations than any location holds
+IndustryView = tuple[tuple[tuple[int, str, Ability], ...], tuple[str, ...], tuple[int, ...]]
+# id of an empire tuple -> (that tuple, its ``industry_view``), as ``_ACTIVE``: a seat's
+# Industry listing is asked for again with the same empire after a sell or a discard
+_VIEWS: dict[int, tuple[tuple[Location, ...], IndustryView]] = {}
+
+
+def industry_view(empire: tuple[Location, ...]) -> IndustryView:
     """For the Industry listing, in one pass: ``active`` of "industry" (remembered as
     ``active`` remembers it), the tiles of ``placement_candidates`` and the destroyed
     positions."""
+    got = _VIEWS.get(id(empire))
+    if got is not None and got[0] is empire:
+        return got[1]
     out = []
     place: list[str] = []
     destroyed: list[int] = []
-    least = -1
+    least = _MORE  # the fewest innovations of a healthy location so far
     mine = _OF_PHASE.get("industry", {})
     for pos, loc in enumerate(empire):
-        if not loc.healthy:
+        if loc.healthy:
+            tile = loc.tile
+            if tile in mine:
+                out.append((pos, tile, mine[tile]))
+            innovations = loc.innovations
+            n = 0
+            if innovations:
+                for inn in innovations:
+                    card = inn.card
+                    if card in mine:
+                        out.append((pos, card, mine[card]))
+                n = len(innovations)
+            if n < least:
+                least = n
+                place = [tile]
+            elif n == least:
+                place.append(tile)
+        else:
             destroyed.append(pos)
-            continue
-        tile = loc.tile
-        if tile in mine:
-            out.append((pos, tile, mine[tile]))
-        innovations = loc.innovations
-        for inn in innovations:
-            card = inn.card
-            if card in mine:
-                out.append((pos, card, mine[card]))
-        n = len(innovations)
-        if least < 0 or n < least:
-            least = n
-            place = [tile]
-        elif n == least:
-            place.append(tile)
-    industry = tuple(out)
+    view = (tuple(out), tuple(place), tuple(destroyed))
     if type(empire) is tuple:  # (only an immutable empire is remembered)
         if len(_ACTIVE) >= ACTIVE_MAX:
             _ACTIVE.clear()
-        _ACTIVE[(id(empire), "industry")] = (empire, industry)
-    return industry, place, destroyed
+        _ACTIVE[(id(empire), "industry")] = (empire, view[0])
+        if len(_VIEWS) >= ACTIVE_MAX:
+            _VIEWS.clear()
+        _VIEWS[id(empire)] = (empire, view)
+    return view
 
 
 def find_active(player: Player, ref: str, phase: Phase) -> tuple[int, Ability] | None:

@@ -146,7 +146,8 @@ def resolve(state: State, nd: Simultaneous, move: JointAction, events: Events) -
     totals = [board.base_strength(p) + a + c for p, (a, c) in zip(state.players, bids, strict=True)]
     best = max(totals)
     results: list[Json] = []
-    for seat, p in enumerate(state.players):
+    for seat in range(len(state.players)):
+        p = state.writable(seat)
         axes, coins = bids[seat]
         # Revealed Axes and Coins go back to the bank (EEND-15).
         p.res.axe -= axes

@@ -191,9 +191,9 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> None:
     kind = a["type"]
     if kind == "bid":
         i, r = a["disaster"], a["resource"]
-        res = state.players[seat].res
+        res = state.writable(seat).res
         setattr(res, r, getattr(res, r) - 1)
-        pool = dp.slots[i].pool
+        pool = dp.writable(i).pool
         setattr(pool, r, getattr(pool, r) + 1)
         dp.addressed = (*dp.addressed, i)
         events.add("bid", {"seat": seat, "disaster": i, "resource": r})
@@ -213,12 +213,12 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> None:
         _set_stage(state, "place")
         _progress(state, events)
     elif kind == "free_bid":  # EEND-8: covers one pass, adds no token
-        board.set_exhausted(state.players[seat], a["card"], True)
+        board.set_exhausted(state.writable(seat), a["card"], True)
         dp.addressed = (*dp.addressed, a["disaster"])
         events.add("free_bid", {"seat": seat, "disaster": a["disaster"], "card": a["card"]})
     elif kind == "replace":  # EEND-7: bids stay with the new disaster
-        old = dp.slots[a["disaster"]]
-        board.set_exhausted(state.players[seat], a["card"], True)
+        old = dp.writable(a["disaster"])
+        board.set_exhausted(state.writable(seat), a["card"], True)
         state.discard = (*state.discard, old.card or "")
         events.add("disaster_replaced", {"seat": seat, "disaster": a["disaster"],
                                          "card": old.card, "by": a["card"]})
@@ -240,7 +240,7 @@ def _take(state: State, seat: int, i: int, events: Events) -> None:
     assert dp is not None
     slot = dp.slots[i]
     card = slot.card or ""
-    state.players[seat].res.gain_res(slot.pool)
+    state.writable(seat).res.gain_res(slot.pool)
     slots = list(dp.slots)
     slots[i] = DisasterSlot(closed=True)
     dp.slots = tuple(slots)
@@ -275,7 +275,7 @@ def _progress(state: State, events: Events) -> None:
     assert dp is not None
     res = dp.resolution
     assert res is not None
-    p = state.players[res.seat]
+    p = state.writable(res.seat)  # (``_destroy`` and ``_place`` change this same player)
     if res.stage == "destroy":
         cands = board.destroy_candidates(p.empire, res.target)  # EEND-4
         if len(cands) > 1:
@@ -302,7 +302,7 @@ def _destroy(state: State, seat: int, pos: int | None, events: Events) -> None:
     if pos is None:  # EEND-4: no healthy location left; resources were still gained
         events.add("nothing_destroyed", {"seat": seat})
         return
-    p = state.players[seat]
+    p = state.writable(seat)
     loc = p.empire[pos]
     board.set_location(p, pos, location(loc.tile, False, loc.innovations))
     events.add("location_destroyed", {"seat": seat, "tile": loc.tile, "position": pos + 1})
@@ -316,7 +316,7 @@ def _place(state: State, seat: int, pos: int | None, events: Events) -> None:
         events.add("innovation_discarded", {"seat": seat, "card": res.card})
         state.discard = (*state.discard, res.card)
         return
-    p = state.players[seat]
+    p = state.writable(seat)
     loc = p.empire[pos]
     events.add("innovation_placed", {"seat": seat, "card": res.card, "tile": loc.tile})
     board.set_location(p, pos, location(loc.tile, loc.healthy,
@@ -327,7 +327,7 @@ def _shore_up(state: State, seat: int, coins: int, events: Events) -> None:
     """EEND-9: reveal the stash, then 2 VP per coin until the total is 5 (VP may go < 0)."""
     if coins <= 0:
         return
-    p = state.players[seat]
+    p = state.writable(seat)
     events.add("screen_lifted", {"seat": seat, "resources": p.res.as_dict(),
                                  "coins_bought": coins})
     p.res.coin += coins
@@ -352,7 +352,7 @@ def settle(state: State, events: Events) -> bool:
             if state.deck:
                 card = state.deck[0]
                 state.deck = state.deck[1:]
-                dp.slots[i].card = card
+                dp.writable(i).card = card
                 target = CARD[card].target
                 if events.keep:
                     marked = [TILE[p.empire[target - 1].tile].id for p in state.players]
@@ -362,7 +362,7 @@ def settle(state: State, events: Events) -> bool:
             if state.discard and state.options.reshuffle_discards:
                 return False  # EEND-19: the engine asks for a reshuffle
             # Nothing left to draw: the disaster cannot be revealed and is skipped.
-            dp.slots[i].closed = True
+            dp.writable(i).closed = True
             events.add("disaster_skipped", {"disaster": i})
             continue
         if dp.resolution is not None:

@@ -59,7 +59,7 @@ def _report(seat: int, gained: Res, vp: int, refreshed: list[str], events: Event
 def begin(state: State, seat: int, todo: tuple[SubPhase, ...], events: Events) -> bool:
     """Start this seat's Economy (in place). Returns whether it is finished: a seat whose
     empire has no conversion or repeat ability (public knowledge) has nothing to decide."""
-    p = state.players[seat]
+    p = state.writable(seat)
     got = {"wheat": 0, "hammer": 0, "axe": 0, "coin": 0}  # effect()'s tokens, added up
     vp = 0
     refreshed: list[str] = []
@@ -136,7 +136,7 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
     if kind == "end_economy":
         return True
     w = state.work[seat]
-    p = state.players[seat]
+    p = state.writable(seat)
     if kind == "convert":
         source, option = a["source"], a["option"]
         ab = ability(source)

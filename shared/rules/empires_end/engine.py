@@ -194,7 +194,11 @@ def node(state: GameState) -> Node:
         return _turn((res.seat if res is not None else dp.bidder,))
     if phase == "conflict":
         return conflict.node(state)
-    return _turn(tuple([s for s, w in enumerate(state.work) if w.stage != "done"]))
+    seats = []  # the seats not done
+    for s, w in enumerate(state.work):
+        if w.stage != "done":
+            seats.append(s)
+    return _turn(tuple(seats))
 
 
 def awaited(state: GameState) -> tuple[int, ...]:
@@ -313,8 +317,8 @@ def _chance(state: GameState, values: Sequence[int], events: Events) -> None:
     if step == 0:
         order = tuple(TILE_IDS[i] for i in values)
         empire = tuple(Location(t) for t in order)
-        for p in state.players:
-            p.empire = empire
+        for seat in range(state.n):
+            state.writable(seat).empire = empire
         events.add("locations_arranged", {"order": list(order)})
         state.order = order
         if not state.options.random_first_player:
@@ -338,7 +342,7 @@ def _deal(state: GameState, events: Events) -> None:
     for k in range(state.n):
         seat = (state.first + k) % state.n
         hand, deck = deck[:HAND_SIZE], deck[HAND_SIZE:]
-        state.players[seat].hand = hand
+        state.writable(seat).hand = hand
         events.add("hand_dealt", {"seat": seat, "cards": list(hand)}, (seat,))
     events.add("hands_dealt", {"cards_each": HAND_SIZE})
     state.deck, state.setup_step, state.phase_index = deck, 4, -1
@@ -418,6 +422,7 @@ def _draw(state: GameState, events: Events) -> None:
         if state.deck:
             card = state.deck[0]
             state.deck = state.deck[1:]
+            p = state.writable(seat)
             p.hand = (*p.hand, card)
             events.add("card_drawn", {"seat": seat})
             events.add("card_drawn", {"seat": seat, "card": card}, (seat,))

@@ -223,7 +223,7 @@ def _pay(p: Player, cost: int, coins: int) -> None:
 
 
 def _sell(state: State, seat: int, card: str, events: Events) -> None:
-    p = state.players[seat]
+    p = state.writable(seat)
     p.hand = tuple([c for c in p.hand if c != card])
     p.res.coin += 1
     w = state.work[seat]
@@ -239,7 +239,7 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
     is over."""
     kind = a["type"]
     w = state.work[seat]
-    p = state.players[seat]
+    p = state.writable(seat) if kind != "end_industry" else state.players[seat]
     if kind == "build":
         card, tile, coins = a["card"], a["tile"], a["coins"]
         sources = discount_sources(p, w)
@@ -257,9 +257,9 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
         events.add("innovation_built", {"seat": seat, "card": card, "tile": tile, "cost": cost})
         events.add("paid", {"seat": seat, "coin": coins, "hammer": cost - coins}, (seat,))
         return False
-    if kind == "end_industry":
-        while state.work[seat].acts < 2 and p.hand:
-            _sell(state, seat, p.hand[-1], events)
+    if kind == "end_industry":  # (``_sell`` changes the seat's player)
+        while state.work[seat].acts < 2 and state.players[seat].hand:
+            _sell(state, seat, state.players[seat].hand[-1], events)
         return True
     if kind == "sell":
         _sell(state, seat, a["card"], events)
@@ -288,7 +288,7 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
 
 def _ability(state: State, seat: int, a: ActJson, events: Events) -> None:
     w = state.work[seat]
-    p = state.players[seat]
+    p = state.writable(seat)
     kind = a["type"]
     if kind == "swap":
         x = board.position_of_tile(p.empire, a["a"])

@@ -4,13 +4,19 @@ A state the engine hands out (``setup``, a transition's state, ``decode``) is ne
 afterwards: ``apply`` clones it (``State.clone``) and the rule modules change only that clone,
 in place. So a caller may keep any state it was given.
 
-What a move changes is mutable and copied by ``clone``: the state, each ``Player`` and its
-``Res``, the ``DisasterPhase`` and its ``DisasterSlot``s. The rest is never changed once
-made and is shared by clones: ``Location``, ``Innovation``, ``Resolution``, ``ConvLeft``
-and ``SeatWork`` (frozen; a change makes a new one), every tuple (decks, hands, empires: a
-change makes a new tuple), and ``Options``, the frozen pydantic model of the variant flags,
-parsed once by ``setup``. The stored JSON form (``GAME.encode``/``decode``) is defined by
-``stored.py``.
+What a move changes is mutable: the state, each ``Player`` and its ``Res``, the
+``DisasterPhase`` and its ``DisasterSlot``s. ``clone`` copies the state and its disaster
+phase; the players and the slots are copied on write: a clone shares its parent's players
+until a move asks for one to change (``State.writable``), which copies that player into the
+clone alone (a move changes one seat's player, mostly), and likewise a slot
+(``DisasterPhase.writable``). So a rule changes a player only as ``state.writable(seat)``
+returned it, never as read from ``state.players``, and a slot only as ``writable(i)``
+returned it. The rest is
+never changed once made and is shared by clones: ``Location``, ``Innovation``,
+``Resolution``, ``ConvLeft`` and ``SeatWork`` (frozen; a change makes a new one), every tuple
+(decks, hands, empires: a change makes a new tuple), and ``Options``, the frozen pydantic
+model of the variant flags, parsed once by ``setup``. The stored JSON form
+(``GAME.encode``/``decode``) is defined by ``stored.py``.
 """
 
 from __future__ import annotations
@@ -172,20 +178,34 @@ class DisasterPhase:
     bidder: int
     addressed: tuple[int, ...] = ()  # slot indices the bidder has bid on/taken this turn
     resolution: Resolution | None = None
+    # slots this phase copied (bit ``1 << i``), so its own to change: as ``State.owned``
+    owned: int = field(default=0, init=False, repr=False, compare=False)
 
     def clone(self) -> DisasterPhase:
-        slots = []
-        for s in self.slots:  # DisasterSlot(..., Res(...)) through the slots: no __init__
-            r = s.pool
-            pool = _new(Res)
-            pool.wheat, pool.hammer, pool.axe, pool.coin = r.wheat, r.hammer, r.axe, r.coin
-            slot = _new(DisasterSlot)
-            slot.card, slot.pool, slot.closed = s.card, pool, s.closed
-            slots.append(slot)
+        """A copy that changes nothing of this phase when changed: its slots are this
+        phase's until ``writable`` copies one (as ``State.clone`` shares the players)."""
         new = _new(DisasterPhase)
-        new.slots, new.bidder = tuple(slots), self.bidder
+        new.slots, new.bidder = self.slots, self.bidder
         new.addressed, new.resolution = self.addressed, self.resolution
-        return new
+        new.owned = self.owned = 0  # both share every slot now: neither may change one
+        return new  # type: ignore[no-any-return]
+
+    def writable(self, i: int) -> DisasterSlot:
+        """Slot ``i``, this phase's own to change in place: copied (with its pool) the first
+        time a move asks."""
+        if self.owned >> i & 1:
+            return self.slots[i]
+        s = self.slots[i]
+        r = s.pool
+        pool = _new(Res)  # DisasterSlot(..., Res(...)) through the slots: no __init__ calls
+        pool.wheat, pool.hammer, pool.axe, pool.coin = r.wheat, r.hammer, r.axe, r.coin
+        slot = _new(DisasterSlot)
+        slot.card, slot.pool, slot.closed = s.card, pool, s.closed
+        slots = list(self.slots)
+        slots[i] = slot
+        self.slots = tuple(slots)
+        self.owned |= 1 << i
+        return slot  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,6 +326,11 @@ class State:
     work: tuple[SeatWork, ...] = ()
     draw_queue: tuple[int, ...] = ()  # seats still drawing up to 4 after an Industry phase
     reshuffles: int = 0  # EEND-19
+    # seats whose player this state copied (bit ``1 << seat``), so its own to change; never
+    # set by a state's maker (``replace`` and ``decode`` give 0), reset by ``clone`` in the
+    # copy and in this state (a state changed in place after a clone, as a rollout's is,
+    # copies a player again before changing it)
+    owned: int = field(default=0, init=False, repr=False, compare=False)
 
     @property
     def phase(self) -> str:
@@ -318,27 +343,37 @@ class State:
     def player(self, seat: int) -> Player:
         return self.players[seat]
 
+    def writable(self, seat: int) -> Player:
+        """``seat``'s player, this state's own to change in place: copied (with its stash)
+        the first time a move asks, as a clone shares its parent's players until then."""
+        if self.owned >> seat & 1:
+            return self.players[seat]
+        p = self.players[seat]
+        r = p.res
+        res = _new(Res)  # Player(Res(...), ...) through the slots: no __init__ calls
+        res.wheat, res.hammer, res.axe, res.coin = r.wheat, r.hammer, r.axe, r.coin
+        q = _new(Player)
+        q.res, q.vp, q.empire, q.hand = res, p.vp, p.empire, p.hand
+        players = list(self.players)
+        players[seat] = q
+        self.players = tuple(players)
+        self.owned |= 1 << seat
+        return q  # type: ignore[no-any-return]
+
     def clone(self) -> State:
-        """A copy that shares nothing changeable with this state (see the module's
-        docstring for what is shared)."""
+        """A copy that changes nothing of this state when changed: its players are this
+        state's until ``writable`` copies one (see the module's docstring)."""
         dp = self.disaster
-        players = []
-        for p in self.players:  # Player(Res(...), ...) through the slots: no __init__ calls
-            r = p.res
-            res = _new(Res)
-            res.wheat, res.hammer, res.axe, res.coin = r.wheat, r.hammer, r.axe, r.coin
-            q = _new(Player)
-            q.res, q.vp, q.empire, q.hand = res, p.vp, p.empire, p.hand
-            players.append(q)
         new = _new(State)  # State(...) through the slots: no __init__ call
         new.n, new.options, new.track = self.n, self.options, self.track
         new.setup_step, new.phase_index = self.setup_step, self.phase_index
-        new.order, new.first, new.players = self.order, self.first, tuple(players)
+        new.order, new.first, new.players = self.order, self.first, self.players
         new.deck, new.discard = self.deck, self.discard
         new.conflict_deck, new.conflict_discard = self.conflict_deck, self.conflict_discard
         new.conflict_card = self.conflict_card
         new.disaster = None if dp is None else dp.clone()
         new.work, new.draw_queue, new.reshuffles = self.work, self.draw_queue, self.reshuffles
+        new.owned = self.owned = 0  # both share every player now: neither may change one
         return new
 
 
@@ -346,14 +381,14 @@ class State:
 assert State.__slots__ == (
     "n", "options", "track", "setup_step", "phase_index", "order", "first", "players", "deck",
     "discard", "conflict_deck", "conflict_discard", "conflict_card", "disaster", "work",
-    "draw_queue", "reshuffles"), "State.clone sets every field of State"
-assert Player.__slots__ == ("res", "vp", "empire", "hand"), "State.clone copies every field"
-assert Res.__slots__ == ("wheat", "hammer", "axe", "coin"), "State.clone copies every field"
+    "draw_queue", "reshuffles", "owned"), "State.clone sets every field of State"
+assert Player.__slots__ == ("res", "vp", "empire", "hand"), "State.writable copies every field"
+assert Res.__slots__ == ("wheat", "hammer", "axe", "coin"), "State.writable copies every field"
 assert SeatWork.__slots__ == ("stage", "todo", "conv", "repeats", "acts", "repaired", "used",
                              "discarded"), "seat_work sets every field of SeatWork"
 assert Resolution.__slots__ == ("seat", "card", "target", "stage", "choices"), \
     "resolution sets every field of Resolution"
 assert Location.__slots__ == ("tile", "healthy", "innovations"), "location sets every field"
-assert DisasterSlot.__slots__ == ("card", "pool", "closed"), "DisasterPhase.clone copies them"
-assert DisasterPhase.__slots__ == ("slots", "bidder", "addressed", "resolution"), \
+assert DisasterSlot.__slots__ == ("card", "pool", "closed"), "DisasterPhase.writable copies them"
+assert DisasterPhase.__slots__ == ("slots", "bidder", "addressed", "resolution", "owned"), \
     "DisasterPhase.clone sets every field of DisasterPhase"
