@@ -165,11 +165,6 @@ class Events(list[tuple[str, dict[str, Any], tuple[Seat, ...] | None]]):
         self.append((type, data, visible_to))
 
     @property
-    def recorded(self) -> list[tuple[str, dict[str, Any], tuple[Seat, ...] | None]]:
-        """The records, in the order added (the list itself)."""
-        return self
-
-    @property
     def out(self) -> list[Event]:
         """The recorded events as ``Event`` values (made through their slots, as
         ``api.Transition.events`` makes them)."""
