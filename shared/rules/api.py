@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import MISSING, FrozenInstanceError, dataclass, field, fields
+from operator import attrgetter
 from typing import (
     Annotated,
     Any,
@@ -262,33 +263,45 @@ class Rejection:
     message: str
 
 
+def _read_only(self: Any, value: Any) -> None:
+    raise FrozenInstanceError("cannot assign to a field of a Transition")
+
+
 class Transition:
     """A legal move's result: the new state and the events it produced.
 
     ``Transition(state, events=())``, frozen, compared and hashed by (state, events) as a
     frozen dataclass is. The kit's template hands its events over as they were recorded
-    (``_kit.model.Events``: (type, data, visible_to) each) and ``events`` makes the ``Event``
-    values on first read: a playout or a search that never reads the log makes none."""
+    (``_kit.model.Events``: a list of (type, data, visible_to)) and ``events`` makes the
+    ``Event`` values on first read: a playout or a search that never reads the log makes none.
 
-    __slots__ = ("_events", "_recorded", "state")
+    Its fields are read-only properties over two private slots, set once where a Transition
+    is made (here and in ``_kit.base.transition``, one per move): a slot of a class without
+    its own ``__setattr__`` is set by plain assignment, a fraction of the cost of a frozen
+    dataclass's field. ``_events`` holds the events made (a tuple) or their records (a list)."""
+
+    __slots__ = ("_events", "_state")
     __match_args__ = ("state", "events")
 
-    state: Any
-    _events: tuple[Event, ...] | None  # None until ``events`` makes them from the records
-    _recorded: list[tuple[str, dict[str, Json], tuple[Seat, ...] | None]] | None
+    _state: Any
+    _events: tuple[Event, ...] | list[tuple[str, dict[str, Json], tuple[Seat, ...] | None]]
 
     def __init__(self, state: Any, events: Sequence[Event] = ()) -> None:
-        _set_transition_state(self, state)
-        _set_transition_events(self, tuple(events))
-        _set_transition_recorded(self, None)
+        self._state = state
+        self._events = tuple(events)
+
+    state = property(attrgetter("_state"), _read_only, doc="The state after the move.")
 
     @property
     def events(self) -> tuple[Event, ...]:
-        made: tuple[Event, ...] | None = self._events
-        if made is None:
-            made = tuple(_recorded_event(*rec) for rec in self._recorded or ())
-            _set_transition_events(self, made)
+        made = self._events
+        if isinstance(made, list):  # the records, made into events on this first read
+            made = self._events = tuple(_recorded_event(*rec) for rec in made)
         return made
+
+    @events.setter
+    def events(self, value: Any) -> None:
+        _read_only(self, value)
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -305,19 +318,9 @@ class Transition:
         return self.state, self.events
 
     def __setstate__(self, stored: tuple[Any, tuple[Event, ...]]) -> None:
-        _set_transition_state(self, stored[0])
-        _set_transition_events(self, stored[1])
-        _set_transition_recorded(self, None)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
+        self._state, self._events = stored
 
 
-_set_transition_state, _set_transition_events, _set_transition_recorded = (
-    getattr(Transition, f).__set__ for f in ("state", "_events", "_recorded"))
 _set_event_type, _set_event_data, _set_event_visible_to = (
     getattr(Event, f).__set__ for f in ("type", "data", "visible_to"))
 
@@ -347,9 +350,7 @@ class EventLog:
         self._made: list[Event] | None = None
 
     def add(self, transition: Transition) -> None:
-        part: Sequence[Any] | None = transition._events
-        if part is None:
-            part = transition._recorded
+        part: Sequence[Any] = transition._events  # the events made, or their records
         if part:
             self._parts.append(part)
             self._made = None

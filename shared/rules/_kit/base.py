@@ -23,13 +23,13 @@ move                 guards, in order                                   then
                      ``legal_actions`` (illegal)
 ===================  =================================================  ===================
 
-A hook gets the pending node and the checked input and returns ``(new state, events)`` or a
-Rejection (``illegal``; ``malformed`` for an id that names nothing). The template makes no
-copy of the state: one ``next`` call and the checks above per move. A game whose state is a
-plain mutable object with ``clone()`` writes its moves in place instead (OpenSpiel's
-``DoApplyAction``): ``play_chance``, ``play_joint``, ``play_act`` change the state they are
-given and add their events; the hooks' defaults clone the state and play the move on the
-clone (OpenSpiel's ``child``), so the state they were given stays as it was. The kit's
+A hook gets the pending node and the checked input and returns ``(new state, events)`` (or
+their ``transition``) or a Rejection (``illegal``; ``malformed`` for an id that names nothing).
+The template makes no copy of the state: one ``next`` call and the checks above per move. A
+game whose state is a plain mutable object with ``clone()`` writes its moves in place instead
+(OpenSpiel's ``DoApplyAction``): ``play_chance``, ``play_joint``, ``play_act`` change the state
+they are given and add their events; the hooks' defaults clone the state and play the move on
+the clone (OpenSpiel's ``child``), so the state they were given stays as it was. The kit's
 rollout driver (``_kit.rollout.Rollout``) runs the same in-place moves on one clone.
 
 An act listed by ``legal_actions`` for the state and seat it was last asked about (a caller
@@ -89,11 +89,6 @@ from shared.rules.api import (
 _new = object.__new__
 _set = object.__setattr__
 
-# ``Transition(state, events)`` through its slots (``apply``), without the class call, a good
-# part of the template's cost per move; its events handed over as ``Events`` recorded them.
-_set_state, _set_events, _set_recorded = (
-    getattr(Transition, f).__set__ for f in ("state", "_events", "_recorded"))
-
 # a pydantic model's own slots, set through their descriptors (``_legal_action``)
 _set_fields_set, _set_extra, _set_private = (
     getattr(BaseModel, f).__set__
@@ -103,17 +98,17 @@ S = TypeVar("S")
 Opt = TypeVar("Opt", bound=BaseModel)
 A = TypeVar("A")
 
-# what a hook returns: the new state and its events (as ``Events`` recorded them, or made)
-Step = tuple[S, Sequence[Event] | Events]
+# what a hook returns: the new state and its events (as ``Events`` recorded them, or made),
+# or the ``Transition`` of them (``transition``: what the kit's own hooks return)
+Step = tuple[S, Sequence[Event] | Events] | Transition
 
 
 def transition(state: Any, events: Events) -> Transition:
-    """``Transition(state, events.out)``, its events made when read (see ``api.Transition``)."""
-    done = _new(Transition)
-    _set_state(done, state)
-    _set_events(done, None)
-    _set_recorded(done, events.recorded)
-    return done  # type: ignore[no-any-return]
+    """``Transition(state, events.out)`` without the class call, its events made when read."""
+    done: Transition = _new(Transition)
+    done._state = state
+    done._events = events  # the records (``Events`` is their list)
+    return done
 
 
 _AWAITS = {"turn": "a seat's action", "simultaneous": "a sealed round", "chance": "a draw",
@@ -325,14 +320,18 @@ _PARSED_MAX = 4096
 
 def chance_fits(node: Chance, values: Sequence[int]) -> bool:
     """The values answer the request's draw (see ``api.Chance``)."""
-    if node.draw == "shuffle":
+    draw = node.draw
+    if draw == "shuffle":
         return sorted(values) == list(range(node.n))
     if len(values) != node.count:
         return False
-    if not values:
-        return True
-    low = 1 if node.draw == "dice" else 0
-    return low <= min(values) and max(values) < node.n + low
+    low = 1 if draw == "dice" else 0
+    high = node.n + low
+    # a loop: all() over a generator, or min() and max(), cost more for a draw's few values
+    for value in values:  # noqa: SIM110
+        if not low <= value < high:
+            return False
+    return True
 
 
 class GameBase(ABC, Generic[S, Opt, A]):
@@ -377,17 +376,17 @@ class GameBase(ABC, Generic[S, Opt, A]):
     def on_chance(self, state: S, node: Chance, values: tuple[int, ...]) -> Step[S] | Rejection:
         new, events = state.clone(), Events()  # type: ignore[attr-defined]
         self.play_chance(new, node, values, events)
-        return new, events
+        return transition(new, events)
 
     def on_joint(self, state: S, node: Simultaneous, move: JointAction) -> Step[S] | Rejection:
         new, events = state.clone(), Events()  # type: ignore[attr-defined]
         self.play_joint(new, node, move, events)
-        return new, events
+        return transition(new, events)
 
     def on_act(self, state: S, node: Turn, seat: Seat, action: A) -> Step[S] | Rejection:
         new, events = state.clone(), Events()  # type: ignore[attr-defined]
         refused = self.play_act(new, node, seat, action, events)
-        return refused if refused is not None else (new, events)
+        return refused if refused is not None else transition(new, events)
 
     # -- in place, on a clone (a plain mutable state: see the module's docstring) --------
 
@@ -447,9 +446,9 @@ class GameBase(ABC, Generic[S, Opt, A]):
             step = self._kit_joint(state, node, move)
         else:
             return reject("action/malformed", "not a move")
-        if isinstance(step, Rejection):
+        if type(step) is Transition or isinstance(step, Rejection):
             return step
-        new, made = step
+        new, made = step  # type: ignore[misc]
         return transition(new, made) if isinstance(made, Events) else Transition(new, made)
 
     def _kit_chance(self, state: S, node: Node, move: ChanceOutcome) -> Step[S] | Rejection:

@@ -22,7 +22,7 @@ validated one.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 from pydantic_core import PydanticUndefined
@@ -138,48 +138,55 @@ def event(*, type: str, data: dict[str, Any] | None = None,
     return Event(type=type, data=data, visible_to=visible_to)
 
 
-class Events:
-    """The events of one move, recorded as the rules run: ``add`` records each as (type,
-    data, visible_to). A plain public event is taken as the rules built it (a fresh dict of
-    JSON values: the kit's tests check that every event of seeded games of every game
+class Events(list[tuple[str, dict[str, Any], tuple[Seat, ...] | None]]):
+    """The events of one move, recorded as the rules run: the list of their (type, data,
+    visible_to), one per ``add``. A plain public event is taken as the rules built it (a fresh
+    dict of JSON values: the kit's tests check that every event of seeded games of every game
     round-trips through ``api.to_json`` / ``from_json`` unchanged), and so is a private one's
     (its ``visible_to`` checked to be a tuple of seats); data that is not a dict is refused
-    (``NotJson``). ``out`` makes them the ``Event`` values their constructor
-    makes; the kit's template hands the records to its ``Transition`` as they are, which
-    makes the values only when its ``events`` are read.
+    (``NotJson``). ``out`` makes them the ``Event`` values their constructor makes; the kit's
+    template hands the records to its ``Transition`` as they are, which makes the values only
+    when its ``events`` are read. A list, made by the list's own constructor: the kit makes
+    one for every move.
 
-    ``Events(keep=False)`` records none (a playout nobody reads the log of); a rule whose
-    event data is costly to build checks ``keep`` first."""
+    ``QuietEvents()`` records none (a playout nobody reads the log of); a rule whose event
+    data is costly to build checks ``keep`` first."""
 
-    __slots__ = ("keep", "recorded")
-
-    def __init__(self, keep: bool = True) -> None:
-        self.keep = keep
-        self.recorded: list[tuple[str, dict[str, Any], tuple[Seat, ...] | None]] = []
+    __slots__ = ()
+    keep: ClassVar[bool] = True
 
     def add(self, type: str, data: dict[str, Any],
             visible_to: tuple[Seat, ...] | None = None) -> None:
-        if not self.keep:
-            return
         if _type(data) is not dict or (visible_to is not None and not (
                 _type(visible_to) is tuple and (
                     _type(visible_to[0]) is int if len(visible_to) == 1
                     else all(_type(s) is int for s in visible_to)))):
             raise NotJson(_not_json(type, data, visible_to) or f"event data {data!r}")
-        self.recorded.append((type, data, visible_to))
+        self.append((type, data, visible_to))
 
     @property
     def out(self) -> list[Event]:
         """The recorded events as ``Event`` values (made through their slots, as
         ``api.Transition.events`` makes them)."""
         made = []
-        for type_, data, visible_to in self.recorded:
+        for type_, data, visible_to in self:
             event = _new(Event)
             _set_type(event, type_)
             _set_data(event, data)
             _set_visible_to(event, visible_to)
             made.append(event)
         return made
+
+
+class QuietEvents(Events):
+    """``Events`` that records nothing (``keep`` is False)."""
+
+    __slots__ = ()
+    keep: ClassVar[bool] = False
+
+    def add(self, type: str, data: dict[str, Any],
+            visible_to: tuple[Seat, ...] | None = None) -> None:
+        return
 
 
 _set_type, _set_data, _set_visible_to = (

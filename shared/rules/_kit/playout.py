@@ -35,6 +35,31 @@ from shared.rules.api import (
 Actor = Callable[[Game, Any, int, random.Random], Json]
 Chooser = Callable[[Game, Any, SealedSlot, random.Random, dict[str, Json]], Json]
 
+# The moves ``play`` makes, built through their slots: what ``Act(seat=..., action=...)`` and
+# ``ChanceOutcome(label=..., values=...)`` make, without the class call (a third of the cost of
+# building one, on every move).
+_new = object.__new__
+_set_act_kind, _set_act_seat, _set_act_action = (
+    getattr(Act, f).__set__ for f in ("kind", "seat", "action"))
+_set_chance_kind, _set_chance_label, _set_chance_values = (
+    getattr(ChanceOutcome, f).__set__ for f in ("kind", "label", "values"))
+
+
+def _act(seat: int, action: Json) -> Act:
+    move = _new(Act)
+    _set_act_kind(move, "act")
+    _set_act_seat(move, seat)
+    _set_act_action(move, action)
+    return move  # type: ignore[no-any-return]
+
+
+def _chance_outcome(label: str, values: tuple[int, ...]) -> ChanceOutcome:
+    move = _new(ChanceOutcome)
+    _set_chance_kind(move, "chance_outcome")
+    _set_chance_label(move, label)
+    _set_chance_values(move, values)
+    return move  # type: ignore[no-any-return]
+
 
 def random_actor(game: Game, state: Any, seat: int, rng: random.Random) -> Json:
     legal = list(game.legal_actions(state, seat))
@@ -101,9 +126,10 @@ def play(
     neither the moves nor the events (both stay empty): a benchmark or a rollout that never
     reads them does not hold a game's worth of objects for the collector to walk."""
     rng = random.Random(seed)
-    # rng.choice(seq) is seq[rng._randbelow(len(seq))] (CPython 3.11-3.13): the same draws
-    # without choice's frame, as the rollout driver takes them (tests/property pins both)
-    below = rng._randbelow  # type: ignore[attr-defined]
+    # rng.choice(seq) is seq[rng._randbelow(len(seq))], and _randbelow(n) takes
+    # getrandbits(n.bit_length()) until one is below n (CPython 3.11-3.13): written out below,
+    # the same draws without two frames per pick (tests/property pins them to rng.choice)
+    getrandbits = rng.getrandbits
     draw_key = key if key is not None else seed.to_bytes(8, "big") * 4
     state = game.setup(options or {}, n_seats)
     out = Playout(state=state)
@@ -121,18 +147,29 @@ def play(
         kind = type(node)
         if kind is Turn:
             seats = node.seats or node.open_to  # type: ignore[union-attr]
-            seat = seats[below(len(seats))]
-            actor = actors.get(seat)
-            if actor is None:
+            n = len(seats)
+            bits = n.bit_length()
+            at = getrandbits(bits)
+            while at >= n:
+                at = getrandbits(bits)
+            seat = seats[at]
+            actor = actors.get(seat) if actors else None
+            if actor is None:  # rng.choice(legal_actions(state, seat)), written out as above
                 listed = legal_actions(state, seat)
-                action = listed[below(len(listed))]
+                n = len(listed)
+                bits = n.bit_length()
+                at = getrandbits(bits)
+                while at >= n:
+                    at = getrandbits(bits)
+                action = listed[at]
             else:
                 action = actor(game, state, seat, rng)
-            move = Act(seat=seat, action=action)
+            move = _act(seat, action)
         elif kind is Chance:
-            values = draw(draw_key, node.label, node.draw, node.n,  # type: ignore[union-attr]
+            label = node.label  # type: ignore[union-attr]
+            values = draw(draw_key, label, node.draw, node.n,  # type: ignore[union-attr]
                           node.count)  # type: ignore[union-attr]
-            move = ChanceOutcome(label=node.label, values=tuple(values))  # type: ignore[union-attr]
+            move = _chance_outcome(label, tuple(values))
         elif kind is Simultaneous:
             move = _joint(game, state, node, rng, choosers)  # type: ignore[arg-type]
         elif kind is Terminal:
@@ -162,10 +199,20 @@ def _joint(game: Game, state: Any, node: Simultaneous, rng: random.Random,
            choosers: dict[int, Chooser]) -> JointAction:
     choices: dict[str, Json] = {}
     publics: dict[str, Json] = {}  # ordered rounds: public parts committed so far
+    getrandbits = rng.getrandbits
     for slot in node.slots:
-        chooser = choosers.get(slot.seat)
+        chooser = choosers.get(slot.seat) if choosers else None
         if chooser is None:
-            choice = rng.choice(slot.allowed) if slot.allowed else slot.default
+            allowed = slot.allowed
+            if allowed:  # rng.choice(allowed), written out as in ``play``
+                n = len(allowed)
+                bits = n.bit_length()
+                at = getrandbits(bits)
+                while at >= n:
+                    at = getrandbits(bits)
+                choice = allowed[at]
+            else:
+                choice = slot.default
         else:
             choice = chooser(game, state, slot, rng, dict(publics) if node.ordered else {})
         choices[slot.key] = choice

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from shared.fairness import draws
-from shared.rules._kit.model import Events
+from shared.rules._kit.model import QuietEvents
 from shared.rules.api import Chance, JointAction, Json, Simultaneous, Terminal, Turn
 
 # (kind, payload) of one applied move, for the equivalence tests:
@@ -74,7 +74,7 @@ def draw_key(seed: int, key: bytes | None) -> bytes:
     return key if key is not None else seed.to_bytes(8, "big") * 4
 
 
-_QUIET = Events(keep=False)
+_QUIET = QuietEvents()
 
 
 class Rollout:
