@@ -113,12 +113,23 @@ async def open_loop(sup: Any, lobby: Any, pairs: list[Pair], rate: float, window
         if raw.exists():
             raw.with_suffix(".txt").write_text(
                 profiles.render(name, profiles.summarise(raw, top=40)) + "\n")
+    return result("games", rate, len(pairs), stats, w0, w1, missed, usage, (cs0, cs1),
+                  (cc0, cc1), failed[:10])
+
+
+def result(mode: str, rate: float, pairs: int, stats: Stats, w0: float, w1: float, missed: int,
+           usage: Any, commandstats: tuple[Any, Any], client_commands: tuple[Any, Any],
+           failures: list[str]) -> dict[str, Any]:
+    """An open loop's record of its window ``[w0, w1)``: rounds, latencies, and CPU, Valkey
+    commands and system calls per round (the rounds and the games modes alike)."""
     rounds = in_window(stats.rounds_done, w0, w1)
     rps = rounds / (w1 - w0)
+    cs0, cs1 = commandstats
+    cc0, cc1 = client_commands
     return {
-        "mode": "games",
+        "mode": mode,
         "offered_rounds_per_s": round(rate, 1),
-        "pairs": len(pairs),
+        "pairs": pairs,
         "window_s": round(w1 - w0, 2),
         "rounds": rounds,
         "rounds_per_s": round(rps, 1),
@@ -136,7 +147,7 @@ async def open_loop(sup: Any, lobby: Any, pairs: list[Pair], rate: float, window
         "machine_cpu_pct": usage.machine_cpu_pct,
         "other_cpu_pct": usage.other_cpu_pct,
         "errors": dict(stats.errors),
-        "failures": failed[:10],
+        "failures": failures,
     }
 
 

@@ -26,8 +26,9 @@ import redis.asyncio as aioredis
 
 from bench import system
 from bench.driver import OPTIONS, Player, Stats, Track, gather_limited
+from bench.openloop import result
 from bench.system import ProcSampler
-from bench.workloads import Pair, close_players, in_window, percentiles
+from bench.workloads import Pair, close_players
 
 ROUNDS_PER_GAME = 1000  # the duel's most: a game outlasts any window at these rates
 
@@ -126,28 +127,5 @@ async def open_rounds(sup: Any, lobby: Any, pairs: list[Pair], rate: float, wind
     await close_players(players)
     # the games outlive the run: closing the sockets ends the watches (connection lost)
     await asyncio.gather(*ends, return_exceptions=True)
-    rounds = in_window(stats.rounds_done, w0, w1)
-    rps = rounds / (w1 - w0)
-    return {
-        "mode": "rounds",
-        "offered_rounds_per_s": round(rate, 1),
-        "pairs": len(pairs),
-        "window_s": round(w1 - w0, 2),
-        "rounds": rounds,
-        "rounds_per_s": round(rps, 1),
-        "missed_arrivals": missed,
-        "submit_ack_ms": percentiles([d for t, d in stats.ack if w0 <= t < w1]),
-        "submit_reveal_ms": percentiles([d for t, d in stats.reveal if w0 <= t < w1]),
-        "cpu_ms_per_round": {k: round(10 * v / rps, 2) for k, v in usage.cpu_pct.items()}
-        if rounds else {},
-        "valkey_per_round": system.commandstats_delta(cs0, cs1, max(1, rounds)),
-        "valkey_calls_per_round_by_process": {
-            k: round((v - cc0.get(k, 0)) / max(1, rounds), 2) for k, v in cc1.items()},
-        "syscalls_per_round": {
-            k: {kind: round(getattr(usage, kind)[k] / max(1, rounds), 1)
-                for kind in ("wakeups", "reads", "writes")} for k in usage.wakeups},
-        "machine_cpu_pct": usage.machine_cpu_pct,
-        "other_cpu_pct": usage.other_cpu_pct,
-        "errors": dict(stats.errors),
-        "failures": [],
-    }
+    return result("rounds", rate, len(pairs), stats, w0, w1, missed, usage, (cs0, cs1),
+                  (cc0, cc1), [])
