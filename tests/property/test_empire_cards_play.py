@@ -3,7 +3,7 @@
 Invariants at every step: every card is in exactly one place (deck, a hand, an army, an
 empire/special set or a discard pile); the node is consistent (awaited seats have legal
 actions, the timeout default is legal); the state a move was applied to is as it was (a clone
-shares its players until ``State.own`` copies one: a rule that changed a player without it
+shares its players until ``State.writable`` copies one: a rule that changed a player without it
 changed the earlier state too); hands and the match end within their caps.
 """
 
@@ -138,7 +138,7 @@ def test_mixed_bot_and_random_play_wins_hands(seats: int, seed: int) -> None:
 
 
 def test_a_player_changed_without_own_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(State, "own", lambda self, seat: self.players[seat])  # no copy
+    monkeypatch.setattr(State, "writable", lambda self, seat: self.players[seat])  # no copy
     with pytest.raises(AssertionError, match="changed the state it was applied to"):
         run(4, 5, {})
 

@@ -30,7 +30,7 @@ def do_trade(state: State, action: TradeOffer, events: Events) -> Rejection | No
         return reject("action/illegal", "trade with another player")
     if not state.players[t].hand:
         return reject("action/illegal", "cannot trade with a player whose hand is empty (CG-5)")
-    p = state.own(seat)
+    p = state.writable(seat)
     if action.card not in p.hand:
         return reject("action/illegal", "card not in your hand")
     p.hand = remove_cards(p.hand, (action.card,))
@@ -46,7 +46,7 @@ def do_trade_reply(state: State, action: TradeReply, events: Events) -> Rejectio
     """The target answers with any card from hand, even the one just received (CG-5)."""
     trade = state.trade
     assert trade is not None
-    p = state.own(trade.target)
+    p = state.writable(trade.target)
     if action.card not in p.hand:
         return reject("action/illegal", "card not in your hand")
     p.hand = remove_cards(p.hand, (action.card,))
@@ -171,7 +171,7 @@ def _give(state: State, card: str, events: Events) -> None:
     battle = state.battle
     assert battle is not None
     a, d = battle.attacker, battle.defender
-    loser = state.own(d)
+    loser = state.writable(d)
     loser.hand = remove_cards(loser.hand, (card,))
     add_to_hand(state, a, (card,))
     public(events, "battle_spoils", seat=d, to=a, rank=battle.rank)

@@ -132,7 +132,7 @@ def end_turn(state: State, events: Events) -> None:
         p = state.players[seat]
         if not p.skip_pending:
             break
-        state.own(seat).skip_pending = False
+        state.writable(seat).skip_pending = False
         public(events, "skipped", seat=seat)
     public(events, "turn", seat=seat, turn=turn_no)
     state.active, state.phase = seat, "play"
@@ -151,7 +151,7 @@ def hand_won(state: State, winner: int, events: Events) -> None:
     """The winner collects rewards (CG-19). Every reward the winner qualifies for applies:
     the regime achievement for four empire sets, then Barbarian (or Horde) plunder, then the
     Serf Rebellion destruction."""
-    p = state.own(winner)
+    p = state.writable(winner)
     public(events, "hand_won", hand=state.hand_no, seat=winner)
     p.hands_won += 1
     if len(p.empire_sets) >= EMPIRE_SETS_TO_WIN and p.regime is not None:
@@ -219,9 +219,9 @@ def apply_reward(state: State, action: Plunder | Destroy, events: Events) -> Rej
     assert winner is not None
     r = action.regime
     if action.target is not None:
-        state.own(action.target).add_achievement(r, -1)
+        state.writable(action.target).add_achievement(r, -1)
     if isinstance(action, Plunder):
-        state.own(winner).add_achievement(r, 1)
+        state.writable(winner).add_achievement(r, 1)
         public(events, "plunder", seat=winner, target=action.target, regime=r)
     else:
         public(events, "destroy", seat=winner, target=action.target, regime=r)

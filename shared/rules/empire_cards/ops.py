@@ -18,7 +18,7 @@ __all__ = ["Events", "add_to_hand", "draw_cards", "holdings", "opponents_from_le
 
 
 def add_to_hand(state: State, seat: int, cards: tuple[str, ...]) -> None:
-    p = state.own(seat)
+    p = state.writable(seat)
     p.hand = sorted_cards(p.hand + cards)
 
 
@@ -81,7 +81,7 @@ def rebuild_deck(state: State, perm: tuple[int, ...], events: Events) -> None:
     state.deck = tuple(pool[i] for i in perm)
     for seat, p in enumerate(state.players):
         if len(p.discard) > 1:
-            state.own(seat).discard = p.discard[-1:]
+            state.writable(seat).discard = p.discard[-1:]
     owed = state.owed
     state.owed = ()
     state.rebuilds += 1

@@ -53,7 +53,7 @@ def do_cast(state: State, action: CastSpell, events: Events) -> Rejection | None
     if not can_cast(state, action.card):
         return reject("action/illegal", "a spell needs a Wizard plus that card, after drawing")
     seat = state.active
-    p = state.own(seat)
+    p = state.writable(seat)
     wizard = next(c for c in p.hand if is_wizard(c) and c != action.card)
     p.hand = remove_cards(p.hand, (wizard, action.card))
     p.discard = (*p.discard, wizard, action.card)
@@ -79,7 +79,7 @@ def _rise_of_the_dead(state: State, events: Events) -> None:
         keep = tuple(c for c in p.discard if rank_of(c) in ("2", WIZARD))
         if len(keep) < len(p.discard):
             taken += [c for c in p.discard if rank_of(c) not in ("2", WIZARD)]
-            state.own(seat).discard = keep
+            state.writable(seat).discard = keep
     add_to_hand(state, state.active, tuple(taken))
     public(events, "rise_of_the_dead", seat=state.active, count=len(taken))
     private(events, "risen_cards", (state.active,), cards=list(sorted_cards(taken)))
@@ -136,7 +136,7 @@ def resolve_steal(state: State, index: int, events: Events) -> None:
     spell = state.spell
     assert spell is not None and spell.target is not None
     t = spell.target
-    victim = state.own(t)
+    victim = state.writable(t)
     card = victim.hand[index]
     victim.hand = remove_cards(victim.hand, (card,))
     add_to_hand(state, spell.caster, (card,))
@@ -200,12 +200,12 @@ def do_spell_step(
     if spell.stage != "pick":
         return reject("action/illegal", "pick a whole set only for Berserker/Mass sabotage")
     cards = army[action.set]
-    victim = state.own(t)
+    victim = state.writable(t)
     victim.army = tuple(s for i, s in enumerate(army) if i != action.set)
     if spell.kind == "berserker":  # the set goes to that player's discard pile
         victim.discard = (*victim.discard, *cards)
     else:  # mass sabotage: the set joins the caster's army
-        gainer = state.own(caster)
+        gainer = state.writable(caster)
         gainer.army = (*gainer.army, cards)
     public(events, spell.kind, seat=caster, target=t, cards=list(cards))
     _done(state, events)
@@ -237,7 +237,7 @@ def do_spell_give(state: State, seat: int, action: SpellGive, events: Events
     assert spell is not None and spell.target is not None
     giver = trader(state)
     taker = spell.target if giver == spell.caster else spell.caster
-    p = state.own(giver)
+    p = state.writable(giver)
     if seat != giver or action.card not in p.hand:
         return reject("action/illegal", "give a card from your hand")
     p.hand = remove_cards(p.hand, (action.card,))

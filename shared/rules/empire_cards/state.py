@@ -6,7 +6,7 @@ afterwards: ``apply`` clones it (``State.clone``) and the rule modules change on
 in place. Card holdings are tuples, replaced when they change, so a clone shares them; the
 pending trade, battle, spell, reward tasks and owed draws are frozen records, replaced too.
 A clone shares its players too (copy on write): a rule changes a player only through
-``State.own``, which copies that player once per clone (a move changes one or two of them).
+``State.writable``, which copies that player once per clone (a move changes one or two of them).
 ``Options`` is the frozen pydantic model of the variant flags, parsed once by ``setup`` and
 shared by every clone. The stored JSON form (``GAME.encode``/``decode``) is ``stored.py``.
 """
@@ -238,21 +238,21 @@ class State:
     rebuilds: int = 0
     overlord: int | None = None
     # bookkeeping, not game state: bit ``seat`` set when ``players[seat]`` is this state's
-    # own copy, changed by no other state (``own``)
-    _owned: int = field(default=0, init=False, repr=False, compare=False)
+    # own copy, changed by no other state (``writable``)
+    owned: int = field(default=0, init=False, repr=False, compare=False)
 
     def player(self, seat: int) -> Player:
         return self.players[seat]
 
-    def own(self, seat: int) -> Player:
+    def writable(self, seat: int) -> Player:
         """The player on ``seat``, to change in place: every change of a player goes through
         here, since a clone shares its players with the state it came from."""
         players = self.players
-        if self._owned >> seat & 1:
+        if self.owned >> seat & 1:
             return players[seat]
         p = players[seat].clone()
         self.players = (*players[:seat], p, *players[seat + 1:])
-        self._owned |= 1 << seat
+        self.owned |= 1 << seat
         return p
 
     @property
@@ -262,7 +262,7 @@ class State:
 
     def clone(self) -> State:
         """A copy to change in place: the tuples and records it holds are never changed, so
-        they are shared, and so are the players until ``own`` copies one. Neither state owns
+        they are shared, and so are the players until ``writable`` copies one. Neither state owns
         a shared player afterwards, so a state changed in place after being cloned (a
         rollout's) copies its players again too."""
         new = _new(State)
@@ -270,7 +270,7 @@ class State:
         new.hand_no, new.hands_played, new.dealer = self.hand_no, self.hands_played, self.dealer
         new.rps_round, new.rps_seats, new.active = self.rps_round, self.rps_seats, self.active
         new.turn_no, new.deck, new.drawn = self.turn_no, self.deck, self.drawn
-        new.players, new._owned, self._owned = self.players, 0, 0
+        new.players, new.owned, self.owned = self.players, 0, 0
         new.interactions, new.trade, new.battle = self.interactions, self.trade, self.battle
         new.tribute_from, new.spell, new.rewards = self.tribute_from, self.spell, self.rewards
         new.hand_winner, new.last_winner = self.hand_winner, self.last_winner

@@ -98,7 +98,7 @@ class State(Frozen):
 
 def _fields(obj: object) -> dict[str, object]:
     """The stored fields of a slotted record: all but the state's bookkeeping
-    (``State._owned``)."""
+    (``State.owned``)."""
     return {name: getattr(obj, name) for name in obj.__slots__  # type: ignore[attr-defined]
             if name[0] != "_"}
 

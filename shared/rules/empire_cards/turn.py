@@ -112,7 +112,7 @@ def do_steal(state: State, action: Steal, events: Events) -> Rejection | None:
         return reject("action/illegal", "no steal available this turn")
     if not stealable(state, action.target):
         return reject("action/illegal", "that pile's top card cannot be stolen")
-    victim = state.own(action.target)
+    victim = state.writable(action.target)
     card = victim.discard[-1]
     victim.discard = victim.discard[:-1]
     use_interaction(state, "steal")
@@ -123,7 +123,7 @@ def do_steal(state: State, action: Steal, events: Events) -> Rejection | None:
 
 def do_army(state: State, action: Army, events: Events) -> Rejection | None:
     """CG-9 (allowed in the first round, CG-1)."""
-    p = state.own(state.active)
+    p = state.writable(state.active)
     cards = action.cards
     if not contains_all(p.hand, cards):
         return reject("action/illegal", "cards not in your hand")
@@ -149,7 +149,7 @@ def _sets_allowed(state: State) -> bool:
 
 def do_empire(state: State, action: Empire, events: Events) -> Rejection | None:
     seat = state.active
-    p = state.own(seat)
+    p = state.writable(seat)
     if not _sets_allowed(state):
         return reject("action/illegal", "no sets in the first round (option)")
     if len(p.empire_sets) >= EMPIRE_SETS_TO_WIN:
@@ -182,7 +182,7 @@ def do_empire(state: State, action: Empire, events: Events) -> Rejection | None:
 def do_special(state: State, action: Barbarian | Serf, events: Events) -> Rejection | None:
     """CG-10: Barbarian and Serf Rebellion sets at any time; no empire-set bonuses."""
     seat = state.active
-    p = state.own(seat)
+    p = state.writable(seat)
     if not _sets_allowed(state):
         return reject("action/illegal", "no sets in the first round (option)")
     if not contains_all(p.hand, action.cards):
@@ -212,7 +212,7 @@ def do_discard(state: State, action: Discard | Disband | Pass, events: Events
         public(events, "pass", seat=seat)
         end_turn(state, events)
         return None
-    p = state.own(seat)
+    p = state.writable(seat)
     if action.type == "discard":
         if action.card not in p.hand:
             return reject("action/illegal", "card not in your hand")
@@ -231,7 +231,7 @@ def do_discard(state: State, action: Discard | Disband | Pass, events: Events
 
 def disband(state: State, owner: int, index: int, card: str) -> None:
     """Remove ``card`` from an army set; a set left with one card returns it to the hand."""
-    p = state.own(owner)
+    p = state.writable(owner)
     rest = remove_cards(p.army[index], (card,))
     army = list(p.army)
     if len(rest) <= 1:
@@ -262,7 +262,7 @@ def do_sabotage(
         t = action.target
         if not valid_seat(state, t) or t == seat or state.players[t].skip_pending:
             return reject("action/illegal", "cannot skip that player (one pending skip at most)")
-        state.own(t).skip_pending = True
+        state.writable(t).skip_pending = True
         public(events, "sabotage_skip", seat=seat, target=t)
     elif action.type == "sabotage_take":
         t = action.target
@@ -280,7 +280,7 @@ def do_sabotage(
 def do_tribute(state: State, seat: int, action: Tribute, events: Events) -> Rejection | None:
     """CG-13 (3rd set): each opponent with cards gives the active player a card of their
     choice. Only the two players see which card."""
-    payer = state.own(seat)
+    payer = state.writable(seat)
     if action.card not in payer.hand:
         return reject("action/illegal", "card not in your hand")
     receiver = state.active
@@ -305,7 +305,7 @@ def do_gift(state: State, action: Gift | GiftSkip, events: Events) -> Rejection 
     if not valid_seat(state, action.target) or action.target == seat \
             or action.card not in giver.hand:
         return reject("action/illegal", "give a card from your hand to another player")
-    giver = state.own(seat)
+    giver = state.writable(seat)
     giver.hand = remove_cards(giver.hand, (action.card,))
     add_to_hand(state, action.target, (action.card,))
     public(events, "gift", seat=seat, to=action.target)
