@@ -134,7 +134,8 @@ def hidden_variant(name: str, state: Any, seat: int) -> Any | None:
         deck = list(state.deck)
         _swap_card(hands, deck, seat)
         other = state.clone()
-        for s, (p, h) in enumerate(zip(other.players, hands, strict=True)):
+        for s, h in enumerate(hands):
+            p = other.writable(s)  # a clone shares its players until one is asked for
             p.hand = tuple(h)
             if s != seat:
                 p.res.axe += 3

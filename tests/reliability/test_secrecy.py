@@ -120,7 +120,7 @@ def hidden_end(s: Any, seat: int | None, rng: random.Random) -> Any:
     """empires-end: others' stashes and hands."""
     new = s.clone()
     for o in _others(s.n, seat):
-        p = new.players[o]
+        p = new.writable(o)  # a clone shares its players until one is asked for to change
         for k in ("wheat", "hammer", "axe", "coin"):
             p.res.gain(k, rng.randrange(1, 3))
         p.hand = tuple(reversed(p.hand)) if len(p.hand) > 1 else p.hand
