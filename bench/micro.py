@@ -1,5 +1,6 @@
 """Unit costs behind the profile (CPU microseconds in this process, uvloop, a private Valkey):
-what one Redis round trip, one faststream publish, one consumed message, one thread hop, the
+what one Redis round trip, one faststream publish, one consumed message (through a faststream
+subscriber and through the services' own live reader), one thread hop, the
 adjudicator's per-action model work and a commit's cryptography (FAIRNESS.md: the client seals
 its opening to the escrow and signs the command, the escrow opens and verifies it) cost.
 Multiplied by the counts per round they say what each optimisation can save, and what no
@@ -11,6 +12,7 @@ optimisation can (docs/performance.md, "Why ours costs more than the peer").
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -96,8 +98,47 @@ async def faststream_costs(url: str, n: int) -> dict[str, float]:
             await pub.publish(body, stream=stream)
         label = "with_msg_param" if with_msg else "body_only"
         out[f"faststream_consume_{label}_us"] = await _consume(url, stream, n, with_msg)
+    for records in (1, 64):
+        stream = f"bench:reader{records}"
+        for _ in range(n):
+            await pub.publish(body, stream=stream)
+        out[f"reader_consume_batch{records}_us"] = await _read(url, stream, n, records)
     await pub.stop()
     return out
+
+
+async def _read(url: str, stream: str, n: int, records: int) -> float:
+    """CPU per message of the services' live reader (``shared.runtime.bus.consume``: read,
+    handle, XACK + XDEL) over ``n`` entries read ``records`` at a time (1: as when messages
+    come one at a time)."""
+    from faststream.redis import RedisBroker
+
+    from shared.runtime import bus
+    from shared.runtime.redis import client, ensure_group
+    from shared.runtime.settings import Settings
+
+    settings = Settings(redis_url=url, instance="bench", max_records=records)
+    redis = client(settings)
+    await ensure_group(redis, stream, "g")
+    got = 0
+    done = asyncio.Event()
+
+    async def handle(body: dict[str, Any]) -> None:
+        nonlocal got
+        got += 1
+        if got >= n:
+            done.set()
+
+    reader = bus.consume(RedisBroker(url, logger=QUIET), stream, "g", settings, handle)
+    t = time.process_time()
+    task = asyncio.create_task(reader.run(redis))
+    await asyncio.wait_for(done.wait(), 300)
+    cpu = time.process_time() - t
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    await redis.aclose()
+    return round(1e6 * cpu / n, 1)
 
 
 async def _consume(url: str, stream: str, n: int, with_msg: bool) -> float:

@@ -1,18 +1,20 @@
 """The broker and consumer-group plumbing every service uses (faststream over Redis Streams).
 
-``consume`` registers a handler on a stream in a consumer group with:
+``consume`` puts a handler on a stream in a consumer group with:
 - a unique consumer name per replica and ``max_records`` (no replica hoards the backlog);
-- batch consumption: one XREADGROUP batch is one faststream call; its messages are handled
-  concurrently across games and in stream order within a game, and the batch is XACKed in
-  one command once every message succeeded;
+- batch consumption by a lean live reader (``StreamReader``, not a faststream subscriber:
+  faststream's per-message path would cost each batch several hundred µs of CPU): one
+  XREADGROUP batch's messages are handled concurrently across games and in stream order
+  within a game, and the batch is XACKed in one command once every message succeeded;
 - ack only after the handler returned (its effect is durable by then): when some messages
   of a batch fail, only the others are XACKed and the failed ones stay pending;
 - an acknowledged entry is deleted in the same round trip (XACK + XDEL, pipelined) on every
   stream read by one consumer group, so a handled entry leaves no bytes behind and the stream
   holds only its backlog (``streams.MULTI_GROUP`` streams keep theirs for the other groups;
   their byte-budgeted cap bounds them);
-- a reclaim subscriber (XAUTOCLAIM via ``min_idle_time``) that takes over entries left pending
-  by a dead replica or a failed handler;
+- a reclaim subscriber (faststream's XAUTOCLAIM via ``min_idle_time``, which also documents
+  the stream in the AsyncAPI document) that takes over entries left pending by a dead
+  replica or a failed handler;
 - a delivery cap: an entry that failed ``MAX_DELIVERIES`` times goes to the dead-letter stream.
 Handlers must be idempotent: a reclaimed entry may have been half-processed.
 """
@@ -20,18 +22,22 @@ Handlers must be idempotent: a reclaimed entry may have been half-processed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import operator
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Annotated, Any
 
+import orjson
 import structlog
 from faststream import AckPolicy
 from faststream.redis import RedisBroker, RedisClusterBroker, StreamSub
 from faststream.redis.opentelemetry import RedisTelemetryMiddleware
+from faststream.redis.parser.binary import BinaryMessageFormatV1
 from faststream.redis.prometheus import RedisPrometheusMiddleware
 from faststream.redis.subscriber.usecases import basic as basic_subscriber
 from faststream.redis.subscriber.usecases import stream_subscriber
@@ -39,20 +45,21 @@ from pydantic import Field
 
 from shared.protocol import streams
 from shared.runtime import metrics, tracing
-from shared.runtime.jsonutil import dumps
-from shared.runtime.redis import Client, healthy, tls
+from shared.runtime.jsonutil import dumps, text
+from shared.runtime.redis import Client, healthy, read_group, tls
 from shared.runtime.settings import Settings
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
+_DATA = b"__data__"
 
 
-# How long a live reader's XREADGROUP blocks when its stream is empty once the service runs
-# (faststream's default: 100 ms). A blocked read returns as soon as an entry arrives, so this
-# costs no latency; it sets how often an idle stream's reader asks again (each ask is a
-# command and a turn of the subscriber's loop in every process). Under the 1 s after which
-# the connection's health check would PING before each read (shared/runtime/redis.py).
+# How long a live reader's XREADGROUP blocks when its stream is empty. A blocked read returns
+# as soon as an entry arrives, so this costs no latency; it sets how often an idle stream's
+# reader asks again (each ask is a command and a turn of the reader's loop in every process).
+# Under the 1 s after which the connection's health check would PING before each read
+# (shared/runtime/redis.py).
 LIVE_BLOCK_MS = 900
-START_POLL_MS = 100  # until settle_polling: faststream starts a subscriber after its first read
+START_POLL_MS = 100  # until settle_polling: faststream starts a subscriber after its first poll
 
 
 def reclaim_poll_ms() -> int:
@@ -65,12 +72,12 @@ def reclaim_poll_ms() -> int:
 
 
 def settle_polling(broker: Any) -> int:
-    """Give the subscribers ``consume`` registered their running intervals (LIVE_BLOCK_MS,
-    ``reclaim_poll_ms``); returns how many changed. Called once the broker started: faststream
+    """Give the reclaim subscribers ``consume`` registered their running interval
+    (``reclaim_poll_ms``); returns how many changed. Called once the broker started: faststream
     starts its subscribers one after another, each only once its first read returned (a
-    blocked read, or a reclaim's pause after an empty XAUTOCLAIM), so they start at
-    START_POLL_MS. Their read loops read the interval from the subscriber's StreamSub (the
-    one copy ``memoize_stream_sub`` keeps) at every read, so the change holds from the next."""
+    reclaim's pause after an empty XAUTOCLAIM), so they start at START_POLL_MS. Their read
+    loops read the interval from the subscriber's StreamSub (the one copy
+    ``memoize_stream_sub`` keeps) at every read, so the change holds from the next."""
     wanted: list[tuple[StreamSub, int]] = getattr(broker, "_empire_polls", [])
     changed = 0
     for sub in getattr(broker, "subscribers", ()):
@@ -257,52 +264,132 @@ def describe(spec: RedisBroker, sub: StreamSub, title: str, description: str | N
     spec.subscriber(stream=sub, title=title, description=description)(message)
 
 
+async def settle(redis: Client | None, stream: str, group: str, bodies: list[Any],
+                 failed: dict[int, Exception], ids: list[bytes],
+                 deliveries: list[Delivery], delete: bool) -> int:
+    """XACK (and delete) a batch's handled entries and its dead-lettered ones, leave the rest
+    pending (and those their handler acknowledged itself); returns how many were
+    dead-lettered."""
+    done = [m for i, m in enumerate(ids) if i not in failed and not deliveries[i].acked]
+    dead = 0
+    for i, exc in failed.items():
+        count = (await _delivery_count(redis, stream, group, ids[i])
+                 if redis is not None and i < len(ids) else 1)
+        if count >= streams.MAX_DELIVERIES:
+            log.error("dead_letter", stream=stream, deliveries=count, error=repr(exc))
+            await _dead_letter(redis, stream, bodies[i], exc)
+            dead += 1
+            if i < len(ids):
+                done.append(ids[i])  # acked: moved to the dead-letter stream
+        else:
+            log.warning("handler_failed", stream=stream, deliveries=count,
+                        error=repr(exc)[:300])
+    await acknowledge(redis, stream, group, done, delete)
+    return dead
+
+
+def decode_entry(fields: Mapping[bytes, bytes]) -> tuple[Any, dict[str, Any]]:
+    """A stream entry's body and headers: faststream's binary format in ``__data__`` (what
+    every publisher here writes, ``outbox.encode``), its JSON decoded (a body that is not
+    JSON stays text, for the handler to refuse); an entry of plain fields is their dict."""
+    raw = fields.get(_DATA)
+    if raw is None:
+        return {text(k): text(v) for k, v in fields.items()}, {}
+    data, headers = BinaryMessageFormatV1.parse(raw)
+    try:
+        return orjson.loads(data), headers
+    except orjson.JSONDecodeError:
+        return data.decode(errors="replace"), headers
+
+
+class StreamReader:
+    """The live reader of ``stream`` for one consumer of ``group``: one XREADGROUP of up to
+    ``max_records`` new entries, the batch handled (``handle_batch``), then one XACK (+ XDEL)
+    of what succeeded (``settle``). It reads without faststream's subscriber: that path
+    costs each read batch several hundred µs of CPU in middlewares, dependency resolution
+    and per-message context (``python -m bench --only micro``), paid once per message when
+    messages come one at a time; here metrics are counted once per batch. A stop (the task
+    cancelled) waits for the batch in hand, so what was handled is also acknowledged."""
+
+    def __init__(self, stream: str, group: str, handler: Handler, settings: Settings,
+                 delete: bool) -> None:
+        self.stream = stream
+        self.group = group
+        self.consumer = settings.instance
+        self.handler = handler
+        self.max_records = settings.max_records
+        self.retry_s = settings.read_retry_s
+        self.delete = delete
+        self._handled = metrics.STREAM_MESSAGES.labels(stream, "handled")
+        self._failed = metrics.STREAM_MESSAGES.labels(stream, "failed")
+        self._dead = metrics.STREAM_MESSAGES.labels(stream, "dead_letter")
+        self._seconds = metrics.STREAM_BATCH_SECONDS.labels(stream)
+        self._in_process = metrics.STREAM_IN_PROCESS.labels(stream)
+
+    async def run(self, redis: Client) -> None:
+        """Read and handle until cancelled."""
+        while True:
+            entries = await read_group(redis, self.stream, self.group, self.consumer,
+                                       self.max_records, self.retry_s, LIVE_BLOCK_MS)
+            if not entries:  # none within the block, or a failed read (retried after a wait)
+                continue
+            batch = asyncio.ensure_future(self.handle(redis, entries))
+            try:
+                await asyncio.shield(batch)
+            except asyncio.CancelledError:
+                while not batch.done():  # a stop: the batch in hand is finished and
+                    with contextlib.suppress(asyncio.CancelledError):  # acknowledged first
+                        await asyncio.wait((batch,))
+                if not batch.cancelled():
+                    batch.exception()  # retrieved: what is unacknowledged is reclaimed
+                raise
+            except Exception as exc:
+                # the acknowledgement failed (Valkey restarting): the entries stay pending
+                # and are reclaimed and handled again (handlers are idempotent); the reader
+                # goes on after the pause a failed read takes
+                log.warning("stream_settle_failed", stream=self.stream, error=repr(exc)[:200])
+                await asyncio.sleep(self.retry_s)
+
+    async def handle(self, redis: Client, entries: list[tuple[bytes, Any]]) -> None:
+        """One read batch: decoded, handled, settled."""
+        ids: list[bytes] = []
+        bodies: list[Any] = []
+        headers: list[Mapping[str, Any]] = []
+        for msg_id, fields in entries:
+            body, head = decode_entry(fields or {})
+            ids.append(msg_id)
+            bodies.append(body)
+            headers.append(head)
+        deliveries = [Delivery(self.stream, self.group, m, self.delete) for m in ids]
+        n = len(ids)
+        self._in_process.inc(n)
+        t0 = time.perf_counter()
+        try:
+            failed = await handle_batch(self.handler, bodies, self.stream, headers, deliveries)
+        finally:
+            self._in_process.dec(n)
+            self._seconds.observe(time.perf_counter() - t0)
+        for exc in failed.values():
+            metrics.STREAM_FAILURES.labels(self.stream, type(exc).__name__).inc()
+        self._handled.inc(n - len(failed))
+        if failed:
+            self._failed.inc(len(failed))
+        dead = await settle(redis, self.stream, self.group, bodies, failed, ids, deliveries,
+                            self.delete)
+        if dead:
+            self._dead.inc(dead)
+
+
 def consume(broker: RedisBroker, stream: str, group: str, settings: Settings, handler: Handler,
             *, title: str | None = None, description: str | None = None,
-            payload: Any = None, spec: RedisBroker | None = None) -> None:
-    """Register ``handler`` for ``stream`` in ``group`` (plus its reclaim subscriber).
-    ``payload`` (a message model or union) with ``spec`` (a broker never started) documents
-    the stream's messages in the AsyncAPI document (``describe``)."""
+            payload: Any = None, spec: RedisBroker | None = None) -> StreamReader:
+    """``handler`` on ``stream`` in ``group``: the live reader returned (the caller runs it,
+    ``StreamReader.run``, once the group exists: ``ServiceKit`` does) and its reclaim
+    subscriber registered on ``broker``. ``payload`` (a message model or union) with
+    ``spec`` (a broker never started) documents the stream's messages in the AsyncAPI
+    document (``describe``)."""
     delete = streams.base_of(stream) not in streams.MULTI_GROUP
-
-    async def settle(bodies: list[Any], failed: dict[int, Exception], msg: Any,
-                     ids: list[bytes], deliveries: list[Delivery]) -> None:
-        """XACK (and delete) the handled messages and the dead-lettered, leave the rest (and
-        those their handler acknowledged itself)."""
-        redis = getattr(msg, "consumer", None)
-        done = [m for i, m in enumerate(ids) if i not in failed and not deliveries[i].acked]
-        for i, exc in failed.items():
-            count = (await _delivery_count(redis, stream, group, ids[i])
-                     if redis is not None and i < len(ids) else 1)
-            if count >= streams.MAX_DELIVERIES:
-                log.error("dead_letter", stream=stream, deliveries=count, error=repr(exc))
-                await _dead_letter(redis, stream, bodies[i], exc)
-                if i < len(ids):
-                    done.append(ids[i])  # acked: moved to the dead-letter stream
-            else:
-                log.warning("handler_failed", stream=stream, deliveries=count,
-                            error=repr(exc)[:300])
-        await acknowledge(redis, stream, group, done, delete)
-
-    live = StreamSub(stream, group=group, consumer=settings.instance,
-                     max_records=settings.max_records, batch=True,
-                     polling_interval=START_POLL_MS)
-
-    # documented through the reclaim subscriber below: a stream entry is one object; batches
-    # are how this consumer reads them, not part of the contract
-    # AckPolicy.MANUAL: faststream neither XACKs nor rejects; settle() acks what is done
-    @broker.subscriber(stream=live, include_in_schema=False,
-                       ack_policy=AckPolicy.MANUAL)  # type: ignore[misc,untyped-decorator]
-    async def on_batch(bodies: list[dict[str, Any]]) -> None:
-        # no `msg: RedisStreamMessage` parameter: fast_depends resolves Context fields with a
-        # sync function in a worker thread (a thread hop per call)
-        msg = broker.context.get_local("message")
-        ids: list[bytes] = list(msg.raw_message.get("message_ids", ())) if msg else []
-        deliveries = [Delivery(stream, group, m, delete) for m in ids]
-        failed = await handle_batch(handler, bodies, stream,
-                                    getattr(msg, "batch_headers", None) or (), deliveries)
-        if msg is not None:
-            await settle(bodies, failed, msg, ids, deliveries)
+    reader = StreamReader(stream, group, handler, settings, delete)
 
     reclaim = StreamSub(stream, group=group, consumer=f"{settings.instance}-reclaim",
                         max_records=settings.max_records,
@@ -312,7 +399,7 @@ def consume(broker: RedisBroker, stream: str, group: str, settings: Settings, ha
     if polls is None:
         polls = []
         broker._empire_polls = polls  # type: ignore[union-attr,attr-defined]
-    polls += [(live, LIVE_BLOCK_MS), (reclaim, reclaim_poll_ms())]
+    polls.append((reclaim, reclaim_poll_ms()))
 
     documented = payload is not None and spec is not None
     if payload is not None and spec is not None:
@@ -336,3 +423,5 @@ def consume(broker: RedisBroker, stream: str, group: str, settings: Settings, ha
                 return
             raise  # left pending: reclaimed again after RECLAIM_IDLE_MS
         await acknowledge(redis, stream, group, ids, delete)
+
+    return reader

@@ -35,6 +35,21 @@ STREAM_LAG = Gauge("empire_stream_lag", "Entries not yet delivered to the group"
                    ["stream", "group"], registry=REGISTRY)
 STREAM_PENDING = Gauge("empire_stream_pending", "Entries delivered but not acknowledged",
                        ["stream", "group"], registry=REGISTRY)
+# the live stream readers (shared/runtime/bus.py ``StreamReader``), counted once per read batch
+STREAM_MESSAGES = Counter("empire_stream_messages_total",
+                          "Stream entries the live readers handled, by outcome (handled, "
+                          "failed: left pending for a retry, dead_letter)",
+                          ["stream", "outcome"], registry=REGISTRY)
+STREAM_FAILURES = Counter("empire_stream_failures_total",
+                          "Stream entries whose handler raised, by exception type",
+                          ["stream", "exception_type"], registry=REGISTRY)
+STREAM_BATCH_SECONDS = Histogram("empire_stream_batch_seconds",
+                                 "Time to handle one read batch of a stream", ["stream"],
+                                 registry=REGISTRY,
+                                 buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+                                          0.5, 1, 2.5, 5, 10))
+STREAM_IN_PROCESS = Gauge("empire_stream_in_process", "Stream entries being handled",
+                          ["stream"], registry=REGISTRY)
 WS_CONNECTIONS = Gauge("empire_ws_connections", "Open WebSocket connections",
                        registry=REGISTRY)
 # the game fan-out (services/gateway/fanout/shards.py): what this gateway reads of it

@@ -34,8 +34,8 @@ class ServiceKit:
     groups: list[tuple[str, str]] = field(default_factory=list)
     loops: list[Callable[[], Coroutine[Any, Any, None]]] = field(default_factory=list)
     startup: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
-    # loops that consume a stream without a faststream subscriber (the lobby's requests, the
-    # bot runner's seats): the probes require them running like subscribers
+    # loops that read a stream without a faststream subscriber (every ``consume``'s live
+    # reader, the lobby's requests, the bot runner's seats): the probes require them running
     readers: list[Callable[[], Coroutine[Any, Any, None]]] = field(default_factory=list)
     reader_tasks: list[asyncio.Task[None]] = field(default_factory=list)
     shutdown: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
@@ -49,8 +49,21 @@ class ServiceKit:
         self.groups.append((stream, group))
         if payload is not None and self.spec is None:
             self.spec = RedisBroker(self.settings.redis_url)
-        bus.consume(self.broker, stream, group, self.settings, handler,
-                    description=description, payload=payload, spec=self.spec)
+        reader = bus.consume(self.broker, stream, group, self.settings, handler,
+                             description=description, payload=payload, spec=self.spec)
+        self.readers.append(lambda: reader.run(self.redis))
+
+
+    def start_readers(self) -> list[asyncio.Task[None]]:
+        """Start the reader loops (once the groups exist); their tasks, also kept in
+        ``reader_tasks`` for the probes."""
+        started = [asyncio.create_task(reader()) for reader in self.readers]
+        self.reader_tasks.extend(started)
+        return started
+
+    async def stop_readers(self) -> None:
+        """Stop the reader loops, each after the batch in hand (``bus.StreamReader``)."""
+        await cancel_and_wait(self.reader_tasks)
 
 
 def build(name: str, settings: Settings | None = None) -> ServiceKit:
@@ -118,9 +131,7 @@ def make_app(kit: ServiceKit, spec_brokers: list[RedisBroker] | None = None) -> 
         bus.settle_polling(kit.broker)  # every subscriber started: the running intervals
         for loop in (*kit.loops, reap):
             tasks.append(asyncio.create_task(loop()))
-        for reader in kit.readers:
-            kit.reader_tasks.append(asyncio.create_task(reader()))
-        tasks.extend(kit.reader_tasks)
+        tasks.extend(kit.start_readers())
         if kit.settings.metrics_port:
             servers.append(await ops.serve(kit.settings.metrics_port, ready, live=live))
             tasks.append(asyncio.create_task(sample()))

@@ -60,7 +60,7 @@ def test_the_dashboard_is_grafana_json_with_queries() -> None:
 def test_every_query_names_real_metrics() -> None:
     known = exported()
     assert "empire_http_requests_total" in known
-    assert "faststream_received_processed_messages_duration_seconds_bucket" in known
+    assert "empire_stream_batch_seconds_bucket" in known
     for where, expr in expressions():
         names = _NAME.findall(expr)
         assert names, (where, expr)

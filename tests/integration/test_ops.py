@@ -53,11 +53,11 @@ async def test_a_service_serves_health_readiness_and_metrics(redis_url: str) -> 
             assert _get(f"http://127.0.0.1:{port}/readyz")[0] == 200
             status, text = _get(f"http://127.0.0.1:{port}/metrics")
             assert status == 200 and "empire_draws_total" in text
-            # faststream's Prometheus middleware on the broker: per-handler latency, errors,
-            # in-flight (shared/runtime/bus.py)
-            for name in ("faststream_received_processed_messages_duration_seconds",
-                         "faststream_received_processed_messages_exceptions_total",
-                         "faststream_received_messages_in_process"):
+            # the live readers' batch metrics (shared/runtime/bus.py) and faststream's
+            # middleware on the broker (its reclaim subscribers)
+            for name in ("empire_stream_batch_seconds", "empire_stream_messages_total",
+                         "empire_stream_in_process",
+                         "faststream_received_processed_messages_duration_seconds"):
                 assert f"# TYPE {name} " in text, name
             assert _get(f"http://127.0.0.1:{port}/nope")[0] == 404
         finally:

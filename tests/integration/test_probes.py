@@ -33,6 +33,7 @@ async def _kit(redis_url: str, handler_hangs: bool) -> tuple[object, str, asynci
     kit.consume(stream, "g", handler)
     await ensure_group(kit.redis, stream, "g")
     await kit.broker.start()
+    kit.start_readers()
     return kit, stream, release
 
 
@@ -51,6 +52,7 @@ async def test_a_wedged_consumer_fails_liveness_and_a_healthy_one_passes(redis_u
     finally:
         release.set()
         for kit in (wedged, healthy):
+            await kit.stop_readers()  # type: ignore[attr-defined]
             await kit.broker.stop()  # type: ignore[attr-defined]
     # a stopped consume loop: neither ready nor live
     assert not await ready_probe(healthy)  # type: ignore[arg-type]

@@ -25,6 +25,7 @@ from shared.runtime import bus, tracing
 from shared.runtime.outbox import Outbox
 from shared.runtime.redis import client, ensure_group
 from shared.runtime.settings import Settings
+from shared.runtime.tasks import cancel_and_wait
 from tests.e2e.conftest import with_db
 
 pytestmark = pytest.mark.integration
@@ -74,8 +75,8 @@ async def test_a_command_is_one_trace_across_outbox_batch_consumers_and_broker_p
     async def dealer(body: dict[str, Any]) -> None:
         await broker.publish({**body, "hop": 3}, stream=c)
 
-    bus.consume(broker, a, "g-adj", settings, adjudicator)
-    bus.consume(broker, b, "g-dealer", settings, dealer)
+    readers = [bus.consume(broker, a, "g-adj", settings, adjudicator),
+               bus.consume(broker, b, "g-dealer", settings, dealer)]
 
     @broker.subscriber(stream=StreamSub(c, last_id="0", batch=True, max_records=10))  # type: ignore[misc]
     async def gateway(bodies: list[dict[str, Any]]) -> None:
@@ -86,6 +87,7 @@ async def test_a_command_is_one_trace_across_outbox_batch_consumers_and_broker_p
     for stream, group in ((a, "g-adj"), (b, "g-dealer")):
         await ensure_group(redis, stream, group)
     await broker.start()
+    live = [asyncio.create_task(r.run(redis)) for r in readers]
     try:
         await out.publish({"type": "act", "game_id": "g1", "hop": 1}, stream=a)
         assert (await asyncio.wait_for(back.get(), 30))["hop"] == 3
@@ -97,6 +99,7 @@ async def test_a_command_is_one_trace_across_outbox_batch_consumers_and_broker_p
                 break
             await asyncio.sleep(0.05)
     finally:
+        await cancel_and_wait(live)
         await broker.stop()
         await redis.delete(a, b, c)
         await redis.aclose()
