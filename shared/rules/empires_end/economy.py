@@ -22,6 +22,7 @@ from shared.rules.empires_end.state import (
     State,
     SubPhase,
     bundle_res,
+    conv_left,
     seat_work,
     set_work,
 )
@@ -69,7 +70,7 @@ def begin(state: State, seat: int, todo: tuple[SubPhase, ...], events: Events) -
     for pos, ref, ab in board.active(p, "economy"):
         kind = ab.kind
         if kind == "convert":
-            conv.append(ConvLeft(ref, ab.times))
+            conv.append(conv_left(ref, ab.times))
         elif kind == "repeat":
             repeats.append(ref)
         elif kind == "gain":
@@ -143,7 +144,7 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
         assert ab.src is not None
         p.res.gain(ab.src, -1)
         p.res.gain_bundle(ab.outs[option])
-        conv = tuple([ConvLeft(c.source, c.left - 1) if c.source == source else c
+        conv = tuple([conv_left(c.source, c.left - 1) if c.source == source else c
                       for c in w.conv])
         set_work(state, seat, seat_work(w.stage, w.todo, conv, w.repeats, w.acts, w.repaired,
                                         w.used, w.discarded))
@@ -157,7 +158,7 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
     repeats = tuple(r for r in w.repeats if r != source)
     if ab.kind == "convert":  # EEND-10: repeats the full allowance
         set_work(state, seat, w.changed(repeats=repeats, conv=tuple(
-            ConvLeft(c.source, c.left + ab.times) if c.source == target else c
+            conv_left(c.source, c.left + ab.times) if c.source == target else c
             for c in w.conv
         )))
     else:

@@ -173,6 +173,9 @@ def _turn(seats: tuple[int, ...]) -> Turn:
     return got
 
 
+_ALONE = tuple(_turn((seat,)) for seat in range(EmpiresEnd.max_seats))  # seat -> its Turn
+
+
 def node(state: GameState) -> Node:
     """What the game awaits (``Game.next``)."""
     index = state.phase_index
@@ -191,7 +194,7 @@ def node(state: GameState) -> Node:
         dp = state.disaster  # ``disaster.awaited``, written out
         assert dp is not None
         res = dp.resolution
-        return _turn((res.seat if res is not None else dp.bidder,))
+        return _ALONE[res.seat if res is not None else dp.bidder]
     if phase == "conflict":
         return conflict.node(state)
     seats = []  # the seats not done

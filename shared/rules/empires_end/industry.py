@@ -120,7 +120,7 @@ def legal(state: State, seat: int) -> list[Json]:
     w = state.work[seat]
     p = state.players[seat]
     emp = p.empire
-    industry, tiles, destroyed = board.industry_view(emp)
+    industry, tiles, destroyed, names = board.industry_view(emp)
     used = w.used
     res = p.res
     hammer, coin = res.hammer, res.coin
@@ -169,7 +169,7 @@ def legal(state: State, seat: int) -> list[Json]:
             continue
         kind = ab.kind
         if kind == "swap":  # EEND-14: any two, healthy or destroyed
-            out += _swap_list(ref, tuple([loc.tile for loc in emp]))
+            out += _swap_list(ref, names)
         elif kind == "move_innovation":  # EEND-14: normal placement rules at the target
             moves = _moves(ref)
             counts = [len(loc.innovations) if loc.healthy else -1 for loc in emp]

@@ -214,6 +214,18 @@ class ConvLeft:
     left: int
 
 
+# (source, left) -> its ConvLeft: frozen, so one for every work that holds it
+_CONV_LEFT: dict[tuple[str, int], ConvLeft] = {}
+
+
+def conv_left(source: str, left: int) -> ConvLeft:
+    """``ConvLeft(source, left)``, made once."""
+    got = _CONV_LEFT.get((source, left))
+    if got is None:
+        got = _CONV_LEFT[(source, left)] = ConvLeft(source, left)
+    return got
+
+
 SubPhase = Literal["economy", "industry"]
 Stage = Literal["choose", "economy", "industry", "done"]
 
