@@ -32,15 +32,10 @@ from shared.rules.empires_end.state import (
     resolution,
 )
 
-# A slot waiting for its card and a closed one: shared by every phase that holds them, as a
-# slot is changed only as ``DisasterPhase.writable`` copied it
-_WAITING = DisasterSlot()
-_CLOSED = DisasterSlot(closed=True)
-
 
 def start(state: State, double: bool) -> None:
     """Open the phase: one (or two) disasters to reveal; bidding starts at the first player."""
-    slots = (_WAITING, _WAITING) if double else (_WAITING,)
+    slots = (DisasterSlot(), DisasterSlot()) if double else (DisasterSlot(),)
     state.disaster = DisasterPhase(slots, state.first)
 
 
@@ -247,7 +242,7 @@ def _take(state: State, seat: int, i: int, events: Events) -> None:
     card = slot.card or ""
     state.writable(seat).res.gain_res(slot.pool)
     slots = list(dp.slots)
-    slots[i] = _CLOSED
+    slots[i] = DisasterSlot(closed=True)
     dp.slots = tuple(slots)
     dp.addressed = (*dp.addressed, i)
     events.add("disaster_taken", {"seat": seat, "disaster": i, "card": card,
