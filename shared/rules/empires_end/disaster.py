@@ -28,6 +28,7 @@ from shared.rules.empires_end.state import (
     DisasterPhase,
     DisasterSlot,
     State,
+    closed_slot,
     location,
     resolution,
 )
@@ -110,13 +111,19 @@ _BID_ROWS: dict[str, tuple[tuple[tuple[str, Json], ...], ...]] = {
     c: tuple(tuple((r, _BIDS[(i, r)]) for r in _BID_WITH[c]) for i in (0, 1)) for c in CARD}
 
 
+_NOTHING: tuple[list[str], list[str]] = ([], [])  # (read, never changed)
+
+
 def _exhaustible(state: State, seat: int) -> tuple[list[str], list[str]]:
     """``usable(state, seat, "free_bid")`` and ``usable(state, seat, "replace_disaster")``,
     in one pass."""
     p = state.players[seat]
+    abilities = board.active(p, "disaster")
+    if not abilities:  # (most empires: no Disaster ability at all)
+        return _NOTHING
     free: list[str] = []
     replace: list[str] = []
-    for pos, ref, ab in board.active(p, "disaster"):
+    for pos, ref, ab in abilities:
         kind = ab.kind
         if kind == "free_bid" or kind == "replace_disaster":
             inn = board.innovation_at(p.empire[pos], ref)
@@ -242,7 +249,7 @@ def _take(state: State, seat: int, i: int, events: Events) -> None:
     card = slot.card or ""
     state.writable(seat).res.gain_res(slot.pool)
     slots = list(dp.slots)
-    slots[i] = DisasterSlot(closed=True)
+    slots[i] = closed_slot()
     dp.slots = tuple(slots)
     dp.addressed = (*dp.addressed, i)
     events.add("disaster_taken", {"seat": seat, "disaster": i, "card": card,

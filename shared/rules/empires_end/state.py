@@ -165,6 +165,15 @@ class DisasterSlot:
         return DisasterSlot(self.card, self.pool.clone(), self.closed)
 
 
+def closed_slot() -> DisasterSlot:
+    """``DisasterSlot(closed=True)`` (a taken disaster's) through the slots."""
+    pool = _new(Res)
+    pool.wheat = pool.hammer = pool.axe = pool.coin = 0
+    slot = _new(DisasterSlot)
+    slot.card, slot.pool, slot.closed = None, pool, True
+    return slot  # type: ignore[no-any-return]
+
+
 @dataclass(slots=True, unsafe_hash=True)
 class Resolution:
     """A take being resolved by ``seat``: destroy, place the innovation, low resources."""
