@@ -350,11 +350,21 @@ def settle(state: State, events: Events) -> bool:
     while True:
         dp = state.disaster
         assert dp is not None
-        i = None  # ``pending_reveal``, written out
+        # in one pass: ``pending_reveal`` (i), and unless one is pending, whether any disaster
+        # is open (``open_slots``) and whether one of them is not addressed yet (the turn
+        # goes on)
+        i = None
+        opened = waiting = False
+        addressed = dp.addressed
         for j, slot in enumerate(dp.slots):
-            if slot.card is None and not slot.closed:
+            if slot.closed:
+                continue
+            if slot.card is None:
                 i = j
                 break
+            opened = True
+            if j not in addressed:
+                waiting = True
         if i is not None:
             if state.deck:
                 card = state.deck[0]
@@ -372,15 +382,8 @@ def settle(state: State, events: Events) -> bool:
             dp.writable(i).closed = True
             events.add("disaster_skipped", {"disaster": i})
             continue
-        if dp.resolution is not None:
+        if dp.resolution is not None or waiting:
             return False
-        addressed = dp.addressed
-        opened = False  # any of ``open_slots``; the turn goes on while one is not addressed
-        for j, slot in enumerate(dp.slots):
-            if slot.card is not None and not slot.closed:
-                if j not in addressed:
-                    return False
-                opened = True
         if not opened:
             return True
         if not _can_replace(state, dp.bidder, dp):
