@@ -254,8 +254,10 @@ def _take(state: State, seat: int, i: int, events: Events) -> None:
     dp.addressed = (*dp.addressed, i)
     events.add("disaster_taken", {"seat": seat, "disaster": i, "card": card,
                                   "bids": slot.pool.as_dict()})
-    if not open_slots(dp) and pending_reveal(dp) is None:
-        # The first-player marker goes to the taker (the later taker in a double, EEND-6).
+    for s in dp.slots:  # none open (``open_slots``) and none to reveal (``pending_reveal``)
+        if not s.closed:
+            break
+    else:  # The first-player marker goes to the taker (the later taker in a double, EEND-6).
         state.first = seat
         events.add("first_player", {"seat": seat})
     dp.resolution = resolution(seat, card, CARD[card].target - 1, "destroy")
@@ -277,30 +279,32 @@ def _with_choices(dp: DisasterPhase, choices: tuple[str, ...]) -> None:
 
 
 def _progress(state: State, events: Events) -> None:
-    """Resolve the take's steps until one needs the taker's choice."""
+    """Resolve the take's steps until one needs the taker's choice (the resolution made
+    once, at the step it stops at)."""
     dp = state.disaster
     assert dp is not None
     res = dp.resolution
     assert res is not None
-    p = state.writable(res.seat)  # (``_destroy`` and ``_place`` change this same player)
-    if res.stage == "destroy":
+    seat, stage = res.seat, res.stage
+    p = state.writable(seat)  # (``_destroy`` and ``_place`` change this same player)
+    if stage == "destroy":
         cands = board.destroy_candidates(p.empire, res.target)  # EEND-4
         if len(cands) > 1:
             _with_choices(dp, tuple([p.empire[c].tile for c in cands]))
             return
-        _destroy(state, res.seat, cands[0] if cands else None, events)
-        _set_stage(state, "place")
-        res = dp.resolution
-        assert res is not None
-    if res.stage == "place":
+        _destroy(state, seat, cands[0] if cands else None, events)
+        stage = "place"
+    if stage == "place":
         cands = board.placement_candidates(p.empire)
         if len(cands) > 1:
-            _with_choices(dp, tuple([p.empire[c].tile for c in cands]))
+            dp.resolution = resolution(seat, res.card, res.target, "place",
+                                       tuple([p.empire[c].tile for c in cands]))
             return
-        _place(state, res.seat, cands[0] if cands else None, events)
-        _set_stage(state, "shore")
+        _place(state, seat, cands[0] if cands else None, events)  # (reads res.card)
     if not state.options.low_resources_rule:
         dp.resolution = None
+    elif stage != "shore":
+        dp.resolution = resolution(seat, res.card, res.target, "shore", ())
     # Else always asked (even with 5+ tokens, where only 0 is legal) so that waiting for
     # the choice does not reveal a hidden total below 5 (EEND-21).
 
