@@ -90,7 +90,8 @@ def _active(empire: tuple[Location, ...], phase: Phase) -> tuple[tuple[int, str,
 
 
 _MORE = 1 << 30  # more innovations than any location holds
-IndustryView = tuple[tuple[tuple[int, str, Ability], ...], tuple[str, ...], tuple[int, ...]]
+IndustryView = tuple[tuple[tuple[int, str, Ability], ...], tuple[str, ...], tuple[int, ...],
+                     tuple[str, ...]]
 # id of an empire tuple -> (that tuple, its ``industry_view``), as ``_ACTIVE``: a seat's
 # Industry listing is asked for again with the same empire after a sell or a discard
 _VIEWS: dict[int, tuple[tuple[Location, ...], IndustryView]] = {}
@@ -98,19 +99,21 @@ _VIEWS: dict[int, tuple[tuple[Location, ...], IndustryView]] = {}
 
 def industry_view(empire: tuple[Location, ...]) -> IndustryView:
     """For the Industry listing, in one pass: ``active`` of "industry" (remembered as
-    ``active`` remembers it), the tiles of ``placement_candidates`` and the destroyed
-    positions."""
+    ``active`` remembers it), the tiles of ``placement_candidates``, the destroyed
+    positions and the tiles in position order."""
     got = _VIEWS.get(id(empire))
     if got is not None and got[0] is empire:
         return got[1]
     out = []
     place: list[str] = []
     destroyed: list[int] = []
+    names: list[str] = []
     least = _MORE  # the fewest innovations of a healthy location so far
     mine = _OF_PHASE.get("industry", {})
     for pos, loc in enumerate(empire):
+        tile = loc.tile
+        names.append(tile)
         if loc.healthy:
-            tile = loc.tile
             if tile in mine:
                 out.append((pos, tile, mine[tile]))
             innovations = loc.innovations
@@ -128,7 +131,7 @@ def industry_view(empire: tuple[Location, ...]) -> IndustryView:
                 place.append(tile)
         else:
             destroyed.append(pos)
-    view = (tuple(out), tuple(place), tuple(destroyed))
+    view = (tuple(out), tuple(place), tuple(destroyed), tuple(names))
     if type(empire) is tuple:  # (only an immutable empire is remembered)
         if len(_ACTIVE) >= ACTIVE_MAX:
             _ACTIVE.clear()

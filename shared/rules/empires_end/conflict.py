@@ -116,12 +116,12 @@ def upheaval(p: Player, card: ConflictCard) -> tuple[str, str] | None:
     """EEND-15, in place: the Nth-highest printed-VP healthy ("prosperous", EEND-24) location
     swaps with position P; nothing if it is already there or there are fewer than N healthy.
     Returns the swapped tiles, if any."""
-    # by printed VP, highest first, ties left to right (as a stable sort of the positions)
-    ranked = sorted([(-_VP[loc.tile], i) for i, loc in enumerate(p.empire) if loc.healthy])
-    healthy = [i for _, i in ranked]
-    if len(healthy) < card.upheaval_rank:
+    # by printed VP, highest first, ties left to right: one int per position (``_BY_VP``),
+    # sorted as ints sort (no tuples compared)
+    ranked = sorted([_BY_VP[loc.tile] + i for i, loc in enumerate(p.empire) if loc.healthy])
+    if len(ranked) < card.upheaval_rank:
         return None
-    src = healthy[card.upheaval_rank - 1]
+    src = ranked[card.upheaval_rank - 1] % _POSITIONS
     dst = card.upheaval_pos - 1
     if src == dst:
         return None
@@ -130,7 +130,11 @@ def upheaval(p: Player, card: ConflictCard) -> tuple[str, str] | None:
     return pair
 
 
-_VP: dict[str, int] = {t: TILE[t].vp for t in TILE}  # printed VP of each tile
+# tile -> its rank key less its position: (most VP - its VP) per block of positions, so that
+# key + position orders by VP, highest first, then by position
+_POSITIONS = 64  # more than an empire's (one location per tile)
+_BY_VP: dict[str, int] = {t: (max(x.vp for x in TILE.values()) - TILE[t].vp) * _POSITIONS
+                          for t in TILE}
 
 
 def resolve(state: State, nd: Simultaneous, move: JointAction, events: Events) -> None:

@@ -28,6 +28,7 @@ from shared.rules.empires_end.state import (
     DisasterPhase,
     DisasterSlot,
     State,
+    closed_slot,
     location,
     resolution,
 )
@@ -110,13 +111,19 @@ _BID_ROWS: dict[str, tuple[tuple[tuple[str, Json], ...], ...]] = {
     c: tuple(tuple((r, _BIDS[(i, r)]) for r in _BID_WITH[c]) for i in (0, 1)) for c in CARD}
 
 
+_NOTHING: tuple[list[str], list[str]] = ([], [])  # (read, never changed)
+
+
 def _exhaustible(state: State, seat: int) -> tuple[list[str], list[str]]:
     """``usable(state, seat, "free_bid")`` and ``usable(state, seat, "replace_disaster")``,
     in one pass."""
     p = state.players[seat]
+    abilities = board.active(p, "disaster")
+    if not abilities:  # (most empires: no Disaster ability at all)
+        return _NOTHING
     free: list[str] = []
     replace: list[str] = []
-    for pos, ref, ab in board.active(p, "disaster"):
+    for pos, ref, ab in abilities:
         kind = ab.kind
         if kind == "free_bid" or kind == "replace_disaster":
             inn = board.innovation_at(p.empire[pos], ref)
@@ -242,13 +249,15 @@ def _take(state: State, seat: int, i: int, events: Events) -> None:
     card = slot.card or ""
     state.writable(seat).res.gain_res(slot.pool)
     slots = list(dp.slots)
-    slots[i] = DisasterSlot(closed=True)
+    slots[i] = closed_slot()
     dp.slots = tuple(slots)
     dp.addressed = (*dp.addressed, i)
     events.add("disaster_taken", {"seat": seat, "disaster": i, "card": card,
                                   "bids": slot.pool.as_dict()})
-    if not open_slots(dp) and pending_reveal(dp) is None:
-        # The first-player marker goes to the taker (the later taker in a double, EEND-6).
+    for s in dp.slots:  # none open (``open_slots``) and none to reveal (``pending_reveal``)
+        if not s.closed:
+            break
+    else:  # The first-player marker goes to the taker (the later taker in a double, EEND-6).
         state.first = seat
         events.add("first_player", {"seat": seat})
     dp.resolution = resolution(seat, card, CARD[card].target - 1, "destroy")
@@ -270,30 +279,32 @@ def _with_choices(dp: DisasterPhase, choices: tuple[str, ...]) -> None:
 
 
 def _progress(state: State, events: Events) -> None:
-    """Resolve the take's steps until one needs the taker's choice."""
+    """Resolve the take's steps until one needs the taker's choice (the resolution made
+    once, at the step it stops at)."""
     dp = state.disaster
     assert dp is not None
     res = dp.resolution
     assert res is not None
-    p = state.writable(res.seat)  # (``_destroy`` and ``_place`` change this same player)
-    if res.stage == "destroy":
+    seat, stage = res.seat, res.stage
+    p = state.writable(seat)  # (``_destroy`` and ``_place`` change this same player)
+    if stage == "destroy":
         cands = board.destroy_candidates(p.empire, res.target)  # EEND-4
         if len(cands) > 1:
             _with_choices(dp, tuple([p.empire[c].tile for c in cands]))
             return
-        _destroy(state, res.seat, cands[0] if cands else None, events)
-        _set_stage(state, "place")
-        res = dp.resolution
-        assert res is not None
-    if res.stage == "place":
+        _destroy(state, seat, cands[0] if cands else None, events)
+        stage = "place"
+    if stage == "place":
         cands = board.placement_candidates(p.empire)
         if len(cands) > 1:
-            _with_choices(dp, tuple([p.empire[c].tile for c in cands]))
+            dp.resolution = resolution(seat, res.card, res.target, "place",
+                                       tuple([p.empire[c].tile for c in cands]))
             return
-        _place(state, res.seat, cands[0] if cands else None, events)
-        _set_stage(state, "shore")
+        _place(state, seat, cands[0] if cands else None, events)  # (reads res.card)
     if not state.options.low_resources_rule:
         dp.resolution = None
+    elif stage != "shore":
+        dp.resolution = resolution(seat, res.card, res.target, "shore", ())
     # Else always asked (even with 5+ tokens, where only 0 is legal) so that waiting for
     # the choice does not reveal a hidden total below 5 (EEND-21).
 
@@ -343,11 +354,21 @@ def settle(state: State, events: Events) -> bool:
     while True:
         dp = state.disaster
         assert dp is not None
-        i = None  # ``pending_reveal``, written out
+        # in one pass: ``pending_reveal`` (i), and unless one is pending, whether any disaster
+        # is open (``open_slots``) and whether one of them is not addressed yet (the turn
+        # goes on)
+        i = None
+        opened = waiting = False
+        addressed = dp.addressed
         for j, slot in enumerate(dp.slots):
-            if slot.card is None and not slot.closed:
+            if slot.closed:
+                continue
+            if slot.card is None:
                 i = j
                 break
+            opened = True
+            if j not in addressed:
+                waiting = True
         if i is not None:
             if state.deck:
                 card = state.deck[0]
@@ -365,15 +386,8 @@ def settle(state: State, events: Events) -> bool:
             dp.writable(i).closed = True
             events.add("disaster_skipped", {"disaster": i})
             continue
-        if dp.resolution is not None:
+        if dp.resolution is not None or waiting:
             return False
-        addressed = dp.addressed
-        opened = False  # any of ``open_slots``; the turn goes on while one is not addressed
-        for j, slot in enumerate(dp.slots):
-            if slot.card is not None and not slot.closed:
-                if j not in addressed:
-                    return False
-                opened = True
         if not opened:
             return True
         if not _can_replace(state, dp.bidder, dp):

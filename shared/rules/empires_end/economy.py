@@ -22,6 +22,7 @@ from shared.rules.empires_end.state import (
     State,
     SubPhase,
     bundle_res,
+    conv_left,
     seat_work,
     set_work,
 )
@@ -69,7 +70,7 @@ def begin(state: State, seat: int, todo: tuple[SubPhase, ...], events: Events) -
     for pos, ref, ab in board.active(p, "economy"):
         kind = ab.kind
         if kind == "convert":
-            conv.append(ConvLeft(ref, ab.times))
+            conv.append(conv_left(ref, ab.times))
         elif kind == "repeat":
             repeats.append(ref)
         elif kind == "gain":
@@ -110,6 +111,7 @@ _CONVERTS: dict[str, tuple[Json, ...]] = {
                for j in range(len(ability(ref).outs)))
     for ref in (*TILE, *CARD) if ability(ref).kind == "convert"}
 _END: Json = {"type": "end_economy"}
+_ABILITY: dict[str, Ability] = {ref: ability(ref) for ref in (*TILE, *CARD)}  # ``ability``
 
 
 def legal(state: State, seat: int) -> list[Json]:
@@ -117,7 +119,7 @@ def legal(state: State, seat: int) -> list[Json]:
     p = state.players[seat]
     out: list[Json] = []
     for c in w.conv:
-        ab = ability(c.source)
+        ab = _ABILITY[c.source]
         if c.left > 0 and ab.src is not None and p.res.get(ab.src) >= 1:
             out += _CONVERTS[c.source]
     if w.repeats:
@@ -139,11 +141,14 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
     p = state.writable(seat)
     if kind == "convert":
         source, option = a["source"], a["option"]
-        ab = ability(source)
-        assert ab.src is not None
-        p.res.gain(ab.src, -1)
-        p.res.gain_bundle(ab.outs[option])
-        conv = tuple([ConvLeft(c.source, c.left - 1) if c.source == source else c
+        ab = _ABILITY[source]
+        res = p.res  # ``gain`` of the input and ``gain_bundle`` of the output, written out
+        src = ab.src
+        assert src is not None
+        setattr(res, src, getattr(res, src) - 1)
+        for r, n in ab.outs[option]:
+            setattr(res, r, getattr(res, r) + n)
+        conv = tuple([conv_left(source, c.left - 1) if c.source == source else c
                       for c in w.conv])
         set_work(state, seat, seat_work(w.stage, w.todo, conv, w.repeats, w.acts, w.repaired,
                                         w.used, w.discarded))
@@ -157,7 +162,7 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
     repeats = tuple(r for r in w.repeats if r != source)
     if ab.kind == "convert":  # EEND-10: repeats the full allowance
         set_work(state, seat, w.changed(repeats=repeats, conv=tuple(
-            ConvLeft(c.source, c.left + ab.times) if c.source == target else c
+            conv_left(c.source, c.left + ab.times) if c.source == target else c
             for c in w.conv
         )))
     else:

@@ -95,10 +95,54 @@ class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
         return GameState(n=n_seats, options=opts, track=track_for(n_seats), players=players)
 
     def next(self, state: GameState) -> Node:
-        return node(state)
+        """What the game awaits (the node machine; the kit's memo calls this for every
+        move, so its body is here rather than a call away)."""
+        index = state.phase_index
+        if index < 0:
+            label, draw, secret = _SETUP_CHANCES[state.setup_step]
+            n = _SETUP_N.get(state.setup_step, state.n)
+            return Chance(label=label, draw=draw, n=n, secret=secret)
+        track = state.track
+        if index >= len(track):
+            return TERMINAL
+        if not state.deck and state.discard and needs_reshuffle(state):  # EEND-19
+            return Chance(label=f"deck:disaster:shuffle:{state.reshuffles + 1}",
+                         draw="shuffle", n=len(state.discard), secret=True)
+        phase = track[index]
+        if phase == "disaster" or phase == "double_disaster":
+            dp = state.disaster  # ``disaster.awaited``, written out
+            assert dp is not None
+            res = dp.resolution
+            return _ALONE[res.seat if res is not None else dp.bidder]
+        if phase == "conflict":
+            return conflict.node(state)
+        seats = []  # the seats not done
+        for s, w in enumerate(state.work):
+            if w.stage != "done":
+                seats.append(s)
+        return _turn(tuple(seats))
 
     def legal_actions(self, state: GameState, seat: int) -> Sequence[Json]:
-        return legal(state, seat)
+        """Every legal action of ``seat``, none when not awaited (its body here, as
+        ``next``'s)."""
+        index = state.phase_index
+        track = state.track
+        if index < 0 or index >= len(track) or (
+                not state.deck and state.discard and needs_reshuffle(state)):
+            return []
+        phase = track[index]
+        if phase == "disaster" or phase == "double_disaster":
+            return disaster.legal(state, seat)  # (none for a seat not awaited)
+        if phase == "conflict" or not 0 <= seat < len(state.work):
+            return []
+        stage = state.work[seat].stage
+        if stage == "industry":
+            return industry.legal(state, seat)
+        if stage == "economy":
+            return economy.legal(state, seat)
+        if stage == "choose":
+            return list(_CHOOSE)
+        return []  # done
 
     def default_action(self, state: GameState, seat: int) -> Json:
         legal = self.legal_actions(state, seat)
@@ -173,32 +217,7 @@ def _turn(seats: tuple[int, ...]) -> Turn:
     return got
 
 
-def node(state: GameState) -> Node:
-    """What the game awaits (``Game.next``)."""
-    index = state.phase_index
-    if index < 0:
-        label, draw, secret = _SETUP_CHANCES[state.setup_step]
-        n = _SETUP_N.get(state.setup_step, state.n)
-        return Chance(label=label, draw=draw, n=n, secret=secret)
-    track = state.track
-    if index >= len(track):
-        return TERMINAL
-    if not state.deck and state.discard and needs_reshuffle(state):  # EEND-19
-        return Chance(label=f"deck:disaster:shuffle:{state.reshuffles + 1}",
-                     draw="shuffle", n=len(state.discard), secret=True)
-    phase = track[index]
-    if phase == "disaster" or phase == "double_disaster":
-        dp = state.disaster  # ``disaster.awaited``, written out
-        assert dp is not None
-        res = dp.resolution
-        return _turn((res.seat if res is not None else dp.bidder,))
-    if phase == "conflict":
-        return conflict.node(state)
-    seats = []  # the seats not done
-    for s, w in enumerate(state.work):
-        if w.stage != "done":
-            seats.append(s)
-    return _turn(tuple(seats))
+_ALONE = tuple(_turn((seat,)) for seat in range(EmpiresEnd.max_seats))  # seat -> its Turn
 
 
 def awaited(state: GameState) -> tuple[int, ...]:
@@ -216,28 +235,6 @@ def awaited(state: GameState) -> tuple[int, ...]:
 
 _CHOOSE: tuple[Json, ...] = tuple({"type": "choose_order", "first": f}
                                   for f in ("economy", "industry"))
-
-
-def legal(state: GameState, seat: int) -> list[Json]:
-    """``Game.legal_actions``: every legal action of ``seat`` (none when not awaited)."""
-    index = state.phase_index
-    track = state.track
-    if index < 0 or index >= len(track) or (
-            not state.deck and state.discard and needs_reshuffle(state)):
-        return []
-    phase = track[index]
-    if phase == "disaster" or phase == "double_disaster":
-        return disaster.legal(state, seat)  # (none for a seat not awaited)
-    if phase == "conflict" or not 0 <= seat < len(state.work):
-        return []
-    stage = state.work[seat].stage
-    if stage == "industry":
-        return industry.legal(state, seat)
-    if stage == "economy":
-        return economy.legal(state, seat)
-    if stage == "choose":
-        return list(_CHOOSE)
-    return []  # done
 
 
 # --- moves (in place, on a clone) -------------------------------------------------------

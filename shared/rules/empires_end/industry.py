@@ -120,7 +120,7 @@ def legal(state: State, seat: int) -> list[Json]:
     w = state.work[seat]
     p = state.players[seat]
     emp = p.empire
-    industry, tiles, destroyed = board.industry_view(emp)
+    industry, tiles, destroyed, names = board.industry_view(emp)
     used = w.used
     res = p.res
     hammer, coin = res.hammer, res.coin
@@ -169,7 +169,7 @@ def legal(state: State, seat: int) -> list[Json]:
             continue
         kind = ab.kind
         if kind == "swap":  # EEND-14: any two, healthy or destroyed
-            out += _swap_list(ref, tuple([loc.tile for loc in emp]))
+            out += _swap_list(ref, names)
         elif kind == "move_innovation":  # EEND-14: normal placement rules at the target
             moves = _moves(ref)
             counts = [len(loc.innovations) if loc.healthy else -1 for loc in emp]
@@ -242,13 +242,19 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
     p = state.writable(seat) if kind != "end_industry" else state.players[seat]
     if kind == "build":
         card, tile, coins = a["card"], a["tile"], a["coins"]
-        sources = discount_sources(p, w)
-        cost = max(0, CARD[card].cost - (1 if sources else 0))
-        used = (*w.used, sources[0]) if sources else w.used
+        # the view the listing of this empire made (remembered): ``discount_sources``' first
+        # and the tile's position, without a scan of the empire
+        industry, _, _, names = board.industry_view(p.empire)
+        used = w.used
+        cost = CARD[card].cost
+        for _, ref, ab in industry:
+            if ab.kind == "build_discount" and ref not in used:  # EEND-12
+                used = (*used, ref)
+                cost = cost - 1 if cost > 0 else 0
+                break
         _pay(p, cost, coins)
         p.hand = tuple([c for c in p.hand if c != card])
-        pos = board.position_of_tile(p.empire, tile)
-        assert pos is not None
+        pos = names.index(tile)
         loc = p.empire[pos]
         board.set_location(p, pos, location(loc.tile, loc.healthy,
                                             (*loc.innovations, FRESH[card])))
@@ -266,8 +272,7 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
         return False
     if kind == "repair":
         tile, coins = a["tile"], a["coins"]
-        pos = board.position_of_tile(p.empire, tile)
-        assert pos is not None
+        pos = board.industry_view(p.empire)[3].index(tile)  # (remembered from the listing)
         cost = board.repair_cost(p, pos)
         _pay(p, cost, coins)
         loc = p.empire[pos]
@@ -291,10 +296,8 @@ def _ability(state: State, seat: int, a: ActJson, events: Events) -> None:
     p = state.writable(seat)
     kind = a["type"]
     if kind == "swap":
-        x = board.position_of_tile(p.empire, a["a"])
-        y = board.position_of_tile(p.empire, a["b"])
-        assert x is not None and y is not None
-        board.swap_positions(p, x, y)
+        names = board.industry_view(p.empire)[3]  # (remembered from the listing)
+        board.swap_positions(p, names.index(a["a"]), names.index(a["b"]))
         events.add("locations_swapped", {"seat": seat, "a": a["a"], "b": a["b"]})
     elif kind == "move":
         card, tile = a["card"], a["tile"]

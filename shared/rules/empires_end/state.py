@@ -12,10 +12,14 @@ clone alone (a move changes one seat's player, mostly), and likewise a slot
 (``DisasterPhase.writable``). So a rule changes a player only as ``state.writable(seat)``
 returned it, never as read from ``state.players``, and a slot only as ``writable(i)``
 returned it. The rest is
-never changed once made and is shared by clones: ``Location``, ``Innovation``,
-``Resolution``, ``ConvLeft`` and ``SeatWork`` (frozen; a change makes a new one), every tuple
-(decks, hands, empires: a change makes a new tuple), and ``Options``, the frozen pydantic
-model of the variant flags, parsed once by ``setup``. The stored JSON form
+never changed once made and is shared by clones: ``Innovation`` and ``ConvLeft`` (frozen),
+``Location``, ``Resolution`` and ``SeatWork`` (a change makes a new one, through
+``location``, ``resolution`` and ``seat_work``: plain slotted classes, hashed by value as
+frozen ones, because a move makes one or more of them and a frozen dataclass's fields can
+only be set through ``object.__setattr__``, several times the cost of a slot's store; the
+copy-on-write tests catch a rule that changed one in place), every tuple (decks, hands,
+empires: a change makes a new tuple), and ``Options``, the frozen pydantic model of the
+variant flags, parsed once by ``setup``. The stored JSON form
 (``GAME.encode``/``decode``) is defined by ``stored.py``.
 """
 
@@ -130,7 +134,7 @@ class Innovation:
 FRESH: dict[str, Innovation] = {c: Innovation(c) for c in CARD_IDS}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Location:
     tile: str
     healthy: bool = True
@@ -161,7 +165,16 @@ class DisasterSlot:
         return DisasterSlot(self.card, self.pool.clone(), self.closed)
 
 
-@dataclass(frozen=True, slots=True)
+def closed_slot() -> DisasterSlot:
+    """``DisasterSlot(closed=True)`` (a taken disaster's) through the slots."""
+    pool = _new(Res)
+    pool.wheat = pool.hammer = pool.axe = pool.coin = 0
+    slot = _new(DisasterSlot)
+    slot.card, slot.pool, slot.closed = None, pool, True
+    return slot  # type: ignore[no-any-return]
+
+
+@dataclass(slots=True, unsafe_hash=True)
 class Resolution:
     """A take being resolved by ``seat``: destroy, place the innovation, low resources."""
 
@@ -214,14 +227,27 @@ class ConvLeft:
     left: int
 
 
+# (source, left) -> its ConvLeft: frozen, so one for every work that holds it
+_CONV_LEFT: dict[tuple[str, int], ConvLeft] = {}
+
+
+def conv_left(source: str, left: int) -> ConvLeft:
+    """``ConvLeft(source, left)``, made once."""
+    got = _CONV_LEFT.get((source, left))
+    if got is None:
+        got = _CONV_LEFT[(source, left)] = ConvLeft(source, left)
+    return got
+
+
 SubPhase = Literal["economy", "industry"]
 Stage = Literal["choose", "economy", "industry", "done"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class SeatWork:
-    """One seat's progress through a simultaneous Economy/Industry phase (EEND-22). Frozen,
-    so clones share it: a step makes a new one (``changed``, ``set_work``)."""
+    """One seat's progress through a simultaneous Economy/Industry phase (EEND-22). Never
+    changed once made, so clones share it: a step makes a new one (``changed``,
+    ``set_work``)."""
 
     stage: Stage
     todo: tuple[SubPhase, ...] = ()  # sub-phases still to do after the current one
@@ -248,52 +274,40 @@ class SeatWork:
                          self.discarded if discarded is None else discarded)
 
 
-# The frozen values a move makes most, made through their slots' descriptors: what their
-# ``__init__`` does (one ``object.__setattr__`` per field) at about half the cost.
-(_work_stage, _work_todo, _work_conv, _work_repeats, _work_acts, _work_repaired, _work_used,
- _work_discarded) = (getattr(SeatWork, f).__set__ for f in SeatWork.__slots__)
-_loc_tile, _loc_healthy, _loc_innovations = (
-    getattr(Location, f).__set__ for f in Location.__slots__)
-
-
 def seat_work(stage: Stage, todo: tuple[SubPhase, ...] = (), conv: tuple[ConvLeft, ...] = (),
               repeats: tuple[str, ...] = (), acts: int = 0, repaired: bool = False,
               used: tuple[str, ...] = (), discarded: bool = False) -> SeatWork:
     """``SeatWork(...)`` of these fields."""
     w = _new(SeatWork)
-    _work_stage(w, stage)
-    _work_todo(w, todo)
-    _work_conv(w, conv)
-    _work_repeats(w, repeats)
-    _work_acts(w, acts)
-    _work_repaired(w, repaired)
-    _work_used(w, used)
-    _work_discarded(w, discarded)
+    w.stage = stage
+    w.todo = todo
+    w.conv = conv
+    w.repeats = repeats
+    w.acts = acts
+    w.repaired = repaired
+    w.used = used
+    w.discarded = discarded
     return w  # type: ignore[no-any-return]
 
 
 def location(tile: str, healthy: bool, innovations: tuple[Innovation, ...]) -> Location:
     """``Location(tile, healthy, innovations)``."""
     loc = _new(Location)
-    _loc_tile(loc, tile)
-    _loc_healthy(loc, healthy)
-    _loc_innovations(loc, innovations)
+    loc.tile = tile
+    loc.healthy = healthy
+    loc.innovations = innovations
     return loc  # type: ignore[no-any-return]
-
-
-_res_seat, _res_card, _res_target, _res_stage, _res_choices = (
-    getattr(Resolution, f).__set__ for f in Resolution.__slots__)
 
 
 def resolution(seat: int, card: str, target: int, stage: Literal["destroy", "place", "shore"],
                choices: tuple[str, ...] = ()) -> Resolution:
     """``Resolution(seat, card, target, stage, choices)``."""
     r = _new(Resolution)
-    _res_seat(r, seat)
-    _res_card(r, card)
-    _res_target(r, target)
-    _res_stage(r, stage)
-    _res_choices(r, choices)
+    r.seat = seat
+    r.card = card
+    r.target = target
+    r.stage = stage
+    r.choices = choices
     return r  # type: ignore[no-any-return]
 
 
