@@ -58,8 +58,27 @@ DRAW: Json = {"type": "draw"}
 PASS: Json = {"type": "pass"}
 DISCARD = ByCard({"type": "discard"})
 SPELL = ByCard({"type": "spell"})
+BATTLE_GIVE = ByCard({"type": "battle_give"})
+HAND_CHOICE = {kind: ByCard({"type": kind}) for kind in ("trade_reply", "tribute")}
 STEAL: tuple[Json, ...] = tuple({"type": "steal", "target": t} for t in _SEATS)
 TRADE: tuple[ByCard, ...] = tuple(ByCard({"type": "trade", "target": t}) for t in _SEATS)
+
+
+@lru_cache(maxsize=64)
+def battle_set(index: int) -> Json:
+    """The choice of army set ``index`` for a battle."""
+    return {"type": "battle_set", "set": index}
+
+
+SABOTAGE_NONE: Json = {"type": "sabotage_none"}
+SABOTAGE_SKIP: tuple[Json, ...] = tuple({"type": "sabotage_skip", "target": t} for t in _SEATS)
+
+
+@lru_cache(maxsize=8192)
+def sabotage_takes(target: int, index: int, cards: Cards) -> tuple[Json, ...]:
+    """A 2's plunder of army set ``index`` of ``target`` (CG-14): one per label."""
+    return tuple({"type": "sabotage_take", "target": target, "set": index, "card": c}
+                 for c in distinct_by_label(cards))
 
 
 @lru_cache(maxsize=64)

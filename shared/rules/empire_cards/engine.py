@@ -76,7 +76,7 @@ from shared.rules.empire_cards.actions import (
     Tribute,
 )
 from shared.rules.empire_cards.data import PACKS_BY_SEATS
-from shared.rules.empire_cards.legal import awaited, default_action, legal_actions
+from shared.rules.empire_cards.legal import awaited, default_action, legal_actions, play_actions
 from shared.rules.empire_cards.match import (
     RPS_ROUNDS,
     SHAPES,
@@ -138,6 +138,8 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
         # asks) and no rebuild draw is owed (CG-18)
         if state.owed:
             return []
+        if state.phase == "play":  # the common case: ``legal.legal_actions`` asks the same
+            return play_actions(state) if seat == state.active else []
         return legal_actions(state, seat)
 
     def default_action(self, state: st.State, seat: int) -> Json:

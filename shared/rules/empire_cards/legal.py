@@ -125,23 +125,18 @@ def _special_sets(hand: Cards, groups: dict[str, Cards]) -> list[Json]:
 
 def _sabotage_actions(state: State) -> list[Json]:
     seat = state.active
-    out: list[Json] = [{"type": "sabotage_none"}]
-    out += [
-        {"type": "sabotage_skip", "target": t}
-        for t in range(state.n_seats)
-        if t != seat and not state.players[t].skip_pending
-    ]
+    out: list[Json] = [acts.SABOTAGE_NONE]
+    out += [acts.SABOTAGE_SKIP[t] for t in range(state.n_seats)
+            if t != seat and not state.players[t].skip_pending]
     for t, p in enumerate(state.players):
-        out += [
-            {"type": "sabotage_take", "target": t, "set": i, "card": c}
-            for i in plunderable_sets(p.army)
-            for c in distinct_by_label(p.army[i])
-        ]
+        for i in plunderable_sets(p.army):
+            out += acts.sabotage_takes(t, i, p.army[i])
     return out
 
 
 def _hand_choice(state: State, seat: int, kind: str) -> list[Json]:
-    return [{"type": kind, "card": c} for c in distinct_by_label(state.players[seat].hand)]
+    hand = distinct_by_label(state.players[seat].hand)
+    return list(map(acts.HAND_CHOICE[kind].__getitem__, hand))
 
 
 def legal_actions(state: State, seat: int) -> list[Json]:
@@ -153,11 +148,9 @@ def legal_actions(state: State, seat: int) -> list[Json]:
     if phase == "trade_reply":
         return _hand_choice(state, seat, "trade_reply")
     if phase in ("battle_attack", "battle_defend"):
-        return [{"type": "battle_set", "set": i} for i in battle_sets(state.players[seat].army)]
+        return [acts.battle_set(i) for i in battle_sets(state.players[seat].army)]
     if phase == "battle_give":
-        return [
-            {"type": "battle_give", "card": c} for c in distinct_by_label(battle_candidates(state))
-        ]
+        return list(map(acts.BATTLE_GIVE.__getitem__, distinct_by_label(battle_candidates(state))))
     if phase == "tribute":
         return _hand_choice(state, seat, "tribute")
     if phase == "gift":
