@@ -27,6 +27,7 @@ from shared.rules.empire_cards.data import (
     PACKS_BY_SEATS,
     RANKS,
     REGIME_RANKS,
+    REGIMES,
     SUITS,
     WIZARD,
     Regime,
@@ -57,8 +58,27 @@ DRAW: Json = {"type": "draw"}
 PASS: Json = {"type": "pass"}
 DISCARD = ByCard({"type": "discard"})
 SPELL = ByCard({"type": "spell"})
+BATTLE_GIVE = ByCard({"type": "battle_give"})
+HAND_CHOICE = {kind: ByCard({"type": kind}) for kind in ("trade_reply", "tribute")}
 STEAL: tuple[Json, ...] = tuple({"type": "steal", "target": t} for t in _SEATS)
 TRADE: tuple[ByCard, ...] = tuple(ByCard({"type": "trade", "target": t}) for t in _SEATS)
+
+
+@lru_cache(maxsize=64)
+def battle_set(index: int) -> Json:
+    """The choice of army set ``index`` for a battle."""
+    return {"type": "battle_set", "set": index}
+
+
+SABOTAGE_NONE: Json = {"type": "sabotage_none"}
+SABOTAGE_SKIP: tuple[Json, ...] = tuple({"type": "sabotage_skip", "target": t} for t in _SEATS)
+
+
+@lru_cache(maxsize=8192)
+def sabotage_takes(target: int, index: int, cards: Cards) -> tuple[Json, ...]:
+    """A 2's plunder of army set ``index`` of ``target`` (CG-14): one per label."""
+    return tuple({"type": "sabotage_take", "target": target, "set": index, "card": c}
+                 for c in distinct_by_label(cards))
 
 
 @lru_cache(maxsize=64)
@@ -73,15 +93,22 @@ def battles(n_seats: int, seat: int, demand: str) -> tuple[Json, ...]:
                  for t in range(n_seats) if t != seat for r, s in demands)
 
 
-class _Names(dict[str, tuple[str, str]]):
-    """card code -> (``cards.rank_of``, ``cards.label``), filled for the deck's codes; any
-    other code is computed and not kept (bounded)."""
+class _Names(dict[str, tuple[str, str, int]]):
+    """card code -> (``cards.rank_of``, ``cards.label``, the bit of its rank in a rank mask,
+    ``RANK_BIT``) of any code, computed and not kept (bounded): the names of a code of no
+    deck (``hand_groups``)."""
 
-    def __missing__(self, card: str) -> tuple[str, str]:
-        return rank_of(card), label(card)
+    def __missing__(self, card: str) -> tuple[str, str, int]:
+        rank = rank_of(card)
+        return rank, label(card), RANK_BIT.get(rank, 0)
 
 
-_NAMES = _Names({c: (rank_of(c), label(c)) for c in _CODES})
+# a rank's bit in a hand's rank mask (``hand_groups``): the 13 ranks, then the Wizard
+RANK_BIT: dict[str, int] = {rank: 1 << i for i, rank in enumerate((*RANKS, WIZARD))}
+# the names of the deck's codes, a plain dict (its lookups cost less than a subclass's)
+_NAMES: dict[str, tuple[str, str, int]] = {
+    c: (rank_of(c), label(c), RANK_BIT[rank_of(c)]) for c in _CODES}
+_ANY_NAMES = _Names()
 
 
 class _Rank(dict[str, str]):
@@ -107,38 +134,68 @@ OPPONENTS: dict[int, tuple[tuple[int, ...], ...]] = {
     n: tuple(tuple(t for t in range(n) if t != seat) for seat in range(n))
     for n in PACKS_BY_SEATS}
 
-HandGroups: TypeAlias = tuple[list[str], dict[str, Cards]]
+HandGroups: TypeAlias = tuple[list[str], dict[str, Cards], list[str], int]
 _last_hand: list[tuple[Cards, HandGroups]] = []  # the hand asked last and its groups
 
 
 def hand_groups(hand: Cards) -> HandGroups:
-    """A hand's distinct cards (one per label, ``cards.distinct_by_label``) and its rank
-    groups (rank -> its cards, ``sets.rank_groups``), both read-only, read in one pass over
-    the hand in its kept order (``Player.hand``: every change of a hand keeps it, and
-    ``stored`` sorts a decoded one), where copies of a label and cards of a rank are
+    """A hand's distinct cards (one per label, ``cards.distinct_by_label``), its rank groups
+    (rank -> its cards, ``sets.rank_groups``), the ranks it holds more than one card of (in
+    hand order) and the mask of the ranks it holds (``RANK_BIT``), all read-only, read in one
+    pass over the hand in its kept order (``Player.hand``: every change of a hand keeps it,
+    and ``stored`` sorts a decoded one), where copies of a label and cards of a rank are
     neighbours. A hand seldom repeats, except as the very tuple of the last call (a state
     whose player did not change: a clone shares it), which is answered again."""
     if _last_hand and _last_hand[0][0] is hand:
         return _last_hand[0][1]
+    try:
+        found = _read_hand(hand, _NAMES)
+    except KeyError:  # a code of no deck
+        found = _read_hand(hand, _ANY_NAMES)
+    _last_hand[:] = [(hand, found)]
+    return found
+
+
+def _read_hand(hand: Cards, names: dict[str, tuple[str, str, int]]) -> HandGroups:
     groups: dict[str, Cards] = {}
     distinct: list[str] = []
+    pairs: list[str] = []
+    mask = 0
     last = None
     for card in hand:
-        rank, name = _NAMES[card]
+        rank, name, bit = names[card]
         group = groups.get(rank)
-        groups[rank] = (card,) if group is None else (*group, card)
+        if group is None:
+            groups[rank] = (card,)
+            mask |= bit
+        else:
+            if len(group) == 1:
+                pairs.append(rank)
+            groups[rank] = (*group, card)
         if name != last:
             distinct.append(card)
             last = name
-    _last_hand[:] = [(hand, (distinct, groups))]
-    return distinct, groups
+    return distinct, groups, pairs, mask
 
 
-# regime -> its ranks, to count a hand's rank groups of a regime in C (CG-10); likewise the
-# Barbarian run's
-RANK_SETS: dict[Regime, frozenset[str]] = {
-    regime: frozenset(ranks) for regime, ranks in REGIME_RANKS.items()}
-BARBARIAN_SET = frozenset(BARBARIAN_RANKS)
+class _RegimesHeld(dict[int, tuple[Regime, ...]]):
+    """(a hand's rank mask | its Wizards << 16) -> the regimes it has an empire set of:
+    every rank of the regime, a Wizard for each rank it lacks (CG-10); filled as asked
+    (bounded: the masks of 14 ranks, the Wizards of the deck)."""
+
+    def __missing__(self, key: int) -> tuple[Regime, ...]:
+        mask, wizards = key & 0xFFFF, key >> 16
+        held = tuple(regime for regime, ranks in REGIME_MASK.items()
+                     if (ranks & ~mask).bit_count() <= wizards)
+        self[key] = held
+        return held
+
+
+# in ``REGIMES`` order, the order the legal list names them in
+REGIME_MASK: dict[Regime, int] = {
+    regime: sum(RANK_BIT[r] for r in REGIME_RANKS[regime]) for regime in REGIMES}
+REGIMES_HELD = _RegimesHeld()
+BARBARIAN_SET = frozenset(BARBARIAN_RANKS)  # the Barbarian run's ranks
 
 
 def empire_sets(groups: dict[str, Cards], regime: Regime) -> tuple[Json, ...]:

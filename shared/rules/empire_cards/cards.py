@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -81,6 +82,17 @@ def sorted_cards(cards: Iterable[str]) -> tuple[str, ...]:
         return tuple(sorted(cards, key=_PLACE.__getitem__))
     except KeyError:  # a code of no deck: the key itself
         return tuple(sorted(cards, key=sort_key))
+
+
+def insert_card(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+    """``sorted_cards(hand + (card,))`` of a hand in hand order (``Player.hand``), the card
+    put in its place by bisection: the order is total (each code has its own place), so the
+    place between its two neighbours is the one a sort gives it."""
+    try:
+        at = bisect_right(hand, _PLACE[card], key=_PLACE.__getitem__)
+    except KeyError:  # a code of no deck: the key itself
+        return sorted_cards((*hand, card))
+    return (*hand[:at], card, *hand[at:])
 
 
 def remove_cards(holding: tuple[str, ...], cards: Iterable[str]) -> tuple[str, ...]:

@@ -20,7 +20,6 @@ in place; the kit's hooks run it on a clone (``state.py``), and the kit's rollou
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from operator import attrgetter
 from types import SimpleNamespace as _Namespace
 from typing import Any, ClassVar, get_args
 
@@ -77,7 +76,7 @@ from shared.rules.empire_cards.actions import (
     Tribute,
 )
 from shared.rules.empire_cards.data import PACKS_BY_SEATS
-from shared.rules.empire_cards.legal import awaited, default_action, legal_actions
+from shared.rules.empire_cards.legal import awaited, default_action, legal_actions, play_actions
 from shared.rules.empire_cards.match import (
     RPS_ROUNDS,
     SHAPES,
@@ -139,6 +138,8 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
         # asks) and no rebuild draw is owed (CG-18)
         if state.owed:
             return []
+        if state.phase == "play":  # the common case: ``legal.legal_actions`` asks the same
+            return play_actions(state) if seat == state.active else []
         return legal_actions(state, seat)
 
     def default_action(self, state: st.State, seat: int) -> Json:
@@ -184,14 +185,12 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
         assert isinstance(action, dict)  # a listed action: one of legal_actions' dicts
         # ``ops.holdings`` before the move, read seat by seat only when a hand is empty
         hand_no = state.hand_no
-        before = None if all(map(_HAND, state.players)) else holdings(state)
+        before = None if _all_hold(state.players) else holdings(state)
         move = _LISTED.get(action["type"])
         if move is None:
             refused = act(state, seat, ACTION.validate_python(action), events)
         else:
-            fields = _Namespace(**action)
-            if "cards" in action:
-                fields.cards = tuple(fields.cards)
+            fields = _fields(action)
             refused = (move[0](state, seat, fields, events) if move[1]
                        else move[0](state, fields, events))
         if refused is None:
@@ -223,7 +222,7 @@ def _refill(before: tuple[int, tuple[bool, ...]] | st.State, after: st.State, ev
     """CG-12 run out of cards (``ops.runout_refill``), asked only when a hand is empty.
     ``before``: ``ops.holdings`` of the state before the move, or that state itself, unchanged
     (a move played on a clone), its holdings then read only when needed."""
-    if all(map(_HAND, after.players)):  # the common case, in C
+    if _all_hold(after.players):  # the common case
         return
     for p in after.players:
         if not p.hand:
@@ -231,6 +230,37 @@ def _refill(before: tuple[int, tuple[bool, ...]] | st.State, after: st.State, ev
                 before = holdings(before)
             runout_refill(before, after, events)
             return
+
+
+def _all_hold(players: tuple[st.Player, ...]) -> bool:
+    """Every player holds cards (a loop: cheaper than ``all`` over a ``map`` for a table)."""
+    for p in players:  # noqa: SIM110
+        if not p.hand:
+            return False
+    return True
+
+
+# id of a listed action dict -> (that dict, its fields as ``play_listed`` reads them): the
+# legal lists share their action dicts from state to state (``acts``), and nobody changes one,
+# so the fields made once serve every move that picks it; emptied at ``_FIELDS_MAX`` entries
+# (bounded), and each entry holds its dict, so an id there names that very dict
+_FIELDS: dict[int, tuple[Json, _Namespace]] = {}
+_FIELDS_MAX = 4096
+
+
+def _fields(action: dict[str, Json]) -> _Namespace:
+    """A listed action's fields as a namespace, its cards as a tuple (as the model holds
+    them), read-only like the dict."""
+    known = _FIELDS.get(id(action))
+    if known is not None and known[0] is action:
+        return known[1]
+    fields = _Namespace(**action)
+    if "cards" in action:
+        fields.cards = tuple(fields.cards)
+    if len(_FIELDS) >= _FIELDS_MAX:
+        _FIELDS.clear()
+    _FIELDS[id(action)] = (action, fields)
+    return fields
 
 
 def act(state: st.State, seat: int, action: Action, events: Events) -> Rejection | None:
@@ -286,7 +316,6 @@ def node(state: st.State) -> Node:
 
 
 TERMINAL = Terminal()
-_HAND = attrgetter("hand")
 _TURNS = tuple(Turn(seats=(seat,)) for seat in range(max(PACKS_BY_SEATS)))  # one seat's turn
 
 

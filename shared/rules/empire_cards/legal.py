@@ -8,9 +8,9 @@ from shared.rules.empire_cards.cards import distinct_by_label, is_wizard
 from shared.rules.empire_cards.combat import battle_sets
 from shared.rules.empire_cards.data import (
     EMPIRE_SETS_TO_WIN,
-    REGIMES,
     SPECIAL_SET_SIZE,
     WIZARD,
+    Regime,
 )
 from shared.rules.empire_cards.interact import battle_candidates
 from shared.rules.empire_cards.match import reward_actions
@@ -20,7 +20,7 @@ from shared.rules.empire_cards.sets import (
     serf_options,
 )
 from shared.rules.empire_cards.spells import can_cast, spell_actions, trader
-from shared.rules.empire_cards.state import State
+from shared.rules.empire_cards.state import Cards, Player, State
 from shared.rules.empire_cards.turn import interactions_allowed
 
 
@@ -46,84 +46,97 @@ def awaited(state: State) -> tuple[int, ...]:
     return ()
 
 
-_UNSTEALABLE = ("2", WIZARD)  # never stolen from a pile's top (CG-15)
-
-
 def play_actions(state: State) -> list[Json]:
     """The active player's turn: draw, steal, trade, battle, armies, sets, then (after the
     draw) discard or disband, and spells. One dict per distinct choice of labels (``sets``)."""
     seat = state.active
-    n = state.n_seats
     players = state.players
     p = players[seat]
     hand = p.hand
-    distinct, groups = acts.hand_groups(hand)
-    out: list[Json] = []
-    if not state.drawn:
-        out.append(acts.DRAW)
-    steal, trade, battle = interactions_allowed(state)
-    if steal:
-        own = state.options.steal_own_pile
-        for t, q in enumerate(players):  # ``turn.stealable`` (CG-15)
-            pile = q.discard
-            if pile and (own or t != seat) and acts.RANK[pile[-1]] not in _UNSTEALABLE:
-                out.append(acts.STEAL[t])
-    if trade:  # (``out += map(...)``: the list is extended in C)
-        for t in acts.OPPONENTS[n][seat]:
-            if players[t].hand:
-                out += map(acts.TRADE[t].__getitem__, distinct)
-    if battle and battle_sets(p.army):
-        out += acts.battles(n, seat, state.options.battle_demand)
-    for group in groups.values():  # new army sets, by rank group (CG-9)
-        if len(group) > 1:
-            out += acts.new_armies(group)
-    for i, existing in enumerate(p.army):
+    army = p.army
+    options = state.options
+    distinct, groups, pairs, mask = acts.hand_groups(hand)
+    drawn = state.drawn
+    out: list[Json] = [] if drawn else [acts.DRAW]
+    first_round = state.turn_no < state.n_seats  # ``State.first_round`` (CG-1)
+    if not first_round:  # no steal, trade or battle in the first round (CG-1)
+        steal, trade, battle = interactions_allowed(state)
+        if steal:
+            out += _steals(players, seat, options.steal_own_pile)
+        if trade:  # (``out += map(...)``: the list is extended in C)
+            for t in acts.OPPONENTS[state.n_seats][seat]:
+                if players[t].hand:
+                    out += map(acts.TRADE[t].__getitem__, distinct)
+        if battle and army and battle_sets(army):
+            out += acts.battles(state.n_seats, seat, options.battle_demand)
+    for rank in pairs:  # new army sets, by rank group (CG-9)
+        out += acts.new_armies(groups[rank])
+    for i, existing in enumerate(army):
         rank = acts.RANK[existing[0]]
         if rank in groups:
             out += acts.additions(i, len(existing), groups[rank])
-    if not state.first_round or state.options.first_round_sets:
+    if not first_round or options.first_round_sets:
         if len(p.empire_sets) < EMPIRE_SETS_TO_WIN:
-            wizards = len(groups.get(WIZARD, ()))
-            for regime in (p.regime,) if p.regime else REGIMES:
-                ranks = acts.RANK_SETS[regime]  # a Wizard for each rank the hand lacks:
-                if len(groups.keys() & ranks) + wizards >= len(ranks):
-                    out += acts.empire_sets(groups, regime)
+            out += _empire_sets(groups, mask, p.regime)
         if len(hand) >= SPECIAL_SET_SIZE:
-            wizards = len(groups.get(WIZARD, ()))  # a Wizard for each rank the hand lacks:
-            if len(groups.keys() & acts.BARBARIAN_SET) + wizards >= SPECIAL_SET_SIZE:
-                out += [{"type": "barbarian", "cards": list(c)} for c in barbarian_options(hand)]
-            out += [{"type": "serf", "cards": list(c)} for c in serf_options(hand)]
-    if state.drawn:
+            out += _special_sets(hand, groups)
+    if drawn:
         before = len(out)
         out += map(acts.DISCARD.__getitem__, distinct)
-        for i, cards in enumerate(p.army):
+        for i, cards in enumerate(army):
             out += acts.disbands(i, cards)
         if len(out) == before:
             out.append(acts.PASS)
-        if state.options.expert_spells:
+        if options.expert_spells:
             out += [acts.SPELL[c] for c in distinct if can_cast(state, c)]
+    return out
+
+
+_UNSTEALABLE = frozenset(("2", WIZARD))  # never stolen from a pile's top (CG-15)
+
+
+def _steals(players: tuple[Player, ...], seat: int, own: bool) -> list[Json]:
+    """``turn.stealable`` of each pile, in seat order (CG-15)."""
+    return [acts.STEAL[t] for t, q in enumerate(players)
+            if q.discard and (own or t != seat) and acts.RANK[q.discard[-1]] not in _UNSTEALABLE]
+
+
+def _empire_sets(groups: dict[str, Cards], mask: int, regime: Regime | None) -> list[Json]:
+    """The empire sets of the hand's rank groups (``mask``: the ranks it holds): of the
+    player's regime once fixed (CG-10), else of every regime the hand has the ranks for, a
+    Wizard for each rank it lacks."""
+    out: list[Json] = []
+    wizards = groups.get(WIZARD)
+    for r in acts.REGIMES_HELD[mask | len(wizards) << 16 if wizards else mask]:
+        if regime is None or r == regime:
+            out += acts.empire_sets(groups, r)
+    return out
+
+
+def _special_sets(hand: Cards, groups: dict[str, Cards]) -> list[Json]:
+    """Barbarian and Serf Rebellion sets (CG-10) of a hand of at least 12 cards."""
+    out: list[Json] = []
+    wizards = len(groups.get(WIZARD, ()))  # a Wizard for each rank the hand lacks:
+    if len(groups.keys() & acts.BARBARIAN_SET) + wizards >= SPECIAL_SET_SIZE:
+        out += [{"type": "barbarian", "cards": list(c)} for c in barbarian_options(hand)]
+    out += [{"type": "serf", "cards": list(c)} for c in serf_options(hand)]
     return out
 
 
 def _sabotage_actions(state: State) -> list[Json]:
     seat = state.active
-    out: list[Json] = [{"type": "sabotage_none"}]
-    out += [
-        {"type": "sabotage_skip", "target": t}
-        for t in range(state.n_seats)
-        if t != seat and not state.players[t].skip_pending
-    ]
+    out: list[Json] = [acts.SABOTAGE_NONE]
+    out += [acts.SABOTAGE_SKIP[t] for t in range(state.n_seats)
+            if t != seat and not state.players[t].skip_pending]
     for t, p in enumerate(state.players):
-        out += [
-            {"type": "sabotage_take", "target": t, "set": i, "card": c}
-            for i in plunderable_sets(p.army)
-            for c in distinct_by_label(p.army[i])
-        ]
+        for i in plunderable_sets(p.army):
+            out += acts.sabotage_takes(t, i, p.army[i])
     return out
 
 
 def _hand_choice(state: State, seat: int, kind: str) -> list[Json]:
-    return [{"type": kind, "card": c} for c in distinct_by_label(state.players[seat].hand)]
+    hand = distinct_by_label(state.players[seat].hand)
+    return list(map(acts.HAND_CHOICE[kind].__getitem__, hand))
 
 
 def legal_actions(state: State, seat: int) -> list[Json]:
@@ -135,11 +148,9 @@ def legal_actions(state: State, seat: int) -> list[Json]:
     if phase == "trade_reply":
         return _hand_choice(state, seat, "trade_reply")
     if phase in ("battle_attack", "battle_defend"):
-        return [{"type": "battle_set", "set": i} for i in battle_sets(state.players[seat].army)]
+        return [acts.battle_set(i) for i in battle_sets(state.players[seat].army)]
     if phase == "battle_give":
-        return [
-            {"type": "battle_give", "card": c} for c in distinct_by_label(battle_candidates(state))
-        ]
+        return list(map(acts.BATTLE_GIVE.__getitem__, distinct_by_label(battle_candidates(state))))
     if phase == "tribute":
         return _hand_choice(state, seat, "tribute")
     if phase == "gift":

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.rules._kit.model import Events
-from shared.rules.empire_cards.cards import sorted_cards
+from shared.rules.empire_cards.cards import insert_card, sorted_cards
 from shared.rules.empire_cards.data import RUNOUT_DRAW
 from shared.rules.empire_cards.state import Owed, State
 
@@ -19,7 +19,7 @@ __all__ = ["Events", "add_to_hand", "draw_cards", "holdings", "opponents_from_le
 
 def add_to_hand(state: State, seat: int, cards: tuple[str, ...]) -> None:
     p = state.writable(seat)
-    p.hand = sorted_cards(p.hand + cards)
+    p.hand = insert_card(p.hand, cards[0]) if len(cards) == 1 else sorted_cards(p.hand + cards)
 
 
 def public(events: Events, event_type: str, /, **data: Any) -> None:

@@ -251,7 +251,9 @@ class State:
         if self.owned >> seat & 1:
             return players[seat]
         p = players[seat].clone()
-        self.players = (*players[:seat], p, *players[seat + 1:])
+        copied = list(players)  # (a list's item set, then the tuple: all in C)
+        copied[seat] = p
+        self.players = tuple(copied)
         self.owned |= 1 << seat
         return p
 
