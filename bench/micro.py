@@ -99,12 +99,54 @@ async def faststream_costs(url: str, n: int) -> dict[str, float]:
         label = "with_msg_param" if with_msg else "body_only"
         out[f"faststream_consume_{label}_us"] = await _consume(url, stream, n, with_msg)
     for records in (1, 64):
-        stream = f"bench:reader{records}"
-        for _ in range(n):
-            await pub.publish(body, stream=stream)
-        out[f"reader_consume_batch{records}_us"] = await _read(url, stream, n, records)
+        for side, measure in (("faststream_batch", _batch_subscriber), ("reader", _read)):
+            stream = f"bench:{side}{records}"
+            for _ in range(n):
+                await pub.publish(body, stream=stream)
+            out[f"{side}_consume_batch{records}_us"] = await measure(url, stream, n, records)
     await pub.stop()
     return out
+
+
+async def _batch_subscriber(url: str, stream: str, n: int, records: int) -> float:
+    """CPU per message of faststream's batch subscriber set up as a service's live reader
+    would be without ``bus.StreamReader`` (the broker's middlewares, ``batch=True``, manual
+    XACK + XDEL of each batch), over ``n`` entries read ``records`` at a time."""
+    from faststream import AckPolicy
+    from faststream.redis import RedisBroker, StreamSub
+
+    from shared.runtime import bus
+    from shared.runtime.redis import ensure_group
+
+    broker = RedisBroker(url, logger=QUIET, middlewares=bus.middlewares())
+    r = aioredis.Redis.from_url(url)
+    await ensure_group(r, stream, "g")
+    got = 0
+    done = asyncio.Event()
+
+    async def count(body: dict[str, Any]) -> None:
+        nonlocal got
+        got += 1
+        if got >= n:
+            done.set()
+
+    @broker.subscriber(stream=StreamSub(stream, group="g", consumer="c", batch=True,
+                                        max_records=records),
+                       ack_policy=AckPolicy.MANUAL)  # type: ignore[misc,untyped-decorator]
+    async def handle(bodies: list[dict[str, Any]]) -> None:  # as the reader handles a batch
+        msg = broker.context.get_local("message")
+        ids = list(msg.raw_message.get("message_ids", ()))
+        await bus.handle_batch(count, bodies, stream, getattr(msg, "batch_headers", None) or (),
+                               [bus.Delivery(stream, "g", m, True) for m in ids])
+        await bus.acknowledge(r, stream, "g", ids, True)
+
+    t = time.process_time()
+    await broker.start()
+    await asyncio.wait_for(done.wait(), 300)
+    cpu = time.process_time() - t
+    await broker.stop()
+    await r.aclose()
+    return round(1e6 * cpu / n, 1)
 
 
 async def _read(url: str, stream: str, n: int, records: int) -> float:
