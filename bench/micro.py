@@ -108,6 +108,20 @@ async def faststream_costs(url: str, n: int) -> dict[str, float]:
     return out
 
 
+def _counting(n: int) -> tuple[Callable[[dict[str, Any]], Awaitable[None]], asyncio.Event]:
+    """A handler that counts the messages it is given, and the event it sets at the ``n``th."""
+    got = 0
+    done = asyncio.Event()
+
+    async def count(body: dict[str, Any]) -> None:
+        nonlocal got
+        got += 1
+        if got >= n:
+            done.set()
+
+    return count, done
+
+
 async def _batch_subscriber(url: str, stream: str, n: int, records: int) -> float:
     """CPU per message of faststream's batch subscriber set up as a service's live reader
     would be without ``bus.StreamReader`` (the broker's middlewares, ``batch=True``, manual
@@ -121,14 +135,7 @@ async def _batch_subscriber(url: str, stream: str, n: int, records: int) -> floa
     broker = RedisBroker(url, logger=QUIET, middlewares=bus.middlewares())
     r = aioredis.Redis.from_url(url)
     await ensure_group(r, stream, "g")
-    got = 0
-    done = asyncio.Event()
-
-    async def count(body: dict[str, Any]) -> None:
-        nonlocal got
-        got += 1
-        if got >= n:
-            done.set()
+    count, done = _counting(n)
 
     @broker.subscriber(stream=StreamSub(stream, group="g", consumer="c", batch=True,
                                         max_records=records),
@@ -162,15 +169,7 @@ async def _read(url: str, stream: str, n: int, records: int) -> float:
     settings = Settings(redis_url=url, instance="bench", max_records=records)
     redis = client(settings)
     await ensure_group(redis, stream, "g")
-    got = 0
-    done = asyncio.Event()
-
-    async def handle(body: dict[str, Any]) -> None:
-        nonlocal got
-        got += 1
-        if got >= n:
-            done.set()
-
+    handle, done = _counting(n)
     reader = bus.consume(RedisBroker(url, logger=QUIET), stream, "g", settings, handle)
     t = time.process_time()
     task = asyncio.create_task(reader.run(redis))
