@@ -22,7 +22,32 @@ from typing import Any
 from shared.runtime.valkey_acl import CONF, ENTRYPOINT, TEMPLATE, random_passwords
 
 
+def _ephemeral_low() -> int:
+    """The lowest port the kernel hands to outgoing connections (Linux's
+    ip_local_port_range; 32768 where it cannot be read)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
 def free_port() -> int:
+    """A loopback port free now, chosen below the ephemeral range: a port the kernel handed
+    out for a bind to port 0 is handed out again to the next outgoing connections, so a
+    system starting many clients (every service's Valkey pool) could take it before the
+    server meant for it binds. Outside that range no connection takes it."""
+    import random
+
+    high = min(_ephemeral_low(), 65536)
+    if high > 11000:
+        for _ in range(200):
+            port = random.randint(10000, high - 1)
+            try:
+                with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+                    s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
