@@ -14,7 +14,7 @@ from typing import Any, cast
 from faststream.redis.parser.binary import BinaryMessageFormatV1
 
 from shared.protocol import keys, streams
-from shared.runtime.bus import _dead_letter
+from shared.runtime.bus import dead_letter
 from shared.runtime.jsonutil import loads
 from shared.runtime.redis import Client, read_group
 
@@ -103,4 +103,4 @@ class BotsStore:
             await pipe.execute()
 
     async def dead_letter(self, body: Any, exc: Exception) -> None:
-        await _dead_letter(self.redis, streams.BOTS_IN, body, exc)
+        await dead_letter(self.redis, streams.BOTS_IN, body, exc)

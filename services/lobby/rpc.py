@@ -22,32 +22,22 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import orjson
 import structlog
-from faststream.redis.parser.binary import BinaryMessageFormatV1
 
 from shared.protocol import streams
-from shared.runtime.bus import _dead_letter
-from shared.runtime.jsonutil import text
+from shared.runtime.bus import dead_letter, decode_entry
 from shared.runtime.outbox import encode
 from shared.runtime.redis import Client, read_group
 from shared.runtime.settings import Settings
 
 log = structlog.get_logger("lobby")
 Handle = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
-_DATA = b"__data__"
 
 
 def decode(fields: dict[bytes, bytes]) -> tuple[Any, str | None, str]:
-    """(body or None when not JSON, reply_to, correlation id) of one stream entry."""
-    raw = fields.get(_DATA)
-    if raw is None:  # an entry written with plain fields (not through faststream)
-        return {text(k): text(v) for k, v in fields.items()}, None, ""
-    data, headers = BinaryMessageFormatV1.parse(raw)
-    try:
-        body = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        body = None
+    """(body, reply_to, correlation id) of one stream entry (``bus.decode_entry``: a body
+    that is not JSON stays text, which ``_serve`` refuses as it refuses any non-object)."""
+    body, headers = decode_entry(fields)
     return body, headers.get("reply_to") or None, str(headers.get("correlation_id", ""))
 
 
@@ -104,7 +94,7 @@ class RpcServer:
             if times > streams.MAX_DELIVERIES:
                 body, _, _ = decode(fields)
                 log.error("dead_letter", stream=self.stream, deliveries=times)
-                await _dead_letter(self.redis, self.stream, body,
+                await dead_letter(self.redis, self.stream, body,
                                    RuntimeError("lobby request kept failing"))
                 await self._ack([msg_id])
                 continue

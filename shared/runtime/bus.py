@@ -157,7 +157,9 @@ def make_broker(settings: Settings, logger: Any = None) -> RedisBroker | RedisCl
                        **healthy(settings.redis_url, settings.redis_ca_file))
 
 
-async def _dead_letter(redis: Client | None, stream: str, body: Any, exc: BaseException) -> None:
+async def dead_letter(redis: Client | None, stream: str, body: Any, exc: BaseException) -> None:
+    """Move an entry that kept failing to the dead-letter stream (``redis``: None when
+    faststream handed the message without its client, and there is nowhere to move it)."""
     if redis is not None:
         await redis.xadd(streams.DEAD_LETTERS, {"stream": stream, "body": dumps(body),
                                                 "error": repr(exc)[:500]},
@@ -264,7 +266,7 @@ def describe(spec: RedisBroker, sub: StreamSub, title: str, description: str | N
     spec.subscriber(stream=sub, title=title, description=description)(message)
 
 
-async def settle(redis: Client | None, stream: str, group: str, bodies: list[Any],
+async def settle(redis: Client, stream: str, group: str, bodies: list[Any],
                  failed: dict[int, Exception], ids: list[bytes],
                  deliveries: list[Delivery], delete: bool) -> int:
     """XACK (and delete) a batch's handled entries and its dead-lettered ones, leave the rest
@@ -273,14 +275,12 @@ async def settle(redis: Client | None, stream: str, group: str, bodies: list[Any
     done = [m for i, m in enumerate(ids) if i not in failed and not deliveries[i].acked]
     dead = 0
     for i, exc in failed.items():
-        count = (await _delivery_count(redis, stream, group, ids[i])
-                 if redis is not None and i < len(ids) else 1)
+        count = await _delivery_count(redis, stream, group, ids[i])
         if count >= streams.MAX_DELIVERIES:
             log.error("dead_letter", stream=stream, deliveries=count, error=repr(exc))
-            await _dead_letter(redis, stream, bodies[i], exc)
+            await dead_letter(redis, stream, bodies[i], exc)
             dead += 1
-            if i < len(ids):
-                done.append(ids[i])  # acked: moved to the dead-letter stream
+            done.append(ids[i])  # acked: moved to the dead-letter stream
         else:
             log.warning("handler_failed", stream=stream, deliveries=count,
                         error=repr(exc)[:300])
@@ -418,7 +418,7 @@ def consume(broker: RedisBroker, stream: str, group: str, settings: Settings, ha
             count = await msg.get_delivery_count()
             if count >= streams.MAX_DELIVERIES:
                 log.error("dead_letter", stream=stream, deliveries=count, error=repr(exc))
-                await _dead_letter(redis, stream, body, exc)
+                await dead_letter(redis, stream, body, exc)
                 await acknowledge(redis, stream, group, ids, delete)  # moved to the dlq
                 return
             raise  # left pending: reclaimed again after RECLAIM_IDLE_MS
