@@ -19,10 +19,10 @@ import httpx
 import pytest
 
 from clients.sdk import ApiError, Client
-from services.lobby.rpc import decode
 from services.supervisor import Supervisor
 from shared.protocol import streams
 from shared.rules.replay import final_state
+from shared.runtime.bus import decode_entry
 from shared.runtime.settings import Settings
 from shared.runtime.valkey import free_port
 from tests.support.dir_scope import until_directory_ends
@@ -136,7 +136,7 @@ def refusals(admin: Any, cmd_ids: set[str]) -> dict[str, str]:
     out = {}
     for stream in [streams.GW_UPDATES, *streams.update_shards(Settings().gw_shards)]:
         for _, fields in admin.xrange(stream):
-            body, _, _ = decode(fields)
+            body, _ = decode_entry(fields)
             if isinstance(body, dict) and body.get("cmd_id") in cmd_ids and not body.get("ok"):
                 out[body["cmd_id"]] = body.get("code")
     return out
