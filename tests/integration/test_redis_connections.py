@@ -1,7 +1,8 @@
 """Pooled Redis connections across a server restart (shared.runtime.redis): a connection the
 server dropped while it sat idle is replaced before a command goes out on it, and no command
-is ever sent twice. These tests kill and restart the server, so they run their own embedded
-Valkey whatever REDIS_URL says."""
+is ever sent twice; a write the server does not take is bounded by ``socket_timeout``. These
+tests kill and restart the server, so they run their own embedded Valkey whatever REDIS_URL
+says."""
 
 from __future__ import annotations
 
@@ -129,3 +130,45 @@ async def test_a_service_pool_holds_at_most_its_budget_and_callers_wait(redis_ur
         assert len(r.connection_pool._available_connections) == 3  # never more were made
     finally:
         await r.aclose()
+
+
+async def test_a_write_the_server_stops_reading_times_out_and_drops_the_connection() -> None:
+    """A server that answers the handshake and a PING, then never reads again: the kernel's
+    buffers fill, the write waits in ``drain`` and ``socket_timeout`` bounds it (redis'
+    TimeoutError, the connection dropped)."""
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    deaf = asyncio.Event()
+    held: list[asyncio.StreamWriter] = []
+
+    async def stops_reading(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        held.append(writer)
+        while not deaf.is_set():  # the handshake's commands, then the PING: +OK to each
+            chunk = await reader.read(4096)
+            if not chunk:
+                return
+            writer.write(b"+OK\r\n" * chunk.count(b"*"))  # (no argument here holds a "*")
+            await writer.drain()
+
+    server = await asyncio.start_server(stops_reading, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    conn = CheckedConnection(host="127.0.0.1", port=port, socket_timeout=0.5,
+                             health_check_interval=0)
+    try:
+        await conn.connect()
+        await conn.send_command("PING")
+        await conn.read_response()
+        deaf.set()
+        big = conn.pack_command("SET", "k", b"x" * (64 << 20))
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        with pytest.raises(RedisTimeoutError):  # (an unbounded write: wait_for's own error)
+            await asyncio.wait_for(conn.send_packed_command(big), 10)
+        assert 0.4 < loop.time() - t0 < 5.0
+        assert not conn.is_connected
+    finally:
+        await conn.disconnect()
+        for w in held:
+            w.close()
+        server.close()
+        await server.wait_closed()
