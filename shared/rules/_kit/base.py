@@ -56,15 +56,13 @@ from __future__ import annotations
 
 import functools
 import re
-import types
-import typing
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from shared.fairness.lp import canonical_json
+from shared.rules._kit.listed import JSON_OK, in_legal, json_ok, same_json, scalar_actions
 from shared.rules._kit.model import Events
 from shared.rules.api import (
     Act,
@@ -171,143 +169,6 @@ def _memoised_legal(game: Any, state: Any, seat: Seat) -> list[Json] | None:
     return None
 
 
-def _in_legal(action: Any, legal: list[Json]) -> bool:
-    """``action`` is one of ``legal`` as canonical JSON is (type-strict: ``true`` is not
-    ``1``): found by ``list.index`` (in C; the very object listed, as a caller that picked
-    from the list passes it, is found at once), then, unless it is that object, its types
-    compared."""
-    at = 0
-    while True:
-        try:
-            at = legal.index(action, at)
-        except ValueError:
-            return False
-        listed = legal[at]
-        if listed is action:  # the listed object itself (picked from the list): found
-            return True
-        same = _same_json(listed, action)
-        if same is None:
-            try:
-                same = canonical_json(listed) == canonical_json(action)
-            except ValueError:  # a float, or an integer beyond JSON's: never a listed act
-                same = False
-        if same:
-            return True
-        at += 1
-
-
-def _scalar_actions(adapter: TypeAdapter[Any]) -> dict[str, type[BaseModel]]:
-    """The action models of a Literal-tagged union (``type`` tag -> model) whose fields are all
-    plain scalars (str, int, bool, None, Literal of them) named as in the JSON (no alias) and
-    that have no validators: a legal action of such a model is built from its JSON without
-    validation (``construct``) and is what validation makes."""
-    out: dict[str, type[BaseModel]] = {}
-    scalar = (str, int, bool, type(None))
-    for cls in _union_members(adapter.core_schema):
-        tags = typing.get_args(cls.model_fields["type"].annotation)
-        decorators = cls.__pydantic_decorators__
-        ok = len(tags) == 1 and not (decorators.field_validators or decorators.model_validators)
-        tag = tags[0] if ok else None
-        for name, info in cls.model_fields.items():
-            if (info.alias or name) != name or info.validation_alias is not None:
-                ok = False  # the JSON key is not the field's name
-            ann = info.annotation
-            args = typing.get_args(ann)
-            origin = typing.get_origin(ann)
-            if ann in scalar:
-                continue
-            if origin is typing.Literal and all(type(a) in scalar for a in args):
-                continue
-            if origin in (typing.Union, types.UnionType) and all(a in scalar for a in args):
-                continue
-            ok = False
-        if ok and isinstance(tag, str):
-            out[tag] = cls
-    return out
-
-
-def _union_members(schema: Any) -> list[type[BaseModel]]:
-    """The pydantic models of an adapter's (tagged) union schema."""
-    found: list[type[BaseModel]] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            cls = node.get("cls")
-            if node.get("type") == "model" and isinstance(cls, type) and \
-                    issubclass(cls, BaseModel) and cls not in found:
-                found.append(cls)
-                return
-            for v in node.values():
-                walk(v)
-        elif isinstance(node, list | tuple):
-            for v in node:
-                walk(v)
-
-    walk(schema)
-    return [c for c in found if "type" in c.model_fields]
-
-
-_SAFE_INT = 2**53 - 1  # shared.fairness.lp.SAFE_INT: canonical JSON's integer range
-_JSON_OK: dict[int, tuple[Any, bool | None]] = {}  # id -> (value, _same_json(value, value))
-_JSON_OK_MAX = 4096  # values _JSON_OK remembers at most
-
-
-def _json_ok(value: Any) -> bool | None:
-    """``_same_json(value, value)``: whether ``value`` is plain canonical JSON (True/False) or
-    None (ask ``canonical_json``), remembered in ``_JSON_OK`` by identity for a sealed choice
-    picked from its slot's ``allowed`` (``check_choice``: a caller that picks from the list
-    passes the listed object itself, and a game shares its allowed values between slots and
-    states). A listed value is never changed, as a state is never changed. The memo holds
-    each value it answers for, so an id there names that one object; it is emptied when it
-    reaches ``_JSON_OK_MAX`` values."""
-    if len(_JSON_OK) >= _JSON_OK_MAX:
-        _JSON_OK.clear()
-    ok = _same_json(value, value)
-    _JSON_OK[id(value)] = (value, ok)
-    return ok
-
-
-def _same_json(a: Any, b: Any) -> bool | None:
-    """For ``a == b``: whether their canonical JSON texts are equal too (True/False), or None
-    when the types are not plain JSON ones of the same kind (then ask ``canonical_json``)."""
-    ta = type(a)
-    if ta is not type(b):
-        return None
-    if ta is str or ta is bool or a is None:
-        return True
-    if ta is int:
-        return bool(abs(a) <= _SAFE_INT)  # beyond: canonical JSON refuses it
-    if ta is float:
-        return False  # canonical JSON refuses floats
-    if ta is dict:
-        result: bool | None = True
-        for k, v in a.items():
-            if type(k) is not str:
-                return None
-            w = b[k]
-            tv = type(v)
-            if tv is str and type(w) is str:  # the common flat cases, without a call
-                continue
-            if tv is int and type(w) is int:
-                if abs(v) > _SAFE_INT:
-                    result = False
-                continue
-            r = _same_json(v, w)
-            if r is None:
-                return None
-            result = result and r
-        return result
-    if ta is list or ta is tuple:
-        result = True
-        for x, y in zip(a, b, strict=True):
-            r = _same_json(x, y)
-            if r is None:
-                return None
-            result = result and r
-        return result
-    return None
-
-
 # A listed action whose model is not built directly (an alias, a nested field: parsed by
 # ``Actions``) is parsed once per listed object, for a game that lists the same action objects
 # from state to state (tables built once): id -> (listed value, game class, its action model).
@@ -350,13 +211,17 @@ class GameBase(ABC, Generic[S, Opt, A]):
     acts_enumerated: ClassVar[bool] = False  # legal_actions lists every legal act exactly
 
     _kit_plays_listed: ClassVar[bool] = False  # the game defines play_listed
+    _kit_plays_chance: ClassVar[bool] = False  # the game plays draws by the kit's on_chance
     _kit_legal_slot: ClassVar[str] = "_kit_legal_none"  # the memo of its legal_actions
+    _kit_next_slot: ClassVar[str] = "_kit_legal_none"  # the memo of its next
     _kit_legal_none: ClassVar[None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._kit_plays_listed = cls.play_listed is not GameBase.play_listed
+        cls._kit_plays_chance = cls.on_chance is GameBase.on_chance
         if "next" in cls.__dict__:
+            cls._kit_next_slot = _memo_slot("next", cls.__dict__["next"])
             cls.next = _memo(cls, "next", _MEMO_NEXT,  # type: ignore[method-assign]
                              cls.__dict__["next"])
         if "legal_actions" in cls.__dict__:
@@ -420,6 +285,7 @@ class GameBase(ABC, Generic[S, Opt, A]):
     # -- the template -------------------------------------------------------------------
 
     def apply(self, state: S, move: Move) -> Transition | Rejection:
+        new: Any = None
         if type(move) is Act and self._kit_plays_listed:
             # an act picked from the list ``legal_actions`` last answered for this state and
             # seat, the very object listed: every guard holds (see the module's docstring).
@@ -435,7 +301,21 @@ class GameBase(ABC, Generic[S, Opt, A]):
                 if listed:
                     new, events = state.clone(), Events()  # type: ignore[attr-defined]
                     refused = self.play_listed(new, move.seat, action, events)
-                    return refused if refused is not None else transition(new, events)
+                    if refused is not None:
+                        return refused
+        elif type(move) is ChanceOutcome and self._kit_plays_chance:
+            # a draw answering the node ``next`` last answered (the memo, read as above), that
+            # passes every guard of ``_kit_chance``: ``on_chance`` written out
+            memo = getattr(self, self._kit_next_slot)
+            node = memo[1] if memo is not None and memo[0] is state else self.next(state)
+            values = move.values
+            if type(node) is Chance and move.label == node.label and chance_fits(node, values):
+                new, events = state.clone(), Events()  # type: ignore[attr-defined]
+                self.play_chance(new, node, values, events)
+        if new is not None:  # ``transition(new, events)`` written out: every move comes here
+            done: Transition = _new(Transition)
+            done._state, done._events = new, events
+            return done
         node = self.next(state)
         step: Step[S] | Rejection
         if isinstance(move, Act):  # (the most common move first)
@@ -485,7 +365,7 @@ class GameBase(ABC, Generic[S, Opt, A]):
         legal = _memoised_legal(self, state, seat)  # the list the caller just asked for
         if legal is None and self.acts_enumerated:
             legal = self.legal_actions(state, seat)  # type: ignore[assignment]
-        if legal is not None and _in_legal(raw, legal):  # one of the listed legal actions
+        if legal is not None and in_legal(raw, legal):  # one of the listed legal actions
             return self.on_act(state, node, seat, self._legal_action(raw))
         try:
             action = self.Actions.validate_python(raw)
@@ -497,13 +377,13 @@ class GameBase(ABC, Generic[S, Opt, A]):
 
     def _legal_action(self, raw: Any) -> A:
         """A listed legal action as the game's action model: built directly when its model
-        holds only scalars (``_scalar_actions``), else parsed by ``Actions`` once per listed
+        holds only scalars (``scalar_actions``), else parsed by ``Actions`` once per listed
         object (``_PARSED``)."""
         cls = type(self)
         builders = cls.__dict__.get("_kit_builders")
         if builders is None:
             builders = {tag: (model, model.model_fields.keys(), set(model.model_fields))
-                        for tag, model in _scalar_actions(cls.Actions).items()}
+                        for tag, model in scalar_actions(cls.Actions).items()}
             cls._kit_builders = builders  # type: ignore[attr-defined]
         got = builders.get(raw.get("type")) if type(raw) is dict else None
         if got is None or raw.keys() != got[1]:  # not such a model, or a field left default
@@ -553,10 +433,10 @@ class GameBase(ABC, Generic[S, Opt, A]):
                 return False
             listed = allowed[at]
             if listed is choice:  # the listed value itself (picked from the slot's list)
-                known = _JSON_OK.get(id(choice))
-                same = known[1] if known is not None else _json_ok(choice)
+                known = JSON_OK.get(id(choice))
+                same = known[1] if known is not None else json_ok(choice)
             else:
-                same = _same_json(listed, choice)
+                same = same_json(listed, choice)
             if same is None:
                 return default_check_choice(slot, choice)
             if same:

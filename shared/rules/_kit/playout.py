@@ -35,30 +35,14 @@ from shared.rules.api import (
 Actor = Callable[[Game, Any, int, random.Random], Json]
 Chooser = Callable[[Game, Any, SealedSlot, random.Random, dict[str, Json]], Json]
 
-# The moves ``play`` makes, built through their slots: what ``Act(seat=..., action=...)`` and
-# ``ChanceOutcome(label=..., values=...)`` make, without the class call (a third of the cost of
-# building one, on every move).
+# The moves ``play`` makes, built through their slots where it makes them: what
+# ``Act(seat=..., action=...)`` and ``ChanceOutcome(label=..., values=...)`` make, without the
+# class call (a third of the cost of building one, on every move).
 _new = object.__new__
 _set_act_kind, _set_act_seat, _set_act_action = (
     getattr(Act, f).__set__ for f in ("kind", "seat", "action"))
 _set_chance_kind, _set_chance_label, _set_chance_values = (
     getattr(ChanceOutcome, f).__set__ for f in ("kind", "label", "values"))
-
-
-def _act(seat: int, action: Json) -> Act:
-    move = _new(Act)
-    _set_act_kind(move, "act")
-    _set_act_seat(move, seat)
-    _set_act_action(move, action)
-    return move  # type: ignore[no-any-return]
-
-
-def _chance_outcome(label: str, values: tuple[int, ...]) -> ChanceOutcome:
-    move = _new(ChanceOutcome)
-    _set_chance_kind(move, "chance_outcome")
-    _set_chance_label(move, label)
-    _set_chance_values(move, values)
-    return move  # type: ignore[no-any-return]
 
 
 def random_actor(game: Game, state: Any, seat: int, rng: random.Random) -> Json:
@@ -164,12 +148,18 @@ def play(
                 action = listed[at]
             else:
                 action = actor(game, state, seat, rng)
-            move = _act(seat, action)
+            move = _new(Act)  # Act(seat=seat, action=action), through its slots
+            _set_act_kind(move, "act")
+            _set_act_seat(move, seat)
+            _set_act_action(move, action)
         elif kind is Chance:
             label = node.label  # type: ignore[union-attr]
             values = draw(draw_key, label, node.draw, node.n,  # type: ignore[union-attr]
                           node.count)  # type: ignore[union-attr]
-            move = _chance_outcome(label, tuple(values))
+            move = _new(ChanceOutcome)  # ChanceOutcome(label=..., values=...), likewise
+            _set_chance_kind(move, "chance_outcome")
+            _set_chance_label(move, label)
+            _set_chance_values(move, tuple(values))
         elif kind is Simultaneous:
             move = _joint(game, state, node, rng, choosers)  # type: ignore[arg-type]
         elif kind is Terminal:
