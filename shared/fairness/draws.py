@@ -162,27 +162,13 @@ def below(key: bytes, label: str, n: int, count: int = 1) -> list[int]:
 
 
 def dice(key: bytes, label: str, sides: int, count: int = 1) -> list[int]:
-    """``below(...)`` + 1 (made by ``draw``)."""
-    return draw(key, label, "dice", sides, count)
+    return [x + 1 for x in below(key, label, sides, count)]
 
 
 def draw(key: bytes, label: str, kind: str, n: int, count: int = 1) -> list[int]:
-    """Dispatch on the request kind ("shuffle" | "below" | "dice"). A roll of up to 4 dice,
-    the most common draw, reads its one block here (``_words``, written out)."""
+    """Dispatch on the request kind ("shuffle" | "below" | "dice")."""
     if kind == "dice":
-        if 1 <= n <= 1 << 32 and 1 <= count <= 4 and type(label) is str:
-            raw = label.encode()  # LP(label) || u32(0)
-            keyed = _keyed
-            if keyed is None or keyed[0] != key:
-                keyed = _keying(key)
-            inner = keyed[1].copy()
-            inner.update(len(raw).to_bytes(4, "big") + raw + b"\0\0\0\0")
-            outer = keyed[2].copy()
-            outer.update(inner.digest())
-            words = _WORDS.unpack(outer.digest())[:count]
-            if max(words) < _SAFE:
-                return [x % n + 1 for x in words]
-        return [x + 1 for x in below(key, label, n, count)]
+        return dice(key, label, n, count)
     if kind == "shuffle":
         return shuffle(key, label, n)
     if kind == "below":
