@@ -126,9 +126,9 @@ def legal(state: State, seat: int) -> list[Json]:
     hammer, coin = res.hammer, res.coin
     out: list[Json] = []
     hand = p.hand
+    n = len(tiles)
+    pick = itemgetter(*tiles) if n > 1 else None  # a row's actions at the placement tiles
     if w.acts < 2 and hand:
-        n = len(tiles)
-        pick = itemgetter(*tiles) if n > 1 else None
         discount = 0  # EEND-12: an unused healthy discount ability
         for _, ref, ab in industry:
             if ab.kind == "build_discount" and ref not in used:
@@ -171,13 +171,18 @@ def legal(state: State, seat: int) -> list[Json]:
         if kind == "swap":  # EEND-14: any two, healthy or destroyed
             out += _swap_list(ref, names)
         elif kind == "move_innovation":  # EEND-14: normal placement rules at the target
+            # ``board.placement_candidates`` of the empire without the moved innovation, the
+            # location it leaves excluded: the empire's own (``tiles``), unless it leaves one
+            # of them, which then alone has the fewest (so no target)
             moves = _moves(ref)
-            counts = [len(loc.innovations) if loc.healthy else -1 for loc in emp]
-            for q, loc in enumerate(emp):
-                for inn in loc.innovations:
-                    row = moves[inn.card]
-                    for d in _move_targets(counts, q):
-                        out.append(row[emp[d].tile])
+            for loc in emp:
+                if loc.innovations and loc.tile not in tiles:
+                    for inn in loc.innovations:
+                        row = moves[inn.card]
+                        if pick is not None:
+                            out += pick(row)
+                        elif tiles:
+                            out.append(row[tiles[0]])
         elif kind == "refresh_one_adjacent":
             for q in board.neighbours(pos, len(emp)):
                 for inn in emp[q].innovations:
@@ -186,24 +191,6 @@ def legal(state: State, seat: int) -> list[Json]:
     if w.acts >= 2 and hand and not w.discarded:  # EEND-11: discard both, or keep both
         out.append(_DISCARD)
     out.append(_END)
-    return out
-
-
-def _move_targets(counts: list[int], q: int) -> list[int]:
-    """``board.placement_candidates(_without(empire, q, card), exclude=q)`` for an
-    innovation ``card`` at ``q``, from the empire's innovation counts (-1: destroyed)."""
-    out: list[int] = []
-    least = -1
-    for i, n in enumerate(counts):
-        if n < 0:
-            continue
-        if i == q:
-            n -= 1  # without the moved innovation
-        if least < 0 or n < least:
-            least = n
-            out = [] if i == q else [i]
-        elif n == least and i != q:
-            out.append(i)
     return out
 
 
