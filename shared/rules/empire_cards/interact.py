@@ -30,16 +30,22 @@ def do_trade(state: State, action: TradeOffer, events: Events) -> Rejection | No
         return reject("action/illegal", "trade with another player")
     if not state.players[t].hand:
         return reject("action/illegal", "cannot trade with a player whose hand is empty (CG-5)")
-    p = state.writable(seat)
-    if action.card not in p.hand:
+    if action.card not in state.players[seat].hand:
         return reject("action/illegal", "card not in your hand")
+    offer_trade(state, action, events)
+    return None
+
+
+def offer_trade(state: State, action: TradeOffer, events: Events) -> None:
+    """``do_trade`` of a listed act (``engine.play_listed``: its checks hold)."""
+    seat, t = state.active, action.target
+    p = state.writable(seat)
     p.hand = remove_cards(p.hand, (action.card,))
     use_interaction(state, "trade")
     add_to_hand(state, t, (action.card,))
     public(events, "trade", seat=seat, target=t)
     private(events, "trade_card", (seat, t), seat=seat, to=t, card=action.card)
     state.phase, state.trade = "trade_reply", Trade(seat, t, action.card)
-    return None
 
 
 def do_trade_reply(state: State, action: TradeReply, events: Events) -> Rejection | None:
@@ -87,6 +93,14 @@ def do_battle(state: State, action: BattleDeclare, events: Events) -> Rejection 
         return reject("action/illegal", "you need a battle set in your army to attack")
     if not valid_demand(state, action.rank, action.suit):
         return reject("action/illegal", "demand a rank (2..A or W) as the options require")
+    declare_battle(state, action, events)
+    return None
+
+
+def declare_battle(state: State, action: BattleDeclare, events: Events) -> None:
+    """``do_battle`` of a listed act (``engine.play_listed``: its checks hold)."""
+    seat, t = state.active, action.target
+    options = battle_sets(state.players[seat].army)
     # CG-20: the defender's answer is computed by the engine, so it is always honest.
     hand = state.players[t].hand
     if action.suit is None:  # (the common demand: a rank, looked for in C)
@@ -97,14 +111,13 @@ def do_battle(state: State, action: BattleDeclare, events: Events) -> Rejection 
     public(events, "battle", seat=seat, target=t, rank=action.rank, suit=action.suit)
     public(events, "battle_answer", seat=t, has=has)
     if not has:
-        return None
+        return
     if len(options) == 1:
         state.battle = Battle(seat, t, action.rank, action.suit, options[0])
         _after_attack_set(state, events)
     else:
         state.battle = Battle(seat, t, action.rank, action.suit)
         state.phase = "battle_attack"
-    return None
 
 
 def do_battle_set(state: State, seat: int, action: BattleSet, events: Events
