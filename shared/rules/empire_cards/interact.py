@@ -43,7 +43,7 @@ def offer_trade(state: State, action: TradeOffer, events: Events) -> None:
     p.hand = remove_cards(p.hand, (action.card,))
     use_interaction(state, "trade")
     add_to_hand(state, t, (action.card,))
-    public(events, "trade", seat=seat, target=t)
+    events.add("trade", {"seat": seat, "target": t})
     private(events, "trade_card", (seat, t), seat=seat, to=t, card=action.card)
     state.phase, state.trade = "trade_reply", Trade(seat, t, action.card)
 
@@ -57,7 +57,7 @@ def do_trade_reply(state: State, action: TradeReply, events: Events) -> Rejectio
         return reject("action/illegal", "card not in your hand")
     p.hand = remove_cards(p.hand, (action.card,))
     add_to_hand(state, trade.initiator, (action.card,))
-    public(events, "trade_done", seat=trade.target, to=trade.initiator)
+    events.add("trade_done", {"seat": trade.target, "to": trade.initiator})
     private(events, "trade_card", (trade.initiator, trade.target), seat=trade.target,
             to=trade.initiator, card=action.card)
     state.phase, state.trade = "play", None
@@ -108,8 +108,8 @@ def declare_battle(state: State, action: BattleDeclare, events: Events) -> None:
     else:
         has = any(matches_demand(c, action.rank, action.suit) for c in hand)
     use_interaction(state, "battle")
-    public(events, "battle", seat=seat, target=t, rank=action.rank, suit=action.suit)
-    public(events, "battle_answer", seat=t, has=has)
+    events.add("battle", {"seat": seat, "target": t, "rank": action.rank, "suit": action.suit})
+    events.add("battle_answer", {"seat": t, "has": has})
     if not has:
         return
     if len(options) == 1:
@@ -187,6 +187,6 @@ def _give(state: State, card: str, events: Events) -> None:
     loser = state.writable(d)
     loser.hand = remove_cards(loser.hand, (card,))
     add_to_hand(state, a, (card,))
-    public(events, "battle_spoils", seat=d, to=a, rank=battle.rank)
+    events.add("battle_spoils", {"seat": d, "to": a, "rank": battle.rank})
     private(events, "battle_card", (a, d), seat=d, to=a, card=card)
     state.battle, state.phase = None, "play"

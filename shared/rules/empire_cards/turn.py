@@ -123,7 +123,7 @@ def steal(state: State, action: Steal, events: Events) -> None:
     victim.discard = victim.discard[:-1]
     use_interaction(state, "steal")
     add_to_hand(state, state.active, (card,))
-    public(events, "steal", seat=state.active, target=action.target, card=card)
+    events.add("steal", {"seat": state.active, "target": action.target, "card": card})
 
 
 def do_army(state: State, action: Army, events: Events) -> Rejection | None:
@@ -153,7 +153,7 @@ def build_army(state: State, action: Army, events: Events) -> None:
         army = tuple(built)
     p.hand = remove_cards(p.hand, cards)
     p.army = army
-    public(events, "army", seat=state.active, set=action.set, cards=list(cards))
+    events.add("army", {"seat": state.active, "set": action.set, "cards": list(cards)})
 
 
 def _sets_allowed(state: State) -> bool:
@@ -222,7 +222,7 @@ def do_discard(state: State, action: Discard | Disband | Pass, events: Events
     if action.type == "pass":  # the tag, not isinstance (cheaper on pydantic models)
         if p.hand or p.army:
             return reject("action/illegal", "you must discard a card")
-        public(events, "pass", seat=seat)
+        events.add("pass", {"seat": seat})
         end_turn(state, events)
         return None
     p = state.writable(seat)
@@ -237,7 +237,7 @@ def do_discard(state: State, action: Discard | Disband | Pass, events: Events
         disband(state, seat, action.set, action.card)
         source = "army"
     p.discard = (*p.discard, action.card)
-    public(events, "discard", seat=seat, card=action.card, source=source)
+    events.add("discard", {"seat": seat, "card": action.card, "source": source})
     after_discard(state, action.card, events)
     return None
 
