@@ -42,19 +42,15 @@ def battle_winner(attack: Sequence[str], defence: Sequence[str] | None) -> Side:
     return "defender"
 
 
-def battle_sets(army: Sequence[tuple[str, ...]]) -> tuple[int, ...]:
-    """Indices of the army sets usable in battle (CG-8: never 2s; Wizards only as the Grail)."""
-    return _battle_sets(army if type(army) is tuple else tuple(army))
-
-
 @lru_cache(maxsize=4096)  # an army outlives many moves (bounded: hostile input)
-def _battle_sets(army: tuple[tuple[str, ...], ...]) -> tuple[int, ...]:
+def battle_sets(army: tuple[tuple[str, ...], ...]) -> tuple[int, ...]:
+    """Indices of the army sets usable in battle (CG-8: never 2s; Wizards only as the Grail)."""
     return tuple(i for i, s in enumerate(army) if is_battle_set(s))
 
 
 def best_defence(attack: Sequence[str], army: Sequence[tuple[str, ...]]) -> int | None:
     """A defending set that wins against ``attack`` if any, else the first battle set."""
-    options = battle_sets(army)
+    options = battle_sets(tuple(army))
     for index in options:
         if battle_winner(attack, army[index]) == "defender":
             return index

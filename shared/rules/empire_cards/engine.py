@@ -131,6 +131,8 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
         return new_match(opts, n_seats)
 
     def next(self, state: st.State) -> Node:
+        if state.phase == "play" and not state.owed:  # ``node``'s common case, written out
+            return _TURNS[state.active]
         return node(state)
 
     def legal_actions(self, state: st.State, seat: int) -> Sequence[Json]:
@@ -180,21 +182,27 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
         """An act that is the very dict ``legal_actions`` listed (the kit has checked the
         seat and that it is legal), played without its action model: the moves that read
         only an action's fields get them from a namespace of the dict (its cards as a tuple,
-        as the model holds them); the few that tell actions apart by model type get the
-        model."""
+        as the model holds them), unchecked where a check costs more than a lookup
+        (``_UNCHECKED``); the few that tell actions apart by model type get the model."""
         assert isinstance(action, dict)  # a listed action: one of legal_actions' dicts
-        # ``ops.holdings`` before the move, read seat by seat only when a hand is empty
-        hand_no = state.hand_no
-        before = None if _all_hold(state.players) else holdings(state)
-        move = _LISTED.get(action["type"])
+        # the players before the move, for ``ops.holdings`` when a hand ends empty: the kit's
+        # fresh clone owns none of them, so the move changes copies (``State.writable``)
+        assert not state.owned
+        hand_no, players = state.hand_no, state.players
+        known = _KNOWN.get(id(action))  # (``_listed`` of a dict seen before, written out)
+        fields, move, with_seat = (known[1] if known is not None and known[0] is action
+                                   else _listed(action))
         if move is None:
             refused = act(state, seat, ACTION.validate_python(action), events)
         else:
-            fields = _fields(action)
-            refused = (move[0](state, seat, fields, events) if move[1]
-                       else move[0](state, fields, events))
+            refused = move(state, seat, fields, events) if with_seat else move(
+                state, fields, events)
         if refused is None:
-            _refill(before or (hand_no, (True,) * state.n_seats), state, events)
+            for p in state.players:  # (``_all_hold``, written out)
+                if not p.hand:
+                    before = hand_no, tuple([bool(q.hand) for q in players])
+                    runout_refill(before, state, events)
+                    break
         return refused
 
     def on_act(self, state: st.State, node: Turn, seat: int, action: Action
@@ -240,27 +248,34 @@ def _all_hold(players: tuple[st.Player, ...]) -> bool:
     return True
 
 
-# id of a listed action dict -> (that dict, its fields as ``play_listed`` reads them): the
-# legal lists share their action dicts from state to state (``acts``), and nobody changes one,
-# so the fields made once serve every move that picks it; emptied at ``_FIELDS_MAX`` entries
+# id of a listed action dict -> (that dict, its fields as ``play_listed`` reads them, its
+# move and whether that takes the acting seat; no move: played through its model): the legal
+# lists share their action dicts from state to state (``acts``), and nobody changes one, so
+# what is made once serves every move that picks it; emptied at ``_LISTED_MAX`` entries
 # (bounded), and each entry holds its dict, so an id there names that very dict
-_FIELDS: dict[int, tuple[Json, _Namespace]] = {}
-_FIELDS_MAX = 4096
+_Listed = tuple[_Namespace | None, Callable[..., Rejection | None] | None, bool]
+_KNOWN: dict[int, tuple[Json, _Listed]] = {}
+_LISTED_MAX = 4096
 
 
-def _fields(action: dict[str, Json]) -> _Namespace:
-    """A listed action's fields as a namespace, its cards as a tuple (as the model holds
-    them), read-only like the dict."""
-    known = _FIELDS.get(id(action))
+def _listed(action: dict[str, Json]) -> _Listed:
+    """A listed action's fields as a namespace (its cards as a tuple, as the model holds
+    them; read-only like the dict) and its move (``_LISTED``)."""
+    known = _KNOWN.get(id(action))
     if known is not None and known[0] is action:
         return known[1]
-    fields = _Namespace(**action)
-    if "cards" in action:
-        fields.cards = tuple(fields.cards)
-    if len(_FIELDS) >= _FIELDS_MAX:
-        _FIELDS.clear()
-    _FIELDS[id(action)] = (action, fields)
-    return fields
+    move = _LISTED.get(action["type"])
+    if move is None:
+        found: _Listed = (None, None, False)
+    else:
+        fields = _Namespace(**action)
+        if "cards" in action:
+            fields.cards = tuple(fields.cards)
+        found = (fields, *move)
+    if len(_KNOWN) >= _LISTED_MAX:
+        _KNOWN.clear()
+    _KNOWN[id(action)] = (action, found)
+    return found
 
 
 def act(state: st.State, seat: int, action: Action, events: Events) -> Rejection | None:
@@ -374,7 +389,12 @@ def _tag(model: type[BaseModel]) -> str:
 
 
 # an action's tag -> its move, for the moves that read only the action's fields
-# (``play_listed``); the others (``isinstance`` on the model, ``model_dump``) are not listed
+# (``play_listed``); the others (``isinstance`` on the model, ``model_dump``) are not listed.
+# A listed act is legal, so the moves that check more than a lookup play it unchecked.
 _BY_MODEL = (SpellTake, SpellPick, SpellTrade, Plunder, Destroy)
+_UNCHECKED: dict[type, Callable[..., Rejection | None]] = {
+    Army: turn.build_army, Steal: turn.steal, TradeOffer: interact.offer_trade,
+    BattleDeclare: interact.declare_battle}
 _LISTED: dict[Json, tuple[Callable[..., Rejection | None], bool]] = {
-    _tag(model): move for model, move in _MOVES.items() if model not in _BY_MODEL}
+    _tag(model): (_UNCHECKED.get(model, move[0]), move[1])
+    for model, move in _MOVES.items() if model not in _BY_MODEL}

@@ -30,16 +30,22 @@ def do_trade(state: State, action: TradeOffer, events: Events) -> Rejection | No
         return reject("action/illegal", "trade with another player")
     if not state.players[t].hand:
         return reject("action/illegal", "cannot trade with a player whose hand is empty (CG-5)")
-    p = state.writable(seat)
-    if action.card not in p.hand:
+    if action.card not in state.players[seat].hand:
         return reject("action/illegal", "card not in your hand")
+    offer_trade(state, action, events)
+    return None
+
+
+def offer_trade(state: State, action: TradeOffer, events: Events) -> None:
+    """``do_trade`` of a listed act (``engine.play_listed``: its checks hold)."""
+    seat, t = state.active, action.target
+    p = state.writable(seat)
     p.hand = remove_cards(p.hand, (action.card,))
     use_interaction(state, "trade")
     add_to_hand(state, t, (action.card,))
-    public(events, "trade", seat=seat, target=t)
+    events.add("trade", {"seat": seat, "target": t})
     private(events, "trade_card", (seat, t), seat=seat, to=t, card=action.card)
     state.phase, state.trade = "trade_reply", Trade(seat, t, action.card)
-    return None
 
 
 def do_trade_reply(state: State, action: TradeReply, events: Events) -> Rejection | None:
@@ -51,7 +57,7 @@ def do_trade_reply(state: State, action: TradeReply, events: Events) -> Rejectio
         return reject("action/illegal", "card not in your hand")
     p.hand = remove_cards(p.hand, (action.card,))
     add_to_hand(state, trade.initiator, (action.card,))
-    public(events, "trade_done", seat=trade.target, to=trade.initiator)
+    events.add("trade_done", {"seat": trade.target, "to": trade.initiator})
     private(events, "trade_card", (trade.initiator, trade.target), seat=trade.target,
             to=trade.initiator, card=action.card)
     state.phase, state.trade = "play", None
@@ -87,6 +93,14 @@ def do_battle(state: State, action: BattleDeclare, events: Events) -> Rejection 
         return reject("action/illegal", "you need a battle set in your army to attack")
     if not valid_demand(state, action.rank, action.suit):
         return reject("action/illegal", "demand a rank (2..A or W) as the options require")
+    declare_battle(state, action, events)
+    return None
+
+
+def declare_battle(state: State, action: BattleDeclare, events: Events) -> None:
+    """``do_battle`` of a listed act (``engine.play_listed``: its checks hold)."""
+    seat, t = state.active, action.target
+    options = battle_sets(state.players[seat].army)
     # CG-20: the defender's answer is computed by the engine, so it is always honest.
     hand = state.players[t].hand
     if action.suit is None:  # (the common demand: a rank, looked for in C)
@@ -94,17 +108,16 @@ def do_battle(state: State, action: BattleDeclare, events: Events) -> Rejection 
     else:
         has = any(matches_demand(c, action.rank, action.suit) for c in hand)
     use_interaction(state, "battle")
-    public(events, "battle", seat=seat, target=t, rank=action.rank, suit=action.suit)
-    public(events, "battle_answer", seat=t, has=has)
+    events.add("battle", {"seat": seat, "target": t, "rank": action.rank, "suit": action.suit})
+    events.add("battle_answer", {"seat": t, "has": has})
     if not has:
-        return None
+        return
     if len(options) == 1:
         state.battle = Battle(seat, t, action.rank, action.suit, options[0])
         _after_attack_set(state, events)
     else:
         state.battle = Battle(seat, t, action.rank, action.suit)
         state.phase = "battle_attack"
-    return None
 
 
 def do_battle_set(state: State, seat: int, action: BattleSet, events: Events
@@ -174,6 +187,6 @@ def _give(state: State, card: str, events: Events) -> None:
     loser = state.writable(d)
     loser.hand = remove_cards(loser.hand, (card,))
     add_to_hand(state, a, (card,))
-    public(events, "battle_spoils", seat=d, to=a, rank=battle.rank)
+    events.add("battle_spoils", {"seat": d, "to": a, "rank": battle.rank})
     private(events, "battle_card", (a, d), seat=d, to=a, card=card)
     state.battle, state.phase = None, "play"

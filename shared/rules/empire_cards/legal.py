@@ -10,7 +10,6 @@ from shared.rules.empire_cards.data import (
     EMPIRE_SETS_TO_WIN,
     SPECIAL_SET_SIZE,
     WIZARD,
-    Regime,
 )
 from shared.rules.empire_cards.interact import battle_candidates
 from shared.rules.empire_cards.match import reward_actions
@@ -20,7 +19,7 @@ from shared.rules.empire_cards.sets import (
     serf_options,
 )
 from shared.rules.empire_cards.spells import can_cast, spell_actions, trader
-from shared.rules.empire_cards.state import Cards, Player, State
+from shared.rules.empire_cards.state import Cards, State
 from shared.rules.empire_cards.turn import interactions_allowed
 
 
@@ -60,9 +59,14 @@ def play_actions(state: State) -> list[Json]:
     out: list[Json] = [] if drawn else [acts.DRAW]
     first_round = state.turn_no < state.n_seats  # ``State.first_round`` (CG-1)
     if not first_round:  # no steal, trade or battle in the first round (CG-1)
-        steal, trade, battle = interactions_allowed(state)
-        if steal:
-            out += _steals(players, seat, options.steal_own_pile)
+        # (none used yet this turn, the common case: every one, CG-4)
+        steal, trade, battle = interactions_allowed(state) if state.interactions else _EVERY
+        if steal:  # ``turn.stealable`` of each pile, in seat order (CG-15)
+            own = options.steal_own_pile
+            for t, q in enumerate(players):
+                pile = q.discard
+                if pile and (own or t != seat) and acts.RANK[pile[-1]] not in _UNSTEALABLE:
+                    out.append(acts.STEAL[t])
         if trade:  # (``out += map(...)``: the list is extended in C)
             for t in acts.OPPONENTS[state.n_seats][seat]:
                 if players[t].hand:
@@ -76,8 +80,14 @@ def play_actions(state: State) -> list[Json]:
         if rank in groups:
             out += acts.additions(i, len(existing), groups[rank])
     if not first_round or options.first_round_sets:
-        if len(p.empire_sets) < EMPIRE_SETS_TO_WIN:
-            out += _empire_sets(groups, mask, p.regime)
+        if len(p.empire_sets) < EMPIRE_SETS_TO_WIN:  # (``mask``: the ranks the hand holds)
+            # of the player's regime once fixed (CG-10), else of every regime the hand has
+            # the ranks for, a Wizard for each rank it lacks
+            regime = p.regime
+            wizards = groups.get(WIZARD)
+            for r in acts.REGIMES_HELD[mask | len(wizards) << 16 if wizards else mask]:
+                if regime is None or r == regime:
+                    out += acts.empire_sets(groups, r)
         if len(hand) >= SPECIAL_SET_SIZE:
             out += _special_sets(hand, groups)
     if drawn:
@@ -93,24 +103,7 @@ def play_actions(state: State) -> list[Json]:
 
 
 _UNSTEALABLE = frozenset(("2", WIZARD))  # never stolen from a pile's top (CG-15)
-
-
-def _steals(players: tuple[Player, ...], seat: int, own: bool) -> list[Json]:
-    """``turn.stealable`` of each pile, in seat order (CG-15)."""
-    return [acts.STEAL[t] for t, q in enumerate(players)
-            if q.discard and (own or t != seat) and acts.RANK[q.discard[-1]] not in _UNSTEALABLE]
-
-
-def _empire_sets(groups: dict[str, Cards], mask: int, regime: Regime | None) -> list[Json]:
-    """The empire sets of the hand's rank groups (``mask``: the ranks it holds): of the
-    player's regime once fixed (CG-10), else of every regime the hand has the ranks for, a
-    Wizard for each rank it lacks."""
-    out: list[Json] = []
-    wizards = groups.get(WIZARD)
-    for r in acts.REGIMES_HELD[mask | len(wizards) << 16 if wizards else mask]:
-        if regime is None or r == regime:
-            out += acts.empire_sets(groups, r)
-    return out
+_EVERY = (True, True, True)  # a steal, a trade and a battle (``turn.interactions_allowed``)
 
 
 def _special_sets(hand: Cards, groups: dict[str, Cards]) -> list[Json]:
@@ -148,7 +141,7 @@ def legal_actions(state: State, seat: int) -> list[Json]:
     if phase == "trade_reply":
         return _hand_choice(state, seat, "trade_reply")
     if phase in ("battle_attack", "battle_defend"):
-        return [acts.battle_set(i) for i in battle_sets(state.players[seat].army)]
+        return list(map(acts.battle_set, battle_sets(state.players[seat].army)))
     if phase == "battle_give":
         return list(map(acts.BATTLE_GIVE.__getitem__, distinct_by_label(battle_candidates(state))))
     if phase == "tribute":

@@ -92,7 +92,7 @@ def grab(state: State, value: int, events: Events) -> None:
         private(events, "drew", (state.dealer,), seat=state.dealer, cards=list(taken))
     public(events, "perfect_deal", hand=state.hand_no, seat=state.dealer, perfect=perfect,
            extra=extra)
-    public(events, "turn", seat=state.dealer, turn=0)
+    events.add("turn", {"seat": state.dealer, "turn": 0})
     state.phase = "play"
 
 
@@ -111,7 +111,7 @@ def deal(state: State, perm: tuple[int, ...], events: Events) -> None:
     if state.options.perfect_deal:  # CG-2, CG-S4: the grab decides the bonus first
         state.phase = "grab"
         return
-    public(events, "turn", seat=state.dealer, turn=0)
+    events.add("turn", {"seat": state.dealer, "turn": 0})
     state.phase = "play"
 
 
@@ -133,8 +133,8 @@ def end_turn(state: State, events: Events) -> None:
         if not p.skip_pending:
             break
         state.writable(seat).skip_pending = False
-        public(events, "skipped", seat=seat)
-    public(events, "turn", seat=seat, turn=turn_no)
+        events.add("skipped", {"seat": seat})
+    events.add("turn", {"seat": seat, "turn": turn_no})
     state.active, state.phase = seat, "play"
 
 

@@ -23,6 +23,8 @@ def add_to_hand(state: State, seat: int, cards: tuple[str, ...]) -> None:
 
 
 def public(events: Events, event_type: str, /, **data: Any) -> None:
+    """A public event (the moves of every turn add theirs with ``events.add`` itself: a
+    call less each)."""
     events.add(event_type, data)
 
 
@@ -63,10 +65,11 @@ def draw_cards(state: State, seat: int, count: int, reason: str, events: Events)
     take = min(count, len(deck))
     cards = deck[:take]
     state.deck = deck[take:]
-    add_to_hand(state, seat, cards)
+    p = state.writable(seat)  # (``add_to_hand``, written out: every turn draws)
+    p.hand = insert_card(p.hand, cards[0]) if take == 1 else sorted_cards(p.hand + cards)
     if take:
-        public(events, "draw", seat=seat, count=take, reason=reason)
-        private(events, "drew", (seat,), seat=seat, cards=list(cards), reason=reason)
+        events.add("draw", {"seat": seat, "count": take, "reason": reason})
+        events.add("drew", {"seat": seat, "cards": list(cards), "reason": reason}, (seat,))
     short = count - take
     if short > 0:
         if rebuild_pool(state):

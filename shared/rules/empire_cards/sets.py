@@ -73,7 +73,8 @@ def army_protected(army: Sequence[Cards]) -> bool:
     return any(is_four_twos(s) for s in army)
 
 
-def plunderable_sets(army: Sequence[Cards]) -> tuple[int, ...]:
+@_memo  # a 2's sabotage asks it of every army on the table
+def plunderable_sets(army: tuple[Cards, ...]) -> tuple[int, ...]:
     """Army sets another player's 2 or spell may take from (not protected, not the Grail)."""
     if army_protected(army):
         return ()

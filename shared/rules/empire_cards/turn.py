@@ -112,35 +112,48 @@ def do_steal(state: State, action: Steal, events: Events) -> Rejection | None:
         return reject("action/illegal", "no steal available this turn")
     if not stealable(state, action.target):
         return reject("action/illegal", "that pile's top card cannot be stolen")
+    steal(state, action, events)
+    return None
+
+
+def steal(state: State, action: Steal, events: Events) -> None:
+    """``do_steal`` of a listed act (``engine.play_listed``: its checks hold)."""
     victim = state.writable(action.target)
     card = victim.discard[-1]
     victim.discard = victim.discard[:-1]
     use_interaction(state, "steal")
     add_to_hand(state, state.active, (card,))
-    public(events, "steal", seat=state.active, target=action.target, card=card)
-    return None
+    events.add("steal", {"seat": state.active, "target": action.target, "card": card})
 
 
 def do_army(state: State, action: Army, events: Events) -> Rejection | None:
     """CG-9 (allowed in the first round, CG-1)."""
-    p = state.writable(state.active)
+    p = state.players[state.active]
     cards = action.cards
     if not contains_all(p.hand, cards):
         return reject("action/illegal", "cards not in your hand")
     if action.set is None:
         if not valid_new_army_set(cards):
             return reject("action/illegal", "a new army set is 2-4 of one rank (2s/Wizards: 4)")
+    elif not 0 <= action.set < len(p.army) or not valid_army_addition(p.army[action.set], cards):
+        return reject("action/illegal", "cannot build onto that army set")
+    build_army(state, action, events)
+    return None
+
+
+def build_army(state: State, action: Army, events: Events) -> None:
+    """``do_army`` of a listed act (``engine.play_listed``: its checks hold)."""
+    p = state.writable(state.active)
+    cards = action.cards
+    if action.set is None:
         army = (*p.army, sorted_cards(cards))
     else:
-        if not 0 <= action.set < len(p.army) or not valid_army_addition(p.army[action.set], cards):
-            return reject("action/illegal", "cannot build onto that army set")
         built = list(p.army)
         built[action.set] = sorted_cards(built[action.set] + cards)
         army = tuple(built)
     p.hand = remove_cards(p.hand, cards)
     p.army = army
-    public(events, "army", seat=state.active, set=action.set, cards=list(cards))
-    return None
+    events.add("army", {"seat": state.active, "set": action.set, "cards": list(cards)})
 
 
 def _sets_allowed(state: State) -> bool:
@@ -209,7 +222,7 @@ def do_discard(state: State, action: Discard | Disband | Pass, events: Events
     if action.type == "pass":  # the tag, not isinstance (cheaper on pydantic models)
         if p.hand or p.army:
             return reject("action/illegal", "you must discard a card")
-        public(events, "pass", seat=seat)
+        events.add("pass", {"seat": seat})
         end_turn(state, events)
         return None
     p = state.writable(seat)
@@ -224,7 +237,7 @@ def do_discard(state: State, action: Discard | Disband | Pass, events: Events
         disband(state, seat, action.set, action.card)
         source = "army"
     p.discard = (*p.discard, action.card)
-    public(events, "discard", seat=seat, card=action.card, source=source)
+    events.add("discard", {"seat": seat, "card": action.card, "source": source})
     after_discard(state, action.card, events)
     return None
 
