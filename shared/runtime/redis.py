@@ -45,7 +45,7 @@ class _PingOnce:
         every command's write under ``asyncio.wait_for`` (on Python 3.11 a task of its own per
         command); but the transport takes the bytes at once unless the kernel's buffer is
         full, and only then can ``drain`` wait, so only then is a timer armed (a timer per
-        command was 6-7% of the gateway's CPU at 100 matches, py-spy). Same errors: a write
+        command costs 6-7% of the gateway's CPU at 100 matches, py-spy). Same errors: a write
         past ``socket_timeout`` drops the connection and raises redis' TimeoutError; a socket
         error its ConnectionError."""
         me: Any = self
