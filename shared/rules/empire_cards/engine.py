@@ -131,8 +131,6 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
         return new_match(opts, n_seats)
 
     def next(self, state: st.State) -> Node:
-        if state.phase == "play" and not state.owed:  # ``node``'s common case, written out
-            return _TURNS[state.active]
         return node(state)
 
     def legal_actions(self, state: st.State, seat: int) -> Sequence[Json]:
@@ -189,20 +187,14 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
         # fresh clone owns none of them, so the move changes copies (``State.writable``)
         assert not state.owned
         hand_no, players = state.hand_no, state.players
-        known = _KNOWN.get(id(action))  # (``_listed`` of a dict seen before, written out)
-        fields, move, with_seat = (known[1] if known is not None and known[0] is action
-                                   else _listed(action))
+        fields, move, with_seat = _listed(action)
         if move is None:
             refused = act(state, seat, ACTION.validate_python(action), events)
         else:
             refused = move(state, seat, fields, events) if with_seat else move(
                 state, fields, events)
-        if refused is None:
-            for p in state.players:  # (``_all_hold``, written out)
-                if not p.hand:
-                    before = hand_no, tuple([bool(q.hand) for q in players])
-                    runout_refill(before, state, events)
-                    break
+        if refused is None and not _all_hold(state.players):
+            runout_refill((hand_no, tuple([bool(q.hand) for q in players])), state, events)
         return refused
 
     def on_act(self, state: st.State, node: Turn, seat: int, action: Action

@@ -59,8 +59,7 @@ def play_actions(state: State) -> list[Json]:
     out: list[Json] = [] if drawn else [acts.DRAW]
     first_round = state.turn_no < state.n_seats  # ``State.first_round`` (CG-1)
     if not first_round:  # no steal, trade or battle in the first round (CG-1)
-        # (none used yet this turn, the common case: every one, CG-4)
-        steal, trade, battle = interactions_allowed(state) if state.interactions else _EVERY
+        steal, trade, battle = interactions_allowed(state)
         if steal:  # ``turn.stealable`` of each pile, in seat order (CG-15)
             own = options.steal_own_pile
             for t, q in enumerate(players):
@@ -103,7 +102,6 @@ def play_actions(state: State) -> list[Json]:
 
 
 _UNSTEALABLE = frozenset(("2", WIZARD))  # never stolen from a pile's top (CG-15)
-_EVERY = (True, True, True)  # a steal, a trade and a battle (``turn.interactions_allowed``)
 
 
 def _special_sets(hand: Cards, groups: dict[str, Cards]) -> list[Json]:

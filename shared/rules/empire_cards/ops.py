@@ -65,9 +65,8 @@ def draw_cards(state: State, seat: int, count: int, reason: str, events: Events)
     take = min(count, len(deck))
     cards = deck[:take]
     state.deck = deck[take:]
-    p = state.writable(seat)  # (``add_to_hand``, written out: every turn draws)
-    p.hand = insert_card(p.hand, cards[0]) if take == 1 else sorted_cards(p.hand + cards)
     if take:
+        add_to_hand(state, seat, cards)
         events.add("draw", {"seat": seat, "count": take, "reason": reason})
         events.add("drew", {"seat": seat, "cards": list(cards), "reason": reason}, (seat,))
     short = count - take
