@@ -90,6 +90,11 @@ class LobbyApi(MyGamesApi):
     async def leave(self, table_id: str) -> dict[str, Any]:
         return dict((await self._call("POST", f"/api/tables/{table_id}/leave"))["table"])
 
+    async def kick(self, table_id: str, player_id: str) -> dict[str, Any]:
+        """The host removes a seated player before the start; they may not join again."""
+        return dict((await self._call("POST", f"/api/tables/{table_id}/kick",
+                                      {"target": player_id}))["table"])
+
     async def match(self, game_id: str) -> dict[str, Any]:
         """A game's metadata: game name, options, players (seat order), stage."""
         return dict(await self._call("GET", f"/api/matches/{game_id}"))

@@ -195,13 +195,17 @@ class LobbyScreen(HallScreen):
 
     async def action_refresh(self) -> None:
         c = self.app_.client
+        mine = self.my_table
         try:
             data = await c.list_tables()
-            if self.my_table is not None:
-                self.my_table = await c.get_table(self.my_table["table_id"])
+            fresh = await c.get_table(mine["table_id"]) if mine is not None else None
         except NETWORK as exc:
             self.log_line(f"refresh failed: {error_text(exc)}")
             return
+        # a join, leave or create that ran while these calls were out holds the newer table
+        if self.my_table is mine and fresh is not None:
+            seated = any(p["player_id"] == c.player_id for p in fresh.get("players", []))
+            self.my_table = fresh if seated else None
         self.tables = list(data.get("tables", []))
         self.live = list(data.get("live_games", []))
         for gid in self.live:

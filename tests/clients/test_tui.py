@@ -161,6 +161,53 @@ async def test_tui_joins_by_invite_plays_and_spectates(clients_system: Superviso
             await _until(pilot, lambda: gid not in lobby.live)
 
 
+async def test_a_refresh_in_flight_does_not_seat_me_again_after_i_leave(
+    clients_system: Supervisor,
+) -> None:
+    """The lobby refreshes every two seconds. A refresh whose table read is still out when
+    the player leaves must not put the table back as theirs when it lands."""
+    async with Client(clients_system.url) as host:
+        await host.sign_in("sdk-host-stale")
+        table = await host.create_table("duel", seats=2, options={"rounds": 1})
+        app = EmpireApp(clients_system.url, name="tui-stale")
+        async with app.run_test(size=SIZE) as pilot:
+            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            await pilot.press("i")
+            await _until(pilot, lambda: app.focused is not None and app.focused.id == "code")
+            await pilot.press(*table["invite"], "enter")
+            await _until(pilot, lambda: lobby.my_table is not None)
+            client = app.client
+            assert client is not None
+            read_out, release = asyncio.Event(), asyncio.Event()
+            original = client.get_table
+
+            async def held(table_id: str) -> dict[str, Any]:
+                answer = await original(table_id)  # read while still seated
+                read_out.set()
+                await release.wait()
+                return answer
+
+            client.get_table = held  # type: ignore[method-assign]
+            refreshing = asyncio.create_task(lobby.action_refresh())
+            await asyncio.wait_for(read_out.wait(), 30)
+            await pilot.press("l")
+            await _until(pilot, lambda: lobby.my_table is None)
+            release.set()
+            await asyncio.wait_for(refreshing, 30)
+            client.get_table = original  # type: ignore[method-assign]
+            assert lobby.my_table is None
+            # a table that no longer seats me is not mine, whoever removed me
+            await pilot.press("i")
+            await _until(pilot, lambda: app.focused is not None and app.focused.id == "code")
+            await pilot.press(*table["invite"], "enter")
+            await _until(pilot, lambda: lobby.my_table is not None)
+            await host.kick(table["table_id"], client.player_id or "")
+            await lobby.action_refresh()
+            assert lobby.my_table is None
+
+
 async def test_tui_draws_the_engine_from_its_component_data(clients_system: Supervisor) -> None:
     """In a real Engine game the terminal client fetches the component data and
     draws the wheels (no key dumps), and its sealed placements read as sentences naming the
