@@ -38,6 +38,21 @@ async def _until(pilot: Pilot[Any], cond: Callable[[], Any], timeout: float = 90
         await pilot.pause(0.05)
 
 
+async def _lobby(pilot: Pilot[Any], app: EmpireApp) -> LobbyScreen:
+    await _until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+    assert isinstance(app.screen, LobbyScreen)
+    return app.screen
+
+
+async def _join_by_invite(pilot: Pilot[Any], app: EmpireApp, lobby: LobbyScreen,
+                          invite: str) -> None:
+    """Join a table by its invite code, by keys, until the lobby shows it as mine."""
+    await pilot.press("i")
+    await _until(pilot, lambda: app.focused is not None and app.focused.id == "code")
+    await pilot.press(*invite, "enter")
+    await _until(pilot, lambda: lobby.my_table is not None)
+
+
 def _log(screen: GameScreen) -> list[str]:
     return [line.text for line in screen.query_one("#log", RichLog).lines]
 
@@ -124,22 +139,14 @@ async def test_tui_joins_by_invite_plays_and_spectates(clients_system: Superviso
         table = await host.create_table("duel", seats=2, options={"rounds": 1})
         app = EmpireApp(clients_system.url, name="tui-bob")
         async with app.run_test(size=SIZE) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-            lobby = app.screen
-            assert isinstance(lobby, LobbyScreen)
-            await pilot.press("i")
-            await _until(pilot, lambda: app.focused is not None and app.focused.id == "code")
-            await pilot.press(*table["invite"], "enter")
-            await _until(pilot, lambda: lobby.my_table is not None)
+            lobby = await _lobby(pilot, app)
+            await _join_by_invite(pilot, app, lobby, table["invite"])
             assert lobby.my_table is not None
             assert [p["name"] for p in lobby.my_table["players"]] == ["sdk-host", "tui-bob"]
             await pilot.press("l")  # leave, then join again with the invite
             await _until(pilot, lambda: lobby.my_table is None)
             assert len((await host.get_table(table["table_id"]))["players"]) == 1
-            await pilot.press("i")
-            await _until(pilot, lambda: app.focused is not None and app.focused.id == "code")
-            await pilot.press(*table["invite"], "enter")
-            await _until(pilot, lambda: lobby.my_table is not None)
+            await _join_by_invite(pilot, app, lobby, table["invite"])
             gid = await host.start(table["table_id"])
             hosting = asyncio.create_task(play_seat(host, gid))
             try:
@@ -171,13 +178,8 @@ async def test_a_refresh_in_flight_does_not_seat_me_again_after_i_leave(
         table = await host.create_table("duel", seats=2, options={"rounds": 1})
         app = EmpireApp(clients_system.url, name="tui-stale")
         async with app.run_test(size=SIZE) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-            lobby = app.screen
-            assert isinstance(lobby, LobbyScreen)
-            await pilot.press("i")
-            await _until(pilot, lambda: app.focused is not None and app.focused.id == "code")
-            await pilot.press(*table["invite"], "enter")
-            await _until(pilot, lambda: lobby.my_table is not None)
+            lobby = await _lobby(pilot, app)
+            await _join_by_invite(pilot, app, lobby, table["invite"])
             client = app.client
             assert client is not None
             read_out, release = asyncio.Event(), asyncio.Event()
@@ -199,10 +201,7 @@ async def test_a_refresh_in_flight_does_not_seat_me_again_after_i_leave(
             client.get_table = original  # type: ignore[method-assign]
             assert lobby.my_table is None
             # a table that no longer seats me is not mine, whoever removed me
-            await pilot.press("i")
-            await _until(pilot, lambda: app.focused is not None and app.focused.id == "code")
-            await pilot.press(*table["invite"], "enter")
-            await _until(pilot, lambda: lobby.my_table is not None)
+            await _join_by_invite(pilot, app, lobby, table["invite"])
             await host.kick(table["table_id"], client.player_id or "")
             await lobby.action_refresh()
             assert lobby.my_table is None
@@ -217,13 +216,8 @@ async def test_tui_draws_the_engine_from_its_component_data(clients_system: Supe
         table = await host.create_table("empire-engine", seats=2)
         app = EmpireApp(clients_system.url, name="tui-wheels")
         async with app.run_test(size=SIZE) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-            lobby = app.screen
-            assert isinstance(lobby, LobbyScreen)
-            await pilot.press("i")
-            await _until(pilot, lambda: app.focused is not None and app.focused.id == "code")
-            await pilot.press(*table["invite"], "enter")
-            await _until(pilot, lambda: lobby.my_table is not None)
+            lobby = await _lobby(pilot, app)
+            await _join_by_invite(pilot, app, lobby, table["invite"])
             gid = await host.start(table["table_id"])
             hosting = asyncio.create_task(play_seat(host, gid))
             try:
@@ -353,13 +347,8 @@ async def test_tui_shows_and_sends_table_talk(clients_system: Supervisor) -> Non
         log = await host.chat_join(table_id=table["table_id"])
         app = EmpireApp(clients_system.url, name="tui-talker")
         async with app.run_test(size=SIZE) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-            lobby = app.screen
-            assert isinstance(lobby, LobbyScreen)
-            await pilot.press("i")
-            await _until(pilot, lambda: app.focused is not None and app.focused.id == "code")
-            await pilot.press(*table["invite"], "enter")
-            await _until(pilot, lambda: lobby.my_table is not None)
+            lobby = await _lobby(pilot, app)
+            await _join_by_invite(pilot, app, lobby, table["invite"])
             panel = lobby.query_one("#tablechat", ChatPanel)
             await _until(pilot, lambda: panel.log_ is not None, timeout=20)
             await host.chat("[bold]hello[/bold] tui", table_id=table["table_id"])
@@ -498,9 +487,7 @@ async def test_tui_resigns_after_a_confirm_and_watches_the_bot_play_on(
         table = await host.create_table("duel", seats=2, options={"rounds": 2})
         app = EmpireApp(clients_system.url, name="tui-quits")
         async with app.run_test(size=SIZE) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-            lobby = app.screen
-            assert isinstance(lobby, LobbyScreen)
+            lobby = await _lobby(pilot, app)
             await app.client.join(table["table_id"])
             gid = await host.start(table["table_id"])
             hosting = asyncio.create_task(play_seat(host, gid))
