@@ -47,7 +47,9 @@ import structlog
 import uvicorn
 from fastapi import FastAPI
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 
 from services.gateway.edge import metrics as edge_metrics
 from services.gateway.edge.client_ip import within
@@ -267,6 +269,21 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         scope = getattr(self, "scope", None)
         if scope is not None:  # the handshake was accepted
             scope["extensions"]["empire.close_now"] = {"call": self.close_now}
+            scope["extensions"]["empire.send_texts"] = {"call": self.send_texts}
+
+    async def send_texts(self, texts: list[str]) -> None:
+        """Send text messages as ``send`` sends each (``websocket.send``), framed one after
+        another into a single write: a writer's backlog costs one system call."""
+        await self.writable.wait()
+        if self.disconnected or self.close_sent or not self.handshake_complete \
+                or self.initial_response is not None:
+            raise ClientDisconnected()
+        try:
+            for text in texts:
+                self.conn.send_text(text.encode())
+        except InvalidState:
+            raise ClientDisconnected() from None
+        self.transport.write(b"".join(self.conn.data_to_send()))
 
     def close_now(self, code: int, reason: str, grace_s: float) -> None:
         """Queue the close frame behind whatever is buffered, tell the app the connection is

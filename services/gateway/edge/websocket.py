@@ -147,7 +147,9 @@ class Edge:
         self.open += 1
         out = Outbound(ws.send_text, _closer(ws, self.limits.ws_close_grace_s),
                        self.limits.ws_queue_frames, self.limits.ws_queue_bytes,
-                       self.limits.ws_send_timeout_s, label=ident.player_id)
+                       self.limits.ws_send_timeout_s, label=ident.player_id,
+                       send_texts=ws.scope.get("extensions", {}).get(
+                           "empire.send_texts", {}).get("call"))
         conn = Connection(player_id=ident.player_id, name=ident.name, out=out,
                           session=ident.session)
         out.start()
