@@ -71,7 +71,7 @@ def reclaim_poll_ms() -> int:
     return max(100, streams.RECLAIM_IDLE_MS // 5)
 
 
-def settle_polling(broker: Any) -> int:
+def settle_polling(broker: RedisBroker | RedisClusterBroker) -> int:
     """Give the reclaim subscribers ``consume`` registered their running interval
     (``reclaim_poll_ms``); returns how many changed. Called once the broker started: faststream
     starts its subscribers one after another, each only once its first read returned (a

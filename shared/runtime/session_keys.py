@@ -14,6 +14,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from shared.fairness import signing
 
 if TYPE_CHECKING:  # the SDK ships this module without the services' Redis layer
+    from shared.runtime.ports import KeyRegistry
     from shared.runtime.redis import Client
 
 
@@ -70,7 +71,7 @@ def verify(key: str, sig: str, msg: bytes) -> bool:
 
 
 async def signed_by(player_id: str, key: str | None, sig: str | None,
-                    message: Callable[[], bytes | None], registry: Any, now_ms: int,
+                    message: Callable[[], bytes | None], registry: KeyRegistry, now_ms: int,
                     required: bool) -> bool:
     """The one check behind signed acts (the adjudicator) and signed commits (the escrow),
     once the caller knows which player the seat belongs to: an unsigned command passes only

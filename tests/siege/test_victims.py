@@ -18,20 +18,18 @@ HTTP floods and handshakes meet the per-IP limits. What protects the victim is i
 (per-connection queues, per-account quotas, bounded work) as much as the limits.
 
 How the victim plays, and why: it thinks ``Scale.think_s`` (50 ms) before each decision, as a
-person or a polite bot does, so it sends at most 20 moves a second, well under its connection's
-own limit (settings.rate_per_s, 50 frames/s, bursts of 200). Before, it played flat out, sat at
-that cap in every phase (about 100 frames/s of answers and views) and the baseline window began
-with the unspent burst of 200, so the baseline was inflated and every attack phase was measured
-against the limiter, not the server: 84.5-103.8 % of the baseline whatever the attack. Paced,
-its frame rate is 1 / (think time + the server's time for a move): a server slowed by an eighth
-of a move's cycle (about 8 ms a move at the test size's figures) takes it under 90 %, and a rare
-long stall breaks the 2x p99 gap (tests/siege/test_victim_figures.py checks both on the
-figures code). Each window also counts the victim's moves a second and the rate refusals it met;
-any refusal fails the run (figures.verdict and the assertion below): a window that met the
-limit measured the limit. The first ``Scale.warmup_s`` seconds (the first table, bot and
-caches) are in no window; each attack is compared with the one baseline window that follows the
-warm-up, and its before (the ``after_s`` seconds just before it) / during / after windows are
-recorded.
+person or a polite bot does, so it sends at most 20 moves a second, well under its connection's own
+limit (settings.rate_per_s, 50 frames/s, bursts of 200). A victim playing flat out would sit at
+that cap in every phase and start its baseline with the unspent burst, so every attack would be
+measured against the limiter, not the server. Paced, its frame rate is 1 / (think time + the
+server's time for a move): a server slowed by an eighth of a move's cycle (about 8 ms a move at the
+test size's figures) takes it under 90 %, and a rare long stall breaks the 2x p99 gap
+(tests/siege/test_victim_figures.py checks both on the figures code). Each window also counts the
+victim's moves a second and the rate refusals it met; any refusal fails the run (figures.verdict
+and the assertion below): a window that met the limit measured the limit. The first
+``Scale.warmup_s`` seconds (the first table, bot and caches) are in no window; each attack is
+compared with the one baseline window that follows the warm-up, and its before (the ``after_s``
+seconds just before it) / during / after windows are recorded.
 
 Two tests share the machinery:
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable
 from typing import Any, assert_never
 
 import orjson
@@ -148,8 +149,7 @@ class Edge:
         out = Outbound(ws.send_text, _closer(ws, self.limits.ws_close_grace_s),
                        self.limits.ws_queue_frames, self.limits.ws_queue_bytes,
                        self.limits.ws_send_timeout_s, label=ident.player_id,
-                       send_texts=ws.scope.get("extensions", {}).get(
-                           "empire.send_texts", {}).get("call"))
+                       send_texts=_extension(ws, "empire.send_texts"))
         conn = Connection(player_id=ident.player_id, name=ident.name, out=out,
                           session=ident.session)
         out.start()
@@ -310,11 +310,18 @@ class Edge:
         return place.seat
 
 
+def _extension(ws: WebSocket, name: str) -> Callable[..., Any] | None:
+    """The callable a server offers as ASGI extension ``name`` (services/gateway/edge/server.py
+    offers ``empire.*``), or None under another server."""
+    call: Callable[..., Any] | None = ws.scope.get("extensions", {}).get(name, {}).get("call")
+    return call
+
+
 def _closer(ws: WebSocket, grace_s: float) -> Close:
     """Close the socket at once, even while a send is blocked on it: the gateway's server
     (services/gateway/edge/server.py) writes the close frame and cuts the socket after
     ``grace_s``; elsewhere an ordinary close, bounded by ``grace_s``."""
-    close_now = ws.scope.get("extensions", {}).get("empire.close_now", {}).get("call")
+    close_now = _extension(ws, "empire.close_now")
 
     async def close(code: int, reason: str) -> None:
         if close_now is not None:

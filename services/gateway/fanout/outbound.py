@@ -41,12 +41,20 @@ SendTexts = Callable[[list[str]], Awaitable[None]]
 Close = Callable[[int, str], Coroutine[Any, Any, None]]
 
 
+def _one_at_a_time(send_text: SendText) -> SendTexts:
+    async def send(batch: list[str]) -> None:
+        await send_text(batch[0])
+    return send
+
+
 class Outbound:
     def __init__(self, send_text: SendText, close: Close, max_frames: int, max_bytes: int,
                  send_timeout_s: float, label: str = "",
                  send_texts: SendTexts | None = None) -> None:
-        self._send_text = send_text
-        self._send_texts = send_texts
+        # One sender for the writer: the server's ``send_texts``, or, where the server frames
+        # one message a call, a batch bound of one over ``send_text``.
+        self._batch_frames = BATCH_FRAMES if send_texts is not None else 1
+        self._send = send_texts if send_texts is not None else _one_at_a_time(send_text)
         self._close = close
         self.max_frames = max_frames
         self.max_bytes = max_bytes
@@ -109,10 +117,7 @@ class Outbound:
                 # asyncio.timeout, not wait_for: on 3.11 wait_for wraps the send in a task of
                 # its own, one per send
                 async with asyncio.timeout(self.send_timeout_s):
-                    if self._send_texts is not None:
-                        await self._send_texts(batch)
-                    else:
-                        await self._send_text(batch[0])
+                    await self._send(batch)
             except TimeoutError:
                 self.fail("send", "slow consumer: send blocked")
                 return
@@ -125,11 +130,11 @@ class Outbound:
         q = self._q
         text, size = q.popleft()
         batch, taken = [text], size
-        if self._send_texts is not None:
-            while q and len(batch) < BATCH_FRAMES and taken + q[0][1] <= BATCH_BYTES:
-                text, size = q.popleft()
-                batch.append(text)
-                taken += size
+        limit = self._batch_frames
+        while q and len(batch) < limit and taken + q[0][1] <= BATCH_BYTES:
+            text, size = q.popleft()
+            batch.append(text)
+            taken += size
         self.queued_bytes -= taken
         return batch
 
