@@ -20,7 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-KINDS = ("get", "xadd")
+KINDS = ("get", "xadd", "script")
 
 _WORKER = """
 import asyncio, sys
@@ -31,7 +31,12 @@ from shared.runtime.settings import Settings
 async def main(url, kind, n):
     r = client(Settings(redis_url=url))
     await r.set("bench:k", "v")
+    # "script": a Lua script called with the keys and arguments of an escrow commit
+    script = r.register_script("return 1")
+    keys = [f"esc:{{g{i}}}:k" for i in range(5)]
+    argv = ["r1", "A", "c" * 64, "n" * 100, "", "e" * 400, "A", "B"]
     send = ((lambda: r.get("bench:k")) if kind == "get" else
+            (lambda: script(keys=keys, args=argv)) if kind == "script" else
             (lambda: r.xadd("bench:s", {"d": "x" * 64}, maxlen=1000, approximate=True)))
     for _ in range(200):  # connections, imports and first calls, in both counts
         await send()
