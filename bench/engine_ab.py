@@ -1,8 +1,12 @@
 """Contract-path playouts of two source trees, A/B in one window: moves per CPU-second.
 
 ``python -m bench.engine_ab --base /path/to/old/tree [--tree .] [--slices 4] [--slice 2]
-[--seats 3] [--only GAME ...]``; ``--shares``: no A/B, the share of this tree's contract path
-spent in each game's own functions (cProfile).
+[--seats 3] [--only GAME ...] [--engine-only | --kit]``; ``--shares``: no A/B, the share of
+this tree's contract path spent in each game's own functions (cProfile).
+
+``--kit --seats 4``: each tree plays through its own ``shared.rules._kit.playout.play`` with
+its defaults and the games' default options (the Card Game uncapped), the call ``python -m
+bench.engines`` timed for the one-engine goal's base figures.
 
 Each game runs random playouts through the contract only (``registry.get(name)``: ``setup``,
 ``next``, ``legal_actions``, ``apply`` with ``api.Act`` / ``JointAction`` / ``ChanceOutcome``
@@ -47,7 +51,8 @@ TITLES = {"empire": "Empire", "empire-engine": "The Empire Engine", "empires-end
 
 
 def worker(game_name: str, seats: int, options: dict[str, Any], seed0: int, budget: float,
-           n_games: int, max_steps: int, engine_only: bool = False) -> dict[str, Any]:
+           n_games: int, max_steps: int, engine_only: bool = False,
+           kit: bool = False) -> dict[str, Any]:
     """Play random games from ``seed0`` on (in the tree on the path): ``n_games`` of them, or
     (``n_games`` 0) as many as ``budget`` CPU-seconds allow; the moves, games and CPU seconds
     spent. ``engine_only``: each game is played once untimed to pick its moves, then played
@@ -62,6 +67,8 @@ def worker(game_name: str, seats: int, options: dict[str, Any], seed0: int, budg
     game = registry.get(game_name)
     if engine_only:
         return _replayed(game, seats, options, seed0, budget, n_games, max_steps)
+    if kit:
+        return _kit_played(game, seats, seed0, budget, n_games)
     moves = games = 0
     seed = seed0
     t0 = time.process_time()
@@ -97,6 +104,25 @@ def _pick(game: Any, state: Any, node: Any, rng: Any, key: bytes) -> tuple[Any, 
     legal = list(game.legal_actions(state, seat))
     index = rng.randrange(len(legal))  # as rng.choice(legal) draws
     return Act(seat=seat, action=legal[index]), index
+
+
+def _kit_played(game: Any, seats: int, seed0: int, budget: float,
+                n_games: int) -> dict[str, Any]:
+    """``worker``'s ``--kit`` count: the tree's own ``shared.rules._kit.playout.play`` with its
+    defaults (random seats, the dealer's draws, the moves and events kept) and the game's
+    default options, as ``python -m bench.engines`` played them."""
+    import time
+
+    from shared.rules._kit.playout import play
+
+    moves = games = 0
+    seed = seed0
+    t0 = time.process_time()
+    while (games < n_games) if n_games else (time.process_time() - t0 < budget):
+        moves += play(game, seats, {}, seed=seed).steps
+        games += 1
+        seed += 1
+    return {"moves": moves, "games": games, "cpu": time.process_time() - t0}
 
 
 def _picked(game: Any, seats: int, options: dict[str, Any], seed: int,
@@ -195,9 +221,10 @@ def shares(game_name: str, n_games: int = 40, seats: int = 3) -> dict[str, float
 
 
 def _slice(tree: Path, game: str, seats: int, seed: int, budget: float, n_games: int,
-           max_steps: int, engine_only: bool) -> dict[str, Any]:
+           max_steps: int, engine_only: bool, kit: bool) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    args = json.dumps([game, seats, GAMES[game], seed, budget, n_games, max_steps, engine_only])
+    args = json.dumps([game, seats, GAMES[game], seed, budget, n_games, max_steps, engine_only,
+                       kit])
     out = subprocess.run([sys.executable, __file__, "--worker", args], env=env, cwd=tree,
                          check=True, capture_output=True, text=True).stdout
     result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
@@ -220,6 +247,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--engine-only", action="store_true",
                         help="count the contract's CPU alone: each game's random moves picked "
                         "untimed, then played again timed (no draws or picks in the figure)")
+    parser.add_argument("--kit", action="store_true",
+                        help="each tree's own playout (shared.rules._kit.playout.play) with its "
+                        "defaults and the games' default options, as python -m bench.engines "
+                        "played them (use with --seats 4)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -239,9 +270,9 @@ def main(argv: list[str] | None = None) -> None:
         seed = 0
         for _ in range(args.slices):
             first = _slice(trees["base"], game, args.seats, seed, args.slice, 0, args.max_steps,
-                           args.engine_only)
+                           args.engine_only, args.kit)
             again = _slice(trees["new"], game, args.seats, seed, 0, first["games"],
-                           args.max_steps, args.engine_only)
+                           args.max_steps, args.engine_only, args.kit)
             if first["moves"] != again["moves"]:
                 print(f"  {game}: seeds {seed}+{first['games']}: base {first['moves']} moves, "
                       f"new {again['moves']}", file=sys.stderr)
