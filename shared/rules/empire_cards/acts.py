@@ -57,11 +57,13 @@ class ByCard(dict[str, Json]):
 DRAW: Json = {"type": "draw"}
 PASS: Json = {"type": "pass"}
 DISCARD = ByCard({"type": "discard"})
+DISCARD_OF = DISCARD.__getitem__  # card -> its discard
 SPELL = ByCard({"type": "spell"})
 BATTLE_GIVE = ByCard({"type": "battle_give"})
 HAND_CHOICE = {kind: ByCard({"type": kind}) for kind in ("trade_reply", "tribute")}
 STEAL: tuple[Json, ...] = tuple({"type": "steal", "target": t} for t in _SEATS)
 TRADE: tuple[ByCard, ...] = tuple(ByCard({"type": "trade", "target": t}) for t in _SEATS)
+TRADE_OF = tuple(trade.__getitem__ for trade in TRADE)  # seat -> card -> its trade offer
 
 
 @lru_cache(maxsize=64)
@@ -93,21 +95,24 @@ def battles(n_seats: int, seat: int, demand: str) -> tuple[Json, ...]:
                  for t in range(n_seats) if t != seat for r, s in demands)
 
 
-class _Names(dict[str, tuple[str, str, int]]):
-    """card code -> (``cards.rank_of``, ``cards.label``, the bit of its rank in a rank mask,
-    ``RANK_BIT``) of any code, computed and not kept (bounded): the names of a code of no
-    deck (``hand_groups``)."""
+Names: TypeAlias = tuple[str, str, int, Cards]
 
-    def __missing__(self, card: str) -> tuple[str, str, int]:
+
+class _Names(dict[str, Names]):
+    """card code -> (``cards.rank_of``, ``cards.label``, the bit of its rank in a rank mask,
+    ``RANK_BIT``, the card alone as a rank group) of any code, computed and not kept
+    (bounded): the names of a code of no deck (``hand_groups``)."""
+
+    def __missing__(self, card: str) -> Names:
         rank = rank_of(card)
-        return rank, label(card), RANK_BIT.get(rank, 0)
+        return rank, label(card), RANK_BIT.get(rank, 0), (card,)
 
 
 # a rank's bit in a hand's rank mask (``hand_groups``): the 13 ranks, then the Wizard
 RANK_BIT: dict[str, int] = {rank: 1 << i for i, rank in enumerate((*RANKS, WIZARD))}
 # the names of the deck's codes, a plain dict (its lookups cost less than a subclass's)
-_NAMES: dict[str, tuple[str, str, int]] = {
-    c: (rank_of(c), label(c), RANK_BIT[rank_of(c)]) for c in _CODES}
+_NAMES: dict[str, Names] = {
+    c: (rank_of(c), label(c), RANK_BIT[rank_of(c)], (c,)) for c in _CODES}
 _ANY_NAMES = _Names()
 
 
@@ -129,6 +134,18 @@ _SUIT_OF = _Suits({c: suit_of(c) for c in _CODES}).__getitem__
 
 RANK = _Rank({c: rank_of(c) for c in _CODES})
 """card code -> ``cards.rank_of``, filled for the deck's codes"""
+
+
+class _Unstealable(dict[str, bool]):
+    """card code -> never stolen from the top of a pile: a 2 or a Wizard (CG-15); filled
+    like ``_Rank``."""
+
+    def __missing__(self, card: str) -> bool:
+        return rank_of(card) in ("2", WIZARD)
+
+
+UNSTEALABLE = _Unstealable({c: rank_of(c) in ("2", WIZARD) for c in _CODES})
+
 # the other seats of a table of n, in seat order: OPPONENTS[n][seat]
 OPPONENTS: dict[int, tuple[tuple[int, ...], ...]] = {
     n: tuple(tuple(t for t in range(n) if t != seat) for seat in range(n))
@@ -156,22 +173,22 @@ def hand_groups(hand: Cards) -> HandGroups:
     return found
 
 
-def _read_hand(hand: Cards, names: dict[str, tuple[str, str, int]]) -> HandGroups:
+def _read_hand(hand: Cards, names: dict[str, Names]) -> HandGroups:
     groups: dict[str, Cards] = {}
     distinct: list[str] = []
     pairs: list[str] = []
     mask = 0
     last = None
     for card in hand:
-        rank, name, bit = names[card]
-        group = groups.get(rank)
-        if group is None:
-            groups[rank] = (card,)
-            mask |= bit
-        else:
+        rank, name, bit, alone = names[card]
+        if rank in groups:  # (``in`` and an item: cheaper than ``get``'s call)
+            group = groups[rank]
             if len(group) == 1:
                 pairs.append(rank)
             groups[rank] = (*group, card)
+        else:  # the first card of its rank: its group made once per code
+            groups[rank] = alone
+            mask |= bit
         if name != last:
             distinct.append(card)
             last = name

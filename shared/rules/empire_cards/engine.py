@@ -131,6 +131,8 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
         return new_match(opts, n_seats)
 
     def next(self, state: st.State) -> Node:
+        if state.phase == "play" and not state.owed:  # ``node``'s common case, without its call
+            return _TURNS[state.active]
         return node(state)
 
     def legal_actions(self, state: st.State, seat: int) -> Sequence[Json]:
@@ -182,19 +184,25 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
         only an action's fields get them from a namespace of the dict (its cards as a tuple,
         as the model holds them), unchecked where a check costs more than a lookup
         (``_UNCHECKED``); the few that tell actions apart by model type get the model."""
-        assert isinstance(action, dict)  # a listed action: one of legal_actions' dicts
+        raw: dict[str, Json] = action  # type: ignore[assignment]  # one of the listed dicts
         # the players before the move, for ``ops.holdings`` when a hand ends empty: the kit's
         # fresh clone owns none of them, so the move changes copies (``State.writable``)
         assert not state.owned
         hand_no, players = state.hand_no, state.players
-        fields, move, with_seat = _listed(action)
+        known = _KNOWN.get(id(raw))  # ``_listed``'s memo, read here: every move asks it
+        fields, move, with_seat = known[1] if known is not None and known[0] is raw \
+            else _listed(raw)
         if move is None:
-            refused = act(state, seat, ACTION.validate_python(action), events)
+            refused = act(state, seat, ACTION.validate_python(raw), events)
         else:
             refused = move(state, seat, fields, events) if with_seat else move(
                 state, fields, events)
-        if refused is None and not _all_hold(state.players):
-            runout_refill((hand_no, tuple([bool(q.hand) for q in players])), state, events)
+        if refused is None:
+            for p in state.players:  # ``_all_hold``, inline: asked after every move
+                if not p.hand:  # CG-12: a hand may have run out
+                    runout_refill((hand_no, tuple([bool(q.hand) for q in players])), state,
+                                  events)
+                    break
         return refused
 
     def on_act(self, state: st.State, node: Turn, seat: int, action: Action

@@ -4,6 +4,15 @@ from __future__ import annotations
 
 from shared.rules.api import Json
 from shared.rules.empire_cards import acts
+from shared.rules.empire_cards.acts import (
+    DISCARD_OF,
+    OPPONENTS,
+    RANK,
+    REGIMES_HELD,
+    TRADE_OF,
+    UNSTEALABLE,
+    hand_groups,
+)
 from shared.rules.empire_cards.cards import distinct_by_label, is_wizard
 from shared.rules.empire_cards.combat import battle_sets
 from shared.rules.empire_cards.data import (
@@ -54,28 +63,31 @@ def play_actions(state: State) -> list[Json]:
     hand = p.hand
     army = p.army
     options = state.options
-    distinct, groups, pairs, mask = acts.hand_groups(hand)
+    distinct, groups, pairs, mask = hand_groups(hand)
     drawn = state.drawn
     out: list[Json] = [] if drawn else [acts.DRAW]
     first_round = state.turn_no < state.n_seats  # ``State.first_round`` (CG-1)
     if not first_round:  # no steal, trade or battle in the first round (CG-1)
-        steal, trade, battle = interactions_allowed(state)
+        if state.interactions:  # some used this turn: which are still allowed (CG-4)
+            steal, trade, battle = interactions_allowed(state)
+        else:  # none used yet: each is allowed (``interactions_allowed``)
+            steal = trade = battle = True
         if steal:  # ``turn.stealable`` of each pile, in seat order (CG-15)
             own = options.steal_own_pile
             for t, q in enumerate(players):
                 pile = q.discard
-                if pile and (own or t != seat) and acts.RANK[pile[-1]] not in _UNSTEALABLE:
+                if pile and (own or t != seat) and not UNSTEALABLE[pile[-1]]:
                     out.append(acts.STEAL[t])
         if trade:  # (``out += map(...)``: the list is extended in C)
-            for t in acts.OPPONENTS[state.n_seats][seat]:
+            for t in OPPONENTS[state.n_seats][seat]:
                 if players[t].hand:
-                    out += map(acts.TRADE[t].__getitem__, distinct)
+                    out += map(TRADE_OF[t], distinct)
         if battle and army and battle_sets(army):
             out += acts.battles(state.n_seats, seat, options.battle_demand)
     for rank in pairs:  # new army sets, by rank group (CG-9)
         out += acts.new_armies(groups[rank])
     for i, existing in enumerate(army):
-        rank = acts.RANK[existing[0]]
+        rank = RANK[existing[0]]
         if rank in groups:
             out += acts.additions(i, len(existing), groups[rank])
     if not first_round or options.first_round_sets:
@@ -84,14 +96,14 @@ def play_actions(state: State) -> list[Json]:
             # the ranks for, a Wizard for each rank it lacks
             regime = p.regime
             wizards = groups.get(WIZARD)
-            for r in acts.REGIMES_HELD[mask | len(wizards) << 16 if wizards else mask]:
+            for r in REGIMES_HELD[mask | len(wizards) << 16 if wizards else mask]:
                 if regime is None or r == regime:
                     out += acts.empire_sets(groups, r)
         if len(hand) >= SPECIAL_SET_SIZE:
             out += _special_sets(hand, groups)
     if drawn:
         before = len(out)
-        out += map(acts.DISCARD.__getitem__, distinct)
+        out += map(DISCARD_OF, distinct)
         for i, cards in enumerate(army):
             out += acts.disbands(i, cards)
         if len(out) == before:
@@ -99,9 +111,6 @@ def play_actions(state: State) -> list[Json]:
         if options.expert_spells:
             out += [acts.SPELL[c] for c in distinct if can_cast(state, c)]
     return out
-
-
-_UNSTEALABLE = frozenset(("2", WIZARD))  # never stolen from a pile's top (CG-15)
 
 
 def _special_sets(hand: Cards, groups: dict[str, Cards]) -> list[Json]:
