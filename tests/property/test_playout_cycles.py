@@ -1,7 +1,8 @@
 """A playout makes no reference cycles, so ``_kit.playout.play`` may pause the cyclic collector
-while it plays every seat itself: reference counting frees everything a game leaves behind.
-The pause is the harness's alone: the collector is back on return (and after an error), and it
-runs while bots or callbacks play a part."""
+while it keeps the log of a game whose seats it plays itself: reference counting frees
+everything a game leaves behind. The pause is the harness's alone: the collector is back on
+return (and after an error), and it runs without the log or while bots or callbacks play a
+part."""
 
 from __future__ import annotations
 
@@ -63,13 +64,17 @@ class _Spy:
         return self._game.apply(state, move)
 
 
-def test_the_collector_pauses_only_while_the_harness_plays_every_seat() -> None:
+def test_the_collector_pauses_only_while_the_harness_keeps_the_log_of_its_own_seats() -> None:
     game = registry.get("empire")
     assert gc.isenabled()
     spy = _Spy(game)
     play(spy, 3, {}, seed=4)  # type: ignore[arg-type]
     assert spy.collector and not any(spy.collector)
     assert gc.isenabled()
+
+    unlogged = _Spy(game)  # nothing kept for a collection to walk: the collector runs
+    play(unlogged, 3, {}, seed=4, log=False)  # type: ignore[arg-type]
+    assert unlogged.collector and all(unlogged.collector)
 
     watched = _Spy(game)  # a callback plays a part: the collector runs throughout
     play(watched, 3, {}, seed=4, on_step=lambda state, move: None)  # type: ignore[arg-type]

@@ -111,13 +111,14 @@ def play(
     neither the moves nor the events (both stay empty): a benchmark or a rollout that never
     reads them does not hold a game's worth of objects for the collector to walk.
 
-    While the harness plays every seat itself (no actors, choosers or callbacks), the cyclic
-    garbage collector is paused, process-wide, and resumed on return: a playout makes no
-    reference cycles (tests/property/test_playout_cycles.py), so a collection finds nothing to
-    free and only walks the moves and records kept so far, again and again (13-20% of a kept
-    Empire's End, New York or Card Game playout). Reference counting frees all else as usual.
-    A bot may build cycles (a search tree's parent links), so with actors the collector runs."""
-    paused = not (actors or choosers or on_step or on_events) and gc.isenabled()
+    While the harness keeps the log and plays every seat itself (no actors, choosers or
+    callbacks), the cyclic garbage collector is paused, process-wide, and resumed on return: a
+    playout makes no reference cycles (tests/property/test_playout_cycles.py), so a collection
+    finds nothing to free and only walks the moves and records kept so far, again and again
+    (13-20% of a kept Empire's End, New York or Card Game playout). Reference counting frees
+    all else as usual. Without the log there is little for a collection to walk, and a bot may
+    build cycles (a search tree's parent links): the collector runs as usual then."""
+    paused = log and not (actors or choosers or on_step or on_events) and gc.isenabled()
     if paused:
         gc.disable()
     try:
