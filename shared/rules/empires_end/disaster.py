@@ -26,17 +26,17 @@ from shared.rules.empires_end.data import (
 from shared.rules.empires_end.state import (
     FRESH,
     DisasterPhase,
-    DisasterSlot,
     State,
     closed_slot,
     location,
+    open_slot,
     resolution,
 )
 
 
 def start(state: State, double: bool) -> None:
     """Open the phase: one (or two) disasters to reveal; bidding starts at the first player."""
-    slots = (DisasterSlot(), DisasterSlot()) if double else (DisasterSlot(),)
+    slots = (open_slot(), open_slot()) if double else (open_slot(),)
     state.disaster = DisasterPhase(slots, state.first)
 
 
