@@ -142,6 +142,34 @@ def industry_view(empire: tuple[Location, ...]) -> IndustryView:
     return view
 
 
+def remember_built(empire: tuple[Location, ...], view: IndustryView, pos: int, card: str
+                   ) -> None:
+    """Remember ``industry_view`` of ``empire``: the empire ``view`` is of with ``card`` built
+    at ``pos``, one of its placement tiles (so healthy). Destroyed positions and tile order
+    are the same; ``card``'s Industry ability, if any, comes after its location's others; the
+    tile leaves the placement tiles, which are then the others of the fewest innovations.
+    When it was the only one, the fewest changed: the next listing scans the empire."""
+    industry, place, destroyed, names = view
+    tile = names[pos]
+    if len(place) < 2:
+        return
+    ab = _OF_PHASE["industry"].get(card)
+    if ab is not None:
+        at = len(industry)
+        for i, (q, _, _) in enumerate(industry):
+            if q > pos:
+                at = i
+                break
+        industry = (*industry[:at], (pos, card, ab), *industry[at:])
+    built = (industry, tuple([t for t in place if t != tile]), destroyed, names)
+    if len(_ACTIVE) >= ACTIVE_MAX:
+        _ACTIVE.clear()
+    _ACTIVE[(id(empire), "industry")] = (empire, industry)
+    if len(_VIEWS) >= ACTIVE_MAX:
+        _VIEWS.clear()
+    _VIEWS[id(empire)] = (empire, built)
+
+
 def find_active(player: Player, ref: str, phase: Phase) -> tuple[int, Ability] | None:
     for pos, r, ab in active(player, phase):
         if r == ref:

@@ -231,7 +231,8 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
         card, tile, coins = a["card"], a["tile"], a["coins"]
         # the view the listing of this empire made (remembered): ``discount_sources``' first
         # and the tile's position, without a scan of the empire
-        industry, _, _, names = board.industry_view(p.empire)
+        view = board.industry_view(p.empire)
+        industry, _, _, names = view
         used = w.used
         cost = CARD[card].cost
         for _, ref, ab in industry:
@@ -245,6 +246,7 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
         loc = p.empire[pos]
         board.set_location(p, pos, location(loc.tile, loc.healthy,
                                             (*loc.innovations, FRESH[card])))
+        board.remember_built(p.empire, view, pos, card)  # (for the seat's next listing)
         set_work(state, seat, seat_work(w.stage, w.todo, w.conv, w.repeats, w.acts + 1,
                                         w.repaired, used, w.discarded))
         events.add("innovation_built", {"seat": seat, "card": card, "tile": tile, "cost": cost})
