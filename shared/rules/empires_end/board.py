@@ -30,8 +30,11 @@ def position_of_tile(empire: tuple[Location, ...], tile: str) -> int | None:
 def position_of_ref(empire: tuple[Location, ...], ref: str) -> int | None:
     """Position of a tile id or of the location an innovation card is under."""
     for i, loc in enumerate(empire):
-        if loc.tile == ref or any(inn.card == ref for inn in loc.innovations):
+        if loc.tile == ref:
             return i
+        for inn in loc.innovations:  # (a loop, not ``any``: no generator per location)
+            if inn.card == ref:
+                return i
     return None
 
 

@@ -43,7 +43,7 @@ def fists(axes: int, coins: int) -> tuple[Json, ...]:
         if len(_FISTS) >= 4096:
             _FISTS.clear()
         got = _FISTS[(axes, coins)] = tuple(
-            {"axes": a, "coins": c} for a in range(axes + 1) for c in range(coins + 1))
+            [{"axes": a, "coins": c} for a in range(axes + 1) for c in range(coins + 1)])
     return got
 
 

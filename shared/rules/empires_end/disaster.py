@@ -151,7 +151,10 @@ def legal(state: State, seat: int) -> list[Json]:
     out: list[Json] = []
     addressed = dp.addressed
     slots = dp.slots
-    opened = [i for i, s in enumerate(slots) if s.card is not None and not s.closed]
+    opened = []  # ``open_slots``, written out (a comprehension is a frame of its own)
+    for i, s in enumerate(slots):
+        if s.card is not None and not s.closed:
+            opened.append(i)
     free, replacers = _exhaustible(state, seat)
     for i in opened:
         if i in addressed:

@@ -148,8 +148,11 @@ def legal(state: State, seat: int) -> list[Json]:
                         out.append(builds[k][tiles[0]])
             out.append(_SELL[card])
     if not w.repaired and destroyed:  # EEND-13: one repair per phase
-        # board.repair_cost's discounts, looked up once
-        discounts = [q for q, _, ab in industry if ab.kind == "repair_discount_adjacent"]
+        # board.repair_cost's discounts, looked up once (a loop: no comprehension's frame)
+        discounts = []
+        for q, _, ab in industry:
+            if ab.kind == "repair_discount_adjacent":
+                discounts.append(q)
         for pos in destroyed:
             tile = emp[pos].tile
             cost = _REPAIR_COST[tile]
