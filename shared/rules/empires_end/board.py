@@ -273,9 +273,9 @@ def set_exhausted(player: Player, card: str, exhausted: bool) -> None:
     if pos is None:
         return
     loc = player.empire[pos]
-    innovations = tuple(
+    innovations = tuple([
         Innovation(inn.card, exhausted) if inn.card == card else inn for inn in loc.innovations
-    )
+    ])
     set_location(player, pos, location(loc.tile, loc.healthy, innovations))
 
 

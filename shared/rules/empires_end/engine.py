@@ -185,7 +185,19 @@ class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
 
     def play_listed(self, new: GameState, seat: int, action: Json, events: Events) -> None:
         assert type(action) is dict  # one of legal_actions' dicts
-        _act(new, seat, action, events)  # ``act``, written out
+        # ``act``, and ``_act``'s dispatch, written out (a frame less on every move)
+        phase = new.track[new.phase_index]
+        if phase == "disaster" or phase == "double_disaster":
+            disaster.apply(new, seat, action, events)
+        elif action["type"] == "choose_order":
+            _act(new, seat, action, events)
+        else:
+            if new.work[seat].stage == "economy":
+                done = economy.apply(new, seat, action, events)
+            else:
+                done = industry.apply(new, seat, action, events)
+            if done:
+                _finish_sub(new, seat, events)
         _advance(new, events)
 
     def start_phase(self, state: GameState, events: Events) -> GameState:
@@ -401,7 +413,7 @@ def _advance(state: GameState, events: Events) -> None:
             queue: tuple[int, ...] = ()
             last = index == len(track) - 1
             if kind != "economy" and not last:  # after Industry: draw to 4, clockwise
-                queue = tuple((state.first + k) % state.n for k in range(state.n))
+                queue = tuple([(state.first + k) % state.n for k in range(state.n)])
             state.work, state.draw_queue = (), queue
         if state.draw_queue:
             _draw(state, events)
