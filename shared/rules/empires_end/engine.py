@@ -196,8 +196,9 @@ class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
                 done = economy.apply(new, seat, action, events)
             else:
                 done = industry.apply(new, seat, action, events)
-            if done:
-                _finish_sub(new, seat, events)
+            if not done:  # the seat goes on: ``_advance`` would stop at its work at once
+                return
+            _finish_sub(new, seat, events)
         _advance(new, events)
 
     def start_phase(self, state: GameState, events: Events) -> GameState:
