@@ -120,7 +120,7 @@ def legal(state: State, seat: int) -> list[Json]:
     out: list[Json] = []
     for c in w.conv:
         ab = _ABILITY[c.source]
-        if c.left > 0 and ab.src is not None and p.res.get(ab.src) >= 1:
+        if c.left > 0 and ab.src is not None and getattr(p.res, ab.src) >= 1:  # (Res.get)
             out += _CONVERTS[c.source]
     if w.repeats:
         targets = [ref for _, ref, ab in board.active(p, "economy") if ab.kind != "repeat"]

@@ -279,13 +279,13 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
         p.hand = ()
         set_work(state, seat, w.changed(discarded=True))
         return False
-    _ability(state, seat, a, events)
+    _ability(state, seat, p, a, events)
     return False
 
 
-def _ability(state: State, seat: int, a: ActJson, events: Events) -> None:
+def _ability(state: State, seat: int, p: Player, a: ActJson, events: Events) -> None:
+    """An Industry ability used (its JSON), in place; ``p`` is ``state.writable(seat)``."""
     w = state.work[seat]
-    p = state.writable(seat)
     kind = a["type"]
     if kind == "swap":
         names = board.industry_view(p.empire)[3]  # (remembered from the listing)
