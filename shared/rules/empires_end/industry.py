@@ -212,9 +212,17 @@ def _pay(p: Player, cost: int, coins: int) -> None:
     p.res.hammer -= cost - coins
 
 
+def _without_card(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+    kept = []  # (a loop: a comprehension is a function made and called on every use)
+    for c in hand:
+        if c != card:
+            kept.append(c)
+    return tuple(kept)
+
+
 def _sell(state: State, seat: int, card: str, events: Events) -> None:
     p = state.writable(seat)
-    p.hand = tuple([c for c in p.hand if c != card])
+    p.hand = _without_card(p.hand, card)
     p.res.coin += 1
     w = state.work[seat]
     set_work(state, seat, seat_work(w.stage, w.todo, w.conv, w.repeats, w.acts + 1, w.repaired,
@@ -244,7 +252,7 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
                 cost = cost - 1 if cost > 0 else 0
                 break
         _pay(p, cost, coins)
-        p.hand = tuple([c for c in p.hand if c != card])
+        p.hand = _without_card(p.hand, card)
         pos = names.index(tile)
         loc = p.empire[pos]
         board.set_location(p, pos, location(loc.tile, loc.healthy,
