@@ -4,7 +4,15 @@
 from __future__ import annotations
 
 from shared.rules.empires_end.data import CARD, TILE, Ability, LocationType, Phase, ability
-from shared.rules.empires_end.state import Innovation, Location, Player, Res, location
+from shared.rules.empires_end.state import (
+    EXHAUSTED,
+    FRESH,
+    Innovation,
+    Location,
+    Player,
+    Res,
+    location,
+)
 
 EMPIRE_SIZE = 11
 
@@ -273,9 +281,9 @@ def set_exhausted(player: Player, card: str, exhausted: bool) -> None:
     if pos is None:
         return
     loc = player.empire[pos]
-    innovations = tuple([
-        Innovation(inn.card, exhausted) if inn.card == card else inn for inn in loc.innovations
-    ])
+    marked = EXHAUSTED if exhausted else FRESH
+    innovations = tuple([marked[inn.card] if inn.card == card else inn
+                         for inn in loc.innovations])
     set_location(player, pos, location(loc.tile, loc.healthy, innovations))
 
 

@@ -139,10 +139,11 @@ def legal(state: State, seat: int) -> list[Json]:
     if res is not None:
         if seat != res.seat:
             return []
+        # (each choice's listed action looked up in C, without a comprehension's frame)
         if res.stage == "destroy":
-            return [_DESTROY[t] for t in res.choices]
+            return list(map(_DESTROY.__getitem__, res.choices))
         if res.stage == "place":
-            return [_PLACE[t] for t in res.choices]
+            return list(map(_PLACE.__getitem__, res.choices))
         most = LOW_RESOURCES - state.players[seat].res.total()
         return list(_SHORE[:most + 1]) if most > 0 else [_SHORE[0]]
     if seat != dp.bidder:

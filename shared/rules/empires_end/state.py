@@ -130,8 +130,10 @@ class Innovation:
     exhausted: bool = False
 
 
-# card -> its innovation as built or placed (not exhausted): frozen, so one for all empires
+# card -> its innovation as built or placed (not exhausted), and exhausted: frozen, so one
+# for all empires
 FRESH: dict[str, Innovation] = {c: Innovation(c) for c in CARD_IDS}
+EXHAUSTED: dict[str, Innovation] = {c: Innovation(c, True) for c in CARD_IDS}
 
 
 @dataclass(slots=True, unsafe_hash=True)
