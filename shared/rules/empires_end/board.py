@@ -83,14 +83,20 @@ _OF_PHASE: dict[str, dict[str, Ability]] = {
     for phase in {ab.phase for ab in _ABILITY.values()}}
 
 
+# the phases some location tile has an ability of (the others' are on innovations alone)
+_TILE_PHASES = frozenset(_ABILITY[t].phase for t in TILE)
+
+
 def _active(empire: tuple[Location, ...], phase: Phase) -> tuple[tuple[int, str, Ability], ...]:
     out = []
     mine = _OF_PHASE.get(phase, {})
+    tiles = phase in _TILE_PHASES
     for pos, loc in enumerate(empire):
         if loc.healthy:
-            tile = loc.tile
-            if tile in mine:
-                out.append((pos, tile, mine[tile]))
+            if tiles:
+                tile = loc.tile
+                if tile in mine:
+                    out.append((pos, tile, mine[tile]))
             innovations = loc.innovations
             if innovations:
                 for inn in innovations:
