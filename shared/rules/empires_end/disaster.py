@@ -26,6 +26,7 @@ from shared.rules.empires_end.data import (
 from shared.rules.empires_end.state import (
     FRESH,
     DisasterPhase,
+    Location,
     State,
     closed_slot,
     location,
@@ -282,6 +283,14 @@ def _with_choices(dp: DisasterPhase, choices: tuple[str, ...]) -> None:
     dp.resolution = resolution(res.seat, res.card, res.target, res.stage, choices)
 
 
+def _tiles(empire: tuple[Location, ...], positions: list[int]) -> tuple[str, ...]:
+    """The tiles at ``positions`` (a loop: a comprehension is a function made and called)."""
+    tiles = []
+    for q in positions:
+        tiles.append(empire[q].tile)
+    return tuple(tiles)
+
+
 def _progress(state: State, events: Events) -> None:
     """Resolve the take's steps until one needs the taker's choice (the resolution made
     once, at the step it stops at)."""
@@ -294,7 +303,7 @@ def _progress(state: State, events: Events) -> None:
     if stage == "destroy":
         cands = board.destroy_candidates(p.empire, res.target)  # EEND-4
         if len(cands) > 1:
-            _with_choices(dp, tuple([p.empire[c].tile for c in cands]))
+            _with_choices(dp, _tiles(p.empire, cands))
             return
         _destroy(state, seat, cands[0] if cands else None, events)
         stage = "place"
@@ -302,7 +311,7 @@ def _progress(state: State, events: Events) -> None:
         cands = board.placement_candidates(p.empire)
         if len(cands) > 1:
             dp.resolution = resolution(seat, res.card, res.target, "place",
-                                       tuple([p.empire[c].tile for c in cands]))
+                                       _tiles(p.empire, cands))
             return
         _place(state, seat, cands[0] if cands else None, events)  # (reads res.card)
     if not state.options.low_resources_rule:
@@ -380,7 +389,9 @@ def settle(state: State, events: Events) -> bool:
                 dp.writable(i).card = card
                 target = CARD[card].target
                 if events.keep:
-                    marked = [TILE[p.empire[target - 1].tile].id for p in state.players]
+                    marked = []  # (a loop: a comprehension is a function made and called)
+                    for p in state.players:
+                        marked.append(TILE[p.empire[target - 1].tile].id)
                     events.add("disaster_revealed", {"disaster": i, "card": card,
                                                      "target": target, "marked": marked})
                 continue
