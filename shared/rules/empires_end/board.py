@@ -238,7 +238,10 @@ def destroy_candidates(empire: tuple[Location, ...], target: int) -> list[int]:
     if empire[target].healthy:
         return [target]
     for d in range(1, len(empire)):
-        found = [p for p in (target - d, target + d) if 0 <= p < len(empire) and empire[p].healthy]
+        found = []  # (a loop: a comprehension is a function made and called)
+        for p in (target - d, target + d):
+            if 0 <= p < len(empire) and empire[p].healthy:
+                found.append(p)
         if found:
             return found
     return []
