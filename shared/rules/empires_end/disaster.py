@@ -127,9 +127,11 @@ def _exhaustible(state: State, seat: int) -> tuple[list[str], list[str]]:
     for pos, ref, ab in abilities:
         kind = ab.kind
         if kind == "free_bid" or kind == "replace_disaster":
-            inn = board.innovation_at(p.empire[pos], ref)
-            if inn is not None and not inn.exhausted:
-                (free if kind == "free_bid" else replace).append(ref)
+            for inn in p.empire[pos].innovations:  # ``board.innovation_at``, written out
+                if inn.card == ref:
+                    if not inn.exhausted:
+                        (free if kind == "free_bid" else replace).append(ref)
+                    break
     return free, replace
 
 
