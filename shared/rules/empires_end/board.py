@@ -4,7 +4,15 @@
 from __future__ import annotations
 
 from shared.rules.empires_end.data import CARD, TILE, Ability, LocationType, Phase, ability
-from shared.rules.empires_end.state import Innovation, Location, Player, Res, location
+from shared.rules.empires_end.state import (
+    EXHAUSTED,
+    FRESH,
+    Innovation,
+    Location,
+    Player,
+    Res,
+    location,
+)
 
 EMPIRE_SIZE = 11
 
@@ -30,8 +38,11 @@ def position_of_tile(empire: tuple[Location, ...], tile: str) -> int | None:
 def position_of_ref(empire: tuple[Location, ...], ref: str) -> int | None:
     """Position of a tile id or of the location an innovation card is under."""
     for i, loc in enumerate(empire):
-        if loc.tile == ref or any(inn.card == ref for inn in loc.innovations):
+        if loc.tile == ref:
             return i
+        for inn in loc.innovations:  # (a loop, not ``any``: no generator per location)
+            if inn.card == ref:
+                return i
     return None
 
 
@@ -72,14 +83,20 @@ _OF_PHASE: dict[str, dict[str, Ability]] = {
     for phase in {ab.phase for ab in _ABILITY.values()}}
 
 
+# the phases some location tile has an ability of (the others' are on innovations alone)
+_TILE_PHASES = frozenset(_ABILITY[t].phase for t in TILE)
+
+
 def _active(empire: tuple[Location, ...], phase: Phase) -> tuple[tuple[int, str, Ability], ...]:
     out = []
     mine = _OF_PHASE.get(phase, {})
+    tiles = phase in _TILE_PHASES
     for pos, loc in enumerate(empire):
         if loc.healthy:
-            tile = loc.tile
-            if tile in mine:
-                out.append((pos, tile, mine[tile]))
+            if tiles:
+                tile = loc.tile
+                if tile in mine:
+                    out.append((pos, tile, mine[tile]))
             innovations = loc.innovations
             if innovations:
                 for inn in innovations:
@@ -142,6 +159,34 @@ def industry_view(empire: tuple[Location, ...]) -> IndustryView:
     return view
 
 
+def remember_built(empire: tuple[Location, ...], view: IndustryView, pos: int, card: str
+                   ) -> None:
+    """Remember ``industry_view`` of ``empire``: the empire ``view`` is of with ``card`` built
+    at ``pos``, one of its placement tiles (so healthy). Destroyed positions and tile order
+    are the same; ``card``'s Industry ability, if any, comes after its location's others; the
+    tile leaves the placement tiles, which are then the others of the fewest innovations.
+    When it was the only one, the fewest changed: the next listing scans the empire."""
+    industry, place, destroyed, names = view
+    tile = names[pos]
+    if len(place) < 2:
+        return
+    ab = _OF_PHASE["industry"].get(card)
+    if ab is not None:
+        at = len(industry)
+        for i, (q, _, _) in enumerate(industry):
+            if q > pos:
+                at = i
+                break
+        industry = (*industry[:at], (pos, card, ab), *industry[at:])
+    built = (industry, tuple([t for t in place if t != tile]), destroyed, names)
+    if len(_ACTIVE) >= ACTIVE_MAX:
+        _ACTIVE.clear()
+    _ACTIVE[(id(empire), "industry")] = (empire, industry)
+    if len(_VIEWS) >= ACTIVE_MAX:
+        _VIEWS.clear()
+    _VIEWS[id(empire)] = (empire, built)
+
+
 def find_active(player: Player, ref: str, phase: Phase) -> tuple[int, Ability] | None:
     for pos, r, ab in active(player, phase):
         if r == ref:
@@ -193,7 +238,10 @@ def destroy_candidates(empire: tuple[Location, ...], target: int) -> list[int]:
     if empire[target].healthy:
         return [target]
     for d in range(1, len(empire)):
-        found = [p for p in (target - d, target + d) if 0 <= p < len(empire) and empire[p].healthy]
+        found = []  # (a loop: a comprehension is a function made and called)
+        for p in (target - d, target + d):
+            if 0 <= p < len(empire) and empire[p].healthy:
+                found.append(p)
         if found:
             return found
     return []
@@ -242,9 +290,9 @@ def set_exhausted(player: Player, card: str, exhausted: bool) -> None:
     if pos is None:
         return
     loc = player.empire[pos]
-    innovations = tuple(
-        Innovation(inn.card, exhausted) if inn.card == card else inn for inn in loc.innovations
-    )
+    marked = EXHAUSTED if exhausted else FRESH
+    innovations = tuple([marked[inn.card] if inn.card == card else inn
+                         for inn in loc.innovations])
     set_location(player, pos, location(loc.tile, loc.healthy, innovations))
 
 

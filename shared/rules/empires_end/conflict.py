@@ -43,7 +43,7 @@ def fists(axes: int, coins: int) -> tuple[Json, ...]:
         if len(_FISTS) >= 4096:
             _FISTS.clear()
         got = _FISTS[(axes, coins)] = tuple(
-            {"axes": a, "coins": c} for a in range(axes + 1) for c in range(coins + 1))
+            [{"axes": a, "coins": c} for a in range(axes + 1) for c in range(coins + 1)])
     return got
 
 
@@ -117,8 +117,13 @@ def upheaval(p: Player, card: ConflictCard) -> tuple[str, str] | None:
     swaps with position P; nothing if it is already there or there are fewer than N healthy.
     Returns the swapped tiles, if any."""
     # by printed VP, highest first, ties left to right: one int per position (``_BY_VP``),
-    # sorted as ints sort (no tuples compared)
-    ranked = sorted([_BY_VP[loc.tile] + i for i, loc in enumerate(p.empire) if loc.healthy])
+    # sorted as ints sort (no tuples compared); a loop, as a comprehension is a function made
+    # and called
+    ranked = []
+    for i, loc in enumerate(p.empire):
+        if loc.healthy:
+            ranked.append(_BY_VP[loc.tile] + i)
+    ranked.sort()
     if len(ranked) < card.upheaval_rank:
         return None
     src = ranked[card.upheaval_rank - 1] % _POSITIONS

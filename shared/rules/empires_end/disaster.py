@@ -26,17 +26,18 @@ from shared.rules.empires_end.data import (
 from shared.rules.empires_end.state import (
     FRESH,
     DisasterPhase,
-    DisasterSlot,
+    Location,
     State,
     closed_slot,
     location,
+    open_slot,
     resolution,
 )
 
 
 def start(state: State, double: bool) -> None:
     """Open the phase: one (or two) disasters to reveal; bidding starts at the first player."""
-    slots = (DisasterSlot(), DisasterSlot()) if double else (DisasterSlot(),)
+    slots = (open_slot(), open_slot()) if double else (open_slot(),)
     state.disaster = DisasterPhase(slots, state.first)
 
 
@@ -126,9 +127,11 @@ def _exhaustible(state: State, seat: int) -> tuple[list[str], list[str]]:
     for pos, ref, ab in abilities:
         kind = ab.kind
         if kind == "free_bid" or kind == "replace_disaster":
-            inn = board.innovation_at(p.empire[pos], ref)
-            if inn is not None and not inn.exhausted:
-                (free if kind == "free_bid" else replace).append(ref)
+            for inn in p.empire[pos].innovations:  # ``board.innovation_at``, written out
+                if inn.card == ref:
+                    if not inn.exhausted:
+                        (free if kind == "free_bid" else replace).append(ref)
+                    break
     return free, replace
 
 
@@ -139,10 +142,11 @@ def legal(state: State, seat: int) -> list[Json]:
     if res is not None:
         if seat != res.seat:
             return []
+        # (each choice's listed action looked up in C, without a comprehension's frame)
         if res.stage == "destroy":
-            return [_DESTROY[t] for t in res.choices]
+            return list(map(_DESTROY.__getitem__, res.choices))
         if res.stage == "place":
-            return [_PLACE[t] for t in res.choices]
+            return list(map(_PLACE.__getitem__, res.choices))
         most = LOW_RESOURCES - state.players[seat].res.total()
         return list(_SHORE[:most + 1]) if most > 0 else [_SHORE[0]]
     if seat != dp.bidder:
@@ -151,7 +155,10 @@ def legal(state: State, seat: int) -> list[Json]:
     out: list[Json] = []
     addressed = dp.addressed
     slots = dp.slots
-    opened = [i for i, s in enumerate(slots) if s.card is not None and not s.closed]
+    opened = []  # ``open_slots``, written out (a comprehension is a frame of its own)
+    for i, s in enumerate(slots):
+        if s.card is not None and not s.closed:
+            opened.append(i)
     free, replacers = _exhaustible(state, seat)
     for i in opened:
         if i in addressed:
@@ -278,6 +285,14 @@ def _with_choices(dp: DisasterPhase, choices: tuple[str, ...]) -> None:
     dp.resolution = resolution(res.seat, res.card, res.target, res.stage, choices)
 
 
+def _tiles(empire: tuple[Location, ...], positions: list[int]) -> tuple[str, ...]:
+    """The tiles at ``positions`` (a loop: a comprehension is a function made and called)."""
+    tiles = []
+    for q in positions:
+        tiles.append(empire[q].tile)
+    return tuple(tiles)
+
+
 def _progress(state: State, events: Events) -> None:
     """Resolve the take's steps until one needs the taker's choice (the resolution made
     once, at the step it stops at)."""
@@ -290,7 +305,7 @@ def _progress(state: State, events: Events) -> None:
     if stage == "destroy":
         cands = board.destroy_candidates(p.empire, res.target)  # EEND-4
         if len(cands) > 1:
-            _with_choices(dp, tuple([p.empire[c].tile for c in cands]))
+            _with_choices(dp, _tiles(p.empire, cands))
             return
         _destroy(state, seat, cands[0] if cands else None, events)
         stage = "place"
@@ -298,7 +313,7 @@ def _progress(state: State, events: Events) -> None:
         cands = board.placement_candidates(p.empire)
         if len(cands) > 1:
             dp.resolution = resolution(seat, res.card, res.target, "place",
-                                       tuple([p.empire[c].tile for c in cands]))
+                                       _tiles(p.empire, cands))
             return
         _place(state, seat, cands[0] if cands else None, events)  # (reads res.card)
     if not state.options.low_resources_rule:
@@ -376,7 +391,9 @@ def settle(state: State, events: Events) -> bool:
                 dp.writable(i).card = card
                 target = CARD[card].target
                 if events.keep:
-                    marked = [TILE[p.empire[target - 1].tile].id for p in state.players]
+                    marked = []  # (a loop: a comprehension is a function made and called)
+                    for p in state.players:
+                        marked.append(TILE[p.empire[target - 1].tile].id)
                     events.add("disaster_revealed", {"disaster": i, "card": card,
                                                      "target": target, "marked": marked})
                 continue

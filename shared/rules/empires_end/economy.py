@@ -120,7 +120,7 @@ def legal(state: State, seat: int) -> list[Json]:
     out: list[Json] = []
     for c in w.conv:
         ab = _ABILITY[c.source]
-        if c.left > 0 and ab.src is not None and p.res.get(ab.src) >= 1:
+        if c.left > 0 and ab.src is not None and getattr(p.res, ab.src) >= 1:  # (Res.get)
             out += _CONVERTS[c.source]
     if w.repeats:
         targets = [ref for _, ref, ab in board.active(p, "economy") if ab.kind != "repeat"]
@@ -148,8 +148,10 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
         setattr(res, src, getattr(res, src) - 1)
         for r, n in ab.outs[option]:
             setattr(res, r, getattr(res, r) + n)
-        conv = tuple([conv_left(source, c.left - 1) if c.source == source else c
-                      for c in w.conv])
+        left = []  # (a loop: a comprehension is a function made and called on every use)
+        for c in w.conv:
+            left.append(conv_left(source, c.left - 1) if c.source == source else c)
+        conv = tuple(left)
         set_work(state, seat, seat_work(w.stage, w.todo, conv, w.repeats, w.acts, w.repaired,
                                         w.used, w.discarded))
         events.add("converted", {"seat": seat, "source": source, "option": option}, (seat,))

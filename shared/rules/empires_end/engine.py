@@ -52,7 +52,7 @@ from shared.rules.empires_end.data import (
     track_for,
 )
 from shared.rules.empires_end.scoring import score
-from shared.rules.empires_end.state import DONE, Location, Player, Res, SeatWork, SubPhase
+from shared.rules.empires_end.state import DONE, Player, Res, SeatWork, SubPhase, location
 from shared.rules.empires_end.state import Options as GameOptions
 from shared.rules.empires_end.state import State as GameState
 from shared.rules.empires_end.view import view
@@ -89,7 +89,7 @@ class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
         opts = self.parse_options(options)
         if not isinstance(n_seats, int) or not self.min_seats <= n_seats <= self.max_seats:
             raise RuleError(f"Empire's End needs 2-4 seats, got {n_seats!r}")
-        empire = tuple(Location(t) for t in TILE_IDS)
+        empire = tuple([location(t, True, ()) for t in TILE_IDS])
         players = tuple(Player(Res(START_RESOURCES, START_RESOURCES, START_RESOURCES,
                                    START_RESOURCES), 0, empire) for _ in range(n_seats))
         return GameState(n=n_seats, options=opts, track=track_for(n_seats), players=players)
@@ -120,7 +120,9 @@ class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
         for s, w in enumerate(state.work):
             if w.stage != "done":
                 seats.append(s)
-        return _turn(tuple(seats))
+        awaiting = tuple(seats)
+        got = _TURNS.get(awaiting)  # ``_turn``, its look-up written out
+        return got if got is not None else _turn(awaiting)
 
     def legal_actions(self, state: GameState, seat: int) -> Sequence[Json]:
         """Every legal action of ``seat``, none when not awaited (its body here, as
@@ -183,7 +185,20 @@ class EmpiresEnd(GameBase[GameState, GameOptions, Action]):
 
     def play_listed(self, new: GameState, seat: int, action: Json, events: Events) -> None:
         assert type(action) is dict  # one of legal_actions' dicts
-        _act(new, seat, action, events)  # ``act``, written out
+        # ``act``, and ``_act``'s dispatch, written out (a frame less on every move)
+        phase = new.track[new.phase_index]
+        if phase == "disaster" or phase == "double_disaster":
+            disaster.apply(new, seat, action, events)
+        elif action["type"] == "choose_order":
+            _act(new, seat, action, events)
+        else:
+            if new.work[seat].stage == "economy":
+                done = economy.apply(new, seat, action, events)
+            else:
+                done = industry.apply(new, seat, action, events)
+            if not done:  # the seat goes on: ``_advance`` would stop at its work at once
+                return
+            _finish_sub(new, seat, events)
         _advance(new, events)
 
     def start_phase(self, state: GameState, events: Events) -> GameState:
@@ -312,8 +327,8 @@ def _chance(state: GameState, values: Sequence[int], events: Events) -> None:
         return
     step = state.setup_step
     if step == 0:
-        order = tuple(TILE_IDS[i] for i in values)
-        empire = tuple(Location(t) for t in order)
+        order = tuple([TILE_IDS[i] for i in values])
+        empire = tuple([location(t, True, ()) for t in order])
         for seat in range(state.n):
             state.writable(seat).empire = empire
         events.add("locations_arranged", {"order": list(order)})
@@ -326,9 +341,9 @@ def _chance(state: GameState, values: Sequence[int], events: Events) -> None:
         events.add("first_player", {"seat": values[0]})
         state.first = values[0]
     elif step == 2:
-        state.deck = tuple(CARD_IDS[i] for i in values)
+        state.deck = tuple([CARD_IDS[i] for i in values])
     else:
-        state.conflict_deck = tuple(CONFLICT_IDS[i] for i in values)
+        state.conflict_deck = tuple([CONFLICT_IDS[i] for i in values])
         _deal(state, events)
         return
     state.setup_step = step + 1
@@ -399,7 +414,7 @@ def _advance(state: GameState, events: Events) -> None:
             queue: tuple[int, ...] = ()
             last = index == len(track) - 1
             if kind != "economy" and not last:  # after Industry: draw to 4, clockwise
-                queue = tuple((state.first + k) % state.n for k in range(state.n))
+                queue = tuple([(state.first + k) % state.n for k in range(state.n)])
             state.work, state.draw_queue = (), queue
         if state.draw_queue:
             _draw(state, events)

@@ -148,8 +148,11 @@ def legal(state: State, seat: int) -> list[Json]:
                         out.append(builds[k][tiles[0]])
             out.append(_SELL[card])
     if not w.repaired and destroyed:  # EEND-13: one repair per phase
-        # board.repair_cost's discounts, looked up once
-        discounts = [q for q, _, ab in industry if ab.kind == "repair_discount_adjacent"]
+        # board.repair_cost's discounts, looked up once (a loop: no comprehension's frame)
+        discounts = []
+        for q, _, ab in industry:
+            if ab.kind == "repair_discount_adjacent":
+                discounts.append(q)
         for pos in destroyed:
             tile = emp[pos].tile
             cost = _REPAIR_COST[tile]
@@ -209,9 +212,17 @@ def _pay(p: Player, cost: int, coins: int) -> None:
     p.res.hammer -= cost - coins
 
 
+def _without_card(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+    kept = []  # (a loop: a comprehension is a function made and called on every use)
+    for c in hand:
+        if c != card:
+            kept.append(c)
+    return tuple(kept)
+
+
 def _sell(state: State, seat: int, card: str, events: Events) -> None:
     p = state.writable(seat)
-    p.hand = tuple([c for c in p.hand if c != card])
+    p.hand = _without_card(p.hand, card)
     p.res.coin += 1
     w = state.work[seat]
     set_work(state, seat, seat_work(w.stage, w.todo, w.conv, w.repeats, w.acts + 1, w.repaired,
@@ -231,7 +242,8 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
         card, tile, coins = a["card"], a["tile"], a["coins"]
         # the view the listing of this empire made (remembered): ``discount_sources``' first
         # and the tile's position, without a scan of the empire
-        industry, _, _, names = board.industry_view(p.empire)
+        view = board.industry_view(p.empire)
+        industry, _, _, names = view
         used = w.used
         cost = CARD[card].cost
         for _, ref, ab in industry:
@@ -240,11 +252,12 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
                 cost = cost - 1 if cost > 0 else 0
                 break
         _pay(p, cost, coins)
-        p.hand = tuple([c for c in p.hand if c != card])
+        p.hand = _without_card(p.hand, card)
         pos = names.index(tile)
         loc = p.empire[pos]
         board.set_location(p, pos, location(loc.tile, loc.healthy,
                                             (*loc.innovations, FRESH[card])))
+        board.remember_built(p.empire, view, pos, card)  # (for the seat's next listing)
         set_work(state, seat, seat_work(w.stage, w.todo, w.conv, w.repeats, w.acts + 1,
                                         w.repaired, used, w.discarded))
         events.add("innovation_built", {"seat": seat, "card": card, "tile": tile, "cost": cost})
@@ -274,13 +287,13 @@ def apply(state: State, seat: int, a: ActJson, events: Events) -> bool:
         p.hand = ()
         set_work(state, seat, w.changed(discarded=True))
         return False
-    _ability(state, seat, a, events)
+    _ability(state, seat, p, a, events)
     return False
 
 
-def _ability(state: State, seat: int, a: ActJson, events: Events) -> None:
+def _ability(state: State, seat: int, p: Player, a: ActJson, events: Events) -> None:
+    """An Industry ability used (its JSON), in place; ``p`` is ``state.writable(seat)``."""
     w = state.work[seat]
-    p = state.writable(seat)
     kind = a["type"]
     if kind == "swap":
         names = board.industry_view(p.empire)[3]  # (remembered from the listing)

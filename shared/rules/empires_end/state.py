@@ -130,8 +130,10 @@ class Innovation:
     exhausted: bool = False
 
 
-# card -> its innovation as built or placed (not exhausted): frozen, so one for all empires
+# card -> its innovation as built or placed (not exhausted), and exhausted: frozen, so one
+# for all empires
 FRESH: dict[str, Innovation] = {c: Innovation(c) for c in CARD_IDS}
+EXHAUSTED: dict[str, Innovation] = {c: Innovation(c, True) for c in CARD_IDS}
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -163,6 +165,15 @@ class DisasterSlot:
 
     def clone(self) -> DisasterSlot:
         return DisasterSlot(self.card, self.pool.clone(), self.closed)
+
+
+def open_slot() -> DisasterSlot:
+    """``DisasterSlot()`` (a disaster still to reveal) through the slots."""
+    pool = _new(Res)
+    pool.wheat = pool.hammer = pool.axe = pool.coin = 0
+    slot = _new(DisasterSlot)
+    slot.card, slot.pool, slot.closed = None, pool, False
+    return slot  # type: ignore[no-any-return]
 
 
 def closed_slot() -> DisasterSlot:
