@@ -28,16 +28,15 @@ from shared.rules.empires_end.state import (
     DisasterPhase,
     Location,
     State,
-    closed_slot,
+    empty_slot,
     location,
-    open_slot,
     resolution,
 )
 
 
 def start(state: State, double: bool) -> None:
     """Open the phase: one (or two) disasters to reveal; bidding starts at the first player."""
-    slots = (open_slot(), open_slot()) if double else (open_slot(),)
+    slots = (empty_slot(False), empty_slot(False)) if double else (empty_slot(False),)
     state.disaster = DisasterPhase(slots, state.first)
 
 
@@ -256,7 +255,7 @@ def _take(state: State, seat: int, i: int, events: Events) -> None:
     card = slot.card or ""
     state.writable(seat).res.gain_res(slot.pool)
     slots = list(dp.slots)
-    slots[i] = closed_slot()
+    slots[i] = empty_slot(True)
     dp.slots = tuple(slots)
     dp.addressed = (*dp.addressed, i)
     events.add("disaster_taken", {"seat": seat, "disaster": i, "card": card,

@@ -167,21 +167,13 @@ class DisasterSlot:
         return DisasterSlot(self.card, self.pool.clone(), self.closed)
 
 
-def open_slot() -> DisasterSlot:
-    """``DisasterSlot()`` (a disaster still to reveal) through the slots."""
+def empty_slot(closed: bool) -> DisasterSlot:
+    """``DisasterSlot(closed=closed)`` with an empty pool, through the slots: a disaster still
+    to reveal (``closed`` False) or a taken one's (True)."""
     pool = _new(Res)
     pool.wheat = pool.hammer = pool.axe = pool.coin = 0
     slot = _new(DisasterSlot)
-    slot.card, slot.pool, slot.closed = None, pool, False
-    return slot  # type: ignore[no-any-return]
-
-
-def closed_slot() -> DisasterSlot:
-    """``DisasterSlot(closed=True)`` (a taken disaster's) through the slots."""
-    pool = _new(Res)
-    pool.wheat = pool.hammer = pool.axe = pool.coin = 0
-    slot = _new(DisasterSlot)
-    slot.card, slot.pool, slot.closed = None, pool, True
+    slot.card, slot.pool, slot.closed = None, pool, closed
     return slot  # type: ignore[no-any-return]
 
 
