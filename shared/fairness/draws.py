@@ -30,6 +30,7 @@ _TWO64 = 1 << 64
 # a word below this is never refused for a range of up to 2**32 (the refused words of range m
 # are the top 2**64 % m < m)
 _SAFE = _TWO64 - (1 << 32)
+_MAX_RANGE = 1 << 32
 _WORDS = struct.Struct(">4Q")  # one HMAC-SHA256 block as four big-endian 8-byte words
 _UNPACK: dict[int, Callable[[bytes], tuple[int, ...]]] = {1: _WORDS.unpack}  # per block count
 _U32 = tuple(b.to_bytes(4, "big") for b in range(16))  # u32(block) of the first blocks
@@ -140,7 +141,7 @@ def _exact_shuffle(key: bytes, label: str, n: int) -> list[int]:
 
 def shuffle(key: bytes, label: str, n: int) -> list[int]:
     """A permutation of range(n): Durstenfeld Fisher–Yates, i from n-1 down to 1."""
-    if n < 2 or n > 1 << 32 or type(label) is not str:
+    if n < 2 or n > _MAX_RANGE or type(label) is not str:
         return _exact_shuffle(key, label, n)
     words = _words(key, label, n - 1)
     if max(words[:n - 1]) >= _SAFE:  # maybe refused
@@ -152,25 +153,58 @@ def shuffle(key: bytes, label: str, n: int) -> list[int]:
     return items
 
 
-def below(key: bytes, label: str, n: int, count: int = 1) -> list[int]:
-    if 1 <= n <= 1 << 32 and count >= 1 and type(label) is str:
-        words = _words(key, label, count)[:count]
-        if max(words) < _SAFE:
-            return [x % n for x in words]
+def _ranged(key: bytes, label: str, n: int, count: int, low: int) -> list[int]:
+    """``count`` integers in [low, low + n): the label's words by rejection sampling.
+
+    For up to four values (a block's words: every die roll and most draws of a game) the one
+    block is hashed here, ``_words`` and ``_block`` written out: a draw is asked on about
+    every second move of a dice game, and its frames cost more than its two hashes."""
+    if 1 <= n <= _MAX_RANGE and type(label) is str:
+        if 1 <= count <= 4:
+            keyed = _keyed
+            if keyed is None or keyed[0] != key:
+                keyed = _keying(key)
+            raw = label.encode()
+            inner = keyed[1].copy()  # HMAC(key, LP(label) || u32(0))
+            inner.update(len(raw).to_bytes(4, "big") + raw + b"\0\0\0\0")
+            outer = keyed[2].copy()
+            outer.update(inner.digest())
+            words = _WORDS.unpack(outer.digest())
+            safe = _SAFE
+            if count == 1:
+                x = words[0]
+                if x < safe:
+                    return [x % n + low]
+            else:
+                out: list[int] = []
+                for x in words[:count]:
+                    if x >= safe:
+                        break
+                    out.append(x % n + low)
+                else:
+                    return out
+        elif count > 4:
+            words = _words(key, label, count)[:count]
+            if max(words) < _SAFE:
+                return [x % n + low for x in words]
     stream = LabelStream(key, label)
-    return [stream.below(n) for _ in range(count)]
+    return [stream.below(n) + low for _ in range(count)]
+
+
+def below(key: bytes, label: str, n: int, count: int = 1) -> list[int]:
+    return _ranged(key, label, n, count, 0)
 
 
 def dice(key: bytes, label: str, sides: int, count: int = 1) -> list[int]:
-    return [x + 1 for x in below(key, label, sides, count)]
+    return _ranged(key, label, sides, count, 1)
 
 
 def draw(key: bytes, label: str, kind: str, n: int, count: int = 1) -> list[int]:
     """Dispatch on the request kind ("shuffle" | "below" | "dice")."""
     if kind == "dice":
-        return dice(key, label, n, count)
+        return _ranged(key, label, n, count, 1)
     if kind == "shuffle":
         return shuffle(key, label, n)
     if kind == "below":
-        return below(key, label, n, count)
+        return _ranged(key, label, n, count, 0)
     raise ValueError(f"unknown draw kind {kind!r}")

@@ -40,6 +40,10 @@ def _check_every_kind() -> None:
             assert draws.below(key, label, sides, count) == _below(key, label, sides, count)
             assert draws.draw(key, label, "below", sides, count) == _below(key, label, sides,
                                                                            count)
+            assert draws.draw(key, label, "dice", sides, count) == \
+                [x + 1 for x in _below(key, label, sides, count)]
+        for count in (0, -1):  # no values asked: none drawn, whatever the range
+            assert draws.below(key, "none", 6, count) == draws.dice(key, "none", 0, count) == []
 
 
 def test_the_draws_are_the_label_streams_words() -> None:
