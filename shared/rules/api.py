@@ -340,31 +340,28 @@ class EventLog:
     """The events of a run of transitions, made when first read.
 
     ``add(transition)`` keeps a move's records (or its events, when they were made) without
-    its state: a playout that kept every state would hand the collector a game's worth of
-    live objects, and one that made every ``Event`` would pay for a log nobody reads."""
+    its state, in one flat list: a playout that kept every state would hand the collector a
+    game's worth of live objects, one that kept each move's list would allocate (and free) two
+    objects a move for nothing, and one that made every ``Event`` would pay for a log nobody
+    reads."""
 
-    __slots__ = ("_made", "_parts")
+    __slots__ = ("_kept", "_made")
 
     def __init__(self) -> None:
-        self._parts: list[Sequence[Any]] = []
+        self._kept: list[Any] = []  # each an Event or its (type, data, visible_to) record
         self._made: list[Event] | None = None
 
     def add(self, transition: Transition) -> None:
         part: Sequence[Any] = transition._events  # the events made, or their records
         if part:
-            self._parts.append(part)
+            self._kept += part
             self._made = None
 
     def events(self) -> list[Event]:
         made = self._made
         if made is None:
-            made = []
-            for part in self._parts:
-                if type(part) is tuple:
-                    made.extend(part)
-                else:
-                    made.extend(_recorded_event(*rec) for rec in part)
-            self._made = made
+            made = self._made = [
+                item if type(item) is Event else _recorded_event(*item) for item in self._kept]
         return made
 
 

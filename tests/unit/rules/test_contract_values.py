@@ -76,3 +76,26 @@ def test_a_transition_makes_its_recorded_events_when_read() -> None:
     match done:
         case api.Transition(state, got):
             assert (state, got) == ("state", made)
+
+
+def test_an_event_log_keeps_each_moves_events_in_order() -> None:
+    """Made events and recorded ones, in the order of their moves; a move without events
+    adds none; a read is remembered until the next move adds some."""
+    from shared.rules._kit.base import transition
+    from shared.rules._kit.model import Events
+
+    recorded = Events()
+    recorded.add("drawn", {"n": 2})
+    recorded.add("dealt", {"cards": [1]}, visible_to=(1,))
+    made = api.Event(type="bid", data={"seat": 0})
+    log = api.EventLog()
+    assert log.events() == []
+    log.add(api.Transition("s0", (made,)))
+    log.add(transition("s1", recorded))
+    log.add(transition("s2", Events()))
+    first = log.events()
+    assert first == [made, api.Event(type="drawn", data={"n": 2}),
+                     api.Event(type="dealt", data={"cards": [1]}, visible_to=(1,))]
+    assert log.events() is first
+    log.add(api.Transition("s3", (made,)))
+    assert log.events() == [*first, made]
