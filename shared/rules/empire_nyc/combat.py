@@ -69,7 +69,7 @@ def declare(state: NycState, seat: int, frm: int, to: int, dice: int, events: Ev
     """A legal attack (``attack`` checks it; a listed one is legal)."""
     defender = state.owner[to]
     state.attacks += 1
-    if state.cubes[to] >= MAX_DEFENDER_DICE and state.options.defender_chooses_dice:
+    if state.cubes[to] >= MAX_DEFENDER_DICE and state.seldom.options.defender_chooses_dice:
         state.battle = Battle(frm, to, defender, dice)
         state.phase = "defend"
     else:  # NY-8: the defender rolls all it may
@@ -193,7 +193,7 @@ def conquer(state: NycState, b: Battle, events: Events) -> None:
     if not after.owned(b.defender):
         eliminate(state, b.defender, seat, events)
     # NY-12: after every conquest (``has_won`` once the map or a mission may be complete)
-    reason = (has_won(state, seat) if state.options.missions
+    reason = (has_won(state, seat) if state.seldom.options.missions
               or len(after.owned(seat)) == board.N_NB else None)
     if reason is not None:
         finish(state, seat, reason, events)
@@ -207,18 +207,19 @@ def conquer(state: NycState, b: Battle, events: Events) -> None:
 
 def eliminate(state: NycState, loser: int, by: int, events: Events) -> None:
     """NY-7: the eliminated player's cards go to the eliminator (default) or the discard."""
-    cards = state.hands[loser]
-    hands = list(state.hands)
+    seldom = state.own_seldom()
+    cards = seldom.hands[loser]
+    hands = list(seldom.hands)
     hands[loser] = ()
-    to = state.options.eliminated_cards
+    to = seldom.options.eliminated_cards
     taken = False
     if to == "eliminator":
         hands[by] = hands[by] + cards
         taken = bool(cards)
     else:
-        state.discard += cards
-    state.hands = tuple(hands)
-    state.eliminated += (Elimination(loser, by, state.turn),)
+        seldom.discard += cards
+    seldom.hands = tuple(hands)
+    seldom.eliminated += (Elimination(loser, by, state.turn),)
     # The card faces stay hidden from the other seats; only their number is public.
     events.add("eliminated", {"seat": loser, "by": by, "cards": len(cards), "cards_to": to})
     if taken:

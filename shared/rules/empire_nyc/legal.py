@@ -132,7 +132,7 @@ def legal_actions(state: NycState, seat: int) -> list[Json]:
 def _reinforcements(state: NycState, seat: int) -> list[Json]:
     """The sets to trade (NY-5), then 1 or all the pool on each neighborhood held."""
     out: list[Json] = [{"type": "trade", "cards": list(t)}
-                       for t in _canonical_trades(state.hands[seat])]
+                       for t in _canonical_trades(state.seldom.hands[seat])]
     if must_trade(state, seat):  # NY-6
         return out
     pool, owned = state.pool, held(state).owned(seat)
