@@ -12,7 +12,7 @@ from functools import lru_cache
 from shared.rules._kit.model import Events
 from shared.rules.api import Chance, Rejection, reject
 from shared.rules.empire_nyc import board
-from shared.rules.empire_nyc.state import Battle, Elimination, MoveIn, NycState
+from shared.rules.empire_nyc.state import Battle, Elimination, MoveIn, NycState, battle
 from shared.rules.empire_nyc.tables import MAX_DEFENDER_DICE, MAX_INSTIGATOR_DICE
 from shared.rules.empire_nyc.turns import (
     adj,
@@ -70,10 +70,10 @@ def declare(state: NycState, seat: int, frm: int, to: int, dice: int, events: Ev
     defender = state.owner[to]
     state.attacks += 1
     if state.cubes[to] >= MAX_DEFENDER_DICE and state.seldom.options.defender_chooses_dice:
-        state.battle = Battle(frm, to, defender, dice)
+        state.battle = battle(frm, to, defender, dice)
         state.phase = "defend"
     else:  # NY-8: the defender rolls all it may
-        state.battle = Battle(frm, to, defender, dice, max_defender_dice(state.cubes[to]))
+        state.battle = battle(frm, to, defender, dice, max_defender_dice(state.cubes[to]))
         state.phase = "roll"
     events.add("attack_declared", {"seat": seat, "from": NB_IDS[frm], "to": NB_IDS[to],
                                    "dice": dice, "defender": defender})
@@ -90,7 +90,7 @@ def defend(state: NycState, seat: int, dice: int, events: Events) -> Rejection |
 
 def defended(state: NycState, seat: int, b: Battle, dice: int, events: Events) -> None:
     """The defender's legal dice count (``defend`` checks it; a listed one is legal)."""
-    state.battle = Battle(b.frm, b.to, b.defender, b.dice, dice, b.inst_roll)
+    state.battle = battle(b.frm, b.to, b.defender, b.dice, dice, b.inst_roll)
     state.phase = "roll"
     events.add("defended", {"seat": seat, "dice": dice})
 
@@ -113,7 +113,7 @@ def rolled(state: NycState, values: tuple[int, ...], events: Events) -> None:
 
 def instigator_rolled(state: NycState, b: Battle, values: tuple[int, ...], events: Events
                       ) -> None:
-    state.battle = Battle(b.frm, b.to, b.defender, b.dice, b.def_dice, values)
+    state.battle = battle(b.frm, b.to, b.defender, b.dice, b.def_dice, values)
     events.add("dice", {"role": "instigator", "seat": state.current, "values": list(values)})
 
 

@@ -100,6 +100,20 @@ class Battle:
     inst_roll: tuple[int, ...] | None = None
 
 
+def battle(frm: int, to: int, defender: int, dice: int, def_dice: int | None = None,
+           inst_roll: tuple[int, ...] | None = None) -> Battle:
+    """``Battle(...)`` made through its slots: the class's call costs more, and an attack
+    makes three (declared, defended, rolled)."""
+    new = _new(Battle)
+    new.frm = frm
+    new.to = to
+    new.defender = defender
+    new.dice = dice
+    new.def_dice = def_dice
+    new.inst_roll = inst_roll
+    return new
+
+
 @dataclass(slots=True)
 class MoveIn:
     """A conquest whose move-in is pending: ``moved`` cubes are already in (NY-9)."""
