@@ -95,11 +95,24 @@ def defended(state: NycState, seat: int, b: Battle, dice: int, events: Events) -
     events.add("defended", {"seat": seat, "dice": dice})
 
 
+# ``Chance(...)`` through its slots: the keyword call of the frozen dataclass costs about
+# twice as much, and a game's rolls are mostly new ones (each turn's attacks number them)
+_new = object.__new__
+_set_kind, _set_label, _set_draw, _set_n, _set_count, _set_secret = (
+    getattr(Chance, f).__set__ for f in ("kind", "label", "draw", "n", "count", "secret"))
+
+
 @lru_cache(maxsize=16384)  # the same rolls recur from game to game (bounded)
 def roll_node(turn: int, attacks: int, role: str, count: int) -> Chance:
     """The Chance of one roll, made once: its label numbers the turn and the attack."""
-    return Chance(label=f"dice:turn:{turn}:attack:{attacks}:{role}", draw="dice", n=6,
-                  count=count)
+    node = _new(Chance)  # Chance(label=..., draw="dice", n=6, count=count)
+    _set_kind(node, "chance")
+    _set_label(node, f"dice:turn:{turn}:attack:{attacks}:{role}")
+    _set_draw(node, "dice")
+    _set_n(node, 6)
+    _set_count(node, count)
+    _set_secret(node, False)
+    return node
 
 
 def rolled(state: NycState, values: tuple[int, ...], events: Events) -> None:
