@@ -293,12 +293,14 @@ class GameBase(ABC, Generic[S, Opt, A]):
             memo = getattr(self, self._kit_legal_slot)
             action = move.action
             if memo is not None and memo[0] is state and memo[1] == move.seat:
-                legal = memo[2]
-                try:  # list.index: in C, identity first
-                    listed = legal[legal.index(action)] is action
-                except ValueError:
-                    listed = False
-                if listed:
+                # by identity alone: ``list.index`` compares every equal-sized dict listed
+                # before the act key by key, several times the cost of this loop on a long list
+                for listed in memo[2]:
+                    if listed is action:
+                        break
+                else:
+                    listed = None
+                if listed is not None:
                     new, events = state.clone(), Events()  # type: ignore[attr-defined]
                     refused = self.play_listed(new, move.seat, action, events)
                     if refused is not None:

@@ -12,7 +12,7 @@ from functools import lru_cache
 from shared.rules._kit.model import Events
 from shared.rules.api import Chance, Rejection, reject
 from shared.rules.empire_nyc import board
-from shared.rules.empire_nyc.state import Battle, Elimination, MoveIn, NycState
+from shared.rules.empire_nyc.state import Battle, Elimination, MoveIn, NycState, battle
 from shared.rules.empire_nyc.tables import MAX_DEFENDER_DICE, MAX_INSTIGATOR_DICE
 from shared.rules.empire_nyc.turns import (
     adj,
@@ -69,11 +69,11 @@ def declare(state: NycState, seat: int, frm: int, to: int, dice: int, events: Ev
     """A legal attack (``attack`` checks it; a listed one is legal)."""
     defender = state.owner[to]
     state.attacks += 1
-    if state.cubes[to] >= MAX_DEFENDER_DICE and state.options.defender_chooses_dice:
-        state.battle = Battle(frm, to, defender, dice)
+    if state.cubes[to] >= MAX_DEFENDER_DICE and state.seldom.options.defender_chooses_dice:
+        state.battle = battle(frm, to, defender, dice)
         state.phase = "defend"
     else:  # NY-8: the defender rolls all it may
-        state.battle = Battle(frm, to, defender, dice, max_defender_dice(state.cubes[to]))
+        state.battle = battle(frm, to, defender, dice, max_defender_dice(state.cubes[to]))
         state.phase = "roll"
     events.add("attack_declared", {"seat": seat, "from": NB_IDS[frm], "to": NB_IDS[to],
                                    "dice": dice, "defender": defender})
@@ -90,16 +90,29 @@ def defend(state: NycState, seat: int, dice: int, events: Events) -> Rejection |
 
 def defended(state: NycState, seat: int, b: Battle, dice: int, events: Events) -> None:
     """The defender's legal dice count (``defend`` checks it; a listed one is legal)."""
-    state.battle = Battle(b.frm, b.to, b.defender, b.dice, dice, b.inst_roll)
+    state.battle = battle(b.frm, b.to, b.defender, b.dice, dice, b.inst_roll)
     state.phase = "roll"
     events.add("defended", {"seat": seat, "dice": dice})
+
+
+# ``Chance(...)`` through its slots: the keyword call of the frozen dataclass costs about
+# twice as much, and a game's rolls are mostly new ones (each turn's attacks number them)
+_new = object.__new__
+_set_kind, _set_label, _set_draw, _set_n, _set_count, _set_secret = (
+    getattr(Chance, f).__set__ for f in ("kind", "label", "draw", "n", "count", "secret"))
 
 
 @lru_cache(maxsize=16384)  # the same rolls recur from game to game (bounded)
 def roll_node(turn: int, attacks: int, role: str, count: int) -> Chance:
     """The Chance of one roll, made once: its label numbers the turn and the attack."""
-    return Chance(label=f"dice:turn:{turn}:attack:{attacks}:{role}", draw="dice", n=6,
-                  count=count)
+    node = _new(Chance)  # Chance(label=..., draw="dice", n=6, count=count)
+    _set_kind(node, "chance")
+    _set_label(node, f"dice:turn:{turn}:attack:{attacks}:{role}")
+    _set_draw(node, "dice")
+    _set_n(node, 6)
+    _set_count(node, count)
+    _set_secret(node, False)
+    return node
 
 
 def rolled(state: NycState, values: tuple[int, ...], events: Events) -> None:
@@ -113,7 +126,7 @@ def rolled(state: NycState, values: tuple[int, ...], events: Events) -> None:
 
 def instigator_rolled(state: NycState, b: Battle, values: tuple[int, ...], events: Events
                       ) -> None:
-    state.battle = Battle(b.frm, b.to, b.defender, b.dice, b.def_dice, values)
+    state.battle = battle(b.frm, b.to, b.defender, b.dice, b.def_dice, values)
     events.add("dice", {"role": "instigator", "seat": state.current, "values": list(values)})
 
 
@@ -193,7 +206,7 @@ def conquer(state: NycState, b: Battle, events: Events) -> None:
     if not after.owned(b.defender):
         eliminate(state, b.defender, seat, events)
     # NY-12: after every conquest (``has_won`` once the map or a mission may be complete)
-    reason = (has_won(state, seat) if state.options.missions
+    reason = (has_won(state, seat) if state.seldom.options.missions
               or len(after.owned(seat)) == board.N_NB else None)
     if reason is not None:
         finish(state, seat, reason, events)
@@ -207,18 +220,19 @@ def conquer(state: NycState, b: Battle, events: Events) -> None:
 
 def eliminate(state: NycState, loser: int, by: int, events: Events) -> None:
     """NY-7: the eliminated player's cards go to the eliminator (default) or the discard."""
-    cards = state.hands[loser]
-    hands = list(state.hands)
+    seldom = state.own_seldom()
+    cards = seldom.hands[loser]
+    hands = list(seldom.hands)
     hands[loser] = ()
-    to = state.options.eliminated_cards
+    to = seldom.options.eliminated_cards
     taken = False
     if to == "eliminator":
         hands[by] = hands[by] + cards
         taken = bool(cards)
     else:
-        state.discard += cards
-    state.hands = tuple(hands)
-    state.eliminated += (Elimination(loser, by, state.turn),)
+        seldom.discard += cards
+    seldom.hands = tuple(hands)
+    seldom.eliminated += (Elimination(loser, by, state.turn),)
     # The card faces stay hidden from the other seats; only their number is public.
     events.add("eliminated", {"seat": loser, "by": by, "cards": len(cards), "cards_to": to})
     if taken:

@@ -42,7 +42,8 @@ from shared.rules.empire_nyc.actions import (
 from shared.rules.empire_nyc.combat import roll_node
 from shared.rules.empire_nyc.legal import TURN_PHASES, attacks, default_action, legal_actions
 from shared.rules.empire_nyc.scoring import score
-from shared.rules.empire_nyc.state import NycOptions, NycState
+from shared.rules.empire_nyc.state import NycOptions, NycState, battle
+from shared.rules.empire_nyc.tables import DEFENDS, MAX_DEFENDER_DICE
 from shared.rules.empire_nyc.view import view
 
 LABEL_FIRST = "setup:first_player"
@@ -62,34 +63,37 @@ _set_state, _set_events = (getattr(Transition, f).__set__ for f in ("state", "ev
 
 
 def first_player(state: NycState, first: int, events: Events) -> None:
-    n = state.n_seats
-    state.first_player = first
-    state.order = tuple((first + k) % n for k in range(n))
+    seldom = state.own_seldom()
+    n = seldom.n_seats
+    seldom.first_player = first
+    seldom.order = tuple((first + k) % n for k in range(n))
     state.phase = "deal"
-    events.add("first_player", {"seat": first, "order": list(state.order)})
+    events.add("first_player", {"seat": first, "order": list(seldom.order)})
 
 
 def deal(state: NycState, perm: Sequence[int], events: Events) -> None:
     """NY-1: deal from the first player on; the earliest seats get the extra cards."""
-    n, order = state.n_seats, state.order
+    seldom = state.own_seldom()
+    n, order = seldom.n_seats, seldom.order
     owner = [-1] * board.N_NB
     for k, nb in enumerate(perm):
         owner[nb] = order[k % n]
     start = data.STARTING_CUBES[n]
     state.owner = tuple(owner)
     state.cubes = (1,) * board.N_NB
-    state.to_place = tuple(start - owner.count(s) for s in range(n))
-    state.phase = "deal_missions" if state.options.missions else "setup_place"
-    state.current = state.first_player
+    seldom.to_place = tuple(start - owner.count(s) for s in range(n))
+    state.phase = "deal_missions" if seldom.options.missions else "setup_place"
+    state.current = seldom.first_player
     owners: dict[str, Json] = {board.NB_IDS[i]: o for i, o in enumerate(owner)}
-    events.add("dealt", {"owners": owners, "to_place": list(state.to_place)})
+    events.add("dealt", {"owners": owners, "to_place": list(seldom.to_place)})
 
 
 def deal_missions(state: NycState, perm: Sequence[int], events: Events) -> None:
-    state.missions = tuple(board.MISSION_IDS[perm[s]] for s in range(state.n_seats))
+    seldom = state.own_seldom()
+    seldom.missions = tuple(board.MISSION_IDS[perm[s]] for s in range(seldom.n_seats))
     state.phase = "setup_place"
-    events.add("missions_dealt", {"count": state.n_seats})
-    for seat, m in enumerate(state.missions):
+    events.add("missions_dealt", {"count": seldom.n_seats})
+    for seat, m in enumerate(seldom.missions):
         events.add("mission", {"seat": seat, "mission": m,
                                "boroughs": list(board.MISSION_BOROUGHS[m])}, (seat,))
 
@@ -212,19 +216,28 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
         if p == "over":
             return TERMINAL
         if p == "first_player":  # NY-1: random first player
-            return Chance(label=LABEL_FIRST, draw="below", n=state.n_seats)
+            return Chance(label=LABEL_FIRST, draw="below", n=state.seldom.n_seats)
         if p == "deal":  # the deal is placed face up on the map: public
             return Chance(label=LABEL_DEAL, draw="shuffle", n=board.N_NB)
         if p == "deal_missions":  # NY-12: secret missions
             return Chance(label=LABEL_MISSIONS, draw="shuffle", n=len(data.MISSIONS), secret=True)
         # "shuffle_deck", NY-2: the draw pile is hidden
-        n = len(board.CARD_IDS) if state.turn == 0 else len(state.discard)
-        return Chance(label=f"deck:draw:shuffle:{state.deck_shuffles}",
+        seldom = state.seldom
+        n = len(board.CARD_IDS) if state.turn == 0 else len(seldom.discard)
+        return Chance(label=f"deck:draw:shuffle:{seldom.deck_shuffles}",
                       draw="shuffle", n=n, secret=True)
 
     def legal_actions(self, state: NycState, seat: int) -> Sequence[Json]:
-        if state.phase == "attack" and state.current == seat:  # (most lists: no second call)
-            return attacks(state, seat)
+        phase = state.phase  # (the most common lists: no second call)
+        if phase == "attack":
+            if state.current == seat:
+                return attacks(state, seat)
+        elif phase == "defend":
+            b = state.battle
+            assert b is not None
+            if b.defender == seat:  # NY-8 (``max_defender_dice``, inline)
+                cubes = state.cubes[b.to]
+                return list(DEFENDS[:MAX_DEFENDER_DICE if cubes >= MAX_DEFENDER_DICE else cubes])
         return legal_actions(state, seat)
 
     def default_action(self, state: NycState, seat: int) -> Json:
@@ -276,8 +289,10 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
         if new.phase == "roll":  # (most draws: ``chance`` and ``rolled`` without their calls)
             b = new.battle
             assert b is not None
-            if b.inst_roll is None:
-                combat.instigator_rolled(new, b, values, events)
+            if b.inst_roll is None:  # ``instigator_rolled``, inline
+                new.battle = battle(b.frm, b.to, b.defender, b.dice, b.def_dice, values)
+                events.add("dice", {"role": "instigator", "seat": new.current,
+                                    "values": list(values)})
             else:
                 combat.resolve(new, b, b.inst_roll, values, events)
         else:

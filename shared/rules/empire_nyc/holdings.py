@@ -8,7 +8,7 @@ neighborhoods are also kept as a bit mask (bit i: neighborhood i), so a neighbor
 or own neighbours are one ``&`` of its neighbour mask (``board.adjacency_masks``). A seat's
 front (with its listed attacks) is made the first time it is asked for, the same whenever
 made: filling it in is all that ever changes in a ``Holdings``, so the states of one map
-share it.
+share it. A conquest keeps the other seats' fronts and derives the winner's from its last.
 """
 
 from __future__ import annotations
@@ -65,9 +65,36 @@ class Holdings:
         new.masks = masks
         fronts = self.fronts.copy()  # a seat's front depends on its own neighborhoods only
         fronts.pop(loser, None)
-        fronts.pop(winner, None)
+        front = fronts.pop(winner, None)
+        if front is not None:  # (the winner's is asked for next: it may go on attacking)
+            fronts[winner] = self._front_gaining(front, nb, masks[winner])
         new.fronts = fronts
         return new
+
+    def _front_gaining(self, front: Front, nb: int, mine: int) -> Front:
+        """``front`` once its seat took ``nb`` (``mine``: its neighborhoods with ``nb``):
+        ``nb`` joins it if it borders an enemy and its neighbours no longer have ``nb`` as
+        an enemy; every other entry stays as it was. Each neighbour of ``nb`` the seat held
+        bordered ``nb``, an enemy, so it was in ``front``."""
+        adj, others = self.adj, ~mine
+        near = adj[nb]
+        own = near & others  # ``nb``'s enemies
+        pending = own != 0  # ``nb`` still to be placed, in index order
+        out = []
+        for entry in front:
+            i = entry[0]
+            if pending and i > nb:
+                out.append((nb, ATTACK_SETS[nb][own]))
+                pending = False
+            if near >> i & 1:
+                m = adj[i] & others
+                if m:
+                    out.append((i, ATTACK_SETS[i][m]))
+            else:
+                out.append(entry)
+        if pending:
+            out.append((nb, ATTACK_SETS[nb][own]))
+        return tuple(out)
 
     def owned(self, seat: int) -> tuple[int, ...]:
         """The seat's neighborhoods, in index order."""

@@ -63,26 +63,40 @@ CARD_ORDER = {c: k for k, c in enumerate(board.CARD_IDS)}
 CARD_KIND = {c: KINDS.index(pest) for c, pest in board.CARD_PEST.items()}
 
 
+def _picks(have: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For a hand of ``have`` cards of each pest (counted up to 3): per pattern that makes a
+    set, its three cards as (pest, rank among the hand's cards of that pest)."""
+    out = []
+    for kinds, need in PATTERNS:
+        if all(n <= h for n, h in zip(need, have, strict=True)):
+            used = [0, 0, 0, 0]
+            picks = []
+            for k in kinds:
+                picks.append((k, used[k]))
+                used[k] += 1
+            out.append(tuple(picks))
+    return tuple(out)
+
+
+# ``_picks`` of every hand's counts, indexed by squirrels + 4 rats + 16 pigeons + 64 wilds
+# (each up to 3): a hand's sets are then one look-up, not a test of every pattern
+PICKS = tuple(_picks((n & 3, n >> 2 & 3, n >> 4 & 3, n >> 6)) for n in range(256))
+UP_TO_3 = tuple(min(n, 3) for n in range(len(board.CARD_IDS) + 1))
+
+
 @lru_cache(maxsize=4096)  # hands recur from move to move (bounded: hostile input)
 def _canonical_trades(hand: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
     """Per pattern of pests that makes a set, the lowest card ids of each pest held."""
     if len(hand) < 3:
         return ()
-    by_kind: list[list[str]] = [[], [], [], []]
+    by_kind: tuple[list[str], ...] = ([], [], [], [])
     for c in sorted(hand, key=CARD_ORDER.__getitem__):
         by_kind[CARD_KIND[c]].append(c)
-    have = [len(cards) for cards in by_kind]
-    out: list[tuple[str, str, str]] = []
-    for kinds, need in PATTERNS:
-        if need[0] > have[0] or need[1] > have[1] or need[2] > have[2] or need[3] > have[3]:
-            continue
-        used = [0, 0, 0, 0]
-        cards: list[str] = []
-        for k in kinds:
-            cards.append(by_kind[k][used[k]])
-            used[k] += 1
-        out.append((cards[0], cards[1], cards[2]))
-    return tuple(out)
+    squirrels, rats, pigeons, wilds = by_kind
+    picks = PICKS[UP_TO_3[len(squirrels)] + 4 * UP_TO_3[len(rats)]
+                  + 16 * UP_TO_3[len(pigeons)] + 64 * UP_TO_3[len(wilds)]]
+    return tuple([(by_kind[a][i], by_kind[b][j], by_kind[c][k])
+                  for (a, i), (b, j), (c, k) in picks])
 
 
 def _counts(lo: int, hi: int) -> tuple[int, ...]:
@@ -118,7 +132,7 @@ def legal_actions(state: NycState, seat: int) -> list[Json]:
 def _reinforcements(state: NycState, seat: int) -> list[Json]:
     """The sets to trade (NY-5), then 1 or all the pool on each neighborhood held."""
     out: list[Json] = [{"type": "trade", "cards": list(t)}
-                       for t in _canonical_trades(state.hands[seat])]
+                       for t in _canonical_trades(state.seldom.hands[seat])]
     if must_trade(state, seat):  # NY-6
         return out
     pool, owned = state.pool, held(state).owned(seat)

@@ -6,7 +6,9 @@ afterwards: ``apply`` clones it (``NycState.clone``) and the rule modules change
 clone, in place. So a caller may keep any state it was given. Every field holds an immutable
 value (ints, strings, tuples, ``NycOptions``) or an object that is never changed once made
 (``Battle``, ``MoveIn``, ``Elimination``): a rule sets a field of the clone to a new value,
-so a clone is a shallow copy and clones share everything they have not replaced. The one
+so a clone is a shallow copy and clones share everything they have not replaced. The fields
+a move seldom changes are held apart in one ``Seldom`` object that clones share likewise: a
+rule gives its state a copy of its own (``own_seldom``) before it sets one of them. The one
 exception is ``holdings``, a cache derived from ``owner`` (``turns.held``) that equality,
 ``encode`` and ``view`` ignore. The stored JSON form (``GAME.encode``/``decode``) is defined
 by ``stored.py``.
@@ -14,8 +16,8 @@ by ``stored.py``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, TypeAlias
 
 from pydantic import Field
 
@@ -98,6 +100,20 @@ class Battle:
     inst_roll: tuple[int, ...] | None = None
 
 
+def battle(frm: int, to: int, defender: int, dice: int, def_dice: int | None = None,
+           inst_roll: tuple[int, ...] | None = None) -> Battle:
+    """``Battle(...)`` made through its slots: the class's call costs more, and an attack
+    makes three (declared, defended, rolled)."""
+    new = _new(Battle)
+    new.frm = frm
+    new.to = to
+    new.defender = defender
+    new.dice = dice
+    new.def_dice = def_dice
+    new.inst_roll = inst_roll
+    return new
+
+
 @dataclass(slots=True)
 class MoveIn:
     """A conquest whose move-in is pending: ``moved`` cubes are already in (NY-9)."""
@@ -115,14 +131,17 @@ class Elimination:
 
 
 @dataclass(slots=True)
-class NycState:
+class Seldom:
+    """The fields of a state that a move seldom changes: set at setup, or changed by a card
+    drawn or traded, an elimination, a reshuffle or the end of the game. A state holds them
+    in one object it shares with its clones, so that a clone copies the few fields most
+    moves change and not these; a rule that changes one of them first gives its state a copy
+    of its own (``NycState.own_seldom``)."""
+
     n_seats: int
     options: NycOptions
-    phase: Phase
     first_player: int = -1
     order: tuple[int, ...] = ()  # turn order, starting with the first player
-    owner: tuple[int, ...] = ()  # per neighborhood index; -1 before the deal
-    cubes: tuple[int, ...] = ()  # per neighborhood index
     to_place: tuple[int, ...] = ()  # per seat: setup cubes still to place
     hands: tuple[tuple[str, ...], ...] = ()  # per seat (secret)
     missions: tuple[str, ...] = ()  # per seat (secret); empty without the variant
@@ -131,35 +150,17 @@ class NycState:
     deck_shuffles: int = 0
     card_due: bool = False  # the active player is owed a card once the pile is reshuffled
     sets_traded: int = 0  # NY-5: global count
-    current: int = -1  # the active (or setup-placing) seat
-    turn: int = 0  # 1 = the first player's first turn
-    round: int = 0  # NY-S1: 1 = the first orbit of turns in ``order``; +1 each time it wraps
-    pool: int = 0  # reinforcements still to place this turn
-    attacks: int = 0  # attack rolls this turn (labels)
-    conquered: bool = False  # at least one neighborhood taken this turn (NY-4)
-    battle: Battle | None = None
-    move_in: MoveIn | None = None
     eliminated: tuple[Elimination, ...] = ()
     winner: int | None = None
     win_reason: WinReason | None = None
-    # derived from ``owner`` (``turns.held``), kept by clones while the owner tuple is theirs
-    holdings: Holdings | None = field(default=None, init=False, compare=False, repr=False)
 
-    def alive(self, seat: int) -> bool:
-        return all(e.seat != seat for e in self.eliminated)
-
-    def clone(self) -> NycState:
-        """A copy whose fields the rules may set (the values themselves are shared): every
-        field copied by name (``CLONED``, checked against the slots at import), cheaper than
-        the constructor's call on the path of every move."""
-        new = _new(NycState)
+    def copy(self) -> Seldom:
+        """A copy whose fields a rule may set (every field by name, as ``NycState.clone``)."""
+        new = _new(Seldom)
         new.n_seats = self.n_seats
         new.options = self.options
-        new.phase = self.phase
         new.first_player = self.first_player
         new.order = self.order
-        new.owner = self.owner
-        new.cubes = self.cubes
         new.to_place = self.to_place
         new.hands = self.hands
         new.missions = self.missions
@@ -168,6 +169,136 @@ class NycState:
         new.deck_shuffles = self.deck_shuffles
         new.card_due = self.card_due
         new.sets_traded = self.sets_traded
+        new.eliminated = self.eliminated
+        new.winner = self.winner
+        new.win_reason = self.win_reason
+        return new
+
+
+@dataclass(slots=True, init=False)
+class NycState:
+    """The fields most moves change, and the others in ``seldom`` (each also read as the
+    state's own attribute, e.g. ``state.hands``; the rules on the path of every move read
+    ``state.seldom`` itself, without the property's call)."""
+
+    phase: Phase
+    owner: tuple[int, ...]  # per neighborhood index; -1 before the deal
+    cubes: tuple[int, ...]  # per neighborhood index
+    current: int  # the active (or setup-placing) seat
+    turn: int  # 1 = the first player's first turn
+    round: int  # NY-S1: 1 = the first orbit of turns in ``order``; +1 each time it wraps
+    pool: int  # reinforcements still to place this turn
+    attacks: int  # attack rolls this turn (labels)
+    conquered: bool  # at least one neighborhood taken this turn (NY-4)
+    battle: Battle | None
+    move_in: MoveIn | None
+    seldom: Seldom
+    # derived from ``owner`` (``turns.held``), kept by clones while the owner tuple is theirs
+    holdings: Holdings | None = field(init=False, compare=False, repr=False)
+
+    def __init__(self, *, phase: Phase, owner: tuple[int, ...] = (),
+                 cubes: tuple[int, ...] = (), current: int = -1, turn: int = 0,
+                 round: int = 0, pool: int = 0, attacks: int = 0, conquered: bool = False,
+                 battle: Battle | None = None, move_in: MoveIn | None = None,
+                 seldom: Seldom | None = None, **seldom_fields: Any) -> None:
+        """Every field by its name, ``Seldom``'s too: a whole state, or (``seldom`` given, as
+        ``dataclasses.replace`` gives it) one with another's seldom fields, some changed."""
+        self.phase = phase
+        self.owner = owner
+        self.cubes = cubes
+        self.current = current
+        self.turn = turn
+        self.round = round
+        self.pool = pool
+        self.attacks = attacks
+        self.conquered = conquered
+        self.battle = battle
+        self.move_in = move_in
+        if seldom is None:
+            seldom = Seldom(**seldom_fields)
+        elif seldom_fields:
+            seldom = replace(seldom, **seldom_fields)
+        self.seldom = seldom
+        self.holdings = None
+
+    # the seldom fields, read as the state's own
+    @property
+    def n_seats(self) -> int:
+        return self.seldom.n_seats
+
+    @property
+    def options(self) -> NycOptions:
+        return self.seldom.options
+
+    @property
+    def first_player(self) -> int:
+        return self.seldom.first_player
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        return self.seldom.order
+
+    @property
+    def to_place(self) -> tuple[int, ...]:
+        return self.seldom.to_place
+
+    @property
+    def hands(self) -> tuple[tuple[str, ...], ...]:
+        return self.seldom.hands
+
+    @property
+    def missions(self) -> tuple[str, ...]:
+        return self.seldom.missions
+
+    @property
+    def deck(self) -> tuple[str, ...]:
+        return self.seldom.deck
+
+    @property
+    def discard(self) -> tuple[str, ...]:
+        return self.seldom.discard
+
+    @property
+    def deck_shuffles(self) -> int:
+        return self.seldom.deck_shuffles
+
+    @property
+    def card_due(self) -> bool:
+        return self.seldom.card_due
+
+    @property
+    def sets_traded(self) -> int:
+        return self.seldom.sets_traded
+
+    @property
+    def eliminated(self) -> tuple[Elimination, ...]:
+        return self.seldom.eliminated
+
+    @property
+    def winner(self) -> int | None:
+        return self.seldom.winner
+
+    @property
+    def win_reason(self) -> WinReason | None:
+        return self.seldom.win_reason
+
+    def alive(self, seat: int) -> bool:
+        return all(e.seat != seat for e in self.seldom.eliminated)
+
+    def own_seldom(self) -> Seldom:
+        """The seldom fields, to change: a copy made this state's own (the one it held may be
+        shared with the state it was cloned from)."""
+        seldom = self.seldom = self.seldom.copy()
+        return seldom
+
+    def clone(self) -> NycState:
+        """A copy whose fields the rules may set (the values themselves are shared): every
+        field copied by name (``CLONED``, checked against the slots at import), cheaper than
+        the constructor's call on the path of every move."""
+        new = _new(NycState)
+        new.phase = self.phase
+        new.owner = self.owner
+        new.cubes = self.cubes
         new.current = self.current
         new.turn = self.turn
         new.round = self.round
@@ -176,16 +307,16 @@ class NycState:
         new.conquered = self.conquered
         new.battle = self.battle
         new.move_in = self.move_in
-        new.eliminated = self.eliminated
-        new.winner = self.winner
-        new.win_reason = self.win_reason
+        new.seldom = self.seldom
         new.holdings = self.holdings
         return new
 
 
 _new = object.__new__
-CLONED = ("n_seats", "options", "phase", "first_player", "order", "owner", "cubes", "to_place",
-          "hands", "missions", "deck", "discard", "deck_shuffles", "card_due", "sets_traded",
-          "current", "turn", "round", "pool", "attacks", "conquered", "battle", "move_in",
-          "eliminated", "winner", "win_reason", "holdings")
+CLONED = ("phase", "owner", "cubes", "current", "turn", "round", "pool", "attacks", "conquered",
+          "battle", "move_in", "seldom", "holdings")
 assert set(CLONED) == set(NycState.__slots__), "clone copies every field"
+SELDOM = ("n_seats", "options", "first_player", "order", "to_place", "hands", "missions", "deck",
+          "discard", "deck_shuffles", "card_due", "sets_traded", "eliminated", "winner",
+          "win_reason")
+assert set(SELDOM) == set(Seldom.__slots__), "copy copies every field"

@@ -23,7 +23,7 @@ def held(state: NycState) -> Holdings:
     not part of it)."""
     h = state.holdings
     if h is None or h.owner is not state.owner:
-        h = state.holdings = Holdings(state.owner, state.options.extra_links)
+        h = state.holdings = Holdings(state.owner, state.seldom.options.extra_links)
     return h
 
 
@@ -32,14 +32,14 @@ def owned(state: NycState, seat: int) -> tuple[int, ...]:
 
 
 def adj(state: NycState) -> tuple[frozenset[int], ...]:
-    return board.ADJ_EXTRA if state.options.extra_links else board.ADJ_BASE  # board.adjacency
+    return board.ADJ_EXTRA if state.seldom.options.extra_links else board.ADJ_BASE  # adjacency
 
 
 def next_alive(state: NycState, seat: int) -> int:
     """The next seat in turn order after ``seat`` that is still in the game."""
-    order = state.order
+    order = state.seldom.order
     k = order.index(seat)
-    if not state.eliminated:  # everyone is in the game
+    if not state.seldom.eliminated:  # everyone is in the game
         return order[(k + 1) % len(order)]
     for step in range(1, len(order) + 1):
         cand = order[(k + step) % len(order)]
@@ -71,11 +71,12 @@ def setup_place(state: NycState, seat: int, nb: int, n: int, events: Events) -> 
 def setup_placed(state: NycState, seat: int, nb: int, events: Events) -> None:
     """A legal setup cube (``setup_place`` checks it; a listed one is legal)."""
     add_cubes(state, nb, 1)
-    to_place = list(state.to_place)
+    seldom = state.own_seldom()
+    to_place = list(seldom.to_place)
     to_place[seat] -= 1
-    state.to_place = tuple(to_place)
+    seldom.to_place = tuple(to_place)
     events.add("placed", {"seat": seat, "nb": board.NB_IDS[nb], "n": 1})
-    order = state.order
+    order = seldom.order
     k = order.index(seat)
     for step in range(1, len(order) + 1):
         cand = order[(k + step) % len(order)]
@@ -92,7 +93,8 @@ def setup_placed(state: NycState, seat: int, nb: int, events: Events) -> None:
 
 
 def game_over(state: NycState, winner: int | None, reason: WinReason) -> None:
-    state.phase, state.winner, state.win_reason = "over", winner, reason
+    seldom = state.own_seldom()
+    state.phase, seldom.winner, seldom.win_reason = "over", winner, reason
     state.battle = state.move_in = None
     state.pool = 0
 
@@ -100,7 +102,7 @@ def game_over(state: NycState, winner: int | None, reason: WinReason) -> None:
 def finish(state: NycState, seat: int, reason: WinReason, events: Events) -> None:
     data: dict[str, Json] = {"winner": seat, "reason": reason}
     if reason == "mission":  # the winning card is revealed, the others stay hidden (NY-12)
-        mission = state.missions[seat]
+        mission = state.seldom.missions[seat]
         data["mission"] = mission
         data["boroughs"] = list(board.MISSION_BOROUGHS[mission])
     game_over(state, seat, reason)
@@ -111,8 +113,9 @@ def has_won(state: NycState, seat: int) -> WinReason | None:
     """'map' for the whole map, 'mission' for a completed occupation mission (NY-12)."""
     if len(owned(state, seat)) == board.N_NB:
         return "map"
-    if state.options.missions and board.holds_boroughs(
-        state.owner, seat, board.MISSION_BOROUGHS[state.missions[seat]]
+    seldom = state.seldom
+    if seldom.options.missions and board.holds_boroughs(
+        state.owner, seat, board.MISSION_BOROUGHS[seldom.missions[seat]]
     ):
         return "mission"
     return None
@@ -131,7 +134,7 @@ def round_limit_leader(state: NycState) -> int | None:
     cubes = state.cubes
     keys = {
         s: (len(mine := owned(state, s)), sum(cubes[i] for i in mine))
-        for s in range(state.n_seats)
+        for s in range(state.seldom.n_seats)
         if state.alive(s)
     }
     best = max(keys.values())
@@ -147,9 +150,10 @@ def finish_round_limit(state: NycState, events: Events) -> None:
 
 
 def start_turn(state: NycState, seat: int, events: Events) -> None:
-    order = state.order
+    seldom = state.seldom
+    order = seldom.order
     wraps = state.current < 0 or order.index(seat) <= order.index(state.current)
-    limit = state.options.max_rounds
+    limit = seldom.options.max_rounds
     if wraps and limit is not None and state.round >= limit:  # NY-S1
         finish_round_limit(state, events)
         return
@@ -184,12 +188,13 @@ def start_turn(state: NycState, seat: int, events: Events) -> None:
 
 def must_trade(state: NycState, seat: int) -> bool:
     """NY-6: trading is optional unless the 'Risk classic' flag forces it at 5+ cards."""
-    return state.options.forced_trade and len(state.hands[seat]) >= 5
+    seldom = state.seldom
+    return seldom.options.forced_trade and len(seldom.hands[seat]) >= 5
 
 
 def trade(state: NycState, seat: int, cards: tuple[str, str, str], events: Events
           ) -> Rejection | None:
-    hand = state.hands[seat]
+    hand = state.seldom.hands[seat]
     if len(set(cards)) != 3 or any(c not in hand for c in cards):
         return reject("action/illegal", "you must hold three different cards to trade")
     if not board.is_set(cards):
@@ -200,16 +205,17 @@ def trade(state: NycState, seat: int, cards: tuple[str, str, str], events: Event
 
 def traded(state: NycState, seat: int, cards: tuple[str, str, str], events: Events) -> None:
     """A legal set (``trade`` checks it; a listed one is legal)."""
-    hand = state.hands[seat]
-    value = board.set_value(state.sets_traded)  # NY-5: global escalating value
-    hands = list(state.hands)
+    seldom = state.own_seldom()
+    hand = seldom.hands[seat]
+    value = board.set_value(seldom.sets_traded)  # NY-5: global escalating value
+    hands = list(seldom.hands)
     hands[seat] = tuple(c for c in hand if c not in cards)
-    state.hands = tuple(hands)
-    state.discard += tuple(cards)
+    seldom.hands = tuple(hands)
+    seldom.discard += tuple(cards)
     state.pool += value
-    state.sets_traded += 1
+    seldom.sets_traded += 1
     events.add("traded", {"seat": seat, "cards": list(cards), "value": value,
-                          "set_number": state.sets_traded})
+                          "set_number": seldom.sets_traded})
 
 
 def reinforce_place(state: NycState, seat: int, nb: int, n: int, events: Events
@@ -298,12 +304,13 @@ def fortified(state: NycState, seat: int, frm: int, to: int, n: int, events: Eve
 
 def draw_card(state: NycState, events: Events) -> None:
     seat = state.current
-    card = state.deck[0]
-    hands = list(state.hands)
-    hands[seat] = state.hands[seat] + (card,)
-    state.hands = tuple(hands)
-    state.deck = state.deck[1:]
-    state.card_due = False
+    seldom = state.own_seldom()
+    card = seldom.deck[0]
+    hands = list(seldom.hands)
+    hands[seat] = seldom.hands[seat] + (card,)
+    seldom.hands = tuple(hands)
+    seldom.deck = seldom.deck[1:]
+    seldom.card_due = False
     events.add("card_awarded", {"seat": seat, "hand_size": len(hands[seat])})
     events.add("card_drawn", {"seat": seat, "card": card}, (seat,))
 
@@ -313,10 +320,12 @@ def end_turn(state: NycState, events: Events) -> None:
     state.battle = state.move_in = None
     events.add("turn_ended", {"seat": state.current, "turn": state.turn})
     if state.conquered:  # NY-4: only the active player, one card, if they took a neighborhood
-        if state.deck:
+        seldom = state.seldom
+        if seldom.deck:
             draw_card(state, events)
-        elif state.discard:  # the pile ran out: the traded sets are reshuffled into a new pile
-            state.phase, state.card_due = "shuffle_deck", True
+        elif seldom.discard:  # the pile ran out: the traded sets are reshuffled into a new pile
+            state.phase = "shuffle_deck"
+            state.own_seldom().card_due = True
             return
         else:
             events.add("no_card", {"seat": state.current})
@@ -326,13 +335,14 @@ def end_turn(state: NycState, events: Events) -> None:
 def deck_shuffled(state: NycState, perm: tuple[int, ...], events: Events) -> None:
     """The answer to a deck Chance: the initial pile (NY-2) or a reshuffled discard."""
     first = state.turn == 0
-    source = board.CARD_IDS if first else state.discard
-    state.deck = tuple(source[i] for i in perm)
-    state.discard = ()
-    state.deck_shuffles += 1
-    events.add("deck_shuffled", {"cards": len(state.deck)})
+    seldom = state.own_seldom()
+    source = board.CARD_IDS if first else seldom.discard
+    seldom.deck = tuple(source[i] for i in perm)
+    seldom.discard = ()
+    seldom.deck_shuffles += 1
+    events.add("deck_shuffled", {"cards": len(seldom.deck)})
     if first:
-        start_turn(state, state.first_player, events)
+        start_turn(state, seldom.first_player, events)
         return
     draw_card(state, events)
     start_turn(state, next_alive(state, state.current), events)
