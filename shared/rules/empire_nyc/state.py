@@ -17,7 +17,8 @@ by ``stored.py``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, TypeAlias
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from pydantic import Field
 
@@ -221,66 +222,22 @@ class NycState:
         self.seldom = seldom
         self.holdings = None
 
-    # the seldom fields, read as the state's own
-    @property
-    def n_seats(self) -> int:
-        return self.seldom.n_seats
-
-    @property
-    def options(self) -> NycOptions:
-        return self.seldom.options
-
-    @property
-    def first_player(self) -> int:
-        return self.seldom.first_player
-
-    @property
-    def order(self) -> tuple[int, ...]:
-        return self.seldom.order
-
-    @property
-    def to_place(self) -> tuple[int, ...]:
-        return self.seldom.to_place
-
-    @property
-    def hands(self) -> tuple[tuple[str, ...], ...]:
-        return self.seldom.hands
-
-    @property
-    def missions(self) -> tuple[str, ...]:
-        return self.seldom.missions
-
-    @property
-    def deck(self) -> tuple[str, ...]:
-        return self.seldom.deck
-
-    @property
-    def discard(self) -> tuple[str, ...]:
-        return self.seldom.discard
-
-    @property
-    def deck_shuffles(self) -> int:
-        return self.seldom.deck_shuffles
-
-    @property
-    def card_due(self) -> bool:
-        return self.seldom.card_due
-
-    @property
-    def sets_traded(self) -> int:
-        return self.seldom.sets_traded
-
-    @property
-    def eliminated(self) -> tuple[Elimination, ...]:
-        return self.seldom.eliminated
-
-    @property
-    def winner(self) -> int | None:
-        return self.seldom.winner
-
-    @property
-    def win_reason(self) -> WinReason | None:
-        return self.seldom.win_reason
+    if TYPE_CHECKING:  # the seldom fields, read as the state's own (the properties below)
+        n_seats: int
+        options: NycOptions
+        first_player: int
+        order: tuple[int, ...]
+        to_place: tuple[int, ...]
+        hands: tuple[tuple[str, ...], ...]
+        missions: tuple[str, ...]
+        deck: tuple[str, ...]
+        discard: tuple[str, ...]
+        deck_shuffles: int
+        card_due: bool
+        sets_traded: int
+        eliminated: tuple[Elimination, ...]
+        winner: int | None
+        win_reason: WinReason | None
 
     def alive(self, seat: int) -> bool:
         return all(e.seat != seat for e in self.seldom.eliminated)
@@ -320,3 +277,5 @@ SELDOM = ("n_seats", "options", "first_player", "order", "to_place", "hands", "m
           "discard", "deck_shuffles", "card_due", "sets_traded", "eliminated", "winner",
           "win_reason")
 assert set(SELDOM) == set(Seldom.__slots__), "copy copies every field"
+for _name in SELDOM:  # ``state.hands`` reads ``state.seldom.hands``; a rule sets it on its own
+    setattr(NycState, _name, property(attrgetter(f"seldom.{_name}")))
