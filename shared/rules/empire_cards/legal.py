@@ -68,10 +68,12 @@ def play_actions(state: State) -> list[Json]:
     out: list[Json] = [] if drawn else [acts.DRAW]
     first_round = state.turn_no < state.n_seats  # ``State.first_round`` (CG-1)
     if not first_round:  # no steal, trade or battle in the first round (CG-1)
-        if state.interactions:  # some used this turn: which are still allowed (CG-4)
-            steal, trade, battle = interactions_allowed(state)
-        else:  # none used yet: each is allowed (``interactions_allowed``)
+        if not state.interactions:  # none used yet: each is allowed (``interactions_allowed``)
             steal = trade = battle = True
+        elif p.regime is None or len(p.empire_sets) < 2:  # one per turn, used (CG-4)
+            steal = trade = battle = False
+        else:  # the regime's extra one from the 2nd empire set (CG-13)
+            steal, trade, battle = interactions_allowed(state)
         if steal:  # ``turn.stealable`` of each pile, in seat order (CG-15)
             own = options.steal_own_pile
             for t, q in enumerate(players):
