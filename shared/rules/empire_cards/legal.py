@@ -137,8 +137,10 @@ def _sabotage_actions(state: State) -> list[Json]:
 
 
 def _hand_choice(state: State, seat: int, kind: str) -> list[Json]:
-    hand = distinct_by_label(state.players[seat].hand)
-    return list(map(acts.HAND_CHOICE[kind].__getitem__, hand))
+    """A card of the hand, one per label (``hand_groups``: ``distinct_by_label`` of a hand in
+    its kept order, without its sort)."""
+    distinct = hand_groups(state.players[seat].hand)[0]
+    return list(map(acts.HAND_CHOICE[kind].__getitem__, distinct))
 
 
 def legal_actions(state: State, seat: int) -> list[Json]:
