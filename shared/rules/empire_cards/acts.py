@@ -178,16 +178,17 @@ def _read_hand(hand: Cards, names: dict[str, Names]) -> HandGroups:
     distinct: list[str] = []
     pairs: list[str] = []
     mask = 0
-    last = None
+    last = at = None
+    group: Cards = ()
     for card in hand:
         rank, name, bit, alone = names[card]
-        if rank in groups:  # (``in`` and an item: cheaper than ``get``'s call)
-            group = groups[rank]
+        if rank == at:  # the rank of the card before: a rank's cards are neighbours
             if len(group) == 1:
                 pairs.append(rank)
-            groups[rank] = (*group, card)
+            group = groups[rank] = (*group, card)
         else:  # the first card of its rank: its group made once per code
-            groups[rank] = alone
+            at = rank
+            group = groups[rank] = alone
             mask |= bit
         if name != last:
             distinct.append(card)
