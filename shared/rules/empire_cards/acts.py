@@ -76,11 +76,28 @@ SABOTAGE_NONE: Json = {"type": "sabotage_none"}
 SABOTAGE_SKIP: tuple[Json, ...] = tuple({"type": "sabotage_skip", "target": t} for t in _SEATS)
 
 
+class _ByFields(dict[tuple[int, ...], ByCard]):
+    """(the values of ``fields``) -> the ``ByCard`` of ``base`` with those fields, made when
+    first asked (bounded: the seats of a table and the sets of an army): an army set changes
+    more often than its index, so its actions are shared dicts, like a discard's."""
+
+    def __init__(self, base: dict[str, Json], fields: tuple[str, ...]) -> None:
+        super().__init__()
+        self.base, self.fields = base, fields
+
+    def __missing__(self, key: tuple[int, ...]) -> ByCard:
+        made = self[key] = ByCard({**self.base, **dict(zip(self.fields, key, strict=True))})
+        return made
+
+
+_SABOTAGE_TAKE = _ByFields({"type": "sabotage_take"}, ("target", "set"))
+_DISBAND = _ByFields({"type": "disband"}, ("set",))
+
+
 @lru_cache(maxsize=8192)
 def sabotage_takes(target: int, index: int, cards: Cards) -> tuple[Json, ...]:
     """A 2's plunder of army set ``index`` of ``target`` (CG-14): one per label."""
-    return tuple({"type": "sabotage_take", "target": target, "set": index, "card": c}
-                 for c in distinct_by_label(cards))
+    return tuple(map(_SABOTAGE_TAKE[target, index].__getitem__, distinct_by_label(cards)))
 
 
 @lru_cache(maxsize=64)
@@ -279,4 +296,4 @@ def runs(run: tuple[Cards, ...], wizards: Cards) -> list[Cards]:
 @lru_cache(maxsize=8192)
 def disbands(index: int, cards: Cards) -> tuple[Json, ...]:
     """One card of army set ``index`` back to the discard pile, one per label."""
-    return tuple({"type": "disband", "set": index, "card": c} for c in distinct_by_label(cards))
+    return tuple(map(_DISBAND[index,].__getitem__, distinct_by_label(cards)))
