@@ -242,11 +242,28 @@ def empire_sets(groups: dict[str, Cards], regime: Regime) -> tuple[Json, ...]:
     return empires(regime, (*run, wizards))
 
 
+class _Armies(dict[tuple[int | None, Cards], Json]):
+    """(army set index, None for a new set; its cards) -> the army action, shared by the lru
+    entries of ``new_armies`` and ``additions`` (one per hand group and set size), so that a
+    pick is one dict ``engine.play_listed`` has read before; emptied at ``_ARMIES_KEPT``
+    entries (bounded)."""
+
+    def __missing__(self, key: tuple[int | None, Cards]) -> Json:
+        if len(self) >= _ARMIES_KEPT:
+            self.clear()
+        index, cards = key
+        made = self[key] = {"type": "army", "cards": list(cards), "set": index}
+        return made
+
+
+_ARMIES_KEPT = 16384
+_ARMY = _Armies()
+
+
 @lru_cache(maxsize=8192)
 def new_armies(group: Cards) -> tuple[Json, ...]:
     """New army sets from one rank group of a hand (``sets.new_army_options``, CG-9)."""
-    return tuple({"type": "army", "cards": list(c), "set": None}
-                 for c in new_army_options(group))
+    return tuple([_ARMY[None, c] for c in new_army_options(group)])
 
 
 @lru_cache(maxsize=8192)
@@ -256,9 +273,9 @@ def additions(index: int, held: int, group: Cards) -> tuple[Json, ...]:
     matter, so sets of one rank and size share the entry)."""
     if regime_of_rank(rank_of(group[0])) is None:  # never onto 2s or Wizards
         return ()
-    return tuple({"type": "army", "cards": list(c), "set": index}
-                 for size in range(1, ARMY_MAX - held + 1) if size <= len(group)
-                 for c in label_combos(group, size))
+    return tuple([_ARMY[index, c]
+                  for size in range(1, ARMY_MAX - held + 1) if size <= len(group)
+                  for c in label_combos(group, size)])
 
 
 @lru_cache(maxsize=8192)
