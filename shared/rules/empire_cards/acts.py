@@ -169,7 +169,8 @@ OPPONENTS: dict[int, tuple[tuple[int, ...], ...]] = {
     for n in PACKS_BY_SEATS}
 
 HandGroups: TypeAlias = tuple[list[str], dict[str, Cards], list[str], int]
-_last_hand: list[tuple[Cards, HandGroups]] = []  # the hand asked last and its groups
+# the hand asked last and its groups, one tuple replaced whole (a reader sees a pair)
+_last_hand: tuple[Cards | None, HandGroups | None] = (None, None)
 
 
 def hand_groups(hand: Cards) -> HandGroups:
@@ -180,13 +181,15 @@ def hand_groups(hand: Cards) -> HandGroups:
     and ``stored`` sorts a decoded one), where copies of a label and cards of a rank are
     neighbours. A hand seldom repeats, except as the very tuple of the last call (a state
     whose player did not change: a clone shares it), which is answered again."""
-    if _last_hand and _last_hand[0][0] is hand:
-        return _last_hand[0][1]
+    global _last_hand
+    last, known = _last_hand
+    if last is hand and known is not None:
+        return known
     try:
         found = _read_hand(hand, _NAMES)
     except KeyError:  # a code of no deck
         found = _read_hand(hand, _ANY_NAMES)
-    _last_hand[:] = [(hand, found)]
+    _last_hand = (hand, found)
     return found
 
 
