@@ -76,11 +76,28 @@ SABOTAGE_NONE: Json = {"type": "sabotage_none"}
 SABOTAGE_SKIP: tuple[Json, ...] = tuple({"type": "sabotage_skip", "target": t} for t in _SEATS)
 
 
+class _ByFields(dict[tuple[int, ...], ByCard]):
+    """(the values of ``fields``) -> the ``ByCard`` of ``base`` with those fields, made when
+    first asked (bounded: the seats of a table and the sets of an army): an army set changes
+    more often than its index, so its actions are shared dicts, like a discard's."""
+
+    def __init__(self, base: dict[str, Json], fields: tuple[str, ...]) -> None:
+        super().__init__()
+        self.base, self.fields = base, fields
+
+    def __missing__(self, key: tuple[int, ...]) -> ByCard:
+        made = self[key] = ByCard({**self.base, **dict(zip(self.fields, key, strict=True))})
+        return made
+
+
+_SABOTAGE_TAKE = _ByFields({"type": "sabotage_take"}, ("target", "set"))
+_DISBAND = _ByFields({"type": "disband"}, ("set",))
+
+
 @lru_cache(maxsize=8192)
 def sabotage_takes(target: int, index: int, cards: Cards) -> tuple[Json, ...]:
     """A 2's plunder of army set ``index`` of ``target`` (CG-14): one per label."""
-    return tuple({"type": "sabotage_take", "target": target, "set": index, "card": c}
-                 for c in distinct_by_label(cards))
+    return tuple(map(_SABOTAGE_TAKE[target, index].__getitem__, distinct_by_label(cards)))
 
 
 @lru_cache(maxsize=64)
@@ -152,7 +169,8 @@ OPPONENTS: dict[int, tuple[tuple[int, ...], ...]] = {
     for n in PACKS_BY_SEATS}
 
 HandGroups: TypeAlias = tuple[list[str], dict[str, Cards], list[str], int]
-_last_hand: list[tuple[Cards, HandGroups]] = []  # the hand asked last and its groups
+# the hand asked last and its groups, one tuple replaced whole (a reader sees a pair)
+_last_hand: tuple[Cards | None, HandGroups | None] = (None, None)
 
 
 def hand_groups(hand: Cards) -> HandGroups:
@@ -163,13 +181,15 @@ def hand_groups(hand: Cards) -> HandGroups:
     and ``stored`` sorts a decoded one), where copies of a label and cards of a rank are
     neighbours. A hand seldom repeats, except as the very tuple of the last call (a state
     whose player did not change: a clone shares it), which is answered again."""
-    if _last_hand and _last_hand[0][0] is hand:
-        return _last_hand[0][1]
+    global _last_hand
+    last, known = _last_hand
+    if last is hand and known is not None:
+        return known
     try:
         found = _read_hand(hand, _NAMES)
     except KeyError:  # a code of no deck
         found = _read_hand(hand, _ANY_NAMES)
-    _last_hand[:] = [(hand, found)]
+    _last_hand = (hand, found)
     return found
 
 
@@ -178,16 +198,17 @@ def _read_hand(hand: Cards, names: dict[str, Names]) -> HandGroups:
     distinct: list[str] = []
     pairs: list[str] = []
     mask = 0
-    last = None
+    last = at = None
+    group: Cards = ()
     for card in hand:
         rank, name, bit, alone = names[card]
-        if rank in groups:  # (``in`` and an item: cheaper than ``get``'s call)
-            group = groups[rank]
+        if rank == at:  # the rank of the card before: a rank's cards are neighbours
             if len(group) == 1:
                 pairs.append(rank)
-            groups[rank] = (*group, card)
+            group = groups[rank] = (*group, card)
         else:  # the first card of its rank: its group made once per code
-            groups[rank] = alone
+            at = rank
+            group = groups[rank] = alone
             mask |= bit
         if name != last:
             distinct.append(card)
@@ -224,11 +245,28 @@ def empire_sets(groups: dict[str, Cards], regime: Regime) -> tuple[Json, ...]:
     return empires(regime, (*run, wizards))
 
 
+class _Armies(dict[tuple[int | None, Cards], Json]):
+    """(army set index, None for a new set; its cards) -> the army action, shared by the lru
+    entries of ``new_armies`` and ``additions`` (one per hand group and set size), so that a
+    pick is one dict ``engine.play_listed`` has read before; emptied at ``_ARMIES_KEPT``
+    entries (bounded)."""
+
+    def __missing__(self, key: tuple[int | None, Cards]) -> Json:
+        if len(self) >= _ARMIES_KEPT:
+            self.clear()
+        index, cards = key
+        made = self[key] = {"type": "army", "cards": list(cards), "set": index}
+        return made
+
+
+_ARMIES_KEPT = 16384
+_ARMY = _Armies()
+
+
 @lru_cache(maxsize=8192)
 def new_armies(group: Cards) -> tuple[Json, ...]:
     """New army sets from one rank group of a hand (``sets.new_army_options``, CG-9)."""
-    return tuple({"type": "army", "cards": list(c), "set": None}
-                 for c in new_army_options(group))
+    return tuple([_ARMY[None, c] for c in new_army_options(group)])
 
 
 @lru_cache(maxsize=8192)
@@ -238,9 +276,9 @@ def additions(index: int, held: int, group: Cards) -> tuple[Json, ...]:
     matter, so sets of one rank and size share the entry)."""
     if regime_of_rank(rank_of(group[0])) is None:  # never onto 2s or Wizards
         return ()
-    return tuple({"type": "army", "cards": list(c), "set": index}
-                 for size in range(1, ARMY_MAX - held + 1) if size <= len(group)
-                 for c in label_combos(group, size))
+    return tuple([_ARMY[index, c]
+                  for size in range(1, ARMY_MAX - held + 1) if size <= len(group)
+                  for c in label_combos(group, size)])
 
 
 @lru_cache(maxsize=8192)
@@ -278,4 +316,4 @@ def runs(run: tuple[Cards, ...], wizards: Cards) -> list[Cards]:
 @lru_cache(maxsize=8192)
 def disbands(index: int, cards: Cards) -> tuple[Json, ...]:
     """One card of army set ``index`` back to the discard pile, one per label."""
-    return tuple({"type": "disband", "set": index, "card": c} for c in distinct_by_label(cards))
+    return tuple(map(_DISBAND[index,].__getitem__, distinct_by_label(cards)))

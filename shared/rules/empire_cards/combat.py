@@ -42,10 +42,26 @@ def battle_winner(attack: Sequence[str], defence: Sequence[str] | None) -> Side:
     return "defender"
 
 
+class _BattleSet(dict[tuple[str, ...], bool]):
+    """army set -> ``is_battle_set``, kept for the first ``_KEPT`` sets asked (bounded:
+    hostile input): the armies on a table change more often than their sets do."""
+
+    def __missing__(self, cards: tuple[str, ...]) -> bool:
+        found = is_battle_set(cards)
+        if len(self) < _KEPT:
+            self[cards] = found
+        return found
+
+
+_KEPT = 8192
+_IS_BATTLE_SET = _BattleSet()
+
+
 @lru_cache(maxsize=4096)  # an army outlives many moves (bounded: hostile input)
 def battle_sets(army: tuple[tuple[str, ...], ...]) -> tuple[int, ...]:
     """Indices of the army sets usable in battle (CG-8: never 2s; Wizards only as the Grail)."""
-    return tuple(i for i, s in enumerate(army) if is_battle_set(s))
+    is_battle = _IS_BATTLE_SET
+    return tuple([i for i, s in enumerate(army) if is_battle[s]])
 
 
 def best_defence(attack: Sequence[str], army: Sequence[tuple[str, ...]]) -> int | None:

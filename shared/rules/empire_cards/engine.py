@@ -198,8 +198,12 @@ class EmpireCardsGame(GameBase[st.State, st.Options, Action]):
             refused = move(state, seat, fields, events) if with_seat else move(
                 state, fields, events)
         if refused is None:
-            for p in state.players:  # ``_all_hold``, inline: asked after every move
-                if not p.hand:  # CG-12: a hand may have run out
+            # CG-12: a hand may have run out, only one the move wrote (``State.owned``): the
+            # other players are the very objects of before the move, holding what they held
+            # (a new hand's players are new, and ``runout_refill`` skips a new hand)
+            after = state.players
+            for t in _SEATS_OF[state.owned]:
+                if not after[t].hand:
                     runout_refill((hand_no, tuple([bool(q.hand) for q in players])), state,
                                   events)
                     break
@@ -253,6 +257,10 @@ def _all_hold(players: tuple[st.Player, ...]) -> bool:
 # lists share their action dicts from state to state (``acts``), and nobody changes one, so
 # what is made once serves every move that picks it; emptied at ``_LISTED_MAX`` entries
 # (bounded), and each entry holds its dict, so an id there names that very dict
+# a mask of seats (``State.owned``) -> its seats, for every mask of a table
+_SEATS_OF: tuple[tuple[int, ...], ...] = tuple(
+    tuple(t for t in range(max(PACKS_BY_SEATS)) if mask >> t & 1)
+    for mask in range(1 << max(PACKS_BY_SEATS)))
 _Listed = tuple[_Namespace | None, Callable[..., Rejection | None] | None, bool]
 _KNOWN: dict[int, tuple[Json, _Listed]] = {}
 _LISTED_MAX = 4096

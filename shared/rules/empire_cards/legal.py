@@ -68,10 +68,12 @@ def play_actions(state: State) -> list[Json]:
     out: list[Json] = [] if drawn else [acts.DRAW]
     first_round = state.turn_no < state.n_seats  # ``State.first_round`` (CG-1)
     if not first_round:  # no steal, trade or battle in the first round (CG-1)
-        if state.interactions:  # some used this turn: which are still allowed (CG-4)
-            steal, trade, battle = interactions_allowed(state)
-        else:  # none used yet: each is allowed (``interactions_allowed``)
+        if not state.interactions:  # none used yet: each is allowed (``interactions_allowed``)
             steal = trade = battle = True
+        elif p.regime is None or len(p.empire_sets) < 2:  # one per turn, used (CG-4)
+            steal = trade = battle = False
+        else:  # the regime's extra one from the 2nd empire set (CG-13)
+            steal, trade, battle = interactions_allowed(state)
         if steal:  # ``turn.stealable`` of each pile, in seat order (CG-15)
             own = options.steal_own_pile
             for t, q in enumerate(players):
@@ -135,8 +137,10 @@ def _sabotage_actions(state: State) -> list[Json]:
 
 
 def _hand_choice(state: State, seat: int, kind: str) -> list[Json]:
-    hand = distinct_by_label(state.players[seat].hand)
-    return list(map(acts.HAND_CHOICE[kind].__getitem__, hand))
+    """A card of the hand, one per label (``hand_groups``: ``distinct_by_label`` of a hand in
+    its kept order, without its sort)."""
+    distinct = hand_groups(state.players[seat].hand)[0]
+    return list(map(acts.HAND_CHOICE[kind].__getitem__, distinct))
 
 
 def legal_actions(state: State, seat: int) -> list[Json]:
