@@ -252,15 +252,16 @@ def _all_hold(players: tuple[st.Player, ...]) -> bool:
     return True
 
 
+# a mask of seats (``State.owned``) -> its seats, for every mask of a table
+_SEATS_OF: tuple[tuple[int, ...], ...] = tuple(
+    tuple(t for t in range(max(PACKS_BY_SEATS)) if mask >> t & 1)
+    for mask in range(1 << max(PACKS_BY_SEATS)))
+
 # id of a listed action dict -> (that dict, its fields as ``play_listed`` reads them, its
 # move and whether that takes the acting seat; no move: played through its model): the legal
 # lists share their action dicts from state to state (``acts``), and nobody changes one, so
 # what is made once serves every move that picks it; emptied at ``_LISTED_MAX`` entries
 # (bounded), and each entry holds its dict, so an id there names that very dict
-# a mask of seats (``State.owned``) -> its seats, for every mask of a table
-_SEATS_OF: tuple[tuple[int, ...], ...] = tuple(
-    tuple(t for t in range(max(PACKS_BY_SEATS)) if mask >> t & 1)
-    for mask in range(1 << max(PACKS_BY_SEATS)))
 _Listed = tuple[_Namespace | None, Callable[..., Rejection | None] | None, bool]
 _KNOWN: dict[int, tuple[Json, _Listed]] = {}
 _LISTED_MAX = 4096
