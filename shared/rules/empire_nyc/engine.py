@@ -42,8 +42,7 @@ from shared.rules.empire_nyc.actions import (
 from shared.rules.empire_nyc.combat import roll_node
 from shared.rules.empire_nyc.legal import TURN_PHASES, attacks, default_action, legal_actions
 from shared.rules.empire_nyc.scoring import score
-from shared.rules.empire_nyc.state import NycOptions, NycState, battle
-from shared.rules.empire_nyc.tables import DEFENDS, MAX_DEFENDER_DICE
+from shared.rules.empire_nyc.state import NycOptions, NycState
 from shared.rules.empire_nyc.view import view
 
 LABEL_FIRST = "setup:first_player"
@@ -228,16 +227,8 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
                       draw="shuffle", n=n, secret=True)
 
     def legal_actions(self, state: NycState, seat: int) -> Sequence[Json]:
-        phase = state.phase  # (the most common lists: no second call)
-        if phase == "attack":
-            if state.current == seat:
-                return attacks(state, seat)
-        elif phase == "defend":
-            b = state.battle
-            assert b is not None
-            if b.defender == seat:  # NY-8 (``max_defender_dice``, inline)
-                cubes = state.cubes[b.to]
-                return list(DEFENDS[:MAX_DEFENDER_DICE if cubes >= MAX_DEFENDER_DICE else cubes])
+        if state.phase == "attack" and state.current == seat:  # (most lists: no second call)
+            return attacks(state, seat)
         return legal_actions(state, seat)
 
     def default_action(self, state: NycState, seat: int) -> Json:
@@ -289,10 +280,8 @@ class EmpireNyc(GameBase[NycState, NycOptions, Action]):
         if new.phase == "roll":  # (most draws: ``chance`` and ``rolled`` without their calls)
             b = new.battle
             assert b is not None
-            if b.inst_roll is None:  # ``instigator_rolled``, inline
-                new.battle = battle(b.frm, b.to, b.defender, b.dice, b.def_dice, values)
-                events.add("dice", {"role": "instigator", "seat": new.current,
-                                    "values": list(values)})
+            if b.inst_roll is None:
+                combat.instigator_rolled(new, b, values, events)
             else:
                 combat.resolve(new, b, b.inst_roll, values, events)
         else:
